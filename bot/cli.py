@@ -1,0 +1,304 @@
+"""`incident-memory`: the command line. Exit 0 on success, 1 on not found / conflict / invalid
+data (with a message naming the problem), 2 on usage errors."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.config import Settings
+from bot.memory.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
+from bot.memory.files import MemoryFileError, load_drafts
+from bot.memory.port import MemoryStore
+from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
+from bot.memory.migrate import MigrationError
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+log = logging.getLogger("incident-memory")
+
+
+class CommandFailed(Exception):
+    """A failure already worded for the user."""
+
+
+# ---- rendering for a terminal ----------------------------------------------------------------
+
+
+def _memory_text(m: MemoryRecord) -> str:
+    lines = [f"{m.incident_id}  {m.title}"]
+    meta = [f"truth: {m.truth_state.value}"]
+    if m.verified_by:
+        meta.append(f"confirmed by {m.verified_by}")
+    if m.service:
+        meta.append(f"service: {m.service}")
+    if m.severity:
+        meta.append(f"severity: {m.severity}")
+    if m.superseded_by:
+        meta.append(f"superseded by {m.superseded_by}")
+    lines.append("  " + " · ".join(meta))
+    for label, value in (
+        ("symptoms", m.symptoms),
+        ("error", m.error_message),
+        ("root cause", m.root_cause),
+        ("how it was found", m.diagnosis),
+        ("fix", m.resolution),
+        ("lesson", m.lesson),
+        ("verification", m.verification_note),
+    ):
+        if value:
+            lines.append(f"  {label}: {value}")
+    for attempt in m.failed_attempts:
+        why = f" — {attempt.why_it_failed}" if attempt.why_it_failed else ""
+        lines.append(f"  did not work: {attempt.action}{why}")
+    for c in m.corrections:
+        lines.append(f"  correction by {c.author} ({c.created_at:%Y-%m-%d}): {c.text}")
+    return "\n".join(lines)
+
+
+def _match_text(rank: int, match: RecallMatch) -> str:
+    m = match.memory
+    if match.successor_id:
+        return f"{rank}. {m.incident_id} (superseded) → see {match.successor_id}  score {match.score:.3f}"
+    components = ", ".join(f"{k} {v:.2f}" for k, v in match.score_components.items() if k != "score")
+    return "\n".join(
+        [
+            f"{rank}. {_memory_text(m)}",
+            f"  score {match.score:.3f} ({components})",
+            *(f"  why: {r}" for r in match.reasons),
+        ]
+    )
+
+
+def _emit(args: argparse.Namespace, payload: Any, text: str) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(payload, indent=2, default=str, ensure_ascii=False))
+    else:
+        print(text)
+
+
+# ---- commands ---------------------------------------------------------------------------------
+
+
+async def _with_store(settings: Settings, work: Callable[[MemoryStore], Awaitable[int]]) -> int:
+    from bot.memory.database import open_store
+
+    async with open_store(settings) as store:
+        return await work(store)
+
+
+async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.memory.database import database_url, migrate
+
+    applied = await migrate(await database_url(settings), settings)
+    print(f"applied: {', '.join(applied)}" if applied else "database is up to date")
+    return EXIT_OK
+
+
+async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
+    drafts = load_drafts(Path(args.file), team_id=args.team)  # validate all before writing any
+
+    async def work(store: MemoryStore) -> int:
+        results: list[dict[str, Any]] = []
+        failed = False
+        for loaded in drafts:
+            try:
+                outcome = await store.retain(loaded.draft)
+                results.append({"incident_id": loaded.draft.incident_id, "status": outcome.status.value})
+            except MemoryConflict as exc:
+                failed = True
+                results.append(
+                    {"incident_id": exc.incident_id, "status": "conflict", "fields": exc.fields, "error": str(exc)}
+                )
+        lines = []
+        for r in results:
+            if r["status"] == "conflict":
+                lines.append(f"conflict  {r['incident_id']}: differs in {', '.join(r['fields'])} (not overwritten)")
+            else:
+                lines.append(f"{r['status']:<9} {r['incident_id']}")
+        _emit(args, results, "\n".join(lines))
+        if failed:
+            print("error: some memories conflict with what is stored; nothing was overwritten", file=sys.stderr)
+        return EXIT_FAILED if failed else EXIT_OK
+
+    return await _with_store(settings, work)
+
+
+async def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
+    async def work(store: MemoryStore) -> int:
+        memory = await store.get(args.team, args.id)
+        _emit(args, memory.model_dump(mode="json"), _memory_text(memory))
+        return EXIT_OK
+
+    return await _with_store(settings, work)
+
+
+async def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
+    async def work(store: MemoryStore) -> int:
+        states = [TruthState(s) for s in args.state] if args.state else None
+        page = await store.list(args.team, service=args.service, truth_states=states, limit=args.limit, offset=args.offset)
+        text = "\n".join(f"{m.incident_id}  [{m.truth_state.value}]  {m.title}" for m in page.memories)
+        _emit(
+            args,
+            {"total": page.total, "memories": [m.model_dump(mode="json") for m in page.memories]},
+            (text + "\n" if text else "") + f"({len(page.memories)} of {page.total})",
+        )
+        return EXIT_OK
+
+    return await _with_store(settings, work)
+
+
+async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
+    text = " ".join(args.text)
+    query = RecallQuery(
+        team_id=args.team,
+        title=text,
+        service=args.service,
+        filter_services=[args.service] if args.service else [],
+        reusable_only=args.reusable_only,
+        limit=args.limit,
+    )
+
+    async def work(store: MemoryStore) -> int:
+        matches = await store.recall(query)
+        body = "\n\n".join(_match_text(i, m) for i, m in enumerate(matches, start=1))
+        _emit(args, [m.model_dump(mode="json") for m in matches], body or "no past incident looks like this")
+        return EXIT_OK
+
+    return await _with_store(settings, work)
+
+
+async def cmd_correct(args: argparse.Namespace, settings: Settings) -> int:
+    async def work(store: MemoryStore) -> int:
+        memory = await store.add_correction(args.team, args.id, args.author, " ".join(args.text))
+        _emit(args, memory.model_dump(mode="json"), f"correction added to {memory.incident_id}")
+        return EXIT_OK
+
+    return await _with_store(settings, work)
+
+
+async def _move(args: argparse.Namespace, settings: Settings, to: TruthState, **kw: Any) -> int:
+    async def work(store: MemoryStore) -> int:
+        memory = await store.transition(args.team, args.id, to, **kw)
+        _emit(args, memory.model_dump(mode="json"), f"{memory.incident_id} is now {memory.truth_state.value}")
+        return EXIT_OK
+
+    return await _with_store(settings, work)
+
+
+async def cmd_confirm(args: argparse.Namespace, settings: Settings) -> int:
+    to = TruthState.VERIFICATION_CONFIRMED if args.verified else TruthState.HUMAN_CONFIRMED
+    return await _move(args, settings, to, actor=args.by, reason=args.reason or "", verification_note=args.verified)
+
+
+async def cmd_reject(args: argparse.Namespace, settings: Settings) -> int:
+    return await _move(args, settings, TruthState.REJECTED, actor=args.by, reason=args.reason)
+
+
+async def cmd_supersede(args: argparse.Namespace, settings: Settings) -> int:
+    return await _move(
+        args, settings, TruthState.SUPERSEDED, actor=args.actor, reason=args.reason or "", successor_id=args.by
+    )
+
+
+async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
+    async def work(store: MemoryStore) -> int:
+        await store.purge(args.team, args.id)
+        _emit(args, {"purged": args.id}, f"purged {args.id} with its corrections and history")
+        return EXIT_OK
+
+    return await _with_store(settings, work)
+
+
+async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.demo import run_demo
+
+    return await run_demo(settings, keep=args.keep)
+
+
+# ---- the parser -------------------------------------------------------------------------------
+
+
+def build_parser(settings: Settings) -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--team", default=settings.incident_memory_team, help="team_id (default: %(default)s)")
+    common.add_argument("--json", action="store_true", help="print JSON for scripts")
+
+    parser = argparse.ArgumentParser(prog="incident-memory", description=__doc__)
+    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def add(name: str, handler: Callable[..., Awaitable[int]], help_: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help_, description=help_)
+        p.set_defaults(handler=handler)
+        return p
+
+    add("migrate", cmd_migrate, "apply pending database migrations")
+    add("demo", cmd_demo, "run the demo on the embedded defaults").add_argument(
+        "--keep", action="store_true", help="leave the sandbox running to look around"
+    )
+    add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file").add_argument("file")
+    add("show", cmd_show, "show one memory").add_argument("id")
+    p = add("list", cmd_list, "list memories")
+    p.add_argument("--service")
+    p.add_argument("--state", action="append", choices=[s.value for s in TruthState])
+    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--offset", type=int, default=0)
+    p = add("recall", cmd_recall, "recall past incidents like TEXT, with reasons")
+    p.add_argument("text", nargs="+")
+    p.add_argument("--service", help="only memories of this service")
+    p.add_argument("--reusable-only", action="store_true", help="only human- or verification-confirmed")
+    p.add_argument("--limit", type=int, default=5)
+    p = add("correct", cmd_correct, "attach a correction to a memory")
+    p.add_argument("id")
+    p.add_argument("text", nargs="+")
+    p.add_argument("--author", required=True)
+    p = add("confirm", cmd_confirm, "confirm an unconfirmed memory")
+    p.add_argument("id")
+    p.add_argument("--by", required=True, help="who confirms")
+    p.add_argument("--verified", metavar="NOTE", help="how the fix was verified (→ verification_confirmed)")
+    p.add_argument("--reason")
+    p = add("reject", cmd_reject, "reject an unconfirmed memory")
+    p.add_argument("id")
+    p.add_argument("--by", required=True)
+    p.add_argument("--reason", required=True)
+    p = add("supersede", cmd_supersede, "mark a memory superseded by a newer one")
+    p.add_argument("id")
+    p.add_argument("--by", required=True, metavar="SUCCESSOR_ID", help="the memory that replaces it")
+    p.add_argument("--actor", default="cli", help="who supersedes it")
+    p.add_argument("--reason")
+    add("purge", cmd_purge, "delete a memory for good").add_argument("id")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    settings = Settings()
+    parser = build_parser(settings)
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        return asyncio.run(args.handler(args, settings))
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
+        print(f"error: invalid input: {problems}", file=sys.stderr)
+    except MemoryError_ as exc:
+        print(f"error: {exc}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+    return EXIT_FAILED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""Every setting, read from the environment in one place."""
+
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def default_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "incident-memory"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", case_sensitive=False)
+
+    database_url: str | None = Field(
+        default=None, description="PostgreSQL URL; unset runs an embedded PostgreSQL in the data folder"
+    )
+    incident_memory_data_dir: Path | None = Field(
+        default=None, description="where the embedded PostgreSQL keeps its data (default: the user's data folder)"
+    )
+    incident_memory_team: str = Field(default="local", description="team_id the CLI reads and writes")
+    migrations_dir: Path = Field(default=PROJECT_ROOT / "migrations", description="folder of NNNN_name.sql files")
+    slack_bot_token: str | None = Field(default=None, description="xoxb- token of the Slack app")
+    slack_signing_secret: str | None = Field(default=None, description="verifies Slack's requests")
+    slack_app_token: str | None = Field(default=None, description="xapp- token: set → Socket Mode")
+    slack_api_url: str = Field(default="https://slack.com/api/", description="Slack Web API base")
+    anthropic_api_key: str | None = Field(default=None, description="unset → offline investigator")
+    anthropic_model: str = Field(default="claude-sonnet-4-5", description="model for investigations")
+    anthropic_base_url: str | None = Field(default=None, description="Messages API base URL")
+    incident_channel_pattern: str = Field(default="^inc-", description="channels watched as incidents")
+    port: int = Field(default=3000, description="HTTP port of `serve`")
+
+    @cached_property
+    def data_dir(self) -> Path:
+        return self.incident_memory_data_dir or default_data_dir()

@@ -1,0 +1,1 @@
+"""The memory bank: the store port, its Postgres adapter, recall and the truth machine."""

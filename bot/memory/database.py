@@ -1,0 +1,40 @@
+"""Opening the memory bank: the configured database or the embedded one, migrated."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator
+
+import asyncpg
+
+from bot.config import Settings
+from bot.memory.embedded import start_embedded
+from bot.memory.migrate import apply_migrations
+from bot.memory.postgres import PostgresMemoryStore, create_pool
+
+
+async def database_url(settings: Settings) -> str:
+    if settings.database_url:
+        return settings.database_url
+    return await asyncio.to_thread(start_embedded, settings.data_dir)
+
+
+async def migrate(dsn: str, settings: Settings) -> list[str]:
+    conn = await asyncpg.connect(dsn)
+    try:
+        return await apply_migrations(conn, settings.migrations_dir)
+    finally:
+        await conn.close()
+
+
+@asynccontextmanager
+async def open_store(settings: Settings, *, run_migrations: bool = True) -> AsyncIterator[PostgresMemoryStore]:
+    dsn = await database_url(settings)
+    if run_migrations:
+        await migrate(dsn, settings)
+    pool = await create_pool(dsn)
+    try:
+        yield PostgresMemoryStore(pool)
+    finally:
+        await pool.close()

@@ -1,0 +1,118 @@
+"""Reading memories from JSON or JSON Lines files (the memory format of docs/REPLAY.md).
+
+Every record is validated before anything is written, and every problem names its line and field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.models import MemoryDraft, Source
+
+MAX_FILE_BYTES = 200 * 1024 * 1024
+
+
+class MemoryFileError(Exception):
+    """A file that cannot be read as memories; the message names the line and field."""
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedDraft:
+    line: int
+    draft: MemoryDraft
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "record"
+        msg = err["msg"]
+        if err["type"] == "string_too_long":
+            msg = f"too long ({len(str(err.get('input', '')))} characters; at most {err['ctx']['max_length']})"
+        parts.append(f"{where}: {msg}")
+    return "; ".join(parts)
+
+
+def draft_from_json(
+    obj: Any, *, team_id: str, source: Source | None = None, ignore_unknown: bool = False
+) -> MemoryDraft:
+    """A draft from one memory object; `id` is accepted for `incident_id`, as corpora write it."""
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected an object, got {type(obj).__name__}")
+    data = dict(obj)
+    if "id" in data and "incident_id" not in data:
+        data["incident_id"] = data.pop("id")
+    data.setdefault("team_id", team_id)
+    if source is not None:
+        data.setdefault("source", source.value)
+    if ignore_unknown:
+        data = {k: v for k, v in data.items() if k in MemoryDraft.model_fields}
+    if data.get("truth_state") is None:
+        data.pop("truth_state", None)
+    return MemoryDraft.model_validate(data)
+
+
+def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
+    """(line number, object) pairs from a JSON document (object or list) or JSON Lines."""
+    stripped = text.lstrip()
+    if not stripped:
+        raise MemoryFileError(f"{name}: the file is empty")
+    if stripped[0] == "[":
+        try:
+            items = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise MemoryFileError(f"{name}: broken JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
+        return [(i + 1, item) for i, item in enumerate(items)]
+    if stripped[0] == "{":
+        try:
+            return [(1, json.loads(text))]
+        except json.JSONDecodeError:
+            pass  # not one object: read it as JSON Lines
+    out: list[tuple[int, Any]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append((number, json.loads(line)))
+        except json.JSONDecodeError as exc:
+            raise MemoryFileError(f"{name}: broken JSON on line {number}, column {exc.colno}: {exc.msg}") from exc
+    return out
+
+
+def load_drafts(path: Path, *, team_id: str, source: Source | None = None) -> list[LoadedDraft]:
+    """Every draft in the file, or MemoryFileError listing every invalid record (nothing half-read)."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise MemoryFileError(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MemoryFileError(f"{path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise MemoryFileError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    loaded: list[LoadedDraft] = []
+    problems: list[str] = []
+    seen: dict[str, int] = {}
+    for line, obj in parse_records(text, str(path)):
+        try:
+            draft = draft_from_json(obj, team_id=team_id, source=source)
+        except ValidationError as exc:
+            problems.append(f"{path}:{line}: {_describe(exc)}")
+            continue
+        except ValueError as exc:
+            problems.append(f"{path}:{line}: {exc}")
+            continue
+        if draft.incident_id in seen and loaded[seen[draft.incident_id]].draft != draft:
+            problems.append(f"{path}:{line}: incident_id {draft.incident_id!r} appears again with other content")
+            continue
+        seen.setdefault(draft.incident_id, len(loaded))
+        loaded.append(LoadedDraft(line, draft))
+    if problems:
+        shown = problems[:20]
+        more = f"\n… and {len(problems) - 20} more" if len(problems) > 20 else ""
+        raise MemoryFileError("invalid memories, nothing was written:\n" + "\n".join(shown) + more)
+    return loaded

@@ -1,0 +1,86 @@
+"""The memory store port: what any memory adapter must do (tests/contract holds the proof)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Protocol
+
+from pydantic import Field
+
+from bot.models import MemoryDraft, MemoryRecord, RecallMatch, RecallQuery, Strict, TruthState
+
+
+class RetainStatus(StrEnum):
+    CREATED = "created"
+    UNCHANGED = "unchanged"
+
+
+class RetainOutcome(Strict):
+    status: RetainStatus
+    memory: MemoryRecord
+
+
+class FeedbackKind(StrEnum):
+    HELPFUL = "helpful"
+    NOT_RELEVANT = "not_relevant"
+
+
+class MemoryPage(Strict):
+    memories: list[MemoryRecord]
+    total: int = Field(ge=0)
+
+
+class MemoryStore(Protocol):
+    async def retain(self, draft: MemoryDraft) -> RetainOutcome:
+        """Store a memory once. Same content again: UNCHANGED. Other content: MemoryConflict."""
+        ...
+
+    async def get(self, team_id: str, incident_id: str) -> MemoryRecord:
+        """The memory with its corrections and truth history, or MemoryNotFound."""
+        ...
+
+    async def list(
+        self,
+        team_id: str,
+        *,
+        service: str | None = None,
+        truth_states: list[TruthState] | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> MemoryPage: ...
+
+    async def add_correction(self, team_id: str, incident_id: str, author: str, text: str) -> MemoryRecord:
+        """Attach a correction; the memory's own text is never rewritten."""
+        ...
+
+    async def transition(
+        self,
+        team_id: str,
+        incident_id: str,
+        to_state: TruthState,
+        *,
+        actor: str,
+        reason: str = "",
+        successor_id: str | None = None,
+        verification_note: str | None = None,
+    ) -> MemoryRecord:
+        """Move the truth state if the truth machine allows it, recording who, why and when."""
+        ...
+
+    async def purge(self, team_id: str, incident_id: str) -> None:
+        """Hard-delete a memory with its corrections, transitions and feedback."""
+        ...
+
+    async def record_feedback(
+        self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind
+    ) -> None:
+        """One vote per user and memory; a later vote replaces the earlier one."""
+        ...
+
+    async def recall(self, query: RecallQuery) -> list[RecallMatch]:
+        """The memories most like the query, each with its score, components and reasons."""
+        ...
+
+    async def ping(self) -> bool:
+        """Whether the database answers."""
+        ...

@@ -1,0 +1,40 @@
+"""Fusion: fold a candidate's signals into one non-negative score and its components.
+
+Relevance (lexical) is the base; the other signals are soft multipliers, so none of them can
+lift an unrelated memory above a related one on its own (a hard service filter measured worse
+than a ×1.2 boost). A new signal is one more weight here and one more field in Signals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from bot.memory.recall.signals import Signals
+
+
+@dataclass(frozen=True, slots=True)
+class FusionWeights:
+    same_service: float = 0.2
+    truth: float = 0.15
+    recency: float = 0.05
+    feedback: float = 0.2
+
+
+DEFAULT_WEIGHTS = FusionWeights()
+
+
+def fuse(signals: Signals, weights: FusionWeights = DEFAULT_WEIGHTS) -> tuple[float, dict[str, float]]:
+    base = signals.lexical
+    multipliers = {
+        "same_service": 1.0 + weights.same_service * signals.same_service,
+        # centred so a neutral value multiplies by 1
+        "truth": 1.0 + weights.truth * (signals.truth - 0.6),
+        "recency": 1.0 + weights.recency * (signals.recency - 0.5),
+        "feedback": 1.0 + weights.feedback * (signals.feedback - 0.5) * 2.0,
+    }
+    score = base
+    for factor in multipliers.values():
+        score *= max(0.0, factor)
+    components = {name: round(value, 4) for name, value in asdict(signals).items()}
+    components["score"] = round(max(0.0, score), 6)
+    return max(0.0, score), components

@@ -1,0 +1,45 @@
+"""The recall pipeline: candidates → signals → fusion → reasons, top k by score."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.memory.recall.candidates import Candidate
+from bot.memory.recall.document import QueryTerms, query_terms
+from bot.memory.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
+from bot.memory.recall.reasons import explain
+from bot.memory.recall.signals import measure
+from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
+
+
+class CandidateSource(Protocol):
+    async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = ...) -> list[Candidate]: ...
+
+
+class Recaller:
+    def __init__(self, source: CandidateSource, weights: FusionWeights = DEFAULT_WEIGHTS) -> None:
+        self._source = source
+        self._weights = weights
+
+    async def recall(self, query: RecallQuery) -> list[RecallMatch]:
+        now = utcnow()
+        candidates = await self._source.candidates(query, query_terms(query))
+        signals = measure(query, candidates, now)
+        scored = []
+        for candidate, signal in zip(candidates, signals, strict=True):
+            score, components = fuse(signal, self._weights)
+            scored.append((score, candidate, signal, components))
+        # ties break on the memory's identity so the same query always answers the same way
+        scored.sort(key=lambda s: (-s[0], s[1].memory.incident_id))
+        return [
+            RecallMatch(
+                memory=candidate.memory,
+                score=round(score, 6),
+                score_components=components,
+                reasons=explain(query, candidate, signal, now),
+                successor_id=candidate.memory.superseded_by
+                if candidate.memory.truth_state is TruthState.SUPERSEDED
+                else None,
+            )
+            for score, candidate, signal, components in scored[: query.limit]
+        ]

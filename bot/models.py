@@ -1,0 +1,182 @@
+"""The domain: incidents, memories and their truth, free of Slack and Anthropic.
+
+Every model is strict (`extra="forbid"`): an unknown field is an error, never silently dropped.
+Free text is bounded at 3,000 characters, as Slack's own inputs are, so nothing stored can be
+too long to show again.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from enum import StrEnum
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+MAX_TEXT = 3000
+MAX_FAILED_ATTEMPTS = 100
+MAX_TAGS = 50
+
+Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT)]
+RequiredText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TEXT)]
+Identifier = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False, str_strip_whitespace=True)
+
+
+class TruthState(StrEnum):
+    UNCONFIRMED_HYPOTHESIS = "unconfirmed_hypothesis"
+    HUMAN_CONFIRMED = "human_confirmed"
+    VERIFICATION_CONFIRMED = "verification_confirmed"
+    REJECTED = "rejected"
+    SUPERSEDED = "superseded"
+
+    @property
+    def reusable(self) -> bool:
+        """Only what a human confirmed may be reused as a past outcome."""
+        return self in (TruthState.HUMAN_CONFIRMED, TruthState.VERIFICATION_CONFIRMED)
+
+
+class Source(StrEnum):
+    SEED = "seed"
+    ENGINEER_SAVED = "engineer_saved"
+    ENGINEER_CORRECTION = "engineer_correction"
+
+
+class FailedAttempt(Strict):
+    action: RequiredText
+    why_it_failed: Text = ""
+
+
+class Correction(Strict):
+    author: Identifier
+    text: RequiredText
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class TruthTransition(Strict):
+    from_state: TruthState
+    to_state: TruthState
+    actor: Identifier
+    reason: Text = ""
+    at: datetime = Field(default_factory=utcnow)
+    successor_id: Identifier | None = None
+
+
+class Incident(Strict):
+    """The CURRENT incident as declared or detected in a channel."""
+
+    title: RequiredText
+    service: Text | None = None
+    severity: Text | None = None
+    symptoms: Text | None = None
+    error_message: Text | None = None
+    channel: Identifier | None = None
+    team: Identifier | None = None
+    started_at: datetime | None = None
+
+
+class MemoryDraft(Strict):
+    """What a caller retains: the content of one past incident and its outcome.
+
+    `incident_id` is the idempotency key within a team: the same draft again is a no-op, a
+    different draft for the same key is a conflict.
+    """
+
+    incident_id: Identifier
+    team_id: Identifier
+    title: RequiredText
+    service: Text | None = None
+    severity: Text | None = None
+    symptoms: Text | None = None
+    error_message: Text | None = None
+    root_cause: Text | None = None
+    diagnosis: Text | None = Field(default=None, description="how the root cause was found")
+    resolution: Text | None = None
+    failed_attempts: list[FailedAttempt] = Field(default_factory=list, max_length=MAX_FAILED_ATTEMPTS)
+    lesson: Text | None = None
+    source: Source = Source.ENGINEER_SAVED
+    truth_state: TruthState = TruthState.UNCONFIRMED_HYPOTHESIS
+    verified_by: Identifier | None = None
+    verified_at: datetime | None = None
+    verification_note: Text | None = None
+    tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
+    channel_id: Identifier | None = None
+    is_private: bool = False
+    occurred_at: datetime | None = None
+    resolved_at: datetime | None = None
+    superseded_by: Identifier | None = None
+
+    @model_validator(mode="after")
+    def _superseded_names_successor(self) -> "MemoryDraft":
+        if (self.truth_state is TruthState.SUPERSEDED) != (self.superseded_by is not None):
+            raise ValueError("superseded_by must be set exactly when truth_state is 'superseded'")
+        if self.superseded_by is not None and self.superseded_by == self.incident_id:
+            raise ValueError("a memory cannot supersede itself")
+        return self
+
+    def content(self) -> dict[str, Any]:
+        """The fields that make two drafts 'the same content' (JSON-ready)."""
+        return self.model_dump(mode="json")
+
+
+class MemoryRecord(MemoryDraft):
+    """A stored memory: the draft plus what the store keeps about it."""
+
+    corrections: list[Correction] = Field(default_factory=list)
+    transitions: list[TruthTransition] = Field(default_factory=list)
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def reusable(self) -> bool:
+        return self.truth_state.reusable
+
+
+class RecallQuery(Strict):
+    team_id: Identifier
+    text: Text = ""
+    title: Text | None = None
+    service: Text | None = None
+    severity: Text | None = None
+    tags: list[Tag] = Field(default_factory=list)
+    error_message: Text | None = None
+    filter_services: list[Text] = Field(default_factory=list, description="hard filter, unlike `service`")
+    filter_severities: list[Text] = Field(default_factory=list)
+    filter_tags: list[Tag] = Field(default_factory=list)
+    reusable_only: bool = False
+    truth_states: list[TruthState] | None = None
+    occurred_after: datetime | None = None
+    occurred_before: datetime | None = None
+    channel_id: Identifier | None = Field(
+        default=None, description="where the recall is shown: private memories only in their own channel"
+    )
+    limit: int = Field(default=5, ge=1, le=50)
+
+    @classmethod
+    def for_incident(cls, incident: Incident, team_id: str, **kwargs: Any) -> "RecallQuery":
+        return cls(
+            team_id=team_id,
+            title=incident.title,
+            text="\n".join(x for x in (incident.symptoms,) if x),
+            service=incident.service,
+            severity=incident.severity,
+            error_message=incident.error_message,
+            channel_id=incident.channel,
+            **kwargs,
+        )
+
+
+class RecallMatch(Strict):
+    memory: MemoryRecord
+    score: float = Field(ge=0)
+    score_components: dict[str, float]
+    reasons: list[str]
+    successor_id: str | None = None
