@@ -1,0 +1,118 @@
+"""Shared fixtures: a real PostgreSQL, one fresh database per test.
+
+`TEST_DATABASE_URL` names a server to use (CI uses the machine's PostgreSQL); without it the
+tests start the embedded PostgreSQL the app itself uses by default. Each test gets its own
+database, cloned from a migrated template, so tests never see each other's rows.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+import pytest
+
+from bot.config import PROJECT_ROOT
+from bot.memory.migrate import apply_migrations
+from bot.memory.postgres import PostgresMemoryStore, create_pool
+
+MIGRATIONS = PROJECT_ROOT / "migrations"
+
+# Slack's OAuth variables switch Bolt into OAuth mode by themselves: tests never inherit them.
+for _name in list(os.environ):
+    if _name.startswith(("SLACK_", "ANTHROPIC_")) or _name in ("DATABASE_URL",):
+        os.environ.pop(_name)
+
+
+def with_database(dsn: str, name: str) -> str:
+    parts = urlsplit(dsn)
+    return urlunsplit(parts._replace(path="/" + name))
+
+
+@pytest.fixture(scope="session")
+def admin_dsn() -> Iterator[str]:
+    url = os.environ.get("TEST_DATABASE_URL")
+    if url:
+        yield url
+        return
+    from bot.memory.embedded import start_embedded
+
+    # short path: PostgreSQL's socket lives inside it
+    folder = Path(tempfile.mkdtemp(prefix="imt-", dir="/tmp"))
+    dsn = start_embedded(folder)
+    yield dsn
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+async def _admin(dsn: str) -> asyncpg.Connection:
+    return await asyncpg.connect(dsn)
+
+
+@pytest.fixture(scope="session")
+async def template_database(admin_dsn: str) -> AsyncIterator[str]:
+    name = f"im_tmpl_{uuid.uuid4().hex[:10]}"
+    conn = await _admin(admin_dsn)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    target = await asyncpg.connect(with_database(admin_dsn, name))
+    try:
+        await apply_migrations(target, MIGRATIONS)
+    finally:
+        await target.close()
+    yield name
+    conn = await _admin(admin_dsn)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+async def _fresh_database(admin_dsn: str, template: str | None) -> str:
+    name = f"im_t_{uuid.uuid4().hex[:12]}"
+    conn = await _admin(admin_dsn)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+    finally:
+        await conn.close()
+    return name
+
+
+async def _drop(admin_dsn: str, name: str) -> None:
+    conn = await _admin(admin_dsn)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()
+
+
+@pytest.fixture
+async def database_url(admin_dsn: str, template_database: str) -> AsyncIterator[str]:
+    """A migrated database of this test's own."""
+    name = await _fresh_database(admin_dsn, template_database)
+    yield with_database(admin_dsn, name)
+    await _drop(admin_dsn, name)
+
+
+@pytest.fixture
+async def empty_database_url(admin_dsn: str) -> AsyncIterator[str]:
+    """An empty database of this test's own (for migration tests)."""
+    name = await _fresh_database(admin_dsn, None)
+    yield with_database(admin_dsn, name)
+    await _drop(admin_dsn, name)
+
+
+@pytest.fixture
+async def store(database_url: str) -> AsyncIterator[PostgresMemoryStore]:
+    pool = await create_pool(database_url)
+    try:
+        yield PostgresMemoryStore(pool)
+    finally:
+        await pool.close()
