@@ -10,6 +10,7 @@ import asyncpg
 
 from bot.config import Settings
 from bot.memory.embedded import start_embedded
+from bot.memory.errors import StoreUnavailable
 from bot.memory.migrate import apply_migrations
 from bot.memory.postgres import PostgresMemoryStore, create_pool
 
@@ -21,7 +22,10 @@ async def database_url(settings: Settings) -> str:
 
 
 async def migrate(dsn: str, settings: Settings) -> list[str]:
-    conn = await asyncpg.connect(dsn)
+    try:
+        conn = await asyncpg.connect(dsn, timeout=10)
+    except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+        raise StoreUnavailable(f"cannot connect to the database: {exc}") from exc
     try:
         return await apply_migrations(conn, settings.migrations_dir)
     finally:

@@ -57,7 +57,7 @@ async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> asy
         return await asyncpg.create_pool(
             dsn, min_size=min_size, max_size=max_size, init=_init_connection, command_timeout=30
         )
-    except (OSError, asyncpg.PostgresError) as exc:
+    except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
         raise StoreUnavailable(f"cannot connect to the database: {exc}") from exc
 
 

@@ -1,0 +1,141 @@
+"""The command line as a person uses it: exit codes, messages that name the problem, nothing
+written on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+
+OUTCOME = {
+    "incident_id": "INC-7",
+    "title": "Orders API timeouts: database connection pool exhausted",
+    "service": "orders",
+    "symptoms": "p99 latency at 30 s, 503s at peak",
+    "root_cause": "connections leaked when the payment provider raised",
+    "resolution": "release connections in a finally block",
+    "failed_attempts": [{"action": "restart pods", "why_it_failed": "bought 25 minutes"}],
+    "truth_state": "human_confirmed",
+    "verified_by": "maya",
+}
+
+
+@pytest.fixture
+def cli(database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    monkeypatch.setenv("DATABASE_URL", database_url)
+
+    def run(*argv: str) -> tuple[int, str, str]:
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def write(tmp_path: Path, name: str, records: list[dict] | str) -> str:
+    path = tmp_path / name
+    path.write_text(records if isinstance(records, str) else "\n".join(json.dumps(r) for r in records))
+    return str(path)
+
+
+def test_retain_then_recall_finds_it_with_reasons_and_components(cli, tmp_path: Path) -> None:
+    code, out, _ = cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
+    assert (code, out.split()) == (0, ["created", "INC-7"])
+    code, out, _ = cli("recall", "orders", "pool", "checkout", "timed", "out", "--service", "orders")
+    assert code == 0
+    assert "INC-7" in out and "why: matched terms:" in out and "pool" in out
+    assert "why: same service: orders" in out and "did not work: restart pods — bought 25 minutes" in out
+    assert "lexical" in out  # score components are shown
+    code, out, _ = cli("recall", "pool", "exhausted", "--json")
+    match = json.loads(out)[0]
+    assert match["memory"]["incident_id"] == "INC-7" and match["reasons"] and match["score_components"]
+
+
+def test_retaining_the_same_file_again_reports_it_unchanged(cli, tmp_path: Path) -> None:
+    path = write(tmp_path, "m.json", json.dumps([OUTCOME]))
+    assert cli("retain", path)[0] == 0
+    code, out, _ = cli("retain", path)
+    assert (code, out.split()) == (0, ["unchanged", "INC-7"])
+
+
+def test_changed_content_exits_1_names_the_fields_and_overwrites_nothing(cli, tmp_path: Path) -> None:
+    cli("retain", write(tmp_path, "a.jsonl", [OUTCOME]))
+    changed = {**OUTCOME, "root_cause": "the database was slow", "lesson": "scale up"}
+    code, out, err = cli("retain", write(tmp_path, "b.jsonl", [changed]))
+    assert code == 1
+    assert "conflict" in out and "lesson, root_cause" in out and "not overwritten" in out
+    code, out, _ = cli("show", "INC-7", "--json")
+    assert json.loads(out)["root_cause"] == OUTCOME["root_cause"]
+
+
+@pytest.mark.parametrize(
+    ("record", "named"),
+    [
+        ({k: v for k, v in OUTCOME.items() if k != "title"}, "title"),
+        ({**OUTCOME, "truth_state": "probably_true"}, "truth_state"),
+        ({**OUTCOME, "symptoms": "x" * 1_000_000}, "symptoms: too long (1000000 characters; at most 3000)"),
+        ({**OUTCOME, "severty": "SEV1"}, "severty"),
+    ],
+    ids=["missing title", "unknown truth state", "1 MB field", "unknown field"],
+)
+def test_bad_records_are_refused_by_name_and_nothing_is_written(cli, tmp_path: Path, record: dict, named: str) -> None:
+    good = {**OUTCOME, "incident_id": "INC-GOOD"}
+    code, out, err = cli("retain", write(tmp_path, "bad.jsonl", [good, record]))
+    assert code == 1
+    assert named in err and "bad.jsonl:2" in err and "nothing was written" in err
+    assert cli("show", "INC-GOOD")[0] == 1  # the valid line before it was not written either
+
+
+def test_broken_json_names_the_line(cli, tmp_path: Path) -> None:
+    code, _, err = cli("retain", write(tmp_path, "broken.jsonl", json.dumps(OUTCOME) + '\n{"title": '))
+    assert code == 1 and "broken JSON on line 2" in err
+
+
+def test_truth_moves_from_the_command_line(cli, tmp_path: Path) -> None:
+    draft = {**OUTCOME, "truth_state": "unconfirmed_hypothesis", "verified_by": None}
+    cli("retain", write(tmp_path, "m.jsonl", [draft, {**draft, "incident_id": "INC-8"}]))
+    assert cli("confirm", "INC-7", "--by", "maya", "--verified", "no 503s for a week")[1].strip() == (
+        "INC-7 is now verification_confirmed"
+    )
+    code, _, err = cli("reject", "INC-7", "--by", "sam", "--reason", "wrong")
+    assert code == 1 and "verification_confirmed → rejected is not allowed" in err
+    assert cli("supersede", "INC-7", "--by", "INC-8")[0] == 0
+    code, _, err = cli("confirm", "INC-7", "--by", "sam")
+    assert code == 1 and "superseded is final" in err
+    code, out, _ = cli("show", "INC-7", "--json")
+    shown = json.loads(out)
+    assert shown["superseded_by"] == "INC-8"
+    assert [(t["from_state"], t["to_state"]) for t in shown["transitions"]] == [
+        ("unconfirmed_hypothesis", "verification_confirmed"),
+        ("verification_confirmed", "superseded"),
+    ]
+
+
+def test_correct_show_and_purge(cli, tmp_path: Path) -> None:
+    cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
+    assert cli("correct", "INC-7", "the", "leak", "was", "in", "refunds", "--author", "sam")[0] == 0
+    code, out, _ = cli("show", "INC-7")
+    assert code == 0 and "correction by sam" in out and "the leak was in refunds" in out
+    assert cli("purge", "INC-7")[0] == 0
+    code, _, err = cli("show", "INC-7")
+    assert code == 1 and "no memory 'INC-7'" in err
+
+
+def test_usage_errors_exit_2(cli) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli("confirm", "INC-7")  # --by is required
+    assert exited.value.code == 2
+
+
+def test_not_found_exits_1_with_a_message(cli) -> None:
+    code, _, err = cli("correct", "INC-404", "text", "--author", "sam")
+    assert code == 1 and "no memory 'INC-404'" in err
+
+
+def test_a_database_that_is_down_gets_a_clear_error(monkeypatch: pytest.MonkeyPatch, capsys, tmp_path: Path) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:1/nowhere")
+    code = main(["retain", write(tmp_path, "m.jsonl", [OUTCOME])])
+    assert code == 1 and "cannot connect to the database" in capsys.readouterr().err
