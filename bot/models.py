@@ -102,6 +102,7 @@ class MemoryDraft(Strict):
     resolution: Text | None = None
     failed_attempts: list[FailedAttempt] = Field(default_factory=list, max_length=MAX_FAILED_ATTEMPTS)
     lesson: Text | None = None
+    notes: Text | None = None
     source: Source = Source.ENGINEER_SAVED
     truth_state: TruthState = TruthState.UNCONFIRMED_HYPOTHESIS
     verified_by: Identifier | None = None
@@ -180,3 +181,50 @@ class RecallMatch(Strict):
     score_components: dict[str, float]
     reasons: list[str]
     successor_id: str | None = None
+
+
+class IncidentStatus(StrEnum):
+    OPEN = "open"
+    RESOLVED = "resolved"
+
+
+class IncidentRecord(Incident):
+    """An incident the bot tracks in a channel (the CURRENT one until it is resolved)."""
+
+    incident_id: Identifier
+    team: Identifier
+    channel: Identifier
+    channel_name: Text | None = None
+    is_private: bool = False
+    declared_by: Identifier | None = None
+    status: IncidentStatus = IncidentStatus.OPEN
+    recall_thread_ts: Identifier | None = None
+    started_at: datetime
+    resolved_at: datetime | None = None
+
+
+class TimelineEntry(Strict):
+    """One message of an incident channel: CURRENT evidence, never history."""
+
+    author: Identifier
+    text: Annotated[str, StringConstraints(max_length=40_000)]
+    at: datetime
+
+
+class Resolution(Strict):
+    """What responders confirm at resolution: the outcome that becomes memory."""
+
+    root_cause: RequiredText
+    diagnosis: Text | None = None
+    resolution: RequiredText
+    failed_attempts: list[FailedAttempt] = Field(default_factory=list, max_length=5)
+    lesson: Text | None = None
+    verified: bool = False
+    verification_note: Text | None = None
+    notes: Text | None = None
+
+    @model_validator(mode="after")
+    def _verified_needs_note(self) -> "Resolution":
+        if self.verified and not self.verification_note:
+            raise ValueError("a verified fix needs a verification note saying how it was verified")
+        return self

@@ -1,0 +1,166 @@
+"""The Postgres adapter for incidents in progress: open incidents, their timelines, and the
+Slack events already handled. SQL lives here, beside the memory store's."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Protocol
+
+import asyncpg
+
+from bot.memory.errors import StoreUnavailable
+from bot.memory.postgres import _Acquire
+from bot.models import Incident, IncidentRecord, IncidentStatus, TimelineEntry
+
+_COLUMNS = """incident_id, team_id, channel_id, channel_name, is_private, title, service, severity,
+              symptoms, error_message, declared_by, status, recall_thread_ts, started_at, resolved_at"""
+
+
+class IncidentStore(Protocol):
+    async def open_incident(
+        self, team_id: str, channel_id: str, incident: Incident, *, channel_name: str | None,
+        is_private: bool, declared_by: str | None,
+    ) -> tuple[IncidentRecord, bool]: ...  # fmt: skip
+    async def open_in_channel(self, team_id: str, channel_id: str) -> IncidentRecord | None: ...
+    async def latest_in_channel(self, team_id: str, channel_id: str) -> IncidentRecord | None: ...
+    async def get(self, team_id: str, incident_id: str) -> IncidentRecord | None: ...
+    async def set_recall_thread(self, team_id: str, incident_id: str, thread_ts: str) -> None: ...
+    async def mark_resolved(self, team_id: str, incident_id: str) -> IncidentRecord | None: ...
+    async def append_message(
+        self, team_id: str, channel_id: str, message_ts: str, author: str, text: str, at: datetime,
+        *, event_id: str | None,
+    ) -> bool: ...  # fmt: skip
+    async def claim_event(self, team_id: str, event_id: str) -> bool: ...
+    async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]: ...
+
+
+def _incident(row: asyncpg.Record) -> IncidentRecord:
+    return IncidentRecord(
+        incident_id=row["incident_id"], team=row["team_id"], channel=row["channel_id"],
+        channel_name=row["channel_name"], is_private=row["is_private"], title=row["title"],
+        service=row["service"], severity=row["severity"], symptoms=row["symptoms"],
+        error_message=row["error_message"], declared_by=row["declared_by"],
+        status=IncidentStatus(row["status"]), recall_thread_ts=row["recall_thread_ts"],
+        started_at=row["started_at"], resolved_at=row["resolved_at"],
+    )  # fmt: skip
+
+
+class PostgresIncidentStore:
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    async def open_incident(
+        self, team_id: str, channel_id: str, incident: Incident, *, channel_name: str | None = None,
+        is_private: bool = False, declared_by: str | None = None,
+    ) -> tuple[IncidentRecord, bool]:  # fmt: skip
+        """Open an incident for the channel; (the channel's open incident, whether it is new)."""
+        async with _Acquire(self._pool) as conn, conn.transaction():
+            row = await conn.fetchrow(
+                f"""INSERT INTO incidents (pk, incident_id, team_id, channel_id, channel_name, is_private,
+                        title, service, severity, symptoms, error_message, declared_by)
+                    VALUES (nextval('incidents_pk_seq'),
+                            'INC-' || to_char(now() AT TIME ZONE 'UTC', 'YYYYMMDD') || '-' || currval('incidents_pk_seq'),
+                            $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    ON CONFLICT (team_id, channel_id) WHERE status = 'open' DO NOTHING
+                    RETURNING {_COLUMNS}""",
+                team_id, channel_id, channel_name, is_private, incident.title, incident.service,
+                incident.severity, incident.symptoms, incident.error_message, declared_by,
+            )  # fmt: skip
+            if row is not None:
+                return _incident(row), True
+            existing = await self._open(conn, team_id, channel_id)
+            if existing is None:  # resolved between the two statements: very unlikely; try once more
+                raise StoreUnavailable("the channel's incident changed while opening it; try again")
+            return existing, False
+
+    async def _open(self, conn: asyncpg.Connection, team_id: str, channel_id: str) -> IncidentRecord | None:
+        row = await conn.fetchrow(
+            f"SELECT {_COLUMNS} FROM incidents WHERE team_id = $1 AND channel_id = $2 AND status = 'open'",
+            team_id, channel_id,
+        )  # fmt: skip
+        return _incident(row) if row else None
+
+    async def open_in_channel(self, team_id: str, channel_id: str) -> IncidentRecord | None:
+        async with _Acquire(self._pool) as conn:
+            return await self._open(conn, team_id, channel_id)
+
+    async def latest_in_channel(self, team_id: str, channel_id: str) -> IncidentRecord | None:
+        """The open incident, or else the most recently resolved one (resolving twice is allowed)."""
+        async with _Acquire(self._pool) as conn:
+            row = await conn.fetchrow(
+                f"""SELECT {_COLUMNS} FROM incidents WHERE team_id = $1 AND channel_id = $2
+                    ORDER BY (status = 'open') DESC, started_at DESC, pk DESC LIMIT 1""",
+                team_id, channel_id,
+            )  # fmt: skip
+        return _incident(row) if row else None
+
+    async def get(self, team_id: str, incident_id: str) -> IncidentRecord | None:
+        async with _Acquire(self._pool) as conn:
+            row = await conn.fetchrow(
+                f"SELECT {_COLUMNS} FROM incidents WHERE team_id = $1 AND incident_id = $2", team_id, incident_id
+            )
+        return _incident(row) if row else None
+
+    async def set_recall_thread(self, team_id: str, incident_id: str, thread_ts: str) -> None:
+        async with _Acquire(self._pool) as conn:
+            await conn.execute(
+                "UPDATE incidents SET recall_thread_ts = $3 WHERE team_id = $1 AND incident_id = $2",
+                team_id, incident_id, thread_ts,
+            )  # fmt: skip
+
+    async def mark_resolved(self, team_id: str, incident_id: str) -> IncidentRecord | None:
+        async with _Acquire(self._pool) as conn:
+            row = await conn.fetchrow(
+                f"""UPDATE incidents SET status = 'resolved', resolved_at = coalesce(resolved_at, now())
+                    WHERE team_id = $1 AND incident_id = $2 RETURNING {_COLUMNS}""",
+                team_id, incident_id,
+            )  # fmt: skip
+        return _incident(row) if row else None
+
+    async def claim_event(self, team_id: str, event_id: str) -> bool:
+        """True the first time an event is seen (across every instance), False for a repeat."""
+        async with _Acquire(self._pool) as conn:
+            return await self._claim(conn, team_id, event_id)
+
+    async def _claim(self, conn: asyncpg.Connection, team_id: str, event_id: str) -> bool:
+        claimed = await conn.fetchval(
+            """INSERT INTO slack_events (team_id, event_id) VALUES ($1, $2)
+               ON CONFLICT DO NOTHING RETURNING true""",
+            team_id, event_id,
+        )  # fmt: skip
+        return bool(claimed)
+
+    async def append_message(
+        self, team_id: str, channel_id: str, message_ts: str, author: str, text: str, at: datetime,
+        *, event_id: str | None = None,
+    ) -> bool:  # fmt: skip
+        """Append a channel message to its open incident's timeline, once.
+
+        The event claim and the append share one transaction: a delivery that fails half-way
+        leaves no claim behind, so Slack's retry is still handled.
+        """
+        async with _Acquire(self._pool) as conn, conn.transaction():
+            if event_id is not None and not await self._claim(conn, team_id, event_id):
+                return False
+            inserted = await conn.fetchval(
+                """INSERT INTO timeline_entries (incident_pk, team_id, channel_id, message_ts, author, text, at)
+                   SELECT pk, team_id, channel_id, $3, $4, $5, $6 FROM incidents
+                   WHERE team_id = $1 AND channel_id = $2 AND status = 'open'
+                   ON CONFLICT (team_id, channel_id, message_ts) DO NOTHING RETURNING true""",
+                team_id, channel_id, message_ts, author, text, at,
+            )  # fmt: skip
+            return bool(inserted)
+
+    async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]:
+        """The newest `limit` entries, oldest first."""
+        async with _Acquire(self._pool) as conn:
+            rows = await conn.fetch(
+                """SELECT author, text, at FROM (
+                       SELECT t.author, t.text, t.at, t.id FROM timeline_entries t
+                       JOIN incidents i ON i.pk = t.incident_pk
+                       WHERE i.team_id = $1 AND i.incident_id = $2
+                       ORDER BY t.at DESC, t.id DESC LIMIT $3) newest
+                   ORDER BY at, id""",
+                team_id, incident_id, limit,
+            )  # fmt: skip
+        return [TimelineEntry(author=r["author"], text=r["text"], at=r["at"]) for r in rows]
