@@ -1,0 +1,231 @@
+"""Messages the bot posts: each rendered from a template, then checked against Slack's limits.
+
+Every function returns a dict ready for `chat.postMessage(channel=…, thread_ts=…, **payload)`
+(`text` for notifications, `blocks`, unfurling off). User text is escaped, so nothing stored can
+ping or link when it is shown again.
+
+- `recall_parent(incident_title, matches, conflict_services, *, incident_ref=None)`
+- `recall_reply(match, now, conflict=())`     one memory, threaded under the parent
+- `conflicting_ids(match, conflict_services) -> list[str]`   the `conflict` for recall_reply
+- `memory_detail(memory, now=None)`           `/incident show ID`
+- `help_message(channel_pattern="^inc-")`     `/incident help`
+- `resolution_confirmation(memory, now=None, *, by=None)`
+- `resolution_differs(incident_id, fields=())`   resolved again with other content
+- `investigating_placeholder(incident_title=None)`
+- `notice(text, *, emoji="")`                 one escaped line (errors, acknowledgements)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from bot.memory.recall.reasons import humanize_age
+from bot.memory.truth import ALLOWED_MOVES
+from bot.models import MemoryRecord, RecallMatch, Source, TruthState, utcnow
+from bot.slack import ids
+from bot.slack.escape import cut, single_line
+from bot.slack.limits import check_message
+from bot.slack.templating import render
+
+Json = dict[str, Any]
+
+# a recall reply is read in a thread at 3 a.m.: a few items each, the rest behind /incident show
+REPLY_ATTEMPTS_SHOWN = 3
+REPLY_CORRECTIONS_SHOWN = 3
+DETAIL_ATTEMPTS_SHOWN = 15
+DETAIL_CORRECTIONS_SHOWN = 10
+DETAIL_HISTORY_SHOWN = 5
+ITEM_CHARS = 300
+
+_SOURCE_WORDS = {
+    Source.SEED: "imported postmortem",
+    Source.ENGINEER_SAVED: "saved at resolution",
+    Source.ENGINEER_CORRECTION: "engineer correction",
+}
+
+
+def _age(memory: MemoryRecord, now: datetime) -> str:
+    return humanize_age(memory.occurred_at or memory.resolved_at or memory.created_at, now)
+
+
+def _facts(memory: MemoryRecord, now: datetime) -> list[str]:
+    parts = [f"service {single_line(memory.service)}" if memory.service else "no service recorded"]
+    if memory.severity:
+        parts.append(single_line(memory.severity))
+    parts.append(_age(memory, now))
+    parts.append(_SOURCE_WORDS[memory.source])
+    return [cut(p, 100) for p in parts]
+
+
+def truth_line(memory: MemoryRecord, now: datetime) -> str:
+    """The truth state in words: who confirmed or verified it, and when."""
+    who = f" by {memory.verified_by}" if memory.verified_by else ""
+    when = f", {humanize_age(memory.verified_at, now)}" if memory.verified_at else ""
+    state = memory.truth_state
+    if state is TruthState.VERIFICATION_CONFIRMED:
+        note = f" Verification: {cut(single_line(memory.verification_note), ITEM_CHARS)}" if memory.verification_note else ""
+        return f":white_check_mark: Verified fix{who}{when}.{note}"
+    if state is TruthState.HUMAN_CONFIRMED:
+        return f":ballot_box_with_check: Confirmed{who}{when}; the fix was not independently verified."
+    if state is TruthState.REJECTED:
+        reasons = [t.reason for t in memory.transitions if t.to_state is TruthState.REJECTED and t.reason]
+        why = f" — {cut(single_line(reasons[-1]), ITEM_CHARS)}" if reasons else ""
+        return f":no_entry: Rejected{why}. Not a past outcome."
+    if state is TruthState.SUPERSEDED:
+        return f":arrow_right: Superseded by {memory.superseded_by}."
+    return ":grey_question: Unconfirmed hypothesis: nobody has confirmed this; do not reuse it as fact."
+
+
+def _score_line(match: RecallMatch) -> str:
+    parts = [f"{name} {value:.2f}" for name, value in match.score_components.items() if name != "score"]
+    return f"score {match.score:.3f}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def _outcome(memory: MemoryRecord, attempts: int, corrections: int, more_hint: str) -> Json:
+    """What `_memory_outcome.j2` needs: the first attempts, the latest corrections, counts left out."""
+    shown_corrections = memory.corrections[-corrections:] if corrections else []
+    return {
+        "m": memory,
+        "more_hint": more_hint,
+        "attempts_shown": memory.failed_attempts[:attempts],
+        "attempts_more": max(0, len(memory.failed_attempts) - attempts),
+        "corrections_shown": shown_corrections,
+        "corrections_more": len(memory.corrections) - len(shown_corrections),
+        "item_chars": ITEM_CHARS,
+        "can_reject": TruthState.REJECTED in ALLOWED_MOVES[memory.truth_state],
+    }
+
+
+def _show_hint(incident_id: str) -> str:
+    return f"`/incident show {incident_id}`"
+
+
+def _message(template: str, *, show_id: str | None = None, **context: Any) -> Json:
+    return check_message(render(template, ids=ids, **context), show_id=show_id)
+
+
+def _headline(count: int) -> str:
+    if count == 0:
+        return "No past incident looks like this one yet"
+    if count == 1:
+        return "1 past incident looks like this one"
+    return f"{count} past incidents look like this one"
+
+
+def recall_parent(
+    incident_title: str,
+    matches: Sequence[RecallMatch],
+    conflict_services: Mapping[str, Sequence[str]],
+    *,
+    incident_ref: str | None = None,
+) -> Json:
+    """The thread's parent: how many memories came back, conflicts, and an Investigate button
+    whose value is `incident_ref` (the current incident's id, for the handler)."""
+    return _message(
+        "recall_parent.json.j2",
+        headline=_headline(len(matches)),
+        count=len(matches),
+        incident_title=single_line(incident_title),
+        conflicts={service: list(found) for service, found in conflict_services.items()},
+        incident_ref=incident_ref,
+    )
+
+
+def conflicting_ids(match: RecallMatch, conflict_services: Mapping[str, Sequence[str]]) -> list[str]:
+    """The other memories that name a different root cause for this match's service."""
+    own = match.memory.incident_id
+    for found in conflict_services.values():
+        if own in found:
+            return [other for other in found if other != own]
+    return []
+
+
+def recall_reply(match: RecallMatch, now: datetime, conflict: Sequence[str] = ()) -> Json:
+    """One recalled memory; `conflict` lists the memories whose root cause disagrees with it."""
+    memory = match.memory
+    successor = match.successor_id or memory.superseded_by
+    if memory.truth_state is TruthState.SUPERSEDED and successor:
+        return _message(
+            "recall_superseded.json.j2", show_id=successor, match=match, successor_id=successor, score_line=_score_line(match)
+        )
+    return _message(
+        "recall_reply.json.j2",
+        show_id=memory.incident_id,
+        match=match,
+        facts=_facts(memory, now),
+        truth=truth_line(memory, now),
+        conflict=list(conflict),
+        score_line=_score_line(match),
+        **_outcome(memory, REPLY_ATTEMPTS_SHOWN, REPLY_CORRECTIONS_SHOWN, _show_hint(memory.incident_id)),
+    )
+
+
+def _history(memory: MemoryRecord) -> list[str]:
+    lines = []
+    for t in memory.transitions[-DETAIL_HISTORY_SHOWN:]:
+        why = f" ({cut(single_line(t.reason), 120)})" if t.reason else ""
+        lines.append(f"{t.at:%Y-%m-%d} {t.from_state.value} → {t.to_state.value} by {t.actor}{why}")
+    return lines
+
+
+def memory_detail(memory: MemoryRecord, now: datetime | None = None) -> Json:
+    """`/incident show ID`: every part of a memory, as far as one message holds."""
+    now = now or utcnow()
+    story = [
+        (block_id, label, value)
+        for block_id, label, value in (
+            ("memory_symptoms", "Symptoms", memory.symptoms),
+            ("memory_error", "Error", memory.error_message),
+            ("memory_diagnosis", "How it was found", memory.diagnosis),
+        )
+        if value
+    ]
+    afterword = [
+        (block_id, label, value)
+        for block_id, label, value in (
+            ("memory_lesson", "Lesson", memory.lesson),
+            ("memory_verification", "How it was verified", memory.verification_note),
+            ("memory_notes", "Notes", memory.notes),
+        )
+        if value
+    ]
+    more_hint = "not shown here: Slack has room for only so much (`incident-memory show` prints all)"
+    return _message(
+        "memory_detail.json.j2",
+        facts=_facts(memory, now),
+        truth=truth_line(memory, now),
+        story=story,
+        afterword=afterword,
+        history=_history(memory),
+        **_outcome(memory, DETAIL_ATTEMPTS_SHOWN, DETAIL_CORRECTIONS_SHOWN, more_hint),
+    )
+
+
+def help_message(channel_pattern: str = "^inc-") -> Json:
+    return _message("help.json.j2", channel_pattern=channel_pattern)
+
+
+def resolution_confirmation(memory: MemoryRecord, now: datetime | None = None, *, by: str | None = None) -> Json:
+    """Posted in the channel once the resolution is retained; `by` is who submitted it."""
+    return _message(
+        "resolution_confirmation.json.j2",
+        show_id=memory.incident_id,
+        truth=truth_line(memory, now or utcnow()),
+        by=by,
+        **_outcome(memory, REPLY_ATTEMPTS_SHOWN, REPLY_CORRECTIONS_SHOWN, _show_hint(memory.incident_id)),
+    )
+
+
+def resolution_differs(incident_id: str, fields: Sequence[str] = ()) -> Json:
+    """The incident was already resolved with other content: offer a correction instead."""
+    return _message("resolution_differs.json.j2", incident_id=incident_id, fields=list(fields))
+
+
+def investigating_placeholder(incident_title: str | None = None) -> Json:
+    return _message("investigating.json.j2", incident_title=incident_title)
+
+
+def notice(text: str, *, emoji: str = "") -> Json:
+    return _message("notice.json.j2", text=text, emoji=emoji)

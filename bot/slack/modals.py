@@ -1,0 +1,130 @@
+"""Modals the bot opens: each rendered from a template, then checked against Slack's limits.
+
+Every function returns a view dict for `views.open(trigger_id=…, view=…)`, `views.update` or a
+`response_action: update`. `context` is the caller's own (JSON-able) state, kept in
+`private_metadata` with what the modal needs to re-render itself; read it back with
+`read_metadata(view)`. `values` (block_id → text) pre-fills the inputs; `error` shows a banner.
+
+- `declare_modal(*, context=None, values=None, error=None)`
+- `resolution_modal(incident_title, *, context=None, values=None, error=None)`
+- `correction_modal(incident_id, memory_title, *, context=None, values=None, error=None)`
+- `reject_modal(incident_id, memory_title, *, context=None, values=None, error=None)`
+- `prefilled_modal(submitted_view, error) -> dict`   the same modal again, with everything the
+  user typed and the error: used when storing fails, so nothing typed is lost
+- `read_metadata(view) -> dict`
+
+callback_ids, block_ids and the input action_id are in `bot.slack.ids`; every text input allows
+3,000 characters, as the domain stores.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from bot.models import MAX_TEXT
+from bot.slack import ids
+from bot.slack.escape import cut, single_line
+from bot.slack.limits import check_modal
+from bot.slack.submissions import values_from_state
+from bot.slack.templating import render
+
+Json = dict[str, Any]
+# titles ride in private_metadata (3,000 characters in all), so they are kept short there
+_TITLE_IN_METADATA = 200
+# keys the modals themselves keep in private_metadata, next to the caller's context
+_OWN_KEYS = ("incident_title", "incident_id", "memory_title")
+
+
+class UnknownModal(ValueError):
+    """A view whose callback_id is not one of the bot's modals."""
+
+
+def _modal(
+    template: str,
+    own: Mapping[str, str],
+    context: Mapping[str, Any] | None,
+    values: Mapping[str, str] | None,
+    error: str | None,
+) -> Json:
+    clashing = set(_OWN_KEYS) & set(context or {})
+    if clashing:
+        raise ValueError(f"context may not use the modal's own keys: {', '.join(sorted(clashing))}")
+    metadata = json.dumps({**(context or {}), **own}, ensure_ascii=False, separators=(",", ":"))
+    view = render(template, ids=ids, metadata=metadata, values=dict(values or {}), error=error, max_length=MAX_TEXT, **own)
+    return check_modal(view)
+
+
+def _short(title: str) -> str:
+    return cut(single_line(title), _TITLE_IN_METADATA)
+
+
+def declare_modal(
+    *, context: Mapping[str, Any] | None = None, values: Mapping[str, str] | None = None, error: str | None = None
+) -> Json:
+    return _modal("modal_declare.json.j2", {}, context, values, error)
+
+
+def resolution_modal(
+    incident_title: str,
+    *,
+    context: Mapping[str, Any] | None = None,
+    values: Mapping[str, str] | None = None,
+    error: str | None = None,
+) -> Json:
+    return _modal("modal_resolution.json.j2", {"incident_title": _short(incident_title)}, context, values, error)
+
+
+def correction_modal(
+    incident_id: str,
+    memory_title: str,
+    *,
+    context: Mapping[str, Any] | None = None,
+    values: Mapping[str, str] | None = None,
+    error: str | None = None,
+) -> Json:
+    own = {"incident_id": incident_id, "memory_title": _short(memory_title)}
+    return _modal("modal_correction.json.j2", own, context, values, error)
+
+
+def reject_modal(
+    incident_id: str,
+    memory_title: str,
+    *,
+    context: Mapping[str, Any] | None = None,
+    values: Mapping[str, str] | None = None,
+    error: str | None = None,
+) -> Json:
+    own = {"incident_id": incident_id, "memory_title": _short(memory_title)}
+    return _modal("modal_reject.json.j2", own, context, values, error)
+
+
+def read_metadata(view: Mapping[str, Any]) -> dict[str, Any]:
+    """The caller's context and the modal's own keys, from a view Slack sent back."""
+    raw = view.get("private_metadata") or "{}"
+    data = json.loads(raw)
+    if not isinstance(data, dict):
+        raise ValueError("private_metadata is not a JSON object")
+    return data
+
+
+def prefilled_modal(submitted_view: Mapping[str, Any], error: str) -> Json:
+    """The submitted modal rendered again with every typed value and `error` on top."""
+    metadata = read_metadata(submitted_view)
+    context = {k: v for k, v in metadata.items() if k not in _OWN_KEYS}
+    values = values_from_state(submitted_view.get("state", {}).get("values", {}))
+    callback_id = submitted_view.get("callback_id")
+    if callback_id == ids.DECLARE_MODAL:
+        return declare_modal(context=context, values=values, error=error)
+    if callback_id == ids.RESOLUTION_MODAL:
+        return resolution_modal(metadata.get("incident_title", ""), context=context, values=values, error=error)
+    if callback_id == ids.CORRECTION_MODAL:
+        return correction_modal(
+            metadata.get("incident_id", ""), metadata.get("memory_title", ""), context=context, values=values, error=error
+        )
+    if callback_id == ids.REJECT_MODAL:
+        return reject_modal(
+            metadata.get("incident_id", ""), metadata.get("memory_title", ""), context=context, values=values, error=error
+        )
+    raise UnknownModal(f"no modal has callback_id {callback_id!r}")

@@ -1,0 +1,522 @@
+"""Rendering for Slack: what people see, within Slack's limits, pinging no one.
+
+No database and no Slack: every payload is rendered from its template and checked here against
+Slack's limits independently of `bot.slack.limits`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from bot.memory.recall.conflicts import find_conflicts
+from bot.models import Correction, FailedAttempt, MemoryRecord, RecallMatch, Source, TruthState, TruthTransition
+from bot.slack import ids, messages, modals
+from bot.slack.escape import cut, escape_mrkdwn
+from bot.slack.limits import SlackLimitError, check_message, check_modal
+from bot.slack.submissions import (
+    CorrectionSubmission,
+    DeclareSubmission,
+    RejectSubmission,
+    ResolutionSubmission,
+    values_from_state,
+)
+from bot.slack.templating import environment
+from bot.slack.terminal import message_to_text, view_to_text
+
+NOW = datetime(2025, 6, 1, 12, 0, tzinfo=timezone.utc)
+PINGS = "<!channel> <@U123> <!here> <https://evil.example|click me> <#C999>"
+
+Json = dict[str, Any]
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+
+def memory(incident_id: str = "INC-1", **fields: Any) -> MemoryRecord:
+    base: dict[str, Any] = {
+        "incident_id": incident_id,
+        "team_id": "T1",
+        "title": "Payments API 5xx: connection pool exhausted",
+        "service": "payments",
+        "severity": "SEV1",
+        "root_cause": "The refund worker never released its connection when the provider call raised.",
+        "resolution": "Released the connection in a finally block.",
+        "failed_attempts": [
+            FailedAttempt(action="Restarted the payments pods", why_it_failed="Bought 25 minutes, then the pool filled again."),
+            FailedAttempt(action="Raised max_connections to 400", why_it_failed="Database memory pressure rose."),
+        ],
+        "truth_state": TruthState.VERIFICATION_CONFIRMED,
+        "verified_by": "alice",
+        "verified_at": NOW - timedelta(days=61),
+        "verification_note": "pool usage flat for a week",
+        "occurred_at": NOW - timedelta(days=92),
+        "corrections": [Correction(author="bob", text="The retry deploy started it.", created_at=NOW - timedelta(days=10))],
+        "created_at": NOW - timedelta(days=92),
+        "updated_at": NOW,
+    }
+    base.update(fields)
+    return MemoryRecord(**base)
+
+
+def match_of(record: MemoryRecord, reasons: list[str] | None = None) -> RecallMatch:
+    return RecallMatch.model_construct(
+        memory=record,
+        score=0.8123,
+        score_components={"lexical": 0.61, "same_service": 1.0, "score": 0.8123},
+        reasons=reasons if reasons is not None else ["matched terms: pool, timeout", "same service: payments"],
+        successor_id=record.superseded_by,
+    )
+
+
+def hostile_memory() -> MemoryRecord:
+    """Older data or corrections may exceed today's bounds: built without validation."""
+    huge = ("x" * 50 + " ") * 200  # about 10,000 characters
+    attempts = [
+        FailedAttempt.model_construct(action=f"attempt {i} {PINGS} " + huge, why_it_failed=f"{PINGS} " + huge)
+        for i in range(100)
+    ]
+    corrections = [
+        Correction.model_construct(author=f"<@U{i}>", text=f"{PINGS} " + huge, created_at=NOW) for i in range(40)
+    ]
+    return MemoryRecord.model_construct(
+        incident_id="INC-HOSTILE",
+        team_id="T1",
+        title=f"{PINGS} " + huge,
+        service=f"payments {PINGS}",
+        severity="SEV1",
+        symptoms=PINGS + huge,
+        error_message=PINGS + huge,
+        root_cause=f"{PINGS} & " + "<" * 10_000,
+        diagnosis=PINGS + huge,
+        resolution=PINGS + huge,
+        failed_attempts=attempts,
+        lesson=PINGS + huge,
+        notes=PINGS + huge,
+        source=Source.SEED,
+        truth_state=TruthState.HUMAN_CONFIRMED,
+        verified_by="<!channel>",
+        verified_at=NOW,
+        verification_note=None,
+        tags=[],
+        channel_id=None,
+        is_private=False,
+        occurred_at=NOW - timedelta(days=3),
+        resolved_at=None,
+        superseded_by=None,
+        corrections=corrections,
+        transitions=[
+            TruthTransition.model_construct(
+                from_state=TruthState.UNCONFIRMED_HYPOTHESIS,
+                to_state=TruthState.HUMAN_CONFIRMED,
+                actor="<!here>",
+                reason=PINGS + huge,
+                at=NOW,
+                successor_id=None,
+            )
+        ],
+        created_at=NOW,
+        updated_at=NOW,
+    )
+
+
+def text_objects(value: Any) -> Iterator[Json]:
+    if isinstance(value, dict):
+        if value.get("type") in ("mrkdwn", "plain_text") and isinstance(value.get("text"), str):
+            yield value
+        for child in value.values():
+            yield from text_objects(child)
+    elif isinstance(value, list):
+        for child in value:
+            yield from text_objects(child)
+
+
+def shown_strings(message: Json) -> Iterator[str]:
+    """Every string Slack would display or parse: `text` and every text object's text."""
+    if isinstance(message.get("text"), str):
+        yield message["text"]
+    for obj in text_objects(message.get("blocks", [])):
+        yield obj["text"]
+
+
+def assert_within_message_limits(message: Json) -> None:
+    blocks = message.get("blocks", [])
+    assert len(blocks) <= 50
+    assert len(message["text"]) <= 4000
+    assert sum(len(t["text"]) for t in text_objects(blocks)) <= 12_000
+    for block in blocks:
+        assert len(block.get("block_id", "")) <= 255
+        if block["type"] == "section":
+            assert "text" not in block or len(block["text"]["text"]) <= 3000
+            assert len(block.get("fields", [])) <= 10
+            assert all(len(f["text"]) <= 2000 for f in block.get("fields", []))
+        if block["type"] == "header":
+            assert len(block["text"]["text"]) <= 150
+        if block["type"] == "context":
+            assert len(block["elements"]) <= 10
+        if block["type"] == "actions":
+            assert len(block["elements"]) <= 25
+            for el in block["elements"]:
+                assert len(el["action_id"]) <= 255
+                assert len(el["text"]["text"]) <= 75
+                assert len(el.get("value", "")) <= 2000
+    for obj in text_objects(blocks):
+        assert obj["text"].strip(), "Slack rejects empty text"
+
+
+def assert_pings_no_one(message: Json) -> None:
+    for text in shown_strings(message):
+        assert not re.search(r"<[!@#]|<https?:", text), f"would ping or link: {text[:200]!r}"
+        # a cut never leaves half an entity behind
+        assert not re.search(r"&(?!amp;|lt;|gt;)", text), f"broken entity in {text[-80:]!r}"
+
+
+def state_for(view: Json, typed: dict[str, str]) -> dict[str, dict[str, Json]]:
+    """view.state.values as Slack would send it, built from the modal's own block/action ids."""
+    state: dict[str, dict[str, Json]] = {}
+    for block in view["blocks"]:
+        if block["type"] != "input":
+            continue
+        el, block_id = block["element"], block["block_id"]
+        value = typed.get(block_id, "")
+        if el["type"] == "static_select":
+            chosen = [o for o in el["options"] if o["value"] == value]
+            state[block_id] = {el["action_id"]: {"type": "static_select", "selected_option": chosen[0] if chosen else None}}
+        elif el["type"] == "checkboxes":
+            ticked = [o for o in el["options"] if value and o["value"] in value.split(",")]
+            state[block_id] = {el["action_id"]: {"type": "checkboxes", "selected_options": ticked}}
+        else:
+            state[block_id] = {el["action_id"]: {"type": "plain_text_input", "value": value or None}}
+    return state
+
+
+def input_block_ids(view: Json) -> list[str]:
+    return [b["block_id"] for b in view["blocks"] if b["type"] == "input"]
+
+
+def reply_text(message: Json) -> str:
+    return message_to_text(message)
+
+
+def buttons(message: Json) -> dict[str, str]:
+    return {
+        el["action_id"]: el.get("value", "")
+        for block in message["blocks"]
+        if block["type"] == "actions"
+        for el in block["elements"]
+    }
+
+
+# ---- escaping and cutting ---------------------------------------------------------------------
+
+
+def test_escape_turns_mentions_and_links_into_text() -> None:
+    assert escape_mrkdwn("<!channel> & <@U123> <https://x|y>") == "&lt;!channel&gt; &amp; &lt;@U123&gt; &lt;https://x|y&gt;"
+
+
+@pytest.mark.parametrize("limit", range(10, 40))
+def test_a_cut_never_splits_an_entity(limit: int) -> None:
+    text = escape_mrkdwn("a<b&c>" * 20)
+    shortened = cut(text, limit)
+    assert len(shortened) <= limit and shortened.endswith("…")
+    assert not re.search(r"&(?!amp;|lt;|gt;)", shortened)
+
+
+def test_json_syntax_in_user_text_survives_the_template() -> None:
+    tricky = 'quote " backslash \\ comma-bracket ,] ,} {{ jinja }} {% raw %}'
+    assert message_to_text(messages.notice(tricky)) == tricky
+
+
+def test_templates_refuse_unencoded_values() -> None:
+    template = environment().from_string('{"text": "{{ value }}"}')
+    with pytest.raises(TypeError, match="unencoded"):
+        template.render(value="<!channel>")
+
+
+# ---- recall thread ----------------------------------------------------------------------------
+
+
+def test_hostile_memory_renders_within_limits_and_pings_no_one() -> None:
+    hostile = hostile_memory()
+    payloads = {
+        "reply": messages.recall_reply(match_of(hostile, reasons=[PINGS] * 12), NOW, ["<!channel>"]),
+        "detail": messages.memory_detail(hostile, NOW),
+        "confirmation": messages.resolution_confirmation(hostile, NOW, by="<@U123>"),
+        "parent": messages.recall_parent(hostile.title, [match_of(hostile)] * 50, {PINGS: ["<!here>"] * 40}),
+        "notice": messages.notice(PINGS * 500),
+    }
+    for name, payload in payloads.items():
+        assert_within_message_limits(payload)
+        assert_pings_no_one(payload)
+        json.dumps(payload)  # sendable as is
+        assert payload["blocks"], name
+    reply = reply_text(payloads["reply"])
+    # cut visibly, pointing at where the whole memory is
+    assert "truncated — `/incident show INC-HOSTILE`" in reply
+    assert "+97 more — `/incident show INC-HOSTILE`" in reply
+    assert buttons(payloads["reply"])[ids.MEMORY_HELPFUL] == "INC-HOSTILE"
+
+
+def test_reply_shows_what_a_responder_needs() -> None:
+    reply = messages.recall_reply(match_of(memory()), NOW)
+    text = reply_text(reply)
+    assert "Payments API 5xx: connection pool exhausted" in text
+    assert "service payments" in text and "3 months ago" in text
+    assert "Verified fix by alice, 2 months ago" in text and "pool usage flat for a week" in text
+    assert "The refund worker never released its connection" in text
+    assert "Released the connection in a finally block." in text
+    assert "Restarted the payments pods — _Bought 25 minutes, then the pool filled again._" in text
+    assert "Raised max_connections to 400 — _Database memory pressure rose._" in text
+    assert "*bob* (2025-05-22): The retry deploy started it." in text
+    assert "matched terms: pool, timeout · same service: payments" in text
+    assert "score 0.812" in text and "lexical 0.61" in text
+    assert "CONFLICT" not in text
+    assert "Past incident INC-1" in reply["text"]
+    # a verified memory cannot be rejected by the truth machine: no button that always fails
+    assert buttons(reply) == {ids.MEMORY_HELPFUL: "INC-1", ids.MEMORY_NOT_RELEVANT: "INC-1", ids.MEMORY_ADD_CORRECTION: "INC-1"}
+
+
+def test_unconfirmed_memory_says_so_and_can_be_rejected() -> None:
+    record = memory(truth_state=TruthState.UNCONFIRMED_HYPOTHESIS, verified_by=None, verified_at=None, verification_note=None)
+    reply = messages.recall_reply(match_of(record), NOW)
+    assert "Unconfirmed hypothesis" in reply_text(reply)
+    assert buttons(reply)[ids.MEMORY_REJECT] == "INC-1"
+
+
+def test_many_failed_attempts_show_the_first_few_and_how_many_more() -> None:
+    attempts = [FailedAttempt(action=f"try {i}", why_it_failed=f"because {i}") for i in range(100)]
+    text = reply_text(messages.recall_reply(match_of(memory(failed_attempts=attempts)), NOW))
+    assert "try 0 — _because 0_" in text and "try 2 — _because 2_" in text
+    assert "try 3 —" not in text
+    assert "+97 more — `/incident show INC-1`" in text
+
+
+def test_attempt_without_why_says_it_was_not_recorded() -> None:
+    record = memory(failed_attempts=[FailedAttempt(action="Flushed the cache")])
+    assert "Flushed the cache — _why it failed was not recorded_" in reply_text(messages.recall_reply(match_of(record), NOW))
+
+
+def test_superseded_memory_is_only_a_pointer_to_its_successor() -> None:
+    record = memory("INC-OLD", truth_state=TruthState.SUPERSEDED, superseded_by="INC-NEW")
+    reply = messages.recall_reply(match_of(record), NOW)
+    text = reply_text(reply)
+    assert "`INC-OLD`" in text and "superseded by `INC-NEW`" in text and "`/incident show INC-NEW`" in text
+    assert "refund worker" not in text and "finally block" not in text
+    assert buttons(reply) == {}
+
+
+def test_conflicting_memories_are_marked_in_parent_and_replies() -> None:
+    first = match_of(memory("INC-1"))
+    second = match_of(memory("INC-2", root_cause="A failover left stale DNS entries in the pool."))
+    other = match_of(memory("INC-3", service="search"))
+    conflicts = find_conflicts([first, second, other])
+    parent = reply_text(messages.recall_parent("Checkout timeouts", [first, second, other], conflicts))
+    assert "3 past incidents look like this one" in parent
+    assert "CONFLICT" in parent and "payments" in parent and "`INC-1`, `INC-2`" in parent
+    marked = reply_text(messages.recall_reply(first, NOW, messages.conflicting_ids(first, conflicts)))
+    assert "CONFLICT" in marked and "INC-2" in marked
+    unmarked = reply_text(messages.recall_reply(other, NOW, messages.conflicting_ids(other, conflicts)))
+    assert "CONFLICT" not in unmarked
+
+
+def test_parent_with_no_matches_says_so_and_offers_investigation() -> None:
+    parent = messages.recall_parent("Checkout <!here> timeouts", [], {}, incident_ref="OPEN-7")
+    text = reply_text(parent)
+    assert "No past incident looks like this one yet" in text
+    assert "Checkout <!here> timeouts" in text  # shown as typed, escaped on the wire
+    assert_pings_no_one(parent)
+    assert buttons(parent) == {ids.INCIDENT_INVESTIGATE: "OPEN-7"}
+    single = reply_text(messages.recall_parent("x", [match_of(memory())], {}))
+    assert "1 past incident looks like this one" in single
+
+
+def test_detail_shows_everything_a_memory_holds() -> None:
+    record = memory(
+        symptoms="503s at peak",
+        error_message="TooManyConnectionsError",
+        diagnosis="pg_stat_activity",
+        lesson="Look for leaks first",
+        notes="see runbook",
+        transitions=[
+            TruthTransition(from_state=TruthState.UNCONFIRMED_HYPOTHESIS, to_state=TruthState.VERIFICATION_CONFIRMED, actor="alice", at=NOW)
+        ],
+    )
+    text = reply_text(messages.memory_detail(record, NOW))
+    for expected in ("503s at peak", "TooManyConnectionsError", "pg_stat_activity", "Look for leaks first", "see runbook",
+                     "Restarted the payments pods", "The retry deploy started it.", "unconfirmed_hypothesis → verification_confirmed by alice"):
+        assert expected in text
+
+
+def test_small_messages_render() -> None:
+    assert "/incident resolve" in reply_text(messages.help_message())
+    assert "Investigating…" in reply_text(messages.investigating_placeholder("Checkout <!channel>"))
+    confirmation = messages.resolution_confirmation(memory(), NOW, by="carol")
+    assert "Resolved and remembered" in reply_text(confirmation) and "Recorded by carol" in reply_text(confirmation)
+    differs = messages.resolution_differs("INC-1", ["root_cause", "resolution"])
+    assert "differs in root_cause, resolution" in reply_text(differs)
+    assert buttons(differs) == {ids.MEMORY_ADD_CORRECTION: "INC-1"}
+
+
+# ---- the limits checker -----------------------------------------------------------------------
+
+
+def test_checker_keeps_buttons_when_there_are_too_many_blocks() -> None:
+    blocks: list[Json] = [{"type": "section", "text": {"type": "mrkdwn", "text": f"line {i}"}} for i in range(60)]
+    blocks.append({"type": "actions", "elements": [{"type": "button", "action_id": "a", "text": {"type": "plain_text", "text": "Go"}}]})
+    fixed = check_message({"text": "t", "blocks": blocks}, show_id="INC-9")
+    assert len(fixed["blocks"]) == 50 and fixed["blocks"][-1]["type"] == "actions"
+    assert "12 more blocks not shown" in message_to_text(fixed)
+    assert len(blocks) == 61  # the argument is not changed
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        {"type": "actions", "elements": [{"type": "button", "action_id": "a" * 256, "text": {"type": "plain_text", "text": "x"}}]},
+        {"type": "actions", "elements": [{"type": "button", "action_id": "a", "value": "v" * 2001, "text": {"type": "plain_text", "text": "x"}}]},
+        {"type": "section", "block_id": "b" * 256, "text": {"type": "mrkdwn", "text": "x"}},
+        {"type": "section", "fields": [{"type": "mrkdwn", "text": "x"}] * 11},
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": "x"}] * 11},
+        {"type": "section", "text": {"type": "mrkdwn", "text": " "}},
+    ],
+)
+def test_checker_refuses_what_it_cannot_fix(block: Json) -> None:
+    with pytest.raises(SlackLimitError):
+        check_message({"text": "t", "blocks": [block]})
+
+
+def test_checker_refuses_oversized_private_metadata() -> None:
+    with pytest.raises(SlackLimitError, match="private_metadata"):
+        modals.declare_modal(context={"blob": "x" * 3000})
+
+
+def test_checker_cuts_a_long_modal_title_visibly() -> None:
+    view = {"type": "modal", "title": {"type": "plain_text", "text": "A title far longer than Slack allows"}, "blocks": []}
+    title = check_modal(view)["title"]["text"]
+    assert len(title) <= 24 and title.endswith("…")
+
+
+# ---- modals and submissions -------------------------------------------------------------------
+
+ALL_MODALS = {
+    ids.DECLARE_MODAL: lambda **kw: modals.declare_modal(**kw),
+    ids.RESOLUTION_MODAL: lambda **kw: modals.resolution_modal("Checkout <!channel> timeouts " * 200, **kw),
+    ids.CORRECTION_MODAL: lambda **kw: modals.correction_modal("INC-1", "Payments <@U123> down", **kw),
+    ids.REJECT_MODAL: lambda **kw: modals.reject_modal("INC-1", "Payments down", **kw),
+}
+
+
+@pytest.mark.parametrize("callback_id", ALL_MODALS)
+def test_modals_fit_slack(callback_id: str) -> None:
+    view = ALL_MODALS[callback_id](context={"channel_id": "C1"})
+    assert view["callback_id"] == callback_id
+    for key in ("title", "submit", "close"):
+        assert 0 < len(view[key]["text"]) <= 24
+    assert len(view["blocks"]) <= 100 and len(view["private_metadata"]) <= 3000
+    assert modals.read_metadata(view)["channel_id"] == "C1"
+    for block in view["blocks"]:
+        if block["type"] == "input" and block["element"]["type"] == "plain_text_input":
+            assert block["element"]["max_length"] == 3000
+    for obj in text_objects(view["blocks"]):
+        if obj["type"] == "mrkdwn":
+            assert not re.search(r"<[!@#]", obj["text"])
+
+
+RESOLUTION_TYPED = {
+    "root_cause": "Leaked connections <!channel>",
+    "diagnosis": "pg_stat_activity",
+    "resolution": "finally block",
+    **{ids.failed_action_block(n): f"attempt {n}" for n in range(1, 6)},
+    **{ids.failed_why_block(n): f"why {n}" for n in range(1, 6)},
+    "lesson": "look for leaks",
+    "verified": ids.VERIFIED_OPTION,
+    "verification_note": "flat for a week",
+    "notes": "runbook updated",
+}
+
+
+def test_resolution_submission_round_trips_the_modal_block_ids() -> None:
+    view = modals.resolution_modal("Checkout timeouts")
+    assert set(input_block_ids(view)) == set(ids.RESOLUTION_BLOCKS)
+    sub = ResolutionSubmission.from_view_state(state_for(view, RESOLUTION_TYPED))
+    assert sub.root_cause == "Leaked connections <!channel>"  # stored as typed; escaped only when shown
+    assert [(a.action, a.why_it_failed) for a in sub.failed_attempts] == [(f"attempt {n}", f"why {n}") for n in range(1, 6)]
+    resolution = sub.to_resolution()
+    assert resolution.verified and resolution.verification_note == "flat for a week" and resolution.notes == "runbook updated"
+
+
+def test_other_submissions_round_trip_their_modals() -> None:
+    declare = modals.declare_modal()
+    typed = {"title": "Checkout down", "service": "payments", "severity": "SEV2", "symptoms": "503s", "error_message": "timeout"}
+    assert set(input_block_ids(declare)) == set(ids.DECLARE_BLOCKS)
+    incident = DeclareSubmission.from_view_state(state_for(declare, typed)).to_incident(channel="C1", team="T1")
+    assert (incident.title, incident.service, incident.severity, incident.symptoms, incident.error_message) == (
+        "Checkout down", "payments", "SEV2", "503s", "timeout"
+    )
+    sparse = DeclareSubmission.from_view_state(state_for(declare, {"title": "Only a title"}))
+    assert sparse.service is None and sparse.severity is None
+    correction = modals.correction_modal("INC-1", "t")
+    assert CorrectionSubmission.from_view_state(state_for(correction, {"text": "It was DNS"})).text == "It was DNS"
+    reject = modals.reject_modal("INC-1", "t")
+    assert RejectSubmission.from_view_state(state_for(reject, {"reason": "Wrong service"})).reason == "Wrong service"
+
+
+def test_resolution_errors_point_at_the_input_to_fix() -> None:
+    view = modals.resolution_modal("t")
+    typed = {
+        "root_cause": "",
+        "resolution": "x" * 3001,
+        ids.failed_action_block(2): "restarted pods",
+        ids.failed_why_block(4): "it did not help",
+        "verified": ids.VERIFIED_OPTION,
+    }
+    with pytest.raises(ValidationError) as caught:
+        ResolutionSubmission.from_view_state(state_for(view, typed))
+    errors = ResolutionSubmission.block_errors(caught.value)
+    assert set(errors) == {"root_cause", "resolution", ids.failed_why_block(2), ids.failed_action_block(4), "verification_note"}
+    assert errors["root_cause"] == "This is required."
+    assert "3,000" in errors["resolution"]
+    assert "why it failed" in errors[ids.failed_why_block(2)]
+    assert set(errors) <= set(input_block_ids(view))
+
+
+def test_declare_errors_name_their_blocks() -> None:
+    state = {"title": {ids.INPUT_ACTION: {"type": "plain_text_input", "value": None}}}
+    with pytest.raises(ValidationError) as caught:
+        DeclareSubmission.from_view_state(state)
+    assert DeclareSubmission.block_errors(caught.value) == {"title": "This is required."}
+
+
+@pytest.mark.parametrize("callback_id", ALL_MODALS)
+def test_prefilled_modal_keeps_every_typed_value(callback_id: str) -> None:
+    view = ALL_MODALS[callback_id](context={"channel_id": "C1"})
+    typed = {
+        block_id: RESOLUTION_TYPED.get(block_id, f"typed <!channel> & {block_id}")
+        for block_id in input_block_ids(view)
+    }
+    typed.pop("severity", None)
+    if callback_id == ids.DECLARE_MODAL:
+        typed["severity"] = "SEV3"
+    submitted = {**view, "id": "V1", "hash": "h", "state": {"values": state_for(view, typed)}}
+    again = modals.prefilled_modal(submitted, "Could not save: the database did not answer")
+    assert again["callback_id"] == callback_id
+    assert modals.read_metadata(again) == modals.read_metadata(view)
+    assert "Could not save: the database did not answer" in view_to_text(again)
+    assert again["blocks"][0]["block_id"] == ids.ERROR_BANNER_BLOCK
+    # what the modal would send back now is exactly what was typed
+    shown = {b["block_id"]: b["element"] for b in again["blocks"] if b["type"] == "input"}
+    for block_id, value in typed.items():
+        element = shown[block_id]
+        if element["type"] == "static_select":
+            assert element["initial_option"]["value"] == value
+        elif element["type"] == "checkboxes":
+            assert [o["value"] for o in element["initial_options"]] == [value]
+        else:
+            assert element["initial_value"] == value
+    assert values_from_state(state_for(again, typed)) == values_from_state(submitted["state"]["values"])
