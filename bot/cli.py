@@ -218,6 +218,29 @@ async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_store(settings, work)
 
 
+async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from bot.importer import find_postmortems, import_postmortems
+    from bot.importer.summary import summary_text
+
+    found = find_postmortems(args.paths)
+
+    async def work(store: MemoryStore) -> int:
+        with Progress(console=Console(stderr=True), transient=True) as progress:  # stdout stays the report
+            task = progress.add_task("importing postmortems", total=len(found.files))
+            report = await import_postmortems(
+                store, found, team_id=args.team, on_file=lambda _: progress.advance(task)
+            )
+        _emit(args, report.model_dump(mode="json"), summary_text(report))
+        if report.failed:
+            print("error: some files were rejected or conflict with stored memories (see above)", file=sys.stderr)
+        return EXIT_FAILED if report.failed else EXIT_OK
+
+    return await _with_store(settings, work)
+
+
 async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from bot.demo import run_demo
 
@@ -276,6 +299,9 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--actor", default="cli", help="who supersedes it")
     p.add_argument("--reason")
     add("purge", cmd_purge, "delete a memory for good").add_argument("id")
+    add("import", cmd_import, "seed memory from postmortems: Markdown, JSON/JSON Lines, CSV").add_argument(
+        "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"
+    )
     return parser
 
 

@@ -1,0 +1,108 @@
+"""What every parser shares: one file's result, reading it safely, and turning fields into a seed.
+
+Parsers are pure: they take a file's text and return drafts, or raise `Rejected` with a reason a
+person can act on. Nothing here touches the store.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from bot.memory.files import draft_from_json
+from bot.models import MemoryDraft, Source, TruthState
+
+MAX_FILE_BYTES = 20 * 1024 * 1024  # a postmortem or a seed export, not a data dump
+WHY_SEPARATOR = re.compile(r"\s+(?:—|–|--|-)\s+")  # "restarted the pods — it only bought 25 minutes"
+
+
+_PLACEHOLDER = re.compile(r"^(?:tbd|tba|todo|n/?a|none|unknown|-+|—|\?+|<[^>]*>|\[[^\]]*\]|_+)$", re.I)
+
+
+def is_placeholder(value: object) -> bool:
+    """A template's blank ("TBD", "<name>", "n/a"): never a name that confirms a memory."""
+    return isinstance(value, str) and bool(_PLACEHOLDER.match(value.strip().strip("*_").strip() or "-"))
+
+
+class Rejected(Exception):
+    """A file (or one of its records) that cannot become memories; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedFile:
+    """One file's drafts, or the reason it was rejected (then `drafts` is empty)."""
+
+    path: Path
+    drafts: list[MemoryDraft] = field(default_factory=list)
+    error: str | None = None
+
+
+def read_text(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise Rejected(f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB ({size:,} bytes)")
+        text = path.read_text(encoding="utf-8-sig")  # -sig: spreadsheets often write a BOM
+    except OSError as exc:
+        raise Rejected(exc.strerror or str(exc)) from exc
+    except UnicodeDecodeError as exc:
+        raise Rejected(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    if not text.strip():
+        raise Rejected("the file is empty")
+    return text
+
+
+def describe(exc: ValidationError, labels: dict[str, str] | None = None) -> str:
+    """Pydantic's errors in words, naming each field (or the section it came from)."""
+    parts = []
+    for err in exc.errors():
+        loc = [str(p) for p in err["loc"]]
+        if loc and labels and loc[0] in labels:
+            loc[0] = labels[loc[0]]
+        where = ".".join(loc) or "record"
+        msg = err["msg"]
+        if err["type"] == "string_too_long":
+            msg = f"too long ({len(str(err.get('input', ''))):,} characters; at most {err['ctx']['max_length']:,})"
+        parts.append(f"{where}: {msg}")
+    return "; ".join(parts)
+
+
+def seed_draft(fields: dict[str, Any], *, team_id: str, labels: dict[str, str] | None = None) -> MemoryDraft:
+    """A seed memory from a record's fields, or Rejected naming what is wrong.
+
+    A seed is `unconfirmed_hypothesis` unless the record names who confirmed it: then it is
+    `human_confirmed`. A record may not claim a confirmed state without saying who confirmed it,
+    nor another source: importing is how seeds are made, other provenance goes through `retain`.
+    """
+    data = {k: v for k, v in fields.items() if v is not None}
+    if is_placeholder(data.get("verified_by")):
+        del data["verified_by"]  # "Confirmed by: TBD" confirms nothing
+    if data.setdefault("team_id", team_id) != team_id:
+        raise Rejected(f"team_id: {data['team_id']!r} is not the team being imported into ({team_id!r}; see --team)")
+    source = data.setdefault("source", Source.SEED.value)
+    if source != Source.SEED.value:
+        raise Rejected(f"source: {source!r} cannot be imported (imports are seeds; use `incident-memory retain`)")
+    if "truth_state" not in data and data.get("verified_by"):
+        data["truth_state"] = TruthState.HUMAN_CONFIRMED.value
+    state = data.get("truth_state")
+    confirmed = (TruthState.HUMAN_CONFIRMED.value, TruthState.VERIFICATION_CONFIRMED.value)
+    if state in confirmed and not data.get("verified_by"):
+        raise Rejected(f"truth_state: {state!r} needs verified_by (who confirmed it)")
+    try:
+        draft = draft_from_json(data, team_id=team_id)
+    except ValidationError as exc:
+        raise Rejected(describe(exc, labels)) from exc
+    except ValueError as exc:  # not an object
+        raise Rejected(str(exc)) from exc
+    # a bare date means UTC: the same file must give the same content on any machine
+    naive = {
+        name: moment.replace(tzinfo=timezone.utc)
+        for name in ("occurred_at", "resolved_at", "verified_at")
+        if (moment := getattr(draft, name)) is not None and moment.tzinfo is None
+    }
+    return draft.model_copy(update=naive) if naive else draft

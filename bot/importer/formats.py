@@ -1,0 +1,87 @@
+"""Which files are postmortems, and which parser reads each one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path, PurePath
+
+from bot.importer.csv_ import read_csv
+from bot.importer.drafts import ParsedFile, Rejected
+from bot.importer.identity import derived_incident_id
+from bot.importer.jsonl import read_memory_file
+from bot.importer.markdown import read_markdown
+
+MARKDOWN = (".md", ".markdown")
+MEMORY_FORMAT = (".json", ".jsonl", ".ndjson")
+CSV = (".csv",)
+SUPPORTED = (*MARKDOWN, *MEMORY_FORMAT, *CSV)
+
+
+@dataclass(frozen=True, slots=True)
+class FoundFile:
+    path: Path  # as the user named it (folder argument + the path under it)
+    relative: PurePath  # under the folder argument, or the bare name: what derived ids come from
+
+
+@dataclass(slots=True)
+class FoundFiles:
+    files: list[FoundFile] = field(default_factory=list)
+    missing: list[ParsedFile] = field(default_factory=list)  # named on the command line, unreadable
+    skipped: list[Path] = field(default_factory=list)  # in a folder, but not a postmortem format
+
+
+def _hidden(relative: PurePath) -> bool:
+    return any(part.startswith(".") for part in relative.parts)
+
+
+def find_postmortems(arguments: list[str]) -> FoundFiles:
+    """Files named, and the supported files under folders named (recursively, sorted, no dot-files)."""
+    found = FoundFiles()
+    seen: set[Path] = set()
+
+    def add(path: Path, relative: PurePath) -> None:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            found.files.append(FoundFile(path, relative))
+
+    for argument in arguments:
+        root = Path(argument)
+        if root.is_dir():
+            for path in sorted(p for p in root.rglob("*") if p.is_file()):
+                relative = path.relative_to(root)
+                if _hidden(relative):
+                    continue
+                if path.suffix.lower() in SUPPORTED:
+                    add(path, relative)
+                else:
+                    found.skipped.append(path)
+        elif root.is_file():
+            if root.suffix.lower() in SUPPORTED:
+                add(root, PurePath(root.name))
+            else:
+                found.missing.append(
+                    ParsedFile(root, error=f"not a postmortem format (expected {', '.join(SUPPORTED)})")
+                )
+        else:
+            found.missing.append(ParsedFile(root, error="no such file or folder"))
+    return found
+
+
+def parse_file(found: FoundFile, *, team_id: str) -> ParsedFile:
+    """The file's drafts, or its rejection; never raises for bad content."""
+    suffix = found.path.suffix.lower()
+
+    def row_id(row: int) -> str:
+        return derived_incident_id(found.relative, row)
+
+    try:
+        if suffix in MARKDOWN:
+            drafts = read_markdown(found.path, team_id=team_id, incident_id=derived_incident_id(found.relative))
+        elif suffix in CSV:
+            drafts = read_csv(found.path, team_id=team_id, incident_id_for=row_id)
+        else:
+            drafts = read_memory_file(found.path, team_id=team_id, incident_id_for=row_id)
+    except Rejected as exc:
+        return ParsedFile(found.path, error=str(exc))
+    return ParsedFile(found.path, drafts=drafts)
