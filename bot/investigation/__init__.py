@@ -1,0 +1,59 @@
+"""Investigation: CURRENT evidence and PAST memories kept apart, by a model or offline, then guarded.
+
+The Slack layer builds one investigator with `build_investigator` and calls
+`await investigator.investigate(incident, timeline, memories, channel_is_private=...)`.
+"""
+
+from __future__ import annotations
+
+from bot.investigation.anthropic_investigator import DEFAULT_MODEL, DEFAULT_TIMEOUT_S, AnthropicInvestigator
+from bot.investigation.models import (
+    Check,
+    Conflict,
+    FailedPreviousAction,
+    Findings,
+    Hypothesis,
+    HypothesisStatus,
+    Investigation,
+    InvestigatorKind,
+    PreviousAction,
+    TimelineEntry,
+    TokenUsage,
+)
+from bot.investigation.offline import OfflineInvestigator
+from bot.investigation.port import Investigator
+
+
+def build_investigator(
+    *,
+    api_key: str | None,
+    model: str = DEFAULT_MODEL,
+    base_url: str | None = None,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    private_with_model: bool = False,
+) -> Investigator:
+    """The model when a key is set, else the offline investigator."""
+    if not api_key:
+        return OfflineInvestigator()
+    return AnthropicInvestigator(
+        api_key=api_key, model=model, base_url=base_url, timeout_s=timeout_s, private_with_model=private_with_model
+    )
+
+
+__all__ = [
+    "AnthropicInvestigator",
+    "Check",
+    "Conflict",
+    "FailedPreviousAction",
+    "Findings",
+    "Hypothesis",
+    "HypothesisStatus",
+    "Investigation",
+    "Investigator",
+    "InvestigatorKind",
+    "OfflineInvestigator",
+    "PreviousAction",
+    "TimelineEntry",
+    "TokenUsage",
+    "build_investigator",
+]

@@ -1,0 +1,120 @@
+"""The investigation domain: what an investigator answers, free of Slack and Anthropic.
+
+`Findings` is what a model may write (the tool's input schema is derived from it);
+`Investigation` adds what only we know: who answered, with which model, at what cost, and what
+the guard changed. CURRENT evidence and PAST memories stay in separate fields throughout.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
+
+from bot.models import Identifier, RequiredText, Strict, Text
+
+# A Slack message may be up to 40,000 characters; a timeline entry is one message.
+MAX_MESSAGE_TEXT = 40_000
+MAX_ITEMS = 20
+
+MessageText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE_TEXT)]
+MemoryId = Identifier
+
+
+class TimelineEntry(Strict):
+    """One message in the incident channel: CURRENT evidence."""
+
+    author: Identifier
+    text: MessageText
+    at: datetime
+
+
+class HypothesisStatus(StrEnum):
+    NEEDS_EVIDENCE = "needs_evidence"
+    SUPPORTED = "supported"
+
+
+class Check(Strict):
+    action: RequiredText = Field(description="what to inspect now in the CURRENT incident")
+    why: Text = Field(default="", description="why this check is worth doing, from the cited memories")
+    memory_ids: list[MemoryId] = Field(
+        default_factory=list,
+        max_length=MAX_ITEMS,
+        description="ids of the PAST memories that suggest this check; empty only if current evidence alone does",
+    )
+
+
+class Hypothesis(Strict):
+    statement: RequiredText = Field(description="a possible explanation of the CURRENT incident, not a verdict")
+    current_evidence: list[Text] = Field(
+        default_factory=list,
+        max_length=MAX_ITEMS,
+        description="exact quotes from the CURRENT incident (declared fields or timeline) that support it",
+    )
+    related_memory_ids: list[MemoryId] = Field(default_factory=list, max_length=MAX_ITEMS)
+    status: HypothesisStatus = Field(
+        default=HypothesisStatus.NEEDS_EVIDENCE,
+        description="'supported' only when current_evidence quotes the current incident",
+    )
+
+
+class PreviousAction(Strict):
+    """Something that worked in a past incident."""
+
+    action: RequiredText
+    memory_id: MemoryId
+
+
+class FailedPreviousAction(Strict):
+    """Something that did not work in a past incident, always with why."""
+
+    action: RequiredText
+    why_it_failed: Text = ""
+    memory_id: MemoryId
+
+
+class Conflict(Strict):
+    memory_ids: list[MemoryId] = Field(min_length=2, max_length=MAX_ITEMS)
+    description: RequiredText = Field(description="how these memories disagree")
+    evidence_needed: Text = Field(default="", description="what CURRENT evidence would tell them apart")
+
+
+class Findings(Strict):
+    """The structured answer, as a model (or the offline investigator) gives it."""
+
+    current_summary: Text = Field(description="what is happening NOW, from current evidence only; no past incident")
+    checks_to_run: list[Check] = Field(default_factory=list, max_length=MAX_ITEMS)
+    hypotheses: list[Hypothesis] = Field(default_factory=list, max_length=MAX_ITEMS)
+    successful_previous_actions: list[PreviousAction] = Field(default_factory=list, max_length=MAX_ITEMS)
+    failed_previous_actions: list[FailedPreviousAction] = Field(default_factory=list, max_length=MAX_ITEMS)
+    conflicts: list[Conflict] = Field(default_factory=list, max_length=MAX_ITEMS)
+    open_questions: list[Text] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
+class InvestigatorKind(StrEnum):
+    ANTHROPIC = "anthropic"
+    OFFLINE = "offline"
+
+
+class TokenUsage(Strict):
+    input_tokens: int = Field(default=0, ge=0)
+    output_tokens: int = Field(default=0, ge=0)
+
+    def __add__(self, other: "TokenUsage") -> "TokenUsage":
+        return TokenUsage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+        )
+
+
+class Investigation(Findings):
+    """Findings plus provenance: what the Slack layer shows."""
+
+    investigator: InvestigatorKind
+    model: str | None = Field(default=None, description="the model asked, if any (also on a fallback after a call)")
+    usage: TokenUsage | None = None
+    note: str | None = Field(default=None, description="set when a fallback happened, saying why")
+    guard_flags: list[str] = Field(default_factory=list, description="what the guard changed in the answer")
+    context_notes: list[str] = Field(default_factory=list, description="what the model was not shown, and why")

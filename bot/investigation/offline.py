@@ -1,0 +1,155 @@
+"""The offline investigator: the same structure, built deterministically from the memories alone.
+
+It has no model, so it never claims to see anything in the current evidence: every hypothesis
+needs evidence, and the summary only restates what was declared and said in the channel.
+"""
+
+from __future__ import annotations
+
+from bot.investigation.conflicts import SAME_CAUSE_SIMILARITY, detect_conflicts
+from bot.investigation.models import (
+    MAX_ITEMS,
+    Check,
+    FailedPreviousAction,
+    Findings,
+    Hypothesis,
+    HypothesisStatus,
+    Investigation,
+    InvestigatorKind,
+    PreviousAction,
+    TimelineEntry,
+)
+from bot.investigation.prompt import when
+from bot.investigation.text import clip, similarity
+from bot.models import Incident, MemoryRecord, RecallMatch, TruthState
+
+FIELD_CLIP = 600
+_NOT_AN_OUTCOME = (TruthState.REJECTED, TruthState.SUPERSEDED)
+
+
+def _truth_label(memory: MemoryRecord) -> str:
+    if memory.truth_state.reusable:
+        return memory.truth_state.value
+    return f"{memory.truth_state.value}, not an established outcome"
+
+
+def _summary(incident: Incident, timeline: list[TimelineEntry]) -> str:
+    parts = [f"{incident.title}."]
+    declared = [("Service", incident.service), ("Severity", incident.severity)]
+    declared += [("Symptoms", incident.symptoms), ("Error", incident.error_message)]
+    parts += [f"{label}: {clip(value, FIELD_CLIP)}." for label, value in declared if value]
+    if timeline:
+        latest = max(timeline, key=lambda e: e.at)
+        n = len(timeline)
+        parts.append(
+            f"{n} channel message{'s' if n != 1 else ''}; latest from {latest.author} "
+            f"at {when(latest.at)}: “{clip(latest.text, 300)}”"
+        )
+    else:
+        parts.append("No channel messages yet.")
+    return clip(" ".join(parts), 2900)
+
+
+def _check(memory: MemoryRecord) -> Check | None:
+    label = f"{memory.incident_id} ({_truth_label(memory)})"
+    if memory.root_cause:
+        action = f"Check whether the current incident shows this: {clip(memory.root_cause, FIELD_CLIP)}"
+        why = f"Root cause recorded in {label}."
+        if memory.diagnosis:
+            why += f" It was found by: {clip(memory.diagnosis, FIELD_CLIP)}"
+    elif memory.diagnosis:
+        action = f"Repeat the check that found the cause in {memory.incident_id}: {clip(memory.diagnosis, FIELD_CLIP)}"
+        why = f"How the cause was found in {label}."
+    else:
+        return None
+    if memory.corrections:
+        why += f" Corrected later by {memory.corrections[-1].author}: {clip(memory.corrections[-1].text, FIELD_CLIP)}"
+    return Check(action=action, why=why, memory_ids=[memory.incident_id])
+
+
+def _hypotheses(outcomes: list[MemoryRecord]) -> list[Hypothesis]:
+    # one hypothesis per distinct root cause, citing every memory that names it
+    groups: list[list[MemoryRecord]] = []
+    for memory in (m for m in outcomes if m.root_cause):
+        for group in groups:
+            if similarity(group[0].root_cause or "", memory.root_cause or "") >= SAME_CAUSE_SIMILARITY:
+                group.append(memory)
+                break
+        else:
+            groups.append([memory])
+    return [
+        Hypothesis(
+            statement=f"Possible, to be checked against current evidence: {clip(group[0].root_cause or '', FIELD_CLIP)}",
+            current_evidence=[],
+            related_memory_ids=[m.incident_id for m in group],
+            status=HypothesisStatus.NEEDS_EVIDENCE,
+        )
+        for group in groups
+    ]
+
+
+def _open_questions(incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch], conflicts: bool) -> list[str]:
+    questions = []
+    if conflicts:
+        questions.append("Which of the conflicting past root causes, if any, shows in the current evidence?")
+    if not timeline:
+        questions.append("Nothing has been said in the channel yet: what do responders see now?")
+    if not incident.service:
+        questions.append("Which service is affected?")
+    if not incident.error_message:
+        questions.append("Is there an error message or log line from the current incident?")
+    if not memories:
+        questions.append("No past incident was recalled: what does the current evidence point to?")
+    questions.append("What changed just before this started (deploys, configuration, traffic)?")
+    return questions
+
+
+def offline_findings(incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch]) -> Findings:
+    usable = [m.memory for m in memories if m.memory.truth_state is not TruthState.REJECTED]
+    outcomes = [m for m in usable if m.truth_state not in _NOT_AN_OUTCOME]
+    checks = [c for c in map(_check, outcomes) if c is not None]
+    conflicts = detect_conflicts(memories)
+    return Findings(
+        current_summary=_summary(incident, timeline),
+        checks_to_run=checks[:MAX_ITEMS],
+        hypotheses=_hypotheses(outcomes)[:MAX_ITEMS],
+        successful_previous_actions=[
+            PreviousAction(action=clip(m.resolution, 2900), memory_id=m.incident_id) for m in outcomes if m.resolution
+        ][:MAX_ITEMS],
+        failed_previous_actions=[
+            FailedPreviousAction(
+                action=a.action,
+                why_it_failed=a.why_it_failed or f"why it failed was not recorded in {m.incident_id}",
+                memory_id=m.incident_id,
+            )
+            for m in usable
+            for a in m.failed_attempts
+        ][:MAX_ITEMS],
+        conflicts=conflicts[:MAX_ITEMS],
+        open_questions=_open_questions(incident, timeline, memories, bool(conflicts)),
+    )
+
+
+class OfflineInvestigator:
+    """Deterministic; used when no API key is set, and as every fallback of the model."""
+
+    def answer(
+        self,
+        incident: Incident,
+        timeline: list[TimelineEntry],
+        memories: list[RecallMatch],
+        *,
+        note: str | None = None,
+    ) -> Investigation:
+        findings = offline_findings(incident, timeline, memories)
+        return Investigation(**findings.model_dump(), investigator=InvestigatorKind.OFFLINE, note=note)
+
+    async def investigate(
+        self,
+        incident: Incident,
+        timeline: list[TimelineEntry],
+        memories: list[RecallMatch],
+        *,
+        channel_is_private: bool | None = None,
+    ) -> Investigation:
+        return self.answer(incident, timeline, memories)

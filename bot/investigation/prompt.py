@@ -1,0 +1,182 @@
+"""The investigation prompt: CURRENT and PAST in labelled sections, then the rules.
+
+All text that came from people or records is fenced as <<<data>>>, with look-alikes of the
+fences and section markers inside it neutralised, so no message can close its own fence.
+When the prompt must fit a budget, history goes first (least relevant memories), then the
+oldest timeline messages; the newest current evidence and the rules are always kept.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+
+from bot.investigation.models import TimelineEntry
+from bot.memory.recall.reasons import humanize_age
+from bot.models import Incident, RecallMatch, TruthState
+
+TEMPLATE = "investigation_prompt.j2"
+DEFAULT_BUDGET_CHARS = 60_000
+CLIP_MARK = "[…earlier part of this message omitted for length] "
+
+_LOOKALIKES = re.compile(r"<{2,}|>{2,}|={3,}")
+_NEUTRAL = {"<": "‹", ">": "›", "=": "_"}
+
+
+def neutralise(text: str) -> str:
+    """Turn runs that look like our fences or section markers into harmless characters."""
+    return _LOOKALIKES.sub(lambda m: _NEUTRAL[m.group()[0]] * len(m.group()), text)
+
+
+def fence(value: object) -> str:
+    return f"<<<{neutralise(str(value))}>>>"
+
+
+def when(at: datetime) -> str:
+    if at.tzinfo is not None:
+        at = at.astimezone(timezone.utc)
+    return at.strftime("%Y-%m-%d %H:%M UTC")
+
+
+_env = Environment(
+    loader=PackageLoader("bot", "templates"),
+    autoescape=False,  # a prompt is text, not HTML; fencing does the protecting
+    undefined=StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+_env.filters["data"] = fence
+_env.filters["when"] = when
+
+
+@dataclass(frozen=True)
+class Prompt:
+    text: str
+    omitted_memories: int = 0
+    omitted_timeline: int = 0
+    clipped_newest: bool = False
+    over_budget: bool = False  # only when the incident's declared fields and rules alone exceed it
+
+    def notes(self) -> list[str]:
+        notes = []
+        if self.omitted_memories:
+            notes.append(f"{self.omitted_memories} less relevant memories left out of the prompt for length")
+        if self.omitted_timeline:
+            notes.append(f"{self.omitted_timeline} oldest channel messages left out of the prompt for length")
+        if self.clipped_newest:
+            notes.append("the newest channel message was cut to its end for length")
+        if self.over_budget:
+            notes.append("the declared incident alone is longer than the prompt budget")
+        return notes
+
+
+def _truth_detail(match: RecallMatch, now: datetime) -> str:
+    memory = match.memory
+    if memory.truth_state is TruthState.SUPERSEDED:
+        return f"superseded by {memory.superseded_by}"
+    if memory.truth_state.reusable:
+        who = f" by {memory.verified_by}" if memory.verified_by else ""
+        age = f", {humanize_age(memory.verified_at, now)}" if memory.verified_at else ""
+        return f"confirmed{who}{age}"
+    return ""
+
+
+def memory_view(match: RecallMatch, now: datetime) -> dict[str, object]:
+    memory = match.memory
+    return {
+        "id": memory.incident_id,
+        "title": memory.title,
+        "service": memory.service,
+        "truth_state": memory.truth_state.value,
+        "truth_detail": _truth_detail(match, now),
+        "age": humanize_age(memory.occurred_at or memory.created_at, now),
+        "root_cause": memory.root_cause,
+        "diagnosis": memory.diagnosis,
+        "resolution": memory.resolution,
+        "failed_attempts": memory.failed_attempts,
+        "lesson": memory.lesson,
+        "corrections": [
+            {"author": c.author, "text": c.text, "age": humanize_age(c.created_at, now)} for c in memory.corrections
+        ],
+        "score": f"{match.score:.2f}",
+        "reasons": "; ".join(match.reasons) or "(none given)",
+    }
+
+
+def _render(
+    incident: Incident,
+    timeline: list[TimelineEntry],
+    memories: list[dict[str, object]],
+    omitted_timeline: int,
+    omitted_memories: int,
+    tool_name: str,
+) -> str:
+    return _env.get_template(TEMPLATE).render(
+        incident=incident,
+        timeline=timeline,
+        memories=memories,
+        omitted_timeline=omitted_timeline,
+        omitted_memories=omitted_memories,
+        tool_name=tool_name,
+    )
+
+
+def _largest_fitting(n: int, fits) -> int:  # noqa: ANN001
+    """The largest k in [0, n] with fits(k), given fits is monotone (fewer items, shorter text); -1 if none."""
+    if not fits(0):
+        return -1
+    lo, hi = 0, n
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def render_prompt(
+    incident: Incident,
+    timeline: list[TimelineEntry],
+    memories: list[RecallMatch],
+    *,
+    now: datetime,
+    tool_name: str,
+    budget_chars: int = DEFAULT_BUDGET_CHARS,
+) -> Prompt:
+    entries = sorted(timeline, key=lambda e: e.at)
+    views = [memory_view(m, now) for m in memories]
+
+    def with_memories(k: int) -> str:
+        return _render(incident, entries, views[:k], 0, len(views) - k, tool_name)
+
+    # 1. Trim history: keep the k most relevant memories (recall order is relevance order).
+    k = _largest_fitting(len(views), lambda k: len(with_memories(k)) <= budget_chars)
+    if k >= 0:
+        return Prompt(with_memories(k), omitted_memories=len(views) - k)
+
+    # 2. Then the present: keep the newest j messages.
+    def newest(j: int, items: list[TimelineEntry] = entries) -> str:
+        kept = items[len(items) - j :] if j else []
+        return _render(incident, kept, [], len(items) - j, len(views), tool_name)
+
+    j = _largest_fitting(len(entries), lambda j: len(newest(j)) <= budget_chars)
+    if j >= 1:
+        return Prompt(newest(j), omitted_memories=len(views), omitted_timeline=len(entries) - j)
+
+    # 3. Even the newest message alone is too long: keep its end, where the latest lines are.
+    if entries:
+        last = entries[-1]
+        empty = newest(1, entries[:-1] + [last.model_copy(update={"text": CLIP_MARK})])
+        room = budget_chars - len(empty)
+        if room > 0:
+            clipped = last.model_copy(update={"text": CLIP_MARK + neutralise(last.text)[-room:]})
+            text = newest(1, entries[:-1] + [clipped])
+            return Prompt(text, len(views), len(entries) - 1, clipped_newest=True)
+    # The declared fields and the rules are never cut, even over budget.
+    text = newest(0)
+    return Prompt(text, len(views), len(entries), over_budget=len(text) > budget_chars)
