@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
+from pathlib import Path, PurePath
 
 import pytest
 
@@ -16,6 +16,7 @@ from bot.cli import main
 from bot.config import PROJECT_ROOT
 from bot.importer.csv_ import parse_csv
 from bot.importer.drafts import Rejected
+from bot.importer.identity import derived_incident_id
 from bot.importer.jsonl import parse_memory_records
 from bot.importer.markdown import parse_markdown
 from bot.memory.postgres import PostgresMemoryStore
@@ -334,3 +335,17 @@ def test_csv_names_the_line_of_every_bad_row() -> None:
 def test_examples_folder_holds_only_postmortems() -> None:
     """Anything else in examples/ would be imported (or rejected) by `import examples/`."""
     assert sorted(p.name for p in EXAMPLES.iterdir()) == EXAMPLE_FILES
+
+
+def test_derived_ids_read_well_are_stable_and_fit() -> None:
+    assert derived_incident_id(PurePath("2024/Redis Eviction (sessions).md")) == "pm-2024-redis-eviction-sessions"
+    assert derived_incident_id(PurePath("log.csv"), 3) == "pm-log-3"
+    long_a, long_b = PurePath("a" * 300 + "1.md"), PurePath("a" * 300 + "2.md")
+    assert len(derived_incident_id(long_a, 12)) <= 200
+    assert derived_incident_id(long_a, 12) != derived_incident_id(long_b, 12)
+    assert derived_incident_id(long_a, 12) == derived_incident_id(long_a, 12)
+
+
+def test_windows_line_endings_read_the_same() -> None:
+    unix = parse_markdown(POSTMORTEM, team_id="T", incident_id="x")
+    assert parse_markdown(POSTMORTEM.replace("\n", "\r\n"), team_id="T", incident_id="x") == unix
