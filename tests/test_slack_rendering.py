@@ -520,3 +520,46 @@ def test_prefilled_modal_keeps_every_typed_value(callback_id: str) -> None:
         else:
             assert element["initial_value"] == value
     assert values_from_state(state_for(again, typed)) == values_from_state(submitted["state"]["values"])
+
+
+# ---- the investigation's answer ---------------------------------------------------------------
+
+
+def test_investigation_keeps_current_and_past_apart_and_pings_no_one() -> None:
+    pytest.importorskip("bot.investigation.models")  # built alongside, in another change
+    from bot.investigation.models import (
+        Check,
+        Conflict,
+        FailedPreviousAction,
+        Hypothesis,
+        HypothesisStatus,
+        Investigation,
+        InvestigatorKind,
+        PreviousAction,
+    )
+    from bot.slack.investigation import investigation_message
+
+    answer = Investigation(
+        investigator=InvestigatorKind.OFFLINE,
+        current_summary=f"Checkout returns 503 {PINGS}",
+        checks_to_run=[Check(action=f"check {i} {PINGS}", why="the pool leaked before", memory_ids=["INC-1"]) for i in range(20)],
+        hypotheses=[
+            Hypothesis(statement="Connections leak", current_evidence=["pool checkout timed out"], status=HypothesisStatus.SUPPORTED),
+            Hypothesis(statement="Stale DNS after failover"),
+        ],
+        successful_previous_actions=[PreviousAction(action="Release connections in finally", memory_id="INC-1")],
+        failed_previous_actions=[FailedPreviousAction(action="Restart pods", why_it_failed="bought 25 minutes", memory_id="INC-1")],
+        conflicts=[Conflict(memory_ids=["INC-1", "INC-2"], description="leak vs DNS", evidence_needed="pg_stat_activity")],
+        open_questions=["x" * 3000] * 20,
+        guard_flags=["removed a claim that INC-1 is the cause"],
+    )
+    message = investigation_message(answer, "Checkout <!here>")
+    assert_within_message_limits(message)
+    assert_pings_no_one(message)
+    text = message_to_text(message)
+    assert text.index("What is happening now") < text.index("Worked in past incidents")
+    assert "+15 more" in text  # 20 checks, the first five shown
+    assert "Restart pods — _bought 25 minutes_ (`INC-1`)" in text
+    assert "CONFLICT" in text and "leak vs DNS" in text and "pg_stat_activity" in text
+    assert "Stale DNS after failover — _needs current evidence_" in text
+    assert "offline investigator" in text and "removed a claim" in text

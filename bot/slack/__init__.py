@@ -13,6 +13,9 @@ Messages (`bot.slack.messages`, each a dict for chat.postMessage / chat.update):
     investigating_placeholder(incident_title=None)
     notice(text, *, emoji="")
 
+Investigation (`bot.slack.investigation`):
+    investigation_message(investigation, incident_title=None)   replaces the placeholder
+
 Modals (`bot.slack.modals`, each a view dict for views.open / views.update / response_action):
     declare_modal(*, context=None, values=None, error=None)
     resolution_modal(incident_title, *, context=None, values=None, error=None)
