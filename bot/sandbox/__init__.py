@@ -1,0 +1,121 @@
+"""Slack, locally: a stand-in for the Web API and a sender of signed requests.
+
+The tests and `incident-memory demo` drive the REAL Bolt app over HTTP with these two halves:
+the app calls `SlackSandbox` as it would call slack.com, and `SignedSender` sends the app what
+Slack would send it. Nothing in the app knows it is in a sandbox.
+
+    async with SlackSandbox() as sandbox:
+        sandbox.add_channel("C1", "inc-db-latency")
+        sandbox.add_user("U1", "alice")
+        client = AsyncWebClient(token=sandbox.token, base_url=sandbox.base_url)
+        app = AsyncApp(client=client, signing_secret=SECRET)          # the real app
+        ...serve app.web_app() on 127.0.0.1:0 → events_url ".../slack/events"
+        async with SignedSender(events_url, SECRET, sandbox=sandbox) as slack:
+            assert (await slack.command("/incident", user_id="U1", channel_id="C1")).status == 200
+            modal = sandbox.last_view()
+            await slack.view_submission(modal, user_id="U1", answers={"title": "DB slow"})
+            reply = await sandbox.wait_for_message("C1", lambda m: "DB slow" in m.text)
+
+SlackSandbox (slack_api.py): an aiohttp server on 127.0.0.1, port 0.
+    SlackSandbox(*, token="xoxb-sandbox-token", team_id="T0SANDBOX", team="Sandbox",
+                 bot_user_id="U0SANDBOXBOT", bot_id="B0SANDBOX", app_id="A0SANDBOX",
+                 scopes=DEFAULT_SCOPES, trigger_ttl=3.0, clock=time.time)
+    await start() / await stop() / `async with`;  .url;  .base_url (ends "/api/");  reset()
+    Workspace:  add_channel(id, name, *, is_private, topic, purpose, is_member=True, is_archived)
+                add_user(id, name, *, real_name, is_bot, tz);  channel(id);  channels()
+                add_message(channel, text, *, user, thread_ts=None, blocks=None) -> Message
+                new_trigger_id();  response_url(channel, *, user=None, message_ts=None)
+    Methods:    auth.test, chat.postMessage, chat.update, chat.postEphemeral, views.open,
+                views.push, views.update, conversations.info, conversations.join,
+                conversations.history, conversations.replies, users.info, chat.delete,
+                chat.getPermalink; handle(method, handler(params) -> body) adds one; any other
+                method answers unknown_method.
+    Scripting:  fail_next(method, error, *, times=1, status=200, messages=())
+                rate_limit_next(method, *, retry_after=1, times=1)   → HTTP 429 + Retry-After
+                delay(method, seconds)   (0 clears);   hold(method) -> Hold (.arrived(), .release())
+    Reading:    calls(method=None) -> list[Call]   (method, params, http_method, encoding, at,
+                token, status, response, .ok, .error); messages(channel) -> list[Message]
+                (top-level and replies, oldest first); message(channel, ts); thread(channel, ts)
+                (parent first); ephemerals(channel=None, user=None); views(); view(id);
+                last_view() -> dict; await wait_for(method | predicate(Call), *, count=1,
+                timeout=5.0) -> Call; await wait_for_message(channel, predicate(Message)) -> Message
+
+SignedSender (signed.py): POSTs to the app's `/slack/events`, signed like Slack.
+    SignedSender(url, signing_secret, *, sandbox=None, team_id=..., team_domain="sandbox",
+                 api_app_id=..., bot_user_id=..., session=None, clock=time.time)
+    command(command, text="", *, user_id, channel_id, channel_name="", trigger_id=None,
+            response_url=None, signing=VALID)
+    event(event, *, event_id=None, event_time=None, retry_num=None, retry_reason="http_timeout",
+          signing=VALID);  say(channel, text, *, user, thread_ts=None) (stores it, then sends it)
+    block_action(action_id, *, user_id, message=None | view=None, channel_id=None, value=None,
+                 block_id=None, action=None, trigger_id=None, response_url=None, signing=VALID)
+    view_submission(view, *, user_id, answers=None | values=None, trigger_id=None, signing=VALID)
+    view_closed(view, *, user_id, is_cleared=False);  url_verification(challenge)
+    post(body, *, content_type, signing=VALID, headers=None) for anything else.
+    Each returns SignedResponse(status, body: JSON → dict, else text ("" for a bare ack),
+    headers, sent: the payload as sent).  Signing.forged() / Signing.stale(age=600) break the
+    signature.  Builders: message_event, app_mention_event, member_joined_channel_event,
+    form_values(view, answers) → state.values.
+
+What the app must know, because the sandbox behaves like Slack:
+- Refused calls answer HTTP 200 `{"ok": false, "error": ...}`: slack_sdk raises SlackApiError
+  with `e.response["error"]`; `response_metadata.messages` says which block was wrong.
+- 429 is retried by slack_sdk only with `AsyncRateLimitErrorRetryHandler` in `retry_handlers`;
+  otherwise it is SlackApiError "ratelimited". Bolt copies the client's retry handlers onto
+  the per-request client, so give them to the client passed to AsyncApp.
+- Bolt's per-request client adds `team_id` to every call's arguments: expect it in `Call.params`.
+- Limits enforced: >50 blocks in a message or >100 in a modal → invalid_blocks; message text
+  >40,000 → msg_too_long; blocks' text over 12,000 in all → msg_blocks_too_long; no text and
+  no blocks → no_text; modal title/submit/close >24, private_metadata >3,000, input blocks
+  without submit → invalid_arguments; plus the per-block limits of docs/SLACK.md (checks.py),
+  duplicate block_ids, empty text objects and input blocks in messages → invalid_blocks.
+- Channels must be added first (unknown → channel_not_found; private and not a member →
+  channel_not_found; public and not a member → not_in_channel, unless "chat:write.public" is
+  in `scopes`). A reply whose thread_ts is not a message in that channel → thread_not_found
+  (stricter than Slack, to catch a wrong ts). A user id as channel opens a DM ("D...").
+- Trigger ids from `new_trigger_id()` (the sender's, when given the sandbox) open one view
+  within `trigger_ttl` seconds: then expired_trigger_id; a second use → exchanged_trigger_id.
+- views.update with a `hash` that is not the current one → hash_conflict.
+"""
+
+from bot.sandbox.signed import (
+    VALID,
+    SignedResponse,
+    SignedSender,
+    Signing,
+    app_mention_event,
+    form_values,
+    member_joined_channel_event,
+    message_event,
+)
+from bot.sandbox.slack_api import (
+    DEFAULT_SCOPES,
+    Call,
+    Channel,
+    Ephemeral,
+    Hold,
+    Message,
+    SlackError,
+    SlackSandbox,
+    User,
+)
+
+__all__ = [
+    "DEFAULT_SCOPES",
+    "VALID",
+    "Call",
+    "Channel",
+    "Ephemeral",
+    "Hold",
+    "Message",
+    "SignedResponse",
+    "SignedSender",
+    "Signing",
+    "SlackError",
+    "SlackSandbox",
+    "User",
+    "app_mention_event",
+    "form_values",
+    "member_joined_channel_event",
+    "message_event",
+]

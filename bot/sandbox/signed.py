@@ -1,0 +1,581 @@
+"""Signed requests to the app's HTTP endpoint, shaped and signed exactly as Slack sends them.
+
+Slash commands go as a form; events as JSON; block actions, view submissions and view closes
+as a form with one `payload` field holding JSON. Every request carries `X-Slack-Request-Timestamp`
+and `X-Slack-Signature` (`v0=` + HMAC-SHA256 over `v0:{timestamp}:{body}`, made by slack_sdk's
+own `SignatureVerifier.generate_signature`); `Signing.forged()` and `Signing.stale()` break them
+on purpose.
+
+Given the sandbox (`SignedSender(url, secret, sandbox=sandbox)`), trigger ids and response URLs
+are ones the sandbox issued and checks, team and bot ids match its `auth.test`, `say()` puts the
+human's message into the sandbox's history before sending its event, and a click on a sandbox
+message or modal finds the real button by its `action_id`.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+from urllib.parse import urlencode
+
+import aiohttp
+from slack_sdk.signature import SignatureVerifier
+
+from bot.sandbox.slack_api import DEFAULT_APP_ID, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID, Message, SlackSandbox
+
+VERIFICATION_TOKEN: Final = "sandbox-verification-token"  # legacy field Slack still sends
+STALE_AGE: Final = 10 * 60  # Bolt refuses timestamps more than 5 minutes off
+
+# How each input element reports its value in view.state.values.
+VALUE_ELEMENTS: Final = frozenset(
+    {"plain_text_input", "number_input", "email_text_input", "url_text_input", "rich_text_input"}
+)
+SINGLE_OPTION_ELEMENTS: Final = frozenset({"static_select", "radio_buttons", "external_select"})
+MULTI_OPTION_ELEMENTS: Final = frozenset({"multi_static_select", "checkboxes", "multi_external_select"})
+SELECTED_KEY: Final = {
+    "users_select": ("selected_user", "initial_user"),
+    "multi_users_select": ("selected_users", "initial_users"),
+    "conversations_select": ("selected_conversation", "initial_conversation"),
+    "multi_conversations_select": ("selected_conversations", "initial_conversations"),
+    "channels_select": ("selected_channel", "initial_channel"),
+    "multi_channels_select": ("selected_channels", "initial_channels"),
+    "datepicker": ("selected_date", "initial_date"),
+    "timepicker": ("selected_time", "initial_time"),
+}
+
+
+@dataclass(frozen=True)
+class Signing:
+    """How to sign one request: validly (the default), with a wrong secret, or too long ago."""
+
+    forge: bool = False
+    age: int = 0
+
+    @classmethod
+    def forged(cls) -> Signing:
+        return cls(forge=True)
+
+    @classmethod
+    def stale(cls, age: int = STALE_AGE) -> Signing:
+        return cls(age=age)
+
+
+VALID: Final = Signing()
+
+
+@dataclass(frozen=True)
+class SignedResponse:
+    """The app's answer, and what was sent (to read back a generated event_id or trigger_id)."""
+
+    status: int
+    body: Any  # the parsed JSON when the app answered JSON, else the text ("" for a bare ack)
+    headers: Mapping[str, str]
+    sent: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def json(self) -> dict[str, Any]:
+        if not isinstance(self.body, dict):
+            raise TypeError(f"the app answered {self.body!r}, not a JSON object")
+        return self.body
+
+
+def _now_ts(clock: Callable[[], float]) -> str:
+    return f"{clock():.6f}"
+
+
+def message_event(
+    channel: str,
+    text: str,
+    *,
+    user: str,
+    ts: str | None = None,
+    thread_ts: str | None = None,
+    channel_type: str = "channel",
+    team: str = DEFAULT_TEAM_ID,
+    subtype: str | None = None,
+    bot_id: str | None = None,
+) -> dict[str, Any]:
+    """A `message` event as Slack delivers it (`channel_type` "group" for private channels)."""
+    ts = ts or _now_ts(time.time)
+    event: dict[str, Any] = {
+        "type": "message",
+        "channel": channel,
+        "user": user,
+        "text": text,
+        "ts": ts,
+        "event_ts": ts,
+        "channel_type": channel_type,
+        "team": team,
+    }
+    if thread_ts is not None:
+        event["thread_ts"] = thread_ts
+    if subtype is not None:
+        event["subtype"] = subtype
+    if bot_id is not None:
+        event["bot_id"] = bot_id
+    return event
+
+
+def app_mention_event(
+    channel: str,
+    text: str,
+    *,
+    user: str,
+    ts: str | None = None,
+    thread_ts: str | None = None,
+    team: str = DEFAULT_TEAM_ID,
+) -> dict[str, Any]:
+    event = message_event(channel, text, user=user, ts=ts, thread_ts=thread_ts, team=team)
+    event["type"] = "app_mention"
+    del event["channel_type"]
+    return event
+
+
+def member_joined_channel_event(
+    channel: str, *, user: str, channel_type: str = "C", inviter: str | None = None, team: str = DEFAULT_TEAM_ID
+) -> dict[str, Any]:
+    """Sent when anyone (the bot included) joins; `channel_type` is "C" public, "G" private."""
+    event: dict[str, Any] = {
+        "type": "member_joined_channel",
+        "user": user,
+        "channel": channel,
+        "channel_type": channel_type,
+        "team": team,
+        "event_ts": _now_ts(time.time),
+    }
+    if inviter is not None:
+        event["inviter"] = inviter
+    return event
+
+
+def _option(element: Mapping[str, Any], value: str) -> dict[str, Any]:
+    options = list(element.get("options", []))
+    for group in element.get("option_groups", []):
+        options += group.get("options", [])
+    for option in options:
+        if option.get("value") == value:
+            return copy.deepcopy(dict(option))
+    known = [o.get("value") for o in options]
+    raise ValueError(f"{value!r} is not an option of {element.get('action_id')!r}; options: {known}")
+
+
+def _state_of(element: Mapping[str, Any], answer: Any, answered: bool) -> dict[str, Any]:
+    """One element's entry in view.state.values, as Slack reports it."""
+    kind = str(element.get("type"))
+    state: dict[str, Any] = {"type": kind}
+    if kind in VALUE_ELEMENTS:
+        state["value"] = answer if answered else element.get("initial_value")
+    elif kind in SINGLE_OPTION_ELEMENTS:
+        if answered:
+            state["selected_option"] = None if answer is None else _option(element, str(answer))
+        else:
+            state["selected_option"] = copy.deepcopy(element.get("initial_option"))
+    elif kind in MULTI_OPTION_ELEMENTS:
+        if answered:
+            state["selected_options"] = [_option(element, str(v)) for v in answer or []]
+        else:
+            state["selected_options"] = copy.deepcopy(element.get("initial_options", []))
+    elif kind in SELECTED_KEY:
+        selected, initial = SELECTED_KEY[kind]
+        state[selected] = answer if answered else element.get(initial)
+    else:
+        state["value"] = answer if answered else None
+    return state
+
+
+def form_values(view: Mapping[str, Any], answers: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """`view.state.values` for a user who typed `answers` into the modal `view`.
+
+    `answers` is keyed by the input block's `block_id`: a string for text inputs, an option's
+    value for selects and radio buttons, a list of values for checkboxes and multi-selects, a
+    user/channel id or date for pickers. Inputs left unanswered report their initial value or
+    null, as Slack does. An answer for a block the view lacks, or an option it does not offer,
+    is an error: the test is out of step with the modal.
+    """
+    values: dict[str, dict[str, Any]] = {}
+    unknown = set(answers)
+    for block in view.get("blocks", []):
+        if block.get("type") != "input":
+            continue
+        block_id, element = block.get("block_id"), block.get("element", {})
+        if not isinstance(block_id, str):
+            raise ValueError(f"an input block without a block_id cannot be read back: {block}")
+        action_id = str(element.get("action_id") or f"{block_id}-action")
+        unknown.discard(block_id)
+        values[block_id] = {action_id: _state_of(element, answers.get(block_id), block_id in answers)}
+    if unknown:
+        raise KeyError(f"the view has no input blocks {sorted(unknown)}; it has {sorted(values)}")
+    return values
+
+
+def _find_element(blocks: Sequence[Mapping[str, Any]], action_id: str) -> tuple[str, Mapping[str, Any]] | None:
+    """The (block_id, element) carrying `action_id` in a message's or a modal's blocks."""
+    for block in blocks:
+        candidates: list[Mapping[str, Any]] = []
+        if isinstance(block.get("accessory"), Mapping):
+            candidates.append(block["accessory"])
+        if isinstance(block.get("element"), Mapping):
+            candidates.append(block["element"])
+        candidates += [e for e in block.get("elements", []) if isinstance(e, Mapping)]
+        for element in candidates:
+            if element.get("action_id") == action_id:
+                return str(block.get("block_id") or secrets.token_hex(3)), element
+    return None
+
+
+class SignedSender:
+    """Sends Slack's requests to the app at `url` (its `/slack/events` endpoint), signed."""
+
+    def __init__(
+        self,
+        url: str,
+        signing_secret: str,
+        *,
+        sandbox: SlackSandbox | None = None,
+        team_id: str = DEFAULT_TEAM_ID,
+        team_domain: str = "sandbox",
+        api_app_id: str = DEFAULT_APP_ID,
+        bot_user_id: str = DEFAULT_BOT_USER_ID,
+        session: aiohttp.ClientSession | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.url = url
+        self.sandbox = sandbox
+        self.team_id = sandbox.team_id if sandbox else team_id
+        self.team_domain = team_domain
+        self.api_app_id = sandbox.app_id if sandbox else api_app_id
+        self.bot_user_id = sandbox.bot_user_id if sandbox else bot_user_id
+        self._secret = signing_secret
+        self._session = session
+        self._owns_session = session is None
+        self._clock = clock
+
+    async def close(self) -> None:
+        if self._owns_session and self._session is not None:
+            await self._session.close()
+        self._session = None
+
+    async def __aenter__(self) -> SignedSender:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()
+
+    # ---- the wire --------------------------------------------------------------------------
+
+    def signed_headers(self, body: str, signing: Signing = VALID) -> dict[str, str]:
+        timestamp = str(int(self._clock()) - signing.age)
+        secret = self._secret + "-forged" if signing.forge else self._secret
+        signature = SignatureVerifier(secret).generate_signature(timestamp=timestamp, body=body)
+        assert signature is not None  # only None without a timestamp
+        return {"X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": signature}
+
+    async def post(
+        self,
+        body: str,
+        *,
+        content_type: str,
+        signing: Signing = VALID,
+        headers: Mapping[str, str] | None = None,
+        sent: dict[str, Any] | None = None,
+    ) -> SignedResponse:
+        """POST a raw body, signed; the building block of every other method."""
+        if self._session is None:
+            self._session = aiohttp.ClientSession()
+        all_headers = {"Content-Type": content_type, **self.signed_headers(body, signing), **(headers or {})}
+        async with self._session.post(self.url, data=body.encode(), headers=all_headers) as response:
+            text = await response.text()
+            parsed: Any = text
+            if response.content_type == "application/json" and text:
+                parsed = json.loads(text)
+            return SignedResponse(response.status, parsed, dict(response.headers), sent or {})
+
+    async def _form(self, fields: dict[str, Any], signing: Signing) -> SignedResponse:
+        return await self.post(
+            urlencode(fields), content_type="application/x-www-form-urlencoded", signing=signing, sent=fields
+        )
+
+    async def _payload(self, payload: dict[str, Any], signing: Signing) -> SignedResponse:
+        response = await self.post(
+            urlencode({"payload": json.dumps(payload)}),
+            content_type="application/x-www-form-urlencoded",
+            signing=signing,
+        )
+        return SignedResponse(response.status, response.body, response.headers, payload)
+
+    def _trigger_id(self) -> str:
+        if self.sandbox is not None:
+            return self.sandbox.new_trigger_id()
+        return f"{int(self._clock())}.{secrets.randbelow(10**12)}.{secrets.token_hex(16)}"
+
+    def _response_url(self, channel: str, user: str, message_ts: str | None = None) -> str:
+        if self.sandbox is not None:
+            return self.sandbox.response_url(channel, user=user, message_ts=message_ts)
+        # .invalid never resolves: respond() without a sandbox fails loudly, not at a real host
+        return f"https://hooks.slack.invalid/commands/{self.team_id}/{secrets.token_hex(8)}"
+
+    def _user(self, user_id: str) -> dict[str, Any]:
+        return {"id": user_id, "username": user_id.lower(), "name": user_id.lower(), "team_id": self.team_id}
+
+    def _team(self) -> dict[str, Any]:
+        return {"id": self.team_id, "domain": self.team_domain}
+
+    # ---- what Slack sends ------------------------------------------------------------------
+
+    async def command(
+        self,
+        command: str,
+        text: str = "",
+        *,
+        user_id: str,
+        channel_id: str,
+        channel_name: str = "",
+        trigger_id: str | None = None,
+        response_url: str | None = None,
+        signing: Signing = VALID,
+    ) -> SignedResponse:
+        """A slash command, e.g. `command("/incident", "resolve", user_id=..., channel_id=...)`."""
+        if not channel_name and self.sandbox is not None:
+            known = self.sandbox.channels().get(channel_id)
+            channel_name = known.name if known else ""
+        fields = {
+            "token": VERIFICATION_TOKEN,
+            "team_id": self.team_id,
+            "team_domain": self.team_domain,
+            "channel_id": channel_id,
+            "channel_name": channel_name,
+            "user_id": user_id,
+            "user_name": user_id.lower(),
+            "command": command,
+            "text": text,
+            "api_app_id": self.api_app_id,
+            "is_enterprise_install": "false",
+            "response_url": response_url or self._response_url(channel_id, user_id),
+            "trigger_id": trigger_id or self._trigger_id(),
+        }
+        return await self._form(fields, signing)
+
+    async def event(
+        self,
+        event: Mapping[str, Any],
+        *,
+        event_id: str | None = None,
+        event_time: int | None = None,
+        retry_num: int | None = None,
+        retry_reason: str = "http_timeout",
+        signing: Signing = VALID,
+    ) -> SignedResponse:
+        """An Events API callback; pass the same `event_id` (and a `retry_num`) to redeliver."""
+        envelope = {
+            "token": VERIFICATION_TOKEN,
+            "team_id": self.team_id,
+            "api_app_id": self.api_app_id,
+            "event": dict(event),
+            "type": "event_callback",
+            "event_id": event_id or "Ev" + secrets.token_hex(5).upper(),
+            "event_time": event_time if event_time is not None else int(self._clock()),
+            "authorizations": [
+                {
+                    "enterprise_id": None,
+                    "team_id": self.team_id,
+                    "user_id": self.bot_user_id,
+                    "is_bot": True,
+                    "is_enterprise_install": False,
+                }
+            ],
+            "is_ext_shared_channel": False,
+            "event_context": "4-" + secrets.token_hex(12),
+        }
+        headers: dict[str, str] = {}
+        if retry_num is not None:
+            headers = {"X-Slack-Retry-Num": str(retry_num), "X-Slack-Retry-Reason": retry_reason}
+        return await self.post(
+            json.dumps(envelope), content_type="application/json", signing=signing, headers=headers, sent=envelope
+        )
+
+    async def say(
+        self,
+        channel: str,
+        text: str,
+        *,
+        user: str,
+        thread_ts: str | None = None,
+        channel_type: str | None = None,
+        signing: Signing = VALID,
+    ) -> SignedResponse:
+        """A human posts `text`: stored in the sandbox's history (if any), then sent as its event."""
+        ts: str | None = None
+        if self.sandbox is not None:
+            message = self.sandbox.add_message(channel, text, user=user, thread_ts=thread_ts)
+            ts, thread_ts = message.ts, message.thread_ts
+            if channel_type is None:
+                channel_type = "group" if self.sandbox.channel(channel).is_private else "channel"
+        event = message_event(
+            channel,
+            text,
+            user=user,
+            ts=ts,
+            thread_ts=thread_ts,
+            channel_type=channel_type or "channel",
+            team=self.team_id,
+        )
+        return await self.event(event, signing=signing)
+
+    async def block_action(
+        self,
+        action_id: str,
+        *,
+        user_id: str,
+        message: Message | Mapping[str, Any] | None = None,
+        channel_id: str | None = None,
+        view: Mapping[str, Any] | None = None,
+        value: str | None = None,
+        block_id: str | None = None,
+        action: Mapping[str, Any] | None = None,
+        trigger_id: str | None = None,
+        response_url: str | None = None,
+        signing: Signing = VALID,
+    ) -> SignedResponse:
+        """A click on the element `action_id` in a message (sandbox Message or dict) or a modal.
+
+        The element is looked up in the blocks so its block_id, type, text and value are the
+        real ones; a click on an element that is not there is an error. `action` adds or
+        overrides fields of the action (e.g. `selected_option` for a select).
+        """
+        if isinstance(message, Message):
+            channel_id = channel_id or message.channel
+            message = message.as_slack()
+        blocks: list[Mapping[str, Any]] = []
+        if message is not None:
+            blocks = list(message.get("blocks") or [])
+        elif view is not None:
+            blocks = list(view.get("blocks") or [])
+        found = _find_element(blocks, action_id)
+        if found is None and (message is not None or view is not None):
+            raise LookupError(f"no element with action_id {action_id!r} in the {'message' if message else 'view'}")
+        element: Mapping[str, Any] = found[1] if found else {"type": "button"}
+        taken: dict[str, Any] = {
+            "action_id": action_id,
+            "block_id": block_id or (found[0] if found else secrets.token_hex(3)),
+            "type": element.get("type", "button"),
+            "action_ts": _now_ts(self._clock),
+        }
+        if "text" in element:
+            taken["text"] = copy.deepcopy(element["text"])
+        if value is not None or "value" in element:
+            taken["value"] = value if value is not None else element["value"]
+        taken |= dict(action or {})
+
+        payload: dict[str, Any] = {
+            "type": "block_actions",
+            "user": self._user(user_id),
+            "api_app_id": self.api_app_id,
+            "token": VERIFICATION_TOKEN,
+            "trigger_id": trigger_id or self._trigger_id(),
+            "team": self._team(),
+            "enterprise": None,
+            "is_enterprise_install": False,
+            "state": {"values": {}},
+            "actions": [taken],
+        }
+        if view is not None:
+            payload["container"] = {"type": "view", "view_id": view.get("id")}
+            payload["view"] = copy.deepcopy(dict(view))
+        elif channel_id is not None:
+            message_ts = str(message["ts"]) if message is not None else None
+            payload["container"] = {
+                "type": "message",
+                "message_ts": message_ts,
+                "channel_id": channel_id,
+                "is_ephemeral": False,
+            }
+            if message is not None and message.get("thread_ts"):
+                payload["container"]["thread_ts"] = message["thread_ts"]
+            payload["channel"] = {"id": channel_id, "name": self._channel_name(channel_id)}
+            if message is not None:
+                payload["message"] = copy.deepcopy(dict(message))
+            payload["response_url"] = response_url or self._response_url(channel_id, user_id, message_ts)
+        return await self._payload(payload, signing)
+
+    def _channel_name(self, channel_id: str) -> str:
+        if self.sandbox is not None and channel_id in self.sandbox.channels():
+            return self.sandbox.channel(channel_id).name
+        return ""
+
+    def _submitted_view(self, view: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+        submitted: dict[str, Any] = {
+            "id": "V" + secrets.token_hex(5).upper(),
+            "team_id": self.team_id,
+            "type": "modal",
+            "blocks": [],
+            "private_metadata": "",
+            "callback_id": "",
+            "hash": f"{int(self._clock())}.{secrets.token_hex(4)}",
+            "clear_on_close": False,
+            "notify_on_close": False,
+            "root_view_id": None,
+            "previous_view_id": None,
+            "app_id": self.api_app_id,
+            "external_id": "",
+            "bot_id": None,
+        }
+        submitted |= copy.deepcopy(dict(view))
+        submitted["state"] = {"values": copy.deepcopy(dict(values))}
+        return submitted
+
+    async def view_submission(
+        self,
+        view: Mapping[str, Any],
+        *,
+        user_id: str,
+        answers: Mapping[str, Any] | None = None,
+        values: Mapping[str, Any] | None = None,
+        trigger_id: str | None = None,
+        signing: Signing = VALID,
+    ) -> SignedResponse:
+        """The user submits the modal `view` (e.g. `sandbox.last_view()`).
+
+        Give `answers` (block_id → what the user entered; see `form_values`) or the raw
+        `state.values` as `values`. The app's `ack(response_action=...)` comes back as JSON.
+        """
+        if values is None:
+            values = form_values(view, answers or {})
+        payload: dict[str, Any] = {
+            "type": "view_submission",
+            "team": self._team(),
+            "user": self._user(user_id),
+            "api_app_id": self.api_app_id,
+            "token": VERIFICATION_TOKEN,
+            "trigger_id": trigger_id or self._trigger_id(),
+            "view": self._submitted_view(view, values),
+            "response_urls": [],
+            "enterprise": None,
+            "is_enterprise_install": False,
+        }
+        return await self._payload(payload, signing)
+
+    async def view_closed(
+        self, view: Mapping[str, Any], *, user_id: str, is_cleared: bool = False, signing: Signing = VALID
+    ) -> SignedResponse:
+        """The user closes the modal (sent only when it was opened with `notify_on_close`)."""
+        payload: dict[str, Any] = {
+            "type": "view_closed",
+            "team": self._team(),
+            "user": self._user(user_id),
+            "api_app_id": self.api_app_id,
+            "token": VERIFICATION_TOKEN,
+            "view": self._submitted_view(view, {}),
+            "is_cleared": is_cleared,
+            "enterprise": None,
+            "is_enterprise_install": False,
+        }
+        return await self._payload(payload, signing)
+
+    async def url_verification(self, challenge: str, *, signing: Signing = VALID) -> SignedResponse:
+        body = {"token": VERIFICATION_TOKEN, "challenge": challenge, "type": "url_verification"}
+        return await self.post(json.dumps(body), content_type="application/json", signing=signing, sent=body)
