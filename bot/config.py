@@ -33,8 +33,15 @@ class Settings(BaseSettings):
     slack_app_token: str | None = Field(default=None, description="xapp- token: set → Socket Mode")
     slack_api_url: str = Field(default="https://slack.com/api/", description="Slack Web API base")
     anthropic_api_key: str | None = Field(default=None, description="unset → offline investigator")
-    anthropic_model: str = Field(default="claude-sonnet-4-5", description="model for investigations")
+    anthropic_model: str = Field(default="claude-sonnet-5", description="model for investigations")
     anthropic_base_url: str | None = Field(default=None, description="Messages API base URL")
+    incident_memory_concepts_path: Path | None = Field(
+        default=None, description="a team's own incident vocabulary (JSON, as bot/data/concepts.json), added to the built-in one"
+    )
+    investigation_timeout_s: float = Field(default=60.0, gt=0, description="give up on the model after this long")
+    investigate_private_with_model: bool = Field(
+        default=False, description="send private channels' incidents and memories to the model"
+    )
     incident_channel_pattern: str = Field(default="^inc-", description="channels watched as incidents")
     port: int = Field(default=3000, description="HTTP port of `serve`")
 

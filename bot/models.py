@@ -207,7 +207,7 @@ class TimelineEntry(Strict):
     """One message of an incident channel: CURRENT evidence, never history."""
 
     author: Identifier
-    text: Annotated[str, StringConstraints(max_length=40_000)]
+    text: Annotated[str, StringConstraints(min_length=1, max_length=40_000)]
     at: datetime
 
 

@@ -13,6 +13,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
+from bot.models import TimelineEntry  # noqa: F401 - re-exported: the investigation reads timelines
 from bot.models import Identifier, RequiredText, Strict, Text
 
 # A Slack message may be up to 40,000 characters; a timeline entry is one message.
@@ -21,14 +22,6 @@ MAX_ITEMS = 20
 
 MessageText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE_TEXT)]
 MemoryId = Identifier
-
-
-class TimelineEntry(Strict):
-    """One message in the incident channel: CURRENT evidence."""
-
-    author: Identifier
-    text: MessageText
-    at: datetime
 
 
 class HypothesisStatus(StrEnum):
