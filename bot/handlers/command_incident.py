@@ -1,0 +1,64 @@
+"""`/incident [declare | resolve | show ID | help]`."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.app import Services
+from bot.memory.errors import MemoryError_, MemoryNotFound
+from bot.slack import messages
+from bot.slack.modals import declare_modal, resolution_modal
+
+# Looking up the channel's incident title for the resolution modal may take this long; after
+# that the modal opens with a generic title (the trigger_id would expire).
+TITLE_LOOKUP_S = 1.0
+
+
+def register(app: AsyncApp, services: Services) -> None:
+    @app.command("/incident")
+    async def incident_command(ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
+        verb, _, rest = (command.get("text") or "").strip().partition(" ")
+        verb = verb.lower()
+        team_id, channel_id = command["team_id"], command["channel_id"]
+        if verb in ("", "declare"):
+            await ack()
+            await client.views_open(trigger_id=command["trigger_id"], view=declare_modal(context={"channel_id": channel_id}))
+        elif verb == "resolve":
+            await ack()
+            await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond)
+        elif verb == "show" and rest.strip():
+            await ack()
+            services.background.spawn(_show(services, team_id, rest.strip(), respond), name="incident-show")
+        elif verb == "help":
+            await ack(**messages.help_message(services.settings.incident_channel_pattern))
+        else:
+            await ack(**messages.notice(f"I don't know `/incident {verb}`. Try `/incident help`."))
+
+
+async def open_resolution_modal(
+    client: AsyncWebClient, services: Services, team_id: str, channel_id: str, trigger_id: str, respond: Any
+) -> None:
+    try:
+        incident = await asyncio.wait_for(services.incidents.latest_in(team_id, channel_id), TITLE_LOOKUP_S)
+    except (TimeoutError, MemoryError_):
+        incident = None  # the submission finds the incident again; the modal must open now
+    else:
+        if incident is None:
+            await respond(**messages.notice("There is no incident in this channel. Declare one with `/incident declare`."))
+            return
+    title = incident.title if incident else "this channel's incident"
+    context = {"channel_id": channel_id, **({"incident_id": incident.incident_id} if incident else {})}
+    await client.views_open(trigger_id=trigger_id, view=resolution_modal(title, context=context))
+
+
+async def _show(services: Services, team_id: str, incident_id: str, respond: Any) -> None:
+    try:
+        memory = await services.recall.memory(team_id, incident_id)
+    except MemoryNotFound:
+        await respond(**messages.notice(f"No memory `{incident_id}` in this workspace."))
+        return
+    await respond(**messages.memory_detail(memory))

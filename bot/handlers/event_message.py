@@ -1,0 +1,47 @@
+"""The one `message` listener (Bolt runs only the first that matches): dispatch inside it.
+
+A message in an incident channel is CURRENT evidence: it joins the incident's timeline once,
+however often Slack delivers it (the event claim and the append share a transaction). In a
+channel named like an incident (`^inc-`) that never had one, the first message opens it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.app import Services
+from bot.handlers.flows import channel_info, post_recall_thread
+
+# Subtypes that are people saying something; edits, joins, bot posts and deletions are not.
+_SPOKEN = (None, "thread_broadcast", "file_share", "me_message")
+
+
+def register(app: AsyncApp, services: Services) -> None:
+    @app.event("message")
+    async def on_message(body: dict[str, Any], event: dict[str, Any], client: AsyncWebClient) -> None:
+        if event.get("subtype") not in _SPOKEN or event.get("bot_id") or not (event.get("text") or "").strip():
+            return
+        services.background.spawn(_record(client, services, body, event), name="timeline")
+
+
+async def _record(client: AsyncWebClient, services: Services, body: dict[str, Any], event: dict[str, Any]) -> None:
+    team_id = body.get("team_id") or event.get("team")
+    channel_id = event["channel"]
+    incident = await services.incidents.open_in(team_id, channel_id)
+    if incident is None and await services.incidents.latest_in(team_id, channel_id) is None:
+        detected = await services.incidents.detect(team_id, await channel_info(client, channel_id))
+        if detected is not None:
+            incident, new = detected
+            if new:
+                await post_recall_thread(client, services, incident)
+    if incident is None:
+        return
+    at = datetime.fromtimestamp(float(event["ts"]), tz=timezone.utc)
+    await services.incidents.record_message(
+        team_id, channel_id, event["ts"], event.get("user") or "unknown", event["text"][:40_000], at,
+        event_id=body.get("event_id"),
+    )  # fmt: skip

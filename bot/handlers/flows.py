@@ -1,0 +1,143 @@
+"""Steps several Slack surfaces share: posting a recall thread, running an investigation,
+reading a channel, and saving a modal without ever losing what the user typed.
+
+These run after the request was acknowledged (inside BackgroundWork), except `save_modal`,
+which decides what the acknowledgement says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.app import Services
+from bot.memory.errors import MemoryError_
+from bot.models import IncidentRecord, utcnow
+from bot.services.incidents import ChannelInfo
+from bot.slack import messages
+from bot.slack.investigation import investigation_message
+from bot.slack.limits import check_modal
+from bot.slack.modals import prefilled_modal
+from bot.slack.templating import render
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Slack gives 3 s to acknowledge; saving gets this much of it, the rest is for the network.
+SAVE_BUDGET_S = 2.0
+
+
+async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
+    response = await client.conversations_info(channel=channel_id)
+    channel = response["channel"]
+    return ChannelInfo(
+        id=channel_id,
+        name=channel.get("name") or channel_id,
+        is_private=bool(channel.get("is_private")),
+        topic=(channel.get("topic") or {}).get("value", ""),
+        purpose=(channel.get("purpose") or {}).get("value", ""),
+    )
+
+
+async def post(client: AsyncWebClient, channel: str, message: dict[str, Any], **kwargs: Any) -> str | None:
+    """Post a rendered message; returns its ts, or None (logged) when Slack refuses it."""
+    try:
+        response = await client.chat_postMessage(channel=channel, **message, **kwargs)
+        return response["ts"]
+    except SlackApiError as exc:
+        log.error("chat.postMessage to %s failed: %s", channel, exc.response.get("error"))
+        return None
+
+
+async def post_recall_thread(client: AsyncWebClient, services: Services, incident: IncidentRecord) -> str | None:
+    """The parent message ("3 past incidents look like this one") and one reply per memory."""
+    result = await services.recall.for_incident(incident)
+    parent = messages.recall_parent(incident.title, result.matches, result.conflicts, incident_ref=incident.incident_id)
+    thread_ts = await post(client, incident.channel, parent)
+    if thread_ts is None:
+        return None
+    await services.incidents.remember_recall_thread(incident, thread_ts)
+    now = utcnow()
+    for match in result.matches:
+        reply = messages.recall_reply(match, now, messages.conflicting_ids(match, result.conflicts))
+        await post(client, incident.channel, reply, thread_ts=thread_ts)
+    return thread_ts
+
+
+async def run_investigation(client: AsyncWebClient, services: Services, incident: IncidentRecord) -> None:
+    """"Investigating…" at once in the incident's thread, then the answer in its place."""
+    thread_ts = incident.recall_thread_ts
+    placeholder = messages.investigating_placeholder(incident.title)
+    ts = await post(client, incident.channel, placeholder, **({"thread_ts": thread_ts} if thread_ts else {}))
+    try:
+        recalled = await services.recall.for_incident(incident)
+        timeline = await services.incidents.timeline(incident)
+        investigation = await services.investigation.investigate(incident, timeline, recalled.matches)
+        answer = investigation_message(investigation, incident.title)
+    except MemoryError_ as exc:
+        log.error("investigation of %s failed: %s", incident.incident_id, exc)
+        answer = messages.notice(f"The investigation could not read the memory bank ({exc}). Try `/investigate` again.")
+    if ts is None:
+        await post(client, incident.channel, answer, **({"thread_ts": thread_ts} if thread_ts else {}))
+        return
+    try:
+        await client.chat_update(channel=incident.channel, ts=ts, **answer)
+    except SlackApiError as exc:
+        log.error("chat.update of the investigation failed: %s", exc.response.get("error"))
+
+
+async def save_modal(
+    ack: Callable[..., Awaitable[Any]],
+    client: AsyncWebClient,
+    services: Services,
+    view: dict[str, Any],
+    save: Awaitable[T],
+    on_saved: Callable[[T], Awaitable[dict[str, Any] | None]],
+) -> None:
+    """Save within Slack's ack window without losing what was typed.
+
+    Saved in time → `on_saved` decides the ack (None closes the modal). Storage failed → the
+    modal stays open with every typed value and says why. Too slow → the modal says "still
+    saving" (values kept), and is updated when the save ends.
+    """
+    task = asyncio.ensure_future(save)
+    try:
+        result = await asyncio.wait_for(asyncio.shield(task), SAVE_BUDGET_S)
+    except MemoryError_ as exc:
+        await ack(response_action="update", view=prefilled_modal(view, f"Nothing was saved: {exc}. Your text is kept; submit again."))
+        return
+    except TimeoutError:
+        await ack(response_action="update", view=prefilled_modal(view, "Still saving… the database is slow. Keep this open."))
+        services.background.spawn(_finish_slow_save(client, view, task, on_saved), name="slow-save")
+        return
+    ack_with = await on_saved(result)
+    await (ack(**ack_with) if ack_with else ack())
+
+
+async def _finish_slow_save(
+    client: AsyncWebClient,
+    view: dict[str, Any],
+    task: asyncio.Future[T],
+    on_saved: Callable[[T], Awaitable[dict[str, Any] | None]],
+) -> None:
+    try:
+        result = await task
+    except MemoryError_ as exc:
+        await client.views_update(
+            view_id=view["id"], view=prefilled_modal(view, f"Nothing was saved: {exc}. Your text is kept; submit again.")
+        )
+        return
+    ack_with = await on_saved(result)
+    if ack_with and ack_with.get("response_action") == "update":
+        await client.views_update(view_id=view["id"], view=ack_with["view"])
+    else:
+        await client.views_update(view_id=view["id"], view=_saved_view())
+
+
+def _saved_view() -> dict[str, Any]:
+    return check_modal(render("modal_saved.json.j2"))

@@ -1,0 +1,73 @@
+"""The resolution modal: the confirmed outcome becomes a memory (nothing typed is ever lost)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.app import Services
+from bot.handlers.flows import post, save_modal
+from bot.memory.errors import MemoryNotFound
+from bot.models import Resolution
+from bot.services.resolution import ResolutionOutcome, ResolutionStatus
+from bot.slack import ids, messages
+from bot.slack.modals import correction_modal, read_metadata
+from bot.slack.submissions import ResolutionSubmission
+
+
+def _as_correction(resolution: Resolution, fields: tuple[str, ...]) -> str:
+    """What the user typed, as the text of a correction (so it is not lost)."""
+    parts = [f"Root cause: {resolution.root_cause}", f"Fix: {resolution.resolution}"]
+    parts += [f"Did not work: {a.action} — {a.why_it_failed}" for a in resolution.failed_attempts]
+    if resolution.lesson:
+        parts.append(f"Lesson: {resolution.lesson}")
+    return "\n".join(parts)[:3000]
+
+
+def register(app: AsyncApp, services: Services) -> None:
+    @app.view(ids.RESOLUTION_MODAL)
+    async def on_resolution(ack: Any, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient) -> None:
+        try:
+            resolution = ResolutionSubmission.from_view_state(view["state"]["values"]).to_resolution()
+        except ValidationError as exc:
+            await ack(response_action="errors", errors=ResolutionSubmission.block_errors(exc))
+            return
+        team_id, user_id = body["team"]["id"], body["user"]["id"]
+        context = read_metadata(view)
+        channel_id = context["channel_id"]
+
+        async def resolve() -> ResolutionOutcome:
+            incident = None
+            if context.get("incident_id"):
+                incident = await services.incidents.get(team_id, context["incident_id"])
+            incident = incident or await services.incidents.latest_in(team_id, channel_id)
+            if incident is None:
+                raise MemoryNotFound(context.get("incident_id") or channel_id, team_id)
+            return await services.resolution.resolve(incident, resolution, resolved_by=user_id)
+
+        async def saved(outcome: ResolutionOutcome) -> dict[str, Any] | None:
+            memory = outcome.memory
+            assert memory is not None
+            if outcome.status is ResolutionStatus.SAVED:
+                confirmation = messages.resolution_confirmation(memory, by=user_id)
+                services.background.spawn(post(client, channel_id, confirmation), name="resolution-confirmation")
+                return None
+            if outcome.status is ResolutionStatus.UNCHANGED:
+                note = messages.notice(f"`{memory.incident_id}` was already resolved with exactly this; nothing changed.")
+                services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+                return None
+            # different content for a resolved incident: never overwritten; offer a correction
+            # pre-filled with what they typed
+            fields = ", ".join(outcome.conflicting_fields)
+            view_ = correction_modal(
+                memory.incident_id, memory.title, context={"channel_id": channel_id},
+                values={"text": _as_correction(resolution, outcome.conflicting_fields)},
+                error=f"This incident was already resolved, and this differs in: {fields}. "
+                "Nothing was overwritten. Record what you typed as a correction?",
+            )  # fmt: skip
+            return {"response_action": "update", "view": view_}
+
+        await save_modal(ack, client, services, view, resolve(), saved)

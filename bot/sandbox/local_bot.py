@@ -1,0 +1,59 @@
+"""The real app, served on 127.0.0.1, wired to a SlackSandbox: what the demo and the
+end-to-end tests drive."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from bot.app import Runtime, open_runtime
+from bot.config import Settings
+from bot.sandbox.signed import SignedSender
+from bot.sandbox.slack_api import SlackSandbox
+
+
+@dataclass
+class LocalBot:
+    sandbox: SlackSandbox
+    slack: SignedSender
+    runtime: Runtime
+    events_url: str
+
+
+@asynccontextmanager
+async def local_bot(settings: Settings, *, sandbox: SlackSandbox | None = None) -> AsyncIterator[LocalBot]:
+    """Start the sandbox (unless given), the app pointed at it, and a signed sender."""
+    signing_secret = secrets.token_hex(16)
+    own_sandbox = sandbox is None
+    sandbox = sandbox or SlackSandbox()
+    if own_sandbox:
+        await sandbox.start()
+    try:
+        settings = settings.model_copy(
+            update={
+                "slack_bot_token": sandbox.token,
+                "slack_signing_secret": signing_secret,
+                "slack_api_url": sandbox.base_url,
+                "slack_app_token": None,
+            }
+        )
+        async with open_runtime(settings) as runtime:
+            runner = web.AppRunner(runtime.web_app)
+            await runner.setup()
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            port = runner.addresses[0][1]
+            events_url = f"http://127.0.0.1:{port}/slack/events"
+            try:
+                async with SignedSender(events_url, signing_secret, sandbox=sandbox) as slack:
+                    yield LocalBot(sandbox, slack, runtime, events_url)
+                    await runtime.services.background.drain()
+            finally:
+                await runner.cleanup()
+    finally:
+        if own_sandbox:
+            await sandbox.stop()

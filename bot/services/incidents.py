@@ -1,0 +1,77 @@
+"""Declaring, detecting and watching incidents."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.memory.incidents import IncidentStore
+from bot.models import MAX_TEXT, Incident, IncidentRecord
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelInfo:
+    id: str
+    name: str
+    is_private: bool = False
+    topic: str = ""
+    purpose: str = ""
+
+
+def _clip(text: str | None) -> str | None:
+    return text[:MAX_TEXT] if text else None
+
+
+def incident_from_channel(channel: ChannelInfo) -> Incident:
+    """An incident named after its channel: `inc-checkout-timeouts` → "checkout timeouts"."""
+    words = re.sub(r"^inc[-_]?", "", channel.name, flags=re.IGNORECASE).replace("-", " ").replace("_", " ").strip()
+    title = channel.topic.strip() or words or channel.name
+    symptoms = "\n".join(x for x in (channel.purpose.strip(), words if channel.topic.strip() else "") if x)
+    return Incident(title=_clip(title) or channel.name, symptoms=_clip(symptoms), channel=channel.id)
+
+
+class IncidentService:
+    def __init__(self, incidents: IncidentStore, channel_pattern: str) -> None:
+        self._incidents = incidents
+        self._pattern = re.compile(channel_pattern)
+
+    def is_incident_channel(self, name: str | None) -> bool:
+        return bool(name and self._pattern.search(name))
+
+    async def declare(
+        self, team_id: str, channel: ChannelInfo, incident: Incident, *, declared_by: str | None
+    ) -> tuple[IncidentRecord, bool]:
+        return await self._incidents.open_incident(
+            team_id, channel.id, incident.model_copy(update={"channel": channel.id, "team": team_id}),
+            channel_name=channel.name, is_private=channel.is_private, declared_by=declared_by,
+        )  # fmt: skip
+
+    async def detect(self, team_id: str, channel: ChannelInfo) -> tuple[IncidentRecord, bool] | None:
+        """Open an incident for a channel whose name matches the pattern (unless one is open)."""
+        if not self.is_incident_channel(channel.name):
+            return None
+        return await self.declare(team_id, channel, incident_from_channel(channel), declared_by=None)
+
+    async def record_message(
+        self, team_id: str, channel_id: str, message_ts: str, author: str, text: str, at: datetime,
+        *, event_id: str | None,
+    ) -> bool:  # fmt: skip
+        return await self._incidents.append_message(
+            team_id, channel_id, message_ts, author, text, at, event_id=event_id
+        )
+
+    async def open_in(self, team_id: str, channel_id: str) -> IncidentRecord | None:
+        return await self._incidents.open_in_channel(team_id, channel_id)
+
+    async def latest_in(self, team_id: str, channel_id: str) -> IncidentRecord | None:
+        return await self._incidents.latest_in_channel(team_id, channel_id)
+
+    async def get(self, team_id: str, incident_id: str) -> IncidentRecord | None:
+        return await self._incidents.get(team_id, incident_id)
+
+    async def remember_recall_thread(self, incident: IncidentRecord, thread_ts: str) -> None:
+        await self._incidents.set_recall_thread(incident.team, incident.incident_id, thread_ts)
+
+    async def timeline(self, incident: IncidentRecord):  # noqa: ANN201 - list[TimelineEntry]
+        return await self._incidents.timeline(incident.team, incident.incident_id)

@@ -1,0 +1,49 @@
+"""Recall for an incident or for free text, with conflicts flagged (never blended)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.memory.port import FeedbackKind, MemoryStore
+from bot.memory.recall.conflicts import find_conflicts
+from bot.models import IncidentRecord, RecallMatch, RecallQuery, TruthState
+
+
+@dataclass(frozen=True, slots=True)
+class RecallResult:
+    matches: list[RecallMatch]
+    conflicts: dict[str, list[str]] = field(default_factory=dict)
+    """service → incident_ids of recalled memories that name different root causes"""
+
+
+class RecallService:
+    def __init__(self, memory: MemoryStore, *, limit: int = 5) -> None:
+        self._memory = memory
+        self._limit = limit
+
+    async def _run(self, query: RecallQuery) -> RecallResult:
+        matches = await self._memory.recall(query)
+        return RecallResult(matches, find_conflicts(matches))
+
+    async def for_incident(self, incident: IncidentRecord) -> RecallResult:
+        query = RecallQuery(
+            team_id=incident.team, title=incident.title, text=incident.symptoms or "",
+            service=incident.service, severity=incident.severity, error_message=incident.error_message,
+            channel_id=incident.channel, limit=self._limit,
+        )  # fmt: skip
+        result = await self._run(query)
+        # the incident's own memory (resolved before, now recalled in its channel) is not "past"
+        own = [m for m in result.matches if m.memory.incident_id != incident.incident_id]
+        return RecallResult(own, find_conflicts(own)) if len(own) != len(result.matches) else result
+
+    async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
+        return await self._run(RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit))
+
+    async def feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
+        await self._memory.record_feedback(team_id, incident_id, user_id, kind)
+
+    async def reject(self, team_id: str, incident_id: str, user_id: str, reason: str):  # noqa: ANN201
+        return await self._memory.transition(team_id, incident_id, TruthState.REJECTED, actor=user_id, reason=reason)
+
+    async def memory(self, team_id: str, incident_id: str):  # noqa: ANN201
+        return await self._memory.get(team_id, incident_id)

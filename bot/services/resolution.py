@@ -1,0 +1,74 @@
+"""Resolution: the responders' confirmed outcome becomes a memory, never silently overwritten."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.memory.errors import MemoryConflict
+from bot.memory.incidents import IncidentStore
+from bot.memory.port import MemoryStore, RetainStatus
+from bot.models import IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState
+
+
+class ResolutionStatus(StrEnum):
+    SAVED = "saved"
+    UNCHANGED = "unchanged"
+    CONFLICT = "conflict"
+
+
+@dataclass(frozen=True, slots=True)
+class ResolutionOutcome:
+    status: ResolutionStatus
+    memory: MemoryRecord | None
+    conflicting_fields: tuple[str, ...] = ()
+
+
+def draft_for(incident: IncidentRecord, resolution: Resolution, *, resolved_by: str) -> MemoryDraft:
+    """The memory a resolution makes. A human filled the modal: at least human_confirmed."""
+    verified = resolution.verified
+    return MemoryDraft(
+        incident_id=incident.incident_id,
+        team_id=incident.team,
+        title=incident.title,
+        service=incident.service,
+        severity=incident.severity,
+        symptoms=incident.symptoms,
+        error_message=incident.error_message,
+        root_cause=resolution.root_cause,
+        diagnosis=resolution.diagnosis,
+        resolution=resolution.resolution,
+        failed_attempts=resolution.failed_attempts,
+        lesson=resolution.lesson,
+        notes=resolution.notes,
+        source=Source.ENGINEER_SAVED,
+        truth_state=TruthState.VERIFICATION_CONFIRMED if verified else TruthState.HUMAN_CONFIRMED,
+        verified_by=resolved_by,
+        verification_note=resolution.verification_note if verified else None,
+        channel_id=incident.channel,
+        is_private=incident.is_private,
+        occurred_at=incident.started_at,
+    )
+
+
+class ResolutionService:
+    def __init__(self, memory: MemoryStore, incidents: IncidentStore) -> None:
+        self._memory = memory
+        self._incidents = incidents
+
+    async def resolve(self, incident: IncidentRecord, resolution: Resolution, *, resolved_by: str) -> ResolutionOutcome:
+        """Retain the outcome, then close the incident. Storage errors propagate: the caller
+        keeps the modal open with what the user typed."""
+        draft = draft_for(incident, resolution, resolved_by=resolved_by)
+        try:
+            outcome = await self._memory.retain(draft)
+        except MemoryConflict as conflict:
+            existing = await self._memory.get(incident.team, incident.incident_id)
+            return ResolutionOutcome(ResolutionStatus.CONFLICT, existing, tuple(conflict.fields))
+        await self._incidents.mark_resolved(incident.team, incident.incident_id)
+        status = ResolutionStatus.SAVED if outcome.status is RetainStatus.CREATED else ResolutionStatus.UNCHANGED
+        return ResolutionOutcome(status, outcome.memory)
+
+    async def add_correction(self, team_id: str, incident_id: str, author: str, text: str) -> MemoryRecord:
+        return await self._memory.add_correction(team_id, incident_id, author, text)
+
