@@ -49,7 +49,7 @@ async def declare(bot: LocalBot, title: str = "Checkout errors return with datab
 
 async def test_declare_posts_a_recall_thread_with_reasons_age_and_verification(bot: LocalBot) -> None:
     await declare(bot)
-    parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts is None)
+    parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
     assert parent.text.startswith("1 past incident looks like this one")
     reply = await bot.sandbox.wait_for_message("C1", lambda m: m.thread_ts == parent.ts and m.ts != parent.ts)
     shown = json.dumps(reply.blocks)
@@ -60,3 +60,189 @@ async def test_declare_posts_a_recall_thread_with_reasons_age_and_verification(b
         assert expected in shown, expected
     actions = [e["action_id"] for b in reply.blocks if b["type"] == "actions" for e in b["elements"]]
     assert "memory_helpful" in actions and "memory_add_correction" in actions
+
+
+def thread_replies(bot: LocalBot, channel: str, parent_ts: str):  # noqa: ANN201
+    return [m for m in bot.sandbox.thread(channel, parent_ts) if m.ts != parent_ts]
+
+
+async def resolve(bot: LocalBot, answers: dict[str, str]):  # noqa: ANN201
+    opened = len(bot.sandbox.calls("views.open"))
+    assert (await bot.slack.command("/incident", "resolve", user_id="U1", channel_id="C1")).status == 200
+    await bot.sandbox.wait_for("views.open", count=opened + 1)
+    return await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers=answers)
+
+
+RESOLUTION = {
+    "root_cause": "the new checkout retry loop held a connection across provider calls",
+    "diagnosis": "pg_stat_activity showed idle-in-transaction sessions from checkout",
+    "resolution": "released the connection before calling the provider",
+    "failed_1_action": "raised max_connections to 400",
+    "failed_1_why": "database memory pressure rose and the pool filled anyway",
+    "lesson": "look for held connections before adding capacity",
+}
+
+
+async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bot: LocalBot) -> None:
+    await declare(bot)
+    parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    reply = await bot.sandbox.wait_for_message("C1", lambda m: m.thread_ts == parent.ts and m.ts != parent.ts)
+
+    # Helpful is stored as feedback and the user is thanked
+    assert (await bot.slack.block_action("memory_helpful", user_id="U1", message=reply)).status == 200
+    await bot.sandbox.wait_for(lambda c: c.method == "chat.postEphemeral" and "helpful" in c.params.get("text", ""))
+    # Add correction opens a modal; its submission attaches the correction
+    await bot.slack.block_action("memory_add_correction", user_id="U1", message=reply)
+    await bot.sandbox.wait_for("views.open", count=2)
+    assert (await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"text": "it was the refund worker's retry path"})).status == 200
+    memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-OLD-1")
+    assert [c.text for c in memory.corrections] == ["it was the refund worker's retry path"]
+
+    # people talk in the channel: CURRENT evidence on the incident's timeline
+    await bot.slack.say("C1", "p99 at 30s, pool at 100/100", user="U1")
+    # resolution modal → memory retained, confirmation in the channel
+    submitted = await resolve(bot, {**RESOLUTION, "verified": ["verified"], "verification_note": "no timeouts through two peaks"})
+    assert submitted.status == 200 and submitted.body == ""
+    confirmation = await bot.sandbox.wait_for_message("C1", lambda m: "max_connections" in json.dumps(m.blocks or []))
+    assert confirmation.thread_ts in (None, confirmation.ts)
+    incident = await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1")
+    saved = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
+    assert saved.truth_state.value == "verification_confirmed" and saved.verified_by == "U1"
+    assert saved.failed_attempts[0].why_it_failed == "database memory pressure rose and the pool filled anyway"
+    timeline = await bot.runtime.services.incidents.timeline(incident)
+    assert [e.text for e in timeline] == ["p99 at 30s, pool at 100/100"]
+
+    # a similar new incident in another channel recalls the new memory first
+    bot.sandbox.add_channel("C2", "inc-checkout-again")
+    await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C2")
+    await bot.sandbox.wait_for("views.open", count=4)
+    await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id="U1",
+        answers={"title": "Checkout timeouts: connections held across provider calls", "service": "payments"},
+    )  # fmt: skip
+    parent2 = await bot.sandbox.wait_for_message("C2", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    first = await bot.sandbox.wait_for_message("C2", lambda m: m.thread_ts == parent2.ts and m.ts != parent2.ts)
+    assert incident.incident_id in json.dumps(first.blocks)
+
+
+async def test_resolving_again_is_a_no_op_and_different_content_offers_a_correction(bot: LocalBot) -> None:
+    await declare(bot)
+    await resolve(bot, RESOLUTION)
+    await bot.sandbox.wait_for_message("C1", lambda m: "held a connection" in json.dumps(m.blocks or []))
+    again = await resolve(bot, RESOLUTION)
+    assert again.body == ""
+    await bot.sandbox.wait_for(lambda c: c.method == "chat.postEphemeral" and "nothing changed" in c.params.get("text", ""))
+
+    different = await resolve(bot, {**RESOLUTION, "root_cause": "a slow disk on the primary"})
+    assert different.body["response_action"] == "update"
+    offered = json.dumps(different.body["view"])
+    assert "Nothing was overwritten" in offered and "a slow disk on the primary" in offered  # nothing typed is lost
+    incident = await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1")
+    stored = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
+    assert stored.root_cause == RESOLUTION["root_cause"]
+
+
+async def test_invalid_resolution_shows_errors_inline(bot: LocalBot) -> None:
+    await declare(bot)
+    answer = await resolve(bot, {"root_cause": "", "resolution": "fixed it", "failed_1_action": "restart"})
+    assert answer.body["response_action"] == "errors"
+    assert set(answer.body["errors"]) >= {"root_cause", "failed_1_why"}
+
+
+async def test_forged_or_stale_requests_get_401_and_store_nothing(bot: LocalBot) -> None:
+    from bot.sandbox.signed import Signing
+
+    for signing in (Signing.forged(), Signing.stale()):
+        response = await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1", signing=signing)
+        assert response.status == 401
+        event = await bot.slack.say("C1", "forged message", user="U1", signing=signing)
+        assert event.status == 401
+    await bot.runtime.services.background.drain()
+    assert bot.sandbox.calls("views.open") == []
+    assert await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1") is None
+
+
+async def test_a_retried_or_repeated_event_is_stored_and_answered_once(bot: LocalBot) -> None:
+    from bot.sandbox.signed import message_event
+
+    bot.sandbox.add_message("C1", "checkout is failing with database timeouts", user="U1")
+    ts = bot.sandbox.messages("C1")[-1].ts
+    event = message_event("C1", "checkout is failing with database timeouts", user="U1", ts=ts)
+    for retry in (None, 1, 2):
+        assert (await bot.slack.event(event, event_id="Ev1", retry_num=retry)).status == 200
+    await bot.runtime.services.background.drain()
+    parents = [m for m in bot.sandbox.messages("C1") if "past incident" in m.text and m.thread_ts in (None, m.ts)]
+    assert len(parents) == 1  # the inc- channel opened one incident and recalled once
+    incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C1")
+    timeline = await bot.runtime.services.incidents.timeline(incident)
+    assert [e.text for e in timeline] == ["checkout is failing with database timeouts"]
+
+
+async def test_a_rate_limited_post_arrives_exactly_once(bot: LocalBot) -> None:
+    bot.sandbox.rate_limit_next("chat.postMessage", retry_after=1)
+    await declare(bot)
+    parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    await bot.runtime.services.background.drain()
+    statuses = [c.status for c in bot.sandbox.calls("chat.postMessage")]
+    assert statuses[0] == 429 and statuses.count(429) == 1
+    assert [m.ts for m in bot.sandbox.messages("C1") if m.thread_ts in (None, m.ts)] == [parent.ts]
+
+
+async def test_acks_come_back_while_slack_is_stalled_and_nothing_is_lost(bot: LocalBot) -> None:
+    held = bot.sandbox.hold("conversations.info")  # the declare needs the channel's name and privacy
+    await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1")
+    await bot.sandbox.wait_for("views.open")
+    view = bot.sandbox.last_view()
+    answer = await bot.slack.view_submission(view, user_id="U1", answers={"title": "Checkout errors at peak"})
+    # acknowledged while Slack still holds the call: the modal says it is saving, text kept
+    assert held.waiting and answer.body["response_action"] == "update"
+    assert "Still saving" in json.dumps(answer.body["view"]) and "Checkout errors at peak" in json.dumps(answer.body["view"])
+    held.release()
+    await bot.sandbox.wait_for("views.update")
+    await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text)
+    incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C1")
+    assert incident.title == "Checkout errors at peak"
+
+
+async def test_acks_come_back_while_the_database_is_stalled(bot: LocalBot, database_url: str) -> None:
+    import asyncpg
+
+    blocker = await asyncpg.connect(database_url)
+    transaction = blocker.transaction()
+    await transaction.start()
+    await blocker.execute("LOCK TABLE incidents IN ACCESS EXCLUSIVE MODE")
+    try:
+        said = await bot.slack.say("C1", "checkout is down", user="U1")
+        resolved = await bot.slack.command("/incident", "resolve", user_id="U1", channel_id="C1")
+        await bot.sandbox.wait_for("views.open")  # the modal opened though the lookup could not answer
+        declared = await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1")
+        await bot.sandbox.wait_for("views.open", count=2)
+        submitted = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"title": "Checkout down"})
+        # every request was answered while the lock was still held
+        assert (said.status, resolved.status, declared.status, submitted.status) == (200, 200, 200, 200)
+        assert submitted.body["response_action"] == "update"
+        assert await blocker.fetchval("SELECT count(*) FROM incidents") == 0
+    finally:
+        await transaction.rollback()
+        await blocker.close()
+    await bot.runtime.services.background.drain()
+    incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C1")
+    assert incident is not None
+
+
+async def test_storage_failure_keeps_the_modal_open_with_every_typed_value(bot: LocalBot, database_url: str) -> None:
+    import asyncpg
+
+    await declare(bot)
+    conn = await asyncpg.connect(database_url)
+    try:  # the memory bank refuses writes: a broken disk, a full database...
+        await conn.execute("ALTER TABLE memories ADD CONSTRAINT refuse_all CHECK (false) NOT VALID")
+        answer = await resolve(bot, RESOLUTION)
+    finally:
+        await conn.execute("ALTER TABLE memories DROP CONSTRAINT refuse_all")
+        await conn.close()
+    assert answer.body["response_action"] == "update"
+    kept = json.dumps(answer.body["view"])
+    assert "Nothing was saved" in kept
+    for value in RESOLUTION.values():
+        assert value in kept

@@ -51,7 +51,7 @@ async def open_resolution_modal(
             await respond(**messages.notice("There is no incident in this channel. Declare one with `/incident declare`."))
             return
     title = incident.title if incident else "this channel's incident"
-    context = {"channel_id": channel_id, **({"incident_id": incident.incident_id} if incident else {})}
+    context = {"channel_id": channel_id, **({"current_incident": incident.incident_id} if incident else {})}
     await client.views_open(trigger_id=trigger_id, view=resolution_modal(title, context=context))
 
 

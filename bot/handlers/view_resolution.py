@@ -41,11 +41,11 @@ def register(app: AsyncApp, services: Services) -> None:
 
         async def resolve() -> ResolutionOutcome:
             incident = None
-            if context.get("incident_id"):
-                incident = await services.incidents.get(team_id, context["incident_id"])
+            if context.get("current_incident"):
+                incident = await services.incidents.get(team_id, context["current_incident"])
             incident = incident or await services.incidents.latest_in(team_id, channel_id)
             if incident is None:
-                raise MemoryNotFound(context.get("incident_id") or channel_id, team_id)
+                raise MemoryNotFound(context.get("current_incident") or channel_id, team_id)
             return await services.resolution.resolve(incident, resolution, resolved_by=user_id)
 
         async def saved(outcome: ResolutionOutcome) -> dict[str, Any] | None:

@@ -36,3 +36,7 @@ class TruthMoveRefused(MemoryError_):
 
 class StoreUnavailable(MemoryError_):
     """The database did not answer; the caller should keep what the user typed and retry."""
+
+
+class StoreFailed(MemoryError_):
+    """The database refused an operation (a constraint, a full disk...); nothing was changed."""
