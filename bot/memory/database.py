@@ -12,6 +12,7 @@ from bot.config import Settings
 from bot.memory.embedded import start_embedded
 from bot.memory.errors import StoreUnavailable
 from bot.memory.migrate import apply_migrations
+from bot.memory.recall.concepts import load_vocabulary
 from bot.memory.postgres import PostgresMemoryStore, create_pool
 
 
@@ -39,6 +40,6 @@ async def open_store(settings: Settings, *, run_migrations: bool = True) -> Asyn
         await migrate(dsn, settings)
     pool = await create_pool(dsn)
     try:
-        yield PostgresMemoryStore(pool)
+        yield PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
     finally:
         await pool.close()

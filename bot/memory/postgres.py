@@ -8,7 +8,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.memory.errors import MemoryConflict, MemoryNotFound, StoreUnavailable, TruthMoveRefused
+from bot.memory.errors import MemoryConflict, MemoryNotFound, StoreFailed, StoreUnavailable, TruthMoveRefused
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
 from bot.memory.recall.candidates import (
     BM25_B,
@@ -18,7 +18,8 @@ from bot.memory.recall.candidates import (
     CorpusStats,
     bm25_idf,
 )
-from bot.memory.recall.document import QueryTerms, memory_document
+from bot.memory.recall.concepts import Vocabulary
+from bot.memory.recall.document import QueryTerms, memory_document, memory_features
 from bot.memory.recall.pipeline import Recaller
 from bot.memory.truth import refusal
 from bot.models import (
@@ -35,7 +36,7 @@ from bot.models import (
 # Columns written from a draft, in insert order (incident fields and outcome).
 _DRAFT_COLUMNS = (
     "team_id", "incident_id", "title", "service", "severity", "symptoms", "error_message",
-    "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson", "source",
+    "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson", "notes", "source",
     "truth_state", "verified_by", "verified_at", "verification_note", "tags", "channel_id",
     "is_private", "occurred_at", "resolved_at", "superseded_by",
 )  # fmt: skip
@@ -46,6 +47,9 @@ _RECORD_COLUMNS = ", ".join(("pk", *_DRAFT_COLUMNS, "created_at", "updated_at"))
 # query term then scores them. Rare terms carry the identity of a report.
 CANDIDATE_TERMS = 32
 CANDIDATE_POOL = 100
+# Memories that share no rare term but fail the same way or name the same mechanism also
+# compete: up to this many, most specific (signature, then most shared concepts) and newest first.
+SIGNAL_CANDIDATES = 30
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -62,19 +66,26 @@ async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> asy
 
 
 def _tsquery(terms: Sequence[str]) -> str:
+    """A tsquery literal OR-ing the terms verbatim. Cast with ::tsquery, never to_tsquery(): that
+    re-parses 'foo-bar' into the phrase 'foo' <-> 'bar', which no stored term list can match."""
     return " | ".join("'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in terms)
 
 
 class PostgresMemoryStore:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, *, vocabulary: Vocabulary | None = None) -> None:
         self._pool = pool
-        self._recaller = Recaller(self)
+        self._recaller = Recaller(self, vocabulary=vocabulary)
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        return self._recaller.vocabulary
 
     # ---- writing -------------------------------------------------------------------------
 
     async def retain(self, draft: MemoryDraft) -> RetainOutcome:
         content = draft.content()
         document = memory_document(draft)
+        features = memory_features(draft, self._recaller.vocabulary)
         terms = sorted(document.terms)  # sorted: concurrent retains lock term rows in one order
         values = [getattr(draft, c) for c in _DRAFT_COLUMNS]
         values[_DRAFT_COLUMNS.index("failed_attempts")] = [a.model_dump() for a in draft.failed_attempts]
@@ -88,11 +99,13 @@ class PostgresMemoryStore:
         async with self._acquire() as conn, conn.transaction():
             pk = await conn.fetchval(
                 f"""INSERT INTO memories ({", ".join(_DRAFT_COLUMNS)}, retained_content,
-                        doc_terms, doc_len, search)
-                    VALUES ({placeholders}, ${n + 1}, ${n + 2}, ${n + 3}, array_to_tsvector(${n + 4}::text[]))
+                        doc_terms, doc_len, search, error_signature, concepts)
+                    VALUES ({placeholders}, ${n + 1}, ${n + 2}, ${n + 3}, array_to_tsvector(${n + 4}::text[]),
+                            ${n + 5}, ${n + 6})
                     ON CONFLICT (team_id, incident_id) DO NOTHING
                     RETURNING pk""",
                 *values, content, dict(document.terms), document.length, terms,
+                features.signature, list(features.concepts),
             )  # fmt: skip
             if pk is None:
                 existing = await conn.fetchval(
@@ -271,10 +284,11 @@ class PostgresMemoryStore:
         return CorpusStats(doc_count=row["doc_count"], avg_doc_len=max(1.0, row["total_len"] / row["doc_count"]))
 
     async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = CANDIDATE_POOL) -> list[Candidate]:
-        """Memories sharing the query's rarest terms, scored by BM25 in the database."""
+        """Memories sharing the query's rarest terms, its error signature or its concepts, scored
+        by BM25 in the database; a superseded memory brings its successor along."""
         async with self._acquire() as conn:
             stats_row = await conn.fetchrow("SELECT doc_count, total_len FROM team_stats WHERE team_id = $1", query.team_id)
-            if stats_row is None or stats_row["doc_count"] <= 0 or not terms.all_terms:
+            if stats_row is None or stats_row["doc_count"] <= 0:
                 return []
             doc_count = stats_row["doc_count"]
             avgdl = max(1.0, stats_row["total_len"] / doc_count)
@@ -282,42 +296,63 @@ class PostgresMemoryStore:
                 "SELECT term, df FROM term_stats WHERE team_id = $1 AND term = ANY($2::text[]) AND df > 0",
                 query.team_id, list(terms.all_terms),
             )  # fmt: skip
-            if not df_rows:
-                return []
             df = {r["term"]: r["df"] for r in df_rows}
             title = set(terms.title_terms)
             known = [t for t in terms.all_terms if t in df]
             weights = [bm25_idf(doc_count, df[t]) * (1.0 + (TITLE_QUERY_BONUS if t in title else 0.0)) for t in known]
-            rarest = sorted(known, key=lambda t: df[t])[:CANDIDATE_TERMS]
+            # the title names the problem: its terms always pick candidates, with the rarest others
+            rarest = sorted(known, key=lambda t: (t not in title, df[t]))[: CANDIDATE_TERMS + len(title)]
             filters, args = _recall_filters(query, first_arg=7)
-            rows = await conn.fetch(
-                f"""WITH q AS (SELECT * FROM unnest($2::text[], $3::float8[]) AS q(term, w))
-                    SELECT {_RECORD_COLUMNS}, s.score, s.matched,
-                           (SELECT count(*) FILTER (WHERE kind = 'helpful') FROM memory_feedback f WHERE f.memory_pk = m.pk) AS helpful,
-                           (SELECT count(*) FILTER (WHERE kind = 'not_relevant') FROM memory_feedback f WHERE f.memory_pk = m.pk) AS not_relevant
-                    FROM memories m
-                    CROSS JOIN LATERAL (
-                        SELECT sum(q.w * x.tf * ($5 + 1) / (x.tf + $5 * (1 - $6 + $6 * m.doc_len / $4))) AS score,
-                               array_agg(q.term ORDER BY q.w DESC) AS matched
-                        FROM q CROSS JOIN LATERAL (SELECT (m.doc_terms ->> q.term)::float8 AS tf) x
-                        WHERE x.tf IS NOT NULL
-                    ) s
-                    WHERE m.team_id = $1 AND m.search @@ to_tsquery('simple', ${len(args) + 7}) {filters}
-                    ORDER BY s.score DESC, m.pk DESC
-                    LIMIT ${len(args) + 8}""",
-                query.team_id, known, weights, avgdl, BM25_K1, BM25_B, *args, _tsquery(rarest), pool_size,
-            )  # fmt: skip
+            head = (query.team_id, known, weights, avgdl, BM25_K1, BM25_B, *args)
+            extra = len(head) + 1
+            rows: list[asyncpg.Record] = []
+            if rarest:
+                rows += await conn.fetch(
+                    _scored_select(f"m.search @@ ${extra}::tsquery", filters,
+                                   f"ORDER BY s.score DESC NULLS LAST, m.pk DESC LIMIT ${extra + 1}"),
+                    *head, _tsquery(rarest), pool_size,
+                )  # fmt: skip
+            if terms.signature or terms.concepts:
+                rows += await conn.fetch(
+                    _scored_select(
+                        f"""m.pk IN (SELECT m.pk FROM memories m
+                                     WHERE m.team_id = $1 AND (m.error_signature = ${extra} OR m.concepts && ${extra + 1}::text[])
+                                     {filters}
+                                     ORDER BY (m.error_signature IS NOT DISTINCT FROM ${extra}) DESC,
+                                              cardinality(ARRAY(SELECT unnest(m.concepts) INTERSECT SELECT unnest(${extra + 1}::text[]))) DESC,
+                                              m.occurred_at DESC NULLS LAST, m.pk DESC
+                                     LIMIT ${extra + 2})""", "", ""),
+                    *head, terms.signature, list(terms.concepts), SIGNAL_CANDIDATES,
+                )  # fmt: skip
+            rows = list({r["pk"]: r for r in rows}.values())
+            present = {r["incident_id"] for r in rows}
+            successors = {r["superseded_by"] for r in rows if r["superseded_by"]} - present
+            if successors:
+                # the replacement is what a responder should read; it competes with what led to it
+                found = await conn.fetch(
+                    _scored_select(f"m.incident_id = ANY(${extra}::text[])", filters, ""), *head, list(successors)
+                )
+                rows += found
             records = await self._records(conn, rows)
-        return [
-            Candidate(
-                memory=record,
-                lexical=float(row["score"] or 0.0),
-                matched_terms=tuple(row["matched"] or ()),
-                helpful_votes=row["helpful"],
-                not_relevant_votes=row["not_relevant"],
+        by_id = {r["incident_id"]: float(r["score"] or 0.0) for r in rows}
+        query_concepts = set(terms.concepts)
+        out = []
+        for record, row in zip(records, rows, strict=True):
+            lexical = float(row["score"] or 0.0)
+            if record.incident_id in successors:
+                lexical = max([lexical] + [by_id[r["incident_id"]] for r in rows if r["superseded_by"] == record.incident_id])
+            out.append(
+                Candidate(
+                    memory=record,
+                    lexical=lexical,
+                    matched_terms=tuple(row["matched"] or ()),
+                    helpful_votes=row["helpful"],
+                    not_relevant_votes=row["not_relevant"],
+                    same_signature=bool(terms.signature) and row["error_signature"] == terms.signature,
+                    shared_concepts=tuple(c for c in terms.concepts if c in set(row["concepts"] or ()) and c in query_concepts),
+                )
             )
-            for record, row in zip(records, rows, strict=True)
-        ]
+        return out
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -375,6 +410,24 @@ def _record(row: asyncpg.Record, corrections: list[Correction], transitions: lis
     )  # fmt: skip
 
 
+def _scored_select(where: str, filters: str, tail: str) -> str:
+    """Memories matching `where` and the recall filters, each with its BM25 score for the query
+    ($2 terms, $3 weights, $4 avgdl, $5 k1, $6 b) and its feedback counts."""
+    return f"""WITH q AS (SELECT * FROM unnest($2::text[], $3::float8[]) AS q(term, w))
+        SELECT {_RECORD_COLUMNS}, m.error_signature, m.concepts, s.score, s.matched,
+               (SELECT count(*) FILTER (WHERE kind = 'helpful') FROM memory_feedback f WHERE f.memory_pk = m.pk) AS helpful,
+               (SELECT count(*) FILTER (WHERE kind = 'not_relevant') FROM memory_feedback f WHERE f.memory_pk = m.pk) AS not_relevant
+        FROM memories m
+        CROSS JOIN LATERAL (
+            SELECT sum(q.w * x.tf * ($5::float8 + 1) / (x.tf + $5::float8 * (1 - $6::float8 + $6::float8 * m.doc_len / $4::float8))) AS score,
+                   array_agg(q.term ORDER BY q.w DESC) AS matched
+            FROM q CROSS JOIN LATERAL (SELECT (m.doc_terms ->> q.term)::float8 AS tf) x
+            WHERE x.tf IS NOT NULL
+        ) s
+        WHERE m.team_id = $1 AND {where} {filters}
+        {tail}"""
+
+
 def _recall_filters(query: RecallQuery, *, first_arg: int) -> tuple[str, list[Any]]:
     """SQL conditions for recall's hard filters (truth, visibility, service, time...)."""
     clauses: list[str] = []
@@ -423,6 +476,12 @@ class _Acquire:
         except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, TimeoutError) as exc:
             raise StoreUnavailable(f"the database does not answer: {exc}") from exc
 
-    async def __aexit__(self, *exc: object) -> None:
-        await self._cm.__aexit__(*exc)
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        await self._cm.__aexit__(exc_type, exc, tb)
+        # callers see the memory bank's errors, never a driver's: a refused write or a lost
+        # connection becomes StoreFailed/StoreUnavailable, with the database's own words
+        if isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError)):
+            raise StoreUnavailable(f"the database does not answer: {exc}") from exc
+        if isinstance(exc, asyncpg.PostgresError):
+            raise StoreFailed(f"the database refused the change: {exc}") from exc
 

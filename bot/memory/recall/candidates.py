@@ -21,6 +21,10 @@ class Candidate:
     matched_terms: tuple[str, ...]
     helpful_votes: int = 0
     not_relevant_votes: int = 0
+    same_signature: bool = False
+    """The memory's error signature equals the query's (same failure, other ids)."""
+    shared_concepts: tuple[str, ...] = ()
+    """Incident vocabulary concepts both the query and the memory name."""
     extra: dict[str, float] = field(default_factory=dict)
 
 

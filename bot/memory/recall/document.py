@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from bot.memory.recall.concepts import Vocabulary
+from bot.memory.recall.signature import error_signature
 from bot.memory.recall.tokens import term_counts, tokenize
 from bot.models import MemoryDraft, RecallQuery
 
@@ -30,6 +32,24 @@ class QueryTerms:
 
     all_terms: tuple[str, ...]
     title_terms: tuple[str, ...]
+    signature: str | None = None
+    concepts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFeatures:
+    """What recall stores about a memory besides its terms."""
+
+    signature: str | None
+    concepts: tuple[str, ...]
+
+
+def memory_features(draft: MemoryDraft, vocabulary: Vocabulary) -> MemoryFeatures:
+    # the mechanism is named by what happened and why, not by what was tried or learned
+    return MemoryFeatures(
+        signature=error_signature(draft.error_message),
+        concepts=vocabulary.detect(draft.title, draft.symptoms, draft.error_message, draft.root_cause, draft.diagnosis),
+    )
 
 
 def memory_document(draft: MemoryDraft) -> IndexedDocument:
@@ -55,7 +75,12 @@ def _distinct(terms: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(terms))
 
 
-def query_terms(query: RecallQuery) -> QueryTerms:
+def query_terms(query: RecallQuery, vocabulary: Vocabulary | None = None) -> QueryTerms:
     title = tokenize(query.title)
     rest = tokenize(query.text) + tokenize(query.error_message)
-    return QueryTerms(all_terms=_distinct(title + rest), title_terms=_distinct(title))
+    return QueryTerms(
+        all_terms=_distinct(title + rest),
+        title_terms=_distinct(title),
+        signature=error_signature(query.error_message),
+        concepts=vocabulary.detect(query.title, query.text, query.error_message) if vocabulary else (),
+    )

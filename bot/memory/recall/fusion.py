@@ -1,8 +1,11 @@
 """Fusion: fold a candidate's signals into one non-negative score and its components.
 
-Relevance (lexical) is the base; the other signals are soft multipliers, so none of them can
-lift an unrelated memory above a related one on its own (a hard service filter measured worse
-than a ×1.2 boost). A new signal is one more weight here and one more field in Signals.
+Relevance is additive: lexical BM25 (normalised to the best candidate) plus the evidence that
+needs no shared word — the same error signature, the same mechanism (incident vocabulary
+concepts). A semantic similarity would be one more additive term here. The other signals are
+soft multipliers, so none of them can lift an unrelated memory above a related one on its own
+(a hard service filter measured worse than a ×1.2 boost). A new signal is one more weight here
+and one more field in Signals.
 """
 
 from __future__ import annotations
@@ -14,6 +17,10 @@ from bot.memory.recall.signals import Signals
 
 @dataclass(frozen=True, slots=True)
 class FusionWeights:
+    # additive relevance
+    signature: float = 0.3
+    concepts: float = 0.35
+    # multipliers
     same_service: float = 0.2
     truth: float = 0.15
     recency: float = 0.05
@@ -23,8 +30,11 @@ class FusionWeights:
 DEFAULT_WEIGHTS = FusionWeights()
 
 
+def relevance(signals: Signals, weights: FusionWeights = DEFAULT_WEIGHTS) -> float:
+    return signals.lexical + weights.signature * signals.signature + weights.concepts * signals.concepts
+
+
 def fuse(signals: Signals, weights: FusionWeights = DEFAULT_WEIGHTS) -> tuple[float, dict[str, float]]:
-    base = signals.lexical
     multipliers = {
         "same_service": 1.0 + weights.same_service * signals.same_service,
         # centred so a neutral value multiplies by 1
@@ -32,7 +42,7 @@ def fuse(signals: Signals, weights: FusionWeights = DEFAULT_WEIGHTS) -> tuple[fl
         "recency": 1.0 + weights.recency * (signals.recency - 0.5),
         "feedback": 1.0 + weights.feedback * (signals.feedback - 0.5) * 2.0,
     }
-    score = base
+    score = relevance(signals, weights)
     for factor in multipliers.values():
         score *= max(0.0, factor)
     components = {name: round(value, 4) for name, value in asdict(signals).items()}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.memory.recall.candidates import Candidate
+from bot.memory.recall.concepts import Vocabulary, load_vocabulary
 from bot.memory.recall.document import QueryTerms, query_terms
 from bot.memory.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
 from bot.memory.recall.reasons import explain
@@ -17,14 +18,18 @@ class CandidateSource(Protocol):
 
 
 class Recaller:
-    def __init__(self, source: CandidateSource, weights: FusionWeights = DEFAULT_WEIGHTS) -> None:
+    def __init__(
+        self, source: CandidateSource, weights: FusionWeights = DEFAULT_WEIGHTS, vocabulary: Vocabulary | None = None
+    ) -> None:
         self._source = source
         self._weights = weights
+        self.vocabulary = vocabulary or load_vocabulary()
 
     async def recall(self, query: RecallQuery) -> list[RecallMatch]:
         now = utcnow()
-        candidates = await self._source.candidates(query, query_terms(query))
-        signals = measure(query, candidates, now)
+        terms = query_terms(query, self.vocabulary)
+        candidates = await self._source.candidates(query, terms)
+        signals = measure(query, candidates, now, terms.concepts)
         scored = []
         for candidate, signal in zip(candidates, signals, strict=True):
             score, components = fuse(signal, self._weights)

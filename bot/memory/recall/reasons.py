@@ -31,6 +31,10 @@ def explain(query: RecallQuery, candidate: Candidate, signals: Signals, now: dat
         shown = ", ".join(candidate.matched_terms[:MAX_TERMS_SHOWN])
         more = len(candidate.matched_terms) - MAX_TERMS_SHOWN
         reasons.append(f"matched terms: {shown}" + (f" (+{more} more)" if more > 0 else ""))
+    if candidate.same_signature:
+        reasons.append("same error signature")
+    for concept in candidate.shared_concepts:
+        reasons.append(f"same mechanism: {concept}")
     if signals.same_service:
         reasons.append(f"same service: {memory.service}")
     if memory.truth_state in (TruthState.HUMAN_CONFIRMED, TruthState.VERIFICATION_CONFIRMED):

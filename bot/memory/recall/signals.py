@@ -23,6 +23,10 @@ RECENCY_HALF_LIFE_DAYS = 365.0
 @dataclass(frozen=True, slots=True)
 class Signals:
     lexical: float
+    signature: float
+    """1 when the memory failed with the same error signature."""
+    concepts: float
+    """Share of the query's incident vocabulary concepts the memory names too."""
     same_service: float
     truth: float
     recency: float
@@ -33,7 +37,9 @@ def _same(a: str | None, b: str | None) -> bool:
     return bool(a and b and a.strip().lower() == b.strip().lower())
 
 
-def measure(query: RecallQuery, candidates: list[Candidate], now: datetime) -> list[Signals]:
+def measure(
+    query: RecallQuery, candidates: list[Candidate], now: datetime, query_concepts: tuple[str, ...] = ()
+) -> list[Signals]:
     top = max((c.lexical for c in candidates), default=0.0) or 1.0
     out: list[Signals] = []
     for c in candidates:
@@ -44,6 +50,8 @@ def measure(query: RecallQuery, candidates: list[Candidate], now: datetime) -> l
         out.append(
             Signals(
                 lexical=c.lexical / top,
+                signature=1.0 if c.same_signature else 0.0,
+                concepts=len(c.shared_concepts) / len(query_concepts) if query_concepts else 0.0,
                 same_service=1.0 if _same(query.service, m.service) else 0.0,
                 truth=TRUTH_WEIGHT[m.truth_state],
                 recency=math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS),

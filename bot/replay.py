@@ -1,0 +1,267 @@
+"""`incident-memory replay DIR`: measure recall against history (docs: ../shared/docs/REPLAY.md).
+
+The corpus's memories go into a throwaway database created on the configured server (or the
+embedded one) and dropped afterwards — never the live memory. Each case then recalls only what
+existed before it, and we count how often its true match comes back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, AsyncIterator
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.config import Settings
+from bot.memory.bulk import retain_many
+from bot.memory.files import MemoryFileError, draft_from_json, parse_records
+from bot.memory.migrate import apply_migrations
+from bot.memory.postgres import PostgresMemoryStore, create_pool
+from bot.memory.recall.concepts import load_vocabulary
+from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
+
+REPLAY_TEAM = "replay"
+TOP_K = 10
+BATCH = 2000
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayCase:
+    id: str
+    query: RecallQuery
+    relevant: frozenset[str]
+    flags: dict[str, Any] = field(default_factory=dict)
+    """Extra keys of the case line (e.g. near_identical_text), for subset figures."""
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    case: ReplayCase
+    ranked: tuple[str, ...]
+    latency_ms: float
+    matches: tuple[RecallMatch, ...] = ()
+
+    @property
+    def rank(self) -> int | None:
+        """1-based rank of the first true match in the top 10, or None."""
+        return next((i for i, m in enumerate(self.ranked[:TOP_K], start=1) if m in self.case.relevant), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Metrics:
+    recall_at_1: float
+    recall_at_5: float
+    mrr_at_10: float
+    cases: int
+
+    @classmethod
+    def of(cls, ranks: list[int | None]) -> "Metrics":
+        n = len(ranks) or 1
+        return cls(
+            recall_at_1=round(sum(1 for r in ranks if r == 1) / n, 4),
+            recall_at_5=round(sum(1 for r in ranks if r is not None and r <= 5) / n, 4),
+            mrr_at_10=round(sum(1.0 / r for r in ranks if r is not None and r <= TOP_K) / n, 4),
+            cases=len(ranks),
+        )
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayReport:
+    metrics: Metrics
+    latency_ms_p50: float
+    latency_ms_p95: float
+    results: tuple[CaseResult, ...]
+
+    @classmethod
+    def of(cls, results: list[CaseResult]) -> "ReplayReport":
+        latencies = [r.latency_ms for r in results]
+        return cls(
+            metrics=Metrics.of([r.rank for r in results]),
+            latency_ms_p50=round(percentile(latencies, 50), 2),
+            latency_ms_p95=round(percentile(latencies, 95), 2),
+            results=tuple(results),
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "recall_at_1": self.metrics.recall_at_1,
+            "recall_at_5": self.metrics.recall_at_5,
+            "mrr_at_10": self.metrics.mrr_at_10,
+            "cases": self.metrics.cases,
+            "latency_ms_p50": self.latency_ms_p50,
+            "latency_ms_p95": self.latency_ms_p95,
+        }
+
+    def subset(self, flag: str, value: object) -> Metrics | None:
+        """Figures for the cases whose `flag` equals `value`, if any case carries the flag."""
+        if not any(flag in r.case.flags for r in self.results):
+            return None
+        return Metrics.of([r.rank for r in self.results if r.case.flags.get(flag) == value])
+
+    def text(self) -> str:
+        m = self.metrics
+        lines = [
+            f"cases       {m.cases}",
+            f"Recall@1    {m.recall_at_1:.3f}",
+            f"Recall@5    {m.recall_at_5:.3f}",
+            f"MRR@10      {m.mrr_at_10:.3f}",
+            f"latency ms  p50 {self.latency_ms_p50:.1f}  p95 {self.latency_ms_p95:.1f}",
+        ]
+        distinct = self.subset("near_identical_text", False)
+        if distinct is not None:
+            lines.append(
+                f"without near-identical re-filings ({distinct.cases} cases): R@1 {distinct.recall_at_1:.3f}"
+                f"  R@5 {distinct.recall_at_5:.3f}  MRR@10 {distinct.mrr_at_10:.3f}"
+            )
+        return "\n".join(lines)
+
+
+# ---- reading a corpus -------------------------------------------------------------------------
+
+
+def _clip(value: Any) -> Any:
+    return value[:MAX_TEXT] if isinstance(value, str) else value
+
+
+def _records(path: Path) -> Iterator[tuple[int, Any]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise MemoryFileError(f"{path}: {exc.strerror or exc}") from exc
+    yield from parse_records(text, str(path))
+
+
+def _when(value: Any) -> datetime | None:
+    return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
+
+
+def load_memories(folder: Path, team_id: str = REPLAY_TEAM) -> list[MemoryDraft]:
+    drafts = []
+    for line, obj in _records(folder / "memories.jsonl"):
+        try:
+            clipped = {k: _clip(v) for k, v in obj.items()}
+            clipped.setdefault("truth_state", "human_confirmed")  # REPLAY.md's default
+            drafts.append(draft_from_json(clipped, team_id=team_id, source=Source.SEED, ignore_unknown=True))
+        except ValueError as exc:  # pydantic's ValidationError is a ValueError
+            raise MemoryFileError(f"{folder / 'memories.jsonl'}:{line}: {exc}") from exc
+    return drafts
+
+
+def load_cases(folder: Path, team_id: str = REPLAY_TEAM) -> list[ReplayCase]:
+    cases = []
+    for line, obj in _records(folder / "cases.jsonl"):
+        try:
+            incident = obj["incident"]
+            query = RecallQuery(
+                team_id=team_id,
+                title=_clip(incident.get("title")),
+                text=_clip(incident.get("symptoms") or ""),
+                service=_clip(incident.get("service")),
+                severity=_clip(incident.get("severity")),
+                error_message=_clip(incident.get("error_message")),
+                occurred_before=_when(obj.get("occurred_at")),
+                limit=TOP_K,
+            )
+            known = {"id", "occurred_at", "incident", "relevant"}
+            flags = {k: v for k, v in obj.items() if k not in known}
+            cases.append(ReplayCase(str(obj["id"]), query, frozenset(map(str, obj["relevant"])), flags))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise MemoryFileError(f"{folder / 'cases.jsonl'}:{line}: {exc}") from exc
+    return cases
+
+
+# ---- running it -------------------------------------------------------------------------------
+
+
+def _with_database(dsn: str, name: str) -> str:
+    return urlunsplit(urlsplit(dsn)._replace(path="/" + name))
+
+
+@asynccontextmanager
+async def throwaway_database(admin_dsn: str, migrations: Path) -> AsyncIterator[str]:
+    """A freshly migrated database on the same server, dropped afterwards whatever happens."""
+    name = f"im_replay_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(admin_dsn)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    dsn = _with_database(admin_dsn, name)
+    try:
+        conn = await asyncpg.connect(dsn)
+        try:
+            await apply_migrations(conn, migrations)
+        finally:
+            await conn.close()
+        yield dsn
+    finally:
+        admin = await asyncpg.connect(admin_dsn)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()
+
+
+async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: list[MemoryDraft],
+                    cases: list[ReplayCase], *, progress: bool = True, keep_matches: bool = False) -> ReplayReport:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=console, disable=not progress, transient=True) as bar:
+        task = bar.add_task("retaining", total=len(memories))
+        async with pool.acquire() as conn:
+            for start in range(0, len(memories), BATCH):
+                chunk = memories[start : start + BATCH]
+                await retain_many(conn, chunk, store.vocabulary)
+                bar.advance(task, len(chunk))
+            await conn.execute("ANALYZE memories; ANALYZE term_stats")
+        task = bar.add_task("recalling", total=len(cases))
+        results = []
+        for case in cases:
+            began = time.perf_counter()
+            matches = await store.recall(case.query)
+            elapsed = (time.perf_counter() - began) * 1000.0
+            results.append(
+                CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed, tuple(matches) if keep_matches else ())
+            )
+            bar.advance(task)
+    return ReplayReport.of(results)
+
+
+async def run_replay(folder: Path, settings: Settings, *, admin_dsn: str | None = None, progress: bool = True,
+                     keep_matches: bool = False) -> ReplayReport:
+    from bot.memory.database import database_url
+
+    memories = load_memories(folder)
+    cases = load_cases(folder)
+    dsn = admin_dsn or await database_url(settings)
+    async with throwaway_database(dsn, settings.migrations_dir) as replay_dsn:
+        pool = await create_pool(replay_dsn, max_size=2)
+        try:
+            store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+            return await replay_on(store, pool, memories, cases, progress=progress, keep_matches=keep_matches)
+        finally:
+            await pool.close()
+
+
+def report_json(report: ReplayReport) -> str:
+    return json.dumps(report.as_json())
