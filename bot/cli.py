@@ -247,6 +247,16 @@ async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     return await run_demo(settings, keep=args.keep)
 
 
+async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.replay import run_replay
+
+    if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
+        raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
+    report = await run_replay(Path(args.dir), settings, progress=not args.no_progress)
+    _emit(args, report.as_json(), report.text())
+    return EXIT_OK
+
+
 # ---- the parser -------------------------------------------------------------------------------
 
 
@@ -302,6 +312,9 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     add("import", cmd_import, "seed memory from postmortems: Markdown, JSON/JSON Lines, CSV").add_argument(
         "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"
     )
+    p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
+    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (docs: REPLAY.md)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
 
