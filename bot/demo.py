@@ -1,35 +1,135 @@
-"""`incident-memory demo`: the product end to end on the embedded defaults, no Slack, no API key."""
+"""`incident-memory demo`: the whole product on the embedded defaults — no Slack, no API key.
+
+It drives the real app over HTTP through the Slack sandbox, exactly as the end-to-end tests do,
+in a throwaway database on the configured server (the embedded one by default), so your own
+memory is never touched. It prints what a person would see in Slack.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Iterator
 from importlib import resources
+from typing import Any
+
+from rich.console import Console
 
 from bot.config import Settings
-from bot.memory.database import open_store
+from bot.memory.database import database_url
 from bot.memory.files import draft_from_json
-from bot.models import RecallQuery
+from bot.models import MemoryDraft
+from bot.sandbox.local_bot import LocalBot, local_bot
+from bot.sandbox.slack_api import Message
+from bot.slack.terminal import print_message, print_view
 
-DEMO_TEAM = "T0DEMO"
+CHANNEL, CHANNEL_NAME = "C0DEMO1", "inc-checkout-timeouts"
+FOLLOW_UP, FOLLOW_UP_NAME = "C0DEMO2", "inc-checkout-latency"
+RESPONDER, ONCALL = "U0DEMOSRE", "U0DEMOLEAD"
+TITLE = "Checkout errors return with database timeouts during peak traffic"
+
+RESOLUTION = {
+    "root_cause": "The new checkout retry loop held its database connection across calls to the payment "
+    "provider; under peak traffic the pool ran dry.",
+    "diagnosis": "pg_stat_activity showed idle-in-transaction sessions from checkout, all waiting on the provider.",
+    "resolution": "Released the connection before calling the provider (finally block), redeployed checkout.",
+    "failed_1_action": "Restarted the checkout pods",
+    "failed_1_why": "Freed the held connections for 20 minutes, then the pool filled again.",
+    "failed_2_action": "Raised the pool size from 20 to 50",
+    "failed_2_why": "The database hit max_connections and memory pressure rose; timeouts continued.",
+    "lesson": "A pool that empties under load is usually holding connections too long: look before adding capacity.",
+    "verified": ["verified"],
+    "verification_note": "No pool timeouts through the next two evening peaks.",
+}
 
 
-def seed_drafts(team_id: str = DEMO_TEAM):  # noqa: ANN201
+def seed_drafts(team_id: str) -> list[MemoryDraft]:
     raw = json.loads(resources.files("bot").joinpath("data/seed_memories.json").read_text(encoding="utf-8"))
     return [draft_from_json(item, team_id=team_id) for item in raw]
 
 
+def _thread(bot: LocalBot, channel: str, parent: Message) -> Iterator[Message]:
+    yield from bot.sandbox.thread(channel, parent.ts)
+
+
+def _as_message(m: Message) -> dict[str, Any]:
+    return {"text": m.text, "blocks": m.blocks or []}
+
+
+async def _recall_thread(bot: LocalBot, channel: str) -> Message:
+    parent = await bot.sandbox.wait_for_message(channel, lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    await bot.runtime.services.background.drain()
+    return bot.sandbox.message(channel, parent.ts)
+
+
+async def _declare(bot: LocalBot, channel: str, answers: dict[str, Any]) -> None:
+    opened = len(bot.sandbox.calls("views.open"))
+    await bot.slack.command("/incident", "declare", user_id=RESPONDER, channel_id=channel)
+    await bot.sandbox.wait_for("views.open", count=opened + 1)
+    await bot.slack.view_submission(bot.sandbox.last_view(), user_id=RESPONDER, answers=answers)
+
+
 async def run_demo(settings: Settings, *, keep: bool = False) -> int:
-    async with open_store(settings) as store:
-        print("Seeding past incidents:")
-        for draft in seed_drafts():
-            outcome = await store.retain(draft)
-            print(f"  {outcome.status.value:<9} {draft.incident_id}  {draft.title}")
-        title = "Checkout errors return with database timeouts during peak traffic"
-        print(f"\nNew incident in #inc-checkout-timeouts: {title}\n")
-        matches = await store.recall(RecallQuery(team_id=DEMO_TEAM, title=title, service="payments", limit=3))
-        for rank, match in enumerate(matches, start=1):
-            m = match.memory
-            print(f"{rank}. {m.title}  [{m.truth_state.value}]  score {match.score:.2f}")
-            for reason in match.reasons:
-                print(f"     · {reason}")
+    from bot.replay import throwaway_database  # the same throwaway database replay uses
+
+    console = Console()
+    admin_dsn = await database_url(settings)
+    async with throwaway_database(admin_dsn, settings.migrations_dir) as dsn:
+        async with local_bot(settings.model_copy(update={"database_url": dsn})) as bot:
+            sandbox = bot.sandbox
+            sandbox.add_user(RESPONDER, "sam.sre")
+            sandbox.add_user(ONCALL, "maya.oncall")
+            sandbox.add_channel(CHANNEL, CHANNEL_NAME)
+            sandbox.add_channel(FOLLOW_UP, FOLLOW_UP_NAME)
+
+            console.rule("1. Past incidents in memory")
+            for draft in seed_drafts(sandbox.team_id):
+                outcome = await bot.runtime.services.memory.retain(draft)
+                console.print(f"  {outcome.status.value:<9} {draft.incident_id}  [{draft.truth_state.value}]  {draft.title}")
+
+            console.rule(f"2. /incident declare in #{CHANNEL_NAME}")
+            await _declare(bot, CHANNEL, {"title": TITLE, "service": "payments", "severity": "SEV2",
+                                          "symptoms": "Checkout requests fail with database timeouts; p99 at 30 s."})  # fmt: skip
+            parent = await _recall_thread(bot, CHANNEL)
+            for i, message in enumerate(_thread(bot, CHANNEL, parent)):
+                print_message(_as_message(message), console=console, title="incident-memory" if i == 0 else "  ↳ in thread")
+
+            console.rule("3. People talk in the channel (the CURRENT evidence)")
+            for user, text in (
+                (ONCALL, "pool at 20/20 on every checkout pod, requests queueing"),
+                (RESPONDER, "db CPU is fine, but pg_stat_activity shows lots of idle in transaction from checkout"),
+            ):
+                await bot.slack.say(CHANNEL, text, user=user)
+                console.print(f"  <{user}> {text}")
+            await bot.runtime.services.background.drain()
+
+            console.rule("4. Investigate (offline investigator: no API key)")
+            await bot.slack.block_action("incident_investigate", user_id=RESPONDER, message=parent)
+            update = await sandbox.wait_for("chat.update", timeout=30)
+            print_message(update.params, console=console, title="incident-memory · investigation")
+
+            console.rule("5. /incident resolve: the resolution modal")
+            await bot.slack.command("/incident", "resolve", user_id=RESPONDER, channel_id=CHANNEL)
+            await sandbox.wait_for("views.open", count=2)
+            print_view(sandbox.last_view(), console=console)
+            answer = await bot.slack.view_submission(sandbox.last_view(), user_id=RESPONDER, answers=RESOLUTION)
+            if answer.body:
+                console.print(f"[red]the modal stayed open:[/red] {answer.body}")
+                return 1
+            confirmation = await sandbox.wait_for_message(CHANNEL, lambda m: "retry loop held" in json.dumps(m.blocks or []))
+            print_message(_as_message(confirmation), console=console, title="incident-memory")
+
+            console.rule(f"6. A week later, a similar incident in #{FOLLOW_UP_NAME}")
+            await _declare(bot, FOLLOW_UP, {"title": "Checkout latency: database connections held during provider calls",
+                                            "service": "payments"})  # fmt: skip
+            parent2 = await _recall_thread(bot, FOLLOW_UP)
+            for i, message in enumerate(_thread(bot, FOLLOW_UP, parent2)):
+                if i <= 1:  # the parent and the first memory: the one saved in step 5
+                    print_message(_as_message(message), console=console, title="incident-memory" if i == 0 else "  ↳ in thread")
+
+            console.rule("Done")
+            console.print(f"{len(sandbox.calls())} Slack API calls went through the sandbox; nothing left this machine.")
+            if keep:
+                console.print(f"Sandbox Web API: {sandbox.base_url}   app: {bot.events_url}   (Ctrl-C to stop)")
+                await asyncio.Event().wait()
     return 0

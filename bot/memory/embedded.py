@@ -6,6 +6,7 @@ Several processes may share one data folder: each attaches to the server already
 from __future__ import annotations
 
 import logging
+import warnings
 from pathlib import Path
 
 from bot.memory.errors import StoreUnavailable
@@ -32,7 +33,10 @@ def start_embedded(data_dir: Path) -> str:
 
     pg_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
-        server = pgserver.get_server(pg_dir)
+        with warnings.catch_warnings():
+            # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI): harmless here
+            warnings.simplefilter("ignore")
+            server = pgserver.get_server(pg_dir)
     except Exception as exc:  # noqa: BLE001 - pgserver raises plain exceptions with the server log
         raise EmbeddedPostgresError(f"could not start the embedded PostgreSQL in {pg_dir}: {exc}") from exc
     log.info("embedded PostgreSQL: data in %s", pg_dir)
