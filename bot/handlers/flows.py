@@ -82,6 +82,9 @@ async def run_investigation(client: AsyncWebClient, services: Services, incident
     except MemoryError_ as exc:
         log.error("investigation of %s failed: %s", incident.incident_id, exc)
         answer = messages.notice(f"The investigation could not read the memory bank ({exc}). Try `/investigate` again.")
+    except Exception:  # noqa: BLE001 - the placeholder must never be left spinning
+        log.exception("investigation of %s failed", incident.incident_id)
+        answer = messages.notice("The investigation failed unexpectedly; the error is in the bot's logs. Try `/investigate` again.")
     if ts is None:
         await post(client, incident.channel, answer, **({"thread_ts": thread_ts} if thread_ts else {}))
         return

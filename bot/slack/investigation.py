@@ -67,6 +67,8 @@ def _sections(inv: Investigation) -> list[tuple[str, str]]:
 
 def _provenance(inv: Investigation) -> list[str]:
     who = f"answered by {inv.model}" if inv.model and inv.investigator.value == "anthropic" else "offline investigator (no model)"
+    if inv.usage and (inv.usage.input_tokens or inv.usage.output_tokens):
+        who += f" · {inv.usage.input_tokens:,} tokens in, {inv.usage.output_tokens:,} out"
     lines = [who]
     if inv.note:
         lines.append(_item(inv.note))

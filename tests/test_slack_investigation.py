@@ -1,0 +1,94 @@
+"""Investigation in Slack: "Investigating…" at once in the incident's thread, then the answer in
+its place — from the real Anthropic client talking to a local fake of the Messages API."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.config import Settings
+from bot.memory.files import draft_from_json
+from bot.sandbox.local_bot import LocalBot, local_bot
+from tests.fakes.anthropic_api import FakeMessagesAPI, Status, ToolAnswer
+from tests.test_slack_e2e import SEED, declare
+
+ANSWER = {
+    "current_summary": "Checkout times out against the database since the 11:55 deploy; pool at 100/100.",
+    "checks_to_run": [
+        {"action": "Query pg_stat_activity for idle-in-transaction sessions", "why": "a leak looked like this before",
+         "memory_ids": ["INC-OLD-1"]},
+    ],
+    "hypotheses": [
+        {"statement": "Connections are not returned to the pool", "current_evidence": ["pool at 100/100"],
+         "related_memory_ids": ["INC-OLD-1"], "status": "supported"},
+    ],
+    "successful_previous_actions": [{"action": "release the connection in a finally block", "memory_id": "INC-OLD-1"}],
+    "failed_previous_actions": [
+        {"action": "restarted the payments pods", "why_it_failed": "bought 25 minutes", "memory_id": "INC-OLD-1"},
+    ],
+    "conflicts": [],
+    "open_questions": ["What changed at 11:55?"],
+}  # fmt: skip
+
+
+@pytest.fixture
+async def model_api() -> AsyncIterator[FakeMessagesAPI]:
+    async with FakeMessagesAPI() as fake:
+        yield fake
+
+
+@pytest.fixture
+async def bot(database_url: str, model_api: FakeMessagesAPI) -> AsyncIterator[LocalBot]:
+    settings = Settings(
+        database_url=database_url, anthropic_api_key="test-key", anthropic_base_url=model_api.base_url,
+        investigation_timeout_s=2.0,
+    )  # fmt: skip
+    async with local_bot(settings) as running:
+        running.sandbox.add_user("U1", "alice")
+        running.sandbox.add_channel("C1", "inc-checkout-timeouts")
+        running.sandbox.add_channel("CPRIV", "inc-secret-thing", is_private=True)
+        await running.runtime.services.memory.retain(draft_from_json(SEED, team_id=running.sandbox.team_id))
+        yield running
+
+
+async def investigate(bot: LocalBot, channel: str = "C1") -> dict:
+    await bot.slack.say(channel, "pool at 100/100 since the 11:55 deploy", user="U1")
+    assert (await bot.slack.command("/investigate", user_id="U1", channel_id=channel)).status == 200
+    placeholder = await bot.sandbox.wait_for(lambda c: c.method == "chat.postMessage" and "Investigating" in c.params.get("text", ""))
+    update = await bot.sandbox.wait_for("chat.update", timeout=10)
+    assert update.params["ts"] == placeholder.response["ts"]  # the answer replaced the placeholder
+    return update.params
+
+
+async def test_a_good_answer_replaces_the_placeholder_in_the_thread(bot: LocalBot, model_api: FakeMessagesAPI) -> None:
+    model_api.script(ToolAnswer(ANSWER))
+    await declare(bot)
+    answer = await investigate(bot)
+    shown = json.dumps(answer)
+    assert "pool at 100/100" in shown and "pg_stat_activity" in shown and "bought 25 minutes" in shown
+    assert "answered by claude" in shown and "1,200 tokens in, 300 out" in shown  # model and token use
+    [request] = model_api.requests
+    prompt = request.prompt
+    assert prompt.index("CURRENT INCIDENT") < prompt.index("PAST INCIDENT MEMORIES")
+    assert "pool at 100/100 since the 11:55 deploy" in prompt and "INC-OLD-1" in prompt
+
+
+async def test_an_overloaded_model_gives_the_offline_answer_with_a_note(bot: LocalBot, model_api: FakeMessagesAPI) -> None:
+    model_api.script(Status(529), Status(529), Status(529), Status(529))
+    await declare(bot)
+    answer = await investigate(bot)
+    shown = json.dumps(answer).lower()
+    assert "offline" in shown and ("529" in shown or "overloaded" in shown)
+    assert "bought 25 minutes" in shown  # the memories still help
+
+
+async def test_a_private_channel_is_never_sent_to_the_model(bot: LocalBot, model_api: FakeMessagesAPI) -> None:
+    model_api.script(ToolAnswer(ANSWER))
+    await bot.slack.command("/incident", "declare", user_id="U1", channel_id="CPRIV")
+    await bot.sandbox.wait_for("views.open")
+    await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"title": "Secret thing broke"})
+    answer = await investigate(bot, "CPRIV")
+    assert model_api.requests == []
+    assert "private" in json.dumps(answer).lower()
