@@ -22,8 +22,8 @@ class FusionWeights:
     concepts: float = 0.35
     # multipliers
     same_service: float = 0.2
-    truth: float = 0.15
-    recency: float = 0.05
+    truth: float = 0.3
+    recency: float = 0.3  # jira-dev: MRR@10 0.578 → 0.607 when age is taken at the incident's time
     feedback: float = 0.2
 
 

@@ -26,7 +26,8 @@ class Recaller:
         self.vocabulary = vocabulary or load_vocabulary()
 
     async def recall(self, query: RecallQuery) -> list[RecallMatch]:
-        now = utcnow()
+        # ages are taken at the incident's time: a replay of 2012 asks what was recent in 2012
+        now = query.occurred_before or utcnow()
         terms = query_terms(query, self.vocabulary)
         candidates = await self._source.candidates(query, terms)
         signals = measure(query, candidates, now, terms.concepts)
