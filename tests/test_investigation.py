@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-from fakes.anthropic_api import Delay, FakeMessagesAPI, MalformedJSON, Status, TextAnswer, ToolAnswer
+from tests.fakes.anthropic_api import Delay, FakeMessagesAPI, MalformedJSON, Status, TextAnswer, ToolAnswer
 
 from bot.investigation import (
     AnthropicInvestigator,
