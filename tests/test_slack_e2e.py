@@ -246,3 +246,26 @@ async def test_storage_failure_keeps_the_modal_open_with_every_typed_value(bot: 
     assert "Nothing was saved" in kept
     for value in RESOLUTION.values():
         assert value in kept
+
+
+async def test_a_hostile_oversized_memory_posts_within_limits_and_pings_no_one(bot: LocalBot) -> None:
+    hostile = {
+        **SEED,
+        "incident_id": "INC-LOUD",
+        "title": "<!channel> checkout database pool exhausted <@U123> <!here>",
+        "root_cause": ("<!channel> " + "x" * 2980)[:3000],
+        "resolution": "<@U123> " + "y" * 2990,
+        "failed_attempts": [{"action": f"<!here> attempt {i} " + "a" * 900, "why_it_failed": "<@U123> " + "w" * 2000} for i in range(100)],
+    }
+    await bot.runtime.services.memory.retain(draft_from_json(hostile, team_id=bot.sandbox.team_id))
+    await declare(bot)
+    await bot.runtime.services.background.drain()
+    posted = [c for c in bot.sandbox.calls("chat.postMessage")]
+    assert posted and all(c.ok for c in posted)  # the sandbox enforces Slack's limits: nothing refused
+    for call in posted:
+        text = json.dumps(call.params)
+        assert "<!channel>" not in text and "<!here>" not in text and "<@U123>" not in text
+    [reply] = [c for c in posted if '"value": "INC-LOUD"' in json.dumps(c.params)]
+    shown = json.dumps(reply.params)
+    assert "&lt;!channel&gt; checkout database pool exhausted &lt;@U123&gt;" in shown
+    assert "truncated" in shown and "/incident show INC-LOUD" in shown

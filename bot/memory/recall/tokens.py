@@ -49,8 +49,13 @@ def _is_id(word: str) -> bool:
     return bool(_NUMBER.match(lowered) or (_ID.match(lowered) and _HAS_DIGIT.search(lowered)))
 
 
+# Longer "words" are blobs (base64, minified code, runaway repeats): no one searches for them,
+# and PostgreSQL refuses tsvector lexemes over 2,047 bytes.
+MAX_TERM_CHARS = 64
+
+
 def _keep(word: str) -> bool:
-    if len(word) < 2 or word in STOPWORDS or _NUMBER.match(word):
+    if len(word) < 2 or len(word) > MAX_TERM_CHARS or word in STOPWORDS or _NUMBER.match(word):
         return False
     if _HEXISH.match(word) and _HAS_DIGIT.search(word):
         return False
