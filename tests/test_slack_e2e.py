@@ -96,7 +96,7 @@ async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bo
     await bot.sandbox.wait_for("views.open", count=2)
     assert (await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"text": "it was the refund worker's retry path"})).status == 200
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-OLD-1")
-    assert [c.text for c in memory.corrections] == ["it was the refund worker's retry path"]
+    assert [(c.author, c.text) for c in memory.corrections] == [("alice", "it was the refund worker's retry path")]
 
     # people talk in the channel: CURRENT evidence on the incident's timeline
     await bot.slack.say("C1", "p99 at 30s, pool at 100/100", user="U1")
@@ -107,7 +107,7 @@ async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bo
     assert confirmation.thread_ts in (None, confirmation.ts)
     incident = await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1")
     saved = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
-    assert saved.truth_state.value == "verification_confirmed" and saved.verified_by == "U1"
+    assert saved.truth_state.value == "verification_confirmed" and saved.verified_by == "alice"
     assert saved.failed_attempts[0].why_it_failed == "database memory pressure rose and the pool filled anyway"
     timeline = await bot.runtime.services.incidents.timeline(incident)
     assert [e.text for e in timeline] == ["p99 at 30s, pool at 100/100"]

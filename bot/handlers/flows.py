@@ -44,6 +44,16 @@ async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
     )
 
 
+async def user_name(client: AsyncWebClient, user_id: str) -> str:
+    """How a person is named in memory ("maya.oncall"): readable later, and never a ping."""
+    try:
+        user = (await client.users_info(user=user_id))["user"]
+    except SlackApiError:
+        return user_id
+    profile = user.get("profile") or {}
+    return profile.get("display_name") or user.get("name") or profile.get("real_name") or user_id
+
+
 async def post(client: AsyncWebClient, channel: str, message: dict[str, Any], **kwargs: Any) -> str | None:
     """Post a rendered message; returns its ts, or None (logged) when Slack refuses it."""
     try:

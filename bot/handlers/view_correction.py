@@ -10,7 +10,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import save_modal
+from bot.handlers.flows import save_modal, user_name
 from bot.models import MemoryRecord
 from bot.slack import ids, messages
 from bot.slack.modals import read_metadata
@@ -36,5 +36,8 @@ def register(app: AsyncApp, services: Services) -> None:
                 )
             return None
 
-        save = services.resolution.add_correction(team_id, context["incident_id"], user_id, submission.text)
-        await save_modal(ack, client, services, view, save, saved)
+        async def save() -> MemoryRecord:
+            author = await user_name(client, user_id)
+            return await services.resolution.add_correction(team_id, context["incident_id"], author, submission.text)
+
+        await save_modal(ack, client, services, view, save(), saved)

@@ -9,7 +9,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import save_modal
+from bot.handlers.flows import save_modal, user_name
 from bot.memory.errors import TruthMoveRefused
 from bot.models import MemoryRecord
 from bot.slack import ids, messages
@@ -30,7 +30,8 @@ def register(app: AsyncApp, services: Services) -> None:
 
         async def reject() -> MemoryRecord | TruthMoveRefused:
             try:
-                return await services.recall.reject(team_id, context["incident_id"], user_id, submission.reason)
+                actor = await user_name(client, user_id)
+                return await services.recall.reject(team_id, context["incident_id"], actor, submission.reason)
             except TruthMoveRefused as refused:
                 return refused
 

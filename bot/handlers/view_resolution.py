@@ -9,7 +9,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import post, save_modal
+from bot.handlers.flows import post, save_modal, user_name
 from bot.memory.errors import MemoryNotFound
 from bot.models import Resolution
 from bot.services.resolution import ResolutionOutcome, ResolutionStatus
@@ -46,13 +46,14 @@ def register(app: AsyncApp, services: Services) -> None:
             incident = incident or await services.incidents.latest_in(team_id, channel_id)
             if incident is None:
                 raise MemoryNotFound(context.get("current_incident") or channel_id, team_id)
-            return await services.resolution.resolve(incident, resolution, resolved_by=user_id)
+            resolved_by = await user_name(client, user_id)
+            return await services.resolution.resolve(incident, resolution, resolved_by=resolved_by)
 
         async def saved(outcome: ResolutionOutcome) -> dict[str, Any] | None:
             memory = outcome.memory
             assert memory is not None
             if outcome.status is ResolutionStatus.SAVED:
-                confirmation = messages.resolution_confirmation(memory, by=user_id)
+                confirmation = messages.resolution_confirmation(memory, by=memory.verified_by)
                 services.background.spawn(post(client, channel_id, confirmation), name="resolution-confirmation")
                 return None
             if outcome.status is ResolutionStatus.UNCHANGED:
