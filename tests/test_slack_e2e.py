@@ -269,3 +269,22 @@ async def test_a_hostile_oversized_memory_posts_within_limits_and_pings_no_one(b
     shown = json.dumps(reply.params)
     assert "&lt;!channel&gt; checkout database pool exhausted &lt;@U123&gt;" in shown
     assert "truncated" in shown and "/incident show INC-LOUD" in shown
+
+
+async def test_joining_an_incident_channel_opens_it_from_name_topic_and_purpose_and_recalls_once(bot: LocalBot) -> None:
+    from bot.sandbox.signed import member_joined_channel_event
+
+    bot.sandbox.add_channel("C9", "inc-payments-db", topic="Checkout database pool exhausted", purpose="payments outage")
+    bot.sandbox.add_channel("C10", "random")
+    joined = member_joined_channel_event("C9", user=bot.sandbox.bot_user_id)
+    for event_id in ("EvJoin1", "EvJoin2"):  # a repeated join must not post a second thread
+        assert (await bot.slack.event(joined, event_id=event_id)).status == 200
+    await bot.slack.event(member_joined_channel_event("C10", user=bot.sandbox.bot_user_id), event_id="EvJoin3")
+    await bot.slack.event(member_joined_channel_event("C9", user="U1"), event_id="EvJoin4")  # a person joining
+    await bot.runtime.services.background.drain()
+    incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C9")
+    assert incident.title == "Checkout database pool exhausted" and "payments outage" in incident.symptoms
+    parents = [m for m in bot.sandbox.messages("C9") if "past incident" in m.text and m.thread_ts in (None, m.ts)]
+    assert len(parents) == 1 and parents[0].text.startswith("1 past incident")
+    assert bot.sandbox.messages("C10") == []
+    assert await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C10") is None
