@@ -25,6 +25,7 @@ from bot.config import Settings
 from bot.memory.bulk import retain_many
 from bot.memory.files import MemoryFileError, draft_from_json, parse_records
 from bot.memory.migrate import apply_migrations
+from bot.memory.postings import derive_postings
 from bot.memory.postgres import PostgresMemoryStore, create_pool
 from bot.memory.recall.concepts import load_vocabulary
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
@@ -233,7 +234,11 @@ async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: li
                 chunk = memories[start : start + BATCH]
                 await retain_many(conn, chunk, store.vocabulary)
                 bar.advance(task, len(chunk))
-            await conn.execute("ANALYZE memories; ANALYZE term_stats")
+            bar.update(task, description="deriving postings")
+            await derive_postings(conn)
+            await conn.execute("VACUUM ANALYZE memories")
+            await conn.execute("VACUUM ANALYZE recall_postings")
+            await conn.execute("ANALYZE term_stats")
         task = bar.add_task("recalling", total=len(cases))
         results = []
         for case in cases:

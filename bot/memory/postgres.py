@@ -46,10 +46,16 @@ _RECORD_COLUMNS = ", ".join(("pk", *_DRAFT_COLUMNS, "created_at", "updated_at"))
 # How many of the query's rarest terms pick candidates through the GIN index; every known
 # query term then scores them. Rare terms carry the identity of a report.
 CANDIDATE_TERMS = 32
-CANDIDATE_POOL = 100
+CANDIDATE_POOL = 50
 # Memories that share no rare term but fail the same way or name the same mechanism also
 # compete: up to this many, most specific (signature, then most shared concepts) and newest first.
 SIGNAL_CANDIDATES = 30
+# The postings read: the query's heaviest terms, each read to a depth (deeper for rare terms,
+# whose lists are short and decisive), summed into an approximate score; the best RESCORE
+# memories are then scored exactly.
+POSTINGS_TERMS = 48
+DEPTH_RARE, DEPTH_COMMON, RARE_DF_SHARE = 2000, 300, 0.02
+RESCORE = 300
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -306,12 +312,22 @@ class PostgresMemoryStore:
             head = (query.team_id, known, weights, avgdl, BM25_K1, BM25_B, *args)
             extra = len(head) + 1
             rows: list[asyncpg.Record] = []
-            if rarest:
-                rows += await conn.fetch(
-                    _scored_select(f"m.search @@ ${extra}::tsquery", filters,
-                                   f"ORDER BY s.score DESC NULLS LAST, m.pk DESC LIMIT ${extra + 1}"),
-                    *head, _tsquery(rarest), pool_size,
-                )  # fmt: skip
+            if known:
+                mark = await conn.fetchval("SELECT max_pk FROM recall_postings_state") or 0
+                pks: list[int] = []
+                if mark:
+                    heavy = sorted(zip(known, weights), key=lambda tw: -tw[1])[:POSTINGS_TERMS]
+                    depths = [min(df[t], DEPTH_RARE if df[t] <= RARE_DF_SHARE * doc_count else DEPTH_COMMON) for t, _ in heavy]
+                    pks = await self._postings_candidates(conn, query, heavy, depths)
+                if rarest:
+                    # memories retained since the last derivation: through the GIN index
+                    pks += await self._fresh_candidates(conn, query.team_id, mark, rarest)
+                if pks:
+                    rows += await conn.fetch(
+                        _scored_select(f"m.pk = ANY(${extra}::bigint[])", filters,
+                                       f"ORDER BY s.score DESC NULLS LAST, m.pk DESC LIMIT ${extra + 1}"),
+                        *head, pks, pool_size,
+                    )  # fmt: skip
             if terms.signature or terms.concepts:
                 rows += await conn.fetch(
                     _scored_select(
@@ -353,6 +369,32 @@ class PostgresMemoryStore:
                 )
             )
         return out
+
+    async def _postings_candidates(
+        self, conn: asyncpg.Connection, query: RecallQuery, heavy: list[tuple[str, float]], depths: list[int]
+    ) -> list[int]:
+        """The RESCORE memories with the best approximate score from the postings' first rows."""
+        rows = await conn.fetch(
+            """SELECT p.memory_pk, sum(q.w * p.impact) AS approx
+               FROM unnest($2::text[], $3::float8[], $4::int[]) AS q(term, w, depth)
+               CROSS JOIN LATERAL (
+                   SELECT memory_pk, impact FROM recall_postings p
+                   WHERE p.team_id = $1 AND p.term = q.term
+                     AND ($5::timestamptz IS NULL OR p.occurred_at IS NULL OR p.occurred_at <= $5)
+                   ORDER BY p.impact DESC LIMIT q.depth
+               ) p
+               GROUP BY p.memory_pk ORDER BY approx DESC LIMIT $6""",
+            query.team_id, [t for t, _ in heavy], [w for _, w in heavy], depths, query.occurred_before, RESCORE,
+        )  # fmt: skip
+        return [r["memory_pk"] for r in rows]
+
+    async def _fresh_candidates(self, conn: asyncpg.Connection, team_id: str, mark: int, rarest: list[str]) -> list[int]:
+        """Memories retained since postings were last derived that share a candidate term."""
+        rows = await conn.fetch(
+            f"SELECT pk FROM memories m WHERE m.team_id = $1 AND m.pk > $2 AND m.search @@ $3::tsquery LIMIT {RESCORE}",
+            team_id, mark, _tsquery(rarest),
+        )  # fmt: skip
+        return [r["pk"] for r in rows]
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -421,8 +463,9 @@ def _scored_select(where: str, filters: str, tail: str) -> str:
         CROSS JOIN LATERAL (
             SELECT sum(q.w * x.tf * ($5::float8 + 1) / (x.tf + $5::float8 * (1 - $6::float8 + $6::float8 * m.doc_len / $4::float8))) AS score,
                    array_agg(q.term ORDER BY q.w DESC) AS matched
-            FROM q CROSS JOIN LATERAL (SELECT (m.doc_terms ->> q.term)::float8 AS tf) x
-            WHERE x.tf IS NOT NULL
+            -- one pass over the memory's own terms (one detoast), joined to the query's
+            FROM (SELECT d.key AS term, d.value::float8 AS tf FROM jsonb_each_text(m.doc_terms) d) x
+            JOIN q ON q.term = x.term
         ) s
         WHERE m.team_id = $1 AND {where} {filters}
         {tail}"""
