@@ -288,3 +288,36 @@ async def test_joining_an_incident_channel_opens_it_from_name_topic_and_purpose_
     assert len(parents) == 1 and parents[0].text.startswith("1 past incident")
     assert bot.sandbox.messages("C10") == []
     assert await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C10") is None
+
+
+async def test_recall_on_free_text_show_help_and_reject(bot: LocalBot) -> None:
+    guess = {**SEED, "incident_id": "INC-GUESS", "title": "Checkout slow: maybe the batch job", "root_cause": "the nightly batch",
+             "truth_state": "unconfirmed_hypothesis", "verified_by": None, "failed_attempts": []}  # fmt: skip
+    await bot.runtime.services.memory.retain(draft_from_json(guess, team_id=bot.sandbox.team_id))
+    bot.sandbox.add_channel("C5", "general")
+
+    await bot.slack.command("/recall", "checkout connection pool exhausted", user_id="U1", channel_id="C5")
+    first = await bot.sandbox.wait_for("response_url")
+    assert first.params["text"].startswith("2 past incidents look like this one")
+    await bot.sandbox.wait_for("response_url", count=3)  # the parent and one message per memory, to this user only
+    assert bot.sandbox.messages("C5") == []
+
+    help_ = await bot.slack.command("/incident", "help", user_id="U1", channel_id="C5")
+    assert "/incident resolve" in json.dumps(help_.body)
+    await bot.slack.command("/incident", "show INC-OLD-1", user_id="U1", channel_id="C5")
+    shown = await bot.sandbox.wait_for(lambda c: c.method == "response_url" and "INC-OLD-1" in json.dumps(c.params) and "Root cause" in json.dumps(c.params))
+    assert "bought 25 minutes" in json.dumps(shown.params)
+
+    # Reject is offered on the unconfirmed guess only, and asks for a reason
+    replies = [c for c in bot.sandbox.calls("response_url") if '"value": "INC-GUESS"' in json.dumps(c.params)]
+    assert replies and "memory_reject" in json.dumps(replies[0].params)
+    await bot.slack.block_action("memory_reject", user_id="U1", message={**replies[0].params, "ts": "1.000001"}, channel_id="C5")
+    await bot.sandbox.wait_for("views.open")
+    no_reason = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"reason": ""})
+    assert no_reason.body["response_action"] == "errors" and "reason" in no_reason.body["errors"]
+    await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"reason": "the batch runs at 3am, not at peak"})
+    rejected = await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-GUESS")
+    assert rejected.truth_state.value == "rejected" and rejected.transitions[-1].reason == "the batch runs at 3am, not at peak"
+    await bot.slack.command("/recall", "checkout connection pool exhausted", user_id="U1", channel_id="C5")
+    again = await bot.sandbox.wait_for("response_url", count=5)
+    assert again.params["text"].startswith("1 past incident looks like this one")  # rejected never comes back
