@@ -25,6 +25,11 @@ from bot.config import Settings
 from bot.memory.database import database_url, migrate
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.postgres import PostgresMemoryStore, create_pool
+from bot.memory.recall.concepts import load_vocabulary
+from bot.observability import Metrics, configure_logging
+from bot.observability.slack import SlackApiObserver
+from bot.observability.store import count_store_errors
+from bot.observability.web import metrics_handler, slack_events_middleware
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
@@ -33,6 +38,7 @@ from bot.services.resolution import ResolutionService
 log = logging.getLogger(__name__)
 
 SLACK_EVENTS_PATH = "/slack/events"
+METRICS_PATH = "/metrics"
 
 
 class ConfigurationError(Exception):
@@ -50,14 +56,18 @@ class Services:
     resolution: ResolutionService
     investigation: InvestigationService
     background: BackgroundWork
+    metrics: Metrics
 
 
-def slack_client(settings: Settings) -> AsyncWebClient:
+def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWebClient:
+    # Bolt copies these handlers into the client it makes for each request: the observer, first,
+    # counts every answer (each 429 too, before the next handler retries it) and never retries.
+    observer = [SlackApiObserver(metrics)] if metrics is not None else []
     return AsyncWebClient(
         token=settings.slack_bot_token,
         base_url=settings.slack_api_url,
         # 429 → wait Retry-After and send again: the message still arrives exactly once
-        retry_handlers=[AsyncRateLimitErrorRetryHandler(max_retry_count=3), AsyncConnectionErrorRetryHandler()],
+        retry_handlers=[*observer, AsyncRateLimitErrorRetryHandler(max_retry_count=3), AsyncConnectionErrorRetryHandler()],
     )
 
 
@@ -69,7 +79,7 @@ def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
     from bot.handlers import register_all
 
     app = AsyncApp(
-        client=slack_client(settings),
+        client=slack_client(settings, services.metrics),
         signing_secret=settings.slack_signing_secret or "socket-mode-has-no-signing-secret",
         # the bot's own messages are dropped by Bolt before any listener sees them
         ignoring_self_events_enabled=True,
@@ -93,9 +103,12 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
     async def drain(_: web.Application) -> None:
         await services.background.drain()
 
-    web_app = web.Application(client_max_size=1024 * 1024)
+    web_app = web.Application(
+        client_max_size=1024 * 1024, middlewares=[slack_events_middleware(services.metrics, SLACK_EVENTS_PATH)]
+    )
     web_app.router.add_post(SLACK_EVENTS_PATH, slack_events)
     web_app.router.add_get("/healthz", healthz)
+    web_app.router.add_get(METRICS_PATH, metrics_handler(services.metrics))
     web_app.on_shutdown.append(drain)
     return web_app
 
@@ -106,17 +119,23 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     await migrate(dsn, settings)
     pool = await create_pool(dsn)
     background = BackgroundWork()
+    metrics = Metrics()
     try:
-        memory = PostgresMemoryStore(pool)
-        incident_store = PostgresIncidentStore(pool)
+        memory = count_store_errors(
+            PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path)),
+            metrics,
+            name="memory",
+        )
+        incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
         yield Services(
             settings=settings,
             memory=memory,
-            incidents=IncidentService(incident_store, settings.incident_channel_pattern),
-            recall=RecallService(memory),
+            incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
+            recall=RecallService(memory, metrics=metrics),
             resolution=ResolutionService(memory, incident_store),
-            investigation=InvestigationService.from_settings(settings),
+            investigation=InvestigationService.from_settings(settings, metrics=metrics),
             background=background,
+            metrics=metrics,
         )
     finally:
         await background.drain()
@@ -141,12 +160,18 @@ async def serve(settings: Settings) -> None:
     """Serve over HTTP, or over Socket Mode when SLACK_APP_TOKEN is set."""
     import asyncio
 
+    configure_logging(
+        log_format=settings.log_format,
+        level=settings.log_level,
+        secrets=(settings.slack_bot_token, settings.slack_signing_secret, settings.slack_app_token, settings.anthropic_api_key),
+    )
     async with open_runtime(settings) as runtime:
-        runner = web.AppRunner(runtime.web_app)
+        # /slack/events requests get one log line each from the middleware; no access log
+        runner = web.AppRunner(runtime.web_app, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, host="0.0.0.0", port=settings.port)
         await site.start()
-        log.info("listening on :%d (POST %s, GET /healthz)", settings.port, SLACK_EVENTS_PATH)
+        log.info("listening on :%d (POST %s, GET /healthz, GET %s)", settings.port, SLACK_EVENTS_PATH, METRICS_PATH)
         socket_handler = None
         if settings.slack_app_token:
             from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from functools import cached_property
 from pathlib import Path
+from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +45,22 @@ class Settings(BaseSettings):
     )
     incident_channel_pattern: str = Field(default="^inc-", description="channels watched as incidents")
     port: int = Field(default=3000, description="HTTP port of `serve`")
+    log_format: Literal["json", "text"] = Field(
+        default="json", description="`serve`'s log lines: one JSON object per line, or text for a terminal"
+    )
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        default="INFO", description="`serve`'s log level (DEBUG adds slack_sdk's request and response bodies)"
+    )
+    fly_app_name: str | None = Field(
+        default=None, description="set by Fly.io on its machines: then DATABASE_URL is required"
+    )
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _case_insensitive(cls, value: object, info: ValidationInfo) -> object:
+        if not isinstance(value, str):
+            return value
+        return value.strip().lower() if info.field_name == "log_format" else value.strip().upper()
 
     @cached_property
     def data_dir(self) -> Path:

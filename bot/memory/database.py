@@ -10,15 +10,25 @@ import asyncpg
 
 from bot.config import Settings
 from bot.memory.embedded import start_embedded
-from bot.memory.errors import StoreUnavailable
+from bot.memory.errors import MemoryError_, StoreUnavailable
 from bot.memory.migrate import apply_migrations
 from bot.memory.recall.concepts import load_vocabulary
 from bot.memory.postgres import PostgresMemoryStore, create_pool
 
 
+class DatabaseNotConfigured(MemoryError_):
+    """On a platform whose disk does not survive a deploy, the embedded default would lose memory."""
+
+
 async def database_url(settings: Settings) -> str:
     if settings.database_url:
         return settings.database_url
+    if settings.fly_app_name:
+        raise DatabaseNotConfigured(
+            f"DATABASE_URL is not set on the Fly.io app {settings.fly_app_name!r}: the embedded PostgreSQL would "
+            "live on the machine's temporary disk and lose every memory at the next deploy. Attach a database "
+            "(`fly postgres attach <app>-db`, which sets DATABASE_URL) and deploy again."
+        )
     return await asyncio.to_thread(start_embedded, settings.data_dir)
 
 

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from bot.memory.incidents import IncidentStore
 from bot.models import MAX_TEXT, Incident, IncidentRecord
+from bot.observability import Metrics, bind
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +33,10 @@ def incident_from_channel(channel: ChannelInfo) -> Incident:
 
 
 class IncidentService:
-    def __init__(self, incidents: IncidentStore, channel_pattern: str) -> None:
+    def __init__(self, incidents: IncidentStore, channel_pattern: str, *, metrics: Metrics | None = None) -> None:
         self._incidents = incidents
         self._pattern = re.compile(channel_pattern)
+        self._metrics = metrics
 
     def is_incident_channel(self, name: str | None) -> bool:
         return bool(name and self._pattern.search(name))
@@ -42,10 +44,12 @@ class IncidentService:
     async def declare(
         self, team_id: str, channel: ChannelInfo, incident: Incident, *, declared_by: str | None
     ) -> tuple[IncidentRecord, bool]:
-        return await self._incidents.open_incident(
+        opened = await self._incidents.open_incident(
             team_id, channel.id, incident.model_copy(update={"channel": channel.id, "team": team_id}),
             channel_name=channel.name, is_private=channel.is_private, declared_by=declared_by,
         )  # fmt: skip
+        bind(incident=opened[0].incident_id)
+        return opened
 
     async def detect(self, team_id: str, channel: ChannelInfo) -> tuple[IncidentRecord, bool] | None:
         """Open an incident for a channel whose name matches the pattern (unless one is open)."""
@@ -57,12 +61,19 @@ class IncidentService:
         self, team_id: str, channel_id: str, message_ts: str, author: str, text: str, at: datetime,
         *, event_id: str | None,
     ) -> bool:  # fmt: skip
-        return await self._incidents.append_message(
+        """False when the store had seen this event (or message) already: a repeat, dropped."""
+        appended = await self._incidents.append_message(
             team_id, channel_id, message_ts, author, text, at, event_id=event_id
         )
+        if not appended and self._metrics is not None:
+            self._metrics.events_deduplicated.inc()
+        return appended
 
     async def open_in(self, team_id: str, channel_id: str) -> IncidentRecord | None:
-        return await self._incidents.open_in_channel(team_id, channel_id)
+        incident = await self._incidents.open_in_channel(team_id, channel_id)
+        if incident is not None:
+            bind(incident=incident.incident_id)
+        return incident
 
     async def latest_in(self, team_id: str, channel_id: str) -> IncidentRecord | None:
         return await self._incidents.latest_in_channel(team_id, channel_id)

@@ -2,17 +2,42 @@
 
 from __future__ import annotations
 
+import time
+
 from bot.config import Settings
-from bot.investigation import Investigation, Investigator, build_investigator
+from bot.investigation import AnthropicInvestigator, Investigation, Investigator, InvestigatorKind, build_investigator
 from bot.models import IncidentRecord, RecallMatch, TimelineEntry
+from bot.observability import Metrics, bind
+
+# How the model investigator words each fallback (its note), as a metric label.
+_FALLBACK_REASONS = (
+    ("Nothing was sent to the model", "privacy"),
+    ("Privacy check failed", "privacy_check_failed"),
+    ("(timeout)", "timeout"),
+    ("rate limited (429)", "rate_limited"),
+    ("overloaded (529)", "overloaded"),
+    ("answered with an error", "api_error"),
+    ("could not be reached", "unreachable"),
+    ("answer was malformed", "malformed"),
+    ("past incident is the current cause", "refused_by_guard"),
+    ("failed unexpectedly", "unexpected"),
+)
+
+
+def fallback_reason(note: str | None) -> str:
+    for phrase, reason in _FALLBACK_REASONS:
+        if note and phrase in note:
+            return reason
+    return "other"
 
 
 class InvestigationService:
-    def __init__(self, investigator: Investigator) -> None:
+    def __init__(self, investigator: Investigator, *, metrics: Metrics | None = None) -> None:
         self._investigator = investigator
+        self._metrics = metrics
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> "InvestigationService":
+    def from_settings(cls, settings: Settings, *, metrics: Metrics | None = None) -> "InvestigationService":
         return cls(
             build_investigator(
                 api_key=settings.anthropic_api_key,
@@ -20,13 +45,30 @@ class InvestigationService:
                 base_url=settings.anthropic_base_url,
                 timeout_s=settings.investigation_timeout_s,
                 private_with_model=settings.investigate_private_with_model,
-            )
+            ),
+            metrics=metrics,
         )
 
     async def investigate(
         self, incident: IncidentRecord, timeline: list[TimelineEntry], memories: list[RecallMatch]
     ) -> Investigation:
         """Never raises: a model failure comes back as the offline answer with a note."""
-        return await self._investigator.investigate(
+        bind(incident=incident.incident_id)
+        start = time.perf_counter()
+        investigation = await self._investigator.investigate(
             incident, timeline, memories, channel_is_private=incident.is_private
         )
+        if self._metrics is not None:
+            self._observe(investigation, time.perf_counter() - start)
+        return investigation
+
+    def _observe(self, investigation: Investigation, seconds: float) -> None:
+        metrics = self._metrics
+        assert metrics is not None
+        metrics.investigation_latency.labels(investigator=investigation.investigator.value).observe(seconds)
+        if isinstance(self._investigator, AnthropicInvestigator) and investigation.investigator is InvestigatorKind.OFFLINE:
+            metrics.investigation_fallbacks.labels(reason=fallback_reason(investigation.note)).inc()
+        if investigation.usage is not None:
+            model = investigation.model or "unknown"
+            metrics.model_tokens.labels(model=model, direction="input").inc(investigation.usage.input_tokens)
+            metrics.model_tokens.labels(model=model, direction="output").inc(investigation.usage.output_tokens)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from bot.memory.port import FeedbackKind, MemoryStore
 from bot.memory.recall.conflicts import find_conflicts
 from bot.models import IncidentRecord, RecallMatch, RecallQuery, TruthState
+from bot.observability import Metrics, bind
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,27 +18,33 @@ class RecallResult:
 
 
 class RecallService:
-    def __init__(self, memory: MemoryStore, *, limit: int = 5) -> None:
+    def __init__(self, memory: MemoryStore, *, limit: int = 5, metrics: Metrics | None = None) -> None:
         self._memory = memory
         self._limit = limit
+        self._metrics = metrics
 
-    async def _run(self, query: RecallQuery) -> RecallResult:
-        matches = await self._memory.recall(query)
+    async def _run(self, query: RecallQuery, kind: str) -> RecallResult:
+        if self._metrics is None:
+            matches = await self._memory.recall(query)
+        else:
+            with self._metrics.timed(self._metrics.recall_latency, kind=kind):
+                matches = await self._memory.recall(query)
         return RecallResult(matches, find_conflicts(matches))
 
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
+        bind(incident=incident.incident_id)
         query = RecallQuery(
             team_id=incident.team, title=incident.title, text=incident.symptoms or "",
             service=incident.service, severity=incident.severity, error_message=incident.error_message,
             channel_id=incident.channel, limit=self._limit,
         )  # fmt: skip
-        result = await self._run(query)
+        result = await self._run(query, "incident")
         # the incident's own memory (resolved before, now recalled in its channel) is not "past"
         own = [m for m in result.matches if m.memory.incident_id != incident.incident_id]
         return RecallResult(own, find_conflicts(own)) if len(own) != len(result.matches) else result
 
     async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
-        return await self._run(RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit))
+        return await self._run(RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit), "text")
 
     async def feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
         await self._memory.record_feedback(team_id, incident_id, user_id, kind)

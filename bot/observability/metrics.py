@@ -1,0 +1,93 @@
+"""Prometheus metrics, one registry per app (tests run several apps in one process).
+
+Names (all prefixed `incident_memory_`):
+
+| metric | type | labels | what |
+|---|---|---|---|
+| events_received_total | counter | type, event | signed requests on /slack/events: envelope type (event_callback, slash_command, block_actions, view_submission, …) and event type or command |
+| events_deduplicated_total | counter | | message events the incident store had already seen (Slack retries, repeats) and dropped |
+| ack_latency_seconds | histogram | type | time to compute the response to Slack's request (Slack allows 3 s) |
+| recall_latency_seconds | histogram | kind | recall for an incident or for free text |
+| investigation_latency_seconds | histogram | investigator | an investigation, by who answered (anthropic, offline) |
+| investigation_fallbacks_total | counter | reason | the model was configured but the offline investigator answered |
+| model_tokens_total | counter | model, direction | tokens the model read (input) and wrote (output) |
+| slack_api_errors_total | counter | method, error | Web API answers with ok=false (other than 429), and failed connections |
+| slack_api_rate_limited_total | counter | method | HTTP 429 answers, the ones retried included |
+| store_errors_total | counter | store, operation | database failures (not conflicts or not-found, which are answers) |
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+
+PREFIX = "incident_memory"
+ACK_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
+WORK_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0)
+
+_LABEL_VALUE = re.compile(r"^[A-Za-z0-9_./:-]{1,64}$")
+
+
+def label(value: object, *, default: str = "") -> str:
+    """A label value from outside (a request, an API answer): short and plain, else "other"."""
+    if value is None or value == "":
+        return default
+    text = str(value)
+    return text if _LABEL_VALUE.match(text) else "other"
+
+
+class Metrics:
+    def __init__(self, registry: CollectorRegistry | None = None) -> None:
+        self.registry = registry or CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.events_received = Counter(
+            f"{PREFIX}_events_received", "Signed requests received on /slack/events", ["type", "event"], registry=r
+        )
+        self.events_deduplicated = Counter(
+            f"{PREFIX}_events_deduplicated", "Message events already seen (Slack retries, repeats), dropped", registry=r
+        )
+        self.ack_latency = Histogram(
+            f"{PREFIX}_ack_latency_seconds", "Time to compute the response to a Slack request", ["type"],
+            buckets=ACK_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.recall_latency = Histogram(
+            f"{PREFIX}_recall_latency_seconds", "Recall latency", ["kind"], buckets=WORK_BUCKETS, registry=r
+        )
+        self.investigation_latency = Histogram(
+            f"{PREFIX}_investigation_latency_seconds", "Investigation latency, by who answered", ["investigator"],
+            buckets=WORK_BUCKETS, registry=r,
+        )  # fmt: skip
+        self.investigation_fallbacks = Counter(
+            f"{PREFIX}_investigation_fallbacks", "Model investigations answered offline instead", ["reason"], registry=r
+        )
+        self.model_tokens = Counter(
+            f"{PREFIX}_model_tokens", "Model tokens used", ["model", "direction"], registry=r
+        )
+        self.slack_api_errors = Counter(
+            f"{PREFIX}_slack_api_errors", "Slack Web API errors (ok=false other than 429; connection failures)",
+            ["method", "error"], registry=r,
+        )  # fmt: skip
+        self.slack_api_rate_limited = Counter(
+            f"{PREFIX}_slack_api_rate_limited", "Slack Web API HTTP 429 answers, retried ones included", ["method"],
+            registry=r,
+        )  # fmt: skip
+        self.store_errors = Counter(
+            f"{PREFIX}_store_errors", "Database failures at the store boundary", ["store", "operation"], registry=r
+        )
+
+    @contextmanager
+    def timed(self, histogram: Histogram, **labels: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            histogram.labels(**labels).observe(time.perf_counter() - start)
+
+    def exposition(self) -> tuple[bytes, str]:
+        """The registry in Prometheus' text format, and its content type."""
+        return generate_latest(self.registry), CONTENT_TYPE_LATEST

@@ -1,0 +1,450 @@
+"""Observability: /metrics counters move end to end, log lines carry the request context and no
+secret or message body, the redaction filter masks tokens, and a Fly machine without
+DATABASE_URL refuses to start."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+
+import aiohttp
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from bot.config import Settings
+from bot.investigation import AnthropicInvestigator, OfflineInvestigator
+from bot.memory.errors import MemoryConflict, StoreUnavailable
+from bot.models import IncidentRecord
+from bot.observability import Metrics, bind, current_context, redact, request_scope
+from bot.observability.logs import JsonFormatter, RedactingFilter, TextFormatter, make_handler, register_secrets
+from bot.observability.store import count_store_errors
+from bot.observability.web import envelope_of
+from bot.sandbox.local_bot import LocalBot, local_bot
+from bot.sandbox.signed import message_event
+from bot.services.investigation import InvestigationService, fallback_reason
+from tests.fakes.anthropic_api import FakeMessagesAPI, Status, ToolAnswer
+
+CHANNEL = "C1"
+BODY = "checkout is failing with database timeouts, card 4242 declined"  # must never reach a log line
+
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
+
+
+async def scrape(bot: LocalBot) -> Samples:
+    """GET /metrics over HTTP, as Prometheus would, parsed into {(sample, labels): value}."""
+    url = bot.events_url.replace("/slack/events", "/metrics")
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        assert response.status == 200
+        assert response.content_type == "text/plain"
+        text = await response.text()
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+@asynccontextmanager
+async def start(settings: Settings) -> AsyncIterator[LocalBot]:
+    async with local_bot(settings) as running:
+        running.sandbox.add_user("U1", "alice")
+        running.sandbox.add_channel(CHANNEL, "inc-checkout-timeouts")
+        yield running
+
+
+@pytest.fixture
+async def bot(database_url: str) -> AsyncIterator[LocalBot]:
+    async with start(Settings(database_url=database_url)) as running:
+        yield running
+
+
+@pytest.fixture
+def captured_logs() -> Iterator[io.StringIO]:
+    """Every log line at INFO and above, as `serve` would write it (JSON)."""
+    stream = io.StringIO()
+    handler = make_handler("json", stream)
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    try:
+        yield stream
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+
+
+# ---- /metrics, end to end ----------------------------------------------------------------------
+
+
+async def test_metrics_is_served_in_prometheus_format_with_every_metric(bot: LocalBot) -> None:
+    url = bot.events_url.replace("/slack/events", "/metrics")
+    async with aiohttp.ClientSession() as session, session.get(url) as response:
+        text = await response.text()
+    names = {family.name for family in text_string_to_metric_families(text)}
+    for expected in (
+        "incident_memory_events_received", "incident_memory_events_deduplicated", "incident_memory_ack_latency_seconds",
+        "incident_memory_recall_latency_seconds", "incident_memory_investigation_latency_seconds",
+        "incident_memory_investigation_fallbacks", "incident_memory_model_tokens", "incident_memory_slack_api_errors",
+        "incident_memory_slack_api_rate_limited", "incident_memory_store_errors",
+    ):  # fmt: skip
+        assert expected in names, expected
+
+
+async def test_a_repeated_event_is_received_twice_and_deduplicated_once(bot: LocalBot) -> None:
+    bot.sandbox.add_message(CHANNEL, BODY, user="U1")
+    event = message_event(CHANNEL, BODY, user="U1", ts=bot.sandbox.messages(CHANNEL)[-1].ts)
+    assert (await bot.slack.event(event, event_id="EvSAME")).status == 200
+    await bot.runtime.services.background.drain()
+    assert (await bot.slack.event(event, event_id="EvSAME", retry_num=1)).status == 200
+    await bot.runtime.services.background.drain()
+
+    samples = await scrape(bot)
+    assert value(samples, "incident_memory_events_received_total", type="event_callback", event="message") == 2
+    assert value(samples, "incident_memory_events_deduplicated_total") == 1
+    assert value(samples, "incident_memory_ack_latency_seconds_count", type="event_callback") == 2
+    assert 0 < value(samples, "incident_memory_ack_latency_seconds_sum", type="event_callback") < 3
+    # the incident the channel opened was recalled for once
+    assert value(samples, "incident_memory_recall_latency_seconds_count", kind="incident") == 1
+
+
+async def test_a_recall_command_is_timed(bot: LocalBot) -> None:
+    response = await bot.slack.command("/recall", "checkout timeouts", user_id="U1", channel_id=CHANNEL)
+    assert response.status == 200
+    await bot.runtime.services.background.drain()
+
+    samples = await scrape(bot)
+    assert value(samples, "incident_memory_events_received_total", type="slash_command", event="/recall") == 1
+    assert value(samples, "incident_memory_recall_latency_seconds_count", kind="text") == 1
+    assert value(samples, "incident_memory_recall_latency_seconds_count", kind="incident") == 0
+
+
+async def test_a_rate_limited_post_is_counted_and_still_arrives_once(bot: LocalBot) -> None:
+    bot.sandbox.rate_limit_next("chat.postMessage", retry_after=1)
+    await bot.slack.say(CHANNEL, BODY, user="U1")  # opens the incident: its recall thread is posted
+    await bot.runtime.services.background.drain()
+
+    parents = [m for m in bot.sandbox.messages(CHANNEL) if "past incident" in m.text and m.thread_ts in (None, m.ts)]
+    assert len(parents) == 1
+    samples = await scrape(bot)
+    assert value(samples, "incident_memory_slack_api_rate_limited_total", method="chat.postMessage") >= 1
+    assert value(samples, "incident_memory_slack_api_errors_total", method="chat.postMessage", error="ratelimited") == 0
+
+
+async def test_a_refused_slack_call_is_counted_by_method_and_error(bot: LocalBot) -> None:
+    bot.sandbox.fail_next("chat.postMessage", "channel_not_found")
+    await bot.slack.say(CHANNEL, BODY, user="U1")
+    await bot.runtime.services.background.drain()
+
+    samples = await scrape(bot)
+    assert value(samples, "incident_memory_slack_api_errors_total", method="chat.postMessage", error="channel_not_found") == 1
+
+
+async def test_forged_requests_are_not_counted(bot: LocalBot) -> None:
+    from bot.sandbox.signed import Signing
+
+    event = message_event(CHANNEL, BODY, user="U1")
+    assert (await bot.slack.event(event, signing=Signing.forged())).status == 401
+    samples = await scrape(bot)
+    assert value(samples, "incident_memory_events_received_total", type="event_callback", event="message") == 0
+
+
+async def test_an_investigation_by_the_model_is_timed_and_its_tokens_counted(database_url: str) -> None:
+    async with FakeMessagesAPI() as api:
+        api.script(ToolAnswer({"current_summary": "Checkout requests fail with database timeouts."}, input_tokens=1200, output_tokens=300))
+        settings = Settings(database_url=database_url, anthropic_api_key="sk-ant-test-0000", anthropic_base_url=api.base_url)
+        async with start(settings) as bot:
+            await bot.slack.say(CHANNEL, BODY, user="U1")
+            await bot.runtime.services.background.drain()
+            assert (await bot.slack.command("/investigate", user_id="U1", channel_id=CHANNEL)).status == 200
+            await bot.runtime.services.background.drain()
+
+            samples = await scrape(bot)
+            model = settings.anthropic_model
+            assert value(samples, "incident_memory_investigation_latency_seconds_count", investigator="anthropic") == 1
+            assert value(samples, "incident_memory_model_tokens_total", model=model, direction="input") == 1200
+            assert value(samples, "incident_memory_model_tokens_total", model=model, direction="output") == 300
+            assert not [k for k in samples if k[0] == "incident_memory_investigation_fallbacks_total"]
+
+
+# ---- services and stores, without Slack --------------------------------------------------------
+
+
+def record(**fields: object) -> IncidentRecord:
+    from bot.models import utcnow
+
+    defaults: dict[str, object] = dict(
+        incident_id="INC-LOCAL-1", team="T1", channel="C1", title="Checkout errors", status="open",
+        started_at=utcnow(), is_private=False,
+    )  # fmt: skip
+    return IncidentRecord.model_validate({**defaults, **fields})
+
+
+async def test_model_fallbacks_are_counted_by_reason() -> None:
+    metrics = Metrics()
+    async with FakeMessagesAPI() as api:
+        api.script(*(Status(529) for _ in range(3)))
+        investigator = AnthropicInvestigator(api_key="sk-ant-test-0000", base_url=api.base_url, timeout_s=5)
+        service = InvestigationService(investigator, metrics=metrics)
+        try:
+            overloaded = await service.investigate(record(), [], [])
+            private = await service.investigate(record(is_private=True), [], [])
+        finally:
+            await investigator.aclose()
+    assert overloaded.investigator.value == private.investigator.value == "offline"
+    fallbacks = metrics.investigation_fallbacks
+    assert fallbacks.labels(reason="overloaded")._value.get() == 1
+    assert fallbacks.labels(reason="privacy")._value.get() == 1
+    assert metrics.investigation_latency.labels(investigator="offline")._sum.get() > 0
+
+
+async def test_the_offline_investigator_is_not_a_fallback() -> None:
+    metrics = Metrics()
+    await InvestigationService(OfflineInvestigator(), metrics=metrics).investigate(record(), [], [])
+    families = {s.name for f in metrics.registry.collect() for s in f.samples}
+    assert "incident_memory_investigation_fallbacks_total" not in families
+    assert "incident_memory_investigation_latency_seconds_count" in families
+
+
+def test_every_fallback_note_of_the_model_investigator_has_a_reason() -> None:
+    import inspect
+
+    from bot.investigation import anthropic_investigator, privacy
+
+    source = inspect.getsource(anthropic_investigator) + inspect.getsource(privacy)
+    from bot.services.investigation import _FALLBACK_REASONS
+
+    for phrase, reason in _FALLBACK_REASONS:
+        assert phrase in source, f"{reason}: the investigator no longer says {phrase!r}"
+    assert fallback_reason(None) == fallback_reason("something new") == "other"
+
+
+async def test_store_errors_are_counted_but_conflicts_are_answers() -> None:
+    class Store:
+        async def get(self, team_id: str, incident_id: str) -> None:
+            raise StoreUnavailable("the database does not answer")
+
+        async def retain(self, draft: object) -> None:
+            raise MemoryConflict("INC-1", ["root_cause"])
+
+        async def ping(self) -> bool:
+            return True
+
+    metrics = Metrics()
+    store = count_store_errors(Store(), metrics, name="memory")
+    with pytest.raises(StoreUnavailable):
+        await store.get("T1", "INC-1")
+    with pytest.raises(MemoryConflict):
+        await store.retain(object())
+    assert await store.ping() is True
+    assert metrics.store_errors.labels(store="memory", operation="get")._value.get() == 1
+    assert metrics.store_errors.labels(store="memory", operation="retain")._value.get() == 0
+
+
+def test_each_app_has_its_own_registry() -> None:
+    first, second = Metrics(), Metrics()
+    first.events_deduplicated.inc()
+    assert second.events_deduplicated._value.get() == 0
+
+
+def test_the_envelope_is_read_without_the_content() -> None:
+    event = json.dumps({"type": "event_callback", "team_id": "T9", "event_id": "Ev1", "event": message_event("C7", BODY, user="U1")})
+    assert envelope_of(event.encode(), "application/json") == envelope_of(event.encode(), "application/json")
+    parsed = envelope_of(event.encode(), "application/json")
+    assert (parsed.type, parsed.event, parsed.team, parsed.channel, parsed.event_id) == ("event_callback", "message", "T9", "C7", "Ev1")
+    command = b"command=%2Frecall&team_id=T9&channel_id=C7&text=secret+stuff"
+    parsed = envelope_of(command, "application/x-www-form-urlencoded")
+    assert (parsed.type, parsed.event, parsed.team, parsed.channel) == ("slash_command", "/recall", "T9", "C7")
+    payload = b"payload=" + json.dumps({"type": "block_actions", "team": {"id": "T9"}, "channel": {"id": "C7"}}).encode()
+    parsed = envelope_of(payload, "application/x-www-form-urlencoded")
+    assert (parsed.type, parsed.team, parsed.channel) == ("block_actions", "T9", "C7")
+    # junk, or label values that would blow up the metric's cardinality
+    assert envelope_of(b"{not json", "application/json").type == "unknown"
+    weird = json.dumps({"type": "x" * 500, "event": {"type": "a b\nc"}}).encode()
+    assert (envelope_of(weird, "application/json").type, envelope_of(weird, "application/json").event) == ("other", "other")
+
+
+# ---- logs ---------------------------------------------------------------------------------------
+
+
+async def test_the_log_line_of_a_handled_request_has_its_context_and_no_secret_or_body(
+    bot: LocalBot, captured_logs: io.StringIO
+) -> None:
+    await bot.slack.say(CHANNEL, BODY, user="U1")
+    await bot.runtime.services.background.drain()
+
+    lines = [json.loads(line) for line in captured_logs.getvalue().splitlines()]
+    handled = [line for line in lines if line["logger"] == "bot.requests"]
+    assert len(handled) == 1
+    line = handled[0]
+    assert {"time", "level", "logger", "message"} <= set(line)
+    assert line["level"] == "INFO" and line["status"] == 200
+    assert line["team"] == bot.sandbox.team_id and line["channel"] == CHANNEL
+    assert line["type"] == "event_callback" and line["event"] == "message"
+    assert len(line["request_id"]) >= 8
+    assert isinstance(line["latency_ms"], float) and 0 < line["latency_ms"] < 3000
+
+    everything = captured_logs.getvalue()
+    settings = bot.runtime.services.settings
+    assert settings.slack_signing_secret and settings.slack_signing_secret not in everything
+    assert settings.slack_bot_token and settings.slack_bot_token not in everything
+    assert BODY not in everything and "4242" not in everything
+    assert "X-Slack-Signature" not in everything and "v0=" not in everything
+
+
+async def test_background_work_logs_with_the_request_it_came_from(bot: LocalBot, captured_logs: io.StringIO) -> None:
+    seen: list[dict[str, object]] = []
+
+    async def work() -> None:
+        await asyncio.sleep(0)
+        bind(incident="INC-9")
+        seen.append(dict(current_context()))
+        logging.getLogger("bot.test").info("background step")
+
+    with request_scope(request_id="req-1", team="T1", channel="C1"):
+        bot.runtime.services.background.spawn(work(), name="test")
+    assert current_context() == {}
+    await bot.runtime.services.background.drain()
+    assert seen == [{"request_id": "req-1", "team": "T1", "channel": "C1", "incident": "INC-9"}]
+    line = json.loads(captured_logs.getvalue().splitlines()[-1])
+    assert (line["request_id"], line["team"], line["channel"], line["incident"]) == ("req-1", "T1", "C1", "INC-9")
+
+
+TOKENS = {
+    "xoxb-1234567890-0987654321-AbCdEfGhIjKlMnOpQrStUvWx": "xoxb-[redacted]",
+    "xoxp-1234567890-0987654321-1122334455-abcdef0123456789": "xoxp-[redacted]",
+    "xapp-1-A0123456789-1234567890123-abcdef0123456789abcdef": "xapp-[redacted]",
+    "sk-ant-api03-AbC_dEf-123456789": "sk-ant-[redacted]",
+}
+
+
+@pytest.mark.parametrize("token", TOKENS)
+def test_redact_masks_tokens_anywhere_in_a_line(token: str) -> None:
+    assert redact(f"calling Slack with {token}, then done") == f"calling Slack with {TOKENS[token]}, then done"
+    assert token not in redact(f'{{"headers": {{"Authorization": "Bearer {token}"}}}}')
+
+
+def test_redact_masks_the_signing_secret_and_database_passwords() -> None:
+    register_secrets(["0f1e2d3c4b5a69788796a5b4c3d2e1f0", "short"])
+    assert redact("secret=0f1e2d3c4b5a69788796a5b4c3d2e1f0!") == "secret=[redacted]!"
+    assert redact("a short word") == "a short word"  # too short to be a registered secret
+    assert redact("postgresql://app:hunter2hunter2@db.internal:5432/app") == "postgresql://app:[redacted]@db.internal:5432/app"
+
+
+@pytest.mark.parametrize("formatter", [JsonFormatter(), TextFormatter()], ids=["json", "text"])
+def test_the_redaction_filter_masks_messages_arguments_extras_and_tracebacks(formatter: logging.Formatter) -> None:
+    token = "xoxb-1111111111-2222222222-SeCrEtSeCrEtSeCrEt"
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(RedactingFilter())
+    handler.setFormatter(formatter)
+    logger = logging.getLogger("bot.test.redaction")
+    logger.addHandler(handler)
+    logger.propagate = False
+    logger.setLevel(logging.INFO)
+    try:
+        logger.info("token %s in args", token)
+        logger.info(f"token {token} in the message")
+        logger.info("token in an extra", extra={"auth": f"Bearer {token}"})
+        try:
+            raise RuntimeError(f"invalid_auth for {token}")
+        except RuntimeError:
+            logger.exception("a traceback")
+    finally:
+        logger.removeHandler(handler)
+        logger.propagate = True
+    out = stream.getvalue()
+    assert token not in out and "SeCrEt" not in out
+    assert out.count("xoxb-[redacted]") == 4
+
+
+# ---- settings ----------------------------------------------------------------------------------
+
+
+def test_log_settings_are_case_insensitive_and_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LOG_FORMAT", "TEXT")
+    monkeypatch.setenv("LOG_LEVEL", "debug")
+    settings = Settings()
+    assert (settings.log_format, settings.log_level) == ("text", "DEBUG")
+    assert (Settings.model_fields["log_format"].default, Settings.model_fields["log_level"].default) == ("json", "INFO")
+    monkeypatch.setenv("LOG_FORMAT", "xml")
+    with pytest.raises(ValueError):
+        Settings()
+
+
+async def test_a_fly_machine_without_database_url_refuses_to_serve() -> None:
+    from bot.app import open_services
+    from bot.memory.database import DatabaseNotConfigured, database_url
+
+    settings = Settings(fly_app_name="incident-memory-test", database_url=None)
+    with pytest.raises(DatabaseNotConfigured, match="DATABASE_URL is not set"):
+        await database_url(settings)
+    with pytest.raises(DatabaseNotConfigured):
+        async with open_services(settings):
+            pass
+
+
+def test_a_fly_machine_without_database_url_refuses_to_migrate(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: object
+) -> None:
+    from bot.cli import main
+
+    monkeypatch.setenv("FLY_APP_NAME", "incident-memory-test")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("INCIDENT_MEMORY_DATA_DIR", str(tmp_path))  # never touched: it refuses first
+    assert main(["migrate"]) == 1
+    error = capsys.readouterr().err
+    assert "DATABASE_URL is not set" in error and "incident-memory-test" in error
+
+
+async def test_serve_logs_json_and_serves_metrics_and_health_on_port(database_url: str) -> None:
+    import socket
+
+    from bot.app import serve
+    from bot.sandbox.slack_api import SlackSandbox
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = logging.getLogger()
+    saved = (list(root.handlers), root.level)
+    async with SlackSandbox() as sandbox:
+        settings = Settings(
+            database_url=database_url, port=port, slack_bot_token=sandbox.token, slack_api_url=sandbox.base_url,
+            slack_signing_secret="s" * 32, log_format="json", log_level="INFO",
+        )  # fmt: skip
+        task = asyncio.create_task(serve(settings))
+        try:
+            async with aiohttp.ClientSession() as session:
+                for _ in range(100):
+                    try:
+                        async with session.get(f"http://127.0.0.1:{port}/healthz") as health:
+                            assert health.status == 200 and (await health.json())["ok"] is True
+                            break
+                    except aiohttp.ClientConnectionError:
+                        await asyncio.sleep(0.05)
+                else:
+                    pytest.fail("serve did not listen on PORT")
+                async with session.get(f"http://127.0.0.1:{port}/metrics") as metrics:
+                    assert "incident_memory_events_received" in await metrics.text()
+            handler = logging.getLogger().handlers[0]
+            assert isinstance(handler.formatter, JsonFormatter)
+            assert any(isinstance(f, RedactingFilter) for f in handler.filters)
+            assert redact("s" * 32) == "[redacted]"  # the signing secret is masked from now on
+        finally:
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            for handler in list(root.handlers):
+                root.removeHandler(handler)
+            for handler in saved[0]:
+                root.addHandler(handler)
+            root.setLevel(saved[1])

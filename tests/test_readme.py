@@ -1,0 +1,72 @@
+"""The README's configuration table lists exactly the settings the code reads, and keeps its
+first two commands."""
+
+from __future__ import annotations
+
+import re
+
+from bot.config import PROJECT_ROOT, Settings
+
+README = (PROJECT_ROOT / "README.md").read_text(encoding="utf-8")
+DERIVED = {"incident_memory_data_dir"}
+
+
+def section(title: str) -> str:
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", README, re.M | re.S)
+    assert match, f"README has no '## {title}' section"
+    return match.group(1)
+
+
+def configuration_rows() -> dict[str, list[str]]:
+    rows: dict[str, list[str]] = {}
+    for line in section("Configuration").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        name = re.fullmatch(r"`([A-Z][A-Z0-9_]*)`", cells[0]) if line.startswith("|") else None
+        if name:
+            assert name.group(1) not in rows, f"{name.group(1)} is listed twice"
+            rows[name.group(1)] = cells[1:]
+    return rows
+
+
+def test_the_configuration_table_lists_exactly_the_settings() -> None:
+    listed = set(configuration_rows())
+    settings = {name.upper() for name in Settings.model_fields}
+    assert listed - settings == set(), "in the README but not in bot.config.Settings"
+    assert settings - listed == set(), "in bot.config.Settings but not in the README"
+
+
+def test_every_setting_has_a_default_and_a_description() -> None:
+    for name, (default, description, *_rest) in configuration_rows().items():
+        assert default and len(description) > 20, name
+
+
+def test_the_simple_defaults_in_the_table_are_the_codes() -> None:
+    rows = configuration_rows()
+    for name, field in Settings.model_fields.items():
+        default = field.default
+        shown = rows[name.upper()][0]
+        if default is None:
+            # unset, or a default the code derives at run time (the data folder)
+            assert shown.startswith("unset") or name in DERIVED, name
+        elif isinstance(default, bool):
+            assert shown == f"`{str(default).lower()}`", name
+        elif isinstance(default, (int, float, str)):
+            assert shown == f"`{default:g}`" if isinstance(default, float) else shown == f"`{default}`", name
+
+
+def test_the_first_two_commands_are_still_first() -> None:
+    first_block = README.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    assert first_block == [
+        "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/incident-memory demo",
+        ".venv/bin/pytest",
+    ]
+
+
+def test_the_deploy_section_agrees_with_the_code() -> None:
+    from bot.app import METRICS_PATH, SLACK_EVENTS_PATH
+
+    deploy = section("Deploy")
+    assert f"https://<app>.fly.dev{SLACK_EVENTS_PATH}" in deploy
+    assert "GET /healthz" in deploy and "incident-memory migrate" in deploy
+    operate = section("Operate: logs and metrics")
+    assert f"GET {METRICS_PATH}" in operate
