@@ -46,16 +46,16 @@ _RECORD_COLUMNS = ", ".join(("pk", *_DRAFT_COLUMNS, "created_at", "updated_at"))
 # How many of the query's rarest terms pick candidates through the GIN index; every known
 # query term then scores them. Rare terms carry the identity of a report.
 CANDIDATE_TERMS = 32
-CANDIDATE_POOL = 50
+CANDIDATE_POOL = 40
 # Memories that share no rare term but fail the same way or name the same mechanism also
 # compete: up to this many, most specific (signature, then most shared concepts) and newest first.
-SIGNAL_CANDIDATES = 30
+SIGNAL_CANDIDATES = 15
 # The postings read: the query's heaviest terms, each read to a depth (deeper for rare terms,
 # whose lists are short and decisive), summed into an approximate score; the best RESCORE
 # memories are then scored exactly.
 POSTINGS_TERMS = 48
 DEPTH_RARE, DEPTH_COMMON, RARE_DF_SHARE = 2000, 300, 0.02
-RESCORE = 300
+RESCORE = 120
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -331,13 +331,14 @@ class PostgresMemoryStore:
             if terms.signature or terms.concepts:
                 rows += await conn.fetch(
                     _scored_select(
-                        f"""m.pk IN (SELECT m.pk FROM memories m
-                                     WHERE m.team_id = $1 AND (m.error_signature = ${extra} OR m.concepts && ${extra + 1}::text[])
-                                     {filters}
-                                     ORDER BY (m.error_signature IS NOT DISTINCT FROM ${extra}) DESC,
-                                              cardinality(ARRAY(SELECT unnest(m.concepts) INTERSECT SELECT unnest(${extra + 1}::text[]))) DESC,
-                                              m.occurred_at DESC NULLS LAST, m.pk DESC
-                                     LIMIT ${extra + 2})""", "", ""),
+                        # two cheap picks: any memories with the signature (through its index), the
+                        # newest naming a shared mechanism; ordering by overlap would sort every
+                        # memory naming a common mechanism
+                        f"""m.pk IN ((SELECT m.pk FROM memories m WHERE m.team_id = $1 AND m.error_signature = ${extra} {filters}
+                                      LIMIT ${extra + 2})
+                                     UNION
+                                     (SELECT m.pk FROM memories m WHERE m.team_id = $1 AND m.concepts && ${extra + 1}::text[] {filters}
+                                      ORDER BY m.pk DESC LIMIT ${extra + 2}))""", "", ""),
                     *head, terms.signature, list(terms.concepts), SIGNAL_CANDIDATES,
                 )  # fmt: skip
             rows = list({r["pk"]: r for r in rows}.values())
