@@ -157,8 +157,9 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
 
 
 async def serve(settings: Settings) -> None:
-    """Serve over HTTP, or over Socket Mode when SLACK_APP_TOKEN is set."""
+    """Serve over HTTP, or over Socket Mode when SLACK_APP_TOKEN is set, until SIGTERM/SIGINT."""
     import asyncio
+    import signal
 
     configure_logging(
         log_format=settings.log_format,
@@ -179,8 +180,14 @@ async def serve(settings: Settings) -> None:
             socket_handler = AsyncSocketModeHandler(runtime.slack_app, settings.slack_app_token)
             await socket_handler.connect_async()
             log.info("connected to Slack over Socket Mode")
+        # SIGTERM (a deploy) and SIGINT stop taking requests, then wait for background work
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
         try:
-            await asyncio.Event().wait()
+            await stop.wait()
+            log.info("shutting down: finishing %d background tasks", runtime.services.background.pending)
         finally:
             if socket_handler is not None:
                 await socket_handler.close_async()

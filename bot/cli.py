@@ -241,6 +241,16 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_store(settings, work)
 
 
+async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import ConfigurationError, serve
+
+    try:
+        await serve(settings)
+    except ConfigurationError as exc:
+        raise CommandFailed(str(exc)) from exc
+    return EXIT_OK
+
+
 async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from bot.demo import run_demo
 
@@ -275,6 +285,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
         return p
 
     add("migrate", cmd_migrate, "apply pending database migrations")
+    add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)")
     add("demo", cmd_demo, "run the demo on the embedded defaults").add_argument(
         "--keep", action="store_true", help="leave the sandbox running to look around"
     )

@@ -1,0 +1,55 @@
+"""`incident-memory serve` as a deploy runs it: a real process, a port, a health check, SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+
+import aiohttp
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def test_serve_answers_health_and_metrics_then_stops_cleanly_on_sigterm(database_url: str) -> None:
+    port = _free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "SLACK_BOT_TOKEN": "xoxb-test",
+           "SLACK_SIGNING_SECRET": "s3cret", "SLACK_API_URL": "http://127.0.0.1:9/api/"}  # fmt: skip
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "serve", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    try:
+        async with aiohttp.ClientSession() as http:
+            for _ in range(100):  # wait until it listens (it migrates first)
+                try:
+                    async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+                        health = (response.status, await response.json())
+                        break
+                except aiohttp.ClientConnectionError:
+                    await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("serve never answered /healthz")
+            assert health == (200, {"ok": True, "database": "ok"})
+            async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
+                assert response.status == 200 and "incident_memory_events_received_total" in await response.text()
+            async with http.post(f"http://127.0.0.1:{port}/slack/events", data="{}") as response:
+                assert response.status == 401  # unsigned: refused
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    assert b"xoxb-test" not in out + err and b"s3cret" not in out + err
+
+
+def test_serve_without_a_bot_token_says_what_is_missing(database_url: str, monkeypatch, capsys) -> None:  # noqa: ANN001
+    from bot.cli import main
+
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    assert main(["serve"]) == 1
+    assert "SLACK_BOT_TOKEN is not set" in capsys.readouterr().err
