@@ -14,6 +14,7 @@ import json
 
 import asyncpg
 
+from bot.memory.postings import hold_retain_lock
 from bot.memory.recall.concepts import Vocabulary
 from bot.memory.recall.document import memory_document, memory_features
 from bot.models import MemoryDraft, TruthState, utcnow
@@ -58,6 +59,7 @@ async def retain_many(conn: asyncpg.Connection, drafts: Sequence[MemoryDraft], v
     staged = cols.replace("failed_attempts", "failed_attempts::text")
     inserted = cols.replace("failed_attempts", "failed_attempts::jsonb")
     async with conn.transaction():
+        await hold_retain_lock(conn)
         await conn.execute(
             f"""CREATE TEMP TABLE bulk_memories ON COMMIT DROP AS
                 SELECT {staged}, retained_content::text, doc_terms::text, doc_len, error_signature, concepts,

@@ -49,7 +49,9 @@ async def open_store(settings: Settings, *, run_migrations: bool = True) -> Asyn
     if run_migrations:
         await migrate(dsn, settings)
     pool = await create_pool(dsn)
+    store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
     try:
-        yield PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+        yield store
     finally:
+        await store.close()
         await pool.close()

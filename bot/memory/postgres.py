@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
 
 from bot.memory.errors import MemoryConflict, MemoryNotFound, StoreFailed, StoreUnavailable, TruthMoveRefused
+from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
 from bot.memory.recall.candidates import (
     BM25_B,
@@ -32,6 +35,8 @@ from bot.models import (
     TruthTransition,
     utcnow,
 )
+
+log = logging.getLogger(__name__)
 
 # Columns written from a draft, in insert order (incident fields and outcome).
 _DRAFT_COLUMNS = (
@@ -81,6 +86,7 @@ class PostgresMemoryStore:
     def __init__(self, pool: asyncpg.Pool, *, vocabulary: Vocabulary | None = None) -> None:
         self._pool = pool
         self._recaller = Recaller(self, vocabulary=vocabulary)
+        self._deriving: asyncio.Task[None] | None = None
 
     @property
     def vocabulary(self) -> Vocabulary:
@@ -103,6 +109,7 @@ class PostgresMemoryStore:
         placeholders = ", ".join(f"${i}" for i in range(1, len(values) + 1))
         n = len(values)
         async with self._acquire() as conn, conn.transaction():
+            await hold_retain_lock(conn)
             pk = await conn.fetchval(
                 f"""INSERT INTO memories ({", ".join(_DRAFT_COLUMNS)}, retained_content,
                         doc_terms, doc_len, search, error_signature, concepts)
@@ -131,7 +138,26 @@ class PostgresMemoryStore:
                     draft.verified_by or draft.source.value, draft.superseded_by,
                 )  # fmt: skip
             await self._count_document(conn, draft.team_id, terms, document.length, +1)
-            return RetainOutcome(status=RetainStatus.CREATED, memory=await self._get(conn, draft.team_id, draft.incident_id))
+            outcome = RetainOutcome(status=RetainStatus.CREATED, memory=await self._get(conn, draft.team_id, draft.incident_id))
+        self._derive_soon()
+        return outcome
+
+    def _derive_soon(self) -> None:
+        """Derive postings for new memories in the background, after the retain has answered."""
+        if self._deriving is None or self._deriving.done():
+            self._deriving = asyncio.get_running_loop().create_task(self._derive())
+
+    async def _derive(self) -> None:
+        try:
+            async with self._acquire() as conn:
+                await derive_postings(conn)
+        except Exception:  # noqa: BLE001 - the next retain tries again; recall uses GIN meanwhile
+            log.warning("deriving recall postings failed; will retry on the next retain", exc_info=True)
+
+    async def close(self) -> None:
+        """Wait for a background derivation (call before closing the pool)."""
+        if self._deriving is not None:
+            await asyncio.gather(self._deriving, return_exceptions=True)
 
     async def _count_document(
         self, conn: asyncpg.Connection, team_id: str, terms: list[str], length: int, sign: int

@@ -14,6 +14,15 @@ import asyncpg
 from bot.memory.recall.candidates import BM25_B, BM25_K1
 
 BATCH = 20_000
+DERIVE_LOCK = 7_242_130_502
+"""Retains hold it shared for their transaction, derivation exclusively while it picks its batch:
+so every memory at or below the watermark had committed (a sequence hands out pks before
+commit; without the lock a slow retain could fall below the watermark and never be derived)."""
+
+
+async def hold_retain_lock(conn: asyncpg.Connection) -> None:
+    """Call inside a transaction that inserts memories."""
+    await conn.execute("SELECT pg_advisory_xact_lock_shared($1)", DERIVE_LOCK)
 
 
 async def watermark(conn: asyncpg.Connection) -> int:
@@ -27,6 +36,7 @@ async def derive_postings(conn: asyncpg.Connection, *, batch: int = BATCH) -> in
         async with conn.transaction():
             # one deriver at a time: the state row is the lock
             start = await conn.fetchval("SELECT max_pk FROM recall_postings_state FOR UPDATE")
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", DERIVE_LOCK)
             upto = await conn.fetchval(
                 "SELECT max(pk) FROM (SELECT pk FROM memories WHERE pk > $1 ORDER BY pk LIMIT $2) b", start, batch
             )
