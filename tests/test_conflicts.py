@@ -51,3 +51,26 @@ def test_rejected_superseded_and_causeless_memories_do_not_conflict() -> None:
         match("INC-5", None, "something else"),
     ]
     assert find_conflicts(matches) == {}
+
+
+def test_a_reworded_cause_is_the_same_but_another_mechanism_is_not() -> None:
+    matches = [
+        match("INC-1", "payments", "the refund worker leaked database connections on provider errors"),
+        match("INC-2", "payments", "refund worker leaked connections on provider errors"),
+    ]
+    assert find_conflicts(matches) == {}
+    matches.append(match("INC-3", "payments", "a slow disk on the database primary"))
+    assert find_conflicts(matches) == {"payments": ["INC-1", "INC-2", "INC-3"]}
+
+
+def test_the_investigators_see_the_same_conflicts_as_the_thread() -> None:
+    from bot.investigation.conflicts import detect_conflicts
+
+    matches = [
+        match("INC-1", "payments", "connection leak in the refund worker"),
+        match("INC-2", "payments", "Connection leak in the refund worker."),
+        match("INC-3", "payments", "database failover left stale DNS"),
+    ]
+    [conflict] = detect_conflicts(matches)
+    assert conflict.memory_ids == find_conflicts(matches)["payments"] == ["INC-1", "INC-2", "INC-3"]
+    assert "INC-3: database failover" in conflict.description and "INC-2:" not in conflict.description

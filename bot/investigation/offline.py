@@ -6,7 +6,8 @@ needs evidence, and the summary only restates what was declared and said in the 
 
 from __future__ import annotations
 
-from bot.investigation.conflicts import SAME_CAUSE_SIMILARITY, detect_conflicts
+from bot.investigation.conflicts import detect_conflicts
+from bot.memory.recall.conflicts import same_cause
 from bot.investigation.models import (
     MAX_ITEMS,
     Check,
@@ -20,7 +21,7 @@ from bot.investigation.models import (
     TimelineEntry,
 )
 from bot.investigation.prompt import when
-from bot.investigation.text import clip, similarity
+from bot.investigation.text import clip
 from bot.models import Incident, MemoryRecord, RecallMatch, TruthState
 
 FIELD_CLIP = 600
@@ -72,7 +73,7 @@ def _hypotheses(outcomes: list[MemoryRecord]) -> list[Hypothesis]:
     groups: list[list[MemoryRecord]] = []
     for memory in (m for m in outcomes if m.root_cause):
         for group in groups:
-            if similarity(group[0].root_cause or "", memory.root_cause or "") >= SAME_CAUSE_SIMILARITY:
+            if same_cause(group[0].root_cause or "", memory.root_cause or ""):
                 group.append(memory)
                 break
         else:
