@@ -11,7 +11,7 @@ import json
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -34,36 +34,42 @@ class Concept:
     phrases: tuple[tuple[str, ...], ...]  # each phrase as its tokens
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Vocabulary:
     concepts: tuple[Concept, ...]
 
+    @cached_property
+    def _by_first_word(self) -> dict[str, list[tuple[int, tuple[str, ...]]]]:
+        index: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for number, concept in enumerate(self.concepts):
+            for phrase in concept.phrases:
+                index.setdefault(phrase[0], []).append((number, phrase))
+        return index
+
     def detect(self, *texts: str | None) -> tuple[str, ...]:
         """Names of the concepts any of the texts mentions, in vocabulary order."""
-        token_lists = [words(t) for t in texts if t]
-        return tuple(
-            c.name
-            for c in self.concepts
-            if any(_contains(tokens, phrase) for tokens in token_lists for phrase in c.phrases)
-        )
+        index = self._by_first_word
+        found: set[int] = set()
+        for text in texts:
+            if not text:
+                continue
+            tokens = words(text)
+            for start, token in enumerate(tokens):
+                for number, phrase in index.get(token, ()):
+                    if number not in found and _matches_at(tokens, start, phrase):
+                        found.add(number)
+        return tuple(self.concepts[n].name for n in sorted(found))
 
 
-def _contains(tokens: Sequence[str], phrase: Sequence[str]) -> bool:
-    if not phrase:
-        return False
-    first = phrase[0]
-    for start, token in enumerate(tokens):
-        if token != first:
-            continue
-        at = start
-        for word in phrase[1:]:
-            window = tokens[at + 1 : at + 2 + MAX_GAP]
-            if word not in window:
-                break
-            at = at + 1 + window.index(word)
-        else:
-            return True
-    return False
+def _matches_at(tokens: Sequence[str], start: int, phrase: Sequence[str]) -> bool:
+    """Whether the phrase starts at `start`, its words in order, at most MAX_GAP words apart."""
+    at = start
+    for word in phrase[1:]:
+        window = tokens[at + 1 : at + 2 + MAX_GAP]
+        if word not in window:
+            return False
+        at = at + 1 + window.index(word)
+    return True
 
 
 class VocabularyError(ValueError):
