@@ -169,7 +169,11 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
 
     async def work(store: MemoryStore) -> int:
         matches = await store.recall(query)
+        from bot.memory.recall.conflicts import find_conflicts
+
         body = "\n\n".join(_match_text(i, m) for i, m in enumerate(matches, start=1))
+        for service, ids in find_conflicts(matches).items():
+            body += f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
         _emit(args, [m.model_dump(mode="json") for m in matches], body or "no past incident looks like this")
         return EXIT_OK
 

@@ -120,3 +120,18 @@ def test_replay_command_prints_the_figures_as_json(database_url: str, monkeypatc
 def test_replay_of_a_folder_without_a_corpus_says_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(tmp_path)]) == 1
     assert "needs memories.jsonl and cases.jsonl" in capsys.readouterr().err
+
+
+def test_recall_command_prints_reasons_components_and_conflicts(
+    database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    memories = [json.loads(line) for line in (CORPUS / "memories.jsonl").read_text().splitlines()]
+    chosen = [m for m in memories if m["id"] in ("m30", "m31")]
+    (tmp_path / "m.jsonl").write_text("\n".join(json.dumps(m) for m in chosen))
+    assert main(["retain", str(tmp_path / "m.jsonl")]) == 0
+    capsys.readouterr()
+    assert main(["recall", "checkout", "slow:", "payments", "deadline", "exceeded"]) == 0
+    out = capsys.readouterr().out
+    assert "why: matched terms: " in out and "lexical " in out and "recency " in out
+    assert "conflict: checkout memories name different root causes" in out
