@@ -135,3 +135,21 @@ def test_recall_command_prints_reasons_components_and_conflicts(
     out = capsys.readouterr().out
     assert "why: matched terms: " in out and "lexical " in out and "recency " in out
     assert "conflict: checkout memories name different root causes" in out
+
+
+async def test_purged_memories_leave_no_postings_behind(store: PostgresMemoryStore, database_url: str) -> None:
+    import asyncpg
+
+    from bot.memory.postings import derive_postings
+
+    await store.retain(MemoryDraft(incident_id="P", team_id="T", title="Kafka consumer lag on order-events"))
+    await store.close()
+    conn = await asyncpg.connect(database_url)
+    try:
+        await derive_postings(conn)
+        assert await conn.fetchval("SELECT count(*) FROM recall_postings WHERE memory_pk IS NOT NULL") > 0
+        await store.purge("T", "P")
+        assert await conn.fetchval("SELECT count(*) FROM recall_postings") == 0
+    finally:
+        await conn.close()
+    assert await store.recall(RecallQuery(team_id="T", title="consumer lag")) == []

@@ -21,7 +21,7 @@ from bot.models import MemoryDraft, TruthState, utcnow
 
 _COLUMNS = (
     "team_id", "incident_id", "title", "service", "severity", "symptoms", "error_message",
-    "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson", "source",
+    "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson", "notes", "source",
     "truth_state", "verified_by", "verified_at", "verification_note", "tags", "channel_id",
     "is_private", "occurred_at", "resolved_at", "superseded_by",
 )  # fmt: skip

@@ -253,12 +253,17 @@ class PostgresMemoryStore:
     async def purge(self, team_id: str, incident_id: str) -> None:
         async with self._acquire() as conn, conn.transaction():
             row = await conn.fetchrow(
-                "DELETE FROM memories WHERE team_id = $1 AND incident_id = $2 RETURNING doc_terms, doc_len",
+                "DELETE FROM memories WHERE team_id = $1 AND incident_id = $2 RETURNING pk, doc_terms, doc_len",
                 team_id, incident_id,
             )  # fmt: skip
             if row is None:
                 raise MemoryNotFound(incident_id, team_id)
             await self._count_document(conn, team_id, sorted(row["doc_terms"]), row["doc_len"], -1)
+            # deleted for good: its terms leave the postings too
+            await conn.execute(
+                "DELETE FROM recall_postings WHERE team_id = $1 AND term = ANY($2::text[]) AND memory_pk = $3",
+                team_id, list(row["doc_terms"]), row["pk"],
+            )  # fmt: skip
 
     async def record_feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
         async with self._acquire() as conn, conn.transaction():
