@@ -13,15 +13,9 @@ import asyncpg
 from bot.memory.errors import MemoryConflict, MemoryNotFound, StoreFailed, StoreUnavailable, TruthMoveRefused
 from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
-from bot.memory.recall.candidates import (
-    BM25_B,
-    BM25_K1,
-    TITLE_QUERY_BONUS,
-    Candidate,
-    CorpusStats,
-    bm25_idf,
-)
+from bot.memory.recall.candidates import Candidate, CorpusStats
 from bot.memory.recall.concepts import Vocabulary
+from bot.memory.search import CANDIDATE_POOL, search_candidates
 from bot.memory.recall.document import QueryTerms, memory_document, memory_features
 from bot.memory.recall.pipeline import Recaller
 from bot.memory.truth import refusal
@@ -48,19 +42,6 @@ _DRAFT_COLUMNS = (
 
 _RECORD_COLUMNS = ", ".join(("pk", *_DRAFT_COLUMNS, "created_at", "updated_at"))
 
-# How many of the query's rarest terms pick candidates through the GIN index; every known
-# query term then scores them. Rare terms carry the identity of a report.
-CANDIDATE_TERMS = 32
-CANDIDATE_POOL = 40
-# Memories that share no rare term but fail the same way or name the same mechanism also
-# compete: up to this many, most specific (signature, then most shared concepts) and newest first.
-SIGNAL_CANDIDATES = 15
-# The postings read: the query's heaviest terms, each read to a depth (deeper for rare terms,
-# whose lists are short and decisive), summed into an approximate score; the best RESCORE
-# memories are then scored exactly.
-POSTINGS_TERMS = 48
-DEPTH_RARE, DEPTH_COMMON, RARE_DF_SHARE = 2000, 300, 0.02
-RESCORE = 120
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:
@@ -74,12 +55,6 @@ async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> asy
         )
     except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
         raise StoreUnavailable(f"cannot connect to the database: {exc}") from exc
-
-
-def _tsquery(terms: Sequence[str]) -> str:
-    """A tsquery literal OR-ing the terms verbatim. Cast with ::tsquery, never to_tsquery(): that
-    re-parses 'foo-bar' into the phrase 'foo' <-> 'bar', which no stored term list can match."""
-    return " | ".join("'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in terms)
 
 
 class PostgresMemoryStore:
@@ -313,120 +288,17 @@ class PostgresMemoryStore:
 
     # ---- the recall pipeline's candidate step ---------------------------------------------
 
+    async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = CANDIDATE_POOL) -> list[Candidate]:
+        async with self._acquire() as conn:
+            return await search_candidates(conn, query, terms, _RECORD_COLUMNS, self._records, pool_size=pool_size)
+
+
     async def corpus_stats(self, team_id: str) -> CorpusStats:
         async with self._acquire() as conn:
             row = await conn.fetchrow("SELECT doc_count, total_len FROM team_stats WHERE team_id = $1", team_id)
         if row is None or row["doc_count"] <= 0:
             return CorpusStats(doc_count=0, avg_doc_len=1.0)
         return CorpusStats(doc_count=row["doc_count"], avg_doc_len=max(1.0, row["total_len"] / row["doc_count"]))
-
-    async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = CANDIDATE_POOL) -> list[Candidate]:
-        """Memories sharing the query's rarest terms, its error signature or its concepts, scored
-        by BM25 in the database; a superseded memory brings its successor along."""
-        async with self._acquire() as conn:
-            stats_row = await conn.fetchrow("SELECT doc_count, total_len FROM team_stats WHERE team_id = $1", query.team_id)
-            if stats_row is None or stats_row["doc_count"] <= 0:
-                return []
-            doc_count = stats_row["doc_count"]
-            avgdl = max(1.0, stats_row["total_len"] / doc_count)
-            df_rows = await conn.fetch(
-                "SELECT term, df FROM term_stats WHERE team_id = $1 AND term = ANY($2::text[]) AND df > 0",
-                query.team_id, list(terms.all_terms),
-            )  # fmt: skip
-            df = {r["term"]: r["df"] for r in df_rows}
-            title = set(terms.title_terms)
-            known = [t for t in terms.all_terms if t in df]
-            weights = [bm25_idf(doc_count, df[t]) * (1.0 + (TITLE_QUERY_BONUS if t in title else 0.0)) for t in known]
-            # the title names the problem: its terms always pick candidates, with the rarest others
-            rarest = sorted(known, key=lambda t: (t not in title, df[t]))[: CANDIDATE_TERMS + len(title)]
-            filters, args = _recall_filters(query, first_arg=7)
-            head = (query.team_id, known, weights, avgdl, BM25_K1, BM25_B, *args)
-            extra = len(head) + 1
-            rows: list[asyncpg.Record] = []
-            if known:
-                mark = await conn.fetchval("SELECT max_pk FROM recall_postings_state") or 0
-                pks: list[int] = []
-                if mark:
-                    heavy = sorted(zip(known, weights), key=lambda tw: -tw[1])[:POSTINGS_TERMS]
-                    depths = [min(df[t], DEPTH_RARE if df[t] <= RARE_DF_SHARE * doc_count else DEPTH_COMMON) for t, _ in heavy]
-                    pks = await self._postings_candidates(conn, query, heavy, depths)
-                if rarest:
-                    # memories retained since the last derivation: through the GIN index
-                    pks += await self._fresh_candidates(conn, query.team_id, mark, rarest)
-                if pks:
-                    rows += await conn.fetch(
-                        _scored_select(f"m.pk = ANY(${extra}::bigint[])", filters,
-                                       f"ORDER BY s.score DESC NULLS LAST, m.pk DESC LIMIT ${extra + 1}"),
-                        *head, pks, pool_size,
-                    )  # fmt: skip
-            if terms.signature or terms.concepts:
-                rows += await conn.fetch(
-                    _scored_select(
-                        # two cheap picks: any memories with the signature (through its index), the
-                        # newest naming a shared mechanism; ordering by overlap would sort every
-                        # memory naming a common mechanism
-                        f"""m.pk IN ((SELECT m.pk FROM memories m WHERE m.team_id = $1 AND m.error_signature = ${extra} {filters}
-                                      LIMIT ${extra + 2})
-                                     UNION
-                                     (SELECT m.pk FROM memories m WHERE m.team_id = $1 AND m.concepts && ${extra + 1}::text[] {filters}
-                                      ORDER BY m.pk DESC LIMIT ${extra + 2}))""", "", ""),
-                    *head, terms.signature, list(terms.concepts), SIGNAL_CANDIDATES,
-                )  # fmt: skip
-            rows = list({r["pk"]: r for r in rows}.values())
-            present = {r["incident_id"] for r in rows}
-            successors = {r["superseded_by"] for r in rows if r["superseded_by"]} - present
-            if successors:
-                # the replacement is what a responder should read; it competes with what led to it
-                found = await conn.fetch(
-                    _scored_select(f"m.incident_id = ANY(${extra}::text[])", filters, ""), *head, list(successors)
-                )
-                rows += found
-            records = await self._records(conn, rows)
-        by_id = {r["incident_id"]: float(r["score"] or 0.0) for r in rows}
-        query_concepts = set(terms.concepts)
-        out = []
-        for record, row in zip(records, rows, strict=True):
-            lexical = float(row["score"] or 0.0)
-            if record.incident_id in successors:
-                lexical = max([lexical] + [by_id[r["incident_id"]] for r in rows if r["superseded_by"] == record.incident_id])
-            out.append(
-                Candidate(
-                    memory=record,
-                    lexical=lexical,
-                    matched_terms=tuple(row["matched"] or ()),
-                    helpful_votes=row["helpful"],
-                    not_relevant_votes=row["not_relevant"],
-                    same_signature=bool(terms.signature) and row["error_signature"] == terms.signature,
-                    shared_concepts=tuple(c for c in terms.concepts if c in set(row["concepts"] or ()) and c in query_concepts),
-                )
-            )
-        return out
-
-    async def _postings_candidates(
-        self, conn: asyncpg.Connection, query: RecallQuery, heavy: list[tuple[str, float]], depths: list[int]
-    ) -> list[int]:
-        """The RESCORE memories with the best approximate score from the postings' first rows."""
-        rows = await conn.fetch(
-            """SELECT p.memory_pk, sum(q.w * p.impact) AS approx
-               FROM unnest($2::text[], $3::float8[], $4::int[]) AS q(term, w, depth)
-               CROSS JOIN LATERAL (
-                   SELECT memory_pk, impact FROM recall_postings p
-                   WHERE p.team_id = $1 AND p.term = q.term
-                     AND ($5::timestamptz IS NULL OR p.occurred_at IS NULL OR p.occurred_at <= $5)
-                   ORDER BY p.impact DESC LIMIT q.depth
-               ) p
-               GROUP BY p.memory_pk ORDER BY approx DESC LIMIT $6""",
-            query.team_id, [t for t, _ in heavy], [w for _, w in heavy], depths, query.occurred_before, RESCORE,
-        )  # fmt: skip
-        return [r["memory_pk"] for r in rows]
-
-    async def _fresh_candidates(self, conn: asyncpg.Connection, team_id: str, mark: int, rarest: list[str]) -> list[int]:
-        """Memories retained since postings were last derived that share a candidate term."""
-        rows = await conn.fetch(
-            f"SELECT pk FROM memories m WHERE m.team_id = $1 AND m.pk > $2 AND m.search @@ $3::tsquery LIMIT {RESCORE}",
-            team_id, mark, _tsquery(rarest),
-        )  # fmt: skip
-        return [r["pk"] for r in rows]
 
     # ---- helpers -------------------------------------------------------------------------
 
@@ -482,59 +354,6 @@ def _record(row: asyncpg.Record, corrections: list[Correction], transitions: lis
         {**fields, "corrections": corrections, "transitions": transitions,
          "created_at": row["created_at"], "updated_at": row["updated_at"]}
     )  # fmt: skip
-
-
-def _scored_select(where: str, filters: str, tail: str) -> str:
-    """Memories matching `where` and the recall filters, each with its BM25 score for the query
-    ($2 terms, $3 weights, $4 avgdl, $5 k1, $6 b) and its feedback counts."""
-    return f"""WITH q AS (SELECT * FROM unnest($2::text[], $3::float8[]) AS q(term, w))
-        SELECT {_RECORD_COLUMNS}, m.error_signature, m.concepts, s.score, s.matched,
-               (SELECT count(*) FILTER (WHERE kind = 'helpful') FROM memory_feedback f WHERE f.memory_pk = m.pk) AS helpful,
-               (SELECT count(*) FILTER (WHERE kind = 'not_relevant') FROM memory_feedback f WHERE f.memory_pk = m.pk) AS not_relevant
-        FROM memories m
-        CROSS JOIN LATERAL (
-            SELECT sum(q.w * x.tf * ($5::float8 + 1) / (x.tf + $5::float8 * (1 - $6::float8 + $6::float8 * m.doc_len / $4::float8))) AS score,
-                   array_agg(q.term ORDER BY q.w DESC) AS matched
-            -- one pass over the memory's own terms (one detoast), joined to the query's
-            FROM (SELECT d.key AS term, d.value::float8 AS tf FROM jsonb_each_text(m.doc_terms) d) x
-            JOIN q ON q.term = x.term
-        ) s
-        WHERE m.team_id = $1 AND {where} {filters}
-        {tail}"""
-
-
-def _recall_filters(query: RecallQuery, *, first_arg: int) -> tuple[str, list[Any]]:
-    """SQL conditions for recall's hard filters (truth, visibility, service, time...)."""
-    clauses: list[str] = []
-    args: list[Any] = []
-
-    def arg(value: Any) -> str:
-        args.append(value)
-        return f"${first_arg + len(args) - 1}"
-
-    if query.truth_states:
-        states = [s.value for s in query.truth_states]
-    elif query.reusable_only:
-        states = [TruthState.HUMAN_CONFIRMED.value, TruthState.VERIFICATION_CONFIRMED.value]
-    else:
-        # rejected memories never come back unless asked for; superseded ones come back only
-        # to point at their successor
-        states = [s.value for s in TruthState if s is not TruthState.REJECTED]
-    if query.reusable_only:
-        states = [s for s in states if TruthState(s).reusable]
-    clauses.append(f"m.truth_state = ANY({arg(states)}::text[])")
-    clauses.append(f"(NOT m.is_private OR m.channel_id = {arg(query.channel_id)}::text)")
-    if query.filter_services:
-        clauses.append(f"lower(m.service) = ANY({arg([s.lower() for s in query.filter_services])}::text[])")
-    if query.filter_severities:
-        clauses.append(f"lower(m.severity) = ANY({arg([s.lower() for s in query.filter_severities])}::text[])")
-    if query.filter_tags:
-        clauses.append(f"m.tags && {arg(list(query.filter_tags))}::text[]")
-    if query.occurred_after is not None:
-        clauses.append(f"(m.occurred_at IS NULL OR m.occurred_at >= {arg(query.occurred_after)}::timestamptz)")
-    if query.occurred_before is not None:
-        clauses.append(f"(m.occurred_at IS NULL OR m.occurred_at <= {arg(query.occurred_before)}::timestamptz)")
-    return "".join(f" AND {c}" for c in clauses), args
 
 
 class _Acquire:

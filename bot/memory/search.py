@@ -1,0 +1,213 @@
+"""The recall pipeline's candidate step in PostgreSQL: which memories compete, with their BM25.
+
+Three sources, then one exact scoring:
+- the impact-ordered postings (migrations/0004): the query's heaviest terms, each read to a
+  depth, summed into an approximate score; the best RESCORE memories go on;
+- memories retained since the postings were last derived, through the GIN index;
+- memories with the query's error signature or naming one of its mechanisms (concepts), so that
+  a memory sharing no word with the query can still come back;
+and a superseded memory brings its successor along. All are scored by exact BM25 (whole query
+plus twice its title) in one pass over each memory's own term counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import asyncpg
+
+from bot.memory.recall.candidates import BM25_B, BM25_K1, TITLE_QUERY_BONUS, Candidate, bm25_idf
+from bot.memory.recall.document import QueryTerms
+from bot.models import MemoryRecord, RecallQuery, TruthState
+
+# How many of the query's rarest terms pick candidates through the GIN index; every known
+# query term then scores them. Rare terms carry the identity of a report.
+CANDIDATE_TERMS = 32
+CANDIDATE_POOL = 40
+# Memories that share no rare term but fail the same way or name the same mechanism also
+# compete: up to this many, most specific (signature, then most shared concepts) and newest first.
+SIGNAL_CANDIDATES = 15
+# The postings read: the query's heaviest terms, each read to a depth (deeper for rare terms,
+# whose lists are short and decisive), summed into an approximate score; the best RESCORE
+# memories are then scored exactly.
+POSTINGS_TERMS = 48
+DEPTH_RARE, DEPTH_COMMON, RARE_DF_SHARE = 2000, 300, 0.02
+RESCORE = 120
+
+
+def _tsquery(terms: Sequence[str]) -> str:
+    """A tsquery literal OR-ing the terms verbatim. Cast with ::tsquery, never to_tsquery(): that
+    re-parses 'foo-bar' into the phrase 'foo' <-> 'bar', which no stored term list can match."""
+    return " | ".join("'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in terms)
+
+
+async def search_candidates(
+    conn: asyncpg.Connection,
+    query: RecallQuery,
+    terms: QueryTerms,
+    columns: str,
+    records: Callable[[asyncpg.Connection, Sequence[asyncpg.Record]], Awaitable[list[MemoryRecord]]],
+    *,
+    pool_size: int = CANDIDATE_POOL,
+) -> list[Candidate]:
+    """Memories sharing the query's rarest terms, its error signature or its concepts, scored
+    by BM25 in the database; a superseded memory brings its successor along."""
+    stats_row = await conn.fetchrow("SELECT doc_count, total_len FROM team_stats WHERE team_id = $1", query.team_id)
+    if stats_row is None or stats_row["doc_count"] <= 0:
+        return []
+    doc_count = stats_row["doc_count"]
+    avgdl = max(1.0, stats_row["total_len"] / doc_count)
+    df_rows = await conn.fetch(
+        "SELECT term, df FROM term_stats WHERE team_id = $1 AND term = ANY($2::text[]) AND df > 0",
+        query.team_id, list(terms.all_terms),
+    )  # fmt: skip
+    df = {r["term"]: r["df"] for r in df_rows}
+    title = set(terms.title_terms)
+    known = [t for t in terms.all_terms if t in df]
+    weights = [bm25_idf(doc_count, df[t]) * (1.0 + (TITLE_QUERY_BONUS if t in title else 0.0)) for t in known]
+    # the title names the problem: its terms always pick candidates, with the rarest others
+    rarest = sorted(known, key=lambda t: (t not in title, df[t]))[: CANDIDATE_TERMS + len(title)]
+    filters, args = _recall_filters(query, first_arg=7)
+    head = (query.team_id, known, weights, avgdl, BM25_K1, BM25_B, *args)
+    extra = len(head) + 1
+    rows: list[asyncpg.Record] = []
+    if known:
+        mark = await conn.fetchval("SELECT max_pk FROM recall_postings_state") or 0
+        pks: list[int] = []
+        if mark:
+            heavy = sorted(zip(known, weights), key=lambda tw: -tw[1])[:POSTINGS_TERMS]
+            depths = [min(df[t], DEPTH_RARE if df[t] <= RARE_DF_SHARE * doc_count else DEPTH_COMMON) for t, _ in heavy]
+            pks = await _postings_candidates(conn, query, heavy, depths)
+        if rarest:
+            # memories retained since the last derivation: through the GIN index
+            pks += await _fresh_candidates(conn, query.team_id, mark, rarest)
+        if pks:
+            rows += await conn.fetch(
+                _scored_select(columns, f"m.pk = ANY(${extra}::bigint[])", filters,
+                               f"ORDER BY s.score DESC NULLS LAST, m.pk DESC LIMIT ${extra + 1}"),
+                *head, pks, pool_size,
+            )  # fmt: skip
+    if terms.signature or terms.concepts:
+        rows += await conn.fetch(
+            _scored_select(
+                columns,
+                # two cheap picks: any memories with the signature (through its index), the
+                # newest naming a shared mechanism; ordering by overlap would sort every
+                # memory naming a common mechanism
+                f"""m.pk IN ((SELECT m.pk FROM memories m WHERE m.team_id = $1 AND m.error_signature = ${extra} {filters}
+                              LIMIT ${extra + 2})
+                             UNION
+                             (SELECT m.pk FROM memories m WHERE m.team_id = $1 AND m.concepts && ${extra + 1}::text[] {filters}
+                              ORDER BY m.pk DESC LIMIT ${extra + 2}))""", "", ""),
+            *head, terms.signature, list(terms.concepts), SIGNAL_CANDIDATES,
+        )  # fmt: skip
+    rows = list({r["pk"]: r for r in rows}.values())
+    present = {r["incident_id"] for r in rows}
+    successors = {r["superseded_by"] for r in rows if r["superseded_by"]} - present
+    if successors:
+        # the replacement is what a responder should read; it competes with what led to it
+        found = await conn.fetch(
+            _scored_select(columns, f"m.incident_id = ANY(${extra}::text[])", filters, ""), *head, list(successors)
+        )
+        rows += found
+    memories = await records(conn, rows)
+    by_id = {r["incident_id"]: float(r["score"] or 0.0) for r in rows}
+    out = []
+    for record, row in zip(memories, rows, strict=True):
+        lexical = float(row["score"] or 0.0)
+        if record.incident_id in successors:
+            lexical = max([lexical] + [by_id[r["incident_id"]] for r in rows if r["superseded_by"] == record.incident_id])
+        out.append(
+            Candidate(
+                memory=record,
+                lexical=lexical,
+                matched_terms=tuple(row["matched"] or ()),
+                helpful_votes=row["helpful"],
+                not_relevant_votes=row["not_relevant"],
+                same_signature=bool(terms.signature) and row["error_signature"] == terms.signature,
+                shared_concepts=tuple(c for c in terms.concepts if c in set(row["concepts"] or ())),
+            )
+        )
+    return out
+
+
+async def _postings_candidates(
+    conn: asyncpg.Connection, query: RecallQuery, heavy: list[tuple[str, float]], depths: list[int]
+) -> list[int]:
+    """The RESCORE memories with the best approximate score from the postings' first rows."""
+    rows = await conn.fetch(
+        """SELECT p.memory_pk, sum(q.w * p.impact) AS approx
+           FROM unnest($2::text[], $3::float8[], $4::int[]) AS q(term, w, depth)
+           CROSS JOIN LATERAL (
+               SELECT memory_pk, impact FROM recall_postings p
+               WHERE p.team_id = $1 AND p.term = q.term
+                 AND ($5::timestamptz IS NULL OR p.occurred_at IS NULL OR p.occurred_at <= $5)
+               ORDER BY p.impact DESC LIMIT q.depth
+           ) p
+           GROUP BY p.memory_pk ORDER BY approx DESC LIMIT $6""",
+        query.team_id, [t for t, _ in heavy], [w for _, w in heavy], depths, query.occurred_before, RESCORE,
+    )  # fmt: skip
+    return [r["memory_pk"] for r in rows]
+
+
+async def _fresh_candidates(conn: asyncpg.Connection, team_id: str, mark: int, rarest: list[str]) -> list[int]:
+    """Memories retained since postings were last derived that share a candidate term."""
+    rows = await conn.fetch(
+        f"SELECT pk FROM memories m WHERE m.team_id = $1 AND m.pk > $2 AND m.search @@ $3::tsquery LIMIT {RESCORE}",
+        team_id, mark, _tsquery(rarest),
+    )  # fmt: skip
+    return [r["pk"] for r in rows]
+
+
+def _scored_select(columns: str, where: str, filters: str, tail: str) -> str:
+    """Memories matching `where` and the recall filters, each with its BM25 score for the query
+    ($2 terms, $3 weights, $4 avgdl, $5 k1, $6 b) and its feedback counts."""
+    return f"""WITH q AS (SELECT * FROM unnest($2::text[], $3::float8[]) AS q(term, w))
+        SELECT {columns}, m.error_signature, m.concepts, s.score, s.matched,
+               (SELECT count(*) FILTER (WHERE kind = 'helpful') FROM memory_feedback f WHERE f.memory_pk = m.pk) AS helpful,
+               (SELECT count(*) FILTER (WHERE kind = 'not_relevant') FROM memory_feedback f WHERE f.memory_pk = m.pk) AS not_relevant
+        FROM memories m
+        CROSS JOIN LATERAL (
+            SELECT sum(q.w * x.tf * ($5::float8 + 1) / (x.tf + $5::float8 * (1 - $6::float8 + $6::float8 * m.doc_len / $4::float8))) AS score,
+                   array_agg(q.term ORDER BY q.w DESC) AS matched
+            -- one pass over the memory's own terms (one detoast), joined to the query's
+            FROM (SELECT d.key AS term, d.value::float8 AS tf FROM jsonb_each_text(m.doc_terms) d) x
+            JOIN q ON q.term = x.term
+        ) s
+        WHERE m.team_id = $1 AND {where} {filters}
+        {tail}"""
+
+
+def _recall_filters(query: RecallQuery, *, first_arg: int) -> tuple[str, list[Any]]:
+    """SQL conditions for recall's hard filters (truth, visibility, service, time...)."""
+    clauses: list[str] = []
+    args: list[Any] = []
+
+    def arg(value: Any) -> str:
+        args.append(value)
+        return f"${first_arg + len(args) - 1}"
+
+    if query.truth_states:
+        states = [s.value for s in query.truth_states]
+    elif query.reusable_only:
+        states = [TruthState.HUMAN_CONFIRMED.value, TruthState.VERIFICATION_CONFIRMED.value]
+    else:
+        # rejected memories never come back unless asked for; superseded ones come back only
+        # to point at their successor
+        states = [s.value for s in TruthState if s is not TruthState.REJECTED]
+    if query.reusable_only:
+        states = [s for s in states if TruthState(s).reusable]
+    clauses.append(f"m.truth_state = ANY({arg(states)}::text[])")
+    clauses.append(f"(NOT m.is_private OR m.channel_id = {arg(query.channel_id)}::text)")
+    if query.filter_services:
+        clauses.append(f"lower(m.service) = ANY({arg([s.lower() for s in query.filter_services])}::text[])")
+    if query.filter_severities:
+        clauses.append(f"lower(m.severity) = ANY({arg([s.lower() for s in query.filter_severities])}::text[])")
+    if query.filter_tags:
+        clauses.append(f"m.tags && {arg(list(query.filter_tags))}::text[]")
+    if query.occurred_after is not None:
+        clauses.append(f"(m.occurred_at IS NULL OR m.occurred_at >= {arg(query.occurred_after)}::timestamptz)")
+    if query.occurred_before is not None:
+        clauses.append(f"(m.occurred_at IS NULL OR m.occurred_at <= {arg(query.occurred_before)}::timestamptz)")
+    return "".join(f" AND {c}" for c in clauses), args
