@@ -1,6 +1,9 @@
 """Recall as small, pure, typed steps: candidates → signals → fusion → reasons.
 
-`tokens` and `document` turn text into terms; the store adapter finds candidates in Postgres;
-`signals` measures each candidate; `fusion` folds the signals into one score; `reasons` says why
-in words. Only the candidate search touches the database.
+`tokens` and `document` turn text into terms; `signature` turns an error text into what stays
+the same between two sightings of one failure; `concepts` names the mechanisms a text talks
+about (vocabulary kept as data in bot/data/concepts.json); the store adapter finds candidates in
+Postgres (bot/memory/search.py); `signals` measures each candidate; `fusion` folds the signals
+into one score; `reasons` says why in words; `conflicts` flags disagreeing memories. Only the
+candidate search touches the database.
 """
