@@ -7,6 +7,7 @@ database, cloned from a migrated template, so tests never see each other's rows.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -47,6 +48,8 @@ def admin_dsn() -> Iterator[str]:
     folder = Path(tempfile.mkdtemp(prefix="imt-", dir="/tmp"))
     dsn = start_embedded(folder)
     yield dsn
+    # pgserver logs from an atexit hook, after pytest has closed the streams it captured
+    logging.getLogger("pgserver").disabled = True
     shutil.rmtree(folder, ignore_errors=True)
 
 

@@ -29,13 +29,13 @@ def start_embedded(data_dir: Path) -> str:
             f"the data folder path {pg_dir} is too long for PostgreSQL's socket "
             f"(over {MAX_DATA_DIR_CHARS} characters): set INCIDENT_MEMORY_DATA_DIR to a shorter folder"
         )
-    import pgserver  # imported here: only the embedded default needs it
-
     pg_dir.parent.mkdir(parents=True, exist_ok=True)
     try:
         with warnings.catch_warnings():
             # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI): harmless here
             warnings.simplefilter("ignore")
+            import pgserver  # imported here: only the embedded default needs it
+
             server = pgserver.get_server(pg_dir)
     except Exception as exc:  # noqa: BLE001 - pgserver raises plain exceptions with the server log
         raise EmbeddedPostgresError(f"could not start the embedded PostgreSQL in {pg_dir}: {exc}") from exc
