@@ -139,7 +139,9 @@ async def bench_size(base: str, n: int, keep: bool) -> dict[str, object]:
     store = PostgresMemoryStore(pool)
     gen = Generator()
     result: dict[str, object] = {"memories": n}
-    async with pool.acquire() as conn:
+    # loading and maintenance on a connection of its own: no 30 s statement timeout there
+    conn = await asyncpg.connect(dsn)
+    try:
         have = await conn.fetchval("SELECT count(*) FROM memories WHERE team_id = $1", TEAM)
         t0 = time.perf_counter()
         for start in range(0, n, BATCH):
@@ -170,6 +172,8 @@ async def bench_size(base: str, n: int, keep: bool) -> dict[str, object]:
             """SELECT pg_total_relation_size('memories') AS memories, pg_total_relation_size('recall_postings') AS postings,
                       pg_database_size(current_database()) AS db"""
         )
+    finally:
+        await conn.close()
     if have < n:
         result["bulk_load_per_s"] = round((n - have) / load_s)
     if derived:
