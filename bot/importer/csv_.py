@@ -24,8 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.importer.drafts import WHY_SEPARATOR, Rejected, read_text, seed_draft
-from bot.importer.jsonl import MAX_PROBLEMS
+from bot.importer.drafts import WHY_SEPARATOR, DraftCollector, Rejected, read_text
 from bot.models import MemoryDraft
 
 COLUMNS = frozenset(MemoryDraft.model_fields) - {"team_id", "superseded_by"}
@@ -93,8 +92,7 @@ def parse_csv(text: str, *, team_id: str, incident_id_for: Callable[[int], str])
         raise Rejected("a column appears twice in the header")
     if "title" not in columns:
         raise Rejected("no 'title' column")
-    drafts: dict[str, MemoryDraft] = {}
-    problems: list[str] = []
+    collected = DraftCollector(team_id=team_id)
     number = 0
     while True:
         line = reader.line_num + 1
@@ -108,23 +106,19 @@ def parse_csv(text: str, *, team_id: str, incident_id_for: Callable[[int], str])
             continue
         number += 1
         if len(cells) != len(columns):
-            problems.append(f"line {line}: {len(cells)} cells for {len(columns)} columns")
+            collected.problem(line, f"{len(cells)} cells for {len(columns)} columns")
             continue
         try:
             fields = _row_fields(dict(zip(columns, cells)))
-            fields.setdefault("incident_id", incident_id_for(number))
-            draft = seed_draft(fields, team_id=team_id)
         except Rejected as exc:
-            problems.append(f"line {line}: {exc}")
+            collected.problem(line, str(exc))
             continue
-        if drafts.setdefault(draft.incident_id, draft) != draft:
-            problems.append(f"line {line}: incident_id {draft.incident_id!r} appears again with other content")
-    if problems:
-        more = f"; … and {len(problems) - MAX_PROBLEMS} more" if len(problems) > MAX_PROBLEMS else ""
-        raise Rejected("; ".join(problems[:MAX_PROBLEMS]) + more)
+        fields.setdefault("incident_id", incident_id_for(number))
+        collected.add(line, fields)
+    drafts = collected.drafts()
     if not drafts:
         raise Rejected("no rows under the header")
-    return list(drafts.values())
+    return drafts
 
 
 def read_csv(path: Path, *, team_id: str, incident_id_for: Callable[[int], str]) -> list[MemoryDraft]:

@@ -106,3 +106,34 @@ def seed_draft(fields: dict[str, Any], *, team_id: str, labels: dict[str, str] |
         if (moment := getattr(draft, name)) is not None and moment.tzinfo is None
     }
     return draft.model_copy(update=naive) if naive else draft
+
+
+MAX_PROBLEMS = 20
+
+
+class DraftCollector:
+    """The drafts of a file with many records (CSV rows, JSON Lines): every bad record is kept
+    with its line, and the file is rejected whole if there is any (nothing half-read)."""
+
+    def __init__(self, *, team_id: str) -> None:
+        self._team_id = team_id
+        self._drafts: dict[str, MemoryDraft] = {}
+        self._problems: list[str] = []
+
+    def problem(self, line: int, text: str) -> None:
+        self._problems.append(f"line {line}: {text}")
+
+    def add(self, line: int, fields: dict[str, Any]) -> None:
+        try:
+            draft = seed_draft(fields, team_id=self._team_id)
+        except Rejected as exc:
+            self.problem(line, str(exc))
+            return
+        if self._drafts.setdefault(draft.incident_id, draft) != draft:
+            self.problem(line, f"incident_id {draft.incident_id!r} appears again with other content")
+
+    def drafts(self) -> list[MemoryDraft]:
+        if self._problems:
+            more = f"; … and {len(self._problems) - MAX_PROBLEMS} more" if len(self._problems) > MAX_PROBLEMS else ""
+            raise Rejected("; ".join(self._problems[:MAX_PROBLEMS]) + more)
+        return list(self._drafts.values())
