@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
@@ -31,21 +32,21 @@ def register(app: AsyncApp, services: Services) -> None:
     for action_id, kind in _FEEDBACK.items():
         app.action(action_id)(_feedback_listener(services, kind))
 
-    @app.action(ids.MEMORY_ADD_CORRECTION)
-    async def on_add_correction(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient) -> None:
+    app.action(ids.MEMORY_ADD_CORRECTION)(_modal_opener(correction_modal))
+    app.action(ids.MEMORY_REJECT)(_modal_opener(reject_modal))
+
+
+def _modal_opener(modal: Callable[..., dict[str, Any]]):  # noqa: ANN202 - a Bolt listener
+    """A button that opens `modal(incident_id, memory_title, context=...)` for its memory, at once."""
+
+    async def open_modal(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
         _, channel_id, _ = _where(body)
         incident_id = action["value"]
-        view = correction_modal(incident_id, _memory_title(body, incident_id), context={"channel_id": channel_id})
+        view = modal(incident_id, _memory_title(body, incident_id), context={"channel_id": channel_id})
         await client.views_open(trigger_id=body["trigger_id"], view=view)
 
-    @app.action(ids.MEMORY_REJECT)
-    async def on_reject(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient) -> None:
-        await ack()
-        _, channel_id, _ = _where(body)
-        incident_id = action["value"]
-        view = reject_modal(incident_id, _memory_title(body, incident_id), context={"channel_id": channel_id})
-        await client.views_open(trigger_id=body["trigger_id"], view=view)
+    return open_modal
 
 
 def _feedback_listener(services: Services, kind: FeedbackKind):  # noqa: ANN202 - a Bolt listener
