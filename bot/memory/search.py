@@ -31,9 +31,19 @@ SIGNAL_CANDIDATES = 15
 # The postings read: the query's heaviest terms, each read to a depth (deeper for rare terms,
 # whose lists are short and decisive), summed into an approximate score; the best RESCORE
 # memories are then scored exactly.
+# Depths grow with the bank (measured on synthetic memories: at 1M, 2000/300 kept the source of
+# a query in the top 10 for 0.84 of queries at p95 53 ms, 5000/1000 for 0.91 at p95 ~100 ms).
 POSTINGS_TERMS = 48
 DEPTH_RARE, DEPTH_COMMON, RARE_DF_SHARE = 2000, 300, 0.02
+DEPTH_RARE_SHARE, DEPTH_COMMON_SHARE = 0.005, 0.001
 RESCORE = 120
+
+
+def postings_depth(df: int, doc_count: int) -> int:
+    """How far to read a term's postings: its whole list if short, deeper for rarer terms."""
+    if df <= RARE_DF_SHARE * doc_count:
+        return min(df, max(DEPTH_RARE, int(DEPTH_RARE_SHARE * doc_count)))
+    return min(df, max(DEPTH_COMMON, int(DEPTH_COMMON_SHARE * doc_count)))
 
 
 def _tsquery(terms: Sequence[str]) -> str:
@@ -77,7 +87,7 @@ async def search_candidates(
         pks: list[int] = []
         if mark:
             heavy = sorted(zip(known, weights), key=lambda tw: -tw[1])[:POSTINGS_TERMS]
-            depths = [min(df[t], DEPTH_RARE if df[t] <= RARE_DF_SHARE * doc_count else DEPTH_COMMON) for t, _ in heavy]
+            depths = [postings_depth(df[t], doc_count) for t, _ in heavy]
             pks = await _postings_candidates(conn, query, heavy, depths)
         if rarest:
             # memories retained since the last derivation: through the GIN index
