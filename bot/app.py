@@ -120,12 +120,9 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     pool = await create_pool(dsn)
     background = BackgroundWork()
     metrics = Metrics()
+    memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
     try:
-        memory = count_store_errors(
-            PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path)),
-            metrics,
-            name="memory",
-        )
+        memory = count_store_errors(memory_store, metrics, name="memory")
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
         yield Services(
             settings=settings,
@@ -139,6 +136,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         )
     finally:
         await background.drain()
+        await memory_store.close()  # a recall-postings derivation in flight finishes first
         await pool.close()
 
 

@@ -43,7 +43,7 @@ async def model_api() -> AsyncIterator[FakeMessagesAPI]:
 async def bot(database_url: str, model_api: FakeMessagesAPI) -> AsyncIterator[LocalBot]:
     settings = Settings(
         database_url=database_url, anthropic_api_key="test-key", anthropic_base_url=model_api.base_url,
-        investigation_timeout_s=2.0,
+        investigation_timeout_s=30.0,
     )  # fmt: skip
     async with local_bot(settings) as running:
         running.sandbox.add_user("U1", "alice")
