@@ -24,7 +24,6 @@ import asyncio
 import json
 import os
 import random
-import string
 import sys
 import time
 from datetime import datetime, timedelta, timezone
@@ -35,7 +34,8 @@ import numpy as np
 from bot.config import PROJECT_ROOT
 from bot.memory.bulk import retain_many
 from bot.memory.migrate import apply_migrations
-from bot.memory.postgres import PostgresMemoryStore, create_pool
+from bot.memory.pool import create_pool
+from bot.memory.postgres import PostgresMemoryStore
 from bot.memory.postings import derive_postings
 from bot.models import MemoryDraft, RecallQuery
 from bot.replay import percentile

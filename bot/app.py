@@ -24,7 +24,8 @@ from bot.background import BackgroundWork
 from bot.config import Settings
 from bot.memory.database import database_url, migrate
 from bot.memory.incidents import PostgresIncidentStore
-from bot.memory.postgres import PostgresMemoryStore, create_pool
+from bot.memory.pool import create_pool
+from bot.memory.postgres import PostgresMemoryStore
 from bot.memory.recall.concepts import load_vocabulary
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver

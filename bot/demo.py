@@ -16,7 +16,7 @@ from typing import Any
 from rich.console import Console
 
 from bot.config import Settings
-from bot.memory.database import database_url
+from bot.memory.database import database_url, throwaway_database
 from bot.memory.files import draft_from_json
 from bot.models import MemoryDraft
 from bot.sandbox.local_bot import LocalBot, local_bot
@@ -70,11 +70,9 @@ async def _declare(bot: LocalBot, channel: str, answers: dict[str, Any]) -> None
 
 
 async def run_demo(settings: Settings, *, keep: bool = False) -> int:
-    from bot.replay import throwaway_database  # the same throwaway database replay uses
-
     console = Console()
     admin_dsn = await database_url(settings)
-    async with throwaway_database(admin_dsn, settings.migrations_dir) as dsn:
+    async with throwaway_database(admin_dsn, settings.migrations_dir, prefix="im_demo") as dsn:
         async with local_bot(settings.model_copy(update={"database_url": dsn})) as bot:
             sandbox = bot.sandbox
             sandbox.add_user(RESPONDER, "sam.sre")

@@ -10,23 +10,21 @@ from __future__ import annotations
 import json
 import math
 import time
-import uuid
 from collections.abc import Iterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, AsyncIterator
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any
 
 import asyncpg
 
 from bot.config import Settings
 from bot.memory.bulk import retain_many
+from bot.memory.database import throwaway_database
 from bot.memory.files import MemoryFileError, draft_from_json, parse_records
-from bot.memory.migrate import apply_migrations
 from bot.memory.postings import derive_postings
-from bot.memory.postgres import PostgresMemoryStore, create_pool
+from bot.memory.pool import create_pool
+from bot.memory.postgres import PostgresMemoryStore
 from bot.memory.recall.concepts import load_vocabulary
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 
@@ -191,35 +189,6 @@ def load_cases(folder: Path, team_id: str = REPLAY_TEAM) -> list[ReplayCase]:
 # ---- running it -------------------------------------------------------------------------------
 
 
-def _with_database(dsn: str, name: str) -> str:
-    return urlunsplit(urlsplit(dsn)._replace(path="/" + name))
-
-
-@asynccontextmanager
-async def throwaway_database(admin_dsn: str, migrations: Path) -> AsyncIterator[str]:
-    """A freshly migrated database on the same server, dropped afterwards whatever happens."""
-    name = f"im_replay_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(admin_dsn)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    dsn = _with_database(admin_dsn, name)
-    try:
-        conn = await asyncpg.connect(dsn)
-        try:
-            await apply_migrations(conn, migrations)
-        finally:
-            await conn.close()
-        yield dsn
-    finally:
-        admin = await asyncpg.connect(admin_dsn)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
-
-
 async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: list[MemoryDraft],
                     cases: list[ReplayCase], *, progress: bool = True, keep_matches: bool = False) -> ReplayReport:
     from rich.console import Console
@@ -259,7 +228,7 @@ async def run_replay(folder: Path, settings: Settings, *, admin_dsn: str | None 
     memories = load_memories(folder)
     cases = load_cases(folder)
     dsn = admin_dsn or await database_url(settings)
-    async with throwaway_database(dsn, settings.migrations_dir) as replay_dsn:
+    async with throwaway_database(dsn, settings.migrations_dir, prefix="im_replay") as replay_dsn:
         pool = await create_pool(replay_dsn, max_size=2)
         try:
             store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))

@@ -21,7 +21,8 @@ import pytest
 
 from bot.config import PROJECT_ROOT
 from bot.memory.migrate import apply_migrations
-from bot.memory.postgres import PostgresMemoryStore, create_pool
+from bot.memory.pool import create_pool
+from bot.memory.postgres import PostgresMemoryStore
 
 MIGRATIONS = PROJECT_ROOT / "migrations"
 

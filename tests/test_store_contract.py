@@ -13,7 +13,8 @@ import pytest
 
 from bot.memory.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.memory.port import FeedbackKind, MemoryStore, RetainStatus
-from bot.memory.postgres import PostgresMemoryStore, create_pool
+from bot.memory.pool import create_pool
+from bot.memory.postgres import PostgresMemoryStore
 from bot.memory.truth import ALLOWED_MOVES
 from bot.models import MemoryDraft, RecallQuery, TruthState
 

@@ -7,7 +7,6 @@ the guard changed. CURRENT evidence and PAST memories stay in separate fields th
 
 from __future__ import annotations
 
-from datetime import datetime
 from enum import StrEnum
 from typing import Annotated
 

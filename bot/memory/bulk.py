@@ -15,16 +15,12 @@ import json
 import asyncpg
 
 from bot.memory.postings import hold_retain_lock
+from bot.memory.pool import DRAFT_COLUMNS
 from bot.memory.recall.concepts import Vocabulary
 from bot.memory.recall.document import memory_document, memory_features
 from bot.models import MemoryDraft, TruthState, utcnow
 
-_COLUMNS = (
-    "team_id", "incident_id", "title", "service", "severity", "symptoms", "error_message",
-    "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson", "notes", "source",
-    "truth_state", "verified_by", "verified_at", "verification_note", "tags", "channel_id",
-    "is_private", "occurred_at", "resolved_at", "superseded_by",
-)  # fmt: skip
+_COLUMNS = DRAFT_COLUMNS
 _DERIVED = ("retained_content", "doc_terms", "doc_len", "error_signature", "concepts", "terms")
 
 

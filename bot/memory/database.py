@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from contextlib import asynccontextmanager
 from collections.abc import AsyncIterator
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
@@ -13,7 +16,8 @@ from bot.memory.embedded import start_embedded
 from bot.memory.errors import MemoryError_, StoreUnavailable
 from bot.memory.migrate import apply_migrations
 from bot.memory.recall.concepts import load_vocabulary
-from bot.memory.postgres import PostgresMemoryStore, create_pool
+from bot.memory.pool import create_pool
+from bot.memory.postgres import PostgresMemoryStore
 
 
 class DatabaseNotConfigured(MemoryError_):
@@ -55,3 +59,33 @@ async def open_store(settings: Settings, *, run_migrations: bool = True) -> Asyn
     finally:
         await store.close()
         await pool.close()
+
+
+def with_database(dsn: str, name: str) -> str:
+    return urlunsplit(urlsplit(dsn)._replace(path="/" + name))
+
+
+@asynccontextmanager
+async def throwaway_database(admin_dsn: str, migrations: Path, *, prefix: str = "im_throwaway") -> AsyncIterator[str]:
+    """A freshly migrated database on the same server, dropped afterwards whatever happens
+    (replay and the demo never touch the live memory)."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(admin_dsn)
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    dsn = with_database(admin_dsn, name)
+    try:
+        conn = await asyncpg.connect(dsn)
+        try:
+            await apply_migrations(conn, migrations)
+        finally:
+            await conn.close()
+        yield dsn
+    finally:
+        admin = await asyncpg.connect(admin_dsn)
+        try:
+            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        finally:
+            await admin.close()

@@ -9,7 +9,7 @@ from typing import Protocol
 import asyncpg
 
 from bot.memory.errors import StoreUnavailable
-from bot.memory.postgres import _Acquire
+from bot.memory.pool import acquire
 from bot.models import Incident, IncidentRecord, IncidentStatus, TimelineEntry
 
 _COLUMNS = """incident_id, team_id, channel_id, channel_name, is_private, title, service, severity,
@@ -54,7 +54,7 @@ class PostgresIncidentStore:
         is_private: bool = False, declared_by: str | None = None,
     ) -> tuple[IncidentRecord, bool]:  # fmt: skip
         """Open an incident for the channel; (the channel's open incident, whether it is new)."""
-        async with _Acquire(self._pool) as conn, conn.transaction():
+        async with acquire(self._pool) as conn, conn.transaction():
             row = await conn.fetchrow(
                 f"""INSERT INTO incidents (pk, incident_id, team_id, channel_id, channel_name, is_private,
                         title, service, severity, symptoms, error_message, declared_by)
@@ -81,12 +81,12 @@ class PostgresIncidentStore:
         return _incident(row) if row else None
 
     async def open_in_channel(self, team_id: str, channel_id: str) -> IncidentRecord | None:
-        async with _Acquire(self._pool) as conn:
+        async with acquire(self._pool) as conn:
             return await self._open(conn, team_id, channel_id)
 
     async def latest_in_channel(self, team_id: str, channel_id: str) -> IncidentRecord | None:
         """The open incident, or else the most recently resolved one (resolving twice is allowed)."""
-        async with _Acquire(self._pool) as conn:
+        async with acquire(self._pool) as conn:
             row = await conn.fetchrow(
                 f"""SELECT {_COLUMNS} FROM incidents WHERE team_id = $1 AND channel_id = $2
                     ORDER BY (status = 'open') DESC, started_at DESC, pk DESC LIMIT 1""",
@@ -95,21 +95,21 @@ class PostgresIncidentStore:
         return _incident(row) if row else None
 
     async def get(self, team_id: str, incident_id: str) -> IncidentRecord | None:
-        async with _Acquire(self._pool) as conn:
+        async with acquire(self._pool) as conn:
             row = await conn.fetchrow(
                 f"SELECT {_COLUMNS} FROM incidents WHERE team_id = $1 AND incident_id = $2", team_id, incident_id
             )
         return _incident(row) if row else None
 
     async def set_recall_thread(self, team_id: str, incident_id: str, thread_ts: str) -> None:
-        async with _Acquire(self._pool) as conn:
+        async with acquire(self._pool) as conn:
             await conn.execute(
                 "UPDATE incidents SET recall_thread_ts = $3 WHERE team_id = $1 AND incident_id = $2",
                 team_id, incident_id, thread_ts,
             )  # fmt: skip
 
     async def mark_resolved(self, team_id: str, incident_id: str) -> IncidentRecord | None:
-        async with _Acquire(self._pool) as conn:
+        async with acquire(self._pool) as conn:
             row = await conn.fetchrow(
                 f"""UPDATE incidents SET status = 'resolved', resolved_at = coalesce(resolved_at, now())
                     WHERE team_id = $1 AND incident_id = $2 RETURNING {_COLUMNS}""",
@@ -119,7 +119,7 @@ class PostgresIncidentStore:
 
     async def claim_event(self, team_id: str, event_id: str) -> bool:
         """True the first time an event is seen (across every instance), False for a repeat."""
-        async with _Acquire(self._pool) as conn:
+        async with acquire(self._pool) as conn:
             return await self._claim(conn, team_id, event_id)
 
     async def _claim(self, conn: asyncpg.Connection, team_id: str, event_id: str) -> bool:
@@ -139,7 +139,7 @@ class PostgresIncidentStore:
         The event claim and the append share one transaction: a delivery that fails half-way
         leaves no claim behind, so Slack's retry is still handled.
         """
-        async with _Acquire(self._pool) as conn, conn.transaction():
+        async with acquire(self._pool) as conn, conn.transaction():
             if event_id is not None and not await self._claim(conn, team_id, event_id):
                 return False
             inserted = await conn.fetchval(
@@ -153,7 +153,7 @@ class PostgresIncidentStore:
 
     async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]:
         """The newest `limit` entries, oldest first."""
-        async with _Acquire(self._pool) as conn:
+        async with acquire(self._pool) as conn:
             rows = await conn.fetch(
                 """SELECT author, text, at FROM (
                        SELECT t.author, t.text, t.at, t.id FROM timeline_entries t

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Sequence
 from typing import Any
 
 import asyncpg
 
-from bot.memory.errors import MemoryConflict, MemoryNotFound, StoreFailed, StoreUnavailable, TruthMoveRefused
+from bot.memory.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.memory.pool import DRAFT_COLUMNS, acquire
 from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
 from bot.memory.recall.candidates import Candidate, CorpusStats
@@ -32,29 +32,8 @@ from bot.models import (
 
 log = logging.getLogger(__name__)
 
-# Columns written from a draft, in insert order (incident fields and outcome).
-_DRAFT_COLUMNS = (
-    "team_id", "incident_id", "title", "service", "severity", "symptoms", "error_message",
-    "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson", "notes", "source",
-    "truth_state", "verified_by", "verified_at", "verification_note", "tags", "channel_id",
-    "is_private", "occurred_at", "resolved_at", "superseded_by",
-)  # fmt: skip
+_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "created_at", "updated_at"))
 
-_RECORD_COLUMNS = ", ".join(("pk", *_DRAFT_COLUMNS, "created_at", "updated_at"))
-
-
-
-async def _init_connection(conn: asyncpg.Connection) -> None:
-    await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
-
-
-async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
-    try:
-        return await asyncpg.create_pool(
-            dsn, min_size=min_size, max_size=max_size, init=_init_connection, command_timeout=30
-        )
-    except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
-        raise StoreUnavailable(f"cannot connect to the database: {exc}") from exc
 
 
 class PostgresMemoryStore:
@@ -74,19 +53,19 @@ class PostgresMemoryStore:
         document = memory_document(draft)
         features = memory_features(draft, self._recaller.vocabulary)
         terms = sorted(document.terms)  # sorted: concurrent retains lock term rows in one order
-        values = [getattr(draft, c) for c in _DRAFT_COLUMNS]
-        values[_DRAFT_COLUMNS.index("failed_attempts")] = [a.model_dump() for a in draft.failed_attempts]
-        values[_DRAFT_COLUMNS.index("source")] = draft.source.value
-        values[_DRAFT_COLUMNS.index("truth_state")] = draft.truth_state.value
+        values = [getattr(draft, c) for c in DRAFT_COLUMNS]
+        values[DRAFT_COLUMNS.index("failed_attempts")] = [a.model_dump() for a in draft.failed_attempts]
+        values[DRAFT_COLUMNS.index("source")] = draft.source.value
+        values[DRAFT_COLUMNS.index("truth_state")] = draft.truth_state.value
         if draft.truth_state.reusable and draft.verified_at is None:
             # confirmed when it was resolved, or else as it is retained
-            values[_DRAFT_COLUMNS.index("verified_at")] = draft.resolved_at or draft.occurred_at or utcnow()
+            values[DRAFT_COLUMNS.index("verified_at")] = draft.resolved_at or draft.occurred_at or utcnow()
         placeholders = ", ".join(f"${i}" for i in range(1, len(values) + 1))
         n = len(values)
         async with self._acquire() as conn, conn.transaction():
             await hold_retain_lock(conn)
             pk = await conn.fetchval(
-                f"""INSERT INTO memories ({", ".join(_DRAFT_COLUMNS)}, retained_content,
+                f"""INSERT INTO memories ({", ".join(DRAFT_COLUMNS)}, retained_content,
                         doc_terms, doc_len, search, error_signature, concepts)
                     VALUES ({placeholders}, ${n + 1}, ${n + 2}, ${n + 3}, array_to_tsvector(${n + 4}::text[]),
                             ${n + 5}, ${n + 6})
@@ -303,7 +282,7 @@ class PostgresMemoryStore:
     # ---- helpers -------------------------------------------------------------------------
 
     def _acquire(self):  # noqa: ANN202 - asyncpg's pool context manager
-        return _Acquire(self._pool)
+        return acquire(self._pool)
 
     async def _pk(self, conn: asyncpg.Connection, team_id: str, incident_id: str, *, lock: bool = False) -> int:
         pk = await conn.fetchval(
@@ -348,34 +327,9 @@ class PostgresMemoryStore:
 
 
 def _record(row: asyncpg.Record, corrections: list[Correction], transitions: list[TruthTransition]) -> MemoryRecord:
-    fields: dict[str, Any] = {c: row[c] for c in _DRAFT_COLUMNS}
+    fields: dict[str, Any] = {c: row[c] for c in DRAFT_COLUMNS}
     fields["tags"] = list(fields["tags"] or [])
     return MemoryRecord.model_validate(
         {**fields, "corrections": corrections, "transitions": transitions,
          "created_at": row["created_at"], "updated_at": row["updated_at"]}
     )  # fmt: skip
-
-
-class _Acquire:
-    """Pool acquisition that turns a dead database into StoreUnavailable."""
-
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self._pool = pool
-        self._cm: Any = None
-
-    async def __aenter__(self) -> asyncpg.Connection:
-        self._cm = self._pool.acquire(timeout=10)
-        try:
-            return await self._cm.__aenter__()
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, TimeoutError) as exc:
-            raise StoreUnavailable(f"the database does not answer: {exc}") from exc
-
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
-        await self._cm.__aexit__(exc_type, exc, tb)
-        # callers see the memory bank's errors, never a driver's: a refused write or a lost
-        # connection becomes StoreFailed/StoreUnavailable, with the database's own words
-        if isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError)):
-            raise StoreUnavailable(f"the database does not answer: {exc}") from exc
-        if isinstance(exc, asyncpg.PostgresError):
-            raise StoreFailed(f"the database refused the change: {exc}") from exc
-

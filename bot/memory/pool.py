@@ -1,0 +1,57 @@
+"""Connections to the memory bank's database, shared by every Postgres adapter.
+
+Callers of an adapter see the memory bank's own errors, never the driver's: a database that does
+not answer is StoreUnavailable, one that refuses a statement is StoreFailed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import asyncpg
+
+from bot.memory.errors import StoreFailed, StoreUnavailable
+
+# Columns of `memories` written from a MemoryDraft, in insert order.
+DRAFT_COLUMNS = (
+    "team_id", "incident_id", "title", "service", "severity", "symptoms", "error_message",
+    "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson", "notes", "source",
+    "truth_state", "verified_by", "verified_at", "verification_note", "tags", "channel_id",
+    "is_private", "occurred_at", "resolved_at", "superseded_by",
+)  # fmt: skip
+
+
+async def _init_connection(conn: asyncpg.Connection) -> None:
+    await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+
+
+async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
+    try:
+        return await asyncpg.create_pool(
+            dsn, min_size=min_size, max_size=max_size, init=_init_connection, command_timeout=30
+        )
+    except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+        raise StoreUnavailable(f"cannot connect to the database: {exc}") from exc
+
+
+class acquire:  # noqa: N801 - used like a function: `async with acquire(pool) as conn`
+    """A pooled connection whose failures come out as the memory bank's errors."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+        self._cm: Any = None
+
+    async def __aenter__(self) -> asyncpg.Connection:
+        self._cm = self._pool.acquire(timeout=10)
+        try:
+            return await self._cm.__aenter__()
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, TimeoutError) as exc:
+            raise StoreUnavailable(f"the database does not answer: {exc}") from exc
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        await self._cm.__aexit__(exc_type, exc, tb)
+        if isinstance(exc, (asyncpg.PostgresConnectionError, asyncpg.InterfaceError, OSError)):
+            raise StoreUnavailable(f"the database does not answer: {exc}") from exc
+        if isinstance(exc, asyncpg.PostgresError):
+            raise StoreFailed(f"the database refused the change: {exc}") from exc
