@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 import sys
+from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from bot.config import Settings
 from bot.memory.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, load_drafts
 from bot.memory.port import MemoryStore
+from bot.memory.recall.conflicts import find_conflicts
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 
@@ -163,13 +165,18 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         title=text,
         service=args.service,
         filter_services=[args.service] if args.service else [],
+        filter_severities=args.severity or [],
+        filter_tags=args.tag or [],
+        truth_states=[TruthState(s) for s in args.state] if args.state else None,
+        occurred_after=args.since,
+        occurred_before=args.until,
+        channel_id=args.channel,
         reusable_only=args.reusable_only,
         limit=args.limit,
     )
 
     async def work(store: MemoryStore) -> int:
         matches = await store.recall(query)
-        from bot.memory.recall.conflicts import find_conflicts
 
         body = "\n\n".join(_match_text(i, m) for i, m in enumerate(matches, start=1))
         for service, ids in find_conflicts(matches).items():
@@ -274,6 +281,14 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 # ---- the parser -------------------------------------------------------------------------------
 
 
+def _timestamp(text: str) -> datetime:
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from exc
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
 def build_parser(settings: Settings) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--team", default=settings.incident_memory_team, help="team_id (default: %(default)s)")
@@ -304,6 +319,12 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("text", nargs="+")
     p.add_argument("--service", help="only memories of this service")
     p.add_argument("--reusable-only", action="store_true", help="only human- or verification-confirmed")
+    p.add_argument("--severity", action="append", help="only these severities (repeatable)")
+    p.add_argument("--tag", action="append", help="only memories with one of these tags (repeatable)")
+    p.add_argument("--state", action="append", choices=[s.value for s in TruthState], help="only these truth states")
+    p.add_argument("--since", type=_timestamp, help="only incidents from this time on (ISO 8601)")
+    p.add_argument("--until", type=_timestamp, help="only incidents up to this time (ISO 8601)")
+    p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
     p.add_argument("--limit", type=int, default=5)
     p = add("correct", cmd_correct, "attach a correction to a memory")
     p.add_argument("id")

@@ -139,3 +139,27 @@ def test_a_database_that_is_down_gets_a_clear_error(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:1/nowhere")
     code = main(["retain", write(tmp_path, "m.jsonl", [OUTCOME])])
     assert code == 1 and "cannot connect to the database" in capsys.readouterr().err
+
+
+def test_recall_filters_by_severity_tag_state_and_time(cli, tmp_path: Path) -> None:
+    records = [
+        {**OUTCOME, "incident_id": "A", "severity": "SEV1", "tags": ["db"], "occurred_at": "2025-01-10T00:00:00Z"},
+        {**OUTCOME, "incident_id": "B", "severity": "SEV3", "tags": ["net"], "occurred_at": "2025-06-10T00:00:00Z",
+         "truth_state": "unconfirmed_hypothesis", "verified_by": None},
+    ]  # fmt: skip
+    cli("retain", write(tmp_path, "m.jsonl", records))
+
+    def ids(*flags: str) -> list[str]:
+        code, out, _ = cli("recall", "pool", "exhausted", "--json", *flags)
+        assert code == 0
+        return sorted(m["memory"]["incident_id"] for m in json.loads(out))
+
+    assert ids() == ["A", "B"]
+    assert ids("--severity", "sev1") == ["A"]
+    assert ids("--tag", "net") == ["B"]
+    assert ids("--state", "unconfirmed_hypothesis") == ["B"]
+    assert ids("--since", "2025-03-01") == ["B"]
+    assert ids("--until", "2025-03-01") == ["A"]
+    with pytest.raises(SystemExit) as exited:
+        cli("recall", "pool", "--since", "last tuesday")
+    assert exited.value.code == 2
