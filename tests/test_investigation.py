@@ -426,3 +426,16 @@ async def test_the_offline_answer_is_deterministic_and_keeps_history_apart() -> 
 def test_without_a_key_the_investigator_is_offline() -> None:
     assert isinstance(build_investigator(api_key=None), OfflineInvestigator)
     assert isinstance(build_investigator(api_key=""), OfflineInvestigator)
+
+
+async def test_offline_checks_come_only_from_memories_that_scored_near_the_best() -> None:
+    distant = memory(
+        "INC-2025-0815", title="TLS certificate expired on the auth gateway", service="auth",
+        root_cause="the renewal job failed silently", resolution="renewed the certificate",
+        truth_state=TruthState.HUMAN_CONFIRMED,
+    ).model_copy(update={"score": 0.05})  # fmt: skip
+    result = await OfflineInvestigator().investigate(INCIDENT, TIMELINE, [leak_memory(), distant])
+    cited = {i for c in result.checks_to_run for i in c.memory_ids}
+    cited |= {i for h in result.hypotheses for i in h.related_memory_ids}
+    assert LEAK in cited and "INC-2025-0815" not in cited
+    assert all(a.memory_id != "INC-2025-0815" for a in result.successful_previous_actions)

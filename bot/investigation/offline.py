@@ -105,8 +105,19 @@ def _open_questions(incident: Incident, timeline: list[TimelineEntry], memories:
     return questions
 
 
+# Without a model to judge relevance, only memories that scored near the best one suggest what
+# to check; a distant fifth match (a TLS renewal for a database timeout) would only distract.
+# Relative, never absolute: the best match always counts.
+RELEVANT_SHARE_OF_TOP = 0.3
+
+
+def _relevant(memories: list[RecallMatch]) -> list[RecallMatch]:
+    top = max((m.score for m in memories), default=0.0)
+    return [m for m in memories if m.score >= RELEVANT_SHARE_OF_TOP * top]
+
+
 def offline_findings(incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch]) -> Findings:
-    usable = [m.memory for m in memories if m.memory.truth_state is not TruthState.REJECTED]
+    usable = [m.memory for m in _relevant(memories) if m.memory.truth_state is not TruthState.REJECTED]
     outcomes = [m for m in usable if m.truth_state not in _NOT_AN_OUTCOME]
     checks = [c for c in map(_check, outcomes) if c is not None]
     conflicts = detect_conflicts(memories)
