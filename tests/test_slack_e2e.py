@@ -124,7 +124,7 @@ async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bo
     assert saved.truth_state.value == "verification_confirmed" and saved.verified_by == "alice"
     assert saved.failed_attempts[0].why_it_failed == "database memory pressure rose and the pool filled anyway"
     timeline = await bot.runtime.services.incidents.timeline(incident)
-    assert [e.text for e in timeline] == ["p99 at 30s, pool at 100/100"]
+    assert [(e.author, e.text) for e in timeline] == [("alice", "p99 at 30s, pool at 100/100")]
 
     # a similar new incident in another channel recalls the new memory first
     bot.sandbox.add_channel("C2", "inc-checkout-again")

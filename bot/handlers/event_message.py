@@ -14,7 +14,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import channel_info, post_recall_thread
+from bot.handlers.flows import channel_info, post_recall_thread, user_name
 
 # Subtypes that are people saying something; edits, joins, bot posts and deletions are not.
 _SPOKEN = (None, "thread_broadcast", "file_share", "me_message")
@@ -41,7 +41,8 @@ async def _record(client: AsyncWebClient, services: Services, body: dict[str, An
     if incident is None:
         return
     at = datetime.fromtimestamp(float(event["ts"]), tz=timezone.utc)
+    author = await user_name(client, event["user"]) if event.get("user") else "unknown"
     await services.incidents.record_message(
-        team_id, channel_id, event["ts"], event.get("user") or "unknown", event["text"][:40_000], at,
+        team_id, channel_id, event["ts"], author, event["text"][:40_000], at,
         event_id=body.get("event_id"),
     )  # fmt: skip

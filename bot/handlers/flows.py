@@ -44,14 +44,20 @@ async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
     )
 
 
+_NAMES: dict[str, str] = {}  # user id → name; a busy channel would otherwise ask per message
+
+
 async def user_name(client: AsyncWebClient, user_id: str) -> str:
     """How a person is named in memory ("maya.oncall"): readable later, and never a ping."""
+    if user_id in _NAMES:
+        return _NAMES[user_id]
     try:
         user = (await client.users_info(user=user_id))["user"]
     except SlackApiError:
-        return user_id
+        return user_id  # not cached: the next message asks again
     profile = user.get("profile") or {}
-    return profile.get("display_name") or user.get("name") or profile.get("real_name") or user_id
+    _NAMES[user_id] = profile.get("display_name") or user.get("name") or profile.get("real_name") or user_id
+    return _NAMES[user_id]
 
 
 async def post(client: AsyncWebClient, channel: str, message: dict[str, Any], **kwargs: Any) -> str | None:

@@ -34,11 +34,15 @@ def _truth_label(memory: MemoryRecord) -> str:
     return f"{memory.truth_state.value}, not an established outcome"
 
 
+def _sentence(text: str) -> str:
+    return text if text.rstrip().endswith((".", "!", "?", "…")) else f"{text}."
+
+
 def _summary(incident: Incident, timeline: list[TimelineEntry]) -> str:
-    parts = [f"{incident.title}."]
+    parts = [_sentence(incident.title)]
     declared = [("Service", incident.service), ("Severity", incident.severity)]
     declared += [("Symptoms", incident.symptoms), ("Error", incident.error_message)]
-    parts += [f"{label}: {clip(value, FIELD_CLIP)}." for label, value in declared if value]
+    parts += [_sentence(f"{label}: {clip(value, FIELD_CLIP)}") for label, value in declared if value]
     if timeline:
         latest = max(timeline, key=lambda e: e.at)
         n = len(timeline)
