@@ -179,6 +179,7 @@ async def serve(settings: Settings) -> None:
             socket_handler = AsyncSocketModeHandler(runtime.slack_app, settings.slack_app_token)
             await socket_handler.connect_async()
             log.info("connected to Slack over Socket Mode")
+        pruner = asyncio.create_task(_prune_slack_events(runtime.services), name="prune-slack-events")
         # SIGTERM (a deploy) and SIGINT stop taking requests, then wait for background work
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -188,6 +189,24 @@ async def serve(settings: Settings) -> None:
             await stop.wait()
             log.info("shutting down: finishing %d background tasks", runtime.services.background.pending)
         finally:
+            pruner.cancel()
             if socket_handler is not None:
                 await socket_handler.close_async()
             await runner.cleanup()
+
+
+# Slack retries an event for minutes, not days: older event ids only take space.
+EVENT_IDS_KEPT_HOURS = 24.0
+
+
+async def _prune_slack_events(services: Services, every_s: float = 3600.0) -> None:
+    import asyncio
+
+    while True:
+        try:
+            pruned = await services.incidents.prune_events(EVENT_IDS_KEPT_HOURS)
+            if pruned:
+                log.info("forgot %d Slack event ids older than %.0f h", pruned, EVENT_IDS_KEPT_HOURS)
+        except Exception:  # noqa: BLE001 - try again next hour; dedupe does not depend on it
+            log.warning("pruning Slack event ids failed", exc_info=True)
+        await asyncio.sleep(every_s)

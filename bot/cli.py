@@ -221,9 +221,26 @@ async def cmd_supersede(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
+    """Forget an incident for good: its memory (corrections, truth history, feedback) and, when
+    the bot tracked it in a channel, the incident and every channel message on its timeline."""
+    from bot.memory.database import open_incident_store
+
     async def work(store: MemoryStore) -> int:
-        await store.purge(args.team, args.id)
-        _emit(args, {"purged": args.id}, f"purged {args.id} with its corrections and history")
+        try:
+            await store.purge(args.team, args.id)
+            memory = True
+        except MemoryNotFound:
+            memory = False
+        async with open_incident_store(settings) as incidents:
+            messages = await incidents.forget(args.team, args.id)
+        if not memory and messages is None:
+            raise MemoryNotFound(args.id, args.team)
+        said = []
+        if memory:
+            said.append("the memory with its corrections, truth history and feedback")
+        if messages is not None:
+            said.append(f"the incident and the {messages} channel message{'s' if messages != 1 else ''} of its timeline")
+        _emit(args, {"purged": args.id, "memory": memory, "timeline_messages": messages}, f"purged {args.id}: {'; '.join(said)}")
         return EXIT_OK
 
     return await _with_store(settings, work)

@@ -3,6 +3,7 @@ written on bad input."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -163,3 +164,39 @@ def test_recall_filters_by_severity_tag_state_and_time(cli, tmp_path: Path) -> N
     with pytest.raises(SystemExit) as exited:
         cli("recall", "pool", "--since", "last tuesday")
     assert exited.value.code == 2
+
+
+async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str, monkeypatch, capsys) -> None:  # noqa: ANN001
+    """A memory saved at resolution shares its id with the incident the bot tracked."""
+    from datetime import datetime, timezone
+
+    from bot.memory.incidents import PostgresIncidentStore
+    from bot.memory.pool import create_pool
+    from bot.memory.postgres import PostgresMemoryStore
+    from bot.models import Incident
+    from bot.services.resolution import draft_for
+
+    pool = await create_pool(database_url)
+    try:
+        incidents = PostgresIncidentStore(pool)
+        incident, _ = await incidents.open_incident("local", "C1", Incident(title="Checkout down"), channel_name="inc-x")
+        for ts, text in (("1.1", "pool at 100/100"), ("1.2", "secret customer name in a log line")):
+            await incidents.append_message("local", "C1", ts, "alice", text, datetime.now(timezone.utc))
+        from bot.models import Resolution
+
+        await PostgresMemoryStore(pool).retain(
+            draft_for(incident, Resolution(root_cause="leak", resolution="fix"), resolved_by="alice")
+        )
+    finally:
+        await pool.close()
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    assert await asyncio.to_thread(main, ["purge", incident.incident_id]) == 0
+    out = capsys.readouterr().out
+    assert "the memory with its corrections" in out and "the 2 channel messages of its timeline" in out
+    pool = await create_pool(database_url)
+    try:
+        assert await pool.fetchval("SELECT count(*) FROM timeline_entries") == 0
+        assert await pool.fetchval("SELECT count(*) FROM incidents") == 0
+    finally:
+        await pool.close()
+    assert await asyncio.to_thread(main, ["purge", incident.incident_id]) == 1

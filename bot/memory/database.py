@@ -16,6 +16,7 @@ from bot.memory.embedded import start_embedded
 from bot.memory.errors import MemoryError_, StoreUnavailable
 from bot.memory.migrate import apply_migrations
 from bot.memory.recall.concepts import load_vocabulary
+from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 
@@ -58,6 +59,16 @@ async def open_store(settings: Settings, *, run_migrations: bool = True) -> Asyn
         yield store
     finally:
         await store.close()
+        await pool.close()
+
+
+@asynccontextmanager
+async def open_incident_store(settings: Settings) -> AsyncIterator[PostgresIncidentStore]:
+    """The incidents in progress (for the CLI: the bot's own runtime opens its stores together)."""
+    pool = await create_pool(await database_url(settings), max_size=2)
+    try:
+        yield PostgresIncidentStore(pool)
+    finally:
         await pool.close()
 
 

@@ -32,6 +32,8 @@ class IncidentStore(Protocol):
     ) -> bool: ...  # fmt: skip
     async def claim_event(self, team_id: str, event_id: str) -> bool: ...
     async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]: ...
+    async def forget(self, team_id: str, incident_id: str) -> int | None: ...
+    async def prune_events(self, older_than_hours: float) -> int: ...
 
 
 def _incident(row: asyncpg.Record) -> IncidentRecord:
@@ -164,3 +166,26 @@ class PostgresIncidentStore:
                 team_id, incident_id, limit,
             )  # fmt: skip
         return [TimelineEntry(author=r["author"], text=r["text"], at=r["at"]) for r in rows]
+
+    async def forget(self, team_id: str, incident_id: str) -> int | None:
+        """Delete the incident and its timeline; the number of timeline messages deleted, or
+        None when there was no such incident."""
+        async with acquire(self._pool) as conn, conn.transaction():
+            pk = await conn.fetchval(
+                "SELECT pk FROM incidents WHERE team_id = $1 AND incident_id = $2 FOR UPDATE", team_id, incident_id
+            )
+            if pk is None:
+                return None
+            messages = await conn.fetchval("SELECT count(*) FROM timeline_entries WHERE incident_pk = $1", pk)
+            await conn.execute("DELETE FROM incidents WHERE pk = $1", pk)  # the timeline goes with it
+            return messages
+
+    async def prune_events(self, older_than_hours: float) -> int:
+        """Forget Slack event ids older than Slack's retries (they only guard against repeats)."""
+        async with acquire(self._pool) as conn:
+            deleted = await conn.fetchval(
+                """WITH gone AS (DELETE FROM slack_events WHERE received_at < now() - make_interval(secs => $1)
+                   RETURNING 1) SELECT count(*) FROM gone""",
+                older_than_hours * 3600.0,
+            )
+        return int(deleted)

@@ -86,3 +86,6 @@ class IncidentService:
 
     async def timeline(self, incident: IncidentRecord):  # noqa: ANN201 - list[TimelineEntry]
         return await self._incidents.timeline(incident.team, incident.incident_id)
+
+    async def prune_events(self, older_than_hours: float = 24.0) -> int:
+        return await self._incidents.prune_events(older_than_hours)

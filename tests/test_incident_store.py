@@ -1,0 +1,51 @@
+"""Incidents in progress: one open incident per channel, a timeline kept once, event ids pruned."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime, timezone
+
+from bot.memory.incidents import PostgresIncidentStore
+from bot.memory.pool import create_pool
+from bot.models import Incident
+
+
+async def test_racing_declarations_open_one_incident_per_channel(database_url: str) -> None:
+    pool = await create_pool(database_url)
+    try:
+        store = PostgresIncidentStore(pool)
+        results = await asyncio.gather(
+            *(store.open_incident("T1", "C1", Incident(title=f"attempt {i}")) for i in range(6))
+        )
+        assert sorted(new for _, new in results) == [False] * 5 + [True]
+        assert len({incident.incident_id for incident, _ in results}) == 1
+    finally:
+        await pool.close()
+
+
+async def test_old_event_ids_are_pruned_and_recent_ones_kept(database_url: str) -> None:
+    pool = await create_pool(database_url)
+    try:
+        store = PostgresIncidentStore(pool)
+        assert await store.claim_event("T1", "Ev-old") and await store.claim_event("T1", "Ev-new")
+        await pool.execute("UPDATE slack_events SET received_at = now() - interval '2 days' WHERE event_id = 'Ev-old'")
+        assert await store.prune_events(24) == 1
+        assert await store.claim_event("T1", "Ev-new") is False  # still a repeat
+        assert await store.claim_event("T1", "Ev-old") is True  # forgotten: days past Slack's retries
+    finally:
+        await pool.close()
+
+
+async def test_messages_outside_an_open_incident_are_not_kept(database_url: str) -> None:
+    pool = await create_pool(database_url)
+    try:
+        store = PostgresIncidentStore(pool)
+        now = datetime.now(timezone.utc)
+        assert await store.append_message("T1", "C1", "1.0", "alice", "hello", now) is False
+        incident, _ = await store.open_incident("T1", "C1", Incident(title="Checkout down"))
+        assert await store.append_message("T1", "C1", "2.0", "alice", "pool at 100/100", now) is True
+        await store.mark_resolved("T1", incident.incident_id)
+        assert await store.append_message("T1", "C1", "3.0", "alice", "all good now", now) is False
+        assert [e.text for e in await store.timeline("T1", incident.incident_id)] == ["pool at 100/100"]
+    finally:
+        await pool.close()
