@@ -109,7 +109,7 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
     )
     web_app.router.add_post(SLACK_EVENTS_PATH, slack_events)
     web_app.router.add_get("/healthz", healthz)
-    web_app.router.add_get(METRICS_PATH, metrics_handler(services.metrics))
+    web_app.router.add_get(METRICS_PATH, metrics_handler(services.metrics, token=services.settings.metrics_token))
     web_app.on_shutdown.append(drain)
     return web_app
 

@@ -44,6 +44,9 @@ class Settings(BaseSettings):
         default=False, description="send private channels' incidents and memories to the model"
     )
     incident_channel_pattern: str = Field(default="^inc-", description="channels watched as incidents")
+    metrics_token: str | None = Field(
+        default=None, description="when set, GET /metrics needs `Authorization: Bearer <token>`"
+    )
     port: int = Field(default=3000, description="HTTP port of `serve`")
     log_format: Literal["json", "text"] = Field(
         default="json", description="`serve`'s log lines: one JSON object per line, or text for a terminal"

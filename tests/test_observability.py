@@ -448,3 +448,20 @@ async def test_serve_logs_json_and_serves_metrics_and_health_on_port(database_ur
             for handler in saved[0]:
                 root.addHandler(handler)
             root.setLevel(saved[1])
+
+
+async def test_metrics_token_keeps_metrics_for_the_scraper_only(database_url: str) -> None:
+    import aiohttp
+
+    from bot.config import Settings
+    from bot.sandbox.local_bot import local_bot
+
+    async with local_bot(Settings(database_url=database_url, metrics_token="scrape-me")) as bot:
+        metrics_url = bot.events_url.replace("/slack/events", "/metrics")
+        async with aiohttp.ClientSession() as http:
+            async with http.get(metrics_url) as response:
+                assert response.status == 401
+            async with http.get(metrics_url, headers={"Authorization": "Bearer wrong"}) as response:
+                assert response.status == 401
+            async with http.get(metrics_url, headers={"Authorization": "Bearer scrape-me"}) as response:
+                assert response.status == 200 and "incident_memory_events_received_total" in await response.text()

@@ -13,6 +13,8 @@ team and channel.
 
 from __future__ import annotations
 
+import hmac
+
 import json
 import logging
 import time
@@ -139,8 +141,13 @@ def slack_events_middleware(metrics: Metrics, path: str) -> Callable[[web.Reques
     return observe
 
 
-def metrics_handler(metrics: Metrics) -> Handler:
-    async def serve_metrics(_: web.Request) -> web.Response:
+def metrics_handler(metrics: Metrics, *, token: str | None = None) -> Handler:
+    """GET /metrics; with `token` set, only for `Authorization: Bearer <token>` (a scraper)."""
+    expected = f"Bearer {token}" if token else None
+
+    async def serve_metrics(request: web.Request) -> web.Response:
+        if expected and not hmac.compare_digest(request.headers.get("Authorization", ""), expected):
+            return web.Response(status=401, text="metrics need the METRICS_TOKEN bearer token")
         body, content_type = metrics.exposition()
         return web.Response(body=body, headers={"Content-Type": content_type})
 
