@@ -76,6 +76,18 @@ def resolution_modal(
     return _modal("modal_resolution.json.j2", {"incident_title": _short(incident_title)}, context, values, error)
 
 
+def _memory_modal(
+    template: str,
+    incident_id: str,
+    memory_title: str,
+    context: Mapping[str, Any] | None,
+    values: Mapping[str, str] | None,
+    error: str | None,
+) -> Json:
+    own = {"incident_id": incident_id, "memory_title": _short(memory_title)}
+    return _modal(template, own, context, values, error)
+
+
 def correction_modal(
     incident_id: str,
     memory_title: str,
@@ -84,8 +96,7 @@ def correction_modal(
     values: Mapping[str, str] | None = None,
     error: str | None = None,
 ) -> Json:
-    own = {"incident_id": incident_id, "memory_title": _short(memory_title)}
-    return _modal("modal_correction.json.j2", own, context, values, error)
+    return _memory_modal("modal_correction.json.j2", incident_id, memory_title, context, values, error)
 
 
 def reject_modal(
@@ -96,8 +107,7 @@ def reject_modal(
     values: Mapping[str, str] | None = None,
     error: str | None = None,
 ) -> Json:
-    own = {"incident_id": incident_id, "memory_title": _short(memory_title)}
-    return _modal("modal_reject.json.j2", own, context, values, error)
+    return _memory_modal("modal_reject.json.j2", incident_id, memory_title, context, values, error)
 
 
 def read_metadata(view: Mapping[str, Any]) -> dict[str, Any]:
