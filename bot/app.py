@@ -25,6 +25,7 @@ from bot.config import Settings
 from bot.memory.database import database_url, migrate
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.pool import create_pool
+from bot.memory.port import MemoryStore
 from bot.memory.postgres import PostgresMemoryStore
 from bot.memory.recall.concepts import load_vocabulary
 from bot.observability import Metrics, configure_logging
@@ -51,7 +52,7 @@ class Services:
     """Everything a handler may call. Handlers get this, never a pool or a store."""
 
     settings: Settings
-    memory: PostgresMemoryStore
+    memory: MemoryStore  # the demo and tests seed through it; handlers use the services below
     incidents: IncidentService
     recall: RecallService
     resolution: ResolutionService
