@@ -90,6 +90,15 @@ def _emit(args: argparse.Namespace, payload: Any, text: str) -> None:
 # ---- commands ---------------------------------------------------------------------------------
 
 
+async def _hint_other_teams(store: MemoryStore, team: str) -> None:
+    """The CLI's team (default `local`) holds nothing, but the bank does: say where it is."""
+    teams = await store.teams()
+    if team not in teams and teams:
+        others = ", ".join(f"{t} ({n} memories)" for t, n in list(teams.items())[:5])
+        print(f"note: team {team!r} has no memories; this bank holds {others}. "
+              "Pass --team or set INCIDENT_MEMORY_TEAM.", file=sys.stderr)  # fmt: skip
+
+
 async def _with_store(settings: Settings, work: Callable[[MemoryStore], Awaitable[int]]) -> int:
     from bot.memory.database import open_store
 
@@ -136,7 +145,11 @@ async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
 
 async def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
     async def work(store: MemoryStore) -> int:
-        memory = await store.get(args.team, args.id)
+        try:
+            memory = await store.get(args.team, args.id)
+        except MemoryNotFound:
+            await _hint_other_teams(store, args.team)
+            raise
         _emit(args, memory.model_dump(mode="json"), _memory_text(memory))
         return EXIT_OK
 
@@ -147,6 +160,8 @@ async def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
     async def work(store: MemoryStore) -> int:
         states = [TruthState(s) for s in args.state] if args.state else None
         page = await store.list(args.team, service=args.service, truth_states=states, limit=args.limit, offset=args.offset)
+        if page.total == 0:
+            await _hint_other_teams(store, args.team)
         text = "\n".join(f"{m.incident_id}  [{m.truth_state.value}]  {m.title}" for m in page.memories)
         _emit(
             args,
@@ -177,6 +192,8 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
 
     async def work(store: MemoryStore) -> int:
         matches = await store.recall(query)
+        if not matches:
+            await _hint_other_teams(store, args.team)
 
         body = "\n\n".join(_match_text(i, m) for i, m in enumerate(matches, start=1))
         for service, ids in find_conflicts(matches).items():

@@ -200,3 +200,14 @@ async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str
     finally:
         await pool.close()
     assert await asyncio.to_thread(main, ["purge", incident.incident_id]) == 1
+
+
+def test_an_empty_cli_team_points_at_the_teams_that_hold_memories(cli, tmp_path: Path) -> None:
+    cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]), "--team", "T0WORKSPACE")
+    code, out, err = cli("recall", "pool", "exhausted")  # the default team: local
+    assert code == 0 and "no past incident" in out
+    assert "team 'local' has no memories" in err and "T0WORKSPACE (1 memories)" in err
+    code, _, err = cli("show", "INC-7")
+    assert code == 1 and "T0WORKSPACE" in err
+    code, out, err = cli("recall", "pool", "exhausted", "--team", "T0WORKSPACE")
+    assert "INC-7" in out and "note:" not in err

@@ -211,6 +211,14 @@ async def test_teams_never_see_each_other(memory_store: MemoryStore) -> None:
     assert [m.memory.team_id for m in matches] == ["T2"]
 
 
+async def test_teams_counts_memories_per_team(memory_store: MemoryStore) -> None:
+    assert await memory_store.teams() == {}
+    await memory_store.retain(draft("INC-1", team_id="T1"))
+    await memory_store.retain(draft("INC-2", team_id="T1"))
+    await memory_store.retain(draft("INC-1", team_id="T2"))
+    assert await memory_store.teams() == {"T1": 2, "T2": 1}
+
+
 async def test_list_filters_and_paginates(memory_store: MemoryStore) -> None:
     for i in range(5):
         await memory_store.retain(draft(f"INC-{i}", service="payments" if i % 2 else "search"))

@@ -81,6 +81,10 @@ class MemoryStore(Protocol):
         """The memories most like the query, each with its score, components and reasons."""
         ...
 
+    async def teams(self) -> dict[str, int]:
+        """team_id → number of memories, for every team that has any (an operator's view)."""
+        ...
+
     async def ping(self) -> bool:
         """Whether the database answers."""
         ...

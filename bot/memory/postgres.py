@@ -255,6 +255,11 @@ class PostgresMemoryStore:
             )  # fmt: skip
             return MemoryPage(memories=await self._records(conn, rows), total=total)
 
+    async def teams(self) -> dict[str, int]:
+        async with self._acquire() as conn:
+            rows = await conn.fetch("SELECT team_id, count(*) AS n FROM memories GROUP BY team_id ORDER BY team_id")
+        return {r["team_id"]: r["n"] for r in rows}
+
     async def ping(self) -> bool:
         try:
             async with self._pool.acquire(timeout=2) as conn:
