@@ -335,3 +335,22 @@ async def test_recall_on_free_text_show_help_and_reject(bot: LocalBot) -> None:
     await bot.slack.command("/recall", "checkout connection pool exhausted", user_id="U1", channel_id="C5")
     again = await bot.sandbox.wait_for("response_url", count=5)
     assert again.params["text"].startswith("1 past incident looks like this one")  # rejected never comes back
+
+
+async def test_declaring_where_slack_refuses_the_channel_keeps_the_modal_and_its_text(bot: LocalBot) -> None:
+    bot.sandbox.fail_next("conversations.info", error="channel_not_found")
+    await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1")
+    await bot.sandbox.wait_for("views.open")
+    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"title": "Checkout down again"})
+    shown = json.dumps(await settle(bot, answer))
+    assert "Nothing was saved" in shown and "channel_not_found" in shown and "Checkout down again" in shown
+
+
+async def test_chatter_in_an_ordinary_channel_does_not_ask_slack_about_it_every_time(bot: LocalBot) -> None:
+    bot.sandbox.add_channel("CGEN", "general")
+    for i in range(5):
+        await bot.slack.say("CGEN", f"lunch? {i}", user="U1")
+    await bot.runtime.services.background.drain()
+    assert len(bot.sandbox.calls("conversations.info")) == 1
+    assert await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "CGEN") is None
+    assert bot.sandbox.messages("CGEN")[-1].text == "lunch? 4"  # the bot said nothing

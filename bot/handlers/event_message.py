@@ -14,7 +14,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import channel_info, post_recall_thread, user_name
+from bot.handlers.flows import post_recall_thread, recent_channel_info, user_name
 
 # Subtypes that are people saying something; edits, joins, bot posts and deletions are not.
 _SPOKEN = (None, "thread_broadcast", "file_share", "me_message")
@@ -33,7 +33,7 @@ async def _record(client: AsyncWebClient, services: Services, body: dict[str, An
     channel_id = event["channel"]
     incident = await services.incidents.open_in(team_id, channel_id)
     if incident is None and await services.incidents.latest_in(team_id, channel_id) is None:
-        detected = await services.incidents.detect(team_id, await channel_info(client, channel_id))
+        detected = await services.incidents.detect(team_id, await recent_channel_info(client, channel_id))
         if detected is not None:
             incident, new = detected
             if new:

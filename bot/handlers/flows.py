@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -32,6 +33,27 @@ T = TypeVar("T")
 SAVE_BUDGET_S = 2.0
 
 
+# Messages in channels that are not incidents would otherwise cost a conversations.info each.
+CHANNEL_CACHE_S = 300.0
+_CHANNELS: dict[tuple[str, str], tuple[float, asyncio.Future[ChannelInfo]]] = {}  # (API base, channel)
+
+
+async def recent_channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
+    """channel_info, remembered for a few minutes (a rename shows up after that). A burst of
+    messages shares one request: the answer in flight is what is remembered."""
+    now = time.monotonic()
+    key = (client.base_url, channel_id)
+    cached = _CHANNELS.get(key)
+    if cached is None or now - cached[0] >= CHANNEL_CACHE_S:
+        cached = (now, asyncio.ensure_future(channel_info(client, channel_id)))
+        _CHANNELS[key] = cached
+    try:
+        return await asyncio.shield(cached[1])
+    except Exception:
+        _CHANNELS.pop(key, None)  # a failure is not remembered: ask again next time
+        raise
+
+
 async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
     response = await client.conversations_info(channel=channel_id)
     channel = response["channel"]
@@ -44,20 +66,21 @@ async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
     )
 
 
-_NAMES: dict[str, str] = {}  # user id → name; a busy channel would otherwise ask per message
+_NAMES: dict[tuple[str, str], str] = {}  # (Slack API base, user id) → name; else one ask per message
 
 
 async def user_name(client: AsyncWebClient, user_id: str) -> str:
     """How a person is named in memory ("maya.oncall"): readable later, and never a ping."""
-    if user_id in _NAMES:
-        return _NAMES[user_id]
+    key = (client.base_url, user_id)
+    if key in _NAMES:
+        return _NAMES[key]
     try:
         user = (await client.users_info(user=user_id))["user"]
     except SlackApiError:
         return user_id  # not cached: the next message asks again
     profile = user.get("profile") or {}
-    _NAMES[user_id] = profile.get("display_name") or user.get("name") or profile.get("real_name") or user_id
-    return _NAMES[user_id]
+    _NAMES[key] = profile.get("display_name") or user.get("name") or profile.get("real_name") or user_id
+    return _NAMES[key]
 
 
 async def post(client: AsyncWebClient, channel: str, message: dict[str, Any], **kwargs: Any) -> str | None:
@@ -127,12 +150,12 @@ async def save_modal(
     task = asyncio.ensure_future(save)
     try:
         result = await asyncio.wait_for(asyncio.shield(task), SAVE_BUDGET_S)
-    except MemoryError_ as exc:
-        await ack(response_action="update", view=prefilled_modal(view, f"Nothing was saved: {exc}. Your text is kept; submit again."))
-        return
     except TimeoutError:
         await ack(response_action="update", view=prefilled_modal(view, "Still saving… the database is slow. Keep this open."))
         services.background.spawn(_finish_slow_save(client, view, task, on_saved), name="slow-save")
+        return
+    except Exception as exc:  # noqa: BLE001 - whatever failed, what the user typed stays on screen
+        await ack(response_action="update", view=prefilled_modal(view, _not_saved(exc)))
         return
     ack_with = await on_saved(result)
     await (ack(**ack_with) if ack_with else ack())
@@ -146,16 +169,25 @@ async def _finish_slow_save(
 ) -> None:
     try:
         result = await task
-    except MemoryError_ as exc:
-        await client.views_update(
-            view_id=view["id"], view=prefilled_modal(view, f"Nothing was saved: {exc}. Your text is kept; submit again.")
-        )
+    except Exception as exc:  # noqa: BLE001 - as in save_modal: keep the text, say why
+        await client.views_update(view_id=view["id"], view=prefilled_modal(view, _not_saved(exc)))
         return
     ack_with = await on_saved(result)
     if ack_with and ack_with.get("response_action") == "update":
         await client.views_update(view_id=view["id"], view=ack_with["view"])
     else:
         await client.views_update(view_id=view["id"], view=_saved_view())
+
+
+def _not_saved(exc: BaseException) -> str:
+    if isinstance(exc, MemoryError_):
+        why = str(exc)
+    elif isinstance(exc, SlackApiError):
+        why = f"Slack answered {exc.response.get('error')!r}"
+    else:
+        log.error("saving a modal failed", exc_info=exc)
+        why = "an unexpected error (in the bot's logs)"
+    return f"Nothing was saved: {why}. Your text is kept; submit again."
 
 
 def _saved_view() -> dict[str, Any]:
