@@ -395,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
     )
+    # where the embedded PostgreSQL keeps the memory is worth one line on every run (stderr)
+    logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
     except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
