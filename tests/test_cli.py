@@ -211,3 +211,23 @@ def test_an_empty_cli_team_points_at_the_teams_that_hold_memories(cli, tmp_path:
     assert code == 1 and "T0WORKSPACE" in err
     code, out, err = cli("recall", "pool", "exhausted", "--team", "T0WORKSPACE")
     assert "INC-7" in out and "note:" not in err
+
+
+def test_without_database_url_the_embedded_postgres_says_where_the_memory_lives(tmp_path: Path) -> None:
+    import os
+    import shutil
+    import subprocess
+    import sys
+    import tempfile
+
+    data = Path(tempfile.mkdtemp(prefix="imd-", dir="/tmp"))  # short: the socket lives inside
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"} | {"INCIDENT_MEMORY_DATA_DIR": str(data)}
+    try:
+        first = subprocess.run([sys.executable, "-m", "bot.cli", "retain", write(tmp_path, "m.jsonl", [OUTCOME])],
+                               env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert first.returncode == 0, first.stderr
+        assert f"data in {data / 'pg'}" in first.stderr
+        again = subprocess.run([sys.executable, "-m", "bot.cli", "show", "INC-7"], env=env, capture_output=True, text=True, timeout=120)
+        assert again.returncode == 0 and "Orders API timeouts" in again.stdout  # kept between runs
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
