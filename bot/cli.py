@@ -286,6 +286,15 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_store(settings, work)
 
 
+async def cmd_retag(args: argparse.Namespace, settings: Settings) -> int:
+    async def work(store: MemoryStore) -> int:
+        changed = await store.retag(args.team)
+        _emit(args, {"retagged": changed}, f"{changed} memories now carry the current vocabulary's concepts and signatures")
+        return EXIT_OK
+
+    return await _with_store(settings, work)
+
+
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import ConfigurationError, serve
 
@@ -378,6 +387,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--by", required=True, metavar="SUCCESSOR_ID", help="the memory that replaces it")
     p.add_argument("--actor", default="cli", help="who supersedes it")
     p.add_argument("--reason")
+    add("retag", cmd_retag, "recompute stored concepts and error signatures after the vocabulary changed")
     add("purge", cmd_purge, "delete a memory for good").add_argument("id")
     add("import", cmd_import, "seed memory from postmortems: Markdown, JSON/JSON Lines, CSV").add_argument(
         "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"

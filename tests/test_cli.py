@@ -231,3 +231,23 @@ def test_without_database_url_the_embedded_postgres_says_where_the_memory_lives(
         assert again.returncode == 0 and "Orders API timeouts" in again.stdout  # kept between runs
     finally:
         shutil.rmtree(data, ignore_errors=True)
+
+
+def test_retag_applies_a_vocabulary_extended_later_to_old_memories(cli, tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    old = {**OUTCOME, "incident_id": "OLD", "title": "Orders API: flux capacitor overheated", "symptoms": "orders stall",
+           "root_cause": "the flux capacitor overheated", "failed_attempts": []}  # fmt: skip
+    cli("retain", write(tmp_path, "m.jsonl", [old]))
+    extra = tmp_path / "concepts.json"
+    extra.write_text(json.dumps({"concepts": [{"name": "temporal overheating",
+                                               "phrases": ["flux capacitor overheated", "chrono drive too hot"]}]}))  # fmt: skip
+    monkeypatch.setenv("INCIDENT_MEMORY_CONCEPTS_PATH", str(extra))
+
+    def found() -> list[str]:  # a query sharing no word with the memory, only the mechanism
+        _, out, _ = cli("recall", "chrono", "drive", "too", "hot", "--json")
+        return [m["memory"]["incident_id"] for m in json.loads(out)]
+
+    assert found() == []  # retained before the team taught the vocabulary this mechanism
+    code, out, _ = cli("retag")
+    assert (code, out.strip()) == (0, "1 memories now carry the current vocabulary's concepts and signatures")
+    assert found() == ["OLD"]
+    assert cli("retag")[1].startswith("0 memories")  # nothing left to change

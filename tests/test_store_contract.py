@@ -211,6 +211,13 @@ async def test_teams_never_see_each_other(memory_store: MemoryStore) -> None:
     assert [m.memory.team_id for m in matches] == ["T2"]
 
 
+async def test_retag_under_an_unchanged_vocabulary_changes_nothing(memory_store: MemoryStore) -> None:
+    await memory_store.retain(draft(error_message="pool checkout timed out after 30.0s"))
+    before = await memory_store.get("T1", "INC-1")
+    assert await memory_store.retag("T1") == 0
+    assert await memory_store.get("T1", "INC-1") == before
+
+
 async def test_teams_counts_memories_per_team(memory_store: MemoryStore) -> None:
     assert await memory_store.teams() == {}
     await memory_store.retain(draft("INC-1", team_id="T1"))

@@ -81,6 +81,11 @@ class MemoryStore(Protocol):
         """The memories most like the query, each with its score, components and reasons."""
         ...
 
+    async def retag(self, team_id: str) -> int:
+        """Recompute each memory's stored recall signals (error signature, vocabulary concepts)
+        under the store's current vocabulary; how many changed. The memory's text is untouched."""
+        ...
+
     async def teams(self) -> dict[str, int]:
         """team_id → number of memories, for every team that has any (an operator's view)."""
         ...

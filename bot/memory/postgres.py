@@ -255,6 +255,30 @@ class PostgresMemoryStore:
             )  # fmt: skip
             return MemoryPage(memories=await self._records(conn, rows), total=total)
 
+    async def retag(self, team_id: str) -> int:
+        changed = 0
+        last_pk = 0
+        while True:
+            async with self._acquire() as conn, conn.transaction():
+                rows = await conn.fetch(
+                    """SELECT pk, retained_content, error_signature, concepts FROM memories
+                       WHERE team_id = $1 AND pk > $2 ORDER BY pk LIMIT 500""",
+                    team_id, last_pk,
+                )  # fmt: skip
+                if not rows:
+                    return changed
+                updates = []
+                for row in rows:
+                    features = memory_features(MemoryDraft.model_validate(row["retained_content"]), self._recaller.vocabulary)
+                    if (features.signature, sorted(features.concepts)) != (row["error_signature"], sorted(row["concepts"])):
+                        updates.append((row["pk"], features.signature, list(features.concepts)))
+                if updates:
+                    await conn.executemany(
+                        "UPDATE memories SET error_signature = $2, concepts = $3 WHERE pk = $1", updates
+                    )
+                changed += len(updates)
+                last_pk = rows[-1]["pk"]
+
     async def teams(self) -> dict[str, int]:
         async with self._acquire() as conn:
             rows = await conn.fetch("SELECT team_id, count(*) AS n FROM memories GROUP BY team_id ORDER BY team_id")
