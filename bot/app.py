@@ -180,7 +180,7 @@ async def serve(settings: Settings) -> None:
             socket_handler = AsyncSocketModeHandler(runtime.slack_app, settings.slack_app_token)
             await socket_handler.connect_async()
             log.info("connected to Slack over Socket Mode")
-        pruner = asyncio.create_task(_prune_slack_events(runtime.services), name="prune-slack-events")
+        housekeeping = asyncio.create_task(_housekeeping(runtime.services), name="housekeeping")
         # SIGTERM (a deploy) and SIGINT stop taking requests, then wait for background work
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -190,7 +190,7 @@ async def serve(settings: Settings) -> None:
             await stop.wait()
             log.info("shutting down: finishing %d background tasks", runtime.services.background.pending)
         finally:
-            pruner.cancel()
+            housekeeping.cancel()
             if socket_handler is not None:
                 await socket_handler.close_async()
             await runner.cleanup()
@@ -200,14 +200,21 @@ async def serve(settings: Settings) -> None:
 EVENT_IDS_KEPT_HOURS = 24.0
 
 
-async def _prune_slack_events(services: Services, every_s: float = 3600.0) -> None:
+async def _housekeeping(services: Services, every_s: float = 3600.0) -> None:
+    """Hourly housekeeping: Slack event ids past Slack's retries, and — with
+    TIMELINE_RETENTION_DAYS set — the channel messages of incidents resolved long ago."""
     import asyncio
 
+    retention = services.settings.timeline_retention_days
     while True:
         try:
             pruned = await services.incidents.prune_events(EVENT_IDS_KEPT_HOURS)
             if pruned:
                 log.info("forgot %d Slack event ids older than %.0f h", pruned, EVENT_IDS_KEPT_HOURS)
-        except Exception:  # noqa: BLE001 - try again next hour; dedupe does not depend on it
-            log.warning("pruning Slack event ids failed", exc_info=True)
+            if retention:
+                messages = await services.incidents.prune_timelines(retention)
+                if messages:
+                    log.info("deleted %d channel messages of incidents resolved over %g days ago", messages, retention)
+        except Exception:  # noqa: BLE001 - try again next hour; nothing depends on it
+            log.warning("housekeeping failed", exc_info=True)
         await asyncio.sleep(every_s)

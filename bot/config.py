@@ -44,6 +44,9 @@ class Settings(BaseSettings):
         default=False, description="send private channels' incidents and memories to the model"
     )
     incident_channel_pattern: str = Field(default="^inc-", description="channels watched as incidents")
+    timeline_retention_days: float | None = Field(
+        default=None, gt=0, description="delete channel messages of incidents resolved longer ago than this"
+    )
     metrics_token: str | None = Field(
         default=None, description="when set, GET /metrics needs `Authorization: Bearer <token>`"
     )

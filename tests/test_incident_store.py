@@ -49,3 +49,26 @@ async def test_messages_outside_an_open_incident_are_not_kept(database_url: str)
         assert [e.text for e in await store.timeline("T1", incident.incident_id)] == ["pool at 100/100"]
     finally:
         await pool.close()
+
+
+async def test_timelines_of_incidents_resolved_long_ago_are_pruned(database_url: str) -> None:
+    pool = await create_pool(database_url)
+    try:
+        store = PostgresIncidentStore(pool)
+        now = datetime.now(timezone.utc)
+        old, _ = await store.open_incident("T1", "C1", Incident(title="old outage"))
+        await store.append_message("T1", "C1", "1.0", "alice", "old chatter", now)
+        await store.mark_resolved("T1", old.incident_id)
+        await pool.execute("UPDATE incidents SET resolved_at = now() - interval '40 days' WHERE incident_id = $1", old.incident_id)
+        recent, _ = await store.open_incident("T1", "C1", Incident(title="recent outage"))
+        await store.append_message("T1", "C1", "2.0", "alice", "recent chatter", now)
+        await store.mark_resolved("T1", recent.incident_id)
+        live, _ = await store.open_incident("T1", "C2", Incident(title="still open"))
+        await store.append_message("T1", "C2", "3.0", "bob", "live chatter", now)
+
+        assert await store.prune_timelines(30) == 1
+        assert await store.timeline("T1", old.incident_id) == []
+        assert [e.text for e in await store.timeline("T1", recent.incident_id)] == ["recent chatter"]
+        assert [e.text for e in await store.timeline("T1", live.incident_id)] == ["live chatter"]
+    finally:
+        await pool.close()

@@ -34,6 +34,7 @@ class IncidentStore(Protocol):
     async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]: ...
     async def forget(self, team_id: str, incident_id: str) -> int | None: ...
     async def prune_events(self, older_than_hours: float) -> int: ...
+    async def prune_timelines(self, resolved_days_ago: float) -> int: ...
 
 
 def _incident(row: asyncpg.Record) -> IncidentRecord:
@@ -187,5 +188,20 @@ class PostgresIncidentStore:
                 """WITH gone AS (DELETE FROM slack_events WHERE received_at < now() - make_interval(secs => $1)
                    RETURNING 1) SELECT count(*) FROM gone""",
                 older_than_hours * 3600.0,
+            )
+        return int(deleted)
+
+    async def prune_timelines(self, resolved_days_ago: float) -> int:
+        """Delete the channel messages of incidents resolved over `resolved_days_ago` days ago
+        (the memory keeps what was confirmed; the raw chatter goes)."""
+        async with acquire(self._pool) as conn:
+            deleted = await conn.fetchval(
+                """WITH gone AS (
+                       DELETE FROM timeline_entries t USING incidents i
+                       WHERE t.incident_pk = i.pk AND i.status = 'resolved'
+                         AND i.resolved_at < now() - make_interval(secs => $1)
+                       RETURNING 1)
+                   SELECT count(*) FROM gone""",
+                resolved_days_ago * 86400.0,
             )
         return int(deleted)

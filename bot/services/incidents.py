@@ -89,3 +89,6 @@ class IncidentService:
 
     async def prune_events(self, older_than_hours: float = 24.0) -> int:
         return await self._incidents.prune_events(older_than_hours)
+
+    async def prune_timelines(self, resolved_days_ago: float) -> int:
+        return await self._incidents.prune_timelines(resolved_days_ago)
