@@ -72,3 +72,27 @@ async def test_timelines_of_incidents_resolved_long_ago_are_pruned(database_url:
         assert [e.text for e in await store.timeline("T1", live.incident_id)] == ["live chatter"]
     finally:
         await pool.close()
+
+
+async def test_recall_for_an_incident_never_shows_its_own_memory_and_still_fills_the_thread(database_url: str) -> None:
+    from bot.memory.postgres import PostgresMemoryStore
+    from bot.models import Resolution
+    from bot.services.recall import RecallService
+    from bot.services.resolution import ResolutionService
+
+    pool = await create_pool(database_url)
+    try:
+        memory, incidents = PostgresMemoryStore(pool), PostgresIncidentStore(pool)
+        incident, _ = await incidents.open_incident("T1", "C1", Incident(title="Checkout database pool exhausted"))
+        await ResolutionService(memory, incidents).resolve(
+            incident, Resolution(root_cause="pool leak", resolution="release connections"), resolved_by="alice"
+        )
+        from bot.models import MemoryDraft
+
+        for i in range(6):
+            await memory.retain(MemoryDraft(incident_id=f"OLD-{i}", team_id="T1", title=f"checkout database pool exhausted {i}"))
+        result = await RecallService(memory, limit=5).for_incident(incident)
+        ids = [m.memory.incident_id for m in result.matches]
+        assert len(ids) == 5 and incident.incident_id not in ids
+    finally:
+        await pool.close()

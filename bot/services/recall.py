@@ -36,12 +36,13 @@ class RecallService:
         query = RecallQuery(
             team_id=incident.team, title=incident.title, text=incident.symptoms or "",
             service=incident.service, severity=incident.severity, error_message=incident.error_message,
-            channel_id=incident.channel, limit=self._limit,
+            channel_id=incident.channel, limit=self._limit + 1,
         )  # fmt: skip
         result = await self._run(query, "incident")
-        # the incident's own memory (resolved before, now recalled in its channel) is not "past"
-        own = [m for m in result.matches if m.memory.incident_id != incident.incident_id]
-        return RecallResult(own, find_conflicts(own)) if len(own) != len(result.matches) else result
+        # the incident's own memory (resolved before, now recalled in its channel) is not "past";
+        # one extra was asked for so that dropping it still leaves `limit`
+        past = [m for m in result.matches if m.memory.incident_id != incident.incident_id][: self._limit]
+        return RecallResult(past, find_conflicts(past))
 
     async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
         return await self._run(RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit), "text")
