@@ -354,3 +354,13 @@ async def test_chatter_in_an_ordinary_channel_does_not_ask_slack_about_it_every_
     assert len(bot.sandbox.calls("conversations.info")) == 1
     assert await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "CGEN") is None
     assert bot.sandbox.messages("CGEN")[-1].text == "lunch? 4"  # the bot said nothing
+
+
+async def test_declaring_in_a_channel_the_bot_is_not_in_asks_to_invite_it_and_keeps_the_text(bot: LocalBot) -> None:
+    bot.sandbox.add_channel("COUT", "inc-elsewhere", is_member=False)
+    await bot.slack.command("/incident", "declare", user_id="U1", channel_id="COUT")
+    await bot.sandbox.wait_for("views.open")
+    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"title": "Search is down"})
+    shown = json.dumps(await settle(bot, answer))
+    assert "/invite @incident-memory" in shown and "Search is down" in shown
+    assert await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "COUT") is None

@@ -63,6 +63,7 @@ async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
         is_private=bool(channel.get("is_private")),
         topic=(channel.get("topic") or {}).get("value", ""),
         purpose=(channel.get("purpose") or {}).get("value", ""),
+        is_member=bool(channel.get("is_member", True)),
     )
 
 
@@ -179,8 +180,12 @@ async def _finish_slow_save(
         await client.views_update(view_id=view["id"], view=_saved_view())
 
 
+class CannotSave(Exception):
+    """A reason not to save that the user can fix; shown in the modal as it is worded."""
+
+
 def _not_saved(exc: BaseException) -> str:
-    if isinstance(exc, MemoryError_):
+    if isinstance(exc, (MemoryError_, CannotSave)):
         why = str(exc)
     elif isinstance(exc, SlackApiError):
         why = f"Slack answered {exc.response.get('error')!r}"

@@ -9,7 +9,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import channel_info, post_recall_thread, save_modal
+from bot.handlers.flows import CannotSave, channel_info, post_recall_thread, save_modal
 from bot.models import IncidentRecord
 from bot.slack import ids, messages
 from bot.slack.modals import read_metadata
@@ -29,6 +29,8 @@ def register(app: AsyncApp, services: Services) -> None:
 
         async def declare() -> tuple[IncidentRecord, bool]:
             channel = await channel_info(client, channel_id)
+            if not channel.is_member:  # it could not post the recall thread, nor read the channel
+                raise CannotSave(f"I am not in #{channel.name} yet. Invite me with `/invite @incident-memory`")
             incident = submission.to_incident(channel=channel_id, team=team_id)
             return await services.incidents.declare(team_id, channel, incident, declared_by=user_id)
 

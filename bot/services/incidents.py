@@ -18,6 +18,7 @@ class ChannelInfo:
     is_private: bool = False
     topic: str = ""
     purpose: str = ""
+    is_member: bool = True  # whether the bot is in it (it can only post where it is)
 
 
 def _clip(text: str | None) -> str | None:
