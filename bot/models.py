@@ -166,7 +166,7 @@ class RecallQuery(Strict):
         return cls(
             team_id=team_id,
             title=incident.title,
-            text="\n".join(x for x in (incident.symptoms,) if x),
+            text=incident.symptoms or "",
             service=incident.service,
             severity=incident.severity,
             error_message=incident.error_message,

@@ -18,7 +18,7 @@ from bot.slack.modals import correction_modal, read_metadata
 from bot.slack.submissions import ResolutionSubmission
 
 
-def _as_correction(resolution: Resolution, fields: tuple[str, ...]) -> str:
+def _as_correction(resolution: Resolution) -> str:
     """What the user typed, as the text of a correction (so it is not lost)."""
     parts = [f"Root cause: {resolution.root_cause}", f"Fix: {resolution.resolution}"]
     parts += [f"Did not work: {a.action} — {a.why_it_failed}" for a in resolution.failed_attempts]
@@ -65,7 +65,7 @@ def register(app: AsyncApp, services: Services) -> None:
             fields = ", ".join(outcome.conflicting_fields)
             view_ = correction_modal(
                 memory.incident_id, memory.title, context={"channel_id": channel_id},
-                values={"text": _as_correction(resolution, outcome.conflicting_fields)},
+                values={"text": _as_correction(resolution)},
                 error=f"This incident was already resolved, and this differs in: {fields}. "
                 "Nothing was overwritten. Record what you typed as a correction?",
             )  # fmt: skip

@@ -33,11 +33,7 @@ class RecallService:
 
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)
-        query = RecallQuery(
-            team_id=incident.team, title=incident.title, text=incident.symptoms or "",
-            service=incident.service, severity=incident.severity, error_message=incident.error_message,
-            channel_id=incident.channel, limit=self._limit + 1,
-        )  # fmt: skip
+        query = RecallQuery.for_incident(incident, incident.team, limit=self._limit + 1)
         result = await self._run(query, "incident")
         # the incident's own memory (resolved before, now recalled in its channel) is not "past";
         # one extra was asked for so that dropping it still leaves `limit`
