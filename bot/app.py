@@ -123,6 +123,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     background = BackgroundWork()
     metrics = Metrics()
     memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+    investigation = InvestigationService.from_settings(settings, metrics=metrics)
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
@@ -132,12 +133,13 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
             recall=RecallService(memory, metrics=metrics),
             resolution=ResolutionService(memory, incident_store),
-            investigation=InvestigationService.from_settings(settings, metrics=metrics),
+            investigation=investigation,
             background=background,
             metrics=metrics,
         )
     finally:
         await background.drain()
+        await investigation.aclose()  # the model's HTTP client
         await memory_store.close()  # a recall-postings derivation in flight finishes first
         await pool.close()
 

@@ -92,3 +92,11 @@ async def test_a_private_channel_is_never_sent_to_the_model(bot: LocalBot, model
     answer = await investigate(bot, "CPRIV")
     assert model_api.requests == []
     assert "private" in json.dumps(answer).lower()
+
+
+async def test_shutdown_closes_the_model_client(database_url: str, model_api: FakeMessagesAPI) -> None:
+    settings = Settings(database_url=database_url, anthropic_api_key="test-key", anthropic_base_url=model_api.base_url)
+    async with local_bot(settings) as running:
+        investigator = running.runtime.services.investigation._investigator  # noqa: SLF001 - what shutdown must close
+        assert not investigator.client.is_closed()
+    assert investigator.client.is_closed()

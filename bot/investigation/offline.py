@@ -169,3 +169,6 @@ class OfflineInvestigator:
         channel_is_private: bool | None = None,
     ) -> Investigation:
         return self.answer(incident, timeline, memories)
+
+    async def aclose(self) -> None:
+        """Nothing to release: the offline investigator holds no connection."""

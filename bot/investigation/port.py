@@ -23,3 +23,7 @@ class Investigator(Protocol):
         which privacy treats as private.
         """
         ...
+
+    async def aclose(self) -> None:
+        """Release what the investigator holds (an HTTP client); called once at shutdown."""
+        ...

@@ -62,6 +62,9 @@ class InvestigationService:
             self._observe(investigation, time.perf_counter() - start)
         return investigation
 
+    async def aclose(self) -> None:
+        await self._investigator.aclose()
+
     def _observe(self, investigation: Investigation, seconds: float) -> None:
         metrics = self._metrics
         assert metrics is not None
