@@ -13,6 +13,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from pydantic import ValidationError
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -24,6 +25,7 @@ from bot.slack import messages
 from bot.slack.investigation import investigation_message
 from bot.slack.limits import check_modal
 from bot.slack.modals import prefilled_modal
+from bot.slack.submissions import Submission
 from bot.slack.templating import render
 
 log = logging.getLogger(__name__)
@@ -132,6 +134,18 @@ async def run_investigation(client: AsyncWebClient, services: Services, incident
         await client.chat_update(channel=incident.channel, ts=ts, **answer)
     except SlackApiError as exc:
         log.error("chat.update of the investigation failed: %s", exc.response.get("error"))
+
+
+S = TypeVar("S", bound="Submission")
+
+
+async def parse_submission(ack: Callable[..., Awaitable[Any]], model: type[S], view: dict[str, Any]) -> S | None:
+    """The modal's values as `model`, or None after showing Slack each input's error inline."""
+    try:
+        return model.from_view_state(view["state"]["values"])
+    except ValidationError as exc:
+        await ack(response_action="errors", errors=model.block_errors(exc))
+        return None
 
 
 async def save_modal(

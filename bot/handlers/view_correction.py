@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import save_modal, user_name
+from bot.handlers.flows import parse_submission, save_modal, user_name
 from bot.models import MemoryRecord
 from bot.slack import ids, messages
 from bot.slack.modals import read_metadata
@@ -20,10 +19,8 @@ from bot.slack.submissions import CorrectionSubmission
 def register(app: AsyncApp, services: Services) -> None:
     @app.view(ids.CORRECTION_MODAL)
     async def on_correction(ack: Any, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient) -> None:
-        try:
-            submission = CorrectionSubmission.from_view_state(view["state"]["values"])
-        except ValidationError as exc:
-            await ack(response_action="errors", errors=CorrectionSubmission.block_errors(exc))
+        submission = await parse_submission(ack, CorrectionSubmission, view)
+        if submission is None:
             return
         team_id, user_id = body["team"]["id"], body["user"]["id"]
         context = read_metadata(view)

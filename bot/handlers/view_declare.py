@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import CannotSave, channel_info, post_recall_thread, save_modal
+from bot.handlers.flows import CannotSave, channel_info, parse_submission, post_recall_thread, save_modal
 from bot.models import IncidentRecord
 from bot.slack import ids, messages
 from bot.slack.modals import read_metadata
@@ -19,10 +18,8 @@ from bot.slack.submissions import DeclareSubmission
 def register(app: AsyncApp, services: Services) -> None:
     @app.view(ids.DECLARE_MODAL)
     async def on_declare(ack: Any, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient) -> None:
-        try:
-            submission = DeclareSubmission.from_view_state(view["state"]["values"])
-        except ValidationError as exc:
-            await ack(response_action="errors", errors=DeclareSubmission.block_errors(exc))
+        submission = await parse_submission(ack, DeclareSubmission, view)
+        if submission is None:
             return
         team_id, user_id = body["team"]["id"], body["user"]["id"]
         channel_id = read_metadata(view)["channel_id"]

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import save_modal, user_name
+from bot.handlers.flows import parse_submission, save_modal, user_name
 from bot.memory.errors import TruthMoveRefused
 from bot.models import MemoryRecord
 from bot.slack import ids, messages
@@ -20,10 +19,8 @@ from bot.slack.submissions import RejectSubmission
 def register(app: AsyncApp, services: Services) -> None:
     @app.view(ids.REJECT_MODAL)
     async def on_reject(ack: Any, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient) -> None:
-        try:
-            submission = RejectSubmission.from_view_state(view["state"]["values"])
-        except ValidationError as exc:
-            await ack(response_action="errors", errors=RejectSubmission.block_errors(exc))
+        submission = await parse_submission(ack, RejectSubmission, view)
+        if submission is None:
             return
         team_id, user_id = body["team"]["id"], body["user"]["id"]
         context = read_metadata(view)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import ValidationError
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import post, save_modal, user_name
+from bot.handlers.flows import parse_submission, post, save_modal, user_name
 from bot.memory.errors import MemoryNotFound
 from bot.models import Resolution
 from bot.services.resolution import ResolutionOutcome, ResolutionStatus
@@ -30,11 +29,10 @@ def _as_correction(resolution: Resolution) -> str:
 def register(app: AsyncApp, services: Services) -> None:
     @app.view(ids.RESOLUTION_MODAL)
     async def on_resolution(ack: Any, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient) -> None:
-        try:
-            resolution = ResolutionSubmission.from_view_state(view["state"]["values"]).to_resolution()
-        except ValidationError as exc:
-            await ack(response_action="errors", errors=ResolutionSubmission.block_errors(exc))
+        submission = await parse_submission(ack, ResolutionSubmission, view)
+        if submission is None:
             return
+        resolution = submission.to_resolution()
         team_id, user_id = body["team"]["id"], body["user"]["id"]
         context = read_metadata(view)
         channel_id = context["channel_id"]

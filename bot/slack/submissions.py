@@ -77,7 +77,7 @@ def _friendly(error: Mapping[str, Any]) -> str:
     return str(error["msg"])
 
 
-class _Submission(BaseModel):
+class Submission(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
     @classmethod
@@ -104,7 +104,7 @@ class _Submission(BaseModel):
         return errors
 
 
-class DeclareSubmission(_Submission):
+class DeclareSubmission(Submission):
     title: RequiredText
     service: OptionalText = None
     severity: Annotated[Severity | None, BeforeValidator(_blank_to_none)] = None
@@ -131,7 +131,7 @@ class AttemptRow(BaseModel):
         return self
 
 
-class ResolutionSubmission(_Submission):
+class ResolutionSubmission(Submission):
     root_cause: RequiredText
     diagnosis: OptionalText = None
     resolution: RequiredText
@@ -177,9 +177,9 @@ class ResolutionSubmission(_Submission):
         return super()._block_of(error)
 
 
-class CorrectionSubmission(_Submission):
+class CorrectionSubmission(Submission):
     text: RequiredText
 
 
-class RejectSubmission(_Submission):
+class RejectSubmission(Submission):
     reason: RequiredText
