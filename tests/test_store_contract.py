@@ -292,5 +292,9 @@ async def test_feedback_is_one_vote_per_user_and_moves_the_ranking(memory_store:
     assert "feedback: 0 helpful, 1 not relevant" in matches[1].reasons
 
 
-async def test_ping_says_whether_the_database_answers(memory_store: MemoryStore) -> None:
-    assert await memory_store.ping() is True
+async def test_ping_says_whether_the_database_answers(database_url: str) -> None:
+    for name, open_adapter in ADAPTERS.items():
+        store, close = await open_adapter(database_url)
+        assert await store.ping() is True, name
+        await close()  # the database is gone for this store
+        assert await store.ping() is False, name
