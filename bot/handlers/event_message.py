@@ -15,6 +15,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
 from bot.handlers.flows import post_recall_thread, recent_channel_info, user_name
+from bot.models import IncidentStatus
 
 # Subtypes that are people saying something; edits, joins, bot posts and deletions are not.
 _SPOKEN = (None, "thread_broadcast", "file_share", "me_message")
@@ -31,8 +32,10 @@ def register(app: AsyncApp, services: Services) -> None:
 async def _record(client: AsyncWebClient, services: Services, body: dict[str, Any], event: dict[str, Any]) -> None:
     team_id = body.get("team_id") or event.get("team")
     channel_id = event["channel"]
-    incident = await services.incidents.open_in(team_id, channel_id)
-    if incident is None and await services.incidents.latest_in(team_id, channel_id) is None:
+    # one query: the channel's open incident if any, else its latest (a resolved channel stays quiet)
+    latest = await services.incidents.latest_in(team_id, channel_id)
+    incident = latest if latest is not None and latest.status is IncidentStatus.OPEN else None
+    if latest is None:
         detected = await services.incidents.detect(team_id, await recent_channel_info(client, channel_id))
         if detected is not None:
             incident, new = detected
