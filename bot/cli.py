@@ -23,7 +23,7 @@ from bot.memory.recall.conflicts import find_conflicts
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
 
 log = logging.getLogger("incident-memory")
 

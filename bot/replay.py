@@ -7,7 +7,6 @@ existed before it, and we count how often its true match comes back.
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Iterator
@@ -237,5 +236,3 @@ async def run_replay(folder: Path, settings: Settings, *, admin_dsn: str | None 
             await pool.close()
 
 
-def report_json(report: ReplayReport) -> str:
-    return json.dumps(report.as_json())

@@ -8,18 +8,14 @@ the guard changed. CURRENT evidence and PAST memories stay in separate fields th
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Annotated
 
-from pydantic import Field, StringConstraints
+from pydantic import Field
 
 from bot.models import TimelineEntry  # noqa: F401 - re-exported: the investigation reads timelines
 from bot.models import Identifier, RequiredText, Strict, Text
 
-# A Slack message may be up to 40,000 characters; a timeline entry is one message.
-MAX_MESSAGE_TEXT = 40_000
 MAX_ITEMS = 20
 
-MessageText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE_TEXT)]
 MemoryId = Identifier
 
 

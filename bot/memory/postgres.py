@@ -13,7 +13,7 @@ from bot.memory.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.memory.pool import DRAFT_COLUMNS, acquire
 from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
-from bot.memory.recall.candidates import Candidate, CorpusStats
+from bot.memory.recall.candidates import Candidate
 from bot.memory.recall.concepts import Vocabulary
 from bot.memory.search import CANDIDATE_POOL, search_candidates
 from bot.memory.recall.document import QueryTerms, memory_document, memory_features
@@ -300,13 +300,6 @@ class PostgresMemoryStore:
         async with self._acquire() as conn:
             return await search_candidates(conn, query, terms, _RECORD_COLUMNS, self._records, pool_size=pool_size)
 
-
-    async def corpus_stats(self, team_id: str) -> CorpusStats:
-        async with self._acquire() as conn:
-            row = await conn.fetchrow("SELECT doc_count, total_len FROM team_stats WHERE team_id = $1", team_id)
-        if row is None or row["doc_count"] <= 0:
-            return CorpusStats(doc_count=0, avg_doc_len=1.0)
-        return CorpusStats(doc_count=row["doc_count"], avg_doc_len=max(1.0, row["total_len"] / row["doc_count"]))
 
     # ---- helpers -------------------------------------------------------------------------
 

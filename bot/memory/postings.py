@@ -25,10 +25,6 @@ async def hold_retain_lock(conn: asyncpg.Connection) -> None:
     await conn.execute("SELECT pg_advisory_xact_lock_shared($1)", DERIVE_LOCK)
 
 
-async def watermark(conn: asyncpg.Connection) -> int:
-    return await conn.fetchval("SELECT max_pk FROM recall_postings_state") or 0
-
-
 async def derive_postings(conn: asyncpg.Connection, *, batch: int = BATCH) -> int:
     """Derive postings for every memory past the watermark; returns how many memories."""
     done = 0

@@ -8,12 +8,6 @@ from bot.models import MemoryRecord
 
 
 @dataclass(frozen=True, slots=True)
-class CorpusStats:
-    doc_count: int
-    avg_doc_len: float
-
-
-@dataclass(frozen=True, slots=True)
 class Candidate:
     memory: MemoryRecord
     lexical: float
