@@ -27,7 +27,7 @@ from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.pool import create_pool
 from bot.memory.port import MemoryStore
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors

@@ -16,10 +16,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.memory.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, load_drafts
 from bot.memory.port import MemoryStore
-from bot.memory.recall.conflicts import find_conflicts
+from bot.recall.conflicts import find_conflicts
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 

@@ -24,7 +24,7 @@ from bot.memory.files import MemoryFileError, draft_from_json, parse_records
 from bot.memory.postings import derive_postings
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 
 REPLAY_TEAM = "replay"

@@ -17,7 +17,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.config import Settings
 from bot.investigation import AnthropicInvestigator, OfflineInvestigator
-from bot.memory.errors import MemoryConflict, StoreUnavailable
+from bot.errors import MemoryConflict, StoreUnavailable
 from bot.models import IncidentRecord
 from bot.observability import Metrics, bind, current_context, redact, request_scope
 from bot.observability.logs import JsonFormatter, RedactingFilter, TextFormatter, make_handler, register_secrets

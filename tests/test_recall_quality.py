@@ -14,7 +14,7 @@ from bot.cli import main
 from bot.config import PROJECT_ROOT
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.conflicts import find_conflicts
+from bot.recall.conflicts import find_conflicts
 from bot.models import MemoryDraft, RecallQuery, TruthState
 from bot.replay import CaseResult, ReplayReport, load_cases, load_memories, replay_on
 

@@ -11,11 +11,11 @@ from itertools import product
 
 import pytest
 
-from bot.memory.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.memory.port import FeedbackKind, MemoryStore, RetainStatus
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.truth import ALLOWED_MOVES
+from bot.recall.truth import ALLOWED_MOVES
 from bot.models import MemoryDraft, RecallQuery, TruthState
 
 

@@ -9,7 +9,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.memory.errors import MemoryError_, MemoryNotFound
+from bot.errors import MemoryError_, MemoryNotFound
 from bot.slack import messages
 from bot.slack.modals import declare_modal, resolution_modal
 

@@ -18,7 +18,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.memory.errors import MemoryError_
+from bot.errors import MemoryError_
 from bot.models import IncidentRecord, utcnow
 from bot.services.incidents import ChannelInfo
 from bot.slack import messages

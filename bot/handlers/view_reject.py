@@ -9,7 +9,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
 from bot.handlers.flows import parse_submission, save_modal, user_name
-from bot.memory.errors import TruthMoveRefused
+from bot.errors import TruthMoveRefused
 from bot.models import MemoryRecord
 from bot.slack import ids, messages
 from bot.slack.modals import read_metadata

@@ -9,7 +9,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
 from bot.handlers.flows import parse_submission, post, save_modal, user_name
-from bot.memory.errors import MemoryNotFound
+from bot.errors import MemoryNotFound
 from bot.models import Resolution
 from bot.services.resolution import ResolutionOutcome, ResolutionStatus
 from bot.slack import ids, messages

@@ -7,7 +7,7 @@ needs evidence, and the summary only restates what was declared and said in the 
 from __future__ import annotations
 
 from bot.investigation.conflicts import detect_conflicts
-from bot.memory.recall.conflicts import same_cause
+from bot.recall.conflicts import same_cause
 from bot.investigation.models import (
     MAX_ITEMS,
     Check,

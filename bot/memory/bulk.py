@@ -16,8 +16,8 @@ import asyncpg
 
 from bot.memory.postings import hold_retain_lock
 from bot.memory.pool import DRAFT_COLUMNS
-from bot.memory.recall.concepts import Vocabulary
-from bot.memory.recall.document import memory_document, memory_features
+from bot.recall.concepts import Vocabulary
+from bot.recall.document import memory_document, memory_features
 from bot.models import MemoryDraft, TruthState, utcnow
 
 _COLUMNS = DRAFT_COLUMNS

@@ -8,7 +8,7 @@ from typing import Protocol
 
 import asyncpg
 
-from bot.memory.errors import StoreUnavailable
+from bot.errors import StoreUnavailable
 from bot.memory.pool import acquire
 from bot.models import Incident, IncidentRecord, IncidentStatus, TimelineEntry
 

@@ -9,16 +9,16 @@ from typing import Any
 
 import asyncpg
 
-from bot.memory.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.memory.pool import DRAFT_COLUMNS, acquire
 from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
-from bot.memory.recall.candidates import Candidate
-from bot.memory.recall.concepts import Vocabulary
+from bot.recall.candidates import Candidate
+from bot.recall.concepts import Vocabulary
 from bot.memory.search import CANDIDATE_POOL, search_candidates
-from bot.memory.recall.document import QueryTerms, memory_document, memory_features
-from bot.memory.recall.pipeline import Recaller
-from bot.memory.truth import refusal
+from bot.recall.document import QueryTerms, memory_document, memory_features
+from bot.recall.pipeline import Recaller
+from bot.recall.truth import refusal
 from bot.models import (
     Correction,
     MemoryDraft,

@@ -17,8 +17,8 @@ from typing import Any
 
 import asyncpg
 
-from bot.memory.recall.candidates import BM25_B, BM25_K1, TITLE_QUERY_BONUS, Candidate, bm25_idf
-from bot.memory.recall.document import QueryTerms
+from bot.recall.candidates import BM25_B, BM25_K1, TITLE_QUERY_BONUS, Candidate, bm25_idf
+from bot.recall.document import QueryTerms
 from bot.models import MemoryRecord, RecallQuery, TruthState
 
 # How many of the query's rarest terms pick candidates through the GIN index; every known

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.memory.port import FeedbackKind, MemoryStore
-from bot.memory.recall.conflicts import find_conflicts
+from bot.recall.conflicts import find_conflicts
 from bot.models import IncidentRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.memory.errors import MemoryConflict
+from bot.errors import MemoryConflict
 from bot.memory.incidents import IncidentStore
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.memory.recall.candidates import Candidate
-from bot.memory.recall.concepts import Vocabulary, load_vocabulary
-from bot.memory.recall.document import QueryTerms, query_terms
-from bot.memory.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
-from bot.memory.recall.reasons import explain
-from bot.memory.recall.signals import measure
+from bot.recall.candidates import Candidate
+from bot.recall.concepts import Vocabulary, load_vocabulary
+from bot.recall.document import QueryTerms, query_terms
+from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
+from bot.recall.reasons import explain
+from bot.recall.signals import measure
 from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
 
 
