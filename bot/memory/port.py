@@ -7,7 +7,7 @@ from typing import Protocol
 
 from pydantic import Field
 
-from bot.models import MemoryDraft, MemoryRecord, RecallMatch, RecallQuery, Strict, TruthState
+from bot.models import FeedbackKind, MemoryDraft, MemoryRecord, RecallMatch, RecallQuery, Strict, TruthState
 
 
 class RetainStatus(StrEnum):
@@ -18,11 +18,6 @@ class RetainStatus(StrEnum):
 class RetainOutcome(Strict):
     status: RetainStatus
     memory: MemoryRecord
-
-
-class FeedbackKind(StrEnum):
-    HELPFUL = "helpful"
-    NOT_RELEVANT = "not_relevant"
 
 
 class MemoryPage(Strict):
