@@ -25,6 +25,7 @@ from bot.memory.postings import derive_postings
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.concepts import load_vocabulary
+from bot.services.recall import RecallService
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 
 REPLAY_TEAM = "replay"
@@ -209,9 +210,10 @@ async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: li
             await conn.execute("ANALYZE term_stats")
         task = bar.add_task("recalling", total=len(cases))
         results = []
+        recall = RecallService(store)
         for case in cases:
             began = time.perf_counter()
-            matches = await store.recall(case.query)
+            matches = await recall.recall(case.query)
             elapsed = (time.perf_counter() - began) * 1000.0
             results.append(
                 CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed, tuple(matches) if keep_matches else ())

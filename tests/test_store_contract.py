@@ -17,6 +17,12 @@ from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.truth import ALLOWED_MOVES
 from bot.models import MemoryDraft, RecallQuery, TruthState
+from bot.services.recall import RecallService
+
+
+async def recall(store, query: RecallQuery):  # noqa: ANN001, ANN201 - list[RecallMatch]
+    """Recall as the bot runs it: the store's candidates ranked by the pure pipeline."""
+    return await RecallService(store).recall(query)
 
 
 async def _postgres(database_url: str) -> tuple[MemoryStore, Callable[[], Awaitable[None]]]:
@@ -192,7 +198,7 @@ async def test_purge_deletes_the_memory_and_its_history(memory_store: MemoryStor
     await memory_store.purge("T1", "INC-1")
     with pytest.raises(MemoryNotFound):
         await memory_store.get("T1", "INC-1")
-    assert await memory_store.recall(RecallQuery(team_id="T1", title="connection pool exhausted")) == []
+    assert await recall(memory_store, RecallQuery(team_id="T1", title="connection pool exhausted")) == []
     # the same incident id can be retained afresh, with no old corrections attached
     again = await memory_store.retain(draft(lesson="new"))
     assert again.status is RetainStatus.CREATED and again.memory.corrections == []
@@ -207,7 +213,7 @@ async def test_teams_never_see_each_other(memory_store: MemoryStore) -> None:
     assert (await memory_store.list("T3")).total == 0
     with pytest.raises(MemoryNotFound):
         await memory_store.get("T3", "INC-1")
-    matches = await memory_store.recall(RecallQuery(team_id="T2", title="database connection pool exhausted"))
+    matches = await recall(memory_store, RecallQuery(team_id="T2", title="database connection pool exhausted"))
     assert [m.memory.team_id for m in matches] == ["T2"]
 
 
@@ -245,7 +251,7 @@ async def test_recall_finds_a_memory_with_reasons_and_components(memory_store: M
     await memory_store.retain(draft(truth_state="human_confirmed", verified_by="maya"))
     await memory_store.retain(draft("INC-9", title="TLS certificate expired on the gateway", service="auth",
                                     symptoms="logins fail", root_cause="renewal job broken", failed_attempts=[]))  # fmt: skip
-    matches = await memory_store.recall(
+    matches = await recall(memory_store, 
         RecallQuery(team_id="T1", title="checkout errors: connection pool timeouts", service="payments")
     )
     assert matches[0].memory.incident_id == "INC-1"
@@ -262,19 +268,19 @@ async def test_recall_filters_reusable_only_and_hides_rejected(memory_store: Mem
     await memory_store.retain(draft("INC-3"))
     await memory_store.transition("T1", "INC-3", TruthState.REJECTED, actor="sam", reason="wrong diagnosis")
     query = RecallQuery(team_id="T1", title="connection pool exhausted")
-    assert {m.memory.incident_id for m in await memory_store.recall(query)} == {"INC-1", "INC-2"}
-    reusable = await memory_store.recall(query.model_copy(update={"reusable_only": True}))
+    assert {m.memory.incident_id for m in await recall(memory_store, query)} == {"INC-1", "INC-2"}
+    reusable = await recall(memory_store, query.model_copy(update={"reusable_only": True}))
     assert [m.memory.incident_id for m in reusable] == ["INC-2"]
-    services = await memory_store.recall(query.model_copy(update={"filter_services": ["search"]}))
+    services = await recall(memory_store, query.model_copy(update={"filter_services": ["search"]}))
     assert services == []
 
 
 async def test_private_channel_memories_are_recalled_only_in_that_channel(memory_store: MemoryStore) -> None:
     await memory_store.retain(draft("INC-P", is_private=True, channel_id="CPRIV"))
     query = RecallQuery(team_id="T1", title="connection pool exhausted")
-    assert await memory_store.recall(query) == []
-    assert await memory_store.recall(query.model_copy(update={"channel_id": "COTHER"})) == []
-    inside = await memory_store.recall(query.model_copy(update={"channel_id": "CPRIV"}))
+    assert await recall(memory_store, query) == []
+    assert await recall(memory_store, query.model_copy(update={"channel_id": "COTHER"})) == []
+    inside = await recall(memory_store, query.model_copy(update={"channel_id": "CPRIV"}))
     assert [m.memory.incident_id for m in inside] == ["INC-P"]
 
 
@@ -286,7 +292,7 @@ async def test_feedback_is_one_vote_per_user_and_moves_the_ranking(memory_store:
         await memory_store.record_feedback("T1", "INC-B", user, FeedbackKind.HELPFUL)
     await memory_store.record_feedback("T1", "INC-A", "U1", FeedbackKind.HELPFUL)
     await memory_store.record_feedback("T1", "INC-A", "U1", FeedbackKind.NOT_RELEVANT)  # changed their mind
-    matches = await memory_store.recall(query)
+    matches = await recall(memory_store, query)
     assert [m.memory.incident_id for m in matches] == ["INC-B", "INC-A"]
     assert "feedback: 2 helpful, 0 not relevant" in matches[0].reasons
     assert "feedback: 0 helpful, 1 not relevant" in matches[1].reasons

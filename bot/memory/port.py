@@ -7,7 +7,10 @@ from typing import Protocol
 
 from pydantic import Field
 
-from bot.models import FeedbackKind, MemoryDraft, MemoryRecord, RecallMatch, RecallQuery, Strict, TruthState
+from bot.models import FeedbackKind, MemoryDraft, MemoryRecord, RecallQuery, Strict, TruthState
+from bot.recall.candidates import Candidate
+from bot.recall.concepts import Vocabulary
+from bot.recall.document import QueryTerms
 
 
 class RetainStatus(StrEnum):
@@ -72,8 +75,15 @@ class MemoryStore(Protocol):
         """One vote per user and memory; a later vote replaces the earlier one."""
         ...
 
-    async def recall(self, query: RecallQuery) -> list[RecallMatch]:
-        """The memories most like the query, each with its score, components and reasons."""
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The incident vocabulary the store indexes memories with (queries must use it too)."""
+        ...
+
+    async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = ...) -> list[Candidate]:
+        """Recall's candidate step: the memories that compete for `query` under its hard filters
+        (team, truth, privacy, service, time), each with its lexical score and signals. Ranking
+        them is the pure pipeline's job (bot/recall); bot/services/recall.py joins the two."""
         ...
 
     async def retag(self, team_id: str) -> int:

@@ -15,15 +15,14 @@ from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary
-from bot.memory.search import CANDIDATE_POOL, search_candidates
+from bot.memory.search import CANDIDATE_POOL, search_candidates, to_candidates
+from bot.recall.concepts import load_vocabulary
 from bot.recall.document import QueryTerms, memory_document, memory_features
-from bot.recall.pipeline import Recaller
 from bot.recall.truth import refusal
 from bot.models import (
     Correction,
     MemoryDraft,
     MemoryRecord,
-    RecallMatch,
     RecallQuery,
     TruthState,
     TruthTransition,
@@ -39,19 +38,19 @@ _RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "created_at", "updated_at"))
 class PostgresMemoryStore:
     def __init__(self, pool: asyncpg.Pool, *, vocabulary: Vocabulary | None = None) -> None:
         self._pool = pool
-        self._recaller = Recaller(self, vocabulary=vocabulary)
+        self._vocabulary = vocabulary or load_vocabulary()
         self._deriving: asyncio.Task[None] | None = None
 
     @property
     def vocabulary(self) -> Vocabulary:
-        return self._recaller.vocabulary
+        return self._vocabulary
 
     # ---- writing -------------------------------------------------------------------------
 
     async def retain(self, draft: MemoryDraft) -> RetainOutcome:
         content = draft.content()
         document = memory_document(draft)
-        features = memory_features(draft, self._recaller.vocabulary)
+        features = memory_features(draft, self._vocabulary)
         terms = sorted(document.terms)  # sorted: concurrent retains lock term rows in one order
         values = [getattr(draft, c) for c in DRAFT_COLUMNS]
         values[DRAFT_COLUMNS.index("failed_attempts")] = [a.model_dump() for a in draft.failed_attempts]
@@ -269,7 +268,7 @@ class PostgresMemoryStore:
                     return changed
                 updates = []
                 for row in rows:
-                    features = memory_features(MemoryDraft.model_validate(row["retained_content"]), self._recaller.vocabulary)
+                    features = memory_features(MemoryDraft.model_validate(row["retained_content"]), self._vocabulary)
                     if (features.signature, sorted(features.concepts)) != (row["error_signature"], sorted(row["concepts"])):
                         updates.append((row["pk"], features.signature, list(features.concepts)))
                 if updates:
@@ -291,15 +290,12 @@ class PostgresMemoryStore:
         except Exception:  # noqa: BLE001 - any failure means "does not answer"
             return False
 
-    async def recall(self, query: RecallQuery) -> list[RecallMatch]:
-        return await self._recaller.recall(query)
-
     # ---- the recall pipeline's candidate step ---------------------------------------------
 
     async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = CANDIDATE_POOL) -> list[Candidate]:
         async with self._acquire() as conn:
-            return await search_candidates(conn, query, terms, _RECORD_COLUMNS, self._records, pool_size=pool_size)
-
+            found = await search_candidates(conn, query, terms, _RECORD_COLUMNS, pool_size=pool_size)
+            return to_candidates(found, await self._records(conn, found.rows), terms)
 
     # ---- helpers -------------------------------------------------------------------------
 
