@@ -118,7 +118,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
             recall=RecallService(memory, metrics=metrics),
-            resolution=ResolutionService(memory, incident_store),
+            resolution=ResolutionService(memory),
             investigation=investigation,
             background=background,
             metrics=metrics,

@@ -48,6 +48,17 @@ def _incident(row: asyncpg.Record) -> IncidentRecord:
     )  # fmt: skip
 
 
+async def mark_resolved_in(conn: asyncpg.Connection, team_id: str, incident_id: str) -> IncidentRecord | None:
+    """Mark the incident resolved on `conn` (in the caller's transaction, if any); None when
+    there is no such incident."""
+    row = await conn.fetchrow(
+        f"""UPDATE incidents SET status = 'resolved', resolved_at = coalesce(resolved_at, now())
+            WHERE team_id = $1 AND incident_id = $2 RETURNING {_COLUMNS}""",
+        team_id, incident_id,
+    )  # fmt: skip
+    return _incident(row) if row else None
+
+
 class PostgresIncidentStore:
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
@@ -113,12 +124,7 @@ class PostgresIncidentStore:
 
     async def mark_resolved(self, team_id: str, incident_id: str) -> IncidentRecord | None:
         async with acquire(self._pool) as conn:
-            row = await conn.fetchrow(
-                f"""UPDATE incidents SET status = 'resolved', resolved_at = coalesce(resolved_at, now())
-                    WHERE team_id = $1 AND incident_id = $2 RETURNING {_COLUMNS}""",
-                team_id, incident_id,
-            )  # fmt: skip
-        return _incident(row) if row else None
+            return await mark_resolved_in(conn, team_id, incident_id)
 
     async def claim_event(self, team_id: str, event_id: str) -> bool:
         """True the first time an event is seen (across every instance), False for a repeat."""

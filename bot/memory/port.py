@@ -33,6 +33,12 @@ class MemoryStore(Protocol):
         """Store a memory once. Same content again: UNCHANGED. Other content: MemoryConflict."""
         ...
 
+    async def resolve_incident(self, draft: MemoryDraft) -> RetainOutcome:
+        """One unit of work for a resolution: retain `draft` as `retain` does AND mark the
+        incident (draft.team_id, draft.incident_id) resolved, in one transaction — both or
+        neither. MemoryConflict changes nothing (the incident is not marked)."""
+        ...
+
     async def get(self, team_id: str, incident_id: str) -> MemoryRecord:
         """The memory with its corrections and truth history, or MemoryNotFound."""
         ...

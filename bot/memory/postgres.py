@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
 
 from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.memory.incidents import mark_resolved_in
 from bot.memory.pool import DRAFT_COLUMNS, acquire
 from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
@@ -48,6 +49,19 @@ class PostgresMemoryStore:
     # ---- writing -------------------------------------------------------------------------
 
     async def retain(self, draft: MemoryDraft) -> RetainOutcome:
+        return await self._retain(draft)
+
+    async def resolve_incident(self, draft: MemoryDraft) -> RetainOutcome:
+        async def close_incident(conn: asyncpg.Connection) -> None:
+            await mark_resolved_in(conn, draft.team_id, draft.incident_id)
+
+        return await self._retain(draft, also=close_incident)
+
+    async def _retain(
+        self, draft: MemoryDraft, *, also: Callable[[asyncpg.Connection], Awaitable[None]] | None = None
+    ) -> RetainOutcome:
+        """Retain `draft`; `also` runs in the same transaction once the memory is in (new or
+        unchanged): it commits with the memory, or neither does."""
         content = draft.content()
         document = memory_document(draft)
         features = memory_features(draft, self._vocabulary)
@@ -81,6 +95,8 @@ class PostgresMemoryStore:
                 differing = sorted(k for k in content.keys() | existing.keys() if content.get(k) != existing.get(k))
                 if differing:
                     raise MemoryConflict(draft.incident_id, differing)
+                if also is not None:
+                    await also(conn)
                 return RetainOutcome(status=RetainStatus.UNCHANGED, memory=await self._get(conn, draft.team_id, draft.incident_id))
             if draft.truth_state is not TruthState.UNCONFIRMED_HYPOTHESIS:
                 # the state it was retained in is its first recorded move
@@ -91,6 +107,8 @@ class PostgresMemoryStore:
                     draft.verified_by or draft.source.value, draft.superseded_by,
                 )  # fmt: skip
             await self._count_document(conn, draft.team_id, terms, document.length, +1)
+            if also is not None:
+                await also(conn)
             outcome = RetainOutcome(status=RetainStatus.CREATED, memory=await self._get(conn, draft.team_id, draft.incident_id))
         self._derive_soon()
         return outcome
