@@ -12,6 +12,7 @@ from bot.investigation.models import (
     MAX_ITEMS,
     Check,
     FailedPreviousAction,
+    FallbackReason,
     Findings,
     Hypothesis,
     HypothesisStatus,
@@ -156,9 +157,12 @@ class OfflineInvestigator:
         memories: list[RecallMatch],
         *,
         note: str | None = None,
+        reason: FallbackReason | None = None,
     ) -> Investigation:
         findings = offline_findings(incident, timeline, memories)
-        return Investigation(**findings.model_dump(), investigator=InvestigatorKind.OFFLINE, note=note)
+        return Investigation(
+            **findings.model_dump(), investigator=InvestigatorKind.OFFLINE, note=note, fallback_reason=reason
+        )
 
     async def investigate(
         self,
