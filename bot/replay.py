@@ -18,7 +18,7 @@ from typing import Any
 import asyncpg
 
 from bot.config import Settings
-from bot.memory.bulk import retain_many
+from bot.memory.bulk import analyze_after_load, retain_many
 from bot.memory.database import throwaway_database
 from bot.memory.files import MemoryFileError, draft_from_json, parse_records
 from bot.memory.postings import derive_postings
@@ -205,9 +205,7 @@ async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: li
                 bar.advance(task, len(chunk))
             bar.update(task, description="deriving postings")
             await derive_postings(conn)
-            await conn.execute("VACUUM ANALYZE memories")
-            await conn.execute("VACUUM ANALYZE recall_postings")
-            await conn.execute("ANALYZE term_stats")
+            await analyze_after_load(conn)
         task = bar.add_task("recalling", total=len(cases))
         results = []
         recall = RecallService(store)

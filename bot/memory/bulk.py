@@ -103,3 +103,10 @@ async def retain_many(conn: asyncpg.Connection, drafts: Sequence[MemoryDraft], v
                 moved,
             )
     return len(created)
+
+
+async def analyze_after_load(conn: asyncpg.Connection) -> None:
+    """Fresh planner statistics after a bulk load (and its postings), so recall's plans fit."""
+    await conn.execute("VACUUM ANALYZE memories")
+    await conn.execute("VACUUM ANALYZE recall_postings")
+    await conn.execute("ANALYZE term_stats")
