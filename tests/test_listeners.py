@@ -18,7 +18,8 @@ from bot.config import Settings
 from bot.errors import StoreUnavailable
 from bot.handlers.command_recall import recall_command
 from bot.handlers.context import context_middleware
-from bot.handlers.directory import SlackDirectory
+from bot.handlers.errors import report_error
+from bot.handlers.lookups import SlackLookups
 from bot.handlers.view_resolution import on_resolution
 from bot.models import Incident, IncidentStatus, MemoryDraft, TruthState
 from bot.services.container import Services
@@ -54,7 +55,7 @@ async def bolt_context(services: Services, body: dict[str, Any], respond: AsyncM
         context["response_url"] = RESPONSE_URL
         context["respond"] = respond
     next_ = AsyncMock()
-    await context_middleware(services, SlackDirectory())(context=context, body=body, next_=next_)
+    await context_middleware(services, SlackLookups())(context=context, body=body, next_=next_)
     next_.assert_awaited_once()
     return context
 
@@ -182,13 +183,36 @@ async def test_a_resolution_the_database_refuses_keeps_every_typed_word(services
     assert "pool too small after the deploy" in rendered and "raised the pool to 50" in rendered
 
 
-# ---- the per-app Slack directory ---------------------------------------------------------------
+# ---- the per-app Slack lookups -----------------------------------------------------------------
 
 
-async def test_the_directory_is_bounded_and_asks_slack_once_per_person() -> None:
-    directory = SlackDirectory(max_entries=2)
+async def test_the_lookups_are_bounded_and_asks_slack_once_per_person() -> None:
+    lookups = SlackLookups(max_entries=2)
     client = slack_client()
     for user in ("U1", "U1", "U2", "U3", "U1"):
-        await directory.user_name(client, user)
+        await lookups.user_name(client, user)
     # U1 answered from memory once; after U2 and U3, U1 was the least recently used and had to go
     assert [c.kwargs["user"] for c in client.users_info.await_args_list] == ["U1", "U2", "U3", "U1"]
+
+
+# ---- the one error handler ----------------------------------------------------------------------
+
+
+async def test_a_failing_listener_is_logged_and_told_to_whoever_asked(caplog: pytest.LogCaptureFixture) -> None:
+    client = slack_client()
+    context = AsyncBoltContext({"team_id": TEAM, "user_id": USER, "channel_id": CHANNEL, "client": client})
+    with caplog.at_level("ERROR", logger="bot.handlers.errors"):
+        await report_error(RuntimeError("boom"), {"type": "view_submission"}, context)
+    assert "handling view_submission failed" in caplog.text and "boom" in caplog.text
+    sent = client.chat_postEphemeral.await_args.kwargs
+    assert (sent["channel"], sent["user"]) == (CHANNEL, USER)
+    assert sent["text"] == "That did not work: an unexpected error (in the bot's logs). Try again in a moment."
+
+
+async def test_a_failing_event_listener_is_only_logged(caplog: pytest.LogCaptureFixture) -> None:
+    client = slack_client()
+    context = AsyncBoltContext({"team_id": TEAM, "user_id": USER, "channel_id": CHANNEL, "client": client})
+    with caplog.at_level("ERROR", logger="bot.handlers.errors"):
+        await report_error(RuntimeError("boom"), {"type": "event_callback", "event": {"type": "message"}}, context)
+    assert "handling message failed" in caplog.text
+    client.chat_postEphemeral.assert_not_awaited()  # a channel message asked nothing of us

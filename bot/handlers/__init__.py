@@ -26,7 +26,7 @@ from bot.handlers import (
     view_resolution,
 )
 from bot.handlers.context import context_middleware
-from bot.handlers.directory import SlackDirectory
+from bot.handlers.lookups import SlackLookups
 from bot.handlers.errors import report_error
 from bot.services.container import Services
 from bot.slack import ids
@@ -38,7 +38,7 @@ EVENTS = ("message", "member_joined_channel")
 
 def register_all(app: AsyncApp, services: Services) -> None:
     """Wire every surface of `app` to its listener, with `services` in each request's context."""
-    app.middleware(context_middleware(services, SlackDirectory()))
+    app.middleware(context_middleware(services, SlackLookups()))
     app.error(report_error)
 
     app.command("/incident")(command_incident.incident_command)

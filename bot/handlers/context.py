@@ -1,7 +1,7 @@
 """What every listener finds in Bolt's `context`, put there once per request by one middleware.
 
 - `services_of(context)`: the use cases (bot/services), the same object for every request;
-- `directory_of(context)`: this app's Slack lookups (channels, people), cached and bounded;
+- `lookups_of(context)`: this app's Slack lookups (channels, people), cached and bounded;
 - `context.team_id`, `context.user_id`, `context.channel_id`: resolved by Bolt from whatever
   shape the payload has (command, event, button, modal). A modal's channel is not in its
   payload: the middleware reads it from the modal's private_metadata, where our modals keep it.
@@ -14,20 +14,20 @@ from typing import Any
 
 from slack_bolt.context.async_context import AsyncBoltContext
 
-from bot.handlers.directory import SlackDirectory
+from bot.handlers.lookups import SlackLookups
 from bot.services.container import Services
 from bot.slack.modals import read_metadata
 
 _SERVICES = "services"
-_DIRECTORY = "directory"
+_LOOKUPS = "lookups"
 
 
-def context_middleware(services: Services, directory: SlackDirectory) -> Callable[..., Awaitable[None]]:
+def context_middleware(services: Services, lookups: SlackLookups) -> Callable[..., Awaitable[None]]:
     async def provide_context(
         context: AsyncBoltContext, body: dict[str, Any], next_: Callable[[], Awaitable[None]]
     ) -> None:
         context[_SERVICES] = services
-        context[_DIRECTORY] = directory
+        context[_LOOKUPS] = lookups
         view = body.get("view")
         if context.channel_id is None and isinstance(view, dict):
             try:
@@ -45,5 +45,5 @@ def services_of(context: AsyncBoltContext | dict[str, Any]) -> Services:
     return context[_SERVICES]
 
 
-def directory_of(context: AsyncBoltContext | dict[str, Any]) -> SlackDirectory:
-    return context[_DIRECTORY]
+def lookups_of(context: AsyncBoltContext | dict[str, Any]) -> SlackLookups:
+    return context[_LOOKUPS]

@@ -8,7 +8,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import services_of
-from bot.handlers.directory import channel_info
+from bot.handlers.lookups import channel_info
 from bot.handlers.errors import spawn
 from bot.handlers.flows import post_recall_thread
 from bot.services.container import Services

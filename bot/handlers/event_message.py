@@ -13,8 +13,8 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.handlers.context import directory_of, services_of
-from bot.handlers.directory import SlackDirectory
+from bot.handlers.context import lookups_of, services_of
+from bot.handlers.lookups import SlackLookups
 from bot.handlers.errors import spawn
 from bot.handlers.flows import post_recall_thread
 from bot.models import IncidentStatus
@@ -27,12 +27,12 @@ _SPOKEN = (None, "thread_broadcast", "file_share", "me_message")
 async def on_message(body: dict[str, Any], event: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
     if event.get("subtype") not in _SPOKEN or event.get("bot_id") or not (event.get("text") or "").strip():
         return
-    work = _record(client, services_of(context), directory_of(context), context.team_id, body, event)
+    work = _record(client, services_of(context), lookups_of(context), context.team_id, body, event)
     spawn(context, work, name="timeline", tell=False)
 
 
 async def _record(
-    client: AsyncWebClient, services: Services, directory: SlackDirectory, team_id: str,
+    client: AsyncWebClient, services: Services, lookups: SlackLookups, team_id: str,
     body: dict[str, Any], event: dict[str, Any],
 ) -> None:  # fmt: skip
     channel_id = event["channel"]
@@ -40,7 +40,7 @@ async def _record(
     latest = await services.incidents.latest_in(team_id, channel_id)
     incident = latest if latest is not None and latest.status is IncidentStatus.OPEN else None
     if latest is None:
-        detected = await services.incidents.detect(team_id, await directory.recent_channel_info(client, channel_id))
+        detected = await services.incidents.detect(team_id, await lookups.recent_channel_info(client, channel_id))
         if detected is not None:
             incident, new = detected
             if new:
@@ -48,7 +48,7 @@ async def _record(
     if incident is None:
         return
     at = datetime.fromtimestamp(float(event["ts"]), tz=timezone.utc)
-    author = await directory.user_name(client, event["user"]) if event.get("user") else "unknown"
+    author = await lookups.user_name(client, event["user"]) if event.get("user") else "unknown"
     await services.incidents.record_message(
         team_id, channel_id, event["ts"], author, event["text"][:40_000], at,
         event_id=body.get("event_id"),

@@ -1,7 +1,7 @@
 """Steps several Slack surfaces share: posting a recall thread and running an investigation.
 
 They run after the request was acknowledged (inside BackgroundWork). Reading channels and
-people is bot/handlers/directory.py; saving a modal is bot/handlers/modal_save.py.
+people is bot/handlers/lookups.py; saving a modal is bot/handlers/modal_save.py.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import TruthMoveRefused
-from bot.handlers.context import directory_of, services_of
+from bot.handlers.context import lookups_of, services_of
 from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import MemoryRecord
 from bot.slack import messages
@@ -26,7 +26,7 @@ async def on_reject(ack: Any, view: dict[str, Any], client: AsyncWebClient, cont
 
     async def reject() -> MemoryRecord | TruthMoveRefused:
         try:
-            actor = await directory_of(context).user_name(client, user_id)
+            actor = await lookups_of(context).user_name(client, user_id)
             return await services.recall.reject(team_id, incident_id, actor, submission.reason)
         except TruthMoveRefused as refused:
             return refused

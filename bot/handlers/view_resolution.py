@@ -8,7 +8,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryNotFound
-from bot.handlers.context import directory_of, services_of
+from bot.handlers.context import lookups_of, services_of
 from bot.handlers.flows import post
 from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import Resolution
@@ -43,7 +43,7 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
         incident = incident or await services.incidents.latest_in(team_id, channel_id)
         if incident is None:
             raise MemoryNotFound(current_incident or channel_id, team_id)
-        resolved_by = await directory_of(context).user_name(client, user_id)
+        resolved_by = await lookups_of(context).user_name(client, user_id)
         return await services.resolution.resolve(incident, resolution, resolved_by=resolved_by)
 
     async def saved(outcome: ResolutionOutcome) -> dict[str, Any] | None:

@@ -1,6 +1,6 @@
 """Who and where, asked of Slack: channels and people, remembered per app, for a while, bounded.
 
-One `SlackDirectory` per Bolt app (built by `register_all`): two apps in one process (tests, a
+One `SlackLookups` per Bolt app (built by `register_all`): two apps in one process (tests, a
 replay beside the bot) never share answers, and a busy workspace cannot grow the caches without
 end — each holds at most `max_entries`, least recently used out first, and forgets an answer
 after its time to live (a renamed channel or person shows up after that).
@@ -37,7 +37,7 @@ async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
     )
 
 
-class SlackDirectory:
+class SlackLookups:
     def __init__(
         self, *, max_entries: int = MAX_ENTRIES, channel_ttl_s: float = CHANNEL_CACHE_S, user_ttl_s: float = USER_CACHE_S
     ) -> None:
