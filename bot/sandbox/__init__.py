@@ -25,7 +25,7 @@ The modules, by responsibility:
     calls.py       Call, SlackError, and how a request's arguments are decoded
     scripting.py   scripted faults: fail_next, rate_limit_next, delay, hold
     signed.py      SignedSender: Slack's requests to the app, signed
-    payloads.py    the events and modal state those requests carry
+    payloads.py    what those requests carry: events, clicked actions, submitted modals
     local_bot.py   the real app wired to a sandbox (the demo's and the e2e tests' harness)
 
 SlackSandbox: an aiohttp server on 127.0.0.1, port 0.

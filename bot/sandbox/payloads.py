@@ -175,3 +175,58 @@ def find_element(blocks: Sequence[Mapping[str, Any]], action_id: str) -> tuple[s
             if element.get("action_id") == action_id:
                 return str(block.get("block_id") or secrets.token_hex(3)), element
     return None
+
+
+def clicked_action(
+    container: Mapping[str, Any] | None,
+    action_id: str,
+    *,
+    in_view: bool,
+    block_id: str | None,
+    value: str | None,
+    action: Mapping[str, Any] | None,
+    action_ts: str,
+) -> dict[str, Any]:
+    """The `actions[0]` of a click on `action_id` in a message or modal (`container`), as Slack
+    reports it: block_id, type, text and value are the element's own. Without a container it is
+    a bare button; a click on an element the container lacks is an error."""
+    found = find_element(list(container.get("blocks") or []), action_id) if container is not None else None
+    if found is None and container is not None:
+        raise LookupError(f"no element with action_id {action_id!r} in the {'view' if in_view else 'message'}")
+    element: Mapping[str, Any] = found[1] if found else {"type": "button"}
+    taken: dict[str, Any] = {
+        "action_id": action_id,
+        "block_id": block_id or (found[0] if found else secrets.token_hex(3)),
+        "type": element.get("type", "button"),
+        "action_ts": action_ts,
+    }
+    if "text" in element:
+        taken["text"] = copy.deepcopy(element["text"])
+    if value is not None or "value" in element:
+        taken["value"] = value if value is not None else element["value"]
+    return taken | dict(action or {})
+
+
+def submitted_view(
+    view: Mapping[str, Any], values: Mapping[str, Any], *, team_id: str, app_id: str, clock: Callable[[], float]
+) -> dict[str, Any]:
+    """The `view` of a view_submission or view_closed: the modal with its typed `values`."""
+    submitted: dict[str, Any] = {
+        "id": "V" + secrets.token_hex(5).upper(),
+        "team_id": team_id,
+        "type": "modal",
+        "blocks": [],
+        "private_metadata": "",
+        "callback_id": "",
+        "hash": f"{int(clock())}.{secrets.token_hex(4)}",
+        "clear_on_close": False,
+        "notify_on_close": False,
+        "root_view_id": None,
+        "previous_view_id": None,
+        "app_id": app_id,
+        "external_id": "",
+        "bot_id": None,
+    }
+    submitted |= copy.deepcopy(dict(view))
+    submitted["state"] = {"values": copy.deepcopy(dict(values))}
+    return submitted

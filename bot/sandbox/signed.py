@@ -27,7 +27,7 @@ import aiohttp
 from slack_sdk.signature import SignatureVerifier
 
 from bot.sandbox.model import Message
-from bot.sandbox.payloads import find_element, form_values, message_event, now_ts
+from bot.sandbox.payloads import clicked_action, form_values, message_event, now_ts, submitted_view
 from bot.sandbox.slack_api import SlackSandbox
 from bot.sandbox.workspace import DEFAULT_APP_ID, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID
 
@@ -292,26 +292,16 @@ class SignedSender:
         if isinstance(message, Message):
             channel_id = channel_id or message.channel
             message = message.as_slack()
-        blocks: list[Mapping[str, Any]] = []
-        if message is not None:
-            blocks = list(message.get("blocks") or [])
-        elif view is not None:
-            blocks = list(view.get("blocks") or [])
-        found = find_element(blocks, action_id)
-        if found is None and (message is not None or view is not None):
-            raise LookupError(f"no element with action_id {action_id!r} in the {'message' if message else 'view'}")
-        element: Mapping[str, Any] = found[1] if found else {"type": "button"}
-        taken: dict[str, Any] = {
-            "action_id": action_id,
-            "block_id": block_id or (found[0] if found else secrets.token_hex(3)),
-            "type": element.get("type", "button"),
-            "action_ts": now_ts(self._clock),
-        }
-        if "text" in element:
-            taken["text"] = copy.deepcopy(element["text"])
-        if value is not None or "value" in element:
-            taken["value"] = value if value is not None else element["value"]
-        taken |= dict(action or {})
+        container = message if message is not None else view
+        taken = clicked_action(
+            container,
+            action_id,
+            in_view=message is None,
+            block_id=block_id,
+            value=value,
+            action=action,
+            action_ts=now_ts(self._clock),
+        )
 
         payload: dict[str, Any] = {
             "type": "block_actions",
@@ -349,27 +339,6 @@ class SignedSender:
             return self.sandbox.channel(channel_id).name
         return ""
 
-    def _submitted_view(self, view: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
-        submitted: dict[str, Any] = {
-            "id": "V" + secrets.token_hex(5).upper(),
-            "team_id": self.team_id,
-            "type": "modal",
-            "blocks": [],
-            "private_metadata": "",
-            "callback_id": "",
-            "hash": f"{int(self._clock())}.{secrets.token_hex(4)}",
-            "clear_on_close": False,
-            "notify_on_close": False,
-            "root_view_id": None,
-            "previous_view_id": None,
-            "app_id": self.api_app_id,
-            "external_id": "",
-            "bot_id": None,
-        }
-        submitted |= copy.deepcopy(dict(view))
-        submitted["state"] = {"values": copy.deepcopy(dict(values))}
-        return submitted
-
     async def view_submission(
         self,
         view: Mapping[str, Any],
@@ -394,7 +363,7 @@ class SignedSender:
             "api_app_id": self.api_app_id,
             "token": VERIFICATION_TOKEN,
             "trigger_id": trigger_id or self._trigger_id(),
-            "view": self._submitted_view(view, values),
+            "view": submitted_view(view, values, team_id=self.team_id, app_id=self.api_app_id, clock=self._clock),
             "response_urls": [],
             "enterprise": None,
             "is_enterprise_install": False,
@@ -411,7 +380,7 @@ class SignedSender:
             "user": self._user(user_id),
             "api_app_id": self.api_app_id,
             "token": VERIFICATION_TOKEN,
-            "view": self._submitted_view(view, {}),
+            "view": submitted_view(view, {}, team_id=self.team_id, app_id=self.api_app_id, clock=self._clock),
             "is_cleared": is_cleared,
             "enterprise": None,
             "is_enterprise_install": False,
