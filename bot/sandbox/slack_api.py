@@ -39,7 +39,11 @@ DEFAULT_TOKEN: Final = "xoxb-sandbox-token"
 
 
 class SlackSandbox(Workspace):
-    """Slack's Web API, locally. Use as `async with SlackSandbox() as sandbox:` or start()/stop()."""
+    """Slack's Web API, locally: the workspace served over HTTP, its calls recorded and scriptable.
+
+    Use as `async with SlackSandbox() as sandbox:` or start()/stop(). The setting-up and
+    reading-back methods (add_channel, messages, last_view, ...) are the Workspace's.
+    """
 
     def __init__(
         self,
