@@ -175,11 +175,7 @@ def test_sql_lives_only_in_the_memory_package() -> None:
 
 
 def test_no_module_is_over_500_lines() -> None:
-    # bot/sandbox is exempt for now: its split (slack_api.py, signed.py) is another branch's
-    # work; remove this exemption once it is merged.
     long = {
-        name: n
-        for name, (path, _) in _sources().items()
-        if not _within(name, "bot.sandbox") and (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+        name: n for name, (path, _) in _sources().items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert long == {}
