@@ -22,6 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
 from bot.config import Settings
+from bot.embeddings import EmbeddingsMisconfigured, embedder_from_settings
 from bot.handlers import register_all
 from bot.memory.database import database_url, migrate
 from bot.memory.incidents import PostgresIncidentStore
@@ -35,6 +36,7 @@ from bot.observability.store import count_store_errors
 from bot.observability.web import metrics_handler, slack_events_middleware
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
+from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
 from bot.services.container import Services
@@ -103,6 +105,10 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
 
 @asynccontextmanager
 async def open_services(settings: Settings) -> AsyncIterator[Services]:
+    try:
+        embedder = embedder_from_settings(settings)
+    except EmbeddingsMisconfigured as exc:
+        raise ConfigurationError(str(exc)) from exc
     dsn = await database_url(settings)
     await migrate(dsn, settings)
     pool = await create_pool(dsn)
@@ -112,15 +118,20 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
     memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
+    semantic = None
+    if embedder is not None:
+        semantic = SemanticRecall(embedder, memory_store, query_timeout=settings.embeddings_timeout_s, metrics=metrics)
     try:
+        if semantic is not None and await semantic.start(settings.migrations_dir):
+            semantic.embed_soon()  # memories retained while it was off, or by another model
         memory = count_store_errors(memory_store, metrics, name="memory")
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
         yield Services(
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics),
-            resolution=ResolutionService(memory),
+            recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics, semantic=semantic),
+            resolution=ResolutionService(memory, after_retain=semantic.embed_soon if semantic is not None else None),
             investigation=investigation,
             background=background,
             metrics=metrics,
@@ -128,6 +139,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     finally:
         await background.drain()
         await investigation.aclose()  # the model's HTTP client
+        if semantic is not None:
+            await semantic.aclose()  # an embedding pass in flight resumes at the next start
         await memory_store.close()  # a recall-postings derivation in flight finishes first
         await pool.close()
 

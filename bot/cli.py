@@ -9,17 +9,20 @@ import json
 import logging
 import sys
 from datetime import datetime, timezone
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from bot.config import Settings
+from bot.embeddings import EmbeddingsMisconfigured, EmbeddingsUnavailable, embedder_from_settings
 from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, load_drafts
 from bot.memory.port import MemoryStore
 from bot.recall.conflicts import find_conflicts
+from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
@@ -192,7 +195,8 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
     )
 
     async def work(store: MemoryStore) -> int:
-        matches = await RecallService(store).recall(query)
+        async with _semantic_recall(settings, store) as semantic:
+            matches = await RecallService(store, semantic=semantic).recall(query)
         if not matches:
             await _hint_other_teams(store, args.team)
 
@@ -296,6 +300,60 @@ async def cmd_retag(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_store(settings, work)
 
 
+@asynccontextmanager
+async def _semantic_recall(settings: Settings, store: Any) -> AsyncIterator[SemanticRecall | None]:
+    """Semantic recall when EMBEDDINGS_URL is set and the database has pgvector, else None."""
+    try:
+        embedder = embedder_from_settings(settings)
+    except EmbeddingsMisconfigured as exc:
+        raise CommandFailed(str(exc)) from exc
+    if embedder is None:
+        yield None
+        return
+    semantic = SemanticRecall(embedder, store, query_timeout=settings.embeddings_timeout_s)
+    try:
+        yield semantic if await semantic.start(settings.migrations_dir) else None
+    finally:
+        await semantic.aclose()
+
+
+async def cmd_embed(args: argparse.Namespace, settings: Settings) -> int:
+    """Compute the vectors semantic recall needs: memories never embedded, or embedded by
+    another model than EMBEDDINGS_MODEL. Resumable: a second run starts where the first stopped."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    if not settings.embeddings_url:
+        raise CommandFailed("EMBEDDINGS_URL is not set: semantic recall is off, there is nothing to embed")
+
+    async def work(store: MemoryStore) -> int:
+        async with _semantic_recall(settings, store) as semantic:
+            if semantic is None:
+                raise CommandFailed("the database has no pgvector extension (`vector`): semantic recall cannot run here")
+            current, stale, missing = await semantic.counts()
+            done = 0
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+            with Progress(*columns, console=Console(stderr=True), transient=True, disable=args.no_progress) as bar:
+                task = bar.add_task(f"embedding with {semantic.model}", total=stale + missing)
+
+                def advance(n: int) -> None:
+                    nonlocal done
+                    done += n
+                    bar.advance(task, n)
+
+                try:
+                    await semantic.embed_pending(on_progress=advance)
+                except EmbeddingsUnavailable as exc:
+                    raise CommandFailed(f"{exc}; {done} memories embedded before it stopped: run again to resume") from exc
+            text = (f"embedded {done} memories with {semantic.model} ({stale} had another model's vectors); "
+                    f"{current + done} of {current + stale + missing} now have vectors")  # fmt: skip
+            _emit(args, {"model": semantic.model, "embedded": done, "re_embedded_from_other_model": stale,
+                         "already_current": current}, text)  # fmt: skip
+            return EXIT_OK
+
+    return await _with_store(settings, work)
+
+
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import ConfigurationError, serve
 
@@ -388,6 +446,9 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--by", required=True, metavar="SUCCESSOR_ID", help="the memory that replaces it")
     p.add_argument("--actor", default="cli", help="who supersedes it")
     p.add_argument("--reason")
+    add("embed", cmd_embed, "compute semantic recall's vectors (EMBEDDINGS_URL): new memories, or all after a model change").add_argument(
+        "--no-progress", action="store_true", help="no progress bar on stderr"
+    )
     add("retag", cmd_retag, "recompute stored concepts and error signatures after the vocabulary changed")
     add("purge", cmd_purge, "delete a memory for good").add_argument("id")
     add("import", cmd_import, "seed memory from postmortems: Markdown, JSON/JSON Lines, CSV").add_argument(

@@ -39,6 +39,15 @@ class Settings(BaseSettings):
     incident_memory_concepts_path: Path | None = Field(
         default=None, description="a team's own incident vocabulary (JSON, as bot/data/concepts.json), added to the built-in one"
     )
+    embeddings_url: str | None = Field(
+        default=None,
+        description="OpenAI-compatible embeddings API (e.g. http://127.0.0.1:8089/v1): set → semantic recall; unset → lexical only",
+    )
+    embeddings_model: str | None = Field(default=None, description="model name sent to the embeddings endpoint")
+    embeddings_api_key: str | None = Field(default=None, description="Bearer token for the embeddings endpoint, if it needs one")
+    embeddings_timeout_s: float = Field(
+        default=1.0, gt=0, description="a recall waits this long for its query's vector, then answers lexically"
+    )
     investigation_timeout_s: float = Field(default=60.0, gt=0, description="give up on the model after this long")
     investigate_private_with_model: bool = Field(
         default=False, description="send private channels' incidents and memories to the model"

@@ -25,6 +25,8 @@ from bot.memory.postings import derive_postings
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.concepts import load_vocabulary
+from bot.embeddings import embedder_from_settings
+from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 
@@ -189,14 +191,18 @@ def load_cases(folder: Path, team_id: str = REPLAY_TEAM) -> list[ReplayCase]:
 # ---- running it -------------------------------------------------------------------------------
 
 
-async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: list[MemoryDraft],
-                    cases: list[ReplayCase], *, progress: bool = True, keep_matches: bool = False) -> ReplayReport:
+def _progress(progress: bool):  # noqa: ANN202 - a rich Progress
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    console = Console(stderr=True)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, disable=not progress, transient=True) as bar:
+    return Progress(*columns, console=Console(stderr=True), disable=not progress, transient=True)
+
+
+async def load_memories_into(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: list[MemoryDraft], *,
+                             semantic: SemanticRecall | None = None, progress: bool = True) -> None:
+    """Retain the corpus in bulk, derive postings, and (semantic recall on) embed every memory."""
+    with _progress(progress) as bar:
         task = bar.add_task("retaining", total=len(memories))
         async with pool.acquire() as conn:
             for start in range(0, len(memories), BATCH):
@@ -206,9 +212,16 @@ async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: li
             bar.update(task, description="deriving postings")
             await derive_postings(conn)
             await analyze_after_load(conn)
+        if semantic is not None and semantic.enabled:
+            task = bar.add_task(f"embedding with {semantic.model}", total=len(memories))
+            await semantic.embed_pending(on_progress=lambda n: bar.advance(task, n))
+
+
+async def recall_cases(recall: RecallService, cases: list[ReplayCase], *, progress: bool = True,
+                       keep_matches: bool = False) -> ReplayReport:
+    results = []
+    with _progress(progress) as bar:
         task = bar.add_task("recalling", total=len(cases))
-        results = []
-        recall = RecallService(store)
         for case in cases:
             began = time.perf_counter()
             matches = await recall.recall(case.query)
@@ -220,6 +233,14 @@ async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: li
     return ReplayReport.of(results)
 
 
+async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: list[MemoryDraft],
+                    cases: list[ReplayCase], *, progress: bool = True, keep_matches: bool = False,
+                    semantic: SemanticRecall | None = None) -> ReplayReport:
+    await load_memories_into(store, pool, memories, semantic=semantic, progress=progress)
+    recall = RecallService(store, semantic=semantic if semantic is not None and semantic.enabled else None)
+    return await recall_cases(recall, cases, progress=progress, keep_matches=keep_matches)
+
+
 async def run_replay(folder: Path, settings: Settings, *, admin_dsn: str | None = None, progress: bool = True,
                      keep_matches: bool = False) -> ReplayReport:
     from bot.memory.database import database_url
@@ -229,10 +250,18 @@ async def run_replay(folder: Path, settings: Settings, *, admin_dsn: str | None 
     dsn = admin_dsn or await database_url(settings)
     async with throwaway_database(dsn, settings.migrations_dir, prefix="im_replay") as replay_dsn:
         pool = await create_pool(replay_dsn, max_size=2)
+        semantic = None
         try:
             store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
-            return await replay_on(store, pool, memories, cases, progress=progress, keep_matches=keep_matches)
+            embedder = embedder_from_settings(settings)
+            if embedder is not None:  # EMBEDDINGS_URL: fused recall, where the server has pgvector
+                semantic = SemanticRecall(embedder, store, query_timeout=settings.embeddings_timeout_s)
+                await semantic.start()
+            return await replay_on(store, pool, memories, cases, progress=progress, keep_matches=keep_matches,
+                                   semantic=semantic)
         finally:
+            if semantic is not None:
+                await semantic.aclose()
             await pool.close()
 
 

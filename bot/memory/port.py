@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
+from pathlib import Path
 from typing import Protocol
 
 from pydantic import Field
 
+from bot.memory.vectors import MemoryVectors
 from bot.models import FeedbackKind, MemoryDraft, MemoryRecord, RecallQuery, Strict, TruthState
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary
 from bot.recall.document import QueryTerms
+from bot.recall.meaning import QueryMeaning
 
 
 class RetainStatus(StrEnum):
@@ -86,10 +90,15 @@ class MemoryStore(Protocol):
         """The incident vocabulary the store indexes memories with (queries must use it too)."""
         ...
 
-    async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = ...) -> list[Candidate]:
+    async def candidates(
+        self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = ..., meaning: QueryMeaning | None = None
+    ) -> list[Candidate]:
         """Recall's candidate step: the memories that compete for `query` under its hard filters
         (team, truth, privacy, service, time), each with its lexical score and signals. Ranking
-        them is the pure pipeline's job (bot/recall); bot/services/recall.py joins the two."""
+        them is the pure pipeline's job (bot/recall); bot/services/recall.py joins the two.
+        With `meaning` (the query's vector) and a store that holds vectors, the memories closest
+        in meaning compete too and every candidate carries its similarity; a store without
+        vectors ignores it."""
         ...
 
     async def retag(self, team_id: str) -> int:
@@ -103,4 +112,25 @@ class MemoryStore(Protocol):
 
     async def ping(self) -> bool:
         """Whether the database answers."""
+        ...
+
+
+class MemoryVectorStore(Protocol):
+    """Where memories' vectors live (semantic recall, optional): the Postgres adapter with pgvector."""
+
+    async def vectors_ready(self, *, create_from: Path | None = None) -> bool:
+        """Whether vectors can be stored; `create_from` (the migrations folder) first creates the
+        vector tables if the extension appeared after the migrations ran."""
+        ...
+
+    async def unembedded(self, model: str, *, after_pk: int = 0, limit: int = ...) -> list[tuple[int, MemoryRecord]]:
+        """Memories past `after_pk`, in pk order, without a vector of `model`, with their pks."""
+        ...
+
+    async def vector_counts(self, model: str) -> tuple[int, int, int]:
+        """(memories embedded by `model`, by another model, not at all)."""
+        ...
+
+    async def save_vectors(self, model: str, items: Sequence[MemoryVectors]) -> None:
+        """Replace each memory's vectors; a memory purged meanwhile is skipped."""
         ...

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -17,6 +18,8 @@ from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatu
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary
 from bot.memory.search import CANDIDATE_POOL, search_candidates, to_candidates
+from bot.memory import vectors
+from bot.recall.meaning import QueryMeaning
 from bot.recall.concepts import load_vocabulary
 from bot.recall.document import QueryTerms, memory_document, memory_features
 from bot.recall.truth import refusal
@@ -41,6 +44,7 @@ class PostgresMemoryStore:
         self._pool = pool
         self._vocabulary = vocabulary or load_vocabulary()
         self._deriving: asyncio.Task[None] | None = None
+        self._vectors: bool | None = None
 
     @property
     def vocabulary(self) -> Vocabulary:
@@ -310,10 +314,45 @@ class PostgresMemoryStore:
 
     # ---- the recall pipeline's candidate step ---------------------------------------------
 
-    async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = CANDIDATE_POOL) -> list[Candidate]:
+    async def candidates(
+        self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = CANDIDATE_POOL, meaning: QueryMeaning | None = None
+    ) -> list[Candidate]:
         async with self._acquire() as conn:
-            found = await search_candidates(conn, query, terms, _RECORD_COLUMNS, pool_size=pool_size)
+            if meaning is not None and not await self._vectors_ready(conn):
+                meaning = None
+            found = await search_candidates(conn, query, terms, _RECORD_COLUMNS, pool_size=pool_size, meaning=meaning)
             return to_candidates(found, await self._records(conn, found.rows), terms)
+
+    # ---- semantic recall's vectors (pgvector; see migrations/0006) ---------------------------
+
+    async def _vectors_ready(self, conn: asyncpg.Connection) -> bool:
+        # asked once: the tables appear only by a migration or `embed`, which opens a new store
+        if self._vectors is None:
+            self._vectors = await vectors.vectors_ready(conn)
+        return self._vectors
+
+    async def vectors_ready(self, *, create_from: Path | None = None) -> bool:
+        """Whether this database can hold vectors; with `create_from` (the migrations folder),
+        first create the vector tables if the extension appeared after the migrations ran."""
+        async with self._acquire() as conn:
+            if create_from is not None:
+                self._vectors = await vectors.ensure_vector_tables(conn, create_from)
+            return await self._vectors_ready(conn)
+
+    async def unembedded(self, model: str, *, after_pk: int = 0, limit: int = 64) -> list[tuple[int, MemoryRecord]]:
+        """Memories past `after_pk` (in pk order) without a vector of `model`, with their pks."""
+        async with self._acquire() as conn:
+            rows = await vectors.pending_rows(conn, _RECORD_COLUMNS, model, after_pk=after_pk, limit=limit)
+            return list(zip((r["pk"] for r in rows), await self._records(conn, rows), strict=True))
+
+    async def vector_counts(self, model: str) -> tuple[int, int, int]:
+        """(memories embedded by `model`, by another model, not at all)."""
+        async with self._acquire() as conn:
+            return await vectors.count_vectors(conn, model)
+
+    async def save_vectors(self, model: str, items: Sequence[vectors.MemoryVectors]) -> None:
+        async with self._acquire() as conn:
+            await vectors.save_vectors(conn, model, items)
 
     # ---- helpers -------------------------------------------------------------------------
 

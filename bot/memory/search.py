@@ -19,7 +19,9 @@ from typing import Any
 import asyncpg
 
 from bot.recall.candidates import BM25_B, BM25_K1, TITLE_QUERY_BONUS, Candidate, bm25_idf
+from bot.memory.vectors import semantic_candidates, similarities
 from bot.recall.document import QueryTerms
+from bot.recall.meaning import QueryMeaning
 from bot.models import MemoryRecord, RecallQuery, TruthState
 
 # How many of the query's rarest terms pick candidates through the GIN index; every known
@@ -55,11 +57,13 @@ def _tsquery(terms: Sequence[str]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """The candidate rows (`columns` plus score, matched terms, signals and votes), and the
-    incident_ids among them that came along as successors of superseded memories."""
+    """The candidate rows (`columns` plus score, matched terms, signals and votes), the
+    incident_ids among them that came along as successors of superseded memories, and, when the
+    query was embedded, each row's similarity in meaning and closest sentence (by pk)."""
 
     rows: list[asyncpg.Record]
     successors: frozenset[str] = frozenset()
+    meaning: dict[int, tuple[float, str | None]] | None = None
 
 
 async def search_candidates(
@@ -69,9 +73,11 @@ async def search_candidates(
     columns: str,
     *,
     pool_size: int = CANDIDATE_POOL,
+    meaning: QueryMeaning | None = None,
 ) -> Found:
-    """Memories sharing the query's rarest terms, its error signature or its concepts, scored
-    by BM25 in the database; a superseded memory brings its successor along."""
+    """Memories sharing the query's rarest terms, its error signature or its concepts, or (with
+    `meaning`, the query's vector) closest to it in meaning, scored by BM25 in the database; a
+    superseded memory brings its successor along."""
     stats_row = await conn.fetchrow("SELECT doc_count, total_len FROM team_stats WHERE team_id = $1", query.team_id)
     if stats_row is None or stats_row["doc_count"] <= 0:
         return Found([])
@@ -121,6 +127,14 @@ async def search_candidates(
                               ORDER BY m.pk DESC LIMIT ${extra + 2}))""", "", ""),
             *head, terms.signature, list(terms.concepts), SIGNAL_CANDIDATES,
         )  # fmt: skip
+    if meaning is not None:
+        filters_from_5, args_from_5 = _recall_filters(query, first_arg=5)
+        near = await semantic_candidates(conn, query.team_id, meaning, filters_from_5, args_from_5)
+        new = sorted(set(near) - {r["pk"] for r in rows})
+        if new:
+            rows += await conn.fetch(
+                _scored_select(columns, f"m.pk = ANY(${extra}::bigint[])", filters, ""), *head, new
+            )  # fmt: skip
     rows = list({r["pk"]: r for r in rows}.values())
     present = {r["incident_id"] for r in rows}
     successors = {r["superseded_by"] for r in rows if r["superseded_by"]} - present
@@ -130,7 +144,8 @@ async def search_candidates(
             _scored_select(columns, f"m.incident_id = ANY(${extra}::text[])", filters, ""), *head, list(successors)
         )
         rows += found
-    return Found(rows, frozenset(successors))
+    similar = await similarities(conn, [r["pk"] for r in rows], meaning) if meaning is not None and rows else None
+    return Found(rows, frozenset(successors), similar)
 
 
 def to_candidates(found: Found, memories: Sequence[MemoryRecord], terms: QueryTerms) -> list[Candidate]:
@@ -151,9 +166,19 @@ def to_candidates(found: Found, memories: Sequence[MemoryRecord], terms: QueryTe
                 not_relevant_votes=row["not_relevant"],
                 same_signature=bool(terms.signature) and row["error_signature"] == terms.signature,
                 shared_concepts=tuple(c for c in terms.concepts if c in set(row["concepts"] or ())),
+                **_meaning_of(found, row["pk"]),
             )
         )
     return out
+
+
+def _meaning_of(found: Found, pk: int) -> dict[str, object]:
+    """A candidate's semantic fields; none when the query or the memory has no vector of the
+    query's model (a memory retained a moment ago is embedded in the background soon)."""
+    if found.meaning is None or pk not in found.meaning:
+        return {}
+    similarity, closest = found.meaning[pk]
+    return {"semantic": similarity, "closest_sentence": closest}
 
 
 async def _postings_candidates(

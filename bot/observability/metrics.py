@@ -14,6 +14,9 @@ Names (all prefixed `incident_memory_`):
 | slack_api_errors_total | counter | method, error | Web API answers with ok=false (other than 429), and failed connections |
 | slack_api_rate_limited_total | counter | method | HTTP 429 answers, the ones retried included |
 | store_errors_total | counter | store, operation | database failures (not conflicts or not-found, which are answers) |
+| embeddings_latency_seconds | histogram | use | calls to the embeddings endpoint: a recall's query, or memories being embedded |
+| recall_semantic_fallbacks_total | counter | reason | semantic recall on, but this recall was lexical only (down, timeout, refused, bad_answer, cooling_down) |
+| memories_embedded_total | counter | | memories whose vectors were computed (after retain, at start, by `embed`) |
 """
 
 from __future__ import annotations
@@ -79,6 +82,15 @@ class Metrics:
         self.store_errors = Counter(
             f"{PREFIX}_store_errors", "Database failures at the store boundary", ["store", "operation"], registry=r
         )
+
+        self.embeddings_latency = Histogram(
+            f"{PREFIX}_embeddings_latency_seconds", "Embeddings endpoint calls", ["use"], buckets=ACK_BUCKETS, registry=r
+        )
+        self.recall_semantic_fallbacks = Counter(
+            f"{PREFIX}_recall_semantic_fallbacks", "Recalls answered lexically although semantic recall is on",
+            ["reason"], registry=r,
+        )  # fmt: skip
+        self.memories_embedded = Counter(f"{PREFIX}_memories_embedded", "Memories whose vectors were computed", registry=r)
 
     @contextmanager
     def timed(self, histogram: Histogram, **labels: str) -> Iterator[None]:

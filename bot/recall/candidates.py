@@ -19,6 +19,11 @@ class Candidate:
     """The memory's error signature equals the query's (same failure, other ids)."""
     shared_concepts: tuple[str, ...] = ()
     """Incident vocabulary concepts both the query and the memory name."""
+    semantic: float | None = None
+    """Cosine similarity of the query's and the memory's vectors (one model); None when either
+    has none (semantic recall off, the endpoint down, the memory not embedded yet)."""
+    closest_sentence: str | None = None
+    """The memory's sentence closest in meaning to the query."""
     extra: dict[str, float] = field(default_factory=dict)
 
 

@@ -2,7 +2,7 @@
 
 Relevance is additive: lexical BM25 (normalised to the best candidate) plus the evidence that
 needs no shared word — the same error signature, the same mechanism (incident vocabulary
-concepts). A semantic similarity would be one more additive term here. The other signals are
+concepts), and, when semantic recall is on, the similarity in meaning of the two texts. The other signals are
 soft multipliers, so none of them can lift an unrelated memory above a related one on its own
 (a hard service filter measured worse than a ×1.2 boost). A new signal is one more weight here
 and one more field in Signals.
@@ -20,6 +20,7 @@ class FusionWeights:
     # additive relevance
     signature: float = 0.3
     concepts: float = 0.35
+    semantic: float = 1.0  # tuned on jira-dev (docs/BENCHMARKS.md); 0 without embeddings
     # multipliers
     same_service: float = 0.2
     truth: float = 0.3
@@ -31,7 +32,10 @@ DEFAULT_WEIGHTS = FusionWeights()
 
 
 def relevance(signals: Signals, weights: FusionWeights = DEFAULT_WEIGHTS) -> float:
-    return signals.lexical + weights.signature * signals.signature + weights.concepts * signals.concepts
+    score = signals.lexical + weights.signature * signals.signature + weights.concepts * signals.concepts
+    if signals.semantic is not None:
+        score += weights.semantic * signals.semantic
+    return score
 
 
 def fuse(signals: Signals, weights: FusionWeights = DEFAULT_WEIGHTS) -> tuple[float, dict[str, float]]:
@@ -45,6 +49,7 @@ def fuse(signals: Signals, weights: FusionWeights = DEFAULT_WEIGHTS) -> tuple[fl
     score = relevance(signals, weights)
     for factor in multipliers.values():
         score *= max(0.0, factor)
-    components = {name: round(value, 4) for name, value in asdict(signals).items()}
+    # without embeddings the components are what they always were
+    components = {name: round(value, 4) for name, value in asdict(signals).items() if value is not None}
     components["score"] = round(max(0.0, score), 6)
     return max(0.0, score), components

@@ -5,10 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.recall.candidates import Candidate
+from bot.recall.meaning import quoted
 from bot.recall.signals import Signals
 from bot.models import RecallQuery, TruthState
 
 MAX_TERMS_SHOWN = 6
+SIMILAR_MEANING = 0.6
+"""Semantic signal (relative to the query's other candidates) from which the card says so."""
 
 
 def humanize_age(then: datetime, now: datetime) -> str:
@@ -31,6 +34,8 @@ def explain(query: RecallQuery, candidate: Candidate, signals: Signals, now: dat
         shown = ", ".join(candidate.matched_terms[:MAX_TERMS_SHOWN])
         more = len(candidate.matched_terms) - MAX_TERMS_SHOWN
         reasons.append(f"matched terms: {shown}" + (f" (+{more} more)" if more > 0 else ""))
+    if signals.semantic is not None and signals.semantic >= SIMILAR_MEANING and candidate.closest_sentence:
+        reasons.append(f"similar meaning: “{quoted(candidate.closest_sentence)}”")
     if candidate.same_signature:
         reasons.append("same error signature")
     for concept in candidate.shared_concepts:

@@ -31,6 +31,11 @@ class Signals:
     truth: float
     recency: float
     feedback: float
+    semantic: float | None = None
+    """Similarity in meaning relative to the other candidates (min-max: 1 for the closest, 0 for
+    the farthest); None when the query was not embedded or the memory has no vector."""
+    similarity: float | None = None
+    """The raw cosine similarity behind `semantic` (absolute, comparable between queries)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -41,6 +46,10 @@ def measure(
     query: RecallQuery, candidates: list[Candidate], now: datetime, query_concepts: tuple[str, ...] = ()
 ) -> list[Signals]:
     top = max((c.lexical for c in candidates), default=0.0) or 1.0
+    # min-max like the lexical score's division by the best: measured better than raw cosine
+    # (the cosines of one query's candidates sit in a narrow band that differs between queries)
+    cosines = [c.semantic for c in candidates if c.semantic is not None]
+    low, high = (min(cosines), max(cosines)) if cosines else (0.0, 0.0)
     out: list[Signals] = []
     for c in candidates:
         m = c.memory
@@ -56,6 +65,8 @@ def measure(
                 truth=TRUTH_WEIGHT[m.truth_state],
                 recency=math.pow(0.5, age_days / RECENCY_HALF_LIFE_DAYS),
                 feedback=0.5 + 0.5 * math.tanh(votes / 2.0),
+                semantic=None if c.semantic is None else ((c.semantic - low) / (high - low) if high > low else 1.0),
+                similarity=c.semantic,
             )
         )
     return out

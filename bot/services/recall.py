@@ -13,6 +13,7 @@ from bot.models import FeedbackKind, IncidentRecord, RecallMatch, RecallQuery, T
 from bot.observability import Metrics, bind
 from bot.recall.conflicts import find_conflicts
 from bot.recall.pipeline import Recaller
+from bot.services.meaning import SemanticRecall
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,9 +25,16 @@ class RecallResult:
 
 class RecallService:
     def __init__(
-        self, memory: MemoryStore, *, recaller: Recaller | None = None, limit: int = 5, metrics: Metrics | None = None
+        self,
+        memory: MemoryStore,
+        *,
+        recaller: Recaller | None = None,
+        limit: int = 5,
+        metrics: Metrics | None = None,
+        semantic: SemanticRecall | None = None,
     ) -> None:
         self._memory = memory
+        self._semantic = semantic
         # the query is read with the vocabulary the store indexed the memories with
         self._recaller = recaller or Recaller(vocabulary=memory.vocabulary)
         self._limit = limit
@@ -35,7 +43,12 @@ class RecallService:
     async def recall(self, query: RecallQuery) -> list[RecallMatch]:
         """The memories most like the query, each with its score, components and reasons."""
         terms = self._recaller.terms(query)
-        candidates = await self._memory.candidates(query, terms)
+        if self._semantic is None:
+            candidates = await self._memory.candidates(query, terms)
+        else:
+            # None when the endpoint fails: then recall is lexical, as without embeddings
+            meaning = await self._semantic.query_meaning(query)
+            candidates = await self._memory.candidates(query, terms, meaning=meaning)
         return self._recaller.rank(query, terms, candidates)
 
     async def _timed(self, query: RecallQuery, kind: str) -> list[RecallMatch]:

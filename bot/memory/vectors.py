@@ -1,0 +1,128 @@
+"""Semantic recall's SQL (pgvector): memories' vectors written, and read as candidates.
+
+Tables from migrations/0006 exist only where the server has the `vector` extension; every
+function here is called only once `vectors_ready` said yes. Vectors travel as pgvector's text
+form ('[0.1,0.2]') and are cast in SQL, so no driver codec is needed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+
+from bot.recall.meaning import QueryMeaning
+
+log = logging.getLogger(__name__)
+
+VECTOR_MIGRATION = "0006_memory_vectors.sql"
+SEMANTIC_CANDIDATES = 30
+"""Memories closest in meaning that compete besides the lexical ones (they may share no word)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryVectors:
+    """What `embed` writes for one memory."""
+
+    memory_pk: int
+    team_id: str
+    document: Sequence[float]
+    sentences: Sequence[str]
+    sentence_vectors: Sequence[Sequence[float]]
+
+
+def literal(vector: Sequence[float]) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+
+
+async def vectors_ready(conn: asyncpg.Connection) -> bool:
+    return bool(await conn.fetchval("SELECT to_regclass('memory_vectors') IS NOT NULL"))
+
+
+async def extension_available(conn: asyncpg.Connection) -> bool:
+    return bool(await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')"))
+
+
+async def ensure_vector_tables(conn: asyncpg.Connection, migrations_dir: Path) -> bool:
+    """Run the (idempotent) vector migration again: the extension may have been installed after
+    the migrations ran. Whether the tables are there now."""
+    if not await vectors_ready(conn) and await extension_available(conn):
+        await conn.execute((migrations_dir / VECTOR_MIGRATION).read_text(encoding="utf-8"))
+    return await vectors_ready(conn)
+
+
+async def pending_rows(conn: asyncpg.Connection, columns: str, model: str, *, after_pk: int, limit: int) -> list[asyncpg.Record]:
+    """Memories past `after_pk` without a vector of `model` (none yet, or another model's)."""
+    return await conn.fetch(
+        f"""SELECT {columns} FROM memories m
+            WHERE m.pk > $1 AND NOT EXISTS (
+                SELECT 1 FROM memory_vectors v WHERE v.memory_pk = m.pk AND v.model = $2)
+            ORDER BY m.pk LIMIT $3""",
+        after_pk, model, limit,
+    )  # fmt: skip
+
+
+async def count_vectors(conn: asyncpg.Connection, model: str) -> tuple[int, int, int]:
+    """(memories with a vector of `model`, with another model's, with none)."""
+    row = await conn.fetchrow(
+        """SELECT count(*) FILTER (WHERE v.model = $1) AS current,
+                  count(*) FILTER (WHERE v.model <> $1) AS stale,
+                  count(*) FILTER (WHERE v.memory_pk IS NULL) AS missing
+           FROM memories m LEFT JOIN memory_vectors v ON v.memory_pk = m.pk""",
+        model,
+    )
+    return row["current"], row["stale"], row["missing"]
+
+
+async def save_vectors(conn: asyncpg.Connection, model: str, items: Sequence[MemoryVectors]) -> None:
+    """Replace each memory's vectors (a memory purged meanwhile is skipped)."""
+    async with conn.transaction():
+        for item in items:
+            saved = await conn.fetchval(
+                """INSERT INTO memory_vectors (memory_pk, team_id, model, embedding)
+                   SELECT pk, team_id, $2, $3::vector FROM memories WHERE pk = $1
+                   ON CONFLICT (memory_pk) DO UPDATE
+                       SET model = EXCLUDED.model, embedding = EXCLUDED.embedding, embedded_at = now()
+                   RETURNING memory_pk""",
+                item.memory_pk, model, literal(item.document),
+            )  # fmt: skip
+            if saved is None:
+                continue
+            await conn.execute("DELETE FROM memory_sentence_vectors WHERE memory_pk = $1", item.memory_pk)
+            await conn.execute(
+                """INSERT INTO memory_sentence_vectors (memory_pk, ord, sentence, embedding)
+                   SELECT $1, t.ord, t.sentence, t.embedding::vector
+                   FROM unnest($2::int[], $3::text[], $4::text[]) AS t(ord, sentence, embedding)""",
+                item.memory_pk, list(range(len(item.sentences))), list(item.sentences),
+                [literal(v) for v in item.sentence_vectors],
+            )  # fmt: skip
+
+
+async def semantic_candidates(
+    conn: asyncpg.Connection, team_id: str, meaning: QueryMeaning, filters: str, filter_args: Sequence[object]
+) -> list[int]:
+    """The memories closest in meaning under recall's filters (written for arguments from $5 on)."""
+    rows = await conn.fetch(
+        f"""SELECT m.pk FROM memory_vectors v JOIN memories m ON m.pk = v.memory_pk
+            WHERE v.team_id = $1 AND m.team_id = $1 AND v.model = $2 AND vector_dims(v.embedding) = $3 {filters}
+            ORDER BY v.embedding <=> $4::vector LIMIT {SEMANTIC_CANDIDATES}""",
+        team_id, meaning.model, len(meaning.vector), literal(meaning.vector), *filter_args,
+    )  # fmt: skip
+    return [r["pk"] for r in rows]
+
+
+async def similarities(conn: asyncpg.Connection, pks: Sequence[int], meaning: QueryMeaning) -> dict[int, tuple[float, str | None]]:
+    """pk → (cosine similarity to the query, the memory's sentence closest to it)."""
+    rows = await conn.fetch(
+        """SELECT v.memory_pk, 1 - (v.embedding <=> $2::vector) AS similarity,
+                  (SELECT s.sentence FROM memory_sentence_vectors s
+                   WHERE s.memory_pk = v.memory_pk AND vector_dims(s.embedding) = $4
+                   ORDER BY s.embedding <=> $2::vector LIMIT 1) AS closest
+           FROM memory_vectors v
+           WHERE v.memory_pk = ANY($1::bigint[]) AND v.model = $3 AND vector_dims(v.embedding) = $4""",
+        list(pks), literal(meaning.vector), meaning.model, len(meaning.vector),
+    )  # fmt: skip
+    return {r["memory_pk"]: (float(r["similarity"]), r["closest"]) for r in rows}

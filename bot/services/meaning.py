@@ -1,0 +1,178 @@
+"""Semantic recall, optional: the query's vector for recall, and memories' vectors kept current.
+
+On only with EMBEDDINGS_URL (and EMBEDDINGS_MODEL) set and a database with pgvector. Whatever the
+endpoint does, recall answers: a query that cannot be embedded within `query_timeout` is recalled
+lexically, said in the log and counted in recall_semantic_fallbacks_total; after a failure the
+endpoint is left alone for `cooldown` seconds, so a dead endpoint costs recall nothing.
+
+Memories are embedded after retain, in the background (`embed_soon`), at start for whatever was
+missed, and by `incident-memory embed`. Each pass embeds every memory that has no vector of the
+configured model: a memory retained while the endpoint was down, or embedded by a model since
+replaced, is picked up by the next pass; a pass cut short resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.embeddings.port import Embedder, EmbeddingsUnavailable
+from bot.memory.port import MemoryVectorStore
+from bot.memory.vectors import MemoryVectors
+from bot.models import RecallQuery
+from bot.observability import Metrics
+from bot.recall.meaning import QueryMeaning, memory_text, query_text, sentences
+
+log = logging.getLogger(__name__)
+
+DEFAULT_QUERY_TIMEOUT_S = 1.0
+COOLDOWN_S = 30.0
+EMBED_BATCH = 16
+"""Memories per endpoint call while embedding (with their sentences: ~150 texts)."""
+
+
+class SemanticRecall:
+    def __init__(
+        self,
+        embedder: Embedder,
+        store: MemoryVectorStore,
+        *,
+        query_timeout: float = DEFAULT_QUERY_TIMEOUT_S,
+        cooldown: float = COOLDOWN_S,
+        metrics: Metrics | None = None,
+    ) -> None:
+        self.embedder = embedder
+        self._store = store
+        self._query_timeout = query_timeout
+        self._cooldown = cooldown
+        self._metrics = metrics
+        self._resting_until = 0.0
+        self._embedding: asyncio.Task[None] | None = None
+        self._again = False
+        self.enabled = False
+        """Set by `start`: the database can hold vectors."""
+
+    @property
+    def model(self) -> str:
+        return self.embedder.model
+
+    async def start(self, migrations_dir: Path | None = None) -> bool:
+        """Check the database once and say in one log line what recall will do."""
+        self.enabled = await self._store.vectors_ready(create_from=migrations_dir)
+        if not self.enabled:
+            log.warning(
+                "semantic recall is off: the database has no pgvector extension (`vector`); recall stays lexical"
+            )
+            return False
+        current, stale, missing = await self._store.vector_counts(self.model)
+        log.info(
+            "semantic recall on: model %s; %d memories embedded, %d by another model and %d not yet (embedding them in the background)",
+            self.model, current, stale, missing,
+        )  # fmt: skip
+        return True
+
+    async def counts(self) -> tuple[int, int, int]:
+        """(memories embedded by the configured model, by another model, not at all)."""
+        return await self._store.vector_counts(self.model)
+
+    # ---- recall --------------------------------------------------------------------------
+
+    async def query_meaning(self, query: RecallQuery) -> QueryMeaning | None:
+        """The query's vector, or None (off, nothing to embed, endpoint failing: recall is lexical)."""
+        text = query_text(query)
+        if not self.enabled or not text:
+            return None
+        if time.monotonic() < self._resting_until:
+            self._fallback("cooling_down")
+            return None
+        began = time.perf_counter()
+        try:
+            (vector,) = await asyncio.wait_for(
+                self.embedder.embed([text], timeout=self._query_timeout), self._query_timeout
+            )
+        except (EmbeddingsUnavailable, TimeoutError) as exc:
+            reason = exc.reason if isinstance(exc, EmbeddingsUnavailable) else "timeout"
+            self._resting_until = time.monotonic() + self._cooldown
+            log.warning("recall is lexical only: %s (the endpoint is left alone for %g s)", exc or reason, self._cooldown)
+            self._fallback(reason)
+            return None
+        finally:
+            if self._metrics is not None:
+                self._metrics.embeddings_latency.labels(use="query").observe(time.perf_counter() - began)
+        return QueryMeaning(self.model, tuple(vector))
+
+    def _fallback(self, reason: str) -> None:
+        if self._metrics is not None:
+            self._metrics.recall_semantic_fallbacks.labels(reason=reason).inc()
+
+    # ---- keeping memories' vectors current ---------------------------------------------------
+
+    async def embed_pending(
+        self, *, batch: int = EMBED_BATCH, on_progress: Callable[[int], None] | None = None
+    ) -> int:
+        """Embed every memory without a vector of the configured model; how many were embedded.
+        EmbeddingsUnavailable stops the pass: what was saved stays saved."""
+        if not self.enabled:
+            return 0
+        done, after = 0, 0
+        while True:
+            pending = await self._store.unembedded(self.model, after_pk=after, limit=batch)
+            if not pending:
+                return done
+            texts: list[str] = []
+            spans: list[tuple[int, int]] = []
+            for _, memory in pending:
+                said = sentences(memory)
+                spans.append((len(texts), len(said)))
+                texts += [memory_text(memory), *said]
+            began = time.perf_counter()
+            vectors = await self.embedder.embed(texts)
+            if self._metrics is not None:
+                self._metrics.embeddings_latency.labels(use="memories").observe(time.perf_counter() - began)
+            items = [
+                MemoryVectors(pk, memory.team_id, vectors[start], sentences(memory), vectors[start + 1 : start + 1 + n])
+                for (pk, memory), (start, n) in zip(pending, spans, strict=True)
+            ]
+            await self._store.save_vectors(self.model, items)
+            done += len(items)
+            after = pending[-1][0]
+            if self._metrics is not None:
+                self._metrics.memories_embedded.inc(len(items))
+            if on_progress is not None:
+                on_progress(len(items))
+
+    def embed_soon(self) -> None:
+        """After a retain: embed what is missing in the background (one pass at a time; a pass
+        already running picks the new memory up, since it reads in pk order)."""
+        if not self.enabled:
+            return
+        self._again = True  # a pass that is finishing runs once more: it may have missed this one
+        if self._embedding is None or self._embedding.done():
+            self._embedding = asyncio.get_running_loop().create_task(self._embed_in_background(), name="embed-memories")
+
+    async def _embed_in_background(self) -> None:
+        while self._again:
+            self._again = False
+            try:
+                await self.embed_pending()
+            except EmbeddingsUnavailable as exc:
+                log.warning("embedding memories stopped: %s; the next retain, start or `incident-memory embed` resumes", exc)
+                return
+            except Exception:  # noqa: BLE001 - the next pass tries again; recall is lexical for these meanwhile
+                log.warning("embedding memories failed; the next retain, start or `incident-memory embed` resumes", exc_info=True)
+                return
+
+    async def settled(self) -> None:
+        """Wait for the background pass, if one is running (tests, shutdown)."""
+        if self._embedding is not None:
+            await asyncio.gather(self._embedding, return_exceptions=True)
+
+    async def aclose(self) -> None:
+        """Stop a background pass (it resumes at the next start) and close the HTTP client."""
+        if self._embedding is not None and not self._embedding.done():
+            self._embedding.cancel()
+            await asyncio.gather(self._embedding, return_exceptions=True)
+        await self.embedder.aclose()
