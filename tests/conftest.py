@@ -120,3 +120,58 @@ async def store(database_url: str) -> AsyncIterator[PostgresMemoryStore]:
         yield PostgresMemoryStore(pool)
     finally:
         await pool.close()
+
+
+# ---- a database with pgvector (semantic recall) -------------------------------------------------
+
+
+async def _has_vector(dsn: str) -> bool:
+    conn = await _admin(dsn)
+    try:
+        return bool(await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')"))
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+async def vector_admin_dsn(admin_dsn: str) -> AsyncIterator[str]:
+    """A server with the `vector` extension: the configured one if it has it, else the embedded
+    PostgreSQL the app uses by default (its wheel ships pgvector)."""
+    if await _has_vector(admin_dsn):
+        yield admin_dsn
+        return
+    from bot.memory.embedded import start_embedded
+
+    folder = Path(tempfile.mkdtemp(prefix="imv-", dir="/tmp"))
+    yield start_embedded(folder)
+    logging.getLogger("pgserver").disabled = True
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+async def vector_template_database(vector_admin_dsn: str) -> AsyncIterator[str]:
+    name = await _fresh_database(vector_admin_dsn, None)
+    target = await asyncpg.connect(with_database(vector_admin_dsn, name))
+    try:
+        await apply_migrations(target, MIGRATIONS)
+    finally:
+        await target.close()
+    yield name
+    await _drop(vector_admin_dsn, name)
+
+
+@pytest.fixture
+async def vector_database_url(vector_admin_dsn: str, vector_template_database: str) -> AsyncIterator[str]:
+    """A migrated database of this test's own, with pgvector's tables."""
+    name = await _fresh_database(vector_admin_dsn, vector_template_database)
+    yield with_database(vector_admin_dsn, name)
+    await _drop(vector_admin_dsn, name)
+
+
+@pytest.fixture
+async def embeddings_api() -> AsyncIterator["FakeEmbeddingsApi"]:
+    from tests.fakes.embeddings_api import FakeEmbeddingsApi
+
+    api = await FakeEmbeddingsApi().start()
+    yield api
+    await api.stop()

