@@ -22,7 +22,7 @@ from bot.investigation import (
 )
 from bot.investigation.anthropic_investigator import DEFAULT_MODEL, TOOL_NAME
 from bot.investigation.guard import guard, past_as_present
-from bot.investigation.models import Findings
+from bot.investigation.models import Findings, ModelAnswer
 from bot.investigation.prompt import render_prompt
 from bot.models import Correction, FailedAttempt, Incident, MemoryRecord, RecallMatch, TruthState
 
@@ -97,7 +97,10 @@ TIMELINE = [
 MEMORIES = [leak_memory(), locks_memory()]
 
 GOOD = {
-    "current_summary": "Checkout returns 503s since 11:55; payments-api logs show pool checkout timeouts after 30 s.",
+    "happening_now": [
+        {"statement": "Checkout returns 503s since 11:55.", "evidence": ["T1"]},
+        {"statement": "payments-api logs show pool checkout timeouts after 30 s.", "evidence": ["T2", "error_message"]},
+    ],
     "checks_to_run": [
         {"action": "Query pg_stat_activity for idle-in-transaction sessions", "why": "found a leak before", "memory_ids": [LEAK]},
         {"action": "Look for long-held locks on the orders table", "why": "lock waits before", "memory_ids": [LOCKS]},
@@ -115,9 +118,10 @@ GOOD = {
     "conflicts": [{"memory_ids": [LEAK, LOCKS], "description": "a leak vs. lock waits", "evidence_needed": "current sessions and locks"}],
     "open_questions": ["Was there a deploy before 11:55?"],
 }
+GOOD_SUMMARY = "Checkout returns 503s since 11:55. payments-api logs show pool checkout timeouts after 30 s."
 PAST_AS_PRESENT = {
     **GOOD,
-    "current_summary": "This is INC-2025-0412 again.",
+    "happening_now": [{"statement": "This is INC-2025-0412 again.", "evidence": ["T2"]}],
     "hypotheses": [{"statement": "The root cause is the same as INC-2025-0412", "related_memory_ids": [LEAK], "status": "supported"}],
 }
 
@@ -130,7 +134,8 @@ async def api():
 
 @pytest.fixture
 async def investigator(api: FakeMessagesAPI):
-    inv = AnthropicInvestigator(api_key="test-key", base_url=api.base_url, timeout_s=0.5, clock=lambda: NOW)
+    # 5 s: the first call of a test run pays the SDK's lazy imports, on a machine shared with other runs
+    inv = AnthropicInvestigator(api_key="test-key", base_url=api.base_url, timeout_s=5, clock=lambda: NOW)
     yield inv
     await inv.aclose()
 
@@ -148,7 +153,7 @@ async def test_a_good_answer_comes_through(api: FakeMessagesAPI, investigator: A
     assert result.investigator is InvestigatorKind.ANTHROPIC and result.note is None
     assert result.model == DEFAULT_MODEL
     assert (result.usage.input_tokens, result.usage.output_tokens) == (1200, 300)
-    assert result.current_summary == GOOD["current_summary"]
+    assert result.current_summary == GOOD_SUMMARY
     assert [c.memory_ids for c in result.checks_to_run] == [[LEAK], [LOCKS]]
     assert result.hypotheses[0].status is HypothesisStatus.SUPPORTED
     assert result.failed_previous_actions[0].why_it_failed == "the pool filled up again"
@@ -163,7 +168,7 @@ async def test_past_incident_as_current_cause_is_reasked_once(api: FakeMessagesA
     api.script(ToolAnswer(PAST_AS_PRESENT), ToolAnswer(GOOD))
     result = await investigate(investigator)
     assert result.investigator is InvestigatorKind.ANTHROPIC and result.note is None
-    assert result.current_summary == GOOD["current_summary"]
+    assert result.current_summary == GOOD_SUMMARY
     assert result.usage.input_tokens == 2400  # both calls counted
     first, second = api.requests
     correction = second.body["messages"][-1]["content"][0]
@@ -238,9 +243,13 @@ async def test_conflicting_memories_give_a_conflict_offline() -> None:
 # --- failures: the offline answer, with a note --------------------------------------------------
 
 
-async def test_a_timeout_gives_the_offline_answer_with_a_note(api: FakeMessagesAPI, investigator: AnthropicInvestigator) -> None:
+async def test_a_timeout_gives_the_offline_answer_with_a_note(api: FakeMessagesAPI) -> None:
     api.script(Delay(30, then=ToolAnswer(GOOD)))
-    result = await investigate(investigator)
+    investigator = AnthropicInvestigator(api_key="test-key", base_url=api.base_url, timeout_s=0.5, clock=lambda: NOW)
+    try:
+        result = await investigate(investigator)
+    finally:
+        await investigator.aclose()
     assert result.investigator is InvestigatorKind.OFFLINE
     assert "timeout" in result.note and "0.5 s" in result.note
     assert result.checks_to_run  # still a useful answer
@@ -397,13 +406,17 @@ def test_the_guard_lets_questions_hedges_and_other_names_pass(statement: str) ->
     assert past_as_present(findings, MEMORIES, "") == []
 
 
-def test_the_guard_refuses_a_past_root_cause_stated_as_the_current_summary() -> None:
-    summary = "The refund worker acquired a connection and never released it when the provider call raised, so the pool leaked."
-    result = guard(Findings(current_summary=summary), INCIDENT, TIMELINE, MEMORIES)
-    assert any("root cause of INC-2025-0412" in v for v in result.violations)
+def test_a_past_root_cause_stated_as_what_is_happening_now_is_moved_to_hypotheses() -> None:
+    statement = "The refund worker acquired a connection and never released it when the provider call raised, so the pool leaked."
+    result = guard(ModelAnswer(happening_now=[{"statement": statement, "evidence": ["T2"]}]), INCIDENT, TIMELINE, MEMORIES)
+    assert result.findings.current_summary == "" and result.statements == []
+    [moved] = [h for h in result.findings.hypotheses if h.statement == statement]
+    assert moved.status is HypothesisStatus.NEEDS_EVIDENCE and moved.related_memory_ids == [LEAK]
+    assert any("moved from what is happening now" in f and LEAK in f for f in result.flags)
     # ...unless the current evidence itself says so
-    said_now = TIMELINE + [TimelineEntry(author="bob", text=summary, at=NOW)]
-    assert guard(Findings(current_summary=summary), INCIDENT, said_now, MEMORIES).violations == []
+    said_now = TIMELINE + [TimelineEntry(author="bob", text=statement, at=NOW)]
+    kept = guard(ModelAnswer(happening_now=[{"statement": statement, "evidence": ["T4"]}]), INCIDENT, said_now, MEMORIES)
+    assert kept.findings.current_summary == statement and kept.violations == [] and kept.statements[0].evidence == ["T4"]
 
 
 async def test_the_offline_answer_is_deterministic_and_keeps_history_apart() -> None:

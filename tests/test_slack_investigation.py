@@ -15,7 +15,10 @@ from tests.fakes.anthropic_api import FakeMessagesAPI, Status, ToolAnswer
 from tests.test_slack_e2e import SEED, declare
 
 ANSWER = {
-    "current_summary": "Checkout times out against the database since the 11:55 deploy; pool at 100/100.",
+    "happening_now": [
+        {"statement": "Checkout times out against the database.", "evidence": ["title"]},
+        {"statement": "The pool is at 100/100 since the 11:55 deploy.", "evidence": ["T1"]},
+    ],
     "checks_to_run": [
         {"action": "Query pg_stat_activity for idle-in-transaction sessions", "why": "a leak looked like this before",
          "memory_ids": ["INC-OLD-1"]},
