@@ -135,18 +135,28 @@ PAST_TIME = _words(
     r"(?:in|during|this)\s+(?:the\s+)?" + _SEASON + r"(?:'s)?", r"(?:previous|prior|earlier|past|former)\s+(?:incident|outage|occurrence|time)s?",
 )  # fmt: skip
 
-# ...and a link to today.
-PRESENT = _words(
+# ...and a link to today: a time (weak: "look at the locks now" links nothing) or a predicate
+# that makes something today's cause (strong).
+NOW_TIME = _words(
     r"now", r"today(?:'s)?", r"currently", r"right now", r"at the moment", r"at present", r"this time",
     r"this (?:incident|outage|one|failure|problem|issue|event|alert|page|fault|beast|mess|exact \w+)",
     r"these (?:errors|failures|timeouts|503s|5xx|alerts|symptoms)",
     r"the current (?:incident|outage|errors?|failures?|problem|one|issue|state|situation)",
+)  # fmt: skip
+CAUSE_LINK = _words(
     r"what(?:'s| is) (?:happening|going on)", r"(?:is|are) (?:happening|going on)", r"going on",
     r"(?:is|are|'s)\s+(?:the\s+|our\s+)?(?:real\s+|actual\s+)?(?:root\s+)?cause", r"cause of (?:this|it|today|the current)",
     r"to blame", r"responsible for", r"behind (?:this|it|the (?:errors|outage|503s|timeouts|failures))",
     r"explains?", r"accounts? for", r"(?:is|are) causing", r"culprit", r"the answer", r"hitting", r"brought \w+ down",
-    r"we(?:'re| are) (?:seeing|facing|dealing with|living through|in)",
+    r"we(?:'re| are) (?:seeing|facing|dealing with|living through|in)", r"what we have",
 )  # fmt: skip
+PRESENT = re.compile(NOW_TIME.pattern + "|" + CAUSE_LINK.pattern, re.I)
+# The present thing likened to a past one: a claim when what it is likened to is a memory's.
+LIKENED = _words(
+    r"match(?:es|ing)?", r"mirror(?:s|ing)?", r"resembl\w*", r"replicat\w*", r"duplicat\w*", r"echo(?:es|ing)?",
+    r"same as", r"identical", r"just like", r"exactly like", r"no different from",
+)
+_ASSERTS = _words(r"is", r"are", r"'s", r"'re", r"has", r"have", r"keeps?", r"remains?", r"stays?")
 
 CERTAIN = _words(
     r"definitely", r"clearly", r"obviously", r"certainly", r"surely", r"undoubtedly", r"unquestionably", r"evidently",
@@ -247,21 +257,24 @@ def past_as_present(sentence: Sentence, past: PastContent, memory_ids: list[str]
     if _hedged(text) and not certain:
         return False
     named = any(re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", text, re.I) for i in memory_ids)
-    for clause in _clauses(text):
-        if NEGATION.search(clause):
-            continue
-        recurrence = bool(RECURRENCE.search(clause))
-        past_time = bool(PAST_TIME.search(clause))
+    clauses = [c for c in _clauses(text) if not NEGATION.search(c)]
+    for clause in clauses:
+        recurrence = bool(RECURRENCE.search(clause)) or bool(LIKENED.search(clause) and past.carried(clause, minimum=1))
+        history = recurrence or bool(PAST_TIME.search(clause)) or named
         if group is Group.NOW:
-            if recurrence or past_time or named or (certain and past.carried(clause)):
+            if history or (certain and past.carried(clause)):
                 return True
             continue
-        present = bool(PRESENT.search(clause) or _IDENTITY.search(clause) or CERTAIN.search(clause))
-        carries = bool(past.carried(clause, minimum=1 if present else 2))
         if group is Group.VERDICT and recurrence:
             return True
-        if (recurrence or past_time or named or carries) and present:
+        linked = PRESENT.search(clause) or _IDENTITY.search(clause) or CERTAIN.search(clause)
+        if history and linked:
             return True
+        if NOW_TIME.search(clause) and _ASSERTS.search(clause) and past.carried(clause):
+            return True  # "the pool is leaking through the retry loop right now"
+    if group is not Group.NOW and clauses and (CAUSE_LINK.search(text) or certain):
+        # the link and the past may sit in different clauses: "…the retry path leaks, which is what is hitting checkout"
+        return bool(past.carried(text) or any(RECURRENCE.search(c) or PAST_TIME.search(c) for c in clauses))
     return False
 
 
