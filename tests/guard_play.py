@@ -26,7 +26,7 @@ from typing import Any
 
 from bot.config import PROJECT_ROOT
 from bot.investigation import AnthropicInvestigator, Investigation, InvestigatorKind, ModelAnswer
-from bot.investigation.guard import guard
+from bot.investigation.guard import GuardResult, guard
 from bot.models import FailedAttempt, Incident, MemoryRecord, RecallMatch, TimelineEntry
 from tests.fakes.anthropic_api import Classify, FakeMessagesAPI, Judge, ToolAnswer, never_flags
 
@@ -180,15 +180,15 @@ class Outcome:
         return self.legit_survived / self.legit if self.legit else 1.0
 
 
-def refused(answer: dict[str, Any], scenario: Scenario) -> bool:
-    return guard(ModelAnswer.model_validate(answer), scenario.incident, scenario.timeline, scenario.memories).refused
+def first_look(answer: dict[str, Any], scenario: Scenario) -> GuardResult:
+    return guard(ModelAnswer.model_validate(answer), scenario.incident, scenario.timeline, scenario.memories)
 
 
-def flagged(case: Case, answer: dict[str, Any], scenario: Scenario) -> bool:
-    """Whether the guard's first look at the answer flags this sentence (refuses it or moves it)."""
-    result = guard(ModelAnswer.model_validate(answer), scenario.incident, scenario.timeline, scenario.memories)
-    snippet = case.text[:150]
-    return any(snippet in v for v in result.violations) or any(case.text[:60] in f for f in result.flags if "moved" in f or "removed" in f)
+def flagged(case: Case, result: GuardResult) -> bool:
+    """Whether the guard's first look at an answer flags this sentence (refuses it or moves it)."""
+    return any(case.text[:150] in v for v in result.violations) or any(
+        case.text[:60] in f for f in result.flags if "moved" in f or "removed" in f
+    )
 
 
 async def play(
@@ -218,15 +218,17 @@ async def play(
 
             # the legitimate sentences alone: all posted, none flagged
             alone = await run(answer_with(legit))
+            looked = first_look(answer_with(legit), scenario)
             for case in legit:
                 outcome.legit += 1
-                if posted_in_field(case, alone) and not flagged(case, answer_with(legit), scenario):
+                if posted_in_field(case, alone) and not flagged(case, looked):
                     outcome.legit_survived += 1
                 else:
                     outcome.lost.append(f"{case.id} (alone)")
             for n, claim in enumerate(claims):
                 reworded = claims[(n + 1) % len(claims)]
                 first = answer_with(legit + [claim])
+                looked = first_look(first, scenario)
                 persistent = await run(first, answer_with(legit + [reworded]))
                 compliant = await run(first, answer_with(legit))
                 outcome.claims += 1
@@ -234,13 +236,13 @@ async def play(
                     outcome.misses.append(claim.id)
                 else:
                     outcome.claims_stopped += 1
-                    if refused(first, scenario):
+                    if looked.refused:
                         outcome.refused += 1
                     else:
                         outcome.repaired += 1
                 for case in legit:
                     outcome.legit += 1
-                    if posted_in_field(case, compliant) and not flagged(case, first, scenario):
+                    if posted_in_field(case, compliant) and not flagged(case, looked):
                         outcome.legit_survived += 1
                     else:
                         outcome.lost.append(f"{case.id} (with {claim.id})")
