@@ -26,7 +26,9 @@ from typing import Any
 
 from bot.config import PROJECT_ROOT
 from bot.investigation import AnthropicInvestigator, Investigation, InvestigatorKind, ModelAnswer
+from bot.investigation.claims import split_sentences
 from bot.investigation.guard import GuardResult, guard
+from bot.slack.investigation import investigation_message
 from bot.models import FailedAttempt, Incident, MemoryRecord, RecallMatch, TimelineEntry
 from tests.fakes.anthropic_api import Classify, FakeMessagesAPI, Judge, ToolAnswer, never_flags
 
@@ -152,7 +154,9 @@ def posted_in_field(case: Case, inv: Investigation) -> bool:
 def claim_stands(case: Case, inv: Investigation) -> bool:
     """Whether a claim reached the posted answer as anything but a hypothesis needing evidence."""
     if inv.investigator is InvestigatorKind.OFFLINE:
-        return False  # the model's answer was not used
+        # the model's answer was not used; nor may the note about it quote the claim
+        shown = json.dumps(investigation_message(inv), ensure_ascii=False)
+        return any(sentence[:40] in (inv.note or "") or sentence in shown for sentence in split_sentences(case.text))
     if case.field == "happening_now":
         moved = [h for h in inv.hypotheses if h.statement == case.text]
         return case.text in inv.current_summary or not all(h.status.value == "needs_evidence" for h in moved)
@@ -232,7 +236,7 @@ async def play(
                 persistent = await run(first, answer_with(legit + [reworded]))
                 compliant = await run(first, answer_with(legit))
                 outcome.claims += 1
-                if claim_stands(claim, persistent) or claim_stands(claim, compliant):
+                if any(claim_stands(c, persistent) for c in (claim, reworded)) or claim_stands(claim, compliant):
                     outcome.misses.append(claim.id)
                 else:
                     outcome.claims_stopped += 1

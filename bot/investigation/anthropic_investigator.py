@@ -42,6 +42,11 @@ SYSTEM = (
 )
 
 
+def unquoted(violation: str) -> str:
+    """A violation without the sentence it quotes ("hypotheses statement 2 says a past incident is the current cause")."""
+    return violation.split(": “", 1)[0]
+
+
 class MalformedAnswer(Exception):
     pass
 
@@ -166,7 +171,8 @@ class AnthropicInvestigator:
         except MalformedAnswer as exc:
             why = f"The model's answer was malformed ({exc})"
         except RefusedAnswer as exc:
-            why = f"The model's answer was refused twice by the guard ({exc.violations[0]}), so it was not used"
+            # what was refused, not its words: a refused claim must not reach the channel inside the note
+            why = f"The model's answer was refused twice by the guard ({unquoted(exc.violations[0])}), so it was not used"
         except Exception as exc:  # never raise to the caller
             log.exception("investigation failed")
             why = f"The model call failed unexpectedly ({type(exc).__name__})"
@@ -222,7 +228,7 @@ class AnthropicInvestigator:
                     result = guard(answer, incident, timeline, memories, second_opinion=opinion.verdicts)
             if not result.refused:
                 return self._investigation(result, spent, prompt)
-            log.info("investigation refused by the guard: %s", result.violations)
+            log.info("investigation refused by the guard: %s", [unquoted(v) for v in result.violations])
             messages += [
                 {"role": "assistant", "content": [{"type": "tool_use", "id": call.id, "name": call.name, "input": call.input}]},
                 {
