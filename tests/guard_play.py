@@ -236,7 +236,9 @@ async def play(
                 persistent = await run(first, answer_with(legit + [reworded]))
                 compliant = await run(first, answer_with(legit))
                 outcome.claims += 1
-                if any(claim_stands(c, persistent) for c in (claim, reworded)) or claim_stands(claim, compliant):
+                # offline after the rewording: the note names the refusal of the reworded claim, never its words
+                leaked = persistent.investigator is InvestigatorKind.OFFLINE and claim_stands(reworded, persistent)
+                if leaked or claim_stands(claim, persistent) or claim_stands(claim, compliant):
                     outcome.misses.append(claim.id)
                 else:
                     outcome.claims_stopped += 1

@@ -133,6 +133,12 @@ class PastContent:
                 found.append(m.incident_id)
         return found
 
+    def cause_or_fix_words(self, text: str) -> list[str]:
+        """Ids of memories whose cause or fix uses a word of this text that today's evidence does not:
+        in a statement about now, one such word is already the past speaking."""
+        said = content_terms(text)
+        return [m.incident_id for m in self.memories if any(covered(t, set(m.cause_terms | m.fix_terms)) for t in said)]
+
     def fix_carried(self, text: str, *, minimum: int = 2) -> list[str]:
         """Ids of memories whose fix this text carries."""
         said = content_terms(text)

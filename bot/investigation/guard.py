@@ -93,7 +93,7 @@ def ground_statements(
         if len(refs) < len(s.evidence):
             flags.append(f"dropped evidence that is not in the current incident from: {clip(s.statement, 80)}")
         said = content_terms(s.statement)
-        memories = past.carried(s.statement)
+        memories = list(dict.fromkeys(past.carried(s.statement) + past.cause_or_fix_words(s.statement)))
         supported = coverage_of(said, current.terms_of(refs)) >= SUPPORT
         if not supported and not memories:
             best = current.best_support(said)
