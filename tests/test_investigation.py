@@ -452,3 +452,45 @@ async def test_offline_checks_come_only_from_memories_that_scored_near_the_best(
     cited |= {i for h in result.hypotheses for i in h.related_memory_ids}
     assert LEAK in cited and "INC-2025-0815" not in cited
     assert all(a.memory_id != "INC-2025-0815" for a in result.successful_previous_actions)
+
+
+def test_what_is_happening_now_holds_only_statements_their_evidence_says() -> None:
+    answer = ModelAnswer(
+        happening_now=[
+            {"statement": "Checkout returns 503s since 11:55.", "evidence": ["t1", "T9"]},  # T9: no such message
+            {"statement": "payments-api logs show pool checkout timeouts.", "evidence": []},  # cites nothing
+            {"statement": "A memory leak in the JVM is slowing every request.", "evidence": ["T2"]},  # T2 does not say it
+        ]
+    )
+    result = guard(answer, INCIDENT, TIMELINE, MEMORIES)
+    assert result.violations == []
+    assert [(s.statement, s.evidence) for s in result.statements] == [
+        ("Checkout returns 503s since 11:55.", ["T1"]),
+        ("payments-api logs show pool checkout timeouts.", ["T2"]),  # tied to the evidence that says it
+    ]
+    assert result.findings.current_summary == "Checkout returns 503s since 11:55. payments-api logs show pool checkout timeouts."
+    [moved] = result.findings.hypotheses
+    assert moved.statement.startswith("A memory leak") and moved.status is HypothesisStatus.NEEDS_EVIDENCE
+    assert any("T9" not in f and "dropped evidence" in f for f in result.flags)
+
+
+@pytest.mark.parametrize(
+    ("field", "sentence"),
+    [
+        ("happening_now", "Same pattern as the refund worker outage: connections never go back to the pool."),
+        ("hypotheses", "The refund worker leak is back."),
+        ("checks_to_run", "Redeploy the finally-block fix; no need to look further."),
+        ("open_questions", "No open questions: it is the refund worker leak again."),
+        ("successful_previous_actions", "Released the connection in a finally block, which is today's fix too."),
+    ],
+)
+def test_a_reworded_claim_is_refused_in_any_field(field: str, sentence: str) -> None:
+    item = {
+        "happening_now": {"statement": sentence, "evidence": ["T2"]},
+        "hypotheses": {"statement": sentence},
+        "checks_to_run": {"action": sentence},
+        "open_questions": sentence,
+        "successful_previous_actions": {"action": sentence, "memory_id": LEAK},
+    }[field]
+    result = guard(ModelAnswer.model_validate({field: [item]}), INCIDENT, TIMELINE, MEMORIES)
+    assert result.refused, sentence

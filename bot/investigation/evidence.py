@@ -80,10 +80,13 @@ class CurrentEvidence:
     def terms_of(self, refs: list[str]) -> set[str]:
         return set().union(*(content_terms(self.items[r]) for r in refs)) if refs else set()
 
-    def best_support(self, statement_terms: set[str]) -> list[str]:
-        """The one or two pieces of evidence that cover most of a statement, best first."""
+    def best_support(self, statement_terms: set[str], threshold: float) -> list[str]:
+        """The evidence that says a statement: the best piece, or the best two together; [] if none does."""
         scored = sorted(self.items, key=lambda r: -coverage_of(statement_terms, content_terms(self.items[r])))
-        return scored[:2]
+        for refs in (scored[:1], scored[:2]):
+            if refs and coverage_of(statement_terms, self.terms_of(refs)) >= threshold:
+                return refs
+        return []
 
 
 @dataclass(frozen=True)

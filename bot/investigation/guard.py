@@ -96,8 +96,8 @@ def ground_statements(
         memories = list(dict.fromkeys(past.carried(s.statement) + past.cause_or_fix_words(s.statement)))
         supported = coverage_of(said, current.terms_of(refs)) >= SUPPORT
         if not supported and not memories:
-            best = current.best_support(said)
-            if best and coverage_of(said, current.terms_of(best)) >= SUPPORT:
+            best = current.best_support(said, SUPPORT)
+            if best:
                 refs, supported = best, True
                 flags.append(f"tied to the evidence that says it ({', '.join(best)}): {clip(s.statement, 80)}")
         if supported and not memories:
