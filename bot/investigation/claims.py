@@ -67,7 +67,8 @@ class Sentence:
 
     @property
     def where(self) -> str:
-        return f"{self.field.replace('.', ' ')} {self.item + 1}" if self.field not in ("current_summary",) else self.field
+        """"hypotheses statement 2": the field and the item, as the model and responders can find it."""
+        return self.field if self.field == "current_summary" else f"{self.field.replace('.', ' ')} {self.item + 1}"
 
 
 _SPLIT = re.compile(r"(?<=[.!?;])\s+|\n+")
