@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from bot.investigation.models import DECLARED_FIELDS, TimelineEntry
 from bot.investigation.prompt import neutralise, timeline_ref, when
 from bot.investigation.text import normalise, terms
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
 from bot.models import Incident, RecallMatch
 
 # Words that say how something was seen or when, not what: a restatement may add them freely.
