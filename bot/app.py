@@ -135,6 +135,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             investigation=investigation,
             background=background,
             metrics=metrics,
+            semantic=semantic if semantic is not None and semantic.enabled else None,
         )
     finally:
         await background.drain()

@@ -11,6 +11,7 @@ from bot.memory.port import MemoryStore
 from bot.observability import Metrics
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
+from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
 
@@ -27,3 +28,5 @@ class Services:
     investigation: InvestigationService
     background: BackgroundWork
     metrics: Metrics
+    semantic: SemanticRecall | None = None
+    """Semantic recall, when EMBEDDINGS_URL is set and the database has pgvector."""
