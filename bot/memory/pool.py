@@ -22,8 +22,13 @@ DRAFT_COLUMNS = (
 )  # fmt: skip
 
 
+def _encode_jsonb(value: Any) -> str:
+    # A str is already JSON text: the job queue (pgqueuer) sends its headers encoded.
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 async def _init_connection(conn: asyncpg.Connection) -> None:
-    await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+    await conn.set_type_codec("jsonb", encoder=_encode_jsonb, decoder=json.loads, schema="pg_catalog")
 
 
 async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
