@@ -22,8 +22,12 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
 from bot.config import Settings
+from bot.jobs import JobContext
+from bot.jobs.worker import JobWorker
 from bot.memory.database import database_url, migrate
+from bot.memory.effects import PostgresEffects
 from bot.memory.incidents import PostgresIncidentStore
+from bot.memory.jobqueue import PostgresJobQueue
 from bot.memory.pool import create_pool
 from bot.memory.port import MemoryStore
 from bot.memory.postgres import PostgresMemoryStore
@@ -59,6 +63,8 @@ class Services:
     investigation: InvestigationService
     background: BackgroundWork
     metrics: Metrics
+    jobs: PostgresJobQueue  # work after an ack: durable, retried, never only in memory
+    effects: PostgresEffects  # what jobs already did in Slack, so a rerun does not do it twice
 
 
 def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWebClient:
@@ -119,7 +125,9 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
 async def open_services(settings: Settings) -> AsyncIterator[Services]:
     dsn = await database_url(settings)
     await migrate(dsn, settings)
-    pool = await create_pool(dsn)
+    # the worker's jobs and the requests' own queries each get connections: waiting for one is
+    # never mistaken for a database that is down
+    pool = await create_pool(dsn, max_size=settings.job_concurrency + 10)
     background = BackgroundWork()
     metrics = Metrics()
     memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
@@ -136,6 +144,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             investigation=investigation,
             background=background,
             metrics=metrics,
+            jobs=PostgresJobQueue(pool),
+            effects=PostgresEffects(pool),
         )
     finally:
         await background.drain()
@@ -149,13 +159,44 @@ class Runtime:
     services: Services
     slack_app: AsyncApp
     web_app: web.Application
+    worker: JobWorker
+
+    async def settle(self, timeout: float = 30.0) -> None:
+        """Wait until the work started so far is done — background tasks, queued and running
+        jobs (retries waiting their turn included) — or `timeout` passes. For tests and the demo."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            await self.services.background.drain(timeout=max(0.1, deadline - loop.time()))
+            if not self.services.background.pending and not await self.services.jobs.pending() and not self.worker.in_flight:
+                return
+            await asyncio.sleep(0.05)
 
 
 @asynccontextmanager
 async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
+    from bot.handlers import all_jobs
+
+    # the worker listens on a connection of its own to the same database
+    settings = settings.model_copy(update={"database_url": await database_url(settings)})
     async with open_services(settings) as services:
         slack_app = build_slack_app(settings, services)
-        yield Runtime(services, slack_app, build_web_app(slack_app, services))
+        client = slack_client(settings, services.metrics)
+
+        def job_context(attempt: int, job_id: int) -> JobContext:
+            return JobContext(services=services, client=client, attempt=attempt, job_id=job_id)
+
+        worker = JobWorker(
+            settings.database_url, all_jobs(), job_context, concurrency=settings.job_concurrency,
+            on_outcome=lambda kind, outcome: services.metrics.jobs.labels(kind=kind, outcome=outcome).inc(),
+        )  # fmt: skip
+        await worker.start()
+        try:
+            yield Runtime(services, slack_app, build_web_app(slack_app, services), worker)
+        finally:
+            await worker.stop(settings.shutdown_drain_s)
 
 
 async def serve(settings: Settings) -> None:

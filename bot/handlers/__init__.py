@@ -7,6 +7,8 @@ they hold no SQL and build no Block Kit themselves.
 
 from __future__ import annotations
 
+from typing import Any
+
 from slack_bolt.async_app import AsyncApp
 
 from bot.app import Services
@@ -22,7 +24,9 @@ from bot.handlers import (
     view_declare,
     view_reject,
     view_resolution,
+    work,
 )
+from bot.jobs import JobKind
 
 SURFACES = (
     command_incident,
@@ -41,6 +45,14 @@ SURFACES = (
 # What the app registers, for the manifest test (it must list exactly these).
 COMMANDS = ("/incident", "/recall", "/investigate")
 EVENTS = ("message", "member_joined_channel")
+
+
+def all_jobs() -> tuple[JobKind[Any], ...]:
+    """Every kind of job the surfaces start: what the worker runs."""
+    return (
+        work.recall_thread, work.record_message, work.detect_incident, work.answer_recall, work.show_memory,
+        work.run_investigation, work.post_ephemeral, work.post_to_channel, action_memory.record_feedback,
+    )  # fmt: skip
 
 
 def register_all(app: AsyncApp, services: Services) -> None:

@@ -8,7 +8,11 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
+from pydantic import BaseModel, ConfigDict
+
 from bot.app import Services
+from bot.handlers.work import enqueue_then_ack, tell_later
+from bot.jobs import JobContext, job
 from bot.memory.port import FeedbackKind
 from bot.slack import ids, messages
 from bot.slack.modals import correction_modal, reject_modal
@@ -50,21 +54,26 @@ def _modal_opener(modal: Callable[..., dict[str, Any]]):  # noqa: ANN202 - a Bol
 
 
 def _feedback_listener(services: Services, kind: FeedbackKind):  # noqa: ANN202 - a Bolt listener
-    async def on_feedback(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient) -> None:
-        await ack()
+    async def on_feedback(ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
         team_id, channel_id, user_id = _where(body)
-        services.background.spawn(
-            _feedback(client, services, team_id, channel_id, user_id, action["value"], kind), name="feedback"
-        )
+        feedback = Feedback(team_id=team_id, channel_id=channel_id, user_id=user_id, incident_id=action["value"], kind=kind)
+        await enqueue_then_ack(ack, services, record_feedback, feedback)
 
     return on_feedback
 
 
-async def _feedback(
-    client: AsyncWebClient, services: Services, team_id: str, channel_id: str | None, user_id: str,
-    incident_id: str, kind: FeedbackKind,
-) -> None:  # fmt: skip
-    await services.recall.feedback(team_id, incident_id, user_id, kind)
-    if channel_id:
-        note = messages.notice(f"{_THANKS[kind]}: `{incident_id}`. Recall will weigh it next time.")
-        await client.chat_postEphemeral(channel=channel_id, user=user_id, **note)
+class Feedback(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    team_id: str
+    channel_id: str | None
+    user_id: str
+    incident_id: str
+    kind: FeedbackKind
+
+
+@job("memory.feedback", Feedback, max_attempts=8, deadline_s=3600)
+async def record_feedback(ctx: JobContext, feedback: Feedback) -> None:
+    await ctx.services.recall.feedback(feedback.team_id, feedback.incident_id, feedback.user_id, feedback.kind)
+    if feedback.channel_id:
+        note = messages.notice(f"{_THANKS[feedback.kind]}: `{feedback.incident_id}`. Recall will weigh it next time.")
+        await tell_later(ctx.services, feedback.channel_id, feedback.user_id, note)

@@ -9,7 +9,8 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.memory.errors import MemoryError_, MemoryNotFound
+from bot.handlers.work import CommandRequest, enqueue_then_ack, show_memory
+from bot.memory.errors import MemoryError_
 from bot.slack import messages
 from bot.slack.modals import declare_modal, resolution_modal
 
@@ -31,8 +32,11 @@ def register(app: AsyncApp, services: Services) -> None:
             await ack()
             await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond)
         elif verb == "show" and rest.strip():
-            await ack()
-            services.background.spawn(_show(services, team_id, rest.strip(), respond), name="incident-show")
+            request = CommandRequest(
+                team_id=team_id, channel_id=channel_id, user_id=command["user_id"], text=rest.strip(),
+                response_url=command["response_url"],
+            )  # fmt: skip
+            await enqueue_then_ack(ack, services, show_memory, request)
         elif verb == "help":
             await ack(**messages.help_message(services.settings.incident_channel_pattern))
         else:
@@ -54,11 +58,3 @@ async def open_resolution_modal(
     context = {"channel_id": channel_id, **({"current_incident": incident.incident_id} if incident else {})}
     await client.views_open(trigger_id=trigger_id, view=resolution_modal(title, context=context))
 
-
-async def _show(services: Services, team_id: str, incident_id: str, respond: Any) -> None:
-    try:
-        memory = await services.recall.memory(team_id, incident_id)
-    except MemoryNotFound:
-        await respond(**messages.notice(f"No memory `{incident_id}` in this workspace."))
-        return
-    await respond(**messages.memory_detail(memory))

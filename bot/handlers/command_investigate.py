@@ -5,23 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
-from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import run_investigation
-from bot.slack import messages
+from bot.handlers.work import InvestigationRequest, enqueue_then_ack, run_investigation
 
 
 def register(app: AsyncApp, services: Services) -> None:
     @app.command("/investigate")
-    async def investigate_command(ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        await ack()
-        services.background.spawn(_investigate(client, services, command["team_id"], command["channel_id"], respond), name="investigate")
-
-
-async def _investigate(client: AsyncWebClient, services: Services, team_id: str, channel_id: str, respond: Any) -> None:
-    incident = await services.incidents.latest_in(team_id, channel_id)
-    if incident is None:
-        await respond(**messages.notice("No incident in this channel to investigate. Declare one with `/incident declare`."))
-        return
-    await run_investigation(client, services, incident)
+    async def investigate_command(ack: Any, command: dict[str, Any]) -> None:
+        request = InvestigationRequest(
+            team_id=command["team_id"], channel_id=command["channel_id"], user_id=command["user_id"],
+            response_url=command.get("response_url"),
+        )  # fmt: skip
+        await enqueue_then_ack(ack, services, run_investigation, request)

@@ -5,34 +5,16 @@ from __future__ import annotations
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
-from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import post_recall_thread
-from bot.models import utcnow
-from bot.slack import messages
+from bot.handlers.work import CommandRequest, answer_recall, enqueue_then_ack
 
 
 def register(app: AsyncApp, services: Services) -> None:
     @app.command("/recall")
-    async def recall_command(ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        await ack()
-        text = (command.get("text") or "").strip()
-        services.background.spawn(
-            _recall(client, services, command["team_id"], command["channel_id"], text, respond), name="recall"
-        )
-
-
-async def _recall(client: AsyncWebClient, services: Services, team_id: str, channel_id: str, text: str, respond: Any) -> None:
-    if not text:
-        incident = await services.incidents.open_in(team_id, channel_id)
-        if incident is None:
-            await respond(**messages.notice("No open incident here: give me some text, e.g. `/recall checkout timeouts`."))
-            return
-        await post_recall_thread(client, services, incident)
-        return
-    result = await services.recall.for_text(team_id, channel_id, text)
-    await respond(**messages.recall_parent(text, result.matches, result.conflicts))
-    now = utcnow()
-    for match in result.matches:
-        await respond(**messages.recall_reply(match, now, messages.conflicting_ids(match, result.conflicts)))
+    async def recall_command(ack: Any, command: dict[str, Any]) -> None:
+        request = CommandRequest(
+            team_id=command["team_id"], channel_id=command["channel_id"], user_id=command["user_id"],
+            text=(command.get("text") or "").strip(), response_url=command["response_url"],
+        )  # fmt: skip
+        await enqueue_then_ack(ack, services, answer_recall, request)

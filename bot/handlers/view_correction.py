@@ -9,6 +9,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
+from bot.handlers.work import tell_later
 from bot.handlers.flows import parse_submission, save_modal, user_name
 from bot.models import MemoryRecord
 from bot.slack import ids, messages
@@ -28,9 +29,7 @@ def register(app: AsyncApp, services: Services) -> None:
         async def saved(memory: MemoryRecord) -> None:
             if context.get("channel_id"):
                 note = messages.notice(f"Correction added to `{memory.incident_id}`; it now has {len(memory.corrections)}.")
-                services.background.spawn(
-                    client.chat_postEphemeral(channel=context["channel_id"], user=user_id, **note), name="notice"
-                )
+                await tell_later(services, context["channel_id"], user_id, note)
             return None
 
         async def save() -> MemoryRecord:

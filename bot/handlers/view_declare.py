@@ -8,7 +8,8 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import CannotSave, channel_info, parse_submission, post_recall_thread, save_modal
+from bot.handlers.flows import CannotSave, channel_info, parse_submission, save_modal
+from bot.handlers.work import start_recall_thread, tell_later
 from bot.models import IncidentRecord
 from bot.slack import ids, messages
 from bot.slack.modals import read_metadata
@@ -29,15 +30,18 @@ def register(app: AsyncApp, services: Services) -> None:
             if not channel.is_member:  # it could not post the recall thread, nor read the channel
                 raise CannotSave(f"I am not in #{channel.name} yet. Invite me with `/invite @incident-memory`")
             incident = submission.to_incident(channel=channel_id, team=team_id)
-            return await services.incidents.declare(team_id, channel, incident, declared_by=user_id)
+            declared, new = await services.incidents.declare(team_id, channel, incident, declared_by=user_id)
+            if new or declared.recall_thread_ts is None:
+                # in the same save: if it cannot be queued the modal stays open, and submitting
+                # again finds the incident and queues its thread (posted once either way)
+                await start_recall_thread(services, declared)
+            return declared, new
 
         async def saved(result: tuple[IncidentRecord, bool]) -> None:
             incident, new = result
-            if new:
-                services.background.spawn(post_recall_thread(client, services, incident), name="recall-thread")
-            else:
+            if not new:
                 note = messages.notice(f"This channel already has an open incident: `{incident.incident_id}` {incident.title}")
-                services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+                await tell_later(services, channel_id, user_id, note)
             return None
 
         await save_modal(ack, client, services, view, declare(), saved)

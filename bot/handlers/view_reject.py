@@ -8,6 +8,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
+from bot.handlers.work import tell_later
 from bot.handlers.flows import parse_submission, save_modal, user_name
 from bot.memory.errors import TruthMoveRefused
 from bot.models import MemoryRecord
@@ -37,9 +38,7 @@ def register(app: AsyncApp, services: Services) -> None:
                 return {"response_action": "errors", "errors": {"reason": str(result)[:150]}}
             if context.get("channel_id"):
                 note = messages.notice(f"`{result.incident_id}` is rejected: it will not be recalled again.")
-                services.background.spawn(
-                    client.chat_postEphemeral(channel=context["channel_id"], user=user_id, **note), name="notice"
-                )
+                await tell_later(services, context["channel_id"], user_id, note)
             return None
 
         await save_modal(ack, client, services, view, reject(), saved)

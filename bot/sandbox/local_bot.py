@@ -51,7 +51,7 @@ async def local_bot(settings: Settings, *, sandbox: SlackSandbox | None = None) 
             try:
                 async with SignedSender(events_url, signing_secret, sandbox=sandbox) as slack:
                     yield LocalBot(sandbox, slack, runtime, events_url)
-                    await runtime.services.background.drain()
+                    await runtime.settle()
             finally:
                 await runner.cleanup()
     finally:
