@@ -56,6 +56,7 @@ from bot.memory.recall.concepts import load_vocabulary
 from bot.models import Incident
 from bot.replay import percentile
 from bot.sandbox import SignedSender, SlackSandbox, message_event
+from bot.sandbox.tcp_proxy import TcpProxy
 
 INCIDENT_CHANNELS = 8
 MIX = (("message", 0.6), ("recall", 0.15), ("investigate", 0.1), ("show", 0.15))
@@ -72,58 +73,6 @@ def _generator() -> Any:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.Generator()
-
-
-class Proxy:
-    """A TCP proxy to PostgreSQL that can refuse connections and cut the open ones."""
-
-    def __init__(self, target_host: str, target_port: int) -> None:
-        self.target = (target_host, target_port)
-        self.up = True
-        self._server: asyncio.AbstractServer | None = None
-        self._pairs: set[asyncio.StreamWriter] = set()
-
-    async def start(self) -> int:
-        self._server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
-        return self._server.sockets[0].getsockname()[1]
-
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if not self.up:
-            writer.close()
-            return
-        try:
-            up_reader, up_writer = await asyncio.open_connection(*self.target)
-        except OSError:
-            writer.close()
-            return
-        self._pairs.update((writer, up_writer))
-
-        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
-            try:
-                while data := await src.read(65536):
-                    dst.write(data)
-                    await dst.drain()
-            except (OSError, asyncio.CancelledError):
-                pass
-            finally:
-                dst.close()
-                self._pairs.discard(dst)
-
-        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
-
-    def cut(self) -> None:
-        self.up = False
-        for w in list(self._pairs):
-            w.close()
-        self._pairs.clear()
-
-    def restore(self) -> None:
-        self.up = True
-
-    async def stop(self) -> None:
-        self.cut()
-        if self._server:
-            self._server.close()
 
 
 @dataclass
@@ -246,7 +195,7 @@ async def send_one(
 
 
 async def burst(args: argparse.Namespace, slack: SignedSender, sandbox: SlackSandbox, incidents: list[tuple[str, str]],
-                memory_ids: list[str], proxy: Proxy, retry_delays: list[float]) -> list[Sent]:  # fmt: skip
+                memory_ids: list[str], proxy: TcpProxy, retry_delays: list[float]) -> list[Sent]:  # fmt: skip
     rng = random.Random(11)
     kinds = rng.choices([k for k, _ in MIX], weights=[w for _, w in MIX], k=args.requests)
     semaphore = asyncio.Semaphore(args.concurrency)
@@ -347,15 +296,14 @@ async def scenario(args: argparse.Namespace) -> dict[str, Any]:
     dsn = await seed(admin, name, args.memories, sandbox.team_id)
     incidents = await open_incidents(dsn, sandbox.team_id, sandbox)
     memory_ids = [f"B-{i}" for i in range(0, args.memories, max(1, args.memories // 500))]
-    host, port = (with_database(admin, name).split("@")[1].split("/")[0].split(":") + ["5432"])[:2]
-    proxy = Proxy(host, int(port))
-    proxy_port = await proxy.start()
+    proxy = TcpProxy.for_dsn(admin)
+    await proxy.start()
     app_port = free_port()
     secret = secrets.token_hex(16)
     log_path = Path(args.log or f"/tmp/{name}.log")
     env = {
         **{k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "ANTHROPIC_"))},
-        "DATABASE_URL": f"postgresql://postgres@127.0.0.1:{proxy_port}/{name}",
+        "DATABASE_URL": proxy.dsn_through(dsn),
         "SLACK_BOT_TOKEN": sandbox.token,
         "SLACK_SIGNING_SECRET": secret,
         "SLACK_API_URL": sandbox.base_url,

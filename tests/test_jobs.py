@@ -183,7 +183,7 @@ async def test_a_killed_worker_s_job_is_picked_up_by_another(pool: asyncpg.Pool,
     first._task.cancel()  # type: ignore[union-attr]
     for task in list(first._running):
         task.cancel()
-    await first._conn.close()  # type: ignore[union-attr]
+    first._conn.terminate()  # type: ignore[union-attr]
     second = worker(database_url, orphan, heartbeat_timeout_s=1.0)
     await second.start()
     try:

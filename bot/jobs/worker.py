@@ -55,23 +55,43 @@ class JobWorker:
         self._conn: asyncpg.Connection | None = None
         self._manager: QueueManager | None = None
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._running: set[asyncio.Task[Any]] = set()
 
     async def start(self) -> None:
-        self._conn = await asyncpg.connect(self._dsn)
-        self._manager = QueueManager(Queries(AsyncpgDriver(self._conn)))
-        for kind in self._kinds.values():
-            self._manager.entrypoint(kind.name)(self._entrypoint(kind))
-        batch = max(1, self._concurrency // 2)
-        self._task = asyncio.create_task(
-            self._manager.run(
-                dequeue_timeout=timedelta(seconds=5),
-                batch_size=batch,
-                max_concurrent_tasks=2 * batch,
-                heartbeat_timeout=self._heartbeat_timeout,
-            ),
-            name="job-worker",
-        )
+        self._stopping = False
+        self._task = asyncio.create_task(self._supervise(), name="job-worker")
+
+    async def _supervise(self) -> None:
+        """Run the queue manager; when the database goes away, connect again (with backoff) and
+        carry on. Jobs that were running then are picked up again once their heartbeat is stale."""
+        failures = 0
+        while not self._stopping:
+            try:
+                self._conn = await asyncpg.connect(self._dsn, timeout=10)
+                self._manager = QueueManager(Queries(AsyncpgDriver(self._conn)))
+                for kind in self._kinds.values():
+                    self._manager.entrypoint(kind.name)(self._entrypoint(kind))
+                if self._stopping:
+                    return
+                batch = max(1, self._concurrency // 2)
+                failures = 0
+                await self._manager.run(
+                    dequeue_timeout=timedelta(seconds=5),
+                    batch_size=batch,
+                    max_concurrent_tasks=2 * batch,
+                    heartbeat_timeout=self._heartbeat_timeout,
+                )
+            except Exception as exc:  # noqa: BLE001 - the worker outlives a database blip
+                if self._stopping:
+                    return
+                failures += 1
+                log.warning("the job worker lost the database (%s); connecting again", _why(exc))
+            finally:
+                if self._conn is not None and not self._conn.is_closed():
+                    self._conn.terminate()
+            if not self._stopping:
+                await asyncio.sleep(min(0.2 * 2**failures, 5.0))
 
     @property
     def in_flight(self) -> int:
@@ -79,9 +99,11 @@ class JobWorker:
 
     async def stop(self, drain_s: float = 30.0) -> None:
         """Take no new job; give those running `drain_s`; requeue what is left."""
-        if self._manager is None or self._task is None:
+        if self._task is None:
             return
-        self._manager.shutdown.set()
+        self._stopping = True
+        if self._manager is not None:
+            self._manager.shutdown.set()
         done, _ = await asyncio.wait({self._task}, timeout=drain_s)
         if not done:
             log.warning("shutdown: %d jobs still running after %.0f s; back to the queue", len(self._running), drain_s)
@@ -90,8 +112,7 @@ class JobWorker:
             await asyncio.wait({self._task}, timeout=10)
         if not self._task.done():
             self._task.cancel()
-        if self._conn is not None:
-            await self._conn.close()
+            await asyncio.wait({self._task}, timeout=5)
 
     def _entrypoint(self, kind: JobKind[Any]) -> Callable[[Job], Any]:
         async def run(job: Job) -> None:
