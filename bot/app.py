@@ -67,6 +67,16 @@ class Services:
     effects: PostgresEffects  # what jobs already did in Slack, so a rerun does not do it twice
 
 
+class _RateLimitRetry(AsyncRateLimitErrorRetryHandler):
+    """Wait Retry-After and send again — except views.open/push: their trigger lasts 3 s, so a
+    wait would only meet an expired trigger (the caller offers a button instead)."""
+
+    async def _can_retry_async(self, *, state, request, response=None, error=None) -> bool:  # noqa: ANN001
+        if request.url.rstrip("/").rsplit("/", 1)[-1] in ("views.open", "views.push"):
+            return False
+        return await super()._can_retry_async(state=state, request=request, response=response, error=error)
+
+
 def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWebClient:
     # Bolt copies these handlers into the client it makes for each request: the observer, first,
     # counts every answer (each 429 too, before the next handler retries it) and never retries.
@@ -75,7 +85,7 @@ def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWeb
         token=settings.slack_bot_token,
         base_url=settings.slack_api_url,
         # 429 → wait Retry-After and send again: the message still arrives exactly once
-        retry_handlers=[*observer, AsyncRateLimitErrorRetryHandler(max_retry_count=3), AsyncConnectionErrorRetryHandler()],
+        retry_handlers=[*observer, _RateLimitRetry(max_retry_count=3), AsyncConnectionErrorRetryHandler()],
     )
 
 

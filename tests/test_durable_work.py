@@ -115,3 +115,21 @@ async def test_an_investigation_cut_by_a_deploy_is_finished_by_the_next_instance
         texts = [m.text for m in sandbox.messages("C1")]
         assert not [t for t in texts if t.startswith("Investigating")]
         assert sum(t.startswith("Investigation") for t in texts) == 1  # the same message, replaced
+
+
+async def test_a_form_slack_cannot_open_in_time_is_offered_as_a_button_that_opens_it(bot: LocalBot) -> None:
+    from bot.slack import ids
+
+    bot.sandbox.rate_limit_next("views.open", retry_after=1)
+    assert (await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1")).status == 200
+    await bot.sandbox.wait_for("chat.postEphemeral", timeout=15)
+    assert not bot.sandbox.views()  # the 429 was not waited out past the trigger's life
+    [offer] = bot.sandbox.ephemerals(user="U1")
+    button = offer.blocks[-1]["elements"][0]
+    assert button["action_id"] == ids.OPEN_FORM
+    clicked = await bot.slack.block_action(ids.OPEN_FORM, user_id="U1", channel_id="C1", value=button["value"])
+    assert clicked.status == 200
+    await bot.sandbox.wait_for("views.open", count=2)
+    first, second = bot.sandbox.calls("views.open")
+    assert first.error == "ratelimited" and second.ok
+    assert second.params["view"]["callback_id"] == ids.DECLARE_MODAL  # the same form, opened by the click

@@ -15,6 +15,7 @@ from bot.app import Services
 from bot.handlers import (
     action_incident,
     action_memory,
+    action_open_form,
     command_incident,
     command_investigate,
     command_recall,
@@ -36,6 +37,7 @@ SURFACES = (
     event_member_joined,
     action_memory,
     action_incident,
+    action_open_form,
     view_declare,
     view_resolution,
     view_correction,

@@ -25,5 +25,7 @@ def register(app: AsyncApp, services: Services) -> None:
     @app.action(ids.INCIDENT_RESOLVE)
     async def on_resolve(ack: Any, body: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
         await ack()
-        await open_resolution_modal(client, services, body["team"]["id"], body["channel"]["id"], body["trigger_id"], respond)
+        await open_resolution_modal(
+            client, services, body["team"]["id"], body["channel"]["id"], body["trigger_id"], respond, body["user"]["id"]
+        )
 

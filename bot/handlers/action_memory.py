@@ -11,6 +11,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from pydantic import BaseModel, ConfigDict
 
 from bot.app import Services
+from bot.handlers.action_open_form import open_form
 from bot.handlers.work import enqueue_then_ack, tell_later
 from bot.jobs import JobContext, job
 from bot.memory.port import FeedbackKind
@@ -36,19 +37,19 @@ def register(app: AsyncApp, services: Services) -> None:
     for action_id, kind in _FEEDBACK.items():
         app.action(action_id)(_feedback_listener(services, kind))
 
-    app.action(ids.MEMORY_ADD_CORRECTION)(_modal_opener(correction_modal))
-    app.action(ids.MEMORY_REJECT)(_modal_opener(reject_modal))
+    app.action(ids.MEMORY_ADD_CORRECTION)(_modal_opener(services, correction_modal))
+    app.action(ids.MEMORY_REJECT)(_modal_opener(services, reject_modal))
 
 
-def _modal_opener(modal: Callable[..., dict[str, Any]]):  # noqa: ANN202 - a Bolt listener
+def _modal_opener(services: Services, modal: Callable[..., dict[str, Any]]):  # noqa: ANN202 - a Bolt listener
     """A button that opens `modal(incident_id, memory_title, context=...)` for its memory, at once."""
 
     async def open_modal(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient) -> None:
         await ack()
-        _, channel_id, _ = _where(body)
+        _, channel_id, user_id = _where(body)
         incident_id = action["value"]
         view = modal(incident_id, _memory_title(body, incident_id), context={"channel_id": channel_id})
-        await client.views_open(trigger_id=body["trigger_id"], view=view)
+        await open_form(client, services, body["trigger_id"], view, channel_id=channel_id, user_id=user_id)
 
     return open_modal
 

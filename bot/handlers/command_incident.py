@@ -9,6 +9,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
+from bot.handlers.action_open_form import open_form
 from bot.handlers.work import CommandRequest, enqueue_then_ack, show_memory
 from bot.memory.errors import MemoryError_
 from bot.slack import messages
@@ -27,10 +28,11 @@ def register(app: AsyncApp, services: Services) -> None:
         team_id, channel_id = command["team_id"], command["channel_id"]
         if verb in ("", "declare"):
             await ack()
-            await client.views_open(trigger_id=command["trigger_id"], view=declare_modal(context={"channel_id": channel_id}))
+            await open_form(client, services, command["trigger_id"], declare_modal(context={"channel_id": channel_id}),
+                            channel_id=channel_id, user_id=command["user_id"])  # fmt: skip
         elif verb == "resolve":
             await ack()
-            await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond)
+            await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond, command["user_id"])
         elif verb == "show" and rest.strip():
             request = CommandRequest(
                 team_id=team_id, channel_id=channel_id, user_id=command["user_id"], text=rest.strip(),
@@ -44,7 +46,8 @@ def register(app: AsyncApp, services: Services) -> None:
 
 
 async def open_resolution_modal(
-    client: AsyncWebClient, services: Services, team_id: str, channel_id: str, trigger_id: str, respond: Any
+    client: AsyncWebClient, services: Services, team_id: str, channel_id: str, trigger_id: str, respond: Any,
+    user_id: str,
 ) -> None:
     try:
         incident = await asyncio.wait_for(services.incidents.latest_in(team_id, channel_id), TITLE_LOOKUP_S)
@@ -56,5 +59,5 @@ async def open_resolution_modal(
             return
     title = incident.title if incident else "this channel's incident"
     context = {"channel_id": channel_id, **({"current_incident": incident.incident_id} if incident else {})}
-    await client.views_open(trigger_id=trigger_id, view=resolution_modal(title, context=context))
+    await open_form(client, services, trigger_id, resolution_modal(title, context=context), channel_id=channel_id, user_id=user_id)
 
