@@ -190,3 +190,4 @@ async def test_a_killed_worker_s_job_is_picked_up_by_another(pool: asyncpg.Pool,
         await until(lambda: finished != [], timeout=20)
     finally:
         await second.stop()
+

@@ -11,7 +11,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.memory.errors import StoreFailed, StoreUnavailable
+from bot.memory.errors import StoreBusy, StoreFailed, StoreUnavailable
+
+ACQUIRE_TIMEOUT_S = 10.0
 
 # Columns of `memories` written from a MemoryDraft, in insert order.
 DRAFT_COLUMNS = (
@@ -48,10 +50,14 @@ class acquire:  # noqa: N801 - used like a function: `async with acquire(pool) a
         self._cm: Any = None
 
     async def __aenter__(self) -> asyncpg.Connection:
-        self._cm = self._pool.acquire(timeout=10)
+        self._cm = self._pool.acquire(timeout=ACQUIRE_TIMEOUT_S)
         try:
             return await self._cm.__aenter__()
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, TimeoutError) as exc:
+        except TimeoutError as exc:
+            if self._pool.get_idle_size() == 0 and self._pool.get_size() >= self._pool.get_max_size():
+                raise StoreBusy(f"every database connection stayed busy for {ACQUIRE_TIMEOUT_S:.0f} s") from exc
+            raise StoreUnavailable(f"the database does not answer: {exc or 'timeout'}") from exc
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
             raise StoreUnavailable(f"the database does not answer: {exc}") from exc
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
