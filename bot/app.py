@@ -23,6 +23,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.background import BackgroundWork
 from bot.config import Settings
 from bot.jobs import JobContext
+from bot.jobs.queue import JobQueue
 from bot.jobs.worker import JobWorker
 from bot.memory.database import database_url, migrate
 from bot.memory.effects import PostgresEffects
@@ -63,7 +64,7 @@ class Services:
     investigation: InvestigationService
     background: BackgroundWork
     metrics: Metrics
-    jobs: PostgresJobQueue  # work after an ack: durable, retried, never only in memory
+    jobs: JobQueue  # work after an ack: durable, retried, never only in memory
     effects: PostgresEffects  # what jobs already did in Slack, so a rerun does not do it twice
 
 
@@ -154,7 +155,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             investigation=investigation,
             background=background,
             metrics=metrics,
-            jobs=PostgresJobQueue(pool),
+            jobs=JobQueue(PostgresJobQueue(pool)),
             effects=PostgresEffects(pool),
         )
     finally:

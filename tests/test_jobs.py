@@ -191,3 +191,24 @@ async def test_a_killed_worker_s_job_is_picked_up_by_another(pool: asyncpg.Pool,
     finally:
         await second.stop()
 
+
+
+async def test_a_job_runs_in_the_log_context_of_the_request_that_queued_it(pool: asyncpg.Pool, database_url: str) -> None:
+    from bot.jobs.queue import JobQueue
+    from bot.observability.context import current_context, request_scope
+
+    seen: list[dict[str, str]] = []
+
+    @job("note.context", Note)
+    async def remember(ctx: JobContext, note: Note) -> None:
+        seen.append(dict(current_context()))
+
+    with request_scope(request_id="req-7", team="T1", channel="C1"):
+        await JobQueue(PostgresJobQueue(pool)).enqueue(remember.name, Note(text="x"))
+    runner = worker(database_url, remember)
+    await runner.start()
+    try:
+        await until(lambda: seen != [])
+    finally:
+        await runner.stop()
+    assert seen == [{"request_id": "req-7", "team": "T1", "channel": "C1"}]

@@ -23,6 +23,7 @@ from pgqueuer.models import Job
 from pydantic import ValidationError
 
 from bot.jobs.kinds import JobContext, JobKind, Permanent
+from bot.observability.context import FIELDS, request_scope
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +136,10 @@ class JobWorker:
             self._on_outcome(kind.name, "dropped")
             return
         ctx = self._make_context(job.attempts, job.id)
+        with request_scope(**{k: v for k, v in (job.headers or {}).items() if k in FIELDS}):
+            await self._attempt(kind, job, payload, ctx)
+
+    async def _attempt(self, kind: JobKind[Any], job: Job, payload: Any, ctx: JobContext) -> None:
         try:
             await asyncio.wait_for(kind.run(ctx, payload), kind.attempt_timeout_s)
         except asyncio.CancelledError:

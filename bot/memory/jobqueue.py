@@ -35,15 +35,18 @@ class PostgresJobQueue:
         self._queries = Queries(AsyncpgPoolDriver(pool))
 
     async def enqueue(
-        self, kind: str, payload: BaseModel, *, dedupe_key: str | None = None, delay_s: float | None = None
-    ) -> bool:
-        """True when queued now, False when the same dedupe_key is already waiting."""
+        self, kind: str, payload: BaseModel, *, dedupe_key: str | None = None, delay_s: float | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> bool:  # fmt: skip
+        """True when queued now, False when the same dedupe_key is already waiting. `headers`
+        travel with the job (the log context of the request that started it)."""
         try:
             ids = await self._queries.enqueue(
                 kind,
                 payload.model_dump_json().encode(),
                 dedupe_key=dedupe_key,
                 execute_after=timedelta(seconds=delay_s) if delay_s else None,
+                headers=headers or None,
                 on_conflict="skip",
             )
         except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncio.TimeoutError) as exc:
