@@ -84,6 +84,7 @@ class Sent:
     attempts: int = 1
     key: str = ""  # message ts, or the user whose ephemeral answers a command
     channel: str = ""
+    told_at_ack: bool = False  # the ack itself said the work could not be started
 
 
 @dataclass
@@ -191,6 +192,7 @@ async def send_one(
         response = await slack.command("/incident", f"show {rng.choice(memory_ids)}", user_id=user, channel_id=channel)
     sent.ack_ms = (time.perf_counter() - start) * 1000
     sent.status = response.status
+    sent.told_at_ack = "could not start" in json.dumps(response.body)
     return sent
 
 
@@ -261,9 +263,10 @@ async def settle(args: argparse.Namespace, sandbox: SlackSandbox, dsn: str, sent
                 "SELECT count(DISTINCT message_ts) FROM timeline_entries WHERE message_ts = ANY($1::text[])",
                 [s.key for s in messages],
             )
-            answered = sum(_answers(sandbox, s.key)[0] for s in asked)
+            answered = sum(_answers(sandbox, s.key)[0] or s.told_at_ack for s in asked)
             investigated, spinning = _investigations(sandbox, channels)
-            done = in_timeline == len(messages) and answered == len(asked) and investigated >= investigations and not spinning
+            told = sum(s.told_at_ack for s in sent if s.kind == "investigate")
+            done = in_timeline == len(messages) and answered == len(asked) and investigated + told >= investigations and not spinning
             if done or time.monotonic() > deadline:
                 break
             await asyncio.sleep(1.0)
@@ -271,13 +274,17 @@ async def settle(args: argparse.Namespace, sandbox: SlackSandbox, dsn: str, sent
         await conn.close()
     per_kind: dict[str, dict[str, int]] = {
         "message": {"sent": len(messages), "done": in_timeline},
-        "investigate": {"sent": investigations, "done": investigated},
+        "investigate": {"sent": investigations, "done": investigated, "told_failed_at_ack": told},
     }
     for kind in ("recall", "show"):
         group = [s for s in asked if s.kind == kind]
-        per_kind[kind] = {"sent": len(group), "done": sum(_answers(sandbox, s.key)[0] for s in group)}
+        per_kind[kind] = {
+            "sent": len(group),
+            "done": sum(_answers(sandbox, s.key)[0] and not s.told_at_ack for s in group),
+            "told_failed_at_ack": sum(s.told_at_ack for s in group),
+        }
     for counts in per_kind.values():
-        counts["lost"] = max(0, counts["sent"] - counts["done"])
+        counts["lost"] = max(0, counts["sent"] - counts["done"] - counts.get("told_failed_at_ack", 0))
     parents = [m for c in channels for m in sandbox.messages(c) if "past incident" in m.text and not m.thread_ts]
     return {
         "per_kind": per_kind,

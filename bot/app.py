@@ -45,6 +45,7 @@ from bot.services.resolution import ResolutionService
 log = logging.getLogger(__name__)
 
 SLACK_EVENTS_PATH = "/slack/events"
+INTAKE_CONNECTIONS = 8
 METRICS_PATH = "/metrics"
 
 
@@ -139,6 +140,9 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     # the worker's jobs and the requests' own queries each get connections: waiting for one is
     # never mistaken for a database that is down
     pool = await create_pool(dsn, max_size=settings.job_concurrency + 10)
+    # storing a request's work before its ack has connections of its own: a burst of jobs never
+    # makes Slack wait
+    intake = await create_pool(dsn, min_size=2, max_size=INTAKE_CONNECTIONS)
     background = BackgroundWork()
     metrics = Metrics()
     memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
@@ -155,7 +159,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             investigation=investigation,
             background=background,
             metrics=metrics,
-            jobs=JobQueue(PostgresJobQueue(pool)),
+            jobs=JobQueue(PostgresJobQueue(intake)),
             effects=PostgresEffects(pool),
         )
     finally:
@@ -163,6 +167,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         await investigation.aclose()  # the model's HTTP client
         await memory_store.close()  # a recall-postings derivation in flight finishes first
         await pool.close()
+        await intake.close()
 
 
 @dataclass
