@@ -52,7 +52,7 @@ from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.migrate import apply_migrations
 from bot.memory.pool import create_pool
 from bot.memory.postings import derive_postings
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
 from bot.models import Incident
 from bot.replay import percentile
 from bot.sandbox import SignedSender, SlackSandbox, message_event

@@ -22,6 +22,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
 from bot.config import Settings
+from bot.handlers import all_jobs, register_all
+from bot.handlers.lookups import SlackLookups
 from bot.jobs import JobContext
 from bot.jobs.queue import JobQueue
 from bot.jobs.worker import JobWorker
@@ -30,9 +32,9 @@ from bot.memory.effects import PostgresEffects
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.jobqueue import PostgresJobQueue
 from bot.memory.pool import create_pool
-from bot.memory.port import MemoryStore
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
+from bot.recall.pipeline import Recaller
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
@@ -41,6 +43,7 @@ from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
+from bot.services.container import Services
 
 log = logging.getLogger(__name__)
 
@@ -51,22 +54,6 @@ METRICS_PATH = "/metrics"
 
 class ConfigurationError(Exception):
     pass
-
-
-@dataclass
-class Services:
-    """Everything a handler may call. Handlers get this, never a pool or a store."""
-
-    settings: Settings
-    memory: MemoryStore  # the demo and tests seed through it; handlers use the services below
-    incidents: IncidentService
-    recall: RecallService
-    resolution: ResolutionService
-    investigation: InvestigationService
-    background: BackgroundWork
-    metrics: Metrics
-    jobs: JobQueue  # work after an ack: durable, retried, never only in memory
-    effects: PostgresEffects  # what jobs already did in Slack, so a rerun does not do it twice
 
 
 class _RateLimitRetry(AsyncRateLimitErrorRetryHandler):
@@ -91,20 +78,18 @@ def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWeb
     )
 
 
-def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
+def build_slack_app(settings: Settings, services: Services, lookups: SlackLookups | None = None) -> AsyncApp:
     if not settings.slack_bot_token:
         raise ConfigurationError("SLACK_BOT_TOKEN is not set: the bot cannot talk to Slack")
     if not settings.slack_signing_secret and not settings.slack_app_token:
         raise ConfigurationError("SLACK_SIGNING_SECRET is not set: Slack's requests cannot be verified")
-    from bot.handlers import register_all
-
     app = AsyncApp(
         client=slack_client(settings, services.metrics),
         signing_secret=settings.slack_signing_secret or "socket-mode-has-no-signing-secret",
         # the bot's own messages are dropped by Bolt before any listener sees them
         ignoring_self_events_enabled=True,
     )
-    register_all(app, services)
+    register_all(app, services, lookups)
     return app
 
 
@@ -145,7 +130,9 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     intake = await create_pool(dsn, min_size=2, max_size=INTAKE_CONNECTIONS)
     background = BackgroundWork()
     metrics = Metrics()
-    memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+    # one vocabulary: memories are indexed with it, queries read with it
+    vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
+    memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
@@ -154,8 +141,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, metrics=metrics),
-            resolution=ResolutionService(memory, incident_store),
+            recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics),
+            resolution=ResolutionService(memory),
             investigation=investigation,
             background=background,
             metrics=metrics,
@@ -193,16 +180,15 @@ class Runtime:
 
 @asynccontextmanager
 async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
-    from bot.handlers import all_jobs
-
     # the worker listens on a connection of its own to the same database
     settings = settings.model_copy(update={"database_url": await database_url(settings)})
     async with open_services(settings) as services:
-        slack_app = build_slack_app(settings, services)
+        lookups = SlackLookups()  # one per app: the listeners' and the jobs' cached Slack reads
+        slack_app = build_slack_app(settings, services, lookups)
         client = slack_client(settings, services.metrics)
 
         def job_context(attempt: int, job_id: int) -> JobContext:
-            return JobContext(services=services, client=client, attempt=attempt, job_id=job_id)
+            return JobContext(services=services, client=client, attempt=attempt, job_id=job_id, lookups=lookups)
 
         worker = JobWorker(
             settings.database_url, all_jobs(), job_context, concurrency=settings.job_concurrency,

@@ -4,28 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
 from bot.handlers.command_incident import open_resolution_modal
+from bot.handlers.context import services_of
 from bot.handlers.work import InvestigationRequest, enqueue_then_ack, run_investigation
-from bot.slack import ids
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.action(ids.INCIDENT_INVESTIGATE)
-    async def on_investigate(ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
-        request = InvestigationRequest(
-            team_id=body["team"]["id"], channel_id=(body.get("channel") or {}).get("id") or "",
-            user_id=body["user"]["id"], incident_id=action.get("value"), response_url=body.get("response_url"),
-        )  # fmt: skip
-        await enqueue_then_ack(ack, services, run_investigation, request)
+async def on_investigate(ack: Any, body: dict[str, Any], action: dict[str, Any], context: AsyncBoltContext) -> None:
+    request = InvestigationRequest(
+        team_id=context.team_id, channel_id=context.channel_id or "", user_id=context.user_id,
+        incident_id=action.get("value"), response_url=body.get("response_url"),
+    )  # fmt: skip
+    await enqueue_then_ack(ack, services_of(context), run_investigation, request)
 
-    @app.action(ids.INCIDENT_RESOLVE)
-    async def on_resolve(ack: Any, body: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        await ack()
-        await open_resolution_modal(
-            client, services, body["team"]["id"], body["channel"]["id"], body["trigger_id"], respond, body["user"]["id"]
-        )
 
+async def on_resolve(ack: Any, body: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext) -> None:
+    await ack()
+    services = services_of(context)
+    await open_resolution_modal(
+        client, services, context.team_id, context.channel_id, body["trigger_id"], respond, context.user_id
+    )

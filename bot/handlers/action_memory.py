@@ -5,27 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from pydantic import BaseModel, ConfigDict
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from pydantic import BaseModel, ConfigDict
-
-from bot.app import Services
+from bot.handlers.context import services_of
 from bot.handlers.action_open_form import open_form
 from bot.handlers.work import enqueue_then_ack, tell_later
 from bot.jobs import JobContext, job
-from bot.memory.port import FeedbackKind
-from bot.slack import ids, messages
+from bot.models import FeedbackKind
+from bot.slack import messages
 from bot.slack.modals import correction_modal, reject_modal
 
-_FEEDBACK = {ids.MEMORY_HELPFUL: FeedbackKind.HELPFUL, ids.MEMORY_NOT_RELEVANT: FeedbackKind.NOT_RELEVANT}
 _THANKS = {FeedbackKind.HELPFUL: "Noted as helpful", FeedbackKind.NOT_RELEVANT: "Noted as not relevant"}
-
-
-def _where(body: dict[str, Any]) -> tuple[str, str | None, str]:
-    team_id = (body.get("team") or {}).get("id") or body.get("user", {}).get("team_id")
-    channel_id = (body.get("channel") or {}).get("id")
-    return team_id, channel_id, body["user"]["id"]
 
 
 def _memory_title(body: dict[str, Any], incident_id: str) -> str:
@@ -33,34 +25,45 @@ def _memory_title(body: dict[str, Any], incident_id: str) -> str:
     return (body.get("message") or {}).get("text") or incident_id
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    for action_id, kind in _FEEDBACK.items():
-        app.action(action_id)(_feedback_listener(services, kind))
-
-    app.action(ids.MEMORY_ADD_CORRECTION)(_modal_opener(services, correction_modal))
-    app.action(ids.MEMORY_REJECT)(_modal_opener(services, reject_modal))
+async def on_helpful(ack: Any, action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
+    await _on_feedback(ack, action, client, context, FeedbackKind.HELPFUL)
 
 
-def _modal_opener(services: Services, modal: Callable[..., dict[str, Any]]):  # noqa: ANN202 - a Bolt listener
-    """A button that opens `modal(incident_id, memory_title, context=...)` for its memory, at once."""
-
-    async def open_modal(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient) -> None:
-        await ack()
-        _, channel_id, user_id = _where(body)
-        incident_id = action["value"]
-        view = modal(incident_id, _memory_title(body, incident_id), context={"channel_id": channel_id})
-        await open_form(client, services, body["trigger_id"], view, channel_id=channel_id, user_id=user_id)
-
-    return open_modal
+async def on_not_relevant(ack: Any, action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
+    await _on_feedback(ack, action, client, context, FeedbackKind.NOT_RELEVANT)
 
 
-def _feedback_listener(services: Services, kind: FeedbackKind):  # noqa: ANN202 - a Bolt listener
-    async def on_feedback(ack: Any, body: dict[str, Any], action: dict[str, Any]) -> None:
-        team_id, channel_id, user_id = _where(body)
-        feedback = Feedback(team_id=team_id, channel_id=channel_id, user_id=user_id, incident_id=action["value"], kind=kind)
-        await enqueue_then_ack(ack, services, record_feedback, feedback)
+async def open_correction_modal(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
+) -> None:
+    await _open_modal(correction_modal, ack, body, action, client, context)
 
-    return on_feedback
+
+async def open_reject_modal(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
+) -> None:
+    await _open_modal(reject_modal, ack, body, action, client, context)
+
+
+async def _open_modal(
+    modal: Callable[..., dict[str, Any]], ack: Any, body: dict[str, Any], action: dict[str, Any],
+    client: AsyncWebClient, context: AsyncBoltContext,
+) -> None:  # fmt: skip
+    """Open `modal(incident_id, memory_title, context=...)` for the button's memory, at once."""
+    await ack()
+    incident_id = action["value"]
+    view = modal(incident_id, _memory_title(body, incident_id), context={"channel_id": context.channel_id})
+    await open_form(client, services_of(context), body["trigger_id"], view, channel_id=context.channel_id, user_id=context.user_id)
+
+
+async def _on_feedback(
+    ack: Any, action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext, kind: FeedbackKind
+) -> None:
+    feedback = Feedback(
+        team_id=context.team_id, channel_id=context.channel_id, user_id=context.user_id,
+        incident_id=action["value"], kind=kind,
+    )  # fmt: skip
+    await enqueue_then_ack(ack, services_of(context), record_feedback, feedback)
 
 
 class Feedback(BaseModel):

@@ -13,11 +13,12 @@ import logging
 import uuid
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
+from bot.handlers.context import services_of
+from bot.services.container import Services
 from bot.handlers.work import tell_later
 from bot.slack import ids, messages
 
@@ -45,13 +46,13 @@ async def open_form(
     await tell_later(services, channel_id, user_id, messages.form_offer(title, key))
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.action(ids.OPEN_FORM)
-    async def on_open_form(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        await ack()
-        stored = await services.effects.done(action.get("value") or "")
-        if not stored:
-            await respond(**messages.notice("That form is no longer kept. Run the command again."), replace_original=False)
-            return
-        channel_id = (body.get("channel") or {}).get("id")
-        await open_form(client, services, body["trigger_id"], json.loads(stored), channel_id=channel_id, user_id=body["user"]["id"])
+async def on_open_form(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+) -> None:
+    await ack()
+    services = services_of(context)
+    stored = await services.effects.done(action.get("value") or "")
+    if not stored:
+        await respond(**messages.notice("That form is no longer kept. Run the command again."), replace_original=False)
+        return
+    await open_form(client, services, body["trigger_id"], json.loads(stored), channel_id=context.channel_id, user_id=context.user_id)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
+from bot.errors import MemoryError_
 from bot.handlers.action_open_form import open_form
+from bot.handlers.context import services_of
 from bot.handlers.work import CommandRequest, enqueue_then_ack, show_memory
-from bot.memory.errors import MemoryError_
+from bot.services.container import Services
 from bot.slack import messages
 from bot.slack.modals import declare_modal, resolution_modal
 
@@ -20,29 +21,30 @@ from bot.slack.modals import declare_modal, resolution_modal
 TITLE_LOOKUP_S = 1.0
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.command("/incident")
-    async def incident_command(ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        verb, _, rest = (command.get("text") or "").strip().partition(" ")
-        verb = verb.lower()
-        team_id, channel_id = command["team_id"], command["channel_id"]
-        if verb in ("", "declare"):
-            await ack()
-            await open_form(client, services, command["trigger_id"], declare_modal(context={"channel_id": channel_id}),
-                            channel_id=channel_id, user_id=command["user_id"])  # fmt: skip
-        elif verb == "resolve":
-            await ack()
-            await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond, command["user_id"])
-        elif verb == "show" and rest.strip():
-            request = CommandRequest(
-                team_id=team_id, channel_id=channel_id, user_id=command["user_id"], text=rest.strip(),
-                response_url=command["response_url"],
-            )  # fmt: skip
-            await enqueue_then_ack(ack, services, show_memory, request)
-        elif verb == "help":
-            await ack(**messages.help_message(services.settings.incident_channel_pattern))
-        else:
-            await ack(**messages.notice(f"I don't know `/incident {verb}`. Try `/incident help`."))
+async def incident_command(
+    ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+) -> None:
+    verb, _, rest = (command.get("text") or "").strip().partition(" ")
+    verb = verb.lower()
+    services = services_of(context)
+    team_id, channel_id = context.team_id, context.channel_id
+    if verb in ("", "declare"):
+        await ack()
+        view = declare_modal(context={"channel_id": channel_id})
+        await open_form(client, services, command["trigger_id"], view, channel_id=channel_id, user_id=context.user_id)
+    elif verb == "resolve":
+        await ack()
+        await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond, context.user_id)
+    elif verb == "show" and rest.strip():
+        request = CommandRequest(
+            team_id=team_id, channel_id=channel_id, user_id=context.user_id, text=rest.strip(),
+            response_url=command["response_url"],
+        )  # fmt: skip
+        await enqueue_then_ack(ack, services, show_memory, request)
+    elif verb == "help":
+        await ack(**messages.help_message(services.settings.incident_channel_pattern))
+    else:
+        await ack(**messages.notice(f"I don't know `/incident {verb}`. Try `/incident help`."))
 
 
 async def open_resolution_modal(

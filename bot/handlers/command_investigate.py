@@ -4,17 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 
-from bot.app import Services
+from bot.handlers.context import services_of
 from bot.handlers.work import InvestigationRequest, enqueue_then_ack, run_investigation
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.command("/investigate")
-    async def investigate_command(ack: Any, command: dict[str, Any]) -> None:
-        request = InvestigationRequest(
-            team_id=command["team_id"], channel_id=command["channel_id"], user_id=command["user_id"],
-            response_url=command.get("response_url"),
-        )  # fmt: skip
-        await enqueue_then_ack(ack, services, run_investigation, request)
+async def investigate_command(ack: Any, command: dict[str, Any], context: AsyncBoltContext) -> None:
+    request = InvestigationRequest(
+        team_id=context.team_id, channel_id=context.channel_id, user_id=context.user_id,
+        response_url=command.get("response_url"),
+    )  # fmt: skip
+    await enqueue_then_ack(ack, services_of(context), run_investigation, request)

@@ -16,11 +16,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
-from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from bot.handlers.flows import recent_channel_info, user_name
+from bot.handlers.context import services_of
+from bot.handlers.lookups import channel_info
 from bot.jobs import JobContext, JobKind, Permanent, job
-from bot.memory.errors import MemoryError_, MemoryNotFound
+from bot.errors import MemoryError_, MemoryNotFound
 from bot.models import IncidentRecord, IncidentStatus, utcnow
 from bot.slack import messages
 from bot.slack.investigation import investigation_message
@@ -63,7 +63,7 @@ async def respond_once(ctx: JobContext, key: str, response_url: str, message: di
     """An answer through a command's response_url (only the asker sees it), once per `key`."""
     if await ctx.services.effects.done(key) is not None:
         return
-    response = await AsyncWebhookClient(response_url).send_dict({"response_type": "ephemeral", **message})
+    response = await ctx.webhook(response_url).send_dict({"response_type": "ephemeral", **message})
     if response.status_code >= 500:
         raise ConnectionError(f"response_url answered {response.status_code}")
     if response.status_code >= 400:
@@ -130,14 +130,14 @@ async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
     latest = await services.incidents.latest_in(message.team_id, message.channel_id)
     incident = latest if latest is not None and latest.status is IncidentStatus.OPEN else None
     if latest is None:
-        detected = await services.incidents.detect(message.team_id, await recent_channel_info(ctx.client, message.channel_id))
+        detected = await services.incidents.detect(message.team_id, await ctx.lookups.recent_channel_info(ctx.client, message.channel_id))
         if detected is not None:
             incident, _ = detected
             await start_recall_thread(services, incident)
     if incident is None:
         return
     at = datetime.fromtimestamp(float(message.ts), tz=timezone.utc)
-    author = await user_name(ctx.client, message.user) if message.user else "unknown"
+    author = await ctx.lookups.user_name(ctx.client, message.user) if message.user else "unknown"
     await services.incidents.record_message(
         message.team_id, message.channel_id, message.ts, author, message.text[:40_000], at, event_id=message.event_id
     )
@@ -151,8 +151,6 @@ class ChannelRef(_Payload):
 @job("incident.detect", ChannelRef, deadline_s=3600)
 async def detect_incident(ctx: JobContext, ref: ChannelRef) -> None:
     """The bot joined a channel: if it is named like an incident, open it and recall."""
-    from bot.handlers.flows import channel_info
-
     detected = await ctx.services.incidents.detect(ref.team_id, await channel_info(ctx.client, ref.channel_id))
     if detected is not None:
         await start_recall_thread(ctx.services, detected[0])
@@ -332,13 +330,14 @@ async def enqueue_then_ack(
 
 
 def store_event_first(
-    services: Any, kind: JobKind[Any], job_for: Any  # (body, event, context) -> (payload, dedupe_key) | None
+    kind: JobKind[Any], job_for: Any  # (body, event, context) -> (payload, dedupe_key) | None
 ) -> Any:
     """Listener middleware for events: Bolt acknowledges events before their listener runs, so
     the work is queued here, before Slack gets its 200. When the database does not take it in
     time, Slack gets a 503 and delivers the event again later (at once, after 1 and 5 minutes)."""
 
     async def store_first(body: dict[str, Any], event: dict[str, Any], context: Any) -> BoltResponse:
+        services = services_of(context)
         work = job_for(body, event, context)
         if work is None:
             return BoltResponse(status=200, body="")

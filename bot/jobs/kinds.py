@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
+from slack_sdk.webhook.async_client import AsyncWebhookClient
+
 if TYPE_CHECKING:
     from slack_sdk.web.async_client import AsyncWebClient
 
@@ -23,10 +25,13 @@ class Permanent(Exception):
 class JobContext:
     """What a job runs with: the app's services, a Slack client, and which attempt this is."""
 
-    services: Any  # bot.services Services (typed loosely: jobs are wired by the composition root)
+    services: Any  # bot.services.container.Services
     client: AsyncWebClient
     attempt: int
     job_id: int
+    lookups: Any = None  # bot.handlers.lookups.SlackLookups: the app's cached Slack reads
+    # answers through a command's response_url (tests pass a fake; Slack's own client otherwise)
+    webhook: Callable[[str], Any] = AsyncWebhookClient
 
 
 @dataclass(frozen=True, slots=True)

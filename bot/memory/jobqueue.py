@@ -15,7 +15,7 @@ from pgqueuer import Queries
 from pgqueuer.db import AsyncpgDriver, AsyncpgPoolDriver
 from pydantic import BaseModel
 
-from bot.memory.errors import StoreFailed, StoreUnavailable
+from bot.errors import StoreFailed, StoreUnavailable
 
 
 async def install_job_queue(conn: asyncpg.Connection) -> None:

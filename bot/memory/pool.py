@@ -11,7 +11,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.memory.errors import StoreBusy, StoreFailed, StoreUnavailable
+from bot.errors import StoreBusy, StoreFailed, StoreUnavailable
 
 ACQUIRE_TIMEOUT_S = 10.0
 

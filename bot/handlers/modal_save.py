@@ -1,15 +1,14 @@
-"""Steps several Slack surfaces share: posting a recall thread, running an investigation,
-reading a channel, and saving a modal without ever losing what the user typed.
+"""The modal-save protocol: save within Slack's ack window without ever losing what was typed.
 
-These run after the request was acknowledged (inside BackgroundWork), except `save_modal`,
-which decides what the acknowledgement says.
+A view_submission must be answered within 3 s, and the answer is the only way to keep the modal
+open with an error. `parse_submission` validates the typed values (errors shown inline);
+`save_modal` runs the save against the ack budget and decides what the ack says.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -17,12 +16,8 @@ from pydantic import ValidationError
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
-from bot.memory.errors import MemoryError_
-from bot.models import IncidentRecord, utcnow
-from bot.services.incidents import ChannelInfo
-from bot.slack import messages
-from bot.slack.investigation import investigation_message
+from bot.background import BackgroundWork
+from bot.errors import MemoryError_
 from bot.slack.limits import check_modal
 from bot.slack.modals import prefilled_modal
 from bot.slack.submissions import Submission
@@ -33,57 +28,6 @@ T = TypeVar("T")
 
 # Slack gives 3 s to acknowledge; saving gets this much of it, the rest is for the network.
 SAVE_BUDGET_S = 2.0
-
-
-# Messages in channels that are not incidents would otherwise cost a conversations.info each.
-CHANNEL_CACHE_S = 300.0
-_CHANNELS: dict[tuple[str, str], tuple[float, asyncio.Future[ChannelInfo]]] = {}  # (API base, channel)
-
-
-async def recent_channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
-    """channel_info, remembered for a few minutes (a rename shows up after that). A burst of
-    messages shares one request: the answer in flight is what is remembered."""
-    now = time.monotonic()
-    key = (client.base_url, channel_id)
-    cached = _CHANNELS.get(key)
-    if cached is None or now - cached[0] >= CHANNEL_CACHE_S:
-        cached = (now, asyncio.ensure_future(channel_info(client, channel_id)))
-        _CHANNELS[key] = cached
-    try:
-        return await asyncio.shield(cached[1])
-    except Exception:
-        _CHANNELS.pop(key, None)  # a failure is not remembered: ask again next time
-        raise
-
-
-async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
-    response = await client.conversations_info(channel=channel_id)
-    channel = response["channel"]
-    return ChannelInfo(
-        id=channel_id,
-        name=channel.get("name") or channel_id,
-        is_private=bool(channel.get("is_private")),
-        topic=(channel.get("topic") or {}).get("value", ""),
-        purpose=(channel.get("purpose") or {}).get("value", ""),
-        is_member=bool(channel.get("is_member", True)),
-    )
-
-
-_NAMES: dict[tuple[str, str], str] = {}  # (Slack API base, user id) → name; else one ask per message
-
-
-async def user_name(client: AsyncWebClient, user_id: str) -> str:
-    """How a person is named in memory ("maya.oncall"): readable later, and never a ping."""
-    key = (client.base_url, user_id)
-    if key in _NAMES:
-        return _NAMES[key]
-    try:
-        user = (await client.users_info(user=user_id))["user"]
-    except SlackApiError:
-        return user_id  # not cached: the next message asks again
-    profile = user.get("profile") or {}
-    _NAMES[key] = profile.get("display_name") or user.get("name") or profile.get("real_name") or user_id
-    return _NAMES[key]
 
 
 S = TypeVar("S", bound="Submission")
@@ -101,7 +45,7 @@ async def parse_submission(ack: Callable[..., Awaitable[Any]], model: type[S], v
 async def save_modal(
     ack: Callable[..., Awaitable[Any]],
     client: AsyncWebClient,
-    services: Services,
+    background: BackgroundWork,
     view: dict[str, Any],
     save: Awaitable[T],
     on_saved: Callable[[T], Awaitable[dict[str, Any] | None]],
@@ -117,7 +61,7 @@ async def save_modal(
         result = await asyncio.wait_for(asyncio.shield(task), SAVE_BUDGET_S)
     except TimeoutError:
         await ack(response_action="update", view=prefilled_modal(view, "Still saving… the database is slow. Keep this open."))
-        services.background.spawn(_finish_slow_save(client, view, task, on_saved), name="slow-save")
+        background.spawn(_finish_slow_save(client, view, task, on_saved), name="slow-save")
         return
     except Exception as exc:  # noqa: BLE001 - whatever failed, what the user typed stays on screen
         await ack(response_action="update", view=prefilled_modal(view, _not_saved(exc)))
