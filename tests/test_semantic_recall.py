@@ -193,15 +193,17 @@ async def test_a_slow_endpoint_costs_recall_at_most_its_timeout(
     assert all("semantic" not in m.score_components for m in matches)
 
 
-async def test_a_memory_retained_later_is_embedded_in_the_background_and_then_found(
+async def test_a_memory_retained_later_is_embedded_by_the_next_pass_alone_and_then_found(
     store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi
 ) -> None:
     semantic = await semantic_on(store, embeddings_api)
     await semantic.embed_pending()
     late = DISK.model_copy(update={"incident_id": "INC-DISK-2", "title": "Uploads rejected", "symptoms": "Quota reached on the bucket."})
     await store.retain(late)
-    semantic.embed_soon()
-    await semantic.settled()
+    assert await semantic.counts() == (3, 0, 1)
+    asked = len(embeddings_api.requests)
+    assert await semantic.embed_pending() == 1
+    assert embeddings_api.requests[asked]["input"][0].startswith("Uploads rejected")
     assert await semantic.counts() == (4, 0, 0)
     matches = await RecallService(store, semantic=semantic).recall(RecallQuery(team_id=TEAM, title="disk space"))
     assert {"INC-DISK", "INC-DISK-2"} <= {m.memory.incident_id for m in matches[:2]}

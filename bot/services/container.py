@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from bot.background import BackgroundWork
 from bot.config import Settings
+from bot.jobs.queue import JobQueue
+from bot.memory.effects import PostgresEffects
 from bot.memory.port import MemoryStore
 from bot.observability import Metrics
 from bot.services.incidents import IncidentService
@@ -28,5 +30,7 @@ class Services:
     investigation: InvestigationService
     background: BackgroundWork
     metrics: Metrics
+    jobs: JobQueue  # work after an ack: durable, retried, never only in memory
+    effects: PostgresEffects  # what jobs already did in Slack, so a rerun does not do it twice
     semantic: SemanticRecall | None = None
     """Semantic recall, when EMBEDDINGS_URL is set and the database has pgvector."""

@@ -5,10 +5,11 @@ endpoint does, recall answers: a query that cannot be embedded within `query_tim
 lexically, said in the log and counted in recall_semantic_fallbacks_total; after a failure the
 endpoint is left alone for `cooldown` seconds, so a dead endpoint costs recall nothing.
 
-Memories are embedded after retain, in the background (`embed_soon`), at start for whatever was
-missed, and by `incident-memory embed`. Each pass embeds every memory that has no vector of the
-configured model: a memory retained while the endpoint was down, or embedded by a model since
-replaced, is picked up by the next pass; a pass cut short resumes where it stopped.
+Memories are embedded by `embed_pending`: after a resolution and at start as a durable job
+(bot/handlers/work_embed.py), and by `incident-memory embed`. Each pass embeds every memory that
+has no vector of the configured model: a memory retained while the endpoint was down, or embedded
+by a model since replaced, is picked up by the next pass; a pass cut short resumes where it
+stopped.
 """
 
 from __future__ import annotations
@@ -54,8 +55,6 @@ class SemanticRecall:
         self._cooldown = cooldown
         self._metrics = metrics
         self._resting_until = 0.0
-        self._embedding: asyncio.Task[None] | None = None
-        self._again = False
         self.enabled = False
         """Set by `start`: the database can hold vectors."""
 
@@ -148,35 +147,5 @@ class SemanticRecall:
             if on_progress is not None:
                 on_progress(len(items))
 
-    def embed_soon(self) -> None:
-        """After a retain: embed what is missing in the background (one pass at a time; a pass
-        already running picks the new memory up, since it reads in pk order)."""
-        if not self.enabled:
-            return
-        self._again = True  # a pass that is finishing runs once more: it may have missed this one
-        if self._embedding is None or self._embedding.done():
-            self._embedding = asyncio.get_running_loop().create_task(self._embed_in_background(), name="embed-memories")
-
-    async def _embed_in_background(self) -> None:
-        while self._again:
-            self._again = False
-            try:
-                await self.embed_pending()
-            except EmbeddingsUnavailable as exc:
-                log.warning("embedding memories stopped: %s; the next retain, start or `incident-memory embed` resumes", exc)
-                return
-            except Exception:  # noqa: BLE001 - the next pass tries again; recall is lexical for these meanwhile
-                log.warning("embedding memories failed; the next retain, start or `incident-memory embed` resumes", exc_info=True)
-                return
-
-    async def settled(self) -> None:
-        """Wait for the background pass, if one is running (tests, shutdown)."""
-        if self._embedding is not None:
-            await asyncio.gather(self._embedding, return_exceptions=True)
-
     async def aclose(self) -> None:
-        """Stop a background pass (it resumes at the next start) and close the HTTP client."""
-        if self._embedding is not None and not self._embedding.done():
-            self._embedding.cancel()
-            await asyncio.gather(self._embedding, return_exceptions=True)
         await self.embedder.aclose()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -52,10 +51,8 @@ def draft_for(incident: IncidentRecord, resolution: Resolution, *, resolved_by: 
 
 
 class ResolutionService:
-    def __init__(self, memory: MemoryStore, *, after_retain: Callable[[], None] | None = None) -> None:
+    def __init__(self, memory: MemoryStore) -> None:
         self._memory = memory
-        self._after_retain = after_retain
-        """Called once a new memory is in (semantic recall embeds it in the background)."""
 
     async def resolve(self, incident: IncidentRecord, resolution: Resolution, *, resolved_by: str) -> ResolutionOutcome:
         """Retain the outcome and close the incident, in one transaction. Storage errors
@@ -67,8 +64,6 @@ class ResolutionService:
             existing = await self._memory.get(incident.team, incident.incident_id)
             return ResolutionOutcome(ResolutionStatus.CONFLICT, existing, tuple(conflict.fields))
         status = ResolutionStatus.SAVED if outcome.status is RetainStatus.CREATED else ResolutionStatus.UNCHANGED
-        if status is ResolutionStatus.SAVED and self._after_retain is not None:
-            self._after_retain()
         return ResolutionOutcome(status, outcome.memory)
 
     async def add_correction(self, team_id: str, incident_id: str, author: str, text: str) -> MemoryRecord:
