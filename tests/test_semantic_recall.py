@@ -288,3 +288,36 @@ async def test_without_pgvector_migrations_apply_start_says_so_and_recall_is_lex
     finally:
         await store.close()
         await pool.close()
+
+
+# ---- the pure parts ----------------------------------------------------------------------------
+
+
+def test_without_a_vector_fusion_scores_and_explains_exactly_as_before() -> None:
+    from bot.recall.fusion import fuse
+    from bot.recall.signals import Signals
+
+    plain = Signals(lexical=0.8, signature=0.0, concepts=0.5, same_service=1.0, truth=0.9, recency=0.4, feedback=0.5)
+    score, components = fuse(plain)
+    assert "semantic" not in components and "similarity" not in components
+    import dataclasses
+
+    with_meaning = dataclasses.replace(plain, semantic=0.0, similarity=0.1)
+    assert fuse(with_meaning)[0] == score  # the farthest candidate in meaning gains nothing
+    closest = dataclasses.replace(plain, semantic=1.0, similarity=0.7)
+    assert fuse(closest)[0] > score and fuse(closest)[1]["semantic"] == 1.0
+
+
+def test_a_memory_is_quoted_sentence_by_sentence_its_stack_trace_by_its_first_line() -> None:
+    from bot.recall.meaning import memory_text, quoted, sentences
+
+    draft = POOL.model_copy(update={
+        "error_message": "java.sql.SQLTransientConnectionException: pool timed out\n\tat com.zaxxer.Pool.get(Pool.java:1)",
+    })  # fmt: skip
+    said = sentences(draft)
+    assert said[0] == "Orders API errors"
+    assert "Connection slots saturated on the primary." in said
+    assert "java.sql.SQLTransientConnectionException: pool timed out" in said
+    assert not any("com.zaxxer" in s for s in said)
+    assert memory_text(draft).startswith("Orders API errors\nRequests failed")
+    assert quoted("word " * 100).endswith("…") and len(quoted("word " * 100)) <= 140
