@@ -9,20 +9,18 @@ import json
 import logging
 import sys
 from datetime import datetime, timezone
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.embeddings import EmbeddingsMisconfigured, EmbeddingsUnavailable, embedder_from_settings
+from bot.cli_semantic import SemanticFailed, embed_all, semantic_recall
 from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, load_drafts
 from bot.memory.port import MemoryStore
 from bot.recall.conflicts import find_conflicts
-from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
@@ -195,7 +193,7 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
     )
 
     async def work(store: MemoryStore) -> int:
-        async with _semantic_recall(settings, store) as semantic:
+        async with semantic_recall(settings, store) as semantic:
             matches = await RecallService(store, semantic=semantic).recall(query)
         if not matches:
             await _hint_other_teams(store, args.team)
@@ -300,56 +298,13 @@ async def cmd_retag(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_store(settings, work)
 
 
-@asynccontextmanager
-async def _semantic_recall(settings: Settings, store: Any) -> AsyncIterator[SemanticRecall | None]:
-    """Semantic recall when EMBEDDINGS_URL is set and the database has pgvector, else None."""
-    try:
-        embedder = embedder_from_settings(settings)
-    except EmbeddingsMisconfigured as exc:
-        raise CommandFailed(str(exc)) from exc
-    if embedder is None:
-        yield None
-        return
-    semantic = SemanticRecall(embedder, store, query_timeout=settings.embeddings_timeout_s)
-    try:
-        yield semantic if await semantic.start(settings.migrations_dir) else None
-    finally:
-        await semantic.aclose()
-
-
 async def cmd_embed(args: argparse.Namespace, settings: Settings) -> int:
-    """Compute the vectors semantic recall needs: memories never embedded, or embedded by
-    another model than EMBEDDINGS_MODEL. Resumable: a second run starts where the first stopped."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    if not settings.embeddings_url:
-        raise CommandFailed("EMBEDDINGS_URL is not set: semantic recall is off, there is nothing to embed")
+    """Compute semantic recall's vectors: memories never embedded, or by another model."""
 
     async def work(store: MemoryStore) -> int:
-        async with _semantic_recall(settings, store) as semantic:
-            if semantic is None:
-                raise CommandFailed("the database has no pgvector extension (`vector`): semantic recall cannot run here")
-            current, stale, missing = await semantic.counts()
-            done = 0
-            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-            with Progress(*columns, console=Console(stderr=True), transient=True, disable=args.no_progress) as bar:
-                task = bar.add_task(f"embedding with {semantic.model}", total=stale + missing)
-
-                def advance(n: int) -> None:
-                    nonlocal done
-                    done += n
-                    bar.advance(task, n)
-
-                try:
-                    await semantic.embed_pending(on_progress=advance)
-                except EmbeddingsUnavailable as exc:
-                    raise CommandFailed(f"{exc}; {done} memories embedded before it stopped: run again to resume") from exc
-            text = (f"embedded {done} memories with {semantic.model} ({stale} had another model's vectors); "
-                    f"{current + done} of {current + stale + missing} now have vectors")  # fmt: skip
-            _emit(args, {"model": semantic.model, "embedded": done, "re_embedded_from_other_model": stale,
-                         "already_current": current}, text)  # fmt: skip
-            return EXIT_OK
+        payload, text = await embed_all(settings, store, progress=not args.no_progress)
+        _emit(args, payload, text)
+        return EXIT_OK
 
     return await _with_store(settings, work)
 
@@ -479,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed, SemanticFailed) as exc:
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
