@@ -33,6 +33,11 @@ class Rejected(Exception):
     """A file (or one of its records) that cannot become memories; the message says why."""
 
 
+class NotAnIncident(Rejected):
+    """A file that does not report an incident (a template, an index, an empty file): skipped
+    with the reason, not an error."""
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedFile:
     """One file's drafts, or the reason it was rejected (then `drafts` is empty)."""
@@ -53,7 +58,7 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as exc:
         raise Rejected(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     if not text.strip():
-        raise Rejected("the file is empty")
+        raise NotAnIncident("the file is empty")
     return text
 
 
@@ -72,7 +77,13 @@ def describe(exc: ValidationError, labels: dict[str, str] | None = None) -> str:
     return "; ".join(parts)
 
 
-def seed_draft(fields: dict[str, Any], *, team_id: str, labels: dict[str, str] | None = None) -> MemoryDraft:
+def seed_draft(
+    fields: dict[str, Any],
+    *,
+    team_id: str,
+    labels: dict[str, str] | None = None,
+    provenance: dict[str, Any] | None = None,
+) -> MemoryDraft:
     """A seed memory from a record's fields, or Rejected naming what is wrong.
 
     A seed is `unconfirmed_hypothesis` unless the record names who confirmed it: then it is
@@ -80,6 +91,8 @@ def seed_draft(fields: dict[str, Any], *, team_id: str, labels: dict[str, str] |
     nor another source: importing is how seeds are made, other provenance goes through `retain`.
     """
     data = {k: v for k, v in fields.items() if v is not None}
+    if provenance is not None:
+        data["provenance"] = provenance
     if is_placeholder(data.get("verified_by")):
         del data["verified_by"]  # "Confirmed by: TBD" confirms nothing
     if data.setdefault("team_id", team_id) != team_id:

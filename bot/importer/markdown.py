@@ -1,187 +1,172 @@
-"""Postmortems written in Markdown, the way teams usually write them.
+"""Postmortems written in Markdown or exported as plain text → one memory each, with where every
+field came from.
 
-    ---                                  optional front matter: flat `key: value` lines
-    incident_id: INC-2024-031
-    ---
-    # Redis eviction storm on the session cache     the title: the first `# ` heading
-    - **Service:** sessions                         metadata: `Key: value` lines before the first
-    - **Severity:** SEV2                            section (or in a `## Metadata` section)
-    - **Confirmed by:** Maya Chen
-    ## Summary / Impact / Symptoms                  → symptoms
-    ## Root cause                                   → root_cause
-    ## Resolution                                   → resolution
-    ## What didn't work                             → failed_attempts, one per list item,
-    - Restarted Redis — the cache refilled ...        "action — why it failed"
-    ## Lessons learned / Action items               → lesson
+    the shape (front matter, title, sections by meaning)     bot/importer/document.py
+    what a heading means                                     bot/data/postmortem_sections.json
+    timelines: entries, the fix, attempts that failed        bot/importer/timeline.py
+    dates                                                    bot/importer/dates.py
 
-Sections with other names (Timeline, What went well, ...) are not imported. Every heading alias
-is in SECTIONS; every metadata key in METADATA.
+Fields come from the sections of their kind; when there is none, the fix comes from the timeline
+entries that resolved or rolled back, the root cause from the summary's sentences that say what
+caused it. Only a file that does not report an incident (a template, an index) is refused, as
+`NotAnIncident` with the reason.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
-from pathlib import Path
+from datetime import datetime
+from pathlib import Path, PurePath
 from typing import Any
 
-from bot.importer.drafts import WHY_SEPARATOR, Rejected, is_placeholder, read_text, seed_draft
-from bot.models import MemoryDraft
+from bot.importer.dates import at_time_of, find_date, parse_date
+from bot.importer.document import Document, Section, parse_document, plain
+from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, is_placeholder, read_text, seed_draft
+from bot.importer.timeline import Entry, failed_in_prose, failed_in_timeline, is_critique, read_entries, resolving
+from bot.importer.vocabulary import normalize_heading, section_kind
+from bot.models import MAX_TEXT, MemoryDraft
 
-# normalized heading → what it holds
-SECTIONS: dict[str, str] = {
-    **dict.fromkeys(
-        ["summary", "executive summary", "incident summary", "overview", "description", "what happened"], "summary"
-    ),
-    **dict.fromkeys(["impact", "customer impact", "user impact", "business impact"], "impact"),
-    **dict.fromkeys(["symptoms", "symptom", "detection", "symptoms and detection"], "symptoms"),
-    **dict.fromkeys(["error", "errors", "error message", "error messages"], "error_message"),
-    **dict.fromkeys(
-        ["root cause", "root causes", "root cause analysis", "cause", "causes", "contributing factors", "trigger"],
-        "root_cause",
-    ),
-    **dict.fromkeys(
-        ["diagnosis", "investigation", "troubleshooting", "how it was found", "how we found it",
-         "how the root cause was found"],
-        "diagnosis",
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["resolution", "fix", "the fix", "remediation", "mitigation", "recovery", "resolution and recovery",
-         "what fixed it", "what worked", "how it was fixed"],
-        "resolution",
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["what went wrong", "what didn't work", "what did not work", "what we tried that didn't work",
-         "what we tried that did not work", "failed attempts", "things that didn't work", "dead ends"],
-        "failed_attempts",
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["lessons learned", "lessons", "lesson", "lesson learned", "what we learned", "learnings", "takeaways",
-         "key takeaways"],
-        "lesson",
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["action items", "actions", "follow ups", "followups", "follow up actions", "next steps",
-         "corrective actions"],
-        "action_items",
-    ),  # fmt: skip
-    **dict.fromkeys(["metadata", "details", "incident details", "incident metadata"], "metadata"),
-}
+EXTRACTOR = "markdown-sections/2"
 
 # normalized metadata key → memory field
 METADATA: dict[str, str] = {
-    **dict.fromkeys(["incident id", "incident", "id", "incident number"], "incident_id"),
+    **dict.fromkeys(["incident id", "incident", "id", "incident number", "incident no", "ticket"], "incident_id"),
     **dict.fromkeys(["title"], "title"),
-    **dict.fromkeys(["service", "services", "affected service", "affected services", "component", "system"], "service"),
-    **dict.fromkeys(["severity", "sev", "severity level"], "severity"),
     **dict.fromkeys(
-        ["date", "incident date", "started", "started at", "start", "start time", "occurred", "occurred at"],
+        ["service", "services", "affected service", "affected services", "component", "components",
+         "affected component", "affected components", "system", "systems", "affected system", "affected systems",
+         "product", "products", "application", "app"],
+        "service",
+    ),  # fmt: skip
+    **dict.fromkeys(["severity", "sev", "severity level", "priority", "impact level"], "severity"),
+    **dict.fromkeys(
+        ["date", "incident date", "date of incident", "date of the incident", "started", "started at", "start",
+         "start time", "start date", "occurred", "occurred at", "when", "detected", "detected at", "began",
+         "incident start", "outage start", "time"],
         "occurred_at",
-    ),
-    **dict.fromkeys(["resolved", "resolved at", "ended", "end time", "recovered"], "resolved_at"),
+    ),  # fmt: skip
+    **dict.fromkeys(
+        ["resolved", "resolved at", "ended", "end", "end time", "end date", "recovered", "incident end", "outage end"],
+        "resolved_at",
+    ),  # fmt: skip
     **dict.fromkeys(["confirmed by", "verified by"], "verified_by"),
-    **dict.fromkeys(["tags", "labels"], "tags"),
+    **dict.fromkeys(["tags", "labels", "categories", "keywords"], "tags"),
     **dict.fromkeys(["error message"], "error_message"),
 }
-
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
+_KEY_VALUE = re.compile(r"^\s*(?:[-*+]\s+)?(?P<key>(?:\*\*|__)?[A-Za-z][\w '’/()-]{0,38}?(?:\*\*|__)?)\s*:\s*(?P<value>.*)$")
+_CAUSE = re.compile(
+    r"\b(?:caus\w*|due to|because|root cause|result(?:ed)? (?:of|from|in)|trigger\w*|stemm\w*|led to|"
+    r"was introduced|introduced a|bug in|misconfigur\w*|regression)\b",
+    re.I,
+)
+_FIX = re.compile(
+    r"\b(?:fix\w*|resolv\w*|mitigat\w*|restor\w*|roll(?:ed)?[ -]?back|revert\w*|recover\w*|patch\w*|"
+    r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*)\b",
+    re.I,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 _WHY_LABEL = re.compile(r"^(?:why(?: it failed)?|because)\s*:?\s*", re.I)
-_ISO_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}))?")
-_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y")
+_LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
+_PLACEHOLDER_TEXT = re.compile(
+    r"\{\{[^}]*\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
+    r"<(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title|service|team|description)[^>]*>|"
+    r"\b(?:YYYY-MM-DD|HH:MM|XX:XX|MM/DD/YYYY|lorem ipsum)\b",
+    re.I,
+)
+_TEMPLATE_TITLE = re.compile(
+    r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template", re.I
+)
+_INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
 
 
-def _normalize(name: str) -> str:
-    name = name.lower().replace("’", "'").replace("-", " ").replace("_", " ")
-    name = re.sub(r"^[\d.\s]+", "", name)  # "2. Root cause"
-    return " ".join(re.sub(r"[^a-z' ]+", " ", name).split())
-
-
-def _plain(text: str) -> str:
-    """Without emphasis markers and surrounding quotes: `**Service:**` and `"x"` say the same."""
-    return text.replace("**", "").replace("__", "").strip().strip("`").strip().strip("'\"").strip()
-
-
-def _clean(lines: list[str]) -> str:
-    """The section's text with hard-wrapped paragraphs joined (Markdown reads a single newline as
-    a space; Slack would not), list items and code kept on their own lines, fences dropped."""
+def _join(lines: list[str]) -> str:
+    """A section's text with hard-wrapped paragraphs joined (Markdown reads a single newline as a
+    space), list items, table rows and code on their own lines, fences dropped."""
     out: list[str] = []
-    joinable = False  # whether the last line is prose that a wrapped line continues
+    joinable = False
     in_fence = False
-    for line in _COMMENT.sub("", "\n".join(lines)).splitlines():
-        if _FENCE.match(line):
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
             in_fence, joinable = not in_fence, False
             continue
         stripped = line.strip()
-        code = in_fence or (line.startswith(("    ", "\t")) and not joinable)
+        code = in_fence or (line.startswith(("    ", "\t")) and not joinable and not _LIST_ITEM.match(line))
+        if stripped.startswith("![") and stripped.endswith(")"):
+            continue  # an image: nothing to read
         if code:
             out.append(line.rstrip())
         elif stripped and joinable and not _LIST_ITEM.match(line) and not stripped.startswith(("|", "#", ">")):
             out[-1] += " " + stripped
         else:
             out.append(stripped)
-        joinable = bool(stripped) and not code
+        joinable = bool(stripped) and not code and not stripped.startswith("|")
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
 
+class _Fields:
+    """The memory's fields as they are found, each with where it came from."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.origins: dict[str, str] = {}
+
+    def put(self, name: str, value: Any, origin: str) -> None:
+        if value in (None, "", []) or name in self.values:
+            return
+        self.values[name] = value
+        self.origins[name] = origin
+
+
+def _sections_text(sections: list[Section]) -> tuple[str, str]:
+    text = "\n\n".join(t for t in (_join(s.lines) for s in sections) if t)
+    return text, " + ".join(s.label for s in sections)
+
+
+def _metadata(doc: Document, fields: _Fields, inline: dict[str, list[tuple[str, str]]]) -> None:
+    """Front matter, then `Key: value` lines (and two-cell table rows) before the first section,
+    in metadata sections, and at the top of the first section. Lines labelled with a section's
+    name ("Root cause: ...") are kept for that kind."""
+    for key, value in doc.meta.items():
+        name = METADATA.get(normalize_heading(key))
+        if name and value not in (None, "", []) and not is_placeholder(value):
+            fields.put(name, value, f"front matter {key!r}")
+    candidates = [("text under the title", line) for line in doc.preamble]
+    for section in doc.sections:
+        head = section.lines if section.kind in ("metadata", None) else section.lines[:12]
+        if section.kind in ("metadata", "summary", None) or section is doc.sections[0]:
+            candidates += [(section.label, line) for line in head]
+    for where, line in candidates:
+        pair = _key_value(line)
+        if pair is None:
+            continue
+        key, value = pair
+        name = METADATA.get(normalize_heading(key))
+        if name:
+            if value and not is_placeholder(value):
+                fields.put(name, value, f"line '{key}:' ({where})")
+            continue
+        kind = section_kind(key) if len(key.split()) <= 5 else None
+        if kind and kind not in ("summary", "metadata", "timeline") and value:
+            inline.setdefault(kind, []).append((value, f"line '{key}:' ({where})"))
+
+
 def _key_value(line: str) -> tuple[str, str] | None:
-    item = _LIST_ITEM.match(line)
-    body = item.group(2) if item else line
-    key, sep, value = body.partition(":")
-    if not sep or len(key) > 40:
+    stripped = line.strip()
+    if stripped.startswith("|"):
+        cells = [plain(c) for c in stripped.strip("|").split("|")]
+        return (cells[0], cells[1]) if len(cells) == 2 and cells[0] and cells[1] else None
+    match = _KEY_VALUE.match(line)
+    if not match or "http" in match.group("key"):
         return None
-    return _normalize(_plain(key)), _plain(value.lstrip("*_ "))
+    return plain(match.group("key")), plain(match.group("value").lstrip("*_ "))
 
 
-def _front_matter(lines: list[str]) -> tuple[dict[str, str | list[str]], list[str]]:
-    """Flat `key: value` front matter (and `key:` followed by `- item` lines) and the rest."""
-    if not lines or lines[0].strip() != "---":
-        return {}, lines
-    for end in range(1, len(lines)):
-        if lines[end].strip() in ("---", "..."):
-            break
-    else:
-        raise Rejected("front matter opened with '---' is never closed")
-    found: dict[str, str | list[str]] = {}
-    last_key = None
-    for line in lines[1:end]:
-        item = re.match(r"^\s+-\s+(.*)$", line)
-        if item and last_key is not None:
-            previous = found.get(last_key)
-            found[last_key] = [*(previous if isinstance(previous, list) else []), _plain(item.group(1))]
-            continue
-        pair = _key_value(line) if not line.startswith((" ", "\t", "#")) else None
-        if pair:
-            last_key, value = pair
-            found[last_key] = value
-    return found, lines[end + 1 :]
+def _sentences(text: str, pattern: re.Pattern[str]) -> list[str]:
+    return [s for s in _SENTENCE.split(" ".join(text.split())) if pattern.search(s) and not is_critique(s)]
 
 
-def _date(label: str, value: str) -> datetime:
-    text = re.sub(r"\s*(UTC|GMT|Z)$", "", value.strip(), flags=re.I)
-    candidates = [lambda: datetime.fromisoformat(text)]
-    candidates += [lambda f=f: datetime.strptime(text, f) for f in _DATE_FORMATS]
-    prefix = _ISO_PREFIX.match(text)
-    if prefix:  # "2024-03-04 10:02–11:40 UTC": the start
-        candidates.append(lambda: datetime.fromisoformat(" ".join(p for p in prefix.groups() if p)))
-    for parse in candidates:
-        try:
-            moment = parse()
-        except ValueError:
-            continue
-        return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-    raise Rejected(f"{label}: {value!r} is not a date (write YYYY-MM-DD or an ISO 8601 time)")
-
-
-def _tags(value: str | list[str]) -> list[str]:
-    items = value if isinstance(value, list) else re.split(r"[,;]", value.strip().strip("[]"))
-    return [t for t in (_plain(i) for i in items) if t]
-
-
-def failed_attempts(text: str) -> list[dict[str, str]]:
-    """One attempt per top-level list item (or per paragraph when there is no list)."""
+def _explicit_attempts(text: str) -> list[dict[str, str]]:
+    """One attempt per top-level list item of a "What didn't work" section (or per paragraph)."""
     items: list[list[str]] = []
     for line in text.splitlines():
         item = _LIST_ITEM.match(line)
@@ -195,103 +180,174 @@ def failed_attempts(text: str) -> list[dict[str, str]]:
     attempts = []
     for parts in items:
         action, why = parts[0], " ".join(_WHY_LABEL.sub("", p) for p in parts[1:])
+        if is_critique(action):
+            continue  # "it took us 9 hours to notice": about the response, not an attempt
         split = WHY_SEPARATOR.split(action, maxsplit=1)
         if len(split) == 2:
             action, why = split[0], " ".join(x for x in (split[1], why) if x)
-        attempts.append({"action": _plain(" ".join(action.split())), "why_it_failed": _plain(why)})
+        attempts.append({"action": plain(" ".join(action.split())), "why_it_failed": plain(why)})
     return attempts
 
 
-def _metadata_line(line: str, meta: dict[str, Any], labels: dict[str, str]) -> bool:
-    pair = _key_value(line)
-    if not pair or pair[0] not in METADATA:
-        return False
-    meta.setdefault(pair[0], pair[1])  # front matter first, then the first line that says it
-    labels.setdefault(METADATA[pair[0]], f"metadata {pair[0]!r}")
-    return True
+def _failed_attempts(doc: Document, entries: list[Entry]) -> tuple[list[dict[str, str]], list[str]]:
+    attempts: list[dict[str, str]] = []
+    origins: list[str] = []
+    for section in doc.of_kind("failed_attempts"):
+        found = _explicit_attempts(_join(section.lines))
+        attempts += found
+        origins += [section.label] * len(found)
+    for entry, attempt in failed_in_timeline(entries):
+        attempts.append(attempt)
+        origins.append(f"timeline entry {entry.when!r}")
+    for section in doc.sections:
+        if section.kind in ("resolution", "diagnosis", "summary", None):
+            found = failed_in_prose(_join([line for line in section.lines if not _LIST_ITEM.match(line) or section.kind]))
+            attempts += found
+            origins += [section.label] * len(found)
+    seen: set[str] = set()
+    kept, kept_origins = [], []
+    for attempt, origin in zip(attempts, origins, strict=True):
+        key = " ".join(attempt["action"].lower().split())[:120]
+        if key and key not in seen and not any(key in s or s in key for s in seen):
+            seen.add(key)
+            kept.append({"action": attempt["action"][:MAX_TEXT], "why_it_failed": attempt["why_it_failed"][:MAX_TEXT]})
+            kept_origins.append(origin)
+    return kept, kept_origins
 
 
-def _labels(headings: dict[str, list[str]]) -> dict[str, str]:
-    """Which headings each field came from, so an error names the section to fix."""
-    sources = {"symptoms": ("summary", "symptoms", "impact"), "lesson": ("lesson", "action_items")}
-    labels = {}
-    for name in ("symptoms", "error_message", "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson"):
-        found = [h for kind in sources.get(name, (name,)) for h in headings.get(kind, [])]
-        labels[name] = "section " + " + ".join(repr(h) for h in found) if found else "the text under the title"
-    return labels
+def _dates(doc: Document, fields: _Fields, name: str, entries: list[Entry], prose: str) -> None:
+    for field in ("occurred_at", "resolved_at"):
+        if field in fields.values:
+            moment = parse_date(fields.values.pop(field))
+            origin = fields.origins.pop(field)
+            if moment is not None:
+                fields.put(field, moment, origin)
+    dated = [e for e in entries if find_date(e.when)]
+    timeline_headings = " ".join(s.heading for s in doc.of_kind("timeline"))
+    candidates = [
+        (doc.title or "", "the title"),
+        (PurePath(name).stem.replace("_", " "), "the file name"),
+        (timeline_headings, "the timeline's heading"),
+        (dated[0].when if dated else "", f"timeline entry {dated[0].when!r}" if dated else ""),
+        (prose[:2000], "the first date in the text"),
+    ]
+    for text, origin in candidates:
+        if "occurred_at" in fields.values:
+            break
+        moment = find_date(text) if text else None
+        if moment is not None:
+            fields.put("occurred_at", moment, origin)
+    start: datetime | None = fields.values.get("occurred_at")
+    if start is None or not entries or "resolved_at" in fields.values:
+        return
+    last = entries[-1]
+    end = find_date(last.when) or (at_time_of(start, last.time, not_before=start) if start else None)
+    if end is not None and end >= start:
+        fields.put("resolved_at", end, f"timeline entry {last.when!r}")
 
 
-def parse_markdown(text: str, *, team_id: str, incident_id: str) -> MemoryDraft:
-    """One postmortem → one draft; `incident_id` is used when the file names none."""
-    meta, lines = _front_matter(text.splitlines())
-    meta_labels = {METADATA[k]: f"front matter {k!r}" for k in meta if k in METADATA}
-    title: str | None = None
-    sections: dict[str, list[str]] = {}
-    headings: dict[str, list[str]] = {}  # what → headings it came from, to name them in errors
-    preamble: list[str] = []
-    current: list[str] | None = None  # None: before the first section
-    in_fence = False
-    for line in lines:
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        heading = None if in_fence else _HEADING.match(line)
-        if heading and len(heading.group(1)) == 1 and title is None:
-            title = _plain(heading.group(2))
-            continue
-        if heading:
-            kind = SECTIONS.get(_normalize(_plain(heading.group(2))))
-            if kind is not None or len(heading.group(1)) == 2:
-                current = sections.setdefault(kind or "ignored", [])
-                if kind:
-                    current.append("")  # a blank line between two sections of the same kind
-                    headings.setdefault(kind, []).append(_plain(heading.group(2)))
-                continue
-        (preamble if current is None else current).append(line)
-
-    prose = []  # text under the title that is not metadata: the summary, when there is no section for it
-    for line in preamble:
-        if not _metadata_line(line, meta, meta_labels):
-            prose.append(line)
-    for line in sections.get("metadata", []):
-        _metadata_line(line, meta, meta_labels)
-
-    title = title or (str(meta["title"]) if meta.get("title") else None)
-    if not title:
-        raise Rejected("no title: expected a '# ' heading (or `title:` in front matter)")
-    known = set(sections) - {"ignored", "metadata"}
-    if not known:
-        raise Rejected("no postmortem sections: expected headings like '## Summary', '## Root cause', '## Resolution'")
-
-    def body(kind: str) -> str:
-        return _clean(sections.get(kind, []))
-
-    summary = body("summary") or _clean(prose)
-    impact = body("impact")
-    actions = body("action_items")
-    fields: dict[str, Any] = {
-        "incident_id": incident_id,
-        "title": title,
-        "symptoms": "\n\n".join(x for x in (summary, body("symptoms"), impact and f"Impact: {impact}") if x),
-        "error_message": body("error_message"),
-        "root_cause": body("root_cause"),
-        "diagnosis": body("diagnosis"),
-        "resolution": body("resolution"),
-        "failed_attempts": failed_attempts(body("failed_attempts")),
-        "lesson": "\n\n".join(x for x in (body("lesson"), actions and f"Action items:\n{actions}") if x),
-    }
-    fields = {k: v for k, v in fields.items() if v not in ("", [])}
-    for key, value in meta.items():
-        name = METADATA.get(key)
-        if name is None or value in ("", []) or is_placeholder(value):
-            continue  # authors, status, links...: not part of a memory; "TBD": not said yet
-        if name in ("occurred_at", "resolved_at"):
-            fields[name] = _date(key, str(value))
-        elif name == "tags":
-            fields[name] = _tags(value)
-        else:
-            fields[name] = value if isinstance(value, str) else ", ".join(value)
-    return seed_draft(fields, team_id=team_id, labels=_labels(headings) | meta_labels)
+def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
+    content = [line for line in text.splitlines() if line.strip()]
+    placeholders = sum(1 for line in content if _PLACEHOLDER_TEXT.search(line))
+    title = normalize_heading(doc.title or "")
+    if _TEMPLATE_TITLE.search(title) or "template" in PurePath(name).stem.lower():
+        if placeholders or "template" in PurePath(name).stem.lower() or "template" in title:
+            raise NotAnIncident(f"a postmortem template, not an incident report (title {doc.title!r})")
+    if placeholders >= 3 and placeholders >= 0.2 * len(content):
+        raise NotAnIncident(f"a postmortem template, not an incident report ({placeholders} placeholders)")
+    stem = normalize_heading(PurePath(name).stem.replace("_", " ").replace("-", " "))
+    substantive = [s for s in doc.sections if s.kind in ("root_cause", "resolution", "timeline", "failed_attempts")]
+    if stem in _INDEX_NAMES and not substantive:
+        raise NotAnIncident(f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)")
+    body = _join(doc.preamble) + "".join(_join(s.lines) for s in doc.sections)
+    if len(body.strip()) < 20:
+        raise NotAnIncident("nothing but a title: no text to remember")
 
 
-def read_markdown(path: Path, *, team_id: str, incident_id: str) -> list[MemoryDraft]:
-    return [parse_markdown(read_text(path), team_id=team_id, incident_id=incident_id)]
+def _title_from_name(name: str) -> str:
+    """'2024-02-28-decide is down.md' → 'Decide is down'."""
+    stem = PurePath(name).stem
+    words = re.sub(r"^\d{4}[-_.]?\d{2}[-_.]?\d{2}[-_ ]*", "", stem).replace("-", " ").replace("_", " ").strip()
+    return (words or stem)[:1].upper() + (words or stem)[1:]
+
+
+def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "postmortem.md") -> MemoryDraft:
+    """One postmortem → one seed draft with its provenance; `incident_id` when the file names none."""
+    doc = parse_document(text)
+    if not text.strip():
+        raise NotAnIncident("the file is empty")
+    _refuse_non_incidents(doc, name, text)
+    fields = _Fields()
+    title = doc.title
+    if title and _TEMPLATE_TITLE.search(normalize_heading(title)):  # "# ISSUE NAME" left from the template
+        title = next((plain(line) for line in doc.preamble if plain(line) and len(plain(line)) <= 150), None)
+        doc.preamble = doc.preamble[1:] if title else doc.preamble
+    title = title or _title_from_name(name)
+    fields.put("title", title[:300], {"front matter": "front matter 'title'", "heading": "the first heading",
+                                      "first line": "the first line"}.get(doc.title_from, "the file name"))  # fmt: skip
+    inline: dict[str, list[tuple[str, str]]] = {}
+    _metadata(doc, fields, inline)
+
+    def take(kind: str) -> tuple[str, str]:
+        text, origin = _sections_text(doc.of_kind(kind))
+        extra = inline.get(kind, [])
+        if extra:
+            text = "\n\n".join(x for x in (text, *(v for v, _ in extra)) if x)
+            origin = " + ".join(x for x in (origin, *(o for _, o in extra)) if x)
+        return text, origin
+
+    preamble_prose = _join([line for line in doc.preamble if _key_value(line) is None])
+    summary, summary_from = take("summary")
+    if not summary and preamble_prose:
+        summary, summary_from = preamble_prose, "the text under the title"
+    elif preamble_prose and len(preamble_prose) > 40:
+        summary, summary_from = f"{preamble_prose}\n\n{summary}", f"the text under the title + {summary_from}"
+    symptoms, symptoms_from = take("symptoms")
+    impact, impact_from = take("impact")
+    fields.put(
+        "symptoms",
+        "\n\n".join(x for x in (summary, symptoms, impact and f"Impact: {impact}") if x),
+        " + ".join(x for x in (summary_from, symptoms_from, impact_from) if x),
+    )
+    entries = [e for s in doc.of_kind("timeline") for e in read_entries(s.lines)]
+    other = "\n\n".join(_join(s.lines) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
+    for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
+        fields.put(kind, *take(kind))
+    if "root_cause" not in fields.values:
+        for source, origin in ((summary, f"sentences of {summary_from}"), (other, "sentences of other sections")):
+            fields.put("root_cause", " ".join(_sentences(source, _CAUSE)[:4]), origin)
+    if "resolution" not in fields.values:
+        fixed = resolving(entries)
+        fields.put(
+            "resolution",
+            "\n".join(f"{e.when} — {e.text}" for e in fixed),
+            "timeline entries " + ", ".join(repr(e.when) for e in fixed),
+        )
+        fields.put("resolution", " ".join(_sentences(summary, _FIX)[:4]), f"sentences of {summary_from}")
+    attempts, attempt_origins = _failed_attempts(doc, entries)
+    fields.put("failed_attempts", attempts, "; ".join(dict.fromkeys(attempt_origins)))
+    lesson, lesson_from = take("lesson")
+    actions, actions_from = take("action_items")
+    fields.put(
+        "lesson",
+        "\n\n".join(x for x in (lesson, actions and f"Action items:\n{actions}") if x),
+        " + ".join(x for x in (lesson_from, actions_from) if x),
+    )
+    _dates(doc, fields, name, entries, "\n".join((preamble_prose, summary, _join(doc.preamble))))
+    values = dict(fields.values)
+    values.setdefault("incident_id", incident_id)
+    if "tags" in values:
+        raw = values["tags"]
+        items = raw if isinstance(raw, list) else re.split(r"[,;]", str(raw).strip().strip("[]"))
+        values["tags"] = [t[:100] for t in (plain(str(i)) for i in items) if t][:50]
+    for key in ("service", "severity", "incident_id", "verified_by", "error_message"):
+        if isinstance(values.get(key), list):
+            values[key] = ", ".join(str(v) for v in values[key])
+        elif key in values and not isinstance(values[key], str):
+            values[key] = str(values[key])
+    provenance = {"file": name, "extractor": EXTRACTOR, "fields": dict(fields.origins)}
+    return seed_draft(values, team_id=team_id, labels=fields.origins, provenance=provenance)
+
+
+def read_markdown(path: Path, *, team_id: str, incident_id: str, name: str | None = None) -> list[MemoryDraft]:
+    return [parse_markdown(read_text(path), team_id=team_id, incident_id=incident_id, name=name or path.name)]

@@ -1,0 +1,189 @@
+"""Timelines read as (time, text) entries, and what they tell: the fix and the attempts that failed.
+
+    | 17:40 | Rollback fails due to ArgoCD permissions |     table rows whose first cells hold a time
+    - **18:46 UTC** - Service fully restored                 bullets or lines that start with one
+    ### May 10 (a heading inside the timeline)               the day of the entries that follow
+
+An entry that restored, mitigated, resolved or rolled back is the fix when the postmortem has no
+resolution section. A failed attempt is an action tried during the incident that did not work
+("changed the health-check path — still 404"); a critique of the response ("it took us 9 hours",
+"we should have used bigint") is never one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.importer.document import plain
+
+_TIME = (
+    r"(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?"  # 2024-03-04 10:02
+    r"|\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"  # 10:02, 3:15 pm
+    r"|\d{1,2}\s*[ap]\.?m\.?"  # 3pm
+    r"|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+\S+\s+\d{1,2}"  # Tue, May 10
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?"
+    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{4})?"
+    r"|[tT]\s*[+-]\s*\d+\s*(?:min|m|h|hours?|minutes?))"
+)
+_ZONE = r"(?:\s*(?:UTC|GMT|Z|[A-Z]{2,4}T|[+-]\d{2}:?\d{2}))?"
+_TIME_SPAN = _TIME + _ZONE + r"(?:\s*(?:-|–|to)\s*" + _TIME + _ZONE + r")?"
+_ENTRY = re.compile(
+    r"^\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*|__|`)?\[?\(?(?P<time>(?:" + _TIME_SPAN + r")(?:,?\s+" + _TIME_SPAN + r")?)"
+    r"\)?\]?(?:\*\*|__|`)?\s*(?:[-–—:|]\s*|\s+)(?:\*\*|__)?(?P<text>\S.*)$",
+    re.I,
+)
+_DAY_LINE = re.compile(
+    r"^(?:\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|(?:[a-z]+,?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+    r"\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)\s*:?$",
+    re.I,
+)
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+_HAS_TIME = re.compile(_TIME, re.I)
+
+_RESOLVED = re.compile(
+    r"\b(?:resolv\w*|mitigat\w*|restor\w*|recover\w*|roll(?:ed|ing)?[ -]?back|revert\w*|fix(?:ed|es)?|hotfix\w*|"
+    r"back to normal|returned to normal|back online|back up|fully operational|operational again|stabili[sz]\w*|"
+    r"(?:error|failure)s? (?:rate )?(?:drop|return|subside|stop)\w*|incident (?:closed|over|ended)|all clear)\b",
+    re.I,
+)
+_DID_NOT_WORK = re.compile(
+    r"\b(?:still|did ?n[o']t (?:help|work|fix|resolve|change|improve|solve|stop|recover|succeed)\w*|"
+    r"does ?n[o']t (?:help|work|fix)|no (?:effect|improvement|change|luck|difference)|"
+    r"not (?:help|helping|effective|enough|sufficient|resolve|fix)\w*|unsuccessful\w*|ineffective|"
+    r"fail(?:s|ed)\b|to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|"
+    r"(?:errors?|issues?|problems?|failures?|symptoms?|alerts?) (?:persist\w*|continu\w*|remain\w*|recur\w*|return\w*)|"
+    r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
+    r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|timed out)\b",
+    re.I,
+)
+_TRIED = re.compile(
+    r"\b(?:tried|try(?:ing)?|attempt\w*|restart\w*|reboot\w*|roll(?:ed|ing)?[ -]?back|rollback|revert\w*|"
+    r"scal(?:ed|ing)\b|increas\w*|rais(?:ed|ing)\b|bump\w*|add(?:ed|ing)\b|redeploy\w*|deploy\w*|disabl\w*|"
+    r"enabl\w*|chang(?:ed|ing)\b|clear\w*|flush\w*|kill\w*|failover|fail(?:ed|ing) over|switch\w*|appl(?:ied|y)\w*|"
+    r"ran|re-?ran|run(?:ning)?\b|mov(?:ed|ing)\b|purg\w*|reset\w*|patch\w*|recycl\w*|drain\w*|cordon\w*|"
+    r"re-?index\w*|vacuum\w*|replac\w*|upgrad\w*|downgrad\w*|rebuil\w*|re-?creat\w*|block\w*|throttl\w*|"
+    r"rate[- ]limit\w*|manual(?:ly)?|workaround|hotfix\w*|fix\b|pushed|merged|updat(?:ed|ing)\b|"
+    r"restor(?:e|ing)\b|promot\w*|resiz\w*|restart)\b",
+    re.I,
+)
+_CRITIQUE = re.compile(
+    r"\b(?:took (?:us|too|a long|longer|over|\d)|it took|should(?: have|'ve)?|could(?: have|'ve)|would(?: have|'ve)|"
+    r"need(?:ed)? to|we need|lack(?:ed)? (?:of)?|too (?:slow|long|late)|slow to|were not aware|weren't aware|"
+    r"no (?:alert|alerting|monitoring|runbook|documentation|process|one)|not (?:alerted|notified|documented|monitored)|"
+    r"in the future|next time|going forward|action item|we will|we'll|will be)\b",
+    re.I,
+)
+_PENDING = re.compile(r"\b(?:attempt\w*|tried|trying|try to|plan\w*|will|began|begins|start(?:ed|s)? to|investigat\w*)\b", re.I)
+_WE_TRIED = re.compile(
+    r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|sres?|ops)\b.{0,60}?\b(?:tried|attempt\w*|first|initially|then|also)\b",
+    re.I,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
+_WHY = re.compile(
+    r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$", re.I
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    time: str
+    text: str
+    day: str = ""  # a date heading inside the timeline the entry sits under
+
+    @property
+    def when(self) -> str:
+        return f"{self.day} {self.time}".strip()
+
+
+def _table_cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def read_entries(lines: list[str]) -> list[Entry]:
+    """(time, text) entries from a timeline's bullets, lines and table rows; continuation lines
+    of a bullet join its entry; code blocks and images are left out."""
+    entries: list[Entry] = []
+    day = ""
+    in_fence = False
+    previous_blank = False
+    for line in lines:
+        stripped = line.strip()
+        blank, previous_blank = previous_blank, not stripped
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+            continue
+        if in_fence or not stripped or stripped.startswith("!["):
+            continue
+        if len(stripped) < 40 and _DAY_LINE.match(plain(stripped).strip("_*")):
+            day = plain(stripped).strip("_*")  # a subheading ("May 10:", "_4/21/23_") inside the timeline
+            continue
+        if stripped.startswith("|"):
+            if _TABLE_RULE.match(stripped):
+                continue
+            cells = [plain(c) for c in _table_cells(stripped)]
+            times = [c for c in cells[:2] if _time_cell(c)]
+            text = " — ".join(c for c in cells if c and c not in times)
+            if times and text:
+                entries.append(Entry(" ".join(times), text, day))
+            continue
+        match = _ENTRY.match(stripped)
+        if match and _HAS_TIME.search(match.group("time")):
+            entries.append(Entry(plain(match.group("time")), _tidy(match.group("text")), day))
+        elif entries and not blank and (line.startswith((" ", "\t")) or not _is_new_block(stripped)):
+            last = entries[-1]
+            entries[-1] = Entry(last.time, f"{last.text} {_tidy(stripped.lstrip('-*+ '))}", last.day)
+    return entries
+
+
+def _time_cell(cell: str) -> bool:
+    return bool(cell) and len(cell) <= 40 and bool(_HAS_TIME.match(cell)) and not re.search(r"[a-z]{4,}\s+[a-z]{4,}", cell)
+
+
+def _is_new_block(line: str) -> bool:
+    return bool(re.match(r"^(?:[-*+]|\d+[.)])\s", line)) or line.startswith(("#", ">"))
+
+
+def _tidy(text: str) -> str:
+    return " ".join(plain(text).split())
+
+
+def resolving(entries: list[Entry]) -> list[Entry]:
+    """Entries that restored, mitigated, resolved or rolled back (and did not fail doing it)."""
+    return [e for e in entries if _RESOLVED.search(e.text) and not _DID_NOT_WORK.search(e.text) and not _PENDING.search(e.text)]
+
+
+def _attempt(text: str) -> dict[str, str] | None:
+    """An action tried that did not work, as {action, why_it_failed}, or None."""
+    text = " ".join(plain(text).split())
+    if len(text) < 8 or _CRITIQUE.search(text) or not _DID_NOT_WORK.search(text) or not _TRIED.search(text):
+        return None
+    split = _WHY.match(text)
+    if split and _TRIED.search(split.group("action")) and len(split.group("action")) >= 6:
+        return {"action": split.group("action").rstrip(" ,;:.—–-"), "why_it_failed": split.group("why").strip()}
+    return {"action": text, "why_it_failed": ""}
+
+
+def failed_in_timeline(entries: list[Entry]) -> list[tuple[Entry, dict[str, str]]]:
+    found = []
+    for entry in entries:
+        attempt = _attempt(entry.text)
+        if attempt is not None:
+            found.append((entry, attempt))
+    return found
+
+
+def failed_in_prose(text: str) -> list[dict[str, str]]:
+    """Sentences that say something was tried and did not work ("We first restarted the pods,
+    but errors continued")."""
+    found = []
+    for sentence in _SENTENCE.split(" ".join(text.split())):
+        if _WE_TRIED.search(sentence):
+            attempt = _attempt(sentence)
+            if attempt is not None:
+                found.append(attempt)
+    return found
+
+
+def is_critique(text: str) -> bool:
+    return bool(_CRITIQUE.search(text))
