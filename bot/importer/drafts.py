@@ -45,6 +45,7 @@ class ParsedFile:
     path: Path
     drafts: list[MemoryDraft] = field(default_factory=list)
     error: str | None = None
+    skipped: bool = False  # `error` says why the file is not an incident report
 
 
 def read_text(path: Path) -> str:
@@ -100,8 +101,6 @@ def seed_draft(
     source = data.setdefault("source", Source.SEED.value)
     if source != Source.SEED.value:
         raise Rejected(f"source: {source!r} cannot be imported (imports are seeds; use `incident-memory retain`)")
-    if "truth_state" not in data and data.get("verified_by"):
-        data["truth_state"] = TruthState.HUMAN_CONFIRMED.value
     state = data.get("truth_state")
     confirmed = (TruthState.HUMAN_CONFIRMED.value, TruthState.VERIFICATION_CONFIRMED.value)
     if state in confirmed and not data.get("verified_by"):

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from bot.importer.csv_ import read_csv
-from bot.importer.drafts import ParsedFile, Rejected
-from bot.importer.identity import derived_incident_id
+from bot.importer.drafts import NotAnIncident, ParsedFile, Rejected
+from bot.importer.identity import derived_incident_id, identity_name
 from bot.importer.jsonl import read_memory_file
 from bot.importer.markdown import read_markdown
 
-MARKDOWN = (".md", ".markdown")
+MARKDOWN = (".md", ".markdown", ".txt", ".text")  # .txt: a Google Docs / Confluence "download as text"
 MEMORY_FORMAT = (".json", ".jsonl", ".ndjson")
 CSV = (".csv",)
 SUPPORTED = (*MARKDOWN, *MEMORY_FORMAT, *CSV)
@@ -69,19 +69,24 @@ def find_postmortems(arguments: list[str]) -> FoundFiles:
 
 
 def parse_file(found: FoundFile, *, team_id: str) -> ParsedFile:
-    """The file's drafts, or its rejection; never raises for bad content."""
+    """The file's drafts, or its rejection (or why it is skipped); never raises for bad content."""
     suffix = found.path.suffix.lower()
+    identity = identity_name(found.path)
 
     def row_id(row: int) -> str:
-        return derived_incident_id(found.relative, row)
+        return derived_incident_id(identity, row)
 
     try:
         if suffix in MARKDOWN:
-            drafts = read_markdown(found.path, team_id=team_id, incident_id=derived_incident_id(found.relative))
+            drafts = read_markdown(
+                found.path, team_id=team_id, incident_id=derived_incident_id(identity), name=found.relative.as_posix()
+            )
         elif suffix in CSV:
             drafts = read_csv(found.path, team_id=team_id, incident_id_for=row_id)
         else:
             drafts = read_memory_file(found.path, team_id=team_id, incident_id_for=row_id)
+    except NotAnIncident as exc:
+        return ParsedFile(found.path, error=str(exc), skipped=True)
     except Rejected as exc:
         return ParsedFile(found.path, error=str(exc))
     return ParsedFile(found.path, drafts=drafts)

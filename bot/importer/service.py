@@ -1,8 +1,11 @@
 """Seeding memory from postmortems: parse each file, retain its drafts, report per file.
 
-A file is the unit of the report: it is imported (something new was retained), unchanged (all
-of it was already there), a conflict (the store holds other content for one of its incident ids;
-nothing is overwritten) or rejected (it could not be read, and nothing of it was retained).
+A file is the unit of the report: it is imported (something new was retained), updated (with
+`--update`: an edited postmortem became a new revision that supersedes the stored one), unchanged
+(all of it was already there), a conflict (the store holds other content for one of its incident
+ids; nothing is overwritten), skipped (not an incident report: a template, an index, an empty
+file) or rejected (it could not be read, and nothing of it was retained). With `dry_run` nothing
+is written: each file is checked, and the report says which fields were found and which not.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from enum import StrEnum
 
 from pydantic import Field
 
+from bot.importer.drafts import ParsedFile
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
+from bot.importer.revisions import revise
 from bot.memory.errors import MemoryConflict
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import Strict
@@ -20,9 +25,19 @@ from bot.models import Strict
 
 class FileStatus(StrEnum):
     IMPORTED = "imported"
+    UPDATED = "updated"
     UNCHANGED = "unchanged"
+    CHECKED = "checked"  # --dry-run: read, nothing written
     CONFLICT = "conflict"
+    SKIPPED = "skipped"
     REJECTED = "rejected"
+
+
+# what a dry run reports as found or missing, in the order a postmortem tells it
+REVIEWED_FIELDS = (
+    "title", "occurred_at", "resolved_at", "service", "severity", "symptoms", "root_cause", "diagnosis",
+    "resolution", "failed_attempts", "lesson",
+)  # fmt: skip
 
 
 class FileOutcome(Strict):
@@ -30,7 +45,10 @@ class FileOutcome(Strict):
     status: FileStatus
     incident_ids: list[str] = Field(default_factory=list)
     created: int = 0
+    superseded: list[str] = Field(default_factory=list, description="--update: the revisions this file replaced")
     reason: str | None = None
+    found: list[str] = Field(default_factory=list, description="--dry-run: the fields read from the file")
+    missing: list[str] = Field(default_factory=list, description="--dry-run: the fields the file did not give")
 
 
 class ImportReport(Strict):
@@ -46,28 +64,54 @@ class ImportReport(Strict):
 
 
 async def import_postmortems(
-    store: MemoryStore,
+    store: MemoryStore | None,
     found: FoundFiles,
     *,
     team_id: str,
+    update: bool = False,
+    dry_run: bool = False,
     on_file: Callable[[FileOutcome], None] = lambda _: None,
 ) -> ImportReport:
+    """Import every file found; `store` may be None only for a dry run (nothing is written)."""
     report = ImportReport(skipped=[str(p) for p in found.skipped])
     for missing in found.missing:
         report.files.append(FileOutcome(path=str(missing.path), status=FileStatus.REJECTED, reason=missing.error))
     claimed: dict[str, str] = {}  # incident id → the file that brought it in this run
     for file in found.files:
-        outcome = await _import_file(store, file, team_id=team_id, claimed=claimed)
+        parsed = parse_file(file, team_id=team_id)
+        if dry_run or store is None:
+            outcome = _checked(file, parsed)
+        else:
+            outcome = await _import_file(store, file, parsed, claimed=claimed, update=update)
         report.files.append(outcome)
         on_file(outcome)
     return report
 
 
-async def _import_file(store: MemoryStore, file: FoundFile, *, team_id: str, claimed: dict[str, str]) -> FileOutcome:
+def _checked(file: FoundFile, parsed: ParsedFile) -> FileOutcome:
     path = str(file.path)
-    parsed = parse_file(file, team_id=team_id)
     if parsed.error is not None:
-        return FileOutcome(path=path, status=FileStatus.REJECTED, reason=parsed.error)
+        status = FileStatus.SKIPPED if parsed.skipped else FileStatus.REJECTED
+        return FileOutcome(path=path, status=status, reason=parsed.error)
+    found: dict[str, None] = {}
+    for draft in parsed.drafts:
+        found.update(dict.fromkeys(f for f in REVIEWED_FIELDS if getattr(draft, f) not in (None, "", [])))
+    return FileOutcome(
+        path=path,
+        status=FileStatus.CHECKED,
+        incident_ids=[d.incident_id for d in parsed.drafts],
+        found=list(found),
+        missing=[f for f in REVIEWED_FIELDS if f not in found],
+    )
+
+
+async def _import_file(
+    store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, claimed: dict[str, str], update: bool
+) -> FileOutcome:
+    path = str(file.path)
+    if parsed.error is not None:
+        status = FileStatus.SKIPPED if parsed.skipped else FileStatus.REJECTED
+        return FileOutcome(path=path, status=status, reason=parsed.error)
     ids = [d.incident_id for d in parsed.drafts]
     taken = [f"incident id {i!r} also comes from {claimed[i]}" for i in ids if claimed.get(i, path) != path]
     if taken:
@@ -76,15 +120,21 @@ async def _import_file(store: MemoryStore, file: FoundFile, *, team_id: str, cla
     claimed.update(dict.fromkeys(ids, path))
     created = 0
     conflicts = []
+    superseded = []
     for draft in parsed.drafts:
         try:
             retained = await store.retain(draft)
         except MemoryConflict as exc:
-            conflicts.append(f"{exc.incident_id} differs from the stored memory in {', '.join(exc.fields)}")
+            revision = await revise(store, draft, reason=f"re-imported from {file.relative.as_posix()}", update=update)
+            if revision is None:
+                conflicts.append(f"{exc.incident_id} differs from the stored memory in {', '.join(exc.fields)}")
+            elif revision.replaced is not None:
+                created += 1
+                superseded.append(revision.replaced)
             continue
         created += retained.status is RetainStatus.CREATED
     if conflicts:
-        reason = "; ".join(conflicts) + " (not overwritten; add a correction instead)"
+        reason = "; ".join(conflicts) + " (not overwritten; import with --update to supersede it with this version)"
         return FileOutcome(path=path, status=FileStatus.CONFLICT, incident_ids=ids, created=created, reason=reason)
-    status = FileStatus.IMPORTED if created else FileStatus.UNCHANGED
-    return FileOutcome(path=path, status=status, incident_ids=ids, created=created)
+    status = FileStatus.UPDATED if superseded else FileStatus.IMPORTED if created else FileStatus.UNCHANGED
+    return FileOutcome(path=path, status=status, incident_ids=ids, created=created, superseded=superseded)

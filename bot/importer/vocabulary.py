@@ -17,7 +17,7 @@ KINDS = (
 def normalize_heading(text: str) -> str:
     """'2. Root Cause of the Outage?' → 'root cause of the outage'; apostrophes kept ("didn't")."""
     text = text.lower().replace("’", "'").replace("‘", "'")
-    text = re.sub(r"[`*_~]", "", text)
+    text = re.sub(r"[`*~]", "", text).replace("_", " ")
     text = re.sub(r"^\s*(?:[\divx]+[.)]|\d+(?:\.\d+)*)\s+", "", text)  # "2.", "iv)", "3.1 "
     text = re.sub(r"[^a-z0-9' ]+", " ", text)
     return " ".join(text.replace(" '", " ").replace("' ", " ").split()).strip("'")
