@@ -220,7 +220,7 @@ async def test_malformed_files_are_reported_by_name_with_the_reason_and_the_rest
     page = await store.list("local")
     assert sorted(m.incident_id for m in page.memories) == ["pm-good", "pm-no-title"]
     untitled = await store.get("local", "pm-no-title")
-    assert (untitled.title, untitled.root_cause) == ("Some notes", "The disk filled up.")
+    assert (untitled.title, untitled.root_cause) == ("No title", "The disk filled up.")  # from the file name
 
 
 async def test_a_path_that_does_not_exist_is_rejected_by_name(cli, tmp_path: Path) -> None:
