@@ -40,6 +40,7 @@ _DAY_LINE = re.compile(
 )
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _HAS_TIME = re.compile(_TIME, re.I)
+_HH_MM_ANY = re.compile(r"\d{1,2}:\d{2}")
 
 _RESOLVED = re.compile(
     r"\b(?:resolv\w*|mitigat\w*|restor\w*|recover\w*|roll(?:ed|ing)?[ -]?back|revert\w*|fix(?:ed|es)?|hotfix\w*|"
@@ -48,13 +49,16 @@ _RESOLVED = re.compile(
     re.I,
 )
 _DID_NOT_WORK = re.compile(
-    r"\b(?:still|did ?n[o']t (?:help|work|fix|resolve|change|improve|solve|stop|recover|succeed)\w*|"
-    r"does ?n[o']t (?:help|work|fix)|no (?:effect|improvement|change|luck|difference)|"
-    r"not (?:help|helping|effective|enough|sufficient|resolve|fix)\w*|unsuccessful\w*|ineffective|"
+    r"\b(?:still (?:fail\w*|broken|down|erroring|error\w*|not\b|no\b|happen\w*|occur\w*|present|seeing|see|saw|"
+    r"unresponsive|crash\w*|timing out|times? out|return\w*|4\d\d|5\d\d|stuck|slow|high|pending|unable|couldn't|could not)|"
+    r"(?:did|does|do) ?n[o']t (?:help|work|fix|resolve|change|improve|solve|stop|recover|succeed|seem|make|have (?:any|an) effect)\w*|"
+    r"no (?:effect|improvement|change|luck|difference)|nothing changed|"
+    r"not (?:help|helping|effective|enough|sufficient|resolve|fix|solve|work)\w*|unsuccessful\w*|ineffective|"
     r"fail(?:s|ed)\b|to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|"
-    r"(?:errors?|issues?|problems?|failures?|symptoms?|alerts?) (?:persist\w*|continu\w*|remain\w*|recur\w*|return\w*)|"
+    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage)s? (?:persist\w*|continu\w*|remain\w*|recur\w*|return\w*|came back|reappear\w*)|"
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
-    r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|timed out)\b",
+    r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|"
+    r"came back|back again|again (?:failed|down|broke)|broke again|recurred)\b",
     re.I,
 )
 _TRIED = re.compile(
@@ -74,9 +78,19 @@ _CRITIQUE = re.compile(
     r"in the future|next time|going forward|action item|we will|we'll|will be)\b",
     re.I,
 )
-_PENDING = re.compile(r"\b(?:attempt\w*|tried|trying|try to|plan\w*|will|began|begins|start(?:ed|s)? to|investigat\w*)\b", re.I)
+_PENDING = re.compile(
+    r"\b(?:attempt\w*|tried|trying|try to|plan\w*|will|began|begins|start(?:ed|s)? to|investigat\w*|believ\w*|assum\w*|"
+    r"thought|suspect\w*|hop(?:e|ed|ing))\b",
+    re.I,
+)
 _WE_TRIED = re.compile(
     r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|sres?|ops)\b.{0,60}?\b(?:tried|attempt\w*|first|initially|then|also)\b",
+    re.I,
+)
+_CLAUSE = re.compile(r"(?:,\s*so\s+|;\s+)")
+_FOLLOW_UP = re.compile(
+    r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|"
+    r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
     re.I,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
@@ -100,13 +114,21 @@ def _table_cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+def _bare_time(line: str) -> bool:
+    """A line that is only a time: '### 14:29' (as a subsection line '14:29:'), '~13:30-13:45',
+    '19. April, 11:00', or a PagerDuty export's '1:03' with the text on the next line."""
+    text = plain(line).strip("_*~≈ ")
+    return len(text) <= 32 and bool(_HH_MM_ANY.search(text)) and len(re.findall(r"[A-Za-z]{3,}", text)) <= 3 and not text.endswith(".")
+
+
 def read_entries(lines: list[str]) -> list[Entry]:
-    """(time, text) entries from a timeline's bullets, lines and table rows; continuation lines
-    of a bullet join its entry; code blocks and images are left out."""
+    """(time, text) entries from a timeline's bullets, lines, time headings and table rows;
+    continuation lines join their entry; code blocks and images are left out."""
     entries: list[Entry] = []
     day = ""
     in_fence = False
     previous_blank = False
+    under_time_line = False  # the entry began with a line that is only a time: paragraphs follow
     for line in lines:
         stripped = line.strip()
         blank, previous_blank = previous_blank, not stripped
@@ -119,6 +141,7 @@ def read_entries(lines: list[str]) -> list[Entry]:
             day = plain(stripped).strip("_*")  # a subheading ("May 10:", "_4/21/23_") inside the timeline
             continue
         if stripped.startswith("|"):
+            under_time_line = False
             if _TABLE_RULE.match(stripped):
                 continue
             cells = [plain(c) for c in _table_cells(stripped)]
@@ -127,13 +150,18 @@ def read_entries(lines: list[str]) -> list[Entry]:
             if times and text:
                 entries.append(Entry(" ".join(times), text, day))
             continue
+        if _bare_time(stripped):
+            entries.append(Entry(plain(stripped).strip("_*~≈ "), "", day))
+            under_time_line = True
+            continue
         match = _ENTRY.match(stripped)
         if match and _HAS_TIME.search(match.group("time")):
             entries.append(Entry(plain(match.group("time")), _tidy(match.group("text")), day))
-        elif entries and not blank and (line.startswith((" ", "\t")) or not _is_new_block(stripped)):
+            under_time_line = False
+        elif entries and (under_time_line or (not blank and (line.startswith((" ", "\t")) or not _is_new_block(stripped)))):
             last = entries[-1]
-            entries[-1] = Entry(last.time, f"{last.text} {_tidy(stripped.lstrip('-*+ '))}", last.day)
-    return entries
+            entries[-1] = Entry(last.time, f"{last.text} {_tidy(stripped.lstrip('-*+ '))}".strip(), last.day)
+    return [e for e in entries if e.text]
 
 
 def _time_cell(cell: str) -> bool:
@@ -154,35 +182,59 @@ def resolving(entries: list[Entry]) -> list[Entry]:
 
 
 def _attempt(text: str) -> dict[str, str] | None:
-    """An action tried that did not work, as {action, why_it_failed}, or None."""
+    """An action tried that did not work, said in one sentence, as {action, why_it_failed}."""
     text = " ".join(plain(text).split())
     if len(text) < 8 or _CRITIQUE.search(text) or not _DID_NOT_WORK.search(text) or not _TRIED.search(text):
         return None
     split = _WHY.match(text)
     if split and _TRIED.search(split.group("action")) and len(split.group("action")) >= 6:
         return {"action": split.group("action").rstrip(" ,;:.—–-"), "why_it_failed": split.group("why").strip()}
-    return {"action": text, "why_it_failed": ""}
+    return {"action": text.rstrip(" ."), "why_it_failed": ""}
+
+
+def _clauses(text: str) -> list[str]:
+    """Sentences, and the clauses of "This did not help, so the pods were restarted."."""
+    parts = []
+    for sentence in _SENTENCE.split(" ".join(text.split())):
+        parts += [p.strip() for p in _CLAUSE.split(sentence) if p.strip()]
+    return parts
+
+
+def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, str]]:
+    """Attempts that did not work, in one sentence ("Restarted the pods — still 404") or in two
+    ("The proxy pod is restarted. This does not resolve the issue."). With `said_by_someone`, a
+    sentence must say who tried (narrative prose, where most sentences describe the system)."""
+    found = []
+    clauses = _clauses(text)
+    for i, clause in enumerate(clauses):
+        previous = clauses[i - 1] if i else ""
+        if (
+            previous
+            and (_FOLLOW_UP.match(clause) or re.search(r"\battempt(?:ed|s)?\b", previous, re.I))
+            and _DID_NOT_WORK.search(clause)
+            and _TRIED.search(previous)
+            and not _DID_NOT_WORK.search(previous)
+            and not _CRITIQUE.search(previous + " " + clause)
+            and (not said_by_someone or _WE_TRIED.search(previous))
+        ):
+            found.append({"action": plain(previous).rstrip(" ,;:."), "why_it_failed": plain(clause).rstrip(" .")})
+            continue
+        if said_by_someone and not _WE_TRIED.search(clause):
+            continue
+        attempt = _attempt(clause)
+        if attempt is not None:
+            found.append(attempt)
+    return found
 
 
 def failed_in_timeline(entries: list[Entry]) -> list[tuple[Entry, dict[str, str]]]:
-    found = []
-    for entry in entries:
-        attempt = _attempt(entry.text)
-        if attempt is not None:
-            found.append((entry, attempt))
-    return found
+    return [(entry, attempt) for entry in entries for attempt in attempts_in(entry.text)]
 
 
 def failed_in_prose(text: str) -> list[dict[str, str]]:
-    """Sentences that say something was tried and did not work ("We first restarted the pods,
-    but errors continued")."""
-    found = []
-    for sentence in _SENTENCE.split(" ".join(text.split())):
-        if _WE_TRIED.search(sentence):
-            attempt = _attempt(sentence)
-            if attempt is not None:
-                found.append(attempt)
-    return found
+    """Sentences of narrative prose that say someone tried something and it did not work ("We
+    first restarted the pods, but errors continued")."""
+    return attempts_in(text, said_by_someone=True)
 
 
 def is_critique(text: str) -> bool:
