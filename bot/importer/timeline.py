@@ -51,10 +51,11 @@ _RESOLVED = re.compile(
 _DID_NOT_WORK = re.compile(
     r"\b(?:still (?:fail\w*|broken|down|erroring|error\w*|not\b|no\b|happen\w*|occur\w*|present|seeing|see|saw|"
     r"unresponsive|crash\w*|timing out|times? out|return\w*|4\d\d|5\d\d|stuck|slow|high|pending|unable|couldn't|could not)|"
-    r"(?:did|does|do) ?n[o']t (?:help|work|fix|resolve|change|improve|solve|stop|recover|succeed|seem|make|have (?:any|an) effect)\w*|"
+    r"(?:did|does|do) ?n[o']t (?:help|work|fix|resolve|improve|solve|stop|recover|succeed|seem to (?:help|work|fix)|make (?:a|any) difference|have (?:any|an) effect)\w*|"
     r"no (?:effect|improvement|change|luck|difference)|nothing changed|"
     r"not (?:help|helping|effective|enough|sufficient|resolve|fix|solve|work)\w*|unsuccessful\w*|ineffective|"
-    r"fail(?:s|ed)\b|to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|"
+    r"(?:rollback|roll back|revert|restart|retry|attempt|fix|workaround|failover|redeploy|re-deploy|upgrade|deploy)\w* "
+    r"(?:also |again |then |still )?fail(?:s|ed)\b|failed to (?:help|fix|resolve|solve|work|recover|restore|stop)|to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|"
     r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage)s? (?:persist\w*|continu\w*|remain\w*|recur\w*|return\w*|came back|reappear\w*)|"
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
     r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|"
