@@ -55,10 +55,13 @@ METADATA: dict[str, str] = {
 }
 _KEY_VALUE = re.compile(r"^\s*(?:[-*+]\s+)?(?P<key>(?:\*\*|__)?[A-Za-z][\w '’/()-]{0,38}?(?:\*\*|__)?)\s*:\s*(?P<value>.*)$")
 _CAUSE = re.compile(
-    r"\b(?:caus\w*|due to|because|root cause|result(?:ed)? (?:of|from|in)|trigger\w*|stemm\w*|led to|"
-    r"was introduced|introduced a|bug in|misconfigur\w*|regression)\b",
+    r"\b(?:caus\w*|due to|because|root cause|result(?:ed)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
+    r"was introduced|introduced a|bug in|misconfigur\w*|regression|determined that|turned out|found that|"
+    r"the (?:problem|issue|culprit|reason) (?:was|is)|suspected (?:it|that)|was down to|starv\w*|exhaust\w*|"
+    r"ran out|out of (?:memory|disk|space)|leak\w*|expired|compromis\w*|phish\w*|vulnerab\w*|exploit\w*)\b",
     re.I,
 )
+_ANAPHOR = re.compile(r"^(?:this|that|these|it|which|as a result)\b", re.I)
 _FIX = re.compile(
     r"\b(?:fix\w*|resolv\w*|mitigat\w*|restor\w*|roll(?:ed)?[ -]?back|revert\w*|recover\w*|patch\w*|"
     r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*)\b",
@@ -161,8 +164,34 @@ def _key_value(line: str) -> tuple[str, str] | None:
     return plain(match.group("key")), plain(match.group("value").lstrip("*_ "))
 
 
-def _sentences(text: str, pattern: re.Pattern[str]) -> list[str]:
-    return [s for s in _SENTENCE.split(" ".join(text.split())) if pattern.search(s) and not is_critique(s)]
+def _units(text: str) -> list[str]:
+    """Sentences of a section, a sentence ending in ':' together with the list that follows it
+    ("This was resolved by: 1. Giving core pods more resource guarantees 2. ...")."""
+    units: list[str] = []
+    open_colon = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if open_colon and _LIST_ITEM.match(line):
+            units[-1] += " " + stripped
+            continue
+        open_colon = False
+        units += [s for s in _SENTENCE.split(" ".join(stripped.split())) if s]
+        open_colon = stripped.endswith(":")
+    return units
+
+
+def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]:
+    """The sentences that match, with the sentence before one that starts "This ..." (what "this" is)."""
+    units = _units(text)
+    chosen: dict[int, None] = {}
+    for i, unit in enumerate(units):
+        if pattern.search(unit) and not is_critique(unit):
+            if i and _ANAPHOR.match(unit):
+                chosen[i - 1] = None
+            chosen[i] = None
+    return [units[i] for i in sorted(chosen)][:limit]
 
 
 def _explicit_attempts(text: str) -> list[dict[str, str]]:
@@ -317,13 +346,12 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         for source, origin in ((summary, f"sentences of {summary_from}"), (other, "sentences of other sections")):
             fields.put("root_cause", " ".join(_sentences(source, _CAUSE)[:4]), origin)
     if "resolution" not in fields.values:
+        # the summary's "resolved by ..." and the timeline entries that restored service
+        said = " ".join(_sentences(summary, _FIX))
         fixed = resolving(entries)
-        fields.put(
-            "resolution",
-            "\n".join(f"{e.when} — {e.text}" for e in fixed),
-            "timeline entries " + ", ".join(repr(e.when) for e in fixed),
-        )
-        fields.put("resolution", " ".join(_sentences(summary, _FIX)[:4]), f"sentences of {summary_from}")
+        fixes = [said, *(f"{e.when} — {e.text}" for e in fixed)]
+        origins = [f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed)]
+        fields.put("resolution", "\n".join(x for x in fixes if x), " + ".join(x for x in origins if x))
     attempts, attempt_origins = _failed_attempts(doc, entries)
     fields.put("failed_attempts", attempts, "; ".join(dict.fromkeys(attempt_origins)))
     lesson, lesson_from = take("lesson")
