@@ -20,6 +20,10 @@ _FOUND = re.compile(
     rf"|\d{{1,2}}[-/]\d{{1,2}}[-/](?:{_YEAR}|\d{{2}}))(?![\d])",
     re.I,
 )
+_MONTH_DAY = re.compile(
+    rf"(?<![\w-])(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH})(?![\w-])", re.I
+)
+_URL = re.compile(r"\]\([^)]*\)|https?://\S+|\S+\.md\b")
 _SETTINGS: dict[str, Any] = {
     "TIMEZONE": "UTC",
     "TO_TIMEZONE": "UTC",
@@ -61,13 +65,32 @@ def parse_date(value: Any) -> datetime | None:
     return find_date(text)
 
 
-def find_date(text: str) -> datetime | None:
-    """The first full date (day, month and year) written in `text`, or None."""
-    for match in _FOUND.finditer(text.replace("_", " ")):
-        found = _parse(match.group(0).replace("-", " ") if re.search("[a-z]", match.group(0), re.I) else match.group(0))
-        if found is not None and 1990 <= found.year <= 2100:
-            return found
-    return None
+def find_dates(text: str, *, year: int | None = None) -> list[datetime]:
+    """Every date written in `text`, in order: full dates (day, month and year), and with `year`
+    also a month and day alone ("On Saturday, December 17th"), in that year. Links are skipped:
+    a date in a URL is when something was published, not when it happened."""
+    text = _URL.sub(" ", text).replace("_", " ")
+    found: list[tuple[int, datetime]] = []
+    for match in _FOUND.finditer(text):
+        written = match.group(0)
+        moment = _parse(written.replace("-", " ") if re.search("[a-z]", written, re.I) else written)
+        if moment is not None and 1990 <= moment.year <= 2100:
+            found.append((match.start(), moment))
+    if year is not None:
+        taken = [m.span() for m in _FOUND.finditer(text)]
+        for match in _MONTH_DAY.finditer(text):
+            if any(a <= match.start() < b for a, b in taken):
+                continue
+            moment = _parse(f"{match.group(0)} {year}")
+            if moment is not None:
+                found.append((match.start(), moment))
+    return [moment for _, moment in sorted(found, key=lambda pair: pair[0])]
+
+
+def find_date(text: str, *, year: int | None = None) -> datetime | None:
+    """The first date written in `text` (see find_dates), or None."""
+    dates = find_dates(text, year=year)
+    return dates[0] if dates else None
 
 
 def at_time_of(day: datetime, entry_time: str, *, not_before: datetime | None = None) -> datetime | None:

@@ -15,11 +15,11 @@ caused it. Only a file that does not report an incident (a template, an index) i
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path, PurePath
 from typing import Any
 
-from bot.importer.dates import at_time_of, find_date, parse_date
+from bot.importer.dates import at_time_of, find_date, find_dates, parse_date
 from bot.importer.document import Document, Section, parse_document, plain
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, is_placeholder, read_text, seed_draft
 from bot.importer.timeline import Entry, failed_in_prose, failed_in_timeline, is_critique, read_entries, resolving
@@ -244,33 +244,49 @@ def _failed_attempts(doc: Document, entries: list[Entry]) -> tuple[list[dict[str
     return kept, kept_origins
 
 
+PUBLISHED_KEYS = ("date", "pubdate", "published", "publishdate", "publish date", "post date")
+
+
 def _dates(doc: Document, fields: _Fields, name: str, entries: list[Entry], prose: str) -> None:
+    """`occurred_at`: an incident date the document states (a `Date:` line, `started:` in front
+    matter), else a date in the title or file name, else the first date of the timeline or text.
+    A blog's front-matter `date:` is when the post was published: it is used only when the text
+    names no earlier day in the two years before it. `resolved_at`: the last timeline entry."""
+    published: datetime | None = None
     for field in ("occurred_at", "resolved_at"):
         if field in fields.values:
-            moment = parse_date(fields.values.pop(field))
             origin = fields.origins.pop(field)
-            if moment is not None:
-                fields.put(field, moment, origin)
-    dated = [e for e in entries if find_date(e.when)]
-    timeline_headings = " ".join(s.heading for s in doc.of_kind("timeline"))
-    candidates = [
-        (doc.title or "", "the title"),
-        (PurePath(name).stem.replace("_", " "), "the file name"),
-        (timeline_headings, "the timeline's heading"),
-        (dated[0].when if dated else "", f"timeline entry {dated[0].when!r}" if dated else ""),
-        (prose[:2000], "the first date in the text"),
-    ]
-    for text, origin in candidates:
+            moment = parse_date(fields.values.pop(field))
+            if moment is None:
+                continue
+            key = origin.removeprefix("front matter ").strip("'")
+            if field == "occurred_at" and origin.startswith("front matter") and normalize_heading(key) in PUBLISHED_KEYS:
+                published = moment
+                continue
+            fields.put(field, moment, origin)
+    title_date = find_date(doc.title or "")
+    file_date = find_date(PurePath(name).stem.replace("_", " "))
+    if title_date is not None:
+        fields.put("occurred_at", title_date, "the title")
+    elif file_date is not None and published is None:
+        fields.put("occurred_at", file_date, "the file name")
+    year = (published or file_date or title_date).year if (published or file_date or title_date) else None
+    timeline_text = "\n".join([" ".join(s.heading for s in doc.of_kind("timeline")), *(e.when for e in entries)])
+    for text, origin in ((timeline_text, "the timeline"), (prose, "the text")):
         if "occurred_at" in fields.values:
             break
-        moment = find_date(text) if text else None
-        if moment is not None:
-            fields.put("occurred_at", moment, origin)
+        dates = find_dates(text, year=year)
+        if published is not None:  # the earliest day it names before the post, within two years
+            dates = sorted(d for d in dates if published - timedelta(days=730) <= d <= published + timedelta(days=1))
+        if dates:
+            fields.put("occurred_at", dates[0], f"the first date in {origin}")
+    if published is not None:
+        fields.put("occurred_at", published, "front matter 'date' (when the post was published)")
     start: datetime | None = fields.values.get("occurred_at")
     if start is None or not entries or "resolved_at" in fields.values:
         return
     last = entries[-1]
-    end = find_date(last.when) or (at_time_of(start, last.time, not_before=start) if start else None)
+    end = find_date(last.when) or at_time_of(start, last.time, not_before=start)
     if end is not None and end >= start:
         fields.put("resolved_at", end, f"timeline entry {last.when!r}")
 
@@ -361,7 +377,8 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         "\n\n".join(x for x in (lesson, actions and f"Action items:\n{actions}") if x),
         " + ".join(x for x in (lesson_from, actions_from) if x),
     )
-    _dates(doc, fields, name, entries, "\n".join((preamble_prose, summary, _join(doc.preamble))))
+    body = "\n".join(_join(s.lines) for s in doc.sections if s.kind not in ("lesson", "action_items"))
+    _dates(doc, fields, name, entries, "\n".join((_join(doc.preamble), summary, body))[:20_000])
     values = dict(fields.values)
     values.setdefault("incident_id", incident_id)
     if "tags" in values:

@@ -115,6 +115,12 @@ def _table_cells(line: str) -> list[str]:
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
+def _dated_heading(line: str) -> bool:
+    """'2025-07-26 Saturday:' (a day's heading inside the timeline): a date, no time of day."""
+    text = plain(line)
+    return not _HH_MM_ANY.search(text) and bool(re.match(r"^\d{4}-\d{2}-\d{2}\b", text)) and len(text.split()) <= 3
+
+
 def _bare_time(line: str) -> bool:
     """A line that is only a time: '### 14:29' (as a subsection line '14:29:'), '~13:30-13:45',
     '19. April, 11:00', or a PagerDuty export's '1:03' with the text on the next line."""
@@ -138,7 +144,7 @@ def read_entries(lines: list[str]) -> list[Entry]:
             continue
         if in_fence or not stripped or stripped.startswith("!["):
             continue
-        if len(stripped) < 40 and _DAY_LINE.match(plain(stripped).strip("_*")):
+        if len(stripped) < 40 and (_DAY_LINE.match(plain(stripped).strip("_*")) or _dated_heading(stripped)):
             day = plain(stripped).strip("_*")  # a subheading ("May 10:", "_4/21/23_") inside the timeline
             continue
         if stripped.startswith("|"):
