@@ -182,6 +182,11 @@ def parse_document(text: str) -> Document:
             title, title_from = heading, "heading"
             preamble = body_lines
             continue
+        timeline = next((x for x in reversed(sections) if x.kind is not None), None)
+        if kind is None and timeline is not None and timeline.kind == "timeline" and _time_heading(heading):
+            timeline.lines += ["", f"{heading}:", *body_lines]  # "## May 12", "### 20:15" after "## Timeline"
+            open_section = timeline
+            continue
         if open_section is not None and open_section.kind is not None and level > open_section.level and (
             open_section.kind in _SWALLOWING or kind is None or kind == open_section.kind
         ):
@@ -192,6 +197,17 @@ def parse_document(text: str) -> Document:
     if title is None:
         title, title_from, preamble = _first_line_title(preamble)
     return Document(meta, title, title_from, preamble, sections, plain_text)
+
+
+_TIME_HEADING = re.compile(
+    r"^(?:[~≈]?\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|(?:\w+day,?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+    r"nov|dec)[a-z]*\.?\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\.?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)",
+    re.I,
+)
+
+
+def _time_heading(heading: str) -> bool:
+    return len(heading) <= 40 and bool(_TIME_HEADING.match(heading.strip()))
 
 
 def _title_like(level: int, heading: str) -> bool:

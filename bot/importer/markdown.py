@@ -58,7 +58,8 @@ _CAUSE = re.compile(
     r"\b(?:caus\w*|due to|because|root cause|result(?:ed)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
     r"was introduced|introduced a|bug in|misconfigur\w*|regression|determined that|turned out|found that|"
     r"the (?:problem|issue|culprit|reason) (?:was|is)|suspected (?:it|that)|was down to|starv\w*|exhaust\w*|"
-    r"ran out|out of (?:memory|disk|space)|leak\w*|expired|compromis\w*|phish\w*|vulnerab\w*|exploit\w*)\b",
+    r"ran out|out of (?:memory|disk|space)|no space|leak\w*|expired|compromis\w*|phish\w*|vulnerab\w*|exploit\w*|"
+    r"induc\w*|correlat\w*|attribut\w*|originat\w*)\b",
     re.I,
 )
 _ANAPHOR = re.compile(r"^(?:this|that|these|it|which|as a result)\b", re.I)
@@ -359,8 +360,15 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
         fields.put(kind, *take(kind))
     if "root_cause" not in fields.values:
+        # no section for it: the sentences that say what caused it (the title's included), else
+        # what the summary says happened, which is where such postmortems tell the cause
+        title_cause = title if _CAUSE.search(title) else ""
         for source, origin in ((summary, f"sentences of {summary_from}"), (other, "sentences of other sections")):
-            fields.put("root_cause", " ".join(_sentences(source, _CAUSE)[:4]), origin)
+            said = _sentences(source, _CAUSE)
+            if said or title_cause:
+                parts = [x for x in (title_cause, *said) if x]
+                fields.put("root_cause", " ".join(parts), " + ".join(x for x in ("the title" if title_cause else "", origin if said else "") if x))
+        fields.put("root_cause", " ".join(_units(summary)[:3]), f"{summary_from} (no root cause section or sentence)")
     if "resolution" not in fields.values:
         # the summary's "resolved by ..." and the timeline entries that restored service
         said = " ".join(_sentences(summary, _FIX))
