@@ -22,7 +22,7 @@ from typing import Any
 from bot.importer.dates import at_time_of, find_date, find_dates, parse_date
 from bot.importer.document import Document, Section, parse_document, plain
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, is_placeholder, read_text, seed_draft
-from bot.importer.timeline import Entry, failed_in_prose, failed_in_timeline, is_critique, read_entries, resolving
+from bot.importer.timeline import Entry, attempts_in, failed_in_prose, failed_in_timeline, is_critique, read_timeline, resolving
 from bot.importer.vocabulary import normalize_heading, section_kind
 from bot.models import MAX_TEXT, MemoryDraft
 
@@ -219,7 +219,7 @@ def _explicit_attempts(text: str) -> list[dict[str, str]]:
     return attempts
 
 
-def _failed_attempts(doc: Document, entries: list[Entry]) -> tuple[list[dict[str, str]], list[str]]:
+def _failed_attempts(doc: Document, entries: list[Entry], timeline_prose: str) -> tuple[list[dict[str, str]], list[str]]:
     attempts: list[dict[str, str]] = []
     origins: list[str] = []
     for section in doc.of_kind("failed_attempts"):
@@ -229,6 +229,9 @@ def _failed_attempts(doc: Document, entries: list[Entry]) -> tuple[list[dict[str
     for entry, attempt in failed_in_timeline(entries):
         attempts.append(attempt)
         origins.append(f"timeline entry {entry.when!r}")
+    for attempt in attempts_in(timeline_prose):
+        attempts.append(attempt)
+        origins.append("the timeline's prose")
     for section in doc.sections:
         if section.kind in ("resolution", "diagnosis", "summary", None):
             found = failed_in_prose(_join([line for line in section.lines if not _LIST_ITEM.match(line) or section.kind]))
@@ -355,7 +358,9 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         "\n\n".join(x for x in (summary, symptoms, impact and f"Impact: {impact}") if x),
         " + ".join(x for x in (summary_from, symptoms_from, impact_from) if x),
     )
-    entries = [e for s in doc.of_kind("timeline") for e in read_entries(s.lines)]
+    timelines = [read_timeline(s.lines) for s in doc.of_kind("timeline")]
+    entries = [e for found, _ in timelines for e in found]
+    timeline_prose = "\n\n".join(prose for _, prose in timelines if prose)
     other = "\n\n".join(_join(s.lines) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
         fields.put(kind, *take(kind))
@@ -373,10 +378,14 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         # the summary's "resolved by ..." and the timeline entries that restored service
         said = " ".join(_sentences(summary, _FIX))
         fixed = resolving(entries)
-        fixes = [said, *(f"{e.when} — {e.text}" for e in fixed)]
-        origins = [f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed)]
+        told = " ".join(_sentences(timeline_prose, _FIX))
+        fixes = [said, *(f"{e.when} — {e.text}" for e in fixed), told]
+        origins = [
+            f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed),
+            "sentences of the timeline" if told else "",
+        ]  # fmt: skip
         fields.put("resolution", "\n".join(x for x in fixes if x), " + ".join(x for x in origins if x))
-    attempts, attempt_origins = _failed_attempts(doc, entries)
+    attempts, attempt_origins = _failed_attempts(doc, entries, timeline_prose)
     fields.put("failed_attempts", attempts, "; ".join(dict.fromkeys(attempt_origins)))
     lesson, lesson_from = take("lesson")
     actions, actions_from = take("action_items")

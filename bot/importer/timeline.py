@@ -45,7 +45,8 @@ _HH_MM_ANY = re.compile(r"\d{1,2}:\d{2}")
 _RESOLVED = re.compile(
     r"\b(?:resolv\w*|mitigat\w*|restor\w*|recover\w*|roll(?:ed|ing)?[ -]?back|revert\w*|fix(?:ed|es)?|hotfix\w*|"
     r"back to normal|returned to normal|back online|back up|fully operational|operational again|stabili[sz]\w*|"
-    r"(?:error|failure)s? (?:rate )?(?:drop|return|subside|stop)\w*|incident (?:closed|over|ended)|all clear)\b",
+    r"(?:error|failure)s? (?:rate )?(?:drop|return|subside|stop)\w*|incident (?:is )?(?:closed|over|ended|ends|resolved)|"
+    r"all clear|resum\w*|(?:it|that|which|this) worked|did the trick|succeeded|working again|up again)\b",
     re.I,
 )
 _DID_NOT_WORK = re.compile(
@@ -129,9 +130,15 @@ def _bare_time(line: str) -> bool:
 
 
 def read_entries(lines: list[str]) -> list[Entry]:
-    """(time, text) entries from a timeline's bullets, lines, time headings and table rows;
-    continuation lines join their entry; code blocks and images are left out."""
+    return read_timeline(lines)[0]
+
+
+def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
+    """(time, text) entries from a timeline's bullets, lines, time headings and table rows
+    (continuation lines join their entry; code blocks and images are left out), and the prose
+    between them ("Shortly after starting the stream we discovered ...")."""
     entries: list[Entry] = []
+    prose: list[str] = []
     day = ""
     in_fence = False
     previous_blank = False
@@ -168,7 +175,9 @@ def read_entries(lines: list[str]) -> list[Entry]:
         elif entries and (under_time_line or (not blank and (line.startswith((" ", "\t")) or not _is_new_block(stripped)))):
             last = entries[-1]
             entries[-1] = Entry(last.time, f"{last.text} {_tidy(stripped.lstrip('-*+ '))}".strip(), last.day)
-    return [e for e in entries if e.text]
+        else:
+            prose.append(("\n" if blank else " ") + _tidy(stripped))
+    return [e for e in entries if e.text], "".join(prose).strip()
 
 
 def _time_cell(cell: str) -> bool:
@@ -184,8 +193,16 @@ def _tidy(text: str) -> str:
 
 
 def resolving(entries: list[Entry]) -> list[Entry]:
-    """Entries that restored, mitigated, resolved or rolled back (and did not fail doing it)."""
-    return [e for e in entries if _RESOLVED.search(e.text) and not _DID_NOT_WORK.search(e.text) and not _PENDING.search(e.text)]
+    """Entries that restored, mitigated, resolved or rolled back (and did not fail doing it); when
+    such an entry only reports the state ("Service is restored"), the action just before it too."""
+    chosen: dict[int, None] = {}
+    for i, entry in enumerate(entries):
+        if any(_RESOLVED.search(c) and not _DID_NOT_WORK.search(c) and not _PENDING.search(c) for c in _clauses(entry.text)):
+            before = entries[i - 1] if i else None
+            if before is not None and not _TRIED.search(entry.text) and _TRIED.search(before.text) and not _DID_NOT_WORK.search(before.text):
+                chosen[i - 1] = None
+            chosen[i] = None
+    return [entries[i] for i in chosen]
 
 
 def _attempt(text: str) -> dict[str, str] | None:
