@@ -233,10 +233,14 @@ def _failed_attempts(doc: Document, entries: list[Entry], timeline_prose: str) -
         attempts.append(attempt)
         origins.append("the timeline's prose")
     for section in doc.sections:
-        if section.kind in ("resolution", "diagnosis", "summary", None):
-            found = failed_in_prose(_join([line for line in section.lines if not _LIST_ITEM.match(line) or section.kind]))
-            attempts += found
-            origins += [section.label] * len(found)
+        if section.kind in ("resolution", "diagnosis"):  # they tell what was done: every sentence counts
+            found = attempts_in(_join(section.lines))
+        elif section.kind in ("summary", None):  # they mostly tell what the system did
+            found = failed_in_prose(_join(section.lines))
+        else:
+            continue
+        attempts += found
+        origins += [section.label] * len(found)
     seen: set[str] = set()
     kept, kept_origins = [], []
     for attempt, origin in zip(attempts, origins, strict=True):

@@ -49,28 +49,42 @@ _RESOLVED = re.compile(
     r"all clear|resum\w*|(?:it|that|which|this) worked|did the trick|succeeded|working again|up again)\b",
     re.I,
 )
+# "it did not help": says by itself that something was tried and failed
+_FAILED_ATTEMPT = (
+    r"(?:did|does|do) ?n[o']t (?:seem to )?(?:help|work|fix|resolve|improve|solve|stop|recover|succeed|do anything|"
+    r"make (?:a|any) difference|have (?:any|an|the intended) effect|release)\w*|"
+    r"(?:is|was|are|were) not having (?:any|an|the intended) effect|no (?:effect|improvement|luck|difference|results?|success)|"
+    r"not (?:help|helping|effective|enough|sufficient)\b|unsuccessful\w*|ineffective|insufficient|"
+    r"to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|false (?:re)?mediation|"
+    r"(?:just |only )made (?:it |things |the \w+ )?(?:worse|more)|"
+    r"(?:it|this|that|which) (?:also )?(?:did|does) ?n[o']t\b(?! (?:matter|need|seem to matter|affect))|"
+    r"(?:rollback|roll back|revert|restart|retry|attempt|fix|workaround|failover|redeploy|re-deploy|upgrade|deploy|restore|command)\w* "
+    r"(?:also |again |then |still |itself )?fail(?:s|ed)\b|failed to (?:help|fix|resolve|solve|work|recover|restore|stop)|"
+    r"(?:but|and) (?:it |this |that |then |also )*(?:immediately )?(?:fail(?:s|ed)|errored)"
+)
 _DID_NOT_WORK = re.compile(
-    r"\b(?:still (?:fail\w*|broken|down|erroring|error\w*|not\b|no\b|happen\w*|occur\w*|present|seeing|see|saw|"
-    r"unresponsive|crash\w*|timing out|times? out|return\w*|4\d\d|5\d\d|stuck|slow|high|pending|unable|couldn't|could not)|"
-    r"(?:did|does|do) ?n[o']t (?:help|work|fix|resolve|improve|solve|stop|recover|succeed|seem to (?:help|work|fix)|make (?:a|any) difference|have (?:any|an) effect)\w*|"
-    r"no (?:effect|improvement|change|luck|difference)|nothing changed|"
-    r"not (?:help|helping|effective|enough|sufficient|resolve|fix|solve|work)\w*|unsuccessful\w*|ineffective|"
-    r"(?:rollback|roll back|revert|restart|retry|attempt|fix|workaround|failover|redeploy|re-deploy|upgrade|deploy)\w* "
-    r"(?:also |again |then |still )?fail(?:s|ed)\b|failed to (?:help|fix|resolve|solve|work|recover|restore|stop)|to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|"
-    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage)s? (?:persist\w*|continu\w*|remain\w*|recur\w*|return\w*|came back|reappear\w*)|"
+    r"\b(?:" + _FAILED_ATTEMPT + r"|"
+    r"still\b(?! (?:work|fine|ok|okay|healthy|up\b|able|in progress|investigat|need|want|have|had|plan|think|believ))|"
+    r"not (?:resolve|fix|solve|work)\w*|nothing changed|no change|"
+    r"fail(?:s|ed)? (?:due to|because|with)|(?:it|which|this|that) (?:also )?failed|errored(?: out)?|refused to|"
+    r"could ?n[o']t be|unable to|instead,? (?:the|it)|yet another|"
+    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|recur\w*|came back|reappear\w*)|"
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
-    r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|"
-    r"came back|back again|again (?:failed|down|broke)|broke again|recurred)\b",
+    r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|as invalid|"
+    r"back again|again (?:failed|down|broke)|broke again|recurred)\b",
     re.I,
 )
+_SAYS_IT_FAILED = re.compile(r"\b(?:" + _FAILED_ATTEMPT + r")", re.I)
+_EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying)\b", re.I)
 _TRIED = re.compile(
-    r"\b(?:tried|try(?:ing)?|attempt\w*|restart\w*|reboot\w*|roll(?:ed|ing)?[ -]?back|rollback|revert\w*|"
-    r"scal(?:ed|ing)\b|increas\w*|rais(?:ed|ing)\b|bump\w*|add(?:ed|ing)\b|redeploy\w*|deploy\w*|disabl\w*|"
-    r"enabl\w*|chang(?:ed|ing)\b|clear\w*|flush\w*|kill\w*|failover|fail(?:ed|ing) over|switch\w*|appl(?:ied|y)\w*|"
-    r"ran|re-?ran|run(?:ning)?\b|mov(?:ed|ing)\b|purg\w*|reset\w*|patch\w*|recycl\w*|drain\w*|cordon\w*|"
+    r"\b(?:tried|try(?:ing)?|attempt\w*|restart\w*|reboot\w*|roll(?:ed|ing|s)?[ -]?back|rollback|revert\w*|"
+    r"scal(?:ed|ing)\b|increas\w*|rais(?:ed|ing)\b|bump\w*|add(?:ed|ing)\b|redeploy\w*|re-deploy\w*|deploy\w*|disabl\w*|"
+    r"enabl\w*|chang(?:ed|es|ing)\b|clear\w*|flush\w*|kill\w*|failover|fail(?:ed|ing) over|switch\w*|appl(?:ied|y)\w*|"
+    r"ran|re-?ran|run(?:ning)?\b|mov(?:ed|ing)\b|purg\w*|reset\w*|patch\w*|recycl\w*|drain\w*|cordon\w*|uncordon\w*|"
     r"re-?index\w*|vacuum\w*|replac\w*|upgrad\w*|downgrad\w*|rebuil\w*|re-?creat\w*|block\w*|throttl\w*|"
-    r"rate[- ]limit\w*|manual(?:ly)?|workaround|hotfix\w*|fix\b|pushed|merged|updat(?:ed|ing)\b|"
-    r"restor(?:e|ing)\b|promot\w*|resiz\w*|restart)\b",
+    r"rate[- ]limit\w*|manual(?:ly)?|workaround|hotfix\w*|fix\b|pushed|merged|updat(?:ed|ing)\b|delet\w*|remov\w*|"
+    r"evict\w*|clean\w*|stop(?:ped|s|ping)?\b|relaunch\w*|re-?start\w*|rewrit\w*|audit\w*|debug\w*|refresh\w*|"
+    r"restor(?:e|ing)\b|promot\w*|resiz\w*|submit\w*|restart)\b",
     re.I,
 )
 _CRITIQUE = re.compile(
@@ -85,10 +99,7 @@ _PENDING = re.compile(
     r"thought|suspect\w*|hop(?:e|ed|ing))\b",
     re.I,
 )
-_WE_TRIED = re.compile(
-    r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|sres?|ops)\b.{0,60}?\b(?:tried|attempt\w*|first|initially|then|also)\b",
-    re.I,
-)
+_WE_TRIED = re.compile(r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|admins?|sres?|ops)\b|@\w+|\b(?:tried|attempt\w*|initially)\b", re.I)
 _CLAUSE = re.compile(r"(?:,\s*so\s+|;\s+)")
 _FOLLOW_UP = re.compile(
     r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|"
@@ -208,7 +219,9 @@ def resolving(entries: list[Entry]) -> list[Entry]:
 def _attempt(text: str) -> dict[str, str] | None:
     """An action tried that did not work, said in one sentence, as {action, why_it_failed}."""
     text = " ".join(plain(text).split())
-    if len(text) < 8 or _CRITIQUE.search(text) or not _DID_NOT_WORK.search(text) or not _TRIED.search(text):
+    if len(text) < 8 or _CRITIQUE.search(text) or not _DID_NOT_WORK.search(text):
+        return None
+    if not _TRIED.search(text) and not _SAYS_IT_FAILED.search(text):
         return None
     split = _WHY.match(text)
     if split and _TRIED.search(split.group("action")) and len(split.group("action")) >= 6:
@@ -252,7 +265,20 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
 
 
 def failed_in_timeline(entries: list[Entry]) -> list[tuple[Entry, dict[str, str]]]:
-    return [(entry, attempt) for entry in entries for attempt in attempts_in(entry.text)]
+    """Attempts within an entry, and across two: "12:05 Engineer attempts hub pod restarts." then
+    "12:20 Still 503s." (an attempt said in one entry, its failure in the next one's first words)."""
+    found = []
+    for i, entry in enumerate(entries):
+        within = attempts_in(entry.text)
+        found += [(entry, attempt) for attempt in within]
+        following = entries[i + 1] if i + 1 < len(entries) else None
+        if within or following is None or _DID_NOT_WORK.search(entry.text) or _CRITIQUE.search(entry.text):
+            continue
+        first = " ".join(_clauses(following.text)[:2])
+        tried = _EXPLICIT_TRY.search(entry.text) or (_TRIED.search(entry.text) and _SAYS_IT_FAILED.search(first))
+        if tried and _DID_NOT_WORK.search(first) and not _TRIED.search(_clauses(following.text)[0]):
+            found.append((entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")}))
+    return found
 
 
 def failed_in_prose(text: str) -> list[dict[str, str]]:
