@@ -236,7 +236,8 @@ def _failed_attempts(doc: Document, entries: list[Entry], timeline_prose: str) -
         if section.kind in ("resolution", "diagnosis"):  # they tell what was done: every sentence counts
             found = attempts_in(_join(section.lines))
         elif section.kind in ("summary", None):  # they mostly tell what the system did
-            found = failed_in_prose(_join(section.lines))
+            # quoted chat logs ("> alice [5:13 PM] ...") are not the story of what was tried
+            found = failed_in_prose(_join([line for line in section.lines if not line.lstrip().startswith(">")]))
         else:
             continue
         attempts += found
@@ -310,7 +311,7 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
         raise NotAnIncident(f"a postmortem template, not an incident report ({placeholders} placeholders)")
     stem = normalize_heading(PurePath(name).stem.replace("_", " ").replace("-", " "))
     substantive = [s for s in doc.sections if s.kind in ("root_cause", "resolution", "timeline", "failed_attempts")]
-    if stem in _INDEX_NAMES and not substantive:
+    if (stem in _INDEX_NAMES or set(stem.split()) & {"readme", "index"}) and not substantive:
         raise NotAnIncident(f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)")
     body = _join(doc.preamble) + "".join(_join(s.lines) for s in doc.sections)
     if len(body.strip()) < 20:

@@ -57,17 +57,19 @@ _FAILED_ATTEMPT = (
     r"not (?:help|helping|effective|enough|sufficient)\b|unsuccessful\w*|ineffective|insufficient|"
     r"to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|false (?:re)?mediation|"
     r"(?:just |only )made (?:it |things |the \w+ )?(?:worse|more)|"
-    r"(?:it|this|that|which) (?:also )?(?:did|does) ?n[o']t\b(?! (?:matter|need|seem to matter|affect))|"
+    r"(?:it|this|that|which) (?:also )?(?:did|does) ?n[o']t\s*(?:\)|$|[.;,])|"
     r"(?:rollback|roll back|revert|restart|retry|attempt|fix|workaround|failover|redeploy|re-deploy|upgrade|deploy|restore|command)\w* "
     r"(?:also |again |then |still |itself )?fail(?:s|ed)\b|failed to (?:help|fix|resolve|solve|work|recover|restore|stop)|"
     r"(?:but|and) (?:it |this |that |then |also )*(?:immediately )?(?:fail(?:s|ed)|errored)"
 )
 _DID_NOT_WORK = re.compile(
     r"\b(?:" + _FAILED_ATTEMPT + r"|"
-    r"still\b(?! (?:work|fine|ok|okay|healthy|up\b|able|in progress|investigat|need|want|have|had|plan|think|believ))|"
+    r"still (?:fail\w*|broken|down|erroring|error\w*|not\b|no\b|stuck|full|pending|hang\w*|unavailable|inaccessible|"
+    r"unresponsive|crash\w*|timing out|times? out|slow|high|4\d\d|5\d\d|there|listed|claimed|present|occurring|"
+    r"happening|seeing|see|saw|getting|returning|met with|degraded|lagging|backed up|broke\w*|missing|wrong)|"
     r"not (?:resolve|fix|solve|work)\w*|nothing changed|no change|"
-    r"fail(?:s|ed)? (?:due to|because|with)|(?:it|which|this|that) (?:also )?failed|errored(?: out)?|refused to|"
-    r"could ?n[o']t be|unable to|instead,? (?:the|it)|yet another|"
+    r"(?:it|which|this|that) (?:also )?failed|(?:immediately )?errored out|refused to|"
+    r"could ?n[o']t be|instead,? (?:the|it)|yet another|"
     r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|recur\w*|came back|reappear\w*)|"
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
     r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|as invalid|"
@@ -88,7 +90,7 @@ _TRIED = re.compile(
     re.I,
 )
 _CRITIQUE = re.compile(
-    r"\b(?:took (?:us|too|a long|longer|over|\d)|it took|should(?: have|'ve)?|could(?: have|'ve)|would(?: have|'ve)|"
+    r"\b(?:failed to (?:see|notice|detect|catch|alert|realize|recognize|communicate|update|escalate)|took (?:us|too|a long|longer|over|\d)|it took|should(?: have|'ve)?|could(?: have|'ve)|would(?: have|'ve)|"
     r"need(?:ed)? to|we need|lack(?:ed)? (?:of)?|too (?:slow|long|late)|slow to|were not aware|weren't aware|"
     r"no (?:alert|alerting|monitoring|runbook|documentation|process|one)|not (?:alerted|notified|documented|monitored)|"
     r"in the future|next time|going forward|action item|we will|we'll|will be)\b",
