@@ -55,11 +55,13 @@ METADATA: dict[str, str] = {
 }
 _KEY_VALUE = re.compile(r"^\s*(?:[-*+]\s+)?(?P<key>(?:\*\*|__)?[A-Za-z][\w '’/()-]{0,38}?(?:\*\*|__)?)\s*:\s*(?P<value>.*)$")
 _CAUSE = re.compile(
-    r"\b(?:caus\w*|due to|because|root cause|result(?:ed)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
+    r"\b(?:caus\w*|due to|because|root cause|result(?:ed|ing)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
     r"was introduced|introduced a|bug in|misconfigur\w*|regression|determined that|turned out|found that|"
     r"the (?:problem|issue|culprit|reason) (?:was|is)|suspected (?:it|that)|was down to|starv\w*|exhaust\w*|"
     r"ran out|out of (?:memory|disk|space)|no space|leak\w*|expired|compromis\w*|phish\w*|vulnerab\w*|exploit\w*|"
-    r"induc\w*|correlat\w*|attribut\w*|originat\w*)\b",
+    r"induc\w*|correlat\w*|attribut\w*|originat\w*|incorrect\w*|wrong|mistaken\w*|by mistake|accidental\w*|"
+    r"forg[eo]t\w*|typo|did not update|without updating|unintended|inadvertent\w*|oversight|broken by|"
+    r"(?:had|has|with) no \w+)\b",
     re.I,
 )
 _ANAPHOR = re.compile(r"^(?:this|that|these|it|which|as a result)\b", re.I)
@@ -193,6 +195,25 @@ def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]
                 chosen[i - 1] = None
             chosen[i] = None
     return [units[i] for i in sorted(chosen)][:limit]
+
+
+_WENT_WRONG = re.compile(r"\b(?:went wrong|went poorly|went badly|didn't go|did not go|could have gone better)\b", re.I)
+
+
+def _went_wrong(doc: Document) -> tuple[list[str], str]:
+    """The first points of a "What went wrong" part that are not critiques of the response."""
+    for section in doc.of_kind("lesson"):
+        lines, inside = [], _WENT_WRONG.search(section.heading) is not None
+        for line in section.lines:
+            if line.strip().endswith(":") and not _LIST_ITEM.match(line):  # a subsection heading kept in its parent
+                inside = _WENT_WRONG.search(line) is not None
+                continue
+            if inside:
+                lines.append(line)
+        points = [u for u in _units(_join(lines)) if not is_critique(u) and not re.match(r"^(?:we|i)\b", u, re.I)][:2]
+        if points:
+            return points, f"points of {section.label} (what went wrong)"
+    return [], ""
 
 
 def _explicit_attempts(text: str) -> list[dict[str, str]]:
@@ -370,15 +391,18 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
         fields.put(kind, *take(kind))
     if "root_cause" not in fields.values:
-        # no section for it: the sentences that say what caused it (the title's included), else
-        # what the summary says happened, which is where such postmortems tell the cause
+        # no section for it: the sentences that say what caused it (the title's included), from
+        # the summary, else other sections, else what went wrong; a summary that only tells what
+        # users saw gives no root cause rather than a wrong one
         title_cause = title if _CAUSE.search(title) else ""
-        for source, origin in ((summary, f"sentences of {summary_from}"), (other, "sentences of other sections")):
-            said = _sentences(source, _CAUSE)
-            if said or title_cause:
-                parts = [x for x in (title_cause, *said) if x]
-                fields.put("root_cause", " ".join(parts), " + ".join(x for x in ("the title" if title_cause else "", origin if said else "") if x))
-        fields.put("root_cause", " ".join(_units(summary)[:3]), f"{summary_from} (no root cause section or sentence)")
+        for text, origin in ((summary, f"sentences of {summary_from}"), (other, "sentences of other sections")):
+            said = _sentences(text, _CAUSE)
+            if said:
+                fields.put("root_cause", " ".join([title_cause, *said]).strip(), " + ".join(x for x in ("the title" if title_cause else "", origin) if x))
+        wrong, wrong_from = _went_wrong(doc)  # "What went wrong": what the system did, critiques left out
+        if wrong:
+            fields.put("root_cause", " ".join([title_cause, *wrong]).strip(), " + ".join(x for x in ("the title" if title_cause else "", wrong_from) if x))
+        fields.put("root_cause", title_cause, "the title")
     if "resolution" not in fields.values:
         # the summary's "resolved by ..." and the timeline entries that restored service
         said = " ".join(_sentences(summary, _FIX))

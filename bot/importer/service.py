@@ -128,9 +128,11 @@ async def _import_file(
             revision = await revise(store, draft, reason=f"re-imported from {file.relative.as_posix()}", update=update)
             if revision is None:
                 conflicts.append(f"{exc.incident_id} differs from the stored memory in {', '.join(exc.fields)}")
-            elif revision.replaced is not None:
-                created += 1
-                superseded.append(revision.replaced)
+            else:
+                ids[ids.index(draft.incident_id)] = revision.incident_id  # the revision that holds it now
+                if revision.replaced is not None:
+                    created += 1
+                    superseded.append(revision.replaced)
             continue
         created += retained.status is RetainStatus.CREATED
     if conflicts:

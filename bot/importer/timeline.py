@@ -110,7 +110,8 @@ _FOLLOW_UP = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 _WHY = re.compile(
-    r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$", re.I
+    r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$",
+    re.I,
 )
 
 
