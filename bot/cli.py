@@ -286,14 +286,28 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.importer.summary import summary_text
 
     found = find_postmortems(args.paths)
+    model = None
+    if args.with_model:  # nothing is sent anywhere without the flag
+        from bot.importer.model_extract import ModelExtractor
+
+        if not settings.anthropic_api_key:
+            raise CommandFailed("--with-model needs ANTHROPIC_API_KEY (nothing was imported)")
+        model = ModelExtractor(
+            api_key=settings.anthropic_api_key, model=settings.anthropic_model, base_url=settings.anthropic_base_url,
+            timeout_s=settings.investigation_timeout_s,
+        )  # fmt: skip
 
     async def work(store: MemoryStore | None) -> int:
         with Progress(console=Console(stderr=True), transient=True) as progress:  # stdout stays the report
             task = progress.add_task("reading postmortems" if args.dry_run else "importing postmortems", total=len(found.files))
-            report = await import_postmortems(
-                store, found, team_id=args.team, update=args.update, dry_run=args.dry_run,
-                on_file=lambda _: progress.advance(task),
-            )  # fmt: skip
+            try:
+                report = await import_postmortems(
+                    store, found, team_id=args.team, update=args.update, dry_run=args.dry_run, model=model,
+                    on_file=lambda _: progress.advance(task),
+                )  # fmt: skip
+            finally:
+                if model is not None:
+                    await model.aclose()
         _emit(args, report.model_dump(mode="json"), summary_text(report))
         if report.failed:
             print("error: some files were rejected or conflict with stored memories (see above)", file=sys.stderr)
@@ -411,6 +425,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
     p.add_argument("--update", action="store_true", help="an edited postmortem supersedes its stored memory")
     p.add_argument("--dry-run", action="store_true", help="show per file which fields were found; write nothing")
+    p.add_argument("--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)")
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (docs: REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

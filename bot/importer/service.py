@@ -15,8 +15,9 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from bot.importer.drafts import ParsedFile
+from bot.importer.drafts import ParsedFile, read_text
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
+from bot.importer.model_extract import ModelExtractor
 from bot.importer.revisions import revise
 from bot.memory.errors import MemoryConflict
 from bot.memory.port import MemoryStore, RetainStatus
@@ -48,6 +49,7 @@ class FileOutcome(Strict):
     superseded: list[str] = Field(default_factory=list, description="--update: the revisions this file replaced")
     reason: str | None = None
     found: list[str] = Field(default_factory=list, description="--dry-run: the fields read from the file")
+    model: str | None = Field(default=None, description="--with-model: what the model's reading added or why not")
     missing: list[str] = Field(default_factory=list, description="--dry-run: the fields the file did not give")
 
 
@@ -70,22 +72,37 @@ async def import_postmortems(
     team_id: str,
     update: bool = False,
     dry_run: bool = False,
+    model: ModelExtractor | None = None,
     on_file: Callable[[FileOutcome], None] = lambda _: None,
 ) -> ImportReport:
-    """Import every file found; `store` may be None only for a dry run (nothing is written)."""
+    """Import every file found; `store` may be None only for a dry run (nothing is written).
+    With `model`, postmortems (not memory exports) are also read by the model (see model_extract)."""
     report = ImportReport(skipped=[str(p) for p in found.skipped])
     for missing in found.missing:
         report.files.append(FileOutcome(path=str(missing.path), status=FileStatus.REJECTED, reason=missing.error))
     claimed: dict[str, str] = {}  # incident id → the file that brought it in this run
     for file in found.files:
         parsed = parse_file(file, team_id=team_id)
+        note = None
+        if model is not None and parsed.drafts and parsed.drafts[0].provenance is not None:
+            parsed, note = await _with_model(model, file, parsed)
         if dry_run or store is None:
             outcome = _checked(file, parsed)
         else:
             outcome = await _import_file(store, file, parsed, claimed=claimed, update=update)
+        if note:
+            outcome.model = note
         report.files.append(outcome)
         on_file(outcome)
     return report
+
+
+async def _with_model(model: ModelExtractor, file: FoundFile, parsed: ParsedFile) -> tuple[ParsedFile, str]:
+    reading = await model.read(read_text(file.path), parsed.drafts[0])
+    dropped = f"; dropped without a quote from the document: {', '.join(reading.dropped)}" if reading.dropped else ""
+    if reading.problem:
+        return parsed, f"offline reading only: {reading.problem}{dropped}"
+    return ParsedFile(parsed.path, drafts=[reading.draft]), f"model-extracted: {', '.join(reading.kept)}{dropped}"
 
 
 def _checked(file: FoundFile, parsed: ParsedFile) -> FileOutcome:

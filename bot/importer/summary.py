@@ -22,6 +22,8 @@ def summary_text(report: ImportReport) -> str:
             else:
                 what = f": {f.reason}" if f.reason else f"  {', '.join(f.incident_ids)}"
             lines.append(f"{status.value:<9}  {f.path}{what}")
+            if f.model:
+                lines.append(f"           {f.model}")
     memories = sum(f.created for f in report.files)
     if report.with_status(FileStatus.CHECKED):
         counts = [f"{len(report.with_status(FileStatus.CHECKED))} checked (dry run: nothing written)"]
