@@ -108,6 +108,7 @@ _FOLLOW_UP = re.compile(
     r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
     re.I,
 )
+_ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 _WHY = re.compile(
     r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$",
@@ -222,7 +223,7 @@ def resolving(entries: list[Entry]) -> list[Entry]:
 def _attempt(text: str) -> dict[str, str] | None:
     """An action tried that did not work, said in one sentence, as {action, why_it_failed}."""
     text = " ".join(plain(text).split())
-    if len(text) < 8 or _CRITIQUE.search(text) or not _DID_NOT_WORK.search(text):
+    if len(text) < 8 or _CRITIQUE.search(text) or not _DID_NOT_WORK.search(text) or _ADDRESSED.search(text):
         return None
     if not _TRIED.search(text) and not _SAYS_IT_FAILED.search(text):
         return None
