@@ -3,8 +3,9 @@ field came from.
 
     the shape (front matter, title, sections by meaning)     bot/importer/document.py
     what a heading means                                     bot/data/postmortem_sections.json
+    metadata lines and which date is the incident's          bot/importer/metadata.py
     timelines: entries, the fix, attempts that failed        bot/importer/timeline.py
-    dates                                                    bot/importer/dates.py
+    reading a date                                           bot/importer/dates.py
 
 Fields come from the sections of their kind; when there is none, the fix comes from the timeline
 entries that resolved or rolled back, the root cause from the summary's sentences that say what
@@ -15,45 +16,18 @@ caused it. Only a file that does not report an incident (a template, an index) i
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
 from pathlib import Path, PurePath
 from typing import Any
 
-from bot.importer.dates import at_time_of, find_date, find_dates, parse_date
 from bot.importer.document import Document, Section, parse_document, plain
-from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, is_placeholder, read_text, seed_draft
+from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, read_text, seed_draft
+from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
 from bot.importer.timeline import Entry, attempts_in, failed_in_prose, failed_in_timeline, is_critique, read_timeline, resolving
-from bot.importer.vocabulary import normalize_heading, section_kind
+from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
 
 EXTRACTOR = "markdown-sections/2"
 
-# normalized metadata key → memory field
-METADATA: dict[str, str] = {
-    **dict.fromkeys(["incident id", "incident", "id", "incident number", "incident no", "ticket"], "incident_id"),
-    **dict.fromkeys(["title"], "title"),
-    **dict.fromkeys(
-        ["service", "services", "affected service", "affected services", "component", "components",
-         "affected component", "affected components", "system", "systems", "affected system", "affected systems",
-         "product", "products", "application", "app"],
-        "service",
-    ),  # fmt: skip
-    **dict.fromkeys(["severity", "sev", "severity level", "priority", "impact level"], "severity"),
-    **dict.fromkeys(
-        ["date", "incident date", "date of incident", "date of the incident", "started", "started at", "start",
-         "start time", "start date", "occurred", "occurred at", "when", "detected", "detected at", "began",
-         "incident start", "outage start", "time"],
-        "occurred_at",
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["resolved", "resolved at", "ended", "end", "end time", "end date", "recovered", "incident end", "outage end"],
-        "resolved_at",
-    ),  # fmt: skip
-    **dict.fromkeys(["confirmed by", "verified by"], "verified_by"),
-    **dict.fromkeys(["tags", "labels", "categories", "keywords"], "tags"),
-    **dict.fromkeys(["error message"], "error_message"),
-}
-_KEY_VALUE = re.compile(r"^\s*(?:[-*+]\s+)?(?P<key>(?:\*\*|__)?[A-Za-z][\w '’/()-]{0,38}?(?:\*\*|__)?)\s*:\s*(?P<value>.*)$")
 _CAUSE = re.compile(
     r"\b(?:caus\w*|due to|because|root cause|result(?:ed|ing)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
     r"was introduced|introduced a|bug in|misconfigur\w*|regression|determined that|turned out|found that|"
@@ -109,62 +83,9 @@ def _join(lines: list[str]) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
 
-class _Fields:
-    """The memory's fields as they are found, each with where it came from."""
-
-    def __init__(self) -> None:
-        self.values: dict[str, Any] = {}
-        self.origins: dict[str, str] = {}
-
-    def put(self, name: str, value: Any, origin: str) -> None:
-        if value in (None, "", []) or name in self.values:
-            return
-        self.values[name] = value
-        self.origins[name] = origin
-
-
 def _sections_text(sections: list[Section]) -> tuple[str, str]:
     text = "\n\n".join(t for t in (_join(s.lines) for s in sections) if t)
     return text, " + ".join(s.label for s in sections)
-
-
-def _metadata(doc: Document, fields: _Fields, inline: dict[str, list[tuple[str, str]]]) -> None:
-    """Front matter, then `Key: value` lines (and two-cell table rows) before the first section,
-    in metadata sections, and at the top of the first section. Lines labelled with a section's
-    name ("Root cause: ...") are kept for that kind."""
-    for key, value in doc.meta.items():
-        name = METADATA.get(normalize_heading(key))
-        if name and value not in (None, "", []) and not is_placeholder(value):
-            fields.put(name, value, f"front matter {key!r}")
-    candidates = [("text under the title", line) for line in doc.preamble]
-    for section in doc.sections:
-        head = section.lines if section.kind in ("metadata", None) else section.lines[:12]
-        if section.kind in ("metadata", "summary", None) or section is doc.sections[0]:
-            candidates += [(section.label, line) for line in head]
-    for where, line in candidates:
-        pair = _key_value(line)
-        if pair is None:
-            continue
-        key, value = pair
-        name = METADATA.get(normalize_heading(key))
-        if name:
-            if value and not is_placeholder(value):
-                fields.put(name, value, f"line '{key}:' ({where})")
-            continue
-        kind = section_kind(key) if len(key.split()) <= 5 else None
-        if kind and kind not in ("summary", "metadata", "timeline") and value:
-            inline.setdefault(kind, []).append((value, f"line '{key}:' ({where})"))
-
-
-def _key_value(line: str) -> tuple[str, str] | None:
-    stripped = line.strip()
-    if stripped.startswith("|"):
-        cells = [plain(c) for c in stripped.strip("|").split("|")]
-        return (cells[0], cells[1]) if len(cells) == 2 and cells[0] and cells[1] else None
-    match = _KEY_VALUE.match(line)
-    if not match or "http" in match.group("key"):
-        return None
-    return plain(match.group("key")), plain(match.group("value").lstrip("*_ "))
 
 
 def _units(text: str) -> list[str]:
@@ -274,53 +195,6 @@ def _failed_attempts(doc: Document, entries: list[Entry], timeline_prose: str) -
     return kept, kept_origins
 
 
-PUBLISHED_KEYS = ("date", "pubdate", "published", "publishdate", "publish date", "post date")
-
-
-def _dates(doc: Document, fields: _Fields, name: str, entries: list[Entry], prose: str) -> None:
-    """`occurred_at`: an incident date the document states (a `Date:` line, `started:` in front
-    matter), else a date in the title or file name, else the first date of the timeline or text.
-    A blog's front-matter `date:` is when the post was published: it is used only when the text
-    names no earlier day in the two years before it. `resolved_at`: the last timeline entry."""
-    published: datetime | None = None
-    for field in ("occurred_at", "resolved_at"):
-        if field in fields.values:
-            origin = fields.origins.pop(field)
-            moment = parse_date(fields.values.pop(field))
-            if moment is None:
-                continue
-            key = origin.removeprefix("front matter ").strip("'")
-            if field == "occurred_at" and origin.startswith("front matter") and normalize_heading(key) in PUBLISHED_KEYS:
-                published = moment
-                continue
-            fields.put(field, moment, origin)
-    title_date = find_date(doc.title or "")
-    file_date = find_date(PurePath(name).stem.replace("_", " "))
-    if title_date is not None:
-        fields.put("occurred_at", title_date, "the title")
-    elif file_date is not None and published is None:
-        fields.put("occurred_at", file_date, "the file name")
-    year = (published or file_date or title_date).year if (published or file_date or title_date) else None
-    timeline_text = "\n".join([" ".join(s.heading for s in doc.of_kind("timeline")), *(e.when for e in entries)])
-    for text, origin in ((timeline_text, "the timeline"), (prose, "the text")):
-        if "occurred_at" in fields.values:
-            break
-        dates = find_dates(text, year=year)
-        if published is not None:  # the earliest day it names before the post, within two years
-            dates = sorted(d for d in dates if published - timedelta(days=730) <= d <= published + timedelta(days=1))
-        if dates:
-            fields.put("occurred_at", dates[0], f"the first date in {origin}")
-    if published is not None:
-        fields.put("occurred_at", published, "front matter 'date' (when the post was published)")
-    start: datetime | None = fields.values.get("occurred_at")
-    if start is None or not entries or "resolved_at" in fields.values:
-        return
-    last = entries[-1]
-    end = find_date(last.when) or at_time_of(start, last.time, not_before=start)
-    if end is not None and end >= start:
-        fields.put("resolved_at", end, f"timeline entry {last.when!r}")
-
-
 def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
     content = [line for line in text.splitlines() if line.strip()]
     placeholders = sum(1 for line in content if _PLACEHOLDER_TEXT.search(line))
@@ -346,13 +220,58 @@ def _title_from_name(name: str) -> str:
     return (words or stem)[:1].upper() + (words or stem)[1:]
 
 
+def _root_cause_without_section(doc: Document, title: str, summary: str, summary_from: str, other: str) -> tuple[str, str]:
+    """The sentences that say what caused it (the title's included), from the summary, else other
+    sections, else the system's part of "What went wrong"; a summary that only tells what users
+    saw gives no root cause rather than a wrong one."""
+    title_cause = title if _CAUSE.search(title) else ""
+    title_from = "the title" if title_cause else ""
+    for text, origin in ((summary, f"sentences of {summary_from}"), (other, "sentences of other sections")):
+        said = _sentences(text, _CAUSE)
+        if said:
+            return " ".join([title_cause, *said]).strip(), " + ".join(x for x in (title_from, origin) if x)
+    wrong, wrong_from = _went_wrong(doc)
+    if wrong:
+        return " ".join([title_cause, *wrong]).strip(), " + ".join(x for x in (title_from, wrong_from) if x)
+    return title_cause, title_from
+
+
+def _fix_without_section(summary: str, summary_from: str, entries: list[Entry], timeline_prose: str) -> tuple[str, str]:
+    """The summary's "resolved by ..." sentences, the timeline entries that restored service and
+    the timeline's sentences that say what fixed it."""
+    said = " ".join(_sentences(summary, _FIX))
+    fixed = resolving(entries)
+    told = " ".join(_sentences(timeline_prose, _FIX))
+    fixes = [said, *(f"{e.when} — {e.text}" for e in fixed), told]
+    origins = [
+        f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed),
+        "sentences of the timeline" if told else "",
+    ]  # fmt: skip
+    return "\n".join(x for x in fixes if x), " + ".join(x for x in origins if x)
+
+
+def _coerced(found: dict[str, Any]) -> dict[str, Any]:
+    """Front matter values as the memory holds them: tags a list of strings, the rest text."""
+    values = dict(found)
+    if "tags" in values:
+        raw = values["tags"]
+        items = raw if isinstance(raw, list) else re.split(r"[,;]", str(raw).strip().strip("[]"))
+        values["tags"] = [t[:100] for t in (plain(str(i)) for i in items) if t][:50]
+    for key in ("service", "severity", "incident_id", "verified_by", "error_message"):
+        if isinstance(values.get(key), list):
+            values[key] = ", ".join(str(v) for v in values[key])
+        elif key in values and not isinstance(values[key], str):
+            values[key] = str(values[key])
+    return values
+
+
 def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "postmortem.md") -> MemoryDraft:
     """One postmortem → one seed draft with its provenance; `incident_id` when the file names none."""
     doc = parse_document(text)
     if not text.strip():
         raise NotAnIncident("the file is empty")
     _refuse_non_incidents(doc, name, text)
-    fields = _Fields()
+    fields = FoundFields()
     title = doc.title
     if title and _TEMPLATE_TITLE.search(normalize_heading(title)):  # "# ISSUE NAME" left from the template
         title = next((plain(line) for line in doc.preamble if plain(line) and len(plain(line)) <= 150), None)
@@ -361,7 +280,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     fields.put("title", title[:300], {"front matter": "front matter 'title'", "heading": "the first heading",
                                       "first line": "the first line"}.get(doc.title_from, "the file name"))  # fmt: skip
     inline: dict[str, list[tuple[str, str]]] = {}
-    _metadata(doc, fields, inline)
+    read_metadata(doc, fields, inline)
 
     def take(kind: str) -> tuple[str, str]:
         text, origin = _sections_text(doc.of_kind(kind))
@@ -371,7 +290,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
             origin = " + ".join(x for x in (origin, *(o for _, o in extra)) if x)
         return text, origin
 
-    preamble_prose = _join([line for line in doc.preamble if _key_value(line) is None])
+    preamble_prose = _join([line for line in doc.preamble if key_value(line) is None])
     summary, summary_from = take("summary")
     if not summary and preamble_prose:
         summary, summary_from = preamble_prose, "the text under the title"
@@ -391,29 +310,9 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
         fields.put(kind, *take(kind))
     if "root_cause" not in fields.values:
-        # no section for it: the sentences that say what caused it (the title's included), from
-        # the summary, else other sections, else what went wrong; a summary that only tells what
-        # users saw gives no root cause rather than a wrong one
-        title_cause = title if _CAUSE.search(title) else ""
-        for text, origin in ((summary, f"sentences of {summary_from}"), (other, "sentences of other sections")):
-            said = _sentences(text, _CAUSE)
-            if said:
-                fields.put("root_cause", " ".join([title_cause, *said]).strip(), " + ".join(x for x in ("the title" if title_cause else "", origin) if x))
-        wrong, wrong_from = _went_wrong(doc)  # "What went wrong": what the system did, critiques left out
-        if wrong:
-            fields.put("root_cause", " ".join([title_cause, *wrong]).strip(), " + ".join(x for x in ("the title" if title_cause else "", wrong_from) if x))
-        fields.put("root_cause", title_cause, "the title")
+        fields.put("root_cause", *_root_cause_without_section(doc, title, summary, summary_from, other))
     if "resolution" not in fields.values:
-        # the summary's "resolved by ..." and the timeline entries that restored service
-        said = " ".join(_sentences(summary, _FIX))
-        fixed = resolving(entries)
-        told = " ".join(_sentences(timeline_prose, _FIX))
-        fixes = [said, *(f"{e.when} — {e.text}" for e in fixed), told]
-        origins = [
-            f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed),
-            "sentences of the timeline" if told else "",
-        ]  # fmt: skip
-        fields.put("resolution", "\n".join(x for x in fixes if x), " + ".join(x for x in origins if x))
+        fields.put("resolution", *_fix_without_section(summary, summary_from, entries, timeline_prose))
     attempts, attempt_origins = _failed_attempts(doc, entries, timeline_prose)
     fields.put("failed_attempts", attempts, "; ".join(dict.fromkeys(attempt_origins)))
     lesson, lesson_from = take("lesson")
@@ -424,18 +323,9 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         " + ".join(x for x in (lesson_from, actions_from) if x),
     )
     body = "\n".join(_join(s.lines) for s in doc.sections if s.kind not in ("lesson", "action_items"))
-    _dates(doc, fields, name, entries, "\n".join((_join(doc.preamble), summary, body))[:20_000])
-    values = dict(fields.values)
+    read_dates(doc, fields, name, entries, "\n".join((_join(doc.preamble), summary, body))[:20_000])
+    values = _coerced(fields.values)
     values.setdefault("incident_id", incident_id)
-    if "tags" in values:
-        raw = values["tags"]
-        items = raw if isinstance(raw, list) else re.split(r"[,;]", str(raw).strip().strip("[]"))
-        values["tags"] = [t[:100] for t in (plain(str(i)) for i in items) if t][:50]
-    for key in ("service", "severity", "incident_id", "verified_by", "error_message"):
-        if isinstance(values.get(key), list):
-            values[key] = ", ".join(str(v) for v in values[key])
-        elif key in values and not isinstance(values[key], str):
-            values[key] = str(values[key])
     provenance = {"file": name, "extractor": EXTRACTOR, "fields": dict(fields.origins)}
     return seed_draft(values, team_id=team_id, labels=fields.origins, provenance=provenance)
 
