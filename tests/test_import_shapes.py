@@ -235,3 +235,20 @@ def test_an_imported_postmortem_without_a_date_shows_its_age_as_unknown_not_toda
     assert "age unknown" in reply and "today" not in reply
     assert "age unknown" in json.dumps(memory_detail(undated, now))
     assert "today" in json.dumps(recall_reply(RecallMatch(memory=saved, score=1, score_components={}, reasons=[]), now))
+
+
+@pytest.mark.parametrize(
+    ("written", "day"),
+    [
+        ("On September 29, 2025, flags went down", "2025-09-29"),
+        ("29th of May 2021", "2021-05-29"),
+        ("May-9-2021", "2021-05-09"),
+        ("Website Outage 10-31-2021", "2021-10-31"),
+        ("see https://example.com/2020-01-01/post, it began 2024-03-18 14:05 UTC", "2024-03-18"),
+        ("Feb 30, 2021 then March 1, 2021", "2021-03-01"),
+    ],
+)
+def test_dates_as_people_write_them(written: str, day: str) -> None:
+    from bot.importer.dates import find_date
+
+    assert find_date(written).date().isoformat() == day

@@ -24,6 +24,9 @@ _MONTH_DAY = re.compile(
     rf"(?<![\w-])(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH})(?![\w-])", re.I
 )
 _URL = re.compile(r"\]\([^)]*\)|https?://\S+|\S+\.md\b")
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+_MONTH_FIRST = re.compile(r"(?P<month>[a-z]+\.?)[\s-]+(?P<day>\d{1,2}),?[\s-]+(?P<year>\d{4})", re.I)
+_DAY_FIRST = re.compile(r"(?P<day>\d{1,2})[\s-]+(?P<month>[a-z]+\.?),?[\s-]+(?P<year>\d{4})", re.I)
 _SETTINGS: dict[str, Any] = {
     "TIMEZONE": "UTC",
     "TO_TIMEZONE": "UTC",
@@ -41,6 +44,13 @@ def _parse(text: str) -> datetime | None:
     if iso:  # dateparser reads 2024.03.04 in its own way; an ISO-shaped date is year-month-day
         try:
             return datetime(int(iso[1]), int(iso[2]), int(iso[3]), tzinfo=timezone.utc)
+        except ValueError:
+            return None
+    words = _MONTH_FIRST.fullmatch(cleaned) or _DAY_FIRST.fullmatch(cleaned)
+    month = _MONTHS.get(words["month"].lower().rstrip(".")[:3]) if words else None
+    if words and month:  # "September 29, 2025", "29 Sep 2025": common enough to read without dateparser
+        try:
+            return datetime(int(words["year"]), month, int(words["day"]), tzinfo=timezone.utc)
         except ValueError:
             return None
     try:

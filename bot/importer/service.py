@@ -12,16 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
 from bot.importer.drafts import ParsedFile, read_text
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
-from bot.importer.model_extract import ModelExtractor
 from bot.importer.revisions import revise
 from bot.memory.errors import MemoryConflict
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import Strict
+
+if TYPE_CHECKING:  # the Anthropic SDK is imported only when --with-model asks for the model
+    from bot.importer.model_extract import ModelExtractor
 
 
 class FileStatus(StrEnum):
