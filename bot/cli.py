@@ -427,7 +427,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--dry-run", action="store_true", help="show per file which fields were found; write nothing")
     p.add_argument("--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)")
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
-    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (docs: REPLAY.md)")
+    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
