@@ -24,6 +24,7 @@ from bot.slack.messages import memory_detail, recall_reply
 from tests.test_import import cli, statuses  # noqa: F401 - the `cli` fixture, shared
 
 FIXTURES = Path(__file__).parent / "fixtures" / "postmortems"
+EXAMPLES = Path(__file__).parent.parent / "examples"
 
 
 def read(name: str) -> MemoryDraft:
@@ -196,6 +197,10 @@ async def test_show_says_where_each_field_came_from(cli) -> None:  # noqa: F811
     code, out, _ = await cli("show", "--json", "pm-plain-text-export")
     assert json.loads(out)["provenance"]["fields"]["resolution"] == "section 'Resolution'"
 
+    assert (await cli("import", str(EXAMPLES / "incident-log.csv")))[0] == 0
+    code, out, _ = await cli("show", "pm-incident-log-3")
+    assert "imported from incident-log.csv by csv" in out and "root_cause: column 'root_cause'" in out
+
 
 # ---- the memory format: `retain` and `import` read it alike -------------------------------------------------
 
@@ -252,3 +257,17 @@ def test_dates_as_people_write_them(written: str, day: str) -> None:
     from bot.importer.dates import find_date
 
     assert find_date(written).date().isoformat() == day
+
+
+def test_a_long_imported_field_is_cut_in_slack_with_a_pointer_and_kept_whole_in_memory() -> None:
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    cause = "The replica fell behind because a long query held back WAL replay. " * 700  # ~47,000 characters
+    memory = MemoryRecord(
+        incident_id="pm-long", team_id="T", title="Replica lag", root_cause=cause, source=Source.SEED,
+        created_at=now, updated_at=now,
+    )  # fmt: skip
+    assert memory.root_cause == cause.strip()
+    reply = json.dumps(recall_reply(RecallMatch(memory=memory, score=1, score_components={}, reasons=[]), now))
+    detail = json.dumps(memory_detail(memory, now))  # /incident show itself: as much as one message holds
+    assert len(reply) < 20_000 and len(detail) < 20_000  # within Slack's limits (the renderer checks them)
+    assert "/incident show pm-long" in reply and "truncated" in detail
