@@ -115,6 +115,7 @@ def test_a_timeline_gives_the_fix_and_the_attempts_that_failed_never_a_critique(
         ((FIXTURES / "incident-template.md").read_text(), "template"),
         ("# Incident Title\n\n## Summary\n\n<describe>\n", "template"),
         ("   \n", "empty"),
+        ("Offsite planning\n\nBook the venue, order lunch for twelve and bring the projector.\n", "no word of an incident"),
     ],
 )
 def test_a_template_or_an_empty_file_is_not_an_incident(text: str, reason: str) -> None:

@@ -56,6 +56,11 @@ _PLACEHOLDER_TEXT = re.compile(
 _TEMPLATE_TITLE = re.compile(
     r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template", re.I
 )
+_INCIDENT_WORDS = re.compile(
+    r"\b(?:incident|outage|postmortem|post-mortem|downtime|went down|was down|error|fail\w*|degrad\w*|broken|crash\w*|"
+    r"root cause|resolv\w*|mitigat\w*|restor\w*|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*)\b",
+    re.I,
+)
 _INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
 
 
@@ -211,6 +216,9 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
     body = _join(doc.preamble) + "".join(_join(s.lines) for s in doc.sections)
     if len(body.strip()) < 20:
         raise NotAnIncident("nothing but a title: no text to remember")
+    known = [s for s in doc.sections if s.kind not in (None, "metadata")]
+    if not known and not _INCIDENT_WORDS.search(f"{doc.title or ''}\n{body}"):
+        raise NotAnIncident("no postmortem sections and no word of an incident (outage, error, failure, root cause...)")
 
 
 def _title_from_name(name: str) -> str:
