@@ -18,8 +18,8 @@ from pydantic import Field
 
 from bot.importer.drafts import ParsedFile, read_text
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
+from bot.errors import MemoryConflict
 from bot.importer.revisions import revise
-from bot.memory.errors import MemoryConflict
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import Strict
 
