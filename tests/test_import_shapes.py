@@ -123,6 +123,12 @@ def test_a_template_or_an_empty_file_is_not_an_incident(text: str, reason: str) 
         parse_markdown(text, team_id="T", incident_id="pm-x")
 
 
+def test_a_service_tag_names_the_service() -> None:
+    text = "---\ntitle: Checkout errors\ntags: [payments, 'service:checkout']\n---\n\n## Root cause\n\nA bad deploy.\n"
+    draft = parse_markdown(text, team_id="T", incident_id="pm-x")
+    assert (draft.service, draft.tags) == ("checkout", ["payments", "service:checkout"])
+
+
 def test_a_date_alone_in_a_blogs_front_matter_is_when_it_was_published() -> None:
     text = "---\ntitle: DNS outage\ndate: 2023-03-10\n---\n\nOn March 3, 2023 our resolvers failed.\n\n## Root cause\n\nA bad zone push.\n"
     draft = parse_markdown(text, team_id="T", incident_id="pm-x")

@@ -258,6 +258,9 @@ def _fix_without_section(summary: str, summary_from: str, entries: list[Entry], 
     return "\n".join(x for x in fixes if x), " + ".join(x for x in origins if x)
 
 
+_SERVICE_TAG = re.compile(r"^(?:service|component|system|app)\s*[:/=]\s*(\S.*)$", re.I)
+
+
 def _coerced(found: dict[str, Any]) -> dict[str, Any]:
     """Front matter values as the memory holds them: tags a list of strings, the rest text."""
     values = dict(found)
@@ -265,6 +268,9 @@ def _coerced(found: dict[str, Any]) -> dict[str, Any]:
         raw = values["tags"]
         items = raw if isinstance(raw, list) else re.split(r"[,;]", str(raw).strip().strip("[]"))
         values["tags"] = [t[:100] for t in (plain(str(i)) for i in items) if t][:50]
+        named = [m.group(1) for t in values["tags"] if (m := _SERVICE_TAG.match(t))]
+        if named and "service" not in values:  # a tag "service:checkout" names the service
+            values["service"] = ", ".join(named)
     for key in ("service", "severity", "incident_id", "verified_by", "error_message"):
         if isinstance(values.get(key), list):
             values[key] = ", ".join(str(v) for v in values[key])
