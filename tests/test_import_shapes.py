@@ -124,7 +124,7 @@ def test_a_template_or_an_empty_file_is_not_an_incident(text: str, reason: str) 
 
 
 def test_a_service_tag_names_the_service() -> None:
-    text = "---\ntitle: Checkout errors\ntags: [payments, 'service:checkout']\n---\n\n## Root cause\n\nA bad deploy.\n"
+    text = "---\ntitle: Checkout errors\ntags: [payments, 'service:checkout']\n---\n\n## Root cause\n\nA bad deploy of the pricing client.\n"
     draft = parse_markdown(text, team_id="T", incident_id="pm-x")
     assert (draft.service, draft.tags) == ("checkout", ["payments", "service:checkout"])
 
