@@ -18,7 +18,7 @@ from pydantic import Field
 
 from bot.importer.drafts import ParsedFile, read_text
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
-from bot.errors import MemoryConflict
+from bot.errors import MemoryConflict, TruthMoveRefused
 from bot.importer.revisions import revise
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import Strict
@@ -145,7 +145,11 @@ async def _import_file(
         try:
             retained = await store.retain(draft)
         except MemoryConflict as exc:
-            revision = await revise(store, draft, reason=f"re-imported from {file.relative.as_posix()}", update=update)
+            try:
+                revision = await revise(store, draft, reason=f"re-imported from {file.relative.as_posix()}", update=update)
+            except (MemoryConflict, TruthMoveRefused) as refused:  # a half-made revision from an interrupted run
+                conflicts.append(f"{exc.incident_id}: its revisions could not be updated ({refused})")
+                continue
             if revision is None:
                 conflicts.append(f"{exc.incident_id} differs from the stored memory in {', '.join(exc.fields)}")
             else:
