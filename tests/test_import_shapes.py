@@ -278,3 +278,17 @@ def test_a_long_imported_field_is_cut_in_slack_with_a_pointer_and_kept_whole_in_
     detail = json.dumps(memory_detail(memory, now))  # /incident show itself: as much as one message holds
     assert len(reply) < 20_000 and len(detail) < 20_000  # within Slack's limits (the renderer checks them)
     assert "/incident show pm-long" in reply and "truncated" in detail
+
+
+async def test_an_update_interrupted_between_its_two_steps_completes_on_the_next_run(cli, store, tmp_path: Path) -> None:  # noqa: F811
+    path = tmp_path / "builds-pending.md"
+    shutil.copy(FIXTURES / "timeline-only.md", path)
+    assert (await cli("import", str(path)))[0] == 0
+    path.write_text(path.read_text().replace("Builds stayed pending", "Builds stayed queued"))
+    [edited] = parse_file(FoundFile(path, PurePath(path.name)), team_id="local").drafts
+    await store.retain(edited.model_copy(update={"incident_id": "pm-builds-pending~r2"}))  # the run stopped here
+
+    code, out, _ = await cli("import", "--update", str(path))
+    assert code == 0 and "pm-builds-pending~r2 (supersedes pm-builds-pending)" in out
+    assert (await store.get("local", "pm-builds-pending")).superseded_by == "pm-builds-pending~r2"
+    assert (await store.list("local")).total == 2
