@@ -22,6 +22,7 @@ from bot.memory.port import MemoryStore
 from bot.memory.recall.conflicts import find_conflicts
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
+from bot.rules.files import RuleFileError
 
 EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
 
@@ -395,6 +396,9 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    from bot.cli_rules import register as register_rule_commands
+
+    register_rule_commands(add, common)
     return parser
 
 
@@ -409,7 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed,
+            RuleFileError) as exc:  # fmt: skip
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
