@@ -66,6 +66,8 @@ def judge_memories(rule: Rule, memories: Iterable[MemoryDraft], vocabulary: Voca
     """Each past incident: did the rule fire on how it started, and was its cause the rule's?"""
     out = Judgement()
     for memory in memories:
+        if memory.is_private:  # a rule file is read by the whole team
+            continue
         name = prefix + memory.incident_id
         fired = fires(rule.match, as_incident(memory), vocabulary)
         if not memory.truth_state.reusable or not memory.root_cause:

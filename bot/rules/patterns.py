@@ -10,7 +10,7 @@ Grouping is by stable features before words:
    found (else in the title, symptoms and error; else the error signature);
 2. within one mechanism, the remediation — episodes are linked when their root cause and fix
    share at least MIN_SHARED_TERMS distinctive terms (terms naming the mechanism itself, and
-   terms in most of the bank's episodes, say nothing about which fix it was);
+   terms used under most of the bank's mechanisms, say nothing about which fix it was);
 3. a linked group keeps the members that share its core terms; at `min_episodes` it is a
    candidate.
 """
@@ -36,7 +36,8 @@ MAX_CORE_TERMS = 6
 MAX_CHECKS = 5
 MAX_DEAD_ENDS = 8
 COMMON_SHARE = 0.5
-"""A term in more than this share of the bank's episodes is common, not distinctive."""
+"""A term used under more than this share of the bank's mechanisms is common, not distinctive."""
+MIN_MECHANISMS_FOR_COMMON = 4
 
 # words of every remediation write-up that say nothing about which fix it was
 GENERIC_TERMS = frozenset(
@@ -108,7 +109,7 @@ def cause_and_fix_terms(memory: MemoryDraft, ignore: frozenset[str]) -> frozense
 
 
 def episodes_of(memories: Iterable[MemoryRecord], vocabulary: Vocabulary) -> list[Episode]:
-    """Evidence episodes, with the bank's common terms dropped from each."""
+    """Evidence episodes, with the terms common to the bank's mechanisms dropped from each."""
     raw: list[Episode] = []
     for memory in memories:
         if not is_evidence(memory):
@@ -118,15 +119,20 @@ def episodes_of(memories: Iterable[MemoryRecord], vocabulary: Vocabulary) -> lis
             continue
         terms = cause_and_fix_terms(memory, mechanism_words(mechanism, vocabulary))
         raw.append(Episode(memory, mechanism, error_signature(memory.error_message), terms))
-    common = common_terms([e.terms for e in raw])
+    common = common_terms(raw)
     return [Episode(e.memory, e.mechanism, e.signature, e.terms - common) for e in raw]
 
 
-def common_terms(term_sets: Sequence[frozenset[str]]) -> frozenset[str]:
-    if len(term_sets) < 4:  # too few episodes to call anything common
+def common_terms(episodes: Sequence[Episode]) -> frozenset[str]:
+    """Terms used across most mechanisms ("rolled", "config"): they name no particular fix. Counted
+    per mechanism, not per episode, so that a pattern that fills the bank keeps its own words."""
+    by_mechanism: dict[tuple[str, ...], set[str]] = {}
+    for episode in episodes:
+        by_mechanism.setdefault(episode.mechanism, set()).update(episode.terms)
+    if len(by_mechanism) < MIN_MECHANISMS_FOR_COMMON:
         return frozenset()
-    df = Counter(t for terms in term_sets for t in terms)
-    return frozenset(t for t, n in df.items() if n / len(term_sets) > COMMON_SHARE)
+    df = Counter(t for terms in by_mechanism.values() for t in terms)
+    return frozenset(t for t, n in df.items() if n / len(by_mechanism) > COMMON_SHARE)
 
 
 def _components(episodes: Sequence[Episode]) -> list[list[Episode]]:

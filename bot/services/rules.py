@@ -245,8 +245,8 @@ def _result(version: int, now: datetime, sources: list[str], judgement: Judgemen
         version=version,
         ran_at=now,
         sources=sources,
-        hits=judgement.hits,
-        false_fires=judgement.false_fires,
-        misses=judgement.misses,
-        unjudged=judgement.unjudged,
+        hits=sorted(judgement.hits),
+        false_fires=sorted(judgement.false_fires),
+        misses=sorted(judgement.misses),
+        unjudged=sorted(judgement.unjudged),
     )
