@@ -133,6 +133,14 @@ class Rule(Strict):
     def active(self) -> bool:
         return self.inert_because() is None
 
+    def known_pattern_line(self) -> str:
+        """How the bot introduces an approved rule: who reviewed it, when, and from what."""
+        on = f" on {self.approved_at:%Y-%m-%d}" if self.approved_at else ""
+        return (
+            f"Known pattern {self.id} (reviewed by {self.reviewed_by or 'nobody'}{on}, "
+            f"from {', '.join(self.provenance.incidents)})"
+        )
+
     def stamped(self, **changes: Any) -> "Rule":
         """A copy with `changes` applied and the hash of its substance stamped."""
         rule = self.model_copy(update=changes)

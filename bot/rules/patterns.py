@@ -225,6 +225,8 @@ def dead_ends(episodes: Sequence[Episode]) -> list[DeadEnd]:
                 known.seen_in.append(episode.incident_id)
                 if not known.why_it_failed:
                     known.why_it_failed = attempt.why_it_failed
+    for dead_end in merged.values():
+        dead_end.seen_in.sort()
     ranked = sorted(merged.values(), key=lambda d: -len(d.seen_in))
     return ranked[:MAX_DEAD_ENDS]
 

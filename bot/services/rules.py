@@ -50,31 +50,6 @@ class ReplayCorpus:
     cases: Sequence[tuple[str, Incident, Sequence[str]]]
 
 
-@dataclass(frozen=True, slots=True)
-class KnownPattern:
-    """An approved rule that fires on an incident: context for what to check."""
-
-    rule: Rule
-
-    @property
-    def reviewed_by(self) -> str:
-        return self.rule.reviewed_by
-
-    @property
-    def approved_on(self) -> str:
-        return f"{self.rule.approved_at:%Y-%m-%d}" if self.rule.approved_at else ""
-
-    @property
-    def incidents(self) -> list[str]:
-        return self.rule.provenance.incidents
-
-    def headline(self) -> str:
-        return (
-            f"Known pattern {self.rule.id} (reviewed by {self.reviewed_by} on {self.approved_on}, "
-            f"from {', '.join(self.incidents)})"
-        )
-
-
 class RuleService:
     def __init__(self, memory: MemoryStore, vocabulary: Vocabulary, folder: Path | None) -> None:
         self._memory = memory
@@ -216,9 +191,10 @@ class RuleService:
         self._cache = seen
         return loaded, refused
 
-    async def known_patterns(self, incident: Incident, team_id: str) -> list[KnownPattern]:
-        """Approved rules of the team that fire on the incident; never raises on a bad file."""
-        out: list[KnownPattern] = []
+    async def known_patterns(self, incident: Incident, team_id: str) -> list[Rule]:
+        """Approved rules of the team that fire on the incident (context for what to check);
+        a bad or unapproved file is skipped and logged, never raised."""
+        out: list[Rule] = []
         loaded, _refused = self._current_files()
         for rule_file in loaded:
             rule = rule_file.rule
@@ -231,7 +207,7 @@ class RuleService:
             except RuleFileError as exc:
                 log.warning("rule not used: %s", exc)
                 continue
-            out.append(KnownPattern(rule))
+            out.append(rule)
         return out
 
     def statuses(self) -> tuple[list[tuple[RuleFile, str | None]], list[RuleFileError]]:
