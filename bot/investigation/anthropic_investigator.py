@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -20,9 +20,11 @@ from pydantic import ValidationError
 from bot.investigation.guard import GuardResult, guard
 from bot.investigation.models import Findings, Investigation, InvestigatorKind, TimelineEntry, TokenUsage
 from bot.investigation.offline import OfflineInvestigator
+from bot.investigation.patterns import pattern_note
 from bot.investigation.privacy import privacy_blockers, privacy_note
 from bot.investigation.prompt import DEFAULT_BUDGET_CHARS, Prompt, render_prompt
 from bot.models import Incident, RecallMatch, utcnow
+from bot.rules.model import Rule
 
 log = logging.getLogger(__name__)
 
@@ -126,19 +128,24 @@ class AnthropicInvestigator:
         memories: list[RecallMatch],
         *,
         channel_is_private: bool | None = None,
+        known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
         try:
             blockers = [] if self.private_with_model else privacy_blockers(incident, memories, channel_is_private)
             if blockers:
-                return self.offline.answer(incident, timeline, memories, note=privacy_note(blockers))
+                return self.offline.answer(
+                    incident, timeline, memories, note=privacy_note(blockers), known_patterns=known_patterns
+                )
         except Exception:  # never raise to the caller
             log.exception("privacy check failed")
-            return self.offline.answer(incident, timeline, memories, note="Privacy check failed; nothing was sent.")
+            return self.offline.answer(
+                incident, timeline, memories, note="Privacy check failed; nothing was sent.", known_patterns=known_patterns
+            )
 
         spent = _Spent()
         try:
             async with asyncio.timeout(self.timeout_s):
-                return await self._ask(incident, timeline, memories, spent)
+                return await self._ask(incident, timeline, memories, spent, known_patterns)
         except (TimeoutError, anthropic.APITimeoutError):
             why = f"The model did not answer within {self.timeout_s:g} s (timeout)"
         except anthropic.RateLimitError:
@@ -158,17 +165,25 @@ class AnthropicInvestigator:
             log.exception("investigation failed")
             why = f"The model call failed unexpectedly ({type(exc).__name__})"
         log.warning("investigation fell back to offline: %s", why)
-        fallback = self.offline.answer(incident, timeline, memories, note=f"{why}. Offline answer from the memories alone.")
+        fallback = self.offline.answer(
+            incident, timeline, memories, note=f"{why}. Offline answer from the memories alone.", known_patterns=known_patterns
+        )
         if spent.calls:
             fallback = fallback.model_copy(update={"model": self.model, "usage": spent.usage})
         return fallback
 
     async def _ask(
-        self, incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch], spent: _Spent
+        self,
+        incident: Incident,
+        timeline: list[TimelineEntry],
+        memories: list[RecallMatch],
+        spent: _Spent,
+        known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
         prompt = render_prompt(
-            incident, timeline, memories, now=self.clock(), tool_name=TOOL_NAME, budget_chars=self.prompt_budget_chars
-        )
+            incident, timeline, memories, now=self.clock(), tool_name=TOOL_NAME, budget_chars=self.prompt_budget_chars,
+            known_patterns=known_patterns,
+        )  # fmt: skip
         messages: list[dict[str, Any]] = [{"role": "user", "content": prompt.text}]
         tool = tool_definition()
         result: GuardResult | None = None
@@ -197,9 +212,9 @@ class AnthropicInvestigator:
                 first = exc.errors()[0]
                 where = ".".join(str(x) for x in first["loc"]) or "answer"
                 raise MalformedAnswer(f"{exc.error_count()} schema error(s); {where}: {first['msg']}") from exc
-            result = guard(findings, incident, timeline, memories)
+            result = guard(findings, incident, timeline, memories, pattern_ids=[r.id for r in known_patterns])
             if not result.refused:
-                return self._investigation(result, spent, prompt)
+                return self._investigation(result, spent, prompt, known_patterns)
             log.info("investigation refused by the guard: %s", result.violations)
             messages += [
                 {"role": "assistant", "content": [{"type": "tool_use", "id": call.id, "name": call.name, "input": call.input}]},
@@ -218,7 +233,9 @@ class AnthropicInvestigator:
         assert result is not None
         raise RefusedAnswer(result.violations)
 
-    def _investigation(self, result: GuardResult, spent: _Spent, prompt: Prompt) -> Investigation:
+    def _investigation(
+        self, result: GuardResult, spent: _Spent, prompt: Prompt, known_patterns: Sequence[Rule] = ()
+    ) -> Investigation:
         return Investigation(
             **result.findings.model_dump(),
             investigator=InvestigatorKind.ANTHROPIC,
@@ -226,4 +243,5 @@ class AnthropicInvestigator:
             usage=spent.usage,
             guard_flags=result.flags,
             context_notes=prompt.notes(),
+            known_patterns=[pattern_note(r) for r in known_patterns],
         )

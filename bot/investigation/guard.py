@@ -9,6 +9,7 @@ current cause is refused, and the caller asks again or falls back to the offline
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.investigation.conflicts import EVIDENCE_NEEDED, detect_conflicts
@@ -173,9 +174,12 @@ def _id_pattern(recalled_ids: list[str]) -> str:
     return "(?P<id>" + "|".join(known + [_GENERIC_ID]) + ")"
 
 
-def past_as_present(findings: Findings, memories: list[RecallMatch], corpus: str) -> list[str]:
-    """Statements that a past incident IS the current cause. Questions and hedged hypotheses pass."""
-    ids = [m.memory.incident_id for m in memories]
+def past_as_present(
+    findings: Findings, memories: list[RecallMatch], corpus: str, pattern_ids: Sequence[str] = ()
+) -> list[str]:
+    """Statements that a past incident (or a known pattern) IS the current cause. Questions and
+    hedged hypotheses pass."""
+    ids = [m.memory.incident_id for m in memories] + list(pattern_ids)
     id_re = _id_pattern(ids)
     claims = [re.compile(p.format(id=id_re), re.IGNORECASE) for p in _CLAIMS]
     texts = [("current_summary", findings.current_summary)]
@@ -210,13 +214,20 @@ def past_as_present(findings: Findings, memories: list[RecallMatch], corpus: str
 
 
 def guard(
-    findings: Findings, incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch]
+    findings: Findings,
+    incident: Incident,
+    timeline: list[TimelineEntry],
+    memories: list[RecallMatch],
+    *,
+    pattern_ids: Sequence[str] = (),
 ) -> GuardResult:
+    """`pattern_ids`: the known patterns (approved rules) the investigation was given; they may
+    be cited like memories and, like memories, never named as today's cause."""
     corpus = current_corpus(incident, timeline)
-    violations = past_as_present(findings, memories, corpus)
+    violations = past_as_present(findings, memories, corpus, pattern_ids)
     flags: list[str] = []
     for step in (
-        lambda f: check_citations(f, [m.memory.incident_id for m in memories]),
+        lambda f: check_citations(f, [m.memory.incident_id for m in memories] + list(pattern_ids)),
         lambda f: require_current_evidence(f, corpus),
         lambda f: complete_failed_actions(f, memories),
         lambda f: annotate_failed_recommendations(f, memories),

@@ -81,6 +81,16 @@ class Findings(Strict):
     open_questions: list[Text] = Field(default_factory=list, max_length=MAX_ITEMS)
 
 
+class KnownPatternNote(Strict):
+    """An approved rule that fired on this incident, as the investigation was given it: PAST
+    context for what to check, under the same rules as past memories."""
+
+    rule_id: Identifier
+    headline: RequiredText = Field(description="Known pattern R-… (reviewed by … on …, from INC-…)")
+    checks: list[RequiredText] = Field(default_factory=list, max_length=MAX_ITEMS)
+    dead_ends: list[RequiredText] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
 class InvestigatorKind(StrEnum):
     ANTHROPIC = "anthropic"
     OFFLINE = "offline"
@@ -106,3 +116,6 @@ class Investigation(Findings):
     note: str | None = Field(default=None, description="set when a fallback happened, saying why")
     guard_flags: list[str] = Field(default_factory=list, description="what the guard changed in the answer")
     context_notes: list[str] = Field(default_factory=list, description="what the model was not shown, and why")
+    known_patterns: list[KnownPatternNote] = Field(
+        default_factory=list, description="approved rules that fired on the incident (context, never a verdict)"
+    )
