@@ -36,6 +36,7 @@ from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
+from bot.services.rules import RuleService
 
 log = logging.getLogger(__name__)
 
@@ -122,7 +123,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     pool = await create_pool(dsn)
     background = BackgroundWork()
     metrics = Metrics()
-    memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+    vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
+    memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
@@ -131,7 +133,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, metrics=metrics),
+            recall=RecallService(memory, metrics=metrics, rules=RuleService(memory, vocabulary, settings.rules_dir)),
             resolution=ResolutionService(memory, incident_store),
             investigation=investigation,
             background=background,

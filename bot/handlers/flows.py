@@ -23,6 +23,7 @@ from bot.models import IncidentRecord, utcnow
 from bot.services.incidents import ChannelInfo
 from bot.slack import messages
 from bot.slack.investigation import investigation_message
+from bot.slack.known_patterns import known_pattern_reply
 from bot.slack.limits import check_modal
 from bot.slack.modals import prefilled_modal
 from bot.slack.submissions import Submission
@@ -104,6 +105,8 @@ async def post_recall_thread(client: AsyncWebClient, services: Services, inciden
     if thread_ts is None:
         return None
     await services.incidents.remember_recall_thread(incident, thread_ts)
+    for rule in result.known_patterns:  # reviewed knowledge first, then the memories it came from
+        await post(client, incident.channel, known_pattern_reply(rule), thread_ts=thread_ts)
     now = utcnow()
     for match in result.matches:
         reply = messages.recall_reply(match, now, messages.conflicting_ids(match, result.conflicts))
@@ -119,7 +122,9 @@ async def run_investigation(client: AsyncWebClient, services: Services, incident
     try:
         recalled = await services.recall.for_incident(incident)
         timeline = await services.incidents.timeline(incident)
-        investigation = await services.investigation.investigate(incident, timeline, recalled.matches)
+        investigation = await services.investigation.investigate(
+            incident, timeline, recalled.matches, recalled.known_patterns
+        )
         answer = investigation_message(investigation, incident.title)
     except MemoryError_ as exc:
         log.error("investigation of %s failed: %s", incident.incident_id, exc)
