@@ -181,3 +181,54 @@ def test_a_file_that_is_not_yaml_or_is_misnamed_is_refused(bank, tmp_path: Path)
     (folder / "R-broken.yaml").write_text("id: [unclosed\n")
     code, out, _ = bank("rules", "check")
     assert code == 1 and "R-broken.yaml: not valid YAML at line" in out
+
+
+# ---- grouping, without a database ------------------------------------------------------------
+
+
+def records(rows: list[dict]) -> list:
+    from datetime import datetime, timezone
+
+    from bot.models import MemoryRecord
+
+    now = datetime(2026, 11, 30, tzinfo=timezone.utc)
+    return [MemoryRecord(team_id="T", created_at=now, updated_at=now, **row) for row in rows]
+
+
+def test_one_mechanism_with_different_fixes_is_no_pattern() -> None:
+    from bot.memory.recall.concepts import load_vocabulary
+    from bot.rules.patterns import find_candidates
+    from tests.rules_bank import leak
+
+    org = "platform team runbook kubernetes cluster grafana dashboard pagerduty escalation"  # words every write-up shares
+    causes = [
+        ("INC-1", "the retry helper leaked connections", "released the connection in the retry helper"),
+        ("INC-2", "traffic tripled for a sale", "raised the pool size and added a replica"),
+        ("INC-3", "a migration held locks and every request waited for a connection", "ran the migration off peak"),
+    ]
+    rows = [
+        leak(i, "2026-01-01T00:00:00Z", title="pool exhausted", root_cause=f"{cause}; {org}", resolution=f"{fix}; {org}")
+        for i, cause, fix in causes
+    ]
+    # the rest of the bank: other mechanisms, written up the same way
+    others = [
+        leak(f"INC-{9 + n}", "2026-01-01T00:00:00Z", title=title, root_cause=f"{title}; {org}", resolution=f"fixed it; {org}")
+        for n, title in enumerate(["disk full on the log volume", "dns resolution failed", "certificate expired", "deadlock detected"])
+    ]
+    assert find_candidates(records(rows + others), load_vocabulary(), min_episodes=3) == []
+    # the same three as one recurring fix do make a pattern (the check above can fail)
+    same = [{**row, "root_cause": f"the retry helper leaked connections; {org}",
+             "resolution": f"released the connection in the retry helper; {org}"} for row in rows]  # fmt: skip
+    found = find_candidates(records(same + others), load_vocabulary())
+    assert [c.incident_ids for c in found] == [["INC-1", "INC-2", "INC-3"]]
+    assert not set(found[0].core_terms) & set(org.split())  # boilerplate says nothing about the fix
+
+
+def test_private_channel_memories_are_no_evidence() -> None:
+    from bot.memory.recall.concepts import load_vocabulary
+    from bot.rules.patterns import find_candidates
+    from tests.rules_bank import CONFIRMED_LEAKS
+
+    rows = [{**m, "is_private": m["incident_id"] in ("INC-101", "INC-102")} for m in CONFIRMED_LEAKS]
+    assert find_candidates(records(rows), load_vocabulary(), min_episodes=3) == []
+    assert find_candidates(records(rows), load_vocabulary(), min_episodes=2)[0].incident_ids == ["INC-103", "INC-104"]
