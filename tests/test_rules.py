@@ -232,3 +232,15 @@ def test_private_channel_memories_are_no_evidence() -> None:
     rows = [{**m, "is_private": m["incident_id"] in ("INC-101", "INC-102")} for m in CONFIRMED_LEAKS]
     assert find_candidates(records(rows), load_vocabulary(), min_episodes=3) == []
     assert find_candidates(records(rows), load_vocabulary(), min_episodes=2)[0].incident_ids == ["INC-103", "INC-104"]
+
+
+def test_a_reviewer_may_approve_by_hand_with_a_plain_date(bank, tmp_path: Path) -> None:
+    bank("rules", "propose")
+    bank("rules", "replay")
+    path = rule_file(tmp_path)
+    text = path.read_text().replace("reviewed_by: ''", "reviewed_by: maya").replace("approved_at: null", "approved_at: 2026-11-30")
+    path.write_text(text.replace("decision: ''", "decision: approved"))
+    assert f"{RULE_ID} v1: in use" in bank("rules", "check")[1]
+    path.write_text(text.replace("decision: ''", "decision: Approved"))
+    code, out, _ = bank("rules", "check")
+    assert code == 1 and "decision: Input should be '', 'approved' or 'rejected'" in out

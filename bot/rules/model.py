@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
+from datetime import date, datetime, time, timezone
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from bot.models import Identifier, RequiredText, Strict, Tag, Text
 
@@ -99,6 +99,19 @@ class Rule(Strict):
     reviewed_by: Text = ""
     approved_at: datetime | None = None
     decision: Decision = Decision.NONE
+
+    @field_validator("reviewed_by", "decision", mode="before")
+    @classmethod
+    def _blank_is_empty(cls, value: object) -> object:
+        return "" if value is None else value  # `reviewed_by:` left blank in YAML
+
+    @field_validator("approved_at", mode="before")
+    @classmethod
+    def _a_day_is_midnight_utc(cls, value: object) -> object:
+        # a reviewer writes `approved_at: 2026-11-30`, which YAML reads as a date
+        if isinstance(value, date) and not isinstance(value, datetime):
+            return datetime.combine(value, time(0), tzinfo=timezone.utc)
+        return value
 
     def substance(self) -> dict[str, Any]:
         """What the rule matches and recommends: the part a review approves."""

@@ -18,7 +18,7 @@ from bot.memory.errors import MemoryNotFound
 from bot.memory.port import MemoryStore
 from bot.memory.recall.concepts import Vocabulary
 from bot.models import Incident, MemoryDraft, MemoryRecord, utcnow
-from bot.rules.files import RuleFile, RuleFileError, load_rules, read_rule, rule_path, write_rule
+from bot.rules.files import RuleFile, RuleFileError, load_rules, read_rule, rule_files, rule_path, write_rule
 from bot.rules.matching import Judgement, fires, judge_cases, judge_memories
 from bot.rules.model import Decision, ReplayResult, Rule
 from bot.rules.patterns import DEFAULT_MIN_EPISODES, Candidate, find_candidates, propose_rule
@@ -168,9 +168,7 @@ class RuleService:
         loaded: list[RuleFile] = []
         refused: list[RuleFileError] = []
         seen: dict[Path, tuple[tuple[int, int], Rule | RuleFileError]] = {}
-        for path in sorted(self._folder.glob("*.yaml")):
-            if path.name.startswith("."):
-                continue
+        for path in rule_files(self._folder):
             try:
                 stat = path.stat()
             except OSError:
