@@ -155,9 +155,15 @@ def _components(episodes: Sequence[Episode]) -> list[list[Episode]]:
             i = parent[i]
         return i
 
-    for i in range(len(episodes)):
-        for j in range(i + 1, len(episodes)):
-            if linked(episodes[i].terms, episodes[j].terms):
+    # only pairs that share a term are compared (an inverted index, not every pair)
+    postings: dict[str, list[int]] = {}
+    for i, episode in enumerate(episodes):
+        for term in episode.terms:
+            postings.setdefault(term, []).append(i)
+    for i, episode in enumerate(episodes):
+        sharing = {j for term in episode.terms for j in postings[term] if j > i}
+        for j in sharing:
+            if linked(episode.terms, episodes[j].terms):
                 parent[root(i)] = root(j)
     groups: dict[int, list[Episode]] = {}
     for i, episode in enumerate(episodes):
