@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from bot.config import Settings
 from bot.memory.port import MemoryStore
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
 from bot.models import Incident
 from bot.rules.files import RuleFileError
 from bot.rules.model import Rule

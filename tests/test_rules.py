@@ -196,7 +196,7 @@ def records(rows: list[dict]) -> list:
 
 
 def test_one_mechanism_with_different_fixes_is_no_pattern() -> None:
-    from bot.memory.recall.concepts import load_vocabulary
+    from bot.recall.concepts import load_vocabulary
     from bot.rules.patterns import find_candidates
     from tests.rules_bank import leak
 
@@ -225,7 +225,7 @@ def test_one_mechanism_with_different_fixes_is_no_pattern() -> None:
 
 
 def test_private_channel_memories_are_no_evidence() -> None:
-    from bot.memory.recall.concepts import load_vocabulary
+    from bot.recall.concepts import load_vocabulary
     from bot.rules.patterns import find_candidates
     from tests.rules_bank import CONFIRMED_LEAKS
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.investigation.conflicts import detect_conflicts
-from bot.memory.recall.conflicts import same_cause
+from bot.recall.conflicts import same_cause
 from bot.investigation.models import (
     MAX_ITEMS,
     Check,
     FailedPreviousAction,
+    FallbackReason,
     Findings,
     Hypothesis,
     HypothesisStatus,
@@ -166,6 +167,7 @@ class OfflineInvestigator:
         memories: list[RecallMatch],
         *,
         note: str | None = None,
+        reason: FallbackReason | None = None,
         known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
         findings = offline_findings(incident, timeline, memories, known_patterns)
@@ -173,6 +175,7 @@ class OfflineInvestigator:
             **findings.model_dump(),
             investigator=InvestigatorKind.OFFLINE,
             note=note,
+            fallback_reason=reason,
             known_patterns=[pattern_note(r) for r in known_patterns],
         )
 

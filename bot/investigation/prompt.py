@@ -17,7 +17,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from bot.investigation.models import TimelineEntry
 from bot.investigation.patterns import pattern_view
-from bot.memory.recall.reasons import humanize_age
+from bot.recall.reasons import humanize_age
 from bot.models import Incident, RecallMatch, TruthState
 from bot.rules.model import Rule
 

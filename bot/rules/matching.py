@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from bot.memory.recall.concepts import Vocabulary
-from bot.memory.recall.signature import error_signature
+from bot.recall.concepts import Vocabulary
+from bot.recall.signature import error_signature
 from bot.models import Incident, MemoryDraft, TruthState
 from bot.rules.model import Rule, RuleMatch
 from bot.rules.patterns import cause_and_fix_terms, diagnosis_mechanism, mechanism_words, shares_root_cause

@@ -24,9 +24,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.memory.recall.concepts import Vocabulary, words
-from bot.memory.recall.signature import error_signature
-from bot.memory.recall.tokens import tokenize
+from bot.recall.concepts import Vocabulary, words
+from bot.recall.signature import error_signature
+from bot.recall.tokens import tokenize
 from bot.models import MemoryDraft, MemoryRecord
 from bot.rules.model import DeadEnd, Decision, Provenance, RootCause, Rule, RuleMatch
 

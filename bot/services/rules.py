@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from bot.memory.errors import MemoryNotFound
+from bot.errors import MemoryNotFound
 from bot.memory.port import MemoryStore
-from bot.memory.recall.concepts import Vocabulary
+from bot.recall.concepts import Vocabulary
 from bot.models import Incident, MemoryDraft, MemoryRecord, utcnow
 from bot.rules.files import RuleFile, RuleFileError, load_rules, read_rule, rule_files, rule_path, write_rule
 from bot.rules.matching import Judgement, fires, judge_cases, judge_memories
