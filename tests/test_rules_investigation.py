@@ -52,7 +52,8 @@ async def test_the_model_sees_the_pattern_as_past_context_and_may_cite_it(api: F
 
 
 async def test_naming_the_pattern_as_todays_cause_is_refused(api: FakeMessagesAPI, investigator) -> None:  # noqa: ANN001
-    verdict = {**GOOD, "current_summary": f"This is {RULE.id} again: the retry helper leaks connections."}
+    # no "again", no "same as": only the pattern's id makes this a verdict
+    verdict = {**GOOD, "happening_now": [{"statement": f"This is {RULE.id}.", "evidence": ["T2"]}]}
     api.script(ToolAnswer(verdict), ToolAnswer(verdict))
     result = await investigator.investigate(INCIDENT, TIMELINE, MEMORIES, channel_is_private=False, known_patterns=[RULE])
     assert len(api.requests) == 2 and RULE.id in api.requests[1].body["messages"][-1]["content"][0]["content"]
