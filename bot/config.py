@@ -60,6 +60,10 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(
         default=None, description="when set, GET /metrics needs `Authorization: Bearer <token>`"
     )
+    job_workers: int = Field(
+        default=1, ge=0, le=16,
+        description="worker processes `serve` starts for jobs, so their work never delays Slack's acks (0: in `serve`'s own process)",
+    )  # fmt: skip
     job_concurrency: int = Field(
         default=8, ge=2, le=64, description="jobs (recall threads, investigations, answers) run at once by each instance"
     )
