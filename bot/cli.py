@@ -23,6 +23,8 @@ from bot.recall.conflicts import find_conflicts
 from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
+from bot.cli_rules import register as register_rule_commands
+from bot.rules.files import RuleFileError
 
 EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
 
@@ -338,6 +340,13 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
+async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import run_worker
+
+    await run_worker(settings)
+    return EXIT_OK
+
+
 async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from bot.demo import run_demo
 
@@ -381,6 +390,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
 
     add("migrate", cmd_migrate, "apply pending database migrations")
     add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)")
+    add("worker", cmd_worker, "run the jobs Slack requests queue (serve starts JOB_WORKERS of these itself)")
     add("demo", cmd_demo, "run the demo on the embedded defaults").add_argument(
         "--keep", action="store_true", help="leave the sandbox running to look around"
     )
@@ -430,6 +440,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    register_rule_commands(add, common)
     return parser
 
 
@@ -444,7 +455,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed,
+            RuleFileError) as exc:  # fmt: skip
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
