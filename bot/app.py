@@ -48,6 +48,7 @@ from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
 from bot.services.container import Services
+from bot.services.rules import RuleService
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +155,10 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics, semantic=semantic),
+            recall=RecallService(
+                memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics, semantic=semantic,
+                rules=RuleService(memory, vocabulary, settings.rules_dir),
+            ),  # fmt: skip
             resolution=ResolutionService(memory),
             investigation=investigation,
             background=background,

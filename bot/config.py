@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     embeddings_timeout_s: float = Field(
         default=1.0, gt=0, description="a recall waits this long for its query's vector, then answers lexically"
     )
+    rules_dir: Path | None = Field(
+        default=None, description="folder of reviewed rule files (YAML, kept in git); unset → no rules are used"
+    )
     investigation_timeout_s: float = Field(default=60.0, gt=0, description="give up on the model after this long")
     investigate_private_with_model: bool = Field(
         default=False, description="send private channels' incidents and memories to the model"

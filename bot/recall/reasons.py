@@ -14,7 +14,9 @@ SIMILAR_MEANING = 0.6
 """Semantic signal (relative to the query's other candidates) from which the card says so."""
 
 
-def humanize_age(then: datetime, now: datetime) -> str:
+def humanize_age(then: datetime | None, now: datetime) -> str:
+    if then is None:
+        return "age unknown"
     days = int((now - then).total_seconds() // 86400)
     if days < 1:
         return "today"
