@@ -25,11 +25,13 @@ BEGIN
         CREATE TABLE IF NOT EXISTS memory_vectors (
             memory_pk   bigint      PRIMARY KEY REFERENCES memories (pk) ON DELETE CASCADE,
             team_id     text        NOT NULL,
+            occurred_at timestamptz,           -- a memory's own, copied: recall's time filter runs here
             model       text        NOT NULL,
+            dims        int         NOT NULL,
             embedding   vector      NOT NULL,  -- the memory's text as one vector
             embedded_at timestamptz NOT NULL DEFAULT now()
         )$sql$;
-    EXECUTE 'CREATE INDEX IF NOT EXISTS memory_vectors_team_model ON memory_vectors (team_id, model)';
+    EXECUTE 'CREATE INDEX IF NOT EXISTS memory_vectors_team_model ON memory_vectors (team_id, model, dims)';
     -- its sentences, each with its vector: the card names the one closest to the query
     EXECUTE $sql$
         CREATE TABLE IF NOT EXISTS memory_sentence_vectors (

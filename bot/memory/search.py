@@ -128,8 +128,8 @@ async def search_candidates(
             *head, terms.signature, list(terms.concepts), SIGNAL_CANDIDATES,
         )  # fmt: skip
     if meaning is not None:
-        filters_from_5, args_from_5 = _recall_filters(query, first_arg=5)
-        near = await semantic_candidates(conn, query.team_id, meaning, filters_from_5, args_from_5)
+        filters_from_6, args_from_6 = _recall_filters(query, first_arg=6)
+        near = await semantic_candidates(conn, query, meaning, filters_from_6, args_from_6)
         new = sorted(set(near) - {r["pk"] for r in rows})
         if new:
             rows += await conn.fetch(

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.models import RecallQuery
 from bot.recall.meaning import QueryMeaning
 
 log = logging.getLogger(__name__)
@@ -21,6 +22,9 @@ log = logging.getLogger(__name__)
 VECTOR_MIGRATION = "0006_memory_vectors.sql"
 SEMANTIC_CANDIDATES = 30
 """Memories closest in meaning that compete besides the lexical ones (they may share no word)."""
+NEAREST_SCANNED = 150
+"""The nearest vectors taken before recall's other filters (truth, privacy, service...) are
+applied on `memories`: joining every vector to its memory first cost 4× the scan at 10k."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,12 +86,13 @@ async def save_vectors(conn: asyncpg.Connection, model: str, items: Sequence[Mem
     async with conn.transaction():
         for item in items:
             saved = await conn.fetchval(
-                """INSERT INTO memory_vectors (memory_pk, team_id, model, embedding)
-                   SELECT pk, team_id, $2, $3::vector FROM memories WHERE pk = $1
+                """INSERT INTO memory_vectors (memory_pk, team_id, occurred_at, model, dims, embedding)
+                   SELECT pk, team_id, occurred_at, $2, $4, $3::vector FROM memories WHERE pk = $1
                    ON CONFLICT (memory_pk) DO UPDATE
-                       SET model = EXCLUDED.model, embedding = EXCLUDED.embedding, embedded_at = now()
+                       SET model = EXCLUDED.model, dims = EXCLUDED.dims, embedding = EXCLUDED.embedding,
+                           embedded_at = now()
                    RETURNING memory_pk""",
-                item.memory_pk, model, literal(item.document),
+                item.memory_pk, model, literal(item.document), len(item.document),
             )  # fmt: skip
             if saved is None:
                 continue
@@ -102,14 +107,20 @@ async def save_vectors(conn: asyncpg.Connection, model: str, items: Sequence[Mem
 
 
 async def semantic_candidates(
-    conn: asyncpg.Connection, team_id: str, meaning: QueryMeaning, filters: str, filter_args: Sequence[object]
+    conn: asyncpg.Connection, query: RecallQuery, meaning: QueryMeaning, filters: str, filter_args: Sequence[object]
 ) -> list[int]:
-    """The memories closest in meaning under recall's filters (written for arguments from $5 on)."""
+    """The memories closest in meaning under recall's filters (written for arguments from $6 on):
+    the nearest vectors of the team, model and time first, then the other filters on those."""
     rows = await conn.fetch(
-        f"""SELECT m.pk FROM memory_vectors v JOIN memories m ON m.pk = v.memory_pk
-            WHERE v.team_id = $1 AND m.team_id = $1 AND v.model = $2 AND vector_dims(v.embedding) = $3 {filters}
-            ORDER BY v.embedding <=> $4::vector LIMIT {SEMANTIC_CANDIDATES}""",
-        team_id, meaning.model, len(meaning.vector), literal(meaning.vector), *filter_args,
+        f"""WITH near AS MATERIALIZED (
+                SELECT v.memory_pk, v.embedding <=> $4::vector AS distance FROM memory_vectors v
+                WHERE v.team_id = $1 AND v.model = $2 AND v.dims = $3
+                  AND ($5::timestamptz IS NULL OR v.occurred_at IS NULL OR v.occurred_at <= $5)
+                ORDER BY distance LIMIT {NEAREST_SCANNED})
+            SELECT m.pk FROM near JOIN memories m ON m.pk = near.memory_pk
+            WHERE m.team_id = $1 {filters}
+            ORDER BY near.distance LIMIT {SEMANTIC_CANDIDATES}""",
+        query.team_id, meaning.model, len(meaning.vector), literal(meaning.vector), query.occurred_before, *filter_args,
     )  # fmt: skip
     return [r["pk"] for r in rows]
 
@@ -122,7 +133,7 @@ async def similarities(conn: asyncpg.Connection, pks: Sequence[int], meaning: Qu
                    WHERE s.memory_pk = v.memory_pk AND vector_dims(s.embedding) = $4
                    ORDER BY s.embedding <=> $2::vector LIMIT 1) AS closest
            FROM memory_vectors v
-           WHERE v.memory_pk = ANY($1::bigint[]) AND v.model = $3 AND vector_dims(v.embedding) = $4""",
+           WHERE v.memory_pk = ANY($1::bigint[]) AND v.model = $3 AND v.dims = $4""",
         list(pks), literal(meaning.vector), meaning.model, len(meaning.vector),
     )  # fmt: skip
     return {r["memory_pk"]: (float(r["similarity"]), r["closest"]) for r in rows}
