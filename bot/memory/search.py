@@ -97,9 +97,14 @@ async def search_candidates(
     head = (query.team_id, known, weights, avgdl, BM25_K1, BM25_B, *args)
     extra = len(head) + 1
     rows: list[asyncpg.Record] = []
+    near: list[int] = []
+    if meaning is not None:
+        # the memories closest in meaning compete whatever their words (scored with the others)
+        filters_from_6, args_from_6 = _recall_filters(query, first_arg=6)
+        near = await semantic_candidates(conn, query, meaning, filters_from_6, args_from_6)
+    pks: list[int] = []
     if known:
         mark = await conn.fetchval("SELECT max_pk FROM recall_postings_state") or 0
-        pks: list[int] = []
         if mark:
             heavy = sorted(zip(known, weights), key=lambda tw: -tw[1])[:POSTINGS_TERMS]
             depths = [postings_depth(df[t], doc_count) for t, _ in heavy]
@@ -107,12 +112,19 @@ async def search_candidates(
         if rarest:
             # memories retained since the last derivation: through the GIN index
             pks += await _fresh_candidates(conn, query.team_id, mark, rarest)
-        if pks:
-            rows += await conn.fetch(
-                _scored_select(columns, f"m.pk = ANY(${extra}::bigint[])", filters,
-                               f"ORDER BY s.score DESC NULLS LAST, m.pk DESC LIMIT ${extra + 1}"),
-                *head, pks, pool_size,
-            )  # fmt: skip
+    if pks or near:
+        # the best `pool_size` by BM25, and every memory near in meaning (listed first)
+        rows += await conn.fetch(
+            _scored_select(columns, f"(m.pk = ANY(${extra}::bigint[]) OR m.pk = ANY(${extra + 2}::bigint[]))", filters,
+                           f"""ORDER BY m.pk = ANY(${extra + 2}::bigint[]) DESC, s.score DESC NULLS LAST, m.pk DESC
+                               LIMIT ${extra + 1}"""),
+            *head, pks, pool_size + len(near), near,
+        )  # fmt: skip
+        # the lexical pool is the best `pool_size` of all by BM25; near ones not in it join it
+        lexical, nearby = set(pks), set(near)
+        best = sorted((r for r in rows if r["pk"] in lexical), key=lambda r: (-(r["score"] or 0.0), -r["pk"]))[:pool_size]
+        kept = {r["pk"] for r in best}
+        rows = best + [r for r in rows if r["pk"] in nearby and r["pk"] not in kept]
     if terms.signature or terms.concepts:
         rows += await conn.fetch(
             _scored_select(
@@ -127,14 +139,6 @@ async def search_candidates(
                               ORDER BY m.pk DESC LIMIT ${extra + 2}))""", "", ""),
             *head, terms.signature, list(terms.concepts), SIGNAL_CANDIDATES,
         )  # fmt: skip
-    if meaning is not None:
-        filters_from_6, args_from_6 = _recall_filters(query, first_arg=6)
-        near = await semantic_candidates(conn, query, meaning, filters_from_6, args_from_6)
-        new = sorted(set(near) - {r["pk"] for r in rows})
-        if new:
-            rows += await conn.fetch(
-                _scored_select(columns, f"m.pk = ANY(${extra}::bigint[])", filters, ""), *head, new
-            )  # fmt: skip
     rows = list({r["pk"]: r for r in rows}.values())
     present = {r["incident_id"] for r in rows}
     successors = {r["superseded_by"] for r in rows if r["superseded_by"]} - present
