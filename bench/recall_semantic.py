@@ -47,7 +47,7 @@ from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.fusion import DEFAULT_WEIGHTS
 from bot.recall.pipeline import Recaller
 from bot.replay import (
-    TOP_K, Metrics, ReplayCase, ReplayReport, load_cases, load_memories, load_memories_into, percentile, recall_cases,
+    TOP_K, CaseResult, Metrics, ReplayCase, ReplayReport, load_cases, load_memories, load_memories_into, percentile,
 )
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
@@ -120,6 +120,23 @@ async def vector_server(settings: Settings) -> str:
     return await asyncio.to_thread(start_embedded, settings.data_dir)
 
 
+async def paired(
+    lexical: RecallService, fused: RecallService, cases: list[ReplayCase], embedder: TimedEmbedder
+) -> tuple[ReplayReport, ReplayReport]:
+    """Each case recalled lexically and fused, one after the other (first one, then the other
+    first), so that the load of a shared machine weighs on both alike."""
+    embedder.calls_ms.clear()
+    results: dict[str, list[CaseResult]] = {"lexical": [], "fused": []}
+    for number, case in enumerate(cases):
+        order = [("lexical", lexical), ("fused", fused)]
+        for label, service in order if number % 2 == 0 else order[::-1]:
+            began = time.perf_counter()
+            matches = await service.recall(case.query)
+            elapsed = (time.perf_counter() - began) * 1000.0
+            results[label].append(CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed))
+    return ReplayReport.of(results["lexical"]), ReplayReport.of(results["fused"])
+
+
 async def sweep(store: PostgresMemoryStore, semantic: SemanticRecall, cases: list[ReplayCase], weights: list[float]) -> dict[str, object]:
     """Recall@1/5 and MRR@10 for each fusion weight, on the same candidates: each case's
     candidates are fetched once (with the query's vector) and ranked once per weight."""
@@ -170,11 +187,9 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             began = time.perf_counter()
             await load_memories_into(store, pool, memories, semantic=semantic, progress=sys.stderr.isatty())
             results["load_and_embed_s"] = round(time.perf_counter() - began, 1)
-            progress = sys.stderr.isatty()
-            results["lexical"] = figures(await recall_cases(RecallService(store), cases, progress=progress))
-            embedder.calls_ms.clear()
-            report = await recall_cases(RecallService(store, semantic=semantic), cases, progress=progress)
-            results[f"fused w={DEFAULT_WEIGHTS.semantic:g}"] = figures(report, list(embedder.calls_ms))
+            lexical, fused = await paired(RecallService(store), RecallService(store, semantic=semantic), cases, embedder)
+            results["lexical"] = figures(lexical)
+            results[f"fused w={DEFAULT_WEIGHTS.semantic:g}"] = figures(fused, list(embedder.calls_ms))
             if args.sweep:
                 results["sweep"] = await sweep(store, semantic, cases, args.sweep)
         finally:

@@ -17,7 +17,7 @@ from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary
-from bot.memory.search import CANDIDATE_POOL, search_candidates, to_candidates
+from bot.memory.search import CANDIDATE_POOL, nearest, search_candidates, to_candidates
 from bot.memory import vectors
 from bot.recall.meaning import QueryMeaning
 from bot.recall.concepts import load_vocabulary
@@ -321,8 +321,21 @@ class PostgresMemoryStore:
         async with self._acquire() as conn:
             if meaning is not None and not await self._vectors_ready(conn):
                 meaning = None
-            found = await search_candidates(conn, query, terms, _RECORD_COLUMNS, pool_size=pool_size, meaning=meaning)
+            # the nearest vectors are scanned on a second connection while this one reads the lexical side
+            near = asyncio.ensure_future(self._nearest(query, meaning)) if meaning is not None else None
+            try:
+                found = await search_candidates(
+                    conn, query, terms, _RECORD_COLUMNS, pool_size=pool_size, meaning=meaning, near_pks=near
+                )
+            finally:
+                if near is not None and not near.done():
+                    near.cancel()
+                    await asyncio.gather(near, return_exceptions=True)
             return to_candidates(found, await self._records(conn, found.rows), terms)
+
+    async def _nearest(self, query: RecallQuery, meaning: QueryMeaning) -> list[int]:
+        async with self._acquire() as conn:
+            return await nearest(conn, query, meaning)
 
     # ---- semantic recall's vectors (pgvector; see migrations/0006) ---------------------------
 

@@ -12,7 +12,7 @@ plus twice its title) in one pass over each memory's own term counts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +74,7 @@ async def search_candidates(
     *,
     pool_size: int = CANDIDATE_POOL,
     meaning: QueryMeaning | None = None,
+    near_pks: Awaitable[list[int]] | None = None,
 ) -> Found:
     """Memories sharing the query's rarest terms, its error signature or its concepts, or (with
     `meaning`, the query's vector) closest to it in meaning, scored by BM25 in the database; a
@@ -97,11 +98,6 @@ async def search_candidates(
     head = (query.team_id, known, weights, avgdl, BM25_K1, BM25_B, *args)
     extra = len(head) + 1
     rows: list[asyncpg.Record] = []
-    near: list[int] = []
-    if meaning is not None:
-        # the memories closest in meaning compete whatever their words (scored with the others)
-        filters_from_6, args_from_6 = _recall_filters(query, first_arg=6)
-        near = await semantic_candidates(conn, query, meaning, filters_from_6, args_from_6)
     pks: list[int] = []
     if known:
         mark = await conn.fetchval("SELECT max_pk FROM recall_postings_state") or 0
@@ -112,6 +108,9 @@ async def search_candidates(
         if rarest:
             # memories retained since the last derivation: through the GIN index
             pks += await _fresh_candidates(conn, query.team_id, mark, rarest)
+    # the memories closest in meaning (`nearest`, found meanwhile on another connection) compete
+    # whatever their words, scored with the others
+    near = await near_pks if near_pks is not None else []
     if pks or near:
         # the best `pool_size` by BM25, and every memory near in meaning (listed first)
         rows += await conn.fetch(
@@ -150,6 +149,12 @@ async def search_candidates(
         rows += found
     similar = await similarities(conn, [r["pk"] for r in rows], meaning) if meaning is not None and rows else None
     return Found(rows, frozenset(successors), similar)
+
+
+async def nearest(conn: asyncpg.Connection, query: RecallQuery, meaning: QueryMeaning) -> list[int]:
+    """The memories closest in meaning to the query, under recall's filters."""
+    filters, args = _recall_filters(query, first_arg=6)
+    return await semantic_candidates(conn, query, meaning, filters, args)
 
 
 def to_candidates(found: Found, memories: Sequence[MemoryRecord], terms: QueryTerms) -> list[Candidate]:
