@@ -123,6 +123,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     background = BackgroundWork()
     metrics = Metrics()
     memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+    await memory_store.reindex_terms()  # after a tokenizer change: one read when nothing is stale
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
@@ -131,7 +132,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, metrics=metrics),
+            recall=RecallService(memory, floor=settings.recall_floor, metrics=metrics),
             resolution=ResolutionService(memory, incident_store),
             investigation=investigation,
             background=background,

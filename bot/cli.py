@@ -316,7 +316,9 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 
     if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
         raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
-    report = await run_replay(Path(args.dir), settings, progress=not args.no_progress)
+    report = await run_replay(
+        Path(args.dir), settings, progress=not args.no_progress, target_absent=args.target_absent, floor=args.floor
+    )
     _emit(args, report.as_json(), report.text())
     return EXIT_OK
 
@@ -395,6 +397,9 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (docs: REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--target-absent", action="store_true",
+                   help="recall each case again without its true matches: false alarms, and the floor curve")  # fmt: skip
+    p.add_argument("--floor", type=float, help="relevance floor the figures are given at (default: RECALL_FLOOR)")
     return parser
 
 

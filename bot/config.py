@@ -10,6 +10,8 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.memory.recall.floor import DEFAULT_FLOOR
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -38,6 +40,13 @@ class Settings(BaseSettings):
     anthropic_base_url: str | None = Field(default=None, description="Messages API base URL")
     incident_memory_concepts_path: Path | None = Field(
         default=None, description="a team's own incident vocabulary (JSON, as bot/data/concepts.json), added to the built-in one"
+    )
+    recall_floor: float = Field(
+        default=DEFAULT_FLOOR, ge=0, le=1,
+        description="relevance a memory needs to be shown (0–1; chosen on jira-dev, docs/BENCHMARKS.md)",
+    )
+    recall_when_nothing_found: Literal["line", "silent"] = Field(
+        default="line", description="a new incident with no memory above the floor: one short line, or nothing"
     )
     investigation_timeout_s: float = Field(default=60.0, gt=0, description="give up on the model after this long")
     investigate_private_with_model: bool = Field(

@@ -76,6 +76,9 @@ async def search_candidates(
     title = set(terms.title_terms)
     known = [t for t in terms.all_terms if t in df]
     weights = [bm25_idf(doc_count, df[t]) * (1.0 + (TITLE_QUERY_BONUS if t in title else 0.0)) for t in known]
+    # a term no memory holds weighs as the rarest would: the toner query is mostly such terms
+    query_idf = {t: bm25_idf(doc_count, df.get(t, 0)) for t in terms.all_terms}
+    query_weight = sum(w * (1.0 + (TITLE_QUERY_BONUS if t in title else 0.0)) for t, w in query_idf.items())
     # the title names the problem: its terms always pick candidates, with the rarest others
     rarest = sorted(known, key=lambda t: (t not in title, df[t]))[: CANDIDATE_TERMS + len(title)]
     filters, args = _recall_filters(query, first_arg=7)
@@ -137,6 +140,8 @@ async def search_candidates(
                 not_relevant_votes=row["not_relevant"],
                 same_signature=bool(terms.signature) and row["error_signature"] == terms.signature,
                 shared_concepts=tuple(c for c in terms.concepts if c in set(row["concepts"] or ())),
+                query_weight=query_weight,
+                query_idf=query_idf,
             )
         )
     return out
@@ -220,4 +225,6 @@ def _recall_filters(query: RecallQuery, *, first_arg: int) -> tuple[str, list[An
         clauses.append(f"(m.occurred_at IS NULL OR m.occurred_at >= {arg(query.occurred_after)}::timestamptz)")
     if query.occurred_before is not None:
         clauses.append(f"(m.occurred_at IS NULL OR m.occurred_at <= {arg(query.occurred_before)}::timestamptz)")
+    if query.exclude_ids:
+        clauses.append(f"m.incident_id <> ALL({arg(list(query.exclude_ids))}::text[])")
     return "".join(f" AND {c}" for c in clauses), args

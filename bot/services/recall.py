@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from bot.memory.port import FeedbackKind, MemoryStore
 from bot.memory.recall.conflicts import find_conflicts
+from bot.memory.recall.floor import DEFAULT_FLOOR, split_at_floor
 from bot.models import IncidentRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
 
@@ -13,14 +14,20 @@ from bot.observability import Metrics, bind
 @dataclass(frozen=True, slots=True)
 class RecallResult:
     matches: list[RecallMatch]
+    """What a responder is shown: the recalled memories at or above the relevance floor."""
     conflicts: dict[str, list[str]] = field(default_factory=dict)
-    """service → incident_ids of recalled memories that name different root causes"""
+    """service → incident_ids of shown memories that name different root causes"""
+    under_floor: list[RecallMatch] = field(default_factory=list)
+    """Recalled but not relevant enough to show."""
 
 
 class RecallService:
-    def __init__(self, memory: MemoryStore, *, limit: int = 5, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, memory: MemoryStore, *, limit: int = 5, floor: float = DEFAULT_FLOOR, metrics: Metrics | None = None
+    ) -> None:
         self._memory = memory
         self._limit = limit
+        self._floor = floor
         self._metrics = metrics
 
     async def _run(self, query: RecallQuery, kind: str) -> RecallResult:
@@ -29,16 +36,14 @@ class RecallService:
         else:
             with self._metrics.timed(self._metrics.recall_latency, kind=kind):
                 matches = await self._memory.recall(query)
-        return RecallResult(matches, find_conflicts(matches))
+        shown, under = split_at_floor(matches, self._floor)
+        return RecallResult(shown, find_conflicts(shown), under)
 
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)
-        query = RecallQuery.for_incident(incident, incident.team, limit=self._limit + 1)
-        result = await self._run(query, "incident")
-        # the incident's own memory (resolved before, now recalled in its channel) is not "past";
-        # one extra was asked for so that dropping it still leaves `limit`
-        past = [m for m in result.matches if m.memory.incident_id != incident.incident_id][: self._limit]
-        return RecallResult(past, find_conflicts(past))
+        # the incident's own memory (resolved before, now recalled in its channel) is not "past"
+        query = RecallQuery.for_incident(incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id])
+        return await self._run(query, "incident")
 
     async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
         return await self._run(RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit), "text")

@@ -108,7 +108,7 @@ def _message(template: str, *, show_id: str | None = None, **context: Any) -> Js
 
 def _headline(count: int) -> str:
     if count == 0:
-        return "No past incident looks like this one yet"
+        return "Nothing in memory looks like this"
     if count == 1:
         return "1 past incident looks like this one"
     return f"{count} past incidents look like this one"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.models import MemoryRecord
@@ -19,6 +20,12 @@ class Candidate:
     """The memory's error signature equals the query's (same failure, other ids)."""
     shared_concepts: tuple[str, ...] = ()
     """Incident vocabulary concepts both the query and the memory name."""
+    query_weight: float = 0.0
+    """What `lexical` would be for a memory holding every query term once at average length:
+    the sum of the query's term weights, a term no memory has counting as the rarest. The
+    absolute scale that `lexical` alone lacks (see floor.py)."""
+    query_idf: Mapping[str, float] = field(default_factory=dict)
+    """idf of each query term in the bank (one mapping shared by a query's candidates)."""
     extra: dict[str, float] = field(default_factory=dict)
 
 

@@ -7,9 +7,11 @@ from typing import Protocol
 from bot.memory.recall.candidates import Candidate
 from bot.memory.recall.concepts import Vocabulary, load_vocabulary
 from bot.memory.recall.document import QueryTerms, query_terms
+from bot.memory.recall.floor import judge
 from bot.memory.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
 from bot.memory.recall.reasons import explain
 from bot.memory.recall.signals import measure
+from bot.memory.recall.tokens import surface_forms
 from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
 
 
@@ -29,6 +31,7 @@ class Recaller:
         # ages are taken at the incident's time: a replay of 2012 asks what was recent in 2012
         now = query.occurred_before or utcnow()
         terms = query_terms(query, self.vocabulary)
+        surfaces = surface_forms(query.title, query.text, query.error_message)
         candidates = await self._source.candidates(query, terms)
         signals = measure(query, candidates, now, terms.concepts)
         scored = []
@@ -42,7 +45,8 @@ class Recaller:
                 memory=candidate.memory,
                 score=round(score, 6),
                 score_components=components,
-                reasons=explain(query, candidate, signal, now),
+                relevance=judge(signal),
+                reasons=explain(query, candidate, signal, now, surfaces),
                 successor_id=candidate.memory.superseded_by
                 if candidate.memory.truth_state is TruthState.SUPERSEDED
                 else None,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 from bot.memory.recall.candidates import Candidate
+from bot.memory.recall.tokens import tokenize
 from bot.models import RecallQuery, TruthState
 
 # A verified fix outranks an unverified guess with the same text.
@@ -23,6 +25,14 @@ RECENCY_HALF_LIFE_DAYS = 365.0
 @dataclass(frozen=True, slots=True)
 class Signals:
     lexical: float
+    """BM25 relative to the best candidate's (1 for the best)."""
+    coverage: float
+    """BM25 relative to the query's own weight: an absolute share of what the query says that
+    the memory matches (1 for a memory holding every query term)."""
+    title_overlap: float
+    """Share of the query title's weight (idf) that the memory's title names too."""
+    title_echo: float
+    """Share of the memory title's terms that the query names (a re-filing echoes the title)."""
     signature: float
     """1 when the memory failed with the same error signature."""
     concepts: float
@@ -37,9 +47,19 @@ def _same(a: str | None, b: str | None) -> bool:
     return bool(a and b and a.strip().lower() == b.strip().lower())
 
 
+def _weighted_share(wanted: tuple[str, ...], found: set[str], idf: Mapping[str, float]) -> float:
+    total = sum(idf.get(t, 0.0) for t in wanted)
+    return sum(idf.get(t, 0.0) for t in wanted if t in found) / total if total > 0 else 0.0
+
+
+def _share(terms: set[str], among: set[str]) -> float:
+    return len(terms & among) / len(terms) if terms else 0.0
+
+
 def measure(
     query: RecallQuery, candidates: list[Candidate], now: datetime, query_concepts: tuple[str, ...] = ()
 ) -> list[Signals]:
+    query_title = tuple(dict.fromkeys(tokenize(query.title)))
     top = max((c.lexical for c in candidates), default=0.0) or 1.0
     out: list[Signals] = []
     for c in candidates:
@@ -47,9 +67,14 @@ def measure(
         when = m.occurred_at or m.created_at
         age_days = max(0.0, (now - when).total_seconds() / 86400.0)
         votes = c.helpful_votes - c.not_relevant_votes
+        coverage = min(1.0, c.lexical / c.query_weight) if c.query_weight > 0 else 0.0
         out.append(
             Signals(
                 lexical=c.lexical / top,
+                coverage=coverage,
+                # a query without a title (an error text alone) is judged on its coverage
+                title_overlap=_weighted_share(query_title, set(tokenize(m.title)), c.query_idf) if query_title else coverage,
+                title_echo=_share(set(tokenize(m.title)), set(c.query_idf)),
                 signature=1.0 if c.same_signature else 0.0,
                 concepts=len(c.shared_concepts) / len(query_concepts) if query_concepts else 0.0,
                 same_service=1.0 if _same(query.service, m.service) else 0.0,

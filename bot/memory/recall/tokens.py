@@ -29,6 +29,7 @@ _HAS_DIGIT = re.compile(r"\d")
 _ID = re.compile(r"^(?:0x[0-9a-f]+|[0-9a-f]{7,}(?:-[0-9a-f]{2,})*|[0-9a-f]{4,}(?:-[0-9a-f]{2,})+)$")
 _MEASURE = re.compile(r"^\d+(?:[.,]\d+)?[a-z]{1,3}$")  # 500ms, 30s, 4gb: a quantity, not a name
 _STATUS = re.compile(r"^[1-5]\d\d$")
+_STATUS_PLURAL = re.compile(r"^([1-5]\d\d)s$", re.IGNORECASE)  # "502s"
 _ERROR_CODE = re.compile(r"^[a-z]{1,8}-?\d{3,}$")
 # what varies between two sightings of one failure; stripped before tokenizing so that its
 # fragments ("59z", "0800") never become terms
@@ -117,8 +118,12 @@ def _terms(text: str) -> Iterator[tuple[str, str]]:
     stripped = _VOLATILE.sub(" ", text)
     for match in _RAW.finditer(stripped):
         raw = match.group(0)
-        if _is_id(raw) or (raw.isdigit() and stripped[match.start() - 1 : match.start()] == ":"):
+        if (_is_id(raw) and not _STATUS_PLURAL.match(raw)) or (raw.isdigit() and stripped[match.start() - 1 : match.start()] == ":"):
             continue  # an id, or a line number or port (Foo.java:208, host:443)
+        plural = _STATUS_PLURAL.match(raw)
+        if plural:
+            yield plural.group(1), raw
+            continue
         whole = raw.lower().strip(".-_$")
         if _ERROR_CODE.match(whole):
             yield whole, raw  # ORA-00060, E11000: one term
