@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.memory.port import FeedbackKind, MemoryStore
-from bot.memory.recall.conflicts import find_conflicts
+from bot.memory.recall.conflicts import conflict_clusters
 from bot.memory.recall.floor import DEFAULT_FLOOR, split_at_floor
 from bot.models import IncidentRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
@@ -15,8 +15,9 @@ from bot.observability import Metrics, bind
 class RecallResult:
     matches: list[RecallMatch]
     """What a responder is shown: the recalled memories at or above the relevance floor."""
-    conflicts: dict[str, list[str]] = field(default_factory=dict)
-    """service → incident_ids of shown memories that name different root causes"""
+    conflicts: dict[str, list[list[str]]] = field(default_factory=dict)
+    """service → incident_ids of shown memories grouped by the root cause they name, for the
+    services whose shown memories name two or more (groups disagree; one group's members agree)"""
     under_floor: list[RecallMatch] = field(default_factory=list)
     """Recalled but not relevant enough to show."""
 
@@ -37,7 +38,7 @@ class RecallService:
             with self._metrics.timed(self._metrics.recall_latency, kind=kind):
                 matches = await self._memory.recall(query)
         shown, under = split_at_floor(matches, self._floor)
-        return RecallResult(shown, find_conflicts(shown), under)
+        return RecallResult(shown, conflict_clusters(shown), under)
 
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)

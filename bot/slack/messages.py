@@ -7,6 +7,8 @@ ping or link when it is shown again.
 - `recall_parent(incident_title, matches, conflict_services, *, incident_ref=None)`
 - `recall_reply(match, now, conflict=())`     one memory, threaded under the parent
 - `conflicting_ids(match, conflict_services) -> list[str]`   the `conflict` for recall_reply
+  (conflict_services: service → incident_ids grouped by the root cause they name; a flat list
+  of ids counts as one cause each)
 - `memory_detail(memory, now=None)`           `/incident show ID`
 - `help_message(channel_pattern="^inc-")`     `/incident help`
 - `resolution_confirmation(memory, now=None, *, by=None)`
@@ -114,10 +116,17 @@ def _headline(count: int) -> str:
     return f"{count} past incidents look like this one"
 
 
+Conflicts = Mapping[str, Sequence[Sequence[str] | str]]
+
+
+def _groups(found: Sequence[Sequence[str] | str]) -> list[list[str]]:
+    return [[item] if isinstance(item, str) else list(item) for item in found]
+
+
 def recall_parent(
     incident_title: str,
     matches: Sequence[RecallMatch],
-    conflict_services: Mapping[str, Sequence[str]],
+    conflict_services: Conflicts,
     *,
     incident_ref: str | None = None,
 ) -> Json:
@@ -128,17 +137,19 @@ def recall_parent(
         headline=_headline(len(matches)),
         count=len(matches),
         incident_title=single_line(incident_title),
-        conflicts={service: list(found) for service, found in conflict_services.items()},
+        conflicts={service: _groups(found) for service, found in conflict_services.items()},
         incident_ref=incident_ref,
     )
 
 
-def conflicting_ids(match: RecallMatch, conflict_services: Mapping[str, Sequence[str]]) -> list[str]:
-    """The other memories that name a different root cause for this match's service."""
+def conflicting_ids(match: RecallMatch, conflict_services: Conflicts) -> list[str]:
+    """The other memories that name a different root cause for this match's service (those
+    that name the same one, in other words, agree with it)."""
     own = match.memory.incident_id
     for found in conflict_services.values():
-        if own in found:
-            return [other for other in found if other != own]
+        groups = _groups(found)
+        if any(own in group for group in groups):
+            return [other for group in groups if own not in group for other in group]
     return []
 
 

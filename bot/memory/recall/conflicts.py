@@ -54,32 +54,43 @@ def same_cause(a: str, b: str, vocabulary: Vocabulary | None = None) -> bool:
     return len(sa & sb) / min(len(sa), len(sb)) >= SAME_SUBJECT_OVERLAP
 
 
+def _clusters(
+    matches: Sequence[RecallMatch], vocabulary: Vocabulary | None
+) -> dict[str, list[list[RecallMatch]]]:
+    """service → its memories grouped by root cause (each group one explanation, recall order),
+    for the services whose memories name at least two causes. A cause that only points at
+    another ("Same … as before") joins no group: it names nothing to disagree with."""
+    by_service: dict[str, tuple[str, list[list[RecallMatch]]]] = {}
+    for match in matches:
+        memory = match.memory
+        cause = memory.root_cause or ""
+        if memory.truth_state in _NO_VOICE or not memory.service or not cause or _POINTER.match(cause):
+            continue
+        _, clusters = by_service.setdefault(memory.service.strip().casefold(), (memory.service.strip(), []))
+        for cluster in clusters:
+            if same_cause(cause, cluster[0].memory.root_cause or "", vocabulary):
+                cluster.append(match)
+                break
+        else:
+            clusters.append([match])
+    return {spelling: clusters for spelling, clusters in by_service.values() if len(clusters) > 1}
+
+
 def conflict_groups(
     matches: Sequence[RecallMatch], vocabulary: Vocabulary | None = None
 ) -> dict[str, tuple[list[RecallMatch], list[RecallMatch]]]:
-    """service → (its memories with a root cause, one representative per distinct cause),
-    for the services whose memories name at least two causes. Recall order is kept; a service
-    is keyed as its first memory spells it, grouped without regard to case."""
-    groups: dict[str, tuple[str, list[RecallMatch]]] = {}
-    for match in matches:
-        memory = match.memory
-        if memory.truth_state in _NO_VOICE or not memory.service or not memory.root_cause:
-            continue
-        spelling, members = groups.setdefault(memory.service.strip().casefold(), (memory.service.strip(), []))
-        members.append(match)
+    """service → (its memories in conflict, in recall order; one representative per cause)."""
     out: dict[str, tuple[list[RecallMatch], list[RecallMatch]]] = {}
-    for spelling, members in groups.values():
-        distinct: list[RecallMatch] = []
-        for match in members:
-            cause = match.memory.root_cause or ""
-            if not any(same_cause(cause, d.memory.root_cause or "", vocabulary) for d in distinct):
-                distinct.append(match)
-        if len(distinct) > 1:
-            # only the memories that disagree with another are in conflict
-            members = [m for m in members if any(
-                not same_cause(m.memory.root_cause or "", d.memory.root_cause or "", vocabulary) for d in distinct)]  # fmt: skip
-            out[spelling] = (members, distinct)
+    for service, clusters in _clusters(matches, vocabulary).items():
+        members = {m.memory.incident_id for cluster in clusters for m in cluster}
+        out[service] = ([m for m in matches if m.memory.incident_id in members], [c[0] for c in clusters])
     return out
+
+
+def conflict_clusters(matches: Sequence[RecallMatch], vocabulary: Vocabulary | None = None) -> dict[str, list[list[str]]]:
+    """service → incident_ids grouped by the root cause they name, when a service's memories
+    name two or more: memories in one group agree, any two groups disagree."""
+    return {service: [[m.memory.incident_id for m in c] for c in clusters] for service, clusters in _clusters(matches, vocabulary).items()}
 
 
 def find_conflicts(matches: Sequence[RecallMatch], vocabulary: Vocabulary | None = None) -> dict[str, list[str]]:

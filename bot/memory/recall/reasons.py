@@ -12,11 +12,20 @@ from datetime import datetime
 
 from bot.memory.recall.candidates import Candidate
 from bot.memory.recall.signals import Signals
+from bot.memory.recall.tokens import stem
 from bot.models import RecallQuery, TruthState
 
 MAX_TERMS_SHOWN = 6
 # idf below this (the term is in more than about a third of the bank) is no reason to show
 MIN_REASON_IDF = 1.0
+
+# kept as terms (they rank: "out of memory", "exit code 137"), but no reason on their own
+GENERIC = frozenset(
+    stem(w)
+    for w in """out down up off over under again against error errors fail failed failure failing issue problem
+    return returns code status signal errno exit time times start started stop run running use used work working
+    make made need needs want try tried call calls request requests""".split()
+)
 
 _STATUS = re.compile(r"^[1-5]\d\d$")
 _EXIT = re.compile(r"^(?:12[6-9]|1[3-5]\d|16[0-5])$")  # 128 + signal, 126/127 (not runnable/found)
@@ -62,7 +71,7 @@ def term_reasons(candidate: Candidate, surfaces: Mapping[str, str]) -> list[str]
         if code:
             if code not in codes:
                 codes.append(code)
-        elif candidate.query_idf.get(term, MIN_REASON_IDF) >= MIN_REASON_IDF:
+        elif term not in GENERIC and candidate.query_idf.get(term, MIN_REASON_IDF) >= MIN_REASON_IDF:
             word = surface.lower() if surface[:1].isupper() and surface[1:].islower() else surface
             if word not in words:
                 words.append(word)
