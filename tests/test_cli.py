@@ -205,7 +205,7 @@ async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str
 def test_an_empty_cli_team_points_at_the_teams_that_hold_memories(cli, tmp_path: Path) -> None:
     cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]), "--team", "T0WORKSPACE")
     code, out, err = cli("recall", "pool", "exhausted")  # the default team: local
-    assert code == 0 and "no past incident" in out
+    assert code == 0 and "nothing in memory looks like this" in out
     assert "team 'local' has no memories" in err and "T0WORKSPACE (1 memories)" in err
     code, _, err = cli("show", "INC-7")
     assert code == 1 and "T0WORKSPACE" in err

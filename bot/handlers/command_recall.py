@@ -29,7 +29,7 @@ async def _recall(client: AsyncWebClient, services: Services, team_id: str, chan
         if incident is None:
             await respond(**messages.notice("No open incident here: give me some text, e.g. `/recall checkout timeouts`."))
             return
-        await post_recall_thread(client, services, incident)
+        await post_recall_thread(client, services, incident, asked=True)
         return
     result = await services.recall.for_text(team_id, channel_id, text)
     await respond(**messages.recall_parent(text, result.matches, result.conflicts))

@@ -96,9 +96,14 @@ async def post(client: AsyncWebClient, channel: str, message: dict[str, Any], **
         return None
 
 
-async def post_recall_thread(client: AsyncWebClient, services: Services, incident: IncidentRecord) -> str | None:
-    """The parent message ("3 past incidents look like this one") and one reply per memory."""
+async def post_recall_thread(
+    client: AsyncWebClient, services: Services, incident: IncidentRecord, *, asked: bool = False
+) -> str | None:
+    """The parent message ("3 past incidents look like this one") and one reply per memory; with
+    nothing above the relevance floor, one line, or nothing unless someone `asked` (/recall)."""
     result = await services.recall.for_incident(incident)
+    if not result.matches and not asked and services.settings.recall_when_nothing_found == "silent":
+        return None
     parent = messages.recall_parent(incident.title, result.matches, result.conflicts, incident_ref=incident.incident_id)
     thread_ts = await post(client, incident.channel, parent)
     if thread_ts is None:

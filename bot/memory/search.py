@@ -17,7 +17,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.memory.recall.candidates import BM25_B, BM25_K1, TITLE_QUERY_BONUS, Candidate, bm25_idf
+from bot.memory.recall.candidates import BM25_B, BM25_K1, JUDGED_BANK_SIZE, TITLE_QUERY_BONUS, Candidate, bm25_idf
 from bot.memory.recall.document import QueryTerms
 from bot.models import MemoryRecord, RecallQuery, TruthState
 
@@ -76,9 +76,8 @@ async def search_candidates(
     title = set(terms.title_terms)
     known = [t for t in terms.all_terms if t in df]
     weights = [bm25_idf(doc_count, df[t]) * (1.0 + (TITLE_QUERY_BONUS if t in title else 0.0)) for t in known]
-    # a term no memory holds weighs as the rarest would: the toner query is mostly such terms
-    query_idf = {t: bm25_idf(doc_count, df.get(t, 0)) for t in terms.all_terms}
-    query_weight = sum(w * (1.0 + (TITLE_QUERY_BONUS if t in title else 0.0)) for t, w in query_idf.items())
+    # for judging relevance: every query term, one no memory holds as the rarest
+    query_idf = {t: bm25_idf(max(doc_count, JUDGED_BANK_SIZE), df.get(t, 0)) for t in terms.all_terms}
     # the title names the problem: its terms always pick candidates, with the rarest others
     rarest = sorted(known, key=lambda t: (t not in title, df[t]))[: CANDIDATE_TERMS + len(title)]
     filters, args = _recall_filters(query, first_arg=7)
@@ -140,7 +139,6 @@ async def search_candidates(
                 not_relevant_votes=row["not_relevant"],
                 same_signature=bool(terms.signature) and row["error_signature"] == terms.signature,
                 shared_concepts=tuple(c for c in terms.concepts if c in set(row["concepts"] or ())),
-                query_weight=query_weight,
                 query_idf=query_idf,
             )
         )

@@ -24,13 +24,15 @@ from bot.memory.recall.signals import Signals
 from bot.models import RecallMatch
 
 SIGNATURE_EVIDENCE = 0.3
+CONCEPT_EVIDENCE = 0.3
 DEFAULT_FLOOR = 0.25
 
 
 def judge(signals: Signals) -> float:
     """Absolute relevance in [0, 1]."""
     shares = (signals.coverage + signals.title_overlap + signals.title_echo) / 3.0
-    return round(min(1.0, shares + SIGNATURE_EVIDENCE * signals.signature), 4)
+    evidence = SIGNATURE_EVIDENCE * signals.signature + CONCEPT_EVIDENCE * signals.concepts
+    return round(min(1.0, shares + evidence), 4)
 
 
 def split_at_floor(matches: Sequence[RecallMatch], floor: float) -> tuple[list[RecallMatch], list[RecallMatch]]:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.memory.recall.candidates import Candidate
+from bot.memory.recall.candidates import TITLE_QUERY_BONUS, Candidate
 from bot.memory.recall.tokens import tokenize
 from bot.models import RecallQuery, TruthState
 
@@ -27,8 +27,8 @@ class Signals:
     lexical: float
     """BM25 relative to the best candidate's (1 for the best)."""
     coverage: float
-    """BM25 relative to the query's own weight: an absolute share of what the query says that
-    the memory matches (1 for a memory holding every query term)."""
+    """Share of the query's weight (idf, title terms counted thrice as in the lexical score)
+    carried by the terms the memory holds: absolute, 1 for a memory holding every query term."""
     title_overlap: float
     """Share of the query title's weight (idf) that the memory's title names too."""
     title_echo: float
@@ -48,6 +48,7 @@ def _same(a: str | None, b: str | None) -> bool:
 
 
 def _weighted_share(wanted: tuple[str, ...], found: set[str], idf: Mapping[str, float]) -> float:
+    """Σ idf of the wanted terms found / Σ idf of all wanted terms (a repeated term counts again)."""
     total = sum(idf.get(t, 0.0) for t in wanted)
     return sum(idf.get(t, 0.0) for t in wanted if t in found) / total if total > 0 else 0.0
 
@@ -60,6 +61,8 @@ def measure(
     query: RecallQuery, candidates: list[Candidate], now: datetime, query_concepts: tuple[str, ...] = ()
 ) -> list[Signals]:
     query_title = tuple(dict.fromkeys(tokenize(query.title)))
+    # the title's terms thrice, as the lexical score weighs them (TITLE_QUERY_BONUS)
+    query_weighted = tuple(candidates[0].query_idf) + query_title * int(TITLE_QUERY_BONUS) if candidates else ()
     top = max((c.lexical for c in candidates), default=0.0) or 1.0
     out: list[Signals] = []
     for c in candidates:
@@ -67,7 +70,7 @@ def measure(
         when = m.occurred_at or m.created_at
         age_days = max(0.0, (now - when).total_seconds() / 86400.0)
         votes = c.helpful_votes - c.not_relevant_votes
-        coverage = min(1.0, c.lexical / c.query_weight) if c.query_weight > 0 else 0.0
+        coverage = _weighted_share(query_weighted, set(c.matched_terms), c.query_idf)
         out.append(
             Signals(
                 lexical=c.lexical / top,
