@@ -156,8 +156,8 @@ class ReplayReport:
             "latency_ms_p50": self.latency_ms_p50,
             "latency_ms_p95": self.latency_ms_p95,
         }
-        out.update(self.at_floor(self.floor).as_json())
-        if self.target_absent:
+        if self.target_absent:  # the keys of REPLAY.md stay as they are without the mode
+            out.update(self.at_floor(self.floor).as_json())
             out["floor_curve"] = [p.as_json() for p in self.curve()]
         return out
 
