@@ -280,7 +280,13 @@ def test_reply_shows_what_a_responder_needs() -> None:
     assert "CONFLICT" not in text
     assert "Past incident INC-1" in reply["text"]
     # a verified memory cannot be rejected by the truth machine: no button that always fails
-    assert buttons(reply) == {ids.MEMORY_HELPFUL: "INC-1", ids.MEMORY_NOT_RELEVANT: "INC-1", ids.MEMORY_ADD_CORRECTION: "INC-1"}
+    why = buttons(reply).pop(ids.MEMORY_WHY)
+    assert buttons(reply).keys() - {ids.MEMORY_WHY} == {ids.MEMORY_HELPFUL, ids.MEMORY_NOT_RELEVANT, ids.MEMORY_ADD_CORRECTION}
+    assert {buttons(reply)[k] for k in buttons(reply).keys() - {ids.MEMORY_WHY}} == {"INC-1"}
+    # "Why this?" keeps the numbers the card leaves out, for a modal that shows them
+    detail = json.dumps(modals.why_modal(why))
+    assert "score 0.812" in detail and "lexical 0.61" in detail and "matched terms: pool, timeout" in detail
+    assert "could not be read" in json.dumps(modals.why_modal("not ours"))
 
 
 def test_unconfirmed_memory_says_so_and_can_be_rejected() -> None:

@@ -19,6 +19,7 @@ ping or link when it is shown again.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -82,7 +83,21 @@ def truth_line(memory: MemoryRecord, now: datetime) -> str:
 
 def _score_line(match: RecallMatch) -> str:
     parts = [f"{name} {value:.2f}" for name, value in match.score_components.items() if name != "score"]
-    return f"score {match.score:.3f}" + (f" ({', '.join(parts)})" if parts else "")
+    return f"relevance {match.relevance:.2f} · score {match.score:.3f}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+WHY_VALUE_CHARS = 2000  # Slack's limit on a button's value
+
+
+def why_value(match: RecallMatch) -> str:
+    """The "Why this?" button's value: the reasons and the numbers, for the modal it opens."""
+    reasons = [cut(single_line(r), 200) for r in match.reasons[:8]]
+    while True:
+        value = json.dumps({"id": match.memory.incident_id, "reasons": reasons, "numbers": _score_line(match)},
+                           ensure_ascii=False, separators=(",", ":"))  # fmt: skip
+        if len(value) <= WHY_VALUE_CHARS or not reasons:
+            return value[:WHY_VALUE_CHARS] if reasons else value
+        reasons = reasons[:-1]
 
 
 def _outcome(memory: MemoryRecord, attempts: int, corrections: int, more_hint: str) -> Json:
@@ -159,7 +174,7 @@ def recall_reply(match: RecallMatch, now: datetime, conflict: Sequence[str] = ()
     successor = match.successor_id or memory.superseded_by
     if memory.truth_state is TruthState.SUPERSEDED and successor:
         return _message(
-            "recall_superseded.json.j2", show_id=successor, match=match, successor_id=successor, score_line=_score_line(match)
+            "recall_superseded.json.j2", show_id=successor, match=match, successor_id=successor
         )
     return _message(
         "recall_reply.json.j2",
@@ -168,7 +183,7 @@ def recall_reply(match: RecallMatch, now: datetime, conflict: Sequence[str] = ()
         facts=_facts(memory, now),
         truth=truth_line(memory, now),
         conflict=list(conflict),
-        score_line=_score_line(match),
+        why=why_value(match),
         **_outcome(memory, REPLY_ATTEMPTS_SHOWN, REPLY_CORRECTIONS_SHOWN, _show_hint(memory.incident_id)),
     )
 
