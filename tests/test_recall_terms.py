@@ -52,7 +52,6 @@ def test_words_are_stemmed_and_shown_as_written() -> None:
     assert tokenize("connections retried") == tokenize("connection retries")
     assert tokenize("Kubernetes") == tokenize("kubernetes")
     assert surface_forms("Kubernetes pods evicted")[tokenize("Kubernetes")[0]] == "Kubernetes"
-    assert tokenize("nobody got every one of us left yet") == []
 
 
 def draft(incident_id: str, **fields: object) -> MemoryDraft:

@@ -19,12 +19,17 @@ MAX_TERMS_SHOWN = 6
 # idf below this (the term is in more than about a third of the bank) is no reason to show
 MIN_REASON_IDF = 1.0
 
-# kept as terms (they rank: "out of memory", "exit code 137"), but no reason on their own
+# terms that rank ("out of memory", "exit code 137", and on jira-dev a short stop list ranks
+# best) but are no reason on their own to show a memory
 GENERIC = frozenset(
     stem(w)
     for w in """out down up off over under again against error errors fail failed failure failing issue problem
     return returns code status signal errno exit time times start started stop run running use used work working
-    make made need needs want try tried call calls request requests""".split()
+    make made need needs want try tried call calls request requests got get gets getting keep keeps kept yet
+    nobody everybody everyone someone something anything nothing every us one two three left right still even
+    though however may might must shall seems seem seemed like likely well really much many now new old see saw
+    seen way ways etc thing things lot lots bit able unable am having doing ought let myself ourselves yourself
+    themselves itself herself himself whom those nor hers ours theirs""".split()
 )
 
 _STATUS = re.compile(r"^[1-5]\d\d$")

