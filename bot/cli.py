@@ -16,11 +16,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.memory.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, load_drafts
 from bot.memory.port import MemoryStore
-from bot.memory.recall.conflicts import find_conflicts
-from bot.memory.recall.floor import split_at_floor
+from bot.recall.conflicts import find_conflicts
+from bot.recall.floor import split_at_floor
+from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 
@@ -192,7 +193,7 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
     )
 
     async def work(store: MemoryStore) -> int:
-        matches = await store.recall(query)
+        matches = await RecallService(store).recall(query)
         if not matches:
             await _hint_other_teams(store, args.team)
         floor = settings.recall_floor
@@ -404,7 +405,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
         "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"
     )
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
-    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (docs: REPLAY.md)")
+    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("--target-absent", action="store_true",
                    help="recall each case again without its true matches: false alarms, and the floor curve")  # fmt: skip

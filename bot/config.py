@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.memory.recall.floor import DEFAULT_FLOOR
+from bot.recall.floor import DEFAULT_FLOOR
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 

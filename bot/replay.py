@@ -1,4 +1,4 @@
-"""`incident-memory replay DIR`: measure recall against history (docs: ../shared/docs/REPLAY.md).
+"""`incident-memory replay DIR`: measure recall against history (format: docs/REPLAY.md).
 
 The corpus's memories go into a throwaway database created on the configured server (or the
 embedded one) and dropped afterwards — never the live memory. Each case then recalls only what
@@ -18,14 +18,15 @@ from typing import Any
 import asyncpg
 
 from bot.config import Settings
-from bot.memory.bulk import retain_many
+from bot.memory.bulk import analyze_after_load, retain_many
 from bot.memory.database import throwaway_database
 from bot.memory.files import MemoryFileError, draft_from_json, parse_records
 from bot.memory.postings import derive_postings
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.concepts import load_vocabulary
-from bot.memory.recall.floor import DEFAULT_FLOOR
+from bot.recall.concepts import load_vocabulary
+from bot.services.recall import RecallService
+from bot.recall.floor import DEFAULT_FLOOR
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 
 REPLAY_TEAM = "replay"
@@ -268,19 +269,18 @@ async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: li
                 bar.advance(task, len(chunk))
             bar.update(task, description="deriving postings")
             await derive_postings(conn)
-            await conn.execute("VACUUM ANALYZE memories")
-            await conn.execute("VACUUM ANALYZE recall_postings")
-            await conn.execute("ANALYZE term_stats")
+            await analyze_after_load(conn)
         task = bar.add_task("recalling", total=len(cases))
         results = []
+        recall = RecallService(store)
         for case in cases:
             began = time.perf_counter()
-            matches = await store.recall(case.query)
+            matches = await recall.recall(case.query)
             elapsed = (time.perf_counter() - began) * 1000.0
             absent = None
             if target_absent:
                 without = case.query.model_copy(update={"exclude_ids": sorted(case.relevant), "limit": POSTED})
-                absent = tuple(m.relevance for m in await store.recall(without))
+                absent = tuple(m.relevance for m in await recall.recall(without))
             results.append(
                 CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed,
                            tuple(matches) if keep_matches else (), tuple(m.relevance for m in matches), absent)

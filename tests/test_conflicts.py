@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from bot.memory.recall.conflicts import find_conflicts
+from bot.recall.conflicts import find_conflicts
 from bot.models import MemoryRecord, RecallMatch, TruthState
 
 NOW = datetime(2025, 6, 1, tzinfo=timezone.utc)
@@ -82,7 +82,7 @@ def test_the_flag_is_precise_on_the_corpus_pairs() -> None:
     import json
 
     from bot.config import PROJECT_ROOT
-    from bot.memory.recall.conflicts import same_cause
+    from bot.recall.conflicts import same_cause
 
     lines = (PROJECT_ROOT / "eval" / "incidents" / "conflict_pairs.jsonl").read_text(encoding="utf-8").splitlines()
     pairs = [json.loads(line) for line in lines if line.strip()]

@@ -17,7 +17,7 @@ from bot.config import PROJECT_ROOT
 from bot.demo import RESOLUTION, TITLE, seed_drafts
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.floor import DEFAULT_FLOOR
+from bot.recall.floor import DEFAULT_FLOOR
 from bot.models import IncidentRecord, MemoryDraft, RecallQuery, TruthState
 from bot.replay import load_memories
 from bot.services.recall import RecallService

@@ -11,8 +11,8 @@ import pytest
 
 from bot.memory.postings import derive_postings
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.document import TERMS_VERSION
-from bot.memory.recall.tokens import surface_forms, tokenize
+from bot.recall.document import TERMS_VERSION
+from bot.recall.tokens import surface_forms, tokenize
 from bot.models import MemoryDraft, RecallQuery
 
 

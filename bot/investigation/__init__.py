@@ -1,6 +1,7 @@
 """Investigation: CURRENT evidence and PAST memories kept apart, by a model or offline, then guarded.
 
-The Slack layer builds one investigator with `build_investigator` and calls
+The investigation service (`bot/services/investigation.py`) builds one investigator with
+`build_investigator` and calls
 `await investigator.investigate(incident, timeline, memories, channel_is_private=...)`.
 """
 
@@ -11,6 +12,7 @@ from bot.investigation.models import (
     Check,
     Conflict,
     FailedPreviousAction,
+    FallbackReason,
     Findings,
     Hypothesis,
     HypothesisStatus,
@@ -45,6 +47,7 @@ __all__ = [
     "Check",
     "Conflict",
     "FailedPreviousAction",
+    "FallbackReason",
     "Findings",
     "Hypothesis",
     "HypothesisStatus",

@@ -1,14 +1,19 @@
-"""Recall for an incident or for free text, with conflicts flagged (never blended)."""
+"""Recall for an incident or for free text, with conflicts flagged (never blended).
+
+This is where the pure pipeline (bot/recall) meets the store: the store finds the candidates
+for the query's terms, the pipeline ranks them, and conflicts are found once, on what is shown.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.memory.port import FeedbackKind, MemoryStore
-from bot.memory.recall.conflicts import conflict_clusters
-from bot.memory.recall.floor import DEFAULT_FLOOR, split_at_floor
-from bot.models import IncidentRecord, RecallMatch, RecallQuery, TruthState
+from bot.memory.port import MemoryStore
+from bot.models import FeedbackKind, IncidentRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
+from bot.recall.conflicts import conflict_clusters
+from bot.recall.floor import DEFAULT_FLOOR, split_at_floor
+from bot.recall.pipeline import Recaller
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,19 +29,30 @@ class RecallResult:
 
 class RecallService:
     def __init__(
-        self, memory: MemoryStore, *, limit: int = 5, floor: float = DEFAULT_FLOOR, metrics: Metrics | None = None
+        self, memory: MemoryStore, *, recaller: Recaller | None = None, limit: int = 5, floor: float = DEFAULT_FLOOR,
+        metrics: Metrics | None = None,
     ) -> None:
         self._memory = memory
+        # the query is read with the vocabulary the store indexed the memories with
+        self._recaller = recaller or Recaller(vocabulary=memory.vocabulary)
         self._limit = limit
         self._floor = floor
         self._metrics = metrics
 
-    async def _run(self, query: RecallQuery, kind: str) -> RecallResult:
+    async def recall(self, query: RecallQuery) -> list[RecallMatch]:
+        """The memories most like the query, each with its score, components and reasons."""
+        terms = self._recaller.terms(query)
+        candidates = await self._memory.candidates(query, terms)
+        return self._recaller.rank(query, terms, candidates)
+
+    async def _timed(self, query: RecallQuery, kind: str) -> list[RecallMatch]:
         if self._metrics is None:
-            matches = await self._memory.recall(query)
-        else:
-            with self._metrics.timed(self._metrics.recall_latency, kind=kind):
-                matches = await self._memory.recall(query)
+            return await self.recall(query)
+        with self._metrics.timed(self._metrics.recall_latency, kind=kind):
+            return await self.recall(query)
+
+    def _shown(self, matches: list[RecallMatch]) -> RecallResult:
+        """What a responder is shown: the matches at or above the floor, their conflicts."""
         shown, under = split_at_floor(matches, self._floor)
         return RecallResult(shown, conflict_clusters(shown), under)
 
@@ -44,10 +60,11 @@ class RecallService:
         bind(incident=incident.incident_id)
         # the incident's own memory (resolved before, now recalled in its channel) is not "past"
         query = RecallQuery.for_incident(incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id])
-        return await self._run(query, "incident")
+        return self._shown(await self._timed(query, "incident"))
 
     async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
-        return await self._run(RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit), "text")
+        query = RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit)
+        return self._shown(await self._timed(query, "text"))
 
     async def feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
         await self._memory.record_feedback(team_id, incident_id, user_id, kind)

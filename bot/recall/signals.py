@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.memory.recall.candidates import TITLE_QUERY_BONUS, Candidate
-from bot.memory.recall.tokens import tokenize
+from bot.recall.candidates import TITLE_QUERY_BONUS, Candidate
+from bot.recall.tokens import tokenize
 from bot.models import RecallQuery, TruthState
 
 # A verified fix outranks an unverified guess with the same text.

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.memory.recall.concepts import Vocabulary, load_vocabulary
-from bot.memory.recall.tokens import stem, tokenize
+from bot.recall.concepts import Vocabulary, load_vocabulary
+from bot.recall.tokens import stem, tokenize
 from bot.models import RecallMatch, TruthState
 
 # Causes the vocabulary cannot place are the same explanation when this share of the shorter

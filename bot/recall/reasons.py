@@ -10,9 +10,9 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
-from bot.memory.recall.candidates import Candidate
-from bot.memory.recall.signals import Signals
-from bot.memory.recall.tokens import stem
+from bot.recall.candidates import Candidate
+from bot.recall.signals import Signals
+from bot.recall.tokens import stem
 from bot.models import RecallQuery, TruthState
 
 MAX_TERMS_SHOWN = 6

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.memory.recall.signals import Signals
+from bot.recall.signals import Signals
 from bot.models import RecallMatch
 
 SIGNATURE_EVIDENCE = 0.3
