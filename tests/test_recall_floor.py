@@ -49,13 +49,13 @@ async def shown(store: PostgresMemoryStore, text: str) -> list[str]:
 async def test_a_status_code_finds_its_incidents_first(bank: PostgresMemoryStore, text: str) -> None:
     found = await shown(bank, text)
     assert set(found[:2]) == BAD_GATEWAY, found
-    top = (await bank.recall(RecallQuery(team_id=TEAM, title=text)))[0]
+    top = (await RecallService(bank).recall(RecallQuery(team_id=TEAM, title=text)))[0]
     assert "same status: 502" in top.reasons
 
 
 async def test_exit_and_error_codes_are_terms_too(bank: PostgresMemoryStore) -> None:
     assert (await shown(bank, "indexer exit code 137"))[0] == "m03"  # its error text says exit code 137
-    [top] = (await bank.recall(RecallQuery(team_id=TEAM, title="exit code 137", limit=1)))
+    [top] = (await RecallService(bank).recall(RecallQuery(team_id=TEAM, title="exit code 137", limit=1)))
     assert top.reasons[0] == "same exit code: 137"
 
 
@@ -70,7 +70,7 @@ async def test_a_query_like_nothing_in_memory_shows_nothing(bank: PostgresMemory
 
 async def test_generic_words_are_never_a_reason(bank: PostgresMemoryStore) -> None:
     text = "Kubernetes nodes got evicted and nobody noticed; every pod left us with one error"
-    for match in await bank.recall(RecallQuery(team_id=TEAM, title=text, limit=10)):
+    for match in await RecallService(bank).recall(RecallQuery(team_id=TEAM, title=text, limit=10)):
         said = " ".join(match.reasons)
         for word in ("got", "nobody", "every", " us", "one", "left", "error", "kubernete,", "kubernet,"):
             assert word not in said, (word, match.reasons)

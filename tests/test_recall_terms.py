@@ -14,6 +14,7 @@ from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.document import TERMS_VERSION
 from bot.recall.tokens import surface_forms, tokenize
 from bot.models import MemoryDraft, RecallQuery
+from bot.services.recall import RecallService
 
 
 @pytest.mark.parametrize(
@@ -100,13 +101,13 @@ async def test_memories_stored_by_an_older_tokenizer_are_rederived_when_the_stor
         fresh = await _statistics(conn)
         await _as_if_an_old_tokenizer_stored_them(store, conn)
         assert await _statistics(conn) != fresh
-    assert await store.recall(RecallQuery(team_id="T1", title="502")) == []  # the old terms knew no 502
+    assert await RecallService(store).recall(RecallQuery(team_id="T1", title="502")) == []  # the old terms knew no 502
 
     assert await store.reindex_terms() == 2
     async with store._pool.acquire() as conn:
         assert await _statistics(conn) == fresh  # as if retained under the new tokenizer
         assert await conn.fetchval("SELECT version FROM recall_terms_state") == TERMS_VERSION
         assert await conn.fetchval("SELECT count(*) FROM memories WHERE terms_version < $1", TERMS_VERSION) == 0
-    found = await store.recall(RecallQuery(team_id="T1", title="502"))
+    found = await RecallService(store).recall(RecallQuery(team_id="T1", title="502"))
     assert {m.memory.incident_id for m in found} == {"INC-1", "INC-2"}
     assert await store.reindex_terms() == 0  # once is enough
