@@ -1,4 +1,7 @@
-"""The recall pipeline: candidates → signals → fusion → reasons, top k by score.
+"""The recall pipeline: candidates → signals → fusion → floor → reasons, top k by score.
+
+Every match carries its relevance (floor.judge); what is shown is decided by the caller
+(split_at_floor), so replay and `recall --all` can still see what fell under the floor.
 
 Pure: the query's terms go to a store, which answers with candidates (bot/memory/search.py in
 PostgreSQL); `rank` does the rest. The composition (ask the store, then rank) is
