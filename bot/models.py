@@ -192,7 +192,7 @@ class RecallMatch(Strict):
     reasons: list[str]
     successor_id: str | None = None
     relevance: float = Field(default=0.0, ge=0, le=1)
-    """How much the memory is like the query, on an absolute scale (bot/memory/recall/floor.py):
+    """How much the memory is like the query, on an absolute scale (bot/recall/floor.py):
     unlike `score`, comparable between queries, so a floor can say "nothing like this"."""
 
 

@@ -1,6 +1,6 @@
 -- Which tokenizer derived each memory's stored terms (doc_terms, doc_len, search, and from them
--- term_stats, team_stats and recall_postings). When bot/memory/recall/tokens.py changes how text
--- becomes terms, TERMS_VERSION (bot/memory/recall/document.py) goes up, and the store re-derives
+-- term_stats, team_stats and recall_postings). When bot/recall/tokens.py changes how text
+-- becomes terms, TERMS_VERSION (bot/recall/document.py) goes up, and the store re-derives
 -- older memories from their retained content when it opens (PostgresMemoryStore.reindex_terms).
 -- Version 1: the tokenizer before Snowball stems and status/error codes as terms.
 
