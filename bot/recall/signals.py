@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
+from functools import lru_cache
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -47,13 +48,19 @@ def _same(a: str | None, b: str | None) -> bool:
     return bool(a and b and a.strip().lower() == b.strip().lower())
 
 
-def _weighted_share(wanted: tuple[str, ...], found: set[str], idf: Mapping[str, float]) -> float:
+@lru_cache(maxsize=65_536)
+def _title_terms(title: str) -> frozenset[str]:
+    # the same memories come back query after query: their titles are tokenized once
+    return frozenset(tokenize(title))
+
+
+def _weighted_share(wanted: tuple[str, ...], found: Set[str], idf: Mapping[str, float]) -> float:
     """Σ idf of the wanted terms found / Σ idf of all wanted terms (a repeated term counts again)."""
     total = sum(idf.get(t, 0.0) for t in wanted)
     return sum(idf.get(t, 0.0) for t in wanted if t in found) / total if total > 0 else 0.0
 
 
-def _share(terms: set[str], among: set[str]) -> float:
+def _share(terms: frozenset[str], among: frozenset[str]) -> float:
     return len(terms & among) / len(terms) if terms else 0.0
 
 
@@ -61,6 +68,7 @@ def measure(
     query: RecallQuery, candidates: list[Candidate], now: datetime, query_concepts: tuple[str, ...] = ()
 ) -> list[Signals]:
     query_title = tuple(dict.fromkeys(tokenize(query.title)))
+    query_known = frozenset(candidates[0].query_idf) if candidates else frozenset()
     # the title's terms thrice, as the lexical score weighs them (TITLE_QUERY_BONUS)
     query_weighted = tuple(candidates[0].query_idf) + query_title * int(TITLE_QUERY_BONUS) if candidates else ()
     top = max((c.lexical for c in candidates), default=0.0) or 1.0
@@ -71,13 +79,14 @@ def measure(
         age_days = max(0.0, (now - when).total_seconds() / 86400.0)
         votes = c.helpful_votes - c.not_relevant_votes
         coverage = _weighted_share(query_weighted, set(c.matched_terms), c.query_idf)
+        title = _title_terms(m.title)
         out.append(
             Signals(
                 lexical=c.lexical / top,
                 coverage=coverage,
                 # a query without a title (an error text alone) is judged on its coverage
-                title_overlap=_weighted_share(query_title, set(tokenize(m.title)), c.query_idf) if query_title else coverage,
-                title_echo=_share(set(tokenize(m.title)), set(c.query_idf)),
+                title_overlap=_weighted_share(query_title, title, c.query_idf) if query_title else coverage,
+                title_echo=_share(title, query_known),
                 signature=1.0 if c.same_signature else 0.0,
                 concepts=len(c.shared_concepts) / len(query_concepts) if query_concepts else 0.0,
                 same_service=1.0 if _same(query.service, m.service) else 0.0,
