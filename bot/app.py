@@ -10,6 +10,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
@@ -22,9 +23,15 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
 from bot.config import Settings
-from bot.handlers import register_all
+from bot.handlers import all_jobs, register_all
+from bot.handlers.lookups import SlackLookups
+from bot.jobs import JobContext
+from bot.jobs.queue import JobQueue
+from bot.jobs.worker import JobWorker
 from bot.memory.database import database_url, migrate
+from bot.memory.effects import PostgresEffects
 from bot.memory.incidents import PostgresIncidentStore
+from bot.memory.jobqueue import PostgresJobQueue
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.concepts import load_vocabulary
@@ -42,11 +49,22 @@ from bot.services.container import Services
 log = logging.getLogger(__name__)
 
 SLACK_EVENTS_PATH = "/slack/events"
+INTAKE_CONNECTIONS = 8
 METRICS_PATH = "/metrics"
 
 
 class ConfigurationError(Exception):
     pass
+
+
+class _RateLimitRetry(AsyncRateLimitErrorRetryHandler):
+    """Wait Retry-After and send again — except views.open/push: their trigger lasts 3 s, so a
+    wait would only meet an expired trigger (the caller offers a button instead)."""
+
+    async def _can_retry_async(self, *, state, request, response=None, error=None) -> bool:  # noqa: ANN001
+        if request.url.rstrip("/").rsplit("/", 1)[-1] in ("views.open", "views.push"):
+            return False
+        return await super()._can_retry_async(state=state, request=request, response=response, error=error)
 
 
 def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWebClient:
@@ -57,11 +75,11 @@ def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWeb
         token=settings.slack_bot_token,
         base_url=settings.slack_api_url,
         # 429 → wait Retry-After and send again: the message still arrives exactly once
-        retry_handlers=[*observer, AsyncRateLimitErrorRetryHandler(max_retry_count=3), AsyncConnectionErrorRetryHandler()],
+        retry_handlers=[*observer, _RateLimitRetry(max_retry_count=3), AsyncConnectionErrorRetryHandler()],
     )
 
 
-def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
+def build_slack_app(settings: Settings, services: Services, lookups: SlackLookups | None = None) -> AsyncApp:
     if not settings.slack_bot_token:
         raise ConfigurationError("SLACK_BOT_TOKEN is not set: the bot cannot talk to Slack")
     if not settings.slack_signing_secret and not settings.slack_app_token:
@@ -72,7 +90,7 @@ def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
         # the bot's own messages are dropped by Bolt before any listener sees them
         ignoring_self_events_enabled=True,
     )
-    register_all(app, services)
+    register_all(app, services, lookups)
     return app
 
 
@@ -105,7 +123,12 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
 async def open_services(settings: Settings) -> AsyncIterator[Services]:
     dsn = await database_url(settings)
     await migrate(dsn, settings)
-    pool = await create_pool(dsn)
+    # the worker's jobs and the requests' own queries each get connections: waiting for one is
+    # never mistaken for a database that is down
+    pool = await create_pool(dsn, max_size=settings.job_concurrency + 10)
+    # storing a request's work before its ack has connections of its own: a burst of jobs never
+    # makes Slack wait
+    intake = await create_pool(dsn, min_size=2, max_size=INTAKE_CONNECTIONS)
     background = BackgroundWork()
     metrics = Metrics()
     # one vocabulary: memories are indexed with it, queries read with it
@@ -125,12 +148,15 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             investigation=investigation,
             background=background,
             metrics=metrics,
+            jobs=JobQueue(PostgresJobQueue(intake)),
+            effects=PostgresEffects(pool),
         )
     finally:
         await background.drain()
         await investigation.aclose()  # the model's HTTP client
         await memory_store.close()  # a recall-postings derivation in flight finishes first
         await pool.close()
+        await intake.close()
 
 
 @dataclass
@@ -138,13 +164,128 @@ class Runtime:
     services: Services
     slack_app: AsyncApp
     web_app: web.Application
+    worker: JobWorker | None  # None when the jobs run in worker processes
+
+    async def settle(self, timeout: float = 30.0) -> None:
+        """Wait until the work started so far is done — background tasks, queued and running
+        jobs (retries waiting their turn included) — or `timeout` passes. For tests and the demo."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            await self.services.background.drain(timeout=max(0.1, deadline - loop.time()))
+            if not self.services.background.pending and not await self.services.jobs.pending() and not (self.worker and self.worker.in_flight):
+                return
+            await asyncio.sleep(0.05)
+
+
+def job_worker(settings: Settings, services: Services, lookups: SlackLookups) -> JobWorker:
+    """The worker that runs the surfaces' jobs with this app's services and Slack client."""
+    client = slack_client(settings, services.metrics)
+
+    def job_context(attempt: int, job_id: int) -> JobContext:
+        return JobContext(services=services, client=client, attempt=attempt, job_id=job_id, lookups=lookups)
+
+    assert settings.database_url, "the worker listens on the database the services use"
+    return JobWorker(
+        settings.database_url, all_jobs(), job_context, concurrency=settings.job_concurrency,
+        on_outcome=lambda kind, outcome: services.metrics.jobs.labels(kind=kind, outcome=outcome).inc(),
+    )  # fmt: skip
 
 
 @asynccontextmanager
-async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
+async def open_runtime(settings: Settings, *, run_jobs: bool = True) -> AsyncIterator[Runtime]:
+    """The app. `run_jobs=False`: the jobs it queues run in worker processes (`serve`)."""
+    # the worker listens on a connection of its own to the same database
+    settings = settings.model_copy(update={"database_url": await database_url(settings)})
     async with open_services(settings) as services:
-        slack_app = build_slack_app(settings, services)
-        yield Runtime(services, slack_app, build_web_app(slack_app, services))
+        lookups = SlackLookups()  # one per app: the listeners' and the jobs' cached Slack reads
+        slack_app = build_slack_app(settings, services, lookups)
+        worker = job_worker(settings, services, lookups) if run_jobs else None
+        if worker is not None:
+            await worker.start()
+        try:
+            yield Runtime(services, slack_app, build_web_app(slack_app, services), worker)
+        finally:
+            if worker is not None:
+                await worker.stop(settings.shutdown_drain_s)
+
+
+async def run_worker(settings: Settings) -> None:
+    """`incident-memory worker`: run jobs (no HTTP) until SIGTERM/SIGINT, then drain."""
+    import asyncio
+    import signal
+
+    _configure_logging(settings)
+    async with open_services(settings) as services:
+        worker = job_worker(settings, services, SlackLookups())
+        await worker.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        log.info("running jobs (%d at once)", settings.job_concurrency)
+        try:
+            await stop.wait()
+        finally:
+            await worker.stop(settings.shutdown_drain_s)
+
+
+def _configure_logging(settings: Settings) -> None:
+    configure_logging(
+        log_format=settings.log_format,
+        level=settings.log_level,
+        secrets=(settings.slack_bot_token, settings.slack_signing_secret, settings.slack_app_token, settings.anthropic_api_key),
+    )
+
+
+class WorkerProcesses:
+    """`serve`'s job workers as processes of their own: the OS, not one event loop, shares the
+    CPU between answering Slack and doing the work. A worker that exits is started again."""
+
+    def __init__(self, settings: Settings, count: int) -> None:
+        import os
+        import sys
+
+        self._count = count
+        self._argv = [sys.executable, "-m", "bot.cli", "worker"]
+        self._env = {**os.environ, "DATABASE_URL": settings.database_url or ""}
+        self._drain_s = settings.shutdown_drain_s
+        self._procs: list[Any] = []
+        self._stopping = False
+        self._task: Any = None
+
+    async def start(self) -> None:
+        import asyncio
+
+        self._task = asyncio.create_task(self._supervise(), name="worker-processes")
+
+    async def _supervise(self) -> None:
+        import asyncio
+
+        while not self._stopping:
+            self._procs = [p for p in self._procs if p.returncode is None]
+            for _ in range(self._count - len(self._procs)):
+                self._procs.append(await asyncio.create_subprocess_exec(*self._argv, env=self._env))
+            await asyncio.sleep(1.0)
+
+    async def stop(self) -> None:
+        import asyncio
+        import contextlib
+        import signal
+
+        self._stopping = True
+        if self._task is not None:
+            self._task.cancel()
+        for proc in self._procs:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signal.SIGTERM)
+        for proc in self._procs:
+            try:
+                await asyncio.wait_for(proc.wait(), self._drain_s + 5)
+            except TimeoutError:
+                proc.kill()
 
 
 async def serve(settings: Settings) -> None:
@@ -152,12 +293,12 @@ async def serve(settings: Settings) -> None:
     import asyncio
     import signal
 
-    configure_logging(
-        log_format=settings.log_format,
-        level=settings.log_level,
-        secrets=(settings.slack_bot_token, settings.slack_signing_secret, settings.slack_app_token, settings.anthropic_api_key),
-    )
-    async with open_runtime(settings) as runtime:
+    _configure_logging(settings)
+    settings = settings.model_copy(update={"database_url": await database_url(settings)})
+    workers = WorkerProcesses(settings, settings.job_workers) if settings.job_workers else None
+    async with open_runtime(settings, run_jobs=workers is None) as runtime:
+        if workers is not None:
+            await workers.start()
         # /slack/events requests get one log line each from the middleware; no access log
         runner = web.AppRunner(runtime.web_app, access_log=None)
         await runner.setup()
@@ -185,10 +326,13 @@ async def serve(settings: Settings) -> None:
             if socket_handler is not None:
                 await socket_handler.close_async()
             await runner.cleanup()
+            if workers is not None:
+                await workers.stop()
 
 
 # Slack retries an event for minutes, not days: older event ids only take space.
 EVENT_IDS_KEPT_HOURS = 24.0
+EFFECTS_KEPT_HOURS = 7 * 24.0
 
 
 async def _housekeeping(services: Services, every_s: float = 3600.0) -> None:
@@ -202,6 +346,8 @@ async def _housekeeping(services: Services, every_s: float = 3600.0) -> None:
             pruned = await services.incidents.prune_events(EVENT_IDS_KEPT_HOURS)
             if pruned:
                 log.info("forgot %d Slack event ids older than %.0f h", pruned, EVENT_IDS_KEPT_HOURS)
+            # a job reruns within its deadline (hours at most): older effects only take space
+            await services.effects.prune(EFFECTS_KEPT_HOURS)
             if retention:
                 messages = await services.incidents.prune_timelines(retention)
                 if messages:
