@@ -111,3 +111,27 @@ async def test_the_demo_threads_show_payments_only_and_flag_only_different_mecha
         assert set(messages.conflicting_ids(by_id["INC-2025-0921"], second.conflicts)) == {"INC-NEW", "INC-2025-0412"}
     finally:
         await pool.close()
+
+
+@pytest.mark.parametrize("setting", ["line", "silent"])
+async def test_a_new_incident_like_nothing_in_memory_gets_one_line_or_nothing(database_url: str, setting: str) -> None:
+    from bot.config import Settings
+    from bot.sandbox.local_bot import local_bot
+
+    async with local_bot(Settings(database_url=database_url, recall_when_nothing_found=setting)) as bot:
+        bot.sandbox.add_user("U1", "alice")
+        bot.sandbox.add_channel("C1", "inc-printer")
+        for draft in seed_drafts(bot.sandbox.team_id):
+            await bot.runtime.services.memory.retain(draft)
+        await bot.slack.say("C1", "the office printer on floor three is out of toner", user="U1")  # opens the incident
+        await bot.runtime.settle()
+        posted = [m for m in bot.sandbox.messages("C1") if m.user != "U1"]
+        if setting == "silent":
+            assert posted == []
+        else:
+            [line] = posted  # one line, no thread
+            assert line.text.startswith("Nothing in memory looks like this") and len(line.blocks) == 1
+        # /recall asked explicitly always answers
+        await bot.slack.command("/recall", "", user_id="U1", channel_id="C1")
+        await bot.runtime.settle()
+        assert any(m.text.startswith("Nothing in memory looks like this") for m in bot.sandbox.messages("C1"))
