@@ -45,6 +45,7 @@ from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
 from bot.services.container import Services
+from bot.services.rules import RuleService
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +144,10 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics),
+            recall=RecallService(
+                memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics,
+                rules=RuleService(memory, vocabulary, settings.rules_dir),
+            ),  # fmt: skip
             resolution=ResolutionService(memory),
             investigation=investigation,
             background=background,

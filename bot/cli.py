@@ -24,6 +24,8 @@ from bot.recall.floor import split_at_floor
 from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
+from bot.cli_rules import register as register_rule_commands
+from bot.rules.files import RuleFileError
 
 EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
 
@@ -418,6 +420,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--target-absent", action="store_true",
                    help="recall each case again without its true matches: false alarms, and the floor curve")  # fmt: skip
     p.add_argument("--floor", type=float, help="relevance floor the figures are given at (default: RECALL_FLOOR)")
+    register_rule_commands(add, common)
     return parser
 
 
@@ -432,7 +435,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed,
+            RuleFileError) as exc:  # fmt: skip
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())

@@ -55,6 +55,9 @@ class Settings(BaseSettings):
     recall_when_nothing_found: Literal["line", "silent"] = Field(
         default="line", description="a new incident with no memory above the floor: one short line, or nothing"
     )
+    rules_dir: Path | None = Field(
+        default=None, description="folder of reviewed rule files (YAML, kept in git); unset → no rules are used"
+    )
     investigation_timeout_s: float = Field(default=60.0, gt=0, description="give up on the model after this long")
     investigate_private_with_model: bool = Field(
         default=False, description="send private channels' incidents and memories to the model"

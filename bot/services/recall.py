@@ -6,6 +6,7 @@ for the query's terms, the pipeline ranks them, and conflicts are found once, on
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from bot.memory.port import MemoryStore
@@ -14,6 +15,10 @@ from bot.observability import Metrics, bind
 from bot.recall.conflicts import conflict_clusters
 from bot.recall.floor import DEFAULT_FLOOR, split_at_floor
 from bot.recall.pipeline import Recaller
+from bot.rules.model import Rule
+from bot.services.rules import RuleService
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,16 +30,25 @@ class RecallResult:
     services whose shown memories name two or more (groups disagree; one group's members agree)"""
     under_floor: list[RecallMatch] = field(default_factory=list)
     """Recalled but not relevant enough to show."""
+    known_patterns: list[Rule] = field(default_factory=list)
+    """approved rules that fire on the incident: context for what to check, shown first"""
 
 
 class RecallService:
     def __init__(
-        self, memory: MemoryStore, *, recaller: Recaller | None = None, limit: int = 5, floor: float = DEFAULT_FLOOR,
+        self,
+        memory: MemoryStore,
+        *,
+        recaller: Recaller | None = None,
+        limit: int = 5,
+        floor: float = DEFAULT_FLOOR,
         metrics: Metrics | None = None,
+        rules: RuleService | None = None,
     ) -> None:
         self._memory = memory
         # the query is read with the vocabulary the store indexed the memories with
         self._recaller = recaller or Recaller(vocabulary=memory.vocabulary)
+        self._rules = rules
         self._limit = limit
         self._floor = floor
         self._metrics = metrics
@@ -60,7 +74,18 @@ class RecallService:
         bind(incident=incident.incident_id)
         # the incident's own memory (resolved before, now recalled in its channel) is not "past"
         query = RecallQuery.for_incident(incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id])
-        return self._shown(await self._timed(query, "incident"))
+        shown = self._shown(await self._timed(query, "incident"))
+        return RecallResult(shown.matches, shown.conflicts, shown.under_floor, await self.known_patterns(incident))
+
+    async def known_patterns(self, incident: IncidentRecord) -> list[Rule]:
+        """Approved rules that fire on the incident; recall goes on without them if they fail."""
+        if self._rules is None:
+            return []
+        try:
+            return await self._rules.known_patterns(incident, incident.team)
+        except Exception:  # noqa: BLE001 - a rule is extra context, never worth losing the recall
+            log.warning("known patterns for %s were not loaded", incident.incident_id, exc_info=True)
+            return []
 
     async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
         query = RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit)
