@@ -38,7 +38,9 @@ _CODED = re.compile(r"^(errno|exit|signal):(\d+)$")
 _ERROR_CODE = re.compile(r"^[a-z]{1,8}-?\d{3,}$")
 
 
-def humanize_age(then: datetime, now: datetime) -> str:
+def humanize_age(then: datetime | None, now: datetime) -> str:
+    if then is None:
+        return "age unknown"
     days = int((now - then).total_seconds() // 86400)
     if days < 1:
         return "today"
