@@ -142,6 +142,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     # one vocabulary: memories are indexed with it, queries read with it
     vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
     memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
+    await memory_store.reindex_terms()  # after a tokenizer change: one read when nothing is stale
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     semantic = None
     if embedder is not None:
@@ -156,7 +157,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
             recall=RecallService(
-                memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics, semantic=semantic,
+                memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics, semantic=semantic,
                 rules=RuleService(memory, vocabulary, settings.rules_dir),
             ),  # fmt: skip
             resolution=ResolutionService(memory),

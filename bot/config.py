@@ -10,6 +10,8 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.recall.floor import DEFAULT_FLOOR
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -54,6 +56,13 @@ class Settings(BaseSettings):
     embeddings_api_key: str | None = Field(default=None, description="Bearer token for the embeddings endpoint, if it needs one")
     embeddings_timeout_s: float = Field(
         default=1.0, gt=0, description="a recall waits this long for its query's vector, then answers lexically"
+    )
+    recall_floor: float = Field(
+        default=DEFAULT_FLOOR, ge=0, le=1,
+        description="relevance a memory needs to be shown (0–1; chosen on jira-dev, docs/BENCHMARKS.md)",
+    )
+    recall_when_nothing_found: Literal["line", "silent"] = Field(
+        default="line", description="a new incident with no memory above the floor: one short line, or nothing"
     )
     rules_dir: Path | None = Field(
         default=None, description="folder of reviewed rule files (YAML, kept in git); unset → no rules are used"

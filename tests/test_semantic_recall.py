@@ -297,7 +297,10 @@ def test_without_a_vector_fusion_scores_and_explains_exactly_as_before() -> None
     from bot.recall.fusion import fuse
     from bot.recall.signals import Signals
 
-    plain = Signals(lexical=0.8, signature=0.0, concepts=0.5, same_service=1.0, truth=0.9, recency=0.4, feedback=0.5)
+    plain = Signals(
+        lexical=0.8, coverage=0.4, title_overlap=0.3, title_echo=0.2, signature=0.0, concepts=0.5,
+        same_service=1.0, truth=0.9, recency=0.4, feedback=0.5,
+    )  # fmt: skip
     score, components = fuse(plain)
     assert "semantic" not in components and "similarity" not in components
     import dataclasses
@@ -306,6 +309,10 @@ def test_without_a_vector_fusion_scores_and_explains_exactly_as_before() -> None
     assert fuse(with_meaning)[0] == score  # the farthest candidate in meaning gains nothing
     closest = dataclasses.replace(plain, semantic=1.0, similarity=0.7)
     assert fuse(closest)[0] > score and fuse(closest)[1]["semantic"] == 1.0
+    # the floor: closeness in meaning is evidence of its own, none for a merely related text
+    from bot.recall.floor import judge
+
+    assert judge(with_meaning) == judge(plain) < judge(closest)
 
 
 def test_a_memory_is_quoted_sentence_by_sentence_its_stack_trace_by_its_first_line() -> None:

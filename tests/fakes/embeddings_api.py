@@ -1,7 +1,7 @@
 """A fake OpenAI-compatible embeddings endpoint on the loopback: deterministic, not a model.
 
-Each word counts in one dimension: words of one `MEANINGS` group share a dimension (so "pool
-sessions starved" and "connection slots saturated" point the same way without sharing a word),
+Each word counts in one dimension: words of one `MEANINGS` group share a dimension (so
+"sessions starved" and "connection slots saturated" point the same way without sharing a word),
 any other word is hashed into the rest. Vectors are unit length. The server can fail on demand
 (`fail_with` an HTTP status, `delay` seconds, or `stop()`), and it keeps every request it got.
 """
@@ -18,6 +18,9 @@ from typing import Any
 from aiohttp import web
 
 DIMENSIONS = 64
+MEANING_WEIGHT = 5.0
+"""A word of a group weighs as five others: texts saying the same thing score 0.8-0.9, as a real
+model's near-duplicates do (the relevance floor reads cosines on that scale)."""
 MEANINGS = [
     {"pool", "connection", "connections", "slots", "sessions"},
     {"exhausted", "saturated", "starved", "exhaustion"},
@@ -32,8 +35,9 @@ def embed(text: str, *, dimensions: int = DIMENSIONS) -> list[float]:
     for word in _WORD.findall(text.lower()):
         group = next((i for i, g in enumerate(MEANINGS) if word in g), None)
         if group is None:
-            group = len(MEANINGS) + int(hashlib.sha256(word.encode()).hexdigest(), 16) % (dimensions - len(MEANINGS))
-        vector[group] += 1.0
+            vector[len(MEANINGS) + int(hashlib.sha256(word.encode()).hexdigest(), 16) % (dimensions - len(MEANINGS))] += 1.0
+        else:
+            vector[group] += MEANING_WEIGHT
     norm = math.sqrt(sum(x * x for x in vector)) or 1.0
     return [x / norm for x in vector] if any(vector) else [1.0 / math.sqrt(dimensions)] * dimensions
 
