@@ -44,10 +44,12 @@ from bot.memory.database import throwaway_database
 from bot.memory.embedded import start_embedded
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
+from bot.models import RecallMatch
+from bot.recall import floor
 from bot.recall.fusion import DEFAULT_WEIGHTS
 from bot.recall.pipeline import Recaller
 from bot.replay import (
-    TOP_K, CaseResult, Metrics, ReplayCase, ReplayReport, load_cases, load_memories, load_memories_into, percentile,
+    POSTED, TOP_K, CaseResult, Metrics, ReplayCase, ReplayReport, load_cases, load_memories, load_memories_into, percentile,
 )
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
@@ -124,38 +126,75 @@ async def paired(
     lexical: RecallService, fused: RecallService, cases: list[ReplayCase], embedder: TimedEmbedder
 ) -> tuple[ReplayReport, ReplayReport]:
     """Each case recalled lexically and fused, one after the other (first one, then the other
-    first), so that the load of a shared machine weighs on both alike."""
-    embedder.calls_ms.clear()
+    first), so that the load of a shared machine weighs on both alike; then once more each
+    without its true matches (target absent: what would be posted is a false alarm)."""
     results: dict[str, list[CaseResult]] = {"lexical": [], "fused": []}
+    endpoint_ms: list[float] = []
     for number, case in enumerate(cases):
         order = [("lexical", lexical), ("fused", fused)]
+        timed: dict[str, tuple[tuple[RecallMatch, ...], float]] = {}
         for label, service in order if number % 2 == 0 else order[::-1]:
+            embedder.calls_ms.clear()
             began = time.perf_counter()
             matches = await service.recall(case.query)
-            elapsed = (time.perf_counter() - began) * 1000.0
-            results[label].append(CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed))
+            timed[label] = (tuple(matches), (time.perf_counter() - began) * 1000.0)
+            if label == "fused":
+                endpoint_ms.append(sum(embedder.calls_ms))
+        without = case.query.model_copy(update={"exclude_ids": sorted(case.relevant), "limit": POSTED})
+        for label, service in order:
+            matches, elapsed = timed[label]
+            absent = tuple(m.relevance for m in await service.recall(without))
+            results[label].append(CaseResult(
+                case, tuple(m.memory.incident_id for m in matches), elapsed, (), tuple(m.relevance for m in matches), absent,
+            ))  # fmt: skip
+    embedder.calls_ms[:] = endpoint_ms
     return ReplayReport.of(results["lexical"]), ReplayReport.of(results["fused"])
 
 
-async def sweep(store: PostgresMemoryStore, semantic: SemanticRecall, cases: list[ReplayCase], weights: list[float]) -> dict[str, object]:
-    """Recall@1/5 and MRR@10 for each fusion weight, on the same candidates: each case's
-    candidates are fetched once (with the query's vector) and ranked once per weight."""
-    recallers = {w: Recaller(weights=dataclasses.replace(DEFAULT_WEIGHTS, semantic=w), vocabulary=store.vocabulary) for w in weights}
-    ranks: dict[float, list[int | None]] = {w: [] for w in weights}
+async def sweep(store: PostgresMemoryStore, semantic: SemanticRecall, cases: list[ReplayCase], weights: list[float],
+                evidence: list[tuple[float, float, float]]) -> dict[str, object]:
+    """Figures for each fusion weight, and posted / false-alarm rates at the floor for each
+    setting of closeness-in-meaning evidence (weight, cosine from, cosine to), on the same
+    candidates: each case's candidates (and its target-absent ones) are fetched once."""
+    recaller = Recaller(vocabulary=store.vocabulary)
+    fetched = []
     for case in cases:
-        query = case.query
-        terms = recallers[weights[0]].terms(query)
-        candidates = await store.candidates(query, terms, meaning=await semantic.query_meaning(query))
-        for w, recaller in recallers.items():
-            ranked = [m.memory.incident_id for m in recaller.rank(query, terms, candidates)][:TOP_K]
-            ranks[w].append(next((i for i, m in enumerate(ranked, start=1) if m in case.relevant), None))
-    return {f"w={w:g}": dataclasses.asdict(Metrics.of(r)) for w, r in ranks.items()}
+        meaning = await semantic.query_meaning(case.query)
+        without = case.query.model_copy(update={"exclude_ids": sorted(case.relevant), "limit": POSTED})
+        terms = recaller.terms(case.query)
+        fetched.append((
+            case, terms, await store.candidates(case.query, terms, meaning=meaning),
+            await store.candidates(without, terms, meaning=meaning), without,
+        ))  # fmt: skip
+    out: dict[str, object] = {}
+    for w in weights:
+        ranker = Recaller(weights=dataclasses.replace(DEFAULT_WEIGHTS, semantic=w), vocabulary=store.vocabulary)
+        ranks = []
+        for case, terms, present, _, _ in fetched:
+            ranked = [m.memory.incident_id for m in ranker.rank(case.query, terms, present)][:TOP_K]
+            ranks.append(next((i for i, m in enumerate(ranked, start=1) if m in case.relevant), None))
+        out[f"w={w:g}"] = dataclasses.asdict(Metrics.of(ranks))
+    saved = (floor.MEANING_EVIDENCE, floor.SIMILAR_FROM, floor.SIMILAR_TO)
+    try:
+        for weight, low, high in evidence:
+            floor.MEANING_EVIDENCE, floor.SIMILAR_FROM, floor.SIMILAR_TO = weight, low, high
+            results = []
+            for case, terms, present, absent, without in fetched:
+                shown = recaller.rank(case.query, terms, present)
+                gone = recaller.rank(without, terms, absent)
+                results.append(CaseResult(case, tuple(m.memory.incident_id for m in shown), 0.0, (),
+                                          tuple(m.relevance for m in shown), tuple(m.relevance for m in gone)))  # fmt: skip
+            out[f"evidence {weight:g} from {low:g} to {high:g}"] = ReplayReport.of(results).at_floor(floor.DEFAULT_FLOOR).as_json()
+    finally:
+        floor.MEANING_EVIDENCE, floor.SIMILAR_FROM, floor.SIMILAR_TO = saved
+    return out
 
 
 def figures(report: ReplayReport, endpoint_ms: list[float] | None = None) -> dict[str, object]:
     m = report.metrics
     out: dict[str, object] = {
         "recall_at_1": m.recall_at_1, "recall_at_5": m.recall_at_5, "mrr_at_10": m.mrr_at_10, "cases": m.cases,
+        **report.at_floor(report.floor).as_json(),
     }  # fmt: skip
     total = [r.latency_ms for r in report.results]
     if endpoint_ms:
@@ -190,8 +229,9 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             lexical, fused = await paired(RecallService(store), RecallService(store, semantic=semantic), cases, embedder)
             results["lexical"] = figures(lexical)
             results[f"fused w={DEFAULT_WEIGHTS.semantic:g}"] = figures(fused, list(embedder.calls_ms))
-            if args.sweep:
-                results["sweep"] = await sweep(store, semantic, cases, args.sweep)
+            if args.sweep or args.evidence:
+                evidence = [tuple(map(float, e.split(":"))) for e in args.evidence or []]
+                results["sweep"] = await sweep(store, semantic, cases, args.sweep or [DEFAULT_WEIGHTS.semantic], evidence)
         finally:
             await semantic.aclose()
             await store.close()
@@ -203,6 +243,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--sweep", type=float, nargs="+", metavar="WEIGHT", help="also rank with these semantic weights (same candidates)")
+    parser.add_argument("--evidence", nargs="+", metavar="W:FROM:TO",
+                        help="also judge relevance with these closeness-in-meaning settings (floor.py)")
     parser.add_argument("--embeddings-url", help="an OpenAI-compatible endpoint serving all-MiniLM-L6-v2 (default: start one)")
     parser.add_argument("--cache", type=Path, default=PROJECT_ROOT / ".bench-data" / "minilm-cache.sqlite")
     parser.add_argument("--sentences", action="store_true", help="embed each memory's sentences too, as the product does")
@@ -221,8 +263,15 @@ def main() -> int:
         endpoint = f"{f['endpoint_ms_p50']:.1f} / {f['endpoint_ms_p95']:.1f}" if "endpoint_ms_p50" in f else "—"
         print(f"{label:<14} {f['recall_at_1']:>6.3f} {f['recall_at_5']:>6.3f} {f['mrr_at_10']:>7.3f} "
               f"{f['recall_ms_p50']:>8.1f} / {f['recall_ms_p95']:<7.1f} {endpoint:>20}")  # fmt: skip
+    print(f"{'':<14} {'floor':>6} {'right memory posted':>20} {'false alarms (target absent)':>30}")
+    for label in ("lexical", f"fused w={DEFAULT_WEIGHTS.semantic:g}"):
+        f = results[label]
+        print(f"{label:<14} {f['floor']:>6.2f} {f['present_pass_rate']:>20.3f} {f['absent_false_alarm_rate']:>30.3f}")
     for label, f in results.get("sweep", {}).items():  # type: ignore[union-attr]
-        print(f"sweep {label:<8} {f['recall_at_1']:>6.3f} {f['recall_at_5']:>6.3f} {f['mrr_at_10']:>7.3f}")
+        if "recall_at_1" in f:
+            print(f"sweep {label:<8} {f['recall_at_1']:>6.3f} {f['recall_at_5']:>6.3f} {f['mrr_at_10']:>7.3f}")
+        else:
+            print(f"{label:<30} posted {f['present_pass_rate']:.3f}  false alarms {f['absent_false_alarm_rate']:.3f}")
     return 0
 
 
