@@ -32,6 +32,8 @@ from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
 from bot.observability.web import metrics_handler, slack_events_middleware
+from bot.policy import Reviewers
+from bot.services.access import Access, People
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
@@ -59,6 +61,7 @@ class Services:
     investigation: InvestigationService
     background: BackgroundWork
     metrics: Metrics
+    people: People  # who a user is, for the authority policy
 
 
 def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWebClient:
@@ -127,15 +130,19 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
+        reviewers = Reviewers.parse(settings.memory_reviewers)
+        from bot.slack.directory import SlackDirectory
+
         yield Services(
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, metrics=metrics),
-            resolution=ResolutionService(memory, incident_store),
+            recall=RecallService(memory, metrics=metrics, access=Access(memory, incident_store, reviewers)),
+            resolution=ResolutionService(memory, incident_store, reviewers=reviewers),
             investigation=investigation,
             background=background,
             metrics=metrics,
+            people=SlackDirectory(slack_client(settings, metrics), reviewers),
         )
     finally:
         await background.drain()

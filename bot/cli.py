@@ -39,7 +39,7 @@ def _memory_text(m: MemoryRecord) -> str:
     lines = [f"{m.incident_id}  {m.title}"]
     meta = [f"truth: {m.truth_state.value}"]
     if m.verified_by:
-        meta.append(f"confirmed by {m.verified_by}")
+        meta.append(f"confirmed by {m.shown_verifier}")
     if m.service:
         meta.append(f"service: {m.service}")
     if m.severity:
@@ -62,7 +62,7 @@ def _memory_text(m: MemoryRecord) -> str:
         why = f" — {attempt.why_it_failed}" if attempt.why_it_failed else ""
         lines.append(f"  did not work: {attempt.action}{why}")
     for c in m.corrections:
-        lines.append(f"  correction by {c.author} ({c.created_at:%Y-%m-%d}): {c.text}")
+        lines.append(f"  correction by {c.shown_author} ({c.created_at:%Y-%m-%d}): {c.text}")
     return "\n".join(lines)
 
 

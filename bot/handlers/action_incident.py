@@ -29,7 +29,8 @@ def register(app: AsyncApp, services: Services) -> None:
 async def _investigate(
     client: AsyncWebClient, services: Services, team_id: str, incident_id: str | None, body: dict[str, Any], respond: Any
 ) -> None:
-    incident = await services.incidents.get(team_id, incident_id) if incident_id else None
+    channel_id = (body.get("channel") or {}).get("id")
+    incident = await services.incidents.get_from(team_id, incident_id, channel_id) if incident_id else None
     if incident is None and body.get("channel"):
         incident = await services.incidents.latest_in(team_id, body["channel"]["id"])
     if incident is None:

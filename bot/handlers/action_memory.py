@@ -9,6 +9,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
+from bot.memory.errors import MemoryNotFound
 from bot.memory.port import FeedbackKind
 from bot.slack import ids, messages
 from bot.slack.modals import correction_modal, reject_modal
@@ -64,7 +65,12 @@ async def _feedback(
     client: AsyncWebClient, services: Services, team_id: str, channel_id: str | None, user_id: str,
     incident_id: str, kind: FeedbackKind,
 ) -> None:  # fmt: skip
-    await services.recall.feedback(team_id, incident_id, user_id, kind)
+    try:
+        await services.recall.feedback(team_id, incident_id, user_id, kind, channel_id=channel_id)
+    except MemoryNotFound:
+        if channel_id:
+            await client.chat_postEphemeral(channel=channel_id, user=user_id, **messages.notice(f"No memory `{incident_id}` here."))
+        return
     if channel_id:
         note = messages.notice(f"{_THANKS[kind]}: `{incident_id}`. Recall will weigh it next time.")
         await client.chat_postEphemeral(channel=channel_id, user=user_id, **note)

@@ -32,7 +32,7 @@ def register(app: AsyncApp, services: Services) -> None:
             await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond)
         elif verb == "show" and rest.strip():
             await ack()
-            services.background.spawn(_show(services, team_id, rest.strip(), respond), name="incident-show")
+            services.background.spawn(_show(services, team_id, channel_id, rest.strip(), respond), name="incident-show")
         elif verb == "help":
             await ack(**messages.help_message(services.settings.incident_channel_pattern))
         else:
@@ -55,10 +55,10 @@ async def open_resolution_modal(
     await client.views_open(trigger_id=trigger_id, view=resolution_modal(title, context=context))
 
 
-async def _show(services: Services, team_id: str, incident_id: str, respond: Any) -> None:
+async def _show(services: Services, team_id: str, channel_id: str, incident_id: str, respond: Any) -> None:
     try:
-        memory = await services.recall.memory(team_id, incident_id)
-    except MemoryNotFound:
-        await respond(**messages.notice(f"No memory `{incident_id}` in this workspace."))
+        memory = await services.recall.memory(team_id, incident_id, channel_id=channel_id)
+    except MemoryNotFound:  # a private channel's memory, asked for elsewhere, is not found either
+        await respond(**messages.notice(f"No memory `{incident_id}` here."))
         return
     await respond(**messages.memory_detail(memory))

@@ -9,7 +9,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import parse_submission, save_modal, user_name
+from bot.handlers.flows import parse_submission, save_modal
 from bot.models import MemoryRecord
 from bot.slack import ids, messages
 from bot.slack.modals import read_metadata
@@ -34,7 +34,9 @@ def register(app: AsyncApp, services: Services) -> None:
             return None
 
         async def save() -> MemoryRecord:
-            author = await user_name(client, user_id)
-            return await services.resolution.add_correction(team_id, context["incident_id"], author, submission.text)
+            author = await services.people.actor(user_id)
+            return await services.resolution.add_correction(
+                team_id, context["incident_id"], author, submission.text, channel_id=context.get("channel_id")
+            )
 
         await save_modal(ack, client, services, view, save(), saved)

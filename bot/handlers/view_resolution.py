@@ -8,9 +8,10 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import Services
-from bot.handlers.flows import parse_submission, post, save_modal, user_name
+from bot.handlers.flows import parse_submission, post, save_modal
 from bot.memory.errors import MemoryNotFound
 from bot.models import Resolution
+from bot.policy import NotAllowed
 from bot.services.resolution import ResolutionOutcome, ResolutionStatus
 from bot.slack import ids, messages
 from bot.slack.modals import correction_modal, read_metadata
@@ -37,21 +38,29 @@ def register(app: AsyncApp, services: Services) -> None:
         context = read_metadata(view)
         channel_id = context["channel_id"]
 
-        async def resolve() -> ResolutionOutcome:
+        async def resolve() -> ResolutionOutcome | NotAllowed:
             incident = None
             if context.get("current_incident"):
                 incident = await services.incidents.get(team_id, context["current_incident"])
             incident = incident or await services.incidents.latest_in(team_id, channel_id)
             if incident is None:
                 raise MemoryNotFound(context.get("current_incident") or channel_id, team_id)
-            resolved_by = await user_name(client, user_id)
-            return await services.resolution.resolve(incident, resolution, resolved_by=resolved_by)
+            by = await services.people.actor(user_id)
+            try:
+                return await services.resolution.resolve(incident, resolution, by=by)
+            except NotAllowed as refused:
+                return refused
 
-        async def saved(outcome: ResolutionOutcome) -> dict[str, Any] | None:
+        async def saved(outcome: ResolutionOutcome | NotAllowed) -> dict[str, Any] | None:
+            if isinstance(outcome, NotAllowed):  # nothing saved; every typed value stays
+                services.background.spawn(
+                    client.chat_postEphemeral(channel=channel_id, user=user_id, **messages.notice(str(outcome))), name="notice"
+                )
+                return {"response_action": "errors", "errors": {"verified": outcome.message(mentions=False)[:150]}}
             memory = outcome.memory
             assert memory is not None
             if outcome.status is ResolutionStatus.SAVED:
-                confirmation = messages.resolution_confirmation(memory, by=memory.verified_by)
+                confirmation = messages.resolution_confirmation(memory, by=memory.shown_verifier)
                 services.background.spawn(post(client, channel_id, confirmation), name="resolution-confirmation")
                 return None
             if outcome.status is ResolutionStatus.UNCHANGED:

@@ -45,6 +45,7 @@ DEFAULT_SCOPES: Final = (
     "channels:read",
     "groups:read",
     "users:read",
+    "usergroups:read",
 )
 # slack_sdk form posts carry these as JSON strings; decoded so every call records the same shape.
 JSON_FIELDS: Final = ("blocks", "attachments", "view", "metadata")
@@ -153,6 +154,8 @@ class User:
     is_bot: bool = False
     tz: str = "UTC"
     deleted: bool = False
+    is_admin: bool = False
+    is_owner: bool = False
 
     def as_slack(self) -> dict[str, Any]:
         """The `user` object of users.info."""
@@ -166,7 +169,9 @@ class User:
             "tz": self.tz,
             "tz_offset": 0,
             "is_bot": self.is_bot,
-            "is_admin": False,
+            "is_admin": self.is_admin or self.is_owner,
+            "is_owner": self.is_owner,
+            "is_primary_owner": False,
             "profile": {
                 "real_name": real_name,
                 "real_name_normalized": real_name,
@@ -369,6 +374,7 @@ class SlackSandbox:
         self._changed: asyncio.Condition | None = None
         self._channels: dict[str, Channel] = {}
         self._users: dict[str, User] = {}
+        self._usergroups: dict[str, list[str]] = {}
         self._add_bot_user()
         self._handlers: dict[str, Handler] = {
             "auth.test": self._auth_test,
@@ -383,6 +389,7 @@ class SlackSandbox:
             "conversations.history": self._conversations_history,
             "conversations.replies": self._conversations_replies,
             "users.info": self._users_info,
+            "usergroups.users.list": self._usergroups_users_list,
             "chat.delete": self._chat_delete,
             "chat.getPermalink": self._chat_get_permalink,
         }
@@ -479,10 +486,17 @@ class SlackSandbox:
         """Every channel by id, DMs the bot opened included."""
         return dict(self._channels)
 
-    def add_user(self, user_id: str, name: str, *, real_name: str = "", is_bot: bool = False, tz: str = "UTC") -> User:
-        user = User(user_id, name, self.team_id, real_name, is_bot, tz)
+    def add_user(
+        self, user_id: str, name: str, *, real_name: str = "", is_bot: bool = False, tz: str = "UTC",
+        is_admin: bool = False, is_owner: bool = False,
+    ) -> User:  # fmt: skip
+        user = User(user_id, name, self.team_id, real_name, is_bot, tz, is_admin=is_admin, is_owner=is_owner)
         self._users[user_id] = user
         return user
+
+    def add_usergroup(self, group_id: str, users: list[str]) -> None:
+        """A user group (S…) whose members usergroups.users.list returns."""
+        self._usergroups[group_id] = list(users)
 
     def add_message(
         self,
@@ -1001,6 +1015,15 @@ class SlackSandbox:
         if user is None:
             raise SlackError("user_not_found")
         return {"user": user.as_slack()}
+
+
+    def _usergroups_users_list(self, params: Params) -> dict[str, Any]:
+        if "usergroups:read" not in self.scopes:
+            raise SlackError("missing_scope")
+        group = self._usergroups.get(str(params.get("usergroup", "")))
+        if group is None:
+            raise SlackError("no_such_subteam")
+        return {"users": list(group)}
 
 
 def _page(items: list[dict[str, Any]], params: Params) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from datetime import datetime
 from bot.memory.incidents import IncidentStore
 from bot.models import MAX_TEXT, Incident, IncidentRecord
 from bot.observability import Metrics, bind
+from bot.services.access import incident_visible
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,11 @@ class IncidentService:
 
     async def get(self, team_id: str, incident_id: str) -> IncidentRecord | None:
         return await self._incidents.get(team_id, incident_id)
+
+    async def get_from(self, team_id: str, incident_id: str, channel_id: str | None) -> IncidentRecord | None:
+        """The incident as acted on from `channel_id`: a private channel's only from there."""
+        incident = await self._incidents.get(team_id, incident_id)
+        return incident if incident is not None and incident_visible(incident, channel_id) else None
 
     async def remember_recall_thread(self, incident: IncidentRecord, thread_ts: str) -> None:
         await self._incidents.set_recall_thread(incident.team, incident.incident_id, thread_ts)

@@ -6,8 +6,10 @@ from dataclasses import dataclass, field
 
 from bot.memory.port import FeedbackKind, MemoryStore
 from bot.memory.recall.conflicts import find_conflicts
-from bot.models import IncidentRecord, RecallMatch, RecallQuery, TruthState
+from bot.models import IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
+from bot.policy import Act, Actor
+from bot.services.access import Access
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,10 +20,19 @@ class RecallResult:
 
 
 class RecallService:
-    def __init__(self, memory: MemoryStore, *, limit: int = 5, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, memory: MemoryStore, *, limit: int = 5, metrics: Metrics | None = None, access: Access | None = None
+    ) -> None:
         self._memory = memory
         self._limit = limit
         self._metrics = metrics
+        self._access = access
+
+    @property
+    def access(self) -> Access:
+        if self._access is None:
+            raise RuntimeError("this RecallService was built without the access policy")
+        return self._access
 
     async def _run(self, query: RecallQuery, kind: str) -> RecallResult:
         if self._metrics is None:
@@ -43,11 +54,23 @@ class RecallService:
     async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
         return await self._run(RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit), "text")
 
-    async def feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
+    async def feedback(
+        self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind, *, channel_id: str | None
+    ) -> None:
+        """Anyone's vote, on a memory they can see from `channel_id`."""
+        await self.access.memory(team_id, incident_id, channel_id)
         await self._memory.record_feedback(team_id, incident_id, user_id, kind)
 
-    async def reject(self, team_id: str, incident_id: str, user_id: str, reason: str):  # noqa: ANN201
-        return await self._memory.transition(team_id, incident_id, TruthState.REJECTED, actor=user_id, reason=reason)
+    async def reject(
+        self, team_id: str, incident_id: str, actor: Actor, reason: str, *, channel_id: str | None
+    ) -> MemoryRecord:
+        """Reject a memory seen from `channel_id`: NotAllowed unless the policy lets `actor`."""
+        memory = await self.access.memory(team_id, incident_id, channel_id)
+        await self.access.require(actor, Act.REJECT, memory)
+        return await self._memory.transition(
+            team_id, incident_id, TruthState.REJECTED, actor=actor.id, actor_name=actor.name, reason=reason
+        )
 
-    async def memory(self, team_id: str, incident_id: str):  # noqa: ANN201
-        return await self._memory.get(team_id, incident_id)
+    async def memory(self, team_id: str, incident_id: str, *, channel_id: str | None) -> MemoryRecord:
+        """`/incident show`: the memory, if it may be seen from `channel_id`, else MemoryNotFound."""
+        return await self.access.memory(team_id, incident_id, channel_id)

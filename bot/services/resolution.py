@@ -9,6 +9,8 @@ from bot.memory.errors import MemoryConflict
 from bot.memory.incidents import IncidentStore
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState
+from bot.policy import Act, Actor, Reviewers
+from bot.services.access import Access
 
 
 class ResolutionStatus(StrEnum):
@@ -24,7 +26,9 @@ class ResolutionOutcome:
     conflicting_fields: tuple[str, ...] = ()
 
 
-def draft_for(incident: IncidentRecord, resolution: Resolution, *, resolved_by: str) -> MemoryDraft:
+def draft_for(
+    incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, resolved_by_name: str | None = None
+) -> MemoryDraft:
     """The memory a resolution makes. A human filled the modal: at least human_confirmed."""
     verified = resolution.verified
     return MemoryDraft(
@@ -44,6 +48,7 @@ def draft_for(incident: IncidentRecord, resolution: Resolution, *, resolved_by: 
         source=Source.ENGINEER_SAVED,
         truth_state=TruthState.VERIFICATION_CONFIRMED if verified else TruthState.HUMAN_CONFIRMED,
         verified_by=resolved_by,
+        verified_by_name=resolved_by_name,
         verification_note=resolution.verification_note if verified else None,
         channel_id=incident.channel,
         is_private=incident.is_private,
@@ -52,14 +57,18 @@ def draft_for(incident: IncidentRecord, resolution: Resolution, *, resolved_by: 
 
 
 class ResolutionService:
-    def __init__(self, memory: MemoryStore, incidents: IncidentStore) -> None:
+    def __init__(self, memory: MemoryStore, incidents: IncidentStore, *, reviewers: Reviewers | None = None) -> None:
         self._memory = memory
         self._incidents = incidents
+        self.access = Access(memory, incidents, reviewers or Reviewers())
 
-    async def resolve(self, incident: IncidentRecord, resolution: Resolution, *, resolved_by: str) -> ResolutionOutcome:
-        """Retain the outcome, then close the incident. Storage errors propagate: the caller
-        keeps the modal open with what the user typed."""
-        draft = draft_for(incident, resolution, resolved_by=resolved_by)
+    async def resolve(self, incident: IncidentRecord, resolution: Resolution, *, by: Actor) -> ResolutionOutcome:
+        """Retain the outcome, then close the incident. Anyone may resolve (human_confirmed);
+        resolving as verified is NotAllowed unless the policy lets `by`. Storage errors
+        propagate: the caller keeps the modal open with what the user typed."""
+        if resolution.verified:
+            self.access.require_for_incident(by, Act.RESOLVE_VERIFIED, incident)
+        draft = draft_for(incident, resolution, resolved_by=by.id, resolved_by_name=by.name)
         try:
             outcome = await self._memory.retain(draft)
         except MemoryConflict as conflict:
@@ -69,6 +78,10 @@ class ResolutionService:
         status = ResolutionStatus.SAVED if outcome.status is RetainStatus.CREATED else ResolutionStatus.UNCHANGED
         return ResolutionOutcome(status, outcome.memory)
 
-    async def add_correction(self, team_id: str, incident_id: str, author: str, text: str) -> MemoryRecord:
-        return await self._memory.add_correction(team_id, incident_id, author, text)
+    async def add_correction(
+        self, team_id: str, incident_id: str, author: Actor, text: str, *, channel_id: str | None
+    ) -> MemoryRecord:
+        """Anyone may correct a memory they can see from `channel_id` (else MemoryNotFound)."""
+        await self.access.memory(team_id, incident_id, channel_id)
+        return await self._memory.add_correction(team_id, incident_id, author.id, text, author_name=author.name)
 

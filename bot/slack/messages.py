@@ -61,7 +61,7 @@ def _facts(memory: MemoryRecord, now: datetime) -> list[str]:
 
 def truth_line(memory: MemoryRecord, now: datetime) -> str:
     """The truth state in words: who confirmed or verified it, and when."""
-    who = f" by {memory.verified_by}" if memory.verified_by else ""
+    who = f" by {memory.shown_verifier}" if memory.verified_by else ""
     when = f", {humanize_age(memory.verified_at, now)}" if memory.verified_at else ""
     state = memory.truth_state
     if state is TruthState.VERIFICATION_CONFIRMED:
@@ -166,7 +166,7 @@ def _history(memory: MemoryRecord) -> list[str]:
     lines = []
     for t in memory.transitions[-DETAIL_HISTORY_SHOWN:]:
         why = f" ({cut(single_line(t.reason), 120)})" if t.reason else ""
-        lines.append(f"{t.at:%Y-%m-%d} {t.from_state.value} → {t.to_state.value} by {t.actor}{why}")
+        lines.append(f"{t.at:%Y-%m-%d} {t.from_state.value} → {t.to_state.value} by {t.shown_actor}{why}")
     return lines
 
 
