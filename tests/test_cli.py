@@ -119,15 +119,15 @@ def test_correct_show_and_purge(cli, tmp_path: Path) -> None:
     cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
     assert cli("correct", "INC-7", "the", "leak", "was", "in", "refunds", "--author", "sam")[0] == 0
     code, out, _ = cli("show", "INC-7")
-    assert code == 0 and "correction by sam" in out and "the leak was in refunds" in out
-    assert cli("purge", "INC-7")[0] == 0
+    assert code == 0 and "correction by cli:sam" in out and "the leak was in refunds" in out
+    assert cli("purge", "INC-7", "--yes")[0] == 0
     code, _, err = cli("show", "INC-7")
     assert code == 1 and "no memory 'INC-7'" in err
 
 
 def test_usage_errors_exit_2(cli) -> None:
     with pytest.raises(SystemExit) as exited:
-        cli("confirm", "INC-7")  # --by is required
+        cli("reject", "INC-7", "--as", "sam")  # --reason is required
     assert exited.value.code == 2
 
 
@@ -190,7 +190,7 @@ async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str
     finally:
         await pool.close()
     monkeypatch.setenv("DATABASE_URL", database_url)
-    assert await asyncio.to_thread(main, ["purge", incident.incident_id]) == 0
+    assert await asyncio.to_thread(main, ["purge", incident.incident_id, "--yes"]) == 0
     out = capsys.readouterr().out
     assert "the memory with its corrections" in out and "the 2 channel messages of its timeline" in out
     pool = await create_pool(database_url)
@@ -199,7 +199,7 @@ async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str
         assert await pool.fetchval("SELECT count(*) FROM incidents") == 0
     finally:
         await pool.close()
-    assert await asyncio.to_thread(main, ["purge", incident.incident_id]) == 1
+    assert await asyncio.to_thread(main, ["purge", incident.incident_id, "--yes"]) == 1
 
 
 def test_an_empty_cli_team_points_at_the_teams_that_hold_memories(cli, tmp_path: Path) -> None:

@@ -189,7 +189,7 @@ async def test_purge_deletes_the_memory_and_its_history(memory_store: MemoryStor
     await memory_store.retain(draft())
     await memory_store.add_correction("T1", "INC-1", "sam", "note")
     await memory_store.transition("T1", "INC-1", TruthState.REJECTED, actor="sam", reason="wrong")
-    await memory_store.purge("T1", "INC-1")
+    await memory_store.purge("T1", "INC-1", purged_by="cli:ops")
     with pytest.raises(MemoryNotFound):
         await memory_store.get("T1", "INC-1")
     assert await memory_store.recall(RecallQuery(team_id="T1", title="connection pool exhausted")) == []
@@ -197,7 +197,7 @@ async def test_purge_deletes_the_memory_and_its_history(memory_store: MemoryStor
     again = await memory_store.retain(draft(lesson="new"))
     assert again.status is RetainStatus.CREATED and again.memory.corrections == []
     with pytest.raises(MemoryNotFound):
-        await memory_store.purge("T1", "INC-404")
+        await memory_store.purge("T1", "INC-404", purged_by="cli:ops")
 
 
 async def test_teams_never_see_each_other(memory_store: MemoryStore) -> None:
