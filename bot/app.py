@@ -31,7 +31,7 @@ from bot.memory.recall.concepts import load_vocabulary
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
-from bot.observability.web import metrics_handler, slack_events_middleware
+from bot.observability.web import MAX_BODY, metrics_handler, slack_events_middleware, slack_gate_middleware
 from bot.policy import Reviewers
 from bot.services.access import Access, People
 from bot.services.incidents import IncidentService
@@ -108,8 +108,12 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
     async def drain(_: web.Application) -> None:
         await services.background.drain()
 
+    gate = slack_gate_middleware(
+        services.settings.slack_signing_secret or "", SLACK_EVENTS_PATH, services.metrics,
+        claim=services.incidents.claim_request,
+    )  # fmt: skip
     web_app = web.Application(
-        client_max_size=1024 * 1024, middlewares=[slack_events_middleware(services.metrics, SLACK_EVENTS_PATH)]
+        client_max_size=MAX_BODY, middlewares=[slack_events_middleware(services.metrics, SLACK_EVENTS_PATH), gate]
     )
     web_app.router.add_post(SLACK_EVENTS_PATH, slack_events)
     web_app.router.add_get("/healthz", healthz)

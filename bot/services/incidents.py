@@ -71,6 +71,11 @@ class IncidentService:
             self._metrics.events_deduplicated.inc()
         return appended
 
+    async def claim_request(self, team_id: str, key: str) -> bool:
+        """True the first time a signed request is seen by any instance (replays are False).
+        Kept with the event ids, and forgotten with them."""
+        return await self._incidents.claim_event(team_id, key)
+
     async def open_in(self, team_id: str, channel_id: str) -> IncidentRecord | None:
         incident = await self._incidents.open_in_channel(team_id, channel_id)
         if incident is not None:
