@@ -4,12 +4,14 @@ written on bad input."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
+from bot.memory.pool import create_pool
 
 OUTCOME = {
     "incident_id": "INC-7",
@@ -251,3 +253,77 @@ def test_retag_applies_a_vocabulary_extended_later_to_old_memories(cli, tmp_path
     assert (code, out.strip()) == (0, "1 memories now carry the current vocabulary's concepts and signatures")
     assert found() == ["OLD"]
     assert cli("retag")[1].startswith("0 memories")  # nothing left to change
+
+
+class _Terminal(io.StringIO):
+    """stdin as a person at a terminal: what they will type, and isatty() True."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+async def _purge_records(database_url: str) -> list[tuple[str, str, str, dict]]:
+    pool = await create_pool(database_url)
+    try:
+        rows = await pool.fetch("SELECT incident_id, what, purged_by, detail FROM purge_records ORDER BY id")
+    finally:
+        await pool.close()
+    return [(r["incident_id"], r["what"], r["purged_by"], r["detail"]) for r in rows]
+
+
+def test_purge_asks_first_and_refuses_without_a_terminal(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str) -> None:
+    cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
+    code, _, err = cli("purge", "INC-7")  # pytest's stdin is no terminal
+    assert code == 1 and "pass --yes" in err
+    monkeypatch.setattr("sys.stdin", _Terminal("INC-8\n"))  # a typo: not confirmed
+    code, _, err = cli("purge", "INC-7")
+    assert code == 1 and "This deletes for good" in err and "nothing was purged" in err
+    assert cli("show", "INC-7")[0] == 0
+    assert asyncio.run(_purge_records(database_url)) == []
+
+    monkeypatch.setattr("sys.stdin", _Terminal("INC-7\n"))
+    code, out, _ = cli("purge", "INC-7", "--as", "dana")
+    assert code == 0 and "recorded as purged by cli:dana" in out
+    assert cli("show", "INC-7")[0] == 1
+    # who, which id, when — and nothing of what the memory said
+    [(incident_id, what, purged_by, detail)] = asyncio.run(_purge_records(database_url))
+    assert (incident_id, what, purged_by, detail) == ("INC-7", "memory", "cli:dana", {"corrections": 0})
+
+
+def test_purge_of_a_successor_says_what_it_superseded_and_does_what_it_is_told(cli, tmp_path: Path, database_url: str) -> None:
+    older = {**OUTCOME, "incident_id": "INC-6", "truth_state": "unconfirmed_hypothesis", "verified_by": None}
+    cli("retain", write(tmp_path, "m.jsonl", [older, OUTCOME]))
+    assert cli("supersede", "INC-6", "--by", "INC-7", "--as", "maya")[0] == 0
+    code, _, err = cli("purge", "INC-7", "--yes")
+    assert code == 1 and "supersedes INC-6" in err and "--restore-superseded" in err and "--purge-superseded" in err
+    assert cli("show", "INC-7")[0] == 0  # nothing purged
+
+    code, out, _ = cli("purge", "INC-7", "--yes", "--restore-superseded", "--as", "dana")
+    assert code == 0 and "restored INC-6" in out
+    code, out, _ = cli("show", "INC-6", "--json")
+    restored = json.loads(out)
+    assert restored["truth_state"] == "unconfirmed_hypothesis" and restored["superseded_by"] is None
+    assert [(t["to_state"], t["actor"]) for t in restored["transitions"]] == [("superseded", "cli:maya"), ("unconfirmed_hypothesis", "cli:dana")]
+    [record] = asyncio.run(_purge_records(database_url))
+    assert record[3] == {"corrections": 0, "superseded": ["INC-6"], "superseded_handling": "restore"}
+
+    cli("retain", write(tmp_path, "m2.jsonl", [{**OUTCOME, "incident_id": "INC-9"}]))
+    assert cli("supersede", "INC-6", "--by", "INC-9")[0] == 0
+    code, out, _ = cli("purge", "INC-9", "--yes", "--purge-superseded")
+    assert code == 0 and "the memories it superseded: INC-6" in out
+    assert cli("show", "INC-6")[0] == 1
+    with pytest.raises(SystemExit):
+        cli("purge", "INC-9", "--yes", "--purge-superseded", "--restore-superseded")  # one or the other
+
+
+def test_the_cli_records_the_operator_it_runs_as(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    draft = {**OUTCOME, "truth_state": "unconfirmed_hypothesis", "verified_by": None}
+    cli("retain", write(tmp_path, "m.jsonl", [draft]))
+    monkeypatch.setenv("USER", "oncall-robin")
+    monkeypatch.setenv("LOGNAME", "oncall-robin")
+    cli("correct", "INC-7", "pool", "size", "was", "fine")
+    cli("confirm", "INC-7", "--as", "maya")
+    code, out, _ = cli("show", "INC-7", "--json")
+    shown = json.loads(out)
+    assert shown["corrections"][0]["author"] == "cli:oncall-robin"
+    assert shown["transitions"][-1]["actor"] == "cli:maya" and shown["verified_by"] == "cli:maya"

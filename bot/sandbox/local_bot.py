@@ -25,9 +25,12 @@ class LocalBot:
 
 
 @asynccontextmanager
-async def local_bot(settings: Settings, *, sandbox: SlackSandbox | None = None) -> AsyncIterator[LocalBot]:
-    """Start the sandbox (unless given), the app pointed at it, and a signed sender."""
-    signing_secret = secrets.token_hex(16)
+async def local_bot(
+    settings: Settings, *, sandbox: SlackSandbox | None = None, signing_secret: str | None = None
+) -> AsyncIterator[LocalBot]:
+    """Start the sandbox (unless given), the app pointed at it, and a signed sender. Two bots
+    given one sandbox, one database and one `signing_secret` are two instances of one app."""
+    signing_secret = signing_secret or secrets.token_hex(16)
     own_sandbox = sandbox is None
     sandbox = sandbox or SlackSandbox()
     if own_sandbox:
