@@ -63,28 +63,29 @@ class Reviewers:
 
 
 class NotAllowed(Exception):
-    """An act refused by the policy; the message says who can."""
+    """An act refused by the policy; the message says who can, in words (a modal's inline error
+    is plain text of at most 150 characters); `people()` names them."""
 
     def __init__(self, act: Act, *, declared_by: str | None, reviewers: Reviewers) -> None:
         self.act = act
         self.declared_by = declared_by
         self.reviewers = reviewers
-        super().__init__(self.message())
+        super().__init__(f"Only {who_can(act, declared_by=declared_by, reviewers=reviewers)} can {act.value}.")
 
-    def message(self, *, mentions: bool = True) -> str:
-        """With `mentions`, people are named as Slack mentions (for messages); without, in
-        plain words (a modal's inline error is plain text, at most 150 characters)."""
-        return f"Only {who_can(self.act, declared_by=self.declared_by, reviewers=self.reviewers, mentions=mentions)} can {self.act.value}."
+    def people(self) -> list[tuple[str, list[str]]]:
+        """(role, Slack mentions) of the people who can, besides the workspace's admins."""
+        named = [("declarer", [f"<@{self.declared_by}>"])] if self.declared_by else []
+        if self.reviewers.users or self.reviewers.groups:
+            named.append(("reviewers", self.reviewers.mentions()))
+        return named
 
 
-def who_can(act: Act, *, declared_by: str | None, reviewers: Reviewers, mentions: bool = True) -> str:
+def who_can(act: Act, *, declared_by: str | None, reviewers: Reviewers) -> str:
     if act in OPEN_TO_EVERYONE:
         return "anyone who can see the memory"
-    people = []
-    if declared_by:
-        people.append(f"the incident's declarer (<@{declared_by}>)" if mentions else "the incident's declarer")
+    people = ["the incident's declarer"] if declared_by else []
     if reviewers.users or reviewers.groups:
-        people.append(f"a memory reviewer ({', '.join(reviewers.mentions())})" if mentions else "a memory reviewer")
+        people.append("a memory reviewer")
     people.append("a workspace admin")
     return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " or " + people[-1]
 

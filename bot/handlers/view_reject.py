@@ -39,10 +39,10 @@ def register(app: AsyncApp, services: Services) -> None:
             if isinstance(result, NotAllowed):
                 if context.get("channel_id"):  # who can, by name (the modal's error is plain text)
                     services.background.spawn(
-                        client.chat_postEphemeral(channel=context["channel_id"], user=user_id, **messages.notice(str(result))),
+                        client.chat_postEphemeral(channel=context["channel_id"], user=user_id, **messages.refusal(result)),
                         name="notice",
                     )
-                return {"response_action": "errors", "errors": {"reason": result.message(mentions=False)[:150]}}
+                return {"response_action": "errors", "errors": {"reason": str(result)[:150]}}
             if isinstance(result, TruthMoveRefused):
                 return {"response_action": "errors", "errors": {"reason": str(result)[:150]}}
             if context.get("channel_id"):

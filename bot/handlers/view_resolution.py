@@ -54,9 +54,9 @@ def register(app: AsyncApp, services: Services) -> None:
         async def saved(outcome: ResolutionOutcome | NotAllowed) -> dict[str, Any] | None:
             if isinstance(outcome, NotAllowed):  # nothing saved; every typed value stays
                 services.background.spawn(
-                    client.chat_postEphemeral(channel=channel_id, user=user_id, **messages.notice(str(outcome))), name="notice"
+                    client.chat_postEphemeral(channel=channel_id, user=user_id, **messages.refusal(outcome)), name="notice"
                 )
-                return {"response_action": "errors", "errors": {"verified": outcome.message(mentions=False)[:150]}}
+                return {"response_action": "errors", "errors": {"verified": str(outcome)[:150]}}
             memory = outcome.memory
             assert memory is not None
             if outcome.status is ResolutionStatus.SAVED:

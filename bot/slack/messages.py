@@ -18,12 +18,14 @@ ping or link when it is shown again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import re
 from datetime import datetime
 from typing import Any
 
 from bot.memory.recall.reasons import humanize_age
 from bot.memory.truth import ALLOWED_MOVES
 from bot.models import MemoryRecord, RecallMatch, Source, TruthState, utcnow
+from bot.policy import NotAllowed
 from bot.slack import ids
 from bot.slack.escape import cut, single_line
 from bot.slack.limits import check_message
@@ -228,4 +230,18 @@ def investigating_placeholder(incident_title: str | None = None) -> Json:
 
 
 def notice(text: str, *, emoji: str = "") -> Json:
-    return _message("notice.json.j2", text=text, emoji=emoji)
+    return _message("notice.json.j2", text=text, emoji=emoji, mentions="")
+
+
+_MENTION = re.compile(r"<@[UW][A-Z0-9]{1,20}>|<!subteam\^S[A-Z0-9]{1,20}>")
+
+
+def refusal(refused: NotAllowed) -> Json:
+    """An act the policy refused, and who can: people as mentions, which Slack shows as their
+    names (an ephemeral message pings no one)."""
+    people = [
+        f"{role}: {', '.join(m for m in mentions if _MENTION.fullmatch(m))}"
+        for role, mentions in refused.people()
+        if any(_MENTION.fullmatch(m) for m in mentions)
+    ]
+    return _message("notice.json.j2", text=str(refused), emoji="", mentions="; ".join(people))
