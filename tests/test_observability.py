@@ -92,6 +92,7 @@ async def test_metrics_is_served_in_prometheus_format_with_every_metric(bot: Loc
     names = {family.name for family in text_string_to_metric_families(text)}
     for expected in (
         "incident_memory_events_received", "incident_memory_events_deduplicated", "incident_memory_ack_latency_seconds",
+        "incident_memory_requests_refused",
         "incident_memory_recall_latency_seconds", "incident_memory_investigation_latency_seconds",
         "incident_memory_investigation_fallbacks", "incident_memory_model_tokens", "incident_memory_slack_api_errors",
         "incident_memory_slack_api_rate_limited", "incident_memory_store_errors",
