@@ -171,3 +171,5 @@ async def test_the_sandboxs_own_requests_still_pass(database_url: str) -> None:
     async with SlackSandbox() as sandbox, local_bot(Settings(database_url=database_url), sandbox=sandbox) as running:
         answer = await running.slack.url_verification("abc123")
         assert answer.status == 200 and "abc123" in json.dumps(answer.body)
+        ssl_check = await running.slack.post("ssl_check=1&token=sandbox-verification-token", content_type=FORM)
+        assert ssl_check.status == 200

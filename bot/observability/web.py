@@ -82,7 +82,8 @@ def _channel_of(event: dict[str, Any]) -> Any:
 @dataclass(frozen=True, slots=True)
 class SlackBody:
     """A request body in one of Slack's shapes: `kind` is "json" (Events API), "command" (a
-    slash command's form) or "payload" (an interaction's form, `body` its parsed JSON)."""
+    slash command's form), "payload" (an interaction's form, `body` its parsed JSON) or
+    "ssl_check"."""
 
     kind: str
     body: dict[str, Any]
@@ -155,6 +156,8 @@ def parse_slack_body(raw: bytes, content_type: str) -> SlackBody:
         for name in ("team_id", "channel_id", "user_id"):
             _require(_is_str(fields.get(name)), f"a command needs {name}")
         return SlackBody("command", fields)
+    if fields.get("ssl_check") == "1":  # Slack checking the endpoint's certificate; Bolt answers it
+        return SlackBody("ssl_check", fields)
     raise Malformed("a form must hold a command or a payload")
 
 
@@ -177,6 +180,8 @@ def envelope_from(parsed: SlackBody) -> Envelope:
             team=label(_dict(body.get("team")).get("id") or _dict(body.get("user")).get("team_id"), default="") or None,
             channel=label(channel, default="") or None,
         )
+    if parsed.kind == "ssl_check":
+        return Envelope(type="ssl_check")
     return Envelope(
         type="slash_command",
         event=label(body.get("command")),
@@ -264,7 +269,7 @@ def slack_gate_middleware(
         envelope = envelope_from(parsed)
         request[_ENVELOPE] = envelope
         bind(team=envelope.team, channel=envelope.channel)
-        if parsed.kind != "json" and not await _first_time(signature, envelope.team or "", recent, claim):
+        if parsed.kind in ("command", "payload") and not await _first_time(signature, envelope.team or "", recent, claim):
             metrics.requests_refused.labels(reason="replayed").inc()
             log.warning("a signed %s was received again (a replay): ignored", envelope.type)
             return web.Response(status=200)  # as if acknowledged: Slack never sends one twice
