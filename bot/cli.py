@@ -466,7 +466,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
         "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"
     )
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
-    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (docs: REPLAY.md)")
+    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 

@@ -20,7 +20,7 @@ from bot.memory.database import database_url, throwaway_database
 from bot.memory.files import draft_from_json
 from bot.models import MemoryDraft
 from bot.sandbox.local_bot import LocalBot, local_bot
-from bot.sandbox.slack_api import Message
+from bot.sandbox.model import Message
 from bot.slack.terminal import print_message, print_view
 
 CHANNEL, CHANNEL_NAME = "C0DEMO1", "inc-checkout-timeouts"

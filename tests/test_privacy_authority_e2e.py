@@ -19,7 +19,7 @@ from bot.memory.errors import MemoryNotFound
 from bot.memory.files import draft_from_json
 from bot.models import Incident
 from bot.sandbox.local_bot import LocalBot, local_bot
-from bot.sandbox.signed import member_joined_channel_event
+from bot.sandbox import member_joined_channel_event
 from bot.services.incidents import ChannelInfo
 from bot.slack import ids
 from tests.test_slack_e2e import RESOLUTION, SEED, settle

@@ -16,19 +16,32 @@ Slack would send it. Nothing in the app knows it is in a sandbox.
             await slack.view_submission(modal, user_id="U1", answers={"title": "DB slow"})
             reply = await sandbox.wait_for_message("C1", lambda m: "DB slow" in m.text)
 
-SlackSandbox (slack_api.py): an aiohttp server on 127.0.0.1, port 0.
+The modules, by responsibility:
+    slack_api.py   SlackSandbox: the HTTP server, the call record, waiting for calls/messages
+    workspace.py   the workspace's state and Slack's rules for it (posting, threads, triggers)
+    model.py       Channel, User, Message, Ephemeral, as the Web API returns them
+    methods.py     the Web API methods and what a response_url does; Slack's limits applied
+    checks.py      Slack's Block Kit and modal limits, worded as Slack words its refusals
+    calls.py       Call, SlackError, and how a request's arguments are decoded
+    scripting.py   scripted faults: fail_next, rate_limit_next, delay, hold
+    signed.py      SignedSender: Slack's requests to the app, signed
+    payloads.py    what those requests carry: events, clicked actions, submitted modals
+    local_bot.py   the real app wired to a sandbox (the demo's and the e2e tests' harness)
+
+SlackSandbox: an aiohttp server on 127.0.0.1, port 0.
     SlackSandbox(*, token="xoxb-sandbox-token", team_id="T0SANDBOX", team="Sandbox",
                  bot_user_id="U0SANDBOXBOT", bot_id="B0SANDBOX", app_id="A0SANDBOX",
                  scopes=DEFAULT_SCOPES, trigger_ttl=3.0, clock=time.time)
     await start() / await stop() / `async with`;  .url;  .base_url (ends "/api/");  reset()
     Workspace:  add_channel(id, name, *, is_private, topic, purpose, is_member=True, is_archived)
-                add_user(id, name, *, real_name, is_bot, tz);  channel(id);  channels()
+                add_user(id, name, *, real_name, is_bot, tz, is_admin, is_owner);  channel(id);  channels()
+                add_usergroup(id, users)   (what usergroups.users.list answers)
                 add_message(channel, text, *, user, thread_ts=None, blocks=None) -> Message
                 new_trigger_id();  response_url(channel, *, user=None, message_ts=None)
     Methods:    auth.test, chat.postMessage, chat.update, chat.postEphemeral, views.open,
                 views.push, views.update, conversations.info, conversations.join,
-                conversations.history, conversations.replies, users.info, chat.delete,
-                chat.getPermalink; handle(method, handler(params) -> body) adds one; any other
+                conversations.history, conversations.replies, users.info,
+                usergroups.users.list, chat.delete, chat.getPermalink; handle(method, handler(params) -> body) adds one; any other
                 method answers unknown_method.
     Scripting:  fail_next(method, error, *, times=1, status=200, messages=())
                 rate_limit_next(method, *, retry_after=1, times=1)   → HTTP 429 + Retry-After
@@ -40,7 +53,7 @@ SlackSandbox (slack_api.py): an aiohttp server on 127.0.0.1, port 0.
                 last_view() -> dict; await wait_for(method | predicate(Call), *, count=1,
                 timeout=5.0) -> Call; await wait_for_message(channel, predicate(Message)) -> Message
 
-SignedSender (signed.py): POSTs to the app's `/slack/events`, signed like Slack.
+SignedSender: POSTs to the app's `/slack/events`, signed like Slack.
     SignedSender(url, signing_secret, *, sandbox=None, team_id=..., team_domain="sandbox",
                  api_app_id=..., bot_user_id=..., session=None, clock=time.time)
     command(command, text="", *, user_id, channel_id, channel_name="", trigger_id=None,
@@ -51,9 +64,10 @@ SignedSender (signed.py): POSTs to the app's `/slack/events`, signed like Slack.
                  block_id=None, action=None, trigger_id=None, response_url=None, signing=VALID)
     view_submission(view, *, user_id, answers=None | values=None, trigger_id=None, signing=VALID)
     view_closed(view, *, user_id, is_cleared=False);  url_verification(challenge)
-    post(body, *, content_type, signing=VALID, headers=None) for anything else.
+    post(body: str | bytes, *, content_type, signing=VALID, headers=None) for anything else;
+    resend(response.request) replays a request byte for byte (same timestamp and signature).
     Each returns SignedResponse(status, body: JSON → dict, else text ("" for a bare ack),
-    headers, sent: the payload as sent).  Signing.forged() / Signing.stale(age=600) break the
+    headers, sent: the payload as sent, request: the bytes and headers sent).  Signing.forged() / Signing.stale(age=600) break the
     signature.  Builders: message_event, app_mention_event, member_joined_channel_event,
     form_values(view, answers) → state.values.
 
@@ -78,27 +92,13 @@ What the app must know, because the sandbox behaves like Slack:
 - views.update with a `hash` that is not the current one → hash_conflict.
 """
 
-from bot.sandbox.signed import (
-    VALID,
-    SignedResponse,
-    SignedSender,
-    Signing,
-    app_mention_event,
-    form_values,
-    member_joined_channel_event,
-    message_event,
-)
-from bot.sandbox.slack_api import (
-    DEFAULT_SCOPES,
-    Call,
-    Channel,
-    Ephemeral,
-    Hold,
-    Message,
-    SlackError,
-    SlackSandbox,
-    User,
-)
+from bot.sandbox.calls import Call, SlackError
+from bot.sandbox.model import Channel, Ephemeral, Message, User
+from bot.sandbox.payloads import app_mention_event, form_values, member_joined_channel_event, message_event
+from bot.sandbox.scripting import Hold
+from bot.sandbox.signed import VALID, SignedResponse, SignedSender, Signing
+from bot.sandbox.slack_api import SlackSandbox
+from bot.sandbox.workspace import DEFAULT_SCOPES
 
 __all__ = [
     "DEFAULT_SCOPES",
