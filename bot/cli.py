@@ -25,6 +25,7 @@ from bot.memory.recall.conflicts import find_conflicts
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 from bot.policy import Actor
+from bot.services.purge import PurgePlan, PurgeService
 
 EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
 
@@ -266,39 +267,32 @@ async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
 
     async def work(store: MemoryStore) -> int:
         async with open_incident_store(settings) as incidents:
+            purges = PurgeService(store, incidents)
             try:
-                memory: MemoryRecord | None = await store.get(args.team, args.id)
+                plan = await purges.plan(args.team, args.id)
             except MemoryNotFound:
-                memory = None
-            incident = await incidents.get(args.team, args.id)
-            if memory is None and incident is None:
                 await _hint_other_teams(store, args.team)
-                raise MemoryNotFound(args.id, args.team)
-            superseded = await store.superseded_by(args.team, args.id) if memory else []
-            if superseded and handling is SupersededHandling.REFUSE:
-                refused = PurgeRefused(args.id, superseded)  # said before asking: the answer would not matter
-                raise CommandFailed(f"{refused}. Pass --restore-superseded to give them back the state they had, "
-                                    "or --purge-superseded to purge them too")  # fmt: skip
+                raise
+            if plan.superseded and handling is SupersededHandling.REFUSE:  # said before asking
+                raise CommandFailed(f"{PurgeRefused(args.id, plan.superseded)}. Pass --restore-superseded to give them "
+                                    "back the state they had, or --purge-superseded to purge them too")  # fmt: skip
             if not args.yes:
-                _confirm_purge(args.id, memory, incident is not None, superseded, handling)
-            purged = restored = None
-            if memory is not None:
-                outcome = await store.purge(args.team, args.id, purged_by=operator.id, superseded=handling)
-                purged, restored = outcome.purged, outcome.restored
-            messages = await incidents.forget(args.team, args.id, purged_by=operator.id)
+                _confirm_purge(plan, handling)
+            done = await purges.purge(plan, by=operator, superseded=handling)
         said = []
-        if purged:
+        if done.purged:
             said.append("the memory with its corrections, truth history and feedback")
-            if len(purged) > 1:
-                said.append(f"the memories it superseded: {', '.join(purged[1:])}")
-        if restored:
-            said.append(f"restored {', '.join(restored)} to the state before {args.id} superseded them")
-        if messages is not None:
-            said.append(f"the incident and the {messages} channel message{'s' if messages != 1 else ''} of its timeline")
+        if done.purged[1:]:
+            said.append(f"the memories it superseded: {', '.join(done.purged[1:])}")
+        if done.restored:
+            said.append(f"restored {', '.join(done.restored)} to the state before {args.id} superseded them")
+        if done.timeline_messages is not None:
+            n = done.timeline_messages
+            said.append(f"the incident and the {n} channel message{'s' if n != 1 else ''} of its timeline")
         _emit(
             args,
-            {"purged": args.id, "memory": bool(purged), "memories_purged": purged or [], "restored": restored or [],
-             "timeline_messages": messages, "purged_by": operator.id},
+            {"purged": args.id, "memory": bool(done.purged), "memories_purged": done.purged, "restored": done.restored,
+             "timeline_messages": done.timeline_messages, "purged_by": operator.id},
             f"purged {args.id}: {'; '.join(said)} (recorded as purged by {operator.id})",
         )  # fmt: skip
         return EXIT_OK
@@ -306,23 +300,21 @@ async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_store(settings, work)
 
 
-def _confirm_purge(
-    incident_id: str, memory: MemoryRecord | None, incident: bool, superseded: list[str], handling: SupersededHandling
-) -> None:
+def _confirm_purge(plan: PurgePlan, handling: SupersededHandling) -> None:
     """Ask on the terminal; without one (a script, a pipe) refuse: --yes says it was meant."""
     if not sys.stdin.isatty():
         raise CommandFailed("purge deletes for good and asks first, but there is no terminal to ask on: pass --yes")
     going = []
-    if memory is not None:
-        going.append(f"the memory {incident_id!r} ({memory.title}) with {len(memory.corrections)} corrections and its truth history")
-    if superseded:
+    if plan.memory is not None:
+        going.append(f"the memory {plan.incident_id!r} ({plan.memory.title}) with {len(plan.memory.corrections)} "
+                     "corrections and its truth history")  # fmt: skip
+    if plan.superseded:
         verb = "restored to their earlier state" if handling is SupersededHandling.RESTORE else "purged too"
-        going.append(f"the memories it superseded, {verb}: {', '.join(superseded)}")
-    if incident:
+        going.append(f"the memories it superseded, {verb}: {', '.join(plan.superseded)}")
+    if plan.incident:
         going.append("the incident and every channel message of its timeline")
     print("This deletes for good:\n  - " + "\n  - ".join(going), file=sys.stderr)
-    answer = input(f"Type {incident_id} to purge it: ")
-    if answer.strip() != incident_id:
+    if input(f"Type {plan.incident_id} to purge it: ").strip() != plan.incident_id:
         raise CommandFailed("not confirmed; nothing was purged")
 
 
