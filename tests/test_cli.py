@@ -12,6 +12,7 @@ import pytest
 
 from bot.cli import main
 from bot.memory.pool import create_pool
+from bot.memory.port import SupersededHandling
 
 OUTCOME = {
     "incident_id": "INC-7",
@@ -327,3 +328,29 @@ def test_the_cli_records_the_operator_it_runs_as(cli, tmp_path: Path, monkeypatc
     shown = json.loads(out)
     assert shown["corrections"][0]["author"] == "cli:oncall-robin"
     assert shown["transitions"][-1]["actor"] == "cli:maya" and shown["verified_by"] == "cli:maya"
+
+
+async def test_purging_is_for_the_declarer_reviewers_and_admins(database_url: str) -> None:
+    from bot.memory.errors import MemoryNotFound
+    from bot.memory.incidents import PostgresIncidentStore
+    from bot.memory.postgres import PostgresMemoryStore
+    from bot.models import Incident
+    from bot.policy import Actor, NotAllowed, Reviewers
+    from bot.services.purge import PurgeService
+
+    pool = await create_pool(database_url)
+    try:
+        incidents = PostgresIncidentStore(pool)
+        incident, _ = await incidents.open_incident("T1", "C1", Incident(title="Checkout down"), declared_by="U1")
+        purges = PurgeService(PostgresMemoryStore(pool), incidents, reviewers=Reviewers.parse("U3"))
+        plan = await purges.plan("T1", incident.incident_id)
+        with pytest.raises(NotAllowed, match="Only the incident's declarer, a memory reviewer or a workspace admin can purge"):
+            await purges.purge(plan, by=Actor("U2"), superseded=SupersededHandling.REFUSE)
+        assert await incidents.get("T1", incident.incident_id) is not None
+        done = await purges.purge(plan, by=Actor("U1"), superseded=SupersededHandling.REFUSE)
+        assert (done.purged, done.timeline_messages) == ([], 0)
+        with pytest.raises(MemoryNotFound):
+            await purges.plan("T1", incident.incident_id)
+        assert await pool.fetchval("SELECT purged_by FROM purge_records") == "U1"
+    finally:
+        await pool.close()
