@@ -22,22 +22,24 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
 from bot.config import Settings
+from bot.handlers import register_all
 from bot.memory.database import database_url, migrate
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.pool import create_pool
-from bot.memory.port import MemoryStore
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
+from bot.recall.pipeline import Recaller
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
 from bot.observability.web import MAX_BODY, metrics_handler, slack_events_middleware, slack_gate_middleware
 from bot.policy import Reviewers
-from bot.services.access import Access, People
+from bot.services.access import Access
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
+from bot.services.container import Services
 
 log = logging.getLogger(__name__)
 
@@ -47,21 +49,6 @@ METRICS_PATH = "/metrics"
 
 class ConfigurationError(Exception):
     pass
-
-
-@dataclass
-class Services:
-    """Everything a handler may call. Handlers get this, never a pool or a store."""
-
-    settings: Settings
-    memory: MemoryStore  # the demo and tests seed through it; handlers use the services below
-    incidents: IncidentService
-    recall: RecallService
-    resolution: ResolutionService
-    investigation: InvestigationService
-    background: BackgroundWork
-    metrics: Metrics
-    people: People  # who a user is, for the authority policy
 
 
 def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWebClient:
@@ -81,8 +68,6 @@ def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
         raise ConfigurationError("SLACK_BOT_TOKEN is not set: the bot cannot talk to Slack")
     if not settings.slack_signing_secret and not settings.slack_app_token:
         raise ConfigurationError("SLACK_SIGNING_SECRET is not set: Slack's requests cannot be verified")
-    from bot.handlers import register_all
-
     app = AsyncApp(
         client=slack_client(settings, services.metrics),
         signing_secret=settings.slack_signing_secret or "socket-mode-has-no-signing-secret",
@@ -129,24 +114,25 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     pool = await create_pool(dsn)
     background = BackgroundWork()
     metrics = Metrics()
-    memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+    # one vocabulary: memories are indexed with it, queries read with it
+    vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
+    memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
         reviewers = Reviewers.parse(settings.memory_reviewers)
-        from bot.slack.directory import SlackDirectory
+        access = Access(memory, incident_store, reviewers)
 
         yield Services(
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, metrics=metrics, access=Access(memory, incident_store, reviewers)),
-            resolution=ResolutionService(memory, incident_store, reviewers=reviewers),
+            recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics, access=access),
+            resolution=ResolutionService(memory, access=access),
             investigation=investigation,
             background=background,
             metrics=metrics,
-            people=SlackDirectory(slack_client(settings, metrics), reviewers),
         )
     finally:
         await background.drain()

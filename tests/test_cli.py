@@ -331,7 +331,7 @@ def test_the_cli_records_the_operator_it_runs_as(cli, tmp_path: Path, monkeypatc
 
 
 async def test_purging_is_for_the_declarer_reviewers_and_admins(database_url: str) -> None:
-    from bot.memory.errors import MemoryNotFound
+    from bot.errors import MemoryNotFound
     from bot.memory.incidents import PostgresIncidentStore
     from bot.memory.postgres import PostgresMemoryStore
     from bot.models import Incident

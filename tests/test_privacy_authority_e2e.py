@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.memory.errors import MemoryNotFound
+from bot.errors import MemoryNotFound
 from bot.memory.files import draft_from_json
 from bot.models import Incident
 from bot.sandbox.local_bot import LocalBot, local_bot
@@ -65,6 +65,12 @@ class RecordingApp:
     def _record(self, kind: str, key: Any) -> Callable[[Any], Any]:
         self.surfaces.add((kind, str(key)))
         return lambda listener: listener
+
+    def middleware(self, middleware: Any) -> None:  # the context middleware: not a surface
+        pass
+
+    def error(self, handler: Any) -> None:  # the one error handler: not a surface
+        pass
 
     def command(self, name: str) -> Callable[[Any], Any]:
         return self._record("command", name)

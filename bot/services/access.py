@@ -4,21 +4,11 @@ a channel, and who may change what the team treats as true. Services call this; 
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from bot.memory.errors import MemoryNotFound
+from bot.errors import MemoryNotFound
 from bot.memory.incidents import IncidentStore
 from bot.memory.port import MemoryStore
 from bot.models import IncidentRecord, MemoryRecord
 from bot.policy import Act, Actor, Reviewers, require, visible_in
-
-
-class People(Protocol):
-    """Who a user is (name, admin, reviewer): the Slack directory, or a stand-in."""
-
-    reviewers: Reviewers
-
-    async def actor(self, user_id: str) -> Actor: ...
 
 
 def memory_visible(memory: MemoryRecord, channel_id: str | None) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.memory.errors import MemoryNotFound, PurgeRefused
+from bot.errors import MemoryNotFound, PurgeRefused
 from bot.memory.incidents import IncidentStore
 from bot.memory.port import MemoryStore, SupersededHandling
 from bot.models import MemoryRecord

@@ -5,11 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.memory.errors import MemoryConflict
-from bot.memory.incidents import IncidentStore
+from bot.errors import MemoryConflict
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState
-from bot.policy import Act, Actor, Reviewers
+from bot.policy import Act, Actor
 from bot.services.access import Access
 
 
@@ -57,24 +56,29 @@ def draft_for(
 
 
 class ResolutionService:
-    def __init__(self, memory: MemoryStore, incidents: IncidentStore, *, reviewers: Reviewers | None = None) -> None:
+    def __init__(self, memory: MemoryStore, *, access: Access | None = None) -> None:
         self._memory = memory
-        self._incidents = incidents
-        self.access = Access(memory, incidents, reviewers or Reviewers())
+        self._access = access
+
+    @property
+    def access(self) -> Access:
+        if self._access is None:
+            raise RuntimeError("this ResolutionService was built without the access policy")
+        return self._access
 
     async def resolve(self, incident: IncidentRecord, resolution: Resolution, *, by: Actor) -> ResolutionOutcome:
-        """Retain the outcome, then close the incident. Anyone may resolve (human_confirmed);
-        resolving as verified is NotAllowed unless the policy lets `by`. Storage errors
-        propagate: the caller keeps the modal open with what the user typed."""
+        """Retain the outcome and close the incident, in one transaction. Anyone may resolve
+        (human_confirmed); resolving as verified is NotAllowed unless the policy lets `by`.
+        Storage errors propagate (nothing was written): the caller keeps the modal open with
+        what was typed."""
         if resolution.verified:
             self.access.require_for_incident(by, Act.RESOLVE_VERIFIED, incident)
         draft = draft_for(incident, resolution, resolved_by=by.id, resolved_by_name=by.name)
         try:
-            outcome = await self._memory.retain(draft)
+            outcome = await self._memory.resolve_incident(draft)
         except MemoryConflict as conflict:
             existing = await self._memory.get(incident.team, incident.incident_id)
             return ResolutionOutcome(ResolutionStatus.CONFLICT, existing, tuple(conflict.fields))
-        await self._incidents.mark_resolved(incident.team, incident.incident_id)
         status = ResolutionStatus.SAVED if outcome.status is RetainStatus.CREATED else ResolutionStatus.UNCHANGED
         return ResolutionOutcome(status, outcome.memory)
 

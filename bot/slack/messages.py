@@ -22,8 +22,8 @@ import re
 from datetime import datetime
 from typing import Any
 
-from bot.memory.recall.reasons import humanize_age
-from bot.memory.truth import ALLOWED_MOVES
+from bot.recall.reasons import humanize_age
+from bot.recall.truth import ALLOWED_MOVES
 from bot.models import MemoryRecord, RecallMatch, Source, TruthState, utcnow
 from bot.policy import NotAllowed
 from bot.slack import ids
