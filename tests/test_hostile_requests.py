@@ -61,13 +61,13 @@ async def test_a_replayed_signed_submission_writes_nothing_new(bot: LocalBot, da
     submitted = await submit_correction(bot, "it was the refund worker")
     assert submitted.status == 200 and await settle(bot, submitted) == ""
     assert submitted.request is not None
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     notices = len(bot.sandbox.calls("chat.postEphemeral"))
     assert notices == 1
 
     replayed = await bot.slack.resend(submitted.request)  # the same bytes, timestamp and signature
     assert (replayed.status, replayed.body) == (200, "")
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-OLD-1")
     assert [c.text for c in memory.corrections] == ["it was the refund worker"]
     assert len(bot.sandbox.calls("chat.postEphemeral")) == notices  # not even a second "added"
@@ -78,7 +78,7 @@ async def test_a_replayed_signed_submission_writes_nothing_new(bot: LocalBot, da
     ) as other:
         again = await other.slack.resend(submitted.request)
         assert (again.status, again.body) == (200, "")
-        await other.runtime.services.background.drain()
+        await other.runtime.settle()
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-OLD-1")
     assert len(memory.corrections) == 1
 
@@ -90,10 +90,10 @@ async def test_a_replayed_signed_submission_writes_nothing_new(bot: LocalBot, da
 async def test_a_replayed_command_answers_nothing_new(bot: LocalBot) -> None:
     sent = await bot.slack.command("/recall", "connection pool exhausted", user_id="U1", channel_id="C1")
     await bot.sandbox.wait_for("response_url", count=2)
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     answers = len(bot.sandbox.calls("response_url"))
     assert sent.request is not None and (await bot.slack.resend(sent.request)).status == 200
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     assert len(bot.sandbox.calls("response_url")) == answers
 
 
@@ -124,7 +124,7 @@ async def test_a_signed_malformed_body_gets_400_and_no_traceback(bot: LocalBot, 
     body, content_type = MALFORMED[case]
     response = await bot.slack.post(body, content_type=content_type)
     assert response.status == 400 and "malformed Slack request" in response.body
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     logged = [json.loads(line) for line in captured_logs.getvalue().splitlines()]
     assert not [line for line in logged if line["level"] in ("ERROR", "CRITICAL") or "Traceback" in json.dumps(line)]
     assert bot.sandbox.calls("views.open") == [] and bot.sandbox.calls("chat.postMessage") == []
@@ -146,7 +146,7 @@ async def test_a_flood_of_forged_megabyte_bodies_leaves_no_body_in_the_log(bot: 
     too_large = await bot.slack.post(forged + " " * 100_000, content_type="application/json")
     assert too_large.status == 413
 
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     everything = captured_logs.getvalue()
     assert marker not in everything and "4242" not in everything and secret_url not in everything
     assert "xxxxxxxxxx" not in everything

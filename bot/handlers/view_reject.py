@@ -9,6 +9,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import TruthMoveRefused
 from bot.handlers.context import directory_of, services_of
+from bot.handlers.work import tell_later
 from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import MemoryRecord
 from bot.policy import NotAllowed
@@ -35,14 +36,13 @@ async def on_reject(ack: Any, view: dict[str, Any], client: AsyncWebClient, cont
     async def saved(result: MemoryRecord | TruthMoveRefused | NotAllowed) -> dict[str, Any] | None:
         if isinstance(result, NotAllowed):
             if channel_id:  # who can, by name (the modal's inline error is plain text)
-                note = messages.refusal(result)
-                services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+                await tell_later(services, channel_id, user_id, messages.refusal(result))
             return {"response_action": "errors", "errors": {"reason": str(result)[:150]}}
         if isinstance(result, TruthMoveRefused):
             return {"response_action": "errors", "errors": {"reason": str(result)[:150]}}
         if channel_id:
             note = messages.notice(f"`{result.incident_id}` is rejected: it will not be recalled again.")
-            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+            await tell_later(services, channel_id, user_id, note)
         return None
 
     await save_modal(ack, client, services.background, view, reject(), saved)

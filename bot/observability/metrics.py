@@ -5,13 +5,15 @@ Names (all prefixed `incident_memory_`):
 | metric | type | labels | what |
 |---|---|---|---|
 | events_received_total | counter | type, event | signed requests on /slack/events: envelope type (event_callback, slash_command, block_actions, view_submission, …) and event type or command |
-| requests_refused_total | counter | reason | requests on /slack/events refused before Bolt: stale or missing timestamp, malformed or invalid signature, too large, malformed, replayed |
+| gate_refused_total | counter | reason | requests on /slack/events the gate stopped before Bolt: stale, unsigned, too_large, forged, malformed, replayed |
 | events_deduplicated_total | counter | | message events the incident store had already seen (Slack retries, repeats) and dropped |
 | ack_latency_seconds | histogram | type | time to compute the response to Slack's request (Slack allows 3 s) |
 | recall_latency_seconds | histogram | kind | recall for an incident or for free text |
 | investigation_latency_seconds | histogram | investigator | an investigation, by who answered (anthropic, offline) |
 | investigation_fallbacks_total | counter | reason | the model was configured but the offline investigator answered |
 | model_tokens_total | counter | model, direction | tokens the model read (input) and wrote (output) |
+| guard_tokens_total | counter | model, direction | tokens the guard's second opinion (a small model) read and wrote |
+| guard_second_opinions_total | counter | outcome | investigations whose guard asked a second opinion: ok, or unavailable (the rules decided alone) |
 | slack_api_errors_total | counter | method, error | Web API answers with ok=false (other than 429), and failed connections |
 | slack_api_rate_limited_total | counter | method | HTTP 429 answers, the ones retried included |
 | store_errors_total | counter | store, operation | database failures (not conflicts or not-found, which are answers) |
@@ -49,8 +51,8 @@ class Metrics:
         self.events_received = Counter(
             f"{PREFIX}_events_received", "Signed requests received on /slack/events", ["type", "event"], registry=r
         )
-        self.requests_refused = Counter(
-            f"{PREFIX}_requests_refused", "Requests on /slack/events refused before Bolt, by reason", ["reason"], registry=r
+        self.gate_refused = Counter(
+            f"{PREFIX}_gate_refused", "Requests on /slack/events the gate stopped before Bolt, by reason", ["reason"], registry=r
         )
         self.events_deduplicated = Counter(
             f"{PREFIX}_events_deduplicated", "Message events already seen (Slack retries, repeats), dropped", registry=r
@@ -72,6 +74,12 @@ class Metrics:
         self.model_tokens = Counter(
             f"{PREFIX}_model_tokens", "Model tokens used", ["model", "direction"], registry=r
         )
+        self.guard_tokens = Counter(
+            f"{PREFIX}_guard_tokens", "Tokens of the guard's second opinion", ["model", "direction"], registry=r
+        )
+        self.guard_second_opinions = Counter(
+            f"{PREFIX}_guard_second_opinions", "Second opinions the guard asked for, by outcome", ["outcome"], registry=r
+        )
         self.slack_api_errors = Counter(
             f"{PREFIX}_slack_api_errors", "Slack Web API errors (ok=false other than 429; connection failures)",
             ["method", "error"], registry=r,
@@ -83,6 +91,14 @@ class Metrics:
         self.store_errors = Counter(
             f"{PREFIX}_store_errors", "Database failures at the store boundary", ["store", "operation"], registry=r
         )
+        self.jobs = Counter(
+            f"{PREFIX}_jobs", "Job attempts by outcome (done, retried, gave_up, requeued, dropped)", ["kind", "outcome"],
+            registry=r,
+        )  # fmt: skip
+        self.requests_refused = Counter(
+            f"{PREFIX}_requests_refused", "Slack requests answered with an error so that Slack sends them again",
+            ["reason"], registry=r,
+        )  # fmt: skip
 
     @contextmanager
     def timed(self, histogram: Histogram, **labels: str) -> Iterator[None]:

@@ -229,7 +229,7 @@ ReplayClaim = Callable[[str, str], Awaitable[bool]]  # (team_id, key) → True t
 
 
 def _refuse(status: int, reason: str, why: str, metrics: Metrics) -> web.Response:
-    metrics.requests_refused.labels(reason=reason).inc()
+    metrics.gate_refused.labels(reason=reason).inc()
     return web.Response(status=status, text=f"{why}\n")
 
 
@@ -264,13 +264,13 @@ def slack_gate_middleware(
         try:
             parsed = parse_slack_body(raw, request.content_type)
         except Malformed as exc:
-            metrics.requests_refused.labels(reason="malformed").inc()
+            metrics.gate_refused.labels(reason="malformed").inc()
             return web.Response(status=400, text=f"malformed Slack request: {exc}\n")
         envelope = envelope_from(parsed)
         request[_ENVELOPE] = envelope
         bind(team=envelope.team, channel=envelope.channel)
         if parsed.kind in ("command", "payload") and not await _first_time(signature, envelope.team or "", recent, claim):
-            metrics.requests_refused.labels(reason="replayed").inc()
+            metrics.gate_refused.labels(reason="replayed").inc()
             log.warning("a signed %s was received again (a replay): ignored", envelope.type)
             return web.Response(status=200)  # as if acknowledged: Slack never sends one twice
         return await handler(request)

@@ -26,9 +26,10 @@ class LocalBot:
 
 @asynccontextmanager
 async def local_bot(
-    settings: Settings, *, sandbox: SlackSandbox | None = None, signing_secret: str | None = None
+    settings: Settings, *, sandbox: SlackSandbox | None = None, signing_secret: str | None = None, settle: bool = True
 ) -> AsyncIterator[LocalBot]:
-    """Start the sandbox (unless given), the app pointed at it, and a signed sender. Two bots
+    """Start the sandbox (unless given), the app pointed at it, and a signed sender. On the way
+    out, the work started is finished first (`settle=False`: stopped as a deploy would). Two bots
     given one sandbox, one database and one `signing_secret` are two instances of one app."""
     signing_secret = signing_secret or secrets.token_hex(16)
     own_sandbox = sandbox is None
@@ -54,7 +55,8 @@ async def local_bot(
             try:
                 async with SignedSender(events_url, signing_secret, sandbox=sandbox) as slack:
                     yield LocalBot(sandbox, slack, runtime, events_url)
-                    await runtime.services.background.drain()
+                    if settle:
+                        await runtime.settle()
             finally:
                 await runner.cleanup()
     finally:
