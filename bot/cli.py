@@ -27,6 +27,9 @@ from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 from bot.policy import Actor
 from bot.services.purge import PurgePlan, PurgeService
+from bot.cli_purge import what_goes, what_went
+from bot.cli_rules import register as register_rule_commands
+from bot.rules.files import RuleFileError
 
 EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
 
@@ -280,21 +283,11 @@ async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
             if not args.yes:
                 _confirm_purge(plan, handling)
             done = await purges.purge(plan, by=operator, superseded=handling)
-        said = []
-        if done.purged:
-            said.append("the memory with its corrections, truth history and feedback")
-        if done.purged[1:]:
-            said.append(f"the memories it superseded: {', '.join(done.purged[1:])}")
-        if done.restored:
-            said.append(f"restored {', '.join(done.restored)} to the state before {args.id} superseded them")
-        if done.timeline_messages is not None:
-            n = done.timeline_messages
-            said.append(f"the incident and the {n} channel message{'s' if n != 1 else ''} of its timeline")
         _emit(
             args,
             {"purged": args.id, "memory": bool(done.purged), "memories_purged": done.purged, "restored": done.restored,
              "timeline_messages": done.timeline_messages, "purged_by": operator.id},
-            f"purged {args.id}: {'; '.join(said)} (recorded as purged by {operator.id})",
+            what_went(args.id, done, operator.id),
         )  # fmt: skip
         return EXIT_OK
 
@@ -305,16 +298,7 @@ def _confirm_purge(plan: PurgePlan, handling: SupersededHandling) -> None:
     """Ask on the terminal; without one (a script, a pipe) refuse: --yes says it was meant."""
     if not sys.stdin.isatty():
         raise CommandFailed("purge deletes for good and asks first, but there is no terminal to ask on: pass --yes")
-    going = []
-    if plan.memory is not None:
-        going.append(f"the memory {plan.incident_id!r} ({plan.memory.title}) with {len(plan.memory.corrections)} "
-                     "corrections and its truth history")  # fmt: skip
-    if plan.superseded:
-        verb = "restored to their earlier state" if handling is SupersededHandling.RESTORE else "purged too"
-        going.append(f"the memories it superseded, {verb}: {', '.join(plan.superseded)}")
-    if plan.incident:
-        going.append("the incident and every channel message of its timeline")
-    print("This deletes for good:\n  - " + "\n  - ".join(going), file=sys.stderr)
+    print(what_goes(plan, handling), file=sys.stderr)
     if input(f"Type {plan.incident_id} to purge it: ").strip() != plan.incident_id:
         raise CommandFailed("not confirmed; nothing was purged")
 
@@ -361,6 +345,13 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
+async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import run_worker
+
+    await run_worker(settings)
+    return EXIT_OK
+
+
 async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from bot.demo import run_demo
 
@@ -404,6 +395,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
 
     add("migrate", cmd_migrate, "apply pending database migrations")
     add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)")
+    add("worker", cmd_worker, "run the jobs Slack requests queue (serve starts JOB_WORKERS of these itself)")
     add("demo", cmd_demo, "run the demo on the embedded defaults").add_argument(
         "--keep", action="store_true", help="leave the sandbox running to look around"
     )
@@ -461,6 +453,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    register_rule_commands(add, common)
     return parser
 
 
@@ -475,7 +468,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeRefused, MemoryFileError, MigrationError,
+            CommandFailed, RuleFileError) as exc:  # fmt: skip
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
