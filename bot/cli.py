@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import json
 import logging
-import os
 import sys
 from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
@@ -18,16 +16,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, PurgeRefused, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, load_drafts
-from bot.memory.port import MemoryStore, SupersededHandling
+from bot.memory.port import MemoryStore
 from bot.recall.conflicts import find_conflicts
 from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
-from bot.policy import Actor
-from bot.services.purge import PurgePlan, PurgeService
-from bot.cli_purge import what_goes, what_went
+from bot.cli_purge import PurgeNotConfirmed, add_purge_command, operator as _operator
 from bot.cli_rules import register as register_rule_commands
 from bot.rules.files import RuleFileError
 
@@ -71,6 +67,16 @@ def _memory_text(m: MemoryRecord) -> str:
         lines.append(f"  did not work: {attempt.action}{why}")
     for c in m.corrections:
         lines.append(f"  correction by {c.shown_author} ({c.created_at:%Y-%m-%d}): {c.text}")
+    return "\n".join(lines)
+
+
+def _provenance_text(m: MemoryRecord) -> str:
+    """Where an imported memory's fields came from, for `show`."""
+    if m.provenance is None:
+        return ""
+    p = m.provenance
+    lines = [f"  imported from {p.file} by {p.extractor}"]
+    lines += [f"    {name}: {where}" for name, where in p.fields.items()]
     return "\n".join(lines)
 
 
@@ -123,7 +129,11 @@ async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
-    drafts = load_drafts(Path(args.file), team_id=args.team)  # validate all before writing any
+    from bot.importer.identity import derived_incident_id, identity_name
+
+    path = Path(args.file)
+    # validate all before writing any; a record without an id is named as `import` names it
+    drafts = load_drafts(path, team_id=args.team, incident_id_for=lambda line: derived_incident_id(identity_name(path), line))
 
     async def work(store: MemoryStore) -> int:
         results: list[dict[str, Any]] = []
@@ -158,7 +168,8 @@ async def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
         except MemoryNotFound:
             await _hint_other_teams(store, args.team)
             raise
-        _emit(args, memory.model_dump(mode="json"), _memory_text(memory))
+        text = "\n".join(x for x in (_memory_text(memory), _provenance_text(memory)) if x)
+        _emit(args, memory.model_dump(mode="json"), text)
         return EXIT_OK
 
     return await _with_store(settings, work)
@@ -212,15 +223,6 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_store(settings, work)
 
 
-def _operator(args: argparse.Namespace) -> Actor:
-    """Who runs this command, as the audit records them: `cli:<--as, else the login name>`."""
-    try:
-        user = args.operator or getpass.getuser()
-    except (KeyError, OSError):  # no login name (a container with no passwd entry)
-        user = os.environ.get("USER") or "unknown"
-    return Actor.operator(user)
-
-
 async def cmd_correct(args: argparse.Namespace, settings: Settings) -> int:
     async def work(store: MemoryStore) -> int:
         memory = await store.add_correction(args.team, args.id, _operator(args).id, " ".join(args.text))
@@ -256,53 +258,6 @@ async def cmd_supersede(args: argparse.Namespace, settings: Settings) -> int:
     )
 
 
-async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
-    """Forget an incident for good: its memory (corrections, truth history, feedback) and, when
-    the bot tracked it in a channel, the incident and every channel message on its timeline.
-    Asks first (unless --yes); records who purged which id and when, never what it said."""
-    from bot.memory.database import open_incident_store
-
-    operator = _operator(args)
-    handling = (
-        SupersededHandling.RESTORE if args.restore_superseded
-        else SupersededHandling.PURGE if args.purge_superseded
-        else SupersededHandling.REFUSE
-    )  # fmt: skip
-
-    async def work(store: MemoryStore) -> int:
-        async with open_incident_store(settings) as incidents:
-            purges = PurgeService(store, incidents)
-            try:
-                plan = await purges.plan(args.team, args.id)
-            except MemoryNotFound:
-                await _hint_other_teams(store, args.team)
-                raise
-            if plan.superseded and handling is SupersededHandling.REFUSE:  # said before asking
-                raise CommandFailed(f"{PurgeRefused(args.id, plan.superseded)}. Pass --restore-superseded to give them "
-                                    "back the state they had, or --purge-superseded to purge them too")  # fmt: skip
-            if not args.yes:
-                _confirm_purge(plan, handling)
-            done = await purges.purge(plan, by=operator, superseded=handling)
-        _emit(
-            args,
-            {"purged": args.id, "memory": bool(done.purged), "memories_purged": done.purged, "restored": done.restored,
-             "timeline_messages": done.timeline_messages, "purged_by": operator.id},
-            what_went(args.id, done, operator.id),
-        )  # fmt: skip
-        return EXIT_OK
-
-    return await _with_store(settings, work)
-
-
-def _confirm_purge(plan: PurgePlan, handling: SupersededHandling) -> None:
-    """Ask on the terminal; without one (a script, a pipe) refuse: --yes says it was meant."""
-    if not sys.stdin.isatty():
-        raise CommandFailed("purge deletes for good and asks first, but there is no terminal to ask on: pass --yes")
-    print(what_goes(plan, handling), file=sys.stderr)
-    if input(f"Type {plan.incident_id} to purge it: ").strip() != plan.incident_id:
-        raise CommandFailed("not confirmed; nothing was purged")
-
-
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from rich.console import Console
     from rich.progress import Progress
@@ -311,18 +266,35 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.importer.summary import summary_text
 
     found = find_postmortems(args.paths)
+    model = None
+    if args.with_model:  # nothing is sent anywhere without the flag
+        from bot.importer.model_extract import ModelExtractor
 
-    async def work(store: MemoryStore) -> int:
+        if not settings.anthropic_api_key:
+            raise CommandFailed("--with-model needs ANTHROPIC_API_KEY (nothing was imported)")
+        model = ModelExtractor(
+            api_key=settings.anthropic_api_key, model=settings.anthropic_model, base_url=settings.anthropic_base_url,
+            timeout_s=settings.investigation_timeout_s,
+        )  # fmt: skip
+
+    async def work(store: MemoryStore | None) -> int:
         with Progress(console=Console(stderr=True), transient=True) as progress:  # stdout stays the report
-            task = progress.add_task("importing postmortems", total=len(found.files))
-            report = await import_postmortems(
-                store, found, team_id=args.team, on_file=lambda _: progress.advance(task)
-            )
+            task = progress.add_task("reading postmortems" if args.dry_run else "importing postmortems", total=len(found.files))
+            try:
+                report = await import_postmortems(
+                    store, found, team_id=args.team, update=args.update, dry_run=args.dry_run, model=model,
+                    on_file=lambda _: progress.advance(task),
+                )  # fmt: skip
+            finally:
+                if model is not None:
+                    await model.aclose()
         _emit(args, report.model_dump(mode="json"), summary_text(report))
         if report.failed:
             print("error: some files were rejected or conflict with stored memories (see above)", file=sys.stderr)
         return EXIT_FAILED if report.failed else EXIT_OK
 
+    if args.dry_run:
+        return await work(None)  # nothing is written, so no database is opened
     return await _with_store(settings, work)
 
 
@@ -437,19 +409,12 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--as", "--actor", dest="operator", metavar="USER", help=as_help)
     p.add_argument("--reason")
     add("retag", cmd_retag, "recompute stored concepts and error signatures after the vocabulary changed")
-    p = add("purge", cmd_purge, "delete a memory (and its incident's timeline) for good, after asking")
-    p.add_argument("id")
-    p.add_argument("--yes", action="store_true", help="do not ask (needed without a terminal)")
-    p.add_argument("--as", dest="operator", metavar="USER", help=as_help)
-    successors = p.add_mutually_exclusive_group()
-    successors.add_argument(
-        "--restore-superseded", action="store_true",
-        help="memories it superseded go back to the state they had before (audited)",
-    )  # fmt: skip
-    successors.add_argument("--purge-superseded", action="store_true", help="memories it superseded are purged too")
-    add("import", cmd_import, "seed memory from postmortems: Markdown, JSON/JSON Lines, CSV").add_argument(
-        "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"
-    )
+    add_purge_command(add, as_help)
+    p = add("import", cmd_import, "seed memory from postmortems: Markdown, plain text, JSON/JSON Lines, CSV")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
+    p.add_argument("--update", action="store_true", help="an edited postmortem supersedes its stored memory")
+    p.add_argument("--dry-run", action="store_true", help="show per file which fields were found; write nothing")
+    p.add_argument("--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)")
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -468,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeRefused, MemoryFileError, MigrationError,
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeNotConfirmed, MemoryFileError, MigrationError,
             CommandFailed, RuleFileError) as exc:  # fmt: skip
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:

@@ -101,7 +101,7 @@ def memory_view(match: RecallMatch, now: datetime) -> dict[str, object]:
         "service": memory.service,
         "truth_state": memory.truth_state.value,
         "truth_detail": _truth_detail(match, now),
-        "age": humanize_age(memory.occurred_at or memory.created_at, now),
+        "age": humanize_age(memory.happened_at, now),
         "root_cause": memory.root_cause,
         "diagnosis": memory.diagnosis,
         "resolution": memory.resolution,
