@@ -20,6 +20,7 @@ from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRe
 from bot.memory.files import MemoryFileError, load_drafts
 from bot.memory.port import MemoryStore
 from bot.recall.conflicts import find_conflicts
+from bot.recall.floor import split_at_floor
 from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
@@ -88,7 +89,7 @@ def _match_text(rank: int, match: RecallMatch) -> str:
     return "\n".join(
         [
             f"{rank}. {_memory_text(m)}",
-            f"  score {match.score:.3f} ({components})",
+            f"  relevance {match.relevance:.2f} · score {match.score:.3f} ({components})",
             *(f"  why: {r}" for r in match.reasons),
         ]
     )
@@ -213,11 +214,18 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         matches = await RecallService(store).recall(query)
         if not matches:
             await _hint_other_teams(store, args.team)
-
-        body = "\n\n".join(_match_text(i, m) for i, m in enumerate(matches, start=1))
-        for service, ids in find_conflicts(matches).items():
+        floor = settings.recall_floor
+        shown, under = split_at_floor(matches, floor)
+        body = "\n\n".join(_match_text(i, m) for i, m in enumerate(shown, start=1))
+        for service, ids in find_conflicts(shown).items():
             body += f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
-        _emit(args, [m.model_dump(mode="json") for m in matches], body or "no past incident looks like this")
+        body = body or "nothing in memory looks like this"
+        if args.all and under:
+            body += f"\n\nunder the relevance floor ({floor:.2f}), not shown to responders:\n\n"
+            body += "\n\n".join(_match_text(i, m) for i, m in enumerate(under, start=len(shown) + 1))
+        elif under:
+            body += f"\n\n(relevance floor {floor:.2f}: {len(under)} more under it; --all shows them)"
+        _emit(args, [m.model_dump(mode="json") for m in (matches if args.all else shown)], body)
         return EXIT_OK
 
     return await _with_store(settings, work)
@@ -335,7 +343,9 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 
     if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
         raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
-    report = await run_replay(Path(args.dir), settings, progress=not args.no_progress)
+    report = await run_replay(
+        Path(args.dir), settings, progress=not args.no_progress, target_absent=args.target_absent, floor=args.floor
+    )
     _emit(args, report.as_json(), report.text())
     return EXIT_OK
 
@@ -389,6 +399,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--until", type=_timestamp, help="only incidents up to this time (ISO 8601)")
     p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
     p.add_argument("--limit", type=int, default=5)
+    p.add_argument("--all", action="store_true", help="also list what fell under the relevance floor (RECALL_FLOOR)")
     as_help = "who runs this, recorded as cli:<USER> (default: your login name)"
     p = add("correct", cmd_correct, "attach a correction to a memory")
     p.add_argument("id")
@@ -418,6 +429,9 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--target-absent", action="store_true",
+                   help="recall each case again without its true matches: false alarms, and the floor curve")  # fmt: skip
+    p.add_argument("--floor", type=float, help="relevance floor the figures are given at (default: RECALL_FLOOR)")
     register_rule_commands(add, common)
     return parser
 

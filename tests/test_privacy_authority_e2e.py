@@ -129,7 +129,7 @@ async def event_message(bot: LocalBot) -> None:
     # a public incident channel's first message opens its incident and recalls: not the private memory
     await bot.slack.say(PUBLIC, QUERY, user="U1")
     await drained(bot)
-    parent = await bot.sandbox.wait_for_message(PUBLIC, lambda m: "past incident" in m.text or "No past incident" in m.text)
+    parent = await bot.sandbox.wait_for_message(PUBLIC, lambda m: "looks like this" in m.text)
     assert "INC-PRIV" not in json.dumps([m.as_slack() for m in bot.sandbox.thread(PUBLIC, parent.ts)])
 
 
@@ -239,6 +239,17 @@ async def action_open_form(bot: LocalBot) -> None:
     assert len(bot.sandbox.calls("views.open")) == before
 
 
+async def action_memory_why(bot: LocalBot) -> None:
+    # "Why this?" shows only what its button carries, never a read of the memory: a crafted
+    # button naming the private memory shows nothing of it
+    before = len(bot.sandbox.calls("views.open"))
+    value = json.dumps({"id": "INC-PRIV", "reasons": ["crafted"], "numbers": "0.9"})
+    await bot.slack.block_action(ids.MEMORY_WHY, user_id="U1", channel_id=GENERAL, value=value)
+    await drained(bot)
+    opened = await bot.sandbox.wait_for("views.open", count=before + 1)
+    assert SECRET not in json.dumps(opened.params)
+
+
 SWEEP: dict[tuple[str, str], Callable[[LocalBot], Awaitable[None]]] = {
     ("command", "/incident"): command_incident,
     ("command", "/recall"): command_recall,
@@ -256,6 +267,7 @@ SWEEP: dict[tuple[str, str], Callable[[LocalBot], Awaitable[None]]] = {
     ("action", ids.MEMORY_REJECT): action_memory_reject,
     ("view", ids.REJECT_MODAL): view_reject,
     ("action", ids.OPEN_FORM): action_open_form,
+    ("action", ids.MEMORY_WHY): action_memory_why,
 }
 
 

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
 
-from bot.errors import MemoryConflict, MemoryNotFound, PurgeRefused, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.memory.incidents import mark_resolved_in
 from bot.memory.pool import DRAFT_COLUMNS, acquire
-from bot.memory.postings import derive_postings, hold_retain_lock
+from bot.memory.postings import derive_postings, hold_retain_lock, rederive_postings
+from bot.memory.purging import purge_memory, record_truth_move, superseded_by
 from bot.memory.port import FeedbackKind, MemoryPage, PurgeOutcome, RetainOutcome, RetainStatus, SupersededHandling
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary
 from bot.memory.search import CANDIDATE_POOL, search_candidates, to_candidates
 from bot.recall.concepts import load_vocabulary
-from bot.recall.document import QueryTerms, memory_document, memory_features
+from bot.recall.document import TERMS_VERSION, QueryTerms, memory_document, memory_features
 from bot.recall.truth import refusal
 from bot.models import (
     Correction,
@@ -79,14 +81,15 @@ class PostgresMemoryStore:
             await hold_retain_lock(conn)
             pk = await conn.fetchval(
                 f"""INSERT INTO memories ({", ".join(DRAFT_COLUMNS)}, retained_content,
-                        doc_terms, doc_len, search, error_signature, concepts, provenance)
+                        doc_terms, doc_len, search, error_signature, concepts, provenance, terms_version)
                     VALUES ({placeholders}, ${n + 1}, ${n + 2}, ${n + 3}, array_to_tsvector(${n + 4}::text[]),
-                            ${n + 5}, ${n + 6}, ${n + 7})
+                            ${n + 5}, ${n + 6}, ${n + 7}, ${n + 8})
                     ON CONFLICT (team_id, incident_id) DO NOTHING
                     RETURNING pk""",
                 *values, content, dict(document.terms), document.length, terms,
                 features.signature, list(features.concepts),
                 draft.provenance.model_dump(mode="json") if draft.provenance else None,
+                TERMS_VERSION,
             )  # fmt: skip
             if pk is None:
                 existing = await conn.fetchval(
@@ -205,7 +208,7 @@ class PostgresMemoryStore:
                 row["pk"], to_state.value, successor_id if to_state is TruthState.SUPERSEDED else None,
                 confirming, move.actor, verification_note, move.actor_name,
             )  # fmt: skip
-            await self._record_move(conn, row["pk"], team_id, from_state, move)
+            await record_truth_move(conn, row["pk"], team_id, from_state, move)
             return await self._get(conn, team_id, incident_id)
 
     async def _successor_problem(
@@ -224,97 +227,22 @@ class PostgresMemoryStore:
             return f"the successor {successor_id!r} is itself {state}"
         return None
 
-    async def _record_move(self, conn: asyncpg.Connection, pk: int, team_id: str, from_state: TruthState, move: TruthTransition) -> None:
-        await conn.execute(
-            """INSERT INTO truth_transitions (memory_pk, team_id, from_state, to_state, actor, reason, successor_id, at, actor_name)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""",
-            pk, team_id, from_state.value, move.to_state.value, move.actor, move.reason,
-            move.successor_id, move.at, move.actor_name,
-        )  # fmt: skip
-
     async def superseded_by(self, team_id: str, incident_id: str) -> list[str]:
         async with self._acquire() as conn:
-            return await self._superseded_by(conn, team_id, [incident_id])
-
-    async def _superseded_by(self, conn: asyncpg.Connection, team_id: str, successors: list[str]) -> list[str]:
-        rows = await conn.fetch(
-            """SELECT incident_id FROM memories WHERE team_id = $1 AND superseded_by = ANY($2::text[])
-               ORDER BY incident_id FOR UPDATE""",
-            team_id, successors,
-        )  # fmt: skip
-        return [r["incident_id"] for r in rows]
+            return await superseded_by(conn, team_id, [incident_id])
 
     async def purge(
         self, team_id: str, incident_id: str, *, purged_by: str,
         superseded: SupersededHandling = SupersededHandling.REFUSE,
     ) -> PurgeOutcome:  # fmt: skip
-        by = TruthTransition(  # validates who before anything is deleted
-            from_state=TruthState.SUPERSEDED, to_state=TruthState.UNCONFIRMED_HYPOTHESIS, actor=purged_by
-        ).actor
         async with self._acquire() as conn, conn.transaction():
             await self._pk(conn, team_id, incident_id, lock=True)
-            predecessors = await self._superseded_by(conn, team_id, [incident_id])
-            if predecessors and superseded is SupersededHandling.REFUSE:
-                raise PurgeRefused(incident_id, predecessors)
-            purged, restored = [incident_id], []
-            if superseded is SupersededHandling.RESTORE:
-                for predecessor in predecessors:
-                    await self._restore(conn, team_id, predecessor, by, f"its successor {incident_id} was purged")
-                restored = predecessors
-            elif superseded is SupersededHandling.PURGE:
-                below = predecessors
-                while below:  # down the chain: what they superseded would dangle in turn
-                    purged += [i for i in below if i not in purged]
-                    below = [i for i in await self._superseded_by(conn, team_id, below) if i not in purged]
-            for gone in purged:
-                detail: dict[str, Any] = {"corrections": await self._delete(conn, team_id, gone)}
-                if gone == incident_id:
-                    detail |= {"superseded": predecessors, "superseded_handling": superseded.value} if predecessors else {}
-                else:
-                    detail["purged_with"] = incident_id
-                await conn.execute(
-                    "INSERT INTO purge_records (team_id, incident_id, what, purged_by, detail) VALUES ($1, $2, 'memory', $3, $4)",
-                    team_id, gone, by, detail,
-                )  # fmt: skip
-        return PurgeOutcome(incident_id=incident_id, purged=purged, restored=restored)
+            return await purge_memory(
+                conn, team_id, incident_id, purged_by=purged_by, superseded=superseded, uncount=self._uncount
+            )
 
-    async def _restore(self, conn: asyncpg.Connection, team_id: str, incident_id: str, actor: str, reason: str) -> None:
-        """A superseded memory goes back to the state it had before it was superseded, audited."""
-        pk = await self._pk(conn, team_id, incident_id, lock=True)
-        before = await conn.fetchval(
-            """SELECT from_state FROM truth_transitions WHERE memory_pk = $1 AND to_state = 'superseded'
-               ORDER BY at DESC, id DESC LIMIT 1""",
-            pk,
-        )  # retained as superseded: its recorded move starts from unconfirmed_hypothesis
-        previous = TruthState(before or TruthState.UNCONFIRMED_HYPOTHESIS.value)
-        move = TruthTransition(from_state=TruthState.SUPERSEDED, to_state=previous, actor=actor, reason=reason)
-        await conn.execute(
-            "UPDATE memories SET truth_state = $2, superseded_by = NULL, updated_at = now() WHERE pk = $1",
-            pk, previous.value,
-        )  # fmt: skip
-        await self._record_move(conn, pk, team_id, TruthState.SUPERSEDED, move)
-
-    async def _delete(self, conn: asyncpg.Connection, team_id: str, incident_id: str) -> int:
-        """Delete one memory (its corrections, history and feedback go with it); how many
-        corrections it had."""
-        corrections = await conn.fetchval(
-            """SELECT count(*) FROM memory_corrections c JOIN memories m ON m.pk = c.memory_pk
-               WHERE m.team_id = $1 AND m.incident_id = $2""",
-            team_id, incident_id,
-        )  # fmt: skip
-        row = await conn.fetchrow(
-            "DELETE FROM memories WHERE team_id = $1 AND incident_id = $2 RETURNING pk, doc_terms, doc_len",
-            team_id, incident_id,
-        )  # fmt: skip
-        if row is None:
-            raise MemoryNotFound(incident_id, team_id)
-        await self._count_document(conn, team_id, sorted(row["doc_terms"]), row["doc_len"], -1)
-        # deleted for good: its terms leave the postings too
-        await conn.execute(
-            "DELETE FROM recall_postings WHERE team_id = $1 AND term = ANY($2::text[]) AND memory_pk = $3",
-            team_id, list(row["doc_terms"]), row["pk"],
-        )  # fmt: skip
-        return int(corrections)
+    async def _uncount(self, conn: asyncpg.Connection, team_id: str, terms: list[str], length: int) -> None:
+        await self._count_document(conn, team_id, terms, length, -1)
 
     async def record_feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
         async with self._acquire() as conn, conn.transaction():
@@ -375,6 +303,61 @@ class PostgresMemoryStore:
                     )
                 changed += len(updates)
                 last_pk = rows[-1]["pk"]
+
+    async def reindex_terms(self, *, batch: int = 500) -> int:
+        """Re-derive the stored terms of memories indexed by an older tokenizer (TERMS_VERSION),
+        with their statistics and postings; returns how many. One read when nothing is stale."""
+        async with self._acquire() as conn:
+            if await conn.fetchval("SELECT version FROM recall_terms_state") >= TERMS_VERSION:
+                return 0
+        changed = 0
+        while True:
+            async with self._acquire() as conn, conn.transaction():
+                await hold_retain_lock(conn)
+                rows = await conn.fetch(
+                    """SELECT pk, team_id, retained_content, doc_terms, doc_len FROM memories
+                       WHERE terms_version < $1 ORDER BY pk LIMIT $2 FOR UPDATE""",
+                    TERMS_VERSION, batch,
+                )  # fmt: skip
+                if not rows:
+                    await conn.execute("UPDATE recall_terms_state SET version = greatest(version, $1)", TERMS_VERSION)
+                    if changed:
+                        log.info("re-derived the recall terms of %d memories (terms version %d)", changed, TERMS_VERSION)
+                    return changed
+                df: dict[str, Counter[str]] = defaultdict(Counter)
+                lengths: Counter[str] = Counter()
+                updates = []
+                for row in rows:
+                    draft = MemoryDraft.model_validate(row["retained_content"])
+                    document = memory_document(draft)
+                    features = memory_features(draft, self._vocabulary)
+                    df[row["team_id"]].subtract(row["doc_terms"].keys())
+                    df[row["team_id"]].update(document.terms.keys())
+                    lengths[row["team_id"]] += document.length - row["doc_len"]
+                    updates.append((row["pk"], dict(document.terms), document.length, sorted(document.terms),
+                                    features.signature, list(features.concepts), TERMS_VERSION))  # fmt: skip
+                    await conn.execute(
+                        "DELETE FROM recall_postings WHERE team_id = $1 AND term = ANY($2::text[]) AND memory_pk = $3",
+                        row["team_id"], list(row["doc_terms"]), row["pk"],
+                    )  # fmt: skip
+                await conn.executemany(
+                    """UPDATE memories SET doc_terms = $2, doc_len = $3, search = array_to_tsvector($4::text[]),
+                           error_signature = $5, concepts = $6, terms_version = $7 WHERE pk = $1""",
+                    updates,
+                )
+                for team_id, counts in df.items():
+                    moved = {t: d for t, d in counts.items() if d}
+                    await conn.execute(
+                        """INSERT INTO term_stats (team_id, term, df)
+                           SELECT $1, t, d FROM unnest($2::text[], $3::int[]) AS x(t, d)
+                           ON CONFLICT (team_id, term) DO UPDATE SET df = term_stats.df + EXCLUDED.df""",
+                        team_id, sorted(moved), [moved[t] for t in sorted(moved)],
+                    )  # fmt: skip
+                    await conn.execute(
+                        "UPDATE team_stats SET total_len = total_len + $2 WHERE team_id = $1", team_id, lengths[team_id]
+                    )
+                await rederive_postings(conn, [r["pk"] for r in rows])
+                changed += len(rows)
 
     async def teams(self) -> dict[str, int]:
         async with self._acquire() as conn:
