@@ -21,7 +21,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
-from bot.config import Settings
+from bot.config import ConfigurationError, Settings
 from bot.memory.database import database_url, migrate
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.pool import create_pool
@@ -43,8 +43,7 @@ SLACK_EVENTS_PATH = "/slack/events"
 METRICS_PATH = "/metrics"
 
 
-class ConfigurationError(Exception):
-    pass
+__all__ = ["ConfigurationError", "Runtime", "Services", "open_runtime", "open_services", "serve"]
 
 
 @dataclass
@@ -74,18 +73,21 @@ def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWeb
 
 
 def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
-    if not settings.slack_bot_token:
-        raise ConfigurationError("SLACK_BOT_TOKEN is not set: the bot cannot talk to Slack")
-    if not settings.slack_signing_secret and not settings.slack_app_token:
-        raise ConfigurationError("SLACK_SIGNING_SECRET is not set: Slack's requests cannot be verified")
     from bot.handlers import register_all
+    from bot.preflight import check_slack_settings
 
+    check_slack_settings(settings)
     app = AsyncApp(
-        client=slack_client(settings, services.metrics),
+        # Bolt falls back to the SLACK_BOT_TOKEN variable when no token is given, and warns that it
+        # is unused next to a client: the token is given here, and the client set up below.
+        token=settings.slack_bot_token,
         signing_secret=settings.slack_signing_secret or "socket-mode-has-no-signing-secret",
         # the bot's own messages are dropped by Bolt before any listener sees them
         ignoring_self_events_enabled=True,
     )
+    configured = slack_client(settings, services.metrics)
+    app.client.base_url = configured.base_url
+    app.client.retry_handlers = configured.retry_handlers
     register_all(app, services)
     return app
 
@@ -168,6 +170,11 @@ async def serve(settings: Settings) -> None:
         level=settings.log_level,
         secrets=(settings.slack_bot_token, settings.slack_signing_secret, settings.slack_app_token, settings.anthropic_api_key),
     )
+    from bot.preflight import check_slack_settings, check_slack_token
+
+    check_slack_settings(settings)
+    workspace = await check_slack_token(settings)  # before the database: a wrong token stops here
+    log.info("serving the Slack workspace %s (%s) as @%s", workspace.team, workspace.team_id, workspace.bot_user)
     async with open_runtime(settings) as runtime:
         # /slack/events requests get one log line each from the middleware; no access log
         runner = web.AppRunner(runtime.web_app, access_log=None)

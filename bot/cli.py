@@ -1,29 +1,31 @@
-"""`incident-memory`: the command line. Exit 0 on success, 1 on not found / conflict / invalid
-data (with a message naming the problem), 2 on usage errors."""
+"""incident-memory: a memory of past incidents, from the command line.
+
+Every command prints text, or JSON with --json (errors too, as {"error": ...} on stdout).
+Exit codes: 0 success; 1 not found, conflict, invalid data or a setting to fix (the message
+names it); 2 a usage error; 130 and 143 stopped by Ctrl-C or SIGTERM."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
+import signal
 import sys
 from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.cli_output import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, EXIT_SIGTERM, EXIT_USAGE, Output, match_text, memory_text
+from bot.config import ConfigurationError, Settings, load_settings
 from bot.memory.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
-from bot.memory.files import MemoryFileError, load_drafts
+from bot.memory.files import MemoryFileError, drafts_from_text, load_drafts
 from bot.memory.port import MemoryStore
 from bot.memory.recall.conflicts import find_conflicts
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
-
-EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
 
 log = logging.getLogger("incident-memory")
 
@@ -32,59 +34,8 @@ class CommandFailed(Exception):
     """A failure already worded for the user."""
 
 
-# ---- rendering for a terminal ----------------------------------------------------------------
-
-
-def _memory_text(m: MemoryRecord) -> str:
-    lines = [f"{m.incident_id}  {m.title}"]
-    meta = [f"truth: {m.truth_state.value}"]
-    if m.verified_by:
-        meta.append(f"confirmed by {m.verified_by}")
-    if m.service:
-        meta.append(f"service: {m.service}")
-    if m.severity:
-        meta.append(f"severity: {m.severity}")
-    if m.superseded_by:
-        meta.append(f"superseded by {m.superseded_by}")
-    lines.append("  " + " · ".join(meta))
-    for label, value in (
-        ("symptoms", m.symptoms),
-        ("error", m.error_message),
-        ("root cause", m.root_cause),
-        ("how it was found", m.diagnosis),
-        ("fix", m.resolution),
-        ("lesson", m.lesson),
-        ("verification", m.verification_note),
-    ):
-        if value:
-            lines.append(f"  {label}: {value}")
-    for attempt in m.failed_attempts:
-        why = f" — {attempt.why_it_failed}" if attempt.why_it_failed else ""
-        lines.append(f"  did not work: {attempt.action}{why}")
-    for c in m.corrections:
-        lines.append(f"  correction by {c.author} ({c.created_at:%Y-%m-%d}): {c.text}")
-    return "\n".join(lines)
-
-
-def _match_text(rank: int, match: RecallMatch) -> str:
-    m = match.memory
-    if match.successor_id:
-        return f"{rank}. {m.incident_id} (superseded) → see {match.successor_id}  score {match.score:.3f}"
-    components = ", ".join(f"{k} {v:.2f}" for k, v in match.score_components.items() if k != "score")
-    return "\n".join(
-        [
-            f"{rank}. {_memory_text(m)}",
-            f"  score {match.score:.3f} ({components})",
-            *(f"  why: {r}" for r in match.reasons),
-        ]
-    )
-
-
 def _emit(args: argparse.Namespace, payload: Any, text: str) -> None:
-    if getattr(args, "json", False):
-        print(json.dumps(payload, indent=2, default=str, ensure_ascii=False))
-    else:
-        print(text)
+    Output(json_mode=getattr(args, "json", False)).result(payload, text)
 
 
 # ---- commands ---------------------------------------------------------------------------------
@@ -95,8 +46,8 @@ async def _hint_other_teams(store: MemoryStore, team: str) -> None:
     teams = await store.teams()
     if team not in teams and teams:
         others = ", ".join(f"{t} ({n} memories)" for t, n in list(teams.items())[:5])
-        print(f"note: team {team!r} has no memories; this bank holds {others}. "
-              "Pass --team or set INCIDENT_MEMORY_TEAM.", file=sys.stderr)  # fmt: skip
+        Output.note(f"note: team {team!r} has no memories; this bank holds {others}. "
+                    "Pass --team or set INCIDENT_MEMORY_TEAM.")  # fmt: skip
 
 
 async def _with_store(settings: Settings, work: Callable[[MemoryStore], Awaitable[int]]) -> int:
@@ -110,12 +61,19 @@ async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     from bot.memory.database import database_url, migrate
 
     applied = await migrate(await database_url(settings), settings)
-    print(f"applied: {', '.join(applied)}" if applied else "database is up to date")
+    _emit(args, {"applied": applied}, f"applied: {', '.join(applied)}" if applied else "database is up to date")
     return EXIT_OK
 
 
 async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
-    drafts = load_drafts(Path(args.file), team_id=args.team)  # validate all before writing any
+    # validate all before writing any
+    if args.file == "-":
+        drafts = drafts_from_text(sys.stdin.read(), "<stdin>", team_id=args.team)
+    else:
+        drafts = load_drafts(Path(args.file), team_id=args.team)
+    if not drafts:
+        _emit(args, [], f"nothing retained: {args.file if args.file != '-' else 'standard input'} holds no memories")
+        return EXIT_OK
 
     async def work(store: MemoryStore) -> int:
         results: list[dict[str, Any]] = []
@@ -137,7 +95,7 @@ async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
                 lines.append(f"{r['status']:<9} {r['incident_id']}")
         _emit(args, results, "\n".join(lines))
         if failed:
-            print("error: some memories conflict with what is stored; nothing was overwritten", file=sys.stderr)
+            Output.note("error: some memories conflict with what is stored; nothing was overwritten")
         return EXIT_FAILED if failed else EXIT_OK
 
     return await _with_store(settings, work)
@@ -150,7 +108,7 @@ async def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
         except MemoryNotFound:
             await _hint_other_teams(store, args.team)
             raise
-        _emit(args, memory.model_dump(mode="json"), _memory_text(memory))
+        _emit(args, memory.model_dump(mode="json"), memory_text(memory))
         return EXIT_OK
 
     return await _with_store(settings, work)
@@ -195,7 +153,7 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         if not matches:
             await _hint_other_teams(store, args.team)
 
-        body = "\n\n".join(_match_text(i, m) for i, m in enumerate(matches, start=1))
+        body = "\n\n".join(match_text(i, m) for i, m in enumerate(matches, start=1))
         for service, ids in find_conflicts(matches).items():
             body += f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
         _emit(args, [m.model_dump(mode="json") for m in matches], body or "no past incident looks like this")
@@ -280,7 +238,7 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
             )
         _emit(args, report.model_dump(mode="json"), summary_text(report))
         if report.failed:
-            print("error: some files were rejected or conflict with stored memories (see above)", file=sys.stderr)
+            Output.note("error: some files were rejected or conflict with stored memories (see above)")
         return EXIT_FAILED if report.failed else EXIT_OK
 
     return await _with_store(settings, work)
@@ -296,19 +254,16 @@ async def cmd_retag(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import ConfigurationError, serve
+    from bot.app import serve
 
-    try:
-        await serve(settings)
-    except ConfigurationError as exc:
-        raise CommandFailed(str(exc)) from exc
+    await serve(settings)
     return EXIT_OK
 
 
 async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from bot.demo import run_demo
 
-    return await run_demo(settings, keep=args.keep)
+    return await run_demo(settings, json_mode=args.json)
 
 
 async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
@@ -332,32 +287,70 @@ def _timestamp(text: str) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
-def build_parser(settings: Settings) -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--team", default=settings.incident_memory_team, help="team_id (default: %(default)s)")
-    common.add_argument("--json", action="store_true", help="print JSON for scripts")
+def _at_least(low: int, high: int | None = None) -> Callable[[str], int]:
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from exc
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"{value} is out of range: give {low}…{high}" if high else f"{value} is below {low}")
+        return value
 
-    parser = argparse.ArgumentParser(prog="incident-memory", description=__doc__)
-    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    return number
 
-    def add(name: str, handler: Callable[..., Awaitable[int]], help_: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, parents=[common], help=help_, description=help_)
-        p.set_defaults(handler=handler)
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose usage errors come out as JSON when --json is on the command line."""
+
+    json_errors = False
+
+    def error(self, message: str) -> NoReturn:
+        if Parser.json_errors:
+            Output(json_mode=True).error(f"{self.prog}: {message}")
+            self.exit(EXIT_USAGE)
+        super().error(message)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("incident-memory")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    with_json = Parser(add_help=False)
+    with_json.add_argument("--json", action="store_true", help="print JSON for scripts (errors too)")
+    with_team = Parser(add_help=False)
+    with_team.add_argument("--team", help="team_id (default: INCIDENT_MEMORY_TEAM, else local)")
+
+    parser = Parser(prog="incident-memory", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"incident-memory {_version()}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="say what happens (where the database is, …) on stderr")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
+
+    def add(name: str, handler: Callable[..., Awaitable[int]], help_: str, *, team: bool = True, json: bool = True,
+            database: bool = True) -> argparse.ArgumentParser:  # fmt: skip
+        parents = ([with_json] if json else []) + ([with_team] if team else [])
+        p = sub.add_parser(name, parents=parents, help=help_, description=help_)
+        p.set_defaults(handler=handler, opens_database=database, json=False)
         return p
 
-    add("migrate", cmd_migrate, "apply pending database migrations")
-    add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)")
-    add("demo", cmd_demo, "run the demo on the embedded defaults").add_argument(
-        "--keep", action="store_true", help="leave the sandbox running to look around"
+    add("migrate", cmd_migrate, "apply pending database migrations", team=False)
+    add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)", team=False, json=False)
+    add("demo", cmd_demo, "run the whole bot against a local stand-in for Slack, in a throwaway database", team=False)
+    add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file (- reads standard input)").add_argument(
+        "file", help="a file, or - for standard input"
     )
-    add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file").add_argument("file")
-    add("show", cmd_show, "show one memory").add_argument("id")
+    add("show", cmd_show, "show one memory, with its corrections and truth history").add_argument("id")
     p = add("list", cmd_list, "list memories")
     p.add_argument("--service")
     p.add_argument("--state", action="append", choices=[s.value for s in TruthState])
-    p.add_argument("--limit", type=int, default=50)
-    p.add_argument("--offset", type=int, default=0)
+    p.add_argument("--limit", type=_at_least(1), default=50, help="at most this many (at least 1; default %(default)s)")
+    p.add_argument("--offset", type=_at_least(0), default=0)
     p = add("recall", cmd_recall, "recall past incidents like TEXT, with reasons")
     p.add_argument("text", nargs="+")
     p.add_argument("--service", help="only memories of this service")
@@ -368,7 +361,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--since", type=_timestamp, help="only incidents from this time on (ISO 8601)")
     p.add_argument("--until", type=_timestamp, help="only incidents up to this time (ISO 8601)")
     p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
-    p.add_argument("--limit", type=int, default=5)
+    p.add_argument("--limit", type=_at_least(1, 50), default=5, help="at most this many, 1…50 (default %(default)s)")
     p = add("correct", cmd_correct, "attach a correction to a memory")
     p.add_argument("id")
     p.add_argument("text", nargs="+")
@@ -376,7 +369,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p = add("confirm", cmd_confirm, "confirm an unconfirmed memory")
     p.add_argument("id")
     p.add_argument("--by", required=True, help="who confirms")
-    p.add_argument("--verified", metavar="NOTE", help="how the fix was verified (→ verification_confirmed)")
+    p.add_argument("--verified", metavar="NOTE", help="how the fix was verified (makes it verification_confirmed)")
     p.add_argument("--reason")
     p = add("reject", cmd_reject, "reject an unconfirmed memory")
     p.add_argument("id")
@@ -392,32 +385,73 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     add("import", cmd_import, "seed memory from postmortems: Markdown, JSON/JSON Lines, CSV").add_argument(
         "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"
     )
-    p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
-    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (docs: REPLAY.md)")
+    p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database", team=False)
+    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    settings = Settings()
-    parser = build_parser(settings)
-    args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
-    )
-    # where the embedded PostgreSQL keeps the memory is worth one line on every run (stderr)
-    logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
+def _configure_logging(verbose: bool) -> None:
+    """Quiet by default: warnings only. -v adds what happens, such as where the database is."""
+    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # pgserver narrates every start in detail, and its failures reach the user as our one line
+    logging.getLogger("pgserver").setLevel(logging.WARNING if verbose else logging.CRITICAL)
+
+
+async def _until_signalled(work: Awaitable[int]) -> int:
+    """Run a command; SIGTERM cancels it like Ctrl-C does, so every cleanup runs (asyncio
+    turns SIGINT into the same cancellation, then KeyboardInterrupt)."""
+    task = asyncio.current_task()
+    assert task is not None
+    terminated = False
+
+    def on_sigterm() -> None:
+        nonlocal terminated
+        if not terminated:
+            terminated = True
+            task.cancel()
+
+    loop = asyncio.get_running_loop()
+    loop.add_signal_handler(signal.SIGTERM, on_sigterm)
     try:
-        return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        return await work
+    except asyncio.CancelledError:
+        if terminated:
+            return EXIT_SIGTERM
+        raise
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    Parser.json_errors = "--json" in argv
+    args = build_parser().parse_args(argv)
+    out = Output(json_mode=args.json)
+    _configure_logging(args.verbose)
+    try:
+        settings = load_settings()
+        if hasattr(args, "team"):
+            args.team = args.team or settings.incident_memory_team
+        if args.opens_database:
+            from bot.preflight import check_data_dir
+
+            check_data_dir(settings)
+        code = asyncio.run(_until_signalled(args.handler(args, settings)))
+        if code == EXIT_SIGTERM:
+            out.error("stopped by SIGTERM; cleaned up")
+        return code
+    except KeyboardInterrupt:
+        out.error("interrupted; cleaned up")
+        return EXIT_SIGINT
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed,
+            ConfigurationError) as exc:  # fmt: skip
+        out.error(str(exc))
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
-        print(f"error: invalid input: {problems}", file=sys.stderr)
+        out.error(f"invalid input: {problems}")
     except MemoryError_ as exc:
-        print(f"error: {exc}", file=sys.stderr)
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        out.error(str(exc))
     return EXIT_FAILED
 
 

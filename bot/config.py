@@ -7,10 +7,18 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from urllib.parse import urlsplit
+
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+DATABASE_URL_SHAPE = "postgresql://USER:PASSWORD@HOST:5432/DATABASE"
+
+
+class ConfigurationError(Exception):
+    """A setting that cannot work, worded as one line that names the setting and the fix."""
 
 
 def default_data_dir() -> Path:
@@ -68,6 +76,56 @@ class Settings(BaseSettings):
             return value
         return value.strip().lower() if info.field_name == "log_format" else value.strip().upper()
 
+    @field_validator("database_url", mode="after")
+    @classmethod
+    def _a_postgres_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        parts = urlsplit(value)
+        if "+" in parts.scheme and parts.scheme.split("+", 1)[0] in POSTGRES_SCHEMES:
+            raise ValueError(f"{parts.scheme}:// is SQLAlchemy's spelling: write {parts.scheme.split('+', 1)[0]}://… instead")
+        if parts.scheme not in POSTGRES_SCHEMES:
+            raise ValueError(f"not a PostgreSQL URL: expected {DATABASE_URL_SHAPE}")
+        try:
+            parts.port  # noqa: B018 - raises on a port that is not a number
+        except ValueError as exc:
+            raise ValueError(f"the port is not a number: expected {DATABASE_URL_SHAPE}") from exc
+        return value
+
     @cached_property
     def data_dir(self) -> Path:
         return self.incident_memory_data_dir or default_data_dir()
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return url.replace(f":{parts.password}@", ":***@", 1)
+
+
+def settings_error_line(exc: ValidationError) -> str:
+    """One line per setting the environment got wrong, each naming the variable and the fix."""
+    lines = []
+    for err in exc.errors():
+        name = str(err["loc"][0]).upper() if err["loc"] else "a setting"
+        given = os.environ.get(name, err.get("input"))  # as typed, before any normalising
+        if name == "DATABASE_URL" and isinstance(given, str):
+            given = _without_password(given)
+        shown = f"{name}={given!r}" if isinstance(given, (str, int, float)) else name
+        message = err["msg"].removeprefix("Value error, ")
+        if name == "DATABASE_URL":
+            fix = "fix DATABASE_URL, or unset it to use the embedded PostgreSQL"
+        else:
+            fix = f"fix {name}, or unset it for the default"
+        lines.append(f"{shown}: {message}; {fix}")
+    return "\n".join(lines)
+
+
+def load_settings() -> Settings:
+    """The settings, or ConfigurationError naming each variable that is wrong."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise ConfigurationError(settings_error_line(exc)) from exc

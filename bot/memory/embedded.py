@@ -5,7 +5,9 @@ Several processes may share one data folder: each attaches to the server already
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 import warnings
 from pathlib import Path
 
@@ -30,6 +32,7 @@ def start_embedded(data_dir: Path) -> str:
             f"(over {MAX_DATA_DIR_CHARS} characters): set INCIDENT_MEMORY_DATA_DIR to a shorter folder"
         )
     pg_dir.parent.mkdir(parents=True, exist_ok=True)
+    _forget_dead_handles(pg_dir)
     try:
         with warnings.catch_warnings():
             # platformdirs warns when XDG_RUNTIME_DIR is unset (containers, CI): harmless here
@@ -41,3 +44,28 @@ def start_embedded(data_dir: Path) -> str:
         raise EmbeddedPostgresError(f"could not start the embedded PostgreSQL in {pg_dir}: {exc}") from exc
     log.info("embedded PostgreSQL: data in %s", pg_dir)
     return server.get_uri()
+
+
+def _forget_dead_handles(pg_dir: Path) -> None:
+    """pgserver stops the server when the last process using it exits, counting the processes in
+    a file; one that was killed (SIGKILL, a crash) stays counted and the server would then never
+    stop. Processes that no longer exist are forgotten before we attach."""
+    handles = pg_dir / ".handle_pids.json"
+    try:
+        pids = json.loads(handles.read_text())
+    except (OSError, ValueError):
+        return
+    alive = [pid for pid in pids if isinstance(pid, int) and process_alive(pid)]
+    if alive != pids:
+        handles.write_text(json.dumps(alive))
+        log.info("embedded PostgreSQL: forgot %d processes that exited without detaching", len(pids) - len(alive))
+
+
+def process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
