@@ -336,11 +336,12 @@ def build_parser() -> argparse.ArgumentParser:
             database: bool = True) -> argparse.ArgumentParser:  # fmt: skip
         parents = ([with_json] if json else []) + ([with_team] if team else [])
         p = sub.add_parser(name, parents=parents, help=help_, description=help_)
-        p.set_defaults(handler=handler, opens_database=database, json=False)
+        p.set_defaults(handler=handler, opens_database=database, slack=False, json=False)
         return p
 
     add("migrate", cmd_migrate, "apply pending database migrations", team=False)
-    add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)", team=False, json=False)
+    add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)", team=False,
+        json=False).set_defaults(slack=True)  # fmt: skip
     add("demo", cmd_demo, "run the whole bot against a local stand-in for Slack, in a throwaway database", team=False)
     add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file (- reads standard input)").add_argument(
         "file", help="a file, or - for standard input"
@@ -412,7 +413,11 @@ async def _until_signalled(work: Awaitable[int]) -> int:
             task.cancel()
 
     loop = asyncio.get_running_loop()
-    loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+    try:
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+        handled = True
+    except (RuntimeError, ValueError):  # not the main thread (a caller's worker thread): its caller's signals
+        handled = False
     try:
         return await work
     except asyncio.CancelledError:
@@ -420,7 +425,8 @@ async def _until_signalled(work: Awaitable[int]) -> int:
             return EXIT_SIGTERM
         raise
     finally:
-        loop.remove_signal_handler(signal.SIGTERM)
+        if handled:
+            loop.remove_signal_handler(signal.SIGTERM)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -433,9 +439,11 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
         if hasattr(args, "team"):
             args.team = args.team or settings.incident_memory_team
-        if args.opens_database:
-            from bot.preflight import check_data_dir
+        from bot.preflight import check_data_dir, check_slack_settings
 
+        if args.slack:  # first: it is what a new user is missing
+            check_slack_settings(settings)
+        if args.opens_database:
             check_data_dir(settings)
         code = asyncio.run(_until_signalled(args.handler(args, settings)))
         if code == EXIT_SIGTERM:

@@ -8,7 +8,7 @@ import os
 import re
 import uuid
 from contextlib import asynccontextmanager
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -168,5 +168,19 @@ async def throwaway_database(admin_dsn: str, migrations: Path, *, prefix: str = 
             await conn.close()
         yield dsn
     finally:
-        # shielded: a second Ctrl-C while dropping must not leave the database behind
-        await asyncio.shield(_drop(admin_dsn, name))
+        await _to_the_end(_drop(admin_dsn, name))
+
+
+async def _to_the_end(cleanup: Awaitable[None]) -> None:
+    """Await a cleanup to its end even when Ctrl-C or SIGTERM cancels us meanwhile (then the
+    cancellation goes on once it is done): a drop cut short would leave the database behind."""
+    task = asyncio.ensure_future(cleanup)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancelled = True
+    task.result()
+    if cancelled:
+        raise asyncio.CancelledError
