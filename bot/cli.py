@@ -271,9 +271,63 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 
     if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
         raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
+    baseline = _read_baseline(args.baseline) if args.baseline else None
     report = await run_replay(Path(args.dir), settings, progress=not args.no_progress)
-    _emit(args, report.as_json(), report.text())
+    text = report.text()
+    if args.html:
+        from bot.report import recall_at_k, replay_html
+
+        if baseline is not None and baseline[0] != report.metrics.cases:
+            raise CommandFailed(f"{args.baseline}: measured on {baseline[0]} cases, but {args.dir} has {report.metrics.cases}")
+        page = replay_html(Path(args.dir).name, recall_at_k([r.rank for r in report.results]), report.as_json(),
+                           baseline=baseline[1] if baseline else None)  # fmt: skip
+        _write(Path(args.html), page)
+        text += f"\nwrote {args.html}"
+    _emit(args, report.as_json() | ({"html": args.html} if args.html else {}), text)
     return EXIT_OK
+
+
+BASELINE_SHAPE = '{"cases": N, "recall_at_k": {"baseline": [ten numbers in 0…1]}} (bench/recall_baseline.py --json)'
+
+
+def _read_baseline(path: str) -> tuple[int, list[float]]:
+    import json
+
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        curve = [float(v) for v in data["recall_at_k"]["baseline"]]
+        cases = int(data["cases"])
+    except OSError as exc:
+        raise CommandFailed(f"{path}: {exc.strerror or exc}") from exc
+    except (ValueError, KeyError, TypeError) as exc:
+        raise CommandFailed(f"{path}: not a baseline: expected {BASELINE_SHAPE}") from exc
+    if len(curve) != 10 or not all(0.0 <= v <= 1.0 for v in curve):
+        raise CommandFailed(f"{path}: not a baseline: expected {BASELINE_SHAPE}")
+    return cases, curve
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise CommandFailed(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+async def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.report import all_memories, memory_report_html
+    from bot.report.figures import MemoryFigures
+
+    async def work(store: MemoryStore) -> int:
+        memories = await all_memories(store, args.team)
+        if not memories:
+            await _hint_other_teams(store, args.team)
+        figures = MemoryFigures.of(args.team, memories)
+        _write(Path(args.output), memory_report_html(figures))
+        _emit(args, {"html": args.output, **figures.as_json()},
+              f"wrote {args.output}: {figures.total} memories, {len(figures.awaiting_review)} awaiting review")  # fmt: skip
+        return EXIT_OK
+
+    return await _with_store(settings, work)
 
 
 # ---- the parser -------------------------------------------------------------------------------
@@ -389,6 +443,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database", team=False)
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--html", metavar="FILE", help="also write the Recall@k curve (k = 1…10) as a page")
+    p.add_argument("--baseline", metavar="FILE", help="draw this baseline beside it: the output of "
+                   "bench/recall_baseline.py --json on the same corpus")  # fmt: skip
+    p = add("report", cmd_report, "write a page that shows the memory: incidents per service and month, truth "
+            "states, failed attempts that recur, what awaits review")  # fmt: skip
+    p.add_argument("-o", "--output", default="incident-memory-report.html", help="the page to write (default %(default)s)")
     return parser
 
 
