@@ -180,7 +180,11 @@ async def serve(settings: Settings) -> None:
         runner = web.AppRunner(runtime.web_app, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, host="0.0.0.0", port=settings.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise ConfigurationError(f"cannot listen on PORT={settings.port} ({exc.strerror or exc}): set PORT to a free port") from exc
         log.info("listening on :%d (POST %s, GET /healthz, GET %s)", settings.port, SLACK_EVENTS_PATH, METRICS_PATH)
         socket_handler = None
         if settings.slack_app_token:

@@ -499,11 +499,12 @@ def main(argv: list[str] | None = None) -> int:
         settings = load_settings()
         if hasattr(args, "team"):
             args.team = args.team or settings.incident_memory_team
-        from bot.preflight import check_data_dir, check_slack_settings
+        from bot.preflight import check_data_dir, check_slack_settings, check_vocabulary
 
         if args.slack:  # first: it is what a new user is missing
             check_slack_settings(settings)
         if args.opens_database:
+            check_vocabulary(settings)
             check_data_dir(settings)
         code = asyncio.run(_until_signalled(args.handler(args, settings)))
         if code == EXIT_SIGTERM:

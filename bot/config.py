@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
@@ -58,7 +59,7 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(
         default=None, description="when set, GET /metrics needs `Authorization: Bearer <token>`"
     )
-    port: int = Field(default=3000, description="HTTP port of `serve`")
+    port: int = Field(default=3000, ge=1, le=65535, description="HTTP port of `serve`")
     log_format: Literal["json", "text"] = Field(
         default="json", description="`serve`'s log lines: one JSON object per line, or text for a terminal"
     )
@@ -91,6 +92,15 @@ class Settings(BaseSettings):
             parts.port  # noqa: B018 - raises on a port that is not a number
         except ValueError as exc:
             raise ValueError(f"the port is not a number: expected {DATABASE_URL_SHAPE}") from exc
+        return value
+
+    @field_validator("incident_channel_pattern", mode="after")
+    @classmethod
+    def _a_regular_expression(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression ({exc})") from exc
         return value
 
     @cached_property

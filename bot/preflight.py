@@ -37,6 +37,22 @@ def check_data_dir(settings: Settings) -> None:
         )
 
 
+def check_vocabulary(settings: Settings) -> None:
+    """A team's own concept vocabulary, read now rather than at the first recall."""
+    if settings.incident_memory_concepts_path is None:
+        return
+    from bot.memory.recall.concepts import VocabularyError, load_vocabulary
+
+    try:
+        load_vocabulary(settings.incident_memory_concepts_path)
+    except VocabularyError as exc:
+        detail = str(exc).removeprefix(f"{settings.incident_memory_concepts_path}: ")
+        raise ConfigurationError(
+            f"INCIDENT_MEMORY_CONCEPTS_PATH={settings.incident_memory_concepts_path}: {detail}; fix the file "
+            "(shaped like bot/data/concepts.json), or unset INCIDENT_MEMORY_CONCEPTS_PATH"
+        ) from exc
+
+
 def check_slack_settings(settings: Settings) -> None:
     if not settings.slack_bot_token:
         raise ConfigurationError(

@@ -108,6 +108,25 @@ def test_an_unknown_log_level_names_the_setting_and_the_choices(
     assert not data_dir.exists()
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("PORT", "99999", "PORT='99999': Input should be less than or equal to 65535"),
+        ("INCIDENT_CHANNEL_PATTERN", "inc-(", "INCIDENT_CHANNEL_PATTERN='inc-(': not a regular expression"),
+        ("INVESTIGATE_PRIVATE_WITH_MODEL", "maybe", "INVESTIGATE_PRIVATE_WITH_MODEL='maybe'"),
+        ("INCIDENT_MEMORY_CONCEPTS_PATH", "/nonexistent/concepts.json", "INCIDENT_MEMORY_CONCEPTS_PATH=/nonexistent"),
+    ],
+)
+def test_every_other_setting_a_user_can_get_wrong_is_one_line(
+    name: str, value: str, said: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv(name, value)
+    code, _, err = run(capsys, "recall", "checkout", "timeouts")
+    line = one_line(err)
+    assert code == 1 and said in line and "or unset" in line
+    assert not (data_dir / "pg").exists()
+
+
 # ---- serve -----------------------------------------------------------------------------------
 
 
@@ -156,6 +175,18 @@ async def test_serve_refuses_a_token_slack_rejects_in_one_line(tmp_path: Path) -
     line = one_line(said)
     assert code == 1 and "Slack refused SLACK_BOT_TOKEN (invalid_auth)" in line and "xoxb-wrong" not in line
     assert not (tmp_path / "data" / "pg").exists()  # checked before the database starts
+
+
+async def test_serve_on_a_port_in_use_says_to_set_port(database_url: str) -> None:
+    with socket.socket() as taken:
+        taken.bind(("0.0.0.0", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        async with SlackSandbox() as sandbox:
+            code, said = await _serve({"DATABASE_URL": database_url, "PORT": str(port), "SLACK_BOT_TOKEN": sandbox.token,
+                                       "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": sandbox.base_url,
+                                       "LOG_LEVEL": "WARNING"})  # fmt: skip
+    assert code == 1 and one_line(said).startswith(f"error: cannot listen on PORT={port}") and "set PORT to a free port" in said
 
 
 async def test_serve_says_which_workspace_it_serves_and_warns_of_nothing(database_url: str) -> None:

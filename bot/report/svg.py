@@ -48,7 +48,7 @@ def heatmap(rows: Sequence[str], columns: Sequence[str], value: dict[str, dict[s
                 body.append(_text(left + j * cell + (cell - 2) / 2, y + cell * 0.68, str(n), anchor="middle", fill=colour,
                                   extra='font-size="10"'))  # fmt: skip
     for j, column in enumerate(columns):
-        if j % 3 == 0 or j == len(columns) - 1:
+        if j % 3 == 0 or (j == len(columns) - 1 and j % 3 == 2):  # the last one too, unless it would overlap
             x, y = left + j * cell + cell / 2, top + len(rows) * cell + 8
             body.append(_text(x, y, column, anchor="end", fill=MUTED, extra=f'transform="rotate(-45 {x:.1f} {y:.1f})"'))
     return _svg(width, height, body, title)
