@@ -313,6 +313,14 @@ def _write(path: Path, text: str) -> None:
         raise CommandFailed(f"cannot write {path}: {exc.strerror or exc}") from exc
 
 
+async def cmd_manifest(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.manifest import app_manifest, manifest_yaml
+
+    shape = {"host": args.host, "socket_mode": args.socket_mode}
+    _emit(args, app_manifest(settings, **shape), manifest_yaml(settings, **shape).rstrip("\n"))
+    return EXIT_OK
+
+
 async def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
     from bot.report import all_memories, memory_report_html
     from bot.report.figures import MemoryFigures
@@ -446,6 +454,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="FILE", help="also write the Recall@k curve (k = 1…10) as a page")
     p.add_argument("--baseline", metavar="FILE", help="draw this baseline beside it: the output of "
                    "bench/recall_baseline.py --json on the same corpus")  # fmt: skip
+    p = add("manifest", cmd_manifest, "print the Slack app manifest for these settings (slash command names "
+            "from SLACK_INCIDENT_COMMAND, SLACK_RECALL_COMMAND, SLACK_INVESTIGATE_COMMAND)", team=False, database=False)  # fmt: skip
+    p.add_argument("--host", default="YOUR-HOST", help="the bot's public host name, for the URLs (default %(default)s)")
+    p.add_argument("--socket-mode", action="store_true", help="for Socket Mode (no public URL)")
     p = add("report", cmd_report, "write a page that shows the memory: incidents per service and month, truth "
             "states, failed attempts that recur, what awaits review")  # fmt: skip
     p.add_argument("-o", "--output", default="incident-memory-report.html", help="the page to write (default %(default)s)")

@@ -10,12 +10,13 @@ from typing import Literal
 
 from urllib.parse import urlsplit
 
-from pydantic import Field, ValidationError, ValidationInfo, field_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 DATABASE_URL_SHAPE = "postgresql://USER:PASSWORD@HOST:5432/DATABASE"
+SLASH_COMMAND = re.compile(r"/[a-z0-9][a-z0-9_-]{0,30}")
 
 
 class ConfigurationError(Exception):
@@ -42,6 +43,9 @@ class Settings(BaseSettings):
     slack_signing_secret: str | None = Field(default=None, description="verifies Slack's requests")
     slack_app_token: str | None = Field(default=None, description="xapp- token: set → Socket Mode")
     slack_api_url: str = Field(default="https://slack.com/api/", description="Slack Web API base")
+    slack_incident_command: str = Field(default="/incident", description="slash command to declare, resolve, show")
+    slack_recall_command: str = Field(default="/recall", description="slash command to recall past incidents")
+    slack_investigate_command: str = Field(default="/investigate", description="slash command to investigate")
     anthropic_api_key: str | None = Field(default=None, description="unset → offline investigator")
     anthropic_model: str = Field(default="claude-sonnet-5", description="model for investigations")
     anthropic_base_url: str | None = Field(default=None, description="Messages API base URL")
@@ -94,6 +98,23 @@ class Settings(BaseSettings):
             raise ValueError(f"the port is not a number: expected {DATABASE_URL_SHAPE}") from exc
         return value
 
+    @field_validator("slack_incident_command", "slack_recall_command", "slack_investigate_command", mode="after")
+    @classmethod
+    def _a_slash_command(cls, value: str) -> str:
+        if not SLASH_COMMAND.fullmatch(value):
+            raise ValueError("a slash command is / then 1 to 31 lowercase letters, digits, - or _ (e.g. /incident)")
+        return value
+
+    @model_validator(mode="after")
+    def _distinct_commands(self) -> "Settings":
+        names = [self.slack_incident_command, self.slack_recall_command, self.slack_investigate_command]
+        if len(set(names)) != len(names):
+            raise ValueError(
+                "SLACK_INCIDENT_COMMAND, SLACK_RECALL_COMMAND and SLACK_INVESTIGATE_COMMAND must be three different "
+                f"commands (got {', '.join(names)})"
+            )
+        return self
+
     @field_validator("incident_channel_pattern", mode="after")
     @classmethod
     def _a_regular_expression(cls, value: str) -> str:
@@ -119,7 +140,10 @@ def settings_error_line(exc: ValidationError) -> str:
     """One line per setting the environment got wrong, each naming the variable and the fix."""
     lines = []
     for err in exc.errors():
-        name = str(err["loc"][0]).upper() if err["loc"] else "a setting"
+        if not err["loc"]:  # a rule across settings: its message names them
+            lines.append(err["msg"].removeprefix("Value error, "))
+            continue
+        name = str(err["loc"][0]).upper()
         given = os.environ.get(name, err.get("input"))  # as typed, before any normalising
         if name == "DATABASE_URL" and isinstance(given, str):
             given = _without_password(given)
