@@ -78,6 +78,13 @@ def test_a_failed_attempt_of_the_wrong_shape_names_the_shape_not_a_class(cli) ->
     assert "FailedAttempt" not in err and "instance of" not in err
 
 
+def test_import_names_the_shape_of_a_failed_attempt_too(cli, tmp_path: Path) -> None:
+    export = tmp_path / "export.jsonl"
+    export.write_text(json.dumps({**MEMORY, "failed_attempts": ["restarted the workers"]}))
+    code, out, _ = cli("import", str(export))
+    assert code == 1 and 'expected an object like {"action": ' in out and "FailedAttempt" not in out
+
+
 def test_show_as_text_has_every_field_json_has(cli) -> None:
     cli("retain", "-", stdin=json.dumps({**MEMORY, "truth_state": "unconfirmed_hypothesis"}))
     cli("correct", "INC-9", "it was two messages", "--author", "sam")

@@ -34,14 +34,22 @@ SHAPES = {
 }
 
 
+def expected_shape(err: Any) -> str | None:
+    """For an error that would name a Python class ("instance of FailedAttempt"): the shape."""
+    shape = SHAPES.get(str((err.get("ctx") or {}).get("class_name", "")))
+    if shape is None:
+        return None
+    given = err.get("input")
+    return f"expected an object like {shape}, got {type(given).__name__} {given!r:.60}"
+
+
 def _describe(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or "record"
         msg = err["msg"]
-        shape = SHAPES.get(str((err.get("ctx") or {}).get("class_name", "")))
-        if shape:
-            msg = f"expected an object like {shape}, got {type(err.get('input')).__name__} {err.get('input')!r:.60}"
+        if shape := expected_shape(err):
+            msg = shape
         elif err["type"] == "string_too_long":
             msg = f"too long ({len(str(err.get('input', '')))} characters; at most {err['ctx']['max_length']})"
         parts.append(f"{where}: {msg}")
