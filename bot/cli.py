@@ -362,6 +362,17 @@ def _at_least(low: int, high: int | None = None) -> Callable[[str], int]:
     return number
 
 
+class _Refused(argparse.Action):
+    """An option a command refuses by saying why, rather than 'unrecognized arguments'."""
+
+    def __init__(self, *args: Any, refusal: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.refusal = refusal
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: str | None = None) -> None:
+        parser.error(f"{option} is not an option of serve: {self.refusal}")
+
+
 class Parser(argparse.ArgumentParser):
     """argparse whose usage errors come out as JSON when --json is on the command line."""
 
@@ -402,8 +413,13 @@ def build_parser() -> argparse.ArgumentParser:
         return p
 
     add("migrate", cmd_migrate, "apply pending database migrations", team=False)
-    add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)", team=False,
-        json=False).set_defaults(slack=True)  # fmt: skip
+    p = add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)", team=False,
+            json=False)  # fmt: skip
+    p.set_defaults(slack=True)
+    p.add_argument("--json", nargs=0, action=_Refused, help=argparse.SUPPRESS,
+                   refusal="serve writes logs, not a result: LOG_FORMAT=json makes them JSON lines")  # fmt: skip
+    p.add_argument("--team", nargs=1, action=_Refused, help=argparse.SUPPRESS,
+                   refusal="serve files memories under each Slack workspace's own team id (from Slack), not --team")  # fmt: skip
     add("demo", cmd_demo, "run the whole bot against a local stand-in for Slack, in a throwaway database", team=False)
     add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file (- reads standard input)").add_argument(
         "file", help="a file, or - for standard input"

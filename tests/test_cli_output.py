@@ -138,7 +138,7 @@ def test_migrate_answers_in_json_too(cli) -> None:
 @pytest.mark.parametrize("option", [["--team", "T1"], ["--json"]], ids=["--team", "--json"])
 def test_serve_refuses_options_it_would_ignore(cli, option: list[str]) -> None:
     code, out, err = cli("serve", *option)
-    assert code == 2 and f"unrecognized arguments: {option[0]}" in out + err
+    assert code == 2 and f"{option[0]} is not an option of serve" in out + err
 
 
 def test_no_help_shows_literal_backticks() -> None:
