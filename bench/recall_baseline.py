@@ -5,7 +5,7 @@ default tokenizer and English stopwords, one index over all memories, and for ea
 memories no later than the case (the replay's own restriction). Our figures come from
 `incident-memory replay` run in the same process, on a throwaway database.
 
-    .venv/bin/python bench/recall_baseline.py ../shared/eval/jira-dev [--json]
+    .venv/bin/python bench/recall_baseline.py CORPUS_DIR [--json]     # e.g. the jira-dev corpus
 
 With --json it also gives Recall@k for k = 1…10 of both, which `incident-memory replay DIR --html
 FILE --baseline THAT.json` draws side by side.

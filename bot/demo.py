@@ -21,7 +21,7 @@ from bot.memory.database import database_url, throwaway_database
 from bot.memory.files import draft_from_json
 from bot.models import MemoryDraft
 from bot.sandbox.local_bot import LocalBot, local_bot
-from bot.sandbox.slack_api import Message
+from bot.sandbox.model import Message
 from bot.slack.terminal import message_to_text, print_message, print_view, view_to_text
 
 CHANNEL, CHANNEL_NAME = "C0DEMO1", "inc-checkout-timeouts"

@@ -1,4 +1,4 @@
-"""`incident-memory replay DIR`: measure recall against history (docs: ../shared/docs/REPLAY.md).
+"""`incident-memory replay DIR`: measure recall against history (format: docs/REPLAY.md).
 
 The corpus's memories go into a throwaway database created on the configured server (or the
 embedded one) and dropped afterwards — never the live memory. Each case then recalls only what

@@ -70,3 +70,41 @@ def test_the_deploy_section_agrees_with_the_code() -> None:
     assert "GET /healthz" in deploy and "incident-memory migrate" in deploy
     operate = section("Operate: logs and metrics")
     assert f"GET {METRICS_PATH}" in operate
+
+
+def user_facing_texts() -> dict[str, str]:
+    """What a user of the project reads: the README, docs/, the corpora's READMEs, every --help."""
+    import argparse
+
+    import bot.replay
+    from bot.cli import build_parser
+
+    files = [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]
+    files += sorted((PROJECT_ROOT / "eval").glob("*/README.md"))
+    texts = {str(path.relative_to(PROJECT_ROOT)): path.read_text(encoding="utf-8") for path in files}
+    parser = build_parser()
+    texts["incident-memory --help"] = parser.format_help()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                texts[f"incident-memory {name} --help"] = command.format_help()
+    texts["bot/replay.py"] = bot.replay.__doc__ or ""
+    return texts
+
+
+def test_no_user_facing_text_points_outside_the_repository() -> None:
+    texts = user_facing_texts()
+    assert {"docs/REPLAY.md", "docs/SLACK.md", "incident-memory replay --help"} <= set(texts)
+    outside = {name for name, text in texts.items() if "../shared" in text or "shared/docs" in text}
+    assert outside == set(), "these point to files a user of the project does not have"
+
+
+def test_the_documents_they_name_are_in_the_repository() -> None:
+    named = {
+        (name, path)
+        for name, text in user_facing_texts().items()
+        for path in re.findall(r"\bdocs/[\w.-]+\.md\b", text)
+    }
+    assert ("incident-memory replay --help", "docs/REPLAY.md") in named
+    missing = {(name, path) for name, path in named if not (PROJECT_ROOT / path).is_file()}
+    assert missing == set()

@@ -10,7 +10,7 @@ import sys
 
 import aiohttp
 
-from bot.sandbox.slack_api import SlackSandbox
+from bot.sandbox import SlackSandbox
 
 
 def _free_port() -> int:

@@ -286,7 +286,7 @@ async def test_a_hostile_oversized_memory_posts_within_limits_and_pings_no_one(b
 
 
 async def test_joining_an_incident_channel_opens_it_from_name_topic_and_purpose_and_recalls_once(bot: LocalBot) -> None:
-    from bot.sandbox.signed import member_joined_channel_event
+    from bot.sandbox import member_joined_channel_event
 
     bot.sandbox.add_channel("C9", "inc-payments-db", topic="Checkout database pool exhausted", purpose="payments outage")
     bot.sandbox.add_channel("C10", "random")

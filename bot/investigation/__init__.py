@@ -1,6 +1,7 @@
 """Investigation: CURRENT evidence and PAST memories kept apart, by a model or offline, then guarded.
 
-The Slack layer builds one investigator with `build_investigator` and calls
+The investigation service (`bot/services/investigation.py`) builds one investigator with
+`build_investigator` and calls
 `await investigator.investigate(incident, timeline, memories, channel_is_private=...)`.
 """
 

@@ -16,7 +16,19 @@ Slack would send it. Nothing in the app knows it is in a sandbox.
             await slack.view_submission(modal, user_id="U1", answers={"title": "DB slow"})
             reply = await sandbox.wait_for_message("C1", lambda m: "DB slow" in m.text)
 
-SlackSandbox (slack_api.py): an aiohttp server on 127.0.0.1, port 0.
+The modules, by responsibility:
+    slack_api.py   SlackSandbox: the HTTP server, the call record, waiting for calls/messages
+    workspace.py   the workspace's state and Slack's rules for it (posting, threads, triggers)
+    model.py       Channel, User, Message, Ephemeral, as the Web API returns them
+    methods.py     the Web API methods and what a response_url does; Slack's limits applied
+    checks.py      Slack's Block Kit and modal limits, worded as Slack words its refusals
+    calls.py       Call, SlackError, and how a request's arguments are decoded
+    scripting.py   scripted faults: fail_next, rate_limit_next, delay, hold
+    signed.py      SignedSender: Slack's requests to the app, signed
+    payloads.py    what those requests carry: events, clicked actions, submitted modals
+    local_bot.py   the real app wired to a sandbox (the demo's and the e2e tests' harness)
+
+SlackSandbox: an aiohttp server on 127.0.0.1, port 0.
     SlackSandbox(*, token="xoxb-sandbox-token", team_id="T0SANDBOX", team="Sandbox",
                  bot_user_id="U0SANDBOXBOT", bot_id="B0SANDBOX", app_id="A0SANDBOX",
                  scopes=DEFAULT_SCOPES, trigger_ttl=3.0, clock=time.time)
@@ -40,7 +52,7 @@ SlackSandbox (slack_api.py): an aiohttp server on 127.0.0.1, port 0.
                 last_view() -> dict; await wait_for(method | predicate(Call), *, count=1,
                 timeout=5.0) -> Call; await wait_for_message(channel, predicate(Message)) -> Message
 
-SignedSender (signed.py): POSTs to the app's `/slack/events`, signed like Slack.
+SignedSender: POSTs to the app's `/slack/events`, signed like Slack.
     SignedSender(url, signing_secret, *, sandbox=None, team_id=..., team_domain="sandbox",
                  api_app_id=..., bot_user_id=..., session=None, clock=time.time)
     command(command, text="", *, user_id, channel_id, channel_name="", trigger_id=None,
@@ -78,27 +90,13 @@ What the app must know, because the sandbox behaves like Slack:
 - views.update with a `hash` that is not the current one → hash_conflict.
 """
 
-from bot.sandbox.signed import (
-    VALID,
-    SignedResponse,
-    SignedSender,
-    Signing,
-    app_mention_event,
-    form_values,
-    member_joined_channel_event,
-    message_event,
-)
-from bot.sandbox.slack_api import (
-    DEFAULT_SCOPES,
-    Call,
-    Channel,
-    Ephemeral,
-    Hold,
-    Message,
-    SlackError,
-    SlackSandbox,
-    User,
-)
+from bot.sandbox.calls import Call, SlackError
+from bot.sandbox.model import Channel, Ephemeral, Message, User
+from bot.sandbox.payloads import app_mention_event, form_values, member_joined_channel_event, message_event
+from bot.sandbox.scripting import Hold
+from bot.sandbox.signed import VALID, SignedResponse, SignedSender, Signing
+from bot.sandbox.slack_api import SlackSandbox
+from bot.sandbox.workspace import DEFAULT_SCOPES
 
 __all__ = [
     "DEFAULT_SCOPES",

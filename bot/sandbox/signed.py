@@ -18,7 +18,7 @@ import copy
 import json
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlencode
@@ -26,27 +26,13 @@ from urllib.parse import urlencode
 import aiohttp
 from slack_sdk.signature import SignatureVerifier
 
-from bot.sandbox.slack_api import DEFAULT_APP_ID, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID, Message, SlackSandbox
+from bot.sandbox.model import Message
+from bot.sandbox.payloads import clicked_action, form_values, message_event, now_ts, submitted_view
+from bot.sandbox.slack_api import SlackSandbox
+from bot.sandbox.workspace import DEFAULT_APP_ID, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID
 
 VERIFICATION_TOKEN: Final = "sandbox-verification-token"  # legacy field Slack still sends
 STALE_AGE: Final = 10 * 60  # Bolt refuses timestamps more than 5 minutes off
-
-# How each input element reports its value in view.state.values.
-VALUE_ELEMENTS: Final = frozenset(
-    {"plain_text_input", "number_input", "email_text_input", "url_text_input", "rich_text_input"}
-)
-SINGLE_OPTION_ELEMENTS: Final = frozenset({"static_select", "radio_buttons", "external_select"})
-MULTI_OPTION_ELEMENTS: Final = frozenset({"multi_static_select", "checkboxes", "multi_external_select"})
-SELECTED_KEY: Final = {
-    "users_select": ("selected_user", "initial_user"),
-    "multi_users_select": ("selected_users", "initial_users"),
-    "conversations_select": ("selected_conversation", "initial_conversation"),
-    "multi_conversations_select": ("selected_conversations", "initial_conversations"),
-    "channels_select": ("selected_channel", "initial_channel"),
-    "multi_channels_select": ("selected_channels", "initial_channels"),
-    "datepicker": ("selected_date", "initial_date"),
-    "timepicker": ("selected_time", "initial_time"),
-}
 
 
 @dataclass(frozen=True)
@@ -82,150 +68,6 @@ class SignedResponse:
         if not isinstance(self.body, dict):
             raise TypeError(f"the app answered {self.body!r}, not a JSON object")
         return self.body
-
-
-def _now_ts(clock: Callable[[], float]) -> str:
-    return f"{clock():.6f}"
-
-
-def message_event(
-    channel: str,
-    text: str,
-    *,
-    user: str,
-    ts: str | None = None,
-    thread_ts: str | None = None,
-    channel_type: str = "channel",
-    team: str = DEFAULT_TEAM_ID,
-    subtype: str | None = None,
-    bot_id: str | None = None,
-) -> dict[str, Any]:
-    """A `message` event as Slack delivers it (`channel_type` "group" for private channels)."""
-    ts = ts or _now_ts(time.time)
-    event: dict[str, Any] = {
-        "type": "message",
-        "channel": channel,
-        "user": user,
-        "text": text,
-        "ts": ts,
-        "event_ts": ts,
-        "channel_type": channel_type,
-        "team": team,
-    }
-    if thread_ts is not None:
-        event["thread_ts"] = thread_ts
-    if subtype is not None:
-        event["subtype"] = subtype
-    if bot_id is not None:
-        event["bot_id"] = bot_id
-    return event
-
-
-def app_mention_event(
-    channel: str,
-    text: str,
-    *,
-    user: str,
-    ts: str | None = None,
-    thread_ts: str | None = None,
-    team: str = DEFAULT_TEAM_ID,
-) -> dict[str, Any]:
-    event = message_event(channel, text, user=user, ts=ts, thread_ts=thread_ts, team=team)
-    event["type"] = "app_mention"
-    del event["channel_type"]
-    return event
-
-
-def member_joined_channel_event(
-    channel: str, *, user: str, channel_type: str = "C", inviter: str | None = None, team: str = DEFAULT_TEAM_ID
-) -> dict[str, Any]:
-    """Sent when anyone (the bot included) joins; `channel_type` is "C" public, "G" private."""
-    event: dict[str, Any] = {
-        "type": "member_joined_channel",
-        "user": user,
-        "channel": channel,
-        "channel_type": channel_type,
-        "team": team,
-        "event_ts": _now_ts(time.time),
-    }
-    if inviter is not None:
-        event["inviter"] = inviter
-    return event
-
-
-def _option(element: Mapping[str, Any], value: str) -> dict[str, Any]:
-    options = list(element.get("options", []))
-    for group in element.get("option_groups", []):
-        options += group.get("options", [])
-    for option in options:
-        if option.get("value") == value:
-            return copy.deepcopy(dict(option))
-    known = [o.get("value") for o in options]
-    raise ValueError(f"{value!r} is not an option of {element.get('action_id')!r}; options: {known}")
-
-
-def _state_of(element: Mapping[str, Any], answer: Any, answered: bool) -> dict[str, Any]:
-    """One element's entry in view.state.values, as Slack reports it."""
-    kind = str(element.get("type"))
-    state: dict[str, Any] = {"type": kind}
-    if kind in VALUE_ELEMENTS:
-        state["value"] = answer if answered else element.get("initial_value")
-    elif kind in SINGLE_OPTION_ELEMENTS:
-        if answered:
-            state["selected_option"] = None if answer is None else _option(element, str(answer))
-        else:
-            state["selected_option"] = copy.deepcopy(element.get("initial_option"))
-    elif kind in MULTI_OPTION_ELEMENTS:
-        if answered:
-            state["selected_options"] = [_option(element, str(v)) for v in answer or []]
-        else:
-            state["selected_options"] = copy.deepcopy(element.get("initial_options", []))
-    elif kind in SELECTED_KEY:
-        selected, initial = SELECTED_KEY[kind]
-        state[selected] = answer if answered else element.get(initial)
-    else:
-        state["value"] = answer if answered else None
-    return state
-
-
-def form_values(view: Mapping[str, Any], answers: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """`view.state.values` for a user who typed `answers` into the modal `view`.
-
-    `answers` is keyed by the input block's `block_id`: a string for text inputs, an option's
-    value for selects and radio buttons, a list of values for checkboxes and multi-selects, a
-    user/channel id or date for pickers. Inputs left unanswered report their initial value or
-    null, as Slack does. An answer for a block the view lacks, or an option it does not offer,
-    is an error: the test is out of step with the modal.
-    """
-    values: dict[str, dict[str, Any]] = {}
-    unknown = set(answers)
-    for block in view.get("blocks", []):
-        if block.get("type") != "input":
-            continue
-        block_id, element = block.get("block_id"), block.get("element", {})
-        if not isinstance(block_id, str):
-            raise ValueError(f"an input block without a block_id cannot be read back: {block}")
-        action_id = str(element.get("action_id") or f"{block_id}-action")
-        unknown.discard(block_id)
-        values[block_id] = {action_id: _state_of(element, answers.get(block_id), block_id in answers)}
-    if unknown:
-        raise KeyError(f"the view has no input blocks {sorted(unknown)}; it has {sorted(values)}")
-    return values
-
-
-def _find_element(blocks: Sequence[Mapping[str, Any]], action_id: str) -> tuple[str, Mapping[str, Any]] | None:
-    """The (block_id, element) carrying `action_id` in a message's or a modal's blocks."""
-    for block in blocks:
-        candidates: list[Mapping[str, Any]] = []
-        if isinstance(block.get("accessory"), Mapping):
-            candidates.append(block["accessory"])
-        if isinstance(block.get("element"), Mapping):
-            candidates.append(block["element"])
-        candidates += [e for e in block.get("elements", []) if isinstance(e, Mapping)]
-        for element in candidates:
-            if element.get("action_id") == action_id:
-                return str(block.get("block_id") or secrets.token_hex(3)), element
-    return None
 
 
 class SignedSender:
@@ -450,26 +292,16 @@ class SignedSender:
         if isinstance(message, Message):
             channel_id = channel_id or message.channel
             message = message.as_slack()
-        blocks: list[Mapping[str, Any]] = []
-        if message is not None:
-            blocks = list(message.get("blocks") or [])
-        elif view is not None:
-            blocks = list(view.get("blocks") or [])
-        found = _find_element(blocks, action_id)
-        if found is None and (message is not None or view is not None):
-            raise LookupError(f"no element with action_id {action_id!r} in the {'message' if message else 'view'}")
-        element: Mapping[str, Any] = found[1] if found else {"type": "button"}
-        taken: dict[str, Any] = {
-            "action_id": action_id,
-            "block_id": block_id or (found[0] if found else secrets.token_hex(3)),
-            "type": element.get("type", "button"),
-            "action_ts": _now_ts(self._clock),
-        }
-        if "text" in element:
-            taken["text"] = copy.deepcopy(element["text"])
-        if value is not None or "value" in element:
-            taken["value"] = value if value is not None else element["value"]
-        taken |= dict(action or {})
+        container = message if message is not None else view
+        taken = clicked_action(
+            container,
+            action_id,
+            in_view=message is None,
+            block_id=block_id,
+            value=value,
+            action=action,
+            action_ts=now_ts(self._clock),
+        )
 
         payload: dict[str, Any] = {
             "type": "block_actions",
@@ -507,27 +339,6 @@ class SignedSender:
             return self.sandbox.channel(channel_id).name
         return ""
 
-    def _submitted_view(self, view: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
-        submitted: dict[str, Any] = {
-            "id": "V" + secrets.token_hex(5).upper(),
-            "team_id": self.team_id,
-            "type": "modal",
-            "blocks": [],
-            "private_metadata": "",
-            "callback_id": "",
-            "hash": f"{int(self._clock())}.{secrets.token_hex(4)}",
-            "clear_on_close": False,
-            "notify_on_close": False,
-            "root_view_id": None,
-            "previous_view_id": None,
-            "app_id": self.api_app_id,
-            "external_id": "",
-            "bot_id": None,
-        }
-        submitted |= copy.deepcopy(dict(view))
-        submitted["state"] = {"values": copy.deepcopy(dict(values))}
-        return submitted
-
     async def view_submission(
         self,
         view: Mapping[str, Any],
@@ -552,7 +363,7 @@ class SignedSender:
             "api_app_id": self.api_app_id,
             "token": VERIFICATION_TOKEN,
             "trigger_id": trigger_id or self._trigger_id(),
-            "view": self._submitted_view(view, values),
+            "view": submitted_view(view, values, team_id=self.team_id, app_id=self.api_app_id, clock=self._clock),
             "response_urls": [],
             "enterprise": None,
             "is_enterprise_install": False,
@@ -569,7 +380,7 @@ class SignedSender:
             "user": self._user(user_id),
             "api_app_id": self.api_app_id,
             "token": VERIFICATION_TOKEN,
-            "view": self._submitted_view(view, {}),
+            "view": submitted_view(view, {}, team_id=self.team_id, app_id=self.api_app_id, clock=self._clock),
             "is_cleared": is_cleared,
             "enterprise": None,
             "is_enterprise_install": False,
