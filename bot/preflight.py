@@ -93,9 +93,27 @@ async def check_slack_token(settings: Settings) -> Workspace:
             f"cannot reach Slack's Web API at {settings.slack_api_url} ({type(exc).__name__}: {exc}): check the "
             "network, or SLACK_API_URL if you set it"
         ) from exc
+    if settings.slack_app_token:
+        await _check_app_token(settings)
     return Workspace(
         team=str(answer.get("team") or ""),
         team_id=str(answer.get("team_id") or ""),
         bot_user=str(answer.get("user") or ""),
         url=str(answer.get("url") or ""),
     )
+
+
+async def _check_app_token(settings: Settings) -> None:
+    """Socket Mode starts with apps.connections.open; the SDK retries a refusal for ever, so ask once."""
+    from slack_sdk.errors import SlackApiError
+    from slack_sdk.web.async_client import AsyncWebClient
+
+    client = AsyncWebClient(token=settings.slack_app_token, base_url=settings.slack_api_url, timeout=15)
+    try:
+        await client.apps_connections_open(app_token=settings.slack_app_token)
+    except SlackApiError as exc:
+        error = exc.response.get("error") if isinstance(exc.response.data, dict) else exc.response.status_code
+        raise ConfigurationError(
+            f"Slack refused SLACK_APP_TOKEN ({error}): create an app-level token with connections:write (Basic "
+            "Information → App-Level Tokens), or unset SLACK_APP_TOKEN to serve over HTTP with SLACK_SIGNING_SECRET"
+        ) from exc

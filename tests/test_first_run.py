@@ -177,6 +177,19 @@ async def test_serve_refuses_a_token_slack_rejects_in_one_line(tmp_path: Path) -
     assert not (tmp_path / "data" / "pg").exists()  # checked before the database starts
 
 
+async def test_serve_refuses_an_app_token_slack_rejects_in_one_line(database_url: str) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    async with SlackSandbox() as sandbox:  # it knows the bot token only: the app token is refused
+        code, said = await _serve({"DATABASE_URL": database_url, "PORT": str(port), "SLACK_BOT_TOKEN": sandbox.token,
+                                   "SLACK_APP_TOKEN": "xapp-wrong", "SLACK_API_URL": sandbox.base_url,
+                                   "LOG_LEVEL": "WARNING"})  # fmt: skip
+    line = one_line(said)
+    assert code == 1 and line.startswith("error: Slack refused SLACK_APP_TOKEN (invalid_auth)") and "unset SLACK_APP_TOKEN" in line
+    assert "xapp-wrong" not in line
+
+
 async def test_serve_on_a_port_in_use_says_to_set_port(database_url: str) -> None:
     with socket.socket() as taken:
         taken.bind(("0.0.0.0", 0))
