@@ -36,6 +36,8 @@ from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
+from bot.slack.commands import SlashCommands
+from bot.slack.commands import use as use_commands
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +79,8 @@ def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
     from bot.preflight import check_slack_settings
 
     check_slack_settings(settings)
+    # what Slack text tells people to type is what this app registers
+    use_commands(SlashCommands(settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command))
     app = AsyncApp(
         # Bolt falls back to the SLACK_BOT_TOKEN variable when no token is given, and warns that it
         # is unused next to a client: the token is given here, and the client set up below.
