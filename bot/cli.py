@@ -9,22 +9,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import signal
 import sys
 from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from pydantic import ValidationError
 
-from bot.cli_output import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, EXIT_SIGTERM, EXIT_USAGE, Output, match_text, memory_text
+from bot.cli_output import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, EXIT_SIGTERM, Output, match_text, memory_text
+from bot.cli_runtime import Parser, Refused, at_least, configure_logging, until_signalled, version
 from bot.config import ConfigurationError, Settings, load_settings
 from bot.memory.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, drafts_from_text, load_drafts
 from bot.memory.port import MemoryStore
 from bot.memory.recall.conflicts import find_conflicts
-from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
+from bot.models import RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 
 log = logging.getLogger("incident-memory")
@@ -349,51 +349,6 @@ def _timestamp(text: str) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
-def _at_least(low: int, high: int | None = None) -> Callable[[str], int]:
-    def number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from exc
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{value} is out of range: give {low}…{high}" if high else f"{value} is below {low}")
-        return value
-
-    return number
-
-
-class _Refused(argparse.Action):
-    """An option a command refuses by saying why, rather than 'unrecognized arguments'."""
-
-    def __init__(self, *args: Any, refusal: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.refusal = refusal
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: str | None = None) -> None:
-        parser.error(f"{option} is not an option of serve: {self.refusal}")
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse whose usage errors come out as JSON when --json is on the command line."""
-
-    json_errors = False
-
-    def error(self, message: str) -> NoReturn:
-        if Parser.json_errors:
-            Output(json_mode=True).error(f"{self.prog}: {message}")
-            self.exit(EXIT_USAGE)
-        super().error(message)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("incident-memory")
-    except PackageNotFoundError:
-        return "unknown"
-
-
 def build_parser() -> argparse.ArgumentParser:
     with_json = Parser(add_help=False)
     with_json.add_argument("--json", action="store_true", help="print JSON for scripts (errors too)")
@@ -401,7 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
     with_team.add_argument("--team", help="team_id (default: INCIDENT_MEMORY_TEAM, else local)")
 
     parser = Parser(prog="incident-memory", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"incident-memory {_version()}")
+    parser.add_argument("--version", action="version", version=f"incident-memory {version()}")
     parser.add_argument("-v", "--verbose", action="store_true", help="say what happens (where the database is, …) on stderr")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
 
@@ -416,9 +371,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)", team=False,
             json=False)  # fmt: skip
     p.set_defaults(slack=True)
-    p.add_argument("--json", nargs=0, action=_Refused, help=argparse.SUPPRESS,
+    p.add_argument("--json", nargs=0, action=Refused, help=argparse.SUPPRESS,
                    refusal="serve writes logs, not a result: LOG_FORMAT=json makes them JSON lines")  # fmt: skip
-    p.add_argument("--team", nargs=1, action=_Refused, help=argparse.SUPPRESS,
+    p.add_argument("--team", nargs=1, action=Refused, help=argparse.SUPPRESS,
                    refusal="serve files memories under each Slack workspace's own team id (from Slack), not --team")  # fmt: skip
     add("demo", cmd_demo, "run the whole bot against a local stand-in for Slack, in a throwaway database", team=False)
     add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file (- reads standard input)").add_argument(
@@ -428,8 +383,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("list", cmd_list, "list memories")
     p.add_argument("--service")
     p.add_argument("--state", action="append", choices=[s.value for s in TruthState])
-    p.add_argument("--limit", type=_at_least(1), default=50, help="at most this many (at least 1; default %(default)s)")
-    p.add_argument("--offset", type=_at_least(0), default=0)
+    p.add_argument("--limit", type=at_least(1), default=50, help="at most this many (at least 1; default %(default)s)")
+    p.add_argument("--offset", type=at_least(0), default=0)
     p = add("recall", cmd_recall, "recall past incidents like TEXT, with reasons")
     p.add_argument("text", nargs="+")
     p.add_argument("--service", help="only memories of this service")
@@ -440,7 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--since", type=_timestamp, help="only incidents from this time on (ISO 8601)")
     p.add_argument("--until", type=_timestamp, help="only incidents up to this time (ISO 8601)")
     p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
-    p.add_argument("--limit", type=_at_least(1, 50), default=5, help="at most this many, 1…50 (default %(default)s)")
+    p.add_argument("--limit", type=at_least(1, 50), default=5, help="at most this many, 1…50 (default %(default)s)")
     p = add("correct", cmd_correct, "attach a correction to a memory")
     p.add_argument("id")
     p.add_argument("text", nargs="+")
@@ -480,49 +435,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _configure_logging(verbose: bool) -> None:
-    """Quiet by default: warnings only. -v adds what happens, such as where the database is."""
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    # pgserver narrates every start in detail, and its failures reach the user as our one line
-    logging.getLogger("pgserver").setLevel(logging.WARNING if verbose else logging.CRITICAL)
-
-
-async def _until_signalled(work: Awaitable[int]) -> int:
-    """Run a command; SIGTERM cancels it like Ctrl-C does, so every cleanup runs (asyncio
-    turns SIGINT into the same cancellation, then KeyboardInterrupt)."""
-    task = asyncio.current_task()
-    assert task is not None
-    terminated = False
-
-    def on_sigterm() -> None:
-        nonlocal terminated
-        if not terminated:
-            terminated = True
-            task.cancel()
-
-    loop = asyncio.get_running_loop()
-    try:
-        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
-        handled = True
-    except (RuntimeError, ValueError):  # not the main thread (a caller's worker thread): its caller's signals
-        handled = False
-    try:
-        return await work
-    except asyncio.CancelledError:
-        if terminated:
-            return EXIT_SIGTERM
-        raise
-    finally:
-        if handled:
-            loop.remove_signal_handler(signal.SIGTERM)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     Parser.json_errors = "--json" in argv
     args = build_parser().parse_args(argv)
     out = Output(json_mode=args.json)
-    _configure_logging(args.verbose)
+    configure_logging(args.verbose)
     try:
         settings = load_settings()
         if hasattr(args, "team"):
@@ -534,7 +452,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.opens_database:
             check_vocabulary(settings)
             check_data_dir(settings)
-        code = asyncio.run(_until_signalled(args.handler(args, settings)))
+        code = asyncio.run(until_signalled(args.handler(args, settings)))
         if code == EXIT_SIGTERM:
             out.error("stopped by SIGTERM; cleaned up")
         return code

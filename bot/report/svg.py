@@ -38,7 +38,7 @@ def heatmap(rows: Sequence[str], columns: Sequence[str], value: dict[str, dict[s
         body.append(_text(left - 8, y + cell * 0.7, _clip(row, 24), anchor="end"))
         for j, column in enumerate(columns):
             n = value.get(row, {}).get(column, 0)
-            shade = f"fill=\"#0969da\" fill-opacity=\"{0.15 + 0.85 * n / peak:.2f}\"" if n else f'fill="#f6f8fa"'
+            shade = f"fill=\"#0969da\" fill-opacity=\"{0.15 + 0.85 * n / peak:.2f}\"" if n else 'fill="#f6f8fa"'
             body.append(
                 f'<rect x="{left + j * cell}" y="{y}" width="{cell - 2}" height="{cell - 2}" {shade}>'
                 f"<title>{escape(row)} · {column}: {n}</title></rect>"
