@@ -22,12 +22,13 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
 from bot.config import ConfigurationError, Settings
+from bot.handlers import register_all
 from bot.memory.database import database_url, migrate
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.pool import create_pool
-from bot.memory.port import MemoryStore
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
+from bot.recall.pipeline import Recaller
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
@@ -36,6 +37,7 @@ from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
+from bot.services.container import Services
 from bot.slack.commands import SlashCommands
 from bot.slack.commands import use as use_commands
 
@@ -46,20 +48,6 @@ METRICS_PATH = "/metrics"
 
 
 __all__ = ["ConfigurationError", "Runtime", "Services", "open_runtime", "open_services", "serve"]
-
-
-@dataclass
-class Services:
-    """Everything a handler may call. Handlers get this, never a pool or a store."""
-
-    settings: Settings
-    memory: MemoryStore  # the demo and tests seed through it; handlers use the services below
-    incidents: IncidentService
-    recall: RecallService
-    resolution: ResolutionService
-    investigation: InvestigationService
-    background: BackgroundWork
-    metrics: Metrics
 
 
 def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWebClient:
@@ -75,12 +63,12 @@ def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWeb
 
 
 def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
-    from bot.handlers import register_all
     from bot.preflight import check_slack_settings
 
     check_slack_settings(settings)
     # what Slack text tells people to type is what this app registers
-    use_commands(SlashCommands(settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command))
+    commands = SlashCommands(settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command)
+    use_commands(commands)
     app = AsyncApp(
         # Bolt falls back to the SLACK_BOT_TOKEN variable when no token is given, and warns that it
         # is unused next to a client: the token is given here, and the client set up below.
@@ -92,7 +80,7 @@ def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
     configured = slack_client(settings, services.metrics)
     app.client.base_url = configured.base_url
     app.client.retry_handlers = configured.retry_handlers
-    register_all(app, services)
+    register_all(app, services, commands)
     return app
 
 
@@ -128,7 +116,9 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     pool = await create_pool(dsn)
     background = BackgroundWork()
     metrics = Metrics()
-    memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+    # one vocabulary: memories are indexed with it, queries read with it
+    vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
+    memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
@@ -137,8 +127,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, metrics=metrics),
-            resolution=ResolutionService(memory, incident_store),
+            recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics),
+            resolution=ResolutionService(memory),
             investigation=investigation,
             background=background,
             metrics=metrics,

@@ -20,10 +20,11 @@ from pydantic import ValidationError
 from bot.cli_output import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, EXIT_SIGTERM, Output, match_text, memory_text
 from bot.cli_runtime import Parser, Refused, at_least, configure_logging, until_signalled, version
 from bot.config import ConfigurationError, Settings, load_settings
-from bot.memory.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, drafts_from_text, load_drafts
 from bot.memory.port import MemoryStore
-from bot.memory.recall.conflicts import find_conflicts
+from bot.recall.conflicts import find_conflicts
+from bot.services.recall import RecallService
 from bot.models import RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 
@@ -149,7 +150,7 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
     )
 
     async def work(store: MemoryStore) -> int:
-        matches = await store.recall(query)
+        matches = await RecallService(store).recall(query)
         if not matches:
             await _hint_other_teams(store, args.team)
 

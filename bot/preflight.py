@@ -41,7 +41,7 @@ def check_vocabulary(settings: Settings) -> None:
     """A team's own concept vocabulary, read now rather than at the first recall."""
     if settings.incident_memory_concepts_path is None:
         return
-    from bot.memory.recall.concepts import VocabularyError, load_vocabulary
+    from bot.recall.concepts import VocabularyError, load_vocabulary
 
     try:
         load_vocabulary(settings.incident_memory_concepts_path)

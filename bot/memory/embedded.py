@@ -11,7 +11,7 @@ import os
 import warnings
 from pathlib import Path
 
-from bot.memory.errors import StoreUnavailable
+from bot.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
 
