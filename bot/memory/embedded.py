@@ -5,9 +5,11 @@ Several processes may share one data folder: each attaches to the server already
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
+import signal
 import warnings
 from pathlib import Path
 
@@ -42,8 +44,29 @@ def start_embedded(data_dir: Path) -> str:
             server = pgserver.get_server(pg_dir)
     except Exception as exc:  # noqa: BLE001 - pgserver raises plain exceptions with the server log
         raise EmbeddedPostgresError(f"could not start the embedded PostgreSQL in {pg_dir}: {exc}") from exc
+    _stop_undisturbed()
     log.info("embedded PostgreSQL: data in %s", pg_dir)
     return server.get_uri()
+
+
+_stopping_registered = False
+
+
+def _stop_undisturbed() -> None:
+    """pgserver stops the server from an atexit hook (`pg_ctl stop`, when no other process uses
+    it). A second Ctrl-C or SIGTERM landing then would kill pg_ctl and leave the server running:
+    from then on, this process ignores both (atexit runs this before pgserver's hook, registered
+    earlier, and pg_ctl inherits it)."""
+    global _stopping_registered  # noqa: PLW0603 - once per process
+    if _stopping_registered:
+        return
+    _stopping_registered = True
+
+    def ignore_signals() -> None:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_IGN)
+
+    atexit.register(ignore_signals)
 
 
 def _forget_dead_handles(pg_dir: Path) -> None:
