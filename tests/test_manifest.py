@@ -36,7 +36,7 @@ class RecordingApp:
         if kind not in self.registered:
             raise AttributeError(kind)
 
-        def register(name: str):  # noqa: ANN202
+        def register(name: str, **_options: object):  # noqa: ANN202 - e.g. middleware=[...]
             self.registered[kind].add(name)
             return lambda listener: listener
 
@@ -53,7 +53,7 @@ def _commands(settings: Settings) -> SlashCommands:
 
 def _listeners(settings: Settings | None = None) -> tuple[set[str], set[str]]:
     app = RecordingApp()
-    register_all(app, None, _commands(settings or Settings()))  # type: ignore[arg-type] - registration reads no service
+    register_all(app, None, commands=_commands(settings or Settings()))  # type: ignore[arg-type] - registration reads no service
     return app.registered["command"], app.registered["event"]
 
 

@@ -33,7 +33,7 @@ async def _serve_until_sigterm(database_url: str, sandbox: SlackSandbox) -> None
     )
     try:
         async with aiohttp.ClientSession() as http:
-            for _ in range(300):  # wait until it listens (it checks its token, migrates first)
+            for _ in range(600):  # wait until it listens (it checks its token, migrates first; a busy machine is slow)
                 try:
                     async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
                         health = (response.status, await response.json())

@@ -2,7 +2,8 @@
 are registered here, and only here.
 
 Every listener acknowledges first (Slack allows 3 s, and a trigger_id opens one modal once),
-then hands slow work to the background (`bot.handlers.errors.spawn`). Listeners find the
+then hands slow work to a durable job (bot/handlers/work.py; events are queued before their
+ack). Listeners find the
 services, this app's Slack lookups and the resolved team/user/channel in Bolt's `context`
 (bot/handlers/context.py); one error handler turns any failure into a message the user sees.
 They call services and bot.slack renderers; they hold no SQL and build no Block Kit themselves.
@@ -10,11 +11,14 @@ They call services and bot.slack renderers; they hold no SQL and build no Block 
 
 from __future__ import annotations
 
+from typing import Any
+
 from slack_bolt.async_app import AsyncApp
 
 from bot.handlers import (
     action_incident,
     action_memory,
+    action_open_form,
     command_incident,
     command_investigate,
     command_recall,
@@ -24,10 +28,13 @@ from bot.handlers import (
     view_declare,
     view_reject,
     view_resolution,
+    work,
 )
 from bot.handlers.context import context_middleware
 from bot.handlers.lookups import SlackLookups
 from bot.handlers.errors import report_error
+from bot.handlers.work import store_event_first
+from bot.jobs import JobKind
 from bot.services.container import Services
 from bot.slack import ids
 from bot.slack.commands import SlashCommands
@@ -36,10 +43,20 @@ from bot.slack.commands import SlashCommands
 EVENTS = ("message", "member_joined_channel")
 
 
-def register_all(app: AsyncApp, services: Services, commands: SlashCommands = SlashCommands()) -> None:
+def all_jobs() -> tuple[JobKind[Any], ...]:
+    """Every kind of job the surfaces start: what the worker runs."""
+    return (
+        work.recall_thread, work.record_message, work.detect_incident, work.answer_recall, work.show_memory,
+        work.run_investigation, work.post_ephemeral, work.post_to_channel, action_memory.record_feedback,
+    )  # fmt: skip
+
+
+def register_all(
+    app: AsyncApp, services: Services, lookups: SlackLookups | None = None, commands: SlashCommands = SlashCommands()
+) -> None:
     """Wire every surface of `app` to its listener, with `services` in each request's context.
     The slash commands go by the names the settings give them (the manifest declares the same)."""
-    app.middleware(context_middleware(services, SlackLookups()))
+    app.middleware(context_middleware(services, lookups or SlackLookups()))
     app.error(report_error)
 
     app.command(commands.incident)(command_incident.incident_command)
@@ -47,8 +64,10 @@ def register_all(app: AsyncApp, services: Services, commands: SlashCommands = Sl
     app.command(commands.investigate)(command_investigate.investigate_command)
 
     # Bolt runs only the first `message` listener that matches: there is one, it dispatches
-    app.event("message")(event_message.on_message)
-    app.event("member_joined_channel")(event_member_joined.on_member_joined)
+    store_message = store_event_first(work.record_message, event_message.message_job)
+    app.event("message", middleware=[store_message])(event_message.on_message)
+    store_join = store_event_first(work.detect_incident, event_member_joined.detect_job)
+    app.event("member_joined_channel", middleware=[store_join])(event_member_joined.on_member_joined)
 
     app.action(ids.MEMORY_HELPFUL)(action_memory.on_helpful)
     app.action(ids.MEMORY_NOT_RELEVANT)(action_memory.on_not_relevant)
@@ -56,6 +75,7 @@ def register_all(app: AsyncApp, services: Services, commands: SlashCommands = Sl
     app.action(ids.MEMORY_REJECT)(action_memory.open_reject_modal)
     app.action(ids.INCIDENT_INVESTIGATE)(action_incident.on_investigate)
     app.action(ids.INCIDENT_RESOLVE)(action_incident.on_resolve)
+    app.action(ids.OPEN_FORM)(action_open_form.on_open_form)
 
     app.view(ids.DECLARE_MODAL)(view_declare.on_declare)
     app.view(ids.RESOLUTION_MODAL)(view_resolution.on_resolution)

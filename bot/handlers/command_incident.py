@@ -8,9 +8,10 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.errors import MemoryError_, MemoryNotFound
+from bot.errors import MemoryError_
+from bot.handlers.action_open_form import open_form
 from bot.handlers.context import services_of
-from bot.handlers.errors import spawn
+from bot.handlers.work import CommandRequest, enqueue_then_ack, show_memory
 from bot.services.container import Services
 from bot.slack import messages
 from bot.slack.commands import in_use
@@ -30,13 +31,17 @@ async def incident_command(
     team_id, channel_id = context.team_id, context.channel_id
     if verb in ("", "declare"):
         await ack()
-        await client.views_open(trigger_id=command["trigger_id"], view=declare_modal(context={"channel_id": channel_id}))
+        view = declare_modal(context={"channel_id": channel_id})
+        await open_form(client, services, command["trigger_id"], view, channel_id=channel_id, user_id=context.user_id)
     elif verb == "resolve":
         await ack()
-        await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond)
+        await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond, context.user_id)
     elif verb == "show" and rest.strip():
-        await ack()
-        spawn(context, _show(services, team_id, rest.strip(), respond), name="incident-show")
+        request = CommandRequest(
+            team_id=team_id, channel_id=channel_id, user_id=context.user_id, text=rest.strip(),
+            response_url=command["response_url"],
+        )  # fmt: skip
+        await enqueue_then_ack(ack, services, show_memory, request)
     elif verb == "help":
         await ack(**messages.help_message(services.settings.incident_channel_pattern))
     else:
@@ -45,7 +50,8 @@ async def incident_command(
 
 
 async def open_resolution_modal(
-    client: AsyncWebClient, services: Services, team_id: str, channel_id: str, trigger_id: str, respond: Any
+    client: AsyncWebClient, services: Services, team_id: str, channel_id: str, trigger_id: str, respond: Any,
+    user_id: str,
 ) -> None:
     try:
         incident = await asyncio.wait_for(services.incidents.latest_in(team_id, channel_id), TITLE_LOOKUP_S)
@@ -57,13 +63,5 @@ async def open_resolution_modal(
             return
     title = incident.title if incident else "this channel's incident"
     context = {"channel_id": channel_id, **({"current_incident": incident.incident_id} if incident else {})}
-    await client.views_open(trigger_id=trigger_id, view=resolution_modal(title, context=context))
+    await open_form(client, services, trigger_id, resolution_modal(title, context=context), channel_id=channel_id, user_id=user_id)
 
-
-async def _show(services: Services, team_id: str, incident_id: str, respond: Any) -> None:
-    try:
-        memory = await services.recall.memory(team_id, incident_id)
-    except MemoryNotFound:
-        await respond(**messages.notice(f"No memory `{incident_id}` in this workspace."))
-        return
-    await respond(**messages.memory_detail(memory))

@@ -19,6 +19,9 @@ INCIDENT_INVESTIGATE: Final = "incident_investigate"
 # value: the current incident's reference; opens the resolution modal
 INCIDENT_RESOLVE: Final = "incident_resolve"
 
+# value: the key under which a form Slack could not open in time is kept; opens it
+OPEN_FORM: Final = "open_form"
+
 # ---- modals (callback_id) -----------------------------------------------------------------------
 DECLARE_MODAL: Final = "incident_declare"
 RESOLUTION_MODAL: Final = "incident_resolution"
