@@ -20,7 +20,7 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.background import BackgroundWork
+from bot.background import BackgroundWork, to_the_end
 from bot.config import ConfigurationError, Settings
 from bot.handlers import all_jobs, register_all
 from bot.handlers.lookups import SlackLookups
@@ -158,11 +158,15 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             effects=PostgresEffects(pool),
         )
     finally:
-        await background.drain()
-        await investigation.aclose()  # the model's HTTP client
-        await memory_store.close()  # a recall-postings derivation in flight finishes first
-        await pool.close()
-        await intake.close()
+
+        async def close() -> None:
+            await background.drain()
+            await investigation.aclose()  # the model's HTTP client
+            await memory_store.close()  # a recall-postings derivation in flight finishes first
+            await pool.close()
+            await intake.close()
+
+        await to_the_end(close())  # a second Ctrl-C must not leave pools half closed
 
 
 @dataclass
@@ -206,7 +210,7 @@ async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
         try:
             yield Runtime(services, slack_app, build_web_app(slack_app, services), worker)
         finally:
-            await worker.stop(settings.shutdown_drain_s)
+            await to_the_end(worker.stop(settings.shutdown_drain_s))
 
 
 async def serve(settings: Settings) -> None:

@@ -8,12 +8,13 @@ import os
 import re
 import uuid
 from contextlib import asynccontextmanager
-from collections.abc import AsyncIterator, Awaitable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.background import to_the_end
 from bot.config import Settings
 from bot.memory.embedded import process_alive, start_embedded
 from bot.errors import MemoryError_, StoreUnavailable
@@ -168,19 +169,5 @@ async def throwaway_database(admin_dsn: str, migrations: Path, *, prefix: str = 
             await conn.close()
         yield dsn
     finally:
-        await _to_the_end(_drop(admin_dsn, name))
+        await to_the_end(_drop(admin_dsn, name))
 
-
-async def _to_the_end(cleanup: Awaitable[None]) -> None:
-    """Await a cleanup to its end even when Ctrl-C or SIGTERM cancels us meanwhile (then the
-    cancellation goes on once it is done): a drop cut short would leave the database behind."""
-    task = asyncio.ensure_future(cleanup)
-    cancelled = False
-    while not task.done():
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            cancelled = True
-    task.result()
-    if cancelled:
-        raise asyncio.CancelledError
