@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
@@ -471,5 +472,14 @@ def main(argv: list[str] | None = None) -> int:
     return EXIT_FAILED
 
 
+def run() -> None:
+    """The `incident-memory` program: main, then exit. Once the work is done only the stop of the
+    embedded PostgreSQL is left (at exit): a late Ctrl-C or SIGTERM must not cut it short."""
+    code = main()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()
