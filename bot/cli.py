@@ -28,6 +28,8 @@ from bot.recall.conflicts import find_conflicts
 from bot.services.recall import RecallService
 from bot.models import RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
+from bot.cli_rules import register as register_rule_commands
+from bot.rules.files import RuleFileError
 
 log = logging.getLogger("incident-memory")
 
@@ -68,11 +70,17 @@ async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
-    # validate all before writing any
+    from pathlib import PurePath
+
+    from bot.importer.identity import derived_incident_id, identity_name
+
+    # validate all before writing any; a record without an id is named as `import` names it
     if args.file == "-":
-        drafts = drafts_from_text(sys.stdin.read(), "<stdin>", team_id=args.team)
+        drafts = drafts_from_text(sys.stdin.read(), "<stdin>", team_id=args.team,
+                                  incident_id_for=lambda line: derived_incident_id(PurePath("stdin"), line))  # fmt: skip
     else:
-        drafts = load_drafts(Path(args.file), team_id=args.team)
+        path = Path(args.file)
+        drafts = load_drafts(path, team_id=args.team, incident_id_for=lambda line: derived_incident_id(identity_name(path), line))
     if not drafts:
         _emit(args, [], f"nothing retained: {args.file if args.file != '-' else 'standard input'} holds no memories")
         return EXIT_OK
@@ -231,18 +239,35 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.importer.summary import summary_text
 
     found = find_postmortems(args.paths)
+    model = None
+    if args.with_model:  # nothing is sent anywhere without the flag
+        from bot.importer.model_extract import ModelExtractor
 
-    async def work(store: MemoryStore) -> int:
+        if not settings.anthropic_api_key:
+            raise CommandFailed("--with-model needs ANTHROPIC_API_KEY (nothing was imported)")
+        model = ModelExtractor(
+            api_key=settings.anthropic_api_key, model=settings.anthropic_model, base_url=settings.anthropic_base_url,
+            timeout_s=settings.investigation_timeout_s,
+        )  # fmt: skip
+
+    async def work(store: MemoryStore | None) -> int:
         with Progress(console=Console(stderr=True), transient=True) as progress:  # stdout stays the report
-            task = progress.add_task("importing postmortems", total=len(found.files))
-            report = await import_postmortems(
-                store, found, team_id=args.team, on_file=lambda _: progress.advance(task)
-            )
+            task = progress.add_task("reading postmortems" if args.dry_run else "importing postmortems", total=len(found.files))
+            try:
+                report = await import_postmortems(
+                    store, found, team_id=args.team, update=args.update, dry_run=args.dry_run, model=model,
+                    on_file=lambda _: progress.advance(task),
+                )  # fmt: skip
+            finally:
+                if model is not None:
+                    await model.aclose()
         _emit(args, report.model_dump(mode="json"), summary_text(report))
         if report.failed:
             Output.note("error: some files were rejected or conflict with stored memories (see above)")
         return EXIT_FAILED if report.failed else EXIT_OK
 
+    if args.dry_run:
+        return await work(None)  # nothing is written, so no database is opened
     return await _with_store(settings, work)
 
 
@@ -259,6 +284,13 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import serve
 
     await serve(settings)
+    return EXIT_OK
+
+
+async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import run_worker
+
+    await run_worker(settings)
     return EXIT_OK
 
 
@@ -377,6 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
                    refusal="serve writes logs, not a result: LOG_FORMAT=json makes them JSON lines")  # fmt: skip
     p.add_argument("--team", nargs=1, action=Refused, help=argparse.SUPPRESS,
                    refusal="serve files memories under each Slack workspace's own team id (from Slack), not --team")  # fmt: skip
+    add("worker", cmd_worker, "run the jobs Slack requests queue (serve starts JOB_WORKERS of these itself)", team=False,
+        json=False)  # fmt: skip
     add("demo", cmd_demo, "run the whole bot against a local stand-in for Slack, in a throwaway database", team=False)
     add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file (- reads standard input)").add_argument(
         "file", help="a file, or - for standard input"
@@ -418,9 +452,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reason")
     add("retag", cmd_retag, "recompute stored concepts and error signatures after the vocabulary changed")
     add("purge", cmd_purge, "delete a memory for good").add_argument("id")
-    add("import", cmd_import, "seed memory from postmortems: Markdown, JSON/JSON Lines, CSV").add_argument(
-        "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"
-    )
+    p = add("import", cmd_import, "seed memory from postmortems: Markdown, plain text, JSON/JSON Lines, CSV")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
+    p.add_argument("--update", action="store_true", help="an edited postmortem supersedes its stored memory")
+    p.add_argument("--dry-run", action="store_true", help="show per file which fields were found; write nothing")
+    p.add_argument("--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)")
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database", team=False)
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -434,6 +470,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("report", cmd_report, "write a page that shows the memory: incidents per service and month, truth "
             "states, failed attempts that recur, what awaits review")  # fmt: skip
     p.add_argument("-o", "--output", default="incident-memory-report.html", help="the page to write (default %(default)s)")
+    register_rule_commands(add, Parser(add_help=False, parents=[with_json, with_team]))
     return parser
 
 
@@ -462,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         out.error("interrupted; cleaned up")
         return EXIT_SIGINT
     except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed,
-            ConfigurationError) as exc:  # fmt: skip
+            ConfigurationError, RuleFileError) as exc:  # fmt: skip
         out.error(str(exc))
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())

@@ -101,6 +101,9 @@ def memory_text(m: MemoryRecord, *, full: bool = True) -> str:
         lines.append(f"  did not work: {attempt.action}{why}")
     for c in m.corrections:
         lines.append(f"  correction by {c.author} ({when(c.created_at)}): {c.text}")
+    if full and m.provenance is not None:  # where an imported memory's fields came from
+        lines.append(f"  imported from {m.provenance.file} by {m.provenance.extractor}")
+        lines += [f"    {name}: {where}" for name, where in m.provenance.fields.items()]
     if full:
         for t in m.transitions:
             successor = f" (by {t.successor_id})" if t.successor_id else ""

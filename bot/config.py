@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     incident_memory_concepts_path: Path | None = Field(
         default=None, description="a team's own incident vocabulary (JSON, as bot/data/concepts.json), added to the built-in one"
     )
+    rules_dir: Path | None = Field(
+        default=None, description="folder of reviewed rule files (YAML, kept in git); unset → no rules are used"
+    )
     investigation_timeout_s: float = Field(default=60.0, gt=0, description="give up on the model after this long")
     investigate_private_with_model: bool = Field(
         default=False, description="send private channels' incidents and memories to the model"
@@ -70,6 +73,10 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(
         default=None, description="when set, GET /metrics needs `Authorization: Bearer <token>`"
     )
+    job_workers: int = Field(
+        default=1, ge=0, le=16,
+        description="worker processes `serve` starts for jobs, so their work never delays Slack's acks (0: in `serve`'s own process)",
+    )  # fmt: skip
     job_concurrency: int = Field(
         default=8, ge=2, le=64, description="jobs (recall threads, investigations, answers) run at once by each instance"
     )
