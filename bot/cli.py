@@ -18,7 +18,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.cli_output import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, EXIT_SIGTERM, Output, match_text, memory_text
+from bot.cli_output import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, EXIT_SIGTERM, CommandFailed, Output, match_text, memory_text
+from bot.cli_pages import read_baseline, write_page
+from bot.cli_pages import register as register_page_commands
 from bot.cli_runtime import Parser, Refused, at_least, configure_logging, until_signalled, version
 from bot.config import ConfigurationError, Settings, load_settings
 from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
@@ -32,10 +34,6 @@ from bot.cli_rules import register as register_rule_commands
 from bot.rules.files import RuleFileError
 
 log = logging.getLogger("incident-memory")
-
-
-class CommandFailed(Exception):
-    """A failure already worded for the user."""
 
 
 def _emit(args: argparse.Namespace, payload: Any, text: str) -> None:
@@ -305,7 +303,7 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 
     if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
         raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
-    baseline = _read_baseline(args.baseline) if args.baseline else None
+    baseline = read_baseline(args.baseline) if args.baseline else None
     report = await run_replay(Path(args.dir), settings, progress=not args.no_progress)
     text = report.text()
     if args.html:
@@ -315,61 +313,10 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
             raise CommandFailed(f"{args.baseline}: measured on {baseline[0]} cases, but {args.dir} has {report.metrics.cases}")
         page = replay_html(Path(args.dir).name, recall_at_k([r.rank for r in report.results]), report.as_json(),
                            baseline=baseline[1] if baseline else None)  # fmt: skip
-        _write(Path(args.html), page)
+        write_page(Path(args.html), page)
         text += f"\nwrote {args.html}"
     _emit(args, report.as_json() | ({"html": args.html} if args.html else {}), text)
     return EXIT_OK
-
-
-BASELINE_SHAPE = '{"cases": N, "recall_at_k": {"baseline": [ten numbers in 0…1]}} (bench/recall_baseline.py --json)'
-
-
-def _read_baseline(path: str) -> tuple[int, list[float]]:
-    import json
-
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        curve = [float(v) for v in data["recall_at_k"]["baseline"]]
-        cases = int(data["cases"])
-    except OSError as exc:
-        raise CommandFailed(f"{path}: {exc.strerror or exc}") from exc
-    except (ValueError, KeyError, TypeError) as exc:
-        raise CommandFailed(f"{path}: not a baseline: expected {BASELINE_SHAPE}") from exc
-    if len(curve) != 10 or not all(0.0 <= v <= 1.0 for v in curve):
-        raise CommandFailed(f"{path}: not a baseline: expected {BASELINE_SHAPE}")
-    return cases, curve
-
-
-def _write(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise CommandFailed(f"cannot write {path}: {exc.strerror or exc}") from exc
-
-
-async def cmd_manifest(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.manifest import app_manifest, manifest_yaml
-
-    shape = {"host": args.host, "socket_mode": args.socket_mode}
-    _emit(args, app_manifest(settings, **shape), manifest_yaml(settings, **shape).rstrip("\n"))
-    return EXIT_OK
-
-
-async def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.report import all_memories, memory_report_html
-    from bot.report.figures import MemoryFigures
-
-    async def work(store: MemoryStore) -> int:
-        memories = await all_memories(store, args.team)
-        if not memories:
-            await _hint_other_teams(store, args.team)
-        figures = MemoryFigures.of(args.team, memories)
-        _write(Path(args.output), memory_report_html(figures))
-        _emit(args, {"html": args.output, **figures.as_json()},
-              f"wrote {args.output}: {figures.total} memories, {len(figures.awaiting_review)} awaiting review")  # fmt: skip
-        return EXIT_OK
-
-    return await _with_store(settings, work)
 
 
 # ---- the parser -------------------------------------------------------------------------------
@@ -463,13 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--html", metavar="FILE", help="also write the Recall@k curve (k = 1…10) as a page")
     p.add_argument("--baseline", metavar="FILE", help="draw this baseline beside it: the output of "
                    "bench/recall_baseline.py --json on the same corpus")  # fmt: skip
-    p = add("manifest", cmd_manifest, "print the Slack app manifest for these settings (slash command names "
-            "from SLACK_INCIDENT_COMMAND, SLACK_RECALL_COMMAND, SLACK_INVESTIGATE_COMMAND)", team=False, database=False)  # fmt: skip
-    p.add_argument("--host", default="YOUR-HOST", help="the bot's public host name, for the URLs (default %(default)s)")
-    p.add_argument("--socket-mode", action="store_true", help="for Socket Mode (no public URL)")
-    p = add("report", cmd_report, "write a page that shows the memory: incidents per service and month, truth "
-            "states, failed attempts that recur, what awaits review")  # fmt: skip
-    p.add_argument("-o", "--output", default="incident-memory-report.html", help="the page to write (default %(default)s)")
+    register_page_commands(add)
     register_rule_commands(add, Parser(add_help=False, parents=[with_json, with_team]))
     return parser
 

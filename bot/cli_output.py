@@ -18,6 +18,10 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_SIGINT, EXIT_SIGTERM = 130, 143  # the shell's 128 + signal number
 
 
+class CommandFailed(Exception):
+    """A failure already worded for the user."""
+
+
 class Output:
     def __init__(self, *, json_mode: bool = False) -> None:
         self.json_mode = json_mode
