@@ -143,6 +143,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     # one vocabulary: memories are indexed with it, queries read with it
     vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
     memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
+    await memory_store.reindex_terms()  # after a tokenizer change: one read when nothing is stale
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
@@ -152,7 +153,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
             recall=RecallService(
-                memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics,
+                memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics,
                 rules=RuleService(memory, vocabulary, settings.rules_dir),
             ),  # fmt: skip
             resolution=ResolutionService(memory),

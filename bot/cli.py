@@ -27,6 +27,7 @@ from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRe
 from bot.memory.files import MemoryFileError, drafts_from_text, load_drafts
 from bot.memory.port import MemoryStore
 from bot.recall.conflicts import find_conflicts
+from bot.recall.floor import split_at_floor
 from bot.services.recall import RecallService
 from bot.models import RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
@@ -160,11 +161,18 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         matches = await RecallService(store).recall(query)
         if not matches:
             await _hint_other_teams(store, args.team)
-
-        body = "\n\n".join(match_text(i, m) for i, m in enumerate(matches, start=1))
-        for service, ids in find_conflicts(matches).items():
+        floor = settings.recall_floor
+        shown, under = split_at_floor(matches, floor)
+        body = "\n\n".join(match_text(i, m) for i, m in enumerate(shown, start=1))
+        for service, ids in find_conflicts(shown).items():
             body += f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
-        _emit(args, [m.model_dump(mode="json") for m in matches], body or "no past incident looks like this")
+        body = body or "nothing in memory looks like this"
+        if args.all and under:
+            body += f"\n\nunder the relevance floor ({floor:.2f}), not shown to responders:\n\n"
+            body += "\n\n".join(match_text(i, m) for i, m in enumerate(under, start=len(shown) + 1))
+        elif under:
+            body += f"\n\n(relevance floor {floor:.2f}: {len(under)} more under it; --all shows them)"
+        _emit(args, [m.model_dump(mode="json") for m in (matches if args.all else shown)], body)
         return EXIT_OK
 
     return await _with_store(settings, work)
@@ -304,7 +312,9 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
     if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
         raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
     baseline = read_baseline(args.baseline) if args.baseline else None
-    report = await run_replay(Path(args.dir), settings, progress=not args.no_progress)
+    report = await run_replay(
+        Path(args.dir), settings, progress=not args.no_progress, target_absent=args.target_absent, floor=args.floor
+    )
     text = report.text()
     if args.html:
         from bot.report import recall_at_k, replay_html
@@ -379,6 +389,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--until", type=_timestamp, help="only incidents up to this time (ISO 8601)")
     p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
     p.add_argument("--limit", type=at_least(1, 50), default=5, help="at most this many, 1…50 (default %(default)s)")
+    p.add_argument("--all", action="store_true", help="also list what fell under the relevance floor (RECALL_FLOOR)")
     p = add("correct", cmd_correct, "attach a correction to a memory")
     p.add_argument("id")
     p.add_argument("text", nargs="+")
@@ -407,6 +418,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database", team=False)
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--target-absent", action="store_true",
+                   help="recall each case again without its true matches: false alarms, and the floor curve")  # fmt: skip
+    p.add_argument("--floor", type=float, help="relevance floor the figures are given at (default: RECALL_FLOOR)")
     p.add_argument("--html", metavar="FILE", help="also write the Recall@k curve (k = 1…10) as a page")
     p.add_argument("--baseline", metavar="FILE", help="draw this baseline beside it: the output of "
                    "bench/recall_baseline.py --json on the same corpus")  # fmt: skip

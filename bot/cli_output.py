@@ -126,7 +126,7 @@ def match_text(rank: int, match: RecallMatch) -> str:
     return "\n".join(
         [
             f"{rank}. {memory_text(m, full=False)}",
-            f"  score {match.score:.3f} ({components})",
+            f"  relevance {match.relevance:.2f} · score {match.score:.3f} ({components})",
             *(f"  why: {r}" for r in match.reasons),
         ]
     )

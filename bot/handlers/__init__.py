@@ -73,6 +73,7 @@ def register_all(
     app.action(ids.MEMORY_NOT_RELEVANT)(action_memory.on_not_relevant)
     app.action(ids.MEMORY_ADD_CORRECTION)(action_memory.open_correction_modal)
     app.action(ids.MEMORY_REJECT)(action_memory.open_reject_modal)
+    app.action(ids.MEMORY_WHY)(action_memory.open_why_modal)
     app.action(ids.INCIDENT_INVESTIGATE)(action_incident.on_investigate)
     app.action(ids.INCIDENT_RESOLVE)(action_incident.on_resolve)
     app.action(ids.OPEN_FORM)(action_open_form.on_open_form)
