@@ -21,8 +21,8 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.background import BackgroundWork
-from bot.config import Settings
+from bot.background import BackgroundWork, to_the_end
+from bot.config import ConfigurationError, Settings
 from bot.embeddings import EmbeddingsMisconfigured, embedder_from_settings
 from bot.handlers import all_jobs, register_all
 from bot.handlers.work_embed import embed_later
@@ -41,7 +41,9 @@ from bot.recall.pipeline import Recaller
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
-from bot.observability.web import metrics_handler, slack_events_middleware
+from bot.observability.web import MAX_BODY, metrics_handler, slack_events_middleware, slack_gate_middleware
+from bot.policy import Reviewers
+from bot.services.access import Access
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.meaning import SemanticRecall
@@ -49,6 +51,8 @@ from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
 from bot.services.container import Services
 from bot.services.rules import RuleService
+from bot.slack.commands import SlashCommands
+from bot.slack.commands import use as use_commands
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +61,7 @@ INTAKE_CONNECTIONS = 8
 METRICS_PATH = "/metrics"
 
 
-class ConfigurationError(Exception):
-    pass
+__all__ = ["ConfigurationError", "Runtime", "Services", "open_runtime", "open_services", "serve"]
 
 
 class _RateLimitRetry(AsyncRateLimitErrorRetryHandler):
@@ -84,17 +87,24 @@ def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWeb
 
 
 def build_slack_app(settings: Settings, services: Services, lookups: SlackLookups | None = None) -> AsyncApp:
-    if not settings.slack_bot_token:
-        raise ConfigurationError("SLACK_BOT_TOKEN is not set: the bot cannot talk to Slack")
-    if not settings.slack_signing_secret and not settings.slack_app_token:
-        raise ConfigurationError("SLACK_SIGNING_SECRET is not set: Slack's requests cannot be verified")
+    from bot.preflight import check_slack_settings
+
+    check_slack_settings(settings)
+    # what Slack text tells people to type is what this app registers
+    commands = SlashCommands(settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command)
+    use_commands(commands)
     app = AsyncApp(
-        client=slack_client(settings, services.metrics),
+        # Bolt falls back to the SLACK_BOT_TOKEN variable when no token is given, and warns that it
+        # is unused next to a client: the token is given here, and the client set up below.
+        token=settings.slack_bot_token,
         signing_secret=settings.slack_signing_secret or "socket-mode-has-no-signing-secret",
         # the bot's own messages are dropped by Bolt before any listener sees them
         ignoring_self_events_enabled=True,
     )
-    register_all(app, services, lookups)
+    configured = slack_client(settings, services.metrics)
+    app.client.base_url = configured.base_url
+    app.client.retry_handlers = configured.retry_handlers
+    register_all(app, services, lookups, commands=commands)
     return app
 
 
@@ -113,8 +123,12 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
     async def drain(_: web.Application) -> None:
         await services.background.drain()
 
+    gate = slack_gate_middleware(
+        services.settings.slack_signing_secret or "", SLACK_EVENTS_PATH, services.metrics,
+        claim=services.incidents.claim_request,
+    )  # fmt: skip
     web_app = web.Application(
-        client_max_size=1024 * 1024, middlewares=[slack_events_middleware(services.metrics, SLACK_EVENTS_PATH)]
+        client_max_size=MAX_BODY, middlewares=[slack_events_middleware(services.metrics, SLACK_EVENTS_PATH), gate]
     )
     web_app.router.add_post(SLACK_EVENTS_PATH, slack_events)
     web_app.router.add_get("/healthz", healthz)
@@ -152,15 +166,18 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             await semantic.start(settings.migrations_dir)  # one log line: on, or why not
         memory = count_store_errors(memory_store, metrics, name="memory")
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
+        reviewers = Reviewers.parse(settings.memory_reviewers)
+        access = Access(memory, incident_store, reviewers)
+
         services = Services(
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
             recall=RecallService(
-                memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics, semantic=semantic,
-                rules=RuleService(memory, vocabulary, settings.rules_dir),
+                memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics,
+                rules=RuleService(memory, vocabulary, settings.rules_dir), access=access, semantic=semantic,
             ),  # fmt: skip
-            resolution=ResolutionService(memory),
+            resolution=ResolutionService(memory, access=access),
             investigation=investigation,
             background=background,
             metrics=metrics,
@@ -172,13 +189,17 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         await embed_later(services)
         yield services
     finally:
-        await background.drain()
-        await investigation.aclose()  # the model's HTTP client
-        if semantic is not None:
-            await semantic.aclose()  # an embedding pass in flight resumes at the next start
-        await memory_store.close()  # a recall-postings derivation in flight finishes first
-        await pool.close()
-        await intake.close()
+
+        async def close() -> None:
+            await background.drain()
+            await investigation.aclose()  # the model's HTTP client
+            if semantic is not None:
+                await semantic.aclose()  # the embeddings endpoint's HTTP client
+            await memory_store.close()  # a recall-postings derivation in flight finishes first
+            await pool.close()
+            await intake.close()
+
+        await to_the_end(close())  # a second Ctrl-C must not leave pools half closed
 
 
 @dataclass
@@ -231,7 +252,7 @@ async def open_runtime(settings: Settings, *, run_jobs: bool = True) -> AsyncIte
             yield Runtime(services, slack_app, build_web_app(slack_app, services), worker)
         finally:
             if worker is not None:
-                await worker.stop(settings.shutdown_drain_s)
+                await to_the_end(worker.stop(settings.shutdown_drain_s))
 
 
 async def run_worker(settings: Settings) -> None:
@@ -316,6 +337,11 @@ async def serve(settings: Settings) -> None:
     import signal
 
     _configure_logging(settings)
+    from bot.preflight import check_slack_settings, check_slack_token
+
+    check_slack_settings(settings)
+    workspace = await check_slack_token(settings)  # before the database: a wrong token stops here
+    log.info("serving the Slack workspace %s (%s) as @%s", workspace.team, workspace.team_id, workspace.bot_user)
     settings = settings.model_copy(update={"database_url": await database_url(settings)})
     workers = WorkerProcesses(settings, settings.job_workers) if settings.job_workers else None
     async with open_runtime(settings, run_jobs=workers is None) as runtime:
@@ -325,7 +351,13 @@ async def serve(settings: Settings) -> None:
         runner = web.AppRunner(runtime.web_app, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, host="0.0.0.0", port=settings.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            if workers is not None:
+                await workers.stop()
+            raise ConfigurationError(f"cannot listen on PORT={settings.port} ({exc.strerror or exc}): set PORT to a free port") from exc
         log.info("listening on :%d (POST %s, GET /healthz, GET %s)", settings.port, SLACK_EVENTS_PATH, METRICS_PATH)
         socket_handler = None
         if settings.slack_app_token:

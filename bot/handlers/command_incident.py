@@ -14,6 +14,7 @@ from bot.handlers.context import services_of
 from bot.handlers.work import CommandRequest, enqueue_then_ack, show_memory
 from bot.services.container import Services
 from bot.slack import messages
+from bot.slack.commands import in_use
 from bot.slack.modals import declare_modal, resolution_modal
 
 # Looking up the channel's incident title for the resolution modal may take this long; after
@@ -44,7 +45,8 @@ async def incident_command(
     elif verb == "help":
         await ack(**messages.help_message(services.settings.incident_channel_pattern))
     else:
-        await ack(**messages.notice(f"I don't know `/incident {verb}`. Try `/incident help`."))
+        name = command.get("command") or in_use().incident  # as typed
+        await ack(**messages.notice(f"I don't know `{name} {verb}`. Try `{name} help`."))
 
 
 async def open_resolution_modal(
@@ -57,7 +59,7 @@ async def open_resolution_modal(
         incident = None  # the submission finds the incident again; the modal must open now
     else:
         if incident is None:
-            await respond(**messages.notice("There is no incident in this channel. Declare one with `/incident declare`."))
+            await respond(**messages.notice(f"There is no incident in this channel. Declare one with `{in_use().incident} declare`."))
             return
     title = incident.title if incident else "this channel's incident"
     context = {"channel_id": channel_id, **({"current_incident": incident.incident_id} if incident else {})}

@@ -8,10 +8,11 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import TruthMoveRefused
-from bot.handlers.context import lookups_of, services_of
+from bot.handlers.context import directory_of, services_of
 from bot.handlers.work import tell_later
 from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import MemoryRecord
+from bot.policy import NotAllowed
 from bot.slack import messages
 from bot.slack.modals import read_metadata
 from bot.slack.submissions import RejectSubmission
@@ -25,14 +26,18 @@ async def on_reject(ack: Any, view: dict[str, Any], client: AsyncWebClient, cont
     team_id, user_id, channel_id = context.team_id, context.user_id, context.channel_id
     incident_id = read_metadata(view)["incident_id"]
 
-    async def reject() -> MemoryRecord | TruthMoveRefused:
+    async def reject() -> MemoryRecord | TruthMoveRefused | NotAllowed:
         try:
-            actor = await lookups_of(context).user_name(client, user_id)
-            return await services.recall.reject(team_id, incident_id, actor, submission.reason)
-        except TruthMoveRefused as refused:
+            actor = await directory_of(context).actor(client, user_id)
+            return await services.recall.reject(team_id, incident_id, actor, submission.reason, channel_id=channel_id)
+        except (TruthMoveRefused, NotAllowed) as refused:
             return refused
 
-    async def saved(result: MemoryRecord | TruthMoveRefused) -> dict[str, Any] | None:
+    async def saved(result: MemoryRecord | TruthMoveRefused | NotAllowed) -> dict[str, Any] | None:
+        if isinstance(result, NotAllowed):
+            if channel_id:  # who can, by name (the modal's inline error is plain text)
+                await tell_later(services, channel_id, user_id, messages.refusal(result))
+            return {"response_action": "errors", "errors": {"reason": str(result)[:150]}}
         if isinstance(result, TruthMoveRefused):
             return {"response_action": "errors", "errors": {"reason": str(result)[:150]}}
         if channel_id:

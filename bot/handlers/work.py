@@ -23,6 +23,7 @@ from bot.jobs import JobContext, JobKind, Permanent, job
 from bot.errors import MemoryError_, MemoryNotFound
 from bot.models import IncidentRecord, IncidentStatus, utcnow
 from bot.slack import messages
+from bot.slack.commands import in_use
 from bot.slack.investigation import investigation_message
 from bot.slack.known_patterns import known_pattern_reply
 
@@ -189,7 +190,7 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
     if not request.text:
         incident = await services.incidents.open_in(request.team_id, request.channel_id)
         if incident is None:
-            note = messages.notice("No open incident here: give me some text, e.g. `/recall checkout timeouts`.")
+            note = messages.notice(f"No open incident here: give me some text, e.g. `{in_use().recall} checkout timeouts`.")
             await respond_once(ctx, f"recall:{ctx.job_id}", request.response_url, note)
             return
         await post_recall_thread(ctx, incident, asked=True)
@@ -206,9 +207,9 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
 @job("incident.show", CommandRequest, give_up=tell_command_failed, deadline_s=RESPONSE_URL_LIFETIME_S)
 async def show_memory(ctx: JobContext, request: CommandRequest) -> None:
     try:
-        memory = await ctx.services.recall.memory(request.team_id, request.text)
-    except MemoryNotFound:
-        answer = messages.notice(f"No memory `{request.text}` in this workspace.")
+        memory = await ctx.services.recall.memory(request.team_id, request.text, channel_id=request.channel_id)
+    except MemoryNotFound:  # a private channel's memory, asked for elsewhere, is not found either
+        answer = messages.notice(f"No memory `{request.text}` here.")
     else:
         answer = messages.memory_detail(memory)
     await respond_once(ctx, f"show:{ctx.job_id}", request.response_url, answer)
@@ -240,13 +241,14 @@ async def _replace(ctx: JobContext, channel: str, ts: str, message: dict[str, An
 
 async def _incident_for(ctx: JobContext, request: InvestigationRequest) -> IncidentRecord | None:
     incidents = ctx.services.incidents
-    incident = await incidents.get(request.team_id, request.incident_id) if request.incident_id else None
+    # a button names its incident; a private channel's is acted on only from that channel
+    incident = await incidents.get_from(request.team_id, request.incident_id, request.channel_id) if request.incident_id else None
     return incident or await incidents.latest_in(request.team_id, request.channel_id)
 
 
 async def tell_investigation_failed(ctx: JobContext, request: InvestigationRequest, exc: BaseException) -> None:
     """The placeholder never keeps spinning: it becomes the reason the investigation stopped."""
-    note = messages.notice(f"The investigation could not finish: {_reason(exc)}. Try `/investigate` again.")
+    note = messages.notice(f"The investigation could not finish: {_reason(exc)}. Try `{in_use().investigate}` again.")
     placeholder = await ctx.services.effects.done(f"investigation:{ctx.job_id}:placeholder")
     if placeholder:
         await ctx.client.chat_update(channel=request.channel_id, ts=placeholder, **note)
@@ -262,7 +264,7 @@ async def run_investigation(ctx: JobContext, request: InvestigationRequest) -> N
     services = ctx.services
     incident = await _incident_for(ctx, request)
     if incident is None:
-        note = messages.notice("No incident in this channel to investigate. Declare one with `/incident declare`.")
+        note = messages.notice(f"No incident in this channel to investigate. Declare one with `{in_use().incident} declare`.")
         if request.response_url:
             await respond_once(ctx, f"investigation:{ctx.job_id}:none", request.response_url, note)
         return

@@ -1,6 +1,6 @@
 """Semantic recall's SQL (pgvector): memories' vectors written, and read as candidates.
 
-Tables from migrations/0008 exist only where the server has the `vector` extension; every
+Tables from migrations/0009 exist only where the server has the `vector` extension; every
 function here is called only once `vectors_ready` said yes. Vectors travel as pgvector's text
 form ('[0.1,0.2]') and are cast in SQL, so no driver codec is needed.
 """
@@ -19,7 +19,7 @@ from bot.recall.meaning import QueryMeaning
 
 log = logging.getLogger(__name__)
 
-VECTOR_MIGRATION = "0008_memory_vectors.sql"
+VECTOR_MIGRATION = "0009_memory_vectors.sql"
 SEMANTIC_CANDIDATES = 10
 """Memories closest in meaning that compete besides the lexical ones (they may share no word).
 On jira-dev 10, 20 and 30 gave the same figures (±0.001): most of the gain is the similarity

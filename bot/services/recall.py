@@ -10,12 +10,14 @@ import logging
 from dataclasses import dataclass, field
 
 from bot.memory.port import MemoryStore
-from bot.models import FeedbackKind, IncidentRecord, RecallMatch, RecallQuery, TruthState
+from bot.models import FeedbackKind, IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
+from bot.policy import Act, Actor
 from bot.recall.conflicts import conflict_clusters
 from bot.recall.floor import DEFAULT_FLOOR, split_at_floor
 from bot.recall.pipeline import Recaller
 from bot.services.meaning import SemanticRecall
+from bot.services.access import Access
 from bot.rules.model import Rule
 from bot.services.rules import RuleService
 
@@ -46,6 +48,7 @@ class RecallService:
         metrics: Metrics | None = None,
         semantic: SemanticRecall | None = None,
         rules: RuleService | None = None,
+        access: Access | None = None,
     ) -> None:
         self._memory = memory
         self._semantic = semantic
@@ -55,6 +58,13 @@ class RecallService:
         self._limit = limit
         self._floor = floor
         self._metrics = metrics
+        self._access = access
+
+    @property
+    def access(self) -> Access:
+        if self._access is None:
+            raise RuntimeError("this RecallService was built without the access policy")
+        return self._access
 
     async def recall(self, query: RecallQuery) -> list[RecallMatch]:
         """The memories most like the query, each with its score, components and reasons."""
@@ -99,11 +109,23 @@ class RecallService:
         query = RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit)
         return self._shown(await self._timed(query, "text"))
 
-    async def feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
+    async def feedback(
+        self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind, *, channel_id: str | None
+    ) -> None:
+        """Anyone's vote, on a memory they can see from `channel_id`."""
+        await self.access.memory(team_id, incident_id, channel_id)
         await self._memory.record_feedback(team_id, incident_id, user_id, kind)
 
-    async def reject(self, team_id: str, incident_id: str, user_id: str, reason: str):  # noqa: ANN201
-        return await self._memory.transition(team_id, incident_id, TruthState.REJECTED, actor=user_id, reason=reason)
+    async def reject(
+        self, team_id: str, incident_id: str, actor: Actor, reason: str, *, channel_id: str | None
+    ) -> MemoryRecord:
+        """Reject a memory seen from `channel_id`: NotAllowed unless the policy lets `actor`."""
+        memory = await self.access.memory(team_id, incident_id, channel_id)
+        await self.access.require(actor, Act.REJECT, memory)
+        return await self._memory.transition(
+            team_id, incident_id, TruthState.REJECTED, actor=actor.id, actor_name=actor.name, reason=reason
+        )
 
-    async def memory(self, team_id: str, incident_id: str):  # noqa: ANN201
-        return await self._memory.get(team_id, incident_id)
+    async def memory(self, team_id: str, incident_id: str, *, channel_id: str | None) -> MemoryRecord:
+        """`/incident show`: the memory, if it may be seen from `channel_id`, else MemoryNotFound."""
+        return await self.access.memory(team_id, incident_id, channel_id)

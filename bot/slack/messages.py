@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+import re
 from datetime import datetime
 from typing import Any
 
 from bot.recall.reasons import humanize_age
 from bot.recall.truth import ALLOWED_MOVES
 from bot.models import MemoryRecord, RecallMatch, Source, TruthState, utcnow
+from bot.policy import NotAllowed
 from bot.slack import ids
+from bot.slack.commands import in_use
 from bot.slack.escape import cut, single_line
 from bot.slack.limits import check_message
 from bot.slack.templating import render
@@ -64,7 +67,7 @@ def _facts(memory: MemoryRecord, now: datetime) -> list[str]:
 
 def truth_line(memory: MemoryRecord, now: datetime) -> str:
     """The truth state in words: who confirmed or verified it, and when."""
-    who = f" by {memory.verified_by}" if memory.verified_by else ""
+    who = f" by {memory.shown_verifier}" if memory.verified_by else ""
     when = f", {humanize_age(memory.verified_at, now)}" if memory.verified_at else ""
     state = memory.truth_state
     if state is TruthState.VERIFICATION_CONFIRMED:
@@ -116,7 +119,7 @@ def _outcome(memory: MemoryRecord, attempts: int, corrections: int, more_hint: s
 
 
 def _show_hint(incident_id: str) -> str:
-    return f"`/incident show {incident_id}`"
+    return f"`{in_use().incident} show {incident_id}`"
 
 
 def _message(template: str, *, show_id: str | None = None, **context: Any) -> Json:
@@ -192,7 +195,7 @@ def _history(memory: MemoryRecord) -> list[str]:
     lines = []
     for t in memory.transitions[-DETAIL_HISTORY_SHOWN:]:
         why = f" ({cut(single_line(t.reason), 120)})" if t.reason else ""
-        lines.append(f"{t.at:%Y-%m-%d} {t.from_state.value} → {t.to_state.value} by {t.actor}{why}")
+        lines.append(f"{t.at:%Y-%m-%d} {t.from_state.value} → {t.to_state.value} by {t.shown_actor}{why}")
     return lines
 
 
@@ -260,4 +263,18 @@ def form_offer(form_title: str, form_key: str) -> Json:
 
 
 def notice(text: str, *, emoji: str = "") -> Json:
-    return _message("notice.json.j2", text=text, emoji=emoji)
+    return _message("notice.json.j2", text=text, emoji=emoji, mentions="")
+
+
+_MENTION = re.compile(r"<@[UW][A-Z0-9]{1,20}>|<!subteam\^S[A-Z0-9]{1,20}>")
+
+
+def refusal(refused: NotAllowed) -> Json:
+    """An act the policy refused, and who can: people as mentions, which Slack shows as their
+    names (an ephemeral message pings no one)."""
+    people = [
+        f"{role}: {', '.join(m for m in mentions if _MENTION.fullmatch(m))}"
+        for role, mentions in refused.people()
+        if any(_MENTION.fullmatch(m) for m in mentions)
+    ]
+    return _message("notice.json.j2", text=str(refused), emoji="", mentions="; ".join(people))
