@@ -246,7 +246,7 @@ async def test_embedding_is_resumable_after_the_endpoint_fails_midway(
 async def test_a_purged_memory_takes_its_vectors_along(store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi) -> None:
     semantic = await semantic_on(store, embeddings_api)
     await semantic.embed_pending()
-    await store.purge(TEAM, "INC-POOL")
+    await store.purge(TEAM, "INC-POOL", purged_by="U1")
     assert await semantic.counts() == (2, 0, 0)
     matches = await RecallService(store, semantic=semantic).recall(QUERY)
     assert "INC-POOL" not in [m.memory.incident_id for m in matches]
