@@ -18,8 +18,8 @@ from typing import Any
 from aiohttp import web
 
 DIMENSIONS = 64
-MEANING_WEIGHT = 5.0
-"""A word of a group weighs as five others: texts saying the same thing score 0.8-0.9, as a real
+MEANING_WEIGHT = 8.0
+"""A word of a group weighs as eight others: texts saying the same thing score ~0.9, as a real
 model's near-duplicates do (the relevance floor reads cosines on that scale)."""
 MEANINGS = [
     {"pool", "connection", "connections", "slots", "sessions"},
