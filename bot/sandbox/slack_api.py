@@ -216,7 +216,10 @@ class SlackSandbox(Workspace):
                 return found
 
         try:
-            return await asyncio.wait_for(until(), timeout)
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+            # (Ctrl-C, SIGTERM) that arrives as the awaited call completes
+            async with asyncio.timeout(timeout):
+                return await until()
         except TimeoutError:
             seen = ", ".join(f"{c.method}={c.error or 'ok'}" for c in self._calls) or "none"
             raise TimeoutError(f"waited {timeout} s for {what}; calls so far: {seen}") from None
