@@ -83,6 +83,28 @@ class Incident(Strict):
     started_at: datetime | None = None
 
 
+class FieldOrigin(StrEnum):
+    """Where a saved field's text came from, when the resolution modal was drafted."""
+
+    DRAFTED = "drafted"  # drafted from the channel and submitted as drafted (accepted)
+    DRAFTED_CHANGED = "drafted_changed"  # drafted, then changed by the person
+    DRAFTED_CLEARED = "drafted_cleared"  # drafted, then emptied by the person
+    TYPED = "typed"  # not drafted: the person wrote it
+
+
+class DraftingTrace(Strict):
+    """What the drafter proposed and what the person did with it, kept with the memory.
+
+    `fields` names the modal's fields ("root_cause", "diagnosis", "resolution", "lesson") and
+    each failed attempt as "failed_attempts[N]" (1-based, as saved); `sources` says, per drafted
+    field, which channel messages (their Slack ts) it was drafted from.
+    """
+
+    drafter: Identifier
+    fields: dict[str, FieldOrigin] = Field(default_factory=dict)
+    sources: dict[str, list[Identifier]] = Field(default_factory=dict)
+
+
 class MemoryDraft(Strict):
     """What a caller retains: the content of one past incident and its outcome.
 
@@ -114,6 +136,9 @@ class MemoryDraft(Strict):
     occurred_at: datetime | None = None
     resolved_at: datetime | None = None
     superseded_by: Identifier | None = None
+    drafting: DraftingTrace | None = Field(
+        default=None, description="saved from a drafted modal: which fields were drafted, which changed (not content)"
+    )
 
     @model_validator(mode="after")
     def _superseded_names_successor(self) -> "MemoryDraft":
@@ -125,7 +150,7 @@ class MemoryDraft(Strict):
 
     def content(self) -> dict[str, Any]:
         """The fields that make two drafts 'the same content' (JSON-ready)."""
-        return self.model_dump(mode="json")
+        return self.model_dump(mode="json", exclude={"drafting"})
 
 
 class MemoryRecord(MemoryDraft):
@@ -209,6 +234,7 @@ class TimelineEntry(Strict):
     author: Identifier
     text: Annotated[str, StringConstraints(min_length=1, max_length=40_000)]
     at: datetime
+    message_ts: Identifier | None = Field(default=None, description="the Slack message it is: what a draft points to")
 
 
 class Resolution(Strict):

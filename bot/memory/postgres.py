@@ -32,7 +32,7 @@ from bot.models import (
 
 log = logging.getLogger(__name__)
 
-_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "created_at", "updated_at"))
+_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "drafting", "created_at", "updated_at"))
 
 
 
@@ -83,6 +83,10 @@ class PostgresMemoryStore:
                 if differing:
                     raise MemoryConflict(draft.incident_id, differing)
                 return RetainOutcome(status=RetainStatus.UNCHANGED, memory=await self._get(conn, draft.team_id, draft.incident_id))
+            if draft.drafting is not None:  # kept beside the content, never part of it
+                await conn.execute(
+                    "UPDATE memories SET drafting = $2 WHERE pk = $1", pk, draft.drafting.model_dump(mode="json")
+                )
             if draft.truth_state is not TruthState.UNCONFIRMED_HYPOTHESIS:
                 # the state it was retained in is its first recorded move
                 await conn.execute(
@@ -351,6 +355,7 @@ class PostgresMemoryStore:
 def _record(row: asyncpg.Record, corrections: list[Correction], transitions: list[TruthTransition]) -> MemoryRecord:
     fields: dict[str, Any] = {c: row[c] for c in DRAFT_COLUMNS}
     fields["tags"] = list(fields["tags"] or [])
+    fields["drafting"] = row["drafting"]
     return MemoryRecord.model_validate(
         {**fields, "corrections": corrections, "transitions": transitions,
          "created_at": row["created_at"], "updated_at": row["updated_at"]}
