@@ -8,7 +8,7 @@ from enum import StrEnum
 from bot.memory.errors import MemoryConflict
 from bot.memory.incidents import IncidentStore
 from bot.memory.port import MemoryStore, RetainStatus
-from bot.models import IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState
+from bot.models import DraftingTrace, IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState
 
 
 class ResolutionStatus(StrEnum):
@@ -24,7 +24,9 @@ class ResolutionOutcome:
     conflicting_fields: tuple[str, ...] = ()
 
 
-def draft_for(incident: IncidentRecord, resolution: Resolution, *, resolved_by: str) -> MemoryDraft:
+def draft_for(
+    incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, drafting: DraftingTrace | None = None
+) -> MemoryDraft:
     """The memory a resolution makes. A human filled the modal: at least human_confirmed."""
     verified = resolution.verified
     return MemoryDraft(
@@ -48,6 +50,7 @@ def draft_for(incident: IncidentRecord, resolution: Resolution, *, resolved_by: 
         channel_id=incident.channel,
         is_private=incident.is_private,
         occurred_at=incident.started_at,
+        drafting=drafting,
     )
 
 
@@ -56,10 +59,13 @@ class ResolutionService:
         self._memory = memory
         self._incidents = incidents
 
-    async def resolve(self, incident: IncidentRecord, resolution: Resolution, *, resolved_by: str) -> ResolutionOutcome:
-        """Retain the outcome, then close the incident. Storage errors propagate: the caller
-        keeps the modal open with what the user typed."""
-        draft = draft_for(incident, resolution, resolved_by=resolved_by)
+    async def resolve(
+        self, incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, drafting: DraftingTrace | None = None
+    ) -> ResolutionOutcome:
+        """Retain the outcome (with what the person did with the draft, if the modal was
+        drafted), then close the incident. Storage errors propagate: the caller keeps the modal
+        open with what the user typed."""
+        draft = draft_for(incident, resolution, resolved_by=resolved_by, drafting=drafting)
         try:
             outcome = await self._memory.retain(draft)
         except MemoryConflict as conflict:
