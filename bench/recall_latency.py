@@ -39,6 +39,7 @@ from bot.memory.postgres import PostgresMemoryStore
 from bot.memory.postings import derive_postings
 from bot.models import MemoryDraft, RecallQuery
 from bot.replay import percentile
+from bot.services.recall import RecallService
 
 TEAM = "bench"
 QUERIES = 200
@@ -190,12 +191,13 @@ async def bench_size(base: str, n: int, keep: bool) -> dict[str, object]:
         if i in wanted:
             drafts_by_i[i] = d
     queries = [(f"B-{i}", gen.query_for(drafts_by_i[i])) for i in targets]
+    recall = RecallService(store)
     for _, q in queries[:50]:  # warm-up
-        await store.recall(q)
+        await recall.recall(q)
     latencies, hits = [], 0
     for source, q in queries:
         t0 = time.perf_counter()
-        matches = await store.recall(q.model_copy(update={"limit": 10}))
+        matches = await recall.recall(q.model_copy(update={"limit": 10}))
         latencies.append((time.perf_counter() - t0) * 1000)
         hits += source in [m.memory.incident_id for m in matches]
     result["recall_ms"] = {p: round(percentile(latencies, q), 1) for p, q in (("p50", 50), ("p95", 95), ("p99", 99))}

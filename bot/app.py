@@ -22,12 +22,13 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
 from bot.config import Settings
+from bot.handlers import register_all
 from bot.memory.database import database_url, migrate
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.pool import create_pool
-from bot.memory.port import MemoryStore
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
+from bot.recall.pipeline import Recaller
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
@@ -36,6 +37,7 @@ from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
+from bot.services.container import Services
 
 log = logging.getLogger(__name__)
 
@@ -45,20 +47,6 @@ METRICS_PATH = "/metrics"
 
 class ConfigurationError(Exception):
     pass
-
-
-@dataclass
-class Services:
-    """Everything a handler may call. Handlers get this, never a pool or a store."""
-
-    settings: Settings
-    memory: MemoryStore  # the demo and tests seed through it; handlers use the services below
-    incidents: IncidentService
-    recall: RecallService
-    resolution: ResolutionService
-    investigation: InvestigationService
-    background: BackgroundWork
-    metrics: Metrics
 
 
 def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWebClient:
@@ -78,8 +66,6 @@ def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
         raise ConfigurationError("SLACK_BOT_TOKEN is not set: the bot cannot talk to Slack")
     if not settings.slack_signing_secret and not settings.slack_app_token:
         raise ConfigurationError("SLACK_SIGNING_SECRET is not set: Slack's requests cannot be verified")
-    from bot.handlers import register_all
-
     app = AsyncApp(
         client=slack_client(settings, services.metrics),
         signing_secret=settings.slack_signing_secret or "socket-mode-has-no-signing-secret",
@@ -122,7 +108,9 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     pool = await create_pool(dsn)
     background = BackgroundWork()
     metrics = Metrics()
-    memory_store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+    # one vocabulary: memories are indexed with it, queries read with it
+    vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
+    memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
@@ -131,8 +119,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, metrics=metrics),
-            resolution=ResolutionService(memory, incident_store),
+            recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics),
+            resolution=ResolutionService(memory),
             investigation=investigation,
             background=background,
             metrics=metrics,

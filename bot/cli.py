@@ -16,10 +16,11 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.memory.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, load_drafts
 from bot.memory.port import MemoryStore
-from bot.memory.recall.conflicts import find_conflicts
+from bot.recall.conflicts import find_conflicts
+from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 
@@ -191,7 +192,7 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
     )
 
     async def work(store: MemoryStore) -> int:
-        matches = await store.recall(query)
+        matches = await RecallService(store).recall(query)
         if not matches:
             await _hint_other_teams(store, args.team)
 

@@ -50,6 +50,13 @@ class Source(StrEnum):
     ENGINEER_CORRECTION = "engineer_correction"
 
 
+class FeedbackKind(StrEnum):
+    """A responder's vote on a recalled memory."""
+
+    HELPFUL = "helpful"
+    NOT_RELEVANT = "not_relevant"
+
+
 class FailedAttempt(Strict):
     action: RequiredText
     why_it_failed: Text = ""

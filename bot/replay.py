@@ -18,13 +18,14 @@ from typing import Any
 import asyncpg
 
 from bot.config import Settings
-from bot.memory.bulk import retain_many
+from bot.memory.bulk import analyze_after_load, retain_many
 from bot.memory.database import throwaway_database
 from bot.memory.files import MemoryFileError, draft_from_json, parse_records
 from bot.memory.postings import derive_postings
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
+from bot.services.recall import RecallService
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 
 REPLAY_TEAM = "replay"
@@ -204,14 +205,13 @@ async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: li
                 bar.advance(task, len(chunk))
             bar.update(task, description="deriving postings")
             await derive_postings(conn)
-            await conn.execute("VACUUM ANALYZE memories")
-            await conn.execute("VACUUM ANALYZE recall_postings")
-            await conn.execute("ANALYZE term_stats")
+            await analyze_after_load(conn)
         task = bar.add_task("recalling", total=len(cases))
         results = []
+        recall = RecallService(store)
         for case in cases:
             began = time.perf_counter()
-            matches = await store.recall(case.query)
+            matches = await recall.recall(case.query)
             elapsed = (time.perf_counter() - began) * 1000.0
             results.append(
                 CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed, tuple(matches) if keep_matches else ())

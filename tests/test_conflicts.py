@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from bot.memory.recall.conflicts import find_conflicts
+from bot.recall.conflicts import find_conflicts
 from bot.models import MemoryRecord, RecallMatch, TruthState
 
 NOW = datetime(2025, 6, 1, tzinfo=timezone.utc)

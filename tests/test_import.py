@@ -21,6 +21,12 @@ from bot.importer.jsonl import parse_memory_records
 from bot.importer.markdown import parse_markdown
 from bot.memory.postgres import PostgresMemoryStore
 from bot.models import RecallQuery, Source, TruthState
+from bot.services.recall import RecallService
+
+
+async def recall(store, query: RecallQuery):  # noqa: ANN001, ANN201 - list[RecallMatch]
+    """Recall as the bot runs it: the store's candidates ranked by the pure pipeline."""
+    return await RecallService(store).recall(query)
 
 EXAMPLES = PROJECT_ROOT / "examples"
 EXAMPLE_FILES = sorted(p.name for p in EXAMPLES.iterdir() if p.suffix in (".md", ".csv", ".jsonl"))
@@ -112,7 +118,7 @@ async def test_recall_finds_an_imported_postmortem_from_a_paraphrase(
     cli, store: PostgresMemoryStore, paraphrase: str, incident_id: str
 ) -> None:
     assert (await cli("import", str(EXAMPLES)))[0] == 0
-    matches = await store.recall(RecallQuery(team_id="local", title=paraphrase))
+    matches = await recall(store, RecallQuery(team_id="local", title=paraphrase))
     assert matches and matches[0].memory.incident_id == incident_id
 
 

@@ -84,7 +84,7 @@ async def test_recall_for_an_incident_never_shows_its_own_memory_and_still_fills
     try:
         memory, incidents = PostgresMemoryStore(pool), PostgresIncidentStore(pool)
         incident, _ = await incidents.open_incident("T1", "C1", Incident(title="Checkout database pool exhausted"))
-        await ResolutionService(memory, incidents).resolve(
+        await ResolutionService(memory).resolve(
             incident, Resolution(root_cause="pool leak", resolution="release connections"), resolved_by="alice"
         )
         from bot.models import MemoryDraft

@@ -14,6 +14,7 @@ from tests.fakes.anthropic_api import Delay, FakeMessagesAPI, MalformedJSON, Sta
 
 from bot.investigation import (
     AnthropicInvestigator,
+    FallbackReason,
     HypothesisStatus,
     InvestigatorKind,
     OfflineInvestigator,
@@ -178,6 +179,7 @@ async def test_past_incident_as_current_cause_twice_gives_offline(api: FakeMessa
     assert len(api.requests) == 2  # asked again once, not more
     assert result.investigator is InvestigatorKind.OFFLINE
     assert "past incident is the current cause" in result.note and "Offline answer" in result.note
+    assert result.fallback_reason is FallbackReason.REFUSED_BY_GUARD
     assert result.usage.input_tokens == 2400 and result.model == DEFAULT_MODEL
 
 
@@ -243,6 +245,7 @@ async def test_a_timeout_gives_the_offline_answer_with_a_note(api: FakeMessagesA
     result = await investigate(investigator)
     assert result.investigator is InvestigatorKind.OFFLINE
     assert "timeout" in result.note and "0.5 s" in result.note
+    assert result.fallback_reason is FallbackReason.TIMEOUT
     assert result.checks_to_run  # still a useful answer
 
 
@@ -251,6 +254,7 @@ async def test_an_overloaded_api_gives_the_offline_answer_after_retries(api: Fak
     result = await investigate(investigator)
     assert len(api.requests) == 3  # the SDK's backoff retries
     assert result.investigator is InvestigatorKind.OFFLINE and "overloaded (529)" in result.note
+    assert result.fallback_reason is FallbackReason.OVERLOADED
 
 
 async def test_a_rate_limit_is_retried_with_backoff(api: FakeMessagesAPI, investigator: AnthropicInvestigator) -> None:
@@ -260,19 +264,22 @@ async def test_a_rate_limit_is_retried_with_backoff(api: FakeMessagesAPI, invest
 
 
 @pytest.mark.parametrize(
-    ("reply", "said"),
+    ("reply", "said", "reason"),
     [
-        (MalformedJSON(), "could not be parsed"),
-        (ToolAnswer({"summary": "no such field"}), "schema error"),
-        (ToolAnswer({**GOOD, "hypotheses": [{"statement": "x", "status": "certain"}]}), "schema error"),
-        (TextAnswer(), f"no {TOOL_NAME} call"),
-        (Status(400), "error (400)"),
+        (MalformedJSON(), "could not be parsed", FallbackReason.MALFORMED),
+        (ToolAnswer({"summary": "no such field"}), "schema error", FallbackReason.MALFORMED),
+        (ToolAnswer({**GOOD, "hypotheses": [{"statement": "x", "status": "certain"}]}), "schema error", FallbackReason.MALFORMED),
+        (TextAnswer(), f"no {TOOL_NAME} call", FallbackReason.MALFORMED),
+        (Status(400), "error (400)", FallbackReason.API_ERROR),
     ],
 )
-async def test_a_bad_answer_gives_the_offline_answer(api: FakeMessagesAPI, investigator: AnthropicInvestigator, reply, said: str) -> None:  # noqa: ANN001
+async def test_a_bad_answer_gives_the_offline_answer(
+    api: FakeMessagesAPI, investigator: AnthropicInvestigator, reply, said: str, reason: FallbackReason  # noqa: ANN001
+) -> None:
     api.script(reply)
     result = await investigate(investigator)
     assert result.investigator is InvestigatorKind.OFFLINE and said in result.note
+    assert result.fallback_reason is reason
 
 
 async def test_an_unreachable_api_gives_the_offline_answer() -> None:
@@ -282,6 +289,7 @@ async def test_an_unreachable_api_gives_the_offline_answer() -> None:
     finally:
         await inv.aclose()
     assert result.investigator is InvestigatorKind.OFFLINE and "could not be reached" in result.note
+    assert result.fallback_reason is FallbackReason.UNREACHABLE
 
 
 # --- privacy ------------------------------------------------------------------------------------
@@ -301,6 +309,7 @@ async def test_private_sends_nothing_to_the_model(api: FakeMessagesAPI, investig
     assert api.requests == []
     assert result.investigator is InvestigatorKind.OFFLINE
     assert said in result.note and "Nothing was sent to the model" in result.note
+    assert result.fallback_reason is FallbackReason.PRIVACY
 
 
 async def test_private_may_go_to_the_model_when_allowed(api: FakeMessagesAPI) -> None:
@@ -412,6 +421,7 @@ async def test_the_offline_answer_is_deterministic_and_keeps_history_apart() -> 
     first = await OfflineInvestigator().investigate(INCIDENT, TIMELINE, memories)
     assert first == await OfflineInvestigator().investigate(INCIDENT, TIMELINE, memories)
     assert first.investigator is InvestigatorKind.OFFLINE and first.note is None and first.model is None
+    assert first.fallback_reason is None  # offline by choice is no fallback
     assert [c.memory_ids for c in first.checks_to_run] == [[LEAK], [LOCKS]]  # the rejected one suggests nothing
     assert "pg_stat_activity" in first.checks_to_run[0].why and "Corrected later by dan" in first.checks_to_run[0].why
     assert all(h.status is HypothesisStatus.NEEDS_EVIDENCE for h in first.hypotheses)

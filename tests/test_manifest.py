@@ -23,6 +23,12 @@ class RecordingApp:
     def __init__(self) -> None:
         self.registered: dict[str, set[str]] = {"command": set(), "event": set(), "action": set(), "view": set()}
 
+    def middleware(self, middleware):  # noqa: ANN001, ANN201 - every request's context, not a surface
+        return middleware
+
+    def error(self, handler):  # noqa: ANN001, ANN201 - the one error handler, not a surface
+        return handler
+
     def __getattr__(self, kind: str):  # noqa: ANN204
         if kind not in self.registered:
             raise AttributeError(kind)

@@ -14,9 +14,15 @@ from bot.cli import main
 from bot.config import PROJECT_ROOT
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.recall.conflicts import find_conflicts
+from bot.recall.conflicts import find_conflicts
 from bot.models import MemoryDraft, RecallQuery, TruthState
 from bot.replay import CaseResult, ReplayReport, load_cases, load_memories, replay_on
+from bot.services.recall import RecallService
+
+
+async def recall(store, query: RecallQuery):  # noqa: ANN001, ANN201 - list[RecallMatch]
+    """Recall as the bot runs it: the store's candidates ranked by the pure pipeline."""
+    return await RecallService(store).recall(query)
 
 CORPUS = PROJECT_ROOT / "eval" / "incidents"
 TOP = 5
@@ -103,7 +109,7 @@ async def test_a_query_sharing_no_word_finds_the_same_mechanism(store: PostgresM
     await store.retain(MemoryDraft(incident_id="A", team_id="T", title="Connection slots exhausted on orders-db",
                                    service="orders", truth_state="human_confirmed"))  # fmt: skip
     await store.retain(MemoryDraft(incident_id="B", team_id="T", title="Nightly export skipped", service="orders"))
-    matches = await store.recall(RecallQuery(team_id="T", title="pool checkout timed out"))
+    matches = await recall(store, RecallQuery(team_id="T", title="pool checkout timed out"))
     assert [m.memory.incident_id for m in matches] == ["A"]
     assert "same mechanism: connection pool exhaustion" in matches[0].reasons
     assert matches[0].score > 0 and matches[0].score_components["concepts"] == 1.0
@@ -153,4 +159,4 @@ async def test_purged_memories_leave_no_postings_behind(store: PostgresMemorySto
         assert await conn.fetchval("SELECT count(*) FROM recall_postings") == 0
     finally:
         await conn.close()
-    assert await store.recall(RecallQuery(team_id="T", title="consumer lag")) == []
+    assert await recall(store, RecallQuery(team_id="T", title="consumer lag")) == []

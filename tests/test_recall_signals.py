@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.memory.recall.concepts import VocabularyError, load_vocabulary
-from bot.memory.recall.signature import error_signature, normalize_error
+from bot.recall.concepts import VocabularyError, load_vocabulary
+from bot.recall.signature import error_signature, normalize_error
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from bot.memory.recall.conflicts import find_conflicts
+from bot.recall.conflicts import find_conflicts
 from bot.models import Correction, FailedAttempt, MemoryRecord, RecallMatch, Source, TruthState, TruthTransition
 from bot.slack import ids, messages, modals
 from bot.slack.escape import cut, escape_mrkdwn

@@ -7,33 +7,65 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from itertools import product
 
 import pytest
 
-from bot.memory.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
+from bot.memory.incidents import IncidentStore, PostgresIncidentStore
 from bot.memory.port import FeedbackKind, MemoryStore, RetainStatus
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.memory.truth import ALLOWED_MOVES
-from bot.models import MemoryDraft, RecallQuery, TruthState
+from bot.recall.truth import ALLOWED_MOVES
+from bot.models import Incident, IncidentStatus, MemoryDraft, RecallQuery, TruthState
+from bot.services.recall import RecallService
 
 
-async def _postgres(database_url: str) -> tuple[MemoryStore, Callable[[], Awaitable[None]]]:
+async def recall(store, query: RecallQuery):  # noqa: ANN001, ANN201 - list[RecallMatch]
+    """Recall as the bot runs it: the store's candidates ranked by the pure pipeline."""
+    return await RecallService(store).recall(query)
+
+
+@dataclass
+class Adapter:
+    memory: MemoryStore
+    incidents: IncidentStore
+    close: Callable[[], Awaitable[None]]
+    fail_incident_updates: Callable[[], Awaitable[None]]
+    """From now on, every write to an incident fails (to prove a unit of work is one)."""
+
+
+async def _postgres(database_url: str) -> Adapter:
     pool = await create_pool(database_url)
-    return PostgresMemoryStore(pool), pool.close
+
+    async def fail_incident_updates() -> None:
+        # a real failure inside PostgreSQL, raised by the UPDATE itself
+        await pool.execute(
+            """CREATE FUNCTION refuse_incident_update() RETURNS trigger LANGUAGE plpgsql AS
+               $$ BEGIN RAISE EXCEPTION 'incident updates are refused (test)'; END $$;
+               CREATE TRIGGER refuse_incident_update BEFORE UPDATE ON incidents
+               FOR EACH ROW EXECUTE FUNCTION refuse_incident_update();"""
+        )
+
+    return Adapter(PostgresMemoryStore(pool), PostgresIncidentStore(pool), pool.close, fail_incident_updates)
 
 
 ADAPTERS = {"postgres": _postgres}
 
 
 @pytest.fixture(params=sorted(ADAPTERS))
-async def memory_store(request: pytest.FixtureRequest, database_url: str) -> AsyncIterator[MemoryStore]:
-    store, close = await ADAPTERS[request.param](database_url)
+async def adapter(request: pytest.FixtureRequest, database_url: str) -> AsyncIterator[Adapter]:
+    stores = await ADAPTERS[request.param](database_url)
     try:
-        yield store
+        yield stores
     finally:
-        await close()
+        await stores.close()
+
+
+@pytest.fixture
+def memory_store(adapter: Adapter) -> MemoryStore:
+    return adapter.memory
 
 
 def draft(incident_id: str = "INC-1", team_id: str = "T1", **overrides: object) -> MemoryDraft:
@@ -169,6 +201,43 @@ async def test_verification_confirmed_needs_a_note_and_records_it(memory_store: 
     assert (moved.verified_by, moved.verification_note) == ("sam", "no errors for 7 days")
 
 
+# ---- resolution: one unit of work ---------------------------------------------------------------
+
+
+async def test_resolving_retains_the_memory_and_closes_the_incident_together(adapter: Adapter) -> None:
+    incident, _ = await adapter.incidents.open_incident("T1", "C1", Incident(title="Checkout pool exhausted"))
+    resolved = draft(incident.incident_id, truth_state="human_confirmed", verified_by="maya")
+    outcome = await adapter.memory.resolve_incident(resolved)
+    assert outcome.status is RetainStatus.CREATED and outcome.memory.verified_by == "maya"
+    closed = await adapter.incidents.get("T1", incident.incident_id)
+    assert closed is not None and closed.status is IncidentStatus.RESOLVED and closed.resolved_at is not None
+    # the same resolution again (a double submit) changes nothing and keeps the incident closed
+    again = await adapter.memory.resolve_incident(resolved)
+    assert again.status is RetainStatus.UNCHANGED
+    assert (await adapter.incidents.get("T1", incident.incident_id)).resolved_at == closed.resolved_at
+
+
+async def test_a_conflicting_resolution_leaves_the_incident_open(adapter: Adapter) -> None:
+    incident, _ = await adapter.incidents.open_incident("T1", "C1", Incident(title="Checkout pool exhausted"))
+    await adapter.memory.retain(draft(incident.incident_id))
+    with pytest.raises(MemoryConflict):
+        await adapter.memory.resolve_incident(draft(incident.incident_id, root_cause="a different cause"))
+    assert (await adapter.incidents.get("T1", incident.incident_id)).status is IncidentStatus.OPEN
+
+
+async def test_a_failure_closing_the_incident_leaves_no_memory_either(adapter: Adapter) -> None:
+    incident, _ = await adapter.incidents.open_incident("T1", "C1", Incident(title="Checkout pool exhausted"))
+    await adapter.fail_incident_updates()
+    with pytest.raises(MemoryError_):
+        await adapter.memory.resolve_incident(draft(incident.incident_id, truth_state="human_confirmed", verified_by="maya"))
+    with pytest.raises(MemoryNotFound):
+        await adapter.memory.get("T1", incident.incident_id)
+    assert (await adapter.incidents.get("T1", incident.incident_id)).status is IncidentStatus.OPEN
+    # nor does any trace of it reach recall (its terms were counted in the same transaction)
+    assert await recall(adapter.memory, RecallQuery(team_id="T1", title="database connection pool exhausted")) == []
+    assert await adapter.memory.teams() == {}
+
+
 # ---- corrections, purge, teams -------------------------------------------------------------------
 
 
@@ -192,7 +261,7 @@ async def test_purge_deletes_the_memory_and_its_history(memory_store: MemoryStor
     await memory_store.purge("T1", "INC-1")
     with pytest.raises(MemoryNotFound):
         await memory_store.get("T1", "INC-1")
-    assert await memory_store.recall(RecallQuery(team_id="T1", title="connection pool exhausted")) == []
+    assert await recall(memory_store, RecallQuery(team_id="T1", title="connection pool exhausted")) == []
     # the same incident id can be retained afresh, with no old corrections attached
     again = await memory_store.retain(draft(lesson="new"))
     assert again.status is RetainStatus.CREATED and again.memory.corrections == []
@@ -207,7 +276,7 @@ async def test_teams_never_see_each_other(memory_store: MemoryStore) -> None:
     assert (await memory_store.list("T3")).total == 0
     with pytest.raises(MemoryNotFound):
         await memory_store.get("T3", "INC-1")
-    matches = await memory_store.recall(RecallQuery(team_id="T2", title="database connection pool exhausted"))
+    matches = await recall(memory_store, RecallQuery(team_id="T2", title="database connection pool exhausted"))
     assert [m.memory.team_id for m in matches] == ["T2"]
 
 
@@ -245,7 +314,7 @@ async def test_recall_finds_a_memory_with_reasons_and_components(memory_store: M
     await memory_store.retain(draft(truth_state="human_confirmed", verified_by="maya"))
     await memory_store.retain(draft("INC-9", title="TLS certificate expired on the gateway", service="auth",
                                     symptoms="logins fail", root_cause="renewal job broken", failed_attempts=[]))  # fmt: skip
-    matches = await memory_store.recall(
+    matches = await recall(memory_store, 
         RecallQuery(team_id="T1", title="checkout errors: connection pool timeouts", service="payments")
     )
     assert matches[0].memory.incident_id == "INC-1"
@@ -262,19 +331,19 @@ async def test_recall_filters_reusable_only_and_hides_rejected(memory_store: Mem
     await memory_store.retain(draft("INC-3"))
     await memory_store.transition("T1", "INC-3", TruthState.REJECTED, actor="sam", reason="wrong diagnosis")
     query = RecallQuery(team_id="T1", title="connection pool exhausted")
-    assert {m.memory.incident_id for m in await memory_store.recall(query)} == {"INC-1", "INC-2"}
-    reusable = await memory_store.recall(query.model_copy(update={"reusable_only": True}))
+    assert {m.memory.incident_id for m in await recall(memory_store, query)} == {"INC-1", "INC-2"}
+    reusable = await recall(memory_store, query.model_copy(update={"reusable_only": True}))
     assert [m.memory.incident_id for m in reusable] == ["INC-2"]
-    services = await memory_store.recall(query.model_copy(update={"filter_services": ["search"]}))
+    services = await recall(memory_store, query.model_copy(update={"filter_services": ["search"]}))
     assert services == []
 
 
 async def test_private_channel_memories_are_recalled_only_in_that_channel(memory_store: MemoryStore) -> None:
     await memory_store.retain(draft("INC-P", is_private=True, channel_id="CPRIV"))
     query = RecallQuery(team_id="T1", title="connection pool exhausted")
-    assert await memory_store.recall(query) == []
-    assert await memory_store.recall(query.model_copy(update={"channel_id": "COTHER"})) == []
-    inside = await memory_store.recall(query.model_copy(update={"channel_id": "CPRIV"}))
+    assert await recall(memory_store, query) == []
+    assert await recall(memory_store, query.model_copy(update={"channel_id": "COTHER"})) == []
+    inside = await recall(memory_store, query.model_copy(update={"channel_id": "CPRIV"}))
     assert [m.memory.incident_id for m in inside] == ["INC-P"]
 
 
@@ -286,7 +355,7 @@ async def test_feedback_is_one_vote_per_user_and_moves_the_ranking(memory_store:
         await memory_store.record_feedback("T1", "INC-B", user, FeedbackKind.HELPFUL)
     await memory_store.record_feedback("T1", "INC-A", "U1", FeedbackKind.HELPFUL)
     await memory_store.record_feedback("T1", "INC-A", "U1", FeedbackKind.NOT_RELEVANT)  # changed their mind
-    matches = await memory_store.recall(query)
+    matches = await recall(memory_store, query)
     assert [m.memory.incident_id for m in matches] == ["INC-B", "INC-A"]
     assert "feedback: 2 helpful, 0 not relevant" in matches[0].reasons
     assert "feedback: 0 helpful, 1 not relevant" in matches[1].reasons
@@ -294,7 +363,7 @@ async def test_feedback_is_one_vote_per_user_and_moves_the_ranking(memory_store:
 
 async def test_ping_says_whether_the_database_answers(database_url: str) -> None:
     for name, open_adapter in ADAPTERS.items():
-        store, close = await open_adapter(database_url)
-        assert await store.ping() is True, name
-        await close()  # the database is gone for this store
-        assert await store.ping() is False, name
+        stores = await open_adapter(database_url)
+        assert await stores.memory.ping() is True, name
+        await stores.close()  # the database is gone for this store
+        assert await stores.memory.ping() is False, name

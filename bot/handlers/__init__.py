@@ -1,15 +1,17 @@
-"""Slack surfaces, one module each, all registered from here.
+"""Slack surfaces, one module each, holding plain module-level listener functions; all of them
+are registered here, and only here.
 
-Every handler acknowledges first (Slack allows 3 s, and a trigger_id opens one modal once),
-then hands slow work to `services.background`. Handlers call services and bot.slack renderers;
-they hold no SQL and build no Block Kit themselves.
+Every listener acknowledges first (Slack allows 3 s, and a trigger_id opens one modal once),
+then hands slow work to the background (`bot.handlers.errors.spawn`). Listeners find the
+services, this app's Slack lookups and the resolved team/user/channel in Bolt's `context`
+(bot/handlers/context.py); one error handler turns any failure into a message the user sees.
+They call services and bot.slack renderers; they hold no SQL and build no Block Kit themselves.
 """
 
 from __future__ import annotations
 
 from slack_bolt.async_app import AsyncApp
 
-from bot.app import Services
 from bot.handlers import (
     action_incident,
     action_memory,
@@ -23,20 +25,11 @@ from bot.handlers import (
     view_reject,
     view_resolution,
 )
-
-SURFACES = (
-    command_incident,
-    command_recall,
-    command_investigate,
-    event_message,
-    event_member_joined,
-    action_memory,
-    action_incident,
-    view_declare,
-    view_resolution,
-    view_correction,
-    view_reject,
-)
+from bot.handlers.context import context_middleware
+from bot.handlers.lookups import SlackLookups
+from bot.handlers.errors import report_error
+from bot.services.container import Services
+from bot.slack import ids
 
 # What the app registers, for the manifest test (it must list exactly these).
 COMMANDS = ("/incident", "/recall", "/investigate")
@@ -44,5 +37,26 @@ EVENTS = ("message", "member_joined_channel")
 
 
 def register_all(app: AsyncApp, services: Services) -> None:
-    for surface in SURFACES:
-        surface.register(app, services)
+    """Wire every surface of `app` to its listener, with `services` in each request's context."""
+    app.middleware(context_middleware(services, SlackLookups()))
+    app.error(report_error)
+
+    app.command("/incident")(command_incident.incident_command)
+    app.command("/recall")(command_recall.recall_command)
+    app.command("/investigate")(command_investigate.investigate_command)
+
+    # Bolt runs only the first `message` listener that matches: there is one, it dispatches
+    app.event("message")(event_message.on_message)
+    app.event("member_joined_channel")(event_member_joined.on_member_joined)
+
+    app.action(ids.MEMORY_HELPFUL)(action_memory.on_helpful)
+    app.action(ids.MEMORY_NOT_RELEVANT)(action_memory.on_not_relevant)
+    app.action(ids.MEMORY_ADD_CORRECTION)(action_memory.open_correction_modal)
+    app.action(ids.MEMORY_REJECT)(action_memory.open_reject_modal)
+    app.action(ids.INCIDENT_INVESTIGATE)(action_incident.on_investigate)
+    app.action(ids.INCIDENT_RESOLVE)(action_incident.on_resolve)
+
+    app.view(ids.DECLARE_MODAL)(view_declare.on_declare)
+    app.view(ids.RESOLUTION_MODAL)(view_resolution.on_resolution)
+    app.view(ids.CORRECTION_MODAL)(view_correction.on_correction)
+    app.view(ids.REJECT_MODAL)(view_reject.on_reject)

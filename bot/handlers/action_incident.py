@@ -4,34 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
 from bot.handlers.command_incident import open_resolution_modal
+from bot.handlers.context import services_of
+from bot.handlers.errors import spawn
 from bot.handlers.flows import run_investigation
-from bot.slack import ids, messages
+from bot.services.container import Services
+from bot.slack import messages
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.action(ids.INCIDENT_INVESTIGATE)
-    async def on_investigate(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        await ack()
-        team_id = body["team"]["id"]
-        services.background.spawn(_investigate(client, services, team_id, action.get("value"), body, respond), name="investigate")
+async def on_investigate(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+) -> None:
+    await ack()
+    services = services_of(context)
+    work = _investigate(client, services, context.team_id, context.channel_id, action.get("value"), respond)
+    spawn(context, work, name="investigate")
 
-    @app.action(ids.INCIDENT_RESOLVE)
-    async def on_resolve(ack: Any, body: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        await ack()
-        await open_resolution_modal(client, services, body["team"]["id"], body["channel"]["id"], body["trigger_id"], respond)
+
+async def on_resolve(ack: Any, body: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext) -> None:
+    await ack()
+    services = services_of(context)
+    await open_resolution_modal(client, services, context.team_id, context.channel_id, body["trigger_id"], respond)
 
 
 async def _investigate(
-    client: AsyncWebClient, services: Services, team_id: str, incident_id: str | None, body: dict[str, Any], respond: Any
+    client: AsyncWebClient, services: Services, team_id: str, channel_id: str | None, incident_id: str | None, respond: Any
 ) -> None:
     incident = await services.incidents.get(team_id, incident_id) if incident_id else None
-    if incident is None and body.get("channel"):
-        incident = await services.incidents.latest_in(team_id, body["channel"]["id"])
+    if incident is None and channel_id:
+        incident = await services.incidents.latest_in(team_id, channel_id)
     if incident is None:
         await respond(**messages.notice("I could not find the incident to investigate."), replace_original=False)
         return

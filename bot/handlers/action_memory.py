@@ -5,22 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
-from bot.memory.port import FeedbackKind
-from bot.slack import ids, messages
+from bot.handlers.context import services_of
+from bot.handlers.errors import spawn
+from bot.models import FeedbackKind
+from bot.services.container import Services
+from bot.slack import messages
 from bot.slack.modals import correction_modal, reject_modal
 
-_FEEDBACK = {ids.MEMORY_HELPFUL: FeedbackKind.HELPFUL, ids.MEMORY_NOT_RELEVANT: FeedbackKind.NOT_RELEVANT}
 _THANKS = {FeedbackKind.HELPFUL: "Noted as helpful", FeedbackKind.NOT_RELEVANT: "Noted as not relevant"}
-
-
-def _where(body: dict[str, Any]) -> tuple[str, str | None, str]:
-    team_id = (body.get("team") or {}).get("id") or body.get("user", {}).get("team_id")
-    channel_id = (body.get("channel") or {}).get("id")
-    return team_id, channel_id, body["user"]["id"]
 
 
 def _memory_title(body: dict[str, Any], incident_id: str) -> str:
@@ -28,36 +23,44 @@ def _memory_title(body: dict[str, Any], incident_id: str) -> str:
     return (body.get("message") or {}).get("text") or incident_id
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    for action_id, kind in _FEEDBACK.items():
-        app.action(action_id)(_feedback_listener(services, kind))
-
-    app.action(ids.MEMORY_ADD_CORRECTION)(_modal_opener(correction_modal))
-    app.action(ids.MEMORY_REJECT)(_modal_opener(reject_modal))
+async def on_helpful(ack: Any, action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
+    await _on_feedback(ack, action, client, context, FeedbackKind.HELPFUL)
 
 
-def _modal_opener(modal: Callable[..., dict[str, Any]]):  # noqa: ANN202 - a Bolt listener
-    """A button that opens `modal(incident_id, memory_title, context=...)` for its memory, at once."""
-
-    async def open_modal(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient) -> None:
-        await ack()
-        _, channel_id, _ = _where(body)
-        incident_id = action["value"]
-        view = modal(incident_id, _memory_title(body, incident_id), context={"channel_id": channel_id})
-        await client.views_open(trigger_id=body["trigger_id"], view=view)
-
-    return open_modal
+async def on_not_relevant(ack: Any, action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
+    await _on_feedback(ack, action, client, context, FeedbackKind.NOT_RELEVANT)
 
 
-def _feedback_listener(services: Services, kind: FeedbackKind):  # noqa: ANN202 - a Bolt listener
-    async def on_feedback(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient) -> None:
-        await ack()
-        team_id, channel_id, user_id = _where(body)
-        services.background.spawn(
-            _feedback(client, services, team_id, channel_id, user_id, action["value"], kind), name="feedback"
-        )
+async def open_correction_modal(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
+) -> None:
+    await _open_modal(correction_modal, ack, body, action, client, context)
 
-    return on_feedback
+
+async def open_reject_modal(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
+) -> None:
+    await _open_modal(reject_modal, ack, body, action, client, context)
+
+
+async def _open_modal(
+    modal: Callable[..., dict[str, Any]], ack: Any, body: dict[str, Any], action: dict[str, Any],
+    client: AsyncWebClient, context: AsyncBoltContext,
+) -> None:  # fmt: skip
+    """Open `modal(incident_id, memory_title, context=...)` for the button's memory, at once."""
+    await ack()
+    incident_id = action["value"]
+    view = modal(incident_id, _memory_title(body, incident_id), context={"channel_id": context.channel_id})
+    await client.views_open(trigger_id=body["trigger_id"], view=view)
+
+
+async def _on_feedback(
+    ack: Any, action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext, kind: FeedbackKind
+) -> None:
+    await ack()
+    services = services_of(context)
+    work = _feedback(client, services, context.team_id, context.channel_id, context.user_id, action["value"], kind)
+    spawn(context, work, name="feedback")
 
 
 async def _feedback(

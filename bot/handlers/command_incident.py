@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
-from bot.memory.errors import MemoryError_, MemoryNotFound
+from bot.errors import MemoryError_, MemoryNotFound
+from bot.handlers.context import services_of
+from bot.handlers.errors import spawn
+from bot.services.container import Services
 from bot.slack import messages
 from bot.slack.modals import declare_modal, resolution_modal
 
@@ -18,25 +20,26 @@ from bot.slack.modals import declare_modal, resolution_modal
 TITLE_LOOKUP_S = 1.0
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.command("/incident")
-    async def incident_command(ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        verb, _, rest = (command.get("text") or "").strip().partition(" ")
-        verb = verb.lower()
-        team_id, channel_id = command["team_id"], command["channel_id"]
-        if verb in ("", "declare"):
-            await ack()
-            await client.views_open(trigger_id=command["trigger_id"], view=declare_modal(context={"channel_id": channel_id}))
-        elif verb == "resolve":
-            await ack()
-            await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond)
-        elif verb == "show" and rest.strip():
-            await ack()
-            services.background.spawn(_show(services, team_id, rest.strip(), respond), name="incident-show")
-        elif verb == "help":
-            await ack(**messages.help_message(services.settings.incident_channel_pattern))
-        else:
-            await ack(**messages.notice(f"I don't know `/incident {verb}`. Try `/incident help`."))
+async def incident_command(
+    ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+) -> None:
+    verb, _, rest = (command.get("text") or "").strip().partition(" ")
+    verb = verb.lower()
+    services = services_of(context)
+    team_id, channel_id = context.team_id, context.channel_id
+    if verb in ("", "declare"):
+        await ack()
+        await client.views_open(trigger_id=command["trigger_id"], view=declare_modal(context={"channel_id": channel_id}))
+    elif verb == "resolve":
+        await ack()
+        await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond)
+    elif verb == "show" and rest.strip():
+        await ack()
+        spawn(context, _show(services, team_id, rest.strip(), respond), name="incident-show")
+    elif verb == "help":
+        await ack(**messages.help_message(services.settings.incident_channel_pattern))
+    else:
+        await ack(**messages.notice(f"I don't know `/incident {verb}`. Try `/incident help`."))
 
 
 async def open_resolution_modal(

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
+from bot.handlers.context import services_of
+from bot.handlers.errors import spawn
 from bot.handlers.flows import run_investigation
+from bot.services.container import Services
 from bot.slack import messages
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.command("/investigate")
-    async def investigate_command(ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        await ack()
-        services.background.spawn(_investigate(client, services, command["team_id"], command["channel_id"], respond), name="investigate")
+async def investigate_command(ack: Any, client: AsyncWebClient, respond: Any, context: AsyncBoltContext) -> None:
+    await ack()
+    services = services_of(context)
+    spawn(context, _investigate(client, services, context.team_id, context.channel_id, respond), name="investigate")
 
 
 async def _investigate(client: AsyncWebClient, services: Services, team_id: str, channel_id: str, respond: Any) -> None:

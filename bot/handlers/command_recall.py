@@ -4,23 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
+from bot.handlers.context import services_of
+from bot.handlers.errors import spawn
 from bot.handlers.flows import post_recall_thread
 from bot.models import utcnow
+from bot.services.container import Services
 from bot.slack import messages
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.command("/recall")
-    async def recall_command(ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
-        await ack()
-        text = (command.get("text") or "").strip()
-        services.background.spawn(
-            _recall(client, services, command["team_id"], command["channel_id"], text, respond), name="recall"
-        )
+async def recall_command(
+    ack: Any, command: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+) -> None:
+    await ack()
+    text = (command.get("text") or "").strip()
+    services = services_of(context)
+    spawn(context, _recall(client, services, context.team_id, context.channel_id, text, respond), name="recall")
 
 
 async def _recall(client: AsyncWebClient, services: Services, team_id: str, channel_id: str, text: str, respond: Any) -> None:

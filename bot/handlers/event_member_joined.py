@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
-from bot.handlers.flows import channel_info, post_recall_thread
+from bot.handlers.context import services_of
+from bot.handlers.lookups import channel_info
+from bot.handlers.errors import spawn
+from bot.handlers.flows import post_recall_thread
+from bot.services.container import Services
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.event("member_joined_channel")
-    async def on_member_joined(body: dict[str, Any], event: dict[str, Any], context: Any, client: AsyncWebClient) -> None:
-        if event.get("user") != context.get("bot_user_id"):
-            return  # a person joined: nothing to do
-        services.background.spawn(_detect(client, services, body.get("team_id") or event.get("team"), event["channel"]), name="detect")
+async def on_member_joined(event: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient) -> None:
+    if event.get("user") != context.bot_user_id:
+        return  # a person joined: nothing to do
+    spawn(context, _detect(client, services_of(context), context.team_id, context.channel_id), name="detect", tell=False)
 
 
 async def _detect(client: AsyncWebClient, services: Services, team_id: str, channel_id: str) -> None:

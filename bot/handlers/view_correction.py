@@ -5,36 +5,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
-from bot.handlers.flows import parse_submission, save_modal, user_name
+from bot.handlers.context import lookups_of, services_of
+from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import MemoryRecord
-from bot.slack import ids, messages
+from bot.slack import messages
 from bot.slack.modals import read_metadata
 from bot.slack.submissions import CorrectionSubmission
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.view(ids.CORRECTION_MODAL)
-    async def on_correction(ack: Any, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient) -> None:
-        submission = await parse_submission(ack, CorrectionSubmission, view)
-        if submission is None:
-            return
-        team_id, user_id = body["team"]["id"], body["user"]["id"]
-        context = read_metadata(view)
+async def on_correction(ack: Any, view: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
+    submission = await parse_submission(ack, CorrectionSubmission, view)
+    if submission is None:
+        return
+    services = services_of(context)
+    team_id, user_id, channel_id = context.team_id, context.user_id, context.channel_id
+    incident_id = read_metadata(view)["incident_id"]
 
-        async def saved(memory: MemoryRecord) -> None:
-            if context.get("channel_id"):
-                note = messages.notice(f"Correction added to `{memory.incident_id}`; it now has {len(memory.corrections)}.")
-                services.background.spawn(
-                    client.chat_postEphemeral(channel=context["channel_id"], user=user_id, **note), name="notice"
-                )
-            return None
+    async def saved(memory: MemoryRecord) -> None:
+        if channel_id:
+            note = messages.notice(f"Correction added to `{memory.incident_id}`; it now has {len(memory.corrections)}.")
+            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+        return None
 
-        async def save() -> MemoryRecord:
-            author = await user_name(client, user_id)
-            return await services.resolution.add_correction(team_id, context["incident_id"], author, submission.text)
+    async def save() -> MemoryRecord:
+        author = await lookups_of(context).user_name(client, user_id)
+        return await services.resolution.add_correction(team_id, incident_id, author, submission.text)
 
-        await save_modal(ack, client, services, view, save(), saved)
+    await save_modal(ack, client, services.background, view, save(), saved)

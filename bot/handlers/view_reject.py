@@ -4,42 +4,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
-from bot.handlers.flows import parse_submission, save_modal, user_name
-from bot.memory.errors import TruthMoveRefused
+from bot.errors import TruthMoveRefused
+from bot.handlers.context import lookups_of, services_of
+from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import MemoryRecord
-from bot.slack import ids, messages
+from bot.slack import messages
 from bot.slack.modals import read_metadata
 from bot.slack.submissions import RejectSubmission
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.view(ids.REJECT_MODAL)
-    async def on_reject(ack: Any, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient) -> None:
-        submission = await parse_submission(ack, RejectSubmission, view)
-        if submission is None:
-            return
-        team_id, user_id = body["team"]["id"], body["user"]["id"]
-        context = read_metadata(view)
+async def on_reject(ack: Any, view: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
+    submission = await parse_submission(ack, RejectSubmission, view)
+    if submission is None:
+        return
+    services = services_of(context)
+    team_id, user_id, channel_id = context.team_id, context.user_id, context.channel_id
+    incident_id = read_metadata(view)["incident_id"]
 
-        async def reject() -> MemoryRecord | TruthMoveRefused:
-            try:
-                actor = await user_name(client, user_id)
-                return await services.recall.reject(team_id, context["incident_id"], actor, submission.reason)
-            except TruthMoveRefused as refused:
-                return refused
+    async def reject() -> MemoryRecord | TruthMoveRefused:
+        try:
+            actor = await lookups_of(context).user_name(client, user_id)
+            return await services.recall.reject(team_id, incident_id, actor, submission.reason)
+        except TruthMoveRefused as refused:
+            return refused
 
-        async def saved(result: MemoryRecord | TruthMoveRefused) -> dict[str, Any] | None:
-            if isinstance(result, TruthMoveRefused):
-                return {"response_action": "errors", "errors": {"reason": str(result)[:150]}}
-            if context.get("channel_id"):
-                note = messages.notice(f"`{result.incident_id}` is rejected: it will not be recalled again.")
-                services.background.spawn(
-                    client.chat_postEphemeral(channel=context["channel_id"], user=user_id, **note), name="notice"
-                )
-            return None
+    async def saved(result: MemoryRecord | TruthMoveRefused) -> dict[str, Any] | None:
+        if isinstance(result, TruthMoveRefused):
+            return {"response_action": "errors", "errors": {"reason": str(result)[:150]}}
+        if channel_id:
+            note = messages.notice(f"`{result.incident_id}` is rejected: it will not be recalled again.")
+            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+        return None
 
-        await save_modal(ack, client, services, view, reject(), saved)
+    await save_modal(ack, client, services.background, view, reject(), saved)

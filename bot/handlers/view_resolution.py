@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import Services
-from bot.handlers.flows import parse_submission, post, save_modal, user_name
-from bot.memory.errors import MemoryNotFound
+from bot.errors import MemoryNotFound
+from bot.handlers.context import lookups_of, services_of
+from bot.handlers.flows import post
+from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import Resolution
 from bot.services.resolution import ResolutionOutcome, ResolutionStatus
-from bot.slack import ids, messages
+from bot.slack import messages
 from bot.slack.modals import correction_modal, read_metadata
 from bot.slack.submissions import ResolutionSubmission
 
@@ -26,47 +27,45 @@ def _as_correction(resolution: Resolution) -> str:
     return "\n".join(parts)[:3000]
 
 
-def register(app: AsyncApp, services: Services) -> None:
-    @app.view(ids.RESOLUTION_MODAL)
-    async def on_resolution(ack: Any, body: dict[str, Any], view: dict[str, Any], client: AsyncWebClient) -> None:
-        submission = await parse_submission(ack, ResolutionSubmission, view)
-        if submission is None:
-            return
-        resolution = submission.to_resolution()
-        team_id, user_id = body["team"]["id"], body["user"]["id"]
-        context = read_metadata(view)
-        channel_id = context["channel_id"]
+async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
+    submission = await parse_submission(ack, ResolutionSubmission, view)
+    if submission is None:
+        return
+    resolution = submission.to_resolution()
+    services = services_of(context)
+    team_id, user_id, channel_id = context.team_id, context.user_id, context.channel_id
+    current_incident = read_metadata(view).get("current_incident")
 
-        async def resolve() -> ResolutionOutcome:
-            incident = None
-            if context.get("current_incident"):
-                incident = await services.incidents.get(team_id, context["current_incident"])
-            incident = incident or await services.incidents.latest_in(team_id, channel_id)
-            if incident is None:
-                raise MemoryNotFound(context.get("current_incident") or channel_id, team_id)
-            resolved_by = await user_name(client, user_id)
-            return await services.resolution.resolve(incident, resolution, resolved_by=resolved_by)
+    async def resolve() -> ResolutionOutcome:
+        incident = None
+        if current_incident:
+            incident = await services.incidents.get(team_id, current_incident)
+        incident = incident or await services.incidents.latest_in(team_id, channel_id)
+        if incident is None:
+            raise MemoryNotFound(current_incident or channel_id, team_id)
+        resolved_by = await lookups_of(context).user_name(client, user_id)
+        return await services.resolution.resolve(incident, resolution, resolved_by=resolved_by)
 
-        async def saved(outcome: ResolutionOutcome) -> dict[str, Any] | None:
-            memory = outcome.memory
-            assert memory is not None
-            if outcome.status is ResolutionStatus.SAVED:
-                confirmation = messages.resolution_confirmation(memory, by=memory.verified_by)
-                services.background.spawn(post(client, channel_id, confirmation), name="resolution-confirmation")
-                return None
-            if outcome.status is ResolutionStatus.UNCHANGED:
-                note = messages.notice(f"`{memory.incident_id}` was already resolved with exactly this; nothing changed.")
-                services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
-                return None
-            # different content for a resolved incident: never overwritten; offer a correction
-            # pre-filled with what they typed
-            fields = ", ".join(outcome.conflicting_fields)
-            view_ = correction_modal(
-                memory.incident_id, memory.title, context={"channel_id": channel_id},
-                values={"text": _as_correction(resolution)},
-                error=f"This incident was already resolved, and this differs in: {fields}. "
-                "Nothing was overwritten. Record what you typed as a correction?",
-            )  # fmt: skip
-            return {"response_action": "update", "view": view_}
+    async def saved(outcome: ResolutionOutcome) -> dict[str, Any] | None:
+        memory = outcome.memory
+        assert memory is not None
+        if outcome.status is ResolutionStatus.SAVED:
+            confirmation = messages.resolution_confirmation(memory, by=memory.verified_by)
+            services.background.spawn(post(client, channel_id, confirmation), name="resolution-confirmation")
+            return None
+        if outcome.status is ResolutionStatus.UNCHANGED:
+            note = messages.notice(f"`{memory.incident_id}` was already resolved with exactly this; nothing changed.")
+            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+            return None
+        # different content for a resolved incident: never overwritten; offer a correction
+        # pre-filled with what they typed
+        fields = ", ".join(outcome.conflicting_fields)
+        view_ = correction_modal(
+            memory.incident_id, memory.title, context={"channel_id": channel_id},
+            values={"text": _as_correction(resolution)},
+            error=f"This incident was already resolved, and this differs in: {fields}. "
+            "Nothing was overwritten. Record what you typed as a correction?",
+        )  # fmt: skip
+        return {"response_action": "update", "view": view_}
 
-        await save_modal(ack, client, services, view, resolve(), saved)
+    await save_modal(ack, client, services.background, view, resolve(), saved)

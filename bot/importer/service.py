@@ -13,7 +13,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
-from bot.memory.errors import MemoryConflict
+from bot.errors import MemoryConflict
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import Strict
 

@@ -18,7 +18,14 @@ import anthropic
 from pydantic import ValidationError
 
 from bot.investigation.guard import GuardResult, guard
-from bot.investigation.models import Findings, Investigation, InvestigatorKind, TimelineEntry, TokenUsage
+from bot.investigation.models import (
+    FallbackReason,
+    Findings,
+    Investigation,
+    InvestigatorKind,
+    TimelineEntry,
+    TokenUsage,
+)
 from bot.investigation.offline import OfflineInvestigator
 from bot.investigation.privacy import privacy_blockers, privacy_note
 from bot.investigation.prompt import DEFAULT_BUDGET_CHARS, Prompt, render_prompt
@@ -130,10 +137,15 @@ class AnthropicInvestigator:
         try:
             blockers = [] if self.private_with_model else privacy_blockers(incident, memories, channel_is_private)
             if blockers:
-                return self.offline.answer(incident, timeline, memories, note=privacy_note(blockers))
+                return self.offline.answer(
+                    incident, timeline, memories, note=privacy_note(blockers), reason=FallbackReason.PRIVACY
+                )
         except Exception:  # never raise to the caller
             log.exception("privacy check failed")
-            return self.offline.answer(incident, timeline, memories, note="Privacy check failed; nothing was sent.")
+            return self.offline.answer(
+                incident, timeline, memories, note="Privacy check failed; nothing was sent.",
+                reason=FallbackReason.PRIVACY_CHECK_FAILED,
+            )  # fmt: skip
 
         spent = _Spent()
         try:
@@ -141,24 +153,34 @@ class AnthropicInvestigator:
                 return await self._ask(incident, timeline, memories, spent)
         except (TimeoutError, anthropic.APITimeoutError):
             why = f"The model did not answer within {self.timeout_s:g} s (timeout)"
+            reason = FallbackReason.TIMEOUT
         except anthropic.RateLimitError:
             why = f"The model API is rate limited (429), still after {self.max_retries} retries with backoff"
+            reason = FallbackReason.RATE_LIMITED
         except anthropic.APIStatusError as exc:
             if exc.status_code == 529:
                 why = f"The model API is overloaded (529), still after {self.max_retries} retries with backoff"
+                reason = FallbackReason.OVERLOADED
             else:
                 why = f"The model API answered with an error ({exc.status_code})"
+                reason = FallbackReason.API_ERROR
         except anthropic.APIConnectionError:
             why = "The model API could not be reached"
+            reason = FallbackReason.UNREACHABLE
         except MalformedAnswer as exc:
             why = f"The model's answer was malformed ({exc})"
+            reason = FallbackReason.MALFORMED
         except RefusedAnswer as exc:
             why = f"The model twice said a past incident is the current cause ({exc.violations[0]}), so its answer was not used"
+            reason = FallbackReason.REFUSED_BY_GUARD
         except Exception as exc:  # never raise to the caller
             log.exception("investigation failed")
             why = f"The model call failed unexpectedly ({type(exc).__name__})"
+            reason = FallbackReason.UNEXPECTED
         log.warning("investigation fell back to offline: %s", why)
-        fallback = self.offline.answer(incident, timeline, memories, note=f"{why}. Offline answer from the memories alone.")
+        fallback = self.offline.answer(
+            incident, timeline, memories, note=f"{why}. Offline answer from the memories alone.", reason=reason
+        )
         if spent.calls:
             fallback = fallback.model_copy(update={"model": self.model, "usage": spent.usage})
         return fallback

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.investigation.models import Conflict
 from bot.investigation.text import clip
-from bot.memory.recall.conflicts import conflict_groups
+from bot.recall.conflicts import conflict_groups
 from bot.models import RecallMatch
 
 EVIDENCE_NEEDED = (
@@ -14,7 +14,7 @@ EVIDENCE_NEEDED = (
 
 
 def detect_conflicts(memories: list[RecallMatch]) -> list[Conflict]:
-    """The recall's conflicts (bot.memory.recall.conflicts decides), worded for an investigation."""
+    """The recall's conflicts (bot.recall.conflicts decides), worded for an investigation."""
     conflicts: list[Conflict] = []
     for service, (members, distinct) in conflict_groups(memories).items():
         causes = "; ".join(f"{m.memory.incident_id}: {clip(m.memory.root_cause or '', 400)}" for m in distinct)

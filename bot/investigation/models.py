@@ -86,6 +86,21 @@ class InvestigatorKind(StrEnum):
     OFFLINE = "offline"
 
 
+class FallbackReason(StrEnum):
+    """Why the model's answer was not used and the offline answer was given instead."""
+
+    PRIVACY = "privacy"  # a private channel or memory: nothing was sent
+    PRIVACY_CHECK_FAILED = "privacy_check_failed"
+    TIMEOUT = "timeout"
+    RATE_LIMITED = "rate_limited"
+    OVERLOADED = "overloaded"
+    API_ERROR = "api_error"
+    UNREACHABLE = "unreachable"
+    MALFORMED = "malformed"
+    REFUSED_BY_GUARD = "refused_by_guard"
+    UNEXPECTED = "unexpected"
+
+
 class TokenUsage(Strict):
     input_tokens: int = Field(default=0, ge=0)
     output_tokens: int = Field(default=0, ge=0)
@@ -104,5 +119,6 @@ class Investigation(Findings):
     model: str | None = Field(default=None, description="the model asked, if any (also on a fallback after a call)")
     usage: TokenUsage | None = None
     note: str | None = Field(default=None, description="set when a fallback happened, saying why")
+    fallback_reason: FallbackReason | None = Field(default=None, description="set when a fallback happened: why, as data")
     guard_flags: list[str] = Field(default_factory=list, description="what the guard changed in the answer")
     context_notes: list[str] = Field(default_factory=list, description="what the model was not shown, and why")

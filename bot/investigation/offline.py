@@ -7,11 +7,12 @@ needs evidence, and the summary only restates what was declared and said in the 
 from __future__ import annotations
 
 from bot.investigation.conflicts import detect_conflicts
-from bot.memory.recall.conflicts import same_cause
+from bot.recall.conflicts import same_cause
 from bot.investigation.models import (
     MAX_ITEMS,
     Check,
     FailedPreviousAction,
+    FallbackReason,
     Findings,
     Hypothesis,
     HypothesisStatus,
@@ -156,9 +157,12 @@ class OfflineInvestigator:
         memories: list[RecallMatch],
         *,
         note: str | None = None,
+        reason: FallbackReason | None = None,
     ) -> Investigation:
         findings = offline_findings(incident, timeline, memories)
-        return Investigation(**findings.model_dump(), investigator=InvestigatorKind.OFFLINE, note=note)
+        return Investigation(
+            **findings.model_dump(), investigator=InvestigatorKind.OFFLINE, note=note, fallback_reason=reason
+        )
 
     async def investigate(
         self,

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from bot.investigation.models import TimelineEntry
-from bot.memory.recall.reasons import humanize_age
+from bot.recall.reasons import humanize_age
 from bot.models import Incident, RecallMatch, TruthState
 
 TEMPLATE = "investigation_prompt.j2"

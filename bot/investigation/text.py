@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.memory.recall.tokens import tokenize
+from bot.recall.tokens import tokenize
 
 _SPACE = re.compile(r"\s+")
 _QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "`": "'"})

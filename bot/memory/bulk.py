@@ -16,8 +16,8 @@ import asyncpg
 
 from bot.memory.postings import hold_retain_lock
 from bot.memory.pool import DRAFT_COLUMNS
-from bot.memory.recall.concepts import Vocabulary
-from bot.memory.recall.document import memory_document, memory_features
+from bot.recall.concepts import Vocabulary
+from bot.recall.document import memory_document, memory_features
 from bot.models import MemoryDraft, TruthState, utcnow
 
 _COLUMNS = DRAFT_COLUMNS
@@ -103,3 +103,10 @@ async def retain_many(conn: asyncpg.Connection, drafts: Sequence[MemoryDraft], v
                 moved,
             )
     return len(created)
+
+
+async def analyze_after_load(conn: asyncpg.Connection) -> None:
+    """Fresh planner statistics after a bulk load (and its postings), so recall's plans fit."""
+    await conn.execute("VACUUM ANALYZE memories")
+    await conn.execute("VACUUM ANALYZE recall_postings")
+    await conn.execute("ANALYZE term_stats")

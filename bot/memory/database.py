@@ -13,9 +13,9 @@ import asyncpg
 
 from bot.config import Settings
 from bot.memory.embedded import start_embedded
-from bot.memory.errors import MemoryError_, StoreUnavailable
+from bot.errors import MemoryError_, StoreUnavailable
 from bot.memory.migrate import apply_migrations
-from bot.memory.recall.concepts import load_vocabulary
+from bot.recall.concepts import load_vocabulary
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore

@@ -9,7 +9,7 @@ import logging
 import warnings
 from pathlib import Path
 
-from bot.memory.errors import StoreUnavailable
+from bot.errors import StoreUnavailable
 
 log = logging.getLogger(__name__)
 

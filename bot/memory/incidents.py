@@ -8,7 +8,7 @@ from typing import Protocol
 
 import asyncpg
 
-from bot.memory.errors import StoreUnavailable
+from bot.errors import StoreUnavailable
 from bot.memory.pool import acquire
 from bot.models import Incident, IncidentRecord, IncidentStatus, TimelineEntry
 
@@ -46,6 +46,17 @@ def _incident(row: asyncpg.Record) -> IncidentRecord:
         status=IncidentStatus(row["status"]), recall_thread_ts=row["recall_thread_ts"],
         started_at=row["started_at"], resolved_at=row["resolved_at"],
     )  # fmt: skip
+
+
+async def mark_resolved_in(conn: asyncpg.Connection, team_id: str, incident_id: str) -> IncidentRecord | None:
+    """Mark the incident resolved on `conn` (in the caller's transaction, if any); None when
+    there is no such incident."""
+    row = await conn.fetchrow(
+        f"""UPDATE incidents SET status = 'resolved', resolved_at = coalesce(resolved_at, now())
+            WHERE team_id = $1 AND incident_id = $2 RETURNING {_COLUMNS}""",
+        team_id, incident_id,
+    )  # fmt: skip
+    return _incident(row) if row else None
 
 
 class PostgresIncidentStore:
@@ -113,12 +124,7 @@ class PostgresIncidentStore:
 
     async def mark_resolved(self, team_id: str, incident_id: str) -> IncidentRecord | None:
         async with acquire(self._pool) as conn:
-            row = await conn.fetchrow(
-                f"""UPDATE incidents SET status = 'resolved', resolved_at = coalesce(resolved_at, now())
-                    WHERE team_id = $1 AND incident_id = $2 RETURNING {_COLUMNS}""",
-                team_id, incident_id,
-            )  # fmt: skip
-        return _incident(row) if row else None
+            return await mark_resolved_in(conn, team_id, incident_id)
 
     async def claim_event(self, team_id: str, event_id: str) -> bool:
         """True the first time an event is seen (across every instance), False for a repeat."""

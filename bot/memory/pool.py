@@ -11,7 +11,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.memory.errors import StoreFailed, StoreUnavailable
+from bot.errors import StoreFailed, StoreUnavailable
 
 # Columns of `memories` written from a MemoryDraft, in insert order.
 DRAFT_COLUMNS = (

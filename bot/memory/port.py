@@ -7,7 +7,10 @@ from typing import Protocol
 
 from pydantic import Field
 
-from bot.models import MemoryDraft, MemoryRecord, RecallMatch, RecallQuery, Strict, TruthState
+from bot.models import FeedbackKind, MemoryDraft, MemoryRecord, RecallQuery, Strict, TruthState
+from bot.recall.candidates import Candidate
+from bot.recall.concepts import Vocabulary
+from bot.recall.document import QueryTerms
 
 
 class RetainStatus(StrEnum):
@@ -20,11 +23,6 @@ class RetainOutcome(Strict):
     memory: MemoryRecord
 
 
-class FeedbackKind(StrEnum):
-    HELPFUL = "helpful"
-    NOT_RELEVANT = "not_relevant"
-
-
 class MemoryPage(Strict):
     memories: list[MemoryRecord]
     total: int = Field(ge=0)
@@ -33,6 +31,12 @@ class MemoryPage(Strict):
 class MemoryStore(Protocol):
     async def retain(self, draft: MemoryDraft) -> RetainOutcome:
         """Store a memory once. Same content again: UNCHANGED. Other content: MemoryConflict."""
+        ...
+
+    async def resolve_incident(self, draft: MemoryDraft) -> RetainOutcome:
+        """One unit of work for a resolution: retain `draft` as `retain` does AND mark the
+        incident (draft.team_id, draft.incident_id) resolved, in one transaction — both or
+        neither. MemoryConflict changes nothing (the incident is not marked)."""
         ...
 
     async def get(self, team_id: str, incident_id: str) -> MemoryRecord:
@@ -77,8 +81,15 @@ class MemoryStore(Protocol):
         """One vote per user and memory; a later vote replaces the earlier one."""
         ...
 
-    async def recall(self, query: RecallQuery) -> list[RecallMatch]:
-        """The memories most like the query, each with its score, components and reasons."""
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """The incident vocabulary the store indexes memories with (queries must use it too)."""
+        ...
+
+    async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = ...) -> list[Candidate]:
+        """Recall's candidate step: the memories that compete for `query` under its hard filters
+        (team, truth, privacy, service, time), each with its lexical score and signals. Ranking
+        them is the pure pipeline's job (bot/recall); bot/services/recall.py joins the two."""
         ...
 
     async def retag(self, team_id: str) -> int:

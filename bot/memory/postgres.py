@@ -4,26 +4,26 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import asyncpg
 
-from bot.memory.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.memory.incidents import mark_resolved_in
 from bot.memory.pool import DRAFT_COLUMNS, acquire
 from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
-from bot.memory.recall.candidates import Candidate
-from bot.memory.recall.concepts import Vocabulary
-from bot.memory.search import CANDIDATE_POOL, search_candidates
-from bot.memory.recall.document import QueryTerms, memory_document, memory_features
-from bot.memory.recall.pipeline import Recaller
-from bot.memory.truth import refusal
+from bot.recall.candidates import Candidate
+from bot.recall.concepts import Vocabulary
+from bot.memory.search import CANDIDATE_POOL, search_candidates, to_candidates
+from bot.recall.concepts import load_vocabulary
+from bot.recall.document import QueryTerms, memory_document, memory_features
+from bot.recall.truth import refusal
 from bot.models import (
     Correction,
     MemoryDraft,
     MemoryRecord,
-    RecallMatch,
     RecallQuery,
     TruthState,
     TruthTransition,
@@ -39,19 +39,32 @@ _RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "drafting", "created_at", "up
 class PostgresMemoryStore:
     def __init__(self, pool: asyncpg.Pool, *, vocabulary: Vocabulary | None = None) -> None:
         self._pool = pool
-        self._recaller = Recaller(self, vocabulary=vocabulary)
+        self._vocabulary = vocabulary or load_vocabulary()
         self._deriving: asyncio.Task[None] | None = None
 
     @property
     def vocabulary(self) -> Vocabulary:
-        return self._recaller.vocabulary
+        return self._vocabulary
 
     # ---- writing -------------------------------------------------------------------------
 
     async def retain(self, draft: MemoryDraft) -> RetainOutcome:
+        return await self._retain(draft)
+
+    async def resolve_incident(self, draft: MemoryDraft) -> RetainOutcome:
+        async def close_incident(conn: asyncpg.Connection) -> None:
+            await mark_resolved_in(conn, draft.team_id, draft.incident_id)
+
+        return await self._retain(draft, also=close_incident)
+
+    async def _retain(
+        self, draft: MemoryDraft, *, also: Callable[[asyncpg.Connection], Awaitable[None]] | None = None
+    ) -> RetainOutcome:
+        """Retain `draft`; `also` runs in the same transaction once the memory is in (new or
+        unchanged): it commits with the memory, or neither does."""
         content = draft.content()
         document = memory_document(draft)
-        features = memory_features(draft, self._recaller.vocabulary)
+        features = memory_features(draft, self._vocabulary)
         terms = sorted(document.terms)  # sorted: concurrent retains lock term rows in one order
         values = [getattr(draft, c) for c in DRAFT_COLUMNS]
         values[DRAFT_COLUMNS.index("failed_attempts")] = [a.model_dump() for a in draft.failed_attempts]
@@ -82,6 +95,8 @@ class PostgresMemoryStore:
                 differing = sorted(k for k in content.keys() | existing.keys() if content.get(k) != existing.get(k))
                 if differing:
                     raise MemoryConflict(draft.incident_id, differing)
+                if also is not None:
+                    await also(conn)
                 return RetainOutcome(status=RetainStatus.UNCHANGED, memory=await self._get(conn, draft.team_id, draft.incident_id))
             if draft.drafting is not None:  # kept beside the content, never part of it
                 await conn.execute(
@@ -96,6 +111,8 @@ class PostgresMemoryStore:
                     draft.verified_by or draft.source.value, draft.superseded_by,
                 )  # fmt: skip
             await self._count_document(conn, draft.team_id, terms, document.length, +1)
+            if also is not None:
+                await also(conn)
             outcome = RetainOutcome(status=RetainStatus.CREATED, memory=await self._get(conn, draft.team_id, draft.incident_id))
         self._derive_soon()
         return outcome
@@ -273,7 +290,7 @@ class PostgresMemoryStore:
                     return changed
                 updates = []
                 for row in rows:
-                    features = memory_features(MemoryDraft.model_validate(row["retained_content"]), self._recaller.vocabulary)
+                    features = memory_features(MemoryDraft.model_validate(row["retained_content"]), self._vocabulary)
                     if (features.signature, sorted(features.concepts)) != (row["error_signature"], sorted(row["concepts"])):
                         updates.append((row["pk"], features.signature, list(features.concepts)))
                 if updates:
@@ -295,15 +312,12 @@ class PostgresMemoryStore:
         except Exception:  # noqa: BLE001 - any failure means "does not answer"
             return False
 
-    async def recall(self, query: RecallQuery) -> list[RecallMatch]:
-        return await self._recaller.recall(query)
-
     # ---- the recall pipeline's candidate step ---------------------------------------------
 
     async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = CANDIDATE_POOL) -> list[Candidate]:
         async with self._acquire() as conn:
-            return await search_candidates(conn, query, terms, _RECORD_COLUMNS, self._records, pool_size=pool_size)
-
+            found = await search_candidates(conn, query, terms, _RECORD_COLUMNS, pool_size=pool_size)
+            return to_candidates(found, await self._records(conn, found.rows), terms)
 
     # ---- helpers -------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncpg
 
-from bot.memory.recall.candidates import BM25_B, BM25_K1
+from bot.recall.candidates import BM25_B, BM25_K1
 
 BATCH = 20_000
 DERIVE_LOCK = 7_242_130_502

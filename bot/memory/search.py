@@ -12,13 +12,14 @@ plus twice its title) in one pass over each memory's own term counts.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
 
-from bot.memory.recall.candidates import BM25_B, BM25_K1, TITLE_QUERY_BONUS, Candidate, bm25_idf
-from bot.memory.recall.document import QueryTerms
+from bot.recall.candidates import BM25_B, BM25_K1, TITLE_QUERY_BONUS, Candidate, bm25_idf
+from bot.recall.document import QueryTerms
 from bot.models import MemoryRecord, RecallQuery, TruthState
 
 # How many of the query's rarest terms pick candidates through the GIN index; every known
@@ -52,20 +53,28 @@ def _tsquery(terms: Sequence[str]) -> str:
     return " | ".join("'" + t.replace("\\", "\\\\").replace("'", "''") + "'" for t in terms)
 
 
+@dataclass(frozen=True, slots=True)
+class Found:
+    """The candidate rows (`columns` plus score, matched terms, signals and votes), and the
+    incident_ids among them that came along as successors of superseded memories."""
+
+    rows: list[asyncpg.Record]
+    successors: frozenset[str] = frozenset()
+
+
 async def search_candidates(
     conn: asyncpg.Connection,
     query: RecallQuery,
     terms: QueryTerms,
     columns: str,
-    records: Callable[[asyncpg.Connection, Sequence[asyncpg.Record]], Awaitable[list[MemoryRecord]]],
     *,
     pool_size: int = CANDIDATE_POOL,
-) -> list[Candidate]:
+) -> Found:
     """Memories sharing the query's rarest terms, its error signature or its concepts, scored
     by BM25 in the database; a superseded memory brings its successor along."""
     stats_row = await conn.fetchrow("SELECT doc_count, total_len FROM team_stats WHERE team_id = $1", query.team_id)
     if stats_row is None or stats_row["doc_count"] <= 0:
-        return []
+        return Found([])
     doc_count = stats_row["doc_count"]
     avgdl = max(1.0, stats_row["total_len"] / doc_count)
     df_rows = await conn.fetch(
@@ -121,7 +130,12 @@ async def search_candidates(
             _scored_select(columns, f"m.incident_id = ANY(${extra}::text[])", filters, ""), *head, list(successors)
         )
         rows += found
-    memories = await records(conn, rows)
+    return Found(rows, frozenset(successors))
+
+
+def to_candidates(found: Found, memories: Sequence[MemoryRecord], terms: QueryTerms) -> list[Candidate]:
+    """The found rows as the pipeline's candidates; `memories` are the rows' records, in order."""
+    rows, successors = found.rows, found.successors
     by_id = {r["incident_id"]: float(r["score"] or 0.0) for r in rows}
     out = []
     for record, row in zip(memories, rows, strict=True):

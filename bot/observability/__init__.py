@@ -8,7 +8,7 @@
 - `store`: store errors, counted at the store boundary.
 - `web`: the aiohttp middleware on /slack/events (context, event counts, ack latency).
 
-The domain (bot/models.py, bot/memory/recall) knows nothing of this package.
+The domain (bot/models.py, bot/recall) knows nothing of this package.
 """
 
 from bot.observability.context import bind, current_context, request_scope

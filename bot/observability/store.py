@@ -11,7 +11,7 @@ import functools
 import inspect
 from typing import Any, TypeVar, cast
 
-from bot.memory.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.observability.metrics import Metrics
 
 T = TypeVar("T")

@@ -186,15 +186,6 @@ class Workspace:
     def homes(self) -> dict[str, dict[str, Any]]:
         return copy.deepcopy(self._homes)
 
-    def type_into(self, view_id: str, answers: Mapping[str, Any]) -> None:
-        """A person types into an open modal without submitting (block_id → answer, as
-        `form_values` takes it): Slack keeps it as the view's state."""
-        from bot.sandbox.payloads import form_values
-
-        view = self._views[view_id]
-        typed = form_values(view, answers)
-        view["state"]["values"].update({b: v for b, v in typed.items() if b in answers})
-
     def last_view(self) -> dict[str, Any]:
         """The modal most recently opened, pushed or updated, as Slack returned it."""
         if not self._view_order:
@@ -316,6 +307,10 @@ class Workspace:
         }  # fmt: skip
         self._homes[user_id] = stored
         return copy.deepcopy(stored)
+
+    def view_state(self, view_id: str) -> dict[str, Any]:
+        """The stored view's typed state (not a copy): what `type_into` writes."""
+        return self._views[view_id]["state"]["values"]
 
     def save_view(self, view: Mapping[str, Any], *, view_id: str, root: str, previous: str | None) -> dict[str, Any]:
         """Store the view as Slack returns it (a new hash each time) and return a copy.

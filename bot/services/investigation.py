@@ -5,31 +5,9 @@ from __future__ import annotations
 import time
 
 from bot.config import Settings
-from bot.investigation import AnthropicInvestigator, Investigation, Investigator, InvestigatorKind, build_investigator
+from bot.investigation import Investigation, Investigator, build_investigator
 from bot.models import IncidentRecord, RecallMatch, TimelineEntry
 from bot.observability import Metrics, bind
-
-# How the model investigator words each fallback (its note), as a metric label.
-_FALLBACK_REASONS = (
-    ("Nothing was sent to the model", "privacy"),
-    ("Privacy check failed", "privacy_check_failed"),
-    ("(timeout)", "timeout"),
-    ("rate limited (429)", "rate_limited"),
-    ("overloaded (529)", "overloaded"),
-    ("answered with an error", "api_error"),
-    ("could not be reached", "unreachable"),
-    ("answer was malformed", "malformed"),
-    ("past incident is the current cause", "refused_by_guard"),
-    ("failed unexpectedly", "unexpected"),
-)
-
-
-def fallback_reason(note: str | None) -> str:
-    for phrase, reason in _FALLBACK_REASONS:
-        if note and phrase in note:
-            return reason
-    return "other"
-
 
 class InvestigationService:
     def __init__(self, investigator: Investigator, *, metrics: Metrics | None = None) -> None:
@@ -69,8 +47,8 @@ class InvestigationService:
         metrics = self._metrics
         assert metrics is not None
         metrics.investigation_latency.labels(investigator=investigation.investigator.value).observe(seconds)
-        if isinstance(self._investigator, AnthropicInvestigator) and investigation.investigator is InvestigatorKind.OFFLINE:
-            metrics.investigation_fallbacks.labels(reason=fallback_reason(investigation.note)).inc()
+        if investigation.fallback_reason is not None:  # the model's answer was not used
+            metrics.investigation_fallbacks.labels(reason=investigation.fallback_reason.value).inc()
         if investigation.usage is not None:
             model = investigation.model or "unknown"
             metrics.model_tokens.labels(model=model, direction="input").inc(investigation.usage.input_tokens)

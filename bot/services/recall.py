@@ -1,13 +1,18 @@
-"""Recall for an incident or for free text, with conflicts flagged (never blended)."""
+"""Recall for an incident or for free text, with conflicts flagged (never blended).
+
+This is where the pure pipeline (bot/recall) meets the store: the store finds the candidates
+for the query's terms, the pipeline ranks them, and conflicts are found once, on what is shown.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.memory.port import FeedbackKind, MemoryStore
-from bot.memory.recall.conflicts import find_conflicts
-from bot.models import IncidentRecord, RecallMatch, RecallQuery, TruthState
+from bot.memory.port import MemoryStore
+from bot.models import FeedbackKind, IncidentRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
+from bot.recall.conflicts import find_conflicts
+from bot.recall.pipeline import Recaller
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,30 +23,40 @@ class RecallResult:
 
 
 class RecallService:
-    def __init__(self, memory: MemoryStore, *, limit: int = 5, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, memory: MemoryStore, *, recaller: Recaller | None = None, limit: int = 5, metrics: Metrics | None = None
+    ) -> None:
         self._memory = memory
+        # the query is read with the vocabulary the store indexed the memories with
+        self._recaller = recaller or Recaller(vocabulary=memory.vocabulary)
         self._limit = limit
         self._metrics = metrics
 
-    async def _run(self, query: RecallQuery, kind: str) -> RecallResult:
+    async def recall(self, query: RecallQuery) -> list[RecallMatch]:
+        """The memories most like the query, each with its score, components and reasons."""
+        terms = self._recaller.terms(query)
+        candidates = await self._memory.candidates(query, terms)
+        return self._recaller.rank(query, terms, candidates)
+
+    async def _timed(self, query: RecallQuery, kind: str) -> list[RecallMatch]:
         if self._metrics is None:
-            matches = await self._memory.recall(query)
-        else:
-            with self._metrics.timed(self._metrics.recall_latency, kind=kind):
-                matches = await self._memory.recall(query)
-        return RecallResult(matches, find_conflicts(matches))
+            return await self.recall(query)
+        with self._metrics.timed(self._metrics.recall_latency, kind=kind):
+            return await self.recall(query)
 
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)
         query = RecallQuery.for_incident(incident, incident.team, limit=self._limit + 1)
-        result = await self._run(query, "incident")
+        matches = await self._timed(query, "incident")
         # the incident's own memory (resolved before, now recalled in its channel) is not "past";
         # one extra was asked for so that dropping it still leaves `limit`
-        past = [m for m in result.matches if m.memory.incident_id != incident.incident_id][: self._limit]
+        past = [m for m in matches if m.memory.incident_id != incident.incident_id][: self._limit]
         return RecallResult(past, find_conflicts(past))
 
     async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
-        return await self._run(RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit), "text")
+        query = RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit)
+        matches = await self._timed(query, "text")
+        return RecallResult(matches, find_conflicts(matches))
 
     async def feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
         await self._memory.record_feedback(team_id, incident_id, user_id, kind)

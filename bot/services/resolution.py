@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from bot.memory.errors import MemoryConflict
-from bot.memory.incidents import IncidentStore
+from bot.errors import MemoryConflict
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import DraftingTrace, IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState
 
@@ -55,23 +54,21 @@ def draft_for(
 
 
 class ResolutionService:
-    def __init__(self, memory: MemoryStore, incidents: IncidentStore) -> None:
+    def __init__(self, memory: MemoryStore) -> None:
         self._memory = memory
-        self._incidents = incidents
 
     async def resolve(
         self, incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, drafting: DraftingTrace | None = None
     ) -> ResolutionOutcome:
-        """Retain the outcome (with what the person did with the draft, if the modal was
-        drafted), then close the incident. Storage errors propagate: the caller keeps the modal
-        open with what the user typed."""
+        """Retain the outcome (with what the person did with the draft, if the modal was drafted)
+        and close the incident, in one transaction. Storage errors propagate (nothing was
+        written): the caller keeps the modal open with what was typed."""
         draft = draft_for(incident, resolution, resolved_by=resolved_by, drafting=drafting)
         try:
-            outcome = await self._memory.retain(draft)
+            outcome = await self._memory.resolve_incident(draft)
         except MemoryConflict as conflict:
             existing = await self._memory.get(incident.team, incident.incident_id)
             return ResolutionOutcome(ResolutionStatus.CONFLICT, existing, tuple(conflict.fields))
-        await self._incidents.mark_resolved(incident.team, incident.incident_id)
         status = ResolutionStatus.SAVED if outcome.status is RetainStatus.CREATED else ResolutionStatus.UNCHANGED
         return ResolutionOutcome(status, outcome.memory)
 

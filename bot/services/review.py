@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.memory.errors import MemoryNotFound
+from bot.errors import MemoryNotFound
 from bot.memory.nudges import NudgeStore
 from bot.memory.port import MemoryStore
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.memory.recall.reasons import humanize_age
+from bot.recall.reasons import humanize_age
 from bot.services.review import HomeContent
 from bot.slack import ids
 from bot.slack.limits import check_home

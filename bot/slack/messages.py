@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.memory.recall.reasons import humanize_age
-from bot.memory.truth import ALLOWED_MOVES
+from bot.recall.reasons import humanize_age
+from bot.recall.truth import ALLOWED_MOVES
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, Source, TruthState, utcnow
 from bot.slack import ids
 from bot.slack.escape import cut, single_line

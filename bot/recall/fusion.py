@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from bot.memory.recall.signals import Signals
+from bot.recall.signals import Signals
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.memory.recall.candidates import Candidate
+from bot.recall.candidates import Candidate
 from bot.models import RecallQuery, TruthState
 
 # A verified fix outranks an unverified guess with the same text.

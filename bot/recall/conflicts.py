@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.memory.recall.tokens import tokenize
+from bot.recall.tokens import tokenize
 from bot.models import RecallMatch, TruthState
 
 # Below this word overlap (Jaccard) two root causes are different explanations, not two

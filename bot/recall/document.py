@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from bot.memory.recall.concepts import Vocabulary
-from bot.memory.recall.signature import error_signature
-from bot.memory.recall.tokens import term_counts, tokenize
+from bot.recall.concepts import Vocabulary
+from bot.recall.signature import error_signature
+from bot.recall.tokens import term_counts, tokenize
 from bot.models import MemoryDraft, RecallQuery
 
 TITLE_WEIGHT = 3

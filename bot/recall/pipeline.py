@@ -1,35 +1,34 @@
-"""The recall pipeline: candidates → signals → fusion → reasons, top k by score."""
+"""The recall pipeline: candidates → signals → fusion → reasons, top k by score.
+
+Pure: the query's terms go to a store, which answers with candidates (bot/memory/search.py in
+PostgreSQL); `rank` does the rest. The composition (ask the store, then rank) is
+bot/services/recall.py.
+"""
 
 from __future__ import annotations
 
-from typing import Protocol
-
-from bot.memory.recall.candidates import Candidate
-from bot.memory.recall.concepts import Vocabulary, load_vocabulary
-from bot.memory.recall.document import QueryTerms, query_terms
-from bot.memory.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
-from bot.memory.recall.reasons import explain
-from bot.memory.recall.signals import measure
+from bot.recall.candidates import Candidate
+from bot.recall.concepts import Vocabulary, load_vocabulary
+from bot.recall.document import QueryTerms, query_terms
+from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
+from bot.recall.reasons import explain
+from bot.recall.signals import measure
 from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
 
 
-class CandidateSource(Protocol):
-    async def candidates(self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = ...) -> list[Candidate]: ...
-
-
 class Recaller:
-    def __init__(
-        self, source: CandidateSource, weights: FusionWeights = DEFAULT_WEIGHTS, vocabulary: Vocabulary | None = None
-    ) -> None:
-        self._source = source
+    def __init__(self, weights: FusionWeights = DEFAULT_WEIGHTS, vocabulary: Vocabulary | None = None) -> None:
         self._weights = weights
         self.vocabulary = vocabulary or load_vocabulary()
 
-    async def recall(self, query: RecallQuery) -> list[RecallMatch]:
+    def terms(self, query: RecallQuery) -> QueryTerms:
+        """What the store searches with: the query's terms, error signature and concepts."""
+        return query_terms(query, self.vocabulary)
+
+    def rank(self, query: RecallQuery, terms: QueryTerms, candidates: list[Candidate]) -> list[RecallMatch]:
+        """The store's candidates, measured, fused, explained, best `query.limit` first."""
         # ages are taken at the incident's time: a replay of 2012 asks what was recent in 2012
         now = query.occurred_before or utcnow()
-        terms = query_terms(query, self.vocabulary)
-        candidates = await self._source.candidates(query, terms)
         signals = measure(query, candidates, now, terms.concepts)
         scored = []
         for candidate, signal in zip(candidates, signals, strict=True):

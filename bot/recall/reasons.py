@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.memory.recall.candidates import Candidate
-from bot.memory.recall.signals import Signals
+from bot.recall.candidates import Candidate
+from bot.recall.signals import Signals
 from bot.models import RecallQuery, TruthState
 
 MAX_TERMS_SHOWN = 6

@@ -1,0 +1,72 @@
+"""Who and where, asked of Slack: channels and people, remembered per app, for a while, bounded.
+
+One `SlackLookups` per Bolt app (built by `register_all`): two apps in one process (tests, a
+replay beside the bot) never share answers, and a busy workspace cannot grow the caches without
+end — each holds at most `max_entries`, least recently used out first, and forgets an answer
+after its time to live (a renamed channel or person shows up after that).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from cachetools import TTLCache
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.services.incidents import ChannelInfo
+
+# Messages in channels that are not incidents would otherwise cost a conversations.info each.
+CHANNEL_CACHE_S = 300.0
+# A person's name is asked for each message they post in an incident channel otherwise.
+USER_CACHE_S = 3600.0
+MAX_ENTRIES = 10_000
+
+
+async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
+    """The channel as Slack says it is now (not remembered: declaring must see the present)."""
+    response = await client.conversations_info(channel=channel_id)
+    channel = response["channel"]
+    return ChannelInfo(
+        id=channel_id,
+        name=channel.get("name") or channel_id,
+        is_private=bool(channel.get("is_private")),
+        topic=(channel.get("topic") or {}).get("value", ""),
+        purpose=(channel.get("purpose") or {}).get("value", ""),
+        is_member=bool(channel.get("is_member", True)),
+    )
+
+
+class SlackLookups:
+    def __init__(
+        self, *, max_entries: int = MAX_ENTRIES, channel_ttl_s: float = CHANNEL_CACHE_S, user_ttl_s: float = USER_CACHE_S
+    ) -> None:
+        self._channels: TTLCache[str, asyncio.Future[ChannelInfo]] = TTLCache(max_entries, channel_ttl_s)
+        self._names: TTLCache[str, str] = TTLCache(max_entries, user_ttl_s)
+
+    async def recent_channel_info(self, client: AsyncWebClient, channel_id: str) -> ChannelInfo:
+        """channel_info, remembered for a few minutes. A burst of messages shares one request:
+        the answer in flight is what is remembered."""
+        pending = self._channels.get(channel_id)
+        if pending is None:
+            pending = asyncio.ensure_future(channel_info(client, channel_id))
+            self._channels[channel_id] = pending
+        try:
+            return await asyncio.shield(pending)
+        except Exception:
+            self._channels.pop(channel_id, None)  # a failure is not remembered: ask again next time
+            raise
+
+    async def user_name(self, client: AsyncWebClient, user_id: str) -> str:
+        """How a person is named in memory ("maya.oncall"): readable later, and never a ping."""
+        name = self._names.get(user_id)
+        if name is not None:
+            return name
+        try:
+            user = (await client.users_info(user=user_id))["user"]
+        except SlackApiError:
+            return user_id  # not remembered: the next message asks again
+        profile = user.get("profile") or {}
+        name = profile.get("display_name") or user.get("name") or profile.get("real_name") or user_id
+        self._names[user_id] = name
+        return name

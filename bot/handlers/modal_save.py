@@ -1,0 +1,107 @@
+"""The modal-save protocol: save within Slack's ack window without ever losing what was typed.
+
+A view_submission must be answered within 3 s, and the answer is the only way to keep the modal
+open with an error. `parse_submission` validates the typed values (errors shown inline);
+`save_modal` runs the save against the ack budget and decides what the ack says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.background import BackgroundWork
+from bot.errors import MemoryError_
+from bot.slack.limits import check_modal
+from bot.slack.modals import prefilled_modal
+from bot.slack.submissions import Submission
+from bot.slack.templating import render
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Slack gives 3 s to acknowledge; saving gets this much of it, the rest is for the network.
+SAVE_BUDGET_S = 2.0
+
+
+S = TypeVar("S", bound="Submission")
+
+
+async def parse_submission(ack: Callable[..., Awaitable[Any]], model: type[S], view: dict[str, Any]) -> S | None:
+    """The modal's values as `model`, or None after showing Slack each input's error inline."""
+    try:
+        return model.from_view_state(view["state"]["values"])
+    except ValidationError as exc:
+        await ack(response_action="errors", errors=model.block_errors(exc))
+        return None
+
+
+async def save_modal(
+    ack: Callable[..., Awaitable[Any]],
+    client: AsyncWebClient,
+    background: BackgroundWork,
+    view: dict[str, Any],
+    save: Awaitable[T],
+    on_saved: Callable[[T], Awaitable[dict[str, Any] | None]],
+) -> None:
+    """Save within Slack's ack window without losing what was typed.
+
+    Saved in time → `on_saved` decides the ack (None closes the modal). Storage failed → the
+    modal stays open with every typed value and says why. Too slow → the modal says "still
+    saving" (values kept), and is updated when the save ends.
+    """
+    task = asyncio.ensure_future(save)
+    try:
+        result = await asyncio.wait_for(asyncio.shield(task), SAVE_BUDGET_S)
+    except TimeoutError:
+        await ack(response_action="update", view=prefilled_modal(view, "Still saving… the database is slow. Keep this open."))
+        background.spawn(_finish_slow_save(client, view, task, on_saved), name="slow-save")
+        return
+    except Exception as exc:  # noqa: BLE001 - whatever failed, what the user typed stays on screen
+        await ack(response_action="update", view=prefilled_modal(view, _not_saved(exc)))
+        return
+    ack_with = await on_saved(result)
+    await (ack(**ack_with) if ack_with else ack())
+
+
+async def _finish_slow_save(
+    client: AsyncWebClient,
+    view: dict[str, Any],
+    task: asyncio.Future[T],
+    on_saved: Callable[[T], Awaitable[dict[str, Any] | None]],
+) -> None:
+    try:
+        result = await task
+    except Exception as exc:  # noqa: BLE001 - as in save_modal: keep the text, say why
+        await client.views_update(view_id=view["id"], view=prefilled_modal(view, _not_saved(exc)))
+        return
+    ack_with = await on_saved(result)
+    if ack_with and ack_with.get("response_action") == "update":
+        await client.views_update(view_id=view["id"], view=ack_with["view"])
+    else:
+        await client.views_update(view_id=view["id"], view=_saved_view())
+
+
+class CannotSave(Exception):
+    """A reason not to save that the user can fix; shown in the modal as it is worded."""
+
+
+def _not_saved(exc: BaseException) -> str:
+    if isinstance(exc, (MemoryError_, CannotSave)):
+        why = str(exc)
+    elif isinstance(exc, SlackApiError):
+        why = f"Slack answered {exc.response.get('error')!r}"
+    else:
+        log.error("saving a modal failed", exc_info=exc)
+        why = "an unexpected error (in the bot's logs)"
+    return f"Nothing was saved: {why}. Your text is kept; submit again."
+
+
+def _saved_view() -> dict[str, Any]:
+    return check_modal(render("modal_saved.json.j2"))

@@ -1,0 +1,29 @@
+"""`Services`: everything a Slack listener (and the demo) may call, built by the composition root
+(bot/app.py). Listeners find it in Bolt's `context` (see bot/handlers/context.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.background import BackgroundWork
+from bot.config import Settings
+from bot.memory.port import MemoryStore
+from bot.observability import Metrics
+from bot.services.incidents import IncidentService
+from bot.services.investigation import InvestigationService
+from bot.services.recall import RecallService
+from bot.services.resolution import ResolutionService
+
+
+@dataclass
+class Services:
+    """Everything a handler may call. Handlers get this, never a pool or a store."""
+
+    settings: Settings
+    memory: MemoryStore  # the demo and tests seed through it; handlers use the services below
+    incidents: IncidentService
+    recall: RecallService
+    resolution: ResolutionService
+    investigation: InvestigationService
+    background: BackgroundWork
+    metrics: Metrics

@@ -1,0 +1,218 @@
+"""Listeners as plain functions: called directly with a fake `ack`, `respond` and Slack `client`
+(as in Slack's bolt-python starter template), real services over a real PostgreSQL, and the
+context our middleware builds. What they acknowledge, say and store is what a user would see.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+from unittest.mock import AsyncMock
+
+import pytest
+from slack_bolt.context.async_context import AsyncBoltContext
+
+from bot.app import open_services
+from bot.config import Settings
+from bot.errors import StoreUnavailable
+from bot.handlers.command_recall import recall_command
+from bot.handlers.context import context_middleware
+from bot.handlers.errors import report_error
+from bot.handlers.lookups import SlackLookups
+from bot.handlers.view_resolution import on_resolution
+from bot.models import Incident, IncidentStatus, MemoryDraft, TruthState
+from bot.services.container import Services
+from bot.services.incidents import ChannelInfo
+from bot.slack.modals import resolution_modal
+
+TEAM, USER, CHANNEL = "T1", "U1", "C1"
+RESPONSE_URL = "https://hooks.slack.test/commands/T1/1/x"
+PAST = MemoryDraft(
+    incident_id="INC-OLD-1", team_id=TEAM, title="Payments API 5xx: database connection pool exhausted",
+    service="payments", root_cause="refund worker leaked connections", resolution="release in a finally block",
+    truth_state=TruthState.HUMAN_CONFIRMED, verified_by="maya",
+)  # fmt: skip
+
+
+@pytest.fixture
+async def services(database_url: str) -> AsyncIterator[Services]:
+    async with open_services(Settings(database_url=database_url)) as opened:
+        yield opened
+
+
+def slack_client() -> AsyncMock:
+    client = AsyncMock()
+    client.users_info.return_value = {"ok": True, "user": {"id": USER, "name": "alice", "profile": {"display_name": "alice.oncall"}}}
+    client.chat_postMessage.return_value = {"ok": True, "ts": "1700000000.000100"}
+    return client
+
+
+async def bolt_context(services: Services, body: dict[str, Any], respond: AsyncMock | None = None, **ids: str) -> AsyncBoltContext:
+    """The context Bolt would hand a listener, after our middleware ran on `body`."""
+    context = AsyncBoltContext({"team_id": TEAM, "user_id": USER, **ids})
+    if respond is not None:
+        context["response_url"] = RESPONSE_URL
+        context["respond"] = respond
+    next_ = AsyncMock()
+    await context_middleware(services, SlackLookups())(context=context, body=body, next_=next_)
+    next_.assert_awaited_once()
+    return context
+
+
+def texts(mock: AsyncMock) -> list[str]:
+    return [call.kwargs.get("text", "") for call in mock.await_args_list]
+
+
+# ---- /recall ----------------------------------------------------------------------------------
+
+
+async def test_recall_on_text_acks_at_once_then_answers_only_the_asker(services: Services) -> None:
+    await services.memory.retain(PAST)
+    ack, respond, client = AsyncMock(), AsyncMock(), slack_client()
+    command = {"command": "/recall", "text": "  database connection pool exhausted ", "team_id": TEAM, "channel_id": CHANNEL}
+    context = await bolt_context(services, command, respond, channel_id=CHANNEL)
+
+    await recall_command(ack=ack, command=command, client=client, respond=respond, context=context)
+    ack.assert_awaited_once_with()  # within Slack's 3 s, before any database work
+    await services.background.drain()
+
+    said = texts(respond)
+    assert said[0].startswith("1 past incident looks like")
+    assert "INC-OLD-1" in json.dumps(respond.await_args_list[1].kwargs["blocks"])
+    assert len(said) == 2  # the parent and one reply, both through the response_url (only the asker sees them)
+    client.chat_postMessage.assert_not_awaited()
+
+
+async def test_recall_without_text_or_incident_says_what_to_type(services: Services) -> None:
+    ack, respond, client = AsyncMock(), AsyncMock(), slack_client()
+    command = {"command": "/recall", "text": "", "team_id": TEAM, "channel_id": CHANNEL}
+    context = await bolt_context(services, command, respond, channel_id=CHANNEL)
+
+    await recall_command(ack=ack, command=command, client=client, respond=respond, context=context)
+    await services.background.drain()
+    assert texts(respond) == ["No open incident here: give me some text, e.g. `/recall checkout timeouts`."]
+
+
+async def test_recall_failing_after_the_ack_is_told_to_the_user(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def database_down(*args: object) -> None:
+        raise StoreUnavailable("the database does not answer")
+
+    monkeypatch.setattr(services.recall, "for_text", database_down)
+    ack, respond, client = AsyncMock(), AsyncMock(), slack_client()
+    command = {"command": "/recall", "text": "pool exhausted", "team_id": TEAM, "channel_id": CHANNEL}
+    context = await bolt_context(services, command, respond, channel_id=CHANNEL)
+
+    await recall_command(ack=ack, command=command, client=client, respond=respond, context=context)
+    await services.background.drain()
+    assert texts(respond) == ["That did not work: the database does not answer. Try again in a moment."]
+    assert respond.await_args.kwargs["response_type"] == "ephemeral"
+
+
+# ---- the resolution modal -----------------------------------------------------------------------
+
+
+def submitted(view: dict[str, Any], answers: dict[str, str]) -> dict[str, Any]:
+    """`view` as Slack sends it back on submit: every input block's typed value in state."""
+    values = {
+        block["block_id"]: {block["element"]["action_id"]: {"type": "plain_text_input", "value": answers.get(block["block_id"])}}
+        for block in view["blocks"]
+        if block["type"] == "input" and block["element"]["type"] == "plain_text_input"
+    }
+    return {**view, "id": "V1", "state": {"values": values}}
+
+
+async def open_incident(services: Services) -> str:
+    channel = ChannelInfo(id=CHANNEL, name="inc-checkout-timeouts")
+    incident, _ = await services.incidents.declare(TEAM, channel, Incident(title="Checkout timeouts"), declared_by=USER)
+    return incident.incident_id
+
+
+async def test_resolving_saves_the_memory_closes_the_incident_and_closes_the_modal(services: Services) -> None:
+    incident_id = await open_incident(services)
+    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
+    view = submitted(modal, {"root_cause": "pool too small after the deploy", "resolution": "raised the pool to 50",
+                             "failed_1_action": "restarted pods", "failed_1_why": "the pool filled again"})  # fmt: skip
+    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
+    ack, client = AsyncMock(), slack_client()
+    context = await bolt_context(services, body)  # no channel in a view payload: the middleware reads the modal's
+    assert context.channel_id == CHANNEL
+
+    await on_resolution(ack=ack, view=view, client=client, context=context)
+    ack.assert_awaited_once_with()  # no arguments: the modal closes
+    await services.background.drain()
+
+    memory = await services.recall.memory(TEAM, incident_id)
+    assert memory.root_cause == "pool too small after the deploy"
+    assert memory.truth_state is TruthState.HUMAN_CONFIRMED and memory.verified_by == "alice.oncall"
+    assert [(a.action, a.why_it_failed) for a in memory.failed_attempts] == [("restarted pods", "the pool filled again")]
+    assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
+    posted = client.chat_postMessage.await_args.kwargs
+    assert posted["channel"] == CHANNEL and incident_id in json.dumps(posted)
+
+
+async def test_a_resolution_missing_its_root_cause_stays_open_with_the_error_inline(services: Services) -> None:
+    incident_id = await open_incident(services)
+    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
+    view = submitted(modal, {"resolution": "raised the pool to 50"})
+    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
+    ack, client = AsyncMock(), slack_client()
+
+    await on_resolution(ack=ack, view=view, client=client, context=await bolt_context(services, body))
+    ack.assert_awaited_once_with(response_action="errors", errors={"root_cause": "This is required."})
+    assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.OPEN
+
+
+async def test_a_resolution_the_database_refuses_keeps_every_typed_word(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+    incident_id = await open_incident(services)
+
+    async def database_down(*args: object, **kwargs: object) -> None:
+        raise StoreUnavailable("the database does not answer")
+
+    monkeypatch.setattr(services.resolution, "resolve", database_down)
+    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
+    view = submitted(modal, {"root_cause": "pool too small after the deploy", "resolution": "raised the pool to 50"})
+    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
+    ack, client = AsyncMock(), slack_client()
+
+    await on_resolution(ack=ack, view=view, client=client, context=await bolt_context(services, body))
+    shown = ack.await_args.kwargs
+    assert shown["response_action"] == "update"
+    rendered = json.dumps(shown["view"])
+    assert "Nothing was saved: the database does not answer" in rendered
+    assert "pool too small after the deploy" in rendered and "raised the pool to 50" in rendered
+
+
+# ---- the per-app Slack lookups -----------------------------------------------------------------
+
+
+async def test_the_lookups_are_bounded_and_asks_slack_once_per_person() -> None:
+    lookups = SlackLookups(max_entries=2)
+    client = slack_client()
+    for user in ("U1", "U1", "U2", "U3", "U1"):
+        await lookups.user_name(client, user)
+    # U1 answered from memory once; after U2 and U3, U1 was the least recently used and had to go
+    assert [c.kwargs["user"] for c in client.users_info.await_args_list] == ["U1", "U2", "U3", "U1"]
+
+
+# ---- the one error handler ----------------------------------------------------------------------
+
+
+async def test_a_failing_listener_is_logged_and_told_to_whoever_asked(caplog: pytest.LogCaptureFixture) -> None:
+    client = slack_client()
+    context = AsyncBoltContext({"team_id": TEAM, "user_id": USER, "channel_id": CHANNEL, "client": client})
+    with caplog.at_level("ERROR", logger="bot.handlers.errors"):
+        await report_error(RuntimeError("boom"), {"type": "view_submission"}, context)
+    assert "handling view_submission failed" in caplog.text and "boom" in caplog.text
+    sent = client.chat_postEphemeral.await_args.kwargs
+    assert (sent["channel"], sent["user"]) == (CHANNEL, USER)
+    assert sent["text"] == "That did not work: an unexpected error (in the bot's logs). Try again in a moment."
+
+
+async def test_a_failing_event_listener_is_only_logged(caplog: pytest.LogCaptureFixture) -> None:
+    client = slack_client()
+    context = AsyncBoltContext({"team_id": TEAM, "user_id": USER, "channel_id": CHANNEL, "client": client})
+    with caplog.at_level("ERROR", logger="bot.handlers.errors"):
+        await report_error(RuntimeError("boom"), {"type": "event_callback", "event": {"type": "message"}}, context)
+    assert "handling message failed" in caplog.text
+    client.chat_postEphemeral.assert_not_awaited()  # a channel message asked nothing of us
