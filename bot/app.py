@@ -24,7 +24,10 @@ from bot.background import BackgroundWork
 from bot.config import Settings
 from bot.handlers import register_all
 from bot.memory.database import database_url, migrate
+from bot.drafting.build import build_drafter
+from bot.memory.drafts import PostgresDraftStore
 from bot.memory.incidents import PostgresIncidentStore
+from bot.memory.nudges import PostgresNudgeStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.concepts import load_vocabulary
@@ -36,7 +39,10 @@ from bot.observability.web import metrics_handler, slack_events_middleware
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
+from bot.services.drafting import DraftingService
+from bot.services.nudges import NudgeService
 from bot.services.resolution import ResolutionService
+from bot.services.review import ReviewService
 from bot.services.container import Services
 
 log = logging.getLogger(__name__)
@@ -112,9 +118,15 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
     memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
+    drafter = build_drafter(
+        api_key=settings.anthropic_api_key, model=settings.anthropic_model, base_url=settings.anthropic_base_url,
+        timeout_s=settings.drafting_timeout_s, private_with_model=settings.investigate_private_with_model,
+    )  # fmt: skip
     try:
         memory = count_store_errors(memory_store, metrics, name="memory")
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
+        nudge_store = count_store_errors(PostgresNudgeStore(pool), metrics, name="nudges")
+        drafts = count_store_errors(PostgresDraftStore(pool), metrics, name="drafts")
         yield Services(
             settings=settings,
             memory=memory,
@@ -122,12 +134,19 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics),
             resolution=ResolutionService(memory),
             investigation=investigation,
+            drafting=DraftingService(drafter, incident_store, drafts),
+            nudges=NudgeService(
+                nudge_store, quiet_hours=settings.resolution_nudge_after_h,
+                reminder_after_h=settings.resolution_reminder_after_h,
+            ),  # fmt: skip
+            review=ReviewService(memory, nudge_store),
             background=background,
             metrics=metrics,
         )
     finally:
         await background.drain()
         await investigation.aclose()  # the model's HTTP client
+        await drafter.aclose()
         await memory_store.close()  # a recall-postings derivation in flight finishes first
         await pool.close()
 
@@ -171,6 +190,11 @@ async def serve(settings: Settings) -> None:
             await socket_handler.connect_async()
             log.info("connected to Slack over Socket Mode")
         housekeeping = asyncio.create_task(_housekeeping(runtime.services), name="housekeeping")
+        from bot.handlers.nudges import sweep_nudges
+
+        nudging = asyncio.create_task(
+            sweep_nudges(runtime.slack_app.client, runtime.services, settings.nudge_sweep_s), name="nudges"
+        )
         # SIGTERM (a deploy) and SIGINT stop taking requests, then wait for background work
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -181,6 +205,7 @@ async def serve(settings: Settings) -> None:
             log.info("shutting down: finishing %d background tasks", runtime.services.background.pending)
         finally:
             housekeeping.cancel()
+            nudging.cancel()
             if socket_handler is not None:
                 await socket_handler.close_async()
             await runner.cleanup()

@@ -20,6 +20,10 @@ from bot.handlers import (
     command_recall,
     event_member_joined,
     event_message,
+    home,
+    nudges,
+    shortcut_add_to_memory,
+    view_confirm,
     view_correction,
     view_declare,
     view_reject,
@@ -33,7 +37,8 @@ from bot.slack import ids
 
 # What the app registers, for the manifest test (it must list exactly these).
 COMMANDS = ("/incident", "/recall", "/investigate")
-EVENTS = ("message", "member_joined_channel")
+EVENTS = ("message", "member_joined_channel", "app_home_opened", "channel_archive", "group_archive")
+SHORTCUTS = (ids.ADD_TO_MEMORY_SHORTCUT,)
 
 
 def register_all(app: AsyncApp, services: Services) -> None:
@@ -48,15 +53,26 @@ def register_all(app: AsyncApp, services: Services) -> None:
     # Bolt runs only the first `message` listener that matches: there is one, it dispatches
     app.event("message")(event_message.on_message)
     app.event("member_joined_channel")(event_member_joined.on_member_joined)
+    app.event("app_home_opened")(home.on_home_opened)
+    # an archived channel (public or private) with its incident still open: ask the declarer
+    app.event("channel_archive")(nudges.on_channel_archived)
+    app.event("group_archive")(nudges.on_channel_archived)
+
+    app.shortcut(ids.ADD_TO_MEMORY_SHORTCUT)(shortcut_add_to_memory.on_add_to_memory)
 
     app.action(ids.MEMORY_HELPFUL)(action_memory.on_helpful)
     app.action(ids.MEMORY_NOT_RELEVANT)(action_memory.on_not_relevant)
     app.action(ids.MEMORY_ADD_CORRECTION)(action_memory.open_correction_modal)
     app.action(ids.MEMORY_REJECT)(action_memory.open_reject_modal)
+    app.action(ids.MEMORY_CONFIRM)(action_memory.open_confirm_modal)
     app.action(ids.INCIDENT_INVESTIGATE)(action_incident.on_investigate)
     app.action(ids.INCIDENT_RESOLVE)(action_incident.on_resolve)
+    app.action(ids.NUDGE_SAVE)(action_incident.on_resolve)
+    app.action(ids.HOME_SEARCH)(home.on_home_search)
 
     app.view(ids.DECLARE_MODAL)(view_declare.on_declare)
     app.view(ids.RESOLUTION_MODAL)(view_resolution.on_resolution)
     app.view(ids.CORRECTION_MODAL)(view_correction.on_correction)
     app.view(ids.REJECT_MODAL)(view_reject.on_reject)
+    app.view(ids.CONFIRM_MODAL)(view_confirm.on_confirm)
+    app.view(ids.MARK_MODAL)(shortcut_add_to_memory.on_mark)

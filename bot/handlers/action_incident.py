@@ -1,4 +1,5 @@
-"""Buttons on the recall thread's parent: Investigate (and Resolve, where a template offers it)."""
+"""Buttons about an incident: Investigate and Resolve on the recall thread's parent, and "Save
+what we learned" on a nudge (in the channel or a direct message) and in App Home."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.handlers.command_incident import open_resolution_modal
 from bot.handlers.context import services_of
 from bot.handlers.errors import spawn
 from bot.handlers.flows import run_investigation
+from bot.handlers.resolution_form import open_resolution_modal
 from bot.services.container import Services
 from bot.slack import messages
 
@@ -24,10 +25,13 @@ async def on_investigate(
     spawn(context, work, name="investigate")
 
 
-async def on_resolve(ack: Any, body: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext) -> None:
+async def on_resolve(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+) -> None:
+    """Resolve on a recall thread, and "Save what we learned" on a nudge or in App Home: the
+    button's value names the incident."""
     await ack()
-    services = services_of(context)
-    await open_resolution_modal(client, services, context.team_id, context.channel_id, body["trigger_id"], respond)
+    await open_resolution_modal(client, context, body["trigger_id"], respond, incident_id=action.get("value") or None)
 
 
 async def _investigate(

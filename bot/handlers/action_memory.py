@@ -1,4 +1,5 @@
-"""Buttons on a recalled memory: Helpful, Not relevant, Add correction, Reject."""
+"""Buttons on a recalled memory: Helpful, Not relevant, Add correction, Confirm, Reject (Confirm
+and Reject also in App Home)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from bot.handlers.errors import spawn
 from bot.models import FeedbackKind
 from bot.services.container import Services
 from bot.slack import messages
-from bot.slack.modals import correction_modal, reject_modal
+from bot.slack.modals import confirm_modal, correction_modal, reject_modal
 
 _THANKS = {FeedbackKind.HELPFUL: "Noted as helpful", FeedbackKind.NOT_RELEVANT: "Noted as not relevant"}
 
@@ -37,6 +38,12 @@ async def open_correction_modal(
     await _open_modal(correction_modal, ack, body, action, client, context)
 
 
+async def open_confirm_modal(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
+) -> None:
+    await _open_modal(confirm_modal, ack, body, action, client, context)
+
+
 async def open_reject_modal(
     ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
 ) -> None:
@@ -50,7 +57,9 @@ async def _open_modal(
     """Open `modal(incident_id, memory_title, context=...)` for the button's memory, at once."""
     await ack()
     incident_id = action["value"]
-    view = modal(incident_id, _memory_title(body, incident_id), context={"channel_id": context.channel_id})
+    # from App Home there is no channel: the submission checks the person may see the memory
+    where = {"from_home": True} if (body.get("view") or {}).get("type") == "home" else {"channel_id": context.channel_id}
+    view = modal(incident_id, _memory_title(body, incident_id), context=where)
     await client.views_open(trigger_id=body["trigger_id"], view=view)
 
 

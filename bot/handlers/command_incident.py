@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.errors import MemoryError_, MemoryNotFound
+from bot.errors import MemoryNotFound
 from bot.handlers.context import services_of
 from bot.handlers.errors import spawn
+from bot.handlers.resolution_form import open_resolution_modal
 from bot.services.container import Services
 from bot.slack import messages
-from bot.slack.modals import declare_modal, resolution_modal
-
-# Looking up the channel's incident title for the resolution modal may take this long; after
-# that the modal opens with a generic title (the trigger_id would expire).
-TITLE_LOOKUP_S = 1.0
+from bot.slack.modals import declare_modal
 
 
 async def incident_command(
@@ -32,7 +28,7 @@ async def incident_command(
         await client.views_open(trigger_id=command["trigger_id"], view=declare_modal(context={"channel_id": channel_id}))
     elif verb == "resolve":
         await ack()
-        await open_resolution_modal(client, services, team_id, channel_id, command["trigger_id"], respond)
+        await open_resolution_modal(client, context, command["trigger_id"], respond)
     elif verb == "show" and rest.strip():
         await ack()
         spawn(context, _show(services, team_id, rest.strip(), respond), name="incident-show")
@@ -40,22 +36,6 @@ async def incident_command(
         await ack(**messages.help_message(services.settings.incident_channel_pattern))
     else:
         await ack(**messages.notice(f"I don't know `/incident {verb}`. Try `/incident help`."))
-
-
-async def open_resolution_modal(
-    client: AsyncWebClient, services: Services, team_id: str, channel_id: str, trigger_id: str, respond: Any
-) -> None:
-    try:
-        incident = await asyncio.wait_for(services.incidents.latest_in(team_id, channel_id), TITLE_LOOKUP_S)
-    except (TimeoutError, MemoryError_):
-        incident = None  # the submission finds the incident again; the modal must open now
-    else:
-        if incident is None:
-            await respond(**messages.notice("There is no incident in this channel. Declare one with `/incident declare`."))
-            return
-    title = incident.title if incident else "this channel's incident"
-    context = {"channel_id": channel_id, **({"current_incident": incident.incident_id} if incident else {})}
-    await client.views_open(trigger_id=trigger_id, view=resolution_modal(title, context=context))
 
 
 async def _show(services: Services, team_id: str, incident_id: str, respond: Any) -> None:

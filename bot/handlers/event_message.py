@@ -17,6 +17,7 @@ from bot.handlers.context import lookups_of, services_of
 from bot.handlers.lookups import SlackLookups
 from bot.handlers.errors import spawn
 from bot.handlers.flows import post_recall_thread
+from bot.handlers.nudges import send_due_nudges
 from bot.models import IncidentStatus
 from bot.services.container import Services
 
@@ -49,7 +50,10 @@ async def _record(
         return
     at = datetime.fromtimestamp(float(event["ts"]), tz=timezone.utc)
     author = await lookups.user_name(client, event["user"]) if event.get("user") else "unknown"
-    await services.incidents.record_message(
+    recorded = await services.incidents.record_message(
         team_id, channel_id, event["ts"], author, event["text"][:40_000], at,
         event_id=body.get("event_id"),
     )  # fmt: skip
+    # "all clear", "resolved", "mitigated": ask once for what was learned (a repeat is not news)
+    if recorded and await services.nudges.heard(incident, event["text"]):
+        await send_due_nudges(client, services)

@@ -34,7 +34,9 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
     resolution = submission.to_resolution()
     services = services_of(context)
     team_id, user_id, channel_id = context.team_id, context.user_id, context.channel_id
-    current_incident = read_metadata(view).get("current_incident")
+    metadata = read_metadata(view)
+    current_incident = metadata.get("current_incident")
+    draft_id = metadata.get("draft_id") if isinstance(metadata.get("draft_id"), int) else None
 
     async def resolve() -> ResolutionOutcome:
         incident = None
@@ -44,7 +46,9 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
         if incident is None:
             raise MemoryNotFound(current_incident or channel_id, team_id)
         resolved_by = await lookups_of(context).user_name(client, user_id)
-        return await services.resolution.resolve(incident, resolution, resolved_by=resolved_by)
+        # which fields were drafted from the channel, and which the person changed
+        drafting = await services.drafting.trace(team_id, draft_id, resolution)
+        return await services.resolution.resolve(incident, resolution, resolved_by=resolved_by, drafting=drafting)
 
     async def saved(outcome: ResolutionOutcome) -> dict[str, Any] | None:
         memory = outcome.memory

@@ -9,10 +9,13 @@ from bot.background import BackgroundWork
 from bot.config import Settings
 from bot.memory.port import MemoryStore
 from bot.observability import Metrics
+from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
+from bot.services.nudges import NudgeService
 from bot.services.resolution import ResolutionService
+from bot.services.review import ReviewService
 
 
 @dataclass
@@ -25,5 +28,8 @@ class Services:
     recall: RecallService
     resolution: ResolutionService
     investigation: InvestigationService
+    drafting: DraftingService
+    nudges: NudgeService
+    review: ReviewService
     background: BackgroundWork
     metrics: Metrics

@@ -1,0 +1,52 @@
+"""The confirm modal: an unconfirmed memory becomes human_confirmed, with who and their note in
+its audited history. From a recall card or from App Home."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.errors import TruthMoveRefused
+from bot.handlers.context import lookups_of, services_of
+from bot.handlers.home import publish_home
+from bot.handlers.modal_save import parse_submission, save_modal
+from bot.models import MemoryRecord
+from bot.slack import messages
+from bot.slack.modals import read_metadata
+from bot.slack.submissions import ConfirmSubmission
+
+
+async def on_confirm(ack: Any, view: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
+    submission = await parse_submission(ack, ConfirmSubmission, view)
+    if submission is None:
+        return
+    services, lookups = services_of(context), lookups_of(context)
+    team_id, user_id, channel_id = context.team_id, context.user_id, context.channel_id
+    metadata = read_metadata(view)
+    incident_id = metadata["incident_id"]
+
+    async def is_member(channel: str) -> bool:
+        return await lookups.is_member(client, channel, user_id)
+
+    async def confirm() -> MemoryRecord | TruthMoveRefused:
+        # a memory the person may not see is "not found", from a card or from App Home
+        await services.review.memory_for(team_id, incident_id, channel_id, is_member)
+        actor = await lookups.user_name(client, user_id)
+        try:
+            return await services.review.confirm(team_id, incident_id, actor=actor, note=submission.note)
+        except TruthMoveRefused as refused:
+            return refused
+
+    async def saved(result: MemoryRecord | TruthMoveRefused) -> dict[str, Any] | None:
+        if isinstance(result, TruthMoveRefused):
+            return {"response_action": "errors", "errors": {"note": str(result)[:150]}}
+        if metadata.get("from_home"):
+            services.background.spawn(publish_home(client, services, lookups, team_id, user_id), name="home")
+        elif channel_id:
+            note = messages.notice(f"`{result.incident_id}` is confirmed: it will be offered as a past outcome, with your name.")
+            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+        return None
+
+    await save_modal(ack, client, services.background, view, confirm(), saved)
