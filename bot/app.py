@@ -127,11 +127,12 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
         nudge_store = count_store_errors(PostgresNudgeStore(pool), metrics, name="nudges")
         drafts = count_store_errors(PostgresDraftStore(pool), metrics, name="drafts")
+        recall = RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics)
         yield Services(
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics),
+            recall=recall,
             resolution=ResolutionService(memory),
             investigation=investigation,
             drafting=DraftingService(drafter, incident_store, drafts),
@@ -139,7 +140,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 nudge_store, quiet_hours=settings.resolution_nudge_after_h,
                 reminder_after_h=settings.resolution_reminder_after_h,
             ),  # fmt: skip
-            review=ReviewService(memory, nudge_store),
+            review=ReviewService(memory, nudge_store, recall),
             background=background,
             metrics=metrics,
         )

@@ -15,6 +15,7 @@ from bot.errors import MemoryNotFound
 from bot.memory.nudges import NudgeStore
 from bot.memory.port import MemoryStore
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
+from bot.services.recall import RecallService
 
 IsMember = Callable[[str], Awaitable[bool]]
 SHOWN = 5  # per list: App Home is read at a glance, and Slack allows 100 blocks in all
@@ -52,9 +53,10 @@ class _Visibility:
 
 
 class ReviewService:
-    def __init__(self, memory: MemoryStore, nudges: NudgeStore, *, shown: int = SHOWN) -> None:
+    def __init__(self, memory: MemoryStore, nudges: NudgeStore, recall: RecallService, *, shown: int = SHOWN) -> None:
         self._memory = memory
         self._nudges = nudges
+        self._recall = recall
         self._shown = shown
 
     async def home(self, team_id: str, is_member: IsMember, *, query: str | None = None) -> HomeContent:
@@ -67,7 +69,7 @@ class ReviewService:
         found: list[RecallMatch] = []
         if query and query.strip():
             # no channel: the store leaves private memories out of the search altogether
-            matches = await self._memory.recall(RecallQuery(team_id=team_id, title=query.strip()[:3000], limit=20))
+            matches = await self._recall.recall(RecallQuery(team_id=team_id, title=query.strip()[:3000], limit=20))
             found = [m for m in matches if await visible(m.memory.is_private, m.memory.channel_id)]
         return HomeContent(
             awaiting=awaiting[: self._shown],
