@@ -21,6 +21,7 @@ from bot.memory.files import draft_from_json
 from bot.models import MemoryDraft
 from bot.sandbox.local_bot import LocalBot, local_bot
 from bot.sandbox.model import Message
+from bot.slack import ids
 from bot.slack.terminal import print_message, print_view
 
 CHANNEL, CHANNEL_NAME = "C0DEMO1", "inc-checkout-timeouts"
@@ -28,19 +29,22 @@ FOLLOW_UP, FOLLOW_UP_NAME = "C0DEMO2", "inc-checkout-latency"
 RESPONDER, ONCALL = "U0DEMOSRE", "U0DEMOLEAD"
 TITLE = "Checkout errors return with database timeouts during peak traffic"
 
+# What the responder adds to the drafted modal: the draft already holds the failed attempts
+# (and their why) from what was said in the channel; these are what the channel did not say.
 RESOLUTION = {
     "root_cause": "The new checkout retry loop held its database connection across calls to the payment "
     "provider; under peak traffic the pool ran dry.",
-    "diagnosis": "pg_stat_activity showed idle-in-transaction sessions from checkout, all waiting on the provider.",
     "resolution": "Released the connection before calling the provider (finally block), redeployed checkout.",
-    "failed_1_action": "Restarted the checkout pods",
-    "failed_1_why": "Freed the held connections for 20 minutes, then the pool filled again.",
-    "failed_2_action": "Raised the pool size from 20 to 50",
-    "failed_2_why": "The database hit max_connections and memory pressure rose; timeouts continued.",
     "lesson": "A pool that empties under load is usually holding connections too long: look before adding capacity.",
     "verified": ["verified"],
     "verification_note": "No pool timeouts through the next two evening peaks.",
 }
+CHANNEL_TALK = (
+    (ONCALL, "pool at 20/20 on every checkout pod, requests queueing"),
+    (RESPONDER, "restarted the checkout pods, pool filled again after 20 minutes"),
+    (ONCALL, "raised the pool size from 20 to 50, still timing out"),
+    (RESPONDER, "found it in pg_stat_activity: idle in transaction sessions from checkout, all waiting on the provider"),
+)
 
 
 def seed_drafts(team_id: str) -> list[MemoryDraft]:
@@ -93,10 +97,7 @@ async def run_demo(settings: Settings, *, keep: bool = False) -> int:
                 print_message(_as_message(message), console=console, title="incident-memory" if i == 0 else "  ↳ in thread")
 
             console.rule("3. People talk in the channel (the CURRENT evidence)")
-            for user, text in (
-                (ONCALL, "pool at 20/20 on every checkout pod, requests queueing"),
-                (RESPONDER, "db CPU is fine, but pg_stat_activity shows lots of idle in transaction from checkout"),
-            ):
+            for user, text in CHANNEL_TALK:
                 await bot.slack.say(CHANNEL, text, user=user)
                 console.print(f"  <{user}> {text}")
             await bot.runtime.services.background.drain()
@@ -106,23 +107,34 @@ async def run_demo(settings: Settings, *, keep: bool = False) -> int:
             update = await sandbox.wait_for("chat.update", timeout=30)
             print_message(update.params, console=console, title="incident-memory · investigation")
 
-            console.rule("5. /incident resolve: the resolution modal")
-            await bot.slack.command("/incident", "resolve", user_id=RESPONDER, channel_id=CHANNEL)
-            await sandbox.wait_for("views.open", count=2)
-            print_view(sandbox.last_view(), console=console)
-            answer = await bot.slack.view_submission(sandbox.last_view(), user_id=RESPONDER, answers=RESOLUTION)
+            console.rule("5. \"all clear\" — the bot asks, once, for what was learned")
+            await bot.slack.say(CHANNEL, "deploy is out, all clear: no pool timeouts for 30 minutes", user=ONCALL)
+            nudge = await sandbox.wait_for_message(CHANNEL, lambda m: ids.NUDGE_SAVE in json.dumps(m.blocks or []))
+            print_message(_as_message(nudge), console=console, title="incident-memory")
+
+            console.rule("6. Save what we learned: the modal opens at once, then drafts itself from the channel")
+            opened = len(sandbox.calls("views.open"))
+            await bot.slack.block_action(ids.NUDGE_SAVE, user_id=RESPONDER, message=nudge)
+            view_id = (await sandbox.wait_for("views.open", count=opened + 1)).response["view"]["id"]
+            await sandbox.wait_for(lambda c: c.method == "views.update" and c.params.get("view_id") == view_id, timeout=30)
+            print_view(sandbox.view(view_id), console=console)
+            answer = await bot.slack.view_submission(sandbox.view(view_id), user_id=RESPONDER, answers=RESOLUTION)
             if answer.body:
                 console.print(f"[red]the modal stayed open:[/red] {answer.body}")
                 return 1
             confirmation = await sandbox.wait_for_message(CHANNEL, lambda m: "retry loop held" in json.dumps(m.blocks or []))
             print_message(_as_message(confirmation), console=console, title="incident-memory")
+            saved = (await bot.runtime.services.memory.list(sandbox.team_id, limit=1)).memories[0]
+            if saved.drafting is not None:
+                origins = ", ".join(f"{field} {origin.value}" for field, origin in saved.drafting.fields.items())
+                console.print(f"  kept with the memory: {origins}")
 
-            console.rule(f"6. A week later, a similar incident in #{FOLLOW_UP_NAME}")
+            console.rule(f"7. A week later, a similar incident in #{FOLLOW_UP_NAME}")
             await _declare(bot, FOLLOW_UP, {"title": "Checkout latency: database connections held during provider calls",
                                             "service": "payments"})  # fmt: skip
             parent2 = await _recall_thread(bot, FOLLOW_UP)
             for i, message in enumerate(_thread(bot, FOLLOW_UP, parent2)):
-                if i <= 1:  # the parent and the first memory: the one saved in step 5
+                if i <= 1:  # the parent and the first memory: the one saved in step 6
                     print_message(_as_message(message), console=console, title="incident-memory" if i == 0 else "  ↳ in thread")
 
             console.rule("Done")

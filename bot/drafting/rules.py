@@ -31,7 +31,7 @@ OFFLINE = "offline"
 _ACTION = re.compile(
     r"\b(?:restart(?:ed)?|reboot(?:ed)?|bounc(?:ed|e)|recycl(?:ed|e)|rais(?:ed|e)|increas(?:ed|e)|bump(?:ed)?|"
     r"doubl(?:ed|e)|upp?ed|scal(?:ed|e)(?: up| out| down)?|roll(?:ed)? ?back|rolled back|revert(?:ed)?|"
-    r"redeploy(?:ed)?|deploy(?:ed)?|shipp(?:ed)?|flush(?:ed)?|clear(?:ed)?|kill(?:ed)?|fail(?:ed)? ?over|"
+    r"redeployed|deployed|shipped|flush(?:ed)?|clear(?:ed)?|kill(?:ed)?|fail(?:ed)? ?over|"
     r"drain(?:ed)?|disabl(?:ed|e)|enabl(?:ed|e)|tri(?:ed)|turn(?:ed)? (?:off|on)|add(?:ed)?|remov(?:ed|e)|"
     r"purg(?:ed|e)|rotat(?:ed|e)|patch(?:ed)?|lower(?:ed)?|reduc(?:ed|e)|blocked|throttl(?:ed|e)|"
     r"rate.limited|switch(?:ed)?|moved|resiz(?:ed|e)|vacuum(?:ed)?|reindex(?:ed)?|truncat(?:ed|e))\b",
