@@ -224,10 +224,13 @@ class OfflineDrafter:
             return explicit
         found: DraftedText | None = None
         for position, sentence in enumerate(sentences):
-            if not _ACTION.search(sentence.text) or _FAILED.search(sentence.text):
+            action = _ACTION.search(sentence.text)
+            if action is None or _FAILED.search(sentence.text):
                 continue
             recovered = _RECOVERED.search(sentence.text)
             if recovered is not None:
+                if action.start() >= recovered.start():  # "all clear" is not an action that cleared something
+                    continue
                 action = _SPLIT.split(sentence.text[: recovered.start()])[0] or sentence.text
                 found = DraftedText(text=_tidy(action) or _tidy(sentence.text), quotes=[quote(sentence.entry, sentence.text)])
                 continue
