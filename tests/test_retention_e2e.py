@@ -258,3 +258,22 @@ async def test_marking_in_a_channel_without_an_incident_says_so_and_keeps_the_ch
     assert "no incident to add it to" in json.dumps(response.json["view"], ensure_ascii=False)
 
 
+
+
+async def test_one_reminder_goes_to_the_declarer_a_day_later_and_none_after_resolving(bot: LocalBot, database_url: str) -> None:
+    incident_id = await declare(bot)
+    await say(bot, "C1", "all clear", user="U2")
+    assert len(await nudges_in(bot, "C1")) == 1
+    services, web = bot.runtime.services, bot.runtime.slack_app.client
+    assert await send_due_nudges(web, services) == 0  # the reminder is a day away
+    conn = await asyncpg.connect(database_url)
+    try:
+        await conn.execute("UPDATE resolution_nudges SET due_at = now() - interval '1 minute' WHERE step = 'reminder'")
+    finally:
+        await conn.close()
+    assert await send_due_nudges(web, services) == 1
+    reminder = bot.sandbox.messages("D1")
+    assert len(reminder) == 1 and "Reminder" in reminder[0].text and incident_id in reminder[0].text
+    assert await send_due_nudges(web, services) == 0  # at most one reminder
+    await say(bot, "C1", "resolved for real this time")
+    assert len(await nudges_in(bot, "C1")) == 1  # asked once, whatever is said after
