@@ -22,11 +22,17 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
 from bot.config import Settings
-from bot.handlers import register_all
+from bot.handlers import all_jobs, register_all
+from bot.handlers.lookups import SlackLookups
+from bot.jobs import JobContext
+from bot.jobs.queue import JobQueue
+from bot.jobs.worker import JobWorker
 from bot.memory.database import database_url, migrate
 from bot.drafting.build import build_drafter
 from bot.memory.drafts import PostgresDraftStore
+from bot.memory.effects import PostgresEffects
 from bot.memory.incidents import PostgresIncidentStore
+from bot.memory.jobqueue import PostgresJobQueue
 from bot.memory.nudges import PostgresNudgeStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
@@ -48,11 +54,22 @@ from bot.services.container import Services
 log = logging.getLogger(__name__)
 
 SLACK_EVENTS_PATH = "/slack/events"
+INTAKE_CONNECTIONS = 8
 METRICS_PATH = "/metrics"
 
 
 class ConfigurationError(Exception):
     pass
+
+
+class _RateLimitRetry(AsyncRateLimitErrorRetryHandler):
+    """Wait Retry-After and send again — except views.open/push: their trigger lasts 3 s, so a
+    wait would only meet an expired trigger (the caller offers a button instead)."""
+
+    async def _can_retry_async(self, *, state, request, response=None, error=None) -> bool:  # noqa: ANN001
+        if request.url.rstrip("/").rsplit("/", 1)[-1] in ("views.open", "views.push"):
+            return False
+        return await super()._can_retry_async(state=state, request=request, response=response, error=error)
 
 
 def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWebClient:
@@ -63,11 +80,11 @@ def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWeb
         token=settings.slack_bot_token,
         base_url=settings.slack_api_url,
         # 429 → wait Retry-After and send again: the message still arrives exactly once
-        retry_handlers=[*observer, AsyncRateLimitErrorRetryHandler(max_retry_count=3), AsyncConnectionErrorRetryHandler()],
+        retry_handlers=[*observer, _RateLimitRetry(max_retry_count=3), AsyncConnectionErrorRetryHandler()],
     )
 
 
-def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
+def build_slack_app(settings: Settings, services: Services, lookups: SlackLookups | None = None) -> AsyncApp:
     if not settings.slack_bot_token:
         raise ConfigurationError("SLACK_BOT_TOKEN is not set: the bot cannot talk to Slack")
     if not settings.slack_signing_secret and not settings.slack_app_token:
@@ -78,7 +95,7 @@ def build_slack_app(settings: Settings, services: Services) -> AsyncApp:
         # the bot's own messages are dropped by Bolt before any listener sees them
         ignoring_self_events_enabled=True,
     )
-    register_all(app, services)
+    register_all(app, services, lookups)
     return app
 
 
@@ -111,7 +128,12 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
 async def open_services(settings: Settings) -> AsyncIterator[Services]:
     dsn = await database_url(settings)
     await migrate(dsn, settings)
-    pool = await create_pool(dsn)
+    # the worker's jobs and the requests' own queries each get connections: waiting for one is
+    # never mistaken for a database that is down
+    pool = await create_pool(dsn, max_size=settings.job_concurrency + 10)
+    # storing a request's work before its ack has connections of its own: a burst of jobs never
+    # makes Slack wait
+    intake = await create_pool(dsn, min_size=2, max_size=INTAKE_CONNECTIONS)
     background = BackgroundWork()
     metrics = Metrics()
     # one vocabulary: memories are indexed with it, queries read with it
@@ -143,6 +165,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             review=ReviewService(memory, nudge_store, recall),
             background=background,
             metrics=metrics,
+            jobs=JobQueue(PostgresJobQueue(intake)),
+            effects=PostgresEffects(pool),
         )
     finally:
         await background.drain()
@@ -150,6 +174,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         await drafter.aclose()
         await memory_store.close()  # a recall-postings derivation in flight finishes first
         await pool.close()
+        await intake.close()
 
 
 @dataclass
@@ -157,13 +182,43 @@ class Runtime:
     services: Services
     slack_app: AsyncApp
     web_app: web.Application
+    worker: JobWorker
+
+    async def settle(self, timeout: float = 30.0) -> None:
+        """Wait until the work started so far is done — background tasks, queued and running
+        jobs (retries waiting their turn included) — or `timeout` passes. For tests and the demo."""
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            await self.services.background.drain(timeout=max(0.1, deadline - loop.time()))
+            if not self.services.background.pending and not await self.services.jobs.pending() and not self.worker.in_flight:
+                return
+            await asyncio.sleep(0.05)
 
 
 @asynccontextmanager
 async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
+    # the worker listens on a connection of its own to the same database
+    settings = settings.model_copy(update={"database_url": await database_url(settings)})
     async with open_services(settings) as services:
-        slack_app = build_slack_app(settings, services)
-        yield Runtime(services, slack_app, build_web_app(slack_app, services))
+        lookups = SlackLookups()  # one per app: the listeners' and the jobs' cached Slack reads
+        slack_app = build_slack_app(settings, services, lookups)
+        client = slack_client(settings, services.metrics)
+
+        def job_context(attempt: int, job_id: int) -> JobContext:
+            return JobContext(services=services, client=client, attempt=attempt, job_id=job_id, lookups=lookups)
+
+        worker = JobWorker(
+            settings.database_url, all_jobs(), job_context, concurrency=settings.job_concurrency,
+            on_outcome=lambda kind, outcome: services.metrics.jobs.labels(kind=kind, outcome=outcome).inc(),
+        )  # fmt: skip
+        await worker.start()
+        try:
+            yield Runtime(services, slack_app, build_web_app(slack_app, services), worker)
+        finally:
+            await worker.stop(settings.shutdown_drain_s)
 
 
 async def serve(settings: Settings) -> None:

@@ -60,6 +60,12 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(
         default=None, description="when set, GET /metrics needs `Authorization: Bearer <token>`"
     )
+    job_concurrency: int = Field(
+        default=8, ge=2, le=64, description="jobs (recall threads, investigations, answers) run at once by each instance"
+    )
+    shutdown_drain_s: float = Field(
+        default=25.0, ge=0, description="at SIGTERM, how long jobs in flight may finish before they go back to the queue"
+    )
     port: int = Field(default=3000, description="HTTP port of `serve`")
     log_format: Literal["json", "text"] = Field(
         default="json", description="`serve`'s log lines: one JSON object per line, or text for a terminal"

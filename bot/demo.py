@@ -62,7 +62,7 @@ def _as_message(m: Message) -> dict[str, Any]:
 
 async def _recall_thread(bot: LocalBot, channel: str) -> Message:
     parent = await bot.sandbox.wait_for_message(channel, lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     return bot.sandbox.message(channel, parent.ts)
 
 
@@ -100,7 +100,7 @@ async def run_demo(settings: Settings, *, keep: bool = False) -> int:
             for user, text in CHANNEL_TALK:
                 await bot.slack.say(CHANNEL, text, user=user)
                 console.print(f"  <{user}> {text}")
-            await bot.runtime.services.background.drain()
+            await bot.runtime.settle()
 
             console.rule("4. Investigate (offline investigator: no API key)")
             await bot.slack.block_action("incident_investigate", user_id=RESPONDER, message=parent)

@@ -38,5 +38,10 @@ class StoreUnavailable(MemoryError_):
     """The database did not answer; the caller should keep what the user typed and retry."""
 
 
+class StoreBusy(StoreUnavailable):
+    """The database answers, but every pooled connection stayed in use while we waited: load,
+    not an outage (retried the same way, said differently)."""
+
+
 class StoreFailed(MemoryError_):
     """The database refused an operation (a constraint, a full disk...); nothing was changed."""

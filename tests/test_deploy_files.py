@@ -33,6 +33,12 @@ def test_fly_migrates_before_release_and_never_sleeps() -> None:
     assert service["auto_stop_machines"] in (False, "off")  # a cold start would miss Slack's 3 s ack
 
 
+def test_fly_waits_for_the_drain_before_killing_a_machine() -> None:
+    drain = Settings.model_fields["shutdown_drain_s"].default
+    assert FLY["kill_signal"] == "SIGTERM"
+    assert FLY["kill_timeout"] >= drain + 5  # jobs in flight finish, or go back to the queue, first
+
+
 def test_fly_keeps_secrets_out_of_the_file() -> None:
     env = FLY.get("env", {})
     assert not {"DATABASE_URL", "SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "ANTHROPIC_API_KEY"} & set(env)

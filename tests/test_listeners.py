@@ -5,6 +5,7 @@ context our middleware builds. What they acknowledge, say and store is what a us
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from typing import Any
@@ -67,46 +68,100 @@ def texts(mock: AsyncMock) -> list[str]:
 # ---- /recall ----------------------------------------------------------------------------------
 
 
-async def test_recall_on_text_acks_at_once_then_answers_only_the_asker(services: Services) -> None:
+def webhook() -> tuple[Any, AsyncMock]:
+    """A stand-in for Slack's response_url client: what the jobs answer, in `sent`."""
+    sent = AsyncMock(return_value=type("Response", (), {"status_code": 200, "body": "ok"})())
+    return (lambda url: type("Webhook", (), {"send_dict": sent})()), sent
+
+
+async def run_jobs(services: Services, client: AsyncMock, answer: Any) -> None:
+    """Run what the listener queued, as the app's worker would, until the queue is empty."""
+    from bot.handlers import all_jobs
+    from bot.jobs import JobContext
+    from bot.jobs.worker import JobWorker
+
+    def job_context(attempt: int, job_id: int) -> JobContext:
+        return JobContext(services, client, attempt, job_id, lookups=SlackLookups(), webhook=answer)
+
+    worker = JobWorker(services.settings.database_url, all_jobs(), job_context, retry_base_s=0.01)
+    await worker.start()
+    try:
+        for _ in range(600):
+            if not await services.jobs.pending() and not worker.in_flight:
+                break
+            await asyncio.sleep(0.05)
+    finally:
+        await worker.stop()
+
+
+def answered(sent: AsyncMock) -> list[dict[str, Any]]:
+    return [call.args[0] for call in sent.await_args_list]
+
+
+async def test_recall_on_text_queues_its_work_acks_then_answers_only_the_asker(services: Services) -> None:
     await services.memory.retain(PAST)
-    ack, respond, client = AsyncMock(), AsyncMock(), slack_client()
-    command = {"command": "/recall", "text": "  database connection pool exhausted ", "team_id": TEAM, "channel_id": CHANNEL}
-    context = await bolt_context(services, command, respond, channel_id=CHANNEL)
+    ack, client = AsyncMock(), slack_client()
+    command = {"command": "/recall", "text": "  database connection pool exhausted ", "team_id": TEAM,
+               "channel_id": CHANNEL, "response_url": RESPONSE_URL}  # fmt: skip
+    context = await bolt_context(services, command, channel_id=CHANNEL)
 
-    await recall_command(ack=ack, command=command, client=client, respond=respond, context=context)
-    ack.assert_awaited_once_with()  # within Slack's 3 s, before any database work
-    await services.background.drain()
+    await recall_command(ack=ack, command=command, context=context)
+    ack.assert_awaited_once_with()  # within Slack's 3 s: the work is stored, not done
+    assert await services.jobs.pending() == {"recall.answer": 1}
+    url, sent = webhook()
+    await run_jobs(services, client, url)
 
-    said = texts(respond)
-    assert said[0].startswith("1 past incident looks like")
-    assert "INC-OLD-1" in json.dumps(respond.await_args_list[1].kwargs["blocks"])
-    assert len(said) == 2  # the parent and one reply, both through the response_url (only the asker sees them)
+    said = answered(sent)
+    assert said[0]["text"].startswith("1 past incident looks like")
+    assert "INC-OLD-1" in json.dumps(said[1]["blocks"])
+    assert len(said) == 2 and {s["response_type"] for s in said} == {"ephemeral"}  # only the asker sees them
     client.chat_postMessage.assert_not_awaited()
 
 
 async def test_recall_without_text_or_incident_says_what_to_type(services: Services) -> None:
-    ack, respond, client = AsyncMock(), AsyncMock(), slack_client()
-    command = {"command": "/recall", "text": "", "team_id": TEAM, "channel_id": CHANNEL}
-    context = await bolt_context(services, command, respond, channel_id=CHANNEL)
+    ack, client = AsyncMock(), slack_client()
+    command = {"command": "/recall", "text": "", "team_id": TEAM, "channel_id": CHANNEL, "response_url": RESPONSE_URL}
+    context = await bolt_context(services, command, channel_id=CHANNEL)
 
-    await recall_command(ack=ack, command=command, client=client, respond=respond, context=context)
-    await services.background.drain()
-    assert texts(respond) == ["No open incident here: give me some text, e.g. `/recall checkout timeouts`."]
+    await recall_command(ack=ack, command=command, context=context)
+    url, sent = webhook()
+    await run_jobs(services, client, url)
+    assert [s["text"] for s in answered(sent)] == ["No open incident here: give me some text, e.g. `/recall checkout timeouts`."]
 
 
-async def test_recall_failing_after_the_ack_is_told_to_the_user(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_recall_failing_after_the_ack_is_retried_then_told_to_the_user(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[str] = []
+
     async def database_down(*args: object) -> None:
+        calls.append("tried")
         raise StoreUnavailable("the database does not answer")
 
     monkeypatch.setattr(services.recall, "for_text", database_down)
-    ack, respond, client = AsyncMock(), AsyncMock(), slack_client()
-    command = {"command": "/recall", "text": "pool exhausted", "team_id": TEAM, "channel_id": CHANNEL}
-    context = await bolt_context(services, command, respond, channel_id=CHANNEL)
+    ack, client = AsyncMock(), slack_client()
+    command = {"command": "/recall", "text": "pool exhausted", "team_id": TEAM, "channel_id": CHANNEL, "response_url": RESPONSE_URL}
+    context = await bolt_context(services, command, channel_id=CHANNEL)
 
-    await recall_command(ack=ack, command=command, client=client, respond=respond, context=context)
-    await services.background.drain()
-    assert texts(respond) == ["That did not work: the database does not answer. Try again in a moment."]
-    assert respond.await_args.kwargs["response_type"] == "ephemeral"
+    await recall_command(ack=ack, command=command, context=context)
+    url, sent = webhook()
+    await run_jobs(services, client, url)
+    assert len(calls) > 1  # retried before giving up
+    [told] = answered(sent)
+    assert told["text"].startswith("I could not finish this") and told["response_type"] == "ephemeral"
+
+
+async def test_recall_when_the_database_cannot_take_the_work_says_so_in_the_ack(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def refuse(*args: object, **kwargs: object) -> bool:
+        raise StoreUnavailable("the database does not answer")
+
+    monkeypatch.setattr(services.jobs, "enqueue", refuse)
+    ack = AsyncMock()
+    command = {"command": "/recall", "text": "pool", "team_id": TEAM, "channel_id": CHANNEL, "response_url": RESPONSE_URL}
+    await recall_command(ack=ack, command=command, context=await bolt_context(services, command, channel_id=CHANNEL))
+    assert "not answering" in ack.await_args.kwargs["text"]
 
 
 # ---- the resolution modal -----------------------------------------------------------------------
@@ -147,6 +202,8 @@ async def test_resolving_saves_the_memory_closes_the_incident_and_closes_the_mod
     assert memory.truth_state is TruthState.HUMAN_CONFIRMED and memory.verified_by == "alice.oncall"
     assert [(a.action, a.why_it_failed) for a in memory.failed_attempts] == [("restarted pods", "the pool filled again")]
     assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
+    assert await services.jobs.pending() == {"slack.post": 1}  # the confirmation, durable
+    await run_jobs(services, client, webhook()[0])
     posted = client.chat_postMessage.await_args.kwargs
     assert posted["channel"] == CHANNEL and incident_id in json.dumps(posted)
 

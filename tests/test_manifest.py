@@ -33,7 +33,7 @@ class RecordingApp:
         if kind not in self.registered:
             raise AttributeError(kind)
 
-        def register(name: str):  # noqa: ANN202
+        def register(name: str, **_options: object):  # noqa: ANN202 - e.g. middleware=[...]
             self.registered[kind].add(name)
             return lambda listener: listener
 

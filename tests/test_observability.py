@@ -103,9 +103,9 @@ async def test_a_repeated_event_is_received_twice_and_deduplicated_once(bot: Loc
     bot.sandbox.add_message(CHANNEL, BODY, user="U1")
     event = message_event(CHANNEL, BODY, user="U1", ts=bot.sandbox.messages(CHANNEL)[-1].ts)
     assert (await bot.slack.event(event, event_id="EvSAME")).status == 200
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     assert (await bot.slack.event(event, event_id="EvSAME", retry_num=1)).status == 200
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
 
     samples = await scrape(bot)
     assert value(samples, "incident_memory_events_received_total", type="event_callback", event="message") == 2
@@ -119,7 +119,7 @@ async def test_a_repeated_event_is_received_twice_and_deduplicated_once(bot: Loc
 async def test_a_recall_command_is_timed(bot: LocalBot) -> None:
     response = await bot.slack.command("/recall", "checkout timeouts", user_id="U1", channel_id=CHANNEL)
     assert response.status == 200
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
 
     samples = await scrape(bot)
     assert value(samples, "incident_memory_events_received_total", type="slash_command", event="/recall") == 1
@@ -130,7 +130,7 @@ async def test_a_recall_command_is_timed(bot: LocalBot) -> None:
 async def test_a_rate_limited_post_is_counted_and_still_arrives_once(bot: LocalBot) -> None:
     bot.sandbox.rate_limit_next("chat.postMessage", retry_after=1)
     await bot.slack.say(CHANNEL, BODY, user="U1")  # opens the incident: its recall thread is posted
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
 
     parents = [m for m in bot.sandbox.messages(CHANNEL) if "past incident" in m.text and m.thread_ts in (None, m.ts)]
     assert len(parents) == 1
@@ -142,7 +142,7 @@ async def test_a_rate_limited_post_is_counted_and_still_arrives_once(bot: LocalB
 async def test_a_refused_slack_call_is_counted_by_method_and_error(bot: LocalBot) -> None:
     bot.sandbox.fail_next("chat.postMessage", "channel_not_found")
     await bot.slack.say(CHANNEL, BODY, user="U1")
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
 
     samples = await scrape(bot)
     assert value(samples, "incident_memory_slack_api_errors_total", method="chat.postMessage", error="channel_not_found") == 1
@@ -163,9 +163,9 @@ async def test_an_investigation_by_the_model_is_timed_and_its_tokens_counted(dat
         settings = Settings(database_url=database_url, anthropic_api_key="sk-ant-test-0000", anthropic_base_url=api.base_url)
         async with start(settings) as bot:
             await bot.slack.say(CHANNEL, BODY, user="U1")
-            await bot.runtime.services.background.drain()
+            await bot.runtime.settle()
             assert (await bot.slack.command("/investigate", user_id="U1", channel_id=CHANNEL)).status == 200
-            await bot.runtime.services.background.drain()
+            await bot.runtime.settle()
 
             samples = await scrape(bot)
             model = settings.anthropic_model
@@ -286,7 +286,7 @@ async def test_the_log_line_of_a_handled_request_has_its_context_and_no_secret_o
     bot: LocalBot, captured_logs: io.StringIO
 ) -> None:
     await bot.slack.say(CHANNEL, BODY, user="U1")
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
 
     lines = [json.loads(line) for line in captured_logs.getvalue().splitlines()]
     handled = [line for line in lines if line["logger"] == "bot.requests"]
@@ -319,7 +319,7 @@ async def test_background_work_logs_with_the_request_it_came_from(bot: LocalBot,
     with request_scope(request_id="req-1", team="T1", channel="C1"):
         bot.runtime.services.background.spawn(work(), name="test")
     assert current_context() == {}
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     assert seen == [{"request_id": "req-1", "team": "T1", "channel": "C1", "incident": "INC-9"}]
     line = json.loads(captured_logs.getvalue().splitlines()[-1])
     assert (line["request_id"], line["team"], line["channel"], line["incident"]) == ("req-1", "T1", "C1", "INC-9")

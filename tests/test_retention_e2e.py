@@ -47,7 +47,7 @@ async def declare(bot: LocalBot, channel: str = "C1", user: str = "U1", title: s
 
 async def say(bot: LocalBot, channel: str, text: str, user: str = "U1") -> None:
     assert (await bot.slack.say(channel, text, user=user)).status == 200
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
 
 
 def inputs(view: dict[str, Any]) -> dict[str, str]:
@@ -181,7 +181,7 @@ async def test_archiving_an_unresolved_incident_channel_asks_the_declarer_direct
     incident_id = await declare(bot)
     bot.sandbox.channel("C1").is_archived = True
     assert (await bot.slack.event(channel_archive_event("C1", user="U2"))).status == 200
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     dm = bot.sandbox.messages("D1")
     assert len(dm) == 1 and incident_id in dm[0].text and "#inc-payments-500s" in dm[0].text
     assert await nudges_in(bot, "C1") == []
@@ -202,7 +202,7 @@ async def test_two_instances_send_each_nudge_once_and_a_restart_loses_none(datab
         async with local_bot(settings, sandbox=sandbox) as first, local_bot(settings, sandbox=sandbox) as second:
             await declare(first, "C1")
             await declare(second, "C2")
-            await first.runtime.services.background.drain()
+            await first.runtime.settle()
             # both channels quiet for two hours; both instances sweep at once, twice
             conn = await asyncpg.connect(database_url)
             try:
@@ -241,7 +241,7 @@ async def test_a_message_marked_as_a_failed_attempt_asks_why_and_joins_the_draft
     assert missing.json == {"response_action": "errors", "errors": {"why": "Say why it failed, so nobody tries it blind again."}}
     done = await bot.slack.view_submission(modal, user_id="U2", answers={"kind": "failed_attempt", "why": "old pods never read the flag"})
     assert done.status == 200 and done.body == ""
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     assert any("Added to" in e.text for e in bot.sandbox.ephemerals("C1", "U2"))
     view = await drafted(bot, (await open_resolution(bot))["id"])
     shown = inputs(view)

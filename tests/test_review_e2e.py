@@ -98,7 +98,7 @@ async def test_a_reviewer_confirms_and_rejects_from_app_home_and_the_tab_follows
     rejected = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"reason": "it was the pool, not DNS"})
     assert rejected.status == 200 and rejected.body == ""
     assert (await bot.runtime.services.memory.get("T0SANDBOX", "INC-WRONG")).truth_state is TruthState.REJECTED
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     review = [b for b in bot.sandbox.home("U1")["blocks"] if str(b.get("block_id", "")).startswith("review_")]
     assert "INC-WRONG" not in json.dumps(review) and "INC-OPEN-Q" not in json.dumps(review)
 
@@ -122,7 +122,7 @@ async def test_confirm_on_the_recall_card(bot: LocalBot) -> None:
     done = await confirm_from(bot, "U2", {"message": card}, "INC-OPEN-Q", "matches the incident review")
     assert done.status == 200 and done.body == ""
     assert (await bot.runtime.services.memory.get("T0SANDBOX", "INC-OPEN-Q")).truth_state is TruthState.HUMAN_CONFIRMED
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     assert any("is confirmed" in e.text for e in bot.sandbox.ephemerals("C1", "U2"))
 
 

@@ -26,7 +26,7 @@ async def test_serve_answers_health_and_metrics_then_stops_cleanly_on_sigterm(da
     )
     try:
         async with aiohttp.ClientSession() as http:
-            for _ in range(100):  # wait until it listens (it migrates first)
+            for _ in range(600):  # wait until it listens (it migrates first; a busy machine is slow)
                 try:
                     async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
                         health = (response.status, await response.json())

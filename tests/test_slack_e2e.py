@@ -171,7 +171,7 @@ async def test_forged_or_stale_requests_get_401_and_store_nothing(bot: LocalBot)
         assert response.status == 401
         event = await bot.slack.say("C1", "forged message", user="U1", signing=signing)
         assert event.status == 401
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     assert bot.sandbox.calls("views.open") == []
     assert await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1") is None
 
@@ -184,7 +184,7 @@ async def test_a_retried_or_repeated_event_is_stored_and_answered_once(bot: Loca
     event = message_event("C1", "checkout is failing with database timeouts", user="U1", ts=ts)
     for retry in (None, 1, 2):
         assert (await bot.slack.event(event, event_id="Ev1", retry_num=retry)).status == 200
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     parents = [m for m in bot.sandbox.messages("C1") if "past incident" in m.text and m.thread_ts in (None, m.ts)]
     assert len(parents) == 1  # the inc- channel opened one incident and recalled once
     incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C1")
@@ -196,7 +196,7 @@ async def test_a_rate_limited_post_arrives_exactly_once(bot: LocalBot) -> None:
     bot.sandbox.rate_limit_next("chat.postMessage", retry_after=1)
     await declare(bot)
     parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     statuses = [c.status for c in bot.sandbox.calls("chat.postMessage")]
     assert statuses[0] == 429 and statuses.count(429) == 1
     assert [m.ts for m in bot.sandbox.messages("C1") if m.thread_ts in (None, m.ts)] == [parent.ts]
@@ -239,7 +239,7 @@ async def test_acks_come_back_while_the_database_is_stalled(bot: LocalBot, datab
     finally:
         await transaction.rollback()
         await blocker.close()
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C1")
     assert incident is not None
 
@@ -273,7 +273,7 @@ async def test_a_hostile_oversized_memory_posts_within_limits_and_pings_no_one(b
     }
     await bot.runtime.services.memory.retain(draft_from_json(hostile, team_id=bot.sandbox.team_id))
     await declare(bot)
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     posted = [c for c in bot.sandbox.calls("chat.postMessage")]
     assert posted and all(c.ok for c in posted)  # the sandbox enforces Slack's limits: nothing refused
     for call in posted:
@@ -295,7 +295,7 @@ async def test_joining_an_incident_channel_opens_it_from_name_topic_and_purpose_
         assert (await bot.slack.event(joined, event_id=event_id)).status == 200
     await bot.slack.event(member_joined_channel_event("C10", user=bot.sandbox.bot_user_id), event_id="EvJoin3")
     await bot.slack.event(member_joined_channel_event("C9", user="U1"), event_id="EvJoin4")  # a person joining
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C9")
     assert incident.title == "Checkout database pool exhausted" and "payments outage" in incident.symptoms
     parents = [m for m in bot.sandbox.messages("C9") if "past incident" in m.text and m.thread_ts in (None, m.ts)]
@@ -350,7 +350,7 @@ async def test_chatter_in_an_ordinary_channel_does_not_ask_slack_about_it_every_
     bot.sandbox.add_channel("CGEN", "general")
     for i in range(5):
         await bot.slack.say("CGEN", f"lunch? {i}", user="U1")
-    await bot.runtime.services.background.drain()
+    await bot.runtime.settle()
     assert len(bot.sandbox.calls("conversations.info")) == 1
     assert await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "CGEN") is None
     assert bot.sandbox.messages("CGEN")[-1].text == "lunch? 4"  # the bot said nothing

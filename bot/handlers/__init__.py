@@ -2,7 +2,8 @@
 are registered here, and only here.
 
 Every listener acknowledges first (Slack allows 3 s, and a trigger_id opens one modal once),
-then hands slow work to the background (`bot.handlers.errors.spawn`). Listeners find the
+then hands slow work to a durable job (bot/handlers/work.py; events are queued before their
+ack). Listeners find the
 services, this app's Slack lookups and the resolved team/user/channel in Bolt's `context`
 (bot/handlers/context.py); one error handler turns any failure into a message the user sees.
 They call services and bot.slack renderers; they hold no SQL and build no Block Kit themselves.
@@ -10,11 +11,14 @@ They call services and bot.slack renderers; they hold no SQL and build no Block 
 
 from __future__ import annotations
 
+from typing import Any
+
 from slack_bolt.async_app import AsyncApp
 
 from bot.handlers import (
     action_incident,
     action_memory,
+    action_open_form,
     command_incident,
     command_investigate,
     command_recall,
@@ -22,16 +26,20 @@ from bot.handlers import (
     event_message,
     home,
     nudges,
+    resolution_form,
     shortcut_add_to_memory,
     view_confirm,
     view_correction,
     view_declare,
     view_reject,
     view_resolution,
+    work,
 )
 from bot.handlers.context import context_middleware
 from bot.handlers.lookups import SlackLookups
 from bot.handlers.errors import report_error
+from bot.handlers.work import store_event_first
+from bot.jobs import JobKind
 from bot.services.container import Services
 from bot.slack import ids
 
@@ -41,9 +49,18 @@ EVENTS = ("message", "member_joined_channel", "app_home_opened", "channel_archiv
 SHORTCUTS = (ids.ADD_TO_MEMORY_SHORTCUT,)
 
 
-def register_all(app: AsyncApp, services: Services) -> None:
+def all_jobs() -> tuple[JobKind[Any], ...]:
+    """Every kind of job the surfaces start: what the worker runs."""
+    return (
+        work.recall_thread, work.record_message, work.detect_incident, work.answer_recall, work.show_memory,
+        work.run_investigation, work.post_ephemeral, work.post_to_channel, action_memory.record_feedback,
+        nudges.ask_archived, resolution_form.show_draft,
+    )  # fmt: skip
+
+
+def register_all(app: AsyncApp, services: Services, lookups: SlackLookups | None = None) -> None:
     """Wire every surface of `app` to its listener, with `services` in each request's context."""
-    app.middleware(context_middleware(services, SlackLookups()))
+    app.middleware(context_middleware(services, lookups or SlackLookups()))
     app.error(report_error)
 
     app.command("/incident")(command_incident.incident_command)
@@ -51,12 +68,15 @@ def register_all(app: AsyncApp, services: Services) -> None:
     app.command("/investigate")(command_investigate.investigate_command)
 
     # Bolt runs only the first `message` listener that matches: there is one, it dispatches
-    app.event("message")(event_message.on_message)
-    app.event("member_joined_channel")(event_member_joined.on_member_joined)
+    store_message = store_event_first(work.record_message, event_message.message_job)
+    app.event("message", middleware=[store_message])(event_message.on_message)
+    store_join = store_event_first(work.detect_incident, event_member_joined.detect_job)
+    app.event("member_joined_channel", middleware=[store_join])(event_member_joined.on_member_joined)
     app.event("app_home_opened")(home.on_home_opened)
     # an archived channel (public or private) with its incident still open: ask the declarer
-    app.event("channel_archive")(nudges.on_channel_archived)
-    app.event("group_archive")(nudges.on_channel_archived)
+    store_archive = store_event_first(nudges.ask_archived, nudges.archived_job)
+    app.event("channel_archive", middleware=[store_archive])(nudges.on_channel_archived)
+    app.event("group_archive", middleware=[store_archive])(nudges.on_channel_archived)
 
     app.shortcut(ids.ADD_TO_MEMORY_SHORTCUT)(shortcut_add_to_memory.on_add_to_memory)
 
@@ -69,6 +89,7 @@ def register_all(app: AsyncApp, services: Services) -> None:
     app.action(ids.INCIDENT_RESOLVE)(action_incident.on_resolve)
     app.action(ids.NUDGE_SAVE)(action_incident.on_resolve)
     app.action(ids.HOME_SEARCH)(home.on_home_search)
+    app.action(ids.OPEN_FORM)(action_open_form.on_open_form)
 
     app.view(ids.DECLARE_MODAL)(view_declare.on_declare)
     app.view(ids.RESOLUTION_MODAL)(view_resolution.on_resolution)

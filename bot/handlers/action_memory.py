@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import services_of
-from bot.handlers.errors import spawn
+from bot.handlers.action_open_form import open_form
+from bot.handlers.work import enqueue_then_ack, tell_later
+from bot.jobs import JobContext, job
 from bot.models import FeedbackKind
-from bot.services.container import Services
 from bot.slack import messages
 from bot.slack.modals import confirm_modal, correction_modal, reject_modal
 
@@ -60,23 +62,31 @@ async def _open_modal(
     # from App Home there is no channel: the submission checks the person may see the memory
     where = {"from_home": True} if (body.get("view") or {}).get("type") == "home" else {"channel_id": context.channel_id}
     view = modal(incident_id, _memory_title(body, incident_id), context=where)
-    await client.views_open(trigger_id=body["trigger_id"], view=view)
+    await open_form(client, services_of(context), body["trigger_id"], view, channel_id=context.channel_id, user_id=context.user_id)
 
 
 async def _on_feedback(
     ack: Any, action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext, kind: FeedbackKind
 ) -> None:
-    await ack()
-    services = services_of(context)
-    work = _feedback(client, services, context.team_id, context.channel_id, context.user_id, action["value"], kind)
-    spawn(context, work, name="feedback")
+    feedback = Feedback(
+        team_id=context.team_id, channel_id=context.channel_id, user_id=context.user_id,
+        incident_id=action["value"], kind=kind,
+    )  # fmt: skip
+    await enqueue_then_ack(ack, services_of(context), record_feedback, feedback)
 
 
-async def _feedback(
-    client: AsyncWebClient, services: Services, team_id: str, channel_id: str | None, user_id: str,
-    incident_id: str, kind: FeedbackKind,
-) -> None:  # fmt: skip
-    await services.recall.feedback(team_id, incident_id, user_id, kind)
-    if channel_id:
-        note = messages.notice(f"{_THANKS[kind]}: `{incident_id}`. Recall will weigh it next time.")
-        await client.chat_postEphemeral(channel=channel_id, user=user_id, **note)
+class Feedback(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    team_id: str
+    channel_id: str | None
+    user_id: str
+    incident_id: str
+    kind: FeedbackKind
+
+
+@job("memory.feedback", Feedback, max_attempts=8, deadline_s=3600)
+async def record_feedback(ctx: JobContext, feedback: Feedback) -> None:
+    await ctx.services.recall.feedback(feedback.team_id, feedback.incident_id, feedback.user_id, feedback.kind)
+    if feedback.channel_id:
+        note = messages.notice(f"{_THANKS[feedback.kind]}: `{feedback.incident_id}`. Recall will weigh it next time.")
+        await tell_later(ctx.services, feedback.channel_id, feedback.user_id, note)

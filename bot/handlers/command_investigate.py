@@ -5,24 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from slack_bolt.context.async_context import AsyncBoltContext
-from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import services_of
-from bot.handlers.errors import spawn
-from bot.handlers.flows import run_investigation
-from bot.services.container import Services
-from bot.slack import messages
+from bot.handlers.work import InvestigationRequest, enqueue_then_ack, run_investigation
 
 
-async def investigate_command(ack: Any, client: AsyncWebClient, respond: Any, context: AsyncBoltContext) -> None:
-    await ack()
-    services = services_of(context)
-    spawn(context, _investigate(client, services, context.team_id, context.channel_id, respond), name="investigate")
-
-
-async def _investigate(client: AsyncWebClient, services: Services, team_id: str, channel_id: str, respond: Any) -> None:
-    incident = await services.incidents.latest_in(team_id, channel_id)
-    if incident is None:
-        await respond(**messages.notice("No incident in this channel to investigate. Declare one with `/incident declare`."))
-        return
-    await run_investigation(client, services, incident)
+async def investigate_command(ack: Any, command: dict[str, Any], context: AsyncBoltContext) -> None:
+    request = InvestigationRequest(
+        team_id=context.team_id, channel_id=context.channel_id, user_id=context.user_id,
+        response_url=command.get("response_url"),
+    )  # fmt: skip
+    await enqueue_then_ack(ack, services_of(context), run_investigation, request)

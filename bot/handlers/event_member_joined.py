@@ -1,29 +1,21 @@
-"""The bot joined a channel: if it is named like an incident, open the incident and recall."""
+"""The bot joined a channel: if it is named like an incident, open the incident and recall.
+
+Queued before Slack gets its 200 (`store_event_first`), like a channel message.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt.context.async_context import AsyncBoltContext
-from slack_sdk.web.async_client import AsyncWebClient
-
-from bot.handlers.context import services_of
-from bot.handlers.lookups import channel_info
-from bot.handlers.errors import spawn
-from bot.handlers.flows import post_recall_thread
-from bot.services.container import Services
+from bot.handlers.work import ChannelRef, detect_incident
 
 
-async def on_member_joined(event: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient) -> None:
+def detect_job(body: dict[str, Any], event: dict[str, Any], context: Any) -> tuple[ChannelRef, str] | None:
     if event.get("user") != context.bot_user_id:
-        return  # a person joined: nothing to do
-    spawn(context, _detect(client, services_of(context), context.team_id, context.channel_id), name="detect", tell=False)
+        return None  # a person joined: nothing to do
+    ref = ChannelRef(team_id=context.team_id, channel_id=event["channel"])
+    return ref, detect_incident.dedupe(ref.team_id, ref.channel_id)
 
 
-async def _detect(client: AsyncWebClient, services: Services, team_id: str, channel_id: str) -> None:
-    detected = await services.incidents.detect(team_id, await channel_info(client, channel_id))
-    if detected is None:
-        return
-    incident, new = detected
-    if new:  # a retried or repeated join finds the incident already open: one thread only
-        await post_recall_thread(client, services, incident)
+async def on_member_joined() -> None:
+    """Never reached for a join of the bot: `store_event_first` answers Slack itself."""

@@ -13,12 +13,11 @@ import asyncio
 import logging
 from typing import Any
 
-from slack_bolt.context.async_context import AsyncBoltContext
+from pydantic import BaseModel, ConfigDict
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.handlers.context import services_of
-from bot.handlers.errors import spawn
+from bot.jobs import JobContext, job
 from bot.services.container import Services
 from bot.services.nudges import REMINDER, NudgeService
 from bot.slack import messages
@@ -66,12 +65,24 @@ async def sweep_nudges(client: AsyncWebClient, services: Services, every_s: floa
         await asyncio.sleep(every_s)
 
 
-async def on_channel_archived(event: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
-    """`channel_archive` / `group_archive`: an incident left open there is asked of its declarer."""
-    services = services_of(context)
+class ArchivedChannel(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    team_id: str
+    channel_id: str
 
-    async def ask() -> None:
-        if await services.nudges.archived(context.team_id, event["channel"]) is not None:
-            await send_due_nudges(client, services)
 
-    spawn(context, ask(), name="nudge-archived", tell=False)
+@job("nudges.archived", ArchivedChannel, deadline_s=6 * 3600)
+async def ask_archived(ctx: JobContext, ref: ArchivedChannel) -> None:
+    """An archived channel with its incident still open: its declarer is asked directly."""
+    if await ctx.services.nudges.archived(ref.team_id, ref.channel_id) is not None:
+        await send_due_nudges(ctx.client, ctx.services)
+
+
+def archived_job(body: dict[str, Any], event: dict[str, Any], context: Any) -> tuple[ArchivedChannel, str] | None:
+    """`channel_archive` / `group_archive`, queued before Slack gets its 200 (store_event_first)."""
+    ref = ArchivedChannel(team_id=context.team_id, channel_id=event["channel"])
+    return ref, ask_archived.dedupe(ref.team_id, ref.channel_id)
+
+
+async def on_channel_archived() -> None:
+    """Never reached: `store_event_first` queues the work and answers Slack itself."""

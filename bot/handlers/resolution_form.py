@@ -4,8 +4,9 @@ Slack gives a trigger_id 3 seconds; a model's draft takes longer. So the modal o
 ack, saying the draft is on its way, and is updated (views.update) when the draft is ready. The
 inputs keep their block_id and action_id, so Slack keeps whatever the person typed meanwhile;
 the update carries the view's hash, so a modal that changed since (an error shown on submit) is
-never overwritten. `/incident resolve`, the Resolve button, every nudge's "Save what we learned"
-and App Home open it the same way.
+never overwritten. The draft is a durable job (`resolution.draft`). `/incident resolve`, the
+Resolve button, every nudge's "Save what we learned" and App Home open it the same way; when
+Slack cannot open it in time, the person gets a button that opens it later (`open_form`).
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ import asyncio
 import logging
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryError_
+from bot.handlers.action_open_form import open_form
 from bot.handlers.context import services_of
-from bot.handlers.errors import spawn
+from bot.jobs import JobContext, job
 from bot.models import IncidentRecord
 from bot.services.container import Services
 from bot.slack import messages
@@ -55,25 +58,55 @@ async def open_resolution_modal(
     title = incident.title if incident else "this channel's incident"
     where = incident.channel if incident else channel_id
     modal_context = {"channel_id": where, **({"current_incident": incident.incident_id} if incident else {})}
-    opened = await client.views_open(trigger_id=trigger_id, view=resolution_modal(title, context=modal_context, drafting=incident is not None))
+    opened = await open_form(
+        client, services, trigger_id, resolution_modal(title, context=modal_context, drafting=incident is not None),
+        channel_id=channel_id, user_id=context.user_id, later=resolution_modal(title, context=modal_context),
+    )  # fmt: skip
+    if incident is None or opened is None:
+        return
+    request = DraftRequest(
+        team_id=team_id, incident_id=incident.incident_id, view_id=opened["id"], view_hash=opened["hash"],
+        modal_context=modal_context,
+    )  # fmt: skip
+    try:
+        await services.jobs.enqueue(show_draft.name, request, dedupe_key=show_draft.dedupe(opened["id"]))
+    except MemoryError_ as exc:
+        log.warning("the draft could not be queued (%s): the modal stays as opened", exc)
+        await _show(client, services, incident, request)
+
+
+class DraftRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    team_id: str
+    incident_id: str
+    view_id: str
+    view_hash: str
+    modal_context: dict[str, Any]
+
+
+# The modal is open now: a draft minutes late is better than none, an hour late helps nobody.
+@job("resolution.draft", DraftRequest, max_attempts=3, deadline_s=600, attempt_timeout_s=120)
+async def show_draft(ctx: JobContext, request: DraftRequest) -> None:
+    incident = await ctx.services.incidents.get(request.team_id, request.incident_id)
     if incident is not None:
-        view = opened["view"]
-        spawn(context, fill_draft(client, services, incident, modal_context, view["id"], view["hash"]), name="draft", tell=False)
+        await _show(ctx.client, ctx.services, incident, request)
 
 
-async def fill_draft(
-    client: AsyncWebClient, services: Services, incident: IncidentRecord, modal_context: dict[str, Any],
-    view_id: str, view_hash: str,
-) -> None:  # fmt: skip
+async def _show(client: AsyncWebClient, services: Services, incident: IncidentRecord, request: DraftRequest) -> None:
     """Draft from the channel, then show the draft in the open modal."""
     try:
         saved = await services.drafting.draft(incident)
-        view = resolution_modal(incident.title, context={**modal_context, "draft_id": saved.draft_id}, draft=saved.draft)
+        view = resolution_modal(
+            incident.title, context={**request.modal_context, "draft_id": saved.draft_id}, draft=saved.draft
+        )
     except Exception:  # noqa: BLE001 - the modal must not keep saying "drafting…"
         log.exception("drafting the resolution of %s failed", incident.incident_id)
-        view = resolution_modal(incident.title, context=modal_context, error="No draft this time (the error is in the bot's logs): fill it in from the channel.")
+        view = resolution_modal(
+            incident.title, context=request.modal_context,
+            error="No draft this time (the error is in the bot's logs): fill it in from the channel.",
+        )  # fmt: skip
     try:
-        await client.views_update(view_id=view_id, hash=view_hash, view=view)
+        await client.views_update(view_id=request.view_id, hash=request.view_hash, view=view)
     except SlackApiError as exc:
         # hash_conflict: the modal changed meanwhile (an error on submit); not_found: it was
         # submitted or closed. Either way the person's modal is left as it is.

@@ -9,8 +9,10 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.drafting.models import Mark, MarkKind
+from bot.handlers.action_open_form import open_form
 from bot.handlers.context import lookups_of, services_of
 from bot.handlers.modal_save import CannotSave, parse_submission, save_modal
+from bot.handlers.work import tell_later
 from bot.models import IncidentRecord
 from bot.slack import messages
 from bot.slack.modals import mark_modal, read_metadata
@@ -19,7 +21,9 @@ from bot.slack.submissions import MarkSubmission
 _AS = {MarkKind.FAILED_ATTEMPT: "a failed attempt", MarkKind.FIX: "the fix", MarkKind.ROOT_CAUSE: "the root cause"}
 
 
-async def on_add_to_memory(ack: Any, shortcut: dict[str, Any], client: AsyncWebClient, respond: Any) -> None:
+async def on_add_to_memory(
+    ack: Any, shortcut: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+) -> None:
     await ack()
     message = shortcut.get("message") or {}
     text = (message.get("text") or "").strip()
@@ -31,7 +35,8 @@ async def on_add_to_memory(ack: Any, shortcut: dict[str, Any], client: AsyncWebC
         "message_ts": message.get("ts") or shortcut.get("message_ts"),
         "author": message.get("user") or message.get("username") or "unknown",
     }
-    await client.views_open(trigger_id=shortcut["trigger_id"], view=mark_modal(text, context=modal_context))
+    view = mark_modal(text, context=modal_context)
+    await open_form(client, services_of(context), shortcut["trigger_id"], view, channel_id=modal_context["channel_id"], user_id=context.user_id)
 
 
 async def on_mark(ack: Any, view: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
@@ -60,9 +65,7 @@ async def on_mark(ack: Any, view: dict[str, Any], client: AsyncWebClient, contex
         note = messages.notice(
             f"Added to `{incident.incident_id}` as {_AS[kind]}: the resolution form will be drafted with it.", emoji=":memo:"
         )
-        services.background.spawn(
-            client.chat_postEphemeral(channel=metadata["channel_id"], user=context.user_id, **note), name="notice"
-        )
+        await tell_later(services, metadata["channel_id"], context.user_id, note)
         return None
 
     await save_modal(ack, client, services.background, view, mark(), saved)

@@ -12,6 +12,7 @@ from bot.errors import TruthMoveRefused
 from bot.handlers.context import lookups_of, services_of
 from bot.handlers.home import publish_home
 from bot.handlers.modal_save import parse_submission, save_modal
+from bot.handlers.work import tell_later
 from bot.models import MemoryRecord
 from bot.slack import messages
 from bot.slack.modals import read_metadata
@@ -46,7 +47,7 @@ async def on_confirm(ack: Any, view: dict[str, Any], client: AsyncWebClient, con
             services.background.spawn(publish_home(client, services, lookups, team_id, user_id), name="home")
         elif channel_id:
             note = messages.notice(f"`{result.incident_id}` is confirmed: it will be offered as a past outcome, with your name.")
-            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+            await tell_later(services, channel_id, user_id, note)
         return None
 
     await save_modal(ack, client, services.background, view, confirm(), saved)

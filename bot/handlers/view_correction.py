@@ -9,6 +9,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import lookups_of, services_of
+from bot.handlers.work import tell_later
 from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import MemoryRecord
 from bot.slack import messages
@@ -27,7 +28,7 @@ async def on_correction(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
     async def saved(memory: MemoryRecord) -> None:
         if channel_id:
             note = messages.notice(f"Correction added to `{memory.incident_id}`; it now has {len(memory.corrections)}.")
-            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+            await tell_later(services, channel_id, user_id, note)
         return None
 
     async def save() -> MemoryRecord:

@@ -9,7 +9,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import services_of
 from bot.handlers.lookups import channel_info
-from bot.handlers.flows import post_recall_thread
+from bot.handlers.work import start_recall_thread, tell_later
 from bot.handlers.modal_save import CannotSave, parse_submission, save_modal
 from bot.models import IncidentRecord
 from bot.slack import messages
@@ -28,15 +28,18 @@ async def on_declare(ack: Any, view: dict[str, Any], client: AsyncWebClient, con
         if not channel.is_member:  # it could not post the recall thread, nor read the channel
             raise CannotSave(f"I am not in #{channel.name} yet. Invite me with `/invite @incident-memory`")
         incident = submission.to_incident(channel=channel_id, team=team_id)
-        return await services.incidents.declare(team_id, channel, incident, declared_by=user_id)
+        declared, new = await services.incidents.declare(team_id, channel, incident, declared_by=user_id)
+        if new or declared.recall_thread_ts is None:
+            # in the same save: if it cannot be queued the modal stays open, and submitting again
+            # finds the incident and queues its thread (posted once either way)
+            await start_recall_thread(services, declared)
+        return declared, new
 
     async def saved(result: tuple[IncidentRecord, bool]) -> None:
         incident, new = result
-        if new:
-            services.background.spawn(post_recall_thread(client, services, incident), name="recall-thread")
-        else:
+        if not new:
             note = messages.notice(f"This channel already has an open incident: `{incident.incident_id}` {incident.title}")
-            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+            await tell_later(services, channel_id, user_id, note)
         return None
 
     await save_modal(ack, client, services.background, view, declare(), saved)

@@ -10,6 +10,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.errors import TruthMoveRefused
 from bot.handlers.context import lookups_of, services_of
 from bot.handlers.home import publish_home
+from bot.handlers.work import tell_later
 from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import MemoryRecord
 from bot.slack import messages
@@ -45,7 +46,7 @@ async def on_reject(ack: Any, view: dict[str, Any], client: AsyncWebClient, cont
             services.background.spawn(work, name="home")
         elif channel_id:
             note = messages.notice(f"`{result.incident_id}` is rejected: it will not be recalled again.")
-            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+            await tell_later(services, channel_id, user_id, note)
         return None
 
     await save_modal(ack, client, services.background, view, reject(), saved)

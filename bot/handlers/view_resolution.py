@@ -9,7 +9,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryNotFound
 from bot.handlers.context import lookups_of, services_of
-from bot.handlers.flows import post
+from bot.handlers.work import post_later, tell_later
 from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import Resolution
 from bot.services.resolution import ResolutionOutcome, ResolutionStatus
@@ -55,11 +55,11 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
         assert memory is not None
         if outcome.status is ResolutionStatus.SAVED:
             confirmation = messages.resolution_confirmation(memory, by=memory.verified_by)
-            services.background.spawn(post(client, channel_id, confirmation), name="resolution-confirmation")
+            await post_later(services, channel_id, confirmation, key=f"resolution:{team_id}:{memory.incident_id}")
             return None
         if outcome.status is ResolutionStatus.UNCHANGED:
             note = messages.notice(f"`{memory.incident_id}` was already resolved with exactly this; nothing changed.")
-            services.background.spawn(client.chat_postEphemeral(channel=channel_id, user=user_id, **note), name="notice")
+            await tell_later(services, channel_id, user_id, note)
             return None
         # different content for a resolved incident: never overwritten; offer a correction
         # pre-filled with what they typed

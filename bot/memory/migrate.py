@@ -14,6 +14,8 @@ from pathlib import Path
 
 import asyncpg
 
+from bot.memory.jobqueue import install_job_queue
+
 MIGRATION_LOCK = 7_242_130_501  # arbitrary, fixed: the advisory lock key of this app's migrations
 _NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -68,6 +70,8 @@ async def apply_migrations(conn: asyncpg.Connection, directory: Path) -> list[st
                     "INSERT INTO schema_migrations (name, checksum) VALUES ($1, $2)", migration.name, migration.checksum
                 )
             done.append(migration.name)
+        # the job queue's tables belong to pgqueuer: installed, or upgraded to the version in use
+        await install_job_queue(conn)
         return done
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATION_LOCK)

@@ -11,7 +11,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.errors import StoreFailed, StoreUnavailable
+from bot.errors import StoreBusy, StoreFailed, StoreUnavailable
+
+ACQUIRE_TIMEOUT_S = 10.0
 
 # Columns of `memories` written from a MemoryDraft, in insert order.
 DRAFT_COLUMNS = (
@@ -22,8 +24,13 @@ DRAFT_COLUMNS = (
 )  # fmt: skip
 
 
+def _encode_jsonb(value: Any) -> str:
+    # A str is already JSON text: the job queue (pgqueuer) sends its headers encoded.
+    return value if isinstance(value, str) else json.dumps(value)
+
+
 async def _init_connection(conn: asyncpg.Connection) -> None:
-    await conn.set_type_codec("jsonb", encoder=json.dumps, decoder=json.loads, schema="pg_catalog")
+    await conn.set_type_codec("jsonb", encoder=_encode_jsonb, decoder=json.loads, schema="pg_catalog")
 
 
 async def create_pool(dsn: str, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
@@ -43,10 +50,14 @@ class acquire:  # noqa: N801 - used like a function: `async with acquire(pool) a
         self._cm: Any = None
 
     async def __aenter__(self) -> asyncpg.Connection:
-        self._cm = self._pool.acquire(timeout=10)
+        self._cm = self._pool.acquire(timeout=ACQUIRE_TIMEOUT_S)
         try:
             return await self._cm.__aenter__()
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, TimeoutError) as exc:
+        except TimeoutError as exc:
+            if self._pool.get_idle_size() == 0 and self._pool.get_size() >= self._pool.get_max_size():
+                raise StoreBusy(f"every database connection stayed busy for {ACQUIRE_TIMEOUT_S:.0f} s") from exc
+            raise StoreUnavailable(f"the database does not answer: {exc or 'timeout'}") from exc
+        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
             raise StoreUnavailable(f"the database does not answer: {exc}") from exc
 
     async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:

@@ -79,6 +79,14 @@ class Metrics:
         self.store_errors = Counter(
             f"{PREFIX}_store_errors", "Database failures at the store boundary", ["store", "operation"], registry=r
         )
+        self.jobs = Counter(
+            f"{PREFIX}_jobs", "Job attempts by outcome (done, retried, gave_up, requeued, dropped)", ["kind", "outcome"],
+            registry=r,
+        )  # fmt: skip
+        self.requests_refused = Counter(
+            f"{PREFIX}_requests_refused", "Slack requests answered with an error so that Slack sends them again",
+            ["reason"], registry=r,
+        )  # fmt: skip
 
     @contextmanager
     def timed(self, histogram: Histogram, **labels: str) -> Iterator[None]:

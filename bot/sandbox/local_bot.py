@@ -25,9 +25,12 @@ class LocalBot:
 
 
 @asynccontextmanager
-async def local_bot(settings: Settings, *, sandbox: SlackSandbox | None = None) -> AsyncIterator[LocalBot]:
-    """Start the sandbox (unless given), the app pointed at it, and a signed sender."""
-    signing_secret = secrets.token_hex(16)
+async def local_bot(
+    settings: Settings, *, sandbox: SlackSandbox | None = None, signing_secret: str | None = None, settle: bool = True
+) -> AsyncIterator[LocalBot]:
+    """Start the sandbox (unless given), the app pointed at it, and a signed sender. On the way
+    out, the work started is finished first (`settle=False`: stopped as a deploy would)."""
+    signing_secret = signing_secret or secrets.token_hex(16)
     own_sandbox = sandbox is None
     sandbox = sandbox or SlackSandbox()
     if own_sandbox:
@@ -51,7 +54,8 @@ async def local_bot(settings: Settings, *, sandbox: SlackSandbox | None = None) 
             try:
                 async with SignedSender(events_url, signing_secret, sandbox=sandbox) as slack:
                     yield LocalBot(sandbox, slack, runtime, events_url)
-                    await runtime.services.background.drain()
+                    if settle:
+                        await runtime.settle()
             finally:
                 await runner.cleanup()
     finally:

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from bot.background import BackgroundWork
 from bot.config import Settings
+from bot.jobs.queue import JobQueue
+from bot.memory.effects import PostgresEffects
 from bot.memory.port import MemoryStore
 from bot.observability import Metrics
 from bot.services.drafting import DraftingService
@@ -33,3 +35,5 @@ class Services:
     review: ReviewService
     background: BackgroundWork
     metrics: Metrics
+    jobs: JobQueue  # work after an ack: durable, retried, never only in memory
+    effects: PostgresEffects  # what jobs already did in Slack, so a rerun does not do it twice

@@ -28,6 +28,9 @@ HOME_SEARCH_BLOCK: Final = "home_search_block"
 # ---- shortcuts (callback_id) --------------------------------------------------------------------
 ADD_TO_MEMORY_SHORTCUT: Final = "add_to_incident_memory"
 
+# value: the key under which a form Slack could not open in time is kept; opens it
+OPEN_FORM: Final = "open_form"
+
 # ---- modals (callback_id) -----------------------------------------------------------------------
 DECLARE_MODAL: Final = "incident_declare"
 RESOLUTION_MODAL: Final = "incident_resolution"

@@ -249,5 +249,11 @@ def investigating_placeholder(incident_title: str | None = None) -> Json:
     return _message("investigating.json.j2", incident_title=incident_title)
 
 
+def form_offer(form_title: str, form_key: str) -> Json:
+    """Slack did not open the form in time: a button that opens it (with a fresh trigger)."""
+    text = f"Slack was too busy to open *{form_title}* just now. Press the button to open it."
+    return _message("form_offer.json.j2", text=text, form_key=form_key)
+
+
 def notice(text: str, *, emoji: str = "") -> Json:
     return _message("notice.json.j2", text=text, emoji=emoji)
