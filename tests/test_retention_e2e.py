@@ -40,6 +40,7 @@ async def declare(bot: LocalBot, channel: str = "C1", user: str = "U1", title: s
     await bot.sandbox.wait_for("views.open", count=opened + 1)
     response = await bot.slack.view_submission(bot.sandbox.last_view(), user_id=user, answers={"title": title, "service": "payments"})
     assert response.status == 200 and response.body == ""
+    await bot.runtime.settle()  # the recall thread is posted
     incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, channel)
     assert incident is not None
     return incident.incident_id
