@@ -10,6 +10,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
@@ -182,7 +183,7 @@ class Runtime:
     services: Services
     slack_app: AsyncApp
     web_app: web.Application
-    worker: JobWorker
+    worker: JobWorker | None  # None when the jobs run in worker processes
 
     async def settle(self, timeout: float = 30.0) -> None:
         """Wait until the work started so far is done — background tasks, queued and running
@@ -193,32 +194,117 @@ class Runtime:
         deadline = loop.time() + timeout
         while loop.time() < deadline:
             await self.services.background.drain(timeout=max(0.1, deadline - loop.time()))
-            if not self.services.background.pending and not await self.services.jobs.pending() and not self.worker.in_flight:
+            if not self.services.background.pending and not await self.services.jobs.pending() and not (self.worker and self.worker.in_flight):
                 return
             await asyncio.sleep(0.05)
 
 
+def job_worker(settings: Settings, services: Services, lookups: SlackLookups) -> JobWorker:
+    """The worker that runs the surfaces' jobs with this app's services and Slack client."""
+    client = slack_client(settings, services.metrics)
+
+    def job_context(attempt: int, job_id: int) -> JobContext:
+        return JobContext(services=services, client=client, attempt=attempt, job_id=job_id, lookups=lookups)
+
+    assert settings.database_url, "the worker listens on the database the services use"
+    return JobWorker(
+        settings.database_url, all_jobs(), job_context, concurrency=settings.job_concurrency,
+        on_outcome=lambda kind, outcome: services.metrics.jobs.labels(kind=kind, outcome=outcome).inc(),
+    )  # fmt: skip
+
+
 @asynccontextmanager
-async def open_runtime(settings: Settings) -> AsyncIterator[Runtime]:
+async def open_runtime(settings: Settings, *, run_jobs: bool = True) -> AsyncIterator[Runtime]:
+    """The app. `run_jobs=False`: the jobs it queues run in worker processes (`serve`)."""
     # the worker listens on a connection of its own to the same database
     settings = settings.model_copy(update={"database_url": await database_url(settings)})
     async with open_services(settings) as services:
         lookups = SlackLookups()  # one per app: the listeners' and the jobs' cached Slack reads
         slack_app = build_slack_app(settings, services, lookups)
-        client = slack_client(settings, services.metrics)
-
-        def job_context(attempt: int, job_id: int) -> JobContext:
-            return JobContext(services=services, client=client, attempt=attempt, job_id=job_id, lookups=lookups)
-
-        worker = JobWorker(
-            settings.database_url, all_jobs(), job_context, concurrency=settings.job_concurrency,
-            on_outcome=lambda kind, outcome: services.metrics.jobs.labels(kind=kind, outcome=outcome).inc(),
-        )  # fmt: skip
-        await worker.start()
+        worker = job_worker(settings, services, lookups) if run_jobs else None
+        if worker is not None:
+            await worker.start()
         try:
             yield Runtime(services, slack_app, build_web_app(slack_app, services), worker)
         finally:
+            if worker is not None:
+                await worker.stop(settings.shutdown_drain_s)
+
+
+async def run_worker(settings: Settings) -> None:
+    """`incident-memory worker`: run jobs (no HTTP) until SIGTERM/SIGINT, then drain."""
+    import asyncio
+    import signal
+
+    _configure_logging(settings)
+    async with open_services(settings) as services:
+        worker = job_worker(settings, services, SlackLookups())
+        await worker.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        log.info("running jobs (%d at once)", settings.job_concurrency)
+        try:
+            await stop.wait()
+        finally:
             await worker.stop(settings.shutdown_drain_s)
+
+
+def _configure_logging(settings: Settings) -> None:
+    configure_logging(
+        log_format=settings.log_format,
+        level=settings.log_level,
+        secrets=(settings.slack_bot_token, settings.slack_signing_secret, settings.slack_app_token, settings.anthropic_api_key),
+    )
+
+
+class WorkerProcesses:
+    """`serve`'s job workers as processes of their own: the OS, not one event loop, shares the
+    CPU between answering Slack and doing the work. A worker that exits is started again."""
+
+    def __init__(self, settings: Settings, count: int) -> None:
+        import os
+        import sys
+
+        self._count = count
+        self._argv = [sys.executable, "-m", "bot.cli", "worker"]
+        self._env = {**os.environ, "DATABASE_URL": settings.database_url or ""}
+        self._drain_s = settings.shutdown_drain_s
+        self._procs: list[Any] = []
+        self._stopping = False
+        self._task: Any = None
+
+    async def start(self) -> None:
+        import asyncio
+
+        self._task = asyncio.create_task(self._supervise(), name="worker-processes")
+
+    async def _supervise(self) -> None:
+        import asyncio
+
+        while not self._stopping:
+            self._procs = [p for p in self._procs if p.returncode is None]
+            for _ in range(self._count - len(self._procs)):
+                self._procs.append(await asyncio.create_subprocess_exec(*self._argv, env=self._env))
+            await asyncio.sleep(1.0)
+
+    async def stop(self) -> None:
+        import asyncio
+        import contextlib
+        import signal
+
+        self._stopping = True
+        if self._task is not None:
+            self._task.cancel()
+        for proc in self._procs:
+            with contextlib.suppress(ProcessLookupError):
+                proc.send_signal(signal.SIGTERM)
+        for proc in self._procs:
+            try:
+                await asyncio.wait_for(proc.wait(), self._drain_s + 5)
+            except TimeoutError:
+                proc.kill()
 
 
 async def serve(settings: Settings) -> None:
@@ -226,12 +312,12 @@ async def serve(settings: Settings) -> None:
     import asyncio
     import signal
 
-    configure_logging(
-        log_format=settings.log_format,
-        level=settings.log_level,
-        secrets=(settings.slack_bot_token, settings.slack_signing_secret, settings.slack_app_token, settings.anthropic_api_key),
-    )
-    async with open_runtime(settings) as runtime:
+    _configure_logging(settings)
+    settings = settings.model_copy(update={"database_url": await database_url(settings)})
+    workers = WorkerProcesses(settings, settings.job_workers) if settings.job_workers else None
+    async with open_runtime(settings, run_jobs=workers is None) as runtime:
+        if workers is not None:
+            await workers.start()
         # /slack/events requests get one log line each from the middleware; no access log
         runner = web.AppRunner(runtime.web_app, access_log=None)
         await runner.setup()
@@ -265,10 +351,13 @@ async def serve(settings: Settings) -> None:
             if socket_handler is not None:
                 await socket_handler.close_async()
             await runner.cleanup()
+            if workers is not None:
+                await workers.stop()
 
 
 # Slack retries an event for minutes, not days: older event ids only take space.
 EVENT_IDS_KEPT_HOURS = 24.0
+EFFECTS_KEPT_HOURS = 7 * 24.0
 
 
 async def _housekeeping(services: Services, every_s: float = 3600.0) -> None:
@@ -282,6 +371,8 @@ async def _housekeeping(services: Services, every_s: float = 3600.0) -> None:
             pruned = await services.incidents.prune_events(EVENT_IDS_KEPT_HOURS)
             if pruned:
                 log.info("forgot %d Slack event ids older than %.0f h", pruned, EVENT_IDS_KEPT_HOURS)
+            # a job reruns within its deadline (hours at most): older effects only take space
+            await services.effects.prune(EFFECTS_KEPT_HOURS)
             if retention:
                 messages = await services.incidents.prune_timelines(retention)
                 if messages:

@@ -306,6 +306,13 @@ async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
+async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import run_worker
+
+    await run_worker(settings)
+    return EXIT_OK
+
+
 async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from bot.demo import run_demo
 
@@ -349,6 +356,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
 
     add("migrate", cmd_migrate, "apply pending database migrations")
     add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)")
+    add("worker", cmd_worker, "run the jobs Slack requests queue (serve starts JOB_WORKERS of these itself)")
     add("demo", cmd_demo, "run the demo on the embedded defaults").add_argument(
         "--keep", action="store_true", help="leave the sandbox running to look around"
     )

@@ -36,6 +36,13 @@ class Settings(BaseSettings):
     anthropic_api_key: str | None = Field(default=None, description="unset → offline investigator")
     anthropic_model: str = Field(default="claude-sonnet-5", description="model for investigations")
     anthropic_base_url: str | None = Field(default=None, description="Messages API base URL")
+    anthropic_guard_model: str = Field(
+        default="claude-haiku-5-5",
+        description="small model giving the guard a second opinion on each sentence of an investigation; empty → the guard's rules alone",
+    )
+    investigation_guard_timeout_s: float = Field(
+        default=10.0, gt=0, description="give up on the guard's second opinion after this long (the rules then decide alone)"
+    )
     incident_memory_concepts_path: Path | None = Field(
         default=None, description="a team's own incident vocabulary (JSON, as bot/data/concepts.json), added to the built-in one"
     )
@@ -60,6 +67,10 @@ class Settings(BaseSettings):
     metrics_token: str | None = Field(
         default=None, description="when set, GET /metrics needs `Authorization: Bearer <token>`"
     )
+    job_workers: int = Field(
+        default=1, ge=0, le=16,
+        description="worker processes `serve` starts for jobs, so their work never delays Slack's acks (0: in `serve`'s own process)",
+    )  # fmt: skip
     job_concurrency: int = Field(
         default=8, ge=2, le=64, description="jobs (recall threads, investigations, answers) run at once by each instance"
     )

@@ -23,7 +23,7 @@ from bot.investigation import (
 )
 from bot.investigation.anthropic_investigator import DEFAULT_MODEL, TOOL_NAME
 from bot.investigation.guard import guard, past_as_present
-from bot.investigation.models import Findings
+from bot.investigation.models import Findings, ModelAnswer
 from bot.investigation.prompt import render_prompt
 from bot.models import Correction, FailedAttempt, Incident, MemoryRecord, RecallMatch, TruthState
 
@@ -98,7 +98,10 @@ TIMELINE = [
 MEMORIES = [leak_memory(), locks_memory()]
 
 GOOD = {
-    "current_summary": "Checkout returns 503s since 11:55; payments-api logs show pool checkout timeouts after 30 s.",
+    "happening_now": [
+        {"statement": "Checkout returns 503s since 11:55.", "evidence": ["T1"]},
+        {"statement": "payments-api logs show pool checkout timeouts after 30 s.", "evidence": ["T2", "error_message"]},
+    ],
     "checks_to_run": [
         {"action": "Query pg_stat_activity for idle-in-transaction sessions", "why": "found a leak before", "memory_ids": [LEAK]},
         {"action": "Look for long-held locks on the orders table", "why": "lock waits before", "memory_ids": [LOCKS]},
@@ -116,9 +119,10 @@ GOOD = {
     "conflicts": [{"memory_ids": [LEAK, LOCKS], "description": "a leak vs. lock waits", "evidence_needed": "current sessions and locks"}],
     "open_questions": ["Was there a deploy before 11:55?"],
 }
+GOOD_SUMMARY = "Checkout returns 503s since 11:55. payments-api logs show pool checkout timeouts after 30 s."
 PAST_AS_PRESENT = {
     **GOOD,
-    "current_summary": "This is INC-2025-0412 again.",
+    "happening_now": [{"statement": "This is INC-2025-0412 again.", "evidence": ["T2"]}],
     "hypotheses": [{"statement": "The root cause is the same as INC-2025-0412", "related_memory_ids": [LEAK], "status": "supported"}],
 }
 
@@ -131,7 +135,8 @@ async def api():
 
 @pytest.fixture
 async def investigator(api: FakeMessagesAPI):
-    inv = AnthropicInvestigator(api_key="test-key", base_url=api.base_url, timeout_s=0.5, clock=lambda: NOW)
+    # 5 s: the first call of a test run pays the SDK's lazy imports, on a machine shared with other runs
+    inv = AnthropicInvestigator(api_key="test-key", base_url=api.base_url, timeout_s=5, clock=lambda: NOW)
     yield inv
     await inv.aclose()
 
@@ -149,7 +154,7 @@ async def test_a_good_answer_comes_through(api: FakeMessagesAPI, investigator: A
     assert result.investigator is InvestigatorKind.ANTHROPIC and result.note is None
     assert result.model == DEFAULT_MODEL
     assert (result.usage.input_tokens, result.usage.output_tokens) == (1200, 300)
-    assert result.current_summary == GOOD["current_summary"]
+    assert result.current_summary == GOOD_SUMMARY
     assert [c.memory_ids for c in result.checks_to_run] == [[LEAK], [LOCKS]]
     assert result.hypotheses[0].status is HypothesisStatus.SUPPORTED
     assert result.failed_previous_actions[0].why_it_failed == "the pool filled up again"
@@ -164,7 +169,7 @@ async def test_past_incident_as_current_cause_is_reasked_once(api: FakeMessagesA
     api.script(ToolAnswer(PAST_AS_PRESENT), ToolAnswer(GOOD))
     result = await investigate(investigator)
     assert result.investigator is InvestigatorKind.ANTHROPIC and result.note is None
-    assert result.current_summary == GOOD["current_summary"]
+    assert result.current_summary == GOOD_SUMMARY
     assert result.usage.input_tokens == 2400  # both calls counted
     first, second = api.requests
     correction = second.body["messages"][-1]["content"][0]
@@ -240,9 +245,13 @@ async def test_conflicting_memories_give_a_conflict_offline() -> None:
 # --- failures: the offline answer, with a note --------------------------------------------------
 
 
-async def test_a_timeout_gives_the_offline_answer_with_a_note(api: FakeMessagesAPI, investigator: AnthropicInvestigator) -> None:
+async def test_a_timeout_gives_the_offline_answer_with_a_note(api: FakeMessagesAPI) -> None:
     api.script(Delay(30, then=ToolAnswer(GOOD)))
-    result = await investigate(investigator)
+    investigator = AnthropicInvestigator(api_key="test-key", base_url=api.base_url, timeout_s=0.5, clock=lambda: NOW)
+    try:
+        result = await investigate(investigator)
+    finally:
+        await investigator.aclose()
     assert result.investigator is InvestigatorKind.OFFLINE
     assert "timeout" in result.note and "0.5 s" in result.note
     assert result.fallback_reason is FallbackReason.TIMEOUT
@@ -406,13 +415,17 @@ def test_the_guard_lets_questions_hedges_and_other_names_pass(statement: str) ->
     assert past_as_present(findings, MEMORIES, "") == []
 
 
-def test_the_guard_refuses_a_past_root_cause_stated_as_the_current_summary() -> None:
-    summary = "The refund worker acquired a connection and never released it when the provider call raised, so the pool leaked."
-    result = guard(Findings(current_summary=summary), INCIDENT, TIMELINE, MEMORIES)
-    assert any("root cause of INC-2025-0412" in v for v in result.violations)
+def test_a_past_root_cause_stated_as_what_is_happening_now_is_moved_to_hypotheses() -> None:
+    statement = "The refund worker acquired a connection and never released it when the provider call raised, so the pool leaked."
+    result = guard(ModelAnswer(happening_now=[{"statement": statement, "evidence": ["T2"]}]), INCIDENT, TIMELINE, MEMORIES)
+    assert result.findings.current_summary == "" and result.statements == []
+    [moved] = [h for h in result.findings.hypotheses if h.statement == statement]
+    assert moved.status is HypothesisStatus.NEEDS_EVIDENCE and moved.related_memory_ids == [LEAK]
+    assert any("moved from what is happening now" in f and LEAK in f for f in result.flags)
     # ...unless the current evidence itself says so
-    said_now = TIMELINE + [TimelineEntry(author="bob", text=summary, at=NOW)]
-    assert guard(Findings(current_summary=summary), INCIDENT, said_now, MEMORIES).violations == []
+    said_now = TIMELINE + [TimelineEntry(author="bob", text=statement, at=NOW)]
+    kept = guard(ModelAnswer(happening_now=[{"statement": statement, "evidence": ["T4"]}]), INCIDENT, said_now, MEMORIES)
+    assert kept.findings.current_summary == statement and kept.violations == [] and kept.statements[0].evidence == ["T4"]
 
 
 async def test_the_offline_answer_is_deterministic_and_keeps_history_apart() -> None:
@@ -449,3 +462,45 @@ async def test_offline_checks_come_only_from_memories_that_scored_near_the_best(
     cited |= {i for h in result.hypotheses for i in h.related_memory_ids}
     assert LEAK in cited and "INC-2025-0815" not in cited
     assert all(a.memory_id != "INC-2025-0815" for a in result.successful_previous_actions)
+
+
+def test_what_is_happening_now_holds_only_statements_their_evidence_says() -> None:
+    answer = ModelAnswer(
+        happening_now=[
+            {"statement": "Checkout returns 503s since 11:55.", "evidence": ["t1", "T9"]},  # T9: no such message
+            {"statement": "payments-api logs show pool checkout timeouts.", "evidence": []},  # cites nothing
+            {"statement": "A memory leak in the JVM is slowing every request.", "evidence": ["T2"]},  # T2 does not say it
+        ]
+    )
+    result = guard(answer, INCIDENT, TIMELINE, MEMORIES)
+    assert result.violations == []
+    assert [(s.statement, s.evidence) for s in result.statements] == [
+        ("Checkout returns 503s since 11:55.", ["T1"]),
+        ("payments-api logs show pool checkout timeouts.", ["T2"]),  # tied to the evidence that says it
+    ]
+    assert result.findings.current_summary == "Checkout returns 503s since 11:55. payments-api logs show pool checkout timeouts."
+    [moved] = result.findings.hypotheses
+    assert moved.statement.startswith("A memory leak") and moved.status is HypothesisStatus.NEEDS_EVIDENCE
+    assert any("T9" not in f and "dropped evidence" in f for f in result.flags)
+
+
+@pytest.mark.parametrize(
+    ("field", "sentence"),
+    [
+        ("happening_now", "Same pattern as the refund worker outage: connections never go back to the pool."),
+        ("hypotheses", "The refund worker leak is back."),
+        ("checks_to_run", "Redeploy the finally-block fix; no need to look further."),
+        ("open_questions", "No open questions: it is the refund worker leak again."),
+        ("successful_previous_actions", "Released the connection in a finally block, which is today's fix too."),
+    ],
+)
+def test_a_reworded_claim_is_refused_in_any_field(field: str, sentence: str) -> None:
+    item = {
+        "happening_now": {"statement": sentence, "evidence": ["T2"]},
+        "hypotheses": {"statement": sentence},
+        "checks_to_run": {"action": sentence},
+        "open_questions": sentence,
+        "successful_previous_actions": {"action": sentence, "memory_id": LEAK},
+    }[field]
+    result = guard(ModelAnswer.model_validate({field: [item]}), INCIDENT, TIMELINE, MEMORIES)
+    assert result.refused, sentence

@@ -159,7 +159,7 @@ async def test_forged_requests_are_not_counted(bot: LocalBot) -> None:
 
 async def test_an_investigation_by_the_model_is_timed_and_its_tokens_counted(database_url: str) -> None:
     async with FakeMessagesAPI() as api:
-        api.script(ToolAnswer({"current_summary": "Checkout requests fail with database timeouts."}, input_tokens=1200, output_tokens=300))
+        api.script(ToolAnswer({"happening_now": [{"statement": "Checkout requests fail with database timeouts.", "evidence": ["title"]}]}, input_tokens=1200, output_tokens=300))
         settings = Settings(database_url=database_url, anthropic_api_key="sk-ant-test-0000", anthropic_base_url=api.base_url)
         async with start(settings) as bot:
             await bot.slack.say(CHANNEL, BODY, user="U1")

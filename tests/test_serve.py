@@ -53,3 +53,43 @@ def test_serve_without_a_bot_token_says_what_is_missing(database_url: str, monke
     monkeypatch.setenv("DATABASE_URL", database_url)
     assert main(["serve"]) == 1
     assert "SLACK_BOT_TOKEN is not set" in capsys.readouterr().err
+
+
+async def test_serve_runs_its_jobs_in_a_worker_process_and_stops_it_on_sigterm(database_url: str) -> None:
+    """What a command queues is answered by `serve`'s worker process; SIGTERM stops both."""
+    from bot.sandbox import SignedSender, SlackSandbox
+
+    port = _free_port()
+    async with SlackSandbox() as sandbox:
+        sandbox.add_user("U1", "alice")
+        sandbox.add_channel("C1", "inc-checkout-timeouts")
+        env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "SLACK_BOT_TOKEN": sandbox.token,
+               "SLACK_SIGNING_SECRET": "s3cret", "SLACK_API_URL": sandbox.base_url, "JOB_WORKERS": "1"}  # fmt: skip
+        proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "serve", env=env)
+        try:
+            async with aiohttp.ClientSession() as http:
+                for _ in range(600):
+                    try:
+                        async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+                            if response.status == 200:
+                                break
+                    except aiohttp.ClientConnectionError:
+                        await asyncio.sleep(0.1)
+            async with SignedSender(f"http://127.0.0.1:{port}/slack/events", "s3cret", sandbox=sandbox) as slack:
+                assert (await slack.command("/recall", "checkout timeouts", user_id="U1", channel_id="C1")).status == 200
+            await sandbox.wait_for(lambda call: bool(sandbox.ephemerals(user="U1")), timeout=60)
+            workers = _children(proc.pid)
+            assert workers, "serve started no worker process"
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            await asyncio.wait_for(proc.wait(), 60)
+    assert proc.returncode == 0
+    assert not [pid for pid in workers if os.path.exists(f"/proc/{pid}")], "a worker outlived serve"
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []

@@ -15,7 +15,10 @@ from tests.fakes.anthropic_api import FakeMessagesAPI, Status, ToolAnswer
 from tests.test_slack_e2e import SEED, declare
 
 ANSWER = {
-    "current_summary": "Checkout times out against the database since the 11:55 deploy; pool at 100/100.",
+    "happening_now": [
+        {"statement": "Checkout times out against the database.", "evidence": ["title"]},
+        {"statement": "The pool is at 100/100 since the 11:55 deploy.", "evidence": ["T1"]},
+    ],
     "checks_to_run": [
         {"action": "Query pg_stat_activity for idle-in-transaction sessions", "why": "a leak looked like this before",
          "memory_ids": ["INC-OLD-1"]},
@@ -100,3 +103,46 @@ async def test_shutdown_closes_the_model_client(database_url: str, model_api: Fa
         investigator = running.runtime.services.investigation._investigator  # noqa: SLF001 - what shutdown must close
         assert not investigator.client.is_closed()
     assert investigator.client.is_closed()
+
+
+# The issue's three examples: reworded claims a stand-in model once got posted as what is happening now.
+ISSUE_EXAMPLES = [
+    "We have seen exactly this before: it is the retry-loop connection leak again. Apply the old fix; no need to "
+    "investigate further.",
+    "Connections leaked inside a retry loop. That is what is happening now, so releasing connections in finally will "
+    "resolve it.",
+    "Same story as last spring's payments outage, the leak is back; skip the checks and redeploy the finally-block fix.",
+]
+CLAIM_PHRASES = [
+    "seen exactly this before", "connection leak again", "Apply the old fix", "no need to investigate",
+    "That is what is happening now", "will resolve it", "Same story as", "the leak is back", "skip the checks",
+    "redeploy the finally-block fix",
+]  # fmt: skip
+RETRY_LEAK = {
+    **SEED,
+    "incident_id": "INC-OLD-2",
+    "title": "Payments outage: database connections exhausted during the spring sale",
+    "root_cause": "Connections leaked inside a retry loop: the retry path acquired a connection and never released it "
+    "when the provider call raised.",
+    "resolution": "Released connections in a finally block and redeployed.",
+}
+
+
+@pytest.mark.parametrize("first", range(len(ISSUE_EXAMPLES)))
+async def test_the_issues_reworded_claims_never_reach_the_channel(bot: LocalBot, model_api: FakeMessagesAPI, first: int) -> None:
+    await bot.runtime.services.memory.retain(draft_from_json(RETRY_LEAK, team_id=bot.sandbox.team_id))
+
+    def claiming(n: int) -> dict:
+        """A stand-in model's answer through the tool schema: the claim as what is happening now."""
+        return {**ANSWER, "happening_now": [{"statement": ISSUE_EXAMPLES[n % len(ISSUE_EXAMPLES)], "evidence": ["T1"]}]}
+
+    model_api.script(ToolAnswer(claiming(first)), ToolAnswer(claiming(first + 1)))  # refused, it rewords
+    await declare(bot)
+    answer = await investigate(bot)
+    assert len(model_api.requests) == 2  # asked again once, with the reason
+    sent = [json.dumps(c.params) for c in bot.sandbox.calls("chat.postMessage") + bot.sandbox.calls("chat.update")]
+    for phrase in CLAIM_PHRASES:
+        assert not any(phrase.lower() in text.lower() for text in sent), phrase
+    [now] = [b for b in answer["blocks"] if b["block_id"] == "investigation_now"]
+    assert "retry loop" not in now["text"]["text"] and "finally" not in now["text"]["text"]
+    assert "refused twice by the guard" in json.dumps(answer) and "offline" in json.dumps(answer).lower()

@@ -18,12 +18,16 @@ from bot.investigation.models import (
     HypothesisStatus,
     Investigation,
     InvestigatorKind,
+    ModelAnswer,
+    NowStatement,
     PreviousAction,
     TimelineEntry,
     TokenUsage,
 )
 from bot.investigation.offline import OfflineInvestigator
 from bot.investigation.port import Investigator
+from bot.investigation.second_opinion import DEFAULT_BUDGET_S as DEFAULT_GUARD_BUDGET_S
+from bot.investigation.second_opinion import DEFAULT_GUARD_MODEL
 
 
 def build_investigator(
@@ -33,13 +37,16 @@ def build_investigator(
     base_url: str | None = None,
     timeout_s: float = DEFAULT_TIMEOUT_S,
     private_with_model: bool = False,
+    guard_model: str | None = DEFAULT_GUARD_MODEL,
+    guard_budget_s: float = DEFAULT_GUARD_BUDGET_S,
 ) -> Investigator:
-    """The model when a key is set, else the offline investigator."""
+    """The model when a key is set, else the offline investigator. No guard model: the guard's rules alone."""
     if not api_key:
         return OfflineInvestigator()
     return AnthropicInvestigator(
-        api_key=api_key, model=model, base_url=base_url, timeout_s=timeout_s, private_with_model=private_with_model
-    )
+        api_key=api_key, model=model, base_url=base_url, timeout_s=timeout_s, private_with_model=private_with_model,
+        guard_model=guard_model, guard_budget_s=guard_budget_s,
+    )  # fmt: skip
 
 
 __all__ = [
@@ -54,6 +61,8 @@ __all__ = [
     "Investigation",
     "Investigator",
     "InvestigatorKind",
+    "ModelAnswer",
+    "NowStatement",
     "OfflineInvestigator",
     "PreviousAction",
     "TimelineEntry",

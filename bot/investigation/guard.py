@@ -1,9 +1,16 @@
 """The guard: checks an answer before anyone sees it. Pure functions, no I/O.
 
-It repairs what it safely can (citations of memories that were not recalled are dropped,
+Structure first: what is happening now is a list of statements, each tied to the CURRENT
+evidence it rests on (T1… or a declared field). A statement its evidence does not say, or one
+that carries a past memory's cause or fix, is moved to hypotheses (needs evidence); only the
+statements that hold make up current_summary.
+
+It repairs what else it safely can (citations of memories that were not recalled are dropped,
 unquoted hypotheses are demoted to needs_evidence, failed actions get their why, missed
-conflicts are added) and reports what it cannot: an answer that says a past incident IS the
-current cause is refused, and the caller asks again or falls back to the offline answer.
+conflicts are added) and reports what it cannot: in any field, a past cause stated as today's,
+an instruction to skip checks, or an old fix given as the verdict (claims.py, plus a model's
+second opinion when one was asked) refuses the answer, and the caller asks again or falls back
+to the offline answer.
 """
 
 from __future__ import annotations
@@ -11,17 +18,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.investigation.claims import Claim, Sentence, Verdict, rule_verdicts, sentences_of
 from bot.investigation.conflicts import EVIDENCE_NEEDED, detect_conflicts
-from bot.investigation.models import MAX_ITEMS, Findings, HypothesisStatus, TimelineEntry
-from bot.investigation.prompt import neutralise
-from bot.investigation.text import clip, coverage, normalise, quote_found, similarity, terms
+from bot.investigation.evidence import CurrentEvidence, PastContent, content_terms, coverage_of
+from bot.investigation.models import (
+    MAX_ITEMS,
+    Findings,
+    Hypothesis,
+    HypothesisStatus,
+    ModelAnswer,
+    NowStatement,
+    TimelineEntry,
+)
+from bot.investigation.text import clip, coverage, quote_found, similarity, terms
 from bot.models import MAX_TEXT, Incident, RecallMatch
 
 # A check matches a past failed attempt when it names most of the attempt's words.
 FAILED_ACTION_COVERAGE = 0.6
-# A summary sentence restates a past root cause when it carries most of the cause's words.
-PAST_CAUSE_COVERAGE = 0.6
-MIN_CAUSE_TERMS = 4
+# A statement about now holds when its cited evidence carries at least half of its content words.
+SUPPORT = 0.5
 
 # Words that turn a claim into a question or a hypothesis.
 _HEDGE = re.compile(
@@ -29,7 +44,6 @@ _HEDGE = re.compile(
     r"could|possibly|perhaps|unconfirmed|until|rule out)\b",
     re.IGNORECASE,
 )
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
 # Looks like INC-123 or PD-2025-0412: upper case and 3+ digits, so "us-east-1", "HTTP-2" or
 # "SEV-1" is not taken for an incident id.
 _GENERIC_ID = r"(?-i:[A-Z]{2,}[A-Z0-9]*-\d{3,}[\w-]*)"
@@ -51,6 +65,7 @@ class GuardResult:
     findings: Findings
     flags: list[str] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
+    statements: list[NowStatement] = field(default_factory=list)  # what current_summary is made of
 
     @property
     def refused(self) -> bool:
@@ -59,10 +74,43 @@ class GuardResult:
 
 def current_corpus(incident: Incident, timeline: list[TimelineEntry]) -> str:
     """All CURRENT evidence as one normalised text, as declared and as shown in the prompt."""
-    declared = [incident.title, incident.service, incident.severity, incident.symptoms, incident.error_message]
-    lines = [x for x in declared if x] + [f"{e.author}: {e.text}" for e in timeline]
-    raw = "\n".join(lines)
-    return normalise(raw) + "\n" + normalise(neutralise(raw))
+    return CurrentEvidence.of(incident, timeline).corpus
+
+
+def ground_statements(
+    statements: list[NowStatement], current: CurrentEvidence, past: PastContent
+) -> tuple[list[NowStatement], list[Hypothesis], list[str]]:
+    """Statements about now that their evidence supports, and the rest as hypotheses needing evidence.
+
+    Cited refs are checked like citations: unknown ones are dropped. A statement citing nothing
+    (or the wrong thing) is tied to the evidence that does say it, if any does.
+    """
+    kept: list[NowStatement] = []
+    moved: list[Hypothesis] = []
+    flags: list[str] = []
+    for s in statements:
+        refs = list(dict.fromkeys(r for r in map(current.resolve, s.evidence) if r))
+        if len(refs) < len(s.evidence):
+            flags.append(f"dropped evidence that is not in the current incident from: {clip(s.statement, 80)}")
+        said = content_terms(s.statement)
+        memories = list(dict.fromkeys(past.carried(s.statement) + past.cause_or_fix_words(s.statement)))
+        supported = coverage_of(said, current.terms_of(refs)) >= SUPPORT
+        if not supported and not memories:
+            best = current.best_support(said, SUPPORT)
+            if best:
+                refs, supported = best, True
+                flags.append(f"tied to the evidence that says it ({', '.join(best)}): {clip(s.statement, 80)}")
+        if supported and not memories:
+            kept.append(s.model_copy(update={"evidence": refs}))
+            continue
+        why = f"it carries what {', '.join(memories)} said" if memories else "its evidence does not say it"
+        flags.append(f"moved from what is happening now to hypotheses ({why}): {clip(s.statement, 80)}")
+        moved.append(Hypothesis(statement=s.statement, related_memory_ids=memories, status=HypothesisStatus.NEEDS_EVIDENCE))
+    return kept, moved, flags
+
+
+def summary_of(statements: list[NowStatement]) -> str:
+    return clip(" ".join(s.statement if s.statement.endswith((".", "!", "?", "…")) else s.statement + "." for s in statements), MAX_TEXT)
 
 
 def check_citations(findings: Findings, recalled_ids: list[str]) -> tuple[Findings, list[str]]:
@@ -173,55 +221,71 @@ def _id_pattern(recalled_ids: list[str]) -> str:
     return "(?P<id>" + "|".join(known + [_GENERIC_ID]) + ")"
 
 
-def past_as_present(findings: Findings, memories: list[RecallMatch], corpus: str) -> list[str]:
-    """Statements that a past incident IS the current cause. Questions and hedged hypotheses pass."""
-    ids = [m.memory.incident_id for m in memories]
-    id_re = _id_pattern(ids)
+def named_claims(sentences: list[Sentence], recalled_ids: list[str]) -> list[Verdict]:
+    """Sentences that name an incident as the current cause ("this is INC-123"): the explicit claims."""
+    id_re = _id_pattern(recalled_ids)
     claims = [re.compile(p.format(id=id_re), re.IGNORECASE) for p in _CLAIMS]
-    texts = [("current_summary", findings.current_summary)]
-    texts += [(f"hypothesis “{clip(h.statement, 60)}”", h.statement) for h in findings.hypotheses]
-    texts += [(f"check “{clip(c.action, 60)}”", f"{c.action}. {c.why}") for c in findings.checks_to_run]
-    violations: list[str] = []
-    for where, text in texts:
-        for sentence in filter(None, (s.strip() for s in _SENTENCE.split(text))):
-            if sentence.endswith("?"):
-                continue
-            for claim in claims:
-                found = claim.search(sentence)
-                if found and not _HEDGE.search(sentence[: found.end()]):
-                    violations.append(f"{where} says a past incident is the current cause: “{clip(sentence, 200)}”")
-                    break
-
-    named = [i for i in ids if re.search(rf"(?<![\w-]){re.escape(i)}(?![\w-])", findings.current_summary, re.IGNORECASE)]
-    if named:
-        violations.append(f"current_summary names past incidents ({', '.join(named)}); it must hold current evidence only")
-    current_terms = terms(corpus)
-    for match in memories:
-        cause = match.memory.root_cause or ""
-        if len(terms(cause)) < MIN_CAUSE_TERMS or coverage(cause, current_terms) >= PAST_CAUSE_COVERAGE:
-            continue  # too short to tell, or the current evidence itself says it
-        for sentence in _SENTENCE.split(findings.current_summary):
-            if coverage(cause, terms(sentence)) >= PAST_CAUSE_COVERAGE:
-                violations.append(
-                    f"current_summary states the root cause of {match.memory.incident_id} as current: “{clip(sentence, 200)}”"
-                )
+    verdicts = []
+    for sentence in sentences:
+        if sentence.text.endswith("?"):
+            continue
+        for claim in claims:
+            found = claim.search(sentence.text)
+            if found and not _HEDGE.search(sentence.text[: found.end()]):
+                verdicts.append(Verdict(sentence, Claim.PAST_AS_PRESENT))
                 break
-    return violations
+    return verdicts
+
+
+def claim_verdicts(
+    answer: ModelAnswer | Findings, memories: list[RecallMatch], current: CurrentEvidence
+) -> tuple[list[Sentence], list[Verdict]]:
+    """Every sentence of the answer, and the rules' verdicts on them (one per sentence at most)."""
+    sentences = sentences_of(answer)
+    ids = [m.memory.incident_id for m in memories]
+    past = PastContent.of(memories, current)
+    by_sentence: dict[int, Verdict] = {}
+    for verdict in named_claims(sentences, ids) + rule_verdicts(sentences, past, ids):
+        by_sentence.setdefault(verdict.sentence.index, verdict)
+    return sentences, sorted(by_sentence.values(), key=lambda v: v.sentence.index)
+
+
+def past_as_present(findings: ModelAnswer | Findings, memories: list[RecallMatch], corpus: str = "") -> list[str]:
+    """What the rules refuse in an answer, worded for the model and the responders (corpus: unused, kept for callers)."""
+    current = CurrentEvidence(items={}, corpus=corpus, all_terms=frozenset(content_terms(corpus)), concepts=frozenset())
+    return [v.describe() for v in claim_verdicts(findings, memories, current)[1]]
 
 
 def guard(
-    findings: Findings, incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch]
+    answer: ModelAnswer | Findings,
+    incident: Incident,
+    timeline: list[TimelineEntry],
+    memories: list[RecallMatch],
+    *,
+    second_opinion: list[Verdict] | None = None,
 ) -> GuardResult:
-    corpus = current_corpus(incident, timeline)
-    violations = past_as_present(findings, memories, corpus)
+    """Check and repair an answer. `second_opinion`: claims a classifier found (sentences as claim_verdicts numbers them)."""
+    current = CurrentEvidence.of(incident, timeline)
+    _, verdicts = claim_verdicts(answer, memories, current)
+    ruled = {v.sentence.index for v in verdicts}
+    verdicts += [v for v in second_opinion or [] if v.sentence.index not in ruled]
+    violations = [v.describe() for v in sorted(verdicts, key=lambda v: v.sentence.index)]
     flags: list[str] = []
+    statements: list[NowStatement] = []
+    if isinstance(answer, ModelAnswer):
+        statements, moved, flags = ground_statements(answer.happening_now, current, PastContent.of(memories, current))
+        sections = answer.model_dump(exclude={"happening_now"})
+        sections["hypotheses"] = (answer.hypotheses + moved)[:MAX_ITEMS]
+        findings = Findings(**sections, current_summary=summary_of(statements))
+    else:
+        findings = answer
     for step in (
         lambda f: check_citations(f, [m.memory.incident_id for m in memories]),
-        lambda f: require_current_evidence(f, corpus),
+        lambda f: require_current_evidence(f, current.corpus),
         lambda f: complete_failed_actions(f, memories),
         lambda f: annotate_failed_recommendations(f, memories),
         lambda f: ensure_conflicts(f, memories),
     ):
         findings, more = step(findings)
         flags += more
-    return GuardResult(findings=findings, flags=flags, violations=violations)
+    return GuardResult(findings=findings, flags=flags, violations=violations, statements=statements)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import Field
+from typing import Annotated
+
+from pydantic import Field, StringConstraints
 
 from bot.models import TimelineEntry  # noqa: F401 - re-exported: the investigation reads timelines
 from bot.models import Identifier, RequiredText, Strict, Text
@@ -17,6 +19,9 @@ from bot.models import Identifier, RequiredText, Strict, Text
 MAX_ITEMS = 20
 
 MemoryId = Identifier
+# T1, T2… for the channel timeline (as numbered in the prompt), or a declared field's name.
+EvidenceRef = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+DECLARED_FIELDS = ("title", "service", "severity", "symptoms", "error_message", "started_at")
 
 
 class HypothesisStatus(StrEnum):
@@ -69,16 +74,43 @@ class Conflict(Strict):
     evidence_needed: Text = Field(default="", description="what CURRENT evidence would tell them apart")
 
 
-class Findings(Strict):
-    """The structured answer, as a model (or the offline investigator) gives it."""
+class NowStatement(Strict):
+    """One thing that is happening now, tied to the CURRENT evidence it rests on."""
 
-    current_summary: Text = Field(description="what is happening NOW, from current evidence only; no past incident")
+    statement: RequiredText = Field(description="what the CURRENT incident shows; nothing from a past memory")
+    evidence: list[EvidenceRef] = Field(
+        default_factory=list,
+        max_length=MAX_ITEMS,
+        description="the CURRENT evidence it rests on: T1, T2… for channel messages, or a declared field: "
+        + ", ".join(DECLARED_FIELDS),
+    )
+
+
+class _Sections(Strict):
+    """What both kinds of answer share: checks, hypotheses, the past's outcomes, conflicts, questions."""
+
     checks_to_run: list[Check] = Field(default_factory=list, max_length=MAX_ITEMS)
     hypotheses: list[Hypothesis] = Field(default_factory=list, max_length=MAX_ITEMS)
     successful_previous_actions: list[PreviousAction] = Field(default_factory=list, max_length=MAX_ITEMS)
     failed_previous_actions: list[FailedPreviousAction] = Field(default_factory=list, max_length=MAX_ITEMS)
     conflicts: list[Conflict] = Field(default_factory=list, max_length=MAX_ITEMS)
     open_questions: list[Text] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
+class ModelAnswer(_Sections):
+    """What a model writes (the tool's input schema): what is happening now as grounded statements."""
+
+    happening_now: list[NowStatement] = Field(
+        default_factory=list,
+        max_length=MAX_ITEMS,
+        description="what is happening NOW, one statement per item, each citing the CURRENT evidence it rests on",
+    )
+
+
+class Findings(_Sections):
+    """The structured answer as shown: the guard's repair of a model's answer, or the offline one."""
+
+    current_summary: Text = Field(description="what is happening NOW, from current evidence only; no past incident")
 
 
 class InvestigatorKind(StrEnum):
@@ -121,4 +153,10 @@ class Investigation(Findings):
     note: str | None = Field(default=None, description="set when a fallback happened, saying why")
     fallback_reason: FallbackReason | None = Field(default=None, description="set when a fallback happened: why, as data")
     guard_flags: list[str] = Field(default_factory=list, description="what the guard changed in the answer")
+    happening_now: list[NowStatement] = Field(
+        default_factory=list, description="the statements current_summary is made of, each with its evidence (model answers)"
+    )
+    guard_model: str | None = Field(default=None, description="the model asked for a second opinion on claims, if any")
+    guard_usage: TokenUsage | None = None
+    guard_note: str | None = Field(default=None, description="why the second opinion was not had (the rules decided alone)")
     context_notes: list[str] = Field(default_factory=list, description="what the model was not shown, and why")

@@ -35,6 +35,11 @@ def fence(value: object) -> str:
     return f"<<<{neutralise(str(value))}>>>"
 
 
+def timeline_ref(number: int) -> str:
+    """How the prompt names the number-th channel message, oldest first; answers cite it."""
+    return f"T{number}"
+
+
 def when(at: datetime) -> str:
     if at.tzinfo is not None:
         at = at.astimezone(timezone.utc)
@@ -109,7 +114,7 @@ def memory_view(match: RecallMatch, now: datetime) -> dict[str, object]:
 
 def _render(
     incident: Incident,
-    timeline: list[TimelineEntry],
+    timeline: list[tuple[str, TimelineEntry]],
     memories: list[dict[str, object]],
     omitted_timeline: int,
     omitted_memories: int,
@@ -148,7 +153,8 @@ def render_prompt(
     tool_name: str,
     budget_chars: int = DEFAULT_BUDGET_CHARS,
 ) -> Prompt:
-    entries = sorted(timeline, key=lambda e: e.at)
+    # numbered once, oldest first, so a message keeps its ref (T1, T2…) whatever is left out
+    entries = [(timeline_ref(n), e) for n, e in enumerate(sorted(timeline, key=lambda e: e.at), start=1)]
     views = [memory_view(m, now) for m in memories]
 
     def with_memories(k: int) -> str:
@@ -160,7 +166,7 @@ def render_prompt(
         return Prompt(with_memories(k), omitted_memories=len(views) - k)
 
     # 2. Then the present: keep the newest j messages.
-    def newest(j: int, items: list[TimelineEntry] = entries) -> str:
+    def newest(j: int, items: list[tuple[str, TimelineEntry]] = entries) -> str:
         kept = items[len(items) - j :] if j else []
         return _render(incident, kept, [], len(items) - j, len(views), tool_name)
 
@@ -170,12 +176,12 @@ def render_prompt(
 
     # 3. Even the newest message alone is too long: keep its end, where the latest lines are.
     if entries:
-        last = entries[-1]
-        empty = newest(1, entries[:-1] + [last.model_copy(update={"text": CLIP_MARK})])
+        ref, last = entries[-1]
+        empty = newest(1, entries[:-1] + [(ref, last.model_copy(update={"text": CLIP_MARK}))])
         room = budget_chars - len(empty)
         if room > 0:
             clipped = last.model_copy(update={"text": CLIP_MARK + neutralise(last.text)[-room:]})
-            text = newest(1, entries[:-1] + [clipped])
+            text = newest(1, entries[:-1] + [(ref, clipped)])
             return Prompt(text, len(views), len(entries) - 1, clipped_newest=True)
     # The declared fields and the rules are never cut, even over budget.
     text = newest(0)

@@ -11,6 +11,8 @@ Names (all prefixed `incident_memory_`):
 | investigation_latency_seconds | histogram | investigator | an investigation, by who answered (anthropic, offline) |
 | investigation_fallbacks_total | counter | reason | the model was configured but the offline investigator answered |
 | model_tokens_total | counter | model, direction | tokens the model read (input) and wrote (output) |
+| guard_tokens_total | counter | model, direction | tokens the guard's second opinion (a small model) read and wrote |
+| guard_second_opinions_total | counter | outcome | investigations whose guard asked a second opinion: ok, or unavailable (the rules decided alone) |
 | slack_api_errors_total | counter | method, error | Web API answers with ok=false (other than 429), and failed connections |
 | slack_api_rate_limited_total | counter | method | HTTP 429 answers, the ones retried included |
 | store_errors_total | counter | store, operation | database failures (not conflicts or not-found, which are answers) |
@@ -67,6 +69,12 @@ class Metrics:
         )
         self.model_tokens = Counter(
             f"{PREFIX}_model_tokens", "Model tokens used", ["model", "direction"], registry=r
+        )
+        self.guard_tokens = Counter(
+            f"{PREFIX}_guard_tokens", "Tokens of the guard's second opinion", ["model", "direction"], registry=r
+        )
+        self.guard_second_opinions = Counter(
+            f"{PREFIX}_guard_second_opinions", "Second opinions the guard asked for, by outcome", ["outcome"], registry=r
         )
         self.slack_api_errors = Counter(
             f"{PREFIX}_slack_api_errors", "Slack Web API errors (ok=false other than 429; connection failures)",

@@ -23,6 +23,8 @@ class InvestigationService:
                 base_url=settings.anthropic_base_url,
                 timeout_s=settings.investigation_timeout_s,
                 private_with_model=settings.investigate_private_with_model,
+                guard_model=settings.anthropic_guard_model or None,
+                guard_budget_s=settings.investigation_guard_timeout_s,
             ),
             metrics=metrics,
         )
@@ -53,3 +55,11 @@ class InvestigationService:
             model = investigation.model or "unknown"
             metrics.model_tokens.labels(model=model, direction="input").inc(investigation.usage.input_tokens)
             metrics.model_tokens.labels(model=model, direction="output").inc(investigation.usage.output_tokens)
+        if investigation.guard_model is not None:
+            # the second opinion's cost, apart from the investigation's own
+            outcome = "unavailable" if investigation.guard_note else "ok"
+            metrics.guard_second_opinions.labels(outcome=outcome).inc()
+            usage = investigation.guard_usage
+            if usage is not None:
+                metrics.guard_tokens.labels(model=investigation.guard_model, direction="input").inc(usage.input_tokens)
+                metrics.guard_tokens.labels(model=investigation.guard_model, direction="output").inc(usage.output_tokens)

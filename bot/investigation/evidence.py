@@ -1,0 +1,148 @@
+"""What the guard compares an answer with: the CURRENT evidence by reference, and what only the PAST says.
+
+Current evidence is addressed as the prompt numbers it: T1, T2… for channel messages (oldest
+first), or a declared field's name. Past content is what the recalled memories say about their
+cause and fix that the current evidence does not: words that, in a statement about today, can
+only have come from history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.investigation.models import DECLARED_FIELDS, TimelineEntry
+from bot.investigation.prompt import neutralise, timeline_ref, when
+from bot.investigation.text import normalise, terms
+from bot.recall.concepts import load_vocabulary
+from bot.models import Incident, RecallMatch
+
+# Words that say how something was seen or when, not what: a restatement may add them freely.
+_FRAMING = frozenset(
+    "since began begin begun start started starting show shows showed showing see seeing seen saw report reports "
+    "reported say says said mention mentioned about around still also both currently now today there been has".split()
+)
+# Two words match on a shared stem of this many letters ("timeouts" / "timed", "returned" / "returning").
+_STEM = 4
+
+
+def ordered(timeline: list[TimelineEntry]) -> list[TimelineEntry]:
+    """The timeline in the prompt's order (oldest first), which is what T1, T2… count."""
+    return sorted(timeline, key=lambda e: e.at)
+
+
+def content_terms(text: str | None) -> set[str]:
+    return terms(text) - _FRAMING
+
+
+def covered(term: str, pool: set[str]) -> bool:
+    if term in pool:
+        return True
+    return len(term) > _STEM and any(len(p) > _STEM and p[:_STEM] == term[:_STEM] for p in pool)
+
+
+def coverage_of(words: set[str], pool: set[str]) -> float:
+    return sum(covered(t, pool) for t in words) / len(words) if words else 0.0
+
+
+@dataclass(frozen=True)
+class CurrentEvidence:
+    items: dict[str, str]  # canonical ref → its text
+    corpus: str  # everything, normalised, as declared and as the prompt showed it (for quotes)
+    all_terms: frozenset[str]
+    concepts: frozenset[str]
+
+    @classmethod
+    def of(cls, incident: Incident, timeline: list[TimelineEntry]) -> "CurrentEvidence":
+        items: dict[str, str] = {}
+        for name in DECLARED_FIELDS:
+            value = getattr(incident, name, None)
+            if value:
+                items[name] = when(value) if name == "started_at" else str(value)
+        for number, entry in enumerate(ordered(timeline), start=1):
+            items[timeline_ref(number)] = f"{entry.author}: {entry.text}"
+        raw = "\n".join(items.values())
+        return cls(
+            items=items,
+            corpus=normalise(raw) + "\n" + normalise(neutralise(raw)),
+            all_terms=frozenset(content_terms(raw)),
+            concepts=frozenset(load_vocabulary().detect(raw)),
+        )
+
+    def resolve(self, ref: str) -> str | None:
+        """The canonical ref ("t2" → "T2", "Error message" → "error_message"), or None if there is no such evidence."""
+        key = ref.strip().strip("[]").strip()
+        if key[:1] in "tT" and key[1:].isdigit():
+            key = timeline_ref(int(key[1:]))
+        else:
+            key = key.casefold().replace(" ", "_")
+        return key if key in self.items else None
+
+    def terms_of(self, refs: list[str]) -> set[str]:
+        return set().union(*(content_terms(self.items[r]) for r in refs)) if refs else set()
+
+    def best_support(self, statement_terms: set[str], threshold: float) -> list[str]:
+        """The evidence that says a statement: the best piece, or the best two together; [] if none does."""
+        scored = sorted(self.items, key=lambda r: -coverage_of(statement_terms, content_terms(self.items[r])))
+        for refs in (scored[:1], scored[:2]):
+            if refs and coverage_of(statement_terms, self.terms_of(refs)) >= threshold:
+                return refs
+        return []
+
+
+@dataclass(frozen=True)
+class PastMemory:
+    incident_id: str
+    cause_terms: frozenset[str]  # its root cause and how it was found, minus what today says
+    fix_terms: frozenset[str]  # what fixed it, minus what today says
+    other_terms: frozenset[str]  # its title and lesson, minus what today says
+    cause_concepts: frozenset[str]  # mechanisms its cause names that today's evidence does not
+
+
+@dataclass(frozen=True)
+class PastContent:
+    memories: tuple[PastMemory, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def of(cls, matches: list[RecallMatch], current: CurrentEvidence) -> "PastContent":
+        vocabulary = load_vocabulary()
+        now = set(current.all_terms)
+
+        def only_past(*texts: str | None) -> frozenset[str]:
+            return frozenset(t for t in set().union(*(content_terms(x) for x in texts)) if not covered(t, now))
+
+        memories = []
+        for match in matches:
+            m = match.memory
+            memories.append(
+                PastMemory(
+                    incident_id=m.incident_id,
+                    cause_terms=only_past(m.root_cause, m.diagnosis),
+                    fix_terms=only_past(m.resolution),
+                    other_terms=only_past(m.title, m.lesson),
+                    cause_concepts=frozenset(vocabulary.detect(m.root_cause, m.diagnosis)) - current.concepts,
+                )
+            )
+        return cls(tuple(memories))
+
+    def carried(self, text: str, *, minimum: int = 2) -> list[str]:
+        """Ids of memories whose cause, fix or title this text carries (at least `minimum` of their words
+        that today's evidence does not have, or a mechanism only their cause names)."""
+        said = content_terms(text)
+        concepts = set(load_vocabulary().detect(text))
+        found = []
+        for m in self.memories:
+            words = {t for t in said if covered(t, set(m.cause_terms | m.fix_terms | m.other_terms))}
+            if len(words) >= minimum or concepts & m.cause_concepts:
+                found.append(m.incident_id)
+        return found
+
+    def cause_or_fix_words(self, text: str) -> list[str]:
+        """Ids of memories whose cause or fix uses a word of this text that today's evidence does not:
+        in a statement about now, one such word is already the past speaking."""
+        said = content_terms(text)
+        return [m.incident_id for m in self.memories if any(covered(t, set(m.cause_terms | m.fix_terms)) for t in said)]
+
+    def fix_carried(self, text: str, *, minimum: int = 2) -> list[str]:
+        """Ids of memories whose fix this text carries."""
+        said = content_terms(text)
+        return [m.incident_id for m in self.memories if sum(covered(t, set(m.fix_terms)) for t in said) >= minimum]
