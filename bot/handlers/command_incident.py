@@ -11,7 +11,6 @@ from bot.handlers.action_open_form import open_form
 from bot.handlers.context import services_of
 from bot.handlers.resolution_form import open_resolution_modal
 from bot.handlers.work import CommandRequest, enqueue_then_ack, show_memory
-from bot.services.container import Services
 from bot.slack import messages
 from bot.slack.modals import declare_modal
 
