@@ -42,7 +42,9 @@ from bot.recall.pipeline import Recaller
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
-from bot.observability.web import metrics_handler, slack_events_middleware
+from bot.observability.web import MAX_BODY, metrics_handler, slack_events_middleware, slack_gate_middleware
+from bot.policy import Reviewers
+from bot.services.access import Access
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.recall import RecallService
@@ -115,8 +117,12 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
     async def drain(_: web.Application) -> None:
         await services.background.drain()
 
+    gate = slack_gate_middleware(
+        services.settings.slack_signing_secret or "", SLACK_EVENTS_PATH, services.metrics,
+        claim=services.incidents.claim_request,
+    )  # fmt: skip
     web_app = web.Application(
-        client_max_size=1024 * 1024, middlewares=[slack_events_middleware(services.metrics, SLACK_EVENTS_PATH)]
+        client_max_size=MAX_BODY, middlewares=[slack_events_middleware(services.metrics, SLACK_EVENTS_PATH), gate]
     )
     web_app.router.add_post(SLACK_EVENTS_PATH, slack_events)
     web_app.router.add_get("/healthz", healthz)
@@ -150,13 +156,16 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
         nudge_store = count_store_errors(PostgresNudgeStore(pool), metrics, name="nudges")
         drafts = count_store_errors(PostgresDraftStore(pool), metrics, name="drafts")
-        recall = RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics)
+        reviewers = Reviewers.parse(settings.memory_reviewers)
+        access = Access(memory, incident_store, reviewers)
+        recall = RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics, access=access)
+
         yield Services(
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
             recall=recall,
-            resolution=ResolutionService(memory),
+            resolution=ResolutionService(memory, access=access),
             investigation=investigation,
             drafting=DraftingService(drafter, incident_store, drafts),
             nudges=NudgeService(

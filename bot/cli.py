@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import json
 import logging
+import os
 import sys
 from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
@@ -16,13 +18,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, PurgeRefused, TruthMoveRefused
 from bot.memory.files import MemoryFileError, load_drafts
-from bot.memory.port import MemoryStore
+from bot.memory.port import MemoryStore, SupersededHandling
 from bot.recall.conflicts import find_conflicts
 from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
+from bot.policy import Actor
+from bot.services.purge import PurgePlan, PurgeService
 
 EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
 
@@ -40,7 +44,7 @@ def _memory_text(m: MemoryRecord) -> str:
     lines = [f"{m.incident_id}  {m.title}"]
     meta = [f"truth: {m.truth_state.value}"]
     if m.verified_by:
-        meta.append(f"confirmed by {m.verified_by}")
+        meta.append(f"confirmed by {m.shown_verifier}")
     if m.service:
         meta.append(f"service: {m.service}")
     if m.severity:
@@ -63,7 +67,7 @@ def _memory_text(m: MemoryRecord) -> str:
         why = f" — {attempt.why_it_failed}" if attempt.why_it_failed else ""
         lines.append(f"  did not work: {attempt.action}{why}")
     for c in m.corrections:
-        lines.append(f"  correction by {c.author} ({c.created_at:%Y-%m-%d}): {c.text}")
+        lines.append(f"  correction by {c.shown_author} ({c.created_at:%Y-%m-%d}): {c.text}")
     return "\n".join(lines)
 
 
@@ -205,9 +209,18 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_store(settings, work)
 
 
+def _operator(args: argparse.Namespace) -> Actor:
+    """Who runs this command, as the audit records them: `cli:<--as, else the login name>`."""
+    try:
+        user = args.operator or getpass.getuser()
+    except (KeyError, OSError):  # no login name (a container with no passwd entry)
+        user = os.environ.get("USER") or "unknown"
+    return Actor.operator(user)
+
+
 async def cmd_correct(args: argparse.Namespace, settings: Settings) -> int:
     async def work(store: MemoryStore) -> int:
-        memory = await store.add_correction(args.team, args.id, args.author, " ".join(args.text))
+        memory = await store.add_correction(args.team, args.id, _operator(args).id, " ".join(args.text))
         _emit(args, memory.model_dump(mode="json"), f"correction added to {memory.incident_id}")
         return EXIT_OK
 
@@ -225,43 +238,85 @@ async def _move(args: argparse.Namespace, settings: Settings, to: TruthState, **
 
 async def cmd_confirm(args: argparse.Namespace, settings: Settings) -> int:
     to = TruthState.VERIFICATION_CONFIRMED if args.verified else TruthState.HUMAN_CONFIRMED
-    return await _move(args, settings, to, actor=args.by, reason=args.reason or "", verification_note=args.verified)
+    return await _move(
+        args, settings, to, actor=_operator(args).id, reason=args.reason or "", verification_note=args.verified
+    )
 
 
 async def cmd_reject(args: argparse.Namespace, settings: Settings) -> int:
-    return await _move(args, settings, TruthState.REJECTED, actor=args.by, reason=args.reason)
+    return await _move(args, settings, TruthState.REJECTED, actor=_operator(args).id, reason=args.reason)
 
 
 async def cmd_supersede(args: argparse.Namespace, settings: Settings) -> int:
     return await _move(
-        args, settings, TruthState.SUPERSEDED, actor=args.actor, reason=args.reason or "", successor_id=args.by
+        args, settings, TruthState.SUPERSEDED, actor=_operator(args).id, reason=args.reason or "", successor_id=args.by
     )
 
 
 async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
     """Forget an incident for good: its memory (corrections, truth history, feedback) and, when
-    the bot tracked it in a channel, the incident and every channel message on its timeline."""
+    the bot tracked it in a channel, the incident and every channel message on its timeline.
+    Asks first (unless --yes); records who purged which id and when, never what it said."""
     from bot.memory.database import open_incident_store
 
+    operator = _operator(args)
+    handling = (
+        SupersededHandling.RESTORE if args.restore_superseded
+        else SupersededHandling.PURGE if args.purge_superseded
+        else SupersededHandling.REFUSE
+    )  # fmt: skip
+
     async def work(store: MemoryStore) -> int:
-        try:
-            await store.purge(args.team, args.id)
-            memory = True
-        except MemoryNotFound:
-            memory = False
         async with open_incident_store(settings) as incidents:
-            messages = await incidents.forget(args.team, args.id)
-        if not memory and messages is None:
-            raise MemoryNotFound(args.id, args.team)
+            purges = PurgeService(store, incidents)
+            try:
+                plan = await purges.plan(args.team, args.id)
+            except MemoryNotFound:
+                await _hint_other_teams(store, args.team)
+                raise
+            if plan.superseded and handling is SupersededHandling.REFUSE:  # said before asking
+                raise CommandFailed(f"{PurgeRefused(args.id, plan.superseded)}. Pass --restore-superseded to give them "
+                                    "back the state they had, or --purge-superseded to purge them too")  # fmt: skip
+            if not args.yes:
+                _confirm_purge(plan, handling)
+            done = await purges.purge(plan, by=operator, superseded=handling)
         said = []
-        if memory:
+        if done.purged:
             said.append("the memory with its corrections, truth history and feedback")
-        if messages is not None:
-            said.append(f"the incident and the {messages} channel message{'s' if messages != 1 else ''} of its timeline")
-        _emit(args, {"purged": args.id, "memory": memory, "timeline_messages": messages}, f"purged {args.id}: {'; '.join(said)}")
+        if done.purged[1:]:
+            said.append(f"the memories it superseded: {', '.join(done.purged[1:])}")
+        if done.restored:
+            said.append(f"restored {', '.join(done.restored)} to the state before {args.id} superseded them")
+        if done.timeline_messages is not None:
+            n = done.timeline_messages
+            said.append(f"the incident and the {n} channel message{'s' if n != 1 else ''} of its timeline")
+        _emit(
+            args,
+            {"purged": args.id, "memory": bool(done.purged), "memories_purged": done.purged, "restored": done.restored,
+             "timeline_messages": done.timeline_messages, "purged_by": operator.id},
+            f"purged {args.id}: {'; '.join(said)} (recorded as purged by {operator.id})",
+        )  # fmt: skip
         return EXIT_OK
 
     return await _with_store(settings, work)
+
+
+def _confirm_purge(plan: PurgePlan, handling: SupersededHandling) -> None:
+    """Ask on the terminal; without one (a script, a pipe) refuse: --yes says it was meant."""
+    if not sys.stdin.isatty():
+        raise CommandFailed("purge deletes for good and asks first, but there is no terminal to ask on: pass --yes")
+    going = []
+    if plan.memory is not None:
+        going.append(f"the memory {plan.incident_id!r} ({plan.memory.title}) with {len(plan.memory.corrections)} "
+                     "corrections and its truth history")  # fmt: skip
+    if plan.superseded:
+        verb = "restored to their earlier state" if handling is SupersededHandling.RESTORE else "purged too"
+        going.append(f"the memories it superseded, {verb}: {', '.join(plan.superseded)}")
+    if plan.incident:
+        going.append("the incident and every channel message of its timeline")
+    print("This deletes for good:\n  - " + "\n  - ".join(going), file=sys.stderr)
+    if input(f"Type {plan.incident_id} to purge it: ").strip() != plan.incident_id:
+        raise CommandFailed("not confirmed; nothing was purged")
 
 
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
@@ -378,26 +433,36 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--until", type=_timestamp, help="only incidents up to this time (ISO 8601)")
     p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
     p.add_argument("--limit", type=int, default=5)
+    as_help = "who runs this, recorded as cli:<USER> (default: your login name)"
     p = add("correct", cmd_correct, "attach a correction to a memory")
     p.add_argument("id")
     p.add_argument("text", nargs="+")
-    p.add_argument("--author", required=True)
+    p.add_argument("--as", "--author", dest="operator", metavar="USER", help=as_help)
     p = add("confirm", cmd_confirm, "confirm an unconfirmed memory")
     p.add_argument("id")
-    p.add_argument("--by", required=True, help="who confirms")
+    p.add_argument("--as", "--by", dest="operator", metavar="USER", help=as_help)
     p.add_argument("--verified", metavar="NOTE", help="how the fix was verified (→ verification_confirmed)")
     p.add_argument("--reason")
     p = add("reject", cmd_reject, "reject an unconfirmed memory")
     p.add_argument("id")
-    p.add_argument("--by", required=True)
+    p.add_argument("--as", "--by", dest="operator", metavar="USER", help=as_help)
     p.add_argument("--reason", required=True)
     p = add("supersede", cmd_supersede, "mark a memory superseded by a newer one")
     p.add_argument("id")
     p.add_argument("--by", required=True, metavar="SUCCESSOR_ID", help="the memory that replaces it")
-    p.add_argument("--actor", default="cli", help="who supersedes it")
+    p.add_argument("--as", "--actor", dest="operator", metavar="USER", help=as_help)
     p.add_argument("--reason")
     add("retag", cmd_retag, "recompute stored concepts and error signatures after the vocabulary changed")
-    add("purge", cmd_purge, "delete a memory for good").add_argument("id")
+    p = add("purge", cmd_purge, "delete a memory (and its incident's timeline) for good, after asking")
+    p.add_argument("id")
+    p.add_argument("--yes", action="store_true", help="do not ask (needed without a terminal)")
+    p.add_argument("--as", dest="operator", metavar="USER", help=as_help)
+    successors = p.add_mutually_exclusive_group()
+    successors.add_argument(
+        "--restore-superseded", action="store_true",
+        help="memories it superseded go back to the state they had before (audited)",
+    )  # fmt: skip
+    successors.add_argument("--purge-superseded", action="store_true", help="memories it superseded are purged too")
     add("import", cmd_import, "seed memory from postmortems: Markdown, JSON/JSON Lines, CSV").add_argument(
         "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"
     )
@@ -418,14 +483,14 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
         print(f"error: invalid input: {problems}", file=sys.stderr)
     except MemoryError_ as exc:
         print(f"error: {exc}", file=sys.stderr)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, EOFError):
         print("interrupted", file=sys.stderr)
     return EXIT_FAILED
 

@@ -50,6 +50,11 @@ class Settings(BaseSettings):
     investigate_private_with_model: bool = Field(
         default=False, description="send private channels' incidents and memories to the model"
     )
+    memory_reviewers: str | None = Field(
+        default=None,
+        description="Slack user ids and/or one user group id (comma-separated) who may confirm, reject, "
+        "verify and purge memories, besides the incident's declarer and workspace admins",
+    )
     incident_channel_pattern: str = Field(default="^inc-", description="channels watched as incidents")
     resolution_nudge_after_h: float = Field(
         default=4.0, gt=0, description="ask for an open incident's outcome once its channel has been quiet this many hours"

@@ -34,6 +34,18 @@ class TruthMoveRefused(MemoryError_):
         self.to_state = to_state
 
 
+class PurgeRefused(MemoryError_):
+    """The memory supersedes others: purging it alone would leave them pointing at nothing."""
+
+    def __init__(self, incident_id: str, superseded: list[str]) -> None:
+        super().__init__(
+            f"memory {incident_id!r} supersedes {', '.join(superseded)}: say what becomes of "
+            f"{'it' if len(superseded) == 1 else 'them'} (restore the previous state, or purge too); nothing was purged"
+        )
+        self.incident_id = incident_id
+        self.superseded = superseded
+
+
 class StoreUnavailable(MemoryError_):
     """The database did not answer; the caller should keep what the user typed and retry."""
 

@@ -27,6 +27,13 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
+def shown_person(person_id: str | None, name: str | None) -> str | None:
+    """How an audited person is shown: the name they had then, beside their id ("maya (U123)")."""
+    if not person_id:
+        return name
+    return f"{name} ({person_id})" if name and name != person_id else person_id
+
+
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=False, str_strip_whitespace=True)
 
@@ -63,18 +70,28 @@ class FailedAttempt(Strict):
 
 
 class Correction(Strict):
-    author: Identifier
+    author: Identifier = Field(description="Slack user id, or `cli:<operator>`")
     text: RequiredText
     created_at: datetime = Field(default_factory=utcnow)
+    author_name: Text | None = Field(default=None, description="the author's name when they wrote it")
+
+    @property
+    def shown_author(self) -> str:
+        return shown_person(self.author, self.author_name) or self.author
 
 
 class TruthTransition(Strict):
     from_state: TruthState
     to_state: TruthState
-    actor: Identifier
+    actor: Identifier = Field(description="Slack user id, or `cli:<operator>`")
     reason: Text = ""
     at: datetime = Field(default_factory=utcnow)
     successor_id: Identifier | None = None
+    actor_name: Text | None = Field(default=None, description="the actor's name when they acted")
+
+    @property
+    def shown_actor(self) -> str:
+        return shown_person(self.actor, self.actor_name) or self.actor
 
 
 class Incident(Strict):
@@ -135,6 +152,7 @@ class MemoryDraft(Strict):
     source: Source = Source.ENGINEER_SAVED
     truth_state: TruthState = TruthState.UNCONFIRMED_HYPOTHESIS
     verified_by: Identifier | None = None
+    verified_by_name: Text | None = Field(default=None, description="verified_by's name then (not content)")
     verified_at: datetime | None = None
     verification_note: Text | None = None
     tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
@@ -156,8 +174,14 @@ class MemoryDraft(Strict):
         return self
 
     def content(self) -> dict[str, Any]:
-        """The fields that make two drafts 'the same content' (JSON-ready)."""
-        return self.model_dump(mode="json", exclude={"drafting"})
+        """The fields that make two drafts 'the same content' (JSON-ready). A person's name is
+        not content: the same person resolving again under a new display name changes nothing;
+        nor is what was drafted (`drafting`)."""
+        return self.model_dump(mode="json", exclude={"verified_by_name", "drafting"})
+
+    @property
+    def shown_verifier(self) -> str | None:
+        return shown_person(self.verified_by, self.verified_by_name)
 
 
 class MemoryRecord(MemoryDraft):

@@ -4,12 +4,15 @@ written on bad input."""
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 from pathlib import Path
 
 import pytest
 
 from bot.cli import main
+from bot.memory.pool import create_pool
+from bot.memory.port import SupersededHandling
 
 OUTCOME = {
     "incident_id": "INC-7",
@@ -119,15 +122,15 @@ def test_correct_show_and_purge(cli, tmp_path: Path) -> None:
     cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
     assert cli("correct", "INC-7", "the", "leak", "was", "in", "refunds", "--author", "sam")[0] == 0
     code, out, _ = cli("show", "INC-7")
-    assert code == 0 and "correction by sam" in out and "the leak was in refunds" in out
-    assert cli("purge", "INC-7")[0] == 0
+    assert code == 0 and "correction by cli:sam" in out and "the leak was in refunds" in out
+    assert cli("purge", "INC-7", "--yes")[0] == 0
     code, _, err = cli("show", "INC-7")
     assert code == 1 and "no memory 'INC-7'" in err
 
 
 def test_usage_errors_exit_2(cli) -> None:
     with pytest.raises(SystemExit) as exited:
-        cli("confirm", "INC-7")  # --by is required
+        cli("reject", "INC-7", "--as", "sam")  # --reason is required
     assert exited.value.code == 2
 
 
@@ -190,7 +193,7 @@ async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str
     finally:
         await pool.close()
     monkeypatch.setenv("DATABASE_URL", database_url)
-    assert await asyncio.to_thread(main, ["purge", incident.incident_id]) == 0
+    assert await asyncio.to_thread(main, ["purge", incident.incident_id, "--yes"]) == 0
     out = capsys.readouterr().out
     assert "the memory with its corrections" in out and "the 2 channel messages of its timeline" in out
     pool = await create_pool(database_url)
@@ -199,7 +202,7 @@ async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str
         assert await pool.fetchval("SELECT count(*) FROM incidents") == 0
     finally:
         await pool.close()
-    assert await asyncio.to_thread(main, ["purge", incident.incident_id]) == 1
+    assert await asyncio.to_thread(main, ["purge", incident.incident_id, "--yes"]) == 1
 
 
 def test_an_empty_cli_team_points_at_the_teams_that_hold_memories(cli, tmp_path: Path) -> None:
@@ -251,3 +254,103 @@ def test_retag_applies_a_vocabulary_extended_later_to_old_memories(cli, tmp_path
     assert (code, out.strip()) == (0, "1 memories now carry the current vocabulary's concepts and signatures")
     assert found() == ["OLD"]
     assert cli("retag")[1].startswith("0 memories")  # nothing left to change
+
+
+class _Terminal(io.StringIO):
+    """stdin as a person at a terminal: what they will type, and isatty() True."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+async def _purge_records(database_url: str) -> list[tuple[str, str, str, dict]]:
+    pool = await create_pool(database_url)
+    try:
+        rows = await pool.fetch("SELECT incident_id, what, purged_by, detail FROM purge_records ORDER BY id")
+    finally:
+        await pool.close()
+    return [(r["incident_id"], r["what"], r["purged_by"], r["detail"]) for r in rows]
+
+
+def test_purge_asks_first_and_refuses_without_a_terminal(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str) -> None:
+    cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
+    code, _, err = cli("purge", "INC-7")  # pytest's stdin is no terminal
+    assert code == 1 and "pass --yes" in err
+    monkeypatch.setattr("sys.stdin", _Terminal("INC-8\n"))  # a typo: not confirmed
+    code, _, err = cli("purge", "INC-7")
+    assert code == 1 and "This deletes for good" in err and "nothing was purged" in err
+    assert cli("show", "INC-7")[0] == 0
+    assert asyncio.run(_purge_records(database_url)) == []
+
+    monkeypatch.setattr("sys.stdin", _Terminal("INC-7\n"))
+    code, out, _ = cli("purge", "INC-7", "--as", "dana")
+    assert code == 0 and "recorded as purged by cli:dana" in out
+    assert cli("show", "INC-7")[0] == 1
+    # who, which id, when — and nothing of what the memory said
+    [(incident_id, what, purged_by, detail)] = asyncio.run(_purge_records(database_url))
+    assert (incident_id, what, purged_by, detail) == ("INC-7", "memory", "cli:dana", {"corrections": 0})
+
+
+def test_purge_of_a_successor_says_what_it_superseded_and_does_what_it_is_told(cli, tmp_path: Path, database_url: str) -> None:
+    older = {**OUTCOME, "incident_id": "INC-6", "truth_state": "unconfirmed_hypothesis", "verified_by": None}
+    cli("retain", write(tmp_path, "m.jsonl", [older, OUTCOME]))
+    assert cli("supersede", "INC-6", "--by", "INC-7", "--as", "maya")[0] == 0
+    code, _, err = cli("purge", "INC-7", "--yes")
+    assert code == 1 and "supersedes INC-6" in err and "--restore-superseded" in err and "--purge-superseded" in err
+    assert cli("show", "INC-7")[0] == 0  # nothing purged
+
+    code, out, _ = cli("purge", "INC-7", "--yes", "--restore-superseded", "--as", "dana")
+    assert code == 0 and "restored INC-6" in out
+    code, out, _ = cli("show", "INC-6", "--json")
+    restored = json.loads(out)
+    assert restored["truth_state"] == "unconfirmed_hypothesis" and restored["superseded_by"] is None
+    assert [(t["to_state"], t["actor"]) for t in restored["transitions"]] == [("superseded", "cli:maya"), ("unconfirmed_hypothesis", "cli:dana")]
+    [record] = asyncio.run(_purge_records(database_url))
+    assert record[3] == {"corrections": 0, "superseded": ["INC-6"], "superseded_handling": "restore"}
+
+    cli("retain", write(tmp_path, "m2.jsonl", [{**OUTCOME, "incident_id": "INC-9"}]))
+    assert cli("supersede", "INC-6", "--by", "INC-9")[0] == 0
+    code, out, _ = cli("purge", "INC-9", "--yes", "--purge-superseded")
+    assert code == 0 and "the memories it superseded: INC-6" in out
+    assert cli("show", "INC-6")[0] == 1
+    with pytest.raises(SystemExit):
+        cli("purge", "INC-9", "--yes", "--purge-superseded", "--restore-superseded")  # one or the other
+
+
+def test_the_cli_records_the_operator_it_runs_as(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    draft = {**OUTCOME, "truth_state": "unconfirmed_hypothesis", "verified_by": None}
+    cli("retain", write(tmp_path, "m.jsonl", [draft]))
+    monkeypatch.setenv("USER", "oncall-robin")
+    monkeypatch.setenv("LOGNAME", "oncall-robin")
+    cli("correct", "INC-7", "pool", "size", "was", "fine")
+    cli("confirm", "INC-7", "--as", "maya")
+    code, out, _ = cli("show", "INC-7", "--json")
+    shown = json.loads(out)
+    assert shown["corrections"][0]["author"] == "cli:oncall-robin"
+    assert shown["transitions"][-1]["actor"] == "cli:maya" and shown["verified_by"] == "cli:maya"
+
+
+async def test_purging_is_for_the_declarer_reviewers_and_admins(database_url: str) -> None:
+    from bot.errors import MemoryNotFound
+    from bot.memory.incidents import PostgresIncidentStore
+    from bot.memory.postgres import PostgresMemoryStore
+    from bot.models import Incident
+    from bot.policy import Actor, NotAllowed, Reviewers
+    from bot.services.purge import PurgeService
+
+    pool = await create_pool(database_url)
+    try:
+        incidents = PostgresIncidentStore(pool)
+        incident, _ = await incidents.open_incident("T1", "C1", Incident(title="Checkout down"), declared_by="U1")
+        purges = PurgeService(PostgresMemoryStore(pool), incidents, reviewers=Reviewers.parse("U3"))
+        plan = await purges.plan("T1", incident.incident_id)
+        with pytest.raises(NotAllowed, match="Only the incident's declarer, a memory reviewer or a workspace admin can purge"):
+            await purges.purge(plan, by=Actor("U2"), superseded=SupersededHandling.REFUSE)
+        assert await incidents.get("T1", incident.incident_id) is not None
+        done = await purges.purge(plan, by=Actor("U1"), superseded=SupersededHandling.REFUSE)
+        assert (done.purged, done.timeline_messages) == ([], 0)
+        with pytest.raises(MemoryNotFound):
+            await purges.plan("T1", incident.incident_id)
+        assert await pool.fetchval("SELECT purged_by FROM purge_records") == "U1"
+    finally:
+        await pool.close()

@@ -78,6 +78,7 @@ async def test_recall_for_an_incident_never_shows_its_own_memory_and_still_fills
     from bot.memory.postgres import PostgresMemoryStore
     from bot.models import Resolution
     from bot.services.recall import RecallService
+    from bot.policy import Actor
     from bot.services.resolution import ResolutionService
 
     pool = await create_pool(database_url)
@@ -85,7 +86,7 @@ async def test_recall_for_an_incident_never_shows_its_own_memory_and_still_fills
         memory, incidents = PostgresMemoryStore(pool), PostgresIncidentStore(pool)
         incident, _ = await incidents.open_incident("T1", "C1", Incident(title="Checkout database pool exhausted"))
         await ResolutionService(memory).resolve(
-            incident, Resolution(root_cause="pool leak", resolution="release connections"), resolved_by="alice"
+            incident, Resolution(root_cause="pool leak", resolution="release connections"), by=Actor("U1", "alice")
         )
         from bot.models import MemoryDraft
 

@@ -197,9 +197,9 @@ async def test_resolving_saves_the_memory_closes_the_incident_and_closes_the_mod
     ack.assert_awaited_once_with()  # no arguments: the modal closes
     await services.background.drain()
 
-    memory = await services.recall.memory(TEAM, incident_id)
+    memory = await services.recall.memory(TEAM, incident_id, channel_id=CHANNEL)
     assert memory.root_cause == "pool too small after the deploy"
-    assert memory.truth_state is TruthState.HUMAN_CONFIRMED and memory.verified_by == "alice.oncall"
+    assert memory.truth_state is TruthState.HUMAN_CONFIRMED and (memory.verified_by, memory.verified_by_name) == (USER, "alice.oncall")
     assert [(a.action, a.why_it_failed) for a in memory.failed_attempts] == [("restarted pods", "the pool filled again")]
     assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
     assert await services.jobs.pending() == {"slack.post": 1}  # the confirmation, durable

@@ -92,6 +92,7 @@ async def test_metrics_is_served_in_prometheus_format_with_every_metric(bot: Loc
     names = {family.name for family in text_string_to_metric_families(text)}
     for expected in (
         "incident_memory_events_received", "incident_memory_events_deduplicated", "incident_memory_ack_latency_seconds",
+        "incident_memory_gate_refused",
         "incident_memory_recall_latency_seconds", "incident_memory_investigation_latency_seconds",
         "incident_memory_investigation_fallbacks", "incident_memory_model_tokens", "incident_memory_slack_api_errors",
         "incident_memory_slack_api_rate_limited", "incident_memory_store_errors",
@@ -267,10 +268,13 @@ def test_the_envelope_is_read_without_the_content() -> None:
     assert envelope_of(event.encode(), "application/json") == envelope_of(event.encode(), "application/json")
     parsed = envelope_of(event.encode(), "application/json")
     assert (parsed.type, parsed.event, parsed.team, parsed.channel, parsed.event_id) == ("event_callback", "message", "T9", "C7", "Ev1")
-    command = b"command=%2Frecall&team_id=T9&channel_id=C7&text=secret+stuff"
+    command = b"command=%2Frecall&team_id=T9&channel_id=C7&user_id=U1&text=secret+stuff"
     parsed = envelope_of(command, "application/x-www-form-urlencoded")
     assert (parsed.type, parsed.event, parsed.team, parsed.channel) == ("slash_command", "/recall", "T9", "C7")
-    payload = b"payload=" + json.dumps({"type": "block_actions", "team": {"id": "T9"}, "channel": {"id": "C7"}}).encode()
+    payload = b"payload=" + json.dumps(
+        {"type": "block_actions", "team": {"id": "T9"}, "channel": {"id": "C7"}, "user": {"id": "U1"},
+         "actions": [{"action_id": "memory_helpful"}]}
+    ).encode()  # fmt: skip
     parsed = envelope_of(payload, "application/x-www-form-urlencoded")
     assert (parsed.type, parsed.team, parsed.channel) == ("block_actions", "T9", "C7")
     # junk, or label values that would blow up the metric's cardinality

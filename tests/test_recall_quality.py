@@ -155,7 +155,7 @@ async def test_purged_memories_leave_no_postings_behind(store: PostgresMemorySto
     try:
         await derive_postings(conn)
         assert await conn.fetchval("SELECT count(*) FROM recall_postings WHERE memory_pk IS NOT NULL") > 0
-        await store.purge("T", "P")
+        await store.purge("T", "P", purged_by="cli:test")
         assert await conn.fetchval("SELECT count(*) FROM recall_postings") == 0
     finally:
         await conn.close()

@@ -27,7 +27,8 @@ def memory(incident_id: str, title: str, **fields: Any) -> MemoryDraft:
 
 @pytest.fixture
 async def bot(database_url: str) -> AsyncIterator[LocalBot]:
-    async with local_bot(Settings(database_url=database_url)) as running:
+    # maya reviews memories; omar is neither a reviewer nor an admin
+    async with local_bot(Settings(database_url=database_url, memory_reviewers="U1")) as running:
         sandbox = running.sandbox
         sandbox.add_user("U1", "maya")
         sandbox.add_user("U2", "omar")
@@ -88,7 +89,7 @@ async def test_a_reviewer_confirms_and_rejects_from_app_home_and_the_tab_follows
     confirmed = await bot.runtime.services.memory.get("T0SANDBOX", "INC-OPEN-Q")
     assert confirmed.truth_state is TruthState.HUMAN_CONFIRMED
     last = confirmed.transitions[-1]
-    assert (last.actor, last.reason) == ("maya", "I was on call; the postmortem agrees")
+    assert (last.actor, last.actor_name, last.reason) == ("U1", "maya", "I was on call; the postmortem agrees")
     await bot.sandbox.wait_for(lambda c: c.method == "views.publish" and c.ok, count=2)  # the tab follows
 
     home = bot.sandbox.home("U1")
@@ -119,11 +120,34 @@ async def test_confirm_on_the_recall_card(bot: LocalBot) -> None:
     assert ids.MEMORY_CONFIRM in json.dumps(card.blocks)
     confirmed_card = [m for m in bot.sandbox.messages("C1") if "INC-DONE" in json.dumps(m.blocks or [])]
     assert all(ids.MEMORY_CONFIRM not in json.dumps(m.blocks) for m in confirmed_card)  # nothing to confirm there
-    done = await confirm_from(bot, "U2", {"message": card}, "INC-OPEN-Q", "matches the incident review")
+    # omar may not: the modal says who can, and so does a note in the channel, by name
+    refused = await confirm_from(bot, "U2", {"message": card}, "INC-OPEN-Q", "matches the incident review")
+    assert refused.json["response_action"] == "errors"
+    assert refused.json["errors"]["note"].startswith("Only ") and "can confirm a memory" in refused.json["errors"]["note"]
+    await bot.runtime.settle()
+    assert any("<@U1>" in json.dumps(e.blocks) for e in bot.sandbox.ephemerals("C1", "U2"))
+    assert (await bot.runtime.services.memory.get("T0SANDBOX", "INC-OPEN-Q")).truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
+    # maya (a reviewer) may
+    done = await confirm_from(bot, "U1", {"message": card}, "INC-OPEN-Q", "matches the incident review")
     assert done.status == 200 and done.body == ""
     assert (await bot.runtime.services.memory.get("T0SANDBOX", "INC-OPEN-Q")).truth_state is TruthState.HUMAN_CONFIRMED
     await bot.runtime.settle()
-    assert any("is confirmed" in e.text for e in bot.sandbox.ephemerals("C1", "U2"))
+    assert any("is confirmed" in e.text for e in bot.sandbox.ephemerals("C1", "U1"))
+
+
+async def test_someone_the_policy_refuses_is_told_who_can_from_app_home_too(bot: LocalBot) -> None:
+    home = await home_of(bot, "U2")
+    refused = await confirm_from(bot, "U2", {"view": home}, "INC-OPEN-Q", "looks right to me")
+    assert refused.json == {
+        "response_action": "errors",
+        "errors": {"note": "Only a memory reviewer or a workspace admin can confirm a memory."},
+    }
+    opened = len(bot.sandbox.calls("views.open"))
+    await bot.slack.block_action(ids.MEMORY_REJECT, user_id="U2", view=home, value="INC-OPEN-Q")
+    await bot.sandbox.wait_for("views.open", count=opened + 1)
+    rejected = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U2", answers={"reason": "not sure"})
+    assert rejected.json["errors"]["reason"] == "Only a memory reviewer or a workspace admin can reject a memory."
+    assert (await bot.runtime.services.memory.get("T0SANDBOX", "INC-OPEN-Q")).truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
 
 
 async def test_a_private_memory_cannot_be_confirmed_by_someone_outside_its_channel(bot: LocalBot) -> None:

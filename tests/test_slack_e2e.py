@@ -110,7 +110,7 @@ async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bo
     await bot.sandbox.wait_for("views.open", count=2)
     assert (await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"text": "it was the refund worker's retry path"})).status == 200
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-OLD-1")
-    assert [(c.author, c.text) for c in memory.corrections] == [("alice", "it was the refund worker's retry path")]
+    assert [(c.author, c.author_name, c.text) for c in memory.corrections] == [("U1", "alice", "it was the refund worker's retry path")]
 
     # people talk in the channel: CURRENT evidence on the incident's timeline
     await bot.slack.say("C1", "p99 at 30s, pool at 100/100", user="U1")
@@ -121,7 +121,7 @@ async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bo
     assert confirmation.thread_ts in (None, confirmation.ts)
     incident = await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1")
     saved = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
-    assert saved.truth_state.value == "verification_confirmed" and saved.verified_by == "alice"
+    assert saved.truth_state.value == "verification_confirmed" and (saved.verified_by, saved.verified_by_name) == ("U1", "alice")
     assert saved.failed_attempts[0].why_it_failed == "database memory pressure rose and the pool filled anyway"
     timeline = await bot.runtime.services.incidents.timeline(incident)
     assert [(e.author, e.text) for e in timeline] == [("alice", "p99 at 30s, pool at 100/100")]
@@ -329,9 +329,15 @@ async def test_recall_on_free_text_show_help_and_reject(bot: LocalBot) -> None:
     await bot.sandbox.wait_for("views.open")
     no_reason = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"reason": ""})
     assert no_reason.body["response_action"] == "errors" and "reason" in no_reason.body["errors"]
-    await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"reason": "the batch runs at 3am, not at peak"})
+    # alice is no admin, no reviewer, and nobody declared an imported memory: refused, saying who can
+    refused = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"reason": "the batch runs at 3am, not at peak"})
+    assert refused.body["errors"]["reason"] == "Only a workspace admin can reject a memory."
+    assert (await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-GUESS")).truth_state.value == "unconfirmed_hypothesis"
+    bot.sandbox.add_user("UADMIN", "ops-admin", is_admin=True)
+    await bot.slack.view_submission(bot.sandbox.last_view(), user_id="UADMIN", answers={"reason": "the batch runs at 3am, not at peak"})
     rejected = await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-GUESS")
     assert rejected.truth_state.value == "rejected" and rejected.transitions[-1].reason == "the batch runs at 3am, not at peak"
+    assert (rejected.transitions[-1].actor, rejected.transitions[-1].actor_name) == ("UADMIN", "ops-admin")
     await bot.slack.command("/recall", "checkout connection pool exhausted", user_id="U1", channel_id="C5")
     again = await bot.sandbox.wait_for("response_url", count=5)
     assert again.params["text"].startswith("1 past incident looks like this one")  # rejected never comes back

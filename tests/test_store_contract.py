@@ -12,9 +12,9 @@ from itertools import product
 
 import pytest
 
-from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, PurgeRefused, TruthMoveRefused
 from bot.memory.incidents import IncidentStore, PostgresIncidentStore
-from bot.memory.port import FeedbackKind, MemoryStore, RetainStatus
+from bot.memory.port import FeedbackKind, MemoryStore, RetainStatus, SupersededHandling
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.truth import ALLOWED_MOVES
@@ -258,7 +258,7 @@ async def test_purge_deletes_the_memory_and_its_history(memory_store: MemoryStor
     await memory_store.retain(draft())
     await memory_store.add_correction("T1", "INC-1", "sam", "note")
     await memory_store.transition("T1", "INC-1", TruthState.REJECTED, actor="sam", reason="wrong")
-    await memory_store.purge("T1", "INC-1")
+    await memory_store.purge("T1", "INC-1", purged_by="cli:ops")
     with pytest.raises(MemoryNotFound):
         await memory_store.get("T1", "INC-1")
     assert await recall(memory_store, RecallQuery(team_id="T1", title="connection pool exhausted")) == []
@@ -266,7 +266,57 @@ async def test_purge_deletes_the_memory_and_its_history(memory_store: MemoryStor
     again = await memory_store.retain(draft(lesson="new"))
     assert again.status is RetainStatus.CREATED and again.memory.corrections == []
     with pytest.raises(MemoryNotFound):
-        await memory_store.purge("T1", "INC-404")
+        await memory_store.purge("T1", "INC-404", purged_by="cli:ops")
+
+
+async def _chain(memory_store: MemoryStore) -> None:
+    """INC-1 (human_confirmed) superseded by INC-2 (unconfirmed), superseded by INC-3."""
+    for i in (1, 2, 3):
+        await memory_store.retain(draft(f"INC-{i}", lesson=f"lesson {i}"))
+    await memory_store.transition("T1", "INC-1", TruthState.HUMAN_CONFIRMED, actor="U1", actor_name="maya")
+    await memory_store.transition("T1", "INC-1", TruthState.SUPERSEDED, actor="U1", successor_id="INC-2")
+    await memory_store.transition("T1", "INC-2", TruthState.SUPERSEDED, actor="U1", successor_id="INC-3")
+
+
+async def test_a_memory_that_supersedes_others_is_not_purged_unless_told_what_becomes_of_them(
+    memory_store: MemoryStore,
+) -> None:
+    await _chain(memory_store)
+    assert await memory_store.superseded_by("T1", "INC-2") == ["INC-1"]
+    with pytest.raises(PurgeRefused) as refused:
+        await memory_store.purge("T1", "INC-2", purged_by="cli:ops")
+    assert refused.value.superseded == ["INC-1"] and "INC-1" in str(refused.value)
+    assert (await memory_store.get("T1", "INC-2")).superseded_by == "INC-3"  # nothing was purged
+
+    outcome = await memory_store.purge("T1", "INC-2", purged_by="cli:ops", superseded=SupersededHandling.RESTORE)
+    assert (outcome.purged, outcome.restored) == (["INC-2"], ["INC-1"])
+    restored = await memory_store.get("T1", "INC-1")
+    assert (restored.truth_state, restored.superseded_by) == (TruthState.HUMAN_CONFIRMED, None)
+    last = restored.transitions[-1]
+    assert (last.from_state, last.to_state, last.actor) == (TruthState.SUPERSEDED, TruthState.HUMAN_CONFIRMED, "cli:ops")
+    assert "INC-2" in last.reason
+    assert restored.verified_by == "U1"  # the confirmation it had is its own again
+    with pytest.raises(MemoryNotFound):
+        await memory_store.get("T1", "INC-2")
+    assert (await memory_store.get("T1", "INC-3")).truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
+
+
+async def test_purging_with_what_it_superseded_purges_down_the_chain(memory_store: MemoryStore) -> None:
+    await _chain(memory_store)
+    outcome = await memory_store.purge("T1", "INC-3", purged_by="cli:ops", superseded=SupersededHandling.PURGE)
+    assert outcome.purged == ["INC-3", "INC-2", "INC-1"] and outcome.restored == []
+    for i in (1, 2, 3):
+        with pytest.raises(MemoryNotFound):
+            await memory_store.get("T1", f"INC-{i}")
+
+
+async def test_the_audit_keeps_the_user_id_with_the_name_beside_it(memory_store: MemoryStore) -> None:
+    await memory_store.retain(draft())
+    await memory_store.add_correction("T1", "INC-1", "U7", "it was the replica", author_name="sam")
+    moved = await memory_store.transition("T1", "INC-1", TruthState.HUMAN_CONFIRMED, actor="U1", actor_name="maya")
+    assert [(c.author, c.author_name, c.shown_author) for c in moved.corrections] == [("U7", "sam", "sam (U7)")]
+    assert (moved.transitions[-1].actor, moved.transitions[-1].actor_name) == ("U1", "maya")
+    assert (moved.verified_by, moved.verified_by_name, moved.shown_verifier) == ("U1", "maya", "maya (U1)")
 
 
 async def test_teams_never_see_each_other(memory_store: MemoryStore) -> None:

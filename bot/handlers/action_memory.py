@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.errors import MemoryNotFound
 from bot.handlers.context import services_of
 from bot.handlers.action_open_form import open_form
 from bot.handlers.work import enqueue_then_ack, tell_later
@@ -86,7 +87,13 @@ class Feedback(BaseModel):
 
 @job("memory.feedback", Feedback, max_attempts=8, deadline_s=3600)
 async def record_feedback(ctx: JobContext, feedback: Feedback) -> None:
-    await ctx.services.recall.feedback(feedback.team_id, feedback.incident_id, feedback.user_id, feedback.kind)
-    if feedback.channel_id:
+    try:
+        await ctx.services.recall.feedback(
+            feedback.team_id, feedback.incident_id, feedback.user_id, feedback.kind, channel_id=feedback.channel_id
+        )
+    except MemoryNotFound:  # gone, or a private channel's memory clicked elsewhere: not found either way
+        note = messages.notice(f"No memory `{feedback.incident_id}` here.")
+    else:
         note = messages.notice(f"{_THANKS[feedback.kind]}: `{feedback.incident_id}`. Recall will weigh it next time.")
+    if feedback.channel_id:
         await tell_later(ctx.services, feedback.channel_id, feedback.user_id, note)

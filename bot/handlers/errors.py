@@ -17,6 +17,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot.errors import MemoryError_
 from bot.handlers.context import services_of
+from bot.policy import NotAllowed
 from bot.slack import messages
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,8 @@ def failure_text(error: BaseException) -> str:
 
 async def tell_user(error: BaseException, context: AsyncBoltContext) -> None:
     """Say what failed to the person who asked, where Slack lets us; never raises."""
-    notice = messages.notice(failure_text(error))
+    # a refusal by the policy is an answer, worded with who can: not "did not work"
+    notice = messages.refusal(error) if isinstance(error, NotAllowed) else messages.notice(failure_text(error))
     try:
         if context.response_url:
             await context.respond(**notice, response_type="ephemeral", replace_original=False)
@@ -47,7 +49,10 @@ async def tell_user(error: BaseException, context: AsyncBoltContext) -> None:
 async def report_error(error: Exception, body: dict[str, Any], context: AsyncBoltContext) -> None:
     """Bolt's error handler for every listener of the app."""
     what = body.get("command") or (body.get("event") or {}).get("type") or body.get("type") or "request"
-    log.error("handling %s failed", what, exc_info=error)
+    if isinstance(error, NotAllowed):
+        log.info("refused %s: %s", what, error)
+    else:
+        log.error("handling %s failed", what, exc_info=error)
     if body.get("type") != "event_callback":
         await tell_user(error, context)
 
@@ -61,6 +66,10 @@ def spawn(context: AsyncBoltContext, work: Coroutine[Any, Any, Any], *, name: st
 async def _reported(work: Coroutine[Any, Any, Any], context: AsyncBoltContext, name: str, tell: bool) -> None:
     try:
         await work
+    except NotAllowed as refused:
+        log.info("background work %s refused: %s", name, refused)
+        if tell:
+            await tell_user(refused, context)
     except Exception as error:  # noqa: BLE001 - logged and reported, not lost
         log.error("background work %s failed", name, exc_info=error)
         if tell:

@@ -84,6 +84,8 @@ async def _finish_slow_save(
     ack_with = await on_saved(result)
     if ack_with and ack_with.get("response_action") == "update":
         await client.views_update(view_id=view["id"], view=ack_with["view"])
+    elif ack_with and ack_with.get("response_action") == "errors":  # too late for inline errors: a banner
+        await client.views_update(view_id=view["id"], view=prefilled_modal(view, " ".join(ack_with["errors"].values())))
     else:
         await client.views_update(view_id=view["id"], view=_saved_view())
 

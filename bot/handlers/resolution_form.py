@@ -22,7 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryError_
 from bot.handlers.action_open_form import open_form
-from bot.handlers.context import services_of
+from bot.handlers.context import lookups_of, services_of
 from bot.jobs import JobContext, job
 from bot.models import IncidentRecord
 from bot.services.container import Services
@@ -40,14 +40,22 @@ async def open_resolution_modal(
     client: AsyncWebClient, context: AsyncBoltContext, trigger_id: str, respond: Any, *, incident_id: str | None = None
 ) -> None:
     """Open the modal for `incident_id`, or for the incident of the request's channel."""
-    services = services_of(context)
-    team_id, channel_id = context.team_id, context.channel_id
+    services, lookups = services_of(context), lookups_of(context)
+    team_id, channel_id, user_id = context.team_id, context.channel_id, context.user_id
+
+    async def find() -> IncidentRecord | None:
+        if not incident_id:
+            return await services.incidents.latest_in(team_id, channel_id)
+        # a button names the incident (a nudge by direct message, App Home): a private channel's
+        # incident opens only for someone in that channel
+        found = await services.incidents.get(team_id, incident_id)
+        if found is not None and found.is_private and found.channel != channel_id:
+            if not await lookups.is_member(client, found.channel, user_id):
+                return None
+        return found
+
     try:
-        if incident_id:
-            lookup = services.incidents.get(team_id, incident_id)
-        else:
-            lookup = services.incidents.latest_in(team_id, channel_id)
-        incident = await asyncio.wait_for(lookup, TITLE_LOOKUP_S)
+        incident = await asyncio.wait_for(find(), TITLE_LOOKUP_S)
     except (TimeoutError, MemoryError_):
         incident = None  # the submission finds the incident again; the modal must open now
     else:
@@ -60,7 +68,7 @@ async def open_resolution_modal(
     modal_context = {"channel_id": where, **({"current_incident": incident.incident_id} if incident else {})}
     opened = await open_form(
         client, services, trigger_id, resolution_modal(title, context=modal_context, drafting=incident is not None),
-        channel_id=channel_id, user_id=context.user_id, later=resolution_modal(title, context=modal_context),
+        channel_id=channel_id, user_id=user_id, later=resolution_modal(title, context=modal_context),
     )  # fmt: skip
     if incident is None or opened is None:
         return

@@ -8,10 +8,11 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryNotFound
-from bot.handlers.context import lookups_of, services_of
+from bot.handlers.context import directory_of, services_of
 from bot.handlers.work import post_later, tell_later
 from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import Resolution
+from bot.policy import NotAllowed
 from bot.services.resolution import ResolutionOutcome, ResolutionStatus
 from bot.slack import messages
 from bot.slack.modals import correction_modal, read_metadata
@@ -38,23 +39,29 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
     current_incident = metadata.get("current_incident")
     draft_id = metadata.get("draft_id") if isinstance(metadata.get("draft_id"), int) else None
 
-    async def resolve() -> ResolutionOutcome:
+    async def resolve() -> ResolutionOutcome | NotAllowed:
         incident = None
         if current_incident:
             incident = await services.incidents.get(team_id, current_incident)
         incident = incident or await services.incidents.latest_in(team_id, channel_id)
         if incident is None:
             raise MemoryNotFound(current_incident or channel_id, team_id)
-        resolved_by = await lookups_of(context).user_name(client, user_id)
+        by = await directory_of(context).actor(client, user_id)
         # which fields were drafted from the channel, and which the person changed
         drafting = await services.drafting.trace(team_id, draft_id, resolution)
-        return await services.resolution.resolve(incident, resolution, resolved_by=resolved_by, drafting=drafting)
+        try:
+            return await services.resolution.resolve(incident, resolution, by=by, drafting=drafting)
+        except NotAllowed as refused:
+            return refused
 
-    async def saved(outcome: ResolutionOutcome) -> dict[str, Any] | None:
+    async def saved(outcome: ResolutionOutcome | NotAllowed) -> dict[str, Any] | None:
+        if isinstance(outcome, NotAllowed):  # nothing saved; every typed value stays
+            await tell_later(services, channel_id, user_id, messages.refusal(outcome))
+            return {"response_action": "errors", "errors": {"verified": str(outcome)[:150]}}
         memory = outcome.memory
         assert memory is not None
         if outcome.status is ResolutionStatus.SAVED:
-            confirmation = messages.resolution_confirmation(memory, by=memory.verified_by)
+            confirmation = messages.resolution_confirmation(memory, by=memory.shown_verifier)
             await post_later(services, channel_id, confirmation, key=f"resolution:{team_id}:{memory.incident_id}")
             return None
         if outcome.status is ResolutionStatus.UNCHANGED:

@@ -201,9 +201,9 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
 @job("incident.show", CommandRequest, give_up=tell_command_failed, deadline_s=RESPONSE_URL_LIFETIME_S)
 async def show_memory(ctx: JobContext, request: CommandRequest) -> None:
     try:
-        memory = await ctx.services.recall.memory(request.team_id, request.text)
-    except MemoryNotFound:
-        answer = messages.notice(f"No memory `{request.text}` in this workspace.")
+        memory = await ctx.services.recall.memory(request.team_id, request.text, channel_id=request.channel_id)
+    except MemoryNotFound:  # a private channel's memory, asked for elsewhere, is not found either
+        answer = messages.notice(f"No memory `{request.text}` here.")
     else:
         answer = messages.memory_detail(memory)
     await respond_once(ctx, f"show:{ctx.job_id}", request.response_url, answer)
@@ -235,7 +235,8 @@ async def _replace(ctx: JobContext, channel: str, ts: str, message: dict[str, An
 
 async def _incident_for(ctx: JobContext, request: InvestigationRequest) -> IncidentRecord | None:
     incidents = ctx.services.incidents
-    incident = await incidents.get(request.team_id, request.incident_id) if request.incident_id else None
+    # a button names its incident; a private channel's is acted on only from that channel
+    incident = await incidents.get_from(request.team_id, request.incident_id, request.channel_id) if request.incident_id else None
     return incident or await incidents.latest_in(request.team_id, request.channel_id)
 
 

@@ -69,7 +69,7 @@ def _check(memory: MemoryRecord) -> Check | None:
     else:
         return None
     if memory.corrections:
-        why += f" Corrected later by {memory.corrections[-1].author}: {clip(memory.corrections[-1].text, FIELD_CLIP)}"
+        why += f" Corrected later by {memory.corrections[-1].shown_author}: {clip(memory.corrections[-1].text, FIELD_CLIP)}"
     return Check(action=action, why=why, memory_ids=[memory.incident_id])
 
 

@@ -84,7 +84,7 @@ def _truth_detail(match: RecallMatch, now: datetime) -> str:
     if memory.truth_state is TruthState.SUPERSEDED:
         return f"superseded by {memory.superseded_by}"
     if memory.truth_state.reusable:
-        who = f" by {memory.verified_by}" if memory.verified_by else ""
+        who = f" by {memory.shown_verifier}" if memory.verified_by else ""
         age = f", {humanize_age(memory.verified_at, now)}" if memory.verified_at else ""
         return f"confirmed{who}{age}"
     return ""
@@ -105,7 +105,7 @@ def memory_view(match: RecallMatch, now: datetime) -> dict[str, object]:
         "failed_attempts": memory.failed_attempts,
         "lesson": memory.lesson,
         "corrections": [
-            {"author": c.author, "text": c.text, "age": humanize_age(c.created_at, now)} for c in memory.corrections
+            {"author": c.shown_author, "text": c.text, "age": humanize_age(c.created_at, now)} for c in memory.corrections
         ],
         "score": f"{match.score:.2f}",
         "reasons": "; ".join(match.reasons) or "(none given)",

@@ -96,9 +96,10 @@ async def retain_many(conn: asyncpg.Connection, drafts: Sequence[MemoryDraft], v
         if moved:
             # the state a memory was retained in is its first recorded move, as in retain()
             await conn.execute(
-                """INSERT INTO truth_transitions (memory_pk, team_id, from_state, to_state, actor, reason, successor_id)
+                """INSERT INTO truth_transitions (memory_pk, team_id, from_state, to_state, actor, reason, successor_id,
+                                                 actor_name)
                    SELECT pk, team_id, 'unconfirmed_hypothesis', truth_state, coalesce(verified_by, source),
-                          'retained', superseded_by
+                          'retained', superseded_by, CASE WHEN verified_by IS NOT NULL THEN verified_by_name END
                    FROM memories WHERE pk = ANY($1::bigint[])""",
                 moved,
             )

@@ -32,7 +32,7 @@ class IncidentStore(Protocol):
     ) -> bool: ...  # fmt: skip
     async def claim_event(self, team_id: str, event_id: str) -> bool: ...
     async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]: ...
-    async def forget(self, team_id: str, incident_id: str) -> int | None: ...
+    async def forget(self, team_id: str, incident_id: str, *, purged_by: str) -> int | None: ...
     async def prune_events(self, older_than_hours: float) -> int: ...
     async def prune_timelines(self, resolved_days_ago: float) -> int: ...
 
@@ -180,9 +180,9 @@ class PostgresIncidentStore:
             )  # fmt: skip
         return [TimelineEntry(author=r["author"], text=r["text"], at=r["at"], message_ts=r["message_ts"]) for r in rows]
 
-    async def forget(self, team_id: str, incident_id: str) -> int | None:
-        """Delete the incident and its timeline; the number of timeline messages deleted, or
-        None when there was no such incident."""
+    async def forget(self, team_id: str, incident_id: str, *, purged_by: str) -> int | None:
+        """Delete the incident and its timeline, recording who did (never what it said); the
+        number of timeline messages deleted, or None when there was no such incident."""
         async with acquire(self._pool) as conn, conn.transaction():
             pk = await conn.fetchval(
                 "SELECT pk FROM incidents WHERE team_id = $1 AND incident_id = $2 FOR UPDATE", team_id, incident_id
@@ -191,6 +191,11 @@ class PostgresIncidentStore:
                 return None
             messages = await conn.fetchval("SELECT count(*) FROM timeline_entries WHERE incident_pk = $1", pk)
             await conn.execute("DELETE FROM incidents WHERE pk = $1", pk)  # the timeline goes with it
+            await conn.execute(
+                """INSERT INTO purge_records (team_id, incident_id, what, purged_by, detail)
+                   VALUES ($1, $2, 'incident', $3, $4)""",
+                team_id, incident_id, purged_by, {"timeline_messages": messages},
+            )  # fmt: skip
             return messages
 
     async def prune_events(self, older_than_hours: float) -> int:

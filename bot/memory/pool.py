@@ -19,7 +19,7 @@ ACQUIRE_TIMEOUT_S = 10.0
 DRAFT_COLUMNS = (
     "team_id", "incident_id", "title", "service", "severity", "symptoms", "error_message",
     "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson", "notes", "source",
-    "truth_state", "verified_by", "verified_at", "verification_note", "tags", "channel_id",
+    "truth_state", "verified_by", "verified_by_name", "verified_at", "verification_note", "tags", "channel_id",
     "is_private", "occurred_at", "resolved_at", "superseded_by",
 )  # fmt: skip
 

@@ -23,6 +23,20 @@ class RetainOutcome(Strict):
     memory: MemoryRecord
 
 
+class SupersededHandling(StrEnum):
+    """What purging a memory does to the memories it superseded (their pointer would dangle)."""
+
+    REFUSE = "refuse"  # purge nothing; name them
+    RESTORE = "restore"  # each goes back to the state it had before it was superseded (audited)
+    PURGE = "purge"  # they are purged too (and theirs, down the chain)
+
+
+class PurgeOutcome(Strict):
+    incident_id: str
+    purged: list[str] = Field(description="incident ids purged, the asked-for one first")
+    restored: list[str] = Field(default_factory=list, description="superseded memories given their state back")
+
+
 class MemoryPage(Strict):
     memories: list[MemoryRecord]
     total: int = Field(ge=0)
@@ -53,8 +67,11 @@ class MemoryStore(Protocol):
         offset: int = 0,
     ) -> MemoryPage: ...
 
-    async def add_correction(self, team_id: str, incident_id: str, author: str, text: str) -> MemoryRecord:
-        """Attach a correction; the memory's own text is never rewritten."""
+    async def add_correction(
+        self, team_id: str, incident_id: str, author: str, text: str, *, author_name: str | None = None
+    ) -> MemoryRecord:
+        """Attach a correction by `author` (a user id; `author_name` is their name now); the
+        memory's own text is never rewritten."""
         ...
 
     async def transition(
@@ -64,15 +81,26 @@ class MemoryStore(Protocol):
         to_state: TruthState,
         *,
         actor: str,
+        actor_name: str | None = None,
         reason: str = "",
         successor_id: str | None = None,
         verification_note: str | None = None,
     ) -> MemoryRecord:
-        """Move the truth state if the truth machine allows it, recording who, why and when."""
+        """Move the truth state if the truth machine allows it, recording who (a user id, with
+        their name now beside it), why and when."""
         ...
 
-    async def purge(self, team_id: str, incident_id: str) -> None:
-        """Hard-delete a memory with its corrections, transitions and feedback."""
+    async def superseded_by(self, team_id: str, incident_id: str) -> list[str]:
+        """Incident ids of the memories that `incident_id` supersedes (directly)."""
+        ...
+
+    async def purge(
+        self, team_id: str, incident_id: str, *, purged_by: str,
+        superseded: SupersededHandling = SupersededHandling.REFUSE,
+    ) -> PurgeOutcome:  # fmt: skip
+        """Hard-delete a memory with its corrections, transitions and feedback, and keep a
+        content-free record (who, which id, when). A memory that supersedes others is refused
+        (PurgeRefused) unless `superseded` says what becomes of them."""
         ...
 
     async def record_feedback(

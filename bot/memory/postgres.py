@@ -9,11 +9,11 @@ from typing import Any
 
 import asyncpg
 
-from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, PurgeRefused, TruthMoveRefused
 from bot.memory.incidents import mark_resolved_in
 from bot.memory.pool import DRAFT_COLUMNS, acquire
 from bot.memory.postings import derive_postings, hold_retain_lock
-from bot.memory.port import FeedbackKind, MemoryPage, RetainOutcome, RetainStatus
+from bot.memory.port import FeedbackKind, MemoryPage, PurgeOutcome, RetainOutcome, RetainStatus, SupersededHandling
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary
 from bot.memory.search import CANDIDATE_POOL, search_candidates, to_candidates
@@ -105,10 +105,12 @@ class PostgresMemoryStore:
             if draft.truth_state is not TruthState.UNCONFIRMED_HYPOTHESIS:
                 # the state it was retained in is its first recorded move
                 await conn.execute(
-                    """INSERT INTO truth_transitions (memory_pk, team_id, from_state, to_state, actor, reason, successor_id)
-                       VALUES ($1, $2, 'unconfirmed_hypothesis', $3, $4, 'retained', $5)""",
+                    """INSERT INTO truth_transitions (memory_pk, team_id, from_state, to_state, actor, reason,
+                                                     successor_id, actor_name)
+                       VALUES ($1, $2, 'unconfirmed_hypothesis', $3, $4, 'retained', $5, $6)""",
                     pk, draft.team_id, draft.truth_state.value,
                     draft.verified_by or draft.source.value, draft.superseded_by,
+                    draft.verified_by_name if draft.verified_by else None,
                 )  # fmt: skip
             await self._count_document(conn, draft.team_id, terms, document.length, +1)
             if also is not None:
@@ -150,13 +152,16 @@ class PostgresMemoryStore:
             team_id, sign, sign * length,
         )  # fmt: skip
 
-    async def add_correction(self, team_id: str, incident_id: str, author: str, text: str) -> MemoryRecord:
-        correction = Correction(author=author, text=text)
+    async def add_correction(
+        self, team_id: str, incident_id: str, author: str, text: str, *, author_name: str | None = None
+    ) -> MemoryRecord:
+        correction = Correction(author=author, text=text, author_name=author_name)
         async with self._acquire() as conn, conn.transaction():
             pk = await self._pk(conn, team_id, incident_id, lock=True)
             await conn.execute(
-                "INSERT INTO memory_corrections (memory_pk, team_id, author, text, created_at) VALUES ($1, $2, $3, $4, $5)",
-                pk, team_id, correction.author, correction.text, correction.created_at,
+                """INSERT INTO memory_corrections (memory_pk, team_id, author, text, created_at, author_name)
+                   VALUES ($1, $2, $3, $4, $5, $6)""",
+                pk, team_id, correction.author, correction.text, correction.created_at, correction.author_name,
             )  # fmt: skip
             await conn.execute("UPDATE memories SET updated_at = now() WHERE pk = $1", pk)
             return await self._get(conn, team_id, incident_id)
@@ -168,13 +173,14 @@ class PostgresMemoryStore:
         to_state: TruthState,
         *,
         actor: str,
+        actor_name: str | None = None,
         reason: str = "",
         successor_id: str | None = None,
         verification_note: str | None = None,
     ) -> MemoryRecord:
         move = TruthTransition(
             from_state=TruthState.UNCONFIRMED_HYPOTHESIS, to_state=to_state, actor=actor,
-            reason=reason, successor_id=successor_id,
+            reason=reason, successor_id=successor_id, actor_name=actor_name,
         )  # fmt: skip  (validates actor and reason before anything is read)
         async with self._acquire() as conn, conn.transaction():
             row = await conn.fetchrow(
@@ -195,18 +201,14 @@ class PostgresMemoryStore:
             await conn.execute(
                 """UPDATE memories SET truth_state = $2, superseded_by = $3, updated_at = now(),
                        verified_by = CASE WHEN $4 THEN $5 ELSE verified_by END,
+                       verified_by_name = CASE WHEN $4 THEN $7 ELSE verified_by_name END,
                        verified_at = CASE WHEN $4 THEN now() ELSE verified_at END,
                        verification_note = CASE WHEN $4 THEN $6 ELSE verification_note END
                    WHERE pk = $1""",
                 row["pk"], to_state.value, successor_id if to_state is TruthState.SUPERSEDED else None,
-                confirming, move.actor, verification_note,
+                confirming, move.actor, verification_note, move.actor_name,
             )  # fmt: skip
-            await conn.execute(
-                """INSERT INTO truth_transitions (memory_pk, team_id, from_state, to_state, actor, reason, successor_id, at)
-                   VALUES ($1, $2, $3, $4, $5, $6, $7, $8)""",
-                row["pk"], team_id, from_state.value, to_state.value, move.actor, move.reason,
-                move.successor_id, move.at,
-            )  # fmt: skip
+            await self._record_move(conn, row["pk"], team_id, from_state, move)
             return await self._get(conn, team_id, incident_id)
 
     async def _successor_problem(
@@ -225,20 +227,97 @@ class PostgresMemoryStore:
             return f"the successor {successor_id!r} is itself {state}"
         return None
 
-    async def purge(self, team_id: str, incident_id: str) -> None:
+    async def _record_move(self, conn: asyncpg.Connection, pk: int, team_id: str, from_state: TruthState, move: TruthTransition) -> None:
+        await conn.execute(
+            """INSERT INTO truth_transitions (memory_pk, team_id, from_state, to_state, actor, reason, successor_id, at, actor_name)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""",
+            pk, team_id, from_state.value, move.to_state.value, move.actor, move.reason,
+            move.successor_id, move.at, move.actor_name,
+        )  # fmt: skip
+
+    async def superseded_by(self, team_id: str, incident_id: str) -> list[str]:
+        async with self._acquire() as conn:
+            return await self._superseded_by(conn, team_id, [incident_id])
+
+    async def _superseded_by(self, conn: asyncpg.Connection, team_id: str, successors: list[str]) -> list[str]:
+        rows = await conn.fetch(
+            """SELECT incident_id FROM memories WHERE team_id = $1 AND superseded_by = ANY($2::text[])
+               ORDER BY incident_id FOR UPDATE""",
+            team_id, successors,
+        )  # fmt: skip
+        return [r["incident_id"] for r in rows]
+
+    async def purge(
+        self, team_id: str, incident_id: str, *, purged_by: str,
+        superseded: SupersededHandling = SupersededHandling.REFUSE,
+    ) -> PurgeOutcome:  # fmt: skip
+        by = TruthTransition(  # validates who before anything is deleted
+            from_state=TruthState.SUPERSEDED, to_state=TruthState.UNCONFIRMED_HYPOTHESIS, actor=purged_by
+        ).actor
         async with self._acquire() as conn, conn.transaction():
-            row = await conn.fetchrow(
-                "DELETE FROM memories WHERE team_id = $1 AND incident_id = $2 RETURNING pk, doc_terms, doc_len",
-                team_id, incident_id,
-            )  # fmt: skip
-            if row is None:
-                raise MemoryNotFound(incident_id, team_id)
-            await self._count_document(conn, team_id, sorted(row["doc_terms"]), row["doc_len"], -1)
-            # deleted for good: its terms leave the postings too
-            await conn.execute(
-                "DELETE FROM recall_postings WHERE team_id = $1 AND term = ANY($2::text[]) AND memory_pk = $3",
-                team_id, list(row["doc_terms"]), row["pk"],
-            )  # fmt: skip
+            await self._pk(conn, team_id, incident_id, lock=True)
+            predecessors = await self._superseded_by(conn, team_id, [incident_id])
+            if predecessors and superseded is SupersededHandling.REFUSE:
+                raise PurgeRefused(incident_id, predecessors)
+            purged, restored = [incident_id], []
+            if superseded is SupersededHandling.RESTORE:
+                for predecessor in predecessors:
+                    await self._restore(conn, team_id, predecessor, by, f"its successor {incident_id} was purged")
+                restored = predecessors
+            elif superseded is SupersededHandling.PURGE:
+                below = predecessors
+                while below:  # down the chain: what they superseded would dangle in turn
+                    purged += [i for i in below if i not in purged]
+                    below = [i for i in await self._superseded_by(conn, team_id, below) if i not in purged]
+            for gone in purged:
+                detail: dict[str, Any] = {"corrections": await self._delete(conn, team_id, gone)}
+                if gone == incident_id:
+                    detail |= {"superseded": predecessors, "superseded_handling": superseded.value} if predecessors else {}
+                else:
+                    detail["purged_with"] = incident_id
+                await conn.execute(
+                    "INSERT INTO purge_records (team_id, incident_id, what, purged_by, detail) VALUES ($1, $2, 'memory', $3, $4)",
+                    team_id, gone, by, detail,
+                )  # fmt: skip
+        return PurgeOutcome(incident_id=incident_id, purged=purged, restored=restored)
+
+    async def _restore(self, conn: asyncpg.Connection, team_id: str, incident_id: str, actor: str, reason: str) -> None:
+        """A superseded memory goes back to the state it had before it was superseded, audited."""
+        pk = await self._pk(conn, team_id, incident_id, lock=True)
+        before = await conn.fetchval(
+            """SELECT from_state FROM truth_transitions WHERE memory_pk = $1 AND to_state = 'superseded'
+               ORDER BY at DESC, id DESC LIMIT 1""",
+            pk,
+        )  # retained as superseded: its recorded move starts from unconfirmed_hypothesis
+        previous = TruthState(before or TruthState.UNCONFIRMED_HYPOTHESIS.value)
+        move = TruthTransition(from_state=TruthState.SUPERSEDED, to_state=previous, actor=actor, reason=reason)
+        await conn.execute(
+            "UPDATE memories SET truth_state = $2, superseded_by = NULL, updated_at = now() WHERE pk = $1",
+            pk, previous.value,
+        )  # fmt: skip
+        await self._record_move(conn, pk, team_id, TruthState.SUPERSEDED, move)
+
+    async def _delete(self, conn: asyncpg.Connection, team_id: str, incident_id: str) -> int:
+        """Delete one memory (its corrections, history and feedback go with it); how many
+        corrections it had."""
+        corrections = await conn.fetchval(
+            """SELECT count(*) FROM memory_corrections c JOIN memories m ON m.pk = c.memory_pk
+               WHERE m.team_id = $1 AND m.incident_id = $2""",
+            team_id, incident_id,
+        )  # fmt: skip
+        row = await conn.fetchrow(
+            "DELETE FROM memories WHERE team_id = $1 AND incident_id = $2 RETURNING pk, doc_terms, doc_len",
+            team_id, incident_id,
+        )  # fmt: skip
+        if row is None:
+            raise MemoryNotFound(incident_id, team_id)
+        await self._count_document(conn, team_id, sorted(row["doc_terms"]), row["doc_len"], -1)
+        # deleted for good: its terms leave the postings too
+        await conn.execute(
+            "DELETE FROM recall_postings WHERE team_id = $1 AND term = ANY($2::text[]) AND memory_pk = $3",
+            team_id, list(row["doc_terms"]), row["pk"],
+        )  # fmt: skip
+        return int(corrections)
 
     async def record_feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
         async with self._acquire() as conn, conn.transaction():
@@ -348,18 +427,21 @@ class PostgresMemoryStore:
         corrections: dict[int, list[Correction]] = {pk: [] for pk in pks}
         transitions: dict[int, list[TruthTransition]] = {pk: [] for pk in pks}
         for c in await conn.fetch(
-            "SELECT memory_pk, author, text, created_at FROM memory_corrections WHERE memory_pk = ANY($1) ORDER BY created_at, id",
+            """SELECT memory_pk, author, author_name, text, created_at FROM memory_corrections
+               WHERE memory_pk = ANY($1) ORDER BY created_at, id""",
             pks,
         ):
-            corrections[c["memory_pk"]].append(Correction(author=c["author"], text=c["text"], created_at=c["created_at"]))
+            corrections[c["memory_pk"]].append(
+                Correction(author=c["author"], author_name=c["author_name"], text=c["text"], created_at=c["created_at"])
+            )
         for t in await conn.fetch(
-            """SELECT memory_pk, from_state, to_state, actor, reason, successor_id, at
+            """SELECT memory_pk, from_state, to_state, actor, actor_name, reason, successor_id, at
                FROM truth_transitions WHERE memory_pk = ANY($1) ORDER BY at, id""",
             pks,
         ):
             transitions[t["memory_pk"]].append(
                 TruthTransition(
-                    from_state=t["from_state"], to_state=t["to_state"], actor=t["actor"],
+                    from_state=t["from_state"], to_state=t["to_state"], actor=t["actor"], actor_name=t["actor_name"],
                     reason=t["reason"], successor_id=t["successor_id"], at=t["at"],
                 )  # fmt: skip
             )

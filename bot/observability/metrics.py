@@ -5,6 +5,7 @@ Names (all prefixed `incident_memory_`):
 | metric | type | labels | what |
 |---|---|---|---|
 | events_received_total | counter | type, event | signed requests on /slack/events: envelope type (event_callback, slash_command, block_actions, view_submission, …) and event type or command |
+| gate_refused_total | counter | reason | requests on /slack/events the gate stopped before Bolt: stale, unsigned, too_large, forged, malformed, replayed |
 | events_deduplicated_total | counter | | message events the incident store had already seen (Slack retries, repeats) and dropped |
 | ack_latency_seconds | histogram | type | time to compute the response to Slack's request (Slack allows 3 s) |
 | recall_latency_seconds | histogram | kind | recall for an incident or for free text |
@@ -49,6 +50,9 @@ class Metrics:
         r = self.registry
         self.events_received = Counter(
             f"{PREFIX}_events_received", "Signed requests received on /slack/events", ["type", "event"], registry=r
+        )
+        self.gate_refused = Counter(
+            f"{PREFIX}_gate_refused", "Requests on /slack/events the gate stopped before Bolt, by reason", ["reason"], registry=r
         )
         self.events_deduplicated = Counter(
             f"{PREFIX}_events_deduplicated", "Message events already seen (Slack retries, repeats), dropped", registry=r

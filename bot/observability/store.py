@@ -11,11 +11,11 @@ import functools
 import inspect
 from typing import Any, TypeVar, cast
 
-from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, PurgeRefused, TruthMoveRefused
 from bot.observability.metrics import Metrics
 
 T = TypeVar("T")
-_ANSWERS = (MemoryConflict, MemoryNotFound, TruthMoveRefused)
+_ANSWERS = (MemoryConflict, MemoryNotFound, PurgeRefused, TruthMoveRefused)
 
 
 class _CountingStore:

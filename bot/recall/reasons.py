@@ -38,7 +38,7 @@ def explain(query: RecallQuery, candidate: Candidate, signals: Signals, now: dat
     if signals.same_service:
         reasons.append(f"same service: {memory.service}")
     if memory.truth_state in (TruthState.HUMAN_CONFIRMED, TruthState.VERIFICATION_CONFIRMED):
-        who = f" by {memory.verified_by}" if memory.verified_by else ""
+        who = f" by {memory.verified_by_name or memory.verified_by}" if memory.verified_by else ""
         when = f" {humanize_age(memory.verified_at, now)}" if memory.verified_at else ""
         verb = "verified" if memory.truth_state is TruthState.VERIFICATION_CONFIRMED else "confirmed"
         reasons.append(f"{verb}{who}{when}")

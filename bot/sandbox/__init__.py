@@ -34,13 +34,15 @@ SlackSandbox: an aiohttp server on 127.0.0.1, port 0.
                  scopes=DEFAULT_SCOPES, trigger_ttl=3.0, clock=time.time)
     await start() / await stop() / `async with`;  .url;  .base_url (ends "/api/");  reset()
     Workspace:  add_channel(id, name, *, is_private, topic, purpose, is_member=True, is_archived)
-                add_user(id, name, *, real_name, is_bot, tz);  channel(id);  channels()
+                add_user(id, name, *, real_name, is_bot, tz, is_admin, is_owner);  channel(id);  channels()
+                add_usergroup(id, users)   (what usergroups.users.list answers)
                 add_message(channel, text, *, user, thread_ts=None, blocks=None) -> Message
                 new_trigger_id();  response_url(channel, *, user=None, message_ts=None)
     Methods:    auth.test, chat.postMessage, chat.update, chat.postEphemeral, views.open,
                 views.push, views.update, conversations.info, conversations.join,
-                conversations.history, conversations.replies, conversations.members,
-                users.info, chat.delete, chat.getPermalink, views.publish (App Home: home(user)); handle(method, handler(params) -> body) adds one; any other
+                conversations.history, conversations.replies, conversations.members, users.info,
+                usergroups.users.list, chat.delete, chat.getPermalink, views.publish (App Home:
+                home(user)); handle(method, handler(params) -> body) adds one; any other
                 method answers unknown_method.
     Scripting:  fail_next(method, error, *, times=1, status=200, messages=())
                 rate_limit_next(method, *, retry_after=1, times=1)   → HTTP 429 + Retry-After
@@ -64,9 +66,10 @@ SignedSender: POSTs to the app's `/slack/events`, signed like Slack.
     view_submission(view, *, user_id, answers=None | values=None, trigger_id=None, signing=VALID)
     view_closed(view, *, user_id, is_cleared=False);  url_verification(challenge)
     message_shortcut(callback_id, message, *, user_id, channel_id=None)   a message's "⋮" menu
-    post(body, *, content_type, signing=VALID, headers=None) for anything else.
+    post(body: str | bytes, *, content_type, signing=VALID, headers=None) for anything else;
+    resend(response.request) replays a request byte for byte (same timestamp and signature).
     Each returns SignedResponse(status, body: JSON → dict, else text ("" for a bare ack),
-    headers, sent: the payload as sent).  Signing.forged() / Signing.stale(age=600) break the
+    headers, sent: the payload as sent, request: the bytes and headers sent).  Signing.forged() / Signing.stale(age=600) break the
     signature.  Builders: message_event, app_mention_event, member_joined_channel_event,
     form_values(view, answers) → state.values.
 

@@ -29,7 +29,8 @@ async def local_bot(
     settings: Settings, *, sandbox: SlackSandbox | None = None, signing_secret: str | None = None, settle: bool = True
 ) -> AsyncIterator[LocalBot]:
     """Start the sandbox (unless given), the app pointed at it, and a signed sender. On the way
-    out, the work started is finished first (`settle=False`: stopped as a deploy would)."""
+    out, the work started is finished first (`settle=False`: stopped as a deploy would). Two bots
+    given one sandbox, one database and one `signing_secret` are two instances of one app."""
     signing_secret = signing_secret or secrets.token_hex(16)
     own_sandbox = sandbox is None
     sandbox = sandbox or SlackSandbox()

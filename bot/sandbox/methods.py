@@ -202,6 +202,15 @@ def users_info(ws: Workspace, params: Params) -> dict[str, Any]:
     return {"user": user.as_slack()}
 
 
+def usergroups_users_list(ws: Workspace, params: Params) -> dict[str, Any]:
+    if "usergroups:read" not in ws.scopes:
+        raise SlackError("missing_scope")
+    members = ws.usergroup(params.get("usergroup"))
+    if members is None:
+        raise SlackError("no_such_subteam")
+    return {"users": members}
+
+
 METHODS: Final[Mapping[str, Method]] = {
     "auth.test": auth_test,
     "chat.postMessage": chat_post_message,
@@ -217,6 +226,7 @@ METHODS: Final[Mapping[str, Method]] = {
     "conversations.history": conversations_history,
     "conversations.replies": conversations_replies,
     "users.info": users_info,
+    "usergroups.users.list": usergroups_users_list,
     "chat.delete": chat_delete,
     "chat.getPermalink": chat_get_permalink,
 }

@@ -57,6 +57,8 @@ class User:
     is_bot: bool = False
     tz: str = "UTC"
     deleted: bool = False
+    is_admin: bool = False
+    is_owner: bool = False
 
     def as_slack(self) -> dict[str, Any]:
         """The `user` object of users.info."""
@@ -70,7 +72,9 @@ class User:
             "tz": self.tz,
             "tz_offset": 0,
             "is_bot": self.is_bot,
-            "is_admin": False,
+            "is_admin": self.is_admin or self.is_owner,
+            "is_owner": self.is_owner,
+            "is_primary_owner": False,
             "profile": {
                 "real_name": real_name,
                 "real_name_normalized": real_name,

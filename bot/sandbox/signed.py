@@ -15,6 +15,8 @@ message or modal finds the real button by its `action_id`.
 from __future__ import annotations
 
 import copy
+import hashlib
+import hmac
 import json
 import secrets
 import time
@@ -55,6 +57,15 @@ VALID: Final = Signing()
 
 
 @dataclass(frozen=True)
+class SentRequest:
+    """Exactly what went over the wire: `SignedSender.resend` replays it byte for byte, as an
+    attacker who captured it would (same timestamp, same signature)."""
+
+    body: bytes
+    headers: Mapping[str, str]
+
+
+@dataclass(frozen=True)
 class SignedResponse:
     """The app's answer, and what was sent (to read back a generated event_id or trigger_id)."""
 
@@ -62,6 +73,7 @@ class SignedResponse:
     body: Any  # the parsed JSON when the app answered JSON, else the text ("" for a bare ack)
     headers: Mapping[str, str]
     sent: dict[str, Any] = field(default_factory=dict)
+    request: SentRequest | None = None
 
     @property
     def json(self) -> dict[str, Any]:
@@ -110,16 +122,20 @@ class SignedSender:
 
     # ---- the wire --------------------------------------------------------------------------
 
-    def signed_headers(self, body: str, signing: Signing = VALID) -> dict[str, str]:
+    def signed_headers(self, body: str | bytes, signing: Signing = VALID) -> dict[str, str]:
         timestamp = str(int(self._clock()) - signing.age)
         secret = self._secret + "-forged" if signing.forge else self._secret
-        signature = SignatureVerifier(secret).generate_signature(timestamp=timestamp, body=body)
+        if isinstance(body, bytes):  # any bytes, UTF-8 or not, as a hostile sender may sign them
+            digest = hmac.new(secret.encode(), b"v0:" + timestamp.encode() + b":" + body, hashlib.sha256).hexdigest()
+            signature: str | None = "v0=" + digest
+        else:
+            signature = SignatureVerifier(secret).generate_signature(timestamp=timestamp, body=body)
         assert signature is not None  # only None without a timestamp
         return {"X-Slack-Request-Timestamp": timestamp, "X-Slack-Signature": signature}
 
     async def post(
         self,
-        body: str,
+        body: str | bytes,
         *,
         content_type: str,
         signing: Signing = VALID,
@@ -127,15 +143,20 @@ class SignedSender:
         sent: dict[str, Any] | None = None,
     ) -> SignedResponse:
         """POST a raw body, signed; the building block of every other method."""
+        all_headers = {"Content-Type": content_type, **self.signed_headers(body, signing), **(headers or {})}
+        raw = body.encode() if isinstance(body, str) else body
+        return await self.resend(SentRequest(raw, all_headers), sent=sent)
+
+    async def resend(self, request: SentRequest, *, sent: dict[str, Any] | None = None) -> SignedResponse:
+        """POST exactly these bytes with exactly these headers (a replay, when sent before)."""
         if self._session is None:
             self._session = aiohttp.ClientSession()
-        all_headers = {"Content-Type": content_type, **self.signed_headers(body, signing), **(headers or {})}
-        async with self._session.post(self.url, data=body.encode(), headers=all_headers) as response:
+        async with self._session.post(self.url, data=request.body, headers=dict(request.headers)) as response:
             text = await response.text()
             parsed: Any = text
             if response.content_type == "application/json" and text:
                 parsed = json.loads(text)
-            return SignedResponse(response.status, parsed, dict(response.headers), sent or {})
+            return SignedResponse(response.status, parsed, dict(response.headers), sent or {}, request)
 
     async def _form(self, fields: dict[str, Any], signing: Signing) -> SignedResponse:
         return await self.post(
@@ -148,7 +169,7 @@ class SignedSender:
             content_type="application/x-www-form-urlencoded",
             signing=signing,
         )
-        return SignedResponse(response.status, response.body, response.headers, payload)
+        return SignedResponse(response.status, response.body, response.headers, payload, response.request)
 
     def _trigger_id(self) -> str:
         if self.sandbox is not None:

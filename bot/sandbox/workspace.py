@@ -28,6 +28,7 @@ DEFAULT_SCOPES: Final = (
     "channels:read",
     "groups:read",
     "users:read",
+    "usergroups:read",
 )
 DEFAULT_TEAM_ID: Final = "T0SANDBOX"
 DEFAULT_BOT_USER_ID: Final = "U0SANDBOXBOT"
@@ -69,6 +70,7 @@ class Workspace:
         self._channels: dict[str, Channel] = {}
         self._users: dict[str, User] = {}
         self._users[bot_user_id] = User(bot_user_id, "incident-memory", team_id, is_bot=True)
+        self._usergroups: dict[str, list[str]] = {}
         self._forget_activity()
 
     def _forget_activity(self) -> None:
@@ -106,10 +108,20 @@ class Workspace:
         self._channels[channel_id] = channel
         return channel
 
-    def add_user(self, user_id: str, name: str, *, real_name: str = "", is_bot: bool = False, tz: str = "UTC") -> User:
-        user = User(user_id, name, self.team_id, real_name, is_bot, tz)
+    def add_user(
+        self, user_id: str, name: str, *, real_name: str = "", is_bot: bool = False, tz: str = "UTC",
+        is_admin: bool = False, is_owner: bool = False,
+    ) -> User:  # fmt: skip
+        user = User(user_id, name, self.team_id, real_name, is_bot, tz, is_admin=is_admin, is_owner=is_owner)
         self._users[user_id] = user
         return user
+
+    def add_usergroup(self, group_id: str, users: list[str]) -> None:
+        """A user group (S…) whose members usergroups.users.list returns."""
+        self._usergroups[group_id] = list(users)
+
+    def usergroup(self, group_id: Any) -> list[str] | None:
+        return list(self._usergroups[group_id]) if isinstance(group_id, str) and group_id in self._usergroups else None
 
     def add_message(
         self,

@@ -9,6 +9,7 @@ from datetime import datetime
 from bot.memory.incidents import IncidentStore
 from bot.models import MAX_TEXT, Incident, IncidentRecord
 from bot.observability import Metrics, bind
+from bot.services.access import incident_visible
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,11 @@ class IncidentService:
             self._metrics.events_deduplicated.inc()
         return appended
 
+    async def claim_request(self, team_id: str, key: str) -> bool:
+        """True the first time a signed request is seen by any instance (replays are False).
+        Kept with the event ids, and forgotten with them."""
+        return await self._incidents.claim_event(team_id, key)
+
     async def open_in(self, team_id: str, channel_id: str) -> IncidentRecord | None:
         incident = await self._incidents.open_in_channel(team_id, channel_id)
         if incident is not None:
@@ -81,6 +87,11 @@ class IncidentService:
 
     async def get(self, team_id: str, incident_id: str) -> IncidentRecord | None:
         return await self._incidents.get(team_id, incident_id)
+
+    async def get_from(self, team_id: str, incident_id: str, channel_id: str | None) -> IncidentRecord | None:
+        """The incident as acted on from `channel_id`: a private channel's only from there."""
+        incident = await self._incidents.get(team_id, incident_id)
+        return incident if incident is not None and incident_visible(incident, channel_id) else None
 
     async def remember_recall_thread(self, incident: IncidentRecord, thread_ts: str) -> None:
         await self._incidents.set_recall_thread(incident.team, incident.incident_id, thread_ts)

@@ -9,10 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.memory.port import MemoryStore
-from bot.models import FeedbackKind, IncidentRecord, RecallMatch, RecallQuery, TruthState
+from bot.models import FeedbackKind, IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
+from bot.policy import Act, Actor
 from bot.recall.conflicts import find_conflicts
 from bot.recall.pipeline import Recaller
+from bot.services.access import Access
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,13 +26,21 @@ class RecallResult:
 
 class RecallService:
     def __init__(
-        self, memory: MemoryStore, *, recaller: Recaller | None = None, limit: int = 5, metrics: Metrics | None = None
+        self, memory: MemoryStore, *, recaller: Recaller | None = None, limit: int = 5, metrics: Metrics | None = None,
+        access: Access | None = None,
     ) -> None:
         self._memory = memory
         # the query is read with the vocabulary the store indexed the memories with
         self._recaller = recaller or Recaller(vocabulary=memory.vocabulary)
         self._limit = limit
         self._metrics = metrics
+        self._access = access
+
+    @property
+    def access(self) -> Access:
+        if self._access is None:
+            raise RuntimeError("this RecallService was built without the access policy")
+        return self._access
 
     async def recall(self, query: RecallQuery) -> list[RecallMatch]:
         """The memories most like the query, each with its score, components and reasons."""
@@ -58,11 +68,34 @@ class RecallService:
         matches = await self._timed(query, "text")
         return RecallResult(matches, find_conflicts(matches))
 
-    async def feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
+    async def feedback(
+        self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind, *, channel_id: str | None
+    ) -> None:
+        """Anyone's vote, on a memory they can see from `channel_id`."""
+        await self.access.memory(team_id, incident_id, channel_id)
         await self._memory.record_feedback(team_id, incident_id, user_id, kind)
 
-    async def reject(self, team_id: str, incident_id: str, user_id: str, reason: str):  # noqa: ANN201
-        return await self._memory.transition(team_id, incident_id, TruthState.REJECTED, actor=user_id, reason=reason)
+    async def reject(
+        self, team_id: str, incident_id: str, actor: Actor, reason: str, *, channel_id: str | None
+    ) -> MemoryRecord:
+        """Reject a memory seen from `channel_id`: NotAllowed unless the policy lets `actor`."""
+        memory = await self.access.memory(team_id, incident_id, channel_id)
+        await self.access.require(actor, Act.REJECT, memory)
+        return await self._memory.transition(
+            team_id, incident_id, TruthState.REJECTED, actor=actor.id, actor_name=actor.name, reason=reason
+        )
 
-    async def memory(self, team_id: str, incident_id: str):  # noqa: ANN201
-        return await self._memory.get(team_id, incident_id)
+    async def confirm(
+        self, team_id: str, incident_id: str, actor: Actor, note: str, *, channel_id: str | None
+    ) -> MemoryRecord:
+        """Confirm a memory seen from `channel_id` (unconfirmed → human_confirmed, `note` kept in
+        its audited history): NotAllowed unless the policy lets `actor`."""
+        memory = await self.access.memory(team_id, incident_id, channel_id)
+        await self.access.require(actor, Act.CONFIRM, memory)
+        return await self._memory.transition(
+            team_id, incident_id, TruthState.HUMAN_CONFIRMED, actor=actor.id, actor_name=actor.name, reason=note
+        )
+
+    async def memory(self, team_id: str, incident_id: str, *, channel_id: str | None) -> MemoryRecord:
+        """`/incident show`: the memory, if it may be seen from `channel_id`, else MemoryNotFound."""
+        return await self.access.memory(team_id, incident_id, channel_id)

@@ -8,6 +8,8 @@ from enum import StrEnum
 from bot.errors import MemoryConflict
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import DraftingTrace, IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState
+from bot.policy import Act, Actor
+from bot.services.access import Access
 
 
 class ResolutionStatus(StrEnum):
@@ -24,7 +26,8 @@ class ResolutionOutcome:
 
 
 def draft_for(
-    incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, drafting: DraftingTrace | None = None
+    incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, resolved_by_name: str | None = None,
+    drafting: DraftingTrace | None = None,
 ) -> MemoryDraft:
     """The memory a resolution makes. A human filled the modal: at least human_confirmed."""
     verified = resolution.verified
@@ -45,6 +48,7 @@ def draft_for(
         source=Source.ENGINEER_SAVED,
         truth_state=TruthState.VERIFICATION_CONFIRMED if verified else TruthState.HUMAN_CONFIRMED,
         verified_by=resolved_by,
+        verified_by_name=resolved_by_name,
         verification_note=resolution.verification_note if verified else None,
         channel_id=incident.channel,
         is_private=incident.is_private,
@@ -54,16 +58,26 @@ def draft_for(
 
 
 class ResolutionService:
-    def __init__(self, memory: MemoryStore) -> None:
+    def __init__(self, memory: MemoryStore, *, access: Access | None = None) -> None:
         self._memory = memory
+        self._access = access
+
+    @property
+    def access(self) -> Access:
+        if self._access is None:
+            raise RuntimeError("this ResolutionService was built without the access policy")
+        return self._access
 
     async def resolve(
-        self, incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, drafting: DraftingTrace | None = None
+        self, incident: IncidentRecord, resolution: Resolution, *, by: Actor, drafting: DraftingTrace | None = None
     ) -> ResolutionOutcome:
         """Retain the outcome (with what the person did with the draft, if the modal was drafted)
-        and close the incident, in one transaction. Storage errors propagate (nothing was
-        written): the caller keeps the modal open with what was typed."""
-        draft = draft_for(incident, resolution, resolved_by=resolved_by, drafting=drafting)
+        and close the incident, in one transaction. Anyone may resolve (human_confirmed);
+        resolving as verified is NotAllowed unless the policy lets `by`. Storage errors propagate
+        (nothing was written): the caller keeps the modal open with what was typed."""
+        if resolution.verified:
+            self.access.require_for_incident(by, Act.RESOLVE_VERIFIED, incident)
+        draft = draft_for(incident, resolution, resolved_by=by.id, resolved_by_name=by.name, drafting=drafting)
         try:
             outcome = await self._memory.resolve_incident(draft)
         except MemoryConflict as conflict:
@@ -72,6 +86,10 @@ class ResolutionService:
         status = ResolutionStatus.SAVED if outcome.status is RetainStatus.CREATED else ResolutionStatus.UNCHANGED
         return ResolutionOutcome(status, outcome.memory)
 
-    async def add_correction(self, team_id: str, incident_id: str, author: str, text: str) -> MemoryRecord:
-        return await self._memory.add_correction(team_id, incident_id, author, text)
+    async def add_correction(
+        self, team_id: str, incident_id: str, author: Actor, text: str, *, channel_id: str | None
+    ) -> MemoryRecord:
+        """Anyone may correct a memory they can see from `channel_id` (else MemoryNotFound)."""
+        await self.access.memory(team_id, incident_id, channel_id)
+        return await self._memory.add_correction(team_id, incident_id, author.id, text, author_name=author.name)
 

@@ -1,5 +1,6 @@
 """Review in Slack: what a person's App Home shows (incidents awaiting an outcome, memories
-waiting for review, recent memories, a recall search) and confirming a memory.
+waiting for review, recent memories, a recall search), and where a review is seen from.
+Confirming and rejecting are the recall service's, under the one authority policy.
 
 What is shown is what the person may see: a private channel's incident or memory only to the
 people in that channel. Whether someone is in a channel is Slack's to say: the caller passes
@@ -11,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.errors import MemoryNotFound
 from bot.memory.nudges import NudgeStore
 from bot.memory.port import MemoryStore
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
@@ -80,14 +80,14 @@ class ReviewService:
             found=found[: self._shown],
         )
 
-    async def memory_for(self, team_id: str, incident_id: str, channel_id: str | None, is_member: IsMember) -> MemoryRecord:
-        """The memory if the person may see it (from `channel_id`, or as a member of its private
-        channel); else MemoryNotFound, which does not tell that it exists."""
+    async def seen_from(self, team_id: str, incident_id: str, channel_id: str | None, is_member: IsMember) -> str | None:
+        """Where a memory is acted on from: the request's channel, or — from App Home, which has
+        none — the memory's own private channel when the person is in it. The policy's privacy
+        rule then decides (bot/services/access.py): a private memory seen from elsewhere is not
+        found."""
+        if channel_id:
+            return channel_id
         memory = await self._memory.get(team_id, incident_id)
-        if memory.is_private and channel_id != memory.channel_id and not await _Visibility(is_member)(True, memory.channel_id):
-            raise MemoryNotFound(incident_id, team_id)
-        return memory
-
-    async def confirm(self, team_id: str, incident_id: str, *, actor: str, note: str) -> MemoryRecord:
-        """Unconfirmed → human_confirmed, with who and their note in the memory's audited history."""
-        return await self._memory.transition(team_id, incident_id, TruthState.HUMAN_CONFIRMED, actor=actor, reason=note)
+        if memory.is_private and memory.channel_id and await _Visibility(is_member)(True, memory.channel_id):
+            return memory.channel_id
+        return None

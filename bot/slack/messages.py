@@ -19,12 +19,14 @@ ping or link when it is shown again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+import re
 from datetime import datetime
 from typing import Any
 
 from bot.recall.reasons import humanize_age
 from bot.recall.truth import ALLOWED_MOVES
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, Source, TruthState, utcnow
+from bot.policy import NotAllowed
 from bot.slack import ids
 from bot.slack.escape import cut, single_line
 from bot.slack.limits import check_message
@@ -62,7 +64,7 @@ def _facts(memory: MemoryRecord, now: datetime) -> list[str]:
 
 def truth_line(memory: MemoryRecord, now: datetime) -> str:
     """The truth state in words: who confirmed or verified it, and when."""
-    who = f" by {memory.verified_by}" if memory.verified_by else ""
+    who = f" by {memory.shown_verifier}" if memory.verified_by else ""
     when = f", {humanize_age(memory.verified_at, now)}" if memory.verified_at else ""
     state = memory.truth_state
     if state is TruthState.VERIFICATION_CONFIRMED:
@@ -168,7 +170,7 @@ def _history(memory: MemoryRecord) -> list[str]:
     lines = []
     for t in memory.transitions[-DETAIL_HISTORY_SHOWN:]:
         why = f" ({cut(single_line(t.reason), 120)})" if t.reason else ""
-        lines.append(f"{t.at:%Y-%m-%d} {t.from_state.value} → {t.to_state.value} by {t.actor}{why}")
+        lines.append(f"{t.at:%Y-%m-%d} {t.from_state.value} → {t.to_state.value} by {t.shown_actor}{why}")
     return lines
 
 
@@ -235,7 +237,9 @@ _NUDGE_WHY = {
 def resolution_nudge(incident: IncidentRecord, reason: str, *, reminder: bool = False, direct: bool = False) -> Json:
     """Ask for an incident's outcome, with a button that opens the drafted resolution modal."""
     where = f" (#{single_line(incident.channel_name or incident.channel)})" if direct else ""
-    title = f"`{incident.incident_id}` {single_line(incident.title)}{where}"
+    # outside its channel, a private channel's incident is named by id and channel only
+    shown = "an incident of a private channel" if direct and incident.is_private else single_line(incident.title)
+    title = f"`{incident.incident_id}` {shown}{where}"
     if reminder:
         headline = f":hourglass: Reminder: {title} still has no outcome saved."
         why = "This is the last reminder. What fixed it, and what did not, is what the next responder will need."
@@ -256,4 +260,18 @@ def form_offer(form_title: str, form_key: str) -> Json:
 
 
 def notice(text: str, *, emoji: str = "") -> Json:
-    return _message("notice.json.j2", text=text, emoji=emoji)
+    return _message("notice.json.j2", text=text, emoji=emoji, mentions="")
+
+
+_MENTION = re.compile(r"<@[UW][A-Z0-9]{1,20}>|<!subteam\^S[A-Z0-9]{1,20}>")
+
+
+def refusal(refused: NotAllowed) -> Json:
+    """An act the policy refused, and who can: people as mentions, which Slack shows as their
+    names (an ephemeral message pings no one)."""
+    people = [
+        f"{role}: {', '.join(m for m in mentions if _MENTION.fullmatch(m))}"
+        for role, mentions in refused.people()
+        if any(_MENTION.fullmatch(m) for m in mentions)
+    ]
+    return _message("notice.json.j2", text=str(refused), emoji="", mentions="; ".join(people))

@@ -1,0 +1,108 @@
+"""Who may do what to the team's memory, and where a memory may be seen. Pure: no I/O.
+
+Authority: moving a truth state (confirm, reject, supersede), resolving as verified and purging
+belong to the incident's declarer, the configured reviewers (MEMORY_REVIEWERS) and workspace
+admins. Everyone may give feedback, and add corrections to a memory they can see. A refusal
+says who can.
+
+Privacy: a memory kept from a private channel is shown, corrected or acted on only in that
+channel. An incident of a private channel is likewise acted on only from there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Act(StrEnum):
+    FEEDBACK = "give feedback on a memory"
+    CORRECT = "add a correction"
+    CONFIRM = "confirm a memory"
+    REJECT = "reject a memory"
+    SUPERSEDE = "supersede a memory"
+    RESOLVE_VERIFIED = "mark a fix as verified"
+    PURGE = "purge a memory"
+
+
+OPEN_TO_EVERYONE = frozenset({Act.FEEDBACK, Act.CORRECT})
+
+
+@dataclass(frozen=True, slots=True)
+class Actor:
+    """Someone acting: a Slack user (their id is what the audit keeps) or the CLI's operator."""
+
+    id: str
+    name: str | None = None
+    is_admin: bool = False  # a workspace admin or owner
+    is_reviewer: bool = False  # listed in MEMORY_REVIEWERS, directly or through a user group
+
+    @classmethod
+    def operator(cls, user: str) -> Actor:
+        """Whoever runs the CLI holds the database itself: an admin, recorded as `cli:<user>`."""
+        return cls(id=f"cli:{user}", name=None, is_admin=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Reviewers:
+    """MEMORY_REVIEWERS as configured: user ids (U…, W…) and user group ids (S…)."""
+
+    users: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+
+    @classmethod
+    def parse(cls, setting: str | None) -> Reviewers:
+        ids = [part.strip() for part in (setting or "").replace(";", ",").replace(" ", ",").split(",") if part.strip()]
+        return cls(
+            users=tuple(i for i in ids if not i.startswith("S")), groups=tuple(i for i in ids if i.startswith("S"))
+        )
+
+    def mentions(self) -> list[str]:
+        # Slack renders these as names; a user mention in an ephemeral message pings no one
+        return [f"<@{u}>" for u in self.users] + [f"<!subteam^{g}>" for g in self.groups]
+
+
+class NotAllowed(Exception):
+    """An act refused by the policy; the message says who can, in words (a modal's inline error
+    is plain text of at most 150 characters); `people()` names them."""
+
+    def __init__(self, act: Act, *, declared_by: str | None, reviewers: Reviewers) -> None:
+        self.act = act
+        self.declared_by = declared_by
+        self.reviewers = reviewers
+        super().__init__(f"Only {who_can(act, declared_by=declared_by, reviewers=reviewers)} can {act.value}.")
+
+    def people(self) -> list[tuple[str, list[str]]]:
+        """(role, Slack mentions) of the people who can, besides the workspace's admins."""
+        named = [("declarer", [f"<@{self.declared_by}>"])] if self.declared_by else []
+        if self.reviewers.users or self.reviewers.groups:
+            named.append(("reviewers", self.reviewers.mentions()))
+        return named
+
+
+def who_can(act: Act, *, declared_by: str | None, reviewers: Reviewers) -> str:
+    if act in OPEN_TO_EVERYONE:
+        return "anyone who can see the memory"
+    people = ["the incident's declarer"] if declared_by else []
+    if reviewers.users or reviewers.groups:
+        people.append("a memory reviewer")
+    people.append("a workspace admin")
+    return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " or " + people[-1]
+
+
+def may(actor: Actor, act: Act, *, declared_by: str | None) -> bool:
+    if act in OPEN_TO_EVERYONE or actor.is_admin or actor.is_reviewer:
+        return True
+    return declared_by is not None and actor.id == declared_by
+
+
+def require(actor: Actor, act: Act, *, declared_by: str | None, reviewers: Reviewers) -> None:
+    """Raise NotAllowed (saying who can) unless `actor` may do `act`."""
+    if not may(actor, act, declared_by=declared_by):
+        raise NotAllowed(act, declared_by=declared_by, reviewers=reviewers)
+
+
+def visible_in(*, is_private: bool, home_channel: str | None, channel_id: str | None) -> bool:
+    """Whether something kept from `home_channel` may be shown in `channel_id`. Private things
+    only at home; with no channel known (a CLI, a DM with no context) private is never shown."""
+    return not is_private or (home_channel is not None and channel_id == home_channel)

@@ -1,0 +1,47 @@
+"""The policy (bot.policy) applied to what is stored: which memory or incident may be seen from
+a channel, and who may change what the team treats as true. Services call this; handlers do not.
+"""
+
+from __future__ import annotations
+
+from bot.errors import MemoryNotFound
+from bot.memory.incidents import IncidentStore
+from bot.memory.port import MemoryStore
+from bot.models import IncidentRecord, MemoryRecord
+from bot.policy import Act, Actor, Reviewers, require, visible_in
+
+
+def memory_visible(memory: MemoryRecord, channel_id: str | None) -> bool:
+    return visible_in(is_private=memory.is_private, home_channel=memory.channel_id, channel_id=channel_id)
+
+
+def incident_visible(incident: IncidentRecord, channel_id: str | None) -> bool:
+    return visible_in(is_private=incident.is_private, home_channel=incident.channel, channel_id=channel_id)
+
+
+class Access:
+    def __init__(self, memory: MemoryStore, incidents: IncidentStore, reviewers: Reviewers) -> None:
+        self._memory = memory
+        self._incidents = incidents
+        self.reviewers = reviewers
+
+    async def memory(self, team_id: str, incident_id: str, channel_id: str | None) -> MemoryRecord:
+        """The memory as seen from `channel_id`. A private channel's memory seen from anywhere
+        else is not found: its existence is not told either."""
+        memory = await self._memory.get(team_id, incident_id)
+        if not memory_visible(memory, channel_id):
+            raise MemoryNotFound(incident_id, team_id)
+        return memory
+
+    async def declarer(self, team_id: str, incident_id: str) -> str | None:
+        """Who declared the incident a memory was kept from (None: imported, or detected)."""
+        incident = await self._incidents.get(team_id, incident_id)
+        return incident.declared_by if incident is not None else None
+
+    async def require(self, actor: Actor, act: Act, memory: MemoryRecord) -> None:
+        """NotAllowed (saying who can) unless `actor` may do `act` to `memory`."""
+        declared_by = await self.declarer(memory.team_id, memory.incident_id)
+        require(actor, act, declared_by=declared_by, reviewers=self.reviewers)
+
+    def require_for_incident(self, actor: Actor, act: Act, incident: IncidentRecord) -> None:
+        require(actor, act, declared_by=incident.declared_by, reviewers=self.reviewers)
