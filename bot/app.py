@@ -53,6 +53,7 @@ from bot.services.nudges import NudgeService
 from bot.services.resolution import ResolutionService
 from bot.services.review import ReviewService
 from bot.services.container import Services
+from bot.services.rules import RuleService
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +159,10 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         drafts = count_store_errors(PostgresDraftStore(pool), metrics, name="drafts")
         reviewers = Reviewers.parse(settings.memory_reviewers)
         access = Access(memory, incident_store, reviewers)
-        recall = RecallService(memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics, access=access)
+        recall = RecallService(
+            memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics, access=access,
+            rules=RuleService(memory, vocabulary, settings.rules_dir),
+        )  # fmt: skip
 
         yield Services(
             settings=settings,

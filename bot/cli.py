@@ -27,6 +27,8 @@ from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 from bot.policy import Actor
 from bot.services.purge import PurgePlan, PurgeService
+from bot.cli_rules import register as register_rule_commands
+from bot.rules.files import RuleFileError
 
 EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
 
@@ -68,6 +70,16 @@ def _memory_text(m: MemoryRecord) -> str:
         lines.append(f"  did not work: {attempt.action}{why}")
     for c in m.corrections:
         lines.append(f"  correction by {c.shown_author} ({c.created_at:%Y-%m-%d}): {c.text}")
+    return "\n".join(lines)
+
+
+def _provenance_text(m: MemoryRecord) -> str:
+    """Where an imported memory's fields came from, for `show`."""
+    if m.provenance is None:
+        return ""
+    p = m.provenance
+    lines = [f"  imported from {p.file} by {p.extractor}"]
+    lines += [f"    {name}: {where}" for name, where in p.fields.items()]
     return "\n".join(lines)
 
 
@@ -120,7 +132,11 @@ async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
-    drafts = load_drafts(Path(args.file), team_id=args.team)  # validate all before writing any
+    from bot.importer.identity import derived_incident_id, identity_name
+
+    path = Path(args.file)
+    # validate all before writing any; a record without an id is named as `import` names it
+    drafts = load_drafts(path, team_id=args.team, incident_id_for=lambda line: derived_incident_id(identity_name(path), line))
 
     async def work(store: MemoryStore) -> int:
         results: list[dict[str, Any]] = []
@@ -155,7 +171,8 @@ async def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
         except MemoryNotFound:
             await _hint_other_teams(store, args.team)
             raise
-        _emit(args, memory.model_dump(mode="json"), _memory_text(memory))
+        text = "\n".join(x for x in (_memory_text(memory), _provenance_text(memory)) if x)
+        _emit(args, memory.model_dump(mode="json"), text)
         return EXIT_OK
 
     return await _with_store(settings, work)
@@ -327,18 +344,35 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from bot.importer.summary import summary_text
 
     found = find_postmortems(args.paths)
+    model = None
+    if args.with_model:  # nothing is sent anywhere without the flag
+        from bot.importer.model_extract import ModelExtractor
 
-    async def work(store: MemoryStore) -> int:
+        if not settings.anthropic_api_key:
+            raise CommandFailed("--with-model needs ANTHROPIC_API_KEY (nothing was imported)")
+        model = ModelExtractor(
+            api_key=settings.anthropic_api_key, model=settings.anthropic_model, base_url=settings.anthropic_base_url,
+            timeout_s=settings.investigation_timeout_s,
+        )  # fmt: skip
+
+    async def work(store: MemoryStore | None) -> int:
         with Progress(console=Console(stderr=True), transient=True) as progress:  # stdout stays the report
-            task = progress.add_task("importing postmortems", total=len(found.files))
-            report = await import_postmortems(
-                store, found, team_id=args.team, on_file=lambda _: progress.advance(task)
-            )
+            task = progress.add_task("reading postmortems" if args.dry_run else "importing postmortems", total=len(found.files))
+            try:
+                report = await import_postmortems(
+                    store, found, team_id=args.team, update=args.update, dry_run=args.dry_run, model=model,
+                    on_file=lambda _: progress.advance(task),
+                )  # fmt: skip
+            finally:
+                if model is not None:
+                    await model.aclose()
         _emit(args, report.model_dump(mode="json"), summary_text(report))
         if report.failed:
             print("error: some files were rejected or conflict with stored memories (see above)", file=sys.stderr)
         return EXIT_FAILED if report.failed else EXIT_OK
 
+    if args.dry_run:
+        return await work(None)  # nothing is written, so no database is opened
     return await _with_store(settings, work)
 
 
@@ -463,12 +497,15 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
         help="memories it superseded go back to the state they had before (audited)",
     )  # fmt: skip
     successors.add_argument("--purge-superseded", action="store_true", help="memories it superseded are purged too")
-    add("import", cmd_import, "seed memory from postmortems: Markdown, JSON/JSON Lines, CSV").add_argument(
-        "paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)"
-    )
+    p = add("import", cmd_import, "seed memory from postmortems: Markdown, plain text, JSON/JSON Lines, CSV")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
+    p.add_argument("--update", action="store_true", help="an edited postmortem supersedes its stored memory")
+    p.add_argument("--dry-run", action="store_true", help="show per file which fields were found; write nothing")
+    p.add_argument("--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)")
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    register_rule_commands(add, common)
     return parser
 
 
@@ -483,7 +520,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeRefused, MemoryFileError, MigrationError, CommandFailed) as exc:
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeRefused, MemoryFileError, MigrationError, CommandFailed,
+            RuleFileError) as exc:  # fmt: skip
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())

@@ -46,6 +46,9 @@ class Settings(BaseSettings):
     incident_memory_concepts_path: Path | None = Field(
         default=None, description="a team's own incident vocabulary (JSON, as bot/data/concepts.json), added to the built-in one"
     )
+    rules_dir: Path | None = Field(
+        default=None, description="folder of reviewed rule files (YAML, kept in git); unset → no rules are used"
+    )
     investigation_timeout_s: float = Field(default=60.0, gt=0, description="give up on the model after this long")
     investigate_private_with_model: bool = Field(
         default=False, description="send private channels' incidents and memories to the model"

@@ -1,8 +1,9 @@
 """The domain: incidents, memories and their truth, free of Slack and Anthropic.
 
 Every model is strict (`extra="forbid"`): an unknown field is an error, never silently dropped.
-Free text is bounded at 3,000 characters, as Slack's own inputs are, so nothing stored can be
-too long to show again.
+Free text typed in Slack is bounded at 3,000 characters, as Slack's own inputs are. A memory's
+own text may be longer (an imported postmortem's root cause can fill pages): Slack rendering
+truncates it with a pointer to `/incident show`, the stored memory keeps all of it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
 MAX_TEXT = 3000
+MAX_STORED_TEXT = 100_000  # a memory's own text: pages of a postmortem, not a data dump
 MAX_FAILED_ATTEMPTS = 100
 MAX_TAGS = 50
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT)]
+StoredText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_STORED_TEXT)]
 RequiredText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TEXT)]
 Identifier = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
@@ -107,6 +110,15 @@ class Incident(Strict):
     started_at: datetime | None = None
 
 
+class Provenance(Strict):
+    """Where an imported memory's fields came from: the file (relative to the folder imported),
+    the extractor that read it, and per field the section, line or timeline entry it was read from."""
+
+    file: Text
+    extractor: Identifier
+    fields: dict[str, Text] = Field(default_factory=dict)
+
+
 class FieldOrigin(StrEnum):
     """Where a saved field's text came from, when the resolution modal was drafted."""
 
@@ -141,14 +153,14 @@ class MemoryDraft(Strict):
     title: RequiredText
     service: Text | None = None
     severity: Text | None = None
-    symptoms: Text | None = None
-    error_message: Text | None = None
-    root_cause: Text | None = None
-    diagnosis: Text | None = Field(default=None, description="how the root cause was found")
-    resolution: Text | None = None
+    symptoms: StoredText | None = None
+    error_message: StoredText | None = None
+    root_cause: StoredText | None = None
+    diagnosis: StoredText | None = Field(default=None, description="how the root cause was found")
+    resolution: StoredText | None = None
     failed_attempts: list[FailedAttempt] = Field(default_factory=list, max_length=MAX_FAILED_ATTEMPTS)
-    lesson: Text | None = None
-    notes: Text | None = None
+    lesson: StoredText | None = None
+    notes: StoredText | None = None
     source: Source = Source.ENGINEER_SAVED
     truth_state: TruthState = TruthState.UNCONFIRMED_HYPOTHESIS
     verified_by: Identifier | None = None
@@ -161,6 +173,9 @@ class MemoryDraft(Strict):
     occurred_at: datetime | None = None
     resolved_at: datetime | None = None
     superseded_by: Identifier | None = None
+    provenance: Provenance | None = Field(
+        default=None, description="imported memories: where each field came from (not part of the content)"
+    )
     drafting: DraftingTrace | None = Field(
         default=None, description="saved from a drafted modal: which fields were drafted, which changed (not content)"
     )
@@ -175,9 +190,10 @@ class MemoryDraft(Strict):
 
     def content(self) -> dict[str, Any]:
         """The fields that make two drafts 'the same content' (JSON-ready). A person's name is
-        not content: the same person resolving again under a new display name changes nothing;
-        nor is what was drafted (`drafting`)."""
-        return self.model_dump(mode="json", exclude={"verified_by_name", "drafting"})
+        not content: the same person resolving again under a new display name changes nothing.
+        Nor is where the fields came from: provenance (a better extractor reading the same file)
+        or what was drafted at resolution (`drafting`)."""
+        return self.model_dump(mode="json", exclude={"verified_by_name", "provenance", "drafting"})
 
     @property
     def shown_verifier(self) -> str | None:
@@ -195,6 +211,16 @@ class MemoryRecord(MemoryDraft):
     @property
     def reusable(self) -> bool:
         return self.truth_state.reusable
+
+    @property
+    def happened_at(self) -> datetime | None:
+        """When the incident happened, as far as anyone knows. An imported postmortem without a
+        date has none (its import time is not its age); a memory saved at resolution is as old
+        as its saving."""
+        known = self.occurred_at or self.resolved_at
+        if known is not None or self.source is Source.SEED:
+            return known
+        return self.created_at
 
 
 class RecallQuery(Strict):

@@ -40,6 +40,8 @@ ONLY = {
     "bot.models": {"bot.models"},
     "bot.errors": {"bot.errors"},
     "bot.recall": {"bot.recall", "bot.models"},
+    # patterns, rule files and matching: the domain and the pure vocabulary, nothing stored
+    "bot.rules": {"bot.rules", "bot.models", "bot.recall"},
 }
 # Outside libraries the domain and the pure pipeline must never touch.
 IMPURE_LIBRARIES = ("slack_sdk", "slack_bolt", "anthropic", "asyncpg", "aiohttp")

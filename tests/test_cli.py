@@ -80,7 +80,7 @@ def test_changed_content_exits_1_names_the_fields_and_overwrites_nothing(cli, tm
     [
         ({k: v for k, v in OUTCOME.items() if k != "title"}, "title"),
         ({**OUTCOME, "truth_state": "probably_true"}, "truth_state"),
-        ({**OUTCOME, "symptoms": "x" * 1_000_000}, "symptoms: too long (1000000 characters; at most 3000)"),
+        ({**OUTCOME, "symptoms": "x" * 1_000_000}, "symptoms: too long (1000000 characters; at most 100000)"),
         ({**OUTCOME, "severty": "SEV1"}, "severty"),
     ],
     ids=["missing title", "unknown truth state", "1 MB field", "unknown field"],

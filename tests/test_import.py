@@ -15,7 +15,7 @@ import pytest
 from bot.cli import main
 from bot.config import PROJECT_ROOT
 from bot.importer.csv_ import parse_csv
-from bot.importer.drafts import Rejected
+from bot.importer.drafts import NotAnIncident, Rejected
 from bot.importer.identity import derived_incident_id
 from bot.importer.jsonl import parse_memory_records
 from bot.importer.markdown import parse_markdown
@@ -84,7 +84,7 @@ def statuses(out: str) -> dict[str, str]:
     found = {}
     for line in out.splitlines():
         status, _, rest = line.partition(" ")
-        if status in ("imported", "unchanged", "conflict", "rejected") and rest.strip():
+        if status in ("imported", "updated", "unchanged", "checked", "skipped", "conflict", "rejected") and rest.strip():
             found[Path(rest.strip().split(":")[0].split("  ")[0]).name] = status
     return found
 
@@ -194,19 +194,21 @@ async def test_malformed_files_are_reported_by_name_with_the_reason_and_the_rest
 ) -> None:
     (tmp_path / "good.md").write_text(POSTMORTEM)
     (tmp_path / "broken.json").write_text('{"title": "half an object", ')
-    (tmp_path / "no-title.md").write_text("Some notes.\n\n## Root cause\n\nUnknown.\n")
+    (tmp_path / "no-title.md").write_text("Some notes.\n\n## Root cause\n\nThe disk filled up.\n")
     (tmp_path / "unknown-column.csv").write_text("title,root_cause,blast_radius\nDisk full,logs,one host\n")
     (tmp_path / "huge-field.md").write_text(POSTMORTEM.replace("Reject leading-wildcard", "x" * 1_000_000))
     (tmp_path / "huge-cell.csv").write_text('title,root_cause\nDisk full,"' + "y" * 1_000_000 + '"\n')
     (tmp_path / "huge-record.jsonl").write_text(json.dumps({"title": "Disk full", "lesson": "z" * 1_000_000}) + "\n")
     (tmp_path / "notes.txt").write_text("not a postmortem")
+    (tmp_path / "diagram.png").write_bytes(b"\x89PNG")
 
     code, out, err = await cli("import", str(tmp_path))
     assert code == 1 and "error:" in err
     assert statuses(out) == {
         "good.md": "imported",
         "broken.json": "rejected",
-        "no-title.md": "rejected",
+        "no-title.md": "imported",
+        "notes.txt": "skipped",
         "unknown-column.csv": "rejected",
         "huge-field.md": "rejected",
         "huge-cell.csv": "rejected",
@@ -215,14 +217,16 @@ async def test_malformed_files_are_reported_by_name_with_the_reason_and_the_rest
     rejected = [line for line in out.splitlines() if line.startswith("rejected ")]
     reasons = {Path(line.split()[1].rstrip(":")).name: line for line in rejected}
     assert "broken JSON" in reasons["broken.json"]
-    assert "no title" in reasons["no-title.md"]
     assert "unknown column 'blast_radius'" in reasons["unknown-column.csv"]
-    assert "section 'Lessons learned': too long (1,000,0" in reasons["huge-field.md"]
+    assert "section 'Lessons learned': too long (1,000,0" in reasons["huge-field.md"] and "at most 100,000" in reasons["huge-field.md"]
     assert "line 2" in reasons["huge-cell.csv"] and "field larger than field limit" in reasons["huge-cell.csv"]
-    assert "line 1: lesson: too long (1,000,000 characters; at most 3,000)" in reasons["huge-record.jsonl"]
-    assert "1 skipped" in out  # notes.txt: not a postmortem format, not an error
+    assert "line 1: lesson: too long (1,000,000 characters; at most 100,000)" in reasons["huge-record.jsonl"]
+    assert "nothing but a title" in out  # notes.txt: not an incident report, not an error
+    assert "1 skipped" in out and "1 not incident reports" in out  # diagram.png: not a postmortem format
     page = await store.list("local")
-    assert [m.incident_id for m in page.memories] == ["pm-good"]
+    assert sorted(m.incident_id for m in page.memories) == ["pm-good", "pm-no-title"]
+    untitled = await store.get("local", "pm-no-title")
+    assert (untitled.title, untitled.root_cause) == ("No title", "The disk filled up.")  # from the file name
 
 
 async def test_a_path_that_does_not_exist_is_rejected_by_name(cli, tmp_path: Path) -> None:
@@ -303,11 +307,11 @@ def test_a_templates_blank_confirms_nothing(blank: str) -> None:
     assert (draft.truth_state, draft.verified_by) == (TruthState.UNCONFIRMED_HYPOTHESIS, None)
 
 
-def test_markdown_without_postmortem_sections_or_with_a_bad_date_is_rejected() -> None:
-    with pytest.raises(Rejected, match="no postmortem sections"):
-        parse_markdown("# Team offsite notes\n\n## Agenda\n\n- lunch\n", team_id="T", incident_id="pm-x")
-    with pytest.raises(Rejected, match="date: 'last tuesday' is not a date"):
-        parse_markdown(POSTMORTEM.replace("2025-03-02", "last tuesday"), team_id="T", incident_id="pm-x")
+def test_notes_that_report_no_incident_are_skipped_and_an_unreadable_date_is_not_taken() -> None:
+    with pytest.raises(NotAnIncident, match="nothing but a title"):
+        parse_markdown("# Team offsite notes\n\n## Agenda\n", team_id="T", incident_id="pm-x")
+    draft = parse_markdown(POSTMORTEM.replace("2025-03-02", "last tuesday"), team_id="T", incident_id="pm-x")
+    assert draft.occurred_at is None and draft.root_cause is not None
 
 
 def test_csv_failed_attempts_as_text_or_json_and_ids_per_row() -> None:

@@ -24,6 +24,7 @@ from bot.errors import MemoryError_, MemoryNotFound
 from bot.models import IncidentRecord, IncidentStatus, utcnow
 from bot.slack import messages
 from bot.slack.investigation import investigation_message
+from bot.slack.known_patterns import known_pattern_reply
 
 log = logging.getLogger(__name__)
 
@@ -80,14 +81,18 @@ class IncidentRef(_Payload):
 
 
 async def post_recall_thread(ctx: JobContext, incident: IncidentRecord) -> str:
-    """The parent message ("3 past incidents look like this one") and one reply per memory,
-    each posted once: a rerun after a failure continues where the last one stopped."""
+    """The parent message ("3 past incidents look like this one"), one reply per approved rule
+    that fires on the incident (a known pattern), then one per memory, each posted once: a rerun
+    after a failure continues where the last one stopped."""
     services = ctx.services
     result = await services.recall.for_incident(incident)
     key = f"recall-thread:{incident.team}:{incident.incident_id}"
     parent = messages.recall_parent(incident.title, result.matches, result.conflicts, incident_ref=incident.incident_id)
     thread_ts = await post_once(ctx, f"{key}:parent", incident.channel, parent)
     await services.incidents.remember_recall_thread(incident, thread_ts)
+    for rule in result.known_patterns:  # reviewed knowledge first, then the memories
+        reply = known_pattern_reply(rule)
+        await post_once(ctx, f"{key}:pattern:{rule.id}", incident.channel, reply, thread_ts=thread_ts)
     now = utcnow()
     for match in result.matches:
         reply = messages.recall_reply(match, now, messages.conflicting_ids(match, result.conflicts))
@@ -265,7 +270,9 @@ async def run_investigation(ctx: JobContext, request: InvestigationRequest) -> N
     placeholder = await _placeholder(ctx, incident)
     recalled = await services.recall.for_incident(incident)
     timeline = await services.incidents.timeline(incident)
-    investigation = await services.investigation.investigate(incident, timeline, recalled.matches)
+    investigation = await services.investigation.investigate(
+        incident, timeline, recalled.matches, recalled.known_patterns
+    )
     await _replace(ctx, incident.channel, placeholder, investigation_message(investigation, incident.title))
 
 

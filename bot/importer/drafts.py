@@ -33,6 +33,11 @@ class Rejected(Exception):
     """A file (or one of its records) that cannot become memories; the message says why."""
 
 
+class NotAnIncident(Rejected):
+    """A file that does not report an incident (a template, an index, an empty file): skipped
+    with the reason, not an error."""
+
+
 @dataclass(frozen=True, slots=True)
 class ParsedFile:
     """One file's drafts, or the reason it was rejected (then `drafts` is empty)."""
@@ -40,6 +45,7 @@ class ParsedFile:
     path: Path
     drafts: list[MemoryDraft] = field(default_factory=list)
     error: str | None = None
+    skipped: bool = False  # `error` says why the file is not an incident report
 
 
 def read_text(path: Path) -> str:
@@ -53,7 +59,7 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as exc:
         raise Rejected(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     if not text.strip():
-        raise Rejected("the file is empty")
+        raise NotAnIncident("the file is empty")
     return text
 
 
@@ -72,7 +78,13 @@ def describe(exc: ValidationError, labels: dict[str, str] | None = None) -> str:
     return "; ".join(parts)
 
 
-def seed_draft(fields: dict[str, Any], *, team_id: str, labels: dict[str, str] | None = None) -> MemoryDraft:
+def seed_draft(
+    fields: dict[str, Any],
+    *,
+    team_id: str,
+    labels: dict[str, str] | None = None,
+    provenance: dict[str, Any] | None = None,
+) -> MemoryDraft:
     """A seed memory from a record's fields, or Rejected naming what is wrong.
 
     A seed is `unconfirmed_hypothesis` unless the record names who confirmed it: then it is
@@ -80,6 +92,8 @@ def seed_draft(fields: dict[str, Any], *, team_id: str, labels: dict[str, str] |
     nor another source: importing is how seeds are made, other provenance goes through `retain`.
     """
     data = {k: v for k, v in fields.items() if v is not None}
+    if provenance is not None:
+        data["provenance"] = provenance
     if is_placeholder(data.get("verified_by")):
         del data["verified_by"]  # "Confirmed by: TBD" confirms nothing
     if data.setdefault("team_id", team_id) != team_id:
@@ -87,8 +101,6 @@ def seed_draft(fields: dict[str, Any], *, team_id: str, labels: dict[str, str] |
     source = data.setdefault("source", Source.SEED.value)
     if source != Source.SEED.value:
         raise Rejected(f"source: {source!r} cannot be imported (imports are seeds; use `incident-memory retain`)")
-    if "truth_state" not in data and data.get("verified_by"):
-        data["truth_state"] = TruthState.HUMAN_CONFIRMED.value
     state = data.get("truth_state")
     confirmed = (TruthState.HUMAN_CONFIRMED.value, TruthState.VERIFICATION_CONFIRMED.value)
     if state in confirmed and not data.get("verified_by"):

@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from bot.importer.csv_ import read_csv
-from bot.importer.drafts import ParsedFile, Rejected
-from bot.importer.identity import derived_incident_id
+from bot.importer.drafts import NotAnIncident, ParsedFile, Rejected
+from bot.importer.identity import derived_incident_id, identity_name
 from bot.importer.jsonl import read_memory_file
 from bot.importer.markdown import read_markdown
+from bot.models import MemoryDraft, Provenance
 
-MARKDOWN = (".md", ".markdown")
+MARKDOWN = (".md", ".markdown", ".txt", ".text")  # .txt: a Google Docs / Confluence "download as text"
 MEMORY_FORMAT = (".json", ".jsonl", ".ndjson")
 CSV = (".csv",)
 SUPPORTED = (*MARKDOWN, *MEMORY_FORMAT, *CSV)
@@ -68,20 +69,43 @@ def find_postmortems(arguments: list[str]) -> FoundFiles:
     return found
 
 
+_PROVENANCE_SKIPS = {"team_id", "source", "truth_state", "is_private", "provenance", "failed_attempts", "tags"}
+
+
+def _with_provenance(drafts: list[MemoryDraft], found: FoundFile, extractor: str, unit: str) -> list[MemoryDraft]:
+    """Records read as they were written: each field came from its own column (or JSON field)."""
+    out = []
+    for draft in drafts:
+        if draft.provenance is None:
+            given = [k for k, v in draft.model_dump(exclude=_PROVENANCE_SKIPS).items() if v not in (None, "", [])]
+            given += [k for k in ("failed_attempts", "tags") if getattr(draft, k)]
+            fields = {name: f"{unit} {name!r}" for name in given}
+            provenance = Provenance(file=found.relative.as_posix(), extractor=extractor, fields=fields)
+            draft = draft.model_copy(update={"provenance": provenance})
+        out.append(draft)
+    return out
+
+
 def parse_file(found: FoundFile, *, team_id: str) -> ParsedFile:
-    """The file's drafts, or its rejection; never raises for bad content."""
+    """The file's drafts, or its rejection (or why it is skipped); never raises for bad content."""
     suffix = found.path.suffix.lower()
+    identity = identity_name(found.path)
 
     def row_id(row: int) -> str:
-        return derived_incident_id(found.relative, row)
+        return derived_incident_id(identity, row)
 
     try:
         if suffix in MARKDOWN:
-            drafts = read_markdown(found.path, team_id=team_id, incident_id=derived_incident_id(found.relative))
+            drafts = read_markdown(
+                found.path, team_id=team_id, incident_id=derived_incident_id(identity), name=found.relative.as_posix()
+            )
         elif suffix in CSV:
-            drafts = read_csv(found.path, team_id=team_id, incident_id_for=row_id)
+            drafts = _with_provenance(read_csv(found.path, team_id=team_id, incident_id_for=row_id), found, "csv", "column")
         else:
-            drafts = read_memory_file(found.path, team_id=team_id, incident_id_for=row_id)
+            records = read_memory_file(found.path, team_id=team_id, incident_id_for=row_id)
+            drafts = _with_provenance(records, found, "memory-format", "field")
+    except NotAnIncident as exc:
+        return ParsedFile(found.path, error=str(exc), skipped=True)
     except Rejected as exc:
         return ParsedFile(found.path, error=str(exc))
     return ParsedFile(found.path, drafts=drafts)

@@ -1,19 +1,32 @@
 """Stable incident ids for postmortems that do not carry one.
 
-The id comes from where the file sits under the folder being imported (or its name, when a file
-is named on the command line), plus the row for CSV and JSON Lines: importing the same folder
-again gives the same ids, so a re-import is a no-op and a changed file is a conflict.
+The id comes from the file's name (plus the row for CSV and JSON Lines), never from the folder
+it was imported from: importing `archive/` and then `archive/2021/` gives the same ids, so a
+re-import is a no-op and a changed file is a conflict (or, with `--update`, a new revision).
+A generic name ("README.md", "postmortem.md") is qualified by the folder it sits in.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from pathlib import PurePath
+from pathlib import Path, PurePath
 
 PREFIX = "pm-"
 MAX_ID = 200
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+GENERIC_NAMES = frozenset({"readme", "index", "postmortem", "post-mortem", "postmortem-report", "incident", "report", "notes"})
+
+
+def identity_name(path: Path) -> PurePath:
+    """The part of a file's path its ids come from: its name, or `folder/name` when the name alone
+    says nothing ("2021-05-outage/README.md")."""
+    name = PurePath(path.name)
+    if name.stem.lower() in GENERIC_NAMES and path.resolve().parent.name:
+        return PurePath(path.resolve().parent.name) / name
+    return name
 
 
 def derived_incident_id(relative: PurePath, row: int | None = None) -> str:

@@ -1,187 +1,149 @@
-"""Postmortems written in Markdown, the way teams usually write them.
+"""Postmortems written in Markdown or exported as plain text → one memory each, with where every
+field came from.
 
-    ---                                  optional front matter: flat `key: value` lines
-    incident_id: INC-2024-031
-    ---
-    # Redis eviction storm on the session cache     the title: the first `# ` heading
-    - **Service:** sessions                         metadata: `Key: value` lines before the first
-    - **Severity:** SEV2                            section (or in a `## Metadata` section)
-    - **Confirmed by:** Maya Chen
-    ## Summary / Impact / Symptoms                  → symptoms
-    ## Root cause                                   → root_cause
-    ## Resolution                                   → resolution
-    ## What didn't work                             → failed_attempts, one per list item,
-    - Restarted Redis — the cache refilled ...        "action — why it failed"
-    ## Lessons learned / Action items               → lesson
+    the shape (front matter, title, sections by meaning)     bot/importer/document.py
+    what a heading means                                     bot/data/postmortem_sections.json
+    metadata lines and which date is the incident's          bot/importer/metadata.py
+    timelines: entries, the fix, attempts that failed        bot/importer/timeline.py
+    reading a date                                           bot/importer/dates.py
 
-Sections with other names (Timeline, What went well, ...) are not imported. Every heading alias
-is in SECTIONS; every metadata key in METADATA.
+Fields come from the sections of their kind; when there is none, the fix comes from the timeline
+entries that resolved or rolled back, the root cause from the summary's sentences that say what
+caused it. Only a file that does not report an incident (a template, an index) is refused, as
+`NotAnIncident` with the reason.
 """
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
-from bot.importer.drafts import WHY_SEPARATOR, Rejected, is_placeholder, read_text, seed_draft
-from bot.models import MemoryDraft
+from bot.importer.document import Document, Section, parse_document, plain
+from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, read_text, seed_draft
+from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
+from bot.importer.timeline import Entry, attempts_in, failed_in_prose, failed_in_timeline, is_critique, read_timeline, resolving
+from bot.importer.vocabulary import normalize_heading
+from bot.models import MAX_TEXT, MemoryDraft
 
-# normalized heading → what it holds
-SECTIONS: dict[str, str] = {
-    **dict.fromkeys(
-        ["summary", "executive summary", "incident summary", "overview", "description", "what happened"], "summary"
-    ),
-    **dict.fromkeys(["impact", "customer impact", "user impact", "business impact"], "impact"),
-    **dict.fromkeys(["symptoms", "symptom", "detection", "symptoms and detection"], "symptoms"),
-    **dict.fromkeys(["error", "errors", "error message", "error messages"], "error_message"),
-    **dict.fromkeys(
-        ["root cause", "root causes", "root cause analysis", "cause", "causes", "contributing factors", "trigger"],
-        "root_cause",
-    ),
-    **dict.fromkeys(
-        ["diagnosis", "investigation", "troubleshooting", "how it was found", "how we found it",
-         "how the root cause was found"],
-        "diagnosis",
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["resolution", "fix", "the fix", "remediation", "mitigation", "recovery", "resolution and recovery",
-         "what fixed it", "what worked", "how it was fixed"],
-        "resolution",
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["what went wrong", "what didn't work", "what did not work", "what we tried that didn't work",
-         "what we tried that did not work", "failed attempts", "things that didn't work", "dead ends"],
-        "failed_attempts",
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["lessons learned", "lessons", "lesson", "lesson learned", "what we learned", "learnings", "takeaways",
-         "key takeaways"],
-        "lesson",
-    ),  # fmt: skip
-    **dict.fromkeys(
-        ["action items", "actions", "follow ups", "followups", "follow up actions", "next steps",
-         "corrective actions"],
-        "action_items",
-    ),  # fmt: skip
-    **dict.fromkeys(["metadata", "details", "incident details", "incident metadata"], "metadata"),
-}
+EXTRACTOR = "markdown-sections/2"
 
-# normalized metadata key → memory field
-METADATA: dict[str, str] = {
-    **dict.fromkeys(["incident id", "incident", "id", "incident number"], "incident_id"),
-    **dict.fromkeys(["title"], "title"),
-    **dict.fromkeys(["service", "services", "affected service", "affected services", "component", "system"], "service"),
-    **dict.fromkeys(["severity", "sev", "severity level"], "severity"),
-    **dict.fromkeys(
-        ["date", "incident date", "started", "started at", "start", "start time", "occurred", "occurred at"],
-        "occurred_at",
-    ),
-    **dict.fromkeys(["resolved", "resolved at", "ended", "end time", "recovered"], "resolved_at"),
-    **dict.fromkeys(["confirmed by", "verified by"], "verified_by"),
-    **dict.fromkeys(["tags", "labels"], "tags"),
-    **dict.fromkeys(["error message"], "error_message"),
-}
-
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
+_CAUSE = re.compile(
+    r"\b(?:caus\w*|due to|because|root cause|result(?:ed|ing)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
+    r"was introduced|introduced a|bug in|misconfigur\w*|regression|determined that|turned out|found that|"
+    r"the (?:problem|issue|culprit|reason) (?:was|is)|suspected (?:it|that)|was down to|starv\w*|exhaust\w*|"
+    r"ran out|out of (?:memory|disk|space)|no space|leak\w*|expired|compromis\w*|phish\w*|vulnerab\w*|exploit\w*|"
+    r"induc\w*|correlat\w*|attribut\w*|originat\w*|incorrect\w*|wrong|mistaken\w*|by mistake|accidental\w*|"
+    r"forg[eo]t\w*|typo|did not update|without updating|unintended|inadvertent\w*|oversight|broken by|"
+    r"(?:had|has|with) no \w+)\b",
+    re.I,
+)
+_ANAPHOR = re.compile(r"^(?:this|that|these|it|which|as a result)\b", re.I)
+_FIX = re.compile(
+    r"\b(?:fix\w*|resolv\w*|mitigat\w*|restor\w*|roll(?:ed)?[ -]?back|revert\w*|recover\w*|patch\w*|"
+    r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*)\b",
+    re.I,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 _WHY_LABEL = re.compile(r"^(?:why(?: it failed)?|because)\s*:?\s*", re.I)
-_ISO_PREFIX = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:[ T](\d{1,2}:\d{2}))?")
-_DATE_FORMATS = ("%B %d, %Y", "%b %d, %Y", "%d %B %Y", "%d %b %Y")
+_LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
+_PLACEHOLDER_TEXT = re.compile(
+    r"\{\{[^}]*\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
+    r"<(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title|service|team|description)[^>]*>|"
+    r"\b(?:YYYY-MM-DD|HH:MM|XX:XX|MM/DD/YYYY|lorem ipsum)\b",
+    re.I,
+)
+_TEMPLATE_TITLE = re.compile(
+    r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template", re.I
+)
+_INCIDENT_WORDS = re.compile(
+    r"\b(?:incident|outage|postmortem|post-mortem|downtime|went down|was down|error|fail\w*|degrad\w*|broken|crash\w*|"
+    r"root cause|resolv\w*|mitigat\w*|restor\w*|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*)\b",
+    re.I,
+)
+_INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
 
 
-def _normalize(name: str) -> str:
-    name = name.lower().replace("’", "'").replace("-", " ").replace("_", " ")
-    name = re.sub(r"^[\d.\s]+", "", name)  # "2. Root cause"
-    return " ".join(re.sub(r"[^a-z' ]+", " ", name).split())
-
-
-def _plain(text: str) -> str:
-    """Without emphasis markers and surrounding quotes: `**Service:**` and `"x"` say the same."""
-    return text.replace("**", "").replace("__", "").strip().strip("`").strip().strip("'\"").strip()
-
-
-def _clean(lines: list[str]) -> str:
-    """The section's text with hard-wrapped paragraphs joined (Markdown reads a single newline as
-    a space; Slack would not), list items and code kept on their own lines, fences dropped."""
+def _join(lines: list[str]) -> str:
+    """A section's text with hard-wrapped paragraphs joined (Markdown reads a single newline as a
+    space), list items, table rows and code on their own lines, fences dropped."""
     out: list[str] = []
-    joinable = False  # whether the last line is prose that a wrapped line continues
+    joinable = False
     in_fence = False
-    for line in _COMMENT.sub("", "\n".join(lines)).splitlines():
-        if _FENCE.match(line):
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
             in_fence, joinable = not in_fence, False
             continue
         stripped = line.strip()
-        code = in_fence or (line.startswith(("    ", "\t")) and not joinable)
+        code = in_fence or (line.startswith(("    ", "\t")) and not joinable and not _LIST_ITEM.match(line))
+        if stripped.startswith("![") and stripped.endswith(")"):
+            continue  # an image: nothing to read
         if code:
             out.append(line.rstrip())
         elif stripped and joinable and not _LIST_ITEM.match(line) and not stripped.startswith(("|", "#", ">")):
             out[-1] += " " + stripped
         else:
             out.append(stripped)
-        joinable = bool(stripped) and not code
+        joinable = bool(stripped) and not code and not stripped.startswith("|")
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
 
-def _key_value(line: str) -> tuple[str, str] | None:
-    item = _LIST_ITEM.match(line)
-    body = item.group(2) if item else line
-    key, sep, value = body.partition(":")
-    if not sep or len(key) > 40:
-        return None
-    return _normalize(_plain(key)), _plain(value.lstrip("*_ "))
+def _sections_text(sections: list[Section]) -> tuple[str, str]:
+    text = "\n\n".join(t for t in (_join(s.lines) for s in sections) if t)
+    return text, " + ".join(s.label for s in sections)
 
 
-def _front_matter(lines: list[str]) -> tuple[dict[str, str | list[str]], list[str]]:
-    """Flat `key: value` front matter (and `key:` followed by `- item` lines) and the rest."""
-    if not lines or lines[0].strip() != "---":
-        return {}, lines
-    for end in range(1, len(lines)):
-        if lines[end].strip() in ("---", "..."):
-            break
-    else:
-        raise Rejected("front matter opened with '---' is never closed")
-    found: dict[str, str | list[str]] = {}
-    last_key = None
-    for line in lines[1:end]:
-        item = re.match(r"^\s+-\s+(.*)$", line)
-        if item and last_key is not None:
-            previous = found.get(last_key)
-            found[last_key] = [*(previous if isinstance(previous, list) else []), _plain(item.group(1))]
+def _units(text: str) -> list[str]:
+    """Sentences of a section, a sentence ending in ':' together with the list that follows it
+    ("This was resolved by: 1. Giving core pods more resource guarantees 2. ...")."""
+    units: list[str] = []
+    open_colon = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped:
             continue
-        pair = _key_value(line) if not line.startswith((" ", "\t", "#")) else None
-        if pair:
-            last_key, value = pair
-            found[last_key] = value
-    return found, lines[end + 1 :]
-
-
-def _date(label: str, value: str) -> datetime:
-    text = re.sub(r"\s*(UTC|GMT|Z)$", "", value.strip(), flags=re.I)
-    candidates = [lambda: datetime.fromisoformat(text)]
-    candidates += [lambda f=f: datetime.strptime(text, f) for f in _DATE_FORMATS]
-    prefix = _ISO_PREFIX.match(text)
-    if prefix:  # "2024-03-04 10:02–11:40 UTC": the start
-        candidates.append(lambda: datetime.fromisoformat(" ".join(p for p in prefix.groups() if p)))
-    for parse in candidates:
-        try:
-            moment = parse()
-        except ValueError:
+        if open_colon and _LIST_ITEM.match(line):
+            units[-1] += " " + stripped
             continue
-        return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-    raise Rejected(f"{label}: {value!r} is not a date (write YYYY-MM-DD or an ISO 8601 time)")
+        open_colon = False
+        units += [s for s in _SENTENCE.split(" ".join(stripped.split())) if s]
+        open_colon = stripped.endswith(":")
+    return units
 
 
-def _tags(value: str | list[str]) -> list[str]:
-    items = value if isinstance(value, list) else re.split(r"[,;]", value.strip().strip("[]"))
-    return [t for t in (_plain(i) for i in items) if t]
+def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]:
+    """The sentences that match, with the sentence before one that starts "This ..." (what "this" is)."""
+    units = _units(text)
+    chosen: dict[int, None] = {}
+    for i, unit in enumerate(units):
+        if pattern.search(unit) and not is_critique(unit):
+            if i and _ANAPHOR.match(unit):
+                chosen[i - 1] = None
+            chosen[i] = None
+    return [units[i] for i in sorted(chosen)][:limit]
 
 
-def failed_attempts(text: str) -> list[dict[str, str]]:
-    """One attempt per top-level list item (or per paragraph when there is no list)."""
+_WENT_WRONG = re.compile(r"\b(?:went wrong|went poorly|went badly|didn't go|did not go|could have gone better)\b", re.I)
+
+
+def _went_wrong(doc: Document) -> tuple[list[str], str]:
+    """The first points of a "What went wrong" part that are not critiques of the response."""
+    for section in doc.of_kind("lesson"):
+        lines, inside = [], _WENT_WRONG.search(section.heading) is not None
+        for line in section.lines:
+            if line.strip().endswith(":") and not _LIST_ITEM.match(line):  # a subsection heading kept in its parent
+                inside = _WENT_WRONG.search(line) is not None
+                continue
+            if inside:
+                lines.append(line)
+        points = [u for u in _units(_join(lines)) if not is_critique(u) and not re.match(r"^(?:we|i)\b", u, re.I)][:2]
+        if points:
+            return points, f"points of {section.label} (what went wrong)"
+    return [], ""
+
+
+def _explicit_attempts(text: str) -> list[dict[str, str]]:
+    """One attempt per top-level list item of a "What didn't work" section (or per paragraph)."""
     items: list[list[str]] = []
     for line in text.splitlines():
         item = _LIST_ITEM.match(line)
@@ -195,103 +157,192 @@ def failed_attempts(text: str) -> list[dict[str, str]]:
     attempts = []
     for parts in items:
         action, why = parts[0], " ".join(_WHY_LABEL.sub("", p) for p in parts[1:])
+        if is_critique(action):
+            continue  # "it took us 9 hours to notice": about the response, not an attempt
         split = WHY_SEPARATOR.split(action, maxsplit=1)
         if len(split) == 2:
             action, why = split[0], " ".join(x for x in (split[1], why) if x)
-        attempts.append({"action": _plain(" ".join(action.split())), "why_it_failed": _plain(why)})
+        attempts.append({"action": plain(" ".join(action.split())), "why_it_failed": plain(why)})
     return attempts
 
 
-def _metadata_line(line: str, meta: dict[str, Any], labels: dict[str, str]) -> bool:
-    pair = _key_value(line)
-    if not pair or pair[0] not in METADATA:
-        return False
-    meta.setdefault(pair[0], pair[1])  # front matter first, then the first line that says it
-    labels.setdefault(METADATA[pair[0]], f"metadata {pair[0]!r}")
-    return True
-
-
-def _labels(headings: dict[str, list[str]]) -> dict[str, str]:
-    """Which headings each field came from, so an error names the section to fix."""
-    sources = {"symptoms": ("summary", "symptoms", "impact"), "lesson": ("lesson", "action_items")}
-    labels = {}
-    for name in ("symptoms", "error_message", "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson"):
-        found = [h for kind in sources.get(name, (name,)) for h in headings.get(kind, [])]
-        labels[name] = "section " + " + ".join(repr(h) for h in found) if found else "the text under the title"
-    return labels
-
-
-def parse_markdown(text: str, *, team_id: str, incident_id: str) -> MemoryDraft:
-    """One postmortem → one draft; `incident_id` is used when the file names none."""
-    meta, lines = _front_matter(text.splitlines())
-    meta_labels = {METADATA[k]: f"front matter {k!r}" for k in meta if k in METADATA}
-    title: str | None = None
-    sections: dict[str, list[str]] = {}
-    headings: dict[str, list[str]] = {}  # what → headings it came from, to name them in errors
-    preamble: list[str] = []
-    current: list[str] | None = None  # None: before the first section
-    in_fence = False
-    for line in lines:
-        if _FENCE.match(line):
-            in_fence = not in_fence
-        heading = None if in_fence else _HEADING.match(line)
-        if heading and len(heading.group(1)) == 1 and title is None:
-            title = _plain(heading.group(2))
-            continue
-        if heading:
-            kind = SECTIONS.get(_normalize(_plain(heading.group(2))))
-            if kind is not None or len(heading.group(1)) == 2:
-                current = sections.setdefault(kind or "ignored", [])
-                if kind:
-                    current.append("")  # a blank line between two sections of the same kind
-                    headings.setdefault(kind, []).append(_plain(heading.group(2)))
-                continue
-        (preamble if current is None else current).append(line)
-
-    prose = []  # text under the title that is not metadata: the summary, when there is no section for it
-    for line in preamble:
-        if not _metadata_line(line, meta, meta_labels):
-            prose.append(line)
-    for line in sections.get("metadata", []):
-        _metadata_line(line, meta, meta_labels)
-
-    title = title or (str(meta["title"]) if meta.get("title") else None)
-    if not title:
-        raise Rejected("no title: expected a '# ' heading (or `title:` in front matter)")
-    known = set(sections) - {"ignored", "metadata"}
-    if not known:
-        raise Rejected("no postmortem sections: expected headings like '## Summary', '## Root cause', '## Resolution'")
-
-    def body(kind: str) -> str:
-        return _clean(sections.get(kind, []))
-
-    summary = body("summary") or _clean(prose)
-    impact = body("impact")
-    actions = body("action_items")
-    fields: dict[str, Any] = {
-        "incident_id": incident_id,
-        "title": title,
-        "symptoms": "\n\n".join(x for x in (summary, body("symptoms"), impact and f"Impact: {impact}") if x),
-        "error_message": body("error_message"),
-        "root_cause": body("root_cause"),
-        "diagnosis": body("diagnosis"),
-        "resolution": body("resolution"),
-        "failed_attempts": failed_attempts(body("failed_attempts")),
-        "lesson": "\n\n".join(x for x in (body("lesson"), actions and f"Action items:\n{actions}") if x),
-    }
-    fields = {k: v for k, v in fields.items() if v not in ("", [])}
-    for key, value in meta.items():
-        name = METADATA.get(key)
-        if name is None or value in ("", []) or is_placeholder(value):
-            continue  # authors, status, links...: not part of a memory; "TBD": not said yet
-        if name in ("occurred_at", "resolved_at"):
-            fields[name] = _date(key, str(value))
-        elif name == "tags":
-            fields[name] = _tags(value)
+def _failed_attempts(doc: Document, entries: list[Entry], timeline_prose: str) -> tuple[list[dict[str, str]], list[str]]:
+    attempts: list[dict[str, str]] = []
+    origins: list[str] = []
+    for section in doc.of_kind("failed_attempts"):
+        found = _explicit_attempts(_join(section.lines))
+        attempts += found
+        origins += [section.label] * len(found)
+    for entry, attempt in failed_in_timeline(entries):
+        attempts.append(attempt)
+        origins.append(f"timeline entry {entry.when!r}")
+    for attempt in attempts_in(timeline_prose):
+        attempts.append(attempt)
+        origins.append("the timeline's prose")
+    for section in doc.sections:
+        if section.kind in ("resolution", "diagnosis"):  # they tell what was done: every sentence counts
+            found = attempts_in(_join(section.lines))
+        elif section.kind in ("summary", None):  # they mostly tell what the system did
+            # quoted chat logs ("> alice [5:13 PM] ...") are not the story of what was tried
+            found = failed_in_prose(_join([line for line in section.lines if not line.lstrip().startswith(">")]))
         else:
-            fields[name] = value if isinstance(value, str) else ", ".join(value)
-    return seed_draft(fields, team_id=team_id, labels=_labels(headings) | meta_labels)
+            continue
+        attempts += found
+        origins += [section.label] * len(found)
+    seen: set[str] = set()
+    kept, kept_origins = [], []
+    for attempt, origin in zip(attempts, origins, strict=True):
+        key = " ".join(attempt["action"].lower().split())[:120]
+        if key and key not in seen and not any(key in s or s in key for s in seen):
+            seen.add(key)
+            kept.append({"action": attempt["action"][:MAX_TEXT], "why_it_failed": attempt["why_it_failed"][:MAX_TEXT]})
+            kept_origins.append(origin)
+    return kept, kept_origins
 
 
-def read_markdown(path: Path, *, team_id: str, incident_id: str) -> list[MemoryDraft]:
-    return [parse_markdown(read_text(path), team_id=team_id, incident_id=incident_id)]
+def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
+    content = [line for line in text.splitlines() if line.strip()]
+    placeholders = sum(1 for line in content if _PLACEHOLDER_TEXT.search(line))
+    title = normalize_heading(doc.title or "")
+    if _TEMPLATE_TITLE.search(title) or "template" in PurePath(name).stem.lower():
+        if placeholders or "template" in PurePath(name).stem.lower() or "template" in title:
+            raise NotAnIncident(f"a postmortem template, not an incident report (title {doc.title!r})")
+    if placeholders >= 3 and placeholders >= 0.2 * len(content):
+        raise NotAnIncident(f"a postmortem template, not an incident report ({placeholders} placeholders)")
+    stem = normalize_heading(PurePath(name).stem.replace("_", " ").replace("-", " "))
+    substantive = [s for s in doc.sections if s.kind in ("root_cause", "resolution", "timeline", "failed_attempts")]
+    if (stem in _INDEX_NAMES or set(stem.split()) & {"readme", "index"}) and not substantive:
+        raise NotAnIncident(f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)")
+    body = _join(doc.preamble) + "".join(_join(s.lines) for s in doc.sections)
+    if len(body.strip()) < 20:
+        raise NotAnIncident("nothing but a title: no text to remember")
+    known = [s for s in doc.sections if s.kind not in (None, "metadata")]
+    if not known and not _INCIDENT_WORDS.search(f"{doc.title or ''}\n{body}"):
+        raise NotAnIncident("no postmortem sections and no word of an incident (outage, error, failure, root cause...)")
+
+
+def _title_from_name(name: str) -> str:
+    """'2024-02-28-decide is down.md' → 'Decide is down'."""
+    stem = PurePath(name).stem
+    words = re.sub(r"^\d{4}[-_.]?\d{2}[-_.]?\d{2}[-_ ]*", "", stem).replace("-", " ").replace("_", " ").strip()
+    return (words or stem)[:1].upper() + (words or stem)[1:]
+
+
+def _root_cause_without_section(doc: Document, title: str, summary: str, summary_from: str, other: str) -> tuple[str, str]:
+    """The sentences that say what caused it (the title's included), from the summary, else other
+    sections, else the system's part of "What went wrong"; a summary that only tells what users
+    saw gives no root cause rather than a wrong one."""
+    title_cause = title if _CAUSE.search(title) else ""
+    title_from = "the title" if title_cause else ""
+    for text, origin in ((summary, f"sentences of {summary_from}"), (other, "sentences of other sections")):
+        said = _sentences(text, _CAUSE)
+        if said:
+            return " ".join([title_cause, *said]).strip(), " + ".join(x for x in (title_from, origin) if x)
+    wrong, wrong_from = _went_wrong(doc)
+    if wrong:
+        return " ".join([title_cause, *wrong]).strip(), " + ".join(x for x in (title_from, wrong_from) if x)
+    return title_cause, title_from
+
+
+def _fix_without_section(summary: str, summary_from: str, entries: list[Entry], timeline_prose: str) -> tuple[str, str]:
+    """The summary's "resolved by ..." sentences, the timeline entries that restored service and
+    the timeline's sentences that say what fixed it."""
+    said = " ".join(_sentences(summary, _FIX))
+    fixed = resolving(entries)
+    told = " ".join(_sentences(timeline_prose, _FIX))
+    fixes = [said, *(f"{e.when} — {e.text}" for e in fixed), told]
+    origins = [
+        f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed),
+        "sentences of the timeline" if told else "",
+    ]  # fmt: skip
+    return "\n".join(x for x in fixes if x), " + ".join(x for x in origins if x)
+
+
+_SERVICE_TAG = re.compile(r"^(?:service|component|system|app)\s*[:/=]\s*(\S.*)$", re.I)
+
+
+def _coerced(found: dict[str, Any]) -> dict[str, Any]:
+    """Front matter values as the memory holds them: tags a list of strings, the rest text."""
+    values = dict(found)
+    if "tags" in values:
+        raw = values["tags"]
+        items = raw if isinstance(raw, list) else re.split(r"[,;]", str(raw).strip().strip("[]"))
+        values["tags"] = [t[:100] for t in (plain(str(i)) for i in items) if t][:50]
+        named = [m.group(1) for t in values["tags"] if (m := _SERVICE_TAG.match(t))]
+        if named and "service" not in values:  # a tag "service:checkout" names the service
+            values["service"] = ", ".join(named)
+    for key in ("service", "severity", "incident_id", "verified_by", "error_message"):
+        if isinstance(values.get(key), list):
+            values[key] = ", ".join(str(v) for v in values[key])
+        elif key in values and not isinstance(values[key], str):
+            values[key] = str(values[key])
+    return values
+
+
+def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "postmortem.md") -> MemoryDraft:
+    """One postmortem → one seed draft with its provenance; `incident_id` when the file names none."""
+    doc = parse_document(text)
+    if not text.strip():
+        raise NotAnIncident("the file is empty")
+    _refuse_non_incidents(doc, name, text)
+    fields = FoundFields()
+    title = doc.title
+    if title and _TEMPLATE_TITLE.search(normalize_heading(title)):  # "# ISSUE NAME" left from the template
+        title = next((plain(line) for line in doc.preamble if plain(line) and len(plain(line)) <= 150), None)
+        doc.preamble = doc.preamble[1:] if title else doc.preamble
+    title = title or _title_from_name(name)
+    fields.put("title", title[:300], {"front matter": "front matter 'title'", "heading": "the first heading",
+                                      "first line": "the first line"}.get(doc.title_from, "the file name"))  # fmt: skip
+    inline: dict[str, list[tuple[str, str]]] = {}
+    read_metadata(doc, fields, inline)
+
+    def take(kind: str) -> tuple[str, str]:
+        text, origin = _sections_text(doc.of_kind(kind))
+        extra = inline.get(kind, [])
+        if extra:
+            text = "\n\n".join(x for x in (text, *(v for v, _ in extra)) if x)
+            origin = " + ".join(x for x in (origin, *(o for _, o in extra)) if x)
+        return text, origin
+
+    preamble_prose = _join([line for line in doc.preamble if key_value(line) is None])
+    summary, summary_from = take("summary")
+    if not summary and preamble_prose:
+        summary, summary_from = preamble_prose, "the text under the title"
+    elif preamble_prose and len(preamble_prose) > 40:
+        summary, summary_from = f"{preamble_prose}\n\n{summary}", f"the text under the title + {summary_from}"
+    symptoms, symptoms_from = take("symptoms")
+    impact, impact_from = take("impact")
+    fields.put(
+        "symptoms",
+        "\n\n".join(x for x in (summary, symptoms, impact and f"Impact: {impact}") if x),
+        " + ".join(x for x in (summary_from, symptoms_from, impact_from) if x),
+    )
+    timelines = [read_timeline(s.lines) for s in doc.of_kind("timeline")]
+    entries = [e for found, _ in timelines for e in found]
+    timeline_prose = "\n\n".join(prose for _, prose in timelines if prose)
+    other = "\n\n".join(_join(s.lines) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
+    for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
+        fields.put(kind, *take(kind))
+    if "root_cause" not in fields.values:
+        fields.put("root_cause", *_root_cause_without_section(doc, title, summary, summary_from, other))
+    if "resolution" not in fields.values:
+        fields.put("resolution", *_fix_without_section(summary, summary_from, entries, timeline_prose))
+    attempts, attempt_origins = _failed_attempts(doc, entries, timeline_prose)
+    fields.put("failed_attempts", attempts, "; ".join(dict.fromkeys(attempt_origins)))
+    lesson, lesson_from = take("lesson")
+    actions, actions_from = take("action_items")
+    fields.put(
+        "lesson",
+        "\n\n".join(x for x in (lesson, actions and f"Action items:\n{actions}") if x),
+        " + ".join(x for x in (lesson_from, actions_from) if x),
+    )
+    body = "\n".join(_join(s.lines) for s in doc.sections if s.kind not in ("lesson", "action_items"))
+    read_dates(doc, fields, name, entries, "\n".join((_join(doc.preamble), summary, body))[:20_000])
+    values = _coerced(fields.values)
+    values.setdefault("incident_id", incident_id)
+    provenance = {"file": name, "extractor": EXTRACTOR, "fields": dict(fields.origins)}
+    return seed_draft(values, team_id=team_id, labels=fields.origins, provenance=provenance)
+
+
+def read_markdown(path: Path, *, team_id: str, incident_id: str, name: str | None = None) -> list[MemoryDraft]:
+    return [parse_markdown(read_text(path), team_id=team_id, incident_id=incident_id, name=name or path.name)]

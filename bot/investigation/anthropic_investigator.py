@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -31,10 +31,12 @@ from bot.investigation.models import (
     TokenUsage,
 )
 from bot.investigation.offline import OfflineInvestigator
+from bot.investigation.patterns import pattern_note
 from bot.investigation.privacy import privacy_blockers, privacy_note
 from bot.investigation.prompt import DEFAULT_BUDGET_CHARS, Prompt, render_prompt
 from bot.investigation.second_opinion import DEFAULT_BUDGET_S, DEFAULT_GUARD_MODEL, SecondOpinion, SentenceClassifier
 from bot.models import Incident, RecallMatch, utcnow
+from bot.rules.model import Rule
 
 log = logging.getLogger(__name__)
 
@@ -151,24 +153,26 @@ class AnthropicInvestigator:
         memories: list[RecallMatch],
         *,
         channel_is_private: bool | None = None,
+        known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
         try:
             blockers = [] if self.private_with_model else privacy_blockers(incident, memories, channel_is_private)
             if blockers:
                 return self.offline.answer(
-                    incident, timeline, memories, note=privacy_note(blockers), reason=FallbackReason.PRIVACY
+                    incident, timeline, memories, note=privacy_note(blockers), reason=FallbackReason.PRIVACY,
+                    known_patterns=known_patterns,
                 )
         except Exception:  # never raise to the caller
             log.exception("privacy check failed")
             return self.offline.answer(
                 incident, timeline, memories, note="Privacy check failed; nothing was sent.",
-                reason=FallbackReason.PRIVACY_CHECK_FAILED,
+                reason=FallbackReason.PRIVACY_CHECK_FAILED, known_patterns=known_patterns,
             )  # fmt: skip
 
         spent = _Spent()
         try:
             async with asyncio.timeout(self.timeout_s):
-                return await self._ask(incident, timeline, memories, spent)
+                return await self._ask(incident, timeline, memories, spent, known_patterns)
         except (TimeoutError, anthropic.APITimeoutError):
             why = f"The model did not answer within {self.timeout_s:g} s (timeout)"
             reason = FallbackReason.TIMEOUT
@@ -198,7 +202,8 @@ class AnthropicInvestigator:
             reason = FallbackReason.UNEXPECTED
         log.warning("investigation fell back to offline: %s", why)
         fallback = self.offline.answer(
-            incident, timeline, memories, note=f"{why}. Offline answer from the memories alone.", reason=reason
+            incident, timeline, memories, note=f"{why}. Offline answer from the memories alone.", reason=reason,
+            known_patterns=known_patterns,
         )
         if spent.calls:
             fallback = fallback.model_copy(update={"model": self.model, "usage": spent.usage})
@@ -209,11 +214,17 @@ class AnthropicInvestigator:
         return fallback
 
     async def _ask(
-        self, incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch], spent: _Spent
+        self,
+        incident: Incident,
+        timeline: list[TimelineEntry],
+        memories: list[RecallMatch],
+        spent: _Spent,
+        known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
         prompt = render_prompt(
-            incident, timeline, memories, now=self.clock(), tool_name=TOOL_NAME, budget_chars=self.prompt_budget_chars
-        )
+            incident, timeline, memories, now=self.clock(), tool_name=TOOL_NAME, budget_chars=self.prompt_budget_chars,
+            known_patterns=known_patterns,
+        )  # fmt: skip
         messages: list[dict[str, Any]] = [{"role": "user", "content": prompt.text}]
         tool = tool_definition()
         result: GuardResult | None = None
@@ -242,14 +253,17 @@ class AnthropicInvestigator:
                 first = exc.errors()[0]
                 where = ".".join(str(x) for x in first["loc"]) or "answer"
                 raise MalformedAnswer(f"{exc.error_count()} schema error(s); {where}: {first['msg']}") from exc
-            result = guard(answer, incident, timeline, memories)
+            patterns = [r.id for r in known_patterns]
+            result = guard(answer, incident, timeline, memories, pattern_ids=patterns)
             if not result.refused and self.classifier is not None:
                 # only what the rules let through is worth a second look
                 opinion = await self._second_opinion(answer, memories, spent)
                 if opinion.verdicts:
-                    result = guard(answer, incident, timeline, memories, second_opinion=opinion.verdicts)
+                    result = guard(
+                        answer, incident, timeline, memories, second_opinion=opinion.verdicts, pattern_ids=patterns
+                    )
             if not result.refused:
-                return self._investigation(result, spent, prompt)
+                return self._investigation(result, spent, prompt, known_patterns)
             log.info("investigation refused by the guard: %s", [unquoted(v) for v in result.violations])
             messages += [
                 {"role": "assistant", "content": [{"type": "tool_use", "id": call.id, "name": call.name, "input": call.input}]},
@@ -277,7 +291,9 @@ class AnthropicInvestigator:
             log.warning("second opinion unavailable, the rules decide alone: %s", opinion.unavailable)
         return opinion
 
-    def _investigation(self, result: GuardResult, spent: _Spent, prompt: Prompt) -> Investigation:
+    def _investigation(
+        self, result: GuardResult, spent: _Spent, prompt: Prompt, known_patterns: Sequence[Rule] = ()
+    ) -> Investigation:
         flags = list(result.flags)
         if spent.guard_note:
             flags.append(f"second opinion ({self.classifier.model if self.classifier else '?'}) unavailable: {spent.guard_note}; the rules decided alone")
@@ -292,4 +308,5 @@ class AnthropicInvestigator:
             guard_model=self.classifier.model if self.classifier else None,
             guard_usage=spent.guard_usage,
             guard_note=spent.guard_note,
+            known_patterns=[pattern_note(r) for r in known_patterns],
         )

@@ -16,6 +16,7 @@ to the offline answer.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from bot.investigation.claims import Claim, Sentence, Verdict, rule_verdicts, sentences_of
@@ -238,11 +239,15 @@ def named_claims(sentences: list[Sentence], recalled_ids: list[str]) -> list[Ver
 
 
 def claim_verdicts(
-    answer: ModelAnswer | Findings, memories: list[RecallMatch], current: CurrentEvidence
+    answer: ModelAnswer | Findings,
+    memories: list[RecallMatch],
+    current: CurrentEvidence,
+    pattern_ids: Sequence[str] = (),
 ) -> tuple[list[Sentence], list[Verdict]]:
-    """Every sentence of the answer, and the rules' verdicts on them (one per sentence at most)."""
+    """Every sentence of the answer, and the rules' verdicts on them (one per sentence at most).
+    A known pattern's id counts as a past incident's: naming it as today's cause is a claim."""
     sentences = sentences_of(answer)
-    ids = [m.memory.incident_id for m in memories]
+    ids = [m.memory.incident_id for m in memories] + list(pattern_ids)
     past = PastContent.of(memories, current)
     by_sentence: dict[int, Verdict] = {}
     for verdict in named_claims(sentences, ids) + rule_verdicts(sentences, past, ids):
@@ -263,10 +268,13 @@ def guard(
     memories: list[RecallMatch],
     *,
     second_opinion: list[Verdict] | None = None,
+    pattern_ids: Sequence[str] = (),
 ) -> GuardResult:
-    """Check and repair an answer. `second_opinion`: claims a classifier found (sentences as claim_verdicts numbers them)."""
+    """Check and repair an answer. `second_opinion`: claims a classifier found (sentences as
+    claim_verdicts numbers them). `pattern_ids`: the known patterns (approved rules) the
+    investigation was given; cited like memories and, like memories, never today's cause."""
     current = CurrentEvidence.of(incident, timeline)
-    _, verdicts = claim_verdicts(answer, memories, current)
+    _, verdicts = claim_verdicts(answer, memories, current, pattern_ids)
     ruled = {v.sentence.index for v in verdicts}
     verdicts += [v for v in second_opinion or [] if v.sentence.index not in ruled]
     violations = [v.describe() for v in sorted(verdicts, key=lambda v: v.sentence.index)]
@@ -280,7 +288,7 @@ def guard(
     else:
         findings = answer
     for step in (
-        lambda f: check_citations(f, [m.memory.incident_id for m in memories]),
+        lambda f: check_citations(f, [m.memory.incident_id for m in memories] + list(pattern_ids)),
         lambda f: require_current_evidence(f, current.corpus),
         lambda f: complete_failed_actions(f, memories),
         lambda f: annotate_failed_recommendations(f, memories),

@@ -113,6 +113,16 @@ class Findings(_Sections):
     current_summary: Text = Field(description="what is happening NOW, from current evidence only; no past incident")
 
 
+class KnownPatternNote(Strict):
+    """An approved rule that fired on this incident, as the investigation was given it: PAST
+    context for what to check, under the same rules as past memories."""
+
+    rule_id: Identifier
+    headline: RequiredText = Field(description="Known pattern R-… (reviewed by … on …, from INC-…)")
+    checks: list[RequiredText] = Field(default_factory=list, max_length=MAX_ITEMS)
+    dead_ends: list[RequiredText] = Field(default_factory=list, max_length=MAX_ITEMS)
+
+
 class InvestigatorKind(StrEnum):
     ANTHROPIC = "anthropic"
     OFFLINE = "offline"
@@ -160,3 +170,6 @@ class Investigation(Findings):
     guard_usage: TokenUsage | None = None
     guard_note: str | None = Field(default=None, description="why the second opinion was not had (the rules decided alone)")
     context_notes: list[str] = Field(default_factory=list, description="what the model was not shown, and why")
+    known_patterns: list[KnownPatternNote] = Field(
+        default_factory=list, description="approved rules that fired on the incident (context, never a verdict)"
+    )

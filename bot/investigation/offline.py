@@ -6,6 +6,8 @@ needs evidence, and the summary only restates what was declared and said in the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.investigation.conflicts import detect_conflicts
 from bot.recall.conflicts import same_cause
 from bot.investigation.models import (
@@ -21,9 +23,11 @@ from bot.investigation.models import (
     PreviousAction,
     TimelineEntry,
 )
+from bot.investigation.patterns import pattern_checks, pattern_dead_ends, pattern_note
 from bot.investigation.prompt import when
 from bot.investigation.text import clip
 from bot.models import Incident, MemoryRecord, RecallMatch, TruthState
+from bot.rules.model import Rule
 
 FIELD_CLIP = 600
 _NOT_AN_OUTCOME = (TruthState.REJECTED, TruthState.SUPERSEDED)
@@ -121,10 +125,13 @@ def _relevant(memories: list[RecallMatch]) -> list[RecallMatch]:
     return [m for m in memories if m.score >= RELEVANT_SHARE_OF_TOP * top]
 
 
-def offline_findings(incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch]) -> Findings:
+def offline_findings(
+    incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch], known_patterns: Sequence[Rule] = ()
+) -> Findings:
     usable = [m.memory for m in _relevant(memories) if m.memory.truth_state is not TruthState.REJECTED]
     outcomes = [m for m in usable if m.truth_state not in _NOT_AN_OUTCOME]
-    checks = [c for c in map(_check, outcomes) if c is not None]
+    # a reviewed pattern's checks first: several confirmed incidents agree on them
+    checks = pattern_checks(known_patterns) + [c for c in map(_check, outcomes) if c is not None]
     conflicts = detect_conflicts(memories)
     return Findings(
         current_summary=_summary(incident, timeline),
@@ -133,15 +140,18 @@ def offline_findings(incident: Incident, timeline: list[TimelineEntry], memories
         successful_previous_actions=[
             PreviousAction(action=clip(m.resolution, 2900), memory_id=m.incident_id) for m in outcomes if m.resolution
         ][:MAX_ITEMS],
-        failed_previous_actions=[
-            FailedPreviousAction(
-                action=a.action,
-                why_it_failed=a.why_it_failed or f"why it failed was not recorded in {m.incident_id}",
-                memory_id=m.incident_id,
-            )
-            for m in usable
-            for a in m.failed_attempts
-        ][:MAX_ITEMS],
+        failed_previous_actions=(
+            pattern_dead_ends(known_patterns)
+            + [
+                FailedPreviousAction(
+                    action=a.action,
+                    why_it_failed=a.why_it_failed or f"why it failed was not recorded in {m.incident_id}",
+                    memory_id=m.incident_id,
+                )
+                for m in usable
+                for a in m.failed_attempts
+            ]
+        )[:MAX_ITEMS],
         conflicts=conflicts[:MAX_ITEMS],
         open_questions=_open_questions(incident, timeline, memories, bool(conflicts)),
     )
@@ -158,10 +168,15 @@ class OfflineInvestigator:
         *,
         note: str | None = None,
         reason: FallbackReason | None = None,
+        known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
-        findings = offline_findings(incident, timeline, memories)
+        findings = offline_findings(incident, timeline, memories, known_patterns)
         return Investigation(
-            **findings.model_dump(), investigator=InvestigatorKind.OFFLINE, note=note, fallback_reason=reason
+            **findings.model_dump(),
+            investigator=InvestigatorKind.OFFLINE,
+            note=note,
+            fallback_reason=reason,
+            known_patterns=[pattern_note(r) for r in known_patterns],
         )
 
     async def investigate(
@@ -171,8 +186,9 @@ class OfflineInvestigator:
         memories: list[RecallMatch],
         *,
         channel_is_private: bool | None = None,
+        known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
-        return self.answer(incident, timeline, memories)
+        return self.answer(incident, timeline, memories, known_patterns=known_patterns)
 
     async def aclose(self) -> None:
         """Nothing to release: the offline investigator holds no connection."""

@@ -9,14 +9,17 @@ oldest timeline messages; the newest current evidence and the rules are always k
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from bot.investigation.models import TimelineEntry
+from bot.investigation.patterns import pattern_view
 from bot.recall.reasons import humanize_age
 from bot.models import Incident, RecallMatch, TruthState
+from bot.rules.model import Rule
 
 TEMPLATE = "investigation_prompt.j2"
 DEFAULT_BUDGET_CHARS = 60_000
@@ -98,7 +101,7 @@ def memory_view(match: RecallMatch, now: datetime) -> dict[str, object]:
         "service": memory.service,
         "truth_state": memory.truth_state.value,
         "truth_detail": _truth_detail(match, now),
-        "age": humanize_age(memory.occurred_at or memory.created_at, now),
+        "age": humanize_age(memory.happened_at, now),
         "root_cause": memory.root_cause,
         "diagnosis": memory.diagnosis,
         "resolution": memory.resolution,
@@ -119,8 +122,10 @@ def _render(
     omitted_timeline: int,
     omitted_memories: int,
     tool_name: str,
+    patterns: Sequence[dict[str, object]] = (),
 ) -> str:
     return _env.get_template(TEMPLATE).render(
+        patterns=patterns,
         incident=incident,
         timeline=timeline,
         memories=memories,
@@ -152,13 +157,16 @@ def render_prompt(
     now: datetime,
     tool_name: str,
     budget_chars: int = DEFAULT_BUDGET_CHARS,
+    known_patterns: Sequence[Rule] = (),
 ) -> Prompt:
+    """Known patterns are history like the memories, but few and short: they are always kept."""
     # numbered once, oldest first, so a message keeps its ref (T1, T2…) whatever is left out
     entries = [(timeline_ref(n), e) for n, e in enumerate(sorted(timeline, key=lambda e: e.at), start=1)]
     views = [memory_view(m, now) for m in memories]
+    patterns = [pattern_view(r) for r in known_patterns]
 
     def with_memories(k: int) -> str:
-        return _render(incident, entries, views[:k], 0, len(views) - k, tool_name)
+        return _render(incident, entries, views[:k], 0, len(views) - k, tool_name, patterns)
 
     # 1. Trim history: keep the k most relevant memories (recall order is relevance order).
     k = _largest_fitting(len(views), lambda k: len(with_memories(k)) <= budget_chars)
@@ -168,7 +176,7 @@ def render_prompt(
     # 2. Then the present: keep the newest j messages.
     def newest(j: int, items: list[tuple[str, TimelineEntry]] = entries) -> str:
         kept = items[len(items) - j :] if j else []
-        return _render(incident, kept, [], len(items) - j, len(views), tool_name)
+        return _render(incident, kept, [], len(items) - j, len(views), tool_name, patterns)
 
     j = _largest_fitting(len(entries), lambda j: len(newest(j)) <= budget_chars)
     if j >= 1:

@@ -6,13 +6,14 @@ Every record is validated before anything is written, and every problem names it
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from bot.models import MemoryDraft, Source
+from bot.models import MemoryDraft, Source, TruthState
 
 MAX_FILE_BYTES = 200 * 1024 * 1024
 
@@ -47,6 +48,9 @@ def draft_from_json(
     data = dict(obj)
     if "id" in data and "incident_id" not in data:
         data["incident_id"] = data.pop("id")
+    if data.get("truth_state") is None and data.get("verified_by"):
+        # a record that names who confirmed it is confirmed, through `retain` as through `import`
+        data["truth_state"] = TruthState.HUMAN_CONFIRMED.value
     data.setdefault("team_id", team_id)
     if source is not None:
         data.setdefault("source", source.value)
@@ -74,7 +78,9 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
         except json.JSONDecodeError:
             pass  # not one object: read it as JSON Lines
     out: list[tuple[int, Any]] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # JSON Lines ends a record at "\n" only: U+2028, U+0085 or a form feed inside a string (valid
+    # JSON, common in text pasted from web pages) are not line ends, as str.splitlines() has them
+    for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -84,12 +90,18 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
     return out
 
 
-def load_drafts(path: Path, *, team_id: str, source: Source | None = None) -> list[LoadedDraft]:
+def load_drafts(
+    path: Path,
+    *,
+    team_id: str,
+    source: Source | None = None,
+    incident_id_for: Callable[[int], str] | None = None,
+) -> list[LoadedDraft]:
     """Every draft in the file, or MemoryFileError listing every invalid record (nothing half-read)."""
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise MemoryFileError(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise MemoryFileError(f"{path}: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
@@ -98,6 +110,8 @@ def load_drafts(path: Path, *, team_id: str, source: Source | None = None) -> li
     problems: list[str] = []
     seen: dict[str, int] = {}
     for line, obj in parse_records(text, str(path)):
+        if incident_id_for is not None and isinstance(obj, dict) and "incident_id" not in obj and "id" not in obj:
+            obj = {**obj, "incident_id": incident_id_for(line)}  # as `import` names it
         try:
             draft = draft_from_json(obj, team_id=team_id, source=source)
         except ValidationError as exc:

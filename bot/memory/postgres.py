@@ -32,7 +32,7 @@ from bot.models import (
 
 log = logging.getLogger(__name__)
 
-_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "drafting", "created_at", "updated_at"))
+_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "provenance", "drafting", "created_at", "updated_at"))
 
 
 
@@ -79,13 +79,14 @@ class PostgresMemoryStore:
             await hold_retain_lock(conn)
             pk = await conn.fetchval(
                 f"""INSERT INTO memories ({", ".join(DRAFT_COLUMNS)}, retained_content,
-                        doc_terms, doc_len, search, error_signature, concepts)
+                        doc_terms, doc_len, search, error_signature, concepts, provenance)
                     VALUES ({placeholders}, ${n + 1}, ${n + 2}, ${n + 3}, array_to_tsvector(${n + 4}::text[]),
-                            ${n + 5}, ${n + 6})
+                            ${n + 5}, ${n + 6}, ${n + 7})
                     ON CONFLICT (team_id, incident_id) DO NOTHING
                     RETURNING pk""",
                 *values, content, dict(document.terms), document.length, terms,
                 features.signature, list(features.concepts),
+                draft.provenance.model_dump(mode="json") if draft.provenance else None,
             )  # fmt: skip
             if pk is None:
                 existing = await conn.fetchval(
@@ -451,6 +452,7 @@ class PostgresMemoryStore:
 def _record(row: asyncpg.Record, corrections: list[Correction], transitions: list[TruthTransition]) -> MemoryRecord:
     fields: dict[str, Any] = {c: row[c] for c in DRAFT_COLUMNS}
     fields["tags"] = list(fields["tags"] or [])
+    fields["provenance"] = row["provenance"]
     fields["drafting"] = row["drafting"]
     return MemoryRecord.model_validate(
         {**fields, "corrections": corrections, "transitions": transitions,

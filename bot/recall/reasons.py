@@ -11,7 +11,9 @@ from bot.models import RecallQuery, TruthState
 MAX_TERMS_SHOWN = 6
 
 
-def humanize_age(then: datetime, now: datetime) -> str:
+def humanize_age(then: datetime | None, now: datetime) -> str:
+    if then is None:
+        return "age unknown"
     days = int((now - then).total_seconds() // 86400)
     if days < 1:
         return "today"

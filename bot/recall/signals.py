@@ -44,8 +44,8 @@ def measure(
     out: list[Signals] = []
     for c in candidates:
         m = c.memory
-        when = m.occurred_at or m.created_at
-        age_days = max(0.0, (now - when).total_seconds() / 86400.0)
+        when = m.happened_at  # None: an undated imported postmortem, neither new nor old
+        age_days = max(0.0, (now - when).total_seconds() / 86400.0) if when else RECENCY_HALF_LIFE_DAYS
         votes = c.helpful_votes - c.not_relevant_votes
         out.append(
             Signals(

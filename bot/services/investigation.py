@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from bot.config import Settings
 from bot.investigation import Investigation, Investigator, build_investigator
 from bot.models import IncidentRecord, RecallMatch, TimelineEntry
 from bot.observability import Metrics, bind
+from bot.rules.model import Rule
 
 class InvestigationService:
     def __init__(self, investigator: Investigator, *, metrics: Metrics | None = None) -> None:
@@ -30,13 +32,17 @@ class InvestigationService:
         )
 
     async def investigate(
-        self, incident: IncidentRecord, timeline: list[TimelineEntry], memories: list[RecallMatch]
+        self,
+        incident: IncidentRecord,
+        timeline: list[TimelineEntry],
+        memories: list[RecallMatch],
+        known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
         """Never raises: a model failure comes back as the offline answer with a note."""
         bind(incident=incident.incident_id)
         start = time.perf_counter()
         investigation = await self._investigator.investigate(
-            incident, timeline, memories, channel_is_private=incident.is_private
+            incident, timeline, memories, channel_is_private=incident.is_private, known_patterns=known_patterns
         )
         if self._metrics is not None:
             self._observe(investigation, time.perf_counter() - start)

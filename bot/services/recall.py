@@ -6,6 +6,7 @@ for the query's terms, the pipeline ranks them, and conflicts are found once, on
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from bot.memory.port import MemoryStore
@@ -15,6 +16,10 @@ from bot.policy import Act, Actor
 from bot.recall.conflicts import find_conflicts
 from bot.recall.pipeline import Recaller
 from bot.services.access import Access
+from bot.rules.model import Rule
+from bot.services.rules import RuleService
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,16 +27,25 @@ class RecallResult:
     matches: list[RecallMatch]
     conflicts: dict[str, list[str]] = field(default_factory=dict)
     """service → incident_ids of recalled memories that name different root causes"""
+    known_patterns: list[Rule] = field(default_factory=list)
+    """approved rules that fire on the incident: context for what to check, shown first"""
 
 
 class RecallService:
     def __init__(
-        self, memory: MemoryStore, *, recaller: Recaller | None = None, limit: int = 5, metrics: Metrics | None = None,
+        self,
+        memory: MemoryStore,
+        *,
+        recaller: Recaller | None = None,
+        limit: int = 5,
+        metrics: Metrics | None = None,
         access: Access | None = None,
+        rules: RuleService | None = None,
     ) -> None:
         self._memory = memory
         # the query is read with the vocabulary the store indexed the memories with
         self._recaller = recaller or Recaller(vocabulary=memory.vocabulary)
+        self._rules = rules
         self._limit = limit
         self._metrics = metrics
         self._access = access
@@ -61,7 +75,17 @@ class RecallService:
         # the incident's own memory (resolved before, now recalled in its channel) is not "past";
         # one extra was asked for so that dropping it still leaves `limit`
         past = [m for m in matches if m.memory.incident_id != incident.incident_id][: self._limit]
-        return RecallResult(past, find_conflicts(past))
+        return RecallResult(past, find_conflicts(past), await self.known_patterns(incident))
+
+    async def known_patterns(self, incident: IncidentRecord) -> list[Rule]:
+        """Approved rules that fire on the incident; recall goes on without them if they fail."""
+        if self._rules is None:
+            return []
+        try:
+            return await self._rules.known_patterns(incident, incident.team)
+        except Exception:  # noqa: BLE001 - a rule is extra context, never worth losing the recall
+            log.warning("known patterns for %s were not loaded", incident.incident_id, exc_info=True)
+            return []
 
     async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
         query = RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit)

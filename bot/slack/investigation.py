@@ -62,7 +62,21 @@ def _sections(inv: Investigation) -> list[tuple[str, str]]:
         ("investigation_questions", "Open questions", [_item(q) for q in inv.open_questions]),
     ]  # fmt: skip
     now = ("investigation_now", "*What is happening now*\n" + (inv.current_summary or "_no current evidence yet_"))
-    return [now, *((block_id, _part(heading, lines)) for block_id, heading, lines in parts if lines)]
+    return [now, *_known_patterns(inv), *((block_id, _part(heading, lines)) for block_id, heading, lines in parts if lines)]
+
+
+def _known_patterns(inv: Investigation) -> list[tuple[str, str]]:
+    """Each approved rule given to the investigation, with the checks and dead ends the answer
+    does not already list (citing it)."""
+    listed = {c.action for c in inv.checks_to_run} | {a.action for a in inv.failed_previous_actions}
+    listed |= {f"{a.action} — {a.why_it_failed}" for a in inv.failed_previous_actions}
+    out = []
+    for n, note in enumerate(inv.known_patterns[:ITEMS_SHOWN], start=1):
+        lines = [f":bookmark: *{_item(note.headline)}* — context for what to check, not a verdict about this incident"]
+        lines += [f"• Check: {_item(c)}" for c in note.checks[:ITEMS_SHOWN] if c not in listed]
+        lines += [f"• Known dead end: {_item(d)}" for d in note.dead_ends[:ITEMS_SHOWN] if d not in listed]
+        out.append((f"investigation_known_pattern_{n}", "\n".join(lines)))
+    return out
 
 
 def _provenance(inv: Investigation) -> list[str]:

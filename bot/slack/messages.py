@@ -50,7 +50,7 @@ _SOURCE_WORDS = {
 
 
 def _age(memory: MemoryRecord, now: datetime) -> str:
-    return humanize_age(memory.occurred_at or memory.resolved_at or memory.created_at, now)
+    return humanize_age(memory.happened_at, now)
 
 
 def _facts(memory: MemoryRecord, now: datetime) -> list[str]:

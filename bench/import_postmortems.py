@@ -1,0 +1,75 @@
+"""How faithfully `import` reads real postmortems: per-field scores against a truth file.
+
+    .venv/bin/python bench/import_postmortems.py eval/postmortems [--json] [--misses]
+
+Reads every file listed in `<folder>/truth.jsonl` the way `incident-memory import` does (the same
+parser, ids and skipping of non-incidents; offline: no database, no model) and scores what came
+out with the rule in bot/importer/scoring.py. Prints the Done-when figures of issue 12 and, with
+--misses, which files missed which field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path, PurePath
+
+from bot.importer.formats import FoundFile, parse_file
+from bot.importer.scoring import load_truth, score
+from bot.models import MemoryDraft
+
+TARGETS = {"imported": 0.95, "date": 0.85, "root_cause": 0.80, "fix": 0.70, "attempts_real": 0.80, "attempts_found": 0.50}
+
+
+def read_corpus(folder: Path) -> tuple[dict[str, MemoryDraft | None], dict[str, str], list[float]]:
+    drafts: dict[str, MemoryDraft | None] = {}
+    reasons: dict[str, str] = {}
+    seconds: list[float] = []
+    for truth in load_truth(folder / "truth.jsonl"):
+        path = folder / truth.file
+        started = time.perf_counter()
+        parsed = parse_file(FoundFile(path, PurePath(truth.file)), team_id="bench")
+        seconds.append(time.perf_counter() - started)
+        drafts[truth.file] = parsed.drafts[0] if parsed.drafts else None
+        if parsed.error:
+            reasons[truth.file] = parsed.error
+    return drafts, reasons, seconds
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--misses", action="store_true", help="list the files each field missed")
+    args = parser.parse_args()
+    truths = load_truth(args.folder / "truth.jsonl")
+    drafts, reasons, seconds = read_corpus(args.folder)
+    scores = score(truths, drafts)
+    figures = scores.as_json()
+    if args.json:
+        print(json.dumps({"figures": figures, "reasons": reasons, "median_ms_per_file": 1000 * statistics.median(seconds)}, indent=2))
+        return 0
+    print(f"{len(truths)} files, {sum(t.not_an_incident for t in truths)} not incident reports; "
+          f"median {1000 * statistics.median(seconds):.1f} ms per file")  # fmt: skip
+    for name, ratio in (
+        ("imported", scores.imported), ("non-incidents skipped", scores.not_incidents_skipped),
+        ("date ±1 day", scores.date), ("root cause", scores.root_cause), ("fix", scores.fix),
+        ("service", scores.service), ("stored attempts real", scores.attempts_real),
+        ("real attempts found", scores.attempts_found),
+    ):  # fmt: skip
+        key = {"date ±1 day": "date", "root cause": "root_cause", "stored attempts real": "attempts_real",
+               "real attempts found": "attempts_found"}.get(name, name)  # fmt: skip
+        target = TARGETS.get(key)
+        verdict = "" if target is None else ("  ok" if ratio.value >= target else f"  BELOW {target:.0%}")
+        print(f"{name:<22} {ratio!s:<16}{verdict}")
+        if args.misses and ratio.misses:
+            for miss in ratio.misses:
+                print(f"    - {miss}" + (f"  ({reasons[miss]})" if miss in reasons else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""Dates in postmortems, as people write them: '2024-03-18 14:05 UTC', 'September 29, 2025',
+'29th of May 2021', 'May-9-2021' in a file name. Finding is done here by pattern (a date needs a
+day, a month and a year); reading the found text is dateparser's."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
+
+import dateparser
+
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+_YEAR = r"(?:19|20)\d{2}"
+_FOUND = re.compile(
+    rf"(?<!\d)(?:{_YEAR}[-/.]\d{{1,2}}[-/.]\d{{1,2}}(?:[ T]\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s*(?:UTC|GMT|Z))?)?"
+    rf"|{_MONTH}[\s-]+{_DAY},?[\s-]+(?:of\s+)?{_YEAR}"
+    rf"|{_DAY}(?:\s+of)?[\s-]+{_MONTH},?[\s-]+{_YEAR}"
+    rf"|\d{{1,2}}[-/]\d{{1,2}}[-/](?:{_YEAR}|\d{{2}}))(?![\d])",
+    re.I,
+)
+_MONTH_DAY = re.compile(
+    rf"(?<![\w-])(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH})(?![\w-])", re.I
+)
+_URL = re.compile(r"\]\([^)]*\)|https?://\S+|\S+\.md\b")
+_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+_MONTH_FIRST = re.compile(r"(?P<month>[a-z]+\.?)[\s-]+(?P<day>\d{1,2}),?[\s-]+(?P<year>\d{4})", re.I)
+_DAY_FIRST = re.compile(r"(?P<day>\d{1,2})[\s-]+(?P<month>[a-z]+\.?),?[\s-]+(?P<year>\d{4})", re.I)
+_SETTINGS: dict[str, Any] = {
+    "TIMEZONE": "UTC",
+    "TO_TIMEZONE": "UTC",
+    "RETURN_AS_TIMEZONE_AWARE": True,
+    "PREFER_DAY_OF_MONTH": "first",
+    "DATE_ORDER": "MDY",
+    "REQUIRE_PARTS": ["day", "month", "year"],
+}
+_HH_MM = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?", re.I)
+
+
+def _parse(text: str) -> datetime | None:
+    cleaned = re.sub(r"(\d)(st|nd|rd|th)\b", r"\1", text.replace(" of ", " "), flags=re.I).strip(" ,.")
+    iso = re.fullmatch(rf"({_YEAR})[-/.](\d{{1,2}})[-/.](\d{{1,2}})", cleaned)
+    if iso:  # dateparser reads 2024.03.04 in its own way; an ISO-shaped date is year-month-day
+        try:
+            return datetime(int(iso[1]), int(iso[2]), int(iso[3]), tzinfo=timezone.utc)
+        except ValueError:
+            return None
+    words = _MONTH_FIRST.fullmatch(cleaned) or _DAY_FIRST.fullmatch(cleaned)
+    month = _MONTHS.get(words["month"].lower().rstrip(".")[:3]) if words else None
+    if words and month:  # "September 29, 2025", "29 Sep 2025": common enough to read without dateparser
+        try:
+            return datetime(int(words["year"]), month, int(words["day"]), tzinfo=timezone.utc)
+        except ValueError:
+            return None
+    try:
+        return dateparser.parse(cleaned, languages=["en"], settings=_SETTINGS)
+    except (ValueError, OverflowError):  # dateparser raises on impossible days ("Feb 30")
+        return None
+
+
+def parse_date(value: Any) -> datetime | None:
+    """A front-matter or `Date:` value (a date, a datetime, or text that names one), or None."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    if isinstance(value, date):
+        return datetime.combine(value, time(), tzinfo=timezone.utc)
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip()
+    if len(text) <= 40:
+        whole = _parse(re.sub(r"\s*(?:-|–|to)\s*\d{1,2}:\d{2}.*$", "", text))  # "10:02–11:40 UTC": the start
+        if whole is not None:
+            return whole
+    return find_date(text)
+
+
+def find_dates(text: str, *, year: int | None = None) -> list[datetime]:
+    """Every date written in `text`, in order: full dates (day, month and year), and with `year`
+    also a month and day alone ("On Saturday, December 17th"), in that year. Links are skipped:
+    a date in a URL is when something was published, not when it happened."""
+    text = _URL.sub(" ", text).replace("_", " ")
+    found: list[tuple[int, datetime]] = []
+    for match in _FOUND.finditer(text):
+        written = match.group(0)
+        moment = _parse(written.replace("-", " ") if re.search("[a-z]", written, re.I) else written)
+        if moment is not None and 1990 <= moment.year <= 2100:
+            found.append((match.start(), moment))
+    if year is not None:
+        taken = [m.span() for m in _FOUND.finditer(text)]
+        for match in _MONTH_DAY.finditer(text):
+            if any(a <= match.start() < b for a, b in taken):
+                continue
+            moment = _parse(f"{match.group(0)} {year}")
+            if moment is not None:
+                found.append((match.start(), moment))
+    return [moment for _, moment in sorted(found, key=lambda pair: pair[0])]
+
+
+def find_date(text: str, *, year: int | None = None) -> datetime | None:
+    """The first date written in `text` (see find_dates), or None."""
+    dates = find_dates(text, year=year)
+    return dates[0] if dates else None
+
+
+def at_time_of(day: datetime, entry_time: str, *, not_before: datetime | None = None) -> datetime | None:
+    """`day` at an entry's 'hh:mm' (the next day when that would be before `not_before`)."""
+    match = _HH_MM.search(entry_time)
+    if match is None:
+        return None
+    hour, minute = int(match[1]), int(match[2])
+    meridiem = (match[3] or "").lower().replace(".", "")
+    hour = hour % 12 + (12 if meridiem == "pm" else 0) if meridiem else hour
+    if hour > 23 or minute > 59:
+        return None
+    moment = day.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    if not_before is not None and moment < not_before:
+        moment += timedelta(days=1)
+    return moment

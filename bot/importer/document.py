@@ -1,0 +1,238 @@
+"""A postmortem's shape: front matter, title and sections, from Markdown or a plain-text export.
+
+    +++ / --- front matter (TOML or YAML, python-frontmatter)  → `meta`
+    the first heading that is not a section name (any level), else the first line → `title`
+    ## Root cause of the outage? / "ROOT CAUSE" / "**Fix**" alone on a line → a section of a kind
+    ### What went well   (under "## Lessons")   → stays inside its parent section
+
+Headings come from markdown-it-py (so `#` inside code fences and setext `===` headings are read
+as Markdown reads them); a file without any heading gets its sections from line shape, as a
+Google Docs or Confluence "download as text" export has them. HTML tags and entities are cleaned.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import frontmatter
+from markdown_it import MarkdownIt
+
+from bot.importer.vocabulary import normalize_heading, section_kind
+
+# kinds whose subsections are always part of them: "What went well" under "Lessons" is a lesson
+_SWALLOWING = frozenset({"lesson", "action_items", "failed_attempts", "timeline", "metadata"})
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_HTML_HEADING = re.compile(r"^\s*<h([1-6])[^>]*>(.*?)</h\1>\s*$", re.I)
+_BR = re.compile(r"<br\s*/?>", re.I)
+_IMG = re.compile(r"<img\b[^>]*>", re.I)
+_TAG = re.compile(
+    r"</?(?:a|b|i|u|s|p|em|strong|span|div|font|center|small|big|sup|sub|del|ins|mark|kbd|code|pre|blockquote|"
+    r"details|summary|ul|ol|li|dl|dt|dd|table|thead|tbody|tfoot|tr|td|th|h[1-6]|hr|section|article|figure|"
+    r"figcaption|picture|source|video|iframe|br)\b[^<>]*/?>",
+    re.I,
+)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
+_MARKDOWN = MarkdownIt("commonmark").enable("table")
+
+
+@dataclass(slots=True)
+class Section:
+    heading: str  # as written, cleaned of emphasis
+    kind: str | None  # None: a section no memory field uses (kept for timelines, inline labels)
+    level: int
+    line: int  # 1-based line of the heading in the file (front matter included)
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return f"section {self.heading!r}"
+
+
+@dataclass(slots=True)
+class Document:
+    meta: dict[str, Any]
+    title: str | None
+    title_from: str  # "front matter", "heading", "first line"
+    preamble: list[str]  # text between the title and the first section
+    sections: list[Section]
+    plain_text: bool  # sections were found from line shape, not Markdown headings
+
+    def of_kind(self, kind: str) -> list[Section]:
+        return [s for s in self.sections if s.kind == kind]
+
+
+def clean_html(text: str) -> str:
+    """`<br>` → a line break (in a table cell: '; '), tags and `<img>` dropped, `&amp;` → `&`;
+    code fences are left as written."""
+    out = []
+    in_fence = False
+    for line in _COMMENT.sub("", text).split("\n"):
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        if in_fence or not ("<" in line or "&" in line):
+            out.append(line)
+            continue
+        heading = _HTML_HEADING.match(line)
+        if heading:
+            line = "#" * int(heading.group(1)) + " " + heading.group(2)
+        line = _IMG.sub("", line)
+        line = _BR.sub("; " if line.lstrip().startswith("|") else "\n", line)
+        out.append(html.unescape(_TAG.sub("", line)))
+    return "\n".join(out)
+
+
+def plain(text: str) -> str:
+    """Without emphasis markers, surrounding quotes and a trailing colon."""
+    text = text.replace("**", "").replace("__", "").strip().strip("`").strip()
+    return text.rstrip(":").strip().strip("'\"").strip()
+
+
+def _front_matter(text: str) -> tuple[dict[str, Any], str, int]:
+    """(front matter, the rest, how many lines the front matter took)."""
+    first = text.lstrip("\ufeff").split("\n", 1)[0].strip()
+    if first not in ("---", "+++"):
+        return {}, text, 0
+    try:
+        post = frontmatter.loads(text)
+    except Exception:  # noqa: BLE001 - broken YAML/TOML: read it as flat `key: value` lines instead
+        return _flat_front_matter(text, first)
+    if not post.metadata and post.content == text:
+        return {}, text, 0
+    skipped = text.count("\n") - post.content.count("\n")
+    return {str(k).lower(): v for k, v in post.metadata.items()}, post.content, max(skipped, 0)
+
+
+def _flat_front_matter(text: str, fence: str) -> tuple[dict[str, Any], str, int]:
+    lines = text.split("\n")
+    for end in range(1, len(lines)):
+        if lines[end].strip() == fence:
+            break
+    else:
+        return {}, text, 0  # never closed: not front matter after all
+    meta: dict[str, Any] = {}
+    for line in lines[1:end]:
+        key, sep, value = line.partition("=" if fence == "+++" else ":")
+        if sep and key.strip() and not line.startswith((" ", "\t", "#")):
+            meta[key.strip().lower()] = value.strip().strip("'\"")
+    return meta, "\n".join(lines[end + 1 :]), end + 1
+
+
+def _markdown_headings(text: str) -> list[tuple[int, int, int, str]]:
+    """(first line, line after, level, text) of every Markdown heading, 0-based lines."""
+    tokens = _MARKDOWN.parse(text)
+    found = []
+    for i, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map:
+            found.append((token.map[0], token.map[1], int(token.tag[1]), tokens[i + 1].content))
+    return found
+
+
+def _shaped_headings(lines: list[str]) -> list[tuple[int, int, int, str]]:
+    """Headings by line shape: a short line alone that names a section ('Root cause:', 'ROOT
+    CAUSE', '**Fix**'), after a blank line or at the start."""
+    found = []
+    for i, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped or len(stripped) > 80 or (i > 0 and lines[i - 1].strip()) or _LIST_ITEM.match(line):
+            continue
+        bold = _BOLD_LINE.match(line)
+        text = bold.group(1) if bold else stripped
+        words = normalize_heading(text).split()
+        if not words or len(words) > 8 or text.rstrip().endswith((".", ",", ";")):
+            continue
+        shouted = text.isupper() and sum(c.isalpha() for c in text) >= 3
+        colon_alone = stripped.endswith(":") or bold is not None
+        if section_kind(text) is not None and (shouted or colon_alone or len(words) <= 5 or text.endswith("?")):
+            found.append((i, i + 1, 6 if bold else 2, text))
+    return found
+
+
+def parse_document(text: str) -> Document:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    meta, body, offset = _front_matter(text)
+    body = clean_html(body)
+    lines = body.split("\n")
+    headings = _markdown_headings(body)
+    plain_text = not headings
+    if plain_text:
+        headings = _shaped_headings(lines)
+    else:  # a bold line alone that names a section is a heading too ("**Root cause**")
+        taken = {h[0] for h in headings}
+        headings = sorted(headings + [h for h in _shaped_headings(lines) if h[0] not in taken and _BOLD_LINE.match(lines[h[0]])])
+
+    title = _meta_title(meta)
+    title_from = "front matter" if title else ""
+    sections: list[Section] = []
+    preamble: list[str] = []
+    first_body = headings[0][0] if headings else len(lines)
+    preamble = lines[:first_body]
+    open_section: Section | None = None
+    for index, (start, end, level, raw) in enumerate(headings):
+        heading = plain(raw)
+        following = headings[index + 1][0] if index + 1 < len(headings) else len(lines)
+        body_lines = lines[end:following]
+        kind = section_kind(heading)
+        lone_h1 = level == 1 and sum(1 for h in headings if h[2] == 1) == 1
+        if title is None and not sections and not _has_text(preamble) and (kind is None or lone_h1 or _title_like(level, heading)):
+            title, title_from = heading, "heading"
+            preamble = body_lines
+            continue
+        timeline = next((x for x in reversed(sections) if x.kind is not None), None)
+        if kind is None and timeline is not None and timeline.kind == "timeline" and _time_heading(heading):
+            timeline.lines += ["", f"{heading}:", *body_lines]  # "## May 12", "### 20:15" after "## Timeline"
+            open_section = timeline
+            continue
+        if open_section is not None and open_section.kind is not None and level > open_section.level and (
+            open_section.kind in _SWALLOWING or kind is None or kind == open_section.kind
+        ):
+            open_section.lines += ["", f"{heading}:", *body_lines]  # a subsection stays in its parent
+            continue
+        open_section = Section(heading, kind, level, start + 1 + offset, list(body_lines))
+        sections.append(open_section)
+    if title is None:
+        title, title_from, preamble = _first_line_title(preamble)
+    return Document(meta, title, title_from, preamble, sections, plain_text)
+
+
+_TIME_HEADING = re.compile(
+    r"^(?:[~≈]?\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|(?:\w+day,?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+    r"nov|dec)[a-z]*\.?\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\.?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)",
+    re.I,
+)
+
+
+def _time_heading(heading: str) -> bool:
+    return len(heading) <= 40 and bool(_TIME_HEADING.match(heading.strip()))
+
+
+def _title_like(level: int, heading: str) -> bool:
+    """'# Post-mortem of the Shai-Hulud attack' is a title even though it says 'post-mortem'."""
+    return level == 1 and len(normalize_heading(heading).split()) > 3
+
+
+def _has_text(lines: list[str]) -> bool:
+    return any(line.strip() for line in lines)
+
+
+def _meta_title(meta: dict[str, Any]) -> str | None:
+    value = meta.get("title") or meta.get("name")
+    return plain(str(value)) if isinstance(value, str) and value.strip() else None
+
+
+def _first_line_title(preamble: list[str]) -> tuple[str | None, str, list[str]]:
+    """A plain-text export's first line is its title; so is a short first line without a heading."""
+    for i, line in enumerate(preamble):
+        stripped = plain(line.strip().lstrip("#").strip())
+        if not stripped:
+            continue
+        if "http" in stripped:
+            continue  # "Internal post-mortem: https://...": a link, not what happened
+        if len(stripped) <= 150 and not stripped.endswith(".") and not _LIST_ITEM.match(line):
+            return stripped, "first line", preamble[i + 1 :]
+        break
+    return None, "", preamble

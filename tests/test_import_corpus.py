@@ -1,0 +1,46 @@
+"""The importer on real postmortems (eval/postmortems, 49 public documents from eight
+organizations, labelled by someone who did not write the extractor): the Done-when figures of
+issue 12, scored by the one rule in bot/importer/scoring.py. Offline: no database, no model.
+
+    .venv/bin/python bench/import_postmortems.py eval/postmortems --misses   (the same, per file)
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+
+import pytest
+
+from bot.config import PROJECT_ROOT
+from bot.importer.formats import FoundFile, parse_file
+from bot.importer.scoring import holds_half, keyword_in, load_truth, score
+
+CORPUS = PROJECT_ROOT / "eval" / "postmortems"
+
+
+def test_the_scoring_rule_matches_case_and_word_forms_and_needs_half_of_the_keywords() -> None:
+    assert keyword_in("Restarting servers", "we restarted the servers") is False  # not next to each other
+    assert keyword_in("restarting servers", "then restarted servers twice")
+    assert keyword_in("PVC", "the pvc was still claimed")
+    assert not keyword_in("servers restarted", "restarted servers")  # order counts
+    assert holds_half("rolled back the hub image", ["hub image", "reverted"])  # 1 of 2
+    assert not holds_half("rolled back the hub image", ["hub image", "reverted", "pinned"])  # 1 of 3
+    assert not holds_half(None, ["x"]) and not holds_half("x", [])
+
+
+@pytest.mark.skipif(not (CORPUS / "truth.jsonl").is_file(), reason="eval/postmortems is not in this checkout")
+def test_real_postmortems_are_imported_faithfully() -> None:
+    truths = load_truth(CORPUS / "truth.jsonl")
+    drafts = {}
+    for truth in truths:
+        parsed = parse_file(FoundFile(CORPUS / truth.file, PurePath(truth.file)), team_id="T")
+        drafts[truth.file] = parsed.drafts[0] if parsed.drafts else None
+    scores = score(truths, drafts)
+    assert len(truths) >= 40
+    assert scores.imported.value >= 0.95, scores.imported.misses
+    assert scores.not_incidents_skipped.value == 1.0, scores.not_incidents_skipped.misses
+    assert scores.date.value >= 0.85, scores.date.misses
+    assert scores.root_cause.value >= 0.80, scores.root_cause.misses
+    assert scores.fix.value >= 0.70, scores.fix.misses
+    assert scores.attempts_real.value >= 0.80, scores.attempts_real.misses
+    assert scores.attempts_found.value >= 0.50, scores.attempts_found.misses
