@@ -26,7 +26,8 @@ from bot.services.recall import RecallService
 from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 from bot.policy import Actor
-from bot.services.purge import PurgePlan, PurgeService
+from bot.services.purge import PurgeService
+from bot.cli_purge import PurgeNotConfirmed, add_purge_arguments, confirm_purge, purge_summary, superseded_handling
 from bot.cli_rules import register as register_rule_commands
 from bot.rules.files import RuleFileError
 
@@ -277,11 +278,7 @@ async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
     from bot.memory.database import open_incident_store
 
     operator = _operator(args)
-    handling = (
-        SupersededHandling.RESTORE if args.restore_superseded
-        else SupersededHandling.PURGE if args.purge_superseded
-        else SupersededHandling.REFUSE
-    )  # fmt: skip
+    handling = superseded_handling(args)
 
     async def work(store: MemoryStore) -> int:
         async with open_incident_store(settings) as incidents:
@@ -295,45 +292,17 @@ async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
                 raise CommandFailed(f"{PurgeRefused(args.id, plan.superseded)}. Pass --restore-superseded to give them "
                                     "back the state they had, or --purge-superseded to purge them too")  # fmt: skip
             if not args.yes:
-                _confirm_purge(plan, handling)
+                confirm_purge(plan, handling)
             done = await purges.purge(plan, by=operator, superseded=handling)
-        said = []
-        if done.purged:
-            said.append("the memory with its corrections, truth history and feedback")
-        if done.purged[1:]:
-            said.append(f"the memories it superseded: {', '.join(done.purged[1:])}")
-        if done.restored:
-            said.append(f"restored {', '.join(done.restored)} to the state before {args.id} superseded them")
-        if done.timeline_messages is not None:
-            n = done.timeline_messages
-            said.append(f"the incident and the {n} channel message{'s' if n != 1 else ''} of its timeline")
         _emit(
             args,
             {"purged": args.id, "memory": bool(done.purged), "memories_purged": done.purged, "restored": done.restored,
              "timeline_messages": done.timeline_messages, "purged_by": operator.id},
-            f"purged {args.id}: {'; '.join(said)} (recorded as purged by {operator.id})",
+            f"purged {args.id}: {'; '.join(purge_summary(done, args.id))} (recorded as purged by {operator.id})",
         )  # fmt: skip
         return EXIT_OK
 
     return await _with_store(settings, work)
-
-
-def _confirm_purge(plan: PurgePlan, handling: SupersededHandling) -> None:
-    """Ask on the terminal; without one (a script, a pipe) refuse: --yes says it was meant."""
-    if not sys.stdin.isatty():
-        raise CommandFailed("purge deletes for good and asks first, but there is no terminal to ask on: pass --yes")
-    going = []
-    if plan.memory is not None:
-        going.append(f"the memory {plan.incident_id!r} ({plan.memory.title}) with {len(plan.memory.corrections)} "
-                     "corrections and its truth history")  # fmt: skip
-    if plan.superseded:
-        verb = "restored to their earlier state" if handling is SupersededHandling.RESTORE else "purged too"
-        going.append(f"the memories it superseded, {verb}: {', '.join(plan.superseded)}")
-    if plan.incident:
-        going.append("the incident and every channel message of its timeline")
-    print("This deletes for good:\n  - " + "\n  - ".join(going), file=sys.stderr)
-    if input(f"Type {plan.incident_id} to purge it: ").strip() != plan.incident_id:
-        raise CommandFailed("not confirmed; nothing was purged")
 
 
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
@@ -489,14 +458,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     add("retag", cmd_retag, "recompute stored concepts and error signatures after the vocabulary changed")
     p = add("purge", cmd_purge, "delete a memory (and its incident's timeline) for good, after asking")
     p.add_argument("id")
-    p.add_argument("--yes", action="store_true", help="do not ask (needed without a terminal)")
-    p.add_argument("--as", dest="operator", metavar="USER", help=as_help)
-    successors = p.add_mutually_exclusive_group()
-    successors.add_argument(
-        "--restore-superseded", action="store_true",
-        help="memories it superseded go back to the state they had before (audited)",
-    )  # fmt: skip
-    successors.add_argument("--purge-superseded", action="store_true", help="memories it superseded are purged too")
+    add_purge_arguments(p, as_help)
     p = add("import", cmd_import, "seed memory from postmortems: Markdown, plain text, JSON/JSON Lines, CSV")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
     p.add_argument("--update", action="store_true", help="an edited postmortem supersedes its stored memory")
@@ -521,7 +483,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return asyncio.run(args.handler(args, settings))
     except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeRefused, MemoryFileError, MigrationError, CommandFailed,
-            RuleFileError) as exc:  # fmt: skip
+            RuleFileError, PurgeNotConfirmed) as exc:  # fmt: skip
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
