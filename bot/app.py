@@ -147,6 +147,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     # one vocabulary: memories are indexed with it, queries read with it
     vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
     memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
+    await memory_store.reindex_terms()  # after a tokenizer change: one read when nothing is stale
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     drafter = build_drafter(
         api_key=settings.anthropic_api_key, model=settings.anthropic_model, base_url=settings.anthropic_base_url,
@@ -160,8 +161,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         reviewers = Reviewers.parse(settings.memory_reviewers)
         access = Access(memory, incident_store, reviewers)
         recall = RecallService(
-            memory, recaller=Recaller(vocabulary=vocabulary), metrics=metrics, access=access,
-            rules=RuleService(memory, vocabulary, settings.rules_dir),
+            memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics,
+            access=access, rules=RuleService(memory, vocabulary, settings.rules_dir),
         )  # fmt: skip
 
         yield Services(

@@ -22,11 +22,13 @@ from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, PurgeRefuse
 from bot.memory.files import MemoryFileError, load_drafts
 from bot.memory.port import MemoryStore, SupersededHandling
 from bot.recall.conflicts import find_conflicts
+from bot.recall.floor import split_at_floor
 from bot.services.recall import RecallService
-from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
+from bot.models import RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 from bot.policy import Actor
 from bot.services.purge import PurgeService
+from bot.cli_text import memory_text as _memory_text, match_text as _match_text, provenance_text as _provenance_text
 from bot.cli_purge import PurgeNotConfirmed, add_purge_arguments, confirm_purge, purge_summary, superseded_handling
 from bot.cli_rules import register as register_rule_commands
 from bot.rules.files import RuleFileError
@@ -41,61 +43,6 @@ class CommandFailed(Exception):
 
 
 # ---- rendering for a terminal ----------------------------------------------------------------
-
-
-def _memory_text(m: MemoryRecord) -> str:
-    lines = [f"{m.incident_id}  {m.title}"]
-    meta = [f"truth: {m.truth_state.value}"]
-    if m.verified_by:
-        meta.append(f"confirmed by {m.shown_verifier}")
-    if m.service:
-        meta.append(f"service: {m.service}")
-    if m.severity:
-        meta.append(f"severity: {m.severity}")
-    if m.superseded_by:
-        meta.append(f"superseded by {m.superseded_by}")
-    lines.append("  " + " · ".join(meta))
-    for label, value in (
-        ("symptoms", m.symptoms),
-        ("error", m.error_message),
-        ("root cause", m.root_cause),
-        ("how it was found", m.diagnosis),
-        ("fix", m.resolution),
-        ("lesson", m.lesson),
-        ("verification", m.verification_note),
-    ):
-        if value:
-            lines.append(f"  {label}: {value}")
-    for attempt in m.failed_attempts:
-        why = f" — {attempt.why_it_failed}" if attempt.why_it_failed else ""
-        lines.append(f"  did not work: {attempt.action}{why}")
-    for c in m.corrections:
-        lines.append(f"  correction by {c.shown_author} ({c.created_at:%Y-%m-%d}): {c.text}")
-    return "\n".join(lines)
-
-
-def _provenance_text(m: MemoryRecord) -> str:
-    """Where an imported memory's fields came from, for `show`."""
-    if m.provenance is None:
-        return ""
-    p = m.provenance
-    lines = [f"  imported from {p.file} by {p.extractor}"]
-    lines += [f"    {name}: {where}" for name, where in p.fields.items()]
-    return "\n".join(lines)
-
-
-def _match_text(rank: int, match: RecallMatch) -> str:
-    m = match.memory
-    if match.successor_id:
-        return f"{rank}. {m.incident_id} (superseded) → see {match.successor_id}  score {match.score:.3f}"
-    components = ", ".join(f"{k} {v:.2f}" for k, v in match.score_components.items() if k != "score")
-    return "\n".join(
-        [
-            f"{rank}. {_memory_text(m)}",
-            f"  score {match.score:.3f} ({components})",
-            *(f"  why: {r}" for r in match.reasons),
-        ]
-    )
 
 
 def _emit(args: argparse.Namespace, payload: Any, text: str) -> None:
@@ -217,11 +164,18 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         matches = await RecallService(store).recall(query)
         if not matches:
             await _hint_other_teams(store, args.team)
-
-        body = "\n\n".join(_match_text(i, m) for i, m in enumerate(matches, start=1))
-        for service, ids in find_conflicts(matches).items():
+        floor = settings.recall_floor
+        shown, under = split_at_floor(matches, floor)
+        body = "\n\n".join(_match_text(i, m) for i, m in enumerate(shown, start=1))
+        for service, ids in find_conflicts(shown).items():
             body += f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
-        _emit(args, [m.model_dump(mode="json") for m in matches], body or "no past incident looks like this")
+        body = body or "nothing in memory looks like this"
+        if args.all and under:
+            body += f"\n\nunder the relevance floor ({floor:.2f}), not shown to responders:\n\n"
+            body += "\n\n".join(_match_text(i, m) for i, m in enumerate(under, start=len(shown) + 1))
+        elif under:
+            body += f"\n\n(relevance floor {floor:.2f}: {len(under)} more under it; --all shows them)"
+        _emit(args, [m.model_dump(mode="json") for m in (matches if args.all else shown)], body)
         return EXIT_OK
 
     return await _with_store(settings, work)
@@ -382,7 +336,9 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 
     if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
         raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
-    report = await run_replay(Path(args.dir), settings, progress=not args.no_progress)
+    report = await run_replay(
+        Path(args.dir), settings, progress=not args.no_progress, target_absent=args.target_absent, floor=args.floor
+    )
     _emit(args, report.as_json(), report.text())
     return EXIT_OK
 
@@ -436,6 +392,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--until", type=_timestamp, help="only incidents up to this time (ISO 8601)")
     p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
     p.add_argument("--limit", type=int, default=5)
+    p.add_argument("--all", action="store_true", help="also list what fell under the relevance floor (RECALL_FLOOR)")
     as_help = "who runs this, recorded as cli:<USER> (default: your login name)"
     p = add("correct", cmd_correct, "attach a correction to a memory")
     p.add_argument("id")
@@ -467,6 +424,9 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--target-absent", action="store_true",
+                   help="recall each case again without its true matches: false alarms, and the floor curve")  # fmt: skip
+    p.add_argument("--floor", type=float, help="relevance floor the figures are given at (default: RECALL_FLOOR)")
     register_rule_commands(add, common)
     return parser
 

@@ -60,11 +60,11 @@ async def cmd_patterns(args: argparse.Namespace, settings: Settings) -> int:
     async def work(rules: RuleService) -> int:
         found = await rules.patterns(args.team, min_episodes=args.min_episodes)
         payload = [
-            {"mechanism": list(c.mechanism), "terms": list(c.core_terms), "incidents": c.incident_ids}
+            {"mechanism": list(c.mechanism), "terms": list(c.core_words), "incidents": c.incident_ids}
             for c in found
         ]
         lines = [
-            f"{len(c.episodes)} confirmed episodes · {', '.join(c.mechanism)} · {' '.join(c.core_terms)}\n"
+            f"{len(c.episodes)} confirmed episodes · {', '.join(c.mechanism)} · {' '.join(c.core_words)}\n"
             f"  {', '.join(c.incident_ids)}"
             for c in found
         ]

@@ -10,6 +10,8 @@ from typing import Literal
 from pydantic import Field, ValidationInfo, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.recall.floor import DEFAULT_FLOOR
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -45,6 +47,13 @@ class Settings(BaseSettings):
     )
     incident_memory_concepts_path: Path | None = Field(
         default=None, description="a team's own incident vocabulary (JSON, as bot/data/concepts.json), added to the built-in one"
+    )
+    recall_floor: float = Field(
+        default=DEFAULT_FLOOR, ge=0, le=1,
+        description="relevance a memory needs to be shown (0–1; chosen on jira-dev, docs/BENCHMARKS.md)",
+    )
+    recall_when_nothing_found: Literal["line", "silent"] = Field(
+        default="line", description="a new incident with no memory above the floor: one short line, or nothing"
     )
     rules_dir: Path | None = Field(
         default=None, description="folder of reviewed rule files (YAML, kept in git); unset → no rules are used"

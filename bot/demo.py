@@ -61,7 +61,7 @@ def _as_message(m: Message) -> dict[str, Any]:
 
 
 async def _recall_thread(bot: LocalBot, channel: str) -> Message:
-    parent = await bot.sandbox.wait_for_message(channel, lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    parent = await bot.sandbox.wait_for_message(channel, lambda m: " like this" in m.text and m.thread_ts in (None, m.ts))
     await bot.runtime.settle()
     return bot.sandbox.message(channel, parent.ts)
 

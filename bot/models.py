@@ -242,6 +242,9 @@ class RecallQuery(Strict):
         default=None, description="where the recall is shown: private memories only in their own channel"
     )
     limit: int = Field(default=5, ge=1, le=50)
+    exclude_ids: list[Identifier] = Field(
+        default_factory=list, max_length=200, description="memories never to return (the incident's own; replay's target-absent mode)"
+    )
 
     @classmethod
     def for_incident(cls, incident: Incident, team_id: str, **kwargs: Any) -> "RecallQuery":
@@ -263,6 +266,9 @@ class RecallMatch(Strict):
     score_components: dict[str, float]
     reasons: list[str]
     successor_id: str | None = None
+    relevance: float = Field(default=0.0, ge=0, le=1)
+    """How much the memory is like the query, on an absolute scale (bot/recall/floor.py):
+    unlike `score`, comparable between queries, so a floor can say "nothing like this"."""
 
 
 class IncidentStatus(StrEnum):

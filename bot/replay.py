@@ -26,11 +26,15 @@ from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.concepts import load_vocabulary
 from bot.services.recall import RecallService
+from bot.recall.floor import DEFAULT_FLOOR
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 
 REPLAY_TEAM = "replay"
 TOP_K = 10
+POSTED = 5
+"""How many memories a thread posts at most: what the floor figures count."""
 BATCH = 2000
+FLOOR_STEPS = tuple(round(0.05 * i, 2) for i in range(21))
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,11 +52,38 @@ class CaseResult:
     ranked: tuple[str, ...]
     latency_ms: float
     matches: tuple[RecallMatch, ...] = ()
+    relevances: tuple[float, ...] = ()
+    """The absolute relevance of each ranked memory (floor.py)."""
+    absent: tuple[float, ...] | None = None
+    """Target-absent mode: the relevances of what would be posted with the true matches removed."""
 
     @property
     def rank(self) -> int | None:
         """1-based rank of the first true match in the top 10, or None."""
         return next((i for i, m in enumerate(self.ranked[:TOP_K], start=1) if m in self.case.relevant), None)
+
+    def passes(self, floor: float) -> bool:
+        """A true match would be posted: in the top POSTED and at or above the floor."""
+        return any(
+            m in self.case.relevant and r >= floor for m, r in zip(self.ranked[:POSTED], self.relevances[:POSTED])
+        )
+
+    def false_alarm(self, floor: float) -> bool:
+        """With the true matches absent, something would still be posted."""
+        return any(r >= floor for r in (self.absent or ())[:POSTED])
+
+
+@dataclass(frozen=True, slots=True)
+class FloorPoint:
+    floor: float
+    present_pass_rate: float
+    """Cases whose true match is posted (top POSTED, at or above the floor)."""
+    absent_false_alarm_rate: float | None
+    """Cases that post anything once their true matches are removed (target-absent mode)."""
+
+    def as_json(self) -> dict[str, Any]:
+        return {"floor": self.floor, "present_pass_rate": self.present_pass_rate,
+                "absent_false_alarm_rate": self.absent_false_alarm_rate}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,19 +118,38 @@ class ReplayReport:
     latency_ms_p50: float
     latency_ms_p95: float
     results: tuple[CaseResult, ...]
+    floor: float = DEFAULT_FLOOR
 
     @classmethod
-    def of(cls, results: list[CaseResult]) -> "ReplayReport":
+    def of(cls, results: list[CaseResult], floor: float = DEFAULT_FLOOR) -> "ReplayReport":
         latencies = [r.latency_ms for r in results]
         return cls(
             metrics=Metrics.of([r.rank for r in results]),
             latency_ms_p50=round(percentile(latencies, 50), 2),
             latency_ms_p95=round(percentile(latencies, 95), 2),
             results=tuple(results),
+            floor=floor,
         )
 
+    @property
+    def target_absent(self) -> bool:
+        return any(r.absent is not None for r in self.results)
+
+    def at_floor(self, floor: float) -> FloorPoint:
+        n = len(self.results) or 1
+        return FloorPoint(
+            floor=floor,
+            present_pass_rate=round(sum(r.passes(floor) for r in self.results) / n, 4),
+            absent_false_alarm_rate=round(sum(r.false_alarm(floor) for r in self.results) / n, 4)
+            if self.target_absent
+            else None,
+        )
+
+    def curve(self) -> list[FloorPoint]:
+        return [self.at_floor(f) for f in FLOOR_STEPS]
+
     def as_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "recall_at_1": self.metrics.recall_at_1,
             "recall_at_5": self.metrics.recall_at_5,
             "mrr_at_10": self.metrics.mrr_at_10,
@@ -107,6 +157,10 @@ class ReplayReport:
             "latency_ms_p50": self.latency_ms_p50,
             "latency_ms_p95": self.latency_ms_p95,
         }
+        if self.target_absent:  # the keys of REPLAY.md stay as they are without the mode
+            out.update(self.at_floor(self.floor).as_json())
+            out["floor_curve"] = [p.as_json() for p in self.curve()]
+        return out
 
     def subset(self, flag: str, value: object) -> Metrics | None:
         """Figures for the cases whose `flag` equals `value`, if any case carries the flag."""
@@ -123,6 +177,13 @@ class ReplayReport:
             f"MRR@10      {m.mrr_at_10:.3f}",
             f"latency ms  p50 {self.latency_ms_p50:.1f}  p95 {self.latency_ms_p95:.1f}",
         ]
+        point = self.at_floor(self.floor)
+        lines.append(f"floor {self.floor:.2f}  right memory posted {point.present_pass_rate:.3f}"
+                     + (f"  false alarms (target absent) {point.absent_false_alarm_rate:.3f}"
+                        if point.absent_false_alarm_rate is not None else ""))  # fmt: skip
+        if self.target_absent:
+            lines.append("floor  posted(present)  false-alarm(absent)")
+            lines += [f"{p.floor:5.2f}  {p.present_pass_rate:15.3f}  {p.absent_false_alarm_rate:19.3f}" for p in self.curve()]
         distinct = self.subset("near_identical_text", False)
         if distinct is not None:
             lines.append(
@@ -190,7 +251,10 @@ def load_cases(folder: Path, team_id: str = REPLAY_TEAM) -> list[ReplayCase]:
 
 
 async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: list[MemoryDraft],
-                    cases: list[ReplayCase], *, progress: bool = True, keep_matches: bool = False) -> ReplayReport:
+                    cases: list[ReplayCase], *, progress: bool = True, keep_matches: bool = False,
+                    target_absent: bool = False, floor: float = DEFAULT_FLOOR) -> ReplayReport:
+    """Retain, then recall each case; with `target_absent`, each case is recalled once more
+    without its true matches (as if they were not in the bank) to count false alarms."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -213,15 +277,20 @@ async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: li
             began = time.perf_counter()
             matches = await recall.recall(case.query)
             elapsed = (time.perf_counter() - began) * 1000.0
+            absent = None
+            if target_absent:
+                without = case.query.model_copy(update={"exclude_ids": sorted(case.relevant), "limit": POSTED})
+                absent = tuple(m.relevance for m in await recall.recall(without))
             results.append(
-                CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed, tuple(matches) if keep_matches else ())
-            )
+                CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed,
+                           tuple(matches) if keep_matches else (), tuple(m.relevance for m in matches), absent)
+            )  # fmt: skip
             bar.advance(task)
-    return ReplayReport.of(results)
+    return ReplayReport.of(results, floor)
 
 
 async def run_replay(folder: Path, settings: Settings, *, admin_dsn: str | None = None, progress: bool = True,
-                     keep_matches: bool = False) -> ReplayReport:
+                     keep_matches: bool = False, target_absent: bool = False, floor: float | None = None) -> ReplayReport:
     from bot.memory.database import database_url
 
     memories = load_memories(folder)
@@ -231,7 +300,8 @@ async def run_replay(folder: Path, settings: Settings, *, admin_dsn: str | None 
         pool = await create_pool(replay_dsn, max_size=2)
         try:
             store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
-            return await replay_on(store, pool, memories, cases, progress=progress, keep_matches=keep_matches)
+            return await replay_on(store, pool, memories, cases, progress=progress, keep_matches=keep_matches,
+                                   target_absent=target_absent, floor=settings.recall_floor if floor is None else floor)
         finally:
             await pool.close()
 

@@ -58,6 +58,19 @@ def test_retain_then_recall_finds_it_with_reasons_and_components(cli, tmp_path: 
     assert match["memory"]["incident_id"] == "INC-7" and match["reasons"] and match["score_components"]
 
 
+def test_recall_shows_the_floor_and_with_all_what_fell_under_it(cli, tmp_path: Path) -> None:
+    cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
+    code, out, _ = cli("recall", "orders", "dashboard", "colours", "look", "washed", "in", "dark", "mode")
+    assert code == 0 and out.startswith("nothing in memory looks like this")
+    assert "relevance floor 0.25: 1 more under it; --all shows them" in out and "INC-7" not in out
+    code, out, _ = cli("recall", "orders", "dashboard", "colours", "look", "washed", "in", "dark", "mode", "--all")
+    assert "under the relevance floor (0.25), not shown to responders" in out and "INC-7" in out
+    relevance = float(out.split("  relevance ", 1)[1].split()[0])
+    assert relevance < 0.25
+    code, out, _ = cli("recall", "orders", "dashboard", "colours", "--all", "--json")
+    assert [m["memory"]["incident_id"] for m in json.loads(out)] == ["INC-7"] and json.loads(out)[0]["relevance"] < 0.25
+
+
 def test_retaining_the_same_file_again_reports_it_unchanged(cli, tmp_path: Path) -> None:
     path = write(tmp_path, "m.json", json.dumps([OUTCOME]))
     assert cli("retain", path)[0] == 0
@@ -208,7 +221,7 @@ async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str
 def test_an_empty_cli_team_points_at_the_teams_that_hold_memories(cli, tmp_path: Path) -> None:
     cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]), "--team", "T0WORKSPACE")
     code, out, err = cli("recall", "pool", "exhausted")  # the default team: local
-    assert code == 0 and "no past incident" in out
+    assert code == 0 and "nothing in memory looks like this" in out
     assert "team 'local' has no memories" in err and "T0WORKSPACE (1 memories)" in err
     code, _, err = cli("show", "INC-7")
     assert code == 1 and "T0WORKSPACE" in err

@@ -74,3 +74,30 @@ def test_the_investigators_see_the_same_conflicts_as_the_thread() -> None:
     [conflict] = detect_conflicts(matches)
     assert conflict.memory_ids == find_conflicts(matches)["payments"] == ["INC-1", "INC-2", "INC-3"]
     assert "INC-3: database failover" in conflict.description and "INC-2:" not in conflict.description
+
+
+def test_the_flag_is_precise_on_the_corpus_pairs() -> None:
+    """eval/incidents/conflict_pairs.jsonl: root causes of one service that are (not) different
+    mechanisms. A behaviour check written with the vocabulary, not a quality measure."""
+    import json
+
+    from bot.config import PROJECT_ROOT
+    from bot.recall.conflicts import same_cause
+
+    lines = (PROJECT_ROOT / "eval" / "incidents" / "conflict_pairs.jsonl").read_text(encoding="utf-8").splitlines()
+    pairs = [json.loads(line) for line in lines if line.strip()]
+    assert sum(p["conflict"] for p in pairs) >= 12 and sum(not p["conflict"] for p in pairs) >= 12
+    flagged = {p["id"] for p in pairs if not same_cause(p["a"], p["b"])}
+    truth = {p["id"] for p in pairs if p["conflict"]}
+    precision = len(flagged & truth) / len(flagged)
+    recall = len(flagged & truth) / len(truth)
+    print(f"conflict flag on {len(pairs)} pairs: precision {precision:.2f}, recall {recall:.2f}")
+    assert precision >= 0.9 and recall >= 0.8, (sorted(flagged - truth), sorted(truth - flagged))
+
+
+def test_a_cause_that_points_at_another_never_conflicts() -> None:
+    matches = [
+        match("INC-1", "mobile-api", "Load balancer idle timeout (60s) was shorter than the app keepalive (75s)."),
+        match("INC-2", "mobile-api", "Same keepalive mismatch as in INC-1, on the new balancer."),
+    ]
+    assert find_conflicts(matches) == {}

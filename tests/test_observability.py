@@ -133,7 +133,7 @@ async def test_a_rate_limited_post_is_counted_and_still_arrives_once(bot: LocalB
     await bot.slack.say(CHANNEL, BODY, user="U1")  # opens the incident: its recall thread is posted
     await bot.runtime.settle()
 
-    parents = [m for m in bot.sandbox.messages(CHANNEL) if "past incident" in m.text and m.thread_ts in (None, m.ts)]
+    parents = [m for m in bot.sandbox.messages(CHANNEL) if " like this" in m.text and m.thread_ts in (None, m.ts)]
     assert len(parents) == 1
     samples = await scrape(bot)
     assert value(samples, "incident_memory_slack_api_rate_limited_total", method="chat.postMessage") >= 1

@@ -132,7 +132,7 @@ async def event_message(bot: LocalBot) -> None:
     # a public incident channel's first message opens its incident and recalls: not the private memory
     await bot.slack.say(PUBLIC, QUERY, user="U1")
     await drained(bot)
-    parent = await bot.sandbox.wait_for_message(PUBLIC, lambda m: "past incident" in m.text or "No past incident" in m.text)
+    parent = await bot.sandbox.wait_for_message(PUBLIC, lambda m: "past incident" in m.text or "Nothing in memory" in m.text)
     assert "INC-PRIV" not in json.dumps([m.as_slack() for m in bot.sandbox.thread(PUBLIC, parent.ts)])
 
 
@@ -313,6 +313,15 @@ async def shortcut_add_to_memory(bot: LocalBot) -> None:
     await view_mark(bot)
 
 
+async def action_memory_why(bot: LocalBot) -> None:
+    # "Why this?" shows what its own button carries and reads nothing stored: a crafted value
+    # naming the private memory opens a modal that knows nothing of it
+    opened = len(bot.sandbox.calls("views.open"))
+    await _click_old_button(bot, ids.MEMORY_WHY)
+    await bot.sandbox.wait_for("views.open", count=opened + 1)
+    assert SECRET not in json.dumps(bot.sandbox.last_view())
+
+
 SWEEP: dict[tuple[str, str], Callable[[LocalBot], Awaitable[None]]] = {
     ("command", "/incident"): command_incident,
     ("command", "/recall"): command_recall,
@@ -339,6 +348,7 @@ SWEEP: dict[tuple[str, str], Callable[[LocalBot], Awaitable[None]]] = {
     ("event", "group_archive"): event_group_archive,
     ("shortcut", ids.ADD_TO_MEMORY_SHORTCUT): shortcut_add_to_memory,
     ("view", ids.MARK_MODAL): view_mark,
+    ("action", ids.MEMORY_WHY): action_memory_why,
 }
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.recall.floor import DEFAULT_FLOOR
 from bot.config import PROJECT_ROOT
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
@@ -122,6 +123,22 @@ def test_replay_command_prints_the_figures_as_json(database_url: str, monkeypatc
     figures = json.loads(capsys.readouterr().out)
     assert set(figures) == {"recall_at_1", "recall_at_5", "mrr_at_10", "cases", "latency_ms_p50", "latency_ms_p95"}
     assert figures["cases"] == len(load_cases(CORPUS)) and figures["recall_at_5"] >= 0.9
+
+
+def test_target_absent_replay_counts_false_alarms_along_the_floor_curve(
+    database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    assert main(["replay", str(CORPUS), "--json", "--no-progress", "--target-absent"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    # every right memory of the behaviour corpus is posted at the default floor...
+    assert figures["floor"] == DEFAULT_FLOOR and figures["present_pass_rate"] == figures["recall_at_5"] == 1.0
+    # ...and without them something still is for some cases, less often than with no floor at all
+    curve = {p["floor"]: p for p in figures["floor_curve"]}
+    assert 0 < figures["absent_false_alarm_rate"] < curve[0.0]["absent_false_alarm_rate"] == 1.0
+    assert curve[1.0]["absent_false_alarm_rate"] <= figures["absent_false_alarm_rate"]
+    rates = [p["present_pass_rate"] for p in figures["floor_curve"]]
+    assert rates == sorted(rates, reverse=True)  # a higher floor never posts more
 
 
 def test_replay_of_a_folder_without_a_corpus_says_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

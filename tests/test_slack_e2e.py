@@ -73,6 +73,13 @@ async def test_declare_posts_a_recall_thread_with_reasons_age_and_verification(b
         assert expected in shown, expected
     actions = [e["action_id"] for b in reply.blocks if b["type"] == "actions" for e in b["elements"]]
     assert "memory_helpful" in actions and "memory_add_correction" in actions
+    # the card leaves the numbers out; "Why this?" opens them
+    visible = json.dumps([b for b in reply.blocks if b["type"] != "actions"])  # a button's value is not shown
+    assert "lexical" not in visible and "score" not in visible
+    assert (await bot.slack.block_action("memory_why", user_id="U1", message=reply)).status == 200
+    opened = await bot.sandbox.wait_for("views.open", count=2)
+    detail = json.dumps(opened.params["view"])
+    assert "Why this came back" in detail and "relevance 0." in detail and "lexical" in detail and "same service: payments" in detail
 
 
 def thread_replies(bot: LocalBot, channel: str, parent_ts: str):  # noqa: ANN201

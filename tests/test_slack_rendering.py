@@ -275,11 +275,18 @@ def test_reply_shows_what_a_responder_needs() -> None:
     assert "Raised max_connections to 400 — _Database memory pressure rose._" in text
     assert "*bob* (2025-05-22): The retry deploy started it." in text
     assert "matched terms: pool, timeout · same service: payments" in text
-    assert "score 0.812" in text and "lexical 0.61" in text
+    # the numbers a responder cannot use stay off the card (CLI --json and `recall` print them)
+    assert "0.812" not in text and "lexical" not in text
     assert "CONFLICT" not in text
     assert "Past incident INC-1" in reply["text"]
     # a verified memory cannot be rejected by the truth machine: no button that always fails
-    assert buttons(reply) == {ids.MEMORY_HELPFUL: "INC-1", ids.MEMORY_NOT_RELEVANT: "INC-1", ids.MEMORY_ADD_CORRECTION: "INC-1"}
+    why = buttons(reply).pop(ids.MEMORY_WHY)
+    assert buttons(reply).keys() - {ids.MEMORY_WHY} == {ids.MEMORY_HELPFUL, ids.MEMORY_NOT_RELEVANT, ids.MEMORY_ADD_CORRECTION}
+    assert {buttons(reply)[k] for k in buttons(reply).keys() - {ids.MEMORY_WHY}} == {"INC-1"}
+    # "Why this?" keeps the numbers the card leaves out, for a modal that shows them
+    detail = json.dumps(modals.why_modal(why))
+    assert "score 0.812" in detail and "lexical 0.61" in detail and "matched terms: pool, timeout" in detail
+    assert "could not be read" in json.dumps(modals.why_modal("not ours"))
 
 
 def test_unconfirmed_memory_says_so_and_can_be_rejected() -> None:
@@ -318,20 +325,20 @@ def test_conflicting_memories_are_marked_in_parent_and_replies() -> None:
     conflicts = find_conflicts([first, second, other])
     parent = reply_text(messages.recall_parent("Checkout timeouts", [first, second, other], conflicts))
     assert "3 past incidents look like this one" in parent
-    assert "CONFLICT" in parent and "payments" in parent and "`INC-1`, `INC-2`" in parent
+    assert "CONFLICT" in parent and "payments" in parent and "`INC-1` vs `INC-2`" in parent
     marked = reply_text(messages.recall_reply(first, NOW, messages.conflicting_ids(first, conflicts)))
     assert "CONFLICT" in marked and "INC-2" in marked
     unmarked = reply_text(messages.recall_reply(other, NOW, messages.conflicting_ids(other, conflicts)))
     assert "CONFLICT" not in unmarked
 
 
-def test_parent_with_no_matches_says_so_and_offers_investigation() -> None:
+def test_parent_with_no_matches_is_one_line_that_offers_investigation() -> None:
     parent = messages.recall_parent("Checkout <!here> timeouts", [], {}, incident_ref="OPEN-7")
-    text = reply_text(parent)
-    assert "No past incident looks like this one yet" in text
-    assert "Checkout <!here> timeouts" in text  # shown as typed, escaped on the wire
+    [line] = parent["blocks"]  # one line, no thread to read
+    assert "Nothing in memory looks like this" in line["text"]["text"]
+    assert "Checkout <!here> timeouts" in reply_text(parent)  # shown as typed, escaped on the wire
     assert_pings_no_one(parent)
-    assert buttons(parent) == {ids.INCIDENT_INVESTIGATE: "OPEN-7"}
+    assert (line["accessory"]["action_id"], line["accessory"]["value"]) == (ids.INCIDENT_INVESTIGATE, "OPEN-7")
     single = reply_text(messages.recall_parent("x", [match_of(memory())], {}))
     assert "1 past incident looks like this one" in single
 

@@ -85,6 +85,7 @@ def register_all(app: AsyncApp, services: Services, lookups: SlackLookups | None
     app.action(ids.MEMORY_ADD_CORRECTION)(action_memory.open_correction_modal)
     app.action(ids.MEMORY_REJECT)(action_memory.open_reject_modal)
     app.action(ids.MEMORY_CONFIRM)(action_memory.open_confirm_modal)
+    app.action(ids.MEMORY_WHY)(action_memory.open_why_modal)
     app.action(ids.INCIDENT_INVESTIGATE)(action_incident.on_investigate)
     app.action(ids.INCIDENT_RESOLVE)(action_incident.on_resolve)
     app.action(ids.NUDGE_SAVE)(action_incident.on_resolve)

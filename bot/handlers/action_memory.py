@@ -1,5 +1,5 @@
-"""Buttons on a recalled memory: Helpful, Not relevant, Add correction, Confirm, Reject (Confirm
-and Reject also in App Home)."""
+"""Buttons on a recalled memory: Helpful, Not relevant, Add correction, Confirm, Reject, Why this?
+(Confirm and Reject also in App Home)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bot.handlers.work import enqueue_then_ack, tell_later
 from bot.jobs import JobContext, job
 from bot.models import FeedbackKind
 from bot.slack import messages
-from bot.slack.modals import confirm_modal, correction_modal, reject_modal
+from bot.slack.modals import confirm_modal, correction_modal, reject_modal, why_modal
 
 _THANKS = {FeedbackKind.HELPFUL: "Noted as helpful", FeedbackKind.NOT_RELEVANT: "Noted as not relevant"}
 
@@ -51,6 +51,12 @@ async def open_reject_modal(
     ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
 ) -> None:
     await _open_modal(reject_modal, ack, body, action, client, context)
+
+
+async def open_why_modal(ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient) -> None:
+    """The numbers behind a recalled memory, carried in the button's value: no database read."""
+    await ack()
+    await client.views_open(trigger_id=body["trigger_id"], view=why_modal(action["value"]))
 
 
 async def _open_modal(

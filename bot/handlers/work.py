@@ -80,12 +80,17 @@ class IncidentRef(_Payload):
     incident_id: str
 
 
-async def post_recall_thread(ctx: JobContext, incident: IncidentRecord) -> str:
+async def post_recall_thread(ctx: JobContext, incident: IncidentRecord, *, asked: bool = False) -> str | None:
     """The parent message ("3 past incidents look like this one"), one reply per approved rule
     that fires on the incident (a known pattern), then one per memory, each posted once: a rerun
-    after a failure continues where the last one stopped."""
+    after a failure continues where the last one stopped. With nothing above the relevance floor
+    and no known pattern: one line, or nothing if the team chose silence
+    (RECALL_WHEN_NOTHING_FOUND) and nobody `asked` (/recall)."""
     services = ctx.services
     result = await services.recall.for_incident(incident)
+    quiet = not result.matches and not result.known_patterns
+    if quiet and not asked and services.settings.recall_when_nothing_found == "silent":
+        return None
     key = f"recall-thread:{incident.team}:{incident.incident_id}"
     parent = messages.recall_parent(incident.title, result.matches, result.conflicts, incident_ref=incident.incident_id)
     thread_ts = await post_once(ctx, f"{key}:parent", incident.channel, parent)
@@ -192,7 +197,7 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
             note = messages.notice("No open incident here: give me some text, e.g. `/recall checkout timeouts`.")
             await respond_once(ctx, f"recall:{ctx.job_id}", request.response_url, note)
             return
-        await post_recall_thread(ctx, incident)
+        await post_recall_thread(ctx, incident, asked=True)
         return
     result = await services.recall.for_text(request.team_id, request.channel_id, request.text)
     await respond_once(ctx, f"recall:{ctx.job_id}:parent", request.response_url,

@@ -33,10 +33,19 @@ FIELD_CLIP = 600
 _NOT_AN_OUTCOME = (TruthState.REJECTED, TruthState.SUPERSEDED)
 
 
+_TRUTH_WORDS = {
+    TruthState.VERIFICATION_CONFIRMED: "a verified fix",
+    TruthState.HUMAN_CONFIRMED: "confirmed, not independently verified",
+    TruthState.UNCONFIRMED_HYPOTHESIS: "an unconfirmed guess, not an established outcome",
+    TruthState.SUPERSEDED: "superseded, not an established outcome",
+    TruthState.REJECTED: "rejected, not an established outcome",
+}
+
+
 def _truth_label(memory: MemoryRecord) -> str:
-    if memory.truth_state.reusable:
-        return memory.truth_state.value
-    return f"{memory.truth_state.value}, not an established outcome"
+    """The truth state in words, for a sentence ("a verified fix"), never its raw name."""
+    return _TRUTH_WORDS[memory.truth_state]
+
 
 
 def _sentence(text: str) -> str:
@@ -61,15 +70,14 @@ def _summary(incident: Incident, timeline: list[TimelineEntry]) -> str:
 
 
 def _check(memory: MemoryRecord) -> Check | None:
+    # what to do now; the past root cause itself is a hypothesis, never repeated here
     label = f"{memory.incident_id} ({_truth_label(memory)})"
-    if memory.root_cause:
-        action = f"Check whether the current incident shows this: {clip(memory.root_cause, FIELD_CLIP)}"
-        why = f"Root cause recorded in {label}."
-        if memory.diagnosis:
-            why += f" It was found by: {clip(memory.diagnosis, FIELD_CLIP)}"
-    elif memory.diagnosis:
-        action = f"Repeat the check that found the cause in {memory.incident_id}: {clip(memory.diagnosis, FIELD_CLIP)}"
-        why = f"How the cause was found in {label}."
+    if memory.diagnosis:
+        action = f"Repeat the check that found the cause in {memory.incident_id}"
+        why = _sentence(f"In {label} it was found by: {clip(memory.diagnosis, FIELD_CLIP)}")
+    elif memory.root_cause:
+        action = f"Look in the current evidence for the signs of {memory.incident_id}'s root cause (see the hypotheses)"
+        why = f"{label} recorded its root cause but not how it was found."
     else:
         return None
     if memory.corrections:

@@ -17,7 +17,7 @@ import asyncpg
 from bot.memory.postings import hold_retain_lock
 from bot.memory.pool import DRAFT_COLUMNS
 from bot.recall.concepts import Vocabulary
-from bot.recall.document import memory_document, memory_features
+from bot.recall.document import TERMS_VERSION, memory_document, memory_features
 from bot.models import MemoryDraft, TruthState, utcnow
 
 _COLUMNS = DRAFT_COLUMNS
@@ -64,9 +64,10 @@ async def retain_many(conn: asyncpg.Connection, drafts: Sequence[MemoryDraft], v
         )
         await conn.copy_records_to_table("bulk_memories", records=rows, columns=[*_COLUMNS, *_DERIVED])
         created = await conn.fetch(
-            f"""INSERT INTO memories ({cols}, retained_content, doc_terms, doc_len, error_signature, concepts, search)
+            f"""INSERT INTO memories ({cols}, retained_content, doc_terms, doc_len, error_signature, concepts, search,
+                                      terms_version)
                 SELECT {inserted}, retained_content::jsonb, doc_terms::jsonb, doc_len, error_signature, concepts,
-                       array_to_tsvector(terms)
+                       array_to_tsvector(terms), {TERMS_VERSION}
                 FROM bulk_memories
                 ON CONFLICT (team_id, incident_id) DO NOTHING
                 RETURNING pk, team_id, incident_id, truth_state"""

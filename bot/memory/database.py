@@ -56,6 +56,7 @@ async def open_store(settings: Settings, *, run_migrations: bool = True) -> Asyn
     pool = await create_pool(dsn)
     store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
     try:
+        await store.reindex_terms()  # after a tokenizer change: one read when nothing is stale
         yield store
     finally:
         await store.close()

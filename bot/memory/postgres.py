@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -12,13 +13,15 @@ import asyncpg
 from bot.errors import MemoryConflict, MemoryNotFound, PurgeRefused, TruthMoveRefused
 from bot.memory.incidents import mark_resolved_in
 from bot.memory.pool import DRAFT_COLUMNS, acquire
-from bot.memory.postings import derive_postings, hold_retain_lock
+from bot.memory.records import RECORD_COLUMNS as _RECORD_COLUMNS
+from bot.memory.records import load_records
+from bot.memory.postings import derive_postings, hold_retain_lock, rederive_postings
 from bot.memory.port import FeedbackKind, MemoryPage, PurgeOutcome, RetainOutcome, RetainStatus, SupersededHandling
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary
 from bot.memory.search import CANDIDATE_POOL, search_candidates, to_candidates
 from bot.recall.concepts import load_vocabulary
-from bot.recall.document import QueryTerms, memory_document, memory_features
+from bot.recall.document import TERMS_VERSION, QueryTerms, memory_document, memory_features
 from bot.recall.truth import refusal
 from bot.models import (
     Correction,
@@ -31,8 +34,6 @@ from bot.models import (
 )
 
 log = logging.getLogger(__name__)
-
-_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "provenance", "drafting", "created_at", "updated_at"))
 
 
 
@@ -79,14 +80,15 @@ class PostgresMemoryStore:
             await hold_retain_lock(conn)
             pk = await conn.fetchval(
                 f"""INSERT INTO memories ({", ".join(DRAFT_COLUMNS)}, retained_content,
-                        doc_terms, doc_len, search, error_signature, concepts, provenance)
+                        doc_terms, doc_len, search, error_signature, concepts, provenance, terms_version)
                     VALUES ({placeholders}, ${n + 1}, ${n + 2}, ${n + 3}, array_to_tsvector(${n + 4}::text[]),
-                            ${n + 5}, ${n + 6}, ${n + 7})
+                            ${n + 5}, ${n + 6}, ${n + 7}, ${n + 8})
                     ON CONFLICT (team_id, incident_id) DO NOTHING
                     RETURNING pk""",
                 *values, content, dict(document.terms), document.length, terms,
                 features.signature, list(features.concepts),
                 draft.provenance.model_dump(mode="json") if draft.provenance else None,
+                TERMS_VERSION,
             )  # fmt: skip
             if pk is None:
                 existing = await conn.fetchval(
@@ -380,6 +382,61 @@ class PostgresMemoryStore:
                 changed += len(updates)
                 last_pk = rows[-1]["pk"]
 
+    async def reindex_terms(self, *, batch: int = 500) -> int:
+        """Re-derive the stored terms of memories indexed by an older tokenizer (TERMS_VERSION),
+        with their statistics and postings; returns how many. One read when nothing is stale."""
+        async with self._acquire() as conn:
+            if await conn.fetchval("SELECT version FROM recall_terms_state") >= TERMS_VERSION:
+                return 0
+        changed = 0
+        while True:
+            async with self._acquire() as conn, conn.transaction():
+                await hold_retain_lock(conn)
+                rows = await conn.fetch(
+                    """SELECT pk, team_id, retained_content, doc_terms, doc_len FROM memories
+                       WHERE terms_version < $1 ORDER BY pk LIMIT $2 FOR UPDATE""",
+                    TERMS_VERSION, batch,
+                )  # fmt: skip
+                if not rows:
+                    await conn.execute("UPDATE recall_terms_state SET version = greatest(version, $1)", TERMS_VERSION)
+                    if changed:
+                        log.info("re-derived the recall terms of %d memories (terms version %d)", changed, TERMS_VERSION)
+                    return changed
+                df: dict[str, Counter[str]] = defaultdict(Counter)
+                lengths: Counter[str] = Counter()
+                updates = []
+                for row in rows:
+                    draft = MemoryDraft.model_validate(row["retained_content"])
+                    document = memory_document(draft)
+                    features = memory_features(draft, self._vocabulary)
+                    df[row["team_id"]].subtract(row["doc_terms"].keys())
+                    df[row["team_id"]].update(document.terms.keys())
+                    lengths[row["team_id"]] += document.length - row["doc_len"]
+                    updates.append((row["pk"], dict(document.terms), document.length, sorted(document.terms),
+                                    features.signature, list(features.concepts), TERMS_VERSION))  # fmt: skip
+                    await conn.execute(
+                        "DELETE FROM recall_postings WHERE team_id = $1 AND term = ANY($2::text[]) AND memory_pk = $3",
+                        row["team_id"], list(row["doc_terms"]), row["pk"],
+                    )  # fmt: skip
+                await conn.executemany(
+                    """UPDATE memories SET doc_terms = $2, doc_len = $3, search = array_to_tsvector($4::text[]),
+                           error_signature = $5, concepts = $6, terms_version = $7 WHERE pk = $1""",
+                    updates,
+                )
+                for team_id, counts in df.items():
+                    moved = {t: d for t, d in counts.items() if d}
+                    await conn.execute(
+                        """INSERT INTO term_stats (team_id, term, df)
+                           SELECT $1, t, d FROM unnest($2::text[], $3::int[]) AS x(t, d)
+                           ON CONFLICT (team_id, term) DO UPDATE SET df = term_stats.df + EXCLUDED.df""",
+                        team_id, sorted(moved), [moved[t] for t in sorted(moved)],
+                    )  # fmt: skip
+                    await conn.execute(
+                        "UPDATE team_stats SET total_len = total_len + $2 WHERE team_id = $1", team_id, lengths[team_id]
+                    )
+                await rederive_postings(conn, [r["pk"] for r in rows])
+                changed += len(rows)
+
     async def teams(self) -> dict[str, int]:
         async with self._acquire() as conn:
             rows = await conn.fetch("SELECT team_id, count(*) AS n FROM memories GROUP BY team_id ORDER BY team_id")
@@ -422,39 +479,4 @@ class PostgresMemoryStore:
         return (await self._records(conn, [row]))[0]
 
     async def _records(self, conn: asyncpg.Connection, rows: Sequence[asyncpg.Record]) -> list[MemoryRecord]:
-        if not rows:
-            return []
-        pks = [r["pk"] for r in rows]
-        corrections: dict[int, list[Correction]] = {pk: [] for pk in pks}
-        transitions: dict[int, list[TruthTransition]] = {pk: [] for pk in pks}
-        for c in await conn.fetch(
-            """SELECT memory_pk, author, author_name, text, created_at FROM memory_corrections
-               WHERE memory_pk = ANY($1) ORDER BY created_at, id""",
-            pks,
-        ):
-            corrections[c["memory_pk"]].append(
-                Correction(author=c["author"], author_name=c["author_name"], text=c["text"], created_at=c["created_at"])
-            )
-        for t in await conn.fetch(
-            """SELECT memory_pk, from_state, to_state, actor, actor_name, reason, successor_id, at
-               FROM truth_transitions WHERE memory_pk = ANY($1) ORDER BY at, id""",
-            pks,
-        ):
-            transitions[t["memory_pk"]].append(
-                TruthTransition(
-                    from_state=t["from_state"], to_state=t["to_state"], actor=t["actor"], actor_name=t["actor_name"],
-                    reason=t["reason"], successor_id=t["successor_id"], at=t["at"],
-                )  # fmt: skip
-            )
-        return [_record(r, corrections[r["pk"]], transitions[r["pk"]]) for r in rows]
-
-
-def _record(row: asyncpg.Record, corrections: list[Correction], transitions: list[TruthTransition]) -> MemoryRecord:
-    fields: dict[str, Any] = {c: row[c] for c in DRAFT_COLUMNS}
-    fields["tags"] = list(fields["tags"] or [])
-    fields["provenance"] = row["provenance"]
-    fields["drafting"] = row["drafting"]
-    return MemoryRecord.model_validate(
-        {**fields, "corrections": corrections, "transitions": transitions,
-         "created_at": row["created_at"], "updated_at": row["updated_at"]}
-    )  # fmt: skip
+        return await load_records(conn, rows)

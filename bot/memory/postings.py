@@ -25,6 +25,27 @@ async def hold_retain_lock(conn: asyncpg.Connection) -> None:
     await conn.execute("SELECT pg_advisory_xact_lock_shared($1)", DERIVE_LOCK)
 
 
+_INSERT_POSTINGS = """INSERT INTO recall_postings (team_id, term, impact, memory_pk, occurred_at)
+    SELECT m.team_id, d.key,
+           (d.value::float8 * ($3::float8 + 1)
+            / (d.value::float8 + $3::float8 * (1 - $4::float8 + $4::float8 * m.doc_len
+               / greatest(1.0, s.total_len::float8 / greatest(1, s.doc_count)))))::real,
+           m.pk, m.occurred_at
+    FROM memories m
+    JOIN team_stats s ON s.team_id = m.team_id
+    CROSS JOIN LATERAL jsonb_each_text(m.doc_terms) d
+    """
+
+
+async def rederive_postings(conn: asyncpg.Connection, pks: list[int]) -> None:
+    """Postings of memories whose terms were re-derived (call in their transaction, after the
+    update): those past the watermark wait for the next derivation as usual."""
+    await conn.execute(
+        _INSERT_POSTINGS + "WHERE m.pk = ANY($1::bigint[]) AND m.pk <= $2",
+        pks, await conn.fetchval("SELECT max_pk FROM recall_postings_state FOR UPDATE"), BM25_K1, BM25_B,
+    )  # fmt: skip
+
+
 async def derive_postings(conn: asyncpg.Connection, *, batch: int = BATCH) -> int:
     """Derive postings for every memory past the watermark; returns how many memories."""
     done = 0
@@ -38,18 +59,6 @@ async def derive_postings(conn: asyncpg.Connection, *, batch: int = BATCH) -> in
             )
             if upto is None:
                 return done
-            await conn.execute(
-                """INSERT INTO recall_postings (team_id, term, impact, memory_pk, occurred_at)
-                   SELECT m.team_id, d.key,
-                          (d.value::float8 * ($3::float8 + 1)
-                           / (d.value::float8 + $3::float8 * (1 - $4::float8 + $4::float8 * m.doc_len
-                              / greatest(1.0, s.total_len::float8 / greatest(1, s.doc_count)))))::real,
-                          m.pk, m.occurred_at
-                   FROM memories m
-                   JOIN team_stats s ON s.team_id = m.team_id
-                   CROSS JOIN LATERAL jsonb_each_text(m.doc_terms) d
-                   WHERE m.pk > $1 AND m.pk <= $2""",
-                start, upto, BM25_K1, BM25_B,
-            )  # fmt: skip
+            await conn.execute(_INSERT_POSTINGS + "WHERE m.pk > $1 AND m.pk <= $2", start, upto, BM25_K1, BM25_B)
             done += await conn.fetchval("SELECT count(*) FROM memories WHERE pk > $1 AND pk <= $2", start, upto)
             await conn.execute("UPDATE recall_postings_state SET max_pk = $1", upto)

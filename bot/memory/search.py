@@ -13,12 +13,12 @@ plus twice its title) in one pass over each memory's own term counts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
 
-from bot.recall.candidates import BM25_B, BM25_K1, TITLE_QUERY_BONUS, Candidate, bm25_idf
+from bot.recall.candidates import BM25_B, BM25_K1, JUDGED_BANK_SIZE, TITLE_QUERY_BONUS, Candidate, bm25_idf
 from bot.recall.document import QueryTerms
 from bot.models import MemoryRecord, RecallQuery, TruthState
 
@@ -60,6 +60,8 @@ class Found:
 
     rows: list[asyncpg.Record]
     successors: frozenset[str] = frozenset()
+    query_idf: dict[str, float] = field(default_factory=dict)
+    """idf of every query term for judging relevance (Candidate.query_idf)."""
 
 
 async def search_candidates(
@@ -85,6 +87,8 @@ async def search_candidates(
     title = set(terms.title_terms)
     known = [t for t in terms.all_terms if t in df]
     weights = [bm25_idf(doc_count, df[t]) * (1.0 + (TITLE_QUERY_BONUS if t in title else 0.0)) for t in known]
+    # for judging relevance: every query term, one no memory holds as the rarest
+    query_idf = {t: bm25_idf(max(doc_count, JUDGED_BANK_SIZE), df.get(t, 0)) for t in terms.all_terms}
     # the title names the problem: its terms always pick candidates, with the rarest others
     rarest = sorted(known, key=lambda t: (t not in title, df[t]))[: CANDIDATE_TERMS + len(title)]
     filters, args = _recall_filters(query, first_arg=7)
@@ -130,7 +134,7 @@ async def search_candidates(
             _scored_select(columns, f"m.incident_id = ANY(${extra}::text[])", filters, ""), *head, list(successors)
         )
         rows += found
-    return Found(rows, frozenset(successors))
+    return Found(rows, frozenset(successors), query_idf)
 
 
 def to_candidates(found: Found, memories: Sequence[MemoryRecord], terms: QueryTerms) -> list[Candidate]:
@@ -151,6 +155,7 @@ def to_candidates(found: Found, memories: Sequence[MemoryRecord], terms: QueryTe
                 not_relevant_votes=row["not_relevant"],
                 same_signature=bool(terms.signature) and row["error_signature"] == terms.signature,
                 shared_concepts=tuple(c for c in terms.concepts if c in set(row["concepts"] or ())),
+                query_idf=found.query_idf,
             )
         )
     return out
@@ -234,4 +239,6 @@ def _recall_filters(query: RecallQuery, *, first_arg: int) -> tuple[str, list[An
         clauses.append(f"(m.occurred_at IS NULL OR m.occurred_at >= {arg(query.occurred_after)}::timestamptz)")
     if query.occurred_before is not None:
         clauses.append(f"(m.occurred_at IS NULL OR m.occurred_at <= {arg(query.occurred_before)}::timestamptz)")
+    if query.exclude_ids:
+        clauses.append(f"m.incident_id <> ALL({arg(list(query.exclude_ids))}::text[])")
     return "".join(f" AND {c}" for c in clauses), args

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from bot.models import MemoryRecord
@@ -19,6 +20,10 @@ class Candidate:
     """The memory's error signature equals the query's (same failure, other ids)."""
     shared_concepts: tuple[str, ...] = ()
     """Incident vocabulary concepts both the query and the memory name."""
+    query_idf: Mapping[str, float] = field(default_factory=dict)
+    """idf of every query term (one mapping shared by a query's candidates), a term no memory
+    holds counting as the rarest, the bank counted as at least JUDGED_BANK_SIZE memories: what
+    relevance is judged with (floor.py), on a scale that `lexical` alone lacks."""
     extra: dict[str, float] = field(default_factory=dict)
 
 
@@ -29,6 +34,9 @@ def bm25_idf(doc_count: int, df: int) -> float:
     return math.log(1.0 + (doc_count - df + 0.5) / (df + 0.5))
 
 
+JUDGED_BANK_SIZE = 100
+"""In a bank of four, a word two memories share is not common: the bank is small. Relevance is
+judged as if the bank held at least this many memories (ranking uses the true statistics)."""
 BM25_K1 = 1.2
 BM25_B = 0.75
 TITLE_QUERY_BONUS = 2.0

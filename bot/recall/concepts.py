@@ -15,7 +15,7 @@ from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
-from bot.recall.tokens import _stem
+from bot.recall.tokens import stem as _stem
 
 _WORD = re.compile(r"[a-z][a-z0-9_]*")
 

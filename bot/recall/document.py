@@ -15,6 +15,9 @@ from bot.recall.tokens import term_counts, tokenize
 from bot.models import MemoryDraft, RecallQuery
 
 TITLE_WEIGHT = 3
+TERMS_VERSION = 2
+"""Goes up whenever tokens.py changes how text becomes terms: stored terms of older memories are
+then re-derived (migrations/0007_recall_terms_version.sql). 2: Snowball stems, status/exit/error codes as terms."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,7 @@
-"""The recall pipeline: candidates → signals → fusion → reasons, top k by score.
+"""The recall pipeline: candidates → signals → fusion → floor → reasons, top k by score.
+
+Every match carries its relevance (floor.judge); what is shown is decided by the caller
+(split_at_floor), so replay and `recall --all` can still see what fell under the floor.
 
 Pure: the query's terms go to a store, which answers with candidates (bot/memory/search.py in
 PostgreSQL); `rank` does the rest. The composition (ask the store, then rank) is
@@ -10,9 +13,11 @@ from __future__ import annotations
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary, load_vocabulary
 from bot.recall.document import QueryTerms, query_terms
+from bot.recall.floor import judge
 from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
 from bot.recall.reasons import explain
 from bot.recall.signals import measure
+from bot.recall.tokens import surface_forms
 from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
 
 
@@ -29,6 +34,7 @@ class Recaller:
         """The store's candidates, measured, fused, explained, best `query.limit` first."""
         # ages are taken at the incident's time: a replay of 2012 asks what was recent in 2012
         now = query.occurred_before or utcnow()
+        surfaces = surface_forms(query.title, query.text, query.error_message)
         signals = measure(query, candidates, now, terms.concepts)
         scored = []
         for candidate, signal in zip(candidates, signals, strict=True):
@@ -41,7 +47,8 @@ class Recaller:
                 memory=candidate.memory,
                 score=round(score, 6),
                 score_components=components,
-                reasons=explain(query, candidate, signal, now),
+                relevance=judge(signal),
+                reasons=explain(query, candidate, signal, now, surfaces),
                 successor_id=candidate.memory.superseded_by
                 if candidate.memory.truth_state is TruthState.SUPERSEDED
                 else None,

@@ -1,14 +1,41 @@
-"""Reasons: why a memory came back, in words an engineer reads at 3 a.m."""
+"""Reasons: why a memory came back, in words an engineer reads at 3 a.m.
+
+Terms are shown as the query spelled them (never as stems), codes by what they are ("same
+status: 502"), and only terms that say something: a word most memories contain is no reason.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from datetime import datetime
 
 from bot.recall.candidates import Candidate
 from bot.recall.signals import Signals
+from bot.recall.tokens import stem
 from bot.models import RecallQuery, TruthState
 
 MAX_TERMS_SHOWN = 6
+# idf below this (the term is in more than about a third of the bank) is no reason to show
+MIN_REASON_IDF = 1.0
+
+# terms that rank ("out of memory", "exit code 137", and on jira-dev a short stop list ranks
+# best) but are no reason on their own to show a memory
+GENERIC = frozenset(
+    stem(w)
+    for w in """out down up off over under again against error errors fail failed failure failing issue problem
+    return returns code status signal errno exit time times start started stop run running use used work working
+    make made need needs want try tried call calls request requests got get gets getting keep keeps kept yet
+    nobody everybody everyone someone something anything nothing every us one two three left right still even
+    though however may might must shall seems seem seemed like likely well really much many now new old see saw
+    seen way ways etc thing things lot lots bit able unable am having doing ought let myself ourselves yourself
+    themselves itself herself himself whom those nor hers ours theirs""".split()
+)
+
+_STATUS = re.compile(r"^[1-5]\d\d$")
+_EXIT = re.compile(r"^(?:12[6-9]|1[3-5]\d|16[0-5])$")  # 128 + signal, 126/127 (not runnable/found)
+_CODED = re.compile(r"^(errno|exit|signal):(\d+)$")
+_ERROR_CODE = re.compile(r"^[a-z]{1,8}-?\d{3,}$")
 
 
 def humanize_age(then: datetime | None, now: datetime) -> str:
@@ -26,13 +53,48 @@ def humanize_age(then: datetime | None, now: datetime) -> str:
     return f"{round(days / 365.25)} years ago"
 
 
-def explain(query: RecallQuery, candidate: Candidate, signals: Signals, now: datetime) -> list[str]:
-    memory = candidate.memory
-    reasons: list[str] = []
-    if candidate.matched_terms:
-        shown = ", ".join(candidate.matched_terms[:MAX_TERMS_SHOWN])
-        more = len(candidate.matched_terms) - MAX_TERMS_SHOWN
+def code_reason(term: str, surface: str) -> str | None:
+    """'same status: 502', 'same exit code: 137', 'same error code: ORA-00060', or None."""
+    coded = _CODED.match(term)
+    if coded:
+        kind = {"errno": "errno", "exit": "exit code", "signal": "signal"}[coded.group(1)]
+        return f"same {kind}: {coded.group(2)}"
+    if _EXIT.match(term):
+        return f"same exit code: {term}"
+    if _STATUS.match(term):
+        return f"same status: {term}"
+    if _ERROR_CODE.match(term):
+        return f"same error code: {surface.upper() if surface.lower() == term else surface}"
+    return None
+
+
+def term_reasons(candidate: Candidate, surfaces: Mapping[str, str]) -> list[str]:
+    """Codes as their own reasons, then the telling matched words as the query wrote them."""
+    codes: list[str] = []
+    words: list[str] = []
+    for term in candidate.matched_terms:
+        surface = surfaces.get(term, term)
+        code = code_reason(term, surface)
+        if code:
+            if code not in codes:
+                codes.append(code)
+        elif term not in GENERIC and candidate.query_idf.get(term, MIN_REASON_IDF) >= MIN_REASON_IDF:
+            word = surface.lower() if surface[:1].isupper() and surface[1:].islower() else surface
+            if word not in words:
+                words.append(word)
+    reasons = codes
+    if words:
+        shown = ", ".join(words[:MAX_TERMS_SHOWN])
+        more = len(words) - MAX_TERMS_SHOWN
         reasons.append(f"matched terms: {shown}" + (f" (+{more} more)" if more > 0 else ""))
+    return reasons
+
+
+def explain(
+    query: RecallQuery, candidate: Candidate, signals: Signals, now: datetime, surfaces: Mapping[str, str] | None = None
+) -> list[str]:
+    memory = candidate.memory
+    reasons = term_reasons(candidate, surfaces or {})
     if candidate.same_signature:
         reasons.append("same error signature")
     for concept in candidate.shared_concepts:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Set
+from functools import lru_cache
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.recall.candidates import Candidate
+from bot.recall.candidates import TITLE_QUERY_BONUS, Candidate
+from bot.recall.tokens import tokenize
 from bot.models import RecallQuery, TruthState
 
 # A verified fix outranks an unverified guess with the same text.
@@ -23,6 +26,14 @@ RECENCY_HALF_LIFE_DAYS = 365.0
 @dataclass(frozen=True, slots=True)
 class Signals:
     lexical: float
+    """BM25 relative to the best candidate's (1 for the best)."""
+    coverage: float
+    """Share of the query's weight (idf, title terms counted thrice as in the lexical score)
+    carried by the terms the memory holds: absolute, 1 for a memory holding every query term."""
+    title_overlap: float
+    """Share of the query title's weight (idf) that the memory's title names too."""
+    title_echo: float
+    """Share of the memory title's terms that the query names (a re-filing echoes the title)."""
     signature: float
     """1 when the memory failed with the same error signature."""
     concepts: float
@@ -37,9 +48,29 @@ def _same(a: str | None, b: str | None) -> bool:
     return bool(a and b and a.strip().lower() == b.strip().lower())
 
 
+@lru_cache(maxsize=65_536)
+def _title_terms(title: str) -> frozenset[str]:
+    # the same memories come back query after query: their titles are tokenized once
+    return frozenset(tokenize(title))
+
+
+def _weighted_share(wanted: tuple[str, ...], found: Set[str], idf: Mapping[str, float]) -> float:
+    """Σ idf of the wanted terms found / Σ idf of all wanted terms (a repeated term counts again)."""
+    total = sum(idf.get(t, 0.0) for t in wanted)
+    return sum(idf.get(t, 0.0) for t in wanted if t in found) / total if total > 0 else 0.0
+
+
+def _share(terms: frozenset[str], among: frozenset[str]) -> float:
+    return len(terms & among) / len(terms) if terms else 0.0
+
+
 def measure(
     query: RecallQuery, candidates: list[Candidate], now: datetime, query_concepts: tuple[str, ...] = ()
 ) -> list[Signals]:
+    query_title = tuple(dict.fromkeys(tokenize(query.title)))
+    query_known = frozenset(candidates[0].query_idf) if candidates else frozenset()
+    # the title's terms thrice, as the lexical score weighs them (TITLE_QUERY_BONUS)
+    query_weighted = tuple(candidates[0].query_idf) + query_title * int(TITLE_QUERY_BONUS) if candidates else ()
     top = max((c.lexical for c in candidates), default=0.0) or 1.0
     out: list[Signals] = []
     for c in candidates:
@@ -47,9 +78,15 @@ def measure(
         when = m.happened_at  # None: an undated imported postmortem, neither new nor old
         age_days = max(0.0, (now - when).total_seconds() / 86400.0) if when else RECENCY_HALF_LIFE_DAYS
         votes = c.helpful_votes - c.not_relevant_votes
+        coverage = _weighted_share(query_weighted, set(c.matched_terms), c.query_idf)
+        title = _title_terms(m.title)
         out.append(
             Signals(
                 lexical=c.lexical / top,
+                coverage=coverage,
+                # a query without a title (an error text alone) is judged on its coverage
+                title_overlap=_weighted_share(query_title, title, c.query_idf) if query_title else coverage,
+                title_echo=_share(title, query_known),
                 signature=1.0 if c.same_signature else 0.0,
                 concepts=len(c.shared_concepts) / len(query_concepts) if query_concepts else 0.0,
                 same_service=1.0 if _same(query.service, m.service) else 0.0,

@@ -14,7 +14,7 @@ from bot.recall.concepts import Vocabulary
 from bot.recall.signature import error_signature
 from bot.models import Incident, MemoryDraft, TruthState
 from bot.rules.model import Rule, RuleMatch
-from bot.rules.patterns import cause_and_fix_terms, diagnosis_mechanism, mechanism_words, shares_root_cause
+from bot.rules.patterns import cause_and_fix_terms, diagnosis_mechanism, mechanism_words, rule_terms, shares_root_cause
 
 
 def fires(match: RuleMatch, incident: Incident, vocabulary: Vocabulary) -> bool:
@@ -47,7 +47,7 @@ def has_root_cause(rule: Rule, memory: MemoryDraft, vocabulary: Vocabulary) -> b
     if not set(rule.root_cause.concepts) <= set(mechanism):
         return False
     terms = cause_and_fix_terms(memory, mechanism_words(mechanism, vocabulary))
-    return shares_root_cause(terms, rule.root_cause.terms)
+    return shares_root_cause(terms, rule_terms(rule.root_cause.terms))
 
 
 @dataclass

@@ -26,7 +26,7 @@ from datetime import datetime
 
 from bot.recall.concepts import Vocabulary, words
 from bot.recall.signature import error_signature
-from bot.recall.tokens import tokenize
+from bot.recall.tokens import surface_forms, tokenize
 from bot.models import MemoryDraft, MemoryRecord
 from bot.rules.model import DeadEnd, Decision, Provenance, RootCause, Rule, RuleMatch
 
@@ -72,6 +72,14 @@ class Episode:
 class Candidate:
     episodes: tuple[Episode, ...]  # newest first
     core_terms: tuple[str, ...]
+
+    @property
+    def core_words(self) -> tuple[str, ...]:
+        """The core terms as the memories wrote them ("retry", never the stem "retri"): what a
+        rule file, its id and its title show (matching stems them again: rule_terms)."""
+        texts = [t for e in self.episodes for t in (e.memory.root_cause, e.memory.resolution)]
+        surfaces = surface_forms(*texts)
+        return tuple(surfaces.get(t, t).lower() for t in self.core_terms)
 
     @property
     def mechanism(self) -> tuple[str, ...]:
@@ -183,6 +191,12 @@ def shares_root_cause(terms: frozenset[str], core: Sequence[str]) -> bool:
     return len(terms & set(core)) >= min(MIN_SHARED_TERMS, len(core))
 
 
+def rule_terms(words: Sequence[str]) -> list[str]:
+    """A rule file's root-cause words as terms (the file holds words a reviewer reads and may
+    edit; the tokenizer, and so the stems, may change between versions)."""
+    return list(dict.fromkeys(t for w in words for t in tokenize(w)))
+
+
 def find_candidates(
     memories: Iterable[MemoryRecord], vocabulary: Vocabulary, *, min_episodes: int = DEFAULT_MIN_EPISODES
 ) -> list[Candidate]:
@@ -216,7 +230,7 @@ def _slug(text: str) -> str:
 def rule_id(candidate: Candidate) -> str:
     """Stable across proposals while the mechanism and the top core terms stay the same."""
     mechanism = candidate.mechanism[0].removeprefix("signature: ")
-    return "R-" + _slug(" ".join([mechanism[:40], *candidate.core_terms[:2]]))[:80].strip("-")
+    return "R-" + _slug(" ".join([mechanism[:40], *candidate.core_words[:2]]))[:80].strip("-")
 
 
 def _distinct_texts(texts: Iterable[str | None]) -> list[str]:
@@ -258,13 +272,13 @@ def propose_rule(candidate: Candidate, *, team: str, bank: str, min_episodes: in
     if not checks:
         checks = [f"Look for the cause these incidents confirmed: {newest.root_cause}"]
     what = ", ".join(concepts) or (signatures[0] if signatures else "one failure")
-    title = f"{'/'.join(services) or 'any service'}: {what} — {' '.join(candidate.core_terms[:3])}"
+    title = f"{'/'.join(services) or 'any service'}: {what} — {' '.join(candidate.core_words[:3])}"
     rule = Rule(
         id=rule_id(candidate),
         version=1,
         title=title[:3000],
         match=RuleMatch(services=services, error_signatures=signatures, concepts=concepts),
-        root_cause=RootCause(summary=newest.root_cause or "", concepts=concepts, terms=list(candidate.core_terms)),
+        root_cause=RootCause(summary=newest.root_cause or "", concepts=concepts, terms=list(candidate.core_words)),
         checks=checks,
         fix=newest.resolution or "",
         dead_ends=dead_ends(candidate.episodes),

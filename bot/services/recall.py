@@ -13,7 +13,8 @@ from bot.memory.port import MemoryStore
 from bot.models import FeedbackKind, IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
 from bot.policy import Act, Actor
-from bot.recall.conflicts import find_conflicts
+from bot.recall.conflicts import conflict_clusters
+from bot.recall.floor import DEFAULT_FLOOR, split_at_floor
 from bot.recall.pipeline import Recaller
 from bot.services.access import Access
 from bot.rules.model import Rule
@@ -25,8 +26,12 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class RecallResult:
     matches: list[RecallMatch]
-    conflicts: dict[str, list[str]] = field(default_factory=dict)
-    """service → incident_ids of recalled memories that name different root causes"""
+    """What a responder is shown: the recalled memories at or above the relevance floor."""
+    conflicts: dict[str, list[list[str]]] = field(default_factory=dict)
+    """service → incident_ids of shown memories grouped by the root cause they name, for the
+    services whose shown memories name two or more (groups disagree; one group's members agree)"""
+    under_floor: list[RecallMatch] = field(default_factory=list)
+    """Recalled but not relevant enough to show."""
     known_patterns: list[Rule] = field(default_factory=list)
     """approved rules that fire on the incident: context for what to check, shown first"""
 
@@ -38,6 +43,7 @@ class RecallService:
         *,
         recaller: Recaller | None = None,
         limit: int = 5,
+        floor: float = DEFAULT_FLOOR,
         metrics: Metrics | None = None,
         access: Access | None = None,
         rules: RuleService | None = None,
@@ -47,6 +53,7 @@ class RecallService:
         self._recaller = recaller or Recaller(vocabulary=memory.vocabulary)
         self._rules = rules
         self._limit = limit
+        self._floor = floor
         self._metrics = metrics
         self._access = access
 
@@ -68,14 +75,17 @@ class RecallService:
         with self._metrics.timed(self._metrics.recall_latency, kind=kind):
             return await self.recall(query)
 
+    def _shown(self, matches: list[RecallMatch]) -> RecallResult:
+        """What a responder is shown: the matches at or above the floor, their conflicts."""
+        shown, under = split_at_floor(matches, self._floor)
+        return RecallResult(shown, conflict_clusters(shown), under)
+
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)
-        query = RecallQuery.for_incident(incident, incident.team, limit=self._limit + 1)
-        matches = await self._timed(query, "incident")
-        # the incident's own memory (resolved before, now recalled in its channel) is not "past";
-        # one extra was asked for so that dropping it still leaves `limit`
-        past = [m for m in matches if m.memory.incident_id != incident.incident_id][: self._limit]
-        return RecallResult(past, find_conflicts(past), await self.known_patterns(incident))
+        # the incident's own memory (resolved before, now recalled in its channel) is not "past"
+        query = RecallQuery.for_incident(incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id])
+        shown = self._shown(await self._timed(query, "incident"))
+        return RecallResult(shown.matches, shown.conflicts, shown.under_floor, await self.known_patterns(incident))
 
     async def known_patterns(self, incident: IncidentRecord) -> list[Rule]:
         """Approved rules that fire on the incident; recall goes on without them if they fail."""
@@ -89,8 +99,7 @@ class RecallService:
 
     async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
         query = RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit)
-        matches = await self._timed(query, "text")
-        return RecallResult(matches, find_conflicts(matches))
+        return self._shown(await self._timed(query, "text"))
 
     async def feedback(
         self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind, *, channel_id: str | None

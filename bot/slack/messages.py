@@ -7,6 +7,8 @@ ping or link when it is shown again.
 - `recall_parent(incident_title, matches, conflict_services, *, incident_ref=None)`
 - `recall_reply(match, now, conflict=())`     one memory, threaded under the parent
 - `conflicting_ids(match, conflict_services) -> list[str]`   the `conflict` for recall_reply
+  (conflict_services: service → incident_ids grouped by the root cause they name; a flat list
+  of ids counts as one cause each)
 - `memory_detail(memory, now=None)`           `/incident show ID`
 - `help_message(channel_pattern="^inc-")`     `/incident help`
 - `resolution_confirmation(memory, now=None, *, by=None)`
@@ -18,6 +20,7 @@ ping or link when it is shown again.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 import re
 from datetime import datetime
@@ -83,7 +86,21 @@ def truth_line(memory: MemoryRecord, now: datetime) -> str:
 
 def _score_line(match: RecallMatch) -> str:
     parts = [f"{name} {value:.2f}" for name, value in match.score_components.items() if name != "score"]
-    return f"score {match.score:.3f}" + (f" ({', '.join(parts)})" if parts else "")
+    return f"relevance {match.relevance:.2f} · score {match.score:.3f}" + (f" ({', '.join(parts)})" if parts else "")
+
+
+WHY_VALUE_CHARS = 2000  # Slack's limit on a button's value
+
+
+def why_value(match: RecallMatch) -> str:
+    """The "Why this?" button's value: the reasons and the numbers, for the modal it opens."""
+    reasons = [cut(single_line(r), 200) for r in match.reasons[:8]]
+    while True:
+        value = json.dumps({"id": match.memory.incident_id, "reasons": reasons, "numbers": _score_line(match)},
+                           ensure_ascii=False, separators=(",", ":"))  # fmt: skip
+        if len(value) <= WHY_VALUE_CHARS or not reasons:
+            return value[:WHY_VALUE_CHARS] if reasons else value
+        reasons = reasons[:-1]
 
 
 def _outcome(memory: MemoryRecord, attempts: int, corrections: int, more_hint: str) -> Json:
@@ -112,16 +129,23 @@ def _message(template: str, *, show_id: str | None = None, **context: Any) -> Js
 
 def _headline(count: int) -> str:
     if count == 0:
-        return "No past incident looks like this one yet"
+        return "Nothing in memory looks like this"
     if count == 1:
         return "1 past incident looks like this one"
     return f"{count} past incidents look like this one"
 
 
+Conflicts = Mapping[str, Sequence[Sequence[str] | str]]
+
+
+def _groups(found: Sequence[Sequence[str] | str]) -> list[list[str]]:
+    return [[item] if isinstance(item, str) else list(item) for item in found]
+
+
 def recall_parent(
     incident_title: str,
     matches: Sequence[RecallMatch],
-    conflict_services: Mapping[str, Sequence[str]],
+    conflict_services: Conflicts,
     *,
     incident_ref: str | None = None,
 ) -> Json:
@@ -132,17 +156,19 @@ def recall_parent(
         headline=_headline(len(matches)),
         count=len(matches),
         incident_title=single_line(incident_title),
-        conflicts={service: list(found) for service, found in conflict_services.items()},
+        conflicts={service: _groups(found) for service, found in conflict_services.items()},
         incident_ref=incident_ref,
     )
 
 
-def conflicting_ids(match: RecallMatch, conflict_services: Mapping[str, Sequence[str]]) -> list[str]:
-    """The other memories that name a different root cause for this match's service."""
+def conflicting_ids(match: RecallMatch, conflict_services: Conflicts) -> list[str]:
+    """The other memories that name a different root cause for this match's service (those
+    that name the same one, in other words, agree with it)."""
     own = match.memory.incident_id
     for found in conflict_services.values():
-        if own in found:
-            return [other for other in found if other != own]
+        groups = _groups(found)
+        if any(own in group for group in groups):
+            return [other for group in groups if own not in group for other in group]
     return []
 
 
@@ -152,7 +178,7 @@ def recall_reply(match: RecallMatch, now: datetime, conflict: Sequence[str] = ()
     successor = match.successor_id or memory.superseded_by
     if memory.truth_state is TruthState.SUPERSEDED and successor:
         return _message(
-            "recall_superseded.json.j2", show_id=successor, match=match, successor_id=successor, score_line=_score_line(match)
+            "recall_superseded.json.j2", show_id=successor, match=match, successor_id=successor
         )
     return _message(
         "recall_reply.json.j2",
@@ -161,7 +187,7 @@ def recall_reply(match: RecallMatch, now: datetime, conflict: Sequence[str] = ()
         facts=_facts(memory, now),
         truth=truth_line(memory, now),
         conflict=list(conflict),
-        score_line=_score_line(match),
+        why=why_value(match),
         **_outcome(memory, REPLY_ATTEMPTS_SHOWN, REPLY_CORRECTIONS_SHOWN, _show_hint(memory.incident_id)),
     )
 

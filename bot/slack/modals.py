@@ -16,6 +16,8 @@ Every function returns a view dict for `views.open(trigger_id=…, view=…)`, `
 - `reject_modal(incident_id, memory_title, *, context=None, values=None, error=None)`
 - `prefilled_modal(submitted_view, error) -> dict`   the same modal again, with everything the
   user typed and the error: used when storing fails, so nothing typed is lost
+- `why_modal(value) -> dict`   "Why this?": a recalled memory's reasons and numbers (the
+  button's value, messages.why_value); read-only, nothing to submit
 - `read_metadata(view) -> dict`
 
 callback_ids, block_ids and the input action_id are in `bot.slack.ids`; every text input allows
@@ -172,6 +174,18 @@ def mark_modal(
     """Mark a channel message for the incident's draft: failed attempt (why?), fix, root cause."""
     own = {"message_text": cut(message_text, _MESSAGE_IN_METADATA)}
     return _modal("modal_mark.json.j2", own, context, values, error)
+
+
+def why_modal(value: str) -> Json:
+    """The detail behind a recalled memory's card; a value that is not ours shows as unknown."""
+    try:
+        data = json.loads(value)
+        incident_id, reasons, numbers = str(data["id"]), [str(r) for r in data["reasons"]], str(data["numbers"])
+    except (ValueError, KeyError, TypeError):
+        incident_id, reasons, numbers = "?", [], "this button's details could not be read"
+    view = render("modal_why.json.j2", ids=ids, incident_id=cut(single_line(incident_id), 200),
+                  reasons=reasons, numbers=cut(single_line(numbers), 1500))  # fmt: skip
+    return check_modal(view)
 
 
 def read_metadata(view: Mapping[str, Any]) -> dict[str, Any]:

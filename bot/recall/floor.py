@@ -1,0 +1,41 @@
+"""The relevance floor: an absolute judgement of each match, so recall can say "nothing like this".
+
+Fusion ranks candidates against each other (its lexical signal is relative to the best one), so
+the best of unrelated memories always looks like a match. Relevance is judged on an absolute
+scale instead: the mean of three shares in [0, 1] — how much of the query's weight (idf) the
+memory's terms carry (coverage), how much of the query title's weight its title names (title
+overlap), how much of its title the query names (title echo) — plus evidence that needs no
+shared word: the same error signature, the same mechanism (incident vocabulary concepts).
+A memory under the floor is not shown to a responder; `incident-memory recall --all` lists it.
+
+Calibrated with `incident-memory replay DIR --target-absent` (docs/BENCHMARKS.md has the
+curves): the mean of the three shares separated right memories from the rest better than
+coverage alone on both corpora. DEFAULT_FLOOR is the highest floor at which every right memory
+of eval/incidents is still posted and jira-dev keeps about 90 % of the right memories it posts
+without a floor; higher floors cut false alarms on jira-dev further but drop right memories as
+fast (RECALL_FLOOR sets another point of the curve).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.recall.signals import Signals
+from bot.models import RecallMatch
+
+SIGNATURE_EVIDENCE = 0.3
+CONCEPT_EVIDENCE = 0.3
+DEFAULT_FLOOR = 0.25
+
+
+def judge(signals: Signals) -> float:
+    """Absolute relevance in [0, 1]."""
+    shares = (signals.coverage + signals.title_overlap + signals.title_echo) / 3.0
+    evidence = SIGNATURE_EVIDENCE * signals.signature + CONCEPT_EVIDENCE * signals.concepts
+    return round(min(1.0, shares + evidence), 4)
+
+
+def split_at_floor(matches: Sequence[RecallMatch], floor: float) -> tuple[list[RecallMatch], list[RecallMatch]]:
+    """(the matches at or above the floor, those under it), each in recall order."""
+    above = [m for m in matches if m.relevance >= floor]
+    return above, [m for m in matches if m.relevance < floor]
