@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import json
 import logging
-import os
 import sys
 from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
@@ -18,18 +16,15 @@ from typing import Any
 from pydantic import ValidationError
 
 from bot.config import Settings
-from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, PurgeRefused, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, load_drafts
-from bot.memory.port import MemoryStore, SupersededHandling
+from bot.memory.port import MemoryStore
 from bot.recall.conflicts import find_conflicts
 from bot.recall.floor import split_at_floor
 from bot.services.recall import RecallService
-from bot.models import RecallQuery, TruthState
+from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
-from bot.policy import Actor
-from bot.services.purge import PurgeService
-from bot.cli_text import memory_text as _memory_text, match_text as _match_text, provenance_text as _provenance_text
-from bot.cli_purge import PurgeNotConfirmed, add_purge_arguments, confirm_purge, purge_summary, superseded_handling
+from bot.cli_purge import PurgeNotConfirmed, add_purge_command, operator as _operator
 from bot.cli_rules import register as register_rule_commands
 from bot.rules.files import RuleFileError
 
@@ -43,6 +38,61 @@ class CommandFailed(Exception):
 
 
 # ---- rendering for a terminal ----------------------------------------------------------------
+
+
+def _memory_text(m: MemoryRecord) -> str:
+    lines = [f"{m.incident_id}  {m.title}"]
+    meta = [f"truth: {m.truth_state.value}"]
+    if m.verified_by:
+        meta.append(f"confirmed by {m.shown_verifier}")
+    if m.service:
+        meta.append(f"service: {m.service}")
+    if m.severity:
+        meta.append(f"severity: {m.severity}")
+    if m.superseded_by:
+        meta.append(f"superseded by {m.superseded_by}")
+    lines.append("  " + " · ".join(meta))
+    for label, value in (
+        ("symptoms", m.symptoms),
+        ("error", m.error_message),
+        ("root cause", m.root_cause),
+        ("how it was found", m.diagnosis),
+        ("fix", m.resolution),
+        ("lesson", m.lesson),
+        ("verification", m.verification_note),
+    ):
+        if value:
+            lines.append(f"  {label}: {value}")
+    for attempt in m.failed_attempts:
+        why = f" — {attempt.why_it_failed}" if attempt.why_it_failed else ""
+        lines.append(f"  did not work: {attempt.action}{why}")
+    for c in m.corrections:
+        lines.append(f"  correction by {c.shown_author} ({c.created_at:%Y-%m-%d}): {c.text}")
+    return "\n".join(lines)
+
+
+def _provenance_text(m: MemoryRecord) -> str:
+    """Where an imported memory's fields came from, for `show`."""
+    if m.provenance is None:
+        return ""
+    p = m.provenance
+    lines = [f"  imported from {p.file} by {p.extractor}"]
+    lines += [f"    {name}: {where}" for name, where in p.fields.items()]
+    return "\n".join(lines)
+
+
+def _match_text(rank: int, match: RecallMatch) -> str:
+    m = match.memory
+    if match.successor_id:
+        return f"{rank}. {m.incident_id} (superseded) → see {match.successor_id}  score {match.score:.3f}"
+    components = ", ".join(f"{k} {v:.2f}" for k, v in match.score_components.items() if k != "score")
+    return "\n".join(
+        [
+            f"{rank}. {_memory_text(m)}",
+            f"  relevance {match.relevance:.2f} · score {match.score:.3f} ({components})",
+            *(f"  why: {r}" for r in match.reasons),
+        ]
+    )
 
 
 def _emit(args: argparse.Namespace, payload: Any, text: str) -> None:
@@ -181,15 +231,6 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
     return await _with_store(settings, work)
 
 
-def _operator(args: argparse.Namespace) -> Actor:
-    """Who runs this command, as the audit records them: `cli:<--as, else the login name>`."""
-    try:
-        user = args.operator or getpass.getuser()
-    except (KeyError, OSError):  # no login name (a container with no passwd entry)
-        user = os.environ.get("USER") or "unknown"
-    return Actor.operator(user)
-
-
 async def cmd_correct(args: argparse.Namespace, settings: Settings) -> int:
     async def work(store: MemoryStore) -> int:
         memory = await store.add_correction(args.team, args.id, _operator(args).id, " ".join(args.text))
@@ -223,40 +264,6 @@ async def cmd_supersede(args: argparse.Namespace, settings: Settings) -> int:
     return await _move(
         args, settings, TruthState.SUPERSEDED, actor=_operator(args).id, reason=args.reason or "", successor_id=args.by
     )
-
-
-async def cmd_purge(args: argparse.Namespace, settings: Settings) -> int:
-    """Forget an incident for good: its memory (corrections, truth history, feedback) and, when
-    the bot tracked it in a channel, the incident and every channel message on its timeline.
-    Asks first (unless --yes); records who purged which id and when, never what it said."""
-    from bot.memory.database import open_incident_store
-
-    operator = _operator(args)
-    handling = superseded_handling(args)
-
-    async def work(store: MemoryStore) -> int:
-        async with open_incident_store(settings) as incidents:
-            purges = PurgeService(store, incidents)
-            try:
-                plan = await purges.plan(args.team, args.id)
-            except MemoryNotFound:
-                await _hint_other_teams(store, args.team)
-                raise
-            if plan.superseded and handling is SupersededHandling.REFUSE:  # said before asking
-                raise CommandFailed(f"{PurgeRefused(args.id, plan.superseded)}. Pass --restore-superseded to give them "
-                                    "back the state they had, or --purge-superseded to purge them too")  # fmt: skip
-            if not args.yes:
-                confirm_purge(plan, handling)
-            done = await purges.purge(plan, by=operator, superseded=handling)
-        _emit(
-            args,
-            {"purged": args.id, "memory": bool(done.purged), "memories_purged": done.purged, "restored": done.restored,
-             "timeline_messages": done.timeline_messages, "purged_by": operator.id},
-            f"purged {args.id}: {'; '.join(purge_summary(done, args.id))} (recorded as purged by {operator.id})",
-        )  # fmt: skip
-        return EXIT_OK
-
-    return await _with_store(settings, work)
 
 
 async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
@@ -413,9 +420,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--as", "--actor", dest="operator", metavar="USER", help=as_help)
     p.add_argument("--reason")
     add("retag", cmd_retag, "recompute stored concepts and error signatures after the vocabulary changed")
-    p = add("purge", cmd_purge, "delete a memory (and its incident's timeline) for good, after asking")
-    p.add_argument("id")
-    add_purge_arguments(p, as_help)
+    add_purge_command(add, as_help)
     p = add("import", cmd_import, "seed memory from postmortems: Markdown, plain text, JSON/JSON Lines, CSV")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
     p.add_argument("--update", action="store_true", help="an edited postmortem supersedes its stored memory")
@@ -442,8 +447,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
     try:
         return asyncio.run(args.handler(args, settings))
-    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeRefused, MemoryFileError, MigrationError, CommandFailed,
-            RuleFileError, PurgeNotConfirmed) as exc:  # fmt: skip
+    except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeNotConfirmed, MemoryFileError, MigrationError,
+            CommandFailed, RuleFileError) as exc:  # fmt: skip
         print(f"error: {exc}", file=sys.stderr)
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())

@@ -189,11 +189,11 @@ class MemoryDraft(Strict):
         return self
 
     def content(self) -> dict[str, Any]:
-        """The fields that make two drafts 'the same content' (JSON-ready). A person's name is
-        not content: the same person resolving again under a new display name changes nothing.
-        Nor is where the fields came from: provenance (a better extractor reading the same file)
-        or what was drafted at resolution (`drafting`)."""
-        return self.model_dump(mode="json", exclude={"verified_by_name", "provenance", "drafting"})
+        """The fields that make two drafts 'the same content' (JSON-ready). Provenance is not
+        content: a better extractor reading the same fields from the same file changes nothing.
+        Nor is a person's name: the same person resolving again under a new display name changes
+        nothing; nor what was drafted at resolution (`drafting`)."""
+        return self.model_dump(mode="json", exclude={"provenance", "verified_by_name", "drafting"})
 
     @property
     def shown_verifier(self) -> str | None:

@@ -133,7 +133,7 @@ async def test_a_signed_malformed_body_gets_400_and_no_traceback(bot: LocalBot, 
 async def test_a_flood_of_forged_megabyte_bodies_leaves_no_body_in_the_log(bot: LocalBot, captured_logs: io.StringIO) -> None:
     marker = "forgedbodymarker"
     secret_url = "https://hooks.slack.com/commands/T0/123/leaky"
-    event = message_event("C1", "card 4242 " + marker + " " + "x" * 1_000_000, user="U1")
+    event = message_event("C1", "card 4242-4242-4242 " + marker + " " + "x" * 1_000_000, user="U1")
     forged = json.dumps({"type": "event_callback", "team_id": "T0SANDBOX", "event_id": "EvF", "event": event})
     assert len(forged) > 1_000_000
     statuses = [(await bot.slack.post(forged, content_type="application/json", signing=Signing.forged())).status for _ in range(30)]
@@ -148,7 +148,8 @@ async def test_a_flood_of_forged_megabyte_bodies_leaves_no_body_in_the_log(bot: 
 
     await bot.runtime.settle()
     everything = captured_logs.getvalue()
-    assert marker not in everything and "4242" not in everything and secret_url not in everything
+    assert marker not in everything
+    assert "4242-4242" not in everything and secret_url not in everything
     assert "xxxxxxxxxx" not in everything
     assert len(everything) < 32 * 1000  # about one short line per refused request
     assert await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1") is None

@@ -132,7 +132,7 @@ async def event_message(bot: LocalBot) -> None:
     # a public incident channel's first message opens its incident and recalls: not the private memory
     await bot.slack.say(PUBLIC, QUERY, user="U1")
     await drained(bot)
-    parent = await bot.sandbox.wait_for_message(PUBLIC, lambda m: "past incident" in m.text or "Nothing in memory" in m.text)
+    parent = await bot.sandbox.wait_for_message(PUBLIC, lambda m: "looks like this" in m.text)
     assert "INC-PRIV" not in json.dumps([m.as_slack() for m in bot.sandbox.thread(PUBLIC, parent.ts)])
 
 
@@ -314,12 +314,14 @@ async def shortcut_add_to_memory(bot: LocalBot) -> None:
 
 
 async def action_memory_why(bot: LocalBot) -> None:
-    # "Why this?" shows what its own button carries and reads nothing stored: a crafted value
-    # naming the private memory opens a modal that knows nothing of it
-    opened = len(bot.sandbox.calls("views.open"))
-    await _click_old_button(bot, ids.MEMORY_WHY)
-    await bot.sandbox.wait_for("views.open", count=opened + 1)
-    assert SECRET not in json.dumps(bot.sandbox.last_view())
+    # "Why this?" shows only what its button carries, never a read of the memory: a crafted
+    # button naming the private memory shows nothing of it
+    before = len(bot.sandbox.calls("views.open"))
+    value = json.dumps({"id": "INC-PRIV", "reasons": ["crafted"], "numbers": "0.9"})
+    await bot.slack.block_action(ids.MEMORY_WHY, user_id="U1", channel_id=GENERAL, value=value)
+    await drained(bot)
+    opened = await bot.sandbox.wait_for("views.open", count=before + 1)
+    assert SECRET not in json.dumps(opened.params)
 
 
 SWEEP: dict[tuple[str, str], Callable[[LocalBot], Awaitable[None]]] = {
@@ -339,6 +341,7 @@ SWEEP: dict[tuple[str, str], Callable[[LocalBot], Awaitable[None]]] = {
     ("action", ids.MEMORY_REJECT): action_memory_reject,
     ("view", ids.REJECT_MODAL): view_reject,
     ("action", ids.OPEN_FORM): action_open_form,
+    ("action", ids.MEMORY_WHY): action_memory_why,
     ("event", "app_home_opened"): event_app_home_opened,
     ("action", ids.HOME_SEARCH): action_home_search,
     ("action", ids.MEMORY_CONFIRM): action_memory_confirm,
@@ -348,7 +351,6 @@ SWEEP: dict[tuple[str, str], Callable[[LocalBot], Awaitable[None]]] = {
     ("event", "group_archive"): event_group_archive,
     ("shortcut", ids.ADD_TO_MEMORY_SHORTCUT): shortcut_add_to_memory,
     ("view", ids.MARK_MODAL): view_mark,
-    ("action", ids.MEMORY_WHY): action_memory_why,
 }
 
 

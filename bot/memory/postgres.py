@@ -10,12 +10,11 @@ from typing import Any
 
 import asyncpg
 
-from bot.errors import MemoryConflict, MemoryNotFound, PurgeRefused, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.memory.incidents import mark_resolved_in
 from bot.memory.pool import DRAFT_COLUMNS, acquire
-from bot.memory.records import RECORD_COLUMNS as _RECORD_COLUMNS
-from bot.memory.records import load_records
 from bot.memory.postings import derive_postings, hold_retain_lock, rederive_postings
+from bot.memory.purging import purge_memory, record_truth_move, superseded_by
 from bot.memory.port import FeedbackKind, MemoryPage, PurgeOutcome, RetainOutcome, RetainStatus, SupersededHandling
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary
@@ -34,6 +33,8 @@ from bot.models import (
 )
 
 log = logging.getLogger(__name__)
+
+_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "provenance", "drafting", "created_at", "updated_at"))
 
 
 
@@ -211,7 +212,7 @@ class PostgresMemoryStore:
                 row["pk"], to_state.value, successor_id if to_state is TruthState.SUPERSEDED else None,
                 confirming, move.actor, verification_note, move.actor_name,
             )  # fmt: skip
-            await self._record_move(conn, row["pk"], team_id, from_state, move)
+            await record_truth_move(conn, row["pk"], team_id, from_state, move)
             return await self._get(conn, team_id, incident_id)
 
     async def _successor_problem(
@@ -230,97 +231,22 @@ class PostgresMemoryStore:
             return f"the successor {successor_id!r} is itself {state}"
         return None
 
-    async def _record_move(self, conn: asyncpg.Connection, pk: int, team_id: str, from_state: TruthState, move: TruthTransition) -> None:
-        await conn.execute(
-            """INSERT INTO truth_transitions (memory_pk, team_id, from_state, to_state, actor, reason, successor_id, at, actor_name)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)""",
-            pk, team_id, from_state.value, move.to_state.value, move.actor, move.reason,
-            move.successor_id, move.at, move.actor_name,
-        )  # fmt: skip
-
     async def superseded_by(self, team_id: str, incident_id: str) -> list[str]:
         async with self._acquire() as conn:
-            return await self._superseded_by(conn, team_id, [incident_id])
-
-    async def _superseded_by(self, conn: asyncpg.Connection, team_id: str, successors: list[str]) -> list[str]:
-        rows = await conn.fetch(
-            """SELECT incident_id FROM memories WHERE team_id = $1 AND superseded_by = ANY($2::text[])
-               ORDER BY incident_id FOR UPDATE""",
-            team_id, successors,
-        )  # fmt: skip
-        return [r["incident_id"] for r in rows]
+            return await superseded_by(conn, team_id, [incident_id])
 
     async def purge(
         self, team_id: str, incident_id: str, *, purged_by: str,
         superseded: SupersededHandling = SupersededHandling.REFUSE,
     ) -> PurgeOutcome:  # fmt: skip
-        by = TruthTransition(  # validates who before anything is deleted
-            from_state=TruthState.SUPERSEDED, to_state=TruthState.UNCONFIRMED_HYPOTHESIS, actor=purged_by
-        ).actor
         async with self._acquire() as conn, conn.transaction():
             await self._pk(conn, team_id, incident_id, lock=True)
-            predecessors = await self._superseded_by(conn, team_id, [incident_id])
-            if predecessors and superseded is SupersededHandling.REFUSE:
-                raise PurgeRefused(incident_id, predecessors)
-            purged, restored = [incident_id], []
-            if superseded is SupersededHandling.RESTORE:
-                for predecessor in predecessors:
-                    await self._restore(conn, team_id, predecessor, by, f"its successor {incident_id} was purged")
-                restored = predecessors
-            elif superseded is SupersededHandling.PURGE:
-                below = predecessors
-                while below:  # down the chain: what they superseded would dangle in turn
-                    purged += [i for i in below if i not in purged]
-                    below = [i for i in await self._superseded_by(conn, team_id, below) if i not in purged]
-            for gone in purged:
-                detail: dict[str, Any] = {"corrections": await self._delete(conn, team_id, gone)}
-                if gone == incident_id:
-                    detail |= {"superseded": predecessors, "superseded_handling": superseded.value} if predecessors else {}
-                else:
-                    detail["purged_with"] = incident_id
-                await conn.execute(
-                    "INSERT INTO purge_records (team_id, incident_id, what, purged_by, detail) VALUES ($1, $2, 'memory', $3, $4)",
-                    team_id, gone, by, detail,
-                )  # fmt: skip
-        return PurgeOutcome(incident_id=incident_id, purged=purged, restored=restored)
+            return await purge_memory(
+                conn, team_id, incident_id, purged_by=purged_by, superseded=superseded, uncount=self._uncount
+            )
 
-    async def _restore(self, conn: asyncpg.Connection, team_id: str, incident_id: str, actor: str, reason: str) -> None:
-        """A superseded memory goes back to the state it had before it was superseded, audited."""
-        pk = await self._pk(conn, team_id, incident_id, lock=True)
-        before = await conn.fetchval(
-            """SELECT from_state FROM truth_transitions WHERE memory_pk = $1 AND to_state = 'superseded'
-               ORDER BY at DESC, id DESC LIMIT 1""",
-            pk,
-        )  # retained as superseded: its recorded move starts from unconfirmed_hypothesis
-        previous = TruthState(before or TruthState.UNCONFIRMED_HYPOTHESIS.value)
-        move = TruthTransition(from_state=TruthState.SUPERSEDED, to_state=previous, actor=actor, reason=reason)
-        await conn.execute(
-            "UPDATE memories SET truth_state = $2, superseded_by = NULL, updated_at = now() WHERE pk = $1",
-            pk, previous.value,
-        )  # fmt: skip
-        await self._record_move(conn, pk, team_id, TruthState.SUPERSEDED, move)
-
-    async def _delete(self, conn: asyncpg.Connection, team_id: str, incident_id: str) -> int:
-        """Delete one memory (its corrections, history and feedback go with it); how many
-        corrections it had."""
-        corrections = await conn.fetchval(
-            """SELECT count(*) FROM memory_corrections c JOIN memories m ON m.pk = c.memory_pk
-               WHERE m.team_id = $1 AND m.incident_id = $2""",
-            team_id, incident_id,
-        )  # fmt: skip
-        row = await conn.fetchrow(
-            "DELETE FROM memories WHERE team_id = $1 AND incident_id = $2 RETURNING pk, doc_terms, doc_len",
-            team_id, incident_id,
-        )  # fmt: skip
-        if row is None:
-            raise MemoryNotFound(incident_id, team_id)
-        await self._count_document(conn, team_id, sorted(row["doc_terms"]), row["doc_len"], -1)
-        # deleted for good: its terms leave the postings too
-        await conn.execute(
-            "DELETE FROM recall_postings WHERE team_id = $1 AND term = ANY($2::text[]) AND memory_pk = $3",
-            team_id, list(row["doc_terms"]), row["pk"],
-        )  # fmt: skip
-        return int(corrections)
+    async def _uncount(self, conn: asyncpg.Connection, team_id: str, terms: list[str], length: int) -> None:
+        await self._count_document(conn, team_id, terms, length, -1)
 
     async def record_feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
         async with self._acquire() as conn, conn.transaction():
@@ -479,4 +405,39 @@ class PostgresMemoryStore:
         return (await self._records(conn, [row]))[0]
 
     async def _records(self, conn: asyncpg.Connection, rows: Sequence[asyncpg.Record]) -> list[MemoryRecord]:
-        return await load_records(conn, rows)
+        if not rows:
+            return []
+        pks = [r["pk"] for r in rows]
+        corrections: dict[int, list[Correction]] = {pk: [] for pk in pks}
+        transitions: dict[int, list[TruthTransition]] = {pk: [] for pk in pks}
+        for c in await conn.fetch(
+            """SELECT memory_pk, author, author_name, text, created_at FROM memory_corrections
+               WHERE memory_pk = ANY($1) ORDER BY created_at, id""",
+            pks,
+        ):
+            corrections[c["memory_pk"]].append(
+                Correction(author=c["author"], author_name=c["author_name"], text=c["text"], created_at=c["created_at"])
+            )
+        for t in await conn.fetch(
+            """SELECT memory_pk, from_state, to_state, actor, actor_name, reason, successor_id, at
+               FROM truth_transitions WHERE memory_pk = ANY($1) ORDER BY at, id""",
+            pks,
+        ):
+            transitions[t["memory_pk"]].append(
+                TruthTransition(
+                    from_state=t["from_state"], to_state=t["to_state"], actor=t["actor"], actor_name=t["actor_name"],
+                    reason=t["reason"], successor_id=t["successor_id"], at=t["at"],
+                )  # fmt: skip
+            )
+        return [_record(r, corrections[r["pk"]], transitions[r["pk"]]) for r in rows]
+
+
+def _record(row: asyncpg.Record, corrections: list[Correction], transitions: list[TruthTransition]) -> MemoryRecord:
+    fields: dict[str, Any] = {c: row[c] for c in DRAFT_COLUMNS}
+    fields["tags"] = list(fields["tags"] or [])
+    fields["provenance"] = row["provenance"]
+    fields["drafting"] = row["drafting"]
+    return MemoryRecord.model_validate(
+        {**fields, "corrections": corrections, "transitions": transitions,
+         "created_at": row["created_at"], "updated_at": row["updated_at"]}
+    )  # fmt: skip

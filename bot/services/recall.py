@@ -45,8 +45,8 @@ class RecallService:
         limit: int = 5,
         floor: float = DEFAULT_FLOOR,
         metrics: Metrics | None = None,
-        access: Access | None = None,
         rules: RuleService | None = None,
+        access: Access | None = None,
     ) -> None:
         self._memory = memory
         # the query is read with the vocabulary the store indexed the memories with
