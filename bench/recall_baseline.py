@@ -7,6 +7,9 @@ memories no later than the case (the replay's own restriction). Our figures come
 
     .venv/bin/python bench/recall_baseline.py CORPUS_DIR [--json]     # e.g. the jira-dev corpus
 
+With --json it also gives Recall@k for k = 1…10 of both, which `incident-memory replay DIR --html
+FILE --baseline THAT.json` draws side by side.
+
 Needs the `bench` extra (bm25s). DATABASE_URL picks the server (default: the embedded one).
 """
 
@@ -25,6 +28,7 @@ import numpy as np
 
 from bot.config import Settings
 from bot.replay import TOP_K, Metrics, ReplayCase, load_cases, percentile, run_replay
+from bot.report import recall_at_k
 
 MIN_TIME = datetime.min.replace(tzinfo=timezone.utc)
 
@@ -89,8 +93,9 @@ def main() -> int:
         "baseline_ms_p50": round(percentile(base_lat, 50), 2), "baseline_ms_p95": round(percentile(base_lat, 95), 2),
         "ours_ms_p50": ours.latency_ms_p50, "ours_ms_p95": ours.latency_ms_p95,
     }  # fmt: skip
-    if args.json:
-        print(json.dumps({"subsets": rows, "latency": latency}, indent=2))
+    if args.json:  # recall_at_k: the curves `incident-memory replay --html --baseline` draws
+        curves = {"baseline": recall_at_k(base_ranks, TOP_K), "ours": recall_at_k(ours_ranks, TOP_K)}
+        print(json.dumps({"cases": len(cases), "recall_at_k": curves, "subsets": rows, "latency": latency}, indent=2))
         return 0
     for label, row in rows.items():
         print(f"{label} ({row['cases']} cases)      baseline   ours    ratio")

@@ -21,8 +21,8 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.background import BackgroundWork
-from bot.config import Settings
+from bot.background import BackgroundWork, to_the_end
+from bot.config import ConfigurationError, Settings
 from bot.handlers import all_jobs, register_all
 from bot.handlers.lookups import SlackLookups
 from bot.jobs import JobContext
@@ -54,6 +54,8 @@ from bot.services.resolution import ResolutionService
 from bot.services.review import ReviewService
 from bot.services.container import Services
 from bot.services.rules import RuleService
+from bot.slack.commands import SlashCommands
+from bot.slack.commands import use as use_commands
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +64,7 @@ INTAKE_CONNECTIONS = 8
 METRICS_PATH = "/metrics"
 
 
-class ConfigurationError(Exception):
-    pass
+__all__ = ["ConfigurationError", "Runtime", "Services", "open_runtime", "open_services", "serve"]
 
 
 class _RateLimitRetry(AsyncRateLimitErrorRetryHandler):
@@ -89,17 +90,24 @@ def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWeb
 
 
 def build_slack_app(settings: Settings, services: Services, lookups: SlackLookups | None = None) -> AsyncApp:
-    if not settings.slack_bot_token:
-        raise ConfigurationError("SLACK_BOT_TOKEN is not set: the bot cannot talk to Slack")
-    if not settings.slack_signing_secret and not settings.slack_app_token:
-        raise ConfigurationError("SLACK_SIGNING_SECRET is not set: Slack's requests cannot be verified")
+    from bot.preflight import check_slack_settings
+
+    check_slack_settings(settings)
+    # what Slack text tells people to type is what this app registers
+    commands = SlashCommands(settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command)
+    use_commands(commands)
     app = AsyncApp(
-        client=slack_client(settings, services.metrics),
+        # Bolt falls back to the SLACK_BOT_TOKEN variable when no token is given, and warns that it
+        # is unused next to a client: the token is given here, and the client set up below.
+        token=settings.slack_bot_token,
         signing_secret=settings.slack_signing_secret or "socket-mode-has-no-signing-secret",
         # the bot's own messages are dropped by Bolt before any listener sees them
         ignoring_self_events_enabled=True,
     )
-    register_all(app, services, lookups)
+    configured = slack_client(settings, services.metrics)
+    app.client.base_url = configured.base_url
+    app.client.retry_handlers = configured.retry_handlers
+    register_all(app, services, lookups, commands=commands)
     return app
 
 
@@ -184,12 +192,16 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             effects=PostgresEffects(pool),
         )
     finally:
-        await background.drain()
-        await investigation.aclose()  # the model's HTTP client
-        await drafter.aclose()
-        await memory_store.close()  # a recall-postings derivation in flight finishes first
-        await pool.close()
-        await intake.close()
+
+        async def close() -> None:
+            await background.drain()
+            await investigation.aclose()  # the model's HTTP client
+            await drafter.aclose()
+            await memory_store.close()  # a recall-postings derivation in flight finishes first
+            await pool.close()
+            await intake.close()
+
+        await to_the_end(close())  # a second Ctrl-C must not leave pools half closed
 
 
 @dataclass
@@ -242,7 +254,7 @@ async def open_runtime(settings: Settings, *, run_jobs: bool = True) -> AsyncIte
             yield Runtime(services, slack_app, build_web_app(slack_app, services), worker)
         finally:
             if worker is not None:
-                await worker.stop(settings.shutdown_drain_s)
+                await to_the_end(worker.stop(settings.shutdown_drain_s))
 
 
 async def run_worker(settings: Settings) -> None:
@@ -327,6 +339,11 @@ async def serve(settings: Settings) -> None:
     import signal
 
     _configure_logging(settings)
+    from bot.preflight import check_slack_settings, check_slack_token
+
+    check_slack_settings(settings)
+    workspace = await check_slack_token(settings)  # before the database: a wrong token stops here
+    log.info("serving the Slack workspace %s (%s) as @%s", workspace.team, workspace.team_id, workspace.bot_user)
     settings = settings.model_copy(update={"database_url": await database_url(settings)})
     workers = WorkerProcesses(settings, settings.job_workers) if settings.job_workers else None
     async with open_runtime(settings, run_jobs=workers is None) as runtime:
@@ -336,7 +353,13 @@ async def serve(settings: Settings) -> None:
         runner = web.AppRunner(runtime.web_app, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, host="0.0.0.0", port=settings.port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            if workers is not None:
+                await workers.stop()
+            raise ConfigurationError(f"cannot listen on PORT={settings.port} ({exc.strerror or exc}): set PORT to a free port") from exc
         log.info("listening on :%d (POST %s, GET /healthz, GET %s)", settings.port, SLACK_EVENTS_PATH, METRICS_PATH)
         socket_handler = None
         if settings.slack_app_token:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Coroutine
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -45,3 +45,19 @@ class BackgroundWork:
                     task.cancel()
                 break
             await asyncio.wait(list(self._tasks), timeout=remaining)
+
+
+async def to_the_end(cleanup: Awaitable[None]) -> None:
+    """Await a cleanup to its end even when Ctrl-C or SIGTERM cancels us meanwhile (the
+    cancellation goes on once it is done): a pool closed halfway reconnects to a database being
+    dropped, a drop cut short leaves the database behind."""
+    task = asyncio.ensure_future(cleanup)
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            cancelled = True
+    task.result()
+    if cancelled:
+        raise asyncio.CancelledError

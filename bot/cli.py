@@ -1,12 +1,15 @@
-"""`incident-memory`: the command line. Exit 0 on success, 1 on not found / conflict / invalid
-data (with a message naming the problem), 2 on usage errors."""
+"""incident-memory: a memory of past incidents, from the command line.
+
+Every command prints text, or JSON with --json (errors too, as {"error": ...} on stdout).
+Exit codes: 0 success; 1 not found, conflict, invalid data or a setting to fix (the message
+names it); 2 a usage error; 130 and 143 stopped by Ctrl-C or SIGTERM."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
+import signal
 import sys
 from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
@@ -15,91 +18,28 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.config import Settings
+from bot.cli_output import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, EXIT_SIGTERM, CommandFailed, Output, match_text, memory_text
+from bot.cli_pages import read_baseline, write_page
+from bot.cli_pages import register as register_page_commands
+from bot.cli_runtime import Parser, Refused, at_least, configure_logging, until_signalled, version
+from bot.config import ConfigurationError, Settings, load_settings
 from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
-from bot.memory.files import MemoryFileError, load_drafts
+from bot.memory.files import MemoryFileError, drafts_from_text, load_drafts
 from bot.memory.port import MemoryStore
 from bot.recall.conflicts import find_conflicts
 from bot.recall.floor import split_at_floor
 from bot.services.recall import RecallService
-from bot.models import MemoryRecord, RecallMatch, RecallQuery, TruthState
+from bot.models import RecallQuery, TruthState
 from bot.memory.migrate import MigrationError
 from bot.cli_purge import PurgeNotConfirmed, add_purge_command, operator as _operator
 from bot.cli_rules import register as register_rule_commands
 from bot.rules.files import RuleFileError
 
-EXIT_OK, EXIT_FAILED = 0, 1  # argparse itself exits 2 on a usage error
-
 log = logging.getLogger("incident-memory")
 
 
-class CommandFailed(Exception):
-    """A failure already worded for the user."""
-
-
-# ---- rendering for a terminal ----------------------------------------------------------------
-
-
-def _memory_text(m: MemoryRecord) -> str:
-    lines = [f"{m.incident_id}  {m.title}"]
-    meta = [f"truth: {m.truth_state.value}"]
-    if m.verified_by:
-        meta.append(f"confirmed by {m.shown_verifier}")
-    if m.service:
-        meta.append(f"service: {m.service}")
-    if m.severity:
-        meta.append(f"severity: {m.severity}")
-    if m.superseded_by:
-        meta.append(f"superseded by {m.superseded_by}")
-    lines.append("  " + " · ".join(meta))
-    for label, value in (
-        ("symptoms", m.symptoms),
-        ("error", m.error_message),
-        ("root cause", m.root_cause),
-        ("how it was found", m.diagnosis),
-        ("fix", m.resolution),
-        ("lesson", m.lesson),
-        ("verification", m.verification_note),
-    ):
-        if value:
-            lines.append(f"  {label}: {value}")
-    for attempt in m.failed_attempts:
-        why = f" — {attempt.why_it_failed}" if attempt.why_it_failed else ""
-        lines.append(f"  did not work: {attempt.action}{why}")
-    for c in m.corrections:
-        lines.append(f"  correction by {c.shown_author} ({c.created_at:%Y-%m-%d}): {c.text}")
-    return "\n".join(lines)
-
-
-def _provenance_text(m: MemoryRecord) -> str:
-    """Where an imported memory's fields came from, for `show`."""
-    if m.provenance is None:
-        return ""
-    p = m.provenance
-    lines = [f"  imported from {p.file} by {p.extractor}"]
-    lines += [f"    {name}: {where}" for name, where in p.fields.items()]
-    return "\n".join(lines)
-
-
-def _match_text(rank: int, match: RecallMatch) -> str:
-    m = match.memory
-    if match.successor_id:
-        return f"{rank}. {m.incident_id} (superseded) → see {match.successor_id}  score {match.score:.3f}"
-    components = ", ".join(f"{k} {v:.2f}" for k, v in match.score_components.items() if k != "score")
-    return "\n".join(
-        [
-            f"{rank}. {_memory_text(m)}",
-            f"  relevance {match.relevance:.2f} · score {match.score:.3f} ({components})",
-            *(f"  why: {r}" for r in match.reasons),
-        ]
-    )
-
-
 def _emit(args: argparse.Namespace, payload: Any, text: str) -> None:
-    if getattr(args, "json", False):
-        print(json.dumps(payload, indent=2, default=str, ensure_ascii=False))
-    else:
-        print(text)
+    Output(json_mode=getattr(args, "json", False)).result(payload, text)
 
 
 # ---- commands ---------------------------------------------------------------------------------
@@ -110,8 +50,8 @@ async def _hint_other_teams(store: MemoryStore, team: str) -> None:
     teams = await store.teams()
     if team not in teams and teams:
         others = ", ".join(f"{t} ({n} memories)" for t, n in list(teams.items())[:5])
-        print(f"note: team {team!r} has no memories; this bank holds {others}. "
-              "Pass --team or set INCIDENT_MEMORY_TEAM.", file=sys.stderr)  # fmt: skip
+        Output.note(f"note: team {team!r} has no memories; this bank holds {others}. "
+                    "Pass --team or set INCIDENT_MEMORY_TEAM.")  # fmt: skip
 
 
 async def _with_store(settings: Settings, work: Callable[[MemoryStore], Awaitable[int]]) -> int:
@@ -125,16 +65,25 @@ async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
     from bot.memory.database import database_url, migrate
 
     applied = await migrate(await database_url(settings), settings)
-    print(f"applied: {', '.join(applied)}" if applied else "database is up to date")
+    _emit(args, {"applied": applied}, f"applied: {', '.join(applied)}" if applied else "database is up to date")
     return EXIT_OK
 
 
 async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
+    from pathlib import PurePath
+
     from bot.importer.identity import derived_incident_id, identity_name
 
-    path = Path(args.file)
     # validate all before writing any; a record without an id is named as `import` names it
-    drafts = load_drafts(path, team_id=args.team, incident_id_for=lambda line: derived_incident_id(identity_name(path), line))
+    if args.file == "-":
+        drafts = drafts_from_text(sys.stdin.read(), "<stdin>", team_id=args.team,
+                                  incident_id_for=lambda line: derived_incident_id(PurePath("stdin"), line))  # fmt: skip
+    else:
+        path = Path(args.file)
+        drafts = load_drafts(path, team_id=args.team, incident_id_for=lambda line: derived_incident_id(identity_name(path), line))
+    if not drafts:
+        _emit(args, [], f"nothing retained: {args.file if args.file != '-' else 'standard input'} holds no memories")
+        return EXIT_OK
 
     async def work(store: MemoryStore) -> int:
         results: list[dict[str, Any]] = []
@@ -156,7 +105,7 @@ async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
                 lines.append(f"{r['status']:<9} {r['incident_id']}")
         _emit(args, results, "\n".join(lines))
         if failed:
-            print("error: some memories conflict with what is stored; nothing was overwritten", file=sys.stderr)
+            Output.note("error: some memories conflict with what is stored; nothing was overwritten")
         return EXIT_FAILED if failed else EXIT_OK
 
     return await _with_store(settings, work)
@@ -169,8 +118,7 @@ async def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
         except MemoryNotFound:
             await _hint_other_teams(store, args.team)
             raise
-        text = "\n".join(x for x in (_memory_text(memory), _provenance_text(memory)) if x)
-        _emit(args, memory.model_dump(mode="json"), text)
+        _emit(args, memory.model_dump(mode="json"), memory_text(memory))
         return EXIT_OK
 
     return await _with_store(settings, work)
@@ -216,13 +164,13 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
             await _hint_other_teams(store, args.team)
         floor = settings.recall_floor
         shown, under = split_at_floor(matches, floor)
-        body = "\n\n".join(_match_text(i, m) for i, m in enumerate(shown, start=1))
+        body = "\n\n".join(match_text(i, m) for i, m in enumerate(shown, start=1))
         for service, ids in find_conflicts(shown).items():
             body += f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
         body = body or "nothing in memory looks like this"
         if args.all and under:
             body += f"\n\nunder the relevance floor ({floor:.2f}), not shown to responders:\n\n"
-            body += "\n\n".join(_match_text(i, m) for i, m in enumerate(under, start=len(shown) + 1))
+            body += "\n\n".join(match_text(i, m) for i, m in enumerate(under, start=len(shown) + 1))
         elif under:
             body += f"\n\n(relevance floor {floor:.2f}: {len(under)} more under it; --all shows them)"
         _emit(args, [m.model_dump(mode="json") for m in (matches if args.all else shown)], body)
@@ -298,7 +246,7 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
                     await model.aclose()
         _emit(args, report.model_dump(mode="json"), summary_text(report))
         if report.failed:
-            print("error: some files were rejected or conflict with stored memories (see above)", file=sys.stderr)
+            Output.note("error: some files were rejected or conflict with stored memories (see above)")
         return EXIT_FAILED if report.failed else EXIT_OK
 
     if args.dry_run:
@@ -316,12 +264,9 @@ async def cmd_retag(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def cmd_serve(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import ConfigurationError, serve
+    from bot.app import serve
 
-    try:
-        await serve(settings)
-    except ConfigurationError as exc:
-        raise CommandFailed(str(exc)) from exc
+    await serve(settings)
     return EXIT_OK
 
 
@@ -335,7 +280,7 @@ async def cmd_worker(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     from bot.demo import run_demo
 
-    return await run_demo(settings, keep=args.keep)
+    return await run_demo(settings, json_mode=args.json)
 
 
 async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
@@ -343,10 +288,21 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 
     if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
         raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
+    baseline = read_baseline(args.baseline) if args.baseline else None
     report = await run_replay(
         Path(args.dir), settings, progress=not args.no_progress, target_absent=args.target_absent, floor=args.floor
     )
-    _emit(args, report.as_json(), report.text())
+    text = report.text()
+    if args.html:
+        from bot.report import recall_at_k, replay_html
+
+        if baseline is not None and baseline[0] != report.metrics.cases:
+            raise CommandFailed(f"{args.baseline}: measured on {baseline[0]} cases, but {args.dir} has {report.metrics.cases}")
+        page = replay_html(Path(args.dir).name, recall_at_k([r.rank for r in report.results]), report.as_json(),
+                           baseline=baseline[1] if baseline else None)  # fmt: skip
+        write_page(Path(args.html), page)
+        text += f"\nwrote {args.html}"
+    _emit(args, report.as_json() | ({"html": args.html} if args.html else {}), text)
     return EXIT_OK
 
 
@@ -361,33 +317,44 @@ def _timestamp(text: str) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
-def build_parser(settings: Settings) -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--team", default=settings.incident_memory_team, help="team_id (default: %(default)s)")
-    common.add_argument("--json", action="store_true", help="print JSON for scripts")
+def build_parser() -> argparse.ArgumentParser:
+    with_json = Parser(add_help=False)
+    with_json.add_argument("--json", action="store_true", help="print JSON for scripts (errors too)")
+    with_team = Parser(add_help=False)
+    with_team.add_argument("--team", help="team_id (default: INCIDENT_MEMORY_TEAM, else local)")
 
-    parser = argparse.ArgumentParser(prog="incident-memory", description=__doc__)
-    parser.add_argument("-v", "--verbose", action="store_true", help="log what happens")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser = Parser(prog="incident-memory", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"incident-memory {version()}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="say what happens (where the database is, …) on stderr")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
 
-    def add(name: str, handler: Callable[..., Awaitable[int]], help_: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, parents=[common], help=help_, description=help_)
-        p.set_defaults(handler=handler)
+    def add(name: str, handler: Callable[..., Awaitable[int]], help_: str, *, team: bool = True, json: bool = True,
+            database: bool = True) -> argparse.ArgumentParser:  # fmt: skip
+        parents = ([with_json] if json else []) + ([with_team] if team else [])
+        p = sub.add_parser(name, parents=parents, help=help_, description=help_)
+        p.set_defaults(handler=handler, opens_database=database, slack=False, json=False)
         return p
 
-    add("migrate", cmd_migrate, "apply pending database migrations")
-    add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)")
-    add("worker", cmd_worker, "run the jobs Slack requests queue (serve starts JOB_WORKERS of these itself)")
-    add("demo", cmd_demo, "run the demo on the embedded defaults").add_argument(
-        "--keep", action="store_true", help="leave the sandbox running to look around"
+    add("migrate", cmd_migrate, "apply pending database migrations", team=False)
+    p = add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)", team=False,
+            json=False)  # fmt: skip
+    p.set_defaults(slack=True)
+    p.add_argument("--json", nargs=0, action=Refused, help=argparse.SUPPRESS,
+                   refusal="serve writes logs, not a result: LOG_FORMAT=json makes them JSON lines")  # fmt: skip
+    p.add_argument("--team", nargs=1, action=Refused, help=argparse.SUPPRESS,
+                   refusal="serve files memories under each Slack workspace's own team id (from Slack), not --team")  # fmt: skip
+    add("worker", cmd_worker, "run the jobs Slack requests queue (serve starts JOB_WORKERS of these itself)", team=False,
+        json=False)  # fmt: skip
+    add("demo", cmd_demo, "run the whole bot against a local stand-in for Slack, in a throwaway database", team=False)
+    add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file (- reads standard input)").add_argument(
+        "file", help="a file, or - for standard input"
     )
-    add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file").add_argument("file")
-    add("show", cmd_show, "show one memory").add_argument("id")
+    add("show", cmd_show, "show one memory, with its corrections and truth history").add_argument("id")
     p = add("list", cmd_list, "list memories")
     p.add_argument("--service")
     p.add_argument("--state", action="append", choices=[s.value for s in TruthState])
-    p.add_argument("--limit", type=int, default=50)
-    p.add_argument("--offset", type=int, default=0)
+    p.add_argument("--limit", type=at_least(1), default=50, help="at most this many (at least 1; default %(default)s)")
+    p.add_argument("--offset", type=at_least(0), default=0)
     p = add("recall", cmd_recall, "recall past incidents like TEXT, with reasons")
     p.add_argument("text", nargs="+")
     p.add_argument("--service", help="only memories of this service")
@@ -398,7 +365,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--since", type=_timestamp, help="only incidents from this time on (ISO 8601)")
     p.add_argument("--until", type=_timestamp, help="only incidents up to this time (ISO 8601)")
     p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
-    p.add_argument("--limit", type=int, default=5)
+    p.add_argument("--limit", type=at_least(1, 50), default=5, help="at most this many, 1…50 (default %(default)s)")
     p.add_argument("--all", action="store_true", help="also list what fell under the relevance floor (RECALL_FLOOR)")
     as_help = "who runs this, recorded as cli:<USER> (default: your login name)"
     p = add("correct", cmd_correct, "attach a correction to a memory")
@@ -408,7 +375,7 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p = add("confirm", cmd_confirm, "confirm an unconfirmed memory")
     p.add_argument("id")
     p.add_argument("--as", "--by", dest="operator", metavar="USER", help=as_help)
-    p.add_argument("--verified", metavar="NOTE", help="how the fix was verified (→ verification_confirmed)")
+    p.add_argument("--verified", metavar="NOTE", help="how the fix was verified (makes it verification_confirmed)")
     p.add_argument("--reason")
     p = add("reject", cmd_reject, "reject an unconfirmed memory")
     p.add_argument("id")
@@ -426,39 +393,65 @@ def build_parser(settings: Settings) -> argparse.ArgumentParser:
     p.add_argument("--update", action="store_true", help="an edited postmortem supersedes its stored memory")
     p.add_argument("--dry-run", action="store_true", help="show per file which fields were found; write nothing")
     p.add_argument("--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)")
-    p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database")
+    p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database", team=False)
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     p.add_argument("--target-absent", action="store_true",
                    help="recall each case again without its true matches: false alarms, and the floor curve")  # fmt: skip
     p.add_argument("--floor", type=float, help="relevance floor the figures are given at (default: RECALL_FLOOR)")
-    register_rule_commands(add, common)
+    p.add_argument("--html", metavar="FILE", help="also write the Recall@k curve (k = 1…10) as a page")
+    p.add_argument("--baseline", metavar="FILE", help="draw this baseline beside it: the output of "
+                   "bench/recall_baseline.py --json on the same corpus")  # fmt: skip
+    register_page_commands(add)
+    register_rule_commands(add, Parser(add_help=False, parents=[with_json, with_team]))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    settings = Settings()
-    parser = build_parser(settings)
-    args = parser.parse_args(argv)
-    logging.basicConfig(
-        level=logging.INFO if args.verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
-    )
-    # where the embedded PostgreSQL keeps the memory is worth one line on every run (stderr)
-    logging.getLogger("bot.memory.embedded").setLevel(logging.INFO)
+    argv = sys.argv[1:] if argv is None else argv
+    Parser.json_errors = "--json" in argv
+    args = build_parser().parse_args(argv)
+    out = Output(json_mode=args.json)
+    configure_logging(args.verbose)
     try:
-        return asyncio.run(args.handler(args, settings))
+        settings = load_settings()
+        if hasattr(args, "team"):
+            args.team = args.team or settings.incident_memory_team
+        from bot.preflight import check_data_dir, check_slack_settings, check_vocabulary
+
+        if args.slack:  # first: it is what a new user is missing
+            check_slack_settings(settings)
+        if args.opens_database:
+            check_vocabulary(settings)
+            check_data_dir(settings)
+        code = asyncio.run(until_signalled(args.handler(args, settings)))
+        if code == EXIT_SIGTERM:
+            out.error("stopped by SIGTERM; cleaned up")
+        return code
+    except KeyboardInterrupt:
+        out.error("interrupted; cleaned up")
+        return EXIT_SIGINT
     except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeNotConfirmed, MemoryFileError, MigrationError,
-            CommandFailed, RuleFileError) as exc:  # fmt: skip
-        print(f"error: {exc}", file=sys.stderr)
+            CommandFailed, ConfigurationError, RuleFileError) as exc:  # fmt: skip
+        out.error(str(exc))
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())
-        print(f"error: invalid input: {problems}", file=sys.stderr)
+        out.error(f"invalid input: {problems}")
     except MemoryError_ as exc:
-        print(f"error: {exc}", file=sys.stderr)
-    except (KeyboardInterrupt, EOFError):
-        print("interrupted", file=sys.stderr)
+        out.error(str(exc))
+    except EOFError:
+        out.error("interrupted")
     return EXIT_FAILED
 
 
+def run() -> None:
+    """The `incident-memory` program: main, then exit. Once the work is done only the stop of the
+    embedded PostgreSQL is left (at exit): a late Ctrl-C or SIGTERM must not cut it short."""
+    code = main()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

@@ -3,16 +3,26 @@
 from __future__ import annotations
 
 import os
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, ValidationInfo, field_validator
+from urllib.parse import urlsplit
+
+from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.recall.floor import DEFAULT_FLOOR
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+POSTGRES_SCHEMES = ("postgresql", "postgres")
+DATABASE_URL_SHAPE = "postgresql://USER:PASSWORD@HOST:5432/DATABASE"
+SLASH_COMMAND = re.compile(r"/[a-z0-9][a-z0-9_-]{0,30}")
+
+
+class ConfigurationError(Exception):
+    """A setting that cannot work, worded as one line that names the setting and the fix."""
 
 
 def default_data_dir() -> Path:
@@ -35,6 +45,9 @@ class Settings(BaseSettings):
     slack_signing_secret: str | None = Field(default=None, description="verifies Slack's requests")
     slack_app_token: str | None = Field(default=None, description="xapp- token: set → Socket Mode")
     slack_api_url: str = Field(default="https://slack.com/api/", description="Slack Web API base")
+    slack_incident_command: str = Field(default="/incident", description="slash command to declare, resolve, show")
+    slack_recall_command: str = Field(default="/recall", description="slash command to recall past incidents")
+    slack_investigate_command: str = Field(default="/investigate", description="slash command to investigate")
     anthropic_api_key: str | None = Field(default=None, description="unset → offline investigator")
     anthropic_model: str = Field(default="claude-sonnet-5", description="model for investigations")
     anthropic_base_url: str | None = Field(default=None, description="Messages API base URL")
@@ -94,7 +107,7 @@ class Settings(BaseSettings):
     shutdown_drain_s: float = Field(
         default=25.0, ge=0, description="at SIGTERM, how long jobs in flight may finish before they go back to the queue"
     )
-    port: int = Field(default=3000, description="HTTP port of `serve`")
+    port: int = Field(default=3000, ge=1, le=65535, description="HTTP port of `serve`")
     log_format: Literal["json", "text"] = Field(
         default="json", description="`serve`'s log lines: one JSON object per line, or text for a terminal"
     )
@@ -112,6 +125,85 @@ class Settings(BaseSettings):
             return value
         return value.strip().lower() if info.field_name == "log_format" else value.strip().upper()
 
+    @field_validator("database_url", mode="after")
+    @classmethod
+    def _a_postgres_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip()
+        parts = urlsplit(value)
+        if "+" in parts.scheme and parts.scheme.split("+", 1)[0] in POSTGRES_SCHEMES:
+            raise ValueError(f"{parts.scheme}:// is SQLAlchemy's spelling: write {parts.scheme.split('+', 1)[0]}://… instead")
+        if parts.scheme not in POSTGRES_SCHEMES:
+            raise ValueError(f"not a PostgreSQL URL: expected {DATABASE_URL_SHAPE}")
+        try:
+            parts.port  # noqa: B018 - raises on a port that is not a number
+        except ValueError as exc:
+            raise ValueError(f"the port is not a number: expected {DATABASE_URL_SHAPE}") from exc
+        return value
+
+    @field_validator("slack_incident_command", "slack_recall_command", "slack_investigate_command", mode="after")
+    @classmethod
+    def _a_slash_command(cls, value: str) -> str:
+        if not SLASH_COMMAND.fullmatch(value):
+            raise ValueError("a slash command is / then 1 to 31 lowercase letters, digits, - or _ (e.g. /incident)")
+        return value
+
+    @model_validator(mode="after")
+    def _distinct_commands(self) -> "Settings":
+        names = [self.slack_incident_command, self.slack_recall_command, self.slack_investigate_command]
+        if len(set(names)) != len(names):
+            raise ValueError(
+                "SLACK_INCIDENT_COMMAND, SLACK_RECALL_COMMAND and SLACK_INVESTIGATE_COMMAND must be three different "
+                f"commands (got {', '.join(names)})"
+            )
+        return self
+
+    @field_validator("incident_channel_pattern", mode="after")
+    @classmethod
+    def _a_regular_expression(cls, value: str) -> str:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression ({exc})") from exc
+        return value
+
     @cached_property
     def data_dir(self) -> Path:
         return self.incident_memory_data_dir or default_data_dir()
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return url.replace(f":{parts.password}@", ":***@", 1)
+
+
+def settings_error_line(exc: ValidationError) -> str:
+    """One line per setting the environment got wrong, each naming the variable and the fix."""
+    lines = []
+    for err in exc.errors():
+        if not err["loc"]:  # a rule across settings: its message names them
+            lines.append(err["msg"].removeprefix("Value error, "))
+            continue
+        name = str(err["loc"][0]).upper()
+        given = os.environ.get(name, err.get("input"))  # as typed, before any normalising
+        if name == "DATABASE_URL" and isinstance(given, str):
+            given = _without_password(given)
+        shown = f"{name}={given!r}" if isinstance(given, (str, int, float)) else name
+        message = err["msg"].removeprefix("Value error, ")
+        if name == "DATABASE_URL":
+            fix = "fix DATABASE_URL, or unset it to use the embedded PostgreSQL"
+        else:
+            fix = f"fix {name}, or unset it for the default"
+        lines.append(f"{shown}: {message}; {fix}")
+    return "\n".join(lines)
+
+
+def load_settings() -> Settings:
+    """The settings, or ConfigurationError naming each variable that is wrong."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise ConfigurationError(settings_error_line(exc)) from exc

@@ -242,9 +242,10 @@ def test_without_database_url_the_embedded_postgres_says_where_the_memory_lives(
         first = subprocess.run([sys.executable, "-m", "bot.cli", "retain", write(tmp_path, "m.jsonl", [OUTCOME])],
                                env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
         assert first.returncode == 0, first.stderr
-        assert f"data in {data / 'pg'}" in first.stderr
-        again = subprocess.run([sys.executable, "-m", "bot.cli", "show", "INC-7"], env=env, capture_output=True, text=True, timeout=120)
+        assert first.stderr == ""  # quiet by default
+        again = subprocess.run([sys.executable, "-m", "bot.cli", "-v", "show", "INC-7"], env=env, capture_output=True, text=True, timeout=120)
         assert again.returncode == 0 and "Orders API timeouts" in again.stdout  # kept between runs
+        assert f"data in {data / 'pg'}" in again.stderr  # -v says where
     finally:
         shutil.rmtree(data, ignore_errors=True)
 

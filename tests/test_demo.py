@@ -1,11 +1,157 @@
-"""`incident-memory demo`, the first command a new user runs, end to end on a throwaway database."""
+"""`incident-memory demo` as a new user runs it: a fresh home, the embedded PostgreSQL, and
+Ctrl-C or SIGTERM at any moment leave nothing behind."""
 
 from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from bot.config import Settings
 from bot.demo import run_demo
+
+# What the demo prints as each step begins ("" = while the embedded PostgreSQL is being created).
+STEPS = ("", "1. Past incidents", "2. /incident declare", "3. People talk", "4. Investigate",
+         '5. "all clear"', "6. Save what we learned", "7. A week later", "Done")  # fmt: skip
+FRESH_DATABASES = {"1", "4", "5"}  # template1, template0, postgres: what initdb makes
+
+
+@pytest.fixture
+def fresh_home() -> Iterator[Path]:
+    home = Path(tempfile.mkdtemp(prefix="imh-", dir="/tmp"))  # short: PostgreSQL's socket lives inside
+    try:
+        yield home
+    finally:
+        _stop_leftovers(home)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def _env(home: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "XDG_DATA_HOME", "INCIDENT_MEMORY_DATA_DIR")}
+    return env | {"HOME": str(home), "PYTHONUNBUFFERED": "1", "COLUMNS": "100"}
+
+
+def _postgres_processes(home: Path) -> list[str]:
+    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=True).stdout
+    return [line for line in ps.splitlines() if str(home) in line and "postgres" in line]
+
+
+def _stop_leftovers(home: Path) -> None:
+    for line in _postgres_processes(home):
+        try:
+            os.kill(int(line.split()[0]), signal.SIGKILL)
+        except (ProcessLookupError, ValueError):
+            pass
+
+
+def _pg(home: Path) -> Path:
+    return home / ".local" / "share" / "incident-memory" / "pg"
+
+
+def _databases(home: Path) -> set[str]:
+    """The databases in the embedded cluster, read from its folder (one folder each)."""
+    base = _pg(home) / "base"
+    return {p.name for p in base.iterdir()} if base.is_dir() else set()
+
+
+def _as_in_a_terminal() -> None:
+    # a shell's background jobs (CI, this test runner) inherit SIGINT ignored; a terminal's do not
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _demo(home: Path, *args: str) -> tuple[subprocess.Popen[bytes], Path]:
+    out = home / f"demo-{time.monotonic_ns()}.out"
+    with out.open("wb") as sink:
+        proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "demo", *args], env=_env(home), stdout=sink,
+                                stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_as_in_a_terminal)  # fmt: skip
+    return proc, out
+
+
+def _wait_for(proc: subprocess.Popen[bytes], out: Path, marker: str, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while marker not in out.read_text(errors="replace"):
+        if proc.poll() is not None:
+            raise AssertionError(f"the demo ended before {marker!r}:\n{out.read_text()[-3000:]}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no {marker!r} after {timeout} s:\n{out.read_text()[-3000:]}")
+        time.sleep(0.05)
+
+
+def test_the_demo_runs_through_and_leaves_nothing_behind(fresh_home: Path) -> None:
+    proc, out = _demo(fresh_home)
+    assert proc.wait(180) == 0, out.read_text()[-3000:]
+    shown = out.read_text()
+    assert "[human_confirmed]" in shown and "[unconfirmed_hypothesis]" in shown  # not eaten as markup
+    follow_up = shown.split("7. A week later", 1)[1]
+    shown_count = int(re.search(r"(\d+) past incidents? looks? like this one", follow_up).group(1))
+    if shown_count > 1:  # the first is printed; the demo says where the rest are
+        rest = shown_count - 1
+        assert f"{rest} more past incident{'s' if rest != 1 else ''} in the thread" in follow_up
+    assert "embedded PostgreSQL" not in shown  # quiet by default
+    assert _postgres_processes(fresh_home) == []
+    assert _databases(fresh_home) == FRESH_DATABASES
+
+
+def _plans() -> list[tuple[str, list[tuple[str, int]]]]:
+    """Every step is interrupted once, by SIGINT and SIGTERM in turn (each signal at four points).
+    IM_DEMO_INTERRUPTS=all interrupts every step with each signal (twice as long)."""
+    alternating = [(step, (signal.SIGINT, signal.SIGTERM)[i % 2]) for i, step in enumerate(STEPS)]
+    if os.environ.get("IM_DEMO_INTERRUPTS") != "all":
+        return [("alternating", alternating)]
+    return [(f"every step {signal.Signals(s).name}", [(step, s) for step in STEPS]) for s in (signal.SIGINT, signal.SIGTERM)]
+
+
+@pytest.mark.parametrize("plan", [p for _, p in _plans()], ids=[name for name, _ in _plans()])
+def test_interrupted_at_every_step_the_demo_leaves_no_postgres_and_no_database(
+    fresh_home: Path, plan: list[tuple[str, int]]
+) -> None:
+    """Ctrl-C reaches the whole process group (killpg), as a terminal sends it; SIGTERM too, as
+    a container runtime or systemd does."""
+    for step, signum in plan:
+        expected = {signal.SIGINT: 130, signal.SIGTERM: 143}[signum]
+        proc, out = _demo(fresh_home)
+        if step:
+            _wait_for(proc, out, step)
+        else:  # the first run in a fresh home: initdb is making the cluster
+            deadline = time.monotonic() + 60
+            while not (_pg(fresh_home) / "base").exists() and time.monotonic() < deadline:
+                time.sleep(0.02)
+        os.killpg(proc.pid, signum)
+        code = proc.wait(60)
+        said = out.read_text(errors="replace")
+        where = f"{signal.Signals(signum).name} at {step or 'start'!r}"
+        assert code in (expected, 0 if step == "Done" else expected), f"{where}: exit {code}\n{said[-3000:]}"
+        assert "Traceback" not in said, f"{where}:\n{said[-3000:]}"
+        assert _postgres_processes(fresh_home) == [], f"PostgreSQL still running after {where}"
+        assert _databases(fresh_home) <= FRESH_DATABASES, f"a throwaway database is left after {where}"
+
+
+def test_a_demo_killed_outright_is_cleaned_up_by_the_next_run(fresh_home: Path) -> None:
+    """SIGKILL leaves no chance to clean up: the next start forgets the dead process's hold on the
+    embedded server, drops its throwaway database, and stops the server when it ends."""
+    proc, out = _demo(fresh_home)
+    _wait_for(proc, out, "3. People talk")
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(30)
+    assert _databases(fresh_home) - FRESH_DATABASES  # the killed run's throwaway database
+    proc, out = _demo(fresh_home, "--json")
+    assert proc.wait(180) == 0, out.read_text()[-3000:]
+    transcript = json.loads(out.read_text())  # --json: the same steps as the text, as JSON
+    assert transcript["ok"] is True
+    assert [s["step"].split(" ")[0] for s in transcript["steps"]] == ["1.", "2.", "3.", "4.", "5.", "6.", "7.", "Done"]
+    assert any("[verification_confirmed]" in shown["line"] for shown in transcript["steps"][0]["shown"])
+    assert _postgres_processes(fresh_home) == []
+    assert _databases(fresh_home) == FRESH_DATABASES
 
 
 async def test_the_demo_shows_only_related_memories_and_flags_only_different_mechanisms(

@@ -1,5 +1,6 @@
 """manifest.yml is what a team pastes into Slack: it must be valid, and say exactly what the
-code handles."""
+code handles. The slash command names are settings: the manifest (`incident-memory manifest`) and
+the registered listeners follow the same ones, and Slack text names them too."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ import jsonschema
 import pytest
 import yaml
 
-from bot.config import PROJECT_ROOT
-from bot.handlers import COMMANDS, EVENTS, SHORTCUTS, register_all
+from bot.config import PROJECT_ROOT, Settings
+from bot.handlers import EVENTS, SHORTCUTS, register_all
+from bot.manifest import app_manifest
+from bot.slack.commands import SlashCommands
 
 SCHEMA = PROJECT_ROOT.parent / "shared" / "specs" / "slack-app-manifest.schema.v1.json"
 MANIFEST = yaml.safe_load((PROJECT_ROOT / "manifest.yml").read_text())
@@ -40,15 +43,74 @@ class RecordingApp:
         return register
 
 
-def _registered() -> dict[str, set[str]]:
+CUSTOM = {"SLACK_INCIDENT_COMMAND": "/im-incident", "SLACK_RECALL_COMMAND": "/im-recall",
+          "SLACK_INVESTIGATE_COMMAND": "/im-investigate"}  # fmt: skip
+
+
+def _commands(settings: Settings) -> SlashCommands:
+    return SlashCommands(settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command)
+
+
+def _registered(settings: Settings | None = None) -> dict[str, set[str]]:
     app = RecordingApp()
-    register_all(app, services=None)  # type: ignore[arg-type] - registration reads no service
+    register_all(app, None, commands=_commands(settings or Settings()))  # type: ignore[arg-type] - registration reads no service
     return app.registered
 
 
-def _listeners() -> tuple[set[str], set[str]]:
-    registered = _registered()
+def _listeners(settings: Settings | None = None) -> tuple[set[str], set[str]]:
+    registered = _registered(settings)
     return registered["command"], registered["event"]
+
+
+def test_manifest_yml_is_what_incident_memory_manifest_prints(capsys) -> None:  # noqa: ANN001
+    from bot.cli import main
+
+    assert main(["manifest"]) == 0
+    assert capsys.readouterr().out == (PROJECT_ROOT / "manifest.yml").read_text()
+
+
+def test_configured_command_names_reach_both_the_listeners_and_the_manifest(monkeypatch, capsys) -> None:  # noqa: ANN001
+    from bot.cli import main
+
+    for name, value in CUSTOM.items():
+        monkeypatch.setenv(name, value)
+    assert main(["manifest", "--host", "bot.example.org", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    declared = {c["command"] for c in printed["features"]["slash_commands"]}
+    commands, _ = _listeners(Settings())
+    assert declared == commands == set(CUSTOM.values())
+    assert {c["url"] for c in printed["features"]["slash_commands"]} == {"https://bot.example.org/slack/events"}
+
+
+def test_a_command_name_slack_would_refuse_is_one_line_naming_the_setting(monkeypatch, capsys) -> None:  # noqa: ANN001
+    from bot.cli import main
+
+    monkeypatch.setenv("SLACK_RECALL_COMMAND", "Recall Past")
+    assert main(["manifest"]) == 1
+    assert capsys.readouterr().err.startswith("error: SLACK_RECALL_COMMAND='Recall Past': a slash command is /")
+    monkeypatch.setenv("SLACK_RECALL_COMMAND", "/incident")
+    assert main(["manifest"]) == 1
+    assert "must be three different commands" in capsys.readouterr().err
+
+
+async def test_an_app_with_other_command_names_answers_to_them_and_says_them(database_url: str) -> None:
+    """Next to incident.io's /incident: the bot answers /im-incident, and its help says so."""
+    from bot.sandbox.local_bot import local_bot
+    from bot.slack.commands import use
+
+    settings = Settings(database_url=database_url, **{k.lower(): v for k, v in CUSTOM.items()})
+    try:
+        async with local_bot(settings) as bot:
+            bot.sandbox.add_channel("C5", "inc-checkout")
+            answer = await bot.slack.command("/im-incident", "help", user_id="U1", channel_id="C5")
+            assert answer.status == 200
+            text = json.dumps(answer.body)
+            assert "/im-incident resolve" in text and "/im-recall [text]" in text and "/incident " not in text
+            unknown = await bot.slack.command("/im-incident", "frobnicate", user_id="U1", channel_id="C5")
+            assert "I don't know `/im-incident frobnicate`" in json.dumps(unknown.body)
+            assert (await bot.slack.command("/incident", "help", user_id="U1", channel_id="C5")).status == 404
+    finally:
+        use(SlashCommands())  # one Slack app per process: back to the defaults for the other tests
 
 
 @pytest.mark.skipif(not SCHEMA.exists(), reason="shared/specs is not beside the checkout")
@@ -58,7 +120,7 @@ def test_manifest_is_valid_against_slacks_schema() -> None:
 
 def test_manifest_declares_exactly_what_the_code_handles() -> None:
     commands, events = _listeners()
-    assert commands == set(COMMANDS)
+    assert commands == {"/incident", "/recall", "/investigate"} == {c["command"] for c in app_manifest(Settings())["features"]["slash_commands"]}
     assert events == set(EVENTS)
     declared_commands = {c["command"] for c in MANIFEST["features"]["slash_commands"]}
     assert declared_commands == commands

@@ -82,7 +82,7 @@ def user_facing_texts() -> dict[str, str]:
     files = [PROJECT_ROOT / "README.md", *sorted((PROJECT_ROOT / "docs").glob("*.md"))]
     files += sorted((PROJECT_ROOT / "eval").glob("*/README.md"))
     texts = {str(path.relative_to(PROJECT_ROOT)): path.read_text(encoding="utf-8") for path in files}
-    parser = build_parser(Settings())
+    parser = build_parser()
     texts["incident-memory --help"] = parser.format_help()
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):

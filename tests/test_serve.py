@@ -10,6 +10,8 @@ import sys
 
 import aiohttp
 
+from bot.sandbox import SlackSandbox
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -18,15 +20,20 @@ def _free_port() -> int:
 
 
 async def test_serve_answers_health_and_metrics_then_stops_cleanly_on_sigterm(database_url: str) -> None:
+    async with SlackSandbox(token="xoxb-test") as sandbox:  # serve checks its token with auth.test first
+        await _serve_until_sigterm(database_url, sandbox)
+
+
+async def _serve_until_sigterm(database_url: str, sandbox: SlackSandbox) -> None:
     port = _free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "SLACK_BOT_TOKEN": "xoxb-test",
-           "SLACK_SIGNING_SECRET": "s3cret", "SLACK_API_URL": "http://127.0.0.1:9/api/"}  # fmt: skip
+           "SLACK_SIGNING_SECRET": "s3cret", "SLACK_API_URL": sandbox.base_url}  # fmt: skip
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", "serve", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
     )
     try:
         async with aiohttp.ClientSession() as http:
-            for _ in range(600):  # wait until it listens (it migrates first; a busy machine is slow)
+            for _ in range(600):  # wait until it listens (it checks its token, migrates first; a busy machine is slow)
                 try:
                     async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
                         health = (response.status, await response.json())
@@ -52,7 +59,7 @@ def test_serve_without_a_bot_token_says_what_is_missing(database_url: str, monke
 
     monkeypatch.setenv("DATABASE_URL", database_url)
     assert main(["serve"]) == 1
-    assert "SLACK_BOT_TOKEN is not set" in capsys.readouterr().err
+    assert "error: SLACK_BOT_TOKEN is not set" in capsys.readouterr().err
 
 
 async def test_serve_runs_its_jobs_in_a_worker_process_and_stops_it_on_sigterm(database_url: str) -> None:

@@ -42,9 +42,9 @@ from bot.handlers.work import store_event_first
 from bot.jobs import JobKind
 from bot.services.container import Services
 from bot.slack import ids
+from bot.slack.commands import SlashCommands
 
-# What the app registers, for the manifest test (it must list exactly these).
-COMMANDS = ("/incident", "/recall", "/investigate")
+# The events the app listens to, for the manifest test (the manifest subscribes to exactly these).
 EVENTS = ("message", "member_joined_channel", "app_home_opened", "channel_archive", "group_archive")
 SHORTCUTS = (ids.ADD_TO_MEMORY_SHORTCUT,)
 
@@ -58,14 +58,17 @@ def all_jobs() -> tuple[JobKind[Any], ...]:
     )  # fmt: skip
 
 
-def register_all(app: AsyncApp, services: Services, lookups: SlackLookups | None = None) -> None:
-    """Wire every surface of `app` to its listener, with `services` in each request's context."""
+def register_all(
+    app: AsyncApp, services: Services, lookups: SlackLookups | None = None, commands: SlashCommands = SlashCommands()
+) -> None:
+    """Wire every surface of `app` to its listener, with `services` in each request's context.
+    The slash commands go by the names the settings give them (the manifest declares the same)."""
     app.middleware(context_middleware(services, lookups or SlackLookups()))
     app.error(report_error)
 
-    app.command("/incident")(command_incident.incident_command)
-    app.command("/recall")(command_recall.recall_command)
-    app.command("/investigate")(command_investigate.investigate_command)
+    app.command(commands.incident)(command_incident.incident_command)
+    app.command(commands.recall)(command_recall.recall_command)
+    app.command(commands.investigate)(command_investigate.investigate_command)
 
     # Bolt runs only the first `message` listener that matches: there is one, it dispatches
     store_message = store_event_first(work.record_message, event_message.message_job)

@@ -12,6 +12,7 @@ from bot.handlers.context import services_of
 from bot.handlers.resolution_form import open_resolution_modal
 from bot.handlers.work import CommandRequest, enqueue_then_ack, show_memory
 from bot.slack import messages
+from bot.slack.commands import in_use
 from bot.slack.modals import declare_modal
 
 
@@ -38,6 +39,7 @@ async def incident_command(
     elif verb == "help":
         await ack(**messages.help_message(services.settings.incident_channel_pattern))
     else:
-        await ack(**messages.notice(f"I don't know `/incident {verb}`. Try `/incident help`."))
+        name = command.get("command") or in_use().incident  # as typed
+        await ack(**messages.notice(f"I don't know `{name} {verb}`. Try `{name} help`."))
 
 

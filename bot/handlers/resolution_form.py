@@ -27,6 +27,7 @@ from bot.jobs import JobContext, job
 from bot.models import IncidentRecord
 from bot.services.container import Services
 from bot.slack import messages
+from bot.slack.commands import in_use
 from bot.slack.modals import resolution_modal
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,8 @@ async def open_resolution_modal(
         incident = None  # the submission finds the incident again; the modal must open now
     else:
         if incident is None:
-            text = "I could not find that incident." if incident_id else "There is no incident in this channel. Declare one with `/incident declare`."
+            declare = f"Declare one with `{in_use().incident} declare`."
+            text = "I could not find that incident." if incident_id else f"There is no incident in this channel. {declare}"
             await respond(**messages.notice(text), response_type="ephemeral", replace_original=False)
             return
     title = incident.title if incident else "this channel's incident"

@@ -23,6 +23,7 @@ from bot.jobs import JobContext, JobKind, Permanent, job
 from bot.errors import MemoryError_, MemoryNotFound
 from bot.models import IncidentRecord, IncidentStatus, utcnow
 from bot.slack import messages
+from bot.slack.commands import in_use
 from bot.slack.investigation import investigation_message
 from bot.slack.known_patterns import known_pattern_reply
 
@@ -194,7 +195,7 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
     if not request.text:
         incident = await services.incidents.open_in(request.team_id, request.channel_id)
         if incident is None:
-            note = messages.notice("No open incident here: give me some text, e.g. `/recall checkout timeouts`.")
+            note = messages.notice(f"No open incident here: give me some text, e.g. `{in_use().recall} checkout timeouts`.")
             await respond_once(ctx, f"recall:{ctx.job_id}", request.response_url, note)
             return
         await post_recall_thread(ctx, incident, asked=True)
@@ -252,7 +253,7 @@ async def _incident_for(ctx: JobContext, request: InvestigationRequest) -> Incid
 
 async def tell_investigation_failed(ctx: JobContext, request: InvestigationRequest, exc: BaseException) -> None:
     """The placeholder never keeps spinning: it becomes the reason the investigation stopped."""
-    note = messages.notice(f"The investigation could not finish: {_reason(exc)}. Try `/investigate` again.")
+    note = messages.notice(f"The investigation could not finish: {_reason(exc)}. Try `{in_use().investigate}` again.")
     placeholder = await ctx.services.effects.done(f"investigation:{ctx.job_id}:placeholder")
     if placeholder:
         await ctx.client.chat_update(channel=request.channel_id, ts=placeholder, **note)
@@ -268,7 +269,7 @@ async def run_investigation(ctx: JobContext, request: InvestigationRequest) -> N
     services = ctx.services
     incident = await _incident_for(ctx, request)
     if incident is None:
-        note = messages.notice("No incident in this channel to investigate. Declare one with `/incident declare`.")
+        note = messages.notice(f"No incident in this channel to investigate. Declare one with `{in_use().incident} declare`.")
         if request.response_url:
             await respond_once(ctx, f"investigation:{ctx.job_id}:none", request.response_url, note)
         return

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.memory.files import draft_from_json
+from bot.memory.files import draft_from_json, expected_shape
 from bot.models import MemoryDraft, Source, TruthState
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # a postmortem or a seed export, not a data dump
@@ -71,7 +71,7 @@ def describe(exc: ValidationError, labels: dict[str, str] | None = None) -> str:
         if loc and labels and loc[0] in labels:
             loc[0] = labels[loc[0]]
         where = ".".join(loc) or "record"
-        msg = err["msg"]
+        msg = expected_shape(err) or err["msg"]
         if err["type"] == "string_too_long":
             msg = f"too long ({len(str(err.get('input', ''))):,} characters; at most {err['ctx']['max_length']:,})"
         parts.append(f"{where}: {msg}")

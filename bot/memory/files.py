@@ -28,12 +28,30 @@ class LoadedDraft:
     draft: MemoryDraft
 
 
+# What a nested object looks like, for errors that would otherwise name a Python class
+SHAPES = {
+    "FailedAttempt": '{"action": "what was tried", "why_it_failed": "why it did not work"}',
+    "Correction": '{"author": "who", "text": "the correction"}',
+}
+
+
+def expected_shape(err: Any) -> str | None:
+    """For an error that would name a Python class ("instance of FailedAttempt"): the shape."""
+    shape = SHAPES.get(str((err.get("ctx") or {}).get("class_name", "")))
+    if shape is None:
+        return None
+    given = err.get("input")
+    return f"expected an object like {shape}, got {type(given).__name__} {given!r:.60}"
+
+
 def _describe(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors():
         where = ".".join(str(p) for p in err["loc"]) or "record"
         msg = err["msg"]
-        if err["type"] == "string_too_long":
+        if shape := expected_shape(err):
+            msg = shape
+        elif err["type"] == "string_too_long":
             msg = f"too long ({len(str(err.get('input', '')))} characters; at most {err['ctx']['max_length']})"
         parts.append(f"{where}: {msg}")
     return "; ".join(parts)
@@ -106,10 +124,24 @@ def load_drafts(
         raise MemoryFileError(f"{path}: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise MemoryFileError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
+    return drafts_from_text(text, str(path), team_id=team_id, source=source, incident_id_for=incident_id_for)
+
+
+def drafts_from_text(
+    text: str,
+    path: str,
+    *,
+    team_id: str,
+    source: Source | None = None,
+    incident_id_for: Callable[[int], str] | None = None,
+) -> list[LoadedDraft]:
+    """As load_drafts, from text already read (standard input); `path` names it in errors."""
+    if len(text) > MAX_FILE_BYTES:
+        raise MemoryFileError(f"{path}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
     loaded: list[LoadedDraft] = []
     problems: list[str] = []
     seen: dict[str, int] = {}
-    for line, obj in parse_records(text, str(path)):
+    for line, obj in parse_records(text, path):
         if incident_id_for is not None and isinstance(obj, dict) and "incident_id" not in obj and "id" not in obj:
             obj = {**obj, "incident_id": incident_id_for(line)}  # as `import` names it
         try:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from bot.slack.commands import in_use
 from bot.slack.escape import ELLIPSIS, cut, escape_mrkdwn
 
 MESSAGE_BLOCKS = 50
@@ -58,7 +59,7 @@ class SlackLimitError(ValueError):
 
 def truncation_marker(show_id: str | None) -> str:
     if show_id:
-        return f"\n{ELLIPSIS} truncated — `/incident show {escape_mrkdwn(show_id)}`"
+        return f"\n{ELLIPSIS} truncated — `{in_use().incident} show {escape_mrkdwn(show_id)}`"
     return f"\n{ELLIPSIS} truncated"
 
 

@@ -31,6 +31,7 @@ from bot.recall.truth import ALLOWED_MOVES
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, Source, TruthState, utcnow
 from bot.policy import NotAllowed
 from bot.slack import ids
+from bot.slack.commands import in_use
 from bot.slack.escape import cut, single_line
 from bot.slack.limits import check_message
 from bot.slack.templating import render
@@ -120,7 +121,7 @@ def _outcome(memory: MemoryRecord, attempts: int, corrections: int, more_hint: s
 
 
 def _show_hint(incident_id: str) -> str:
-    return f"`/incident show {incident_id}`"
+    return f"`{in_use().incident} show {incident_id}`"
 
 
 def _message(template: str, *, show_id: str | None = None, **context: Any) -> Json:

@@ -22,6 +22,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup
 
+from bot.slack.commands import in_use
 from bot.slack.escape import cut, escape_mrkdwn, single_line
 
 
@@ -99,8 +100,14 @@ def _drop_trailing_commas(text: str) -> str:
     return "".join(out)
 
 
+def _command_names() -> dict[str, JsonFragment]:
+    names = in_use()
+    return {"incident": _mrkdwn(names.incident), "recall": _mrkdwn(names.recall), "investigate": _mrkdwn(names.investigate)}
+
+
 def render(template_name: str, **context: Any) -> dict[str, Any]:
-    text = environment().get_template(template_name).render(**context)
+    # `commands`: the slash command names in use, for text that tells a person what to type
+    text = environment().get_template(template_name).render(commands=_command_names(), **context)
     try:
         payload = json.loads(_drop_trailing_commas(text))
     except json.JSONDecodeError as exc:
