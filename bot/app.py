@@ -31,9 +31,12 @@ from bot.jobs import JobContext
 from bot.jobs.queue import JobQueue
 from bot.jobs.worker import JobWorker
 from bot.memory.database import database_url, migrate
+from bot.drafting.build import build_drafter
+from bot.memory.drafts import PostgresDraftStore
 from bot.memory.effects import PostgresEffects
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.jobqueue import PostgresJobQueue
+from bot.memory.nudges import PostgresNudgeStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.recall.concepts import load_vocabulary
@@ -48,7 +51,10 @@ from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
+from bot.services.drafting import DraftingService
+from bot.services.nudges import NudgeService
 from bot.services.resolution import ResolutionService
+from bot.services.review import ReviewService
 from bot.services.container import Services
 from bot.services.rules import RuleService
 from bot.slack.commands import SlashCommands
@@ -161,24 +167,37 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     semantic = None
     if embedder is not None:
         semantic = SemanticRecall(embedder, memory_store, query_timeout=settings.embeddings_timeout_s, metrics=metrics)
+    drafter = build_drafter(
+        api_key=settings.anthropic_api_key, model=settings.anthropic_model, base_url=settings.anthropic_base_url,
+        timeout_s=settings.drafting_timeout_s, private_with_model=settings.investigate_private_with_model,
+    )  # fmt: skip
     try:
         if semantic is not None:
             await semantic.start(settings.migrations_dir)  # one log line: on, or why not
         memory = count_store_errors(memory_store, metrics, name="memory")
         incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
+        nudge_store = count_store_errors(PostgresNudgeStore(pool), metrics, name="nudges")
+        drafts = count_store_errors(PostgresDraftStore(pool), metrics, name="drafts")
         reviewers = Reviewers.parse(settings.memory_reviewers)
         access = Access(memory, incident_store, reviewers)
+        recall = RecallService(
+            memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics,
+            access=access, rules=RuleService(memory, vocabulary, settings.rules_dir), semantic=semantic,
+        )  # fmt: skip
 
         services = Services(
             settings=settings,
             memory=memory,
             incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
-            recall=RecallService(
-                memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics,
-                rules=RuleService(memory, vocabulary, settings.rules_dir), access=access, semantic=semantic,
-            ),  # fmt: skip
+            recall=recall,
             resolution=ResolutionService(memory, access=access),
             investigation=investigation,
+            drafting=DraftingService(drafter, incident_store, drafts),
+            nudges=NudgeService(
+                nudge_store, quiet_hours=settings.resolution_nudge_after_h,
+                reminder_after_h=settings.resolution_reminder_after_h,
+            ),  # fmt: skip
+            review=ReviewService(memory, nudge_store, recall),
             background=background,
             metrics=metrics,
             jobs=JobQueue(PostgresJobQueue(intake)),
@@ -195,6 +214,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             await investigation.aclose()  # the model's HTTP client
             if semantic is not None:
                 await semantic.aclose()  # the embeddings endpoint's HTTP client
+            await drafter.aclose()
             await memory_store.close()  # a recall-postings derivation in flight finishes first
             await pool.close()
             await intake.close()
@@ -367,6 +387,11 @@ async def serve(settings: Settings) -> None:
             await socket_handler.connect_async()
             log.info("connected to Slack over Socket Mode")
         housekeeping = asyncio.create_task(_housekeeping(runtime.services), name="housekeeping")
+        from bot.handlers.nudges import sweep_nudges
+
+        nudging = asyncio.create_task(
+            sweep_nudges(runtime.slack_app.client, runtime.services, settings.nudge_sweep_s), name="nudges"
+        )
         # SIGTERM (a deploy) and SIGINT stop taking requests, then wait for background work
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -377,6 +402,7 @@ async def serve(settings: Settings) -> None:
             log.info("shutting down: finishing %d background tasks", runtime.services.background.pending)
         finally:
             housekeeping.cancel()
+            nudging.cancel()
             if socket_handler is not None:
                 await socket_handler.close_async()
             await runner.cleanup()

@@ -90,6 +90,16 @@ class Settings(BaseSettings):
         "verify and purge memories, besides the incident's declarer and workspace admins",
     )
     incident_channel_pattern: str = Field(default="^inc-", description="channels watched as incidents")
+    resolution_nudge_after_h: float = Field(
+        default=4.0, gt=0, description="ask for an open incident's outcome once its channel has been quiet this many hours"
+    )
+    resolution_reminder_after_h: float = Field(
+        default=24.0, gt=0, description="the one reminder to the declarer comes this many hours after the ask"
+    )
+    nudge_sweep_s: float = Field(default=60.0, gt=0, description="how often `serve` looks for nudges that are due")
+    drafting_timeout_s: float = Field(
+        default=20.0, gt=0, description="give up on the model's draft after this long (the rules' draft stays)"
+    )
     timeline_retention_days: float | None = Field(
         default=None, gt=0, description="delete channel messages of incidents resolved longer ago than this"
     )

@@ -22,6 +22,7 @@ from bot.memory.files import draft_from_json
 from bot.models import MemoryDraft
 from bot.sandbox.local_bot import LocalBot, local_bot
 from bot.sandbox.model import Message
+from bot.slack import ids
 from bot.slack.terminal import message_to_text, print_message, print_view, view_to_text
 
 CHANNEL, CHANNEL_NAME = "C0DEMO1", "inc-checkout-timeouts"
@@ -29,19 +30,22 @@ FOLLOW_UP, FOLLOW_UP_NAME = "C0DEMO2", "inc-checkout-latency"
 RESPONDER, ONCALL = "U0DEMOSRE", "U0DEMOLEAD"
 TITLE = "Checkout errors return with database timeouts during peak traffic"
 
+# What the responder adds to the drafted modal: the draft already holds the failed attempts
+# (and their why) from what was said in the channel; these are what the channel did not say.
 RESOLUTION = {
     "root_cause": "The new checkout retry loop held its database connection across calls to the payment "
     "provider; under peak traffic the pool ran dry.",
-    "diagnosis": "pg_stat_activity showed idle-in-transaction sessions from checkout, all waiting on the provider.",
     "resolution": "Released the connection before calling the provider (finally block), redeployed checkout.",
-    "failed_1_action": "Restarted the checkout pods",
-    "failed_1_why": "Freed the held connections for 20 minutes, then the pool filled again.",
-    "failed_2_action": "Raised the pool size from 20 to 50",
-    "failed_2_why": "The database hit max_connections and memory pressure rose; timeouts continued.",
     "lesson": "A pool that empties under load is usually holding connections too long: look before adding capacity.",
     "verified": ["verified"],
     "verification_note": "No pool timeouts through the next two evening peaks.",
 }
+CHANNEL_TALK = (
+    (ONCALL, "pool at 20/20 on every checkout pod, requests queueing"),
+    (RESPONDER, "restarted the checkout pods, pool filled again after 20 minutes"),
+    (ONCALL, "raised the pool size from 20 to 50, still timing out"),
+    (RESPONDER, "found it in pg_stat_activity: idle in transaction sessions from checkout, all waiting on the provider"),
+)
 
 
 class Transcript:
@@ -133,10 +137,7 @@ async def _steps(bot: LocalBot, shown: Transcript) -> bool:
         shown.message(_as_message(message), "incident-memory" if i == 0 else "  ↳ in thread")
 
     shown.step("3. People talk in the channel (the CURRENT evidence)")
-    for user, text in (
-        (ONCALL, "pool at 20/20 on every checkout pod, requests queueing"),
-        (RESPONDER, "db CPU is fine, but pg_stat_activity shows lots of idle in transaction from checkout"),
-    ):
+    for user, text in CHANNEL_TALK:
         await bot.slack.say(CHANNEL, text, user=user)
         shown.line(f"  <{user}> {text}")
     await bot.runtime.settle()
@@ -146,23 +147,34 @@ async def _steps(bot: LocalBot, shown: Transcript) -> bool:
     update = await sandbox.wait_for("chat.update", timeout=30)
     shown.message(update.params, "incident-memory · investigation")
 
-    shown.step("5. /incident resolve: the resolution modal")
-    await bot.slack.command("/incident", "resolve", user_id=RESPONDER, channel_id=CHANNEL)
-    await sandbox.wait_for("views.open", count=2)
-    shown.view(sandbox.last_view())
-    answer = await bot.slack.view_submission(sandbox.last_view(), user_id=RESPONDER, answers=RESOLUTION)
+    shown.step("5. \"all clear\" — the bot asks, once, for what was learned")
+    await bot.slack.say(CHANNEL, "deploy is out, all clear: no pool timeouts for 30 minutes", user=ONCALL)
+    nudge = await sandbox.wait_for_message(CHANNEL, lambda m: ids.NUDGE_SAVE in json.dumps(m.blocks or []))
+    shown.message(_as_message(nudge), "incident-memory")
+
+    shown.step("6. Save what we learned: the modal opens at once, then drafts itself from the channel")
+    opened = len(sandbox.calls("views.open"))
+    await bot.slack.block_action(ids.NUDGE_SAVE, user_id=RESPONDER, message=nudge)
+    view_id = (await sandbox.wait_for("views.open", count=opened + 1)).response["view"]["id"]
+    await sandbox.wait_for(lambda c: c.method == "views.update" and c.params.get("view_id") == view_id, timeout=30)
+    shown.view(sandbox.view(view_id))
+    answer = await bot.slack.view_submission(sandbox.view(view_id), user_id=RESPONDER, answers=RESOLUTION)
     if answer.body:
         shown.line(f"the modal stayed open: {answer.body}")
         return False
     confirmation = await sandbox.wait_for_message(CHANNEL, lambda m: "retry loop held" in json.dumps(m.blocks or []))
     shown.message(_as_message(confirmation), "incident-memory")
+    saved = (await bot.runtime.services.memory.list(sandbox.team_id, limit=1)).memories[0]
+    if saved.drafting is not None:
+        origins = ", ".join(f"{field} {origin.value}" for field, origin in saved.drafting.fields.items())
+        shown.line(f"  kept with the memory: {origins}")
 
-    shown.step(f"6. A week later, a similar incident in #{FOLLOW_UP_NAME}")
+    shown.step(f"7. A week later, a similar incident in #{FOLLOW_UP_NAME}")
     await _declare(bot, FOLLOW_UP, {"title": "Checkout latency: database connections held during provider calls",
                                     "service": "payments"})  # fmt: skip
     parent2 = await _recall_thread(bot, FOLLOW_UP)
     thread = list(_thread(bot, FOLLOW_UP, parent2))
-    for i, message in enumerate(thread[:2]):  # the parent and the first memory: the one saved in step 5
+    for i, message in enumerate(thread[:2]):  # the parent and the first memory: the one saved in step 6
         shown.message(_as_message(message), "incident-memory" if i == 0 else "  ↳ in thread")
     if len(thread) > 2:
         rest = len(thread) - 2

@@ -12,7 +12,16 @@ from bot.config import Settings
 
 EVENTS_PATH = "/slack/events"
 # Slack names message events by where they happen; the bot's one `message` listener takes both.
-BOT_EVENTS = ("message.channels", "message.groups", "member_joined_channel")
+# App Home is published per person on app_home_opened; an archived incident channel (public or
+# private) makes the bot ask the declarer for the outcome.
+BOT_EVENTS = (
+    "message.channels", "message.groups", "member_joined_channel", "app_home_opened", "channel_archive", "group_archive",
+)  # fmt: skip
+# "Add to incident memory" on any message: a failed attempt, the fix or the root cause
+SHORTCUTS = (
+    {"name": "Add to incident memory", "type": "message", "callback_id": "add_to_incident_memory",
+     "description": "Mark this message as a failed attempt, the fix or the root cause"},
+)  # fmt: skip
 # usergroups:read: MEMORY_REVIEWERS may name a user group
 SCOPES = (
     "commands", "chat:write", "channels:history", "groups:history", "channels:read", "groups:read", "users:read",
@@ -51,7 +60,10 @@ def app_manifest(settings: Settings, *, host: str = PLACEHOLDER_HOST, socket_mod
             "background_color": "#2c2d30",
         },
         "features": {
+            # Home: incidents awaiting an outcome, memories to review, recall; Messages: nudges
+            "app_home": {"home_tab_enabled": True, "messages_tab_enabled": True, "messages_tab_read_only_enabled": True},
             "bot_user": {"display_name": "incident-memory", "always_online": True},
+            "shortcuts": [dict(s) for s in SHORTCUTS],
             "slash_commands": [{k: c[k] for k in ("command", "url", "description", "usage_hint", "should_escape") if k in c}
                                for c in commands],  # fmt: skip
         },

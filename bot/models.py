@@ -119,6 +119,28 @@ class Provenance(Strict):
     fields: dict[str, Text] = Field(default_factory=dict)
 
 
+class FieldOrigin(StrEnum):
+    """Where a saved field's text came from, when the resolution modal was drafted."""
+
+    DRAFTED = "drafted"  # drafted from the channel and submitted as drafted (accepted)
+    DRAFTED_CHANGED = "drafted_changed"  # drafted, then changed by the person
+    DRAFTED_CLEARED = "drafted_cleared"  # drafted, then emptied by the person
+    TYPED = "typed"  # not drafted: the person wrote it
+
+
+class DraftingTrace(Strict):
+    """What the drafter proposed and what the person did with it, kept with the memory.
+
+    `fields` names the modal's fields ("root_cause", "diagnosis", "resolution", "lesson") and
+    each failed attempt as "failed_attempts[N]" (1-based, as saved); `sources` says, per drafted
+    field, which channel messages (their Slack ts) it was drafted from.
+    """
+
+    drafter: Identifier
+    fields: dict[str, FieldOrigin] = Field(default_factory=dict)
+    sources: dict[str, list[Identifier]] = Field(default_factory=dict)
+
+
 class MemoryDraft(Strict):
     """What a caller retains: the content of one past incident and its outcome.
 
@@ -154,6 +176,9 @@ class MemoryDraft(Strict):
     provenance: Provenance | None = Field(
         default=None, description="imported memories: where each field came from (not part of the content)"
     )
+    drafting: DraftingTrace | None = Field(
+        default=None, description="saved from a drafted modal: which fields were drafted, which changed (not content)"
+    )
 
     @model_validator(mode="after")
     def _superseded_names_successor(self) -> "MemoryDraft":
@@ -167,8 +192,8 @@ class MemoryDraft(Strict):
         """The fields that make two drafts 'the same content' (JSON-ready). Provenance is not
         content: a better extractor reading the same fields from the same file changes nothing.
         Nor is a person's name: the same person resolving again under a new display name changes
-        nothing."""
-        return self.model_dump(mode="json", exclude={"provenance", "verified_by_name"})
+        nothing; nor what was drafted at resolution (`drafting`)."""
+        return self.model_dump(mode="json", exclude={"provenance", "verified_by_name", "drafting"})
 
     @property
     def shown_verifier(self) -> str | None:
@@ -272,6 +297,7 @@ class TimelineEntry(Strict):
     author: Identifier
     text: Annotated[str, StringConstraints(min_length=1, max_length=40_000)]
     at: datetime
+    message_ts: Identifier | None = Field(default=None, description="the Slack message it is: what a draft points to")
 
 
 class Resolution(Strict):

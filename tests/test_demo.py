@@ -22,7 +22,7 @@ from bot.demo import run_demo
 
 # What the demo prints as each step begins ("" = while the embedded PostgreSQL is being created).
 STEPS = ("", "1. Past incidents", "2. /incident declare", "3. People talk", "4. Investigate",
-         "5. /incident resolve", "6. A week later", "Done")  # fmt: skip
+         '5. "all clear"', "6. Save what we learned", "7. A week later", "Done")  # fmt: skip
 FRESH_DATABASES = {"1", "4", "5"}  # template1, template0, postgres: what initdb makes
 
 
@@ -92,7 +92,7 @@ def test_the_demo_runs_through_and_leaves_nothing_behind(fresh_home: Path) -> No
     assert proc.wait(180) == 0, out.read_text()[-3000:]
     shown = out.read_text()
     assert "[human_confirmed]" in shown and "[unconfirmed_hypothesis]" in shown  # not eaten as markup
-    follow_up = shown.split("6. A week later", 1)[1]
+    follow_up = shown.split("7. A week later", 1)[1]
     shown_count = int(re.search(r"(\d+) past incidents? looks? like this one", follow_up).group(1))
     if shown_count > 1:  # the first is printed; the demo says where the rest are
         rest = shown_count - 1
@@ -148,7 +148,7 @@ def test_a_demo_killed_outright_is_cleaned_up_by_the_next_run(fresh_home: Path) 
     assert proc.wait(180) == 0, out.read_text()[-3000:]
     transcript = json.loads(out.read_text())  # --json: the same steps as the text, as JSON
     assert transcript["ok"] is True
-    assert [s["step"].split(" ")[0] for s in transcript["steps"]] == ["1.", "2.", "3.", "4.", "5.", "6.", "Done"]
+    assert [s["step"].split(" ")[0] for s in transcript["steps"]] == ["1.", "2.", "3.", "4.", "5.", "6.", "7.", "Done"]
     assert any("[verification_confirmed]" in shown["line"] for shown in transcript["steps"][0]["shown"])
     assert _postgres_processes(fresh_home) == []
     assert _databases(fresh_home) == FRESH_DATABASES
@@ -164,6 +164,12 @@ async def test_the_demo_shows_only_related_memories_and_flags_only_different_mec
     # the TLS expiry and the Elasticsearch disk incident share only generic words: not shown
     assert "INC-2025-0815" not in first and "INC-2025-0603" not in first
     assert "score" not in first and "lexical" not in first  # the card speaks in words
-    follow_up = out.split("6. A week later", 1)[1]
+    follow_up = out.split(". A week later", 1)[1]
     # the new memory and INC-2025-0412 are one explanation; INC-2025-0921 is another mechanism
     assert "and INC-2025-0412 vs INC-2025-0921" in " ".join(follow_up.split())
+    # "all clear" brings the nudge; its button opens the resolution modal drafted from the channel
+    saving = out.split("Save what we learned: the modal opens at once", 1)[1].split(". A week later", 1)[0]
+    assert "Draft by rules from the channel" in saving
+    assert "Attempt 1: what was tried: Restarted the checkout pods" in saving
+    assert "Attempt 1: why it failed: Pool filled again after 20 minutes" in saving
+    assert "failed_attempts[1] drafted" in " ".join(saving.split())

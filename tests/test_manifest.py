@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from bot.config import PROJECT_ROOT, Settings
-from bot.handlers import EVENTS, register_all
+from bot.handlers import EVENTS, SHORTCUTS, register_all
 from bot.manifest import app_manifest
 from bot.slack.commands import SlashCommands
 
@@ -24,7 +24,7 @@ class RecordingApp:
     """Stands in for Bolt's AsyncApp during registration and records what is registered."""
 
     def __init__(self) -> None:
-        self.registered: dict[str, set[str]] = {"command": set(), "event": set(), "action": set(), "view": set()}
+        self.registered: dict[str, set[str]] = {"command": set(), "event": set(), "action": set(), "view": set(), "shortcut": set()}
 
     def middleware(self, middleware):  # noqa: ANN001, ANN201 - every request's context, not a surface
         return middleware
@@ -51,10 +51,15 @@ def _commands(settings: Settings) -> SlashCommands:
     return SlashCommands(settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command)
 
 
-def _listeners(settings: Settings | None = None) -> tuple[set[str], set[str]]:
+def _registered(settings: Settings | None = None) -> dict[str, set[str]]:
     app = RecordingApp()
     register_all(app, None, commands=_commands(settings or Settings()))  # type: ignore[arg-type] - registration reads no service
-    return app.registered["command"], app.registered["event"]
+    return app.registered
+
+
+def _listeners(settings: Settings | None = None) -> tuple[set[str], set[str]]:
+    registered = _registered(settings)
+    return registered["command"], registered["event"]
 
 
 def test_manifest_yml_is_what_incident_memory_manifest_prints(capsys) -> None:  # noqa: ANN001
@@ -139,3 +144,14 @@ def test_every_url_points_at_the_events_endpoint() -> None:
     urls = [c["url"] for c in MANIFEST["features"]["slash_commands"]]
     urls += [MANIFEST["settings"]["event_subscriptions"]["request_url"], MANIFEST["settings"]["interactivity"]["request_url"]]
     assert all(Path(u.split("://", 1)[1]).as_posix().endswith(SLACK_EVENTS_PATH) for u in urls)
+
+
+def test_the_message_shortcut_and_app_home_are_declared_as_the_code_handles_them() -> None:
+    registered = _registered()
+    assert registered["shortcut"] == set(SHORTCUTS)
+    declared = {s["callback_id"]: s["type"] for s in MANIFEST["features"]["shortcuts"]}
+    assert declared == {callback_id: "message" for callback_id in SHORTCUTS}
+    # App Home is published per person on app_home_opened; nudges reach declarers in Messages
+    assert "app_home_opened" in registered["event"]
+    assert MANIFEST["features"]["app_home"]["home_tab_enabled"] is True
+    assert MANIFEST["features"]["app_home"]["messages_tab_enabled"] is True

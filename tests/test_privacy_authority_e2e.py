@@ -19,7 +19,7 @@ from bot.errors import MemoryNotFound
 from bot.memory.files import draft_from_json
 from bot.models import Incident
 from bot.sandbox.local_bot import LocalBot, local_bot
-from bot.sandbox import member_joined_channel_event
+from bot.sandbox import app_home_opened_event, channel_archive_event, member_joined_channel_event
 from bot.services.incidents import ChannelInfo
 from bot.slack import ids
 from tests.test_slack_e2e import RESOLUTION, SEED, settle
@@ -83,6 +83,9 @@ class RecordingApp:
 
     def view(self, callback_id: str, **_options: Any) -> Callable[[Any], Any]:
         return self._record("view", callback_id)
+
+    def shortcut(self, callback_id: str, **_options: Any) -> Callable[[Any], Any]:
+        return self._record("shortcut", callback_id)
 
 
 def registered_surfaces(bot: LocalBot) -> set[tuple[str, str]]:
@@ -239,6 +242,77 @@ async def action_open_form(bot: LocalBot) -> None:
     assert len(bot.sandbox.calls("views.open")) == before
 
 
+async def event_app_home_opened(bot: LocalBot) -> None:
+    # alice is not in the private channel: her App Home lists neither its memory nor its incident
+    published = len(bot.sandbox.calls("views.publish"))
+    await bot.slack.event(app_home_opened_event("U1"))
+    await bot.sandbox.wait_for("views.publish", count=published + 1)
+    shown = json.dumps(bot.sandbox.home("U1"))
+    assert "INC-PRIV" not in shown and "To review" in shown
+
+
+async def action_home_search(bot: LocalBot) -> None:
+    published = len(bot.sandbox.calls("views.publish"))
+    await bot.slack.block_action(ids.HOME_SEARCH, user_id="U1", view=bot.sandbox.home("U1"), value=QUERY)
+    await bot.sandbox.wait_for("views.publish", count=published + 1)
+    assert "Recalled for" in json.dumps(bot.sandbox.home("U1"), ensure_ascii=False)
+
+
+async def view_confirm(bot: LocalBot) -> None:
+    opened = len(bot.sandbox.calls("views.open"))
+    await _click_old_button(bot, ids.MEMORY_CONFIRM)
+    await bot.sandbox.wait_for("views.open", count=opened + 1)
+    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"note": "right"})
+    assert "no memory 'INC-PRIV'" in json.dumps(await settle(bot, answer))
+
+
+async def action_memory_confirm(bot: LocalBot) -> None:
+    await view_confirm(bot)
+
+
+async def action_nudge_save(bot: LocalBot) -> None:
+    # "Save what we learned" naming the private incident, clicked by someone outside its channel
+    private_incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, PRIVATE)
+    before = len(bot.sandbox.calls("views.open"))
+    await bot.slack.block_action(ids.NUDGE_SAVE, user_id="U1", channel_id=GENERAL, value=private_incident.incident_id)
+    await drained(bot)
+    assert len(bot.sandbox.calls("views.open")) == before
+    await bot.sandbox.wait_for(lambda c: c.method == "response_url" and "could not find that incident" in json.dumps(c.params))
+
+
+async def event_channel_archive(bot: LocalBot) -> None:
+    # the public incident's channel archived: its declarer is asked, with nothing of the private one
+    bot.sandbox.add_channel("CPUB4", "inc-archived-here")
+    await bot.runtime.services.incidents.declare(
+        bot.sandbox.team_id, ChannelInfo("CPUB4", "inc-archived-here"), Incident(title=QUERY), declared_by="U1"
+    )
+    await bot.slack.event(channel_archive_event("CPUB4", user="U1"))
+    await drained(bot)
+    assert any("inc-archived-here" in m.text for m in bot.sandbox.messages("D1"))
+
+
+async def event_group_archive(bot: LocalBot) -> None:
+    # the private channel archived: its declarer is asked directly, by id and channel, no title
+    await bot.slack.event({**channel_archive_event(PRIVATE, user="U1"), "type": "group_archive"})
+    await drained(bot)
+    asked = [m for m in bot.sandbox.messages("D1") if "inc-ledger-private" in m.text]
+    assert len(asked) == 1 and "an incident of a private channel" in asked[0].text
+
+
+async def view_mark(bot: LocalBot) -> None:
+    # a #general message marked for memory: #general has no incident; nothing reaches the private one
+    message = bot.sandbox.add_message(GENERAL, f"restarted the {QUERY} pods", user="U1")
+    opened = len(bot.sandbox.calls("views.open"))
+    await bot.slack.message_shortcut(ids.ADD_TO_MEMORY_SHORTCUT, message, user_id="U1")
+    await bot.sandbox.wait_for("views.open", count=opened + 1)
+    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"kind": "fix"})
+    assert "no incident to add it to" in json.dumps(await settle(bot, answer))
+
+
+async def shortcut_add_to_memory(bot: LocalBot) -> None:
+    await view_mark(bot)
+
+
 async def action_memory_why(bot: LocalBot) -> None:
     # "Why this?" shows only what its button carries, never a read of the memory: a crafted
     # button naming the private memory shows nothing of it
@@ -268,6 +342,15 @@ SWEEP: dict[tuple[str, str], Callable[[LocalBot], Awaitable[None]]] = {
     ("view", ids.REJECT_MODAL): view_reject,
     ("action", ids.OPEN_FORM): action_open_form,
     ("action", ids.MEMORY_WHY): action_memory_why,
+    ("event", "app_home_opened"): event_app_home_opened,
+    ("action", ids.HOME_SEARCH): action_home_search,
+    ("action", ids.MEMORY_CONFIRM): action_memory_confirm,
+    ("view", ids.CONFIRM_MODAL): view_confirm,
+    ("action", ids.NUDGE_SAVE): action_nudge_save,
+    ("event", "channel_archive"): event_channel_archive,
+    ("event", "group_archive"): event_group_archive,
+    ("shortcut", ids.ADD_TO_MEMORY_SHORTCUT): shortcut_add_to_memory,
+    ("view", ids.MARK_MODAL): view_mark,
 }
 
 

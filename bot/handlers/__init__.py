@@ -24,6 +24,11 @@ from bot.handlers import (
     command_recall,
     event_member_joined,
     event_message,
+    home,
+    nudges,
+    resolution_form,
+    shortcut_add_to_memory,
+    view_confirm,
     view_correction,
     view_declare,
     view_reject,
@@ -41,7 +46,8 @@ from bot.slack import ids
 from bot.slack.commands import SlashCommands
 
 # The events the app listens to, for the manifest test (the manifest subscribes to exactly these).
-EVENTS = ("message", "member_joined_channel")
+EVENTS = ("message", "member_joined_channel", "app_home_opened", "channel_archive", "group_archive")
+SHORTCUTS = (ids.ADD_TO_MEMORY_SHORTCUT,)
 
 
 def all_jobs() -> tuple[JobKind[Any], ...]:
@@ -49,7 +55,7 @@ def all_jobs() -> tuple[JobKind[Any], ...]:
     return (
         work.recall_thread, work.record_message, work.detect_incident, work.answer_recall, work.show_memory,
         work.run_investigation, work.post_ephemeral, work.post_to_channel, action_memory.record_feedback,
-        work_embed.embed_memories,
+        work_embed.embed_memories, nudges.ask_archived, resolution_form.show_draft,
     )  # fmt: skip
 
 
@@ -70,17 +76,29 @@ def register_all(
     app.event("message", middleware=[store_message])(event_message.on_message)
     store_join = store_event_first(work.detect_incident, event_member_joined.detect_job)
     app.event("member_joined_channel", middleware=[store_join])(event_member_joined.on_member_joined)
+    app.event("app_home_opened")(home.on_home_opened)
+    # an archived channel (public or private) with its incident still open: ask the declarer
+    store_archive = store_event_first(nudges.ask_archived, nudges.archived_job)
+    app.event("channel_archive", middleware=[store_archive])(nudges.on_channel_archived)
+    app.event("group_archive", middleware=[store_archive])(nudges.on_channel_archived)
+
+    app.shortcut(ids.ADD_TO_MEMORY_SHORTCUT)(shortcut_add_to_memory.on_add_to_memory)
 
     app.action(ids.MEMORY_HELPFUL)(action_memory.on_helpful)
     app.action(ids.MEMORY_NOT_RELEVANT)(action_memory.on_not_relevant)
     app.action(ids.MEMORY_ADD_CORRECTION)(action_memory.open_correction_modal)
     app.action(ids.MEMORY_REJECT)(action_memory.open_reject_modal)
+    app.action(ids.MEMORY_CONFIRM)(action_memory.open_confirm_modal)
     app.action(ids.MEMORY_WHY)(action_memory.open_why_modal)
     app.action(ids.INCIDENT_INVESTIGATE)(action_incident.on_investigate)
     app.action(ids.INCIDENT_RESOLVE)(action_incident.on_resolve)
+    app.action(ids.NUDGE_SAVE)(action_incident.on_resolve)
+    app.action(ids.HOME_SEARCH)(home.on_home_search)
     app.action(ids.OPEN_FORM)(action_open_form.on_open_form)
 
     app.view(ids.DECLARE_MODAL)(view_declare.on_declare)
     app.view(ids.RESOLUTION_MODAL)(view_resolution.on_resolution)
     app.view(ids.CORRECTION_MODAL)(view_correction.on_correction)
     app.view(ids.REJECT_MODAL)(view_reject.on_reject)
+    app.view(ids.CONFIRM_MODAL)(view_confirm.on_confirm)
+    app.view(ids.MARK_MODAL)(shortcut_add_to_memory.on_mark)

@@ -1,4 +1,5 @@
-"""Buttons on the recall thread's parent: Investigate (and Resolve, where a template offers it)."""
+"""Buttons about an incident: Investigate and Resolve on the recall thread's parent, and "Save
+what we learned" on a nudge (in the channel or a direct message) and in App Home."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.handlers.command_incident import open_resolution_modal
 from bot.handlers.context import services_of
+from bot.handlers.resolution_form import open_resolution_modal
 from bot.handlers.work import InvestigationRequest, enqueue_then_ack, run_investigation
 
 
@@ -20,9 +21,10 @@ async def on_investigate(ack: Any, body: dict[str, Any], action: dict[str, Any],
     await enqueue_then_ack(ack, services_of(context), run_investigation, request)
 
 
-async def on_resolve(ack: Any, body: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext) -> None:
+async def on_resolve(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+) -> None:
+    """Resolve on a recall thread, and "Save what we learned" on a nudge or in App Home: the
+    button's value names the incident."""
     await ack()
-    services = services_of(context)
-    await open_resolution_modal(
-        client, services, context.team_id, context.channel_id, body["trigger_id"], respond, context.user_id
-    )
+    await open_resolution_modal(client, context, body["trigger_id"], respond, incident_id=action.get("value") or None)

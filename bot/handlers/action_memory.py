@@ -1,4 +1,5 @@
-"""Buttons on a recalled memory: Helpful, Not relevant, Add correction, Reject, Why this?"""
+"""Buttons on a recalled memory: Helpful, Not relevant, Add correction, Confirm, Reject, Why this?
+(Confirm and Reject also in App Home)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from bot.handlers.work import enqueue_then_ack, tell_later
 from bot.jobs import JobContext, job
 from bot.models import FeedbackKind
 from bot.slack import messages
-from bot.slack.modals import correction_modal, reject_modal, why_modal
+from bot.slack.modals import confirm_modal, correction_modal, reject_modal, why_modal
 
 _THANKS = {FeedbackKind.HELPFUL: "Noted as helpful", FeedbackKind.NOT_RELEVANT: "Noted as not relevant"}
 
@@ -40,6 +41,12 @@ async def open_correction_modal(
     await _open_modal(correction_modal, ack, body, action, client, context)
 
 
+async def open_confirm_modal(
+    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
+) -> None:
+    await _open_modal(confirm_modal, ack, body, action, client, context)
+
+
 async def open_reject_modal(
     ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext
 ) -> None:
@@ -59,7 +66,9 @@ async def _open_modal(
     """Open `modal(incident_id, memory_title, context=...)` for the button's memory, at once."""
     await ack()
     incident_id = action["value"]
-    view = modal(incident_id, _memory_title(body, incident_id), context={"channel_id": context.channel_id})
+    # from App Home there is no channel: the submission checks the person may see the memory
+    where = {"from_home": True} if (body.get("view") or {}).get("type") == "home" else {"channel_id": context.channel_id}
+    view = modal(incident_id, _memory_title(body, incident_id), context=where)
     await open_form(client, services_of(context), body["trigger_id"], view, channel_id=context.channel_id, user_id=context.user_id)
 
 

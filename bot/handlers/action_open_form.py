@@ -29,21 +29,25 @@ OPEN_BUDGET_S = 2.5
 
 
 async def open_form(
-    client: AsyncWebClient, services: Services, trigger_id: str, view: dict[str, Any], *, channel_id: str | None, user_id: str
-) -> None:
-    """views.open, or — when Slack cannot open it in time — a button that opens it later."""
+    client: AsyncWebClient, services: Services, trigger_id: str, view: dict[str, Any], *, channel_id: str | None,
+    user_id: str, later: dict[str, Any] | None = None,
+) -> dict[str, Any] | None:
+    """views.open, or — when Slack cannot open it in time — a button that opens it later (the
+    form `later`, when what opens now differs from what can wait, e.g. a modal awaiting its
+    draft). The opened view as Slack returned it, or None."""
     try:
-        await asyncio.wait_for(client.views_open(trigger_id=trigger_id, view=view), OPEN_BUDGET_S)
-        return
+        response = await asyncio.wait_for(client.views_open(trigger_id=trigger_id, view=view), OPEN_BUDGET_S)
+        return response["view"]
     except (SlackApiError, TimeoutError) as exc:
         why = exc.response.get("error") if isinstance(exc, SlackApiError) else "timeout"
         log.warning("views.open failed (%s): offering a button instead", why)
     if not channel_id:
-        return
+        return None
     key = f"form:{uuid.uuid4().hex}"
-    await services.effects.record(key, json.dumps(view))
+    await services.effects.record(key, json.dumps(later or view))
     title = (view.get("title") or {}).get("text") or "the form"
     await tell_later(services, channel_id, user_id, messages.form_offer(title, key))
+    return None
 
 
 async def on_open_form(

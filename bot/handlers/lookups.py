@@ -43,6 +43,7 @@ class SlackLookups:
     ) -> None:
         self._channels: TTLCache[str, asyncio.Future[ChannelInfo]] = TTLCache(max_entries, channel_ttl_s)
         self._names: TTLCache[str, str] = TTLCache(max_entries, user_ttl_s)
+        self._members: TTLCache[str, frozenset[str]] = TTLCache(max_entries, channel_ttl_s)
 
     async def recent_channel_info(self, client: AsyncWebClient, channel_id: str) -> ChannelInfo:
         """channel_info, remembered for a few minutes. A burst of messages shares one request:
@@ -70,3 +71,22 @@ class SlackLookups:
         name = profile.get("display_name") or user.get("name") or profile.get("real_name") or user_id
         self._names[user_id] = name
         return name
+
+    async def is_member(self, client: AsyncWebClient, channel_id: str, user_id: str) -> bool:
+        """Whether `user_id` is in the channel, as Slack says (remembered for a few minutes). What
+        Slack will not say (the bot left a private channel) counts as no."""
+        members = self._members.get(channel_id)
+        if members is None:
+            found: set[str] = set()
+            cursor = None
+            try:
+                while True:
+                    page = await client.conversations_members(channel=channel_id, limit=1000, cursor=cursor)
+                    found.update(page.get("members") or [])
+                    cursor = (page.get("response_metadata") or {}).get("next_cursor")
+                    if not cursor:
+                        break
+            except SlackApiError:
+                return False  # not remembered: asked again next time
+            members = self._members[channel_id] = frozenset(found)
+        return user_id in members

@@ -36,7 +36,9 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
     resolution = submission.to_resolution()
     services = services_of(context)
     team_id, user_id, channel_id = context.team_id, context.user_id, context.channel_id
-    current_incident = read_metadata(view).get("current_incident")
+    metadata = read_metadata(view)
+    current_incident = metadata.get("current_incident")
+    draft_id = metadata.get("draft_id") if isinstance(metadata.get("draft_id"), int) else None
 
     async def resolve() -> ResolutionOutcome | NotAllowed:
         incident = None
@@ -46,8 +48,10 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
         if incident is None:
             raise MemoryNotFound(current_incident or channel_id, team_id)
         by = await directory_of(context).actor(client, user_id)
+        # which fields were drafted from the channel, and which the person changed
+        drafting = await services.drafting.trace(team_id, draft_id, resolution)
         try:
-            return await services.resolution.resolve(incident, resolution, by=by)
+            return await services.resolution.resolve(incident, resolution, by=by, drafting=drafting)
         except NotAllowed as refused:
             return refused
 

@@ -149,9 +149,14 @@ async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
         return
     at = datetime.fromtimestamp(float(message.ts), tz=timezone.utc)
     author = await ctx.lookups.user_name(ctx.client, message.user) if message.user else "unknown"
-    await services.incidents.record_message(
+    recorded = await services.incidents.record_message(
         message.team_id, message.channel_id, message.ts, author, message.text[:40_000], at, event_id=message.event_id
     )
+    # "all clear", "resolved", "mitigated": ask once for what was learned (a repeat is not news)
+    if recorded and await services.nudges.heard(incident, message.text):
+        from bot.handlers.nudges import send_due_nudges  # nudges' jobs are declared beside their surface
+
+        await send_due_nudges(ctx.client, services)
 
 
 class ChannelRef(_Payload):

@@ -158,21 +158,27 @@ class PostgresIncidentStore:
                    ON CONFLICT (team_id, channel_id, message_ts) DO NOTHING RETURNING true""",
                 team_id, channel_id, message_ts, author, text, at,
             )  # fmt: skip
+            if inserted:  # "quiet for N hours" counts from here
+                await conn.execute(
+                    """UPDATE incidents SET last_message_at = greatest(last_message_at, $3)
+                       WHERE team_id = $1 AND channel_id = $2 AND status = 'open'""",
+                    team_id, channel_id, at,
+                )  # fmt: skip
             return bool(inserted)
 
     async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]:
         """The newest `limit` entries, oldest first."""
         async with acquire(self._pool) as conn:
             rows = await conn.fetch(
-                """SELECT author, text, at FROM (
-                       SELECT t.author, t.text, t.at, t.id FROM timeline_entries t
+                """SELECT author, text, at, message_ts FROM (
+                       SELECT t.author, t.text, t.at, t.id, t.message_ts FROM timeline_entries t
                        JOIN incidents i ON i.pk = t.incident_pk
                        WHERE i.team_id = $1 AND i.incident_id = $2
                        ORDER BY t.at DESC, t.id DESC LIMIT $3) newest
                    ORDER BY at, id""",
                 team_id, incident_id, limit,
             )  # fmt: skip
-        return [TimelineEntry(author=r["author"], text=r["text"], at=r["at"]) for r in rows]
+        return [TimelineEntry(author=r["author"], text=r["text"], at=r["at"], message_ts=r["message_ts"]) for r in rows]
 
     async def forget(self, team_id: str, incident_id: str, *, purged_by: str) -> int | None:
         """Delete the incident and its timeline, recording who did (never what it said); the

@@ -37,7 +37,7 @@ from bot.models import (
 
 log = logging.getLogger(__name__)
 
-_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "provenance", "created_at", "updated_at"))
+_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "provenance", "drafting", "created_at", "updated_at"))
 
 
 
@@ -106,6 +106,10 @@ class PostgresMemoryStore:
                 if also is not None:
                     await also(conn)
                 return RetainOutcome(status=RetainStatus.UNCHANGED, memory=await self._get(conn, draft.team_id, draft.incident_id))
+            if draft.drafting is not None:  # kept beside the content, never part of it
+                await conn.execute(
+                    "UPDATE memories SET drafting = $2 WHERE pk = $1", pk, draft.drafting.model_dump(mode="json")
+                )
             if draft.truth_state is not TruthState.UNCONFIRMED_HYPOTHESIS:
                 # the state it was retained in is its first recorded move
                 await conn.execute(
@@ -484,6 +488,7 @@ def _record(row: asyncpg.Record, corrections: list[Correction], transitions: lis
     fields: dict[str, Any] = {c: row[c] for c in DRAFT_COLUMNS}
     fields["tags"] = list(fields["tags"] or [])
     fields["provenance"] = row["provenance"]
+    fields["drafting"] = row["drafting"]
     return MemoryRecord.model_validate(
         {**fields, "corrections": corrections, "transitions": transitions,
          "created_at": row["created_at"], "updated_at": row["updated_at"]}

@@ -40,8 +40,9 @@ SlackSandbox: an aiohttp server on 127.0.0.1, port 0.
                 new_trigger_id();  response_url(channel, *, user=None, message_ts=None)
     Methods:    auth.test, chat.postMessage, chat.update, chat.postEphemeral, views.open,
                 views.push, views.update, conversations.info, conversations.join,
-                conversations.history, conversations.replies, users.info,
-                usergroups.users.list, chat.delete, chat.getPermalink; handle(method, handler(params) -> body) adds one; any other
+                conversations.history, conversations.replies, conversations.members, users.info,
+                usergroups.users.list, chat.delete, chat.getPermalink, views.publish (App Home:
+                home(user)); handle(method, handler(params) -> body) adds one; any other
                 method answers unknown_method.
     Scripting:  fail_next(method, error, *, times=1, status=200, messages=())
                 rate_limit_next(method, *, retry_after=1, times=1)   → HTTP 429 + Retry-After
@@ -64,6 +65,7 @@ SignedSender: POSTs to the app's `/slack/events`, signed like Slack.
                  block_id=None, action=None, trigger_id=None, response_url=None, signing=VALID)
     view_submission(view, *, user_id, answers=None | values=None, trigger_id=None, signing=VALID)
     view_closed(view, *, user_id, is_cleared=False);  url_verification(challenge)
+    message_shortcut(callback_id, message, *, user_id, channel_id=None)   a message's "⋮" menu
     post(body: str | bytes, *, content_type, signing=VALID, headers=None) for anything else;
     resend(response.request) replays a request byte for byte (same timestamp and signature).
     Each returns SignedResponse(status, body: JSON → dict, else text ("" for a bare ack),
@@ -89,12 +91,22 @@ What the app must know, because the sandbox behaves like Slack:
   (stricter than Slack, to catch a wrong ts). A user id as channel opens a DM ("D...").
 - Trigger ids from `new_trigger_id()` (the sender's, when given the sandbox) open one view
   within `trigger_ttl` seconds: then expired_trigger_id; a second use → exchanged_trigger_id.
-- views.update with a `hash` that is not the current one → hash_conflict.
+- views.update with a `hash` that is not the current one → hash_conflict. What a person typed
+  (`type_into(view_id, answers)`) survives a views.update that keeps the input's block_id and
+  action_id, as in Slack; a later submission carries it.
+- A channel's members are the people added with it (`members=`) and whoever spoke in it.
 """
 
 from bot.sandbox.calls import Call, SlackError
 from bot.sandbox.model import Channel, Ephemeral, Message, User
-from bot.sandbox.payloads import app_mention_event, form_values, member_joined_channel_event, message_event
+from bot.sandbox.payloads import (
+    app_home_opened_event,
+    app_mention_event,
+    channel_archive_event,
+    form_values,
+    member_joined_channel_event,
+    message_event,
+)
 from bot.sandbox.scripting import Hold
 from bot.sandbox.signed import VALID, SignedResponse, SignedSender, Signing
 from bot.sandbox.slack_api import SlackSandbox
@@ -114,7 +126,9 @@ __all__ = [
     "SlackError",
     "SlackSandbox",
     "User",
+    "app_home_opened_event",
     "app_mention_event",
+    "channel_archive_event",
     "form_values",
     "member_joined_channel_event",
     "message_event",

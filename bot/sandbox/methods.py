@@ -132,6 +132,23 @@ def views_update(ws: Workspace, params: Params) -> dict[str, Any]:
     return {"view": updated}
 
 
+def views_publish(ws: Workspace, params: Params) -> dict[str, Any]:
+    view = checked_view(params)
+    if view.get("type") != "home":
+        raise SlackError("invalid_arguments", messages=["[ERROR] must be home [json-pointer:/view/type]"])
+    user = params.get("user_id")
+    if ws.user(user) is None:
+        raise SlackError("user_not_found")
+    return {"view": ws.publish_home(str(user), view)}
+
+
+def conversations_members(ws: Workspace, params: Params) -> dict[str, Any]:
+    channel = ws.channel_for(params, to_read=True)
+    members = list(channel.members) + ([ws.bot_user_id] if channel.is_member else [])
+    page = _page(members, params)
+    return {"members": page["messages"], "response_metadata": page["response_metadata"]}
+
+
 def conversations_info(ws: Workspace, params: Params) -> dict[str, Any]:
     return {"channel": ws.channel_for(params).as_slack()}
 
@@ -202,6 +219,8 @@ METHODS: Final[Mapping[str, Method]] = {
     "views.open": views_open,
     "views.push": views_push,
     "views.update": views_update,
+    "views.publish": views_publish,
+    "conversations.members": conversations_members,
     "conversations.info": conversations_info,
     "conversations.join": conversations_join,
     "conversations.history": conversations_history,

@@ -18,6 +18,7 @@ class Channel:
     is_archived: bool = False
     is_im: bool = False
     created: int = 0
+    members: list[str] = field(default_factory=list)  # people in it (the bot is `is_member`)
 
     def as_slack(self) -> dict[str, Any]:
         """The `channel` object of conversations.info."""

@@ -102,6 +102,16 @@ def member_joined_channel_event(
     return event
 
 
+def app_home_opened_event(user: str, *, tab: str = "home", team: str = DEFAULT_TEAM_ID) -> dict[str, Any]:
+    """Sent when a person opens the app's Home (or Messages) tab."""
+    return {"type": "app_home_opened", "user": user, "channel": "D" + user[1:], "tab": tab, "event_ts": now_ts(time.time)}
+
+
+def channel_archive_event(channel: str, *, user: str, team: str = DEFAULT_TEAM_ID) -> dict[str, Any]:
+    """Sent to the bot when a channel it is in is archived."""
+    return {"type": "channel_archive", "channel": channel, "user": user, "event_ts": now_ts(time.time)}
+
+
 def _option(element: Mapping[str, Any], value: str) -> dict[str, Any]:
     options = list(element.get("options", []))
     for group in element.get("option_groups", []):
@@ -148,6 +158,7 @@ def form_values(view: Mapping[str, Any], answers: Mapping[str, Any]) -> dict[str
     """
     values: dict[str, dict[str, Any]] = {}
     unknown = set(answers)
+    typed = (view.get("state") or {}).get("values") or {}
     for block in view.get("blocks", []):
         if block.get("type") != "input":
             continue
@@ -156,6 +167,9 @@ def form_values(view: Mapping[str, Any], answers: Mapping[str, Any]) -> dict[str
             raise ValueError(f"an input block without a block_id cannot be read back: {block}")
         action_id = str(element.get("action_id") or f"{block_id}-action")
         unknown.discard(block_id)
+        if block_id not in answers and action_id in typed.get(block_id, {}):
+            values[block_id] = {action_id: copy.deepcopy(typed[block_id][action_id])}  # typed before
+            continue
         values[block_id] = {action_id: _state_of(element, answers.get(block_id), block_id in answers)}
     if unknown:
         raise KeyError(f"the view has no input blocks {sorted(unknown)}; it has {sorted(values)}")

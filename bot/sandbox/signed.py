@@ -391,6 +391,38 @@ class SignedSender:
         }
         return await self._payload(payload, signing)
 
+    async def message_shortcut(
+        self,
+        callback_id: str,
+        message: Message | Mapping[str, Any],
+        *,
+        user_id: str,
+        channel_id: str | None = None,
+        trigger_id: str | None = None,
+        signing: Signing = VALID,
+    ) -> SignedResponse:
+        """A person picks the app's message shortcut `callback_id` on `message` (its "⋮" menu)."""
+        if isinstance(message, Message):
+            channel_id = channel_id or message.channel
+            message = message.as_slack()
+        assert channel_id is not None, "channel_id is needed with a message given as a dict"
+        payload: dict[str, Any] = {
+            "type": "message_action",
+            "token": VERIFICATION_TOKEN,
+            "action_ts": now_ts(self._clock),
+            "team": self._team(),
+            "user": self._user(user_id),
+            "channel": {"id": channel_id, "name": self._channel_name(channel_id)},
+            "is_enterprise_install": False,
+            "enterprise": None,
+            "callback_id": callback_id,
+            "trigger_id": trigger_id or self._trigger_id(),
+            "response_url": self._response_url(channel_id, user_id),
+            "message_ts": str(message["ts"]),
+            "message": copy.deepcopy(dict(message)),
+        }
+        return await self._payload(payload, signing)
+
     async def view_closed(
         self, view: Mapping[str, Any], *, user_id: str, is_cleared: bool = False, signing: Signing = VALID
     ) -> SignedResponse:

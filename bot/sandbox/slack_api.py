@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
 from aiohttp import web
@@ -21,6 +21,7 @@ from aiohttp import web
 from bot.sandbox.calls import Call, SlackError, read_params, read_response_payload
 from bot.sandbox.methods import METHODS, respond
 from bot.sandbox.model import Message
+from bot.sandbox.payloads import form_values
 from bot.sandbox.scripting import DEFAULT_WAIT, Hold, Script
 from bot.sandbox.workspace import (
     DEFAULT_APP_ID,
@@ -123,6 +124,12 @@ class SlackSandbox(Workspace):
         self._script = Script()
         self._calls = []
         self._forget_activity()
+
+    def type_into(self, view_id: str, answers: Mapping[str, Any]) -> None:
+        """A person types into an open modal without submitting (block_id → answer, as
+        `form_values` takes it): Slack keeps it as the view's state."""
+        typed = form_values(self.view(view_id), answers)
+        self.view_state(view_id).update({b: v for b, v in typed.items() if b in answers})
 
     def response_url(self, channel: str, *, user: str | None = None, message_ts: str | None = None) -> str:
         """A response_url on the sandbox, as Slack puts in commands and block actions.

@@ -80,6 +80,7 @@ class Workspace:
         self._views: dict[str, dict[str, Any]] = {}
         self._view_order: list[str] = []
         self._root_view_id: str | None = None
+        self._homes: dict[str, dict[str, Any]] = {}
         self._triggers: dict[str, float] = {}
         self._exchanged: set[str] = set()
         self._response_targets: dict[str, ResponseTarget] = {}
@@ -98,9 +99,11 @@ class Workspace:
         purpose: str = "",
         is_member: bool = True,
         is_archived: bool = False,
+        members: tuple[str, ...] = (),
     ) -> Channel:
         channel = Channel(
-            channel_id, name, is_private, topic, purpose, is_member, is_archived, created=int(self._clock())
+            channel_id, name, is_private, topic, purpose, is_member, is_archived, created=int(self._clock()),
+            members=list(members),
         )
         self._channels[channel_id] = channel
         return channel
@@ -132,6 +135,8 @@ class Workspace:
         """A human's message, so that history and replies have something besides the bot."""
         if channel not in self._channels:
             raise KeyError(f"add_channel({channel!r}, ...) first")
+        if user not in self._channels[channel].members:  # who speaks in a channel is in it
+            self._channels[channel].members.append(user)
         message = Message(channel, self.next_ts(), text, user, self.team_id, blocks)
         self.store(message, thread_ts)
         return message
@@ -185,6 +190,13 @@ class Workspace:
 
     def view(self, view_id: str) -> dict[str, Any]:
         return copy.deepcopy(self._views[view_id])
+
+    def home(self, user_id: str) -> dict[str, Any]:
+        """The App Home tab the bot last published for `user_id`, as Slack returned it."""
+        return copy.deepcopy(self._homes[user_id])
+
+    def homes(self) -> dict[str, dict[str, Any]]:
+        return copy.deepcopy(self._homes)
 
     def last_view(self) -> dict[str, Any]:
         """The modal most recently opened, pushed or updated, as Slack returned it."""
@@ -296,8 +308,37 @@ class Workspace:
             return self._views.get(view_id)
         return next((v for v in self._views.values() if v.get("external_id") == external_id), None)
 
+    def publish_home(self, user_id: str, view: Mapping[str, Any]) -> dict[str, Any]:
+        previous = self._homes.get(user_id)
+        view_id = previous["id"] if previous else f"V{next(self._ids):08d}"
+        stored = {
+            "id": view_id, "team_id": self.team_id, "type": "home", "blocks": copy.deepcopy(view.get("blocks", [])),
+            "private_metadata": view.get("private_metadata", ""), "callback_id": view.get("callback_id", ""),
+            "external_id": view.get("external_id", ""), "state": {"values": {}},
+            "hash": f"{int(self._clock())}.{secrets.token_hex(4)}", "app_id": self.app_id, "bot_id": self.bot_id,
+        }  # fmt: skip
+        self._homes[user_id] = stored
+        return copy.deepcopy(stored)
+
+    def view_state(self, view_id: str) -> dict[str, Any]:
+        """The stored view's typed state (not a copy): what `type_into` writes."""
+        return self._views[view_id]["state"]["values"]
+
     def save_view(self, view: Mapping[str, Any], *, view_id: str, root: str, previous: str | None) -> dict[str, Any]:
-        """Store the view as Slack returns it (a new hash each time) and return a copy."""
+        """Store the view as Slack returns it (a new hash each time) and return a copy.
+
+        As in Slack, what was typed into an input survives a views.update that keeps the input's
+        block_id and action_id (its new initial_value does not replace it)."""
+        kept: dict[str, Any] = {}
+        old = self._views.get(view_id)
+        if old is not None:
+            inputs = {
+                (b.get("block_id"), (b.get("element") or {}).get("action_id"))
+                for b in view.get("blocks", []) if isinstance(b, Mapping) and b.get("type") == "input"
+            }  # fmt: skip
+            for block_id, actions in old["state"]["values"].items():
+                kept[block_id] = {a: v for a, v in actions.items() if (block_id, a) in inputs}
+            kept = {b: a for b, a in kept.items() if a}
         stored: dict[str, Any] = {
             "id": view_id,
             "team_id": self.team_id,
@@ -307,7 +348,7 @@ class Workspace:
             "private_metadata": view.get("private_metadata", ""),
             "callback_id": view.get("callback_id", ""),
             "external_id": view.get("external_id", ""),
-            "state": {"values": {}},
+            "state": {"values": kept},
             "hash": f"{int(self._clock())}.{secrets.token_hex(4)}",
             "clear_on_close": flag(view.get("clear_on_close", False)),
             "notify_on_close": flag(view.get("notify_on_close", False)),

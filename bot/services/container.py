@@ -11,11 +11,14 @@ from bot.jobs.queue import JobQueue
 from bot.memory.effects import PostgresEffects
 from bot.memory.port import MemoryStore
 from bot.observability import Metrics
+from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
+from bot.services.nudges import NudgeService
 from bot.services.resolution import ResolutionService
+from bot.services.review import ReviewService
 
 
 @dataclass
@@ -28,6 +31,9 @@ class Services:
     recall: RecallService
     resolution: ResolutionService
     investigation: InvestigationService
+    drafting: DraftingService
+    nudges: NudgeService
+    review: ReviewService
     background: BackgroundWork
     metrics: Metrics
     jobs: JobQueue  # work after an ack: durable, retried, never only in memory

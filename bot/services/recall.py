@@ -126,6 +126,17 @@ class RecallService:
             team_id, incident_id, TruthState.REJECTED, actor=actor.id, actor_name=actor.name, reason=reason
         )
 
+    async def confirm(
+        self, team_id: str, incident_id: str, actor: Actor, note: str, *, channel_id: str | None
+    ) -> MemoryRecord:
+        """Confirm a memory seen from `channel_id` (unconfirmed → human_confirmed, `note` kept in
+        its audited history): NotAllowed unless the policy lets `actor`."""
+        memory = await self.access.memory(team_id, incident_id, channel_id)
+        await self.access.require(actor, Act.CONFIRM, memory)
+        return await self._memory.transition(
+            team_id, incident_id, TruthState.HUMAN_CONFIRMED, actor=actor.id, actor_name=actor.name, reason=note
+        )
+
     async def memory(self, team_id: str, incident_id: str, *, channel_id: str | None) -> MemoryRecord:
         """`/incident show`: the memory, if it may be seen from `channel_id`, else MemoryNotFound."""
         return await self.access.memory(team_id, incident_id, channel_id)

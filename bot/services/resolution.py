@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from bot.errors import MemoryConflict
 from bot.memory.port import MemoryStore, RetainStatus
-from bot.models import IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState
+from bot.models import DraftingTrace, IncidentRecord, MemoryDraft, MemoryRecord, Resolution, Source, TruthState
 from bot.policy import Act, Actor
 from bot.services.access import Access
 
@@ -26,7 +26,8 @@ class ResolutionOutcome:
 
 
 def draft_for(
-    incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, resolved_by_name: str | None = None
+    incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, resolved_by_name: str | None = None,
+    drafting: DraftingTrace | None = None,
 ) -> MemoryDraft:
     """The memory a resolution makes. A human filled the modal: at least human_confirmed."""
     verified = resolution.verified
@@ -52,6 +53,7 @@ def draft_for(
         channel_id=incident.channel,
         is_private=incident.is_private,
         occurred_at=incident.started_at,
+        drafting=drafting,
     )
 
 
@@ -66,14 +68,16 @@ class ResolutionService:
             raise RuntimeError("this ResolutionService was built without the access policy")
         return self._access
 
-    async def resolve(self, incident: IncidentRecord, resolution: Resolution, *, by: Actor) -> ResolutionOutcome:
-        """Retain the outcome and close the incident, in one transaction. Anyone may resolve
-        (human_confirmed); resolving as verified is NotAllowed unless the policy lets `by`.
-        Storage errors propagate (nothing was written): the caller keeps the modal open with
-        what was typed."""
+    async def resolve(
+        self, incident: IncidentRecord, resolution: Resolution, *, by: Actor, drafting: DraftingTrace | None = None
+    ) -> ResolutionOutcome:
+        """Retain the outcome (with what the person did with the draft, if the modal was drafted)
+        and close the incident, in one transaction. Anyone may resolve (human_confirmed);
+        resolving as verified is NotAllowed unless the policy lets `by`. Storage errors propagate
+        (nothing was written): the caller keeps the modal open with what was typed."""
         if resolution.verified:
             self.access.require_for_incident(by, Act.RESOLVE_VERIFIED, incident)
-        draft = draft_for(incident, resolution, resolved_by=by.id, resolved_by_name=by.name)
+        draft = draft_for(incident, resolution, resolved_by=by.id, resolved_by_name=by.name, drafting=drafting)
         try:
             outcome = await self._memory.resolve_incident(draft)
         except MemoryConflict as conflict:

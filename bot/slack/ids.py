@@ -13,7 +13,8 @@ MEMORY_HELPFUL: Final = "memory_helpful"
 MEMORY_NOT_RELEVANT: Final = "memory_not_relevant"
 MEMORY_ADD_CORRECTION: Final = "memory_add_correction"
 MEMORY_REJECT: Final = "memory_reject"
-MEMORY_ACTIONS = (MEMORY_HELPFUL, MEMORY_NOT_RELEVANT, MEMORY_ADD_CORRECTION, MEMORY_REJECT)
+MEMORY_CONFIRM: Final = "memory_confirm"  # opens the note modal; on recall cards and in App Home
+MEMORY_ACTIONS = (MEMORY_HELPFUL, MEMORY_NOT_RELEVANT, MEMORY_ADD_CORRECTION, MEMORY_REJECT, MEMORY_CONFIRM)
 # value: JSON {"id", "reasons", "numbers"} of one recalled memory (messages.why_value); opens
 # a modal with the numbers behind it, which the card itself leaves out
 MEMORY_WHY: Final = "memory_why"
@@ -21,6 +22,14 @@ MEMORY_WHY: Final = "memory_why"
 INCIDENT_INVESTIGATE: Final = "incident_investigate"
 # value: the current incident's reference; opens the resolution modal
 INCIDENT_RESOLVE: Final = "incident_resolve"
+# "Save what we learned" on a nudge or in App Home; value: the incident's id
+NUDGE_SAVE: Final = "nudge_save"
+# App Home: the recall search box (an input that dispatches on enter)
+HOME_SEARCH: Final = "home_search"
+HOME_SEARCH_BLOCK: Final = "home_search_block"
+
+# ---- shortcuts (callback_id) --------------------------------------------------------------------
+ADD_TO_MEMORY_SHORTCUT: Final = "add_to_incident_memory"
 
 # value: the key under which a form Slack could not open in time is kept; opens it
 OPEN_FORM: Final = "open_form"
@@ -30,6 +39,8 @@ DECLARE_MODAL: Final = "incident_declare"
 RESOLUTION_MODAL: Final = "incident_resolution"
 CORRECTION_MODAL: Final = "memory_correction"
 REJECT_MODAL: Final = "memory_reject_reason"
+CONFIRM_MODAL: Final = "memory_confirm_note"
+MARK_MODAL: Final = "incident_mark_message"
 
 # ---- modal inputs: block_id (= the submission model's field name); every input's action_id ------
 INPUT_ACTION: Final = "value"
@@ -49,6 +60,11 @@ def failed_why_block(slot: int) -> str:
     return f"failed_{slot}_why"
 
 
+def source_block(block_id: str) -> str:
+    """block_id of the line under a drafted input that quotes where its draft came from."""
+    return f"{block_id}_source"
+
+
 RESOLUTION_BLOCKS = (
     "root_cause",
     "diagnosis",
@@ -61,6 +77,8 @@ RESOLUTION_BLOCKS = (
 )
 VERIFIED_OPTION: Final = "verified"
 CORRECTION_BLOCKS = ("text",)
+CONFIRM_BLOCKS = ("note",)
+MARK_BLOCKS = ("kind", "why")
 REJECT_BLOCKS = ("reason",)
 
 SEVERITIES = ("SEV1", "SEV2", "SEV3", "SEV4")

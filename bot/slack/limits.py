@@ -223,6 +223,22 @@ def check_modal(view: Json) -> Json:
     return fixed
 
 
+def check_home(view: Json) -> Json:
+    """A copy of an App Home `view` that fits Slack's limits (100 blocks, as a modal)."""
+    fixed = copy.deepcopy(view)
+    if fixed.get("type") != "home":
+        raise SlackLimitError("view", "type must be 'home'")
+    blocks = fixed.get("blocks", [])
+    if len(blocks) > MODAL_BLOCKS:
+        raise SlackLimitError("view", f"{len(blocks)} blocks, the limit is {MODAL_BLOCKS}")
+    checker = _Checker(truncation_marker(None))
+    checker.length("view", fixed.get("private_metadata"), PRIVATE_METADATA, "private_metadata")
+    for i, block in enumerate(blocks):
+        checker.block(block, f"blocks[{i}]")
+    _require_unique_block_ids(blocks)
+    return fixed
+
+
 def _require_unique_block_ids(blocks: list[Json]) -> None:
     block_ids = [b["block_id"] for b in blocks if "block_id" in b]
     duplicates = sorted({b for b in block_ids if block_ids.count(b) > 1})

@@ -13,6 +13,7 @@ ping or link when it is shown again.
 - `help_message(channel_pattern="^inc-")`     `/incident help`
 - `resolution_confirmation(memory, now=None, *, by=None)`
 - `resolution_differs(incident_id, fields=())`   resolved again with other content
+- `resolution_nudge(incident, reason, *, reminder=False, direct=False)`   "Save what we learned"
 - `investigating_placeholder(incident_title=None)`
 - `notice(text, *, emoji="")`                 one escaped line (errors, acknowledgements)
 """
@@ -27,7 +28,7 @@ from typing import Any
 
 from bot.recall.reasons import humanize_age
 from bot.recall.truth import ALLOWED_MOVES
-from bot.models import MemoryRecord, RecallMatch, Source, TruthState, utcnow
+from bot.models import IncidentRecord, MemoryRecord, RecallMatch, Source, TruthState, utcnow
 from bot.policy import NotAllowed
 from bot.slack import ids
 from bot.slack.commands import in_use
@@ -115,6 +116,7 @@ def _outcome(memory: MemoryRecord, attempts: int, corrections: int, more_hint: s
         "corrections_more": len(memory.corrections) - len(shown_corrections),
         "item_chars": ITEM_CHARS,
         "can_reject": TruthState.REJECTED in ALLOWED_MOVES[memory.truth_state],
+        "can_confirm": TruthState.HUMAN_CONFIRMED in ALLOWED_MOVES[memory.truth_state],
     }
 
 
@@ -250,6 +252,28 @@ def resolution_confirmation(memory: MemoryRecord, now: datetime | None = None, *
 def resolution_differs(incident_id: str, fields: Sequence[str] = ()) -> Json:
     """The incident was already resolved with other content: offer a correction instead."""
     return _message("resolution_differs.json.j2", incident_id=incident_id, fields=list(fields))
+
+
+_NUDGE_WHY = {
+    "said_fixed": "Someone said it is over. Before the details fade: what was the root cause, what fixed it, and what did not work?",
+    "quiet": "This channel has been quiet for a while. If the incident is over, save what was learned; it takes a minute, drafted from the channel.",
+    "archived": "Its channel was archived while the incident was still open, so nothing was saved yet.",
+}
+
+
+def resolution_nudge(incident: IncidentRecord, reason: str, *, reminder: bool = False, direct: bool = False) -> Json:
+    """Ask for an incident's outcome, with a button that opens the drafted resolution modal."""
+    where = f" (#{single_line(incident.channel_name or incident.channel)})" if direct else ""
+    # outside its channel, a private channel's incident is named by id and channel only
+    shown = "an incident of a private channel" if direct and incident.is_private else single_line(incident.title)
+    title = f"`{incident.incident_id}` {shown}{where}"
+    if reminder:
+        headline = f":hourglass: Reminder: {title} still has no outcome saved."
+        why = "This is the last reminder. What fixed it, and what did not, is what the next responder will need."
+    else:
+        headline = f":memo: Is {title} over?"
+        why = _NUDGE_WHY.get(reason, _NUDGE_WHY["said_fixed"])
+    return _message("resolution_nudge.json.j2", headline=cut(headline, 600), why=why, incident_id=incident.incident_id)
 
 
 def investigating_placeholder(incident_title: str | None = None) -> Json:

@@ -6,7 +6,12 @@ Every function returns a view dict for `views.open(trigger_id=…, view=…)`, `
 `read_metadata(view)`. `values` (block_id → text) pre-fills the inputs; `error` shows a banner.
 
 - `declare_modal(*, context=None, values=None, error=None)`
-- `resolution_modal(incident_title, *, context=None, values=None, error=None)`
+- `resolution_modal(incident_title, *, context=None, values=None, error=None, drafting=False, draft=None)`
+  `drafting`: says the draft is on its way (the modal opens at once); `draft` (a ResolutionDraft)
+  pre-fills the inputs and quotes, under each drafted input, the messages it came from. Inputs
+  keep their block_id and action_id, so a views.update with the draft keeps what was typed.
+- `confirm_modal(incident_id, memory_title, *, context=None, values=None, error=None)`
+- `mark_modal(message_text, *, context=None, values=None, error=None)`   "Add to incident memory"
 - `correction_modal(incident_id, memory_title, *, context=None, values=None, error=None)`
 - `reject_modal(incident_id, memory_title, *, context=None, values=None, error=None)`
 - `prefilled_modal(submitted_view, error) -> dict`   the same modal again, with everything the
@@ -25,6 +30,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from bot.drafting.models import Quote, ResolutionDraft
 from bot.models import MAX_TEXT
 from bot.slack import ids
 from bot.slack.escape import cut, single_line
@@ -36,7 +42,8 @@ Json = dict[str, Any]
 # titles ride in private_metadata (3,000 characters in all), so they are kept short there
 _TITLE_IN_METADATA = 200
 # keys the modals themselves keep in private_metadata, next to the caller's context
-_OWN_KEYS = ("incident_title", "incident_id", "memory_title")
+_OWN_KEYS = ("incident_title", "incident_id", "memory_title", "message_text")
+_MESSAGE_IN_METADATA = 1500
 
 
 class UnknownModal(ValueError):
@@ -49,12 +56,15 @@ def _modal(
     context: Mapping[str, Any] | None,
     values: Mapping[str, str] | None,
     error: str | None,
+    **extra: Any,
 ) -> Json:
     clashing = set(_OWN_KEYS) & set(context or {})
     if clashing:
         raise ValueError(f"context may not use the modal's own keys: {', '.join(sorted(clashing))}")
     metadata = json.dumps({**(context or {}), **own}, ensure_ascii=False, separators=(",", ":"))
-    view = render(template, ids=ids, metadata=metadata, values=dict(values or {}), error=error, max_length=MAX_TEXT, **own)
+    view = render(
+        template, ids=ids, metadata=metadata, values=dict(values or {}), error=error, max_length=MAX_TEXT, **own, **extra
+    )
     return check_modal(view)
 
 
@@ -68,14 +78,45 @@ def declare_modal(
     return _modal("modal_declare.json.j2", {}, context, values, error)
 
 
+def draft_values(draft: ResolutionDraft) -> dict[str, str]:
+    """The draft as the modal's inputs (block_id → text)."""
+    values = {name: field.text for name, field in draft.text_fields().items()}
+    for slot, attempt in enumerate(draft.failed_attempts, start=1):
+        values[ids.failed_action_block(slot)] = attempt.action
+        if attempt.why_it_failed:
+            values[ids.failed_why_block(slot)] = attempt.why_it_failed
+    return values
+
+
+def _quote_line(quote: Quote) -> str:
+    return f"{quote.author}: “{single_line(quote.text)}”"
+
+
+def _draft_context(draft: ResolutionDraft) -> dict[str, Any]:
+    sources = {name: [_quote_line(q) for q in field.quotes] for name, field in draft.text_fields().items()}
+    for slot, attempt in enumerate(draft.failed_attempts, start=1):
+        sources[ids.failed_action_block(slot)] = [_quote_line(q) for q in attempt.quotes]
+    by = "by rules from the channel" if draft.drafter == "offline" else f"by the model ({draft.drafter.split(':', 1)[-1]}) from the channel"
+    if draft.is_empty:
+        by += ": the channel does not say the outcome yet"
+    return {"by": by, "notes": list(draft.notes), "sources": sources}
+
+
 def resolution_modal(
     incident_title: str,
     *,
     context: Mapping[str, Any] | None = None,
     values: Mapping[str, str] | None = None,
     error: str | None = None,
+    drafting: bool = False,
+    draft: ResolutionDraft | None = None,
 ) -> Json:
-    return _modal("modal_resolution.json.j2", {"incident_title": _short(incident_title)}, context, values, error)
+    if draft is not None:
+        values = {**draft_values(draft), **(values or {})}
+    return _modal(
+        "modal_resolution.json.j2", {"incident_title": _short(incident_title)}, context, values, error,
+        drafting=drafting, draft=_draft_context(draft) if draft is not None else None,
+    )  # fmt: skip
 
 
 def _memory_modal(
@@ -110,6 +151,29 @@ def reject_modal(
     error: str | None = None,
 ) -> Json:
     return _memory_modal("modal_reject.json.j2", incident_id, memory_title, context, values, error)
+
+
+def confirm_modal(
+    incident_id: str,
+    memory_title: str,
+    *,
+    context: Mapping[str, Any] | None = None,
+    values: Mapping[str, str] | None = None,
+    error: str | None = None,
+) -> Json:
+    return _memory_modal("modal_confirm.json.j2", incident_id, memory_title, context, values, error)
+
+
+def mark_modal(
+    message_text: str,
+    *,
+    context: Mapping[str, Any] | None = None,
+    values: Mapping[str, str] | None = None,
+    error: str | None = None,
+) -> Json:
+    """Mark a channel message for the incident's draft: failed attempt (why?), fix, root cause."""
+    own = {"message_text": cut(message_text, _MESSAGE_IN_METADATA)}
+    return _modal("modal_mark.json.j2", own, context, values, error)
 
 
 def why_modal(value: str) -> Json:
@@ -147,6 +211,12 @@ def prefilled_modal(submitted_view: Mapping[str, Any], error: str) -> Json:
         return correction_modal(
             metadata.get("incident_id", ""), metadata.get("memory_title", ""), context=context, values=values, error=error
         )
+    if callback_id == ids.CONFIRM_MODAL:
+        return confirm_modal(
+            metadata.get("incident_id", ""), metadata.get("memory_title", ""), context=context, values=values, error=error
+        )
+    if callback_id == ids.MARK_MODAL:
+        return mark_modal(metadata.get("message_text", ""), context=context, values=values, error=error)
     if callback_id == ids.REJECT_MODAL:
         return reject_modal(
             metadata.get("incident_id", ""), metadata.get("memory_title", ""), context=context, values=values, error=error

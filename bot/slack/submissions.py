@@ -14,6 +14,8 @@ validation error maps straight back to the input that caused it:
                           `.failed_attempts`, `.to_resolution()`
 - `CorrectionSubmission`  text*
 - `RejectSubmission`      reason*
+- `ConfirmSubmission`     note*
+- `MarkSubmission`        kind* (failed_attempt | fix | root_cause), why (required for a failed attempt)
 - `values_from_state(state_values) -> dict[block_id, str]`   the raw typed values
 (* required). Blank optional inputs become None; text is bounded at 3,000 characters.
 """
@@ -48,7 +50,7 @@ def values_from_state(state_values: StateValues) -> dict[str, str]:
     for block_id, actions in state_values.items():
         for action in actions.values():
             kind = action.get("type")
-            if kind == "static_select":
+            if kind in ("static_select", "radio_buttons"):
                 values[block_id] = (action.get("selected_option") or {}).get("value", "")
             elif kind == "checkboxes":
                 values[block_id] = ",".join(o.get("value", "") for o in action.get("selected_options") or [])
@@ -73,6 +75,9 @@ def _friendly(error: Mapping[str, Any]) -> str:
     if kind == "string_too_long":
         return f"Keep this under {ctx['max_length']:,} characters (it has {len(str(error['input'])):,})."
     if kind == "literal_error":
+        expected = ctx.get("expected", "")
+        if "failed_attempt" in expected:
+            return "Choose what this message is."
         return f"Choose one of {', '.join(ids.SEVERITIES)}."
     return str(error["msg"])
 
@@ -183,3 +188,22 @@ class CorrectionSubmission(Submission):
 
 class RejectSubmission(Submission):
     reason: RequiredText
+
+
+class ConfirmSubmission(Submission):
+    note: RequiredText
+
+
+class MarkSubmission(Submission):
+    """"Add to incident memory": what the message is, and why it failed (for a failed attempt)."""
+
+    kind: Literal["failed_attempt", "fix", "root_cause"]
+    # validated even when absent, so a missing why shows with the other errors at once
+    why: OptionalText = Field(default=None, validate_default=True)
+
+    @field_validator("why")
+    @classmethod
+    def _failed_attempt_needs_why(cls, why: str | None, info: ValidationInfo) -> str | None:
+        if info.data.get("kind") == "failed_attempt" and not why:
+            raise PydanticCustomError("mark_missing_why", "Say why it failed, so nobody tries it blind again.")
+        return why

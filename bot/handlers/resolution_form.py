@@ -1,0 +1,123 @@
+"""Opening the resolution modal: at once, then drafted.
+
+Slack gives a trigger_id 3 seconds; a model's draft takes longer. So the modal opens within the
+ack, saying the draft is on its way, and is updated (views.update) when the draft is ready. The
+inputs keep their block_id and action_id, so Slack keeps whatever the person typed meanwhile;
+the update carries the view's hash, so a modal that changed since (an error shown on submit) is
+never overwritten. The draft is a durable job (`resolution.draft`). `/incident resolve`, the
+Resolve button, every nudge's "Save what we learned" and App Home open it the same way; when
+Slack cannot open it in time, the person gets a button that opens it later (`open_form`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.errors import MemoryError_
+from bot.handlers.action_open_form import open_form
+from bot.handlers.context import lookups_of, services_of
+from bot.jobs import JobContext, job
+from bot.models import IncidentRecord
+from bot.services.container import Services
+from bot.slack import messages
+from bot.slack.commands import in_use
+from bot.slack.modals import resolution_modal
+
+log = logging.getLogger(__name__)
+
+# Finding the incident for the modal's title may take this long; after that the modal opens with
+# a generic title and no draft (the trigger_id would expire).
+TITLE_LOOKUP_S = 1.0
+
+
+async def open_resolution_modal(
+    client: AsyncWebClient, context: AsyncBoltContext, trigger_id: str, respond: Any, *, incident_id: str | None = None
+) -> None:
+    """Open the modal for `incident_id`, or for the incident of the request's channel."""
+    services, lookups = services_of(context), lookups_of(context)
+    team_id, channel_id, user_id = context.team_id, context.channel_id, context.user_id
+
+    async def find() -> IncidentRecord | None:
+        if not incident_id:
+            return await services.incidents.latest_in(team_id, channel_id)
+        # a button names the incident (a nudge by direct message, App Home): a private channel's
+        # incident opens only for someone in that channel
+        found = await services.incidents.get(team_id, incident_id)
+        if found is not None and found.is_private and found.channel != channel_id:
+            if not await lookups.is_member(client, found.channel, user_id):
+                return None
+        return found
+
+    try:
+        incident = await asyncio.wait_for(find(), TITLE_LOOKUP_S)
+    except (TimeoutError, MemoryError_):
+        incident = None  # the submission finds the incident again; the modal must open now
+    else:
+        if incident is None:
+            declare = f"Declare one with `{in_use().incident} declare`."
+            text = "I could not find that incident." if incident_id else f"There is no incident in this channel. {declare}"
+            await respond(**messages.notice(text), response_type="ephemeral", replace_original=False)
+            return
+    title = incident.title if incident else "this channel's incident"
+    where = incident.channel if incident else channel_id
+    modal_context = {"channel_id": where, **({"current_incident": incident.incident_id} if incident else {})}
+    opened = await open_form(
+        client, services, trigger_id, resolution_modal(title, context=modal_context, drafting=incident is not None),
+        channel_id=channel_id, user_id=user_id, later=resolution_modal(title, context=modal_context),
+    )  # fmt: skip
+    if incident is None or opened is None:
+        return
+    request = DraftRequest(
+        team_id=team_id, incident_id=incident.incident_id, view_id=opened["id"], view_hash=opened["hash"],
+        modal_context=modal_context,
+    )  # fmt: skip
+    try:
+        await services.jobs.enqueue(show_draft.name, request, dedupe_key=show_draft.dedupe(opened["id"]))
+    except MemoryError_ as exc:
+        log.warning("the draft could not be queued (%s): the modal stays as opened", exc)
+        await _show(client, services, incident, request)
+
+
+class DraftRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    team_id: str
+    incident_id: str
+    view_id: str
+    view_hash: str
+    modal_context: dict[str, Any]
+
+
+# The modal is open now: a draft minutes late is better than none, an hour late helps nobody.
+@job("resolution.draft", DraftRequest, max_attempts=3, deadline_s=600, attempt_timeout_s=120)
+async def show_draft(ctx: JobContext, request: DraftRequest) -> None:
+    incident = await ctx.services.incidents.get(request.team_id, request.incident_id)
+    if incident is not None:
+        await _show(ctx.client, ctx.services, incident, request)
+
+
+async def _show(client: AsyncWebClient, services: Services, incident: IncidentRecord, request: DraftRequest) -> None:
+    """Draft from the channel, then show the draft in the open modal."""
+    try:
+        saved = await services.drafting.draft(incident)
+        view = resolution_modal(
+            incident.title, context={**request.modal_context, "draft_id": saved.draft_id}, draft=saved.draft
+        )
+    except Exception:  # noqa: BLE001 - the modal must not keep saying "drafting…"
+        log.exception("drafting the resolution of %s failed", incident.incident_id)
+        view = resolution_modal(
+            incident.title, context=request.modal_context,
+            error="No draft this time (the error is in the bot's logs): fill it in from the channel.",
+        )  # fmt: skip
+    try:
+        await client.views_update(view_id=request.view_id, hash=request.view_hash, view=view)
+    except SlackApiError as exc:
+        # hash_conflict: the modal changed meanwhile (an error on submit); not_found: it was
+        # submitted or closed. Either way the person's modal is left as it is.
+        log.info("the drafted modal was not shown: %s", exc.response.get("error"))
