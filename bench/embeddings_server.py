@@ -79,11 +79,16 @@ def make_app(model, cache: VectorCache, *, name: str = MODEL_NAME) -> web.Applic
             return web.json_response({"error": {"message": "body is not JSON"}}, status=400)
         texts = body.get("input") if isinstance(body, dict) else None
         texts = [texts] if isinstance(texts, str) else texts
-        if not isinstance(texts, list) or not texts or len(texts) > MAX_INPUTS or not all(isinstance(t, str) for t in texts):
+        if (
+            not isinstance(texts, list)
+            or not texts
+            or len(texts) > MAX_INPUTS
+            or not all(isinstance(t, str) for t in texts)
+        ):
             return web.json_response({"error": {"message": f"input: 1..{MAX_INPUTS} strings"}}, status=400)
         keys = [cache.key(name, t) for t in texts]
         known = cache.get(keys)
-        todo = sorted({k: t for k, t in zip(keys, texts) if k not in known}.items())
+        todo = sorted({k: t for k, t in zip(keys, texts, strict=False) if k not in known}.items())
         seconds = 0.0
         if todo:
             async with lock:
@@ -92,7 +97,7 @@ def make_app(model, cache: VectorCache, *, name: str = MODEL_NAME) -> web.Applic
                     model.encode, [t for _, t in todo], batch_size=32, normalize_embeddings=True, convert_to_numpy=True
                 )
                 seconds = time.perf_counter() - began
-            fresh = {k: v.tolist() for (k, _), v in zip(todo, vectors)}
+            fresh = {k: v.tolist() for (k, _), v in zip(todo, vectors, strict=False)}
             cache.put(fresh)
             known.update(fresh)
         data = [{"object": "embedding", "index": i, "embedding": known[k]} for i, k in enumerate(keys)]

@@ -63,14 +63,18 @@ async def run(args: argparse.Namespace) -> None:
             bot.sandbox.add_user("U1", "alice")
             bot.sandbox.add_channel("C1", "inc-flood")
             event = message_event("C1", "x" * args.size, user="U1")
-            forged = json.dumps({"type": "event_callback", "team_id": bot.sandbox.team_id, "event_id": "EvF", "event": event})
+            forged = json.dumps(
+                {"type": "event_callback", "team_id": bot.sandbox.team_id, "event_id": "EvF", "event": event}
+            )
             forged_latency: list[float] = []
             genuine_latency: list[float] = []
             stop = asyncio.Event()
             logged_before = len(stream.getvalue())
             cpu = time.process_time()
             real = asyncio.create_task(genuine(bot, stop, genuine_latency))
-            await asyncio.gather(*(flood(bot, forged, args.requests // args.workers, forged_latency) for _ in range(args.workers)))
+            await asyncio.gather(
+                *(flood(bot, forged, args.requests // args.workers, forged_latency) for _ in range(args.workers))
+            )
             cpu = time.process_time() - cpu
             stop.set()
             await real
@@ -81,7 +85,9 @@ async def run(args: argparse.Namespace) -> None:
     print(f"  CPU per forged request (senders included): {cpu / sent * 1000:.1f} ms")
     print(f"  forged round trip p50: {statistics.median(forged_latency) * 1000:.1f} ms")
     print(f"  log bytes per request (forged and genuine): {log_bytes / (sent + len(genuine_latency)):.0f}")
-    print(f"genuine /incident help during the flood: {len(genuine_latency)} acks, p50 {statistics.median(genuine_latency) * 1000:.1f} ms, p95 {q[18] * 1000:.1f} ms")
+    print(
+        f"genuine /incident help during the flood: {len(genuine_latency)} acks, p50 {statistics.median(genuine_latency) * 1000:.1f} ms, p95 {q[18] * 1000:.1f} ms"
+    )
 
 
 def main() -> None:

@@ -40,9 +40,11 @@ async def main() -> None:
         )
         print(f"  legitimate survival: {outcome.legit_survived}/{outcome.legit} = {outcome.survival_rate:.1%}")
         print(f"  claims that stood: {', '.join(outcome.misses) or 'none'}")
-        lost = sorted({x.split(' ')[0] for x in outcome.lost})
+        lost = sorted({x.split(" ")[0] for x in outcome.lost})
         print(f"  legitimate sentences lost: {', '.join(lost) or 'none'} ({len(outcome.lost)} times)")
-        print(f"  {outcome.claims * 2 + 1} investigations, {outcome.classifications} second-opinion calls, {seconds:.1f} s")
+        print(
+            f"  {outcome.claims * 2 + 1} investigations, {outcome.classifications} second-opinion calls, {seconds:.1f} s"
+        )
 
 
 if __name__ == "__main__":

@@ -21,7 +21,14 @@ from bot.importer.formats import FoundFile, parse_file
 from bot.importer.scoring import load_truth, score
 from bot.models import MemoryDraft
 
-TARGETS = {"imported": 0.95, "date": 0.85, "root_cause": 0.80, "fix": 0.70, "attempts_real": 0.80, "attempts_found": 0.50}
+TARGETS = {
+    "imported": 0.95,
+    "date": 0.85,
+    "root_cause": 0.80,
+    "fix": 0.70,
+    "attempts_real": 0.80,
+    "attempts_found": 0.50,
+}
 
 
 def read_corpus(folder: Path) -> tuple[dict[str, MemoryDraft | None], dict[str, str], list[float]]:
@@ -50,7 +57,12 @@ def main() -> int:
     scores = score(truths, drafts)
     figures = scores.as_json()
     if args.json:
-        print(json.dumps({"figures": figures, "reasons": reasons, "median_ms_per_file": 1000 * statistics.median(seconds)}, indent=2))
+        print(
+            json.dumps(
+                {"figures": figures, "reasons": reasons, "median_ms_per_file": 1000 * statistics.median(seconds)},
+                indent=2,
+            )
+        )
         return 0
     print(f"{len(truths)} files, {sum(t.not_an_incident for t in truths)} not incident reports; "
           f"median {1000 * statistics.median(seconds):.1f} ms per file")  # fmt: skip

@@ -54,8 +54,8 @@ from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.migrate import apply_migrations
 from bot.memory.pool import create_pool
 from bot.memory.postings import derive_postings
-from bot.recall.concepts import load_vocabulary
 from bot.models import Incident
+from bot.recall.concepts import load_vocabulary
 from bot.replay import percentile
 from bot.sandbox import SignedSender, SlackSandbox, message_event
 from bot.sandbox.tcp_proxy import TcpProxy
@@ -107,8 +107,7 @@ async def seed(admin_dsn: str, name: str, memories: int, team: str) -> str:
         vocabulary = load_vocabulary(None)
         for start in range(0, memories, 5000):
             drafts = [
-                gen.memory(i).model_copy(update={"team_id": team})
-                for i in range(start, min(memories, start + 5000))
+                gen.memory(i).model_copy(update={"team_id": team}) for i in range(start, min(memories, start + 5000))
             ]
             await retain_many(conn, drafts, vocabulary)
         await derive_postings(conn)
@@ -128,7 +127,9 @@ async def open_incidents(dsn: str, team: str, sandbox: SlackSandbox) -> list[tup
             name = f"inc-load-{i}"
             sandbox.add_channel(channel, name)
             record, _ = await store.open_incident(
-                team, channel, Incident(title=f"checkout latency {i}: connection pool exhausted", channel=channel, team=team),
+                team,
+                channel,
+                Incident(title=f"checkout latency {i}: connection pool exhausted", channel=channel, team=team),
                 channel_name=name,
             )
             opened.append((channel, record.incident_id))
@@ -187,7 +188,9 @@ async def send_one(
     sandbox.add_user(user, f"load{i}")
     sent.key = user
     if kind == "recall":
-        response = await slack.command("/recall", "connection pool exhausted checkout timeouts", user_id=user, channel_id=channel)
+        response = await slack.command(
+            "/recall", "connection pool exhausted checkout timeouts", user_id=user, channel_id=channel
+        )
     elif kind == "investigate":
         response = await slack.command("/investigate", user_id=user, channel_id=channel)
     else:
@@ -210,7 +213,7 @@ async def burst(args: argparse.Namespace, slack: SignedSender, sandbox: SlackSan
             channel, incident_id = incidents[i % len(incidents)]
             try:
                 return await send_one(slack, sandbox, kind, i, channel, incident_id, memory_ids, retry_delays, rng)
-            except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, aiohttp.ClientError) as exc:
                 return Sent(kind, at=time.monotonic(), status=-1, key=str(exc), channel=channel)
 
     async def outage() -> None:
@@ -238,7 +241,9 @@ async def burst(args: argparse.Namespace, slack: SignedSender, sandbox: SlackSan
 def _investigations(sandbox: SlackSandbox, channels: set[str]) -> tuple[int, int]:
     """(answers or failure notices, placeholders still spinning) across the incident channels."""
     texts = [m.text for c in channels for m in sandbox.messages(c)]
-    answered = sum(1 for t in texts if t.startswith("Investigation") or "investigation" in t.lower() and "could not" in t.lower())
+    answered = sum(
+        1 for t in texts if t.startswith("Investigation") or "investigation" in t.lower() and "could not" in t.lower()
+    )
     spinning = sum(1 for t in texts if t.startswith("Investigating"))
     return answered, spinning
 
@@ -268,7 +273,12 @@ async def settle(args: argparse.Namespace, sandbox: SlackSandbox, dsn: str, sent
             answered = sum(_answers(sandbox, s.key)[0] or s.told_at_ack for s in asked)
             investigated, spinning = _investigations(sandbox, channels)
             told = sum(s.told_at_ack for s in sent if s.kind == "investigate")
-            done = in_timeline == len(messages) and answered == len(asked) and investigated + told >= investigations and not spinning
+            done = (
+                in_timeline == len(messages)
+                and answered == len(asked)
+                and investigated + told >= investigations
+                and not spinning
+            )
             if done or time.monotonic() > deadline:
                 break
             await asyncio.sleep(1.0)
@@ -357,7 +367,9 @@ def main() -> int:
     parser.add_argument("--outage-s", type=float, default=60.0)
     parser.add_argument("--slack-retry-delays", default="0,60,300", help="seconds; Slack's own schedule")
     parser.add_argument("--settle-s", type=float, default=180.0, help="how long to wait for the effects")
-    parser.add_argument("--serve", default=shutil.which("incident-memory") or str(Path(sys.executable).with_name("incident-memory")))
+    parser.add_argument(
+        "--serve", default=shutil.which("incident-memory") or str(Path(sys.executable).with_name("incident-memory"))
+    )
     parser.add_argument("--log", help="the app's stderr (default /tmp/im_load_*.log)")
     args = parser.parse_args()
     print(json.dumps(asyncio.run(scenario(args))), flush=True)

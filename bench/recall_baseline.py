@@ -20,7 +20,7 @@ import asyncio
 import json
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import bm25s
@@ -30,7 +30,7 @@ from bot.config import Settings
 from bot.replay import TOP_K, Metrics, ReplayCase, load_cases, percentile, run_replay
 from bot.report import recall_at_k
 
-MIN_TIME = datetime.min.replace(tzinfo=timezone.utc)
+MIN_TIME = datetime.min.replace(tzinfo=UTC)
 
 
 def _text(*parts: str | None) -> str:
@@ -38,10 +38,19 @@ def _text(*parts: str | None) -> str:
 
 
 def baseline(folder: Path, cases: list[ReplayCase]) -> tuple[list[int | None], list[float]]:
-    raw = [json.loads(line) for line in (folder / "memories.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    raw = [
+        json.loads(line)
+        for line in (folder / "memories.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     ids = [str(m["id"]) for m in raw]
     when = np.array(
-        [datetime.fromisoformat(m["occurred_at"].replace("Z", "+00:00")).timestamp() if m.get("occurred_at") else -np.inf for m in raw]
+        [
+            datetime.fromisoformat(m["occurred_at"].replace("Z", "+00:00")).timestamp()
+            if m.get("occurred_at")
+            else -np.inf
+            for m in raw
+        ]
     )
     corpus = [_text(m.get("title"), m.get("symptoms"), m.get("error_message")) for m in raw]
     retriever = bm25s.BM25()
@@ -52,7 +61,9 @@ def baseline(folder: Path, cases: list[ReplayCase]) -> tuple[list[int | None], l
     for case in cases:
         q = case.query
         began = time.perf_counter()
-        tokens = bm25s.tokenize([_text(q.title, q.text, q.error_message)], stopwords="en", return_ids=False, show_progress=False)[0]
+        tokens = bm25s.tokenize(
+            [_text(q.title, q.text, q.error_message)], stopwords="en", return_ids=False, show_progress=False
+        )[0]
         tokens = [t for t in tokens if t in vocab]
         scores = retriever.get_scores(tokens) if tokens else np.zeros(len(ids))
         if q.occurred_before is not None:

@@ -26,7 +26,7 @@ import os
 import random
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import asyncpg
 import numpy as np
@@ -53,13 +53,19 @@ MECHANISMS = [
     ("certificate expired", "x509: certificate has expired or is not yet valid: host {host}"),
     ("DNS lookups failing", "dial tcp: lookup {host} on {ip}:53: no such host"),
     ("throttled by {word} API", "HTTP 429 Too Many Requests: rate limit exceeded for key {hex}"),
-    ("deadlock between writers", "ERROR: deadlock detected DETAIL: Process {n} waits for ShareLock on transaction {n2}"),
+    (
+        "deadlock between writers",
+        "ERROR: deadlock detected DETAIL: Process {n} waits for ShareLock on transaction {n2}",
+    ),
     ("too many open files", "accept tcp {ip}:{port}: accept4: too many open files"),
     ("replica lag", "replica lag {n}s on {host}"),
     ("consumer lag growing", "consumer group {word}-consumer lag={n} partition={port}"),
     ("crash loop after deploy", "Back-off restarting failed container {word} in pod {pod}"),
     ("latency spike", "upstream timed out ({n}: Connection timed out) while reading response header from {ip}"),
-    ("NullPointerException in {cls}", "java.lang.NullPointerException at com.acme.{word}.{cls}.handle({cls}.java:{port})"),
+    (
+        "NullPointerException in {cls}",
+        "java.lang.NullPointerException at com.acme.{word}.{cls}.handle({cls}.java:{port})",
+    ),
     ("{cls} fails to start", "IllegalStateException: {cls} not initialised in {word} context {hex}"),
 ]
 
@@ -75,7 +81,7 @@ class Generator:
         self.vocab = list(dict.fromkeys(_word(self.rng) for _ in range(60_000)))
         self.services = [f"{_word(self.rng)}-svc" for _ in range(120)]
         self.classes = ["".join(_word(self.rng).capitalize() for _ in range(2)) for _ in range(3000)]
-        self.start = datetime(2020, 1, 1, tzinfo=timezone.utc)
+        self.start = datetime(2020, 1, 1, tzinfo=UTC)
 
     def _zipf(self, n: int) -> str:
         idx = np.minimum(self.np.zipf(1.15, n), len(self.vocab)) - 1

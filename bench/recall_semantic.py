@@ -49,7 +49,16 @@ from bot.recall import floor
 from bot.recall.fusion import DEFAULT_WEIGHTS
 from bot.recall.pipeline import Recaller
 from bot.replay import (
-    POSTED, TOP_K, CaseResult, Metrics, ReplayCase, ReplayReport, load_cases, load_memories, load_memories_into, percentile,
+    POSTED,
+    TOP_K,
+    CaseResult,
+    Metrics,
+    ReplayCase,
+    ReplayReport,
+    load_cases,
+    load_memories,
+    load_memories_into,
+    percentile,
 )
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
@@ -151,8 +160,13 @@ async def paired(
     return ReplayReport.of(results["lexical"]), ReplayReport.of(results["fused"])
 
 
-async def sweep(store: PostgresMemoryStore, semantic: SemanticRecall, cases: list[ReplayCase], weights: list[float],
-                evidence: list[tuple[float, float, float]]) -> dict[str, object]:
+async def sweep(
+    store: PostgresMemoryStore,
+    semantic: SemanticRecall,
+    cases: list[ReplayCase],
+    weights: list[float],
+    evidence: list[tuple[float, float, float]],
+) -> dict[str, object]:
     """Figures for each fusion weight, and posted / false-alarm rates at the floor for each
     setting of closeness-in-meaning evidence (weight, cosine from, cosine to), on the same
     candidates: each case's candidates (and its target-absent ones) are fetched once."""
@@ -184,7 +198,9 @@ async def sweep(store: PostgresMemoryStore, semantic: SemanticRecall, cases: lis
                 gone = recaller.rank(without, terms, absent)
                 results.append(CaseResult(case, tuple(m.memory.incident_id for m in shown), 0.0, (),
                                           tuple(m.relevance for m in shown), tuple(m.relevance for m in gone)))  # fmt: skip
-            out[f"evidence {weight:g} from {low:g} to {high:g}"] = ReplayReport.of(results).at_floor(floor.DEFAULT_FLOOR).as_json()
+            out[f"evidence {weight:g} from {low:g} to {high:g}"] = (
+                ReplayReport.of(results).at_floor(floor.DEFAULT_FLOOR).as_json()
+            )
     finally:
         floor.MEANING_EVIDENCE, floor.SIMILAR_FROM, floor.SIMILAR_TO = saved
     return out
@@ -213,9 +229,10 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
     memories, cases = load_memories(args.folder), load_cases(args.folder)
     admin = await vector_server(settings)
     results: dict[str, object] = {"memories": len(memories)}
-    async with embeddings_server(args.embeddings_url, args.cache) as url, throwaway_database(
-        admin, settings.migrations_dir, prefix="im_bench_sem"
-    ) as dsn:
+    async with (
+        embeddings_server(args.embeddings_url, args.cache) as url,
+        throwaway_database(admin, settings.migrations_dir, prefix="im_bench_sem") as dsn,
+    ):
         pool = await create_pool(dsn, max_size=2)
         embedder = TimedEmbedder(OpenAIEmbeddings(url, MODEL, timeout=600))
         store = PostgresMemoryStore(pool)
@@ -226,12 +243,16 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
             began = time.perf_counter()
             await load_memories_into(store, pool, memories, semantic=semantic, progress=sys.stderr.isatty())
             results["load_and_embed_s"] = round(time.perf_counter() - began, 1)
-            lexical, fused = await paired(RecallService(store), RecallService(store, semantic=semantic), cases, embedder)
+            lexical, fused = await paired(
+                RecallService(store), RecallService(store, semantic=semantic), cases, embedder
+            )
             results["lexical"] = figures(lexical)
             results[f"fused w={DEFAULT_WEIGHTS.semantic:g}"] = figures(fused, list(embedder.calls_ms))
             if args.sweep or args.evidence:
                 evidence = [tuple(map(float, e.split(":"))) for e in args.evidence or []]
-                results["sweep"] = await sweep(store, semantic, cases, args.sweep or [DEFAULT_WEIGHTS.semantic], evidence)
+                results["sweep"] = await sweep(
+                    store, semantic, cases, args.sweep or [DEFAULT_WEIGHTS.semantic], evidence
+                )
         finally:
             await semantic.aclose()
             await store.close()
@@ -242,12 +263,26 @@ async def run(args: argparse.Namespace) -> dict[str, object]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--sweep", type=float, nargs="+", metavar="WEIGHT", help="also rank with these semantic weights (same candidates)")
-    parser.add_argument("--evidence", nargs="+", metavar="W:FROM:TO",
-                        help="also judge relevance with these closeness-in-meaning settings (floor.py)")
-    parser.add_argument("--embeddings-url", help="an OpenAI-compatible endpoint serving all-MiniLM-L6-v2 (default: start one)")
+    parser.add_argument(
+        "--sweep",
+        type=float,
+        nargs="+",
+        metavar="WEIGHT",
+        help="also rank with these semantic weights (same candidates)",
+    )
+    parser.add_argument(
+        "--evidence",
+        nargs="+",
+        metavar="W:FROM:TO",
+        help="also judge relevance with these closeness-in-meaning settings (floor.py)",
+    )
+    parser.add_argument(
+        "--embeddings-url", help="an OpenAI-compatible endpoint serving all-MiniLM-L6-v2 (default: start one)"
+    )
     parser.add_argument("--cache", type=Path, default=PROJECT_ROOT / ".bench-data" / "minilm-cache.sqlite")
-    parser.add_argument("--sentences", action="store_true", help="embed each memory's sentences too, as the product does")
+    parser.add_argument(
+        "--sentences", action="store_true", help="embed each memory's sentences too, as the product does"
+    )
     parser.add_argument("--query-timeout", type=float, default=30.0, help="the bench measures, it does not fall back")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()

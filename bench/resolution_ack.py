@@ -16,7 +16,7 @@ import os
 import statistics
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -45,7 +45,11 @@ async def one_setting(dsn: str, runs: int, model_delay: float | None) -> tuple[l
     """(ack ms, modal open ms, draft shown ms) per run."""
     acks, opens, drafts = [], [], []
     async with FakeMessagesAPI() as api:
-        extra = {} if model_delay is None else {"anthropic_api_key": "sk-bench", "anthropic_base_url": api.base_url, "drafting_timeout_s": 30}
+        extra = (
+            {}
+            if model_delay is None
+            else {"anthropic_api_key": "sk-bench", "anthropic_base_url": api.base_url, "drafting_timeout_s": 30}
+        )
         async with local_bot(Settings(database_url=dsn, **extra)) as bot:
             bot.sandbox.add_user("U1", "maya")
             for run in range(runs):
@@ -54,7 +58,9 @@ async def one_setting(dsn: str, runs: int, model_delay: float | None) -> tuple[l
                 before = len(bot.sandbox.calls("views.open"))
                 await bot.slack.command("/incident", "declare", user_id="U1", channel_id=channel)
                 await bot.sandbox.wait_for("views.open", count=before + 1)
-                await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"title": f"bench {run}"})
+                await bot.slack.view_submission(
+                    bot.sandbox.last_view(), user_id="U1", answers={"title": f"bench {run}"}
+                )
                 for text in TALK:
                     await bot.slack.say(channel, text, user="U1")
                 await bot.runtime.services.background.drain()
@@ -75,9 +81,11 @@ async def one_setting(dsn: str, runs: int, model_delay: float | None) -> tuple[l
 
 
 def offline_speed(messages: int, runs: int = 20) -> list[float]:
-    t0 = datetime(2026, 3, 2, tzinfo=timezone.utc)
+    t0 = datetime(2026, 3, 2, tzinfo=UTC)
     timeline = [
-        TimelineEntry(author="maya", text=TALK[i % len(TALK)] + f" ({i})", at=t0 + timedelta(seconds=i), message_ts=f"{i}.0")
+        TimelineEntry(
+            author="maya", text=TALK[i % len(TALK)] + f" ({i})", at=t0 + timedelta(seconds=i), message_ts=f"{i}.0"
+        )
         for i in range(messages)
     ]
     drafter, took = OfflineDrafter(), []
@@ -98,7 +106,11 @@ async def main() -> None:
         sys.exit("set DATABASE_URL to a PostgreSQL server (a throwaway database is made on it)")
     settings = Settings()
     async with throwaway_database(admin, settings.migrations_dir, prefix="im_bench") as dsn:
-        for label, delay in (("offline drafter", None), ("model answering at once", 0.0), (f"model answering after {args.model_delay:g} s", args.model_delay)):
+        for label, delay in (
+            ("offline drafter", None),
+            ("model answering at once", 0.0),
+            (f"model answering after {args.model_delay:g} s", args.model_delay),
+        ):
             acks, opens, drafts = await one_setting(dsn, args.runs, delay)
             print(
                 f"{label:<32} ack p50 {statistics.median(acks):6.1f} ms p95 {p95(acks):6.1f} | modal open p50 "

@@ -23,15 +23,15 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork, to_the_end
 from bot.config import ConfigurationError, Settings
+from bot.drafting.build import build_drafter
 from bot.embeddings import EmbeddingsMisconfigured, embedder_from_settings
 from bot.handlers import all_jobs, register_all
-from bot.handlers.work_embed import embed_later
 from bot.handlers.lookups import SlackLookups
+from bot.handlers.work_embed import embed_later
 from bot.jobs import JobContext
 from bot.jobs.queue import JobQueue
 from bot.jobs.worker import JobWorker
 from bot.memory.database import database_url, migrate
-from bot.drafting.build import build_drafter
 from bot.memory.drafts import PostgresDraftStore
 from bot.memory.effects import PostgresEffects
 from bot.memory.incidents import PostgresIncidentStore
@@ -39,23 +39,23 @@ from bot.memory.jobqueue import PostgresJobQueue
 from bot.memory.nudges import PostgresNudgeStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.recall.concepts import load_vocabulary
-from bot.recall.pipeline import Recaller
 from bot.observability import Metrics, configure_logging
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
 from bot.observability.web import MAX_BODY, metrics_handler, slack_events_middleware, slack_gate_middleware
 from bot.policy import Reviewers
+from bot.recall.concepts import load_vocabulary
+from bot.recall.pipeline import Recaller
 from bot.services.access import Access
+from bot.services.container import Services
+from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.meaning import SemanticRecall
-from bot.services.recall import RecallService
-from bot.services.drafting import DraftingService
 from bot.services.nudges import NudgeService
+from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
 from bot.services.review import ReviewService
-from bot.services.container import Services
 from bot.services.rules import RuleService
 from bot.slack.commands import SlashCommands
 from bot.slack.commands import use as use_commands
@@ -97,7 +97,9 @@ def build_slack_app(settings: Settings, services: Services, lookups: SlackLookup
 
     check_slack_settings(settings)
     # what Slack text tells people to type is what this app registers
-    commands = SlashCommands(settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command)
+    commands = SlashCommands(
+        settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command
+    )
     use_commands(commands)
     app = AsyncApp(
         # Bolt falls back to the SLACK_BOT_TOKEN variable when no token is given, and warns that it
@@ -194,7 +196,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             investigation=investigation,
             drafting=DraftingService(drafter, incident_store, drafts),
             nudges=NudgeService(
-                nudge_store, quiet_hours=settings.resolution_nudge_after_h,
+                nudge_store,
+                quiet_hours=settings.resolution_nudge_after_h,
                 reminder_after_h=settings.resolution_reminder_after_h,
             ),  # fmt: skip
             review=ReviewService(memory, nudge_store, recall),
@@ -238,7 +241,11 @@ class Runtime:
         deadline = loop.time() + timeout
         while loop.time() < deadline:
             await self.services.background.drain(timeout=max(0.1, deadline - loop.time()))
-            if not self.services.background.pending and not await self.services.jobs.pending() and not (self.worker and self.worker.in_flight):
+            if (
+                not self.services.background.pending
+                and not await self.services.jobs.pending()
+                and not (self.worker and self.worker.in_flight)
+            ):
                 return
             await asyncio.sleep(0.05)
 
@@ -299,7 +306,12 @@ def _configure_logging(settings: Settings) -> None:
     configure_logging(
         log_format=settings.log_format,
         level=settings.log_level,
-        secrets=(settings.slack_bot_token, settings.slack_signing_secret, settings.slack_app_token, settings.anthropic_api_key),
+        secrets=(
+            settings.slack_bot_token,
+            settings.slack_signing_secret,
+            settings.slack_app_token,
+            settings.anthropic_api_key,
+        ),
     )
 
 
@@ -377,7 +389,9 @@ async def serve(settings: Settings) -> None:
             await runner.cleanup()
             if workers is not None:
                 await workers.stop()
-            raise ConfigurationError(f"cannot listen on PORT={settings.port} ({exc.strerror or exc}): set PORT to a free port") from exc
+            raise ConfigurationError(
+                f"cannot listen on PORT={settings.port} ({exc.strerror or exc}): set PORT to a free port"
+            ) from exc
         log.info("listening on :%d (POST %s, GET /healthz, GET %s)", settings.port, SLACK_EVENTS_PATH, METRICS_PATH)
         socket_handler = None
         if settings.slack_app_token:

@@ -11,30 +11,39 @@ import asyncio
 import logging
 import signal
 import sys
-from datetime import datetime, timezone
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from bot.cli_output import EXIT_FAILED, EXIT_OK, EXIT_SIGINT, EXIT_SIGTERM, CommandFailed, Output, match_text, memory_text
+from bot.cli_output import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_SIGINT,
+    EXIT_SIGTERM,
+    CommandFailed,
+    Output,
+    match_text,
+    memory_text,
+)
 from bot.cli_pages import read_baseline, write_page
 from bot.cli_pages import register as register_page_commands
-from bot.cli_runtime import Parser, Refused, at_least, configure_logging, until_signalled, version
-from bot.config import ConfigurationError, Settings, load_settings
+from bot.cli_purge import PurgeNotConfirmed, add_purge_command
+from bot.cli_purge import operator as _operator
+from bot.cli_rules import register as register_rule_commands
+from bot.cli_runtime import Parser, Refused, at_least, configure_logging, timestamp, until_signalled, version
 from bot.cli_semantic import SemanticFailed, embed_all, semantic_recall
+from bot.config import ConfigurationError, Settings, load_settings
 from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, drafts_from_text, load_drafts
+from bot.memory.migrate import MigrationError
 from bot.memory.port import MemoryStore
+from bot.models import RecallQuery, TruthState
 from bot.recall.conflicts import find_conflicts
 from bot.recall.floor import split_at_floor
-from bot.services.recall import RecallService
-from bot.models import RecallQuery, TruthState
-from bot.memory.migrate import MigrationError
-from bot.cli_purge import PurgeNotConfirmed, add_purge_command, operator as _operator
-from bot.cli_rules import register as register_rule_commands
 from bot.rules.files import RuleFileError
+from bot.services.recall import RecallService
 
 log = logging.getLogger("incident-memory")
 
@@ -81,7 +90,9 @@ async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
                                   incident_id_for=lambda line: derived_incident_id(PurePath("stdin"), line))  # fmt: skip
     else:
         path = Path(args.file)
-        drafts = load_drafts(path, team_id=args.team, incident_id_for=lambda line: derived_incident_id(identity_name(path), line))
+        drafts = load_drafts(
+            path, team_id=args.team, incident_id_for=lambda line: derived_incident_id(identity_name(path), line)
+        )
     if not drafts:
         _emit(args, [], f"nothing retained: {args.file if args.file != '-' else 'standard input'} holds no memories")
         return EXIT_OK
@@ -128,7 +139,9 @@ async def cmd_show(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_list(args: argparse.Namespace, settings: Settings) -> int:
     async def work(store: MemoryStore) -> int:
         states = [TruthState(s) for s in args.state] if args.state else None
-        page = await store.list(args.team, service=args.service, truth_states=states, limit=args.limit, offset=args.offset)
+        page = await store.list(
+            args.team, service=args.service, truth_states=states, limit=args.limit, offset=args.offset
+        )
         if page.total == 0:
             await _hint_other_teams(store, args.team)
         text = "\n".join(f"{m.incident_id}  [{m.truth_state.value}]  {m.title}" for m in page.memories)
@@ -168,7 +181,9 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         shown, under = split_at_floor(matches, floor)
         body = "\n\n".join(match_text(i, m) for i, m in enumerate(shown, start=1))
         for service, ids in find_conflicts(shown).items():
-            body += f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
+            body += (
+                f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
+            )
         body = body or "nothing in memory looks like this"
         if args.all and under:
             body += f"\n\nunder the relevance floor ({floor:.2f}), not shown to responders:\n\n"
@@ -237,7 +252,9 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
 
     async def work(store: MemoryStore | None) -> int:
         with Progress(console=Console(stderr=True), transient=True) as progress:  # stdout stays the report
-            task = progress.add_task("reading postmortems" if args.dry_run else "importing postmortems", total=len(found.files))
+            task = progress.add_task(
+                "reading postmortems" if args.dry_run else "importing postmortems", total=len(found.files)
+            )
             try:
                 report = await import_postmortems(
                     store, found, team_id=args.team, update=args.update, dry_run=args.dry_run, model=model,
@@ -259,7 +276,11 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_retag(args: argparse.Namespace, settings: Settings) -> int:
     async def work(store: MemoryStore) -> int:
         changed = await store.retag(args.team)
-        _emit(args, {"retagged": changed}, f"{changed} memories now carry the current vocabulary's concepts and signatures")
+        _emit(
+            args,
+            {"retagged": changed},
+            f"{changed} memories now carry the current vocabulary's concepts and signatures",
+        )
         return EXIT_OK
 
     return await _with_store(settings, work)
@@ -310,7 +331,9 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
         from bot.report import recall_at_k, replay_html
 
         if baseline is not None and baseline[0] != report.metrics.cases:
-            raise CommandFailed(f"{args.baseline}: measured on {baseline[0]} cases, but {args.dir} has {report.metrics.cases}")
+            raise CommandFailed(
+                f"{args.baseline}: measured on {baseline[0]} cases, but {args.dir} has {report.metrics.cases}"
+            )
         page = replay_html(Path(args.dir).name, recall_at_k([r.rank for r in report.results]), report.as_json(),
                            baseline=baseline[1] if baseline else None)  # fmt: skip
         write_page(Path(args.html), page)
@@ -322,14 +345,6 @@ async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
 # ---- the parser -------------------------------------------------------------------------------
 
 
-def _timestamp(text: str) -> datetime:
-    try:
-        value = datetime.fromisoformat(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from exc
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
-
-
 def build_parser() -> argparse.ArgumentParser:
     with_json = Parser(add_help=False)
     with_json.add_argument("--json", action="store_true", help="print JSON for scripts (errors too)")
@@ -338,7 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(prog="incident-memory", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"incident-memory {version()}")
-    parser.add_argument("-v", "--verbose", action="store_true", help="say what happens (where the database is, …) on stderr")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="say what happens (where the database is, …) on stderr"
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=Parser)
 
     def add(name: str, handler: Callable[..., Awaitable[int]], help_: str, *, team: bool = True, json: bool = True,
@@ -375,8 +392,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--severity", action="append", help="only these severities (repeatable)")
     p.add_argument("--tag", action="append", help="only memories with one of these tags (repeatable)")
     p.add_argument("--state", action="append", choices=[s.value for s in TruthState], help="only these truth states")
-    p.add_argument("--since", type=_timestamp, help="only incidents from this time on (ISO 8601)")
-    p.add_argument("--until", type=_timestamp, help="only incidents up to this time (ISO 8601)")
+    p.add_argument("--since", type=timestamp, help="only incidents from this time on (ISO 8601)")
+    p.add_argument("--until", type=timestamp, help="only incidents up to this time (ISO 8601)")
     p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
     p.add_argument("--limit", type=at_least(1, 50), default=5, help="at most this many, 1…50 (default %(default)s)")
     p.add_argument("--all", action="store_true", help="also list what fell under the relevance floor (RECALL_FLOOR)")
@@ -399,15 +416,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--by", required=True, metavar="SUCCESSOR_ID", help="the memory that replaces it")
     p.add_argument("--as", "--actor", dest="operator", metavar="USER", help=as_help)
     p.add_argument("--reason")
-    add("embed", cmd_embed, "compute semantic recall's vectors (EMBEDDINGS_URL): new memories, or all after a model change",
-        team=False).add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    add(
+        "embed",
+        cmd_embed,
+        "compute semantic recall's vectors (EMBEDDINGS_URL): new memories, or all after a model change",
+        team=False,
+    ).add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add("retag", cmd_retag, "recompute stored concepts and error signatures after the vocabulary changed")
     add_purge_command(add, as_help)
     p = add("import", cmd_import, "seed memory from postmortems: Markdown, plain text, JSON/JSON Lines, CSV")
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
     p.add_argument("--update", action="store_true", help="an edited postmortem supersedes its stored memory")
     p.add_argument("--dry-run", action="store_true", help="show per file which fields were found; write nothing")
-    p.add_argument("--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)")
+    p.add_argument(
+        "--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)"
+    )
     p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database", team=False)
     p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")

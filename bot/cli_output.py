@@ -45,6 +45,7 @@ class Output:
 
 # ---- a memory as text: every field the JSON has ---------------------------------------------
 
+
 def when(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d %H:%M UTC") if value else ""
 

@@ -67,4 +67,6 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument("--socket-mode", action="store_true", help="for Socket Mode (no public URL)")
     p = add("report", cmd_report, "write a page that shows the memory: incidents per service and month, truth "
             "states, failed attempts that recur, what awaits review")  # fmt: skip
-    p.add_argument("-o", "--output", default="incident-memory-report.html", help="the page to write (default %(default)s)")
+    p.add_argument(
+        "-o", "--output", default="incident-memory-report.html", help="the page to write (default %(default)s)"
+    )

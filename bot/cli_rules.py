@@ -17,9 +17,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bot.config import Settings
-from bot.memory.port import MemoryStore
-from bot.recall.concepts import load_vocabulary
 from bot.models import Incident
+from bot.recall.concepts import load_vocabulary
 from bot.rules.files import RuleFileError
 from bot.rules.model import Rule
 from bot.rules.patterns import DEFAULT_MIN_EPISODES
@@ -40,7 +39,9 @@ def _emit(args: argparse.Namespace, payload: Any, text: str) -> None:
     print(json.dumps(payload, indent=2, default=str, ensure_ascii=False) if args.json else text)
 
 
-async def _with_rules(args: argparse.Namespace, settings: Settings, work: Callable[[RuleService], Awaitable[int]]) -> int:
+async def _with_rules(
+    args: argparse.Namespace, settings: Settings, work: Callable[[RuleService], Awaitable[int]]
+) -> int:
     from bot.memory.database import open_store
 
     folder = Path(args.dir) if getattr(args, "dir", None) else settings.rules_dir
@@ -53,22 +54,26 @@ def _replay_line(rule: Rule) -> str:
     r = rule.replay
     if r is None:
         return "not replayed"
-    return f"hits {len(r.hits)} · false fires {len(r.false_fires)} · misses {len(r.misses)} · unjudged {len(r.unjudged)}"
+    return (
+        f"hits {len(r.hits)} · false fires {len(r.false_fires)} · misses {len(r.misses)} · unjudged {len(r.unjudged)}"
+    )
 
 
 async def cmd_patterns(args: argparse.Namespace, settings: Settings) -> int:
     async def work(rules: RuleService) -> int:
         found = await rules.patterns(args.team, min_episodes=args.min_episodes)
         payload = [
-            {"mechanism": list(c.mechanism), "terms": list(c.core_words), "incidents": c.incident_ids}
-            for c in found
+            {"mechanism": list(c.mechanism), "terms": list(c.core_words), "incidents": c.incident_ids} for c in found
         ]
         lines = [
             f"{len(c.episodes)} confirmed episodes · {', '.join(c.mechanism)} · {' '.join(c.core_words)}\n"
             f"  {', '.join(c.incident_ids)}"
             for c in found
         ]
-        text = "\n".join(lines) or f"no pattern: no group of {args.min_episodes} confirmed episodes shares a mechanism and a fix"
+        text = (
+            "\n".join(lines)
+            or f"no pattern: no group of {args.min_episodes} confirmed episodes shares a mechanism and a fix"
+        )
         _emit(args, payload, text)
         return 0
 
@@ -143,7 +148,9 @@ async def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
             except RuleFileError as exc:
                 problems.append(str(exc))
                 continue
-            lines.append(f"{rule_file.rule.id} v{rule_file.rule.version}: {'in use' if inert is None else 'inert: ' + inert}")
+            lines.append(
+                f"{rule_file.rule.id} v{rule_file.rule.version}: {'in use' if inert is None else 'inert: ' + inert}"
+            )
         lines += [f"refused: {p}" for p in problems]
         _emit(args, {"rules": lines, "refused": problems}, "\n".join(lines) or "no rule files")
         return 1 if problems else 0

@@ -8,6 +8,7 @@ import asyncio
 import logging
 import signal
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any, NoReturn
 
 from bot.cli_output import EXIT_SIGTERM, EXIT_USAGE, Output
@@ -20,7 +21,9 @@ def at_least(low: int, high: int | None = None) -> Callable[[str], int]:
         except ValueError as exc:
             raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from exc
         if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{value} is out of range: give {low}…{high}" if high else f"{value} is below {low}")
+            raise argparse.ArgumentTypeError(
+                f"{value} is out of range: give {low}…{high}" if high else f"{value} is below {low}"
+            )
         return value
 
     return number
@@ -33,7 +36,9 @@ class Refused(argparse.Action):
         super().__init__(*args, **kwargs)
         self.refusal = refusal
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: str | None = None) -> None:
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: str | None = None
+    ) -> None:
         parser.error(f"{option} is not an option of serve: {self.refusal}")
 
 
@@ -60,7 +65,9 @@ def version() -> str:
 
 def configure_logging(verbose: bool) -> None:
     """Quiet by default: warnings only. -v adds what happens, such as where the database is."""
-    logging.basicConfig(level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING, format="%(levelname)s %(name)s: %(message)s"
+    )
     # pgserver narrates every start in detail, and its failures reach the user as our one line
     logging.getLogger("pgserver").setLevel(logging.WARNING if verbose else logging.CRITICAL)
 
@@ -93,3 +100,12 @@ async def until_signalled(work: Awaitable[int]) -> int:
     finally:
         if handled:
             loop.remove_signal_handler(signal.SIGTERM)
+
+
+def timestamp(text: str) -> datetime:
+    """An argument that is a time (ISO 8601; a time without a zone is UTC)."""
+    try:
+        value = datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not an ISO 8601 time: {text!r}") from exc
+    return value if value.tzinfo else value.replace(tzinfo=UTC)

@@ -60,7 +60,12 @@ async def embed_all(settings: Settings, store: Any, *, progress: bool) -> tuple[
                 await semantic.embed_pending(on_progress=advance)
             except EmbeddingsUnavailable as exc:
                 raise SemanticFailed(f"{exc}; {done} memories embedded before it stopped: run again to resume") from exc
-    payload = {"model": semantic.model, "embedded": done, "re_embedded_from_other_model": stale, "already_current": current}
+    payload = {
+        "model": semantic.model,
+        "embedded": done,
+        "re_embedded_from_other_model": stale,
+        "already_current": current,
+    }
     text = (f"embedded {done} memories with {semantic.model} ({stale} had another model's vectors); "
             f"{current + done} of {current + stale + missing} now have vectors")  # fmt: skip
     return payload, text

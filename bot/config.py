@@ -7,7 +7,6 @@ import re
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
-
 from urllib.parse import urlsplit
 
 from pydantic import Field, ValidationError, ValidationInfo, field_validator, model_validator
@@ -56,22 +55,29 @@ class Settings(BaseSettings):
         description="small model giving the guard a second opinion on each sentence of an investigation; empty → the guard's rules alone",
     )
     investigation_guard_timeout_s: float = Field(
-        default=10.0, gt=0, description="give up on the guard's second opinion after this long (the rules then decide alone)"
+        default=10.0,
+        gt=0,
+        description="give up on the guard's second opinion after this long (the rules then decide alone)",
     )
     incident_memory_concepts_path: Path | None = Field(
-        default=None, description="a team's own incident vocabulary (JSON, as bot/data/concepts.json), added to the built-in one"
+        default=None,
+        description="a team's own incident vocabulary (JSON, as bot/data/concepts.json), added to the built-in one",
     )
     embeddings_url: str | None = Field(
         default=None,
         description="OpenAI-compatible embeddings API (e.g. http://127.0.0.1:8089/v1): set → semantic recall; unset → lexical only",
     )
     embeddings_model: str | None = Field(default=None, description="model name sent to the embeddings endpoint")
-    embeddings_api_key: str | None = Field(default=None, description="Bearer token for the embeddings endpoint, if it needs one")
+    embeddings_api_key: str | None = Field(
+        default=None, description="Bearer token for the embeddings endpoint, if it needs one"
+    )
     embeddings_timeout_s: float = Field(
         default=1.0, gt=0, description="a recall waits this long for its query's vector, then answers lexically"
     )
     recall_floor: float = Field(
-        default=DEFAULT_FLOOR, ge=0, le=1,
+        default=DEFAULT_FLOOR,
+        ge=0,
+        le=1,
         description="relevance a memory needs to be shown (0–1; chosen on jira-dev, docs/BENCHMARKS.md)",
     )
     recall_when_nothing_found: Literal["line", "silent"] = Field(
@@ -91,7 +97,9 @@ class Settings(BaseSettings):
     )
     incident_channel_pattern: str = Field(default="^inc-", description="channels watched as incidents")
     resolution_nudge_after_h: float = Field(
-        default=4.0, gt=0, description="ask for an open incident's outcome once its channel has been quiet this many hours"
+        default=4.0,
+        gt=0,
+        description="ask for an open incident's outcome once its channel has been quiet this many hours",
     )
     resolution_reminder_after_h: float = Field(
         default=24.0, gt=0, description="the one reminder to the declarer comes this many hours after the ask"
@@ -111,10 +119,15 @@ class Settings(BaseSettings):
         description="worker processes `serve` starts for jobs, so their work never delays Slack's acks (0: in `serve`'s own process)",
     )  # fmt: skip
     job_concurrency: int = Field(
-        default=8, ge=2, le=64, description="jobs (recall threads, investigations, answers) run at once by each instance"
+        default=8,
+        ge=2,
+        le=64,
+        description="jobs (recall threads, investigations, answers) run at once by each instance",
     )
     shutdown_drain_s: float = Field(
-        default=25.0, ge=0, description="at SIGTERM, how long jobs in flight may finish before they go back to the queue"
+        default=25.0,
+        ge=0,
+        description="at SIGTERM, how long jobs in flight may finish before they go back to the queue",
     )
     port: int = Field(default=3000, ge=1, le=65535, description="HTTP port of `serve`")
     log_format: Literal["json", "text"] = Field(
@@ -142,7 +155,9 @@ class Settings(BaseSettings):
         value = value.strip()
         parts = urlsplit(value)
         if "+" in parts.scheme and parts.scheme.split("+", 1)[0] in POSTGRES_SCHEMES:
-            raise ValueError(f"{parts.scheme}:// is SQLAlchemy's spelling: write {parts.scheme.split('+', 1)[0]}://… instead")
+            raise ValueError(
+                f"{parts.scheme}:// is SQLAlchemy's spelling: write {parts.scheme.split('+', 1)[0]}://… instead"
+            )
         if parts.scheme not in POSTGRES_SCHEMES:
             raise ValueError(f"not a PostgreSQL URL: expected {DATABASE_URL_SHAPE}")
         try:
@@ -159,7 +174,7 @@ class Settings(BaseSettings):
         return value
 
     @model_validator(mode="after")
-    def _distinct_commands(self) -> "Settings":
+    def _distinct_commands(self) -> Settings:
         names = [self.slack_incident_command, self.slack_recall_command, self.slack_investigate_command]
         if len(set(names)) != len(names):
             raise ValueError(

@@ -44,7 +44,10 @@ CHANNEL_TALK = (
     (ONCALL, "pool at 20/20 on every checkout pod, requests queueing"),
     (RESPONDER, "restarted the checkout pods, pool filled again after 20 minutes"),
     (ONCALL, "raised the pool size from 20 to 50, still timing out"),
-    (RESPONDER, "found it in pg_stat_activity: idle in transaction sessions from checkout, all waiting on the provider"),
+    (
+        RESPONDER,
+        "found it in pg_stat_activity: idle in transaction sessions from checkout, all waiting on the provider",
+    ),
 )
 
 
@@ -95,7 +98,9 @@ def _as_message(m: Message) -> dict[str, Any]:
 
 
 async def _recall_thread(bot: LocalBot, channel: str) -> Message:
-    parent = await bot.sandbox.wait_for_message(channel, lambda m: " like this" in m.text and m.thread_ts in (None, m.ts))
+    parent = await bot.sandbox.wait_for_message(
+        channel, lambda m: " like this" in m.text and m.thread_ts in (None, m.ts)
+    )
     await bot.runtime.settle()
     return bot.sandbox.message(channel, parent.ts)
 
@@ -147,7 +152,7 @@ async def _steps(bot: LocalBot, shown: Transcript) -> bool:
     update = await sandbox.wait_for("chat.update", timeout=30)
     shown.message(update.params, "incident-memory · investigation")
 
-    shown.step("5. \"all clear\" — the bot asks, once, for what was learned")
+    shown.step('5. "all clear" — the bot asks, once, for what was learned')
     await bot.slack.say(CHANNEL, "deploy is out, all clear: no pool timeouts for 30 minutes", user=ONCALL)
     nudge = await sandbox.wait_for_message(CHANNEL, lambda m: ids.NUDGE_SAVE in json.dumps(m.blocks or []))
     shown.message(_as_message(nudge), "incident-memory")

@@ -61,11 +61,17 @@ def app_manifest(settings: Settings, *, host: str = PLACEHOLDER_HOST, socket_mod
         },
         "features": {
             # Home: incidents awaiting an outcome, memories to review, recall; Messages: nudges
-            "app_home": {"home_tab_enabled": True, "messages_tab_enabled": True, "messages_tab_read_only_enabled": True},
+            "app_home": {
+                "home_tab_enabled": True,
+                "messages_tab_enabled": True,
+                "messages_tab_read_only_enabled": True,
+            },
             "bot_user": {"display_name": "incident-memory", "always_online": True},
             "shortcuts": [dict(s) for s in SHORTCUTS],
-            "slash_commands": [{k: c[k] for k in ("command", "url", "description", "usage_hint", "should_escape") if k in c}
-                               for c in commands],  # fmt: skip
+            "slash_commands": [
+                {k: c[k] for k in ("command", "url", "description", "usage_hint", "should_escape") if k in c}
+                for c in commands
+            ],  # fmt: skip
         },
         "oauth_config": {"scopes": {"bot": list(SCOPES)}},
         "settings": {

@@ -8,7 +8,7 @@ truncates it with a pointer to `/incident show`, the stored memory keeps all of 
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -27,7 +27,7 @@ Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def shown_person(person_id: str | None, name: str | None) -> str | None:
@@ -181,7 +181,7 @@ class MemoryDraft(Strict):
     )
 
     @model_validator(mode="after")
-    def _superseded_names_successor(self) -> "MemoryDraft":
+    def _superseded_names_successor(self) -> MemoryDraft:
         if (self.truth_state is TruthState.SUPERSEDED) != (self.superseded_by is not None):
             raise ValueError("superseded_by must be set exactly when truth_state is 'superseded'")
         if self.superseded_by is not None and self.superseded_by == self.incident_id:
@@ -243,11 +243,13 @@ class RecallQuery(Strict):
     )
     limit: int = Field(default=5, ge=1, le=50)
     exclude_ids: list[Identifier] = Field(
-        default_factory=list, max_length=200, description="memories never to return (the incident's own; replay's target-absent mode)"
+        default_factory=list,
+        max_length=200,
+        description="memories never to return (the incident's own; replay's target-absent mode)",
     )
 
     @classmethod
-    def for_incident(cls, incident: Incident, team_id: str, **kwargs: Any) -> "RecallQuery":
+    def for_incident(cls, incident: Incident, team_id: str, **kwargs: Any) -> RecallQuery:
         return cls(
             team_id=team_id,
             title=incident.title,
@@ -313,7 +315,7 @@ class Resolution(Strict):
     notes: Text | None = None
 
     @model_validator(mode="after")
-    def _verified_needs_note(self) -> "Resolution":
+    def _verified_needs_note(self) -> Resolution:
         if self.verified and not self.verification_note:
             raise ValueError("a verified fix needs a verification note saying how it was verified")
         return self

@@ -27,7 +27,9 @@ def check_data_dir(settings: Settings) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise ConfigurationError(f"{_data_dir_name(settings)} cannot be created ({exc.strerror or exc}): {fix}") from exc
+        raise ConfigurationError(
+            f"{_data_dir_name(settings)} cannot be created ({exc.strerror or exc}): {fix}"
+        ) from exc
     if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
         raise ConfigurationError(f"{_data_dir_name(settings)} is not a folder you can write: {fix}")
     if len(str((folder / "pg").resolve())) > MAX_DATA_DIR_CHARS:

@@ -18,18 +18,18 @@ from typing import Any
 import asyncpg
 
 from bot.config import Settings
+from bot.embeddings import embedder_from_settings
 from bot.memory.bulk import analyze_after_load, retain_many
 from bot.memory.database import throwaway_database
 from bot.memory.files import MemoryFileError, draft_from_json, parse_records
-from bot.memory.postings import derive_postings
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
+from bot.memory.postings import derive_postings
+from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 from bot.recall.concepts import load_vocabulary
-from bot.embeddings import embedder_from_settings
+from bot.recall.floor import DEFAULT_FLOOR
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
-from bot.recall.floor import DEFAULT_FLOOR
-from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 
 REPLAY_TEAM = "replay"
 TOP_K = 10
@@ -67,7 +67,8 @@ class CaseResult:
     def passes(self, floor: float) -> bool:
         """A true match would be posted: in the top POSTED and at or above the floor."""
         return any(
-            m in self.case.relevant and r >= floor for m, r in zip(self.ranked[:POSTED], self.relevances[:POSTED])
+            m in self.case.relevant and r >= floor
+            for m, r in zip(self.ranked[:POSTED], self.relevances[:POSTED], strict=False)
         )
 
     def false_alarm(self, floor: float) -> bool:
@@ -96,7 +97,7 @@ class Metrics:
     cases: int
 
     @classmethod
-    def of(cls, ranks: list[int | None]) -> "Metrics":
+    def of(cls, ranks: list[int | None]) -> Metrics:
         n = len(ranks) or 1
         return cls(
             recall_at_1=round(sum(1 for r in ranks if r == 1) / n, 4),
@@ -123,7 +124,7 @@ class ReplayReport:
     floor: float = DEFAULT_FLOOR
 
     @classmethod
-    def of(cls, results: list[CaseResult], floor: float = DEFAULT_FLOOR) -> "ReplayReport":
+    def of(cls, results: list[CaseResult], floor: float = DEFAULT_FLOOR) -> ReplayReport:
         latencies = [r.latency_ms for r in results]
         return cls(
             metrics=Metrics.of([r.rank for r in results]),
@@ -185,7 +186,9 @@ class ReplayReport:
                         if point.absent_false_alarm_rate is not None else ""))  # fmt: skip
         if self.target_absent:
             lines.append("floor  posted(present)  false-alarm(absent)")
-            lines += [f"{p.floor:5.2f}  {p.present_pass_rate:15.3f}  {p.absent_false_alarm_rate:19.3f}" for p in self.curve()]
+            lines += [
+                f"{p.floor:5.2f}  {p.present_pass_rate:15.3f}  {p.absent_false_alarm_rate:19.3f}" for p in self.curve()
+            ]
         distinct = self.subset("near_identical_text", False)
         if distinct is not None:
             lines.append(
@@ -260,8 +263,14 @@ def _progress(progress: bool):  # noqa: ANN202 - a rich Progress
     return Progress(*columns, console=Console(stderr=True), disable=not progress, transient=True)
 
 
-async def load_memories_into(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: list[MemoryDraft], *,
-                             semantic: SemanticRecall | None = None, progress: bool = True) -> None:
+async def load_memories_into(
+    store: PostgresMemoryStore,
+    pool: asyncpg.Pool,
+    memories: list[MemoryDraft],
+    *,
+    semantic: SemanticRecall | None = None,
+    progress: bool = True,
+) -> None:
     """Retain the corpus in bulk, derive postings, and (semantic recall on) embed every memory."""
     with _progress(progress) as bar:
         task = bar.add_task("retaining", total=len(memories))
@@ -278,9 +287,15 @@ async def load_memories_into(store: PostgresMemoryStore, pool: asyncpg.Pool, mem
             await semantic.embed_pending(on_progress=lambda n: bar.advance(task, n))
 
 
-async def recall_cases(recall: RecallService, cases: list[ReplayCase], *, progress: bool = True,
-                       keep_matches: bool = False, target_absent: bool = False,
-                       floor: float = DEFAULT_FLOOR) -> ReplayReport:
+async def recall_cases(
+    recall: RecallService,
+    cases: list[ReplayCase],
+    *,
+    progress: bool = True,
+    keep_matches: bool = False,
+    target_absent: bool = False,
+    floor: float = DEFAULT_FLOOR,
+) -> ReplayReport:
     """Recall each case; with `target_absent`, each case is recalled once more without its true
     matches (as if they were not in the bank) to count false alarms."""
     results = []
@@ -302,19 +317,36 @@ async def recall_cases(recall: RecallService, cases: list[ReplayCase], *, progre
     return ReplayReport.of(results, floor)
 
 
-async def replay_on(store: PostgresMemoryStore, pool: asyncpg.Pool, memories: list[MemoryDraft],
-                    cases: list[ReplayCase], *, progress: bool = True, keep_matches: bool = False,
-                    target_absent: bool = False, floor: float = DEFAULT_FLOOR,
-                    semantic: SemanticRecall | None = None) -> ReplayReport:
+async def replay_on(
+    store: PostgresMemoryStore,
+    pool: asyncpg.Pool,
+    memories: list[MemoryDraft],
+    cases: list[ReplayCase],
+    *,
+    progress: bool = True,
+    keep_matches: bool = False,
+    target_absent: bool = False,
+    floor: float = DEFAULT_FLOOR,
+    semantic: SemanticRecall | None = None,
+) -> ReplayReport:
     """Retain (and, semantic recall on, embed), then recall each case."""
     await load_memories_into(store, pool, memories, semantic=semantic, progress=progress)
     recall = RecallService(store, semantic=semantic if semantic is not None and semantic.enabled else None)
-    return await recall_cases(recall, cases, progress=progress, keep_matches=keep_matches,
-                              target_absent=target_absent, floor=floor)
+    return await recall_cases(
+        recall, cases, progress=progress, keep_matches=keep_matches, target_absent=target_absent, floor=floor
+    )
 
 
-async def run_replay(folder: Path, settings: Settings, *, admin_dsn: str | None = None, progress: bool = True,
-                     keep_matches: bool = False, target_absent: bool = False, floor: float | None = None) -> ReplayReport:
+async def run_replay(
+    folder: Path,
+    settings: Settings,
+    *,
+    admin_dsn: str | None = None,
+    progress: bool = True,
+    keep_matches: bool = False,
+    target_absent: bool = False,
+    floor: float | None = None,
+) -> ReplayReport:
     from bot.memory.database import database_url
 
     memories = load_memories(folder)
@@ -329,12 +361,18 @@ async def run_replay(folder: Path, settings: Settings, *, admin_dsn: str | None 
             if embedder is not None:  # EMBEDDINGS_URL: fused recall, where the server has pgvector
                 semantic = SemanticRecall(embedder, store, query_timeout=settings.embeddings_timeout_s)
                 await semantic.start()
-            return await replay_on(store, pool, memories, cases, progress=progress, keep_matches=keep_matches,
-                                   target_absent=target_absent, floor=settings.recall_floor if floor is None else floor,
-                                   semantic=semantic)
+            return await replay_on(
+                store,
+                pool,
+                memories,
+                cases,
+                progress=progress,
+                keep_matches=keep_matches,
+                target_absent=target_absent,
+                floor=settings.recall_floor if floor is None else floor,
+                semantic=semantic,
+            )
         finally:
             if semantic is not None:
                 await semantic.aclose()
             await pool.close()
-
-

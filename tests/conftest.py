@@ -14,6 +14,7 @@ import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -23,6 +24,9 @@ from bot.config import PROJECT_ROOT
 from bot.memory.migrate import apply_migrations
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
+
+if TYPE_CHECKING:
+    from tests.fakes.embeddings_api import FakeEmbeddingsApi
 
 MIGRATIONS = PROJECT_ROOT / "migrations"
 
@@ -169,7 +173,7 @@ async def vector_database_url(vector_admin_dsn: str, vector_template_database: s
 
 
 @pytest.fixture
-async def embeddings_api() -> AsyncIterator["FakeEmbeddingsApi"]:
+async def embeddings_api() -> AsyncIterator[FakeEmbeddingsApi]:
     from tests.fakes.embeddings_api import FakeEmbeddingsApi
 
     api = await FakeEmbeddingsApi().start()

@@ -28,8 +28,8 @@ from bot.config import PROJECT_ROOT
 from bot.investigation import AnthropicInvestigator, Investigation, InvestigatorKind, ModelAnswer
 from bot.investigation.claims import split_sentences
 from bot.investigation.guard import GuardResult, guard
-from bot.slack.investigation import investigation_message
 from bot.models import FailedAttempt, Incident, MemoryRecord, RecallMatch, TimelineEntry
+from bot.slack.investigation import investigation_message
 from tests.fakes.anthropic_api import Classify, FakeMessagesAPI, Judge, ToolAnswer, never_flags
 
 EVAL = PROJECT_ROOT / "eval" / "guard"
@@ -74,7 +74,9 @@ def load_scenario(path: Path = EVAL / "scenario.json") -> Scenario:
         attempts = [FailedAttempt(**a) for a in m.pop("failed_attempts", [])]
         record = MemoryRecord(team_id="T1", created_at=at, updated_at=at, occurred_at=at, verified_at=at,
                               failed_attempts=attempts, **m)  # fmt: skip
-        memories.append(RecallMatch(memory=record, score=0.8, score_components={"service": 0.8}, reasons=["same service: payments"]))
+        memories.append(
+            RecallMatch(memory=record, score=0.8, score_components={"service": 0.8}, reasons=["same service: payments"])
+        )
     return Scenario(
         now=now,
         incident=Incident(**raw["incident"]),
@@ -92,17 +94,37 @@ def _item(case: Case) -> tuple[str, Any]:
         case "checks_to_run.action":
             return "checks_to_run", {"action": case.text, "why": "", "memory_ids": list(case.memory_ids)}
         case "checks_to_run.why":
-            return "checks_to_run", {"action": "Chart checked-out pool connections per minute", "why": case.text, "memory_ids": mids}
+            return "checks_to_run", {
+                "action": "Chart checked-out pool connections per minute",
+                "why": case.text,
+                "memory_ids": mids,
+            }
         case "hypotheses.statement":
-            return "hypotheses", {"statement": case.text, "related_memory_ids": list(case.memory_ids), "status": "needs_evidence"}
+            return "hypotheses", {
+                "statement": case.text,
+                "related_memory_ids": list(case.memory_ids),
+                "status": "needs_evidence",
+            }
         case "hypotheses.current_evidence":
-            return "hypotheses", {"statement": "The pool is saturated", "current_evidence": [case.text], "status": "supported"}
+            return "hypotheses", {
+                "statement": "The pool is saturated",
+                "current_evidence": [case.text],
+                "status": "supported",
+            }
         case "successful_previous_actions.action":
             return "successful_previous_actions", {"action": case.text, "memory_id": mids[0]}
         case "failed_previous_actions.action":
-            return "failed_previous_actions", {"action": case.text, "why_it_failed": "It did not help.", "memory_id": mids[0]}
+            return "failed_previous_actions", {
+                "action": case.text,
+                "why_it_failed": "It did not help.",
+                "memory_id": mids[0],
+            }
         case "failed_previous_actions.why_it_failed":
-            return "failed_previous_actions", {"action": "Restarted the payments pods", "why_it_failed": case.text, "memory_id": mids[0]}
+            return "failed_previous_actions", {
+                "action": "Restarted the payments pods",
+                "why_it_failed": case.text,
+                "memory_id": mids[0],
+            }
         case "conflicts.description":
             return "conflicts", {"memory_ids": [PAST_CAUSE_MEMORY, LOCKS_MEMORY], "description": case.text,
                                  "evidence_needed": "Idle sessions or lock waits in the database now."}  # fmt: skip

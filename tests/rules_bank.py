@@ -14,7 +14,8 @@ def leak(incident_id: str, when: str, **fields: object) -> dict:
 
 CONFIRMED_LEAKS = [
     leak(
-        "INC-101", "2026-03-02T10:00:00Z",
+        "INC-101",
+        "2026-03-02T10:00:00Z",
         title="Payments API 503s: connection pool exhausted",
         symptoms="checkout latency at 30 s, 503s from payments",
         error_message=HIKARI.format(ms=30000),
@@ -27,7 +28,8 @@ CONFIRMED_LEAKS = [
         ],
     ),
     leak(
-        "INC-102", "2026-04-14T09:30:00Z",
+        "INC-102",
+        "2026-04-14T09:30:00Z",
         title="Card payments failing: could not get connection",
         symptoms="card payments time out",
         error_message=HIKARI.format(ms=30004),
@@ -37,7 +39,8 @@ CONFIRMED_LEAKS = [
         failed_attempts=[{"action": "restart the payments pods", "why_it_failed": "bought 15 minutes"}],
     ),
     leak(
-        "INC-103", "2026-06-09T18:05:00Z",
+        "INC-103",
+        "2026-06-09T18:05:00Z",
         title="payments timeouts at peak",
         symptoms="pool checkout timed out in payments workers",
         error_message="psycopg_pool.PoolTimeout: couldn't get a connection after 30.00 sec",
@@ -47,7 +50,8 @@ CONFIRMED_LEAKS = [
         failed_attempts=[{"action": "Restart the payments pods", "why_it_failed": "the pool drained again in minutes"}],
     ),
     leak(
-        "INC-104", "2026-08-21T03:12:00Z",
+        "INC-104",
+        "2026-08-21T03:12:00Z",
         title="Payments down: too many clients",
         symptoms="every payment fails",
         error_message="FATAL: remaining connection slots are reserved for non-replication superuser connections",
@@ -62,28 +66,41 @@ CONFIRMED_LEAKS = [
 
 NOT_EVIDENCE = [
     leak(
-        "INC-106", "2026-05-01T12:00:00Z", truth_state="unconfirmed_hypothesis", verified_by=None,
+        "INC-106",
+        "2026-05-01T12:00:00Z",
+        truth_state="unconfirmed_hypothesis",
+        verified_by=None,
         title="Payments pool exhausted again?",
         error_message=HIKARI.format(ms=30001),
-        root_cause="Probably the retry helper leaking connections", resolution="Restarted pods; fixed the retry helper",
+        root_cause="Probably the retry helper leaking connections",
+        resolution="Restarted pods; fixed the retry helper",
     ),
     leak(
-        "INC-107", "2026-07-03T12:00:00Z", truth_state="unconfirmed_hypothesis", verified_by=None,
+        "INC-107",
+        "2026-07-03T12:00:00Z",
+        truth_state="unconfirmed_hypothesis",
+        verified_by=None,
         title="Payments 503s, pool checkout timeout",
-        root_cause="Retry helper leak suspected", resolution="Released connections in the retry helper",
+        root_cause="Retry helper leak suspected",
+        resolution="Released connections in the retry helper",
     ),
     leak(
-        "INC-108", "2026-07-20T12:00:00Z", truth_state="unconfirmed_hypothesis", verified_by=None,
+        "INC-108",
+        "2026-07-20T12:00:00Z",
+        truth_state="unconfirmed_hypothesis",
+        verified_by=None,
         title="Payments connection pool exhausted during deploy",
         error_message=HIKARI.format(ms=30002),
-        root_cause="The retry helper leaked connections", resolution="Released the connection in the retry helper",
+        root_cause="The retry helper leaked connections",
+        resolution="Released the connection in the retry helper",
     ),
 ]
 REJECTED = "INC-108"  # rejected by the test after retaining: the truth machine records the move
 
 OTHER_CAUSES = [
     leak(
-        "INC-105", "2026-11-27T20:00:00Z",
+        "INC-105",
+        "2026-11-27T20:00:00Z",
         title="Payments pool exhausted on Black Friday",
         symptoms="payments slow under triple traffic",
         error_message=HIKARI.format(ms=30000),
@@ -92,14 +109,18 @@ OTHER_CAUSES = [
         resolution="Raised the pool size to 60 and added a read replica",
     ),
     leak(
-        "INC-201", "2026-02-01T08:00:00Z", service="search",
+        "INC-201",
+        "2026-02-01T08:00:00Z",
+        service="search",
         title="Search indexer stopped: no space left on device",
         error_message="OSError: [Errno 28] No space left on device: '/var/lib/search/segments'",
         root_cause="Old index segments were never pruned and the disk filled",
         resolution="Pruned old segments and added a retention job",
     ),
     leak(
-        "INC-202", "2026-09-01T08:00:00Z", service="search",
+        "INC-202",
+        "2026-09-01T08:00:00Z",
+        service="search",
         title="Search disk full again",
         error_message="OSError: [Errno 28] No space left on device: '/var/lib/search/tmp'",
         root_cause="Merge temp files kept after a crash filled the disk",

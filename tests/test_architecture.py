@@ -178,6 +178,8 @@ def test_sql_lives_only_in_the_memory_package() -> None:
 
 def test_no_module_is_over_500_lines() -> None:
     long = {
-        name: n for name, (path, _) in _sources().items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+        name: n
+        for name, (path, _) in _sources().items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert long == {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -184,7 +185,7 @@ def test_recall_filters_by_severity_tag_state_and_time(cli, tmp_path: Path) -> N
 
 async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str, monkeypatch, capsys) -> None:  # noqa: ANN001
     """A memory saved at resolution shares its id with the incident the bot tracked."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from bot.memory.incidents import PostgresIncidentStore
     from bot.memory.pool import create_pool
@@ -195,9 +196,11 @@ async def test_purge_forgets_the_incident_and_its_timeline_too(database_url: str
     pool = await create_pool(database_url)
     try:
         incidents = PostgresIncidentStore(pool)
-        incident, _ = await incidents.open_incident("local", "C1", Incident(title="Checkout down"), channel_name="inc-x")
+        incident, _ = await incidents.open_incident(
+            "local", "C1", Incident(title="Checkout down"), channel_name="inc-x"
+        )
         for ts, text in (("1.1", "pool at 100/100"), ("1.2", "secret customer name in a log line")):
-            await incidents.append_message("local", "C1", ts, "alice", text, datetime.now(timezone.utc))
+            await incidents.append_message("local", "C1", ts, "alice", text, datetime.now(UTC))
         from bot.models import Resolution
 
         await PostgresMemoryStore(pool).retain(
@@ -243,7 +246,13 @@ def test_without_database_url_the_embedded_postgres_says_where_the_memory_lives(
                                env=env, capture_output=True, text=True, timeout=120)  # fmt: skip
         assert first.returncode == 0, first.stderr
         assert first.stderr == ""  # quiet by default
-        again = subprocess.run([sys.executable, "-m", "bot.cli", "-v", "show", "INC-7"], env=env, capture_output=True, text=True, timeout=120)
+        again = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "-v", "show", "INC-7"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert again.returncode == 0 and "Orders API timeouts" in again.stdout  # kept between runs
         assert f"data in {data / 'pg'}" in again.stderr  # -v says where
     finally:
@@ -286,7 +295,9 @@ async def _purge_records(database_url: str) -> list[tuple[str, str, str, dict]]:
     return [(r["incident_id"], r["what"], r["purged_by"], r["detail"]) for r in rows]
 
 
-def test_purge_asks_first_and_refuses_without_a_terminal(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str) -> None:
+def test_purge_asks_first_and_refuses_without_a_terminal(
+    cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str
+) -> None:
     cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
     code, _, err = cli("purge", "INC-7")  # pytest's stdin is no terminal
     assert code == 1 and "pass --yes" in err
@@ -305,7 +316,9 @@ def test_purge_asks_first_and_refuses_without_a_terminal(cli, tmp_path: Path, mo
     assert (incident_id, what, purged_by, detail) == ("INC-7", "memory", "cli:dana", {"corrections": 0})
 
 
-def test_purge_of_a_successor_says_what_it_superseded_and_does_what_it_is_told(cli, tmp_path: Path, database_url: str) -> None:
+def test_purge_of_a_successor_says_what_it_superseded_and_does_what_it_is_told(
+    cli, tmp_path: Path, database_url: str
+) -> None:
     older = {**OUTCOME, "incident_id": "INC-6", "truth_state": "unconfirmed_hypothesis", "verified_by": None}
     cli("retain", write(tmp_path, "m.jsonl", [older, OUTCOME]))
     assert cli("supersede", "INC-6", "--by", "INC-7", "--as", "maya")[0] == 0
@@ -318,7 +331,10 @@ def test_purge_of_a_successor_says_what_it_superseded_and_does_what_it_is_told(c
     code, out, _ = cli("show", "INC-6", "--json")
     restored = json.loads(out)
     assert restored["truth_state"] == "unconfirmed_hypothesis" and restored["superseded_by"] is None
-    assert [(t["to_state"], t["actor"]) for t in restored["transitions"]] == [("superseded", "cli:maya"), ("unconfirmed_hypothesis", "cli:dana")]
+    assert [(t["to_state"], t["actor"]) for t in restored["transitions"]] == [
+        ("superseded", "cli:maya"),
+        ("unconfirmed_hypothesis", "cli:dana"),
+    ]
     [record] = asyncio.run(_purge_records(database_url))
     assert record[3] == {"corrections": 0, "superseded": ["INC-6"], "superseded_handling": "restore"}
 
@@ -358,7 +374,9 @@ async def test_purging_is_for_the_declarer_reviewers_and_admins(database_url: st
         incident, _ = await incidents.open_incident("T1", "C1", Incident(title="Checkout down"), declared_by="U1")
         purges = PurgeService(PostgresMemoryStore(pool), incidents, reviewers=Reviewers.parse("U3"))
         plan = await purges.plan("T1", incident.incident_id)
-        with pytest.raises(NotAllowed, match="Only the incident's declarer, a memory reviewer or a workspace admin can purge"):
+        with pytest.raises(
+            NotAllowed, match="Only the incident's declarer, a memory reviewer or a workspace admin can purge"
+        ):
             await purges.purge(plan, by=Actor("U2"), superseded=SupersededHandling.REFUSE)
         assert await incidents.get("T1", incident.incident_id) is not None
         done = await purges.purge(plan, by=Actor("U1"), superseded=SupersededHandling.REFUSE)

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from bot.recall.conflicts import find_conflicts
 from bot.models import MemoryRecord, RecallMatch, TruthState
+from bot.recall.conflicts import find_conflicts
 
-NOW = datetime(2025, 6, 1, tzinfo=timezone.utc)
+NOW = datetime(2025, 6, 1, tzinfo=UTC)
 
 
 def match(incident_id: str, service: str | None, root_cause: str | None, **fields: object) -> RecallMatch:

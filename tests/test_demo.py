@@ -37,7 +37,9 @@ def fresh_home() -> Iterator[Path]:
 
 
 def _env(home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "XDG_DATA_HOME", "INCIDENT_MEMORY_DATA_DIR")}
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "XDG_DATA_HOME", "INCIDENT_MEMORY_DATA_DIR")
+    }
     return env | {"HOME": str(home), "PYTHONUNBUFFERED": "1", "COLUMNS": "100"}
 
 
@@ -108,7 +110,9 @@ def _plans() -> list[tuple[str, list[tuple[str, int]]]]:
     alternating = [(step, (signal.SIGINT, signal.SIGTERM)[i % 2]) for i, step in enumerate(STEPS)]
     if os.environ.get("IM_DEMO_INTERRUPTS") != "all":
         return [("alternating", alternating)]
-    return [(f"every step {signal.Signals(s).name}", [(step, s) for step in STEPS]) for s in (signal.SIGINT, signal.SIGTERM)]
+    return [
+        (f"every step {signal.Signals(s).name}", [(step, s) for step in STEPS]) for s in (signal.SIGINT, signal.SIGTERM)
+    ]
 
 
 @pytest.mark.parametrize("plan", [p for _, p in _plans()], ids=[name for name, _ in _plans()])

@@ -4,7 +4,7 @@ client against the local fake Messages API), and what the person did with the dr
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -15,7 +15,7 @@ from bot.drafting.rules import OfflineDrafter, split_attempt
 from bot.models import FailedAttempt, FieldOrigin, IncidentRecord, Resolution, TimelineEntry
 from tests.fakes.anthropic_api import Delay, FakeMessagesAPI, Status, ToolAnswer
 
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 CHANNEL = [
     "checkout is throwing 500s, payments pods look unhealthy",
     "restarted payments pods, errors back after 25 minutes",
@@ -95,7 +95,9 @@ def test_the_trace_says_which_fields_were_accepted_changed_cleared_or_typed() ->
         lesson="Alert on pool saturation",  # typed
         failed_attempts=[
             FailedAttempt(action="Restarted payments pods", why_it_failed="Errors back after 25 minutes"),
-            FailedAttempt(action="Raised max_connections to 400", why_it_failed="Still timing out; the leak was faster"),
+            FailedAttempt(
+                action="Raised max_connections to 400", why_it_failed="Still timing out; the leak was faster"
+            ),
         ],
     )
     trace = drafting_trace(draft, resolution)
@@ -144,7 +146,9 @@ async def test_the_models_fields_carry_the_messages_they_quote(fake_api: FakeMes
     finally:
         await model.aclose()
     assert draft.drafter == "anthropic:claude-test"
-    assert draft.root_cause is not None and [(q.message_ts, q.author) for q in draft.root_cause.quotes] == [("1772442004.000100", "maya")]
+    assert draft.root_cause is not None and [(q.message_ts, q.author) for q in draft.root_cause.quotes] == [
+        ("1772442004.000100", "maya")
+    ]
     assert draft.failed_attempts[0].quotes[0].message_ts == "1772442001.000100"
     assert draft.notes == []
     prompt = fake_api.requests[0].prompt

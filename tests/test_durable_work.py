@@ -51,7 +51,9 @@ async def test_a_message_sent_while_the_database_is_down_reaches_the_timeline_th
 ) -> None:
     await declare(bot)
     bot.sandbox.add_message("C1", "pool at 100/100 since the 11:55 deploy", user="U1")
-    event = message_event("C1", "pool at 100/100 since the 11:55 deploy", user="U1", ts=bot.sandbox.messages("C1")[-1].ts)
+    event = message_event(
+        "C1", "pool at 100/100 since the 11:55 deploy", user="U1", ts=bot.sandbox.messages("C1")[-1].ts
+    )
     proxy.cut()
     refused = await bot.slack.event(event, event_id="EvDOWN")
     assert refused.status == 503  # not acknowledged: Slack will send it again
@@ -62,7 +64,9 @@ async def test_a_message_sent_while_the_database_is_down_reaches_the_timeline_th
     assert (await timeline_texts(bot)).count("pool at 100/100 since the 11:55 deploy") == 1
 
 
-async def test_a_command_while_the_database_is_down_is_answered_at_once_with_why(bot: LocalBot, proxy: TcpProxy) -> None:
+async def test_a_command_while_the_database_is_down_is_answered_at_once_with_why(
+    bot: LocalBot, proxy: TcpProxy
+) -> None:
     proxy.cut()
     response = await bot.slack.command("/recall", "connection pool exhausted", user_id="U1", channel_id="C1")
     proxy.restore()
@@ -107,10 +111,14 @@ async def test_an_investigation_cut_by_a_deploy_is_finished_by_the_next_instance
             await first.runtime.services.memory.retain(draft_from_json(SEED, team_id=sandbox.team_id))
             await declare(first)
             assert (await first.slack.command("/investigate", user_id="U1", channel_id="C1")).status == 200
-            await sandbox.wait_for(lambda c: c.method == "chat.postMessage" and "Investigating" in c.params.get("text", ""), timeout=15)
+            await sandbox.wait_for(
+                lambda c: c.method == "chat.postMessage" and "Investigating" in c.params.get("text", ""), timeout=15
+            )
         # the deploy stopped the first instance mid-investigation: the placeholder still spins
         assert any(m.text.startswith("Investigating") for m in sandbox.messages("C1"))
-        async with local_bot(settings.model_copy(update={"anthropic_base_url": model.base_url}), sandbox=sandbox) as second:
+        async with local_bot(
+            settings.model_copy(update={"anthropic_base_url": model.base_url}), sandbox=sandbox
+        ) as second:
             await second.runtime.settle(timeout=60)
         texts = [m.text for m in sandbox.messages("C1")]
         assert not [t for t in texts if t.startswith("Investigating")]

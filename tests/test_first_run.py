@@ -55,7 +55,9 @@ def test_a_database_url_that_cannot_work_is_refused_before_anything_starts(
     code, out, err = run(capsys, "list")
     line = one_line(err)
     assert code == 1 and out == ""
-    assert line.startswith("error: DATABASE_URL=") and said in line and "unset it to use the embedded PostgreSQL" in line
+    assert (
+        line.startswith("error: DATABASE_URL=") and said in line and "unset it to use the embedded PostgreSQL" in line
+    )
     assert ":pw@" not in line  # a password is never echoed
     assert not data_dir.exists()  # the embedded database was not started
 
@@ -118,7 +120,12 @@ def test_an_unknown_log_level_names_the_setting_and_the_choices(
     ],
 )
 def test_every_other_setting_a_user_can_get_wrong_is_one_line(
-    name: str, value: str, said: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    name: str,
+    value: str,
+    said: str,
+    data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv(name, value)
     code, _, err = run(capsys, "recall", "checkout", "timeouts")
@@ -186,7 +193,11 @@ async def test_serve_refuses_an_app_token_slack_rejects_in_one_line(database_url
                                    "SLACK_APP_TOKEN": "xapp-wrong", "SLACK_API_URL": sandbox.base_url,
                                    "LOG_LEVEL": "WARNING"})  # fmt: skip
     line = one_line(said)
-    assert code == 1 and line.startswith("error: Slack refused SLACK_APP_TOKEN (invalid_auth)") and "unset SLACK_APP_TOKEN" in line
+    assert (
+        code == 1
+        and line.startswith("error: Slack refused SLACK_APP_TOKEN (invalid_auth)")
+        and "unset SLACK_APP_TOKEN" in line
+    )
     assert "xapp-wrong" not in line
 
 
@@ -199,7 +210,11 @@ async def test_serve_on_a_port_in_use_says_to_set_port(database_url: str) -> Non
             code, said = await _serve({"DATABASE_URL": database_url, "PORT": str(port), "SLACK_BOT_TOKEN": sandbox.token,
                                        "SLACK_SIGNING_SECRET": "s", "SLACK_API_URL": sandbox.base_url,
                                        "LOG_LEVEL": "WARNING"})  # fmt: skip
-    assert code == 1 and one_line(said).startswith(f"error: cannot listen on PORT={port}") and "set PORT to a free port" in said
+    assert (
+        code == 1
+        and one_line(said).startswith(f"error: cannot listen on PORT={port}")
+        and "set PORT to a free port" in said
+    )
 
 
 async def test_serve_says_which_workspace_it_serves_and_warns_of_nothing(database_url: str) -> None:

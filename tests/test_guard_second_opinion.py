@@ -54,8 +54,15 @@ async def test_the_classification_call_is_separate_strict_and_asks_of_every_sent
     assert tool["input_schema"]["properties"]["verdicts"]["items"]["additionalProperties"] is False
     assert asked.body["tool_choice"] == {"type": "tool", "name": CLASSIFIER_TOOL}
     texts = [text for _, _, text in asked.sentences]
-    assert "Checkout returns 503s since 11:55." in texts and SUBTLE in texts and "Was there a deploy before 11:55?" in texts
-    assert result.guard_model == DEFAULT_GUARD_MODEL and (result.guard_usage.input_tokens, result.guard_usage.output_tokens) == (400, 60)
+    assert (
+        "Checkout returns 503s since 11:55." in texts
+        and SUBTLE in texts
+        and "Was there a deploy before 11:55?" in texts
+    )
+    assert result.guard_model == DEFAULT_GUARD_MODEL and (
+        result.guard_usage.input_tokens,
+        result.guard_usage.output_tokens,
+    ) == (400, 60)
     assert (result.usage.input_tokens, result.usage.output_tokens) == (1200, 300)  # the investigation's cost, apart
 
 
@@ -67,7 +74,11 @@ async def test_the_second_opinion_refuses_what_the_rules_let_through(api: FakeMe
     assert result.investigator is InvestigatorKind.ANTHROPIC
     assert all(SUBTLE not in h.statement for h in result.hypotheses)
     correction = api.requests[1].body["messages"][-1]["content"][0]
-    assert correction["is_error"] is True and "(second opinion)" in correction["content"] and SUBTLE in correction["content"]
+    assert (
+        correction["is_error"] is True
+        and "(second opinion)" in correction["content"]
+        and SUBTLE in correction["content"]
+    )
     assert len(api.classifications) == 2 and result.guard_usage.input_tokens == 800
 
 

@@ -27,7 +27,9 @@ FORM = "application/x-www-form-urlencoded"
 
 @pytest.fixture
 async def bot(database_url: str) -> AsyncIterator[LocalBot]:
-    async with local_bot(Settings(database_url=database_url), signing_secret="shared-secret-of-two-instances") as running:
+    async with local_bot(
+        Settings(database_url=database_url), signing_secret="shared-secret-of-two-instances"
+    ) as running:
         running.sandbox.add_user("U1", "alice")
         running.sandbox.add_channel("C1", "inc-checkout-timeouts")
         await running.runtime.services.memory.retain(draft_from_json(SEED, team_id=running.sandbox.team_id))
@@ -100,19 +102,36 @@ async def test_a_replayed_command_answers_nothing_new(bot: LocalBot) -> None:
 MALFORMED: dict[str, tuple[bytes, str]] = {
     "broken JSON": (b'{"type": "event_callback", "event": ', "application/json"),
     "a JSON array": (b"[1, 2, 3]", "application/json"),
-    "an event without its event": (json.dumps({"type": "event_callback", "team_id": "T0SANDBOX"}).encode(), "application/json"),
+    "an event without its event": (
+        json.dumps({"type": "event_callback", "team_id": "T0SANDBOX"}).encode(),
+        "application/json",
+    ),
     "not UTF-8": (b"command=%2Frecall&text=\xff\xfe", FORM),
     "a broken payload": (urlencode({"payload": '{"type": "view_submission", '}).encode(), FORM),
-    "a payload with no user": (urlencode({"payload": json.dumps({"type": "view_submission", "team": {"id": "T0SANDBOX"}})}).encode(), FORM),
+    "a payload with no user": (
+        urlencode({"payload": json.dumps({"type": "view_submission", "team": {"id": "T0SANDBOX"}})}).encode(),
+        FORM,
+    ),
     "a submission with no view": (
-        urlencode({"payload": json.dumps({"type": "view_submission", "team": {"id": "T0SANDBOX"}, "user": {"id": "U1"}})}).encode(),
+        urlencode(
+            {"payload": json.dumps({"type": "view_submission", "team": {"id": "T0SANDBOX"}, "user": {"id": "U1"}})}
+        ).encode(),
         FORM,
     ),
     "a click with no action": (
-        urlencode({"payload": json.dumps({"type": "block_actions", "team": {"id": "T0SANDBOX"}, "user": {"id": "U1"}, "actions": []})}).encode(),
+        urlencode(
+            {
+                "payload": json.dumps(
+                    {"type": "block_actions", "team": {"id": "T0SANDBOX"}, "user": {"id": "U1"}, "actions": []}
+                )
+            }
+        ).encode(),
         FORM,
     ),
-    "a command with no channel": (urlencode({"command": "/incident", "team_id": "T0SANDBOX", "user_id": "U1"}).encode(), FORM),
+    "a command with no channel": (
+        urlencode({"command": "/incident", "team_id": "T0SANDBOX", "user_id": "U1"}).encode(),
+        FORM,
+    ),
     "a form with neither": (b"hello=world", FORM),
     "an empty body": (b"", FORM),
     "plain text": (b"hello", "text/plain"),
@@ -120,7 +139,9 @@ MALFORMED: dict[str, tuple[bytes, str]] = {
 
 
 @pytest.mark.parametrize("case", MALFORMED)
-async def test_a_signed_malformed_body_gets_400_and_no_traceback(bot: LocalBot, captured_logs: io.StringIO, case: str) -> None:
+async def test_a_signed_malformed_body_gets_400_and_no_traceback(
+    bot: LocalBot, captured_logs: io.StringIO, case: str
+) -> None:
     body, content_type = MALFORMED[case]
     response = await bot.slack.post(body, content_type=content_type)
     assert response.status == 400 and "malformed Slack request" in response.body
@@ -130,17 +151,24 @@ async def test_a_signed_malformed_body_gets_400_and_no_traceback(bot: LocalBot, 
     assert bot.sandbox.calls("views.open") == [] and bot.sandbox.calls("chat.postMessage") == []
 
 
-async def test_a_flood_of_forged_megabyte_bodies_leaves_no_body_in_the_log(bot: LocalBot, captured_logs: io.StringIO) -> None:
+async def test_a_flood_of_forged_megabyte_bodies_leaves_no_body_in_the_log(
+    bot: LocalBot, captured_logs: io.StringIO
+) -> None:
     marker = "forgedbodymarker"
     secret_url = "https://hooks.slack.com/commands/T0/123/leaky"
     event = message_event("C1", "card 4242-4242-4242 " + marker + " " + "x" * 1_000_000, user="U1")
     forged = json.dumps({"type": "event_callback", "team_id": "T0SANDBOX", "event_id": "EvF", "event": event})
     assert len(forged) > 1_000_000
-    statuses = [(await bot.slack.post(forged, content_type="application/json", signing=Signing.forged())).status for _ in range(30)]
+    statuses = [
+        (await bot.slack.post(forged, content_type="application/json", signing=Signing.forged())).status
+        for _ in range(30)
+    ]
     assert statuses == [401] * 30
     # a genuine command whose signature is too old (a proxy's clock, a captured request): its text
     # and response_url must not reach the log either
-    stale = await bot.slack.command("/recall", marker, user_id="U1", channel_id="C1", response_url=secret_url, signing=Signing.stale())
+    stale = await bot.slack.command(
+        "/recall", marker, user_id="U1", channel_id="C1", response_url=secret_url, signing=Signing.stale()
+    )
     assert stale.status == 401
     # larger than any Slack request: refused on its Content-Length, never read
     too_large = await bot.slack.post(forged + " " * 100_000, content_type="application/json")
@@ -162,8 +190,14 @@ async def test_headers_are_checked_before_the_body_is_read(bot: LocalBot) -> Non
             yield b"x" * 1024
 
     async with aiohttp.ClientSession() as session:
-        for headers in ({}, {"X-Slack-Signature": "v0=" + "0" * 64}, {"X-Slack-Request-Timestamp": "1", "X-Slack-Signature": "v0=" + "0" * 64}):
-            async with session.post(bot.events_url, data=endless(), headers={"Content-Type": "application/json", **headers}) as response:
+        for headers in (
+            {},
+            {"X-Slack-Signature": "v0=" + "0" * 64},
+            {"X-Slack-Request-Timestamp": "1", "X-Slack-Signature": "v0=" + "0" * 64},
+        ):
+            async with session.post(
+                bot.events_url, data=endless(), headers={"Content-Type": "application/json", **headers}
+            ) as response:
                 assert response.status == 401
 
 

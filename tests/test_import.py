@@ -28,6 +28,7 @@ async def recall(store, query: RecallQuery):  # noqa: ANN001, ANN201 - list[Reca
     """Recall as the bot runs it: the store's candidates ranked by the pure pipeline."""
     return await RecallService(store).recall(query)
 
+
 EXAMPLES = PROJECT_ROOT / "examples"
 EXAMPLE_FILES = sorted(p.name for p in EXAMPLES.iterdir() if p.suffix in (".md", ".csv", ".jsonl"))
 EXAMPLE_IDS = [
@@ -84,7 +85,10 @@ def statuses(out: str) -> dict[str, str]:
     found = {}
     for line in out.splitlines():
         status, _, rest = line.partition(" ")
-        if status in ("imported", "updated", "unchanged", "checked", "skipped", "conflict", "rejected") and rest.strip():
+        if (
+            status in ("imported", "updated", "unchanged", "checked", "skipped", "conflict", "rejected")
+            and rest.strip()
+        ):
             found[Path(rest.strip().split(":")[0].split("  ")[0]).name] = status
     return found
 
@@ -176,8 +180,9 @@ async def test_a_changed_file_is_a_conflict_naming_fields_and_the_memory_is_unch
 async def test_one_incident_id_in_two_files_rejects_the_second(cli, store: PostgresMemoryStore, tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text(POSTMORTEM.replace("- Service: search", "- Incident ID: INC-9\n- Service: search"))
     (tmp_path / "b.md").write_text(
-        POSTMORTEM.replace("- Service: search", "- Incident ID: INC-9\n- Service: search")
-        .replace("25 minutes", "an hour")
+        POSTMORTEM.replace("- Service: search", "- Incident ID: INC-9\n- Service: search").replace(
+            "25 minutes", "an hour"
+        )
     )
     code, out, _ = await cli("import", str(tmp_path))
     assert code == 1
@@ -218,7 +223,10 @@ async def test_malformed_files_are_reported_by_name_with_the_reason_and_the_rest
     reasons = {Path(line.split()[1].rstrip(":")).name: line for line in rejected}
     assert "broken JSON" in reasons["broken.json"]
     assert "unknown column 'blast_radius'" in reasons["unknown-column.csv"]
-    assert "section 'Lessons learned': too long (1,000,0" in reasons["huge-field.md"] and "at most 100,000" in reasons["huge-field.md"]
+    assert (
+        "section 'Lessons learned': too long (1,000,0" in reasons["huge-field.md"]
+        and "at most 100,000" in reasons["huge-field.md"]
+    )
     assert "line 2" in reasons["huge-cell.csv"] and "field larger than field limit" in reasons["huge-cell.csv"]
     assert "line 1: lesson: too long (1,000,000 characters; at most 100,000)" in reasons["huge-record.jsonl"]
     assert "nothing but a title" in out  # notes.txt: not an incident report, not an error

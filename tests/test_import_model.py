@@ -40,7 +40,11 @@ MODEL_ANSWER = {
     "service": {"value": "api-gateway", "quote": "Service: api-gateway"},  # not what the document says
     "occurred_at": {"value": "2023-04-17", "quote": "Date: 2023-04-17"},
     "failed_attempts": [
-        {"action": "Restarted the API pods", "why_it_failed": "TLS handshakes kept failing", "quote": "Restarted the API pods - still failing"},
+        {
+            "action": "Restarted the API pods",
+            "why_it_failed": "TLS handshakes kept failing",
+            "quote": "Restarted the API pods - still failing",
+        },
         {"action": "Rolled back the last deploy", "why_it_failed": "", "quote": "00:30 Rolled back the last deploy"},
     ],
 }
@@ -63,7 +67,9 @@ async def test_fields_backed_by_a_quote_are_kept_and_the_rest_dropped(cli, store
     assert [a.action for a in memory.failed_attempts] == ["Restarted the API pods"]
     assert memory.truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
     assert memory.provenance.extractor.startswith("model:") and "markdown-sections/2" in memory.provenance.extractor
-    assert memory.provenance.fields["root_cause"].endswith("quoting 'The renewal job had been failing silently for 30 days after a DNS provider API token was revoked.'")
+    assert memory.provenance.fields["root_cause"].endswith(
+        "quoting 'The renewal job had been failing silently for 30 days after a DNS provider API token was revoked.'"
+    )
     assert memory.provenance.fields["resolution"] == "section 'Resolution'"  # the offline reader's
 
     code, out, _ = await cli("show", "pm-cert-expiry")
@@ -77,8 +83,17 @@ async def test_without_the_flag_nothing_is_sent(cli, store, fake_api, postmortem
     assert (await store.get("local", "pm-cert-expiry")).provenance.extractor == "markdown-sections/2"
 
 
-@pytest.mark.parametrize("reply", [TextAnswer("It was DNS."), Status(400), ToolAnswer({"root_cause": {"value": "DNS", "quote": "it was always DNS"}}, tool_name="record_postmortem")])
-async def test_a_model_that_fails_or_says_nothing_backed_leaves_the_offline_reading(cli, store, fake_api, postmortem, reply) -> None:  # noqa: F811
+@pytest.mark.parametrize(
+    "reply",
+    [
+        TextAnswer("It was DNS."),
+        Status(400),
+        ToolAnswer({"root_cause": {"value": "DNS", "quote": "it was always DNS"}}, tool_name="record_postmortem"),
+    ],
+)
+async def test_a_model_that_fails_or_says_nothing_backed_leaves_the_offline_reading(
+    cli, store, fake_api, postmortem, reply
+) -> None:  # noqa: F811
     fake_api.script(reply)
     code, out, err = await cli("import", "--with-model", str(postmortem))
     assert code == 0, out + err

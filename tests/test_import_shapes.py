@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path, PurePath
 
 import pytest
@@ -41,7 +41,7 @@ def test_toml_front_matter_gives_title_date_service_and_tags() -> None:
     draft = read("toml-front-matter.md")
     assert draft.title == "Login outage after the identity provider rotated its signing keys"
     assert (draft.service, draft.tags) == ("auth", ["sso", "jwt"])
-    assert draft.occurred_at == datetime(2021, 3, 9, tzinfo=timezone.utc)
+    assert draft.occurred_at == datetime(2021, 3, 9, tzinfo=UTC)
     assert draft.resolution.startswith("We flushed the JWKS cache")
 
 
@@ -93,14 +93,16 @@ def test_subsections_stay_in_their_parent_and_a_second_top_heading_ends_it() -> 
 def test_html_tags_and_entities_are_cleaned() -> None:
     draft = read("html-entities.md")
     assert draft.title == "Cache & session store evicted keys"
-    assert draft.root_cause == "Both the cache & the session store shared one Redis. Its maxmemory policy was allkeys-lru."
+    assert (
+        draft.root_cause == "Both the cache & the session store shared one Redis. Its maxmemory policy was allkeys-lru."
+    )
     assert "&nbsp;" not in draft.resolution and "Redis" in draft.resolution
 
 
 def test_a_timeline_gives_the_fix_and_the_attempts_that_failed_never_a_critique() -> None:
     draft = read("timeline-only.md")
     assert draft.occurred_at.date().isoformat() == "2019-05-14"
-    assert draft.resolved_at == datetime(2019, 5, 14, 12, 5, tzinfo=timezone.utc)
+    assert draft.resolved_at == datetime(2019, 5, 14, 12, 5, tzinfo=UTC)
     assert "Rolled back the builder image to v41" in draft.resolution
     assert "timeline entry '11:30'" in draft.provenance.fields["resolution"]
     assert [(a.action, a.why_it_failed) for a in draft.failed_attempts] == [
@@ -115,7 +117,10 @@ def test_a_timeline_gives_the_fix_and_the_attempts_that_failed_never_a_critique(
         ((FIXTURES / "incident-template.md").read_text(), "template"),
         ("# Incident Title\n\n## Summary\n\n<describe>\n", "template"),
         ("   \n", "empty"),
-        ("Offsite planning\n\nBook the venue, order lunch for twelve and bring the projector.\n", "no word of an incident"),
+        (
+            "Offsite planning\n\nBook the venue, order lunch for twelve and bring the projector.\n",
+            "no word of an incident",
+        ),
     ],
 )
 def test_a_template_or_an_empty_file_is_not_an_incident(text: str, reason: str) -> None:
@@ -160,7 +165,9 @@ async def test_the_same_files_from_another_folder_create_nothing(cli, store, tmp
     assert (await store.list("local", limit=50)).total == before == 8
 
 
-async def test_update_supersedes_an_edited_postmortem_and_without_it_the_conflict_says_so(cli, store, tmp_path: Path) -> None:  # noqa: F811
+async def test_update_supersedes_an_edited_postmortem_and_without_it_the_conflict_says_so(
+    cli, store, tmp_path: Path
+) -> None:  # noqa: F811
     path = tmp_path / "builds-pending.md"
     shutil.copy(FIXTURES / "timeline-only.md", path)
     assert (await cli("import", str(path)))[0] == 0
@@ -184,7 +191,9 @@ async def test_update_supersedes_an_edited_postmortem_and_without_it_the_conflic
 
 
 async def test_dry_run_says_what_was_found_and_writes_nothing(cli, store) -> None:  # noqa: F811
-    code, out, err = await cli("import", "--dry-run", str(FIXTURES / "timeline-only.md"), str(FIXTURES / "incident-template.md"))
+    code, out, err = await cli(
+        "import", "--dry-run", str(FIXTURES / "timeline-only.md"), str(FIXTURES / "incident-template.md")
+    )
     assert code == 0, err
     assert "checked    " in out and "dry run: nothing written" in out
     assert "found: title, occurred_at, resolved_at, symptoms, resolution, failed_attempts, lesson" in out
@@ -238,7 +247,7 @@ async def test_json_lines_with_u2028_inside_a_string_are_read_by_both(cli, store
 
 
 def test_an_imported_postmortem_without_a_date_shows_its_age_as_unknown_not_today() -> None:
-    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
     undated = MemoryRecord(
         incident_id="pm-x", team_id="T", title="Old outage", source=Source.SEED, created_at=now, updated_at=now
     )
@@ -267,7 +276,7 @@ def test_dates_as_people_write_them(written: str, day: str) -> None:
 
 
 def test_a_long_imported_field_is_cut_in_slack_with_a_pointer_and_kept_whole_in_memory() -> None:
-    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
     cause = "The replica fell behind because a long query held back WAL replay. " * 700  # ~47,000 characters
     memory = MemoryRecord(
         incident_id="pm-long", team_id="T", title="Replica lag", root_cause=cause, source=Source.SEED,
@@ -280,7 +289,9 @@ def test_a_long_imported_field_is_cut_in_slack_with_a_pointer_and_kept_whole_in_
     assert "/incident show pm-long" in reply and "truncated" in detail
 
 
-async def test_an_update_interrupted_between_its_two_steps_completes_on_the_next_run(cli, store, tmp_path: Path) -> None:  # noqa: F811
+async def test_an_update_interrupted_between_its_two_steps_completes_on_the_next_run(
+    cli, store, tmp_path: Path
+) -> None:  # noqa: F811
     path = tmp_path / "builds-pending.md"
     shutil.copy(FIXTURES / "timeline-only.md", path)
     assert (await cli("import", str(path)))[0] == 0

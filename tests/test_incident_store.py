@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.pool import create_pool
@@ -40,7 +40,7 @@ async def test_messages_outside_an_open_incident_are_not_kept(database_url: str)
     pool = await create_pool(database_url)
     try:
         store = PostgresIncidentStore(pool)
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         assert await store.append_message("T1", "C1", "1.0", "alice", "hello", now) is False
         incident, _ = await store.open_incident("T1", "C1", Incident(title="Checkout down"))
         assert await store.append_message("T1", "C1", "2.0", "alice", "pool at 100/100", now) is True
@@ -55,11 +55,13 @@ async def test_timelines_of_incidents_resolved_long_ago_are_pruned(database_url:
     pool = await create_pool(database_url)
     try:
         store = PostgresIncidentStore(pool)
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         old, _ = await store.open_incident("T1", "C1", Incident(title="old outage"))
         await store.append_message("T1", "C1", "1.0", "alice", "old chatter", now)
         await store.mark_resolved("T1", old.incident_id)
-        await pool.execute("UPDATE incidents SET resolved_at = now() - interval '40 days' WHERE incident_id = $1", old.incident_id)
+        await pool.execute(
+            "UPDATE incidents SET resolved_at = now() - interval '40 days' WHERE incident_id = $1", old.incident_id
+        )
         recent, _ = await store.open_incident("T1", "C1", Incident(title="recent outage"))
         await store.append_message("T1", "C1", "2.0", "alice", "recent chatter", now)
         await store.mark_resolved("T1", recent.incident_id)
@@ -77,8 +79,8 @@ async def test_timelines_of_incidents_resolved_long_ago_are_pruned(database_url:
 async def test_recall_for_an_incident_never_shows_its_own_memory_and_still_fills_the_thread(database_url: str) -> None:
     from bot.memory.postgres import PostgresMemoryStore
     from bot.models import Resolution
-    from bot.services.recall import RecallService
     from bot.policy import Actor
+    from bot.services.recall import RecallService
     from bot.services.resolution import ResolutionService
 
     pool = await create_pool(database_url)
@@ -91,7 +93,9 @@ async def test_recall_for_an_incident_never_shows_its_own_memory_and_still_fills
         from bot.models import MemoryDraft
 
         for i in range(6):
-            await memory.retain(MemoryDraft(incident_id=f"OLD-{i}", team_id="T1", title=f"checkout database pool exhausted {i}"))
+            await memory.retain(
+                MemoryDraft(incident_id=f"OLD-{i}", team_id="T1", title=f"checkout database pool exhausted {i}")
+            )
         result = await RecallService(memory, limit=5).for_incident(incident)
         ids = [m.memory.incident_id for m in result.matches]
         assert len(ids) == 5 and incident.incident_id not in ids

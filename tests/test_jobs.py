@@ -192,8 +192,9 @@ async def test_a_killed_worker_s_job_is_picked_up_by_another(pool: asyncpg.Pool,
         await second.stop()
 
 
-
-async def test_a_job_runs_in_the_log_context_of_the_request_that_queued_it(pool: asyncpg.Pool, database_url: str) -> None:
+async def test_a_job_runs_in_the_log_context_of_the_request_that_queued_it(
+    pool: asyncpg.Pool, database_url: str
+) -> None:
     from bot.jobs.queue import JobQueue
     from bot.observability.context import current_context, request_scope
 

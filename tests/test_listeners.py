@@ -44,12 +44,17 @@ async def services(database_url: str) -> AsyncIterator[Services]:
 
 def slack_client() -> AsyncMock:
     client = AsyncMock()
-    client.users_info.return_value = {"ok": True, "user": {"id": USER, "name": "alice", "profile": {"display_name": "alice.oncall"}}}
+    client.users_info.return_value = {
+        "ok": True,
+        "user": {"id": USER, "name": "alice", "profile": {"display_name": "alice.oncall"}},
+    }
     client.chat_postMessage.return_value = {"ok": True, "ts": "1700000000.000100"}
     return client
 
 
-async def bolt_context(services: Services, body: dict[str, Any], respond: AsyncMock | None = None, **ids: str) -> AsyncBoltContext:
+async def bolt_context(
+    services: Services, body: dict[str, Any], respond: AsyncMock | None = None, **ids: str
+) -> AsyncBoltContext:
     """The context Bolt would hand a listener, after our middleware ran on `body`."""
     context = AsyncBoltContext({"team_id": TEAM, "user_id": USER, **ids})
     if respond is not None:
@@ -126,7 +131,9 @@ async def test_recall_without_text_or_incident_says_what_to_type(services: Servi
     await recall_command(ack=ack, command=command, context=context)
     url, sent = webhook()
     await run_jobs(services, client, url)
-    assert [s["text"] for s in answered(sent)] == ["No open incident here: give me some text, e.g. `/recall checkout timeouts`."]
+    assert [s["text"] for s in answered(sent)] == [
+        "No open incident here: give me some text, e.g. `/recall checkout timeouts`."
+    ]
 
 
 async def test_recall_failing_after_the_ack_is_retried_then_told_to_the_user(
@@ -140,7 +147,13 @@ async def test_recall_failing_after_the_ack_is_retried_then_told_to_the_user(
 
     monkeypatch.setattr(services.recall, "for_text", database_down)
     ack, client = AsyncMock(), slack_client()
-    command = {"command": "/recall", "text": "pool exhausted", "team_id": TEAM, "channel_id": CHANNEL, "response_url": RESPONSE_URL}
+    command = {
+        "command": "/recall",
+        "text": "pool exhausted",
+        "team_id": TEAM,
+        "channel_id": CHANNEL,
+        "response_url": RESPONSE_URL,
+    }
     context = await bolt_context(services, command, channel_id=CHANNEL)
 
     await recall_command(ack=ack, command=command, context=context)
@@ -159,7 +172,13 @@ async def test_recall_when_the_database_cannot_take_the_work_says_so_in_the_ack(
 
     monkeypatch.setattr(services.jobs, "enqueue", refuse)
     ack = AsyncMock()
-    command = {"command": "/recall", "text": "pool", "team_id": TEAM, "channel_id": CHANNEL, "response_url": RESPONSE_URL}
+    command = {
+        "command": "/recall",
+        "text": "pool",
+        "team_id": TEAM,
+        "channel_id": CHANNEL,
+        "response_url": RESPONSE_URL,
+    }
     await recall_command(ack=ack, command=command, context=await bolt_context(services, command, channel_id=CHANNEL))
     assert "not answering" in ack.await_args.kwargs["text"]
 
@@ -170,7 +189,9 @@ async def test_recall_when_the_database_cannot_take_the_work_says_so_in_the_ack(
 def submitted(view: dict[str, Any], answers: dict[str, str]) -> dict[str, Any]:
     """`view` as Slack sends it back on submit: every input block's typed value in state."""
     values = {
-        block["block_id"]: {block["element"]["action_id"]: {"type": "plain_text_input", "value": answers.get(block["block_id"])}}
+        block["block_id"]: {
+            block["element"]["action_id"]: {"type": "plain_text_input", "value": answers.get(block["block_id"])}
+        }
         for block in view["blocks"]
         if block["type"] == "input" and block["element"]["type"] == "plain_text_input"
     }
@@ -199,8 +220,13 @@ async def test_resolving_saves_the_memory_closes_the_incident_and_closes_the_mod
 
     memory = await services.recall.memory(TEAM, incident_id, channel_id=CHANNEL)
     assert memory.root_cause == "pool too small after the deploy"
-    assert memory.truth_state is TruthState.HUMAN_CONFIRMED and (memory.verified_by, memory.verified_by_name) == (USER, "alice.oncall")
-    assert [(a.action, a.why_it_failed) for a in memory.failed_attempts] == [("restarted pods", "the pool filled again")]
+    assert memory.truth_state is TruthState.HUMAN_CONFIRMED and (memory.verified_by, memory.verified_by_name) == (
+        USER,
+        "alice.oncall",
+    )
+    assert [(a.action, a.why_it_failed) for a in memory.failed_attempts] == [
+        ("restarted pods", "the pool filled again")
+    ]
     assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
     assert await services.jobs.pending() == {"slack.post": 1}  # the confirmation, durable
     await run_jobs(services, client, webhook()[0])
@@ -220,7 +246,9 @@ async def test_a_resolution_missing_its_root_cause_stays_open_with_the_error_inl
     assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.OPEN
 
 
-async def test_a_resolution_the_database_refuses_keeps_every_typed_word(services: Services, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_resolution_the_database_refuses_keeps_every_typed_word(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
     incident_id = await open_incident(services)
 
     async def database_down(*args: object, **kwargs: object) -> None:

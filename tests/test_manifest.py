@@ -24,7 +24,13 @@ class RecordingApp:
     """Stands in for Bolt's AsyncApp during registration and records what is registered."""
 
     def __init__(self) -> None:
-        self.registered: dict[str, set[str]] = {"command": set(), "event": set(), "action": set(), "view": set(), "shortcut": set()}
+        self.registered: dict[str, set[str]] = {
+            "command": set(),
+            "event": set(),
+            "action": set(),
+            "view": set(),
+            "shortcut": set(),
+        }
 
     def middleware(self, middleware):  # noqa: ANN001, ANN201 - every request's context, not a surface
         return middleware
@@ -48,7 +54,9 @@ CUSTOM = {"SLACK_INCIDENT_COMMAND": "/im-incident", "SLACK_RECALL_COMMAND": "/im
 
 
 def _commands(settings: Settings) -> SlashCommands:
-    return SlashCommands(settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command)
+    return SlashCommands(
+        settings.slack_incident_command, settings.slack_recall_command, settings.slack_investigate_command
+    )
 
 
 def _registered(settings: Settings | None = None) -> dict[str, set[str]]:
@@ -120,7 +128,11 @@ def test_manifest_is_valid_against_slacks_schema() -> None:
 
 def test_manifest_declares_exactly_what_the_code_handles() -> None:
     commands, events = _listeners()
-    assert commands == {"/incident", "/recall", "/investigate"} == {c["command"] for c in app_manifest(Settings())["features"]["slash_commands"]}
+    assert (
+        commands
+        == {"/incident", "/recall", "/investigate"}
+        == {c["command"] for c in app_manifest(Settings())["features"]["slash_commands"]}
+    )
     assert events == set(EVENTS)
     declared_commands = {c["command"] for c in MANIFEST["features"]["slash_commands"]}
     assert declared_commands == commands
@@ -142,7 +154,10 @@ def test_every_url_points_at_the_events_endpoint() -> None:
     from bot.app import SLACK_EVENTS_PATH
 
     urls = [c["url"] for c in MANIFEST["features"]["slash_commands"]]
-    urls += [MANIFEST["settings"]["event_subscriptions"]["request_url"], MANIFEST["settings"]["interactivity"]["request_url"]]
+    urls += [
+        MANIFEST["settings"]["event_subscriptions"]["request_url"],
+        MANIFEST["settings"]["interactivity"]["request_url"],
+    ]
     assert all(Path(u.split("://", 1)[1]).as_posix().endswith(SLACK_EVENTS_PATH) for u in urls)
 
 

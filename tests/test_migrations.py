@@ -11,8 +11,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.memory.migrate import MigrationError, apply_migrations
 from bot.config import PROJECT_ROOT
+from bot.memory.migrate import MigrationError, apply_migrations
 
 MIGRATIONS = PROJECT_ROOT / "migrations"
 
@@ -29,8 +29,13 @@ async def test_two_cli_migrates_at_once_apply_each_migration_once(empty_database
     env = {**os.environ, "DATABASE_URL": empty_database_url}
     procs = [
         await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "migrate", env=env,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "migrate",
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
         )  # fmt: skip
         for _ in range(2)
     ]

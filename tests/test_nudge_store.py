@@ -4,7 +4,7 @@ lost by a restart; drafts and marks are kept for the modal. Real PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bot.drafting.models import Mark, MarkKind
 from bot.drafting.rules import OfflineDrafter
@@ -67,7 +67,7 @@ async def test_quiet_channels_are_asked_and_resolved_incidents_never(database_ur
         busy, _ = await incidents.open_incident("T1", "C2", Incident(title="busy one"))
         done, _ = await incidents.open_incident("T1", "C3", Incident(title="resolved one"))
         await pool.execute("UPDATE incidents SET started_at = now() - interval '5 hours'")
-        await incidents.append_message("T1", "C2", "9.0", "maya", "still digging", datetime.now(timezone.utc))
+        await incidents.append_message("T1", "C2", "9.0", "maya", "still digging", datetime.now(UTC))
         await incidents.mark_resolved("T1", done.incident_id)
         nudges = NudgeService(PostgresNudgeStore(pool), quiet_hours=4)
         assert [(d.incident.incident_id, d.reason) for d in await nudges.claim_due()] == [(quiet.incident_id, "quiet")]
@@ -100,8 +100,10 @@ async def test_drafted_then_accepted_is_kept_with_the_memory_and_is_not_content(
         incidents = PostgresIncidentStore(pool)
         memory = PostgresMemoryStore(pool)
         incident, _ = await incidents.open_incident("T1", "C1", Incident(title="Checkout 500s"), declared_by="U1")
-        now = datetime.now(timezone.utc)
-        await incidents.append_message("T1", "C1", "100.1", "maya", "restarted payments pods, errors back after 25 minutes", now)
+        now = datetime.now(UTC)
+        await incidents.append_message(
+            "T1", "C1", "100.1", "maya", "restarted payments pods, errors back after 25 minutes", now
+        )
         await incidents.append_message("T1", "C1", "100.2", "maya", "rolled back the config", now)
         drafts = PostgresDraftStore(pool)
         drafting = DraftingService(OfflineDrafter(), incidents, drafts)
@@ -114,7 +116,9 @@ async def test_drafted_then_accepted_is_kept_with_the_memory_and_is_not_content(
                                 failed_attempts=[{"action": attempt.action, "why_it_failed": attempt.why_it_failed}])  # fmt: skip
         trace = await drafting.trace("T1", saved.draft_id, resolution)
         assert trace is not None and trace.fields["failed_attempts[1]"] is FieldOrigin.DRAFTED
-        outcome = await ResolutionService(memory).resolve(incident, resolution, by=Actor(id="U1", name="maya"), drafting=trace)
+        outcome = await ResolutionService(memory).resolve(
+            incident, resolution, by=Actor(id="U1", name="maya"), drafting=trace
+        )
         stored = await memory.get("T1", incident.incident_id)
         assert stored.drafting == trace and outcome.memory.drafting == trace
         assert stored.drafting.fields["root_cause"] is FieldOrigin.TYPED

@@ -16,8 +16,8 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from bot.config import Settings
-from bot.investigation import AnthropicInvestigator, OfflineInvestigator
 from bot.errors import MemoryConflict, StoreUnavailable
+from bot.investigation import AnthropicInvestigator, OfflineInvestigator
 from bot.models import IncidentRecord
 from bot.observability import Metrics, bind, current_context, redact, request_scope
 from bot.observability.logs import JsonFormatter, RedactingFilter, TextFormatter, make_handler, register_secrets
@@ -146,7 +146,10 @@ async def test_a_refused_slack_call_is_counted_by_method_and_error(bot: LocalBot
     await bot.runtime.settle()
 
     samples = await scrape(bot)
-    assert value(samples, "incident_memory_slack_api_errors_total", method="chat.postMessage", error="channel_not_found") == 1
+    assert (
+        value(samples, "incident_memory_slack_api_errors_total", method="chat.postMessage", error="channel_not_found")
+        == 1
+    )
 
 
 async def test_forged_requests_are_not_counted(bot: LocalBot) -> None:
@@ -160,8 +163,20 @@ async def test_forged_requests_are_not_counted(bot: LocalBot) -> None:
 
 async def test_an_investigation_by_the_model_is_timed_and_its_tokens_counted(database_url: str) -> None:
     async with FakeMessagesAPI() as api:
-        api.script(ToolAnswer({"happening_now": [{"statement": "Checkout requests fail with database timeouts.", "evidence": ["title"]}]}, input_tokens=1200, output_tokens=300))
-        settings = Settings(database_url=database_url, anthropic_api_key="sk-ant-test-0000", anthropic_base_url=api.base_url)
+        api.script(
+            ToolAnswer(
+                {
+                    "happening_now": [
+                        {"statement": "Checkout requests fail with database timeouts.", "evidence": ["title"]}
+                    ]
+                },
+                input_tokens=1200,
+                output_tokens=300,
+            )
+        )
+        settings = Settings(
+            database_url=database_url, anthropic_api_key="sk-ant-test-0000", anthropic_base_url=api.base_url
+        )
         async with start(settings) as bot:
             await bot.slack.say(CHANNEL, BODY, user="U1")
             await bot.runtime.settle()
@@ -264,10 +279,18 @@ def test_each_app_has_its_own_registry() -> None:
 
 
 def test_the_envelope_is_read_without_the_content() -> None:
-    event = json.dumps({"type": "event_callback", "team_id": "T9", "event_id": "Ev1", "event": message_event("C7", BODY, user="U1")})
+    event = json.dumps(
+        {"type": "event_callback", "team_id": "T9", "event_id": "Ev1", "event": message_event("C7", BODY, user="U1")}
+    )
     assert envelope_of(event.encode(), "application/json") == envelope_of(event.encode(), "application/json")
     parsed = envelope_of(event.encode(), "application/json")
-    assert (parsed.type, parsed.event, parsed.team, parsed.channel, parsed.event_id) == ("event_callback", "message", "T9", "C7", "Ev1")
+    assert (parsed.type, parsed.event, parsed.team, parsed.channel, parsed.event_id) == (
+        "event_callback",
+        "message",
+        "T9",
+        "C7",
+        "Ev1",
+    )
     command = b"command=%2Frecall&team_id=T9&channel_id=C7&user_id=U1&text=secret+stuff"
     parsed = envelope_of(command, "application/x-www-form-urlencoded")
     assert (parsed.type, parsed.event, parsed.team, parsed.channel) == ("slash_command", "/recall", "T9", "C7")
@@ -280,7 +303,10 @@ def test_the_envelope_is_read_without_the_content() -> None:
     # junk, or label values that would blow up the metric's cardinality
     assert envelope_of(b"{not json", "application/json").type == "unknown"
     weird = json.dumps({"type": "x" * 500, "event": {"type": "a b\nc"}}).encode()
-    assert (envelope_of(weird, "application/json").type, envelope_of(weird, "application/json").event) == ("other", "other")
+    assert (envelope_of(weird, "application/json").type, envelope_of(weird, "application/json").event) == (
+        "other",
+        "other",
+    )
 
 
 # ---- logs ---------------------------------------------------------------------------------------
@@ -347,7 +373,10 @@ def test_redact_masks_the_signing_secret_and_database_passwords() -> None:
     register_secrets(["0f1e2d3c4b5a69788796a5b4c3d2e1f0", "short"])
     assert redact("secret=0f1e2d3c4b5a69788796a5b4c3d2e1f0!") == "secret=[redacted]!"
     assert redact("a short word") == "a short word"  # too short to be a registered secret
-    assert redact("postgresql://app:hunter2hunter2@db.internal:5432/app") == "postgresql://app:[redacted]@db.internal:5432/app"
+    assert (
+        redact("postgresql://app:hunter2hunter2@db.internal:5432/app")
+        == "postgresql://app:[redacted]@db.internal:5432/app"
+    )
 
 
 @pytest.mark.parametrize("formatter", [JsonFormatter(), TextFormatter()], ids=["json", "text"])

@@ -30,7 +30,10 @@ def test_a_refusal_says_who_can_in_words_and_names_them() -> None:
     assert (reviewers.users, reviewers.groups) == (("U3",), ("S0TEAM",))
     with pytest.raises(NotAllowed) as refused:
         require(BOB, Act.REJECT, declared_by="U1", reviewers=reviewers)
-    assert str(refused.value) == "Only the incident's declarer, a memory reviewer or a workspace admin can reject a memory."
+    assert (
+        str(refused.value)
+        == "Only the incident's declarer, a memory reviewer or a workspace admin can reject a memory."
+    )
     assert refused.value.people() == [("declarer", ["<@U1>"]), ("reviewers", ["<@U3>", "<!subteam^S0TEAM>"])]
     with pytest.raises(NotAllowed) as alone:
         require(BOB, Act.PURGE, declared_by=None, reviewers=Reviewers())

@@ -18,8 +18,8 @@ from bot.config import Settings
 from bot.errors import MemoryNotFound
 from bot.memory.files import draft_from_json
 from bot.models import Incident
-from bot.sandbox.local_bot import LocalBot, local_bot
 from bot.sandbox import app_home_opened_event, channel_archive_event, member_joined_channel_event
+from bot.sandbox.local_bot import LocalBot, local_bot
 from bot.services.incidents import ChannelInfo
 from bot.slack import ids
 from tests.test_slack_e2e import RESOLUTION, SEED, settle
@@ -140,7 +140,9 @@ async def event_member_joined(bot: LocalBot) -> None:
     bot.sandbox.add_channel("CPUB2", "inc-payments-pool-again", topic=QUERY)
     await bot.slack.event(member_joined_channel_event("CPUB2", user=bot.sandbox.bot_user_id))
     await drained(bot)
-    assert bot.sandbox.messages("CPUB2") and "INC-PRIV" not in json.dumps([m.as_slack() for m in bot.sandbox.messages("CPUB2")])
+    assert bot.sandbox.messages("CPUB2") and "INC-PRIV" not in json.dumps(
+        [m.as_slack() for m in bot.sandbox.messages("CPUB2")]
+    )
 
 
 async def view_declare(bot: LocalBot) -> None:
@@ -148,17 +150,25 @@ async def view_declare(bot: LocalBot) -> None:
     opened = len(bot.sandbox.calls("views.open"))
     await bot.slack.command("/incident", "declare", user_id="U1", channel_id="CPUB3")
     await bot.sandbox.wait_for("views.open", count=opened + 1)
-    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"title": QUERY, "service": "payments"})
+    answer = await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id="U1", answers={"title": QUERY, "service": "payments"}
+    )
     assert await settle(bot, answer) == ""
     await drained(bot)
-    assert bot.sandbox.messages("CPUB3") and "INC-PRIV" not in json.dumps([m.as_slack() for m in bot.sandbox.messages("CPUB3")])
+    assert bot.sandbox.messages("CPUB3") and "INC-PRIV" not in json.dumps(
+        [m.as_slack() for m in bot.sandbox.messages("CPUB3")]
+    )
 
 
 async def command_investigate(bot: LocalBot) -> None:
     # the investigation of a public incident recalls (and so shows the model) no private memory
     await bot.slack.command("/investigate", user_id="U1", channel_id=PUBLIC)
     await drained(bot)
-    posted = [c for c in bot.sandbox.calls() if c.method in ("chat.postMessage", "chat.update") and c.params.get("channel") == PUBLIC]
+    posted = [
+        c
+        for c in bot.sandbox.calls()
+        if c.method in ("chat.postMessage", "chat.update") and c.params.get("channel") == PUBLIC
+    ]
     assert any("nvestigat" in json.dumps(c.params) for c in posted)
     assert "INC-PRIV" not in json.dumps([c.params for c in posted])
 
@@ -166,10 +176,14 @@ async def command_investigate(bot: LocalBot) -> None:
 async def action_incident_investigate(bot: LocalBot) -> None:
     private_incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, PRIVATE)
     before = len(bot.sandbox.messages(PRIVATE))
-    await bot.slack.block_action(ids.INCIDENT_INVESTIGATE, user_id="U1", channel_id=GENERAL, value=private_incident.incident_id)
+    await bot.slack.block_action(
+        ids.INCIDENT_INVESTIGATE, user_id="U1", channel_id=GENERAL, value=private_incident.incident_id
+    )
     await drained(bot)
     assert len(bot.sandbox.messages(PRIVATE)) == before  # nothing run or posted for an outsider's click
-    said = await bot.sandbox.wait_for(lambda c: c.method == "response_url" and "No incident in this channel" in json.dumps(c.params))
+    said = await bot.sandbox.wait_for(
+        lambda c: c.method == "response_url" and "No incident in this channel" in json.dumps(c.params)
+    )
     assert said
 
 
@@ -200,7 +214,9 @@ async def _click_old_button(bot: LocalBot, action_id: str) -> None:
 
 async def action_memory_helpful(bot: LocalBot) -> None:
     await _click_old_button(bot, ids.MEMORY_HELPFUL)
-    await bot.sandbox.wait_for(lambda c: c.method == "chat.postEphemeral" and "No memory `INC-PRIV` here" in json.dumps(c.params))
+    await bot.sandbox.wait_for(
+        lambda c: c.method == "chat.postEphemeral" and "No memory `INC-PRIV` here" in json.dumps(c.params)
+    )
 
 
 async def action_memory_not_relevant(bot: LocalBot) -> None:
@@ -211,7 +227,9 @@ async def view_correction(bot: LocalBot) -> None:
     opened = len(bot.sandbox.calls("views.open"))
     await _click_old_button(bot, ids.MEMORY_ADD_CORRECTION)  # the modal opens at once (no read)...
     await bot.sandbox.wait_for("views.open", count=opened + 1)
-    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"text": "it was the ledger"})
+    answer = await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id="U1", answers={"text": "it was the ledger"}
+    )
     shown = json.dumps(await settle(bot, answer))  # ...and its submission finds no such memory here
     assert "Nothing was saved" in shown and "no memory 'INC-PRIV'" in shown and "it was the ledger" in shown
 
@@ -277,7 +295,9 @@ async def action_nudge_save(bot: LocalBot) -> None:
     await bot.slack.block_action(ids.NUDGE_SAVE, user_id="U1", channel_id=GENERAL, value=private_incident.incident_id)
     await drained(bot)
     assert len(bot.sandbox.calls("views.open")) == before
-    await bot.sandbox.wait_for(lambda c: c.method == "response_url" and "could not find that incident" in json.dumps(c.params))
+    await bot.sandbox.wait_for(
+        lambda c: c.method == "response_url" and "could not find that incident" in json.dumps(c.params)
+    )
 
 
 async def event_channel_archive(bot: LocalBot) -> None:
@@ -376,7 +396,9 @@ async def test_every_surface_keeps_a_private_channels_memory_in_that_channel(bot
     await bot.sandbox.wait_for(lambda c: c.method == "response_url" and SECRET in json.dumps(c.params))
     await bot.slack.block_action(ids.MEMORY_HELPFUL, user_id="U1", channel_id=PRIVATE, value="INC-PRIV")
     await drained(bot)
-    await bot.sandbox.wait_for(lambda c: c.method == "chat.postEphemeral" and "Noted as helpful" in json.dumps(c.params))
+    await bot.sandbox.wait_for(
+        lambda c: c.method == "chat.postEphemeral" and "Noted as helpful" in json.dumps(c.params)
+    )
 
 
 # ---- authority -------------------------------------------------------------------------------------
@@ -401,7 +423,9 @@ async def reject_as(bot: LocalBot, user_id: str, incident_id: str) -> Any:
     opened = len(bot.sandbox.calls("views.open"))
     await bot.slack.block_action(ids.MEMORY_REJECT, user_id=user_id, channel_id="C1", value=incident_id)
     await bot.sandbox.wait_for("views.open", count=opened + 1)
-    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id=user_id, answers={"reason": "not the cause"})
+    answer = await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id=user_id, answers={"reason": "not the cause"}
+    )
     return await settle(bot, answer)
 
 
@@ -409,9 +433,13 @@ async def test_only_reviewers_by_id_or_user_group_reject_and_the_refusal_says_wh
     bot = team_bot
     refused = await reject_as(bot, "U2", "INC-GUESS")
     assert refused["errors"]["reason"] == "Only a memory reviewer or a workspace admin can reject a memory."
-    note = await bot.sandbox.wait_for(lambda c: c.method == "chat.postEphemeral" and "can reject" in json.dumps(c.params))
+    note = await bot.sandbox.wait_for(
+        lambda c: c.method == "chat.postEphemeral" and "can reject" in json.dumps(c.params)
+    )
     assert "<@U3>" in json.dumps(note.params) and "<!subteam^S0REVIEW>" in json.dumps(note.params)
-    assert (await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-GUESS")).truth_state.value == "unconfirmed_hypothesis"
+    assert (
+        await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-GUESS")
+    ).truth_state.value == "unconfirmed_hypothesis"
 
     assert await reject_as(bot, "U3", "INC-GUESS") == ""  # a reviewer by id
     assert await reject_as(bot, "U4", "INC-GUESS-2") == ""  # a reviewer through the user group
@@ -424,7 +452,9 @@ async def test_only_reviewers_by_id_or_user_group_reject_and_the_refusal_says_wh
 async def declare_in_c1(bot: LocalBot, user_id: str) -> None:
     await bot.slack.command("/incident", "declare", user_id=user_id, channel_id="C1")
     await bot.sandbox.wait_for("views.open")
-    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id=user_id, answers={"title": "Checkout timeouts"})
+    answer = await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id=user_id, answers={"title": "Checkout timeouts"}
+    )
     assert await settle(bot, answer) == ""
 
 
@@ -444,8 +474,12 @@ async def test_resolving_as_verified_is_for_the_declarer_reviewers_and_admins(te
 
     refused = await resolve_as(bot, "U2", verified)  # bob did not declare it, reviews nothing, is no admin
     assert refused["response_action"] == "errors"
-    assert refused["errors"]["verified"].startswith("Only the incident's declarer, a memory reviewer or a workspace admin")
-    note = await bot.sandbox.wait_for(lambda c: c.method == "chat.postEphemeral" and "mark a fix as verified" in json.dumps(c.params))
+    assert refused["errors"]["verified"].startswith(
+        "Only the incident's declarer, a memory reviewer or a workspace admin"
+    )
+    note = await bot.sandbox.wait_for(
+        lambda c: c.method == "chat.postEphemeral" and "mark a fix as verified" in json.dumps(c.params)
+    )
     assert "<@U1>" in json.dumps(note.params)
     with pytest.raises(MemoryNotFound):
         await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
@@ -461,7 +495,10 @@ async def test_resolving_as_verified_is_for_the_declarer_reviewers_and_admins(te
 async def test_the_declarer_may_resolve_as_verified(team_bot: LocalBot) -> None:
     bot = team_bot
     await declare_in_c1(bot, "U2")  # bob declares this one
-    assert await resolve_as(bot, "U2", {**RESOLUTION, "verified": ["verified"], "verification_note": "two quiet peaks"}) == ""
+    assert (
+        await resolve_as(bot, "U2", {**RESOLUTION, "verified": ["verified"], "verification_note": "two quiet peaks"})
+        == ""
+    )
     incident = await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1")
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
     assert (memory.truth_state.value, memory.verified_by) == ("verification_confirmed", "U2")

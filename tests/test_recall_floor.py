@@ -9,7 +9,7 @@ whose root causes are different mechanisms.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -17,8 +17,8 @@ from bot.config import PROJECT_ROOT
 from bot.demo import RESOLUTION, TITLE, seed_drafts
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.recall.floor import DEFAULT_FLOOR
 from bot.models import IncidentRecord, MemoryDraft, RecallQuery, TruthState
+from bot.recall.floor import DEFAULT_FLOOR
 from bot.replay import load_memories
 from bot.services.recall import RecallService
 from bot.slack import messages
@@ -55,7 +55,7 @@ async def test_a_status_code_finds_its_incidents_first(bank: PostgresMemoryStore
 
 async def test_exit_and_error_codes_are_terms_too(bank: PostgresMemoryStore) -> None:
     assert (await shown(bank, "indexer exit code 137"))[0] == "m03"  # its error text says exit code 137
-    [top] = (await RecallService(bank).recall(RecallQuery(team_id=TEAM, title="exit code 137", limit=1)))
+    [top] = await RecallService(bank).recall(RecallQuery(team_id=TEAM, title="exit code 137", limit=1))
     assert top.reasons[0] == "same exit code: 137"
 
 
@@ -79,7 +79,7 @@ async def test_generic_words_are_never_a_reason(bank: PostgresMemoryStore) -> No
 def incident(title: str, **fields: object) -> IncidentRecord:
     return IncidentRecord(
         incident_id="OPEN-1", team=TEAM, channel="C1", title=title, service="payments",
-        started_at=datetime.now(timezone.utc), **fields,  # type: ignore[arg-type]
+        started_at=datetime.now(UTC), **fields,  # type: ignore[arg-type]
     )  # fmt: skip
 
 
@@ -99,7 +99,9 @@ async def test_the_demo_threads_show_payments_only_and_flag_only_different_mecha
         saved = {k: v for k, v in RESOLUTION.items() if k in ("root_cause", "diagnosis", "resolution", "lesson")}
         await store.retain(MemoryDraft(incident_id="INC-NEW", team_id=TEAM, title=TITLE, service="payments",
                                        truth_state=TruthState.VERIFICATION_CONFIRMED, verified_by="sam", **saved))  # fmt: skip
-        second = await recall.for_incident(incident("Checkout latency: database connections held during provider calls"))
+        second = await recall.for_incident(
+            incident("Checkout latency: database connections held during provider calls")
+        )
         ids = [m.memory.incident_id for m in second.matches]
         assert {"INC-NEW", "INC-2025-0412", "INC-2025-0921"} <= set(ids)
         by_id = {m.memory.incident_id: m for m in second.matches}

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from bot.recall.floor import DEFAULT_FLOOR
 from bot.config import PROJECT_ROOT
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.recall.conflicts import find_conflicts
 from bot.models import MemoryDraft, RecallQuery, TruthState
+from bot.recall.conflicts import find_conflicts
+from bot.recall.floor import DEFAULT_FLOOR
 from bot.replay import CaseResult, ReplayReport, load_cases, load_memories, replay_on
 from bot.services.recall import RecallService
 
@@ -24,6 +24,7 @@ from bot.services.recall import RecallService
 async def recall(store, query: RecallQuery):  # noqa: ANN001, ANN201 - list[RecallMatch]
     """Recall as the bot runs it: the store's candidates ranked by the pure pipeline."""
     return await RecallService(store).recall(query)
+
 
 CORPUS = PROJECT_ROOT / "eval" / "incidents"
 TOP = 5
@@ -34,9 +35,7 @@ async def report(database_url: str) -> AsyncIterator[ReplayReport]:
     pool = await create_pool(database_url)
     try:
         store = PostgresMemoryStore(pool)
-        yield await replay_on(
-            store, pool, load_memories(CORPUS), load_cases(CORPUS), progress=False, keep_matches=True
-        )
+        yield await replay_on(store, pool, load_memories(CORPUS), load_cases(CORPUS), progress=False, keep_matches=True)
     finally:
         await pool.close()
 
@@ -141,7 +140,9 @@ def test_target_absent_replay_counts_false_alarms_along_the_floor_curve(
     assert rates == sorted(rates, reverse=True)  # a higher floor never posts more
 
 
-def test_replay_of_a_folder_without_a_corpus_says_what_is_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_of_a_folder_without_a_corpus_says_what_is_missing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["replay", str(tmp_path)]) == 1
     assert "needs memories.jsonl and cases.jsonl" in capsys.readouterr().err
 

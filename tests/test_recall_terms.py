@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.memory.postings import derive_postings
 from bot.memory.postgres import PostgresMemoryStore
+from bot.memory.postings import derive_postings
+from bot.models import MemoryDraft, RecallQuery
 from bot.recall.document import TERMS_VERSION
 from bot.recall.tokens import surface_forms, tokenize
-from bot.models import MemoryDraft, RecallQuery
 from bot.services.recall import RecallService
 
 
@@ -57,8 +57,14 @@ def test_words_are_stemmed_and_shown_as_written() -> None:
 
 def draft(incident_id: str, **fields: object) -> MemoryDraft:
     return MemoryDraft.model_validate(
-        {"incident_id": incident_id, "team_id": "T1", "title": "Storefront 502 Bad Gateway after ingress upgrade",
-         "service": "edge", "root_cause": "HTTP/2 towards pods that spoke HTTP/1.1", **fields}  # fmt: skip
+        {
+            "incident_id": incident_id,
+            "team_id": "T1",
+            "title": "Storefront 502 Bad Gateway after ingress upgrade",
+            "service": "edge",
+            "root_cause": "HTTP/2 towards pods that spoke HTTP/1.1",
+            **fields,
+        }  # fmt: skip
     )
 
 
@@ -93,7 +99,9 @@ async def _statistics(conn) -> tuple:  # noqa: ANN001
     )
 
 
-async def test_memories_stored_by_an_older_tokenizer_are_rederived_when_the_store_opens(store: PostgresMemoryStore) -> None:
+async def test_memories_stored_by_an_older_tokenizer_are_rederived_when_the_store_opens(
+    store: PostgresMemoryStore,
+) -> None:
     await store.retain(draft("INC-1"))
     await store.retain(draft("INC-2", title="Checkout API 502s during deploy", service="checkout"))
     await store.close()

@@ -112,7 +112,9 @@ async def test_report_of_an_empty_team_says_so(database_url: str, tmp_path: Path
 
 
 @needs_chromium
-async def test_replay_html_draws_the_recall_curve_beside_the_baseline(database_url: str, tmp_path: Path, capsys) -> None:  # noqa: ANN001
+async def test_replay_html_draws_the_recall_curve_beside_the_baseline(
+    database_url: str, tmp_path: Path, capsys
+) -> None:  # noqa: ANN001
     import asyncio
 
     from bot.memory.database import with_database  # noqa: F401 - the replay makes its own database

@@ -34,11 +34,15 @@ async def bot(database_url: str) -> AsyncIterator[LocalBot]:
         yield running
 
 
-async def declare(bot: LocalBot, channel: str = "C1", user: str = "U1", title: str = "Payments 500s at checkout") -> str:
+async def declare(
+    bot: LocalBot, channel: str = "C1", user: str = "U1", title: str = "Payments 500s at checkout"
+) -> str:
     opened = len(bot.sandbox.calls("views.open"))
     assert (await bot.slack.command("/incident", "declare", user_id=user, channel_id=channel)).status == 200
     await bot.sandbox.wait_for("views.open", count=opened + 1)
-    response = await bot.slack.view_submission(bot.sandbox.last_view(), user_id=user, answers={"title": title, "service": "payments"})
+    response = await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id=user, answers={"title": title, "service": "payments"}
+    )
     assert response.status == 200 and response.body == ""
     await bot.runtime.settle()  # the recall thread is posted
     incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, channel)
@@ -53,7 +57,11 @@ async def say(bot: LocalBot, channel: str, text: str, user: str = "U1") -> None:
 
 def inputs(view: dict[str, Any]) -> dict[str, str]:
     """block_id → the initial value shown in each text input."""
-    return {b["block_id"]: b["element"].get("initial_value", "") for b in view["blocks"] if b["type"] == "input" and b["element"]["type"] == "plain_text_input"}
+    return {
+        b["block_id"]: b["element"].get("initial_value", "")
+        for b in view["blocks"]
+        if b["type"] == "input" and b["element"]["type"] == "plain_text_input"
+    }
 
 
 async def open_resolution(bot: LocalBot, channel: str = "C1", user: str = "U1") -> dict[str, Any]:
@@ -65,7 +73,9 @@ async def open_resolution(bot: LocalBot, channel: str = "C1", user: str = "U1") 
 
 
 async def drafted(bot: LocalBot, view_id: str) -> dict[str, Any]:
-    await bot.sandbox.wait_for(lambda c: c.method == "views.update" and c.params.get("view_id") == view_id and c.ok, timeout=30)
+    await bot.sandbox.wait_for(
+        lambda c: c.method == "views.update" and c.params.get("view_id") == view_id and c.ok, timeout=30
+    )
     return bot.sandbox.view(view_id)
 
 
@@ -74,16 +84,23 @@ async def test_the_two_attempts_said_in_the_channel_are_drafted_and_saved_as_acc
     for text in ATTEMPTS:
         await say(bot, "C1", text)
     opened = await open_resolution(bot)
-    assert "Drafting from the channel" in json.dumps(opened["blocks"], ensure_ascii=False)  # opened at once, draft to follow
+    assert "Drafting from the channel" in json.dumps(
+        opened["blocks"], ensure_ascii=False
+    )  # opened at once, draft to follow
     view = await drafted(bot, opened["id"])
     shown = inputs(view)
-    assert (shown["failed_1_action"], shown["failed_1_why"]) == ("Restarted payments pods", "Errors back after 25 minutes")
+    assert (shown["failed_1_action"], shown["failed_1_why"]) == (
+        "Restarted payments pods",
+        "Errors back after 25 minutes",
+    )
     assert (shown["failed_2_action"], shown["failed_2_why"]) == ("Raised max_connections to 400", "Still timing out")
     blocks = json.dumps(view["blocks"], ensure_ascii=False)
     assert "Draft by rules from the channel" in blocks and "maya: “restarted payments pods" in blocks
     assert "Drafting from the channel" not in blocks
     response = await bot.slack.view_submission(
-        view, user_id="U1", answers={"root_cause": "Connection leak in the retry path", "resolution": "Rolled back payments-client"}
+        view,
+        user_id="U1",
+        answers={"root_cause": "Connection leak in the retry path", "resolution": "Rolled back payments-client"},
     )
     assert response.status == 200 and response.body == ""
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident_id)
@@ -105,7 +122,9 @@ async def test_what_was_typed_before_the_draft_arrived_is_kept(bot: LocalBot) ->
         await say(bot, "C1", text)
     hold = bot.sandbox.hold("views.update")
     opened = await open_resolution(bot)
-    bot.sandbox.type_into(opened["id"], {"root_cause": "pool leak", "failed_1_why": "errors came back within half an hour"})
+    bot.sandbox.type_into(
+        opened["id"], {"root_cause": "pool leak", "failed_1_why": "errors came back within half an hour"}
+    )
     await hold.arrived()
     hold.release()
     view = await drafted(bot, opened["id"])
@@ -122,7 +141,10 @@ async def test_a_slow_model_lets_the_modal_open_at_once_and_its_draft_quotes_the
     async with FakeMessagesAPI() as api:
         api.script(Delay(30, then=ToolAnswer(input={}, tool_name="record_resolution_draft")))
         settings = Settings(
-            database_url=database_url, anthropic_api_key="sk-test", anthropic_base_url=api.base_url, drafting_timeout_s=2
+            database_url=database_url,
+            anthropic_api_key="sk-test",
+            anthropic_base_url=api.base_url,
+            drafting_timeout_s=2,
         )
         async with local_bot(settings) as bot:
             bot.sandbox.add_user("U1", "maya")
@@ -132,7 +154,9 @@ async def test_a_slow_model_lets_the_modal_open_at_once_and_its_draft_quotes_the
                 await say(bot, "C1", text)
             opened = await open_resolution(bot)
             # the modal is open while the model has not answered
-            assert len(api.requests) <= 1 and "Drafting from the channel" in json.dumps(opened["blocks"], ensure_ascii=False)
+            assert len(api.requests) <= 1 and "Drafting from the channel" in json.dumps(
+                opened["blocks"], ensure_ascii=False
+            )
             view = await drafted(bot, opened["id"])
             blocks = json.dumps(view["blocks"], ensure_ascii=False)
             assert "Drafted by rules, not the model: the model did not answer within 2 s" in blocks
@@ -159,7 +183,9 @@ async def test_a_slow_model_lets_the_modal_open_at_once_and_its_draft_quotes_the
 
 
 async def nudges_in(bot: LocalBot, channel: str) -> list:
-    return [m for m in bot.sandbox.messages(channel) if ids.NUDGE_SAVE in json.dumps(m.blocks or [], ensure_ascii=False)]
+    return [
+        m for m in bot.sandbox.messages(channel) if ids.NUDGE_SAVE in json.dumps(m.blocks or [], ensure_ascii=False)
+    ]
 
 
 async def test_all_clear_brings_one_nudge_whose_button_opens_the_drafted_modal(bot: LocalBot) -> None:
@@ -211,7 +237,10 @@ async def test_two_instances_send_each_nudge_once_and_a_restart_loses_none(datab
             finally:
                 await conn.close()
             sent = await asyncio.gather(
-                *(send_due_nudges(b.runtime.slack_app.client, b.runtime.services) for b in (first, second, first, second))
+                *(
+                    send_due_nudges(b.runtime.slack_app.client, b.runtime.services)
+                    for b in (first, second, first, second)
+                )
             )
             assert sum(sent) == 2
             assert [len(await nudges_in(first, c)) for c in ("C1", "C2")] == [1, 1]
@@ -239,14 +268,22 @@ async def test_a_message_marked_as_a_failed_attempt_asks_why_and_joins_the_draft
     await bot.sandbox.wait_for("views.open", count=opened + 1)
     modal = bot.sandbox.last_view()
     missing = await bot.slack.view_submission(modal, user_id="U2", answers={"kind": "failed_attempt"})
-    assert missing.json == {"response_action": "errors", "errors": {"why": "Say why it failed, so nobody tries it blind again."}}
-    done = await bot.slack.view_submission(modal, user_id="U2", answers={"kind": "failed_attempt", "why": "old pods never read the flag"})
+    assert missing.json == {
+        "response_action": "errors",
+        "errors": {"why": "Say why it failed, so nobody tries it blind again."},
+    }
+    done = await bot.slack.view_submission(
+        modal, user_id="U2", answers={"kind": "failed_attempt", "why": "old pods never read the flag"}
+    )
     assert done.status == 200 and done.body == ""
     await bot.runtime.settle()
     assert any("Added to" in e.text for e in bot.sandbox.ephemerals("C1", "U2"))
     view = await drafted(bot, (await open_resolution(bot))["id"])
     shown = inputs(view)
-    assert (shown["failed_1_action"], shown["failed_1_why"]) == ("Flipped the new-checkout feature flag off", "old pods never read the flag")
+    assert (shown["failed_1_action"], shown["failed_1_why"]) == (
+        "Flipped the new-checkout feature flag off",
+        "old pods never read the flag",
+    )
 
 
 async def test_marking_in_a_channel_without_an_incident_says_so_and_keeps_the_choice(bot: LocalBot) -> None:
@@ -259,9 +296,9 @@ async def test_marking_in_a_channel_without_an_incident_says_so_and_keeps_the_ch
     assert "no incident to add it to" in json.dumps(response.json["view"], ensure_ascii=False)
 
 
-
-
-async def test_one_reminder_goes_to_the_declarer_a_day_later_and_none_after_resolving(bot: LocalBot, database_url: str) -> None:
+async def test_one_reminder_goes_to_the_declarer_a_day_later_and_none_after_resolving(
+    bot: LocalBot, database_url: str
+) -> None:
     incident_id = await declare(bot)
     await say(bot, "C1", "all clear", user="U2")
     assert len(await nudges_in(bot, "C1")) == 1

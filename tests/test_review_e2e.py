@@ -37,14 +37,20 @@ async def bot(database_url: str) -> AsyncIterator[LocalBot]:
         store = running.runtime.services.memory
         await store.retain(memory("INC-OPEN-Q", "Payments pool exhausted at peak (imported)"))
         await store.retain(memory("INC-PRIV", "Secret breach: leaked token", is_private=True, channel_id="C2"))
-        await store.retain(memory("INC-DONE", "Checkout latency after deploy", truth_state=TruthState.HUMAN_CONFIRMED, verified_by="maya"))
+        await store.retain(
+            memory(
+                "INC-DONE", "Checkout latency after deploy", truth_state=TruthState.HUMAN_CONFIRMED, verified_by="maya"
+            )
+        )
         yield running
 
 
 async def home_of(bot: LocalBot, user: str) -> dict[str, Any]:
     published = len([c for c in bot.sandbox.calls("views.publish") if c.params.get("user_id") == user])
     assert (await bot.slack.event(app_home_opened_event(user))).status == 200
-    await bot.sandbox.wait_for(lambda c: c.method == "views.publish" and c.params.get("user_id") == user and c.ok, count=published + 1)
+    await bot.sandbox.wait_for(
+        lambda c: c.method == "views.publish" and c.params.get("user_id") == user and c.ok, count=published + 1
+    )
     return bot.sandbox.home(user)
 
 
@@ -65,9 +71,13 @@ async def test_app_home_lists_what_awaits_review_and_never_a_private_memory_to_a
 
 async def test_the_recall_box_searches_and_leaves_private_memories_out(bot: LocalBot) -> None:
     home = await home_of(bot, "U1")
-    response = await bot.slack.block_action(ids.HOME_SEARCH, user_id="U1", view=home, value="payments pool exhausted refund leak")
+    response = await bot.slack.block_action(
+        ids.HOME_SEARCH, user_id="U1", view=home, value="payments pool exhausted refund leak"
+    )
     assert response.status == 200
-    await bot.sandbox.wait_for(lambda c: c.method == "views.publish" and "Recalled for" in json.dumps(c.params["view"], ensure_ascii=False))
+    await bot.sandbox.wait_for(
+        lambda c: c.method == "views.publish" and "Recalled for" in json.dumps(c.params["view"], ensure_ascii=False)
+    )
     shown = text(bot.sandbox.home("U1"))
     assert "Recalled for “payments pool exhausted refund leak”" in shown and "found_1" in shown
     assert "Secret breach" not in shown
@@ -75,7 +85,9 @@ async def test_the_recall_box_searches_and_leaves_private_memories_out(bot: Loca
 
 async def confirm_from(bot: LocalBot, user: str, container: dict[str, Any], incident_id: str, note: str, **where: Any):  # noqa: ANN201
     opened = len(bot.sandbox.calls("views.open"))
-    response = await bot.slack.block_action(ids.MEMORY_CONFIRM, user_id=user, value=incident_id, **{**where, **container})
+    response = await bot.slack.block_action(
+        ids.MEMORY_CONFIRM, user_id=user, value=incident_id, **{**where, **container}
+    )
     assert response.status == 200
     await bot.sandbox.wait_for("views.open", count=opened + 1)
     return await bot.slack.view_submission(bot.sandbox.last_view(), user_id=user, answers={"note": note})
@@ -96,7 +108,9 @@ async def test_a_reviewer_confirms_and_rejects_from_app_home_and_the_tab_follows
     opened = len(bot.sandbox.calls("views.open"))
     await bot.slack.block_action(ids.MEMORY_REJECT, user_id="U1", view=home, value="INC-WRONG")
     await bot.sandbox.wait_for("views.open", count=opened + 1)
-    rejected = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"reason": "it was the pool, not DNS"})
+    rejected = await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id="U1", answers={"reason": "it was the pool, not DNS"}
+    )
     assert rejected.status == 200 and rejected.body == ""
     assert (await bot.runtime.services.memory.get("T0SANDBOX", "INC-WRONG")).truth_state is TruthState.REJECTED
     await bot.runtime.settle()
@@ -116,17 +130,23 @@ async def test_confirm_on_the_recall_card(bot: LocalBot) -> None:
         bot.sandbox.last_view(), user_id="U1",
         answers={"title": "Payments pool exhausted again at peak", "service": "payments", "symptoms": "refund worker connections"},
     )  # fmt: skip
-    card = await bot.sandbox.wait_for_message("C1", lambda m: m.thread_ts not in (None, m.ts) and "INC-OPEN-Q" in json.dumps(m.blocks or []))
+    card = await bot.sandbox.wait_for_message(
+        "C1", lambda m: m.thread_ts not in (None, m.ts) and "INC-OPEN-Q" in json.dumps(m.blocks or [])
+    )
     assert ids.MEMORY_CONFIRM in json.dumps(card.blocks)
     confirmed_card = [m for m in bot.sandbox.messages("C1") if "INC-DONE" in json.dumps(m.blocks or [])]
     assert all(ids.MEMORY_CONFIRM not in json.dumps(m.blocks) for m in confirmed_card)  # nothing to confirm there
     # omar may not: the modal says who can, and so does a note in the channel, by name
     refused = await confirm_from(bot, "U2", {"message": card}, "INC-OPEN-Q", "matches the incident review")
     assert refused.json["response_action"] == "errors"
-    assert refused.json["errors"]["note"].startswith("Only ") and "can confirm a memory" in refused.json["errors"]["note"]
+    assert (
+        refused.json["errors"]["note"].startswith("Only ") and "can confirm a memory" in refused.json["errors"]["note"]
+    )
     await bot.runtime.settle()
     assert any("<@U1>" in json.dumps(e.blocks) for e in bot.sandbox.ephemerals("C1", "U2"))
-    assert (await bot.runtime.services.memory.get("T0SANDBOX", "INC-OPEN-Q")).truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
+    assert (
+        await bot.runtime.services.memory.get("T0SANDBOX", "INC-OPEN-Q")
+    ).truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
     # maya (a reviewer) may
     done = await confirm_from(bot, "U1", {"message": card}, "INC-OPEN-Q", "matches the incident review")
     assert done.status == 200 and done.body == ""
@@ -147,7 +167,9 @@ async def test_someone_the_policy_refuses_is_told_who_can_from_app_home_too(bot:
     await bot.sandbox.wait_for("views.open", count=opened + 1)
     rejected = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U2", answers={"reason": "not sure"})
     assert rejected.json["errors"]["reason"] == "Only a memory reviewer or a workspace admin can reject a memory."
-    assert (await bot.runtime.services.memory.get("T0SANDBOX", "INC-OPEN-Q")).truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
+    assert (
+        await bot.runtime.services.memory.get("T0SANDBOX", "INC-OPEN-Q")
+    ).truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
 
 
 async def test_a_private_memory_cannot_be_confirmed_by_someone_outside_its_channel(bot: LocalBot) -> None:
@@ -155,12 +177,16 @@ async def test_a_private_memory_cannot_be_confirmed_by_someone_outside_its_chann
     response = await confirm_from(bot, "U1", {"view": await home_of(bot, "U1")}, "INC-PRIV", "looks right")
     assert response.json["response_action"] == "update"
     assert "no memory 'INC-PRIV'" in json.dumps(response.json["view"])
-    assert (await bot.runtime.services.memory.get("T0SANDBOX", "INC-PRIV")).truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
+    assert (
+        await bot.runtime.services.memory.get("T0SANDBOX", "INC-PRIV")
+    ).truth_state is TruthState.UNCONFIRMED_HYPOTHESIS
 
 
 async def test_app_home_stays_within_block_kit_limits_with_a_long_backlog(bot: LocalBot) -> None:
     for n in range(40):
-        await bot.runtime.services.memory.retain(memory(f"INC-BACKLOG-{n:02d}", f"Imported postmortem {n} " + "x" * 400))
+        await bot.runtime.services.memory.retain(
+            memory(f"INC-BACKLOG-{n:02d}", f"Imported postmortem {n} " + "x" * 400)
+        )
     home = await home_of(bot, "U1")  # the sandbox refuses a Home view over Slack's limits
     assert len(home["blocks"]) <= 100
     assert "More are waiting" in text(home)

@@ -4,6 +4,7 @@ patterns, rules propose, rules replay, rules approve, rules check."""
 from __future__ import annotations
 
 import json
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -187,11 +188,11 @@ def test_a_file_that_is_not_yaml_or_is_misnamed_is_refused(bank, tmp_path: Path)
 
 
 def records(rows: list[dict]) -> list:
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from bot.models import MemoryRecord
 
-    now = datetime(2026, 11, 30, tzinfo=timezone.utc)
+    now = datetime(2026, 11, 30, tzinfo=UTC)
     return [MemoryRecord(team_id="T", created_at=now, updated_at=now, **row) for row in rows]
 
 
@@ -200,20 +201,32 @@ def test_one_mechanism_with_different_fixes_is_no_pattern() -> None:
     from bot.rules.patterns import find_candidates
     from tests.rules_bank import leak
 
-    org = "platform team runbook kubernetes cluster grafana dashboard pagerduty escalation"  # words every write-up shares
+    org = (
+        "platform team runbook kubernetes cluster grafana dashboard pagerduty escalation"  # words every write-up shares
+    )
     causes = [
         ("INC-1", "the retry helper leaked connections", "released the connection in the retry helper"),
         ("INC-2", "traffic tripled for a sale", "raised the pool size and added a replica"),
         ("INC-3", "a migration held locks and every request waited for a connection", "ran the migration off peak"),
     ]
     rows = [
-        leak(i, "2026-01-01T00:00:00Z", title="pool exhausted", root_cause=f"{cause}; {org}", resolution=f"{fix}; {org}")
+        leak(
+            i, "2026-01-01T00:00:00Z", title="pool exhausted", root_cause=f"{cause}; {org}", resolution=f"{fix}; {org}"
+        )
         for i, cause, fix in causes
     ]
     # the rest of the bank: other mechanisms, written up the same way
     others = [
-        leak(f"INC-{9 + n}", "2026-01-01T00:00:00Z", title=title, root_cause=f"{title}; {org}", resolution=f"fixed it; {org}")
-        for n, title in enumerate(["disk full on the log volume", "dns resolution failed", "certificate expired", "deadlock detected"])
+        leak(
+            f"INC-{9 + n}",
+            "2026-01-01T00:00:00Z",
+            title=title,
+            root_cause=f"{title}; {org}",
+            resolution=f"fixed it; {org}",
+        )
+        for n, title in enumerate(
+            ["disk full on the log volume", "dns resolution failed", "certificate expired", "deadlock detected"]
+        )
     ]
     assert find_candidates(records(rows + others), load_vocabulary(), min_episodes=3) == []
     # the same three as one recurring fix do make a pattern (the check above can fail)
@@ -238,7 +251,11 @@ def test_a_reviewer_may_approve_by_hand_with_a_plain_date(bank, tmp_path: Path) 
     bank("rules", "propose")
     bank("rules", "replay")
     path = rule_file(tmp_path)
-    text = path.read_text().replace("reviewed_by: ''", "reviewed_by: maya").replace("approved_at: null", "approved_at: 2026-11-30")
+    text = (
+        path.read_text()
+        .replace("reviewed_by: ''", "reviewed_by: maya")
+        .replace("approved_at: null", "approved_at: 2026-11-30")
+    )
     path.write_text(text.replace("decision: ''", "decision: approved"))
     assert f"{RULE_ID} v1: in use" in bank("rules", "check")[1]
     path.write_text(text.replace("decision: ''", "decision: Approved"))

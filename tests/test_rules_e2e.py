@@ -62,7 +62,9 @@ async def declare_and_read_thread(bot: LocalBot, channel: str) -> list[dict]:
     }
     submitted = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers=answers)
     assert submitted.status == 200 and await settle(bot, submitted) == ""
-    parent = await bot.sandbox.wait_for_message(channel, lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    parent = await bot.sandbox.wait_for_message(
+        channel, lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts)
+    )
     shown = int(parent.text.split()[0])  # "5 past incidents look like this one"
     await bot.sandbox.wait_for(
         lambda c: len([m for m in bot.sandbox.thread(channel, parent.ts) if "Past incident" in m.text]) >= shown,

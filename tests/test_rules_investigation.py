@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
-from tests.test_investigation import GOOD, INCIDENT, LEAK, MEMORIES, NOW, TIMELINE
-from tests.test_rules_rendering import rule
 
 from bot.investigation import AnthropicInvestigator, InvestigatorKind, OfflineInvestigator
 from bot.slack.investigation import investigation_message
+from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
+from tests.test_investigation import GOOD, INCIDENT, LEAK, MEMORIES, NOW, TIMELINE
+from tests.test_rules_rendering import rule
 
 RULE = rule()
 HEADLINE = "Known pattern R-connection-pool-exhaustion-helper-retry (reviewed by maya on 2026-11-30, from INC-101, INC-102, INC-103)"
@@ -36,13 +36,21 @@ async def test_the_model_sees_the_pattern_as_past_context_and_may_cite_it(api: F
         "action": "Count idle in transaction sessions per application_name", "why": "a reviewed pattern", "memory_ids": [RULE.id],
     }]}  # fmt: skip
     api.script(ToolAnswer(answer))
-    result = await investigator.investigate(INCIDENT, TIMELINE, MEMORIES, channel_is_private=False, known_patterns=[RULE])
+    result = await investigator.investigate(
+        INCIDENT, TIMELINE, MEMORIES, channel_is_private=False, known_patterns=[RULE]
+    )
     assert result.investigator is InvestigatorKind.ANTHROPIC and result.guard_flags == []
     assert result.checks_to_run[-1].memory_ids == [RULE.id]  # a rule id is a citation, not an unknown memory
     [request] = api.requests
     sent = request.prompt
     past, rules = sent.index("=== PAST INCIDENT MEMORIES"), sent.index("=== RULES ===")
-    assert sent.index("=== END OF CURRENT INCIDENT ===") < past < sent.index(f"Known pattern id <<<{RULE.id}>>>") < sent.index(LEAK) < rules
+    assert (
+        sent.index("=== END OF CURRENT INCIDENT ===")
+        < past
+        < sent.index(f"Known pattern id <<<{RULE.id}>>>")
+        < sent.index(LEAK)
+        < rules
+    )
     assert "<<<Count idle in transaction sessions per application_name>>>" in sent
     assert "<<<Restart the pods>>> — why it failed: <<<the pool filled again in minutes>>>" in sent
     assert "never state that this incident IS the pattern" in sent[rules:]
@@ -55,7 +63,9 @@ async def test_naming_the_pattern_as_todays_cause_is_refused(api: FakeMessagesAP
     # no "again", no "same as": only the pattern's id makes this a verdict
     verdict = {**GOOD, "happening_now": [{"statement": f"This is {RULE.id}.", "evidence": ["T2"]}]}
     api.script(ToolAnswer(verdict), ToolAnswer(verdict))
-    result = await investigator.investigate(INCIDENT, TIMELINE, MEMORIES, channel_is_private=False, known_patterns=[RULE])
+    result = await investigator.investigate(
+        INCIDENT, TIMELINE, MEMORIES, channel_is_private=False, known_patterns=[RULE]
+    )
     assert len(api.requests) == 2 and RULE.id in api.requests[1].body["messages"][-1]["content"][0]["content"]
     assert result.investigator is InvestigatorKind.OFFLINE and "past incident is the current cause" in result.note
     assert result.known_patterns[0].headline == HEADLINE  # the fallback still shows the pattern

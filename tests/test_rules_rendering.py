@@ -4,13 +4,13 @@ what did not work — within Slack's limits, pinging no one, never worded as a v
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from bot.rules.model import DeadEnd, Decision, Provenance, ReplayResult, RootCause, Rule, RuleMatch
 from bot.slack.known_patterns import known_pattern_reply
 from tests.test_slack_rendering import PINGS, assert_pings_no_one, assert_within_message_limits
 
-NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
 def rule(**changes: object) -> Rule:
@@ -22,10 +22,20 @@ def rule(**changes: object) -> Rule:
         root_cause=RootCause(summary="the retry helper leaked connections", terms=["retry", "helper"]),
         checks=["Count idle in transaction sessions per application_name"],
         fix="release the connection in finally",
-        dead_ends=[DeadEnd(action="Restart the pods", why_it_failed="the pool filled again in minutes", seen_in=["INC-101", "INC-102"])],
-        provenance=Provenance(team="T1", incidents=["INC-101", "INC-102", "INC-103"], min_episodes=3, generated_at=NOW, bank="test"),
+        dead_ends=[
+            DeadEnd(
+                action="Restart the pods",
+                why_it_failed="the pool filled again in minutes",
+                seen_in=["INC-101", "INC-102"],
+            )
+        ],
+        provenance=Provenance(
+            team="T1", incidents=["INC-101", "INC-102", "INC-103"], min_episodes=3, generated_at=NOW, bank="test"
+        ),
         content_hash="0" * 64,
-        replay=ReplayResult(version=2, ran_at=NOW, sources=["bank"], hits=["INC-101", "INC-102", "INC-103"], false_fires=["INC-105"]),
+        replay=ReplayResult(
+            version=2, ran_at=NOW, sources=["bank"], hits=["INC-101", "INC-102", "INC-103"], false_fires=["INC-105"]
+        ),
         reviewed_by="maya",
         approved_at=NOW,
         decision=Decision.APPROVED,

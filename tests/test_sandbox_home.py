@@ -29,7 +29,12 @@ def text_input(block_id: str, initial: str | None = None, action_id: str = "valu
     element: dict[str, Any] = {"type": "plain_text_input", "action_id": action_id}
     if initial is not None:
         element["initial_value"] = initial
-    return {"type": "input", "block_id": block_id, "label": {"type": "plain_text", "text": block_id}, "element": element}
+    return {
+        "type": "input",
+        "block_id": block_id,
+        "label": {"type": "plain_text", "text": block_id},
+        "element": element,
+    }
 
 
 def section(n: int) -> dict[str, Any]:
@@ -46,7 +51,9 @@ async def test_views_publish_keeps_one_home_per_person_and_refuses_what_slack_re
         await web.views_publish(user_id="U1", view={"type": "home", "blocks": [section(n) for n in range(101)]})
     assert too_many.value.response["error"] == "invalid_blocks"
     with pytest.raises(SlackApiError) as not_home:
-        await web.views_publish(user_id="U1", view={"type": "modal", "title": {"type": "plain_text", "text": "x"}, "blocks": []})
+        await web.views_publish(
+            user_id="U1", view={"type": "modal", "title": {"type": "plain_text", "text": "x"}, "blocks": []}
+        )
     assert not_home.value.response["error"] == "invalid_arguments"
     with pytest.raises(SlackApiError) as nobody:
         await web.views_publish(user_id="U9", view={"type": "home", "blocks": []})
@@ -64,10 +71,18 @@ async def test_channel_members_are_those_added_and_whoever_spoke(sandbox: SlackS
     assert hidden.value.response["error"] == "channel_not_found"
 
 
-async def test_typed_text_survives_an_update_that_keeps_the_input_and_not_one_that_renames_it(sandbox: SlackSandbox) -> None:
+async def test_typed_text_survives_an_update_that_keeps_the_input_and_not_one_that_renames_it(
+    sandbox: SlackSandbox,
+) -> None:
     web = client(sandbox)
-    modal = {"type": "modal", "title": {"type": "plain_text", "text": "Resolve"}, "submit": {"type": "plain_text", "text": "Save"}}
-    opened = await web.views_open(trigger_id=sandbox.new_trigger_id(), view={**modal, "blocks": [text_input("cause"), text_input("fix")]})
+    modal = {
+        "type": "modal",
+        "title": {"type": "plain_text", "text": "Resolve"},
+        "submit": {"type": "plain_text", "text": "Save"},
+    }
+    opened = await web.views_open(
+        trigger_id=sandbox.new_trigger_id(), view={**modal, "blocks": [text_input("cause"), text_input("fix")]}
+    )
     view_id = opened["view"]["id"]
     sandbox.type_into(view_id, {"cause": "pool leak", "fix": "rollback"})
     blocks = [text_input("cause", "drafted cause"), text_input("fix", "drafted fix", action_id="renamed")]

@@ -35,14 +35,22 @@ def cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp
 
 
 async def test_embed_backfills_once_re_embeds_after_a_model_change_and_recall_uses_it(
-    cli, vector_database_url: str, embeddings_api: FakeEmbeddingsApi, monkeypatch: pytest.MonkeyPatch  # noqa: ANN001
+    cli,
+    vector_database_url: str,
+    embeddings_api: FakeEmbeddingsApi,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: ANN001
 ) -> None:
     monkeypatch.setenv("DATABASE_URL", vector_database_url)
     assert (await cli("retain", cli.memories))[0] == 0
     monkeypatch.setenv("EMBEDDINGS_URL", embeddings_api.url)
     monkeypatch.setenv("EMBEDDINGS_MODEL", "fake-a")
     code, out, _ = await cli("embed", "--json", "--no-progress")
-    assert code == 0 and json.loads(out) == {"model": "fake-a", "embedded": 2, "re_embedded_from_other_model": 0, "already_current": 0}
+    assert code == 0 and json.loads(out) == {
+        "model": "fake-a",
+        "embedded": 2,
+        "re_embedded_from_other_model": 0,
+        "already_current": 0,
+    }
     code, out, _ = await cli("embed", "--no-progress")
     assert code == 0 and out.startswith("embedded 0 memories with fake-a") and "2 of 2 now have vectors" in out
 
@@ -56,7 +64,10 @@ async def test_embed_backfills_once_re_embeds_after_a_model_change_and_recall_us
 
 
 async def test_embed_stopped_by_the_endpoint_says_how_to_resume(
-    cli, vector_database_url: str, embeddings_api: FakeEmbeddingsApi, monkeypatch: pytest.MonkeyPatch  # noqa: ANN001
+    cli,
+    vector_database_url: str,
+    embeddings_api: FakeEmbeddingsApi,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: ANN001
 ) -> None:
     monkeypatch.setenv("DATABASE_URL", vector_database_url)
     assert (await cli("retain", cli.memories))[0] == 0
@@ -71,7 +82,10 @@ async def test_embed_stopped_by_the_endpoint_says_how_to_resume(
 
 
 async def test_embed_without_the_variables_or_without_pgvector_says_why(
-    cli, database_url: str, embeddings_api: FakeEmbeddingsApi, monkeypatch: pytest.MonkeyPatch  # noqa: ANN001
+    cli,
+    database_url: str,
+    embeddings_api: FakeEmbeddingsApi,
+    monkeypatch: pytest.MonkeyPatch,  # noqa: ANN001
 ) -> None:
     monkeypatch.setenv("DATABASE_URL", database_url)
     code, _, err = await cli("embed")

@@ -72,7 +72,9 @@ async def _close_semantic() -> AsyncIterator[None]:
         await _opened.pop().aclose()
 
 
-async def semantic_on(store: PostgresMemoryStore, api: FakeEmbeddingsApi, model: str = "fake-a", **kw) -> SemanticRecall:  # noqa: ANN003
+async def semantic_on(
+    store: PostgresMemoryStore, api: FakeEmbeddingsApi, model: str = "fake-a", **kw
+) -> SemanticRecall:  # noqa: ANN003
     semantic = SemanticRecall(OpenAIEmbeddings(api.url, model, api_key="sk-test"), store, **kw)
     _opened.append(semantic)
     assert await semantic.start()
@@ -86,7 +88,9 @@ def test_the_url_may_be_the_api_base_or_the_endpoint() -> None:
     assert endpoint_url("http://h:1/v1") == endpoint_url("http://h:1/v1/embeddings/") == "http://h:1/v1/embeddings"
 
 
-async def test_the_adapter_sends_model_inputs_and_key_and_orders_vectors_by_index(embeddings_api: FakeEmbeddingsApi) -> None:
+async def test_the_adapter_sends_model_inputs_and_key_and_orders_vectors_by_index(
+    embeddings_api: FakeEmbeddingsApi,
+) -> None:
     embedder = OpenAIEmbeddings(embeddings_api.url, "fake-a", api_key="sk-test")
     try:
         vectors = await embedder.embed(["disk full", "pool exhausted", "disk full"])
@@ -198,7 +202,9 @@ async def test_a_memory_retained_later_is_embedded_by_the_next_pass_alone_and_th
 ) -> None:
     semantic = await semantic_on(store, embeddings_api)
     await semantic.embed_pending()
-    late = DISK.model_copy(update={"incident_id": "INC-DISK-2", "title": "Uploads rejected", "symptoms": "Quota reached on the bucket."})
+    late = DISK.model_copy(
+        update={"incident_id": "INC-DISK-2", "title": "Uploads rejected", "symptoms": "Quota reached on the bucket."}
+    )
     await store.retain(late)
     assert await semantic.counts() == (3, 0, 1)
     asked = len(embeddings_api.requests)
@@ -243,7 +249,9 @@ async def test_embedding_is_resumable_after_the_endpoint_fails_midway(
     assert sent_again == []
 
 
-async def test_a_purged_memory_takes_its_vectors_along(store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi) -> None:
+async def test_a_purged_memory_takes_its_vectors_along(
+    store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi
+) -> None:
     semantic = await semantic_on(store, embeddings_api)
     await semantic.embed_pending()
     await store.purge(TEAM, "INC-POOL", purged_by="U1")
@@ -252,7 +260,9 @@ async def test_a_purged_memory_takes_its_vectors_along(store: PostgresMemoryStor
     assert "INC-POOL" not in [m.memory.incident_id for m in matches]
 
 
-async def test_filters_hold_for_memories_found_by_meaning(store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi) -> None:
+async def test_filters_hold_for_memories_found_by_meaning(
+    store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi
+) -> None:
     semantic = await semantic_on(store, embeddings_api)
     await semantic.embed_pending()
     query = QUERY.model_copy(update={"filter_services": ["search"]})
@@ -281,7 +291,9 @@ async def test_without_pgvector_migrations_apply_start_says_so_and_recall_is_lex
         with caplog.at_level(logging.WARNING, logger="bot.services.meaning"):
             assert await semantic.start(MIGRATIONS) is False
         assert "no pgvector extension" in caplog.text
-        matches = await RecallService(store, semantic=semantic).recall(RecallQuery(team_id=TEAM, title="orders api errors"))
+        matches = await RecallService(store, semantic=semantic).recall(
+            RecallQuery(team_id=TEAM, title="orders api errors")
+        )
         assert [m.memory.incident_id for m in matches] == ["INC-POOL"]
         assert embeddings_api.requests == []  # nothing is embedded where nothing can be stored
         await semantic.aclose()

@@ -30,7 +30,9 @@ SEED = {
 @pytest.fixture
 async def bot_with(vector_database_url: str):  # noqa: ANN201
     async def start(url: str) -> AsyncIterator[LocalBot]:
-        settings = Settings(database_url=vector_database_url, embeddings_url=url, embeddings_model="fake-a", embeddings_timeout_s=0.5)
+        settings = Settings(
+            database_url=vector_database_url, embeddings_url=url, embeddings_model="fake-a", embeddings_timeout_s=0.5
+        )
         async with local_bot(settings) as running:
             running.sandbox.add_user("U1", "alice")
             running.sandbox.add_channel("C1", "inc-orders")
@@ -49,7 +51,8 @@ async def wait_until(check, timeout: float = 20.0) -> None:  # noqa: ANN001
 
 
 async def test_a_card_says_similar_meaning_and_a_resolution_is_embedded_after_it_is_saved(
-    bot_with, embeddings_api: FakeEmbeddingsApi  # noqa: ANN001
+    bot_with,
+    embeddings_api: FakeEmbeddingsApi,  # noqa: ANN001
 ) -> None:
     async for bot in bot_with(embeddings_api.url):
         semantic = bot.runtime.services.semantic
@@ -57,7 +60,9 @@ async def test_a_card_says_similar_meaning_and_a_resolution_is_embedded_after_it
         await semantic.embed_pending()  # the seed was retained directly, not through a resolution
         # shares no word with the memory; the fake embedder reads it as the same failure
         await declare(bot, title="Sessions starved")
-        parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+        parent = await bot.sandbox.wait_for_message(
+            "C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts)
+        )
         reply = await bot.sandbox.wait_for_message("C1", lambda m: m.thread_ts == parent.ts and m.ts != parent.ts)
         shown = json.dumps(reply.blocks, ensure_ascii=False)
         assert "INC-OLD-1" in shown or "Orders API errors" in shown
@@ -74,13 +79,16 @@ async def test_a_card_says_similar_meaning_and_a_resolution_is_embedded_after_it
 
 
 async def test_with_the_endpoint_down_the_thread_still_posts(
-    bot_with, embeddings_api: FakeEmbeddingsApi  # noqa: ANN001
+    bot_with,
+    embeddings_api: FakeEmbeddingsApi,  # noqa: ANN001
 ) -> None:
     url = embeddings_api.url
     await embeddings_api.stop()  # nobody listens there any more
     async for bot in bot_with(url):
         await declare(bot, title="Orders API errors again")
-        parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+        parent = await bot.sandbox.wait_for_message(
+            "C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts)
+        )
         reply = await bot.sandbox.wait_for_message("C1", lambda m: m.thread_ts == parent.ts and m.ts != parent.ts)
         shown = json.dumps(reply.blocks, ensure_ascii=False)
         assert "Orders API errors at the evening peak" in shown and "matched terms" in shown

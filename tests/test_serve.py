@@ -29,7 +29,13 @@ async def _serve_until_sigterm(database_url: str, sandbox: SlackSandbox) -> None
     env = {**os.environ, "DATABASE_URL": database_url, "PORT": str(port), "SLACK_BOT_TOKEN": "xoxb-test",
            "SLACK_SIGNING_SECRET": "s3cret", "SLACK_API_URL": sandbox.base_url}  # fmt: skip
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "serve", env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "serve",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
     )
     try:
         async with aiohttp.ClientSession() as http:
@@ -83,7 +89,9 @@ async def test_serve_runs_its_jobs_in_a_worker_process_and_stops_it_on_sigterm(d
                     except aiohttp.ClientConnectionError:
                         await asyncio.sleep(0.1)
             async with SignedSender(f"http://127.0.0.1:{port}/slack/events", "s3cret", sandbox=sandbox) as slack:
-                assert (await slack.command("/recall", "checkout timeouts", user_id="U1", channel_id="C1")).status == 200
+                assert (
+                    await slack.command("/recall", "checkout timeouts", user_id="U1", channel_id="C1")
+                ).status == 200
             await sandbox.wait_for(lambda call: bool(sandbox.ephemerals(user="U1")), timeout=60)
             workers = _children(proc.pid)
             assert workers, "serve started no worker process"

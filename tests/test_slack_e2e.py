@@ -41,15 +41,23 @@ async def settle(bot: LocalBot, response) -> dict | str:  # noqa: ANN001
     """What the modal finally says: the ack itself or, when a busy machine made the save outlive
     the ack budget ("Still saving…"), the views.update that followed it."""
     body = response.body
-    if isinstance(body, dict) and body.get("response_action") == "update" and "Still saving" in json.dumps(body["view"]):
+    if (
+        isinstance(body, dict)
+        and body.get("response_action") == "update"
+        and "Still saving" in json.dumps(body["view"])
+    ):
         view_id = response.sent["view"]["id"]
-        update = await bot.sandbox.wait_for(lambda c: c.method == "views.update" and c.params.get("view_id") == view_id, timeout=30)
+        update = await bot.sandbox.wait_for(
+            lambda c: c.method == "views.update" and c.params.get("view_id") == view_id, timeout=30
+        )
         view = update.params["view"]
         return "" if view.get("title", {}).get("text") == "Saved" else {"response_action": "update", "view": view}
     return body
 
 
-async def declare(bot: LocalBot, title: str = "Checkout errors return with database timeouts during peak traffic") -> None:
+async def declare(
+    bot: LocalBot, title: str = "Checkout errors return with database timeouts during peak traffic"
+) -> None:
     response = await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1")
     assert response.status == 200
     await bot.sandbox.wait_for("views.open")
@@ -62,7 +70,9 @@ async def declare(bot: LocalBot, title: str = "Checkout errors return with datab
 
 async def test_declare_posts_a_recall_thread_with_reasons_age_and_verification(bot: LocalBot) -> None:
     await declare(bot)
-    parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    parent = await bot.sandbox.wait_for_message(
+        "C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts)
+    )
     assert parent.text.startswith("1 past incident looks like this one")
     reply = await bot.sandbox.wait_for_message("C1", lambda m: m.thread_ts == parent.ts and m.ts != parent.ts)
     shown = json.dumps(reply.blocks)
@@ -79,7 +89,12 @@ async def test_declare_posts_a_recall_thread_with_reasons_age_and_verification(b
     assert (await bot.slack.block_action("memory_why", user_id="U1", message=reply)).status == 200
     opened = await bot.sandbox.wait_for("views.open", count=2)
     detail = json.dumps(opened.params["view"])
-    assert "Why this came back" in detail and "relevance 0." in detail and "lexical" in detail and "same service: payments" in detail
+    assert (
+        "Why this came back" in detail
+        and "relevance 0." in detail
+        and "lexical" in detail
+        and "same service: payments" in detail
+    )
 
 
 def thread_replies(bot: LocalBot, channel: str, parent_ts: str):  # noqa: ANN201
@@ -106,7 +121,9 @@ RESOLUTION = {
 
 async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bot: LocalBot) -> None:
     await declare(bot)
-    parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    parent = await bot.sandbox.wait_for_message(
+        "C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts)
+    )
     reply = await bot.sandbox.wait_for_message("C1", lambda m: m.thread_ts == parent.ts and m.ts != parent.ts)
 
     # Helpful is stored as feedback and the user is thanked
@@ -115,20 +132,31 @@ async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bo
     # Add correction opens a modal; its submission attaches the correction
     await bot.slack.block_action("memory_add_correction", user_id="U1", message=reply)
     await bot.sandbox.wait_for("views.open", count=2)
-    assert (await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"text": "it was the refund worker's retry path"})).status == 200
+    assert (
+        await bot.slack.view_submission(
+            bot.sandbox.last_view(), user_id="U1", answers={"text": "it was the refund worker's retry path"}
+        )
+    ).status == 200
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-OLD-1")
-    assert [(c.author, c.author_name, c.text) for c in memory.corrections] == [("U1", "alice", "it was the refund worker's retry path")]
+    assert [(c.author, c.author_name, c.text) for c in memory.corrections] == [
+        ("U1", "alice", "it was the refund worker's retry path")
+    ]
 
     # people talk in the channel: CURRENT evidence on the incident's timeline
     await bot.slack.say("C1", "p99 at 30s, pool at 100/100", user="U1")
     # resolution modal → memory retained, confirmation in the channel
-    submitted = await resolve(bot, {**RESOLUTION, "verified": ["verified"], "verification_note": "no timeouts through two peaks"})
+    submitted = await resolve(
+        bot, {**RESOLUTION, "verified": ["verified"], "verification_note": "no timeouts through two peaks"}
+    )
     assert submitted.status == 200 and submitted.body == ""
     confirmation = await bot.sandbox.wait_for_message("C1", lambda m: "max_connections" in json.dumps(m.blocks or []))
     assert confirmation.thread_ts in (None, confirmation.ts)
     incident = await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1")
     saved = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
-    assert saved.truth_state.value == "verification_confirmed" and (saved.verified_by, saved.verified_by_name) == ("U1", "alice")
+    assert saved.truth_state.value == "verification_confirmed" and (saved.verified_by, saved.verified_by_name) == (
+        "U1",
+        "alice",
+    )
     assert saved.failed_attempts[0].why_it_failed == "database memory pressure rose and the pool filled anyway"
     timeline = await bot.runtime.services.incidents.timeline(incident)
     assert [(e.author, e.text) for e in timeline] == [("alice", "p99 at 30s, pool at 100/100")]
@@ -141,7 +169,9 @@ async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bo
         bot.sandbox.last_view(), user_id="U1",
         answers={"title": "Checkout timeouts: connections held across provider calls", "service": "payments"},
     )  # fmt: skip
-    parent2 = await bot.sandbox.wait_for_message("C2", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    parent2 = await bot.sandbox.wait_for_message(
+        "C2", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts)
+    )
     first = await bot.sandbox.wait_for_message("C2", lambda m: m.thread_ts == parent2.ts and m.ts != parent2.ts)
     assert incident.incident_id in json.dumps(first.blocks)
 
@@ -152,7 +182,9 @@ async def test_resolving_again_is_a_no_op_and_different_content_offers_a_correct
     await bot.sandbox.wait_for_message("C1", lambda m: "held a connection" in json.dumps(m.blocks or []))
     again = await resolve(bot, RESOLUTION)
     assert again.body == ""
-    await bot.sandbox.wait_for(lambda c: c.method == "chat.postEphemeral" and "nothing changed" in c.params.get("text", ""))
+    await bot.sandbox.wait_for(
+        lambda c: c.method == "chat.postEphemeral" and "nothing changed" in c.params.get("text", "")
+    )
 
     different = await resolve(bot, {**RESOLUTION, "root_cause": "a slow disk on the primary"})
     assert different.body["response_action"] == "update"
@@ -202,7 +234,9 @@ async def test_a_retried_or_repeated_event_is_stored_and_answered_once(bot: Loca
 async def test_a_rate_limited_post_arrives_exactly_once(bot: LocalBot) -> None:
     bot.sandbox.rate_limit_next("chat.postMessage", retry_after=1)
     await declare(bot)
-    parent = await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts))
+    parent = await bot.sandbox.wait_for_message(
+        "C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts)
+    )
     await bot.runtime.settle()
     statuses = [c.status for c in bot.sandbox.calls("chat.postMessage")]
     assert statuses[0] == 429 and statuses.count(429) == 1
@@ -217,7 +251,9 @@ async def test_acks_come_back_while_slack_is_stalled_and_nothing_is_lost(bot: Lo
     answer = await bot.slack.view_submission(view, user_id="U1", answers={"title": "Checkout errors at peak"})
     # acknowledged while Slack still holds the call: the modal says it is saving, text kept
     assert held.waiting and answer.body["response_action"] == "update"
-    assert "Still saving" in json.dumps(answer.body["view"]) and "Checkout errors at peak" in json.dumps(answer.body["view"])
+    assert "Still saving" in json.dumps(answer.body["view"]) and "Checkout errors at peak" in json.dumps(
+        answer.body["view"]
+    )
     held.release()
     await bot.sandbox.wait_for("views.update")
     await bot.sandbox.wait_for_message("C1", lambda m: "past incident" in m.text)
@@ -238,7 +274,9 @@ async def test_acks_come_back_while_the_database_is_stalled(bot: LocalBot, datab
         await bot.sandbox.wait_for("views.open")  # the modal opened though the lookup could not answer
         declared = await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1")
         await bot.sandbox.wait_for("views.open", count=2)
-        submitted = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"title": "Checkout down"})
+        submitted = await bot.slack.view_submission(
+            bot.sandbox.last_view(), user_id="U1", answers={"title": "Checkout down"}
+        )
         # every request was answered while the lock was still held
         assert (said.status, resolved.status, declared.status, submitted.status) == (200, 200, 200, 200)
         assert submitted.body["response_action"] == "update"
@@ -276,7 +314,10 @@ async def test_a_hostile_oversized_memory_posts_within_limits_and_pings_no_one(b
         "title": "<!channel> checkout database pool exhausted <@U123> <!here>",
         "root_cause": ("<!channel> " + "x" * 2980)[:3000],
         "resolution": "<@U123> " + "y" * 2990,
-        "failed_attempts": [{"action": f"<!here> attempt {i} " + "a" * 900, "why_it_failed": "<@U123> " + "w" * 2000} for i in range(100)],
+        "failed_attempts": [
+            {"action": f"<!here> attempt {i} " + "a" * 900, "why_it_failed": "<@U123> " + "w" * 2000}
+            for i in range(100)
+        ],
     }
     await bot.runtime.services.memory.retain(draft_from_json(hostile, team_id=bot.sandbox.team_id))
     await declare(bot)
@@ -295,7 +336,9 @@ async def test_a_hostile_oversized_memory_posts_within_limits_and_pings_no_one(b
 async def test_joining_an_incident_channel_opens_it_from_name_topic_and_purpose_and_recalls_once(bot: LocalBot) -> None:
     from bot.sandbox import member_joined_channel_event
 
-    bot.sandbox.add_channel("C9", "inc-payments-db", topic="Checkout database pool exhausted", purpose="payments outage")
+    bot.sandbox.add_channel(
+        "C9", "inc-payments-db", topic="Checkout database pool exhausted", purpose="payments outage"
+    )
     bot.sandbox.add_channel("C10", "random")
     joined = member_joined_channel_event("C9", user=bot.sandbox.bot_user_id)
     for event_id in ("EvJoin1", "EvJoin2"):  # a repeated join must not post a second thread
@@ -326,24 +369,39 @@ async def test_recall_on_free_text_show_help_and_reject(bot: LocalBot) -> None:
     help_ = await bot.slack.command("/incident", "help", user_id="U1", channel_id="C5")
     assert "/incident resolve" in json.dumps(help_.body)
     await bot.slack.command("/incident", "show INC-OLD-1", user_id="U1", channel_id="C5")
-    shown = await bot.sandbox.wait_for(lambda c: c.method == "response_url" and "INC-OLD-1" in json.dumps(c.params) and "Root cause" in json.dumps(c.params))
+    shown = await bot.sandbox.wait_for(
+        lambda c: (
+            c.method == "response_url" and "INC-OLD-1" in json.dumps(c.params) and "Root cause" in json.dumps(c.params)
+        )
+    )
     assert "bought 25 minutes" in json.dumps(shown.params)
 
     # Reject is offered on the unconfirmed guess only, and asks for a reason
     replies = [c for c in bot.sandbox.calls("response_url") if '"value": "INC-GUESS"' in json.dumps(c.params)]
     assert replies and "memory_reject" in json.dumps(replies[0].params)
-    await bot.slack.block_action("memory_reject", user_id="U1", message={**replies[0].params, "ts": "1.000001"}, channel_id="C5")
+    await bot.slack.block_action(
+        "memory_reject", user_id="U1", message={**replies[0].params, "ts": "1.000001"}, channel_id="C5"
+    )
     await bot.sandbox.wait_for("views.open")
     no_reason = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"reason": ""})
     assert no_reason.body["response_action"] == "errors" and "reason" in no_reason.body["errors"]
     # alice is no admin, no reviewer, and nobody declared an imported memory: refused, saying who can
-    refused = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"reason": "the batch runs at 3am, not at peak"})
+    refused = await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id="U1", answers={"reason": "the batch runs at 3am, not at peak"}
+    )
     assert refused.body["errors"]["reason"] == "Only a workspace admin can reject a memory."
-    assert (await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-GUESS")).truth_state.value == "unconfirmed_hypothesis"
+    assert (
+        await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-GUESS")
+    ).truth_state.value == "unconfirmed_hypothesis"
     bot.sandbox.add_user("UADMIN", "ops-admin", is_admin=True)
-    await bot.slack.view_submission(bot.sandbox.last_view(), user_id="UADMIN", answers={"reason": "the batch runs at 3am, not at peak"})
+    await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id="UADMIN", answers={"reason": "the batch runs at 3am, not at peak"}
+    )
     rejected = await bot.runtime.services.memory.get(bot.sandbox.team_id, "INC-GUESS")
-    assert rejected.truth_state.value == "rejected" and rejected.transitions[-1].reason == "the batch runs at 3am, not at peak"
+    assert (
+        rejected.truth_state.value == "rejected"
+        and rejected.transitions[-1].reason == "the batch runs at 3am, not at peak"
+    )
     assert (rejected.transitions[-1].actor, rejected.transitions[-1].actor_name) == ("UADMIN", "ops-admin")
     await bot.slack.command("/recall", "checkout connection pool exhausted", user_id="U1", channel_id="C5")
     again = await bot.sandbox.wait_for("response_url", count=5)
@@ -354,7 +412,9 @@ async def test_declaring_where_slack_refuses_the_channel_keeps_the_modal_and_its
     bot.sandbox.fail_next("conversations.info", error="channel_not_found")
     await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1")
     await bot.sandbox.wait_for("views.open")
-    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers={"title": "Checkout down again"})
+    answer = await bot.slack.view_submission(
+        bot.sandbox.last_view(), user_id="U1", answers={"title": "Checkout down again"}
+    )
     shown = json.dumps(await settle(bot, answer))
     assert "Nothing was saved" in shown and "channel_not_found" in shown and "Checkout down again" in shown
 

@@ -59,7 +59,9 @@ async def bot(database_url: str, model_api: FakeMessagesAPI) -> AsyncIterator[Lo
 async def investigate(bot: LocalBot, channel: str = "C1") -> dict:
     await bot.slack.say(channel, "pool at 100/100 since the 11:55 deploy", user="U1")
     assert (await bot.slack.command("/investigate", user_id="U1", channel_id=channel)).status == 200
-    placeholder = await bot.sandbox.wait_for(lambda c: c.method == "chat.postMessage" and "Investigating" in c.params.get("text", ""))
+    placeholder = await bot.sandbox.wait_for(
+        lambda c: c.method == "chat.postMessage" and "Investigating" in c.params.get("text", "")
+    )
     update = await bot.sandbox.wait_for("chat.update", timeout=10)
     assert update.params["ts"] == placeholder.response["ts"]  # the answer replaced the placeholder
     return update.params
@@ -78,7 +80,9 @@ async def test_a_good_answer_replaces_the_placeholder_in_the_thread(bot: LocalBo
     assert "pool at 100/100 since the 11:55 deploy" in prompt and "INC-OLD-1" in prompt
 
 
-async def test_an_overloaded_model_gives_the_offline_answer_with_a_note(bot: LocalBot, model_api: FakeMessagesAPI) -> None:
+async def test_an_overloaded_model_gives_the_offline_answer_with_a_note(
+    bot: LocalBot, model_api: FakeMessagesAPI
+) -> None:
     model_api.script(Status(529), Status(529), Status(529), Status(529))
     await declare(bot)
     answer = await investigate(bot)
@@ -129,7 +133,9 @@ RETRY_LEAK = {
 
 
 @pytest.mark.parametrize("first", range(len(ISSUE_EXAMPLES)))
-async def test_the_issues_reworded_claims_never_reach_the_channel(bot: LocalBot, model_api: FakeMessagesAPI, first: int) -> None:
+async def test_the_issues_reworded_claims_never_reach_the_channel(
+    bot: LocalBot, model_api: FakeMessagesAPI, first: int
+) -> None:
     await bot.runtime.services.memory.retain(draft_from_json(RETRY_LEAK, team_id=bot.sandbox.team_id))
 
     def claiming(n: int) -> dict:

@@ -9,14 +9,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
-from bot.recall.conflicts import find_conflicts
 from bot.models import Correction, FailedAttempt, MemoryRecord, RecallMatch, Source, TruthState, TruthTransition
+from bot.recall.conflicts import find_conflicts
 from bot.slack import ids, messages, modals
 from bot.slack.escape import cut, escape_mrkdwn
 from bot.slack.limits import SlackLimitError, check_message, check_modal
@@ -30,7 +30,7 @@ from bot.slack.submissions import (
 from bot.slack.templating import environment
 from bot.slack.terminal import message_to_text, view_to_text
 
-NOW = datetime(2025, 6, 1, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 PINGS = "<!channel> <@U123> <!here> <https://evil.example|click me> <#C999>"
 
 Json = dict[str, Any]
@@ -49,7 +49,9 @@ def memory(incident_id: str = "INC-1", **fields: Any) -> MemoryRecord:
         "root_cause": "The refund worker never released its connection when the provider call raised.",
         "resolution": "Released the connection in a finally block.",
         "failed_attempts": [
-            FailedAttempt(action="Restarted the payments pods", why_it_failed="Bought 25 minutes, then the pool filled again."),
+            FailedAttempt(
+                action="Restarted the payments pods", why_it_failed="Bought 25 minutes, then the pool filled again."
+            ),
             FailedAttempt(action="Raised max_connections to 400", why_it_failed="Database memory pressure rose."),
         ],
         "truth_state": TruthState.VERIFICATION_CONFIRMED,
@@ -57,7 +59,9 @@ def memory(incident_id: str = "INC-1", **fields: Any) -> MemoryRecord:
         "verified_at": NOW - timedelta(days=61),
         "verification_note": "pool usage flat for a week",
         "occurred_at": NOW - timedelta(days=92),
-        "corrections": [Correction(author="bob", text="The retry deploy started it.", created_at=NOW - timedelta(days=10))],
+        "corrections": [
+            Correction(author="bob", text="The retry deploy started it.", created_at=NOW - timedelta(days=10))
+        ],
         "created_at": NOW - timedelta(days=92),
         "updated_at": NOW,
     }
@@ -187,7 +191,9 @@ def state_for(view: Json, typed: dict[str, str]) -> dict[str, dict[str, Json]]:
         value = typed.get(block_id, "")
         if el["type"] == "static_select":
             chosen = [o for o in el["options"] if o["value"] == value]
-            state[block_id] = {el["action_id"]: {"type": "static_select", "selected_option": chosen[0] if chosen else None}}
+            state[block_id] = {
+                el["action_id"]: {"type": "static_select", "selected_option": chosen[0] if chosen else None}
+            }
         elif el["type"] == "checkboxes":
             ticked = [o for o in el["options"] if value and o["value"] in value.split(",")]
             state[block_id] = {el["action_id"]: {"type": "checkboxes", "selected_options": ticked}}
@@ -217,7 +223,10 @@ def buttons(message: Json) -> dict[str, str]:
 
 
 def test_escape_turns_mentions_and_links_into_text() -> None:
-    assert escape_mrkdwn("<!channel> & <@U123> <https://x|y>") == "&lt;!channel&gt; &amp; &lt;@U123&gt; &lt;https://x|y&gt;"
+    assert (
+        escape_mrkdwn("<!channel> & <@U123> <https://x|y>")
+        == "&lt;!channel&gt; &amp; &lt;@U123&gt; &lt;https://x|y&gt;"
+    )
 
 
 @pytest.mark.parametrize("limit", range(10, 40))
@@ -281,7 +290,11 @@ def test_reply_shows_what_a_responder_needs() -> None:
     assert "Past incident INC-1" in reply["text"]
     # a verified memory cannot be rejected by the truth machine: no button that always fails
     why = buttons(reply).pop(ids.MEMORY_WHY)
-    assert buttons(reply).keys() - {ids.MEMORY_WHY} == {ids.MEMORY_HELPFUL, ids.MEMORY_NOT_RELEVANT, ids.MEMORY_ADD_CORRECTION}
+    assert buttons(reply).keys() - {ids.MEMORY_WHY} == {
+        ids.MEMORY_HELPFUL,
+        ids.MEMORY_NOT_RELEVANT,
+        ids.MEMORY_ADD_CORRECTION,
+    }
     assert {buttons(reply)[k] for k in buttons(reply).keys() - {ids.MEMORY_WHY}} == {"INC-1"}
     # "Why this?" keeps the numbers the card leaves out, for a modal that shows them
     detail = json.dumps(modals.why_modal(why))
@@ -290,7 +303,9 @@ def test_reply_shows_what_a_responder_needs() -> None:
 
 
 def test_unconfirmed_memory_says_so_and_can_be_rejected() -> None:
-    record = memory(truth_state=TruthState.UNCONFIRMED_HYPOTHESIS, verified_by=None, verified_at=None, verification_note=None)
+    record = memory(
+        truth_state=TruthState.UNCONFIRMED_HYPOTHESIS, verified_by=None, verified_at=None, verification_note=None
+    )
     reply = messages.recall_reply(match_of(record), NOW)
     assert "Unconfirmed hypothesis" in reply_text(reply)
     assert buttons(reply)[ids.MEMORY_REJECT] == "INC-1"
@@ -306,7 +321,9 @@ def test_many_failed_attempts_show_the_first_few_and_how_many_more() -> None:
 
 def test_attempt_without_why_says_it_was_not_recorded() -> None:
     record = memory(failed_attempts=[FailedAttempt(action="Flushed the cache")])
-    assert "Flushed the cache — _why it failed was not recorded_" in reply_text(messages.recall_reply(match_of(record), NOW))
+    assert "Flushed the cache — _why it failed was not recorded_" in reply_text(
+        messages.recall_reply(match_of(record), NOW)
+    )
 
 
 def test_superseded_memory_is_only_a_pointer_to_its_successor() -> None:
@@ -351,12 +368,25 @@ def test_detail_shows_everything_a_memory_holds() -> None:
         lesson="Look for leaks first",
         notes="see runbook",
         transitions=[
-            TruthTransition(from_state=TruthState.UNCONFIRMED_HYPOTHESIS, to_state=TruthState.VERIFICATION_CONFIRMED, actor="alice", at=NOW)
+            TruthTransition(
+                from_state=TruthState.UNCONFIRMED_HYPOTHESIS,
+                to_state=TruthState.VERIFICATION_CONFIRMED,
+                actor="alice",
+                at=NOW,
+            )
         ],
     )
     text = reply_text(messages.memory_detail(record, NOW))
-    for expected in ("503s at peak", "TooManyConnectionsError", "pg_stat_activity", "Look for leaks first", "see runbook",
-                     "Restarted the payments pods", "The retry deploy started it.", "unconfirmed_hypothesis → verification_confirmed by alice"):
+    for expected in (
+        "503s at peak",
+        "TooManyConnectionsError",
+        "pg_stat_activity",
+        "Look for leaks first",
+        "see runbook",
+        "Restarted the payments pods",
+        "The retry deploy started it.",
+        "unconfirmed_hypothesis → verification_confirmed by alice",
+    ):
         assert expected in text
 
 
@@ -375,7 +405,12 @@ def test_small_messages_render() -> None:
 
 def test_checker_keeps_buttons_when_there_are_too_many_blocks() -> None:
     blocks: list[Json] = [{"type": "section", "text": {"type": "mrkdwn", "text": f"line {i}"}} for i in range(60)]
-    blocks.append({"type": "actions", "elements": [{"type": "button", "action_id": "a", "text": {"type": "plain_text", "text": "Go"}}]})
+    blocks.append(
+        {
+            "type": "actions",
+            "elements": [{"type": "button", "action_id": "a", "text": {"type": "plain_text", "text": "Go"}}],
+        }
+    )
     fixed = check_message({"text": "t", "blocks": blocks}, show_id="INC-9")
     assert len(fixed["blocks"]) == 50 and fixed["blocks"][-1]["type"] == "actions"
     assert "12 more blocks not shown" in message_to_text(fixed)
@@ -385,8 +420,16 @@ def test_checker_keeps_buttons_when_there_are_too_many_blocks() -> None:
 @pytest.mark.parametrize(
     "block",
     [
-        {"type": "actions", "elements": [{"type": "button", "action_id": "a" * 256, "text": {"type": "plain_text", "text": "x"}}]},
-        {"type": "actions", "elements": [{"type": "button", "action_id": "a", "value": "v" * 2001, "text": {"type": "plain_text", "text": "x"}}]},
+        {
+            "type": "actions",
+            "elements": [{"type": "button", "action_id": "a" * 256, "text": {"type": "plain_text", "text": "x"}}],
+        },
+        {
+            "type": "actions",
+            "elements": [
+                {"type": "button", "action_id": "a", "value": "v" * 2001, "text": {"type": "plain_text", "text": "x"}}
+            ],
+        },
         {"type": "section", "block_id": "b" * 256, "text": {"type": "mrkdwn", "text": "x"}},
         {"type": "section", "fields": [{"type": "mrkdwn", "text": "x"}] * 11},
         {"type": "context", "elements": [{"type": "mrkdwn", "text": "x"}] * 11},
@@ -404,7 +447,11 @@ def test_checker_refuses_oversized_private_metadata() -> None:
 
 
 def test_checker_cuts_a_long_modal_title_visibly() -> None:
-    view = {"type": "modal", "title": {"type": "plain_text", "text": "A title far longer than Slack allows"}, "blocks": []}
+    view = {
+        "type": "modal",
+        "title": {"type": "plain_text", "text": "A title far longer than Slack allows"},
+        "blocks": [],
+    }
     title = check_modal(view)["title"]["text"]
     assert len(title) <= 24 and title.endswith("…")
 
@@ -453,18 +500,34 @@ def test_resolution_submission_round_trips_the_modal_block_ids() -> None:
     assert set(input_block_ids(view)) == set(ids.RESOLUTION_BLOCKS)
     sub = ResolutionSubmission.from_view_state(state_for(view, RESOLUTION_TYPED))
     assert sub.root_cause == "Leaked connections <!channel>"  # stored as typed; escaped only when shown
-    assert [(a.action, a.why_it_failed) for a in sub.failed_attempts] == [(f"attempt {n}", f"why {n}") for n in range(1, 6)]
+    assert [(a.action, a.why_it_failed) for a in sub.failed_attempts] == [
+        (f"attempt {n}", f"why {n}") for n in range(1, 6)
+    ]
     resolution = sub.to_resolution()
-    assert resolution.verified and resolution.verification_note == "flat for a week" and resolution.notes == "runbook updated"
+    assert (
+        resolution.verified
+        and resolution.verification_note == "flat for a week"
+        and resolution.notes == "runbook updated"
+    )
 
 
 def test_other_submissions_round_trip_their_modals() -> None:
     declare = modals.declare_modal()
-    typed = {"title": "Checkout down", "service": "payments", "severity": "SEV2", "symptoms": "503s", "error_message": "timeout"}
+    typed = {
+        "title": "Checkout down",
+        "service": "payments",
+        "severity": "SEV2",
+        "symptoms": "503s",
+        "error_message": "timeout",
+    }
     assert set(input_block_ids(declare)) == set(ids.DECLARE_BLOCKS)
     incident = DeclareSubmission.from_view_state(state_for(declare, typed)).to_incident(channel="C1", team="T1")
     assert (incident.title, incident.service, incident.severity, incident.symptoms, incident.error_message) == (
-        "Checkout down", "payments", "SEV2", "503s", "timeout"
+        "Checkout down",
+        "payments",
+        "SEV2",
+        "503s",
+        "timeout",
     )
     sparse = DeclareSubmission.from_view_state(state_for(declare, {"title": "Only a title"}))
     assert sparse.service is None and sparse.severity is None
@@ -486,7 +549,13 @@ def test_resolution_errors_point_at_the_input_to_fix() -> None:
     with pytest.raises(ValidationError) as caught:
         ResolutionSubmission.from_view_state(state_for(view, typed))
     errors = ResolutionSubmission.block_errors(caught.value)
-    assert set(errors) == {"root_cause", "resolution", ids.failed_why_block(2), ids.failed_action_block(4), "verification_note"}
+    assert set(errors) == {
+        "root_cause",
+        "resolution",
+        ids.failed_why_block(2),
+        ids.failed_action_block(4),
+        "verification_note",
+    }
     assert errors["root_cause"] == "This is required."
     assert "3,000" in errors["resolution"]
     assert "why it failed" in errors[ids.failed_why_block(2)]
@@ -504,8 +573,7 @@ def test_declare_errors_name_their_blocks() -> None:
 def test_prefilled_modal_keeps_every_typed_value(callback_id: str) -> None:
     view = ALL_MODALS[callback_id](context={"channel_id": "C1"})
     typed = {
-        block_id: RESOLUTION_TYPED.get(block_id, f"typed <!channel> & {block_id}")
-        for block_id in input_block_ids(view)
+        block_id: RESOLUTION_TYPED.get(block_id, f"typed <!channel> & {block_id}") for block_id in input_block_ids(view)
     }
     typed.pop("severity", None)
     if callback_id == ids.DECLARE_MODAL:
@@ -549,14 +617,24 @@ def test_investigation_keeps_current_and_past_apart_and_pings_no_one() -> None:
     answer = Investigation(
         investigator=InvestigatorKind.OFFLINE,
         current_summary=f"Checkout returns 503 {PINGS}",
-        checks_to_run=[Check(action=f"check {i} {PINGS}", why="the pool leaked before", memory_ids=["INC-1"]) for i in range(20)],
+        checks_to_run=[
+            Check(action=f"check {i} {PINGS}", why="the pool leaked before", memory_ids=["INC-1"]) for i in range(20)
+        ],
         hypotheses=[
-            Hypothesis(statement="Connections leak", current_evidence=["pool checkout timed out"], status=HypothesisStatus.SUPPORTED),
+            Hypothesis(
+                statement="Connections leak",
+                current_evidence=["pool checkout timed out"],
+                status=HypothesisStatus.SUPPORTED,
+            ),
             Hypothesis(statement="Stale DNS after failover"),
         ],
         successful_previous_actions=[PreviousAction(action="Release connections in finally", memory_id="INC-1")],
-        failed_previous_actions=[FailedPreviousAction(action="Restart pods", why_it_failed="bought 25 minutes", memory_id="INC-1")],
-        conflicts=[Conflict(memory_ids=["INC-1", "INC-2"], description="leak vs DNS", evidence_needed="pg_stat_activity")],
+        failed_previous_actions=[
+            FailedPreviousAction(action="Restart pods", why_it_failed="bought 25 minutes", memory_id="INC-1")
+        ],
+        conflicts=[
+            Conflict(memory_ids=["INC-1", "INC-2"], description="leak vs DNS", evidence_needed="pg_stat_activity")
+        ],
         open_questions=["x" * 3000] * 20,
         guard_flags=["removed a claim that INC-1 is the cause"],
     )

@@ -14,11 +14,11 @@ import pytest
 
 from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, PurgeRefused, TruthMoveRefused
 from bot.memory.incidents import IncidentStore, PostgresIncidentStore
-from bot.memory.port import FeedbackKind, MemoryStore, RetainStatus, SupersededHandling
 from bot.memory.pool import create_pool
+from bot.memory.port import FeedbackKind, MemoryStore, RetainStatus, SupersededHandling
 from bot.memory.postgres import PostgresMemoryStore
-from bot.recall.truth import ALLOWED_MOVES
 from bot.models import Incident, IncidentStatus, MemoryDraft, RecallQuery, TruthState
+from bot.recall.truth import ALLOWED_MOVES
 from bot.services.recall import RecallService
 
 
@@ -77,7 +77,9 @@ def draft(incident_id: str = "INC-1", team_id: str = "T1", **overrides: object) 
         "symptoms": "checkout requests time out at peak",
         "root_cause": "refund worker leaked connections on provider errors",
         "resolution": "release the connection in a finally block",
-        "failed_attempts": [{"action": "restart pods", "why_it_failed": "bought 25 minutes, then the pool filled again"}],
+        "failed_attempts": [
+            {"action": "restart pods", "why_it_failed": "bought 25 minutes, then the pool filled again"}
+        ],
         "lesson": "find the leak before adding capacity",
     }
     fields.update(overrides)
@@ -173,7 +175,12 @@ async def test_every_truth_move_is_allowed_or_refused_as_designed(
         moved = await move
         assert moved.truth_state is to_state
         last = moved.transitions[-1]
-        assert (last.from_state, last.to_state, last.actor, last.reason) == (from_state, to_state, "sam", "checked the graphs")
+        assert (last.from_state, last.to_state, last.actor, last.reason) == (
+            from_state,
+            to_state,
+            "sam",
+            "checked the graphs",
+        )
     else:
         with pytest.raises(TruthMoveRefused):
             await move
@@ -229,7 +236,9 @@ async def test_a_failure_closing_the_incident_leaves_no_memory_either(adapter: A
     incident, _ = await adapter.incidents.open_incident("T1", "C1", Incident(title="Checkout pool exhausted"))
     await adapter.fail_incident_updates()
     with pytest.raises(MemoryError_):
-        await adapter.memory.resolve_incident(draft(incident.incident_id, truth_state="human_confirmed", verified_by="maya"))
+        await adapter.memory.resolve_incident(
+            draft(incident.incident_id, truth_state="human_confirmed", verified_by="maya")
+        )
     with pytest.raises(MemoryNotFound):
         await adapter.memory.get("T1", incident.incident_id)
     assert (await adapter.incidents.get("T1", incident.incident_id)).status is IncidentStatus.OPEN
@@ -293,7 +302,11 @@ async def test_a_memory_that_supersedes_others_is_not_purged_unless_told_what_be
     restored = await memory_store.get("T1", "INC-1")
     assert (restored.truth_state, restored.superseded_by) == (TruthState.HUMAN_CONFIRMED, None)
     last = restored.transitions[-1]
-    assert (last.from_state, last.to_state, last.actor) == (TruthState.SUPERSEDED, TruthState.HUMAN_CONFIRMED, "cli:ops")
+    assert (last.from_state, last.to_state, last.actor) == (
+        TruthState.SUPERSEDED,
+        TruthState.HUMAN_CONFIRMED,
+        "cli:ops",
+    )
     assert "INC-2" in last.reason
     assert restored.verified_by == "U1"  # the confirmation it had is its own again
     with pytest.raises(MemoryNotFound):
@@ -364,8 +377,8 @@ async def test_recall_finds_a_memory_with_reasons_and_components(memory_store: M
     await memory_store.retain(draft(truth_state="human_confirmed", verified_by="maya"))
     await memory_store.retain(draft("INC-9", title="TLS certificate expired on the gateway", service="auth",
                                     symptoms="logins fail", root_cause="renewal job broken", failed_attempts=[]))  # fmt: skip
-    matches = await recall(memory_store, 
-        RecallQuery(team_id="T1", title="checkout errors: connection pool timeouts", service="payments")
+    matches = await recall(
+        memory_store, RecallQuery(team_id="T1", title="checkout errors: connection pool timeouts", service="payments")
     )
     assert matches[0].memory.incident_id == "INC-1"
     top = matches[0]

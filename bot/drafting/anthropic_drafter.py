@@ -84,7 +84,9 @@ def _words(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def render_prompt(incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]) -> tuple[str, dict[str, TimelineEntry]]:
+def render_prompt(
+    incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]
+) -> tuple[str, dict[str, TimelineEntry]]:
     """The message to the model, and message id → timeline entry (the ids quotes must name)."""
     shown = timeline[-MESSAGES_SHOWN:]
     ids = {f"m{i}": entry for i, entry in enumerate(shown, start=1)}
@@ -101,8 +103,8 @@ def render_prompt(incident: IncidentRecord, timeline: list[TimelineEntry], marks
             why = f" — why it failed: <<<{mark.why}>>>" if mark.why else ""
             lines.append(f"- [{by_ts.get(mark.message_ts, '?')}] as {mark.kind.value}{why}")
     lines.append(
-        "RULES: a failed attempt is something tried that did not fix it, with why (\"restarted pods, errors back "
-        "after 25 min\" → action: restarted pods, why: errors came back after 25 minutes). The resolution is what "
+        'RULES: a failed attempt is something tried that did not fix it, with why ("restarted pods, errors back '
+        'after 25 min" → action: restarted pods, why: errors came back after 25 minutes). The resolution is what '
         "actually fixed it. Quote exactly; do not guess."
     )
     return "\n".join(lines), ids
@@ -120,7 +122,9 @@ def checked(answer: ModelDraft, ids: dict[str, TimelineEntry], drafter: str) -> 
             if entry is None or _words(q.quote) not in _words(entry.text):
                 dropped.append(what)
                 return None
-            found.append(Quote(message_ts=entry.message_ts or q.message_id, author=entry.author, text=q.quote[:QUOTE_CHARS]))
+            found.append(
+                Quote(message_ts=entry.message_ts or q.message_id, author=entry.author, text=q.quote[:QUOTE_CHARS])
+            )
         return found
 
     fields: dict[str, DraftedText] = {}
@@ -136,7 +140,9 @@ def checked(answer: ModelDraft, ids: dict[str, TimelineEntry], drafter: str) -> 
     if dropped:
         notes.append("Left out because their quotes are not in the channel: " + ", ".join(dropped) + ".")
     if len(attempts) > MAX_DRAFTED_ATTEMPTS:
-        notes.append(f"{len(attempts)} failed attempts were drafted; the modal has room for the first {MAX_DRAFTED_ATTEMPTS}.")
+        notes.append(
+            f"{len(attempts)} failed attempts were drafted; the modal has room for the first {MAX_DRAFTED_ATTEMPTS}."
+        )
     return ResolutionDraft(drafter=drafter, failed_attempts=attempts[:MAX_DRAFTED_ATTEMPTS], notes=notes, **fields)
 
 
@@ -155,7 +161,9 @@ class AnthropicDrafter:
         self.timeout_s = timeout_s
         self.private_with_model = private_with_model
         self.offline = OfflineDrafter()
-        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=max_retries)
+        self.client = anthropic.AsyncAnthropic(
+            api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=max_retries
+        )
 
     @property
     def name(self) -> str:
@@ -164,7 +172,9 @@ class AnthropicDrafter:
     async def aclose(self) -> None:
         await self.client.close()
 
-    async def draft(self, incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]) -> ResolutionDraft:
+    async def draft(
+        self, incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]
+    ) -> ResolutionDraft:
         blockers = [] if self.private_with_model else privacy_blockers(incident, [], incident.is_private)
         if blockers:
             note = f"Drafted by rules, not the model: {'; '.join(blockers)} (INVESTIGATE_PRIVATE_WITH_MODEL is off)."

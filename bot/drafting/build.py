@@ -7,7 +7,12 @@ from bot.drafting.rules import OfflineDrafter
 
 
 def build_drafter(
-    *, api_key: str | None, model: str, base_url: str | None = None, timeout_s: float = 20.0, private_with_model: bool = False
+    *,
+    api_key: str | None,
+    model: str,
+    base_url: str | None = None,
+    timeout_s: float = 20.0,
+    private_with_model: bool = False,
 ) -> Drafter:
     if not api_key:
         return OfflineDrafter()

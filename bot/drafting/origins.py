@@ -30,9 +30,21 @@ def drafting_trace(draft: ResolutionDraft, resolution: Resolution) -> DraftingTr
     unmatched = list(enumerate(draft.failed_attempts, start=1))
     for position, attempt in enumerate(resolution.failed_attempts, start=1):
         key = f"failed_attempts[{position}]"
-        exact = next((d for d in unmatched if _same(d[1].action, attempt.action) and _same(d[1].why_it_failed, attempt.why_it_failed)), None)
+        exact = next(
+            (
+                d
+                for d in unmatched
+                if _same(d[1].action, attempt.action) and _same(d[1].why_it_failed, attempt.why_it_failed)
+            ),
+            None,
+        )
         near = exact or next(
-            (d for d in unmatched if _same(d[1].action, attempt.action) or _same(d[1].why_it_failed, attempt.why_it_failed)), None
+            (
+                d
+                for d in unmatched
+                if _same(d[1].action, attempt.action) or _same(d[1].why_it_failed, attempt.why_it_failed)
+            ),
+            None,
         )
         if near is None:
             fields[key] = FieldOrigin.TYPED

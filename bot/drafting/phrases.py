@@ -11,7 +11,10 @@ _OVER = re.compile(
     r"(?:fully )?recovered|incident (?:is )?(?:over|closed)|we(?:'re| are) (?:all )?good(?: now)?|closing (?:this|the incident))\b",
     re.IGNORECASE,
 )
-_NEGATED = re.compile(r"\b(?:not|isn'?t|aren'?t|wasn'?t|no|never|un|nearly|almost|partially|until|once|when|if|will|'ll|going to|should|before)\W+(?:\w+\W+){0,2}$", re.IGNORECASE)
+_NEGATED = re.compile(
+    r"\b(?:not|isn'?t|aren'?t|wasn'?t|no|never|un|nearly|almost|partially|until|once|when|if|will|'ll|going to|should|before)\W+(?:\w+\W+){0,2}$",
+    re.IGNORECASE,
+)
 
 
 def says_it_is_over(text: str) -> bool:

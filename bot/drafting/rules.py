@@ -69,7 +69,9 @@ _HOW_FOUND = re.compile(
 _LESSON = re.compile(r"\b(?:lesson(?: learned)?:|next time|we should|action item:?|follow.?up:)\s*", re.IGNORECASE)
 # where "what was tried" ends and "why it failed" begins
 _SPLIT = re.compile(r"\s*(?:,|;|\s-\s|\s—\s|\s–\s|\.\.\.|…|\bbut\b|\bthen\b)\s*", re.IGNORECASE)
-_STARTS_WITH_ACTION = re.compile(r"^(?:(?:i|we|i've|we've|just|so|then|also|ok|okay),? )*" + _ACTION.pattern, re.IGNORECASE)
+_STARTS_WITH_ACTION = re.compile(
+    r"^(?:(?:i|we|i've|we've|just|so|then|also|ok|okay),? )*" + _ACTION.pattern, re.IGNORECASE
+)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 # a bare "still timing out" answers the message before it, if it came soon after
 _FOLLOW_UP_WITHIN = timedelta(minutes=30)
@@ -133,16 +135,22 @@ def _after(marker: re.Pattern[str], text: str) -> str:
 class OfflineDrafter:
     """Rules over the timeline; deterministic, instant, never calls out."""
 
-    async def draft(self, incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]) -> ResolutionDraft:
+    async def draft(
+        self, incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]
+    ) -> ResolutionDraft:
         return self.answer(timeline, marks)
 
     async def aclose(self) -> None:
         return None
 
-    def answer(self, timeline: list[TimelineEntry], marks: list[Mark], *, notes: list[str] | None = None) -> ResolutionDraft:
+    def answer(
+        self, timeline: list[TimelineEntry], marks: list[Mark], *, notes: list[str] | None = None
+    ) -> ResolutionDraft:
         by_ts = {e.message_ts: e for e in timeline if e.message_ts}
         marked = {m.message_ts for m in marks}
-        attempts = [self._marked_attempt(m, by_ts.get(m.message_ts)) for m in marks if m.kind is MarkKind.FAILED_ATTEMPT]
+        attempts = [
+            self._marked_attempt(m, by_ts.get(m.message_ts)) for m in marks if m.kind is MarkKind.FAILED_ATTEMPT
+        ]
         fields: dict[str, DraftedText | None] = {
             "root_cause": self._marked_text(marks, MarkKind.ROOT_CAUSE),
             "resolution": self._marked_text(marks, MarkKind.FIX),
@@ -156,7 +164,9 @@ class OfflineDrafter:
         fields["lesson"] = self._last(unmarked, _LESSON)
         notes = list(notes or [])
         if len(attempts) > MAX_DRAFTED_ATTEMPTS:
-            notes.append(f"{len(attempts)} failed attempts were found; the modal has room for the first {MAX_DRAFTED_ATTEMPTS}.")
+            notes.append(
+                f"{len(attempts)} failed attempts were found; the modal has room for the first {MAX_DRAFTED_ATTEMPTS}."
+            )
         return ResolutionDraft(
             drafter=OFFLINE,
             failed_attempts=attempts[:MAX_DRAFTED_ATTEMPTS],
@@ -168,13 +178,19 @@ class OfflineDrafter:
 
     @staticmethod
     def _mark_quote(mark: Mark, entry: TimelineEntry | None) -> Quote:
-        return Quote(message_ts=mark.message_ts, author=entry.author if entry else mark.author, text=_clip(mark.text, QUOTE_CHARS))
+        return Quote(
+            message_ts=mark.message_ts,
+            author=entry.author if entry else mark.author,
+            text=_clip(mark.text, QUOTE_CHARS),
+        )
 
     def _marked_attempt(self, mark: Mark, entry: TimelineEntry | None) -> DraftedAttempt:
         split = split_attempt(mark.text)
         action = split[0] if split else _tidy(mark.text)
         why = mark.why or (split[1] if split else "")
-        return DraftedAttempt(action=action or _clip(mark.text), why_it_failed=_clip(why), quotes=[self._mark_quote(mark, entry)])
+        return DraftedAttempt(
+            action=action or _clip(mark.text), why_it_failed=_clip(why), quotes=[self._mark_quote(mark, entry)]
+        )
 
     def _marked_text(self, marks: list[Mark], kind: MarkKind) -> DraftedText | None:
         chosen = [m for m in marks if m.kind is kind]
@@ -191,7 +207,11 @@ class OfflineDrafter:
         for position, sentence in enumerate(sentences):
             split = split_attempt(sentence.text)
             if split is not None:
-                attempts.append(DraftedAttempt(action=split[0], why_it_failed=split[1], quotes=[quote(sentence.entry, sentence.text)]))
+                attempts.append(
+                    DraftedAttempt(
+                        action=split[0], why_it_failed=split[1], quotes=[quote(sentence.entry, sentence.text)]
+                    )
+                )
                 used.add(sentence.index)
                 continue
             # "bumped the pool size" … next message: "still timing out"
@@ -232,7 +252,9 @@ class OfflineDrafter:
                 if action.start() >= recovered.start():  # "all clear" is not an action that cleared something
                     continue
                 action = _SPLIT.split(sentence.text[: recovered.start()])[0] or sentence.text
-                found = DraftedText(text=_tidy(action) or _tidy(sentence.text), quotes=[quote(sentence.entry, sentence.text)])
+                found = DraftedText(
+                    text=_tidy(action) or _tidy(sentence.text), quotes=[quote(sentence.entry, sentence.text)]
+                )
                 continue
             follow = sentences[position + 1] if position + 1 < len(sentences) else None
             if (
@@ -242,7 +264,8 @@ class OfflineDrafter:
                 and not _FAILED.search(follow.text)
             ):
                 found = DraftedText(
-                    text=_tidy(sentence.text), quotes=[quote(sentence.entry, sentence.text), quote(follow.entry, follow.text)]
+                    text=_tidy(sentence.text),
+                    quotes=[quote(sentence.entry, sentence.text), quote(follow.entry, follow.text)],
                 )
         return found
 

@@ -8,7 +8,6 @@ aiohttp error: recall then answers lexically.
 
 from __future__ import annotations
 
-import asyncio
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -66,7 +65,7 @@ class OpenAIEmbeddings:
                     body = (await response.text())[:200]
                     raise EmbeddingsUnavailable("refused", f"HTTP {response.status}: {body}")
                 payload = await response.json(content_type=None)
-        except (TimeoutError, asyncio.TimeoutError) as exc:
+        except TimeoutError as exc:
             raise EmbeddingsUnavailable("timeout", f"no answer within {timeout:g} s") from exc
         except aiohttp.ClientError as exc:
             raise EmbeddingsUnavailable("down", str(exc) or type(exc).__name__) from exc

@@ -37,8 +37,8 @@ from bot.handlers import (
     work_embed,
 )
 from bot.handlers.context import context_middleware
-from bot.handlers.lookups import SlackLookups
 from bot.handlers.errors import report_error
+from bot.handlers.lookups import SlackLookups
 from bot.handlers.work import store_event_first
 from bot.jobs import JobKind
 from bot.services.container import Services
@@ -60,10 +60,11 @@ def all_jobs() -> tuple[JobKind[Any], ...]:
 
 
 def register_all(
-    app: AsyncApp, services: Services, lookups: SlackLookups | None = None, commands: SlashCommands = SlashCommands()
+    app: AsyncApp, services: Services, lookups: SlackLookups | None = None, commands: SlashCommands | None = None
 ) -> None:
     """Wire every surface of `app` to its listener, with `services` in each request's context.
     The slash commands go by the names the settings give them (the manifest declares the same)."""
+    commands = commands or SlashCommands()
     app.middleware(context_middleware(services, lookups or SlackLookups()))
     app.error(report_error)
 

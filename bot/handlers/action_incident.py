@@ -22,7 +22,12 @@ async def on_investigate(ack: Any, body: dict[str, Any], action: dict[str, Any],
 
 
 async def on_resolve(
-    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+    ack: Any,
+    body: dict[str, Any],
+    action: dict[str, Any],
+    client: AsyncWebClient,
+    respond: Any,
+    context: AsyncBoltContext,
 ) -> None:
     """Resolve on a recall thread, and "Save what we learned" on a nudge or in App Home: the
     button's value names the incident."""

@@ -11,8 +11,8 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryNotFound
-from bot.handlers.context import services_of
 from bot.handlers.action_open_form import open_form
+from bot.handlers.context import services_of
 from bot.handlers.work import enqueue_then_ack, tell_later
 from bot.jobs import JobContext, job
 from bot.models import FeedbackKind
@@ -67,9 +67,13 @@ async def _open_modal(
     await ack()
     incident_id = action["value"]
     # from App Home there is no channel: the submission checks the person may see the memory
-    where = {"from_home": True} if (body.get("view") or {}).get("type") == "home" else {"channel_id": context.channel_id}
+    where = (
+        {"from_home": True} if (body.get("view") or {}).get("type") == "home" else {"channel_id": context.channel_id}
+    )
     view = modal(incident_id, _memory_title(body, incident_id), context=where)
-    await open_form(client, services_of(context), body["trigger_id"], view, channel_id=context.channel_id, user_id=context.user_id)
+    await open_form(
+        client, services_of(context), body["trigger_id"], view, channel_id=context.channel_id, user_id=context.user_id
+    )
 
 
 async def _on_feedback(

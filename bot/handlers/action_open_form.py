@@ -18,9 +18,9 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import services_of
-from bot.services.container import Services
 from bot.handlers.work import tell_later
-from bot.slack import ids, messages
+from bot.services.container import Services
+from bot.slack import messages
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +29,14 @@ OPEN_BUDGET_S = 2.5
 
 
 async def open_form(
-    client: AsyncWebClient, services: Services, trigger_id: str, view: dict[str, Any], *, channel_id: str | None,
-    user_id: str, later: dict[str, Any] | None = None,
+    client: AsyncWebClient,
+    services: Services,
+    trigger_id: str,
+    view: dict[str, Any],
+    *,
+    channel_id: str | None,
+    user_id: str,
+    later: dict[str, Any] | None = None,
 ) -> dict[str, Any] | None:
     """views.open, or — when Slack cannot open it in time — a button that opens it later (the
     form `later`, when what opens now differs from what can wait, e.g. a modal awaiting its
@@ -51,7 +57,12 @@ async def open_form(
 
 
 async def on_open_form(
-    ack: Any, body: dict[str, Any], action: dict[str, Any], client: AsyncWebClient, respond: Any, context: AsyncBoltContext
+    ack: Any,
+    body: dict[str, Any],
+    action: dict[str, Any],
+    client: AsyncWebClient,
+    respond: Any,
+    context: AsyncBoltContext,
 ) -> None:
     await ack()
     services = services_of(context)
@@ -59,4 +70,6 @@ async def on_open_form(
     if not stored:
         await respond(**messages.notice("That form is no longer kept. Run the command again."), replace_original=False)
         return
-    await open_form(client, services, body["trigger_id"], json.loads(stored), channel_id=context.channel_id, user_id=context.user_id)
+    await open_form(
+        client, services, body["trigger_id"], json.loads(stored), channel_id=context.channel_id, user_id=context.user_id
+    )

@@ -41,5 +41,3 @@ async def incident_command(
     else:
         name = command.get("command") or in_use().incident  # as typed
         await ack(**messages.notice(f"I don't know `{name} {verb}`. Try `{name} help`."))
-
-

@@ -18,7 +18,13 @@ from bot.slack.home import home_view
 
 
 async def publish_home(
-    client: AsyncWebClient, services: Services, lookups: SlackLookups, team_id: str, user_id: str, *, query: str | None = None
+    client: AsyncWebClient,
+    services: Services,
+    lookups: SlackLookups,
+    team_id: str,
+    user_id: str,
+    *,
+    query: str | None = None,
 ) -> None:
     async def is_member(channel_id: str) -> bool:
         return await lookups.is_member(client, channel_id, user_id)
@@ -36,7 +42,9 @@ async def on_home_opened(event: dict[str, Any], client: AsyncWebClient, context:
 
 async def on_home_search(ack: Any, action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
     await ack()
-    work = publish_home(client, services_of(context), lookups_of(context), context.team_id, context.user_id, query=action.get("value"))
+    work = publish_home(
+        client, services_of(context), lookups_of(context), context.team_id, context.user_id, query=action.get("value")
+    )
     spawn(context, work, name="home-search")
 
 

@@ -39,7 +39,11 @@ async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
 
 class SlackLookups:
     def __init__(
-        self, *, max_entries: int = MAX_ENTRIES, channel_ttl_s: float = CHANNEL_CACHE_S, user_ttl_s: float = USER_CACHE_S
+        self,
+        *,
+        max_entries: int = MAX_ENTRIES,
+        channel_ttl_s: float = CHANNEL_CACHE_S,
+        user_ttl_s: float = USER_CACHE_S,
     ) -> None:
         self._channels: TTLCache[str, asyncio.Future[ChannelInfo]] = TTLCache(max_entries, channel_ttl_s)
         self._names: TTLCache[str, str] = TTLCache(max_entries, user_ttl_s)

@@ -60,7 +60,9 @@ async def save_modal(
     try:
         result = await asyncio.wait_for(asyncio.shield(task), SAVE_BUDGET_S)
     except TimeoutError:
-        await ack(response_action="update", view=prefilled_modal(view, "Still saving… the database is slow. Keep this open."))
+        await ack(
+            response_action="update", view=prefilled_modal(view, "Still saving… the database is slow. Keep this open.")
+        )
         background.spawn(_finish_slow_save(client, view, task, on_saved), name="slow-save")
         return
     except Exception as exc:  # noqa: BLE001 - whatever failed, what the user typed stays on screen

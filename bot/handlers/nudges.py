@@ -36,7 +36,9 @@ async def send_due_nudges(client: AsyncWebClient, services: Services) -> int:
         if destination is None:
             await services.nudges.skip(due, "nobody to ask: the channel is archived and no one declared the incident")
             continue
-        message = messages.resolution_nudge(due.incident, due.reason, reminder=due.step == REMINDER, direct=destination.direct)
+        message = messages.resolution_nudge(
+            due.incident, due.reason, reminder=due.step == REMINDER, direct=destination.direct
+        )
         try:
             response = await client.chat_postMessage(channel=destination.channel, **message)
         except SlackApiError as exc:

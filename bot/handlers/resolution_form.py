@@ -62,7 +62,9 @@ async def open_resolution_modal(
     else:
         if incident is None:
             declare = f"Declare one with `{in_use().incident} declare`."
-            text = "I could not find that incident." if incident_id else f"There is no incident in this channel. {declare}"
+            text = (
+                "I could not find that incident." if incident_id else f"There is no incident in this channel. {declare}"
+            )
             await respond(**messages.notice(text), response_type="ephemeral", replace_original=False)
             return
     title = incident.title if incident else "this channel's incident"

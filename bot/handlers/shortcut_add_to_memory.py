@@ -1,4 +1,4 @@
-""""Add to incident memory", a message shortcut: mark any channel message as a failed attempt
+""" "Add to incident memory", a message shortcut: mark any channel message as a failed attempt
 (asking why), the fix or the root cause, for the draft of the channel's incident."""
 
 from __future__ import annotations
@@ -36,7 +36,14 @@ async def on_add_to_memory(
         "author": message.get("user") or message.get("username") or "unknown",
     }
     view = mark_modal(text, context=modal_context)
-    await open_form(client, services_of(context), shortcut["trigger_id"], view, channel_id=modal_context["channel_id"], user_id=context.user_id)
+    await open_form(
+        client,
+        services_of(context),
+        shortcut["trigger_id"],
+        view,
+        channel_id=modal_context["channel_id"],
+        user_id=context.user_id,
+    )
 
 
 async def on_mark(ack: Any, view: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
@@ -63,7 +70,8 @@ async def on_mark(ack: Any, view: dict[str, Any], client: AsyncWebClient, contex
 
     async def saved(incident: IncidentRecord) -> None:
         note = messages.notice(
-            f"Added to `{incident.incident_id}` as {_AS[kind]}: the resolution form will be drafted with it.", emoji=":memo:"
+            f"Added to `{incident.incident_id}` as {_AS[kind]}: the resolution form will be drafted with it.",
+            emoji=":memo:",
         )
         await tell_later(services, metadata["channel_id"], context.user_id, note)
         return None

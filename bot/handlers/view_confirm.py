@@ -53,7 +53,9 @@ async def on_confirm(ack: Any, view: dict[str, Any], client: AsyncWebClient, con
         if metadata.get("from_home"):
             services.background.spawn(publish_home(client, services, lookups, team_id, user_id), name="home")
         elif channel_id:
-            note = messages.notice(f"`{result.incident_id}` is confirmed: it will be offered as a past outcome, with your name.")
+            note = messages.notice(
+                f"`{result.incident_id}` is confirmed: it will be offered as a past outcome, with your name."
+            )
             await tell_later(services, channel_id, user_id, note)
         return None
 

@@ -9,8 +9,8 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import directory_of, services_of
-from bot.handlers.work import tell_later
 from bot.handlers.modal_save import parse_submission, save_modal
+from bot.handlers.work import tell_later
 from bot.models import MemoryRecord
 from bot.slack import messages
 from bot.slack.modals import read_metadata
@@ -33,6 +33,8 @@ async def on_correction(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
 
     async def save() -> MemoryRecord:
         author = await directory_of(context).actor(client, user_id)
-        return await services.resolution.add_correction(team_id, incident_id, author, submission.text, channel_id=channel_id)
+        return await services.resolution.add_correction(
+            team_id, incident_id, author, submission.text, channel_id=channel_id
+        )
 
     await save_modal(ack, client, services.background, view, save(), saved)

@@ -9,8 +9,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import services_of
 from bot.handlers.lookups import channel_info
-from bot.handlers.work import start_recall_thread, tell_later
 from bot.handlers.modal_save import CannotSave, parse_submission, save_modal
+from bot.handlers.work import start_recall_thread, tell_later
 from bot.models import IncidentRecord
 from bot.slack import messages
 from bot.slack.submissions import DeclareSubmission
@@ -38,7 +38,9 @@ async def on_declare(ack: Any, view: dict[str, Any], client: AsyncWebClient, con
     async def saved(result: tuple[IncidentRecord, bool]) -> None:
         incident, new = result
         if not new:
-            note = messages.notice(f"This channel already has an open incident: `{incident.incident_id}` {incident.title}")
+            note = messages.notice(
+                f"This channel already has an open incident: `{incident.incident_id}` {incident.title}"
+            )
             await tell_later(services, channel_id, user_id, note)
         return None
 

@@ -10,8 +10,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.errors import TruthMoveRefused
 from bot.handlers.context import directory_of, lookups_of, services_of
 from bot.handlers.home import publish_home
-from bot.handlers.work import tell_later
 from bot.handlers.modal_save import parse_submission, save_modal
+from bot.handlers.work import tell_later
 from bot.models import MemoryRecord
 from bot.policy import NotAllowed
 from bot.slack import messages

@@ -9,9 +9,9 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryNotFound
 from bot.handlers.context import directory_of, services_of
+from bot.handlers.modal_save import parse_submission, save_modal
 from bot.handlers.work import post_later, tell_later
 from bot.handlers.work_embed import embed_later
-from bot.handlers.modal_save import parse_submission, save_modal
 from bot.models import Resolution
 from bot.policy import NotAllowed
 from bot.services.resolution import ResolutionOutcome, ResolutionStatus

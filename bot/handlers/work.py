@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 
+from bot.errors import MemoryError_, MemoryNotFound
 from bot.handlers.context import services_of
 from bot.handlers.lookups import channel_info
 from bot.jobs import JobContext, JobKind, Permanent, job
-from bot.errors import MemoryError_, MemoryNotFound
 from bot.models import IncidentRecord, IncidentStatus, utcnow
 from bot.slack import messages
 from bot.slack.commands import in_use
@@ -141,13 +141,15 @@ async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
     latest = await services.incidents.latest_in(message.team_id, message.channel_id)
     incident = latest if latest is not None and latest.status is IncidentStatus.OPEN else None
     if latest is None:
-        detected = await services.incidents.detect(message.team_id, await ctx.lookups.recent_channel_info(ctx.client, message.channel_id))
+        detected = await services.incidents.detect(
+            message.team_id, await ctx.lookups.recent_channel_info(ctx.client, message.channel_id)
+        )
         if detected is not None:
             incident, _ = detected
             await start_recall_thread(services, incident)
     if incident is None:
         return
-    at = datetime.fromtimestamp(float(message.ts), tz=timezone.utc)
+    at = datetime.fromtimestamp(float(message.ts), tz=UTC)
     author = await ctx.lookups.user_name(ctx.client, message.user) if message.user else "unknown"
     recorded = await services.incidents.record_message(
         message.team_id, message.channel_id, message.ts, author, message.text[:40_000], at, event_id=message.event_id
@@ -195,7 +197,9 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
     if not request.text:
         incident = await services.incidents.open_in(request.team_id, request.channel_id)
         if incident is None:
-            note = messages.notice(f"No open incident here: give me some text, e.g. `{in_use().recall} checkout timeouts`.")
+            note = messages.notice(
+                f"No open incident here: give me some text, e.g. `{in_use().recall} checkout timeouts`."
+            )
             await respond_once(ctx, f"recall:{ctx.job_id}", request.response_url, note)
             return
         await post_recall_thread(ctx, incident, asked=True)
@@ -247,7 +251,11 @@ async def _replace(ctx: JobContext, channel: str, ts: str, message: dict[str, An
 async def _incident_for(ctx: JobContext, request: InvestigationRequest) -> IncidentRecord | None:
     incidents = ctx.services.incidents
     # a button names its incident; a private channel's is acted on only from that channel
-    incident = await incidents.get_from(request.team_id, request.incident_id, request.channel_id) if request.incident_id else None
+    incident = (
+        await incidents.get_from(request.team_id, request.incident_id, request.channel_id)
+        if request.incident_id
+        else None
+    )
     return incident or await incidents.latest_in(request.team_id, request.channel_id)
 
 
@@ -265,11 +273,13 @@ async def tell_investigation_failed(ctx: JobContext, request: InvestigationReque
 
 @job("investigation.run", InvestigationRequest, give_up=tell_investigation_failed, deadline_s=1800)
 async def run_investigation(ctx: JobContext, request: InvestigationRequest) -> None:
-    """"Investigating…" at once in the incident's thread, then the answer in its place."""
+    """ "Investigating…" at once in the incident's thread, then the answer in its place."""
     services = ctx.services
     incident = await _incident_for(ctx, request)
     if incident is None:
-        note = messages.notice(f"No incident in this channel to investigate. Declare one with `{in_use().incident} declare`.")
+        note = messages.notice(
+            f"No incident in this channel to investigate. Declare one with `{in_use().incident} declare`."
+        )
         if request.response_url:
             await respond_once(ctx, f"investigation:{ctx.job_id}:none", request.response_url, note)
         return
@@ -321,8 +331,6 @@ def _reason(exc: BaseException) -> str:
     return "the memory database or Slack kept failing"
 
 
-
-
 # --- starting work from a listener --------------------------------------------------------------
 
 # Of Slack's 3 s, queueing the work may take this long; the rest is for the network.
@@ -349,7 +357,8 @@ async def enqueue_then_ack(
 
 
 def store_event_first(
-    kind: JobKind[Any], job_for: Any  # (body, event, context) -> (payload, dedupe_key) | None
+    kind: JobKind[Any],
+    job_for: Any,  # (body, event, context) -> (payload, dedupe_key) | None
 ) -> Any:
     """Listener middleware for events: Bolt acknowledges events before their listener runs, so
     the work is queued here, before Slack gets its 200. When the database does not take it in
@@ -376,7 +385,9 @@ async def tell_later(services: Any, channel_id: str, user_id: str, message: dict
     """An ephemeral note after a save that succeeded: queued; if even that fails, logged (the
     save itself stands, and the modal already said so)."""
     try:
-        await services.jobs.enqueue(post_ephemeral.name, EphemeralNote(channel_id=channel_id, user_id=user_id, message=message))
+        await services.jobs.enqueue(
+            post_ephemeral.name, EphemeralNote(channel_id=channel_id, user_id=user_id, message=message)
+        )
     except MemoryError_ as exc:
         log.warning("a note to %s could not be queued: %s", user_id, exc)
 

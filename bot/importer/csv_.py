@@ -85,7 +85,7 @@ def parse_csv(text: str, *, team_id: str, incident_id_for: Callable[[int], str])
     except csv.Error as exc:
         raise Rejected(f"header: {exc}") from exc
     columns = [_column(c) for c in header]
-    unknown = [h for h, c in zip(header, columns) if c not in COLUMNS]
+    unknown = [h for h, c in zip(header, columns, strict=False) if c not in COLUMNS]
     if unknown:
         raise Rejected(f"unknown column {', '.join(map(repr, unknown))} (known: {', '.join(sorted(COLUMNS))})")
     if len(set(columns)) != len(columns):
@@ -109,7 +109,7 @@ def parse_csv(text: str, *, team_id: str, incident_id_for: Callable[[int], str])
             collected.problem(line, f"{len(cells)} cells for {len(columns)} columns")
             continue
         try:
-            fields = _row_fields(dict(zip(columns, cells)))
+            fields = _row_fields(dict(zip(columns, cells, strict=False)))
         except Rejected as exc:
             collected.problem(line, str(exc))
             continue

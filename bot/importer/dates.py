@@ -5,7 +5,7 @@ day, a month and a year); reading the found text is dateparser's."""
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import dateparser
@@ -24,7 +24,9 @@ _MONTH_DAY = re.compile(
     rf"(?<![\w-])(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH})(?![\w-])", re.I
 )
 _URL = re.compile(r"\]\([^)]*\)|https?://\S+|\S+\.md\b")
-_MONTHS = {m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)}
+_MONTHS = {
+    m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
+}
 _MONTH_FIRST = re.compile(r"(?P<month>[a-z]+\.?)[\s-]+(?P<day>\d{1,2}),?[\s-]+(?P<year>\d{4})", re.I)
 _DAY_FIRST = re.compile(r"(?P<day>\d{1,2})[\s-]+(?P<month>[a-z]+\.?),?[\s-]+(?P<year>\d{4})", re.I)
 _SETTINGS: dict[str, Any] = {
@@ -43,14 +45,14 @@ def _parse(text: str) -> datetime | None:
     iso = re.fullmatch(rf"({_YEAR})[-/.](\d{{1,2}})[-/.](\d{{1,2}})", cleaned)
     if iso:  # dateparser reads 2024.03.04 in its own way; an ISO-shaped date is year-month-day
         try:
-            return datetime(int(iso[1]), int(iso[2]), int(iso[3]), tzinfo=timezone.utc)
+            return datetime(int(iso[1]), int(iso[2]), int(iso[3]), tzinfo=UTC)
         except ValueError:
             return None
     words = _MONTH_FIRST.fullmatch(cleaned) or _DAY_FIRST.fullmatch(cleaned)
     month = _MONTHS.get(words["month"].lower().rstrip(".")[:3]) if words else None
     if words and month:  # "September 29, 2025", "29 Sep 2025": common enough to read without dateparser
         try:
-            return datetime(int(words["year"]), month, int(words["day"]), tzinfo=timezone.utc)
+            return datetime(int(words["year"]), month, int(words["day"]), tzinfo=UTC)
         except ValueError:
             return None
     try:
@@ -62,9 +64,9 @@ def _parse(text: str) -> datetime | None:
 def parse_date(value: Any) -> datetime | None:
     """A front-matter or `Date:` value (a date, a datetime, or text that names one), or None."""
     if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
     if isinstance(value, date):
-        return datetime.combine(value, time(), tzinfo=timezone.utc)
+        return datetime.combine(value, time(), tzinfo=UTC)
     if not isinstance(value, str) or not value.strip():
         return None
     text = value.strip()

@@ -163,7 +163,9 @@ def parse_document(text: str) -> Document:
         headings = _shaped_headings(lines)
     else:  # a bold line alone that names a section is a heading too ("**Root cause**")
         taken = {h[0] for h in headings}
-        headings = sorted(headings + [h for h in _shaped_headings(lines) if h[0] not in taken and _BOLD_LINE.match(lines[h[0]])])
+        headings = sorted(
+            headings + [h for h in _shaped_headings(lines) if h[0] not in taken and _BOLD_LINE.match(lines[h[0]])]
+        )
 
     title = _meta_title(meta)
     title_from = "front matter" if title else ""
@@ -178,7 +180,12 @@ def parse_document(text: str) -> Document:
         body_lines = lines[end:following]
         kind = section_kind(heading)
         lone_h1 = level == 1 and sum(1 for h in headings if h[2] == 1) == 1
-        if title is None and not sections and not _has_text(preamble) and (kind is None or lone_h1 or _title_like(level, heading)):
+        if (
+            title is None
+            and not sections
+            and not _has_text(preamble)
+            and (kind is None or lone_h1 or _title_like(level, heading))
+        ):
             title, title_from = heading, "heading"
             preamble = body_lines
             continue
@@ -187,8 +194,11 @@ def parse_document(text: str) -> Document:
             timeline.lines += ["", f"{heading}:", *body_lines]  # "## May 12", "### 20:15" after "## Timeline"
             open_section = timeline
             continue
-        if open_section is not None and open_section.kind is not None and level > open_section.level and (
-            open_section.kind in _SWALLOWING or kind is None or kind == open_section.kind
+        if (
+            open_section is not None
+            and open_section.kind is not None
+            and level > open_section.level
+            and (open_section.kind in _SWALLOWING or kind is None or kind == open_section.kind)
         ):
             open_section.lines += ["", f"{heading}:", *body_lines]  # a subsection stays in its parent
             continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +113,7 @@ def seed_draft(
         raise Rejected(str(exc)) from exc
     # a bare date means UTC: the same file must give the same content on any machine
     naive = {
-        name: moment.replace(tzinfo=timezone.utc)
+        name: moment.replace(tzinfo=UTC)
         for name in ("occurred_at", "resolved_at", "verified_at")
         if (moment := getattr(draft, name)) is not None and moment.tzinfo is None
     }

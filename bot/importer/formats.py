@@ -100,7 +100,9 @@ def parse_file(found: FoundFile, *, team_id: str) -> ParsedFile:
                 found.path, team_id=team_id, incident_id=derived_incident_id(identity), name=found.relative.as_posix()
             )
         elif suffix in CSV:
-            drafts = _with_provenance(read_csv(found.path, team_id=team_id, incident_id_for=row_id), found, "csv", "column")
+            drafts = _with_provenance(
+                read_csv(found.path, team_id=team_id, incident_id_for=row_id), found, "csv", "column"
+            )
         else:
             records = read_memory_file(found.path, team_id=team_id, incident_id_for=row_id)
             drafts = _with_provenance(records, found, "memory-format", "field")

@@ -17,7 +17,9 @@ MAX_ID = 200
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
 
-GENERIC_NAMES = frozenset({"readme", "index", "postmortem", "post-mortem", "postmortem-report", "incident", "report", "notes"})
+GENERIC_NAMES = frozenset(
+    {"readme", "index", "postmortem", "post-mortem", "postmortem-report", "incident", "report", "notes"}
+)
 
 
 def identity_name(path: Path) -> PurePath:

@@ -22,7 +22,15 @@ from typing import Any
 from bot.importer.document import Document, Section, parse_document, plain
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, read_text, seed_draft
 from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
-from bot.importer.timeline import Entry, attempts_in, failed_in_prose, failed_in_timeline, is_critique, read_timeline, resolving
+from bot.importer.timeline import (
+    Entry,
+    attempts_in,
+    failed_in_prose,
+    failed_in_timeline,
+    is_critique,
+    read_timeline,
+    resolving,
+)
 from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
 
@@ -54,7 +62,8 @@ _PLACEHOLDER_TEXT = re.compile(
     re.I,
 )
 _TEMPLATE_TITLE = re.compile(
-    r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template", re.I
+    r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template",
+    re.I,
 )
 _INCIDENT_WORDS = re.compile(
     r"\b(?:incident|outage|postmortem|post-mortem|downtime|went down|was down|error|fail\w*|degrad\w*|broken|crash\w*|"
@@ -166,7 +175,9 @@ def _explicit_attempts(text: str) -> list[dict[str, str]]:
     return attempts
 
 
-def _failed_attempts(doc: Document, entries: list[Entry], timeline_prose: str) -> tuple[list[dict[str, str]], list[str]]:
+def _failed_attempts(
+    doc: Document, entries: list[Entry], timeline_prose: str
+) -> tuple[list[dict[str, str]], list[str]]:
     attempts: list[dict[str, str]] = []
     origins: list[str] = []
     for section in doc.of_kind("failed_attempts"):
@@ -212,7 +223,9 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
     stem = normalize_heading(PurePath(name).stem.replace("_", " ").replace("-", " "))
     substantive = [s for s in doc.sections if s.kind in ("root_cause", "resolution", "timeline", "failed_attempts")]
     if (stem in _INDEX_NAMES or set(stem.split()) & {"readme", "index"}) and not substantive:
-        raise NotAnIncident(f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)")
+        raise NotAnIncident(
+            f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)"
+        )
     body = _join(doc.preamble) + "".join(_join(s.lines) for s in doc.sections)
     if len(body.strip()) < 20:
         raise NotAnIncident("nothing but a title: no text to remember")
@@ -228,7 +241,9 @@ def _title_from_name(name: str) -> str:
     return (words or stem)[:1].upper() + (words or stem)[1:]
 
 
-def _root_cause_without_section(doc: Document, title: str, summary: str, summary_from: str, other: str) -> tuple[str, str]:
+def _root_cause_without_section(
+    doc: Document, title: str, summary: str, summary_from: str, other: str
+) -> tuple[str, str]:
     """The sentences that say what caused it (the title's included), from the summary, else other
     sections, else the system's part of "What went wrong"; a summary that only tells what users
     saw gives no root cause rather than a wrong one."""

@@ -28,16 +28,48 @@ METADATA: dict[str, str] = {
     **dict.fromkeys(["incident id", "incident", "id", "incident number", "incident no", "ticket"], "incident_id"),
     **dict.fromkeys(["title"], "title"),
     **dict.fromkeys(
-        ["service", "services", "affected service", "affected services", "component", "components",
-         "affected component", "affected components", "system", "systems", "affected system", "affected systems",
-         "product", "products", "application", "app"],
+        [
+            "service",
+            "services",
+            "affected service",
+            "affected services",
+            "component",
+            "components",
+            "affected component",
+            "affected components",
+            "system",
+            "systems",
+            "affected system",
+            "affected systems",
+            "product",
+            "products",
+            "application",
+            "app",
+        ],
         "service",
     ),  # fmt: skip
     **dict.fromkeys(["severity", "sev", "severity level", "priority", "impact level"], "severity"),
     **dict.fromkeys(
-        ["date", "incident date", "date of incident", "date of the incident", "started", "started at", "start",
-         "start time", "start date", "occurred", "occurred at", "when", "detected", "detected at", "began",
-         "incident start", "outage start", "time"],
+        [
+            "date",
+            "incident date",
+            "date of incident",
+            "date of the incident",
+            "started",
+            "started at",
+            "start",
+            "start time",
+            "start date",
+            "occurred",
+            "occurred at",
+            "when",
+            "detected",
+            "detected at",
+            "began",
+            "incident start",
+            "outage start",
+            "time",
+        ],
         "occurred_at",
     ),  # fmt: skip
     **dict.fromkeys(
@@ -48,7 +80,9 @@ METADATA: dict[str, str] = {
     **dict.fromkeys(["tags", "labels", "categories", "keywords"], "tags"),
     **dict.fromkeys(["error message"], "error_message"),
 }
-_KEY_VALUE = re.compile(r"^\s*(?:[-*+]\s+)?(?P<key>(?:\*\*|__)?[A-Za-z][\w '’/()-]{0,38}?(?:\*\*|__)?)\s*:\s*(?P<value>.*)$")
+_KEY_VALUE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?P<key>(?:\*\*|__)?[A-Za-z][\w '’/()-]{0,38}?(?:\*\*|__)?)\s*:\s*(?P<value>.*)$"
+)
 
 
 class FoundFields:
@@ -120,7 +154,11 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
             if moment is None:
                 continue
             key = origin.removeprefix("front matter ").strip("'")
-            if field == "occurred_at" and origin.startswith("front matter") and normalize_heading(key) in PUBLISHED_KEYS:
+            if (
+                field == "occurred_at"
+                and origin.startswith("front matter")
+                and normalize_heading(key) in PUBLISHED_KEYS
+            ):
                 published = moment
                 continue
             fields.put(field, moment, origin)

@@ -100,7 +100,9 @@ class ModelExtractor:
         self, *, api_key: str, model: str, base_url: str | None = None, timeout_s: float = 60.0, max_retries: int = 2
     ) -> None:
         self.model = model
-        self.client = anthropic.AsyncAnthropic(api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=max_retries)
+        self.client = anthropic.AsyncAnthropic(
+            api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=max_retries
+        )
 
     async def aclose(self) -> None:
         await self.client.close()
@@ -148,13 +150,18 @@ class ModelExtractor:
                 if not backed(quote):
                     dropped.append(name)
                     continue
-                update[name] = value[:300] if name == "title" else value[: 100 if name in ("service", "severity") else 100_000]
+                update[name] = (
+                    value[:300] if name == "title" else value[: 100 if name in ("service", "severity") else 100_000]
+                )
             kept.append(name)
             origins[name] = f"{self.model}, quoting {str(quote).strip()[:200]!r}"
         attempts = answer.get("failed_attempts")
         if isinstance(attempts, list) and attempts:
             good = [
-                {"action": str(a["action"]).strip()[:MAX_TEXT], "why_it_failed": str(a.get("why_it_failed") or "").strip()[:MAX_TEXT]}
+                {
+                    "action": str(a["action"]).strip()[:MAX_TEXT],
+                    "why_it_failed": str(a.get("why_it_failed") or "").strip()[:MAX_TEXT],
+                }
                 for a in attempts
                 if isinstance(a, dict) and str(a.get("action") or "").strip() and backed(a.get("quote"))
             ]

@@ -75,7 +75,7 @@ class Truth:
     not_an_incident: bool
 
     @classmethod
-    def from_json(cls, obj: dict[str, Any]) -> "Truth":
+    def from_json(cls, obj: dict[str, Any]) -> Truth:
         return cls(
             file=obj["file"],
             date=date.fromisoformat(obj["date"]) if obj.get("date") else None,
@@ -150,7 +150,9 @@ def score(truths: list[Truth], drafts: dict[str, MemoryDraft | None]) -> Scores:
         if truth.date is not None:
             scores.date.add(draft is not None and _near(draft.occurred_at, truth.date), truth.file)
         if truth.root_cause_keywords:
-            scores.root_cause.add(draft is not None and holds_half(draft.root_cause, truth.root_cause_keywords), truth.file)
+            scores.root_cause.add(
+                draft is not None and holds_half(draft.root_cause, truth.root_cause_keywords), truth.file
+            )
         if truth.fix_keywords:
             scores.fix.add(draft is not None and holds_half(draft.resolution, truth.fix_keywords), truth.file)
         if truth.service:

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
+from bot.errors import MemoryConflict, TruthMoveRefused
 from bot.importer.drafts import ParsedFile, read_text
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
-from bot.errors import MemoryConflict, TruthMoveRefused
 from bot.importer.revisions import revise
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import Strict
@@ -146,7 +146,9 @@ async def _import_file(
             retained = await store.retain(draft)
         except MemoryConflict as exc:
             try:
-                revision = await revise(store, draft, reason=f"re-imported from {file.relative.as_posix()}", update=update)
+                revision = await revise(
+                    store, draft, reason=f"re-imported from {file.relative.as_posix()}", update=update
+                )
             except (MemoryConflict, TruthMoveRefused) as refused:  # a half-made revision from an interrupted run
                 conflicts.append(f"{exc.incident_id}: its revisions could not be updated ({refused})")
                 continue

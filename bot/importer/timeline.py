@@ -101,7 +101,10 @@ _PENDING = re.compile(
     r"thought|suspect\w*|hop(?:e|ed|ing))\b",
     re.I,
 )
-_WE_TRIED = re.compile(r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|admins?|sres?|ops)\b|@\w+|\b(?:tried|attempt\w*|initially)\b", re.I)
+_WE_TRIED = re.compile(
+    r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|admins?|sres?|ops)\b|@\w+|\b(?:tried|attempt\w*|initially)\b",
+    re.I,
+)
 _CLAUSE = re.compile(r"(?:,\s*so\s+|;\s+)")
 _FOLLOW_UP = re.compile(
     r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|"
@@ -141,7 +144,12 @@ def _bare_time(line: str) -> bool:
     """A line that is only a time: '### 14:29' (as a subsection line '14:29:'), '~13:30-13:45',
     '19. April, 11:00', or a PagerDuty export's '1:03' with the text on the next line."""
     text = plain(line).strip("_*~≈ ")
-    return len(text) <= 32 and bool(_HH_MM_ANY.search(text)) and len(re.findall(r"[A-Za-z]{3,}", text)) <= 3 and not text.endswith(".")
+    return (
+        len(text) <= 32
+        and bool(_HH_MM_ANY.search(text))
+        and len(re.findall(r"[A-Za-z]{3,}", text)) <= 3
+        and not text.endswith(".")
+    )
 
 
 def read_entries(lines: list[str]) -> list[Entry]:
@@ -187,7 +195,9 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
         if match and _HAS_TIME.search(match.group("time")):
             entries.append(Entry(plain(match.group("time")), _tidy(match.group("text")), day))
             under_time_line = False
-        elif entries and (under_time_line or (not blank and (line.startswith((" ", "\t")) or not _is_new_block(stripped)))):
+        elif entries and (
+            under_time_line or (not blank and (line.startswith((" ", "\t")) or not _is_new_block(stripped)))
+        ):
             last = entries[-1]
             entries[-1] = Entry(last.time, f"{last.text} {_tidy(stripped.lstrip('-*+ '))}".strip(), last.day)
         else:
@@ -196,7 +206,9 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
 
 
 def _time_cell(cell: str) -> bool:
-    return bool(cell) and len(cell) <= 40 and bool(_HAS_TIME.match(cell)) and not re.search(r"[a-z]{4,}\s+[a-z]{4,}", cell)
+    return (
+        bool(cell) and len(cell) <= 40 and bool(_HAS_TIME.match(cell)) and not re.search(r"[a-z]{4,}\s+[a-z]{4,}", cell)
+    )
 
 
 def _is_new_block(line: str) -> bool:
@@ -212,9 +224,16 @@ def resolving(entries: list[Entry]) -> list[Entry]:
     such an entry only reports the state ("Service is restored"), the action just before it too."""
     chosen: dict[int, None] = {}
     for i, entry in enumerate(entries):
-        if any(_RESOLVED.search(c) and not _DID_NOT_WORK.search(c) and not _PENDING.search(c) for c in _clauses(entry.text)):
+        if any(
+            _RESOLVED.search(c) and not _DID_NOT_WORK.search(c) and not _PENDING.search(c) for c in _clauses(entry.text)
+        ):
             before = entries[i - 1] if i else None
-            if before is not None and not _TRIED.search(entry.text) and _TRIED.search(before.text) and not _DID_NOT_WORK.search(before.text):
+            if (
+                before is not None
+                and not _TRIED.search(entry.text)
+                and _TRIED.search(before.text)
+                and not _DID_NOT_WORK.search(before.text)
+            ):
                 chosen[i - 1] = None
             chosen[i] = None
     return [entries[i] for i in chosen]
@@ -281,7 +300,9 @@ def failed_in_timeline(entries: list[Entry]) -> list[tuple[Entry, dict[str, str]
         first = " ".join(_clauses(following.text)[:2])
         tried = _EXPLICIT_TRY.search(entry.text) or (_TRIED.search(entry.text) and _SAYS_IT_FAILED.search(first))
         if tried and _DID_NOT_WORK.search(first) and not _TRIED.search(_clauses(following.text)[0]):
-            found.append((entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")}))
+            found.append(
+                (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")})
+            )
     return found
 
 

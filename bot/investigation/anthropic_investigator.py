@@ -20,7 +20,6 @@ import anthropic
 from pydantic import ValidationError
 
 from bot.investigation.claims import sentences_of
-from bot.recall.concepts import load_vocabulary
 from bot.investigation.guard import GuardResult, guard
 from bot.investigation.models import (
     FallbackReason,
@@ -36,6 +35,7 @@ from bot.investigation.privacy import privacy_blockers, privacy_note
 from bot.investigation.prompt import DEFAULT_BUDGET_CHARS, Prompt, render_prompt
 from bot.investigation.second_opinion import DEFAULT_BUDGET_S, DEFAULT_GUARD_MODEL, SecondOpinion, SentenceClassifier
 from bot.models import Incident, RecallMatch, utcnow
+from bot.recall.concepts import load_vocabulary
 from bot.rules.model import Rule
 
 log = logging.getLogger(__name__)
@@ -141,7 +141,9 @@ class AnthropicInvestigator:
         )
         load_vocabulary()  # the guard reads it on every answer: loaded now, not inside the first answer's time
         # None or "": the guard's rules decide alone
-        self.classifier = SentenceClassifier(self.client, model=guard_model, budget_s=guard_budget_s) if guard_model else None
+        self.classifier = (
+            SentenceClassifier(self.client, model=guard_model, budget_s=guard_budget_s) if guard_model else None
+        )
 
     async def aclose(self) -> None:
         await self.client.close()
@@ -159,7 +161,11 @@ class AnthropicInvestigator:
             blockers = [] if self.private_with_model else privacy_blockers(incident, memories, channel_is_private)
             if blockers:
                 return self.offline.answer(
-                    incident, timeline, memories, note=privacy_note(blockers), reason=FallbackReason.PRIVACY,
+                    incident,
+                    timeline,
+                    memories,
+                    note=privacy_note(blockers),
+                    reason=FallbackReason.PRIVACY,
                     known_patterns=known_patterns,
                 )
         except Exception:  # never raise to the caller
@@ -194,7 +200,9 @@ class AnthropicInvestigator:
             reason = FallbackReason.MALFORMED
         except RefusedAnswer as exc:
             # what was refused, not its words: a refused claim must not reach the channel inside the note
-            why = f"The model's answer was refused twice by the guard ({unquoted(exc.violations[0])}), so it was not used"
+            why = (
+                f"The model's answer was refused twice by the guard ({unquoted(exc.violations[0])}), so it was not used"
+            )
             reason = FallbackReason.REFUSED_BY_GUARD
         except Exception as exc:  # never raise to the caller
             log.exception("investigation failed")
@@ -202,14 +210,21 @@ class AnthropicInvestigator:
             reason = FallbackReason.UNEXPECTED
         log.warning("investigation fell back to offline: %s", why)
         fallback = self.offline.answer(
-            incident, timeline, memories, note=f"{why}. Offline answer from the memories alone.", reason=reason,
+            incident,
+            timeline,
+            memories,
+            note=f"{why}. Offline answer from the memories alone.",
+            reason=reason,
             known_patterns=known_patterns,
         )
         if spent.calls:
             fallback = fallback.model_copy(update={"model": self.model, "usage": spent.usage})
         if spent.guard_usage is not None:
             fallback = fallback.model_copy(
-                update={"guard_model": self.classifier.model if self.classifier else None, "guard_usage": spent.guard_usage}
+                update={
+                    "guard_model": self.classifier.model if self.classifier else None,
+                    "guard_usage": spent.guard_usage,
+                }
             )
         return fallback
 
@@ -266,7 +281,10 @@ class AnthropicInvestigator:
                 return self._investigation(result, spent, prompt, known_patterns)
             log.info("investigation refused by the guard: %s", [unquoted(v) for v in result.violations])
             messages += [
-                {"role": "assistant", "content": [{"type": "tool_use", "id": call.id, "name": call.name, "input": call.input}]},
+                {
+                    "role": "assistant",
+                    "content": [{"type": "tool_use", "id": call.id, "name": call.name, "input": call.input}],
+                },
                 {
                     "role": "user",
                     "content": [
@@ -296,7 +314,9 @@ class AnthropicInvestigator:
     ) -> Investigation:
         flags = list(result.flags)
         if spent.guard_note:
-            flags.append(f"second opinion ({self.classifier.model if self.classifier else '?'}) unavailable: {spent.guard_note}; the rules decided alone")
+            flags.append(
+                f"second opinion ({self.classifier.model if self.classifier else '?'}) unavailable: {spent.guard_note}; the rules decided alone"
+            )
         return Investigation(
             **result.findings.model_dump(),
             investigator=InvestigatorKind.ANTHROPIC,

@@ -67,7 +67,7 @@ class Sentence:
 
     @property
     def where(self) -> str:
-        """"hypotheses statement 2": the field and the item, as the model and responders can find it."""
+        """ "hypotheses statement 2": the field and the item, as the model and responders can find it."""
         return self.field if self.field == "current_summary" else f"{self.field.replace('.', ' ')} {self.item + 1}"
 
 
@@ -88,9 +88,14 @@ def sentences_of(answer: ModelAnswer | Findings) -> list[Sentence]:
     for i, c in enumerate(answer.checks_to_run):
         fields += [("checks_to_run.action", i, c.action), ("checks_to_run.why", i, c.why)]
     fields += [("hypotheses.statement", i, h.statement) for i, h in enumerate(answer.hypotheses)]
-    fields += [("successful_previous_actions.action", i, a.action) for i, a in enumerate(answer.successful_previous_actions)]
+    fields += [
+        ("successful_previous_actions.action", i, a.action) for i, a in enumerate(answer.successful_previous_actions)
+    ]
     for i, a in enumerate(answer.failed_previous_actions):
-        fields += [("failed_previous_actions.action", i, a.action), ("failed_previous_actions.why_it_failed", i, a.why_it_failed)]
+        fields += [
+            ("failed_previous_actions.action", i, a.action),
+            ("failed_previous_actions.why_it_failed", i, a.why_it_failed),
+        ]
     for i, c in enumerate(answer.conflicts):
         fields += [("conflicts.description", i, c.description), ("conflicts.evidence_needed", i, c.evidence_needed)]
     fields += [("open_questions", i, q) for i, q in enumerate(answer.open_questions)]
@@ -154,8 +159,17 @@ CAUSE_LINK = _words(
 PRESENT = re.compile(NOW_TIME.pattern + "|" + CAUSE_LINK.pattern, re.I)
 # The present thing likened to a past one: a claim when what it is likened to is a memory's.
 LIKENED = _words(
-    r"match(?:es|ing)?", r"mirror(?:s|ing)?", r"resembl\w*", r"replicat\w*", r"duplicat\w*", r"echo(?:es|ing)?",
-    r"same as", r"identical", r"just like", r"exactly like", r"no different from",
+    r"match(?:es|ing)?",
+    r"mirror(?:s|ing)?",
+    r"resembl\w*",
+    r"replicat\w*",
+    r"duplicat\w*",
+    r"echo(?:es|ing)?",
+    r"same as",
+    r"identical",
+    r"just like",
+    r"exactly like",
+    r"no different from",
 )
 _ASSERTS = _words(r"is", r"are", r"'s", r"'re", r"has", r"have", r"keeps?", r"remains?", r"stays?")
 
@@ -167,7 +181,9 @@ CERTAIN = _words(
 )  # fmt: skip
 
 # "It's the…", "This is the…": the present thing named as something.
-_IDENTITY = re.compile(r"^(?:it|this)(?:'s|’s|\s+is)\b(?!\s+(?:how|why|when|where|worth|unclear|not|likely|possible|unknown))", re.I)
+_IDENTITY = re.compile(
+    r"^(?:it|this)(?:'s|’s|\s+is)\b(?!\s+(?:how|why|when|where|worth|unclear|not|likely|possible|unknown))", re.I
+)
 _NOT_A_HEDGE = re.compile(r"\b(?:not|no longer) a (?:hypothesis|guess|theory)\b", re.I)
 
 HEDGE = _words(
@@ -176,7 +192,17 @@ HEDGE = _words(
     r"would", r"suspect(?:ed)?", r"hypothes[ie]s", r"candidate", r"rule out", r"consistent with", r"in case", r"pending",
 )  # fmt: skip
 NEGATION = _words(
-    r"not", r"\w+n't", r"\w+n’t", r"no", r"never", r"no longer", r"unlike", r"rather than", r"instead of", r"different from", r"differs?",
+    r"not",
+    r"\w+n't",
+    r"\w+n’t",
+    r"no",
+    r"never",
+    r"no longer",
+    r"unlike",
+    r"rather than",
+    r"instead of",
+    r"different from",
+    r"differs?",
 )
 _CLAUSE = re.compile(r"\s*[,:;—–]\s*|\s+(?:and|but|so|because|while|which|since)\s+", re.I)
 
@@ -201,8 +227,20 @@ OLD_FIX = _words(
 )  # fmt: skip
 _GENERIC_FIX = _words(r"(?:the|that|this) (?:[\w-]+\s+)?(?:fix|patch|remedy|workaround|hotfix)")
 CONDITION = _words(
-    r"if", r"once", r"after", r"when", r"unless", r"whether", r"provided", r"assuming", r"in case", r"only", r"until",
-    r"pending", r"as soon as", r"confirm(?:s|ed)?",
+    r"if",
+    r"once",
+    r"after",
+    r"when",
+    r"unless",
+    r"whether",
+    r"provided",
+    r"assuming",
+    r"in case",
+    r"only",
+    r"until",
+    r"pending",
+    r"as soon as",
+    r"confirm(?:s|ed)?",
 )
 
 # Skipping verification.
@@ -215,11 +253,15 @@ _TARGET = (
 SKIP = re.compile(
     r"(?<![\w-])(?:"
     r"(?:skip|skipping|bypass|forgo|forget|ditch|abandon|drop|ignore|stop|halt|cease|quit|end|close|call off|wrap up|"
-    r"give up|cut short|short-circuit)\s+(?:[\w'-]+\s+){0,5}?" + _TARGET
+    r"give up|cut short|short-circuit)\s+(?:[\w'-]+\s+){0,5}?"
+    + _TARGET
     + r"|(?:no need|needn't|need not|(?:don't|do not) need|no reason|no point|nothing (?:new |more |else |further |left )?|"
     r"no further|no more|without (?:any |more |further )?|(?:don't|do not) bother|not worth|why bother|why waste)"
-    r"\s*(?:[\w'-]+\s+){0,3}?" + _TARGET
-    + r"|" + _TARGET + r"\s+(?:[\w'-]+\s+){0,3}?(?:unnecessary|pointless|not needed|needless|moot|redundant|superfluous|"
+    r"\s*(?:[\w'-]+\s+){0,3}?"
+    + _TARGET
+    + r"|"
+    + _TARGET
+    + r"\s+(?:[\w'-]+\s+){0,3}?(?:unnecessary|pointless|not needed|needless|moot|redundant|superfluous|"
     r"overkill|a formality|only delay\w*|a waste)"
     + r"|no (?:\w+ )?(?:checks?|investigation|verification|evidence|questions?)\b(?! (?:of|that|about|from))"
     + r"|none needed|not needed|a waste of time|waste (?:of )?time|wasting time|(?:only |just |merely )?a formality|"
@@ -302,7 +344,9 @@ def applies_old_fix(sentence: Sentence, past: PastContent) -> bool:
             continue
         if old or _GENERIC_FIX.search(clause) or past.fix_carried(clause) or (predicts and past.carried(clause)):
             return True
-        if predicts and (sentence.field == "successful_previous_actions.action" or past.fix_carried(text) or OLD_FIX.search(text)):
+        if predicts and (
+            sentence.field == "successful_previous_actions.action" or past.fix_carried(text) or OLD_FIX.search(text)
+        ):
             return True  # "Released connections in finally, which is today's fix": what worked, made today's verdict
     return False
 

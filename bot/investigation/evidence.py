@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from bot.investigation.models import DECLARED_FIELDS, TimelineEntry
 from bot.investigation.prompt import neutralise, timeline_ref, when
 from bot.investigation.text import normalise, terms
-from bot.recall.concepts import load_vocabulary
 from bot.models import Incident, RecallMatch
+from bot.recall.concepts import load_vocabulary
 
 # Words that say how something was seen or when, not what: a restatement may add them freely.
 _FRAMING = frozenset(
@@ -52,7 +52,7 @@ class CurrentEvidence:
     concepts: frozenset[str]
 
     @classmethod
-    def of(cls, incident: Incident, timeline: list[TimelineEntry]) -> "CurrentEvidence":
+    def of(cls, incident: Incident, timeline: list[TimelineEntry]) -> CurrentEvidence:
         items: dict[str, str] = {}
         for name in DECLARED_FIELDS:
             value = getattr(incident, name, None)
@@ -103,7 +103,7 @@ class PastContent:
     memories: tuple[PastMemory, ...] = field(default_factory=tuple)
 
     @classmethod
-    def of(cls, matches: list[RecallMatch], current: CurrentEvidence) -> "PastContent":
+    def of(cls, matches: list[RecallMatch], current: CurrentEvidence) -> PastContent:
         vocabulary = load_vocabulary()
         now = set(current.all_terms)
 

@@ -106,12 +106,17 @@ def ground_statements(
             continue
         why = f"it carries what {', '.join(memories)} said" if memories else "its evidence does not say it"
         flags.append(f"moved from what is happening now to hypotheses ({why}): {clip(s.statement, 80)}")
-        moved.append(Hypothesis(statement=s.statement, related_memory_ids=memories, status=HypothesisStatus.NEEDS_EVIDENCE))
+        moved.append(
+            Hypothesis(statement=s.statement, related_memory_ids=memories, status=HypothesisStatus.NEEDS_EVIDENCE)
+        )
     return kept, moved, flags
 
 
 def summary_of(statements: list[NowStatement]) -> str:
-    return clip(" ".join(s.statement if s.statement.endswith((".", "!", "?", "…")) else s.statement + "." for s in statements), MAX_TEXT)
+    return clip(
+        " ".join(s.statement if s.statement.endswith((".", "!", "?", "…")) else s.statement + "." for s in statements),
+        MAX_TEXT,
+    )
 
 
 def check_citations(findings: Findings, recalled_ids: list[str]) -> tuple[Findings, list[str]]:
@@ -129,8 +134,16 @@ def check_citations(findings: Findings, recalled_ids: list[str]) -> tuple[Findin
             continue  # suggested only by memories we never recalled
         checks.append(check.model_copy(update={"memory_ids": ids}))
     hypotheses = [h.model_copy(update={"related_memory_ids": known(h.related_memory_ids)}) for h in findings.hypotheses]
-    successes = [a.model_copy(update={"memory_id": known([a.memory_id])[0]}) for a in findings.successful_previous_actions if known([a.memory_id])]
-    failures = [a.model_copy(update={"memory_id": known([a.memory_id])[0]}) for a in findings.failed_previous_actions if known([a.memory_id])]
+    successes = [
+        a.model_copy(update={"memory_id": known([a.memory_id])[0]})
+        for a in findings.successful_previous_actions
+        if known([a.memory_id])
+    ]
+    failures = [
+        a.model_copy(update={"memory_id": known([a.memory_id])[0]})
+        for a in findings.failed_previous_actions
+        if known([a.memory_id])
+    ]
     conflicts = []
     for conflict in findings.conflicts:
         ids = known(conflict.memory_ids)
@@ -208,7 +221,10 @@ def annotate_failed_recommendations(findings: Findings, memories: list[RecallMat
 
 def ensure_conflicts(findings: Findings, memories: list[RecallMatch]) -> tuple[Findings, list[str]]:
     """Conflicting memories are always shown as a conflict asking for current evidence."""
-    conflicts = [c if c.evidence_needed else c.model_copy(update={"evidence_needed": EVIDENCE_NEEDED}) for c in findings.conflicts]
+    conflicts = [
+        c if c.evidence_needed else c.model_copy(update={"evidence_needed": EVIDENCE_NEEDED})
+        for c in findings.conflicts
+    ]
     flags: list[str] = []
     for detected in detect_conflicts(memories):
         if not any(len(set(detected.memory_ids) & set(c.memory_ids)) >= 2 for c in conflicts):

@@ -8,13 +8,17 @@ the guard changed. CURRENT evidence and PAST memories stay in separate fields th
 from __future__ import annotations
 
 from enum import StrEnum
-
 from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
-from bot.models import TimelineEntry  # noqa: F401 - re-exported: the investigation reads timelines
-from bot.models import Identifier, RequiredText, Strict, Text
+from bot.models import (
+    Identifier,
+    RequiredText,
+    Strict,
+    Text,
+    TimelineEntry,  # noqa: F401 - re-exported: the investigation reads timelines
+)
 
 MAX_ITEMS = 20
 
@@ -147,7 +151,7 @@ class TokenUsage(Strict):
     input_tokens: int = Field(default=0, ge=0)
     output_tokens: int = Field(default=0, ge=0)
 
-    def __add__(self, other: "TokenUsage") -> "TokenUsage":
+    def __add__(self, other: TokenUsage) -> TokenUsage:
         return TokenUsage(
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
@@ -161,14 +165,19 @@ class Investigation(Findings):
     model: str | None = Field(default=None, description="the model asked, if any (also on a fallback after a call)")
     usage: TokenUsage | None = None
     note: str | None = Field(default=None, description="set when a fallback happened, saying why")
-    fallback_reason: FallbackReason | None = Field(default=None, description="set when a fallback happened: why, as data")
+    fallback_reason: FallbackReason | None = Field(
+        default=None, description="set when a fallback happened: why, as data"
+    )
     guard_flags: list[str] = Field(default_factory=list, description="what the guard changed in the answer")
     happening_now: list[NowStatement] = Field(
-        default_factory=list, description="the statements current_summary is made of, each with its evidence (model answers)"
+        default_factory=list,
+        description="the statements current_summary is made of, each with its evidence (model answers)",
     )
     guard_model: str | None = Field(default=None, description="the model asked for a second opinion on claims, if any")
     guard_usage: TokenUsage | None = None
-    guard_note: str | None = Field(default=None, description="why the second opinion was not had (the rules decided alone)")
+    guard_note: str | None = Field(
+        default=None, description="why the second opinion was not had (the rules decided alone)"
+    )
     context_notes: list[str] = Field(default_factory=list, description="what the model was not shown, and why")
     known_patterns: list[KnownPatternNote] = Field(
         default_factory=list, description="approved rules that fired on the incident (context, never a verdict)"

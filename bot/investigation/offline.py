@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.investigation.conflicts import detect_conflicts
-from bot.recall.conflicts import same_cause
 from bot.investigation.models import (
     MAX_ITEMS,
     Check,
@@ -27,6 +26,7 @@ from bot.investigation.patterns import pattern_checks, pattern_dead_ends, patter
 from bot.investigation.prompt import when
 from bot.investigation.text import clip
 from bot.models import Incident, MemoryRecord, RecallMatch, TruthState
+from bot.recall.conflicts import same_cause
 from bot.rules.model import Rule
 
 FIELD_CLIP = 600
@@ -45,7 +45,6 @@ _TRUTH_WORDS = {
 def _truth_label(memory: MemoryRecord) -> str:
     """The truth state in words, for a sentence ("a verified fix"), never its raw name."""
     return _TRUTH_WORDS[memory.truth_state]
-
 
 
 def _sentence(text: str) -> str:
@@ -106,7 +105,9 @@ def _hypotheses(outcomes: list[MemoryRecord]) -> list[Hypothesis]:
     ]
 
 
-def _open_questions(incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch], conflicts: bool) -> list[str]:
+def _open_questions(
+    incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch], conflicts: bool
+) -> list[str]:
     questions = []
     if conflicts:
         questions.append("Which of the conflicting past root causes, if any, shows in the current evidence?")

@@ -36,7 +36,11 @@ def pattern_view(rule: Rule) -> dict[str, object]:
         "title": rule.title,
         "checks": [clip(c, FIELD_CLIP) for c in rule.checks[:ITEMS_IN_PROMPT]],
         "dead_ends": [
-            {"action": clip(d.action, FIELD_CLIP), "why": clip(d.why_it_failed, FIELD_CLIP), "seen_in": ", ".join(d.seen_in)}
+            {
+                "action": clip(d.action, FIELD_CLIP),
+                "why": clip(d.why_it_failed, FIELD_CLIP),
+                "seen_in": ", ".join(d.seen_in),
+            }
             for d in rule.dead_ends[:ITEMS_IN_PROMPT]
         ],
         "replay": (

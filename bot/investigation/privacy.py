@@ -12,9 +12,7 @@ from bot.models import Incident, RecallMatch
 _PRIVATE_ID_PREFIXES = ("D", "G")
 
 
-def privacy_blockers(
-    incident: Incident, memories: list[RecallMatch], channel_is_private: bool | None
-) -> list[str]:
+def privacy_blockers(incident: Incident, memories: list[RecallMatch], channel_is_private: bool | None) -> list[str]:
     """Why this investigation must not go to the model; empty when it may."""
     blockers: list[str] = []
     if channel_is_private or (incident.channel or "").startswith(_PRIVATE_ID_PREFIXES):

@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
 from bot.investigation.models import TimelineEntry
 from bot.investigation.patterns import pattern_view
-from bot.recall.reasons import humanize_age
 from bot.models import Incident, RecallMatch, TruthState
+from bot.recall.reasons import humanize_age
 from bot.rules.model import Rule
 
 TEMPLATE = "investigation_prompt.j2"
@@ -45,7 +45,7 @@ def timeline_ref(number: int) -> str:
 
 def when(at: datetime) -> str:
     if at.tzinfo is not None:
-        at = at.astimezone(timezone.utc)
+        at = at.astimezone(UTC)
     return at.strftime("%Y-%m-%d %H:%M UTC")
 
 
@@ -108,7 +108,8 @@ def memory_view(match: RecallMatch, now: datetime) -> dict[str, object]:
         "failed_attempts": memory.failed_attempts,
         "lesson": memory.lesson,
         "corrections": [
-            {"author": c.shown_author, "text": c.text, "age": humanize_age(c.created_at, now)} for c in memory.corrections
+            {"author": c.shown_author, "text": c.text, "age": humanize_age(c.created_at, now)}
+            for c in memory.corrections
         ],
         "score": f"{match.score:.2f}",
         "reasons": "; ".join(match.reasons) or "(none given)",

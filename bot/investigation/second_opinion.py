@@ -82,7 +82,9 @@ class SecondOpinion:
 
 
 class SentenceClassifier:
-    def __init__(self, client: anthropic.AsyncAnthropic, *, model: str = DEFAULT_GUARD_MODEL, budget_s: float = DEFAULT_BUDGET_S) -> None:
+    def __init__(
+        self, client: anthropic.AsyncAnthropic, *, model: str = DEFAULT_GUARD_MODEL, budget_s: float = DEFAULT_BUDGET_S
+    ) -> None:
         self.model = model
         self.budget_s = budget_s
         # one try within the budget: a retry would only spend the time the answer is waiting for

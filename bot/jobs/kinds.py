@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from pydantic import BaseModel
-
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 if TYPE_CHECKING:
@@ -62,8 +61,8 @@ def job(
 ) -> Callable[[Callable[[JobContext, P], Awaitable[None]]], JobKind[P]]:
     """Declare a kind of job next to the surface that starts it:
 
-        @job("recall.answer", RecallRequest, give_up=tell_failed)
-        async def answer_recall(ctx: JobContext, request: RecallRequest) -> None: ...
+    @job("recall.answer", RecallRequest, give_up=tell_failed)
+    async def answer_recall(ctx: JobContext, request: RecallRequest) -> None: ...
     """
 
     def declare(run: Callable[[JobContext, P], Awaitable[None]]) -> JobKind[P]:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncpg
-from pgqueuer import QueueManager, Queries
+from pgqueuer import Queries, QueueManager
 from pgqueuer.db import AsyncpgDriver
 from pgqueuer.errors import RetryRequested
 from pgqueuer.models import Job
@@ -150,15 +150,20 @@ class JobWorker:
             self._on_outcome(kind.name, "requeued")
             raise RetryRequested(delay=timedelta(0), reason="the worker shut down mid-job") from None
         except Exception as exc:  # noqa: BLE001 - every failure is retried or given up on, never lost
-            age_s = (datetime.now(timezone.utc) - job.created).total_seconds()
+            age_s = (datetime.now(UTC) - job.created).total_seconds()
             delay = backoff_s(job.attempts, self._retry_base_s)
             final = (
-                isinstance(exc, Permanent)
-                or job.attempts + 1 >= kind.max_attempts
-                or age_s + delay > kind.deadline_s
+                isinstance(exc, Permanent) or job.attempts + 1 >= kind.max_attempts or age_s + delay > kind.deadline_s
             )
             if not final:
-                log.warning("job %s %d failed (attempt %d), again in %.0f s: %s", kind.name, job.id, job.attempts + 1, delay, _why(exc))
+                log.warning(
+                    "job %s %d failed (attempt %d), again in %.0f s: %s",
+                    kind.name,
+                    job.id,
+                    job.attempts + 1,
+                    delay,
+                    _why(exc),
+                )
                 self._on_outcome(kind.name, "retried")
                 raise RetryRequested(delay=timedelta(seconds=delay), reason=_why(exc)) from exc
             log.error("job %s %d gave up after %d attempts: %s", kind.name, job.id, job.attempts + 1, _why(exc))

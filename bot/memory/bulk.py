@@ -7,18 +7,17 @@ already stored are skipped (no conflict check: a replay or a load starts from an
 
 from __future__ import annotations
 
+import json
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-import json
-
 import asyncpg
 
-from bot.memory.postings import hold_retain_lock
 from bot.memory.pool import DRAFT_COLUMNS
+from bot.memory.postings import hold_retain_lock
+from bot.models import MemoryDraft, TruthState, utcnow
 from bot.recall.concepts import Vocabulary
 from bot.recall.document import TERMS_VERSION, memory_document, memory_features
-from bot.models import MemoryDraft, TruthState, utcnow
 
 _COLUMNS = DRAFT_COLUMNS
 _DERIVED = ("retained_content", "doc_terms", "doc_len", "error_signature", "concepts", "terms")

@@ -7,8 +7,8 @@ import logging
 import os
 import re
 import uuid
-from contextlib import asynccontextmanager
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -16,13 +16,13 @@ import asyncpg
 
 from bot.background import to_the_end
 from bot.config import Settings
-from bot.memory.embedded import process_alive, start_embedded
 from bot.errors import MemoryError_, StoreUnavailable
-from bot.memory.migrate import apply_migrations
-from bot.recall.concepts import load_vocabulary
+from bot.memory.embedded import process_alive, start_embedded
 from bot.memory.incidents import PostgresIncidentStore
+from bot.memory.migrate import apply_migrations
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
+from bot.recall.concepts import load_vocabulary
 
 log = logging.getLogger(__name__)
 
@@ -171,4 +171,3 @@ async def throwaway_database(admin_dsn: str, migrations: Path, *, prefix: str = 
         yield dsn
     finally:
         await to_the_end(_drop(admin_dsn, name))
-

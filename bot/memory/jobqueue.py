@@ -7,7 +7,6 @@ Its schema is installed or upgraded with this app's migrations, under the same a
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 
 import asyncpg
@@ -49,7 +48,7 @@ class PostgresJobQueue:
                 headers=headers or None,
                 on_conflict="skip",
             )
-        except (OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
             raise StoreUnavailable(f"the database does not answer: {exc}") from exc
         except asyncpg.PostgresError as exc:
             raise StoreFailed(f"the database refused the job: {exc}") from exc

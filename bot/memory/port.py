@@ -107,9 +107,7 @@ class MemoryStore(Protocol):
         (PurgeRefused) unless `superseded` says what becomes of them."""
         ...
 
-    async def record_feedback(
-        self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind
-    ) -> None:
+    async def record_feedback(self, team_id: str, incident_id: str, user_id: str, kind: FeedbackKind) -> None:
         """One vote per user and memory; a later vote replaces the earlier one."""
         ...
 

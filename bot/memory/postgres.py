@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter, defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -12,19 +11,14 @@ from typing import Any
 import asyncpg
 
 from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.memory import vectors
 from bot.memory.incidents import mark_resolved_in
 from bot.memory.pool import DRAFT_COLUMNS, acquire
-from bot.memory.postings import derive_postings, hold_retain_lock, rederive_postings
-from bot.memory.purging import purge_memory, record_truth_move, superseded_by
 from bot.memory.port import FeedbackKind, MemoryPage, PurgeOutcome, RetainOutcome, RetainStatus, SupersededHandling
-from bot.recall.candidates import Candidate
-from bot.recall.concepts import Vocabulary
+from bot.memory.postings import derive_postings, hold_retain_lock
+from bot.memory.purging import purge_memory, record_truth_move, superseded_by
+from bot.memory.reindex import reindex_terms
 from bot.memory.search import CANDIDATE_POOL, nearest, search_candidates, to_candidates
-from bot.memory import vectors
-from bot.recall.meaning import QueryMeaning
-from bot.recall.concepts import load_vocabulary
-from bot.recall.document import TERMS_VERSION, QueryTerms, memory_document, memory_features
-from bot.recall.truth import refusal
 from bot.models import (
     Correction,
     MemoryDraft,
@@ -34,11 +28,15 @@ from bot.models import (
     TruthTransition,
     utcnow,
 )
+from bot.recall.candidates import Candidate
+from bot.recall.concepts import Vocabulary, load_vocabulary
+from bot.recall.document import TERMS_VERSION, QueryTerms, memory_document, memory_features
+from bot.recall.meaning import QueryMeaning
+from bot.recall.truth import refusal
 
 log = logging.getLogger(__name__)
 
 _RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "provenance", "drafting", "created_at", "updated_at"))
-
 
 
 class PostgresMemoryStore:
@@ -105,7 +103,9 @@ class PostgresMemoryStore:
                     raise MemoryConflict(draft.incident_id, differing)
                 if also is not None:
                     await also(conn)
-                return RetainOutcome(status=RetainStatus.UNCHANGED, memory=await self._get(conn, draft.team_id, draft.incident_id))
+                return RetainOutcome(
+                    status=RetainStatus.UNCHANGED, memory=await self._get(conn, draft.team_id, draft.incident_id)
+                )
             if draft.drafting is not None:  # kept beside the content, never part of it
                 await conn.execute(
                     "UPDATE memories SET drafting = $2 WHERE pk = $1", pk, draft.drafting.model_dump(mode="json")
@@ -123,7 +123,9 @@ class PostgresMemoryStore:
             await self._count_document(conn, draft.team_id, terms, document.length, +1)
             if also is not None:
                 await also(conn)
-            outcome = RetainOutcome(status=RetainStatus.CREATED, memory=await self._get(conn, draft.team_id, draft.incident_id))
+            outcome = RetainOutcome(
+                status=RetainStatus.CREATED, memory=await self._get(conn, draft.team_id, draft.incident_id)
+            )
         self._derive_soon()
         return outcome
 
@@ -187,8 +189,12 @@ class PostgresMemoryStore:
         verification_note: str | None = None,
     ) -> MemoryRecord:
         move = TruthTransition(
-            from_state=TruthState.UNCONFIRMED_HYPOTHESIS, to_state=to_state, actor=actor,
-            reason=reason, successor_id=successor_id, actor_name=actor_name,
+            from_state=TruthState.UNCONFIRMED_HYPOTHESIS,
+            to_state=to_state,
+            actor=actor,
+            reason=reason,
+            successor_id=successor_id,
+            actor_name=actor_name,
         )  # fmt: skip  (validates actor and reason before anything is read)
         async with self._acquire() as conn, conn.transaction():
             row = await conn.fetchrow(
@@ -303,7 +309,10 @@ class PostgresMemoryStore:
                 updates = []
                 for row in rows:
                     features = memory_features(MemoryDraft.model_validate(row["retained_content"]), self._vocabulary)
-                    if (features.signature, sorted(features.concepts)) != (row["error_signature"], sorted(row["concepts"])):
+                    if (features.signature, sorted(features.concepts)) != (
+                        row["error_signature"],
+                        sorted(row["concepts"]),
+                    ):
                         updates.append((row["pk"], features.signature, list(features.concepts)))
                 if updates:
                     await conn.executemany(
@@ -313,59 +322,8 @@ class PostgresMemoryStore:
                 last_pk = rows[-1]["pk"]
 
     async def reindex_terms(self, *, batch: int = 500) -> int:
-        """Re-derive the stored terms of memories indexed by an older tokenizer (TERMS_VERSION),
-        with their statistics and postings; returns how many. One read when nothing is stale."""
-        async with self._acquire() as conn:
-            if await conn.fetchval("SELECT version FROM recall_terms_state") >= TERMS_VERSION:
-                return 0
-        changed = 0
-        while True:
-            async with self._acquire() as conn, conn.transaction():
-                await hold_retain_lock(conn)
-                rows = await conn.fetch(
-                    """SELECT pk, team_id, retained_content, doc_terms, doc_len FROM memories
-                       WHERE terms_version < $1 ORDER BY pk LIMIT $2 FOR UPDATE""",
-                    TERMS_VERSION, batch,
-                )  # fmt: skip
-                if not rows:
-                    await conn.execute("UPDATE recall_terms_state SET version = greatest(version, $1)", TERMS_VERSION)
-                    if changed:
-                        log.info("re-derived the recall terms of %d memories (terms version %d)", changed, TERMS_VERSION)
-                    return changed
-                df: dict[str, Counter[str]] = defaultdict(Counter)
-                lengths: Counter[str] = Counter()
-                updates = []
-                for row in rows:
-                    draft = MemoryDraft.model_validate(row["retained_content"])
-                    document = memory_document(draft)
-                    features = memory_features(draft, self._vocabulary)
-                    df[row["team_id"]].subtract(row["doc_terms"].keys())
-                    df[row["team_id"]].update(document.terms.keys())
-                    lengths[row["team_id"]] += document.length - row["doc_len"]
-                    updates.append((row["pk"], dict(document.terms), document.length, sorted(document.terms),
-                                    features.signature, list(features.concepts), TERMS_VERSION))  # fmt: skip
-                    await conn.execute(
-                        "DELETE FROM recall_postings WHERE team_id = $1 AND term = ANY($2::text[]) AND memory_pk = $3",
-                        row["team_id"], list(row["doc_terms"]), row["pk"],
-                    )  # fmt: skip
-                await conn.executemany(
-                    """UPDATE memories SET doc_terms = $2, doc_len = $3, search = array_to_tsvector($4::text[]),
-                           error_signature = $5, concepts = $6, terms_version = $7 WHERE pk = $1""",
-                    updates,
-                )
-                for team_id, counts in df.items():
-                    moved = {t: d for t, d in counts.items() if d}
-                    await conn.execute(
-                        """INSERT INTO term_stats (team_id, term, df)
-                           SELECT $1, t, d FROM unnest($2::text[], $3::int[]) AS x(t, d)
-                           ON CONFLICT (team_id, term) DO UPDATE SET df = term_stats.df + EXCLUDED.df""",
-                        team_id, sorted(moved), [moved[t] for t in sorted(moved)],
-                    )  # fmt: skip
-                    await conn.execute(
-                        "UPDATE team_stats SET total_len = total_len + $2 WHERE team_id = $1", team_id, lengths[team_id]
-                    )
-                await rederive_postings(conn, [r["pk"] for r in rows])
-                changed += len(rows)
+        """Re-derive the terms of memories indexed by an older tokenizer (bot/memory/reindex.py)."""
+        return await reindex_terms(self._pool, self._vocabulary, batch=batch)
 
     async def teams(self) -> dict[str, int]:
         async with self._acquire() as conn:
@@ -382,7 +340,12 @@ class PostgresMemoryStore:
     # ---- the recall pipeline's candidate step ---------------------------------------------
 
     async def candidates(
-        self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = CANDIDATE_POOL, meaning: QueryMeaning | None = None
+        self,
+        query: RecallQuery,
+        terms: QueryTerms,
+        *,
+        pool_size: int = CANDIDATE_POOL,
+        meaning: QueryMeaning | None = None,
     ) -> list[Candidate]:
         async with self._acquire() as conn:
             if meaning is not None and not await self._vectors_ready(conn):
@@ -477,8 +440,13 @@ class PostgresMemoryStore:
         ):
             transitions[t["memory_pk"]].append(
                 TruthTransition(
-                    from_state=t["from_state"], to_state=t["to_state"], actor=t["actor"], actor_name=t["actor_name"],
-                    reason=t["reason"], successor_id=t["successor_id"], at=t["at"],
+                    from_state=t["from_state"],
+                    to_state=t["to_state"],
+                    actor=t["actor"],
+                    actor_name=t["actor_name"],
+                    reason=t["reason"],
+                    successor_id=t["successor_id"],
+                    at=t["at"],
                 )  # fmt: skip
             )
         return [_record(r, corrections[r["pk"]], transitions[r["pk"]]) for r in rows]

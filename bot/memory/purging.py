@@ -85,7 +85,9 @@ async def _restore(conn: asyncpg.Connection, team_id: str, incident_id: str, act
     previous = TruthState(before or TruthState.UNCONFIRMED_HYPOTHESIS.value)
     move = TruthTransition(from_state=TruthState.SUPERSEDED, to_state=previous, actor=actor, reason=reason)
     await conn.execute(
-        "UPDATE memories SET truth_state = $2, superseded_by = NULL, updated_at = now() WHERE pk = $1", pk, previous.value
+        "UPDATE memories SET truth_state = $2, superseded_by = NULL, updated_at = now() WHERE pk = $1",
+        pk,
+        previous.value,
     )
     await record_truth_move(conn, pk, team_id, TruthState.SUPERSEDED, move)
 

@@ -18,11 +18,11 @@ from typing import Any
 
 import asyncpg
 
-from bot.recall.candidates import BM25_B, BM25_K1, JUDGED_BANK_SIZE, TITLE_QUERY_BONUS, Candidate, bm25_idf
 from bot.memory.vectors import semantic_candidates, similarities
+from bot.models import MemoryRecord, RecallQuery, TruthState
+from bot.recall.candidates import BM25_B, BM25_K1, JUDGED_BANK_SIZE, TITLE_QUERY_BONUS, Candidate, bm25_idf
 from bot.recall.document import QueryTerms
 from bot.recall.meaning import QueryMeaning
-from bot.models import MemoryRecord, RecallQuery, TruthState
 
 # How many of the query's rarest terms pick candidates through the GIN index; every known
 # query term then scores them. Rare terms carry the identity of a report.
@@ -106,7 +106,7 @@ async def search_candidates(
     if known:
         mark = await conn.fetchval("SELECT max_pk FROM recall_postings_state") or 0
         if mark:
-            heavy = sorted(zip(known, weights), key=lambda tw: -tw[1])[:POSTINGS_TERMS]
+            heavy = sorted(zip(known, weights, strict=False), key=lambda tw: -tw[1])[:POSTINGS_TERMS]
             depths = [postings_depth(df[t], doc_count) for t, _ in heavy]
             pks = await _postings_candidates(conn, query, heavy, depths)
         if rarest:
@@ -125,7 +125,9 @@ async def search_candidates(
         )  # fmt: skip
         # the lexical pool is the best `pool_size` of all by BM25; near ones not in it join it
         lexical, nearby = set(pks), set(near)
-        best = sorted((r for r in rows if r["pk"] in lexical), key=lambda r: (-(r["score"] or 0.0), -r["pk"]))[:pool_size]
+        best = sorted((r for r in rows if r["pk"] in lexical), key=lambda r: (-(r["score"] or 0.0), -r["pk"]))[
+            :pool_size
+        ]
         kept = {r["pk"] for r in best}
         rows = best + [r for r in rows if r["pk"] in nearby and r["pk"] not in kept]
     if terms.signature or terms.concepts:
@@ -169,7 +171,9 @@ def to_candidates(found: Found, memories: Sequence[MemoryRecord], terms: QueryTe
     for record, row in zip(memories, rows, strict=True):
         lexical = float(row["score"] or 0.0)
         if record.incident_id in successors:
-            lexical = max([lexical] + [by_id[r["incident_id"]] for r in rows if r["superseded_by"] == record.incident_id])
+            lexical = max(
+                [lexical] + [by_id[r["incident_id"]] for r in rows if r["superseded_by"] == record.incident_id]
+            )
         out.append(
             Candidate(
                 memory=record,

@@ -60,7 +60,9 @@ async def ensure_vector_tables(conn: asyncpg.Connection, migrations_dir: Path) -
     return await vectors_ready(conn)
 
 
-async def pending_rows(conn: asyncpg.Connection, columns: str, model: str, *, after_pk: int, limit: int) -> list[asyncpg.Record]:
+async def pending_rows(
+    conn: asyncpg.Connection, columns: str, model: str, *, after_pk: int, limit: int
+) -> list[asyncpg.Record]:
     """Memories past `after_pk` without a vector of `model` (none yet, or another model's)."""
     return await conn.fetch(
         f"""SELECT {columns} FROM memories m
@@ -127,7 +129,9 @@ async def semantic_candidates(
     return [r["pk"] for r in rows]
 
 
-async def similarities(conn: asyncpg.Connection, pks: Sequence[int], meaning: QueryMeaning) -> dict[int, tuple[float, str | None]]:
+async def similarities(
+    conn: asyncpg.Connection, pks: Sequence[int], meaning: QueryMeaning
+) -> dict[int, tuple[float, str | None]]:
     """pk → (cosine similarity to the query, the memory's sentence closest to it)."""
     rows = await conn.fetch(
         """SELECT v.memory_pk, 1 - (v.embedding <=> $2::vector) AS similarity,

@@ -55,7 +55,10 @@ class Metrics:
             f"{PREFIX}_events_received", "Signed requests received on /slack/events", ["type", "event"], registry=r
         )
         self.gate_refused = Counter(
-            f"{PREFIX}_gate_refused", "Requests on /slack/events the gate stopped before Bolt, by reason", ["reason"], registry=r
+            f"{PREFIX}_gate_refused",
+            "Requests on /slack/events the gate stopped before Bolt, by reason",
+            ["reason"],
+            registry=r,
         )
         self.events_deduplicated = Counter(
             f"{PREFIX}_events_deduplicated", "Message events already seen (Slack retries, repeats), dropped", registry=r
@@ -74,14 +77,15 @@ class Metrics:
         self.investigation_fallbacks = Counter(
             f"{PREFIX}_investigation_fallbacks", "Model investigations answered offline instead", ["reason"], registry=r
         )
-        self.model_tokens = Counter(
-            f"{PREFIX}_model_tokens", "Model tokens used", ["model", "direction"], registry=r
-        )
+        self.model_tokens = Counter(f"{PREFIX}_model_tokens", "Model tokens used", ["model", "direction"], registry=r)
         self.guard_tokens = Counter(
             f"{PREFIX}_guard_tokens", "Tokens of the guard's second opinion", ["model", "direction"], registry=r
         )
         self.guard_second_opinions = Counter(
-            f"{PREFIX}_guard_second_opinions", "Second opinions the guard asked for, by outcome", ["outcome"], registry=r
+            f"{PREFIX}_guard_second_opinions",
+            "Second opinions the guard asked for, by outcome",
+            ["outcome"],
+            registry=r,
         )
         self.slack_api_errors = Counter(
             f"{PREFIX}_slack_api_errors", "Slack Web API errors (ok=false other than 429; connection failures)",
@@ -104,13 +108,19 @@ class Metrics:
         )  # fmt: skip
 
         self.embeddings_latency = Histogram(
-            f"{PREFIX}_embeddings_latency_seconds", "Embeddings endpoint calls", ["use"], buckets=ACK_BUCKETS, registry=r
+            f"{PREFIX}_embeddings_latency_seconds",
+            "Embeddings endpoint calls",
+            ["use"],
+            buckets=ACK_BUCKETS,
+            registry=r,
         )
         self.recall_semantic_fallbacks = Counter(
             f"{PREFIX}_recall_semantic_fallbacks", "Recalls answered lexically although semantic recall is on",
             ["reason"], registry=r,
         )  # fmt: skip
-        self.memories_embedded = Counter(f"{PREFIX}_memories_embedded", "Memories whose vectors were computed", registry=r)
+        self.memories_embedded = Counter(
+            f"{PREFIX}_memories_embedded", "Memories whose vectors were computed", registry=r
+        )
 
     @contextmanager
     def timed(self, histogram: Histogram, **labels: str) -> Iterator[None]:

@@ -51,6 +51,8 @@ class SlackApiObserver(AsyncRetryHandler):
             return
         body: Any = response.body if response is not None else None
         if isinstance(body, dict) and body.get("ok") is False:
-            self._metrics.slack_api_errors.labels(method=method, error=label(body.get("error"), default="unknown")).inc()
+            self._metrics.slack_api_errors.labels(
+                method=method, error=label(body.get("error"), default="unknown")
+            ).inc()
         elif response is not None and response.status_code >= 500:
             self._metrics.slack_api_errors.labels(method=method, error=f"http_{response.status_code}").inc()

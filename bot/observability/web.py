@@ -53,7 +53,6 @@ _SIGNATURE = re.compile(r"^v0=[0-9a-f]{64}$")
 REPLAY_CLAIM_BUDGET_S = 0.5
 
 
-
 @dataclass(frozen=True, slots=True)
 class Envelope:
     """What a Slack request is, without its content."""
@@ -116,7 +115,9 @@ def parse_slack_body(raw: bytes, content_type: str) -> SlackBody:
         _require(isinstance(body, dict) and _is_str(body.get("type")), "a JSON body must be an object with a type")
         if body["type"] == "event_callback":
             event = body.get("event")
-            _require(isinstance(event, dict) and _is_str(event.get("type")), "an event callback needs an event with a type")
+            _require(
+                isinstance(event, dict) and _is_str(event.get("type")), "an event callback needs an event with a type"
+            )
             _require(_is_str(body.get("team_id")), "an event callback needs a team_id")
         elif body["type"] == "url_verification":
             _require(_is_str(body.get("challenge")), "url_verification needs a challenge")
@@ -133,7 +134,9 @@ def parse_slack_body(raw: bytes, content_type: str) -> SlackBody:
             payload = json.loads(fields["payload"])
         except ValueError:
             raise Malformed("the payload is not JSON") from None
-        _require(isinstance(payload, dict) and _is_str(payload.get("type")), "the payload must be an object with a type")
+        _require(
+            isinstance(payload, dict) and _is_str(payload.get("type")), "the payload must be an object with a type"
+        )
         user, team = payload.get("user"), payload.get("team")
         _require(isinstance(user, dict) and _is_str(user.get("id")), "the payload needs a user id")
         if payload["type"] in ("block_actions", "view_submission", "view_closed"):
@@ -147,9 +150,14 @@ def parse_slack_body(raw: bytes, content_type: str) -> SlackBody:
             )  # fmt: skip
         if payload["type"] in ("view_submission", "view_closed"):
             view = payload.get("view")
-            _require(isinstance(view, dict) and _is_str(view.get("callback_id")), "the payload needs a view with a callback_id")
+            _require(
+                isinstance(view, dict) and _is_str(view.get("callback_id")),
+                "the payload needs a view with a callback_id",
+            )
             values = _dict(view.get("state")).get("values")
-            _require(payload["type"] == "view_closed" or isinstance(values, dict), "a view submission needs state.values")
+            _require(
+                payload["type"] == "view_closed" or isinstance(values, dict), "a view submission needs state.values"
+            )
         return SlackBody("payload", payload)
     if "command" in fields:
         _require(fields["command"].startswith("/"), "a command starts with /")
@@ -269,7 +277,9 @@ def slack_gate_middleware(
         envelope = envelope_from(parsed)
         request[_ENVELOPE] = envelope
         bind(team=envelope.team, channel=envelope.channel)
-        if parsed.kind in ("command", "payload") and not await _first_time(signature, envelope.team or "", recent, claim):
+        if parsed.kind in ("command", "payload") and not await _first_time(
+            signature, envelope.team or "", recent, claim
+        ):
             metrics.gate_refused.labels(reason="replayed").inc()
             log.warning("a signed %s was received again (a replay): ignored", envelope.type)
             return web.Response(status=200)  # as if acknowledged: Slack never sends one twice
@@ -291,7 +301,9 @@ async def _first_time(signature: str, team_id: str, recent: RecentSignatures, cl
         return True
 
 
-def slack_events_middleware(metrics: Metrics, path: str) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
+def slack_events_middleware(
+    metrics: Metrics, path: str
+) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:
     @web.middleware
     async def observe(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path != path:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from bot.models import RecallMatch, TruthState
 from bot.recall.concepts import Vocabulary, load_vocabulary
 from bot.recall.tokens import stem, tokenize
-from bot.models import RecallMatch, TruthState
 
 # Causes the vocabulary cannot place are the same explanation when this share of the shorter
 # one's content words appears in the other.
@@ -54,9 +54,7 @@ def same_cause(a: str, b: str, vocabulary: Vocabulary | None = None) -> bool:
     return len(sa & sb) / min(len(sa), len(sb)) >= SAME_SUBJECT_OVERLAP
 
 
-def _clusters(
-    matches: Sequence[RecallMatch], vocabulary: Vocabulary | None
-) -> dict[str, list[list[RecallMatch]]]:
+def _clusters(matches: Sequence[RecallMatch], vocabulary: Vocabulary | None) -> dict[str, list[list[RecallMatch]]]:
     """service → its memories grouped by root cause (each group one explanation, recall order),
     for the services whose memories name at least two causes. A cause that only points at
     another ("Same … as before") joins no group: it names nothing to disagree with."""
@@ -87,12 +85,20 @@ def conflict_groups(
     return out
 
 
-def conflict_clusters(matches: Sequence[RecallMatch], vocabulary: Vocabulary | None = None) -> dict[str, list[list[str]]]:
+def conflict_clusters(
+    matches: Sequence[RecallMatch], vocabulary: Vocabulary | None = None
+) -> dict[str, list[list[str]]]:
     """service → incident_ids grouped by the root cause they name, when a service's memories
     name two or more: memories in one group agree, any two groups disagree."""
-    return {service: [[m.memory.incident_id for m in c] for c in clusters] for service, clusters in _clusters(matches, vocabulary).items()}
+    return {
+        service: [[m.memory.incident_id for m in c] for c in clusters]
+        for service, clusters in _clusters(matches, vocabulary).items()
+    }
 
 
 def find_conflicts(matches: Sequence[RecallMatch], vocabulary: Vocabulary | None = None) -> dict[str, list[str]]:
     """service → incident_ids (in recall order) of its memories, when they name ≥ 2 root causes."""
-    return {service: [m.memory.incident_id for m in members] for service, (members, _) in conflict_groups(matches, vocabulary).items()}
+    return {
+        service: [m.memory.incident_id for m in members]
+        for service, (members, _) in conflict_groups(matches, vocabulary).items()
+    }

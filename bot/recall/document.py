@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from bot.models import MemoryDraft, RecallQuery
 from bot.recall.concepts import Vocabulary
 from bot.recall.signature import error_signature
 from bot.recall.tokens import term_counts, tokenize
-from bot.models import MemoryDraft, RecallQuery
 
 TITLE_WEIGHT = 3
 TERMS_VERSION = 2

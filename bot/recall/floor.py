@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.recall.signals import Signals
 from bot.models import RecallMatch
+from bot.recall.signals import Signals
 
 SIGNATURE_EVIDENCE = 0.3
 CONCEPT_EVIDENCE = 0.3

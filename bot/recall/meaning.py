@@ -57,7 +57,15 @@ def sentences(draft: MemoryDraft) -> list[str]:
     each clipped; a stack trace contributes its first line only."""
     out: list[str] = []
     error_head = (draft.error_message or "").strip().splitlines()[:1]
-    for part in (draft.title, draft.symptoms, draft.root_cause, draft.diagnosis, *error_head, draft.resolution, draft.lesson):
+    for part in (
+        draft.title,
+        draft.symptoms,
+        draft.root_cause,
+        draft.diagnosis,
+        *error_head,
+        draft.resolution,
+        draft.lesson,
+    ):
         if not part:
             continue
         for piece in _SENTENCE_END.split(part):

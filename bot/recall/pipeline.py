@@ -10,6 +10,7 @@ bot/services/recall.py.
 
 from __future__ import annotations
 
+from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary, load_vocabulary
 from bot.recall.document import QueryTerms, query_terms
@@ -18,7 +19,6 @@ from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
 from bot.recall.reasons import explain
 from bot.recall.signals import measure
 from bot.recall.tokens import surface_forms
-from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
 
 
 class Recaller:

@@ -10,11 +10,11 @@ import re
 from collections.abc import Mapping
 from datetime import datetime
 
+from bot.models import RecallQuery, TruthState
 from bot.recall.candidates import Candidate
 from bot.recall.meaning import quoted
 from bot.recall.signals import Signals
 from bot.recall.tokens import stem
-from bot.models import RecallQuery, TruthState
 
 MAX_TERMS_SHOWN = 6
 SIMILAR_MEANING = 0.6

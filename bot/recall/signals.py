@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Set
-from functools import lru_cache
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
+from bot.models import RecallQuery, TruthState
 from bot.recall.candidates import TITLE_QUERY_BONUS, Candidate
 from bot.recall.tokens import tokenize
-from bot.models import RecallQuery, TruthState
 
 # A verified fix outranks an unverified guess with the same text.
 TRUTH_WEIGHT: dict[TruthState, float] = {

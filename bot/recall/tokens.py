@@ -109,7 +109,9 @@ def _terms(text: str) -> Iterator[tuple[str, str]]:
     stripped = _VOLATILE.sub(" ", text)
     for match in _RAW.finditer(stripped):
         raw = match.group(0)
-        if (_is_id(raw) and not _STATUS_PLURAL.match(raw)) or (raw.isdigit() and stripped[match.start() - 1 : match.start()] == ":"):
+        if (_is_id(raw) and not _STATUS_PLURAL.match(raw)) or (
+            raw.isdigit() and stripped[match.start() - 1 : match.start()] == ":"
+        ):
             continue  # an id, or a line number or port (Foo.java:208, host:443)
         plural = _STATUS_PLURAL.match(raw)
         if plural:

@@ -7,9 +7,7 @@ from bot.models import TruthState
 _CONFIRMED = (TruthState.HUMAN_CONFIRMED, TruthState.VERIFICATION_CONFIRMED)
 
 ALLOWED_MOVES: dict[TruthState, frozenset[TruthState]] = {
-    TruthState.UNCONFIRMED_HYPOTHESIS: frozenset(
-        {*_CONFIRMED, TruthState.REJECTED, TruthState.SUPERSEDED}
-    ),
+    TruthState.UNCONFIRMED_HYPOTHESIS: frozenset({*_CONFIRMED, TruthState.REJECTED, TruthState.SUPERSEDED}),
     TruthState.HUMAN_CONFIRMED: frozenset({TruthState.SUPERSEDED}),
     TruthState.VERIFICATION_CONFIRMED: frozenset({TruthState.SUPERSEDED}),
     TruthState.REJECTED: frozenset({TruthState.SUPERSEDED}),

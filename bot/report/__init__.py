@@ -4,7 +4,7 @@ are inline SVG, styles inline, nothing fetched from the network, no script."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
@@ -39,13 +39,18 @@ async def all_memories(store: MemoryStore, team_id: str) -> list[MemoryRecord]:
 
 
 def memory_report_html(figures: MemoryFigures, *, now: datetime | None = None) -> str:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     states = list(figures.truth_states)
     plots: dict[str, Markup] = {
-        "per_service_month": svg.heatmap(figures.services, figures.months, figures.per_service_month,
-                                         "Incidents per service and month"),  # fmt: skip
-        "truth_states": svg.hbars(states, [figures.truth_states[s] for s in states], "Memories by truth state",
-                                  colours=[TRUTH_COLOURS[s] for s in states]),  # fmt: skip
+        "per_service_month": svg.heatmap(
+            figures.services, figures.months, figures.per_service_month, "Incidents per service and month"
+        ),  # fmt: skip
+        "truth_states": svg.hbars(
+            states,
+            [figures.truth_states[s] for s in states],
+            "Memories by truth state",
+            colours=[TRUTH_COLOURS[s] for s in states],
+        ),  # fmt: skip
     }
     if figures.recurring_attempts:
         plots["recurring_attempts"] = svg.hbars(
@@ -54,8 +59,10 @@ def memory_report_html(figures: MemoryFigures, *, now: datetime | None = None) -
             "Failed attempts tried in more than one incident",
         )
     awaiting = [(m, age_in_days(m, now)) for m in figures.awaiting_review]
-    return _environment().get_template("report.html.j2").render(
-        figures=figures, plots=plots, awaiting=awaiting, generated=now.strftime("%Y-%m-%d %H:%M UTC")
+    return (
+        _environment()
+        .get_template("report.html.j2")
+        .render(figures=figures, plots=plots, awaiting=awaiting, generated=now.strftime("%Y-%m-%d %H:%M UTC"))
     )
 
 
@@ -73,7 +80,15 @@ def replay_html(corpus: str, ours: list[float], summary: dict[str, Any], *, base
     ks = list(range(1, len(ours) + 1))
     plot = svg.lines(ks, series, "Recall@k, k = 1…10", y_label="Recall@k")
     rows = [(k, ours[k - 1], baseline[k - 1] if baseline else None) for k in ks]
-    return _environment().get_template("replay.html.j2").render(
-        corpus=corpus, plot=plot, rows=rows, summary=summary, baseline_name=baseline_name if baseline else None,
-        generated=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    return (
+        _environment()
+        .get_template("replay.html.j2")
+        .render(
+            corpus=corpus,
+            plot=plot,
+            rows=rows,
+            summary=summary,
+            baseline_name=baseline_name if baseline else None,
+            generated=datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        )
     )

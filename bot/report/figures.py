@@ -59,7 +59,7 @@ class MemoryFigures:
     awaiting_review: tuple[MemoryRecord, ...] = field(default=())
 
     @classmethod
-    def of(cls, team_id: str, memories: list[MemoryRecord]) -> "MemoryFigures":
+    def of(cls, team_id: str, memories: list[MemoryRecord]) -> MemoryFigures:
         by_service = Counter(m.service or NO_SERVICE for m in memories)
         shown = [s for s, _ in by_service.most_common(MAX_SERVICES)]
         if len(by_service) > MAX_SERVICES:
@@ -93,13 +93,22 @@ class MemoryFigures:
             "incidents_per_service_and_month": self.per_service_month,
             "truth_states": self.truth_states,
             "recurring_failed_attempts": [
-                {"action": a.action, "times": a.times, "services": list(a.services), "incidents": list(a.incidents),
-                 "why_it_failed": list(a.why)}  # fmt: skip
+                {
+                    "action": a.action,
+                    "times": a.times,
+                    "services": list(a.services),
+                    "incidents": list(a.incidents),
+                    "why_it_failed": list(a.why),
+                }  # fmt: skip
                 for a in self.recurring_attempts
             ],
             "awaiting_review": [
-                {"incident_id": m.incident_id, "title": m.title, "service": m.service,
-                 "occurred_at": (m.occurred_at or m.created_at).isoformat()}  # fmt: skip
+                {
+                    "incident_id": m.incident_id,
+                    "title": m.title,
+                    "service": m.service,
+                    "occurred_at": (m.occurred_at or m.created_at).isoformat(),
+                }  # fmt: skip
                 for m in self.awaiting_review
             ],
         }

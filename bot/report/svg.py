@@ -38,7 +38,7 @@ def heatmap(rows: Sequence[str], columns: Sequence[str], value: dict[str, dict[s
         body.append(_text(left - 8, y + cell * 0.7, _clip(row, 24), anchor="end"))
         for j, column in enumerate(columns):
             n = value.get(row, {}).get(column, 0)
-            shade = f"fill=\"#0969da\" fill-opacity=\"{0.15 + 0.85 * n / peak:.2f}\"" if n else 'fill="#f6f8fa"'
+            shade = f'fill="#0969da" fill-opacity="{0.15 + 0.85 * n / peak:.2f}"' if n else 'fill="#f6f8fa"'
             body.append(
                 f'<rect x="{left + j * cell}" y="{y}" width="{cell - 2}" height="{cell - 2}" {shade}>'
                 f"<title>{escape(row)} · {column}: {n}</title></rect>"
@@ -99,6 +99,8 @@ def lines(x: Sequence[int], series: dict[str, Sequence[float]], title: str, *, y
             body.append(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="3.5" fill="{colour}">'
                         f"<title>{escape(name)}: Recall@{x[i]} = {v:.3f}</title></circle>")  # fmt: skip
         ly = top + 10 + s * 22
-        body.append(f'<line x1="{left + plot_w + 20}" y1="{ly}" x2="{left + plot_w + 44}" y2="{ly}" stroke="{colour}" stroke-width="3"/>')
+        body.append(
+            f'<line x1="{left + plot_w + 20}" y1="{ly}" x2="{left + plot_w + 44}" y2="{ly}" stroke="{colour}" stroke-width="3"/>'
+        )
         body.append(_text(left + plot_w + 50, ly + 4, _clip(name, 18)))
     return _svg(width, height, body, title)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from bot.models import Incident, MemoryDraft, TruthState
 from bot.recall.concepts import Vocabulary
 from bot.recall.signature import error_signature
-from bot.models import Incident, MemoryDraft, TruthState
 from bot.rules.model import Rule, RuleMatch
 from bot.rules.patterns import cause_and_fix_terms, diagnosis_mechanism, mechanism_words, rule_terms, shares_root_cause
 
@@ -57,12 +57,14 @@ class Judgement:
     misses: list[str] = field(default_factory=list)
     unjudged: list[str] = field(default_factory=list)
 
-    def add(self, other: "Judgement") -> None:
+    def add(self, other: Judgement) -> None:
         for name in ("hits", "false_fires", "misses", "unjudged"):
             getattr(self, name).extend(getattr(other, name))
 
 
-def judge_memories(rule: Rule, memories: Iterable[MemoryDraft], vocabulary: Vocabulary, *, prefix: str = "") -> Judgement:
+def judge_memories(
+    rule: Rule, memories: Iterable[MemoryDraft], vocabulary: Vocabulary, *, prefix: str = ""
+) -> Judgement:
     """Each past incident: did the rule fire on how it started, and was its cause the rule's?"""
     out = Judgement()
     for memory in memories:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 from enum import StrEnum
 from typing import Annotated, Any
 
@@ -31,7 +31,7 @@ class RuleMatch(Strict):
     concepts: list[Tag] = Field(default_factory=list, max_length=MAX_ITEMS)
 
     @model_validator(mode="after")
-    def _matches_something(self) -> "RuleMatch":
+    def _matches_something(self) -> RuleMatch:
         if not self.error_signatures and not self.concepts:
             raise ValueError("a rule must match error_signatures or concepts (or both)")
         return self
@@ -60,7 +60,7 @@ class Provenance(Strict):
     bank: RequiredText
 
     @model_validator(mode="after")
-    def _enough_distinct_incidents(self) -> "Provenance":
+    def _enough_distinct_incidents(self) -> Provenance:
         if len(set(self.incidents)) != len(self.incidents):
             raise ValueError("incidents are listed twice")
         if len(self.incidents) < self.min_episodes:
@@ -110,7 +110,7 @@ class Rule(Strict):
     def _a_day_is_midnight_utc(cls, value: object) -> object:
         # a reviewer writes `approved_at: 2026-11-30`, which YAML reads as a date
         if isinstance(value, date) and not isinstance(value, datetime):
-            return datetime.combine(value, time(0), tzinfo=timezone.utc)
+            return datetime.combine(value, time(0), tzinfo=UTC)
         return value
 
     def substance(self) -> dict[str, Any]:
@@ -154,12 +154,12 @@ class Rule(Strict):
             f"from {', '.join(self.provenance.incidents)})"
         )
 
-    def stamped(self, **changes: Any) -> "Rule":
+    def stamped(self, **changes: Any) -> Rule:
         """A copy with `changes` applied and the hash of its substance stamped."""
         rule = self.model_copy(update=changes)
         return rule.model_copy(update={"content_hash": rule.computed_hash()})
 
-    def bumped(self) -> "Rule":
+    def bumped(self) -> Rule:
         """The next version of an edited rule: approval and replay cleared, hash restamped."""
         return self.stamped(
             version=self.version + 1, replay=None, reviewed_by="", approved_at=None, decision=Decision.NONE

@@ -24,10 +24,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.models import MemoryDraft, MemoryRecord
 from bot.recall.concepts import Vocabulary, words
 from bot.recall.signature import error_signature
 from bot.recall.tokens import surface_forms, tokenize
-from bot.models import MemoryDraft, MemoryRecord
 from bot.rules.model import DeadEnd, Decision, Provenance, RootCause, Rule, RuleMatch
 
 DEFAULT_MIN_EPISODES = 3

@@ -32,7 +32,6 @@ SELECTED_KEY: Final = {
 }
 
 
-
 def now_ts(clock: Callable[[], float]) -> str:
     return f"{clock():.6f}"
 
@@ -104,7 +103,13 @@ def member_joined_channel_event(
 
 def app_home_opened_event(user: str, *, tab: str = "home", team: str = DEFAULT_TEAM_ID) -> dict[str, Any]:
     """Sent when a person opens the app's Home (or Messages) tab."""
-    return {"type": "app_home_opened", "user": user, "channel": "D" + user[1:], "tab": tab, "event_ts": now_ts(time.time)}
+    return {
+        "type": "app_home_opened",
+        "user": user,
+        "channel": "D" + user[1:],
+        "tab": tab,
+        "event_ts": now_ts(time.time),
+    }
 
 
 def channel_archive_event(channel: str, *, user: str, team: str = DEFAULT_TEAM_ID) -> dict[str, Any]:

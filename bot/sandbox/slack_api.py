@@ -73,9 +73,7 @@ class SlackSandbox(Workspace):
         self._runner: web.AppRunner | None = None
         self._port: int | None = None
         self._changed: asyncio.Condition | None = None
-        self._handlers: dict[str, Handler] = {
-            name: functools.partial(method, self) for name, method in METHODS.items()
-        }
+        self._handlers: dict[str, Handler] = {name: functools.partial(method, self) for name, method in METHODS.items()}
         self._calls: list[Call] = []
         self._script = Script()
 

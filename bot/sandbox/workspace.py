@@ -43,7 +43,6 @@ class ResponseTarget:
     message_ts: str | None
 
 
-
 class Workspace:
     """One Slack workspace's state, with the bot installed in it."""
 
@@ -102,7 +101,14 @@ class Workspace:
         members: tuple[str, ...] = (),
     ) -> Channel:
         channel = Channel(
-            channel_id, name, is_private, topic, purpose, is_member, is_archived, created=int(self._clock()),
+            channel_id,
+            name,
+            is_private,
+            topic,
+            purpose,
+            is_member,
+            is_archived,
+            created=int(self._clock()),
             members=list(members),
         )
         self._channels[channel_id] = channel

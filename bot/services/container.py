@@ -15,8 +15,8 @@ from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.meaning import SemanticRecall
-from bot.services.recall import RecallService
 from bot.services.nudges import NudgeService
+from bot.services.recall import RecallService
 from bot.services.resolution import ResolutionService
 from bot.services.review import ReviewService
 

@@ -11,13 +11,14 @@ from bot.models import IncidentRecord, RecallMatch, TimelineEntry
 from bot.observability import Metrics, bind
 from bot.rules.model import Rule
 
+
 class InvestigationService:
     def __init__(self, investigator: Investigator, *, metrics: Metrics | None = None) -> None:
         self._investigator = investigator
         self._metrics = metrics
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, metrics: Metrics | None = None) -> "InvestigationService":
+    def from_settings(cls, settings: Settings, *, metrics: Metrics | None = None) -> InvestigationService:
         return cls(
             build_investigator(
                 api_key=settings.anthropic_api_key,
@@ -68,4 +69,6 @@ class InvestigationService:
             usage = investigation.guard_usage
             if usage is not None:
                 metrics.guard_tokens.labels(model=investigation.guard_model, direction="input").inc(usage.input_tokens)
-                metrics.guard_tokens.labels(model=investigation.guard_model, direction="output").inc(usage.output_tokens)
+                metrics.guard_tokens.labels(model=investigation.guard_model, direction="output").inc(
+                    usage.output_tokens
+                )

@@ -99,7 +99,9 @@ class SemanticRecall:
         except (EmbeddingsUnavailable, TimeoutError) as exc:
             reason = exc.reason if isinstance(exc, EmbeddingsUnavailable) else "timeout"
             self._resting_until = time.monotonic() + self._cooldown
-            log.warning("recall is lexical only: %s (the endpoint is left alone for %g s)", exc or reason, self._cooldown)
+            log.warning(
+                "recall is lexical only: %s (the endpoint is left alone for %g s)", exc or reason, self._cooldown
+            )
             self._fallback(reason)
             return None
         finally:
@@ -113,9 +115,7 @@ class SemanticRecall:
 
     # ---- keeping memories' vectors current ---------------------------------------------------
 
-    async def embed_pending(
-        self, *, batch: int = EMBED_BATCH, on_progress: Callable[[int], None] | None = None
-    ) -> int:
+    async def embed_pending(self, *, batch: int = EMBED_BATCH, on_progress: Callable[[int], None] | None = None) -> int:
         """Embed every memory without a vector of the configured model; how many were embedded.
         EmbeddingsUnavailable stops the pass: what was saved stays saved."""
         if not self.enabled:
@@ -136,7 +136,13 @@ class SemanticRecall:
             if self._metrics is not None:
                 self._metrics.embeddings_latency.labels(use="memories").observe(time.perf_counter() - began)
             items = [
-                MemoryVectors(pk, memory.team_id, vectors[start], texts[start + 1 : start + 1 + n], vectors[start + 1 : start + 1 + n])
+                MemoryVectors(
+                    pk,
+                    memory.team_id,
+                    vectors[start],
+                    texts[start + 1 : start + 1 + n],
+                    vectors[start + 1 : start + 1 + n],
+                )
                 for (pk, memory), (start, n) in zip(pending, spans, strict=True)
             ]
             await self._store.save_vectors(self.model, items)

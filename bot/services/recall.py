@@ -16,9 +16,9 @@ from bot.policy import Act, Actor
 from bot.recall.conflicts import conflict_clusters
 from bot.recall.floor import DEFAULT_FLOOR, split_at_floor
 from bot.recall.pipeline import Recaller
-from bot.services.meaning import SemanticRecall
-from bot.services.access import Access
 from bot.rules.model import Rule
+from bot.services.access import Access
+from bot.services.meaning import SemanticRecall
 from bot.services.rules import RuleService
 
 log = logging.getLogger(__name__)

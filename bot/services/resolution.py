@@ -26,7 +26,11 @@ class ResolutionOutcome:
 
 
 def draft_for(
-    incident: IncidentRecord, resolution: Resolution, *, resolved_by: str, resolved_by_name: str | None = None,
+    incident: IncidentRecord,
+    resolution: Resolution,
+    *,
+    resolved_by: str,
+    resolved_by_name: str | None = None,
     drafting: DraftingTrace | None = None,
 ) -> MemoryDraft:
     """The memory a resolution makes. A human filled the modal: at least human_confirmed."""
@@ -92,4 +96,3 @@ class ResolutionService:
         """Anyone may correct a memory they can see from `channel_id` (else MemoryNotFound)."""
         await self.access.memory(team_id, incident_id, channel_id)
         return await self._memory.add_correction(team_id, incident_id, author.id, text, author_name=author.name)
-

@@ -61,11 +61,17 @@ class ReviewService:
 
     async def home(self, team_id: str, is_member: IsMember, *, query: str | None = None) -> HomeContent:
         visible = _Visibility(is_member)
-        awaiting = [i for i, _ in await self._nudges.awaiting_outcome(team_id, limit=SCANNED) if await visible(i.is_private, i.channel)]
+        awaiting = [
+            i
+            for i, _ in await self._nudges.awaiting_outcome(team_id, limit=SCANNED)
+            if await visible(i.is_private, i.channel)
+        ]
         unconfirmed = await self._memory.list(team_id, truth_states=[TruthState.UNCONFIRMED_HYPOTHESIS], limit=SCANNED)
         to_review = [m for m in unconfirmed.memories if await visible(m.is_private, m.channel_id)]
         recent_page = await self._memory.list(team_id, limit=SCANNED)
-        recent = [m for m in recent_page.memories if m.truth_state.reusable and await visible(m.is_private, m.channel_id)]
+        recent = [
+            m for m in recent_page.memories if m.truth_state.reusable and await visible(m.is_private, m.channel_id)
+        ]
         found: list[RecallMatch] = []
         if query and query.strip():
             # no channel: the store leaves private memories out of the search altogether
@@ -80,7 +86,9 @@ class ReviewService:
             found=found[: self._shown],
         )
 
-    async def seen_from(self, team_id: str, incident_id: str, channel_id: str | None, is_member: IsMember) -> str | None:
+    async def seen_from(
+        self, team_id: str, incident_id: str, channel_id: str | None, is_member: IsMember
+    ) -> str | None:
         """Where a memory is acted on from: the request's channel, or — from App Home, which has
         none — the memory's own private channel when the person is in it. The policy's privacy
         rule then decides (bot/services/access.py): a private memory seen from elsewhere is not

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from bot.errors import MemoryNotFound
 from bot.memory.port import MemoryStore
-from bot.recall.concepts import Vocabulary
 from bot.models import Incident, MemoryDraft, MemoryRecord, utcnow
+from bot.recall.concepts import Vocabulary
 from bot.rules.files import RuleFile, RuleFileError, load_rules, read_rule, rule_files, rule_path, write_rule
 from bot.rules.matching import Judgement, fires, judge_cases, judge_memories
 from bot.rules.model import Decision, ReplayResult, Rule
@@ -154,7 +154,9 @@ class RuleService:
         if rule.edited:
             raise RuleFileError(f"{path}: {rule.inert_because()}")
         if rule.replay is None or rule.replay.version != rule.version:
-            raise RuleFileError(f"{path}: replay version {rule.version} first: `incident-memory rules replay {rule.id}`")
+            raise RuleFileError(
+                f"{path}: replay version {rule.version} first: `incident-memory rules replay {rule.id}`"
+            )
         rule = rule.stamped(reviewed_by=by, approved_at=now or utcnow(), decision=Decision.APPROVED)
         write_rule(self.folder, rule)
         return rule

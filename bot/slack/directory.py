@@ -24,7 +24,9 @@ MAX_ENTRIES = 10_000
 
 
 class SlackDirectory:
-    def __init__(self, reviewers: Reviewers, *, ttl_s: float = DIRECTORY_CACHE_S, max_entries: int = MAX_ENTRIES) -> None:
+    def __init__(
+        self, reviewers: Reviewers, *, ttl_s: float = DIRECTORY_CACHE_S, max_entries: int = MAX_ENTRIES
+    ) -> None:
         self.reviewers = reviewers
         self._actors: TTLCache[str, Actor] = TTLCache(max_entries, ttl_s)
         self._groups: TTLCache[str, frozenset[str]] = TTLCache(max(1, len(reviewers.groups)), ttl_s)

@@ -62,7 +62,11 @@ def _sections(inv: Investigation) -> list[tuple[str, str]]:
         ("investigation_questions", "Open questions", [_item(q) for q in inv.open_questions]),
     ]  # fmt: skip
     now = ("investigation_now", "*What is happening now*\n" + (inv.current_summary or "_no current evidence yet_"))
-    return [now, *_known_patterns(inv), *((block_id, _part(heading, lines)) for block_id, heading, lines in parts if lines)]
+    return [
+        now,
+        *_known_patterns(inv),
+        *((block_id, _part(heading, lines)) for block_id, heading, lines in parts if lines),
+    ]
 
 
 def _known_patterns(inv: Investigation) -> list[tuple[str, str]]:
@@ -80,7 +84,11 @@ def _known_patterns(inv: Investigation) -> list[tuple[str, str]]:
 
 
 def _provenance(inv: Investigation) -> list[str]:
-    who = f"answered by {inv.model}" if inv.model and inv.investigator.value == "anthropic" else "offline investigator (no model)"
+    who = (
+        f"answered by {inv.model}"
+        if inv.model and inv.investigator.value == "anthropic"
+        else "offline investigator (no model)"
+    )
     if inv.usage and (inv.usage.input_tokens or inv.usage.output_tokens):
         who += f" · {inv.usage.input_tokens:,} tokens in, {inv.usage.output_tokens:,} out"
     lines = [who]

@@ -21,15 +21,15 @@ ping or link when it is shown again.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
 import re
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from bot.recall.reasons import humanize_age
-from bot.recall.truth import ALLOWED_MOVES
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, Source, TruthState, utcnow
 from bot.policy import NotAllowed
+from bot.recall.reasons import humanize_age
+from bot.recall.truth import ALLOWED_MOVES
 from bot.slack import ids
 from bot.slack.commands import in_use
 from bot.slack.escape import cut, single_line
@@ -72,7 +72,11 @@ def truth_line(memory: MemoryRecord, now: datetime) -> str:
     when = f", {humanize_age(memory.verified_at, now)}" if memory.verified_at else ""
     state = memory.truth_state
     if state is TruthState.VERIFICATION_CONFIRMED:
-        note = f" Verification: {cut(single_line(memory.verification_note), ITEM_CHARS)}" if memory.verification_note else ""
+        note = (
+            f" Verification: {cut(single_line(memory.verification_note), ITEM_CHARS)}"
+            if memory.verification_note
+            else ""
+        )
         return f":white_check_mark: Verified fix{who}{when}.{note}"
     if state is TruthState.HUMAN_CONFIRMED:
         return f":ballot_box_with_check: Confirmed{who}{when}; the fix was not independently verified."
@@ -178,9 +182,7 @@ def recall_reply(match: RecallMatch, now: datetime, conflict: Sequence[str] = ()
     memory = match.memory
     successor = match.successor_id or memory.superseded_by
     if memory.truth_state is TruthState.SUPERSEDED and successor:
-        return _message(
-            "recall_superseded.json.j2", show_id=successor, match=match, successor_id=successor
-        )
+        return _message("recall_superseded.json.j2", show_id=successor, match=match, successor_id=successor)
     return _message(
         "recall_reply.json.j2",
         show_id=memory.incident_id,

@@ -63,7 +63,14 @@ def _modal(
         raise ValueError(f"context may not use the modal's own keys: {', '.join(sorted(clashing))}")
     metadata = json.dumps({**(context or {}), **own}, ensure_ascii=False, separators=(",", ":"))
     view = render(
-        template, ids=ids, metadata=metadata, values=dict(values or {}), error=error, max_length=MAX_TEXT, **own, **extra
+        template,
+        ids=ids,
+        metadata=metadata,
+        values=dict(values or {}),
+        error=error,
+        max_length=MAX_TEXT,
+        **own,
+        **extra,
     )
     return check_modal(view)
 
@@ -96,7 +103,11 @@ def _draft_context(draft: ResolutionDraft) -> dict[str, Any]:
     sources = {name: [_quote_line(q) for q in field.quotes] for name, field in draft.text_fields().items()}
     for slot, attempt in enumerate(draft.failed_attempts, start=1):
         sources[ids.failed_action_block(slot)] = [_quote_line(q) for q in attempt.quotes]
-    by = "by rules from the channel" if draft.drafter == "offline" else f"by the model ({draft.drafter.split(':', 1)[-1]}) from the channel"
+    by = (
+        "by rules from the channel"
+        if draft.drafter == "offline"
+        else f"by the model ({draft.drafter.split(':', 1)[-1]}) from the channel"
+    )
     if draft.is_empty:
         by += ": the channel does not say the outcome yet"
     return {"by": by, "notes": list(draft.notes), "sources": sources}
@@ -209,16 +220,28 @@ def prefilled_modal(submitted_view: Mapping[str, Any], error: str) -> Json:
         return resolution_modal(metadata.get("incident_title", ""), context=context, values=values, error=error)
     if callback_id == ids.CORRECTION_MODAL:
         return correction_modal(
-            metadata.get("incident_id", ""), metadata.get("memory_title", ""), context=context, values=values, error=error
+            metadata.get("incident_id", ""),
+            metadata.get("memory_title", ""),
+            context=context,
+            values=values,
+            error=error,
         )
     if callback_id == ids.CONFIRM_MODAL:
         return confirm_modal(
-            metadata.get("incident_id", ""), metadata.get("memory_title", ""), context=context, values=values, error=error
+            metadata.get("incident_id", ""),
+            metadata.get("memory_title", ""),
+            context=context,
+            values=values,
+            error=error,
         )
     if callback_id == ids.MARK_MODAL:
         return mark_modal(metadata.get("message_text", ""), context=context, values=values, error=error)
     if callback_id == ids.REJECT_MODAL:
         return reject_modal(
-            metadata.get("incident_id", ""), metadata.get("memory_title", ""), context=context, values=values, error=error
+            metadata.get("incident_id", ""),
+            metadata.get("memory_title", ""),
+            context=context,
+            values=values,
+            error=error,
         )
     raise UnknownModal(f"no modal has callback_id {callback_id!r}")

@@ -151,7 +151,9 @@ class ResolutionSubmission(Submission):
     @classmethod
     def _verified_needs_note(cls, note: str | None, info: ValidationInfo) -> str | None:
         if info.data.get("verified") and not note:
-            raise PydanticCustomError("verification_note_missing", "Say how the fix was verified, or untick 'Verified fix'.")
+            raise PydanticCustomError(
+                "verification_note_missing", "Say how the fix was verified, or untick 'Verified fix'."
+            )
         return note
 
     @property
@@ -167,7 +169,10 @@ class ResolutionSubmission(Submission):
         fields = {name: values.get(name, "") for name in cls.model_fields if name not in ("attempt_rows", "verified")}
         fields["verified"] = ids.VERIFIED_OPTION in values.get("verified", "").split(",")
         fields["attempt_rows"] = [
-            {"action": values.get(ids.failed_action_block(slot), ""), "why_it_failed": values.get(ids.failed_why_block(slot), "")}
+            {
+                "action": values.get(ids.failed_action_block(slot), ""),
+                "why_it_failed": values.get(ids.failed_why_block(slot), ""),
+            }
             for slot in range(1, ids.MAX_FAILED_ATTEMPT_ROWS + 1)
         ]
         return fields
@@ -195,7 +200,7 @@ class ConfirmSubmission(Submission):
 
 
 class MarkSubmission(Submission):
-    """"Add to incident memory": what the message is, and why it failed (for a failed attempt)."""
+    """ "Add to incident memory": what the message is, and why it failed (for a failed attempt)."""
 
     kind: Literal["failed_attempt", "fix", "root_cause"]
     # validated even when absent, so a missing why shows with the other errors at once

@@ -102,7 +102,11 @@ def _drop_trailing_commas(text: str) -> str:
 
 def _command_names() -> dict[str, JsonFragment]:
     names = in_use()
-    return {"incident": _mrkdwn(names.incident), "recall": _mrkdwn(names.recall), "investigate": _mrkdwn(names.investigate)}
+    return {
+        "incident": _mrkdwn(names.incident),
+        "recall": _mrkdwn(names.recall),
+        "investigate": _mrkdwn(names.investigate),
+    }
 
 
 def render(template_name: str, **context: Any) -> dict[str, Any]:

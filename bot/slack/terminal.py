@@ -69,7 +69,9 @@ def _input_line(block: Json) -> str:
     label = _text_of(block.get("label"))
     if el.get("type") == "checkboxes":
         ticked = {o.get("value") for o in el.get("initial_options", [])}
-        shown = ", ".join(("[x] " if o.get("value") in ticked else "[ ] ") + _text_of(o.get("text")) for o in el.get("options", []))
+        shown = ", ".join(
+            ("[x] " if o.get("value") in ticked else "[ ] ") + _text_of(o.get("text")) for o in el.get("options", [])
+        )
     elif el.get("type") == "static_select":
         shown = _text_of((el.get("initial_option") or {}).get("text")) or "(choose)"
     else:
@@ -105,7 +107,9 @@ def _styled(plain: str) -> Text:
 
 
 def print_message(message: Json, *, console: Console | None = None, title: str | None = None) -> None:
-    (console or Console()).print(Panel(_styled(message_to_text(message)), title=title, title_align="left", expand=False))
+    (console or Console()).print(
+        Panel(_styled(message_to_text(message)), title=title, title_align="left", expand=False)
+    )
 
 
 def print_view(view: Json, *, console: Console | None = None) -> None:

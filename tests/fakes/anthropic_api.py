@@ -23,7 +23,6 @@ from typing import Any
 
 from aiohttp import web
 
-
 CLASSIFIER_TOOL = "classify_sentences"
 _SENTENCE_LINE = re.compile(r"^(\d+)\. \[([\w.]+)\] <<<(.*)>>>$", re.M)
 
@@ -142,7 +141,7 @@ class FakeMessagesAPI:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    async def start(self) -> "FakeMessagesAPI":
+    async def start(self) -> FakeMessagesAPI:
         app = web.Application()
         app.router.add_post("/v1/messages", self._messages)
         self._runner = web.AppRunner(app)
@@ -157,7 +156,7 @@ class FakeMessagesAPI:
         if self._runner is not None:
             await self._runner.cleanup()
 
-    async def __aenter__(self) -> "FakeMessagesAPI":
+    async def __aenter__(self) -> FakeMessagesAPI:
         return await self.start()
 
     async def __aexit__(self, *exc: object) -> None:

@@ -35,7 +35,9 @@ def embed(text: str, *, dimensions: int = DIMENSIONS) -> list[float]:
     for word in _WORD.findall(text.lower()):
         group = next((i for i, g in enumerate(MEANINGS) if word in g), None)
         if group is None:
-            vector[len(MEANINGS) + int(hashlib.sha256(word.encode()).hexdigest(), 16) % (dimensions - len(MEANINGS))] += 1.0
+            vector[
+                len(MEANINGS) + int(hashlib.sha256(word.encode()).hexdigest(), 16) % (dimensions - len(MEANINGS))
+            ] += 1.0
         else:
             vector[group] += MEANING_WEIGHT
     norm = math.sqrt(sum(x * x for x in vector)) or 1.0
@@ -77,11 +79,14 @@ class FakeEmbeddingsApi:
         if self.answer is not None:
             return web.json_response(self.answer)
         texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
-        data = [{"object": "embedding", "index": i, "embedding": embed(t, dimensions=self.dimensions)} for i, t in enumerate(texts)]
+        data = [
+            {"object": "embedding", "index": i, "embedding": embed(t, dimensions=self.dimensions)}
+            for i, t in enumerate(texts)
+        ]
         data.reverse()  # the index, not the order, says which text a vector belongs to
         return web.json_response({"object": "list", "model": body.get("model"), "data": data})
 
-    async def start(self) -> "FakeEmbeddingsApi":
+    async def start(self) -> FakeEmbeddingsApi:
         app = web.Application()
         app.router.add_post("/v1/embeddings", self._embeddings)
         self._runner = web.AppRunner(app)
