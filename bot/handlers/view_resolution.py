@@ -64,7 +64,7 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
         if outcome.status is ResolutionStatus.SAVED:
             confirmation = messages.resolution_confirmation(memory, by=memory.shown_verifier)
             await post_later(services, channel_id, confirmation, key=f"resolution:{team_id}:{memory.incident_id}")
-            await embed_later(services)  # semantic recall: its vector, in the background
+            await embed_later(services, after=f"{team_id}:{memory.incident_id}")  # its vector, in the background
             return None
         if outcome.status is ResolutionStatus.UNCHANGED:
             note = messages.notice(f"`{memory.incident_id}` was already resolved with exactly this; nothing changed.")

@@ -35,12 +35,15 @@ async def embed_memories(ctx: JobContext, _: EmbedMemories) -> None:
         log.info("embedded %d memories with %s", done, semantic.model)
 
 
-async def embed_later(services) -> None:  # noqa: ANN001 - bot.services.container.Services
+async def embed_later(services, *, after: str | None = None) -> None:  # noqa: ANN001 - bot.services.container.Services
     """Queue a pass (when semantic recall is on). Never fails the caller: a pass that could not be
-    queued now is queued at the next start."""
+    queued now is queued at the next start. `after` names what was just saved: its pass is queued
+    even while another runs (that one may have listed the pending memories before this one was
+    saved); passes write vectors idempotently, so two at once only repeat work."""
     if services.semantic is None:
         return
+    key = f"{EMBED_JOB}:{after}" if after else EMBED_JOB
     try:
-        await services.jobs.enqueue(EMBED_JOB, EmbedMemories(), dedupe_key=EMBED_JOB)
+        await services.jobs.enqueue(EMBED_JOB, EmbedMemories(), dedupe_key=key)
     except Exception:  # noqa: BLE001 - the memory is saved; its vector can wait for the next start
         log.warning("could not queue embedding the new memory; it is embedded at the next start", exc_info=True)
