@@ -232,20 +232,34 @@ async def test_a_model_change_is_detected_and_everything_is_re_embedded(
     assert after[0].memory.incident_id == "INC-POOL"
 
 
+async def test_the_same_model_served_at_another_dimension_is_re_embedded(
+    store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi
+) -> None:
+    first = await semantic_on(store, embeddings_api)
+    assert await first.embed_pending() == 3
+    embeddings_api.dimensions = 32  # same model name, smaller vectors (a new release, a truncation setting)
+    second = await semantic_on(store, embeddings_api)  # a restart
+    assert await second.embed_pending() == 3
+    assert await second.counts() == (3, 0, 0)
+    assert await second.embed_pending() == 0  # nothing left stale
+    matches = await RecallService(store, semantic=second).recall(QUERY)
+    assert matches[0].memory.incident_id == "INC-POOL"  # found by meaning again, at the new size
+
+
 async def test_embedding_is_resumable_after_the_endpoint_fails_midway(
     store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi
 ) -> None:
     semantic = await semantic_on(store, embeddings_api)
-    embeddings_api.fail_after = 1
+    embeddings_api.fail_after = 2  # the pass's first call asks the vectors' size, the second embeds one memory
     with pytest.raises(EmbeddingsUnavailable):
         await semantic.embed_pending(batch=1)
     assert await semantic.counts() == (1, 0, 2)  # what was saved stays saved
     embeddings_api.fail_after = None
-    embedded_before = set(embeddings_api.requests[0]["input"])  # the one answered request
+    embedded_before = set(embeddings_api.requests[1]["input"])  # the one memory answered
     assert await semantic.embed_pending(batch=1) == 2
     assert await semantic.counts() == (3, 0, 0)
     # the memory embedded before the failure was not sent again
-    sent_again = [t for r in embeddings_api.requests[2:] for t in r["input"] if t in embedded_before]
+    sent_again = [t for r in embeddings_api.requests[3:] for t in r["input"] if t in embedded_before]
     assert sent_again == []
 
 

@@ -149,12 +149,15 @@ class MemoryVectorStore(Protocol):
         vector tables if the extension appeared after the migrations ran."""
         ...
 
-    async def unembedded(self, model: str, *, after_pk: int = 0, limit: int = ...) -> list[tuple[int, MemoryRecord]]:
-        """Memories past `after_pk`, in pk order, without a vector of `model`, with their pks."""
+    async def unembedded(
+        self, model: str, *, dims: int | None = None, after_pk: int = 0, limit: int = ...
+    ) -> list[tuple[int, MemoryRecord]]:
+        """Memories past `after_pk`, in pk order, without a vector of `model` (of `dims` values
+        when given), with their pks."""
         ...
 
-    async def vector_counts(self, model: str) -> tuple[int, int, int]:
-        """(memories embedded by `model`, by another model, not at all)."""
+    async def vector_counts(self, model: str, *, dims: int | None = None) -> tuple[int, int, int]:
+        """(memories embedded by `model` (with `dims` when given), by another model or size, not at all)."""
         ...
 
     async def save_vectors(self, model: str, items: Sequence[MemoryVectors]) -> None:

@@ -61,27 +61,29 @@ async def ensure_vector_tables(conn: asyncpg.Connection, migrations_dir: Path) -
 
 
 async def pending_rows(
-    conn: asyncpg.Connection, columns: str, model: str, *, after_pk: int, limit: int
+    conn: asyncpg.Connection, columns: str, model: str, dims: int | None, *, after_pk: int, limit: int
 ) -> list[asyncpg.Record]:
-    """Memories past `after_pk` without a vector of `model` (none yet, or another model's)."""
+    """Memories past `after_pk` without a vector of `model` (none yet, another model's, or — with
+    `dims` — one of another size: the same model name served with another dimension)."""
     return await conn.fetch(
         f"""SELECT {columns} FROM memories m
             WHERE m.pk > $1 AND NOT EXISTS (
-                SELECT 1 FROM memory_vectors v WHERE v.memory_pk = m.pk AND v.model = $2)
+                SELECT 1 FROM memory_vectors v
+                WHERE v.memory_pk = m.pk AND v.model = $2 AND ($4::int IS NULL OR v.dims = $4))
             ORDER BY m.pk LIMIT $3""",
-        after_pk, model, limit,
+        after_pk, model, limit, dims,
     )  # fmt: skip
 
 
-async def count_vectors(conn: asyncpg.Connection, model: str) -> tuple[int, int, int]:
-    """(memories with a vector of `model`, with another model's, with none)."""
+async def count_vectors(conn: asyncpg.Connection, model: str, dims: int | None) -> tuple[int, int, int]:
+    """(memories with a vector of `model` — and of `dims` when given —, with another one, with none)."""
     row = await conn.fetchrow(
-        """SELECT count(*) FILTER (WHERE v.model = $1) AS current,
-                  count(*) FILTER (WHERE v.model <> $1) AS stale,
+        """SELECT count(*) FILTER (WHERE v.model = $1 AND ($2::int IS NULL OR v.dims = $2)) AS current,
+                  count(*) FILTER (WHERE v.model <> $1 OR v.dims <> $2) AS stale,
                   count(*) FILTER (WHERE v.memory_pk IS NULL) AS missing
            FROM memories m LEFT JOIN memory_vectors v ON v.memory_pk = m.pk""",
-        model,
-    )
+        model, dims,
+    )  # fmt: skip
     return row["current"], row["stale"], row["missing"]
 
 

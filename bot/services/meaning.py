@@ -55,6 +55,9 @@ class SemanticRecall:
         self._cooldown = cooldown
         self._metrics = metrics
         self._resting_until = 0.0
+        self._dims: int | None = None
+        """The size of the endpoint's vectors, once seen: a model name served with another
+        dimension (a new release, a truncation setting) makes the stored vectors stale."""
         self.enabled = False
         """Set by `start`: the database can hold vectors."""
 
@@ -78,8 +81,9 @@ class SemanticRecall:
         return True
 
     async def counts(self) -> tuple[int, int, int]:
-        """(memories embedded by the configured model, by another model, not at all)."""
-        return await self._store.vector_counts(self.model)
+        """(memories embedded by the configured model (at the endpoint's dimension once seen), by
+        another model or dimension, not at all)."""
+        return await self._store.vector_counts(self.model, dims=self._dims)
 
     # ---- recall --------------------------------------------------------------------------
 
@@ -107,6 +111,7 @@ class SemanticRecall:
         finally:
             if self._metrics is not None:
                 self._metrics.embeddings_latency.labels(use="query").observe(time.perf_counter() - began)
+        self._dims = len(vector)
         return QueryMeaning(self.model, tuple(vector))
 
     def _fallback(self, reason: str) -> None:
@@ -116,13 +121,17 @@ class SemanticRecall:
     # ---- keeping memories' vectors current ---------------------------------------------------
 
     async def embed_pending(self, *, batch: int = EMBED_BATCH, on_progress: Callable[[int], None] | None = None) -> int:
-        """Embed every memory without a vector of the configured model; how many were embedded.
+        """Embed every memory without a vector of the configured model at the endpoint's size; how
+        many were embedded.
         EmbeddingsUnavailable stops the pass: what was saved stays saved."""
         if not self.enabled:
             return 0
+        if self._dims is None:  # one short call per process: which stored vectors are the wrong size
+            (probe,) = await self.embedder.embed(["incident"])
+            self._dims = len(probe)
         done, after = 0, 0
         while True:
-            pending = await self._store.unembedded(self.model, after_pk=after, limit=batch)
+            pending = await self._store.unembedded(self.model, dims=self._dims, after_pk=after, limit=batch)
             if not pending:
                 return done
             texts: list[str] = []
@@ -133,6 +142,8 @@ class SemanticRecall:
                 texts += [memory_text(memory), *said]
             began = time.perf_counter()
             vectors = await self.embedder.embed(texts)
+            resized = len(vectors[0]) != self._dims  # the endpoint changed size mid-pass: start over
+            self._dims = len(vectors[0])
             if self._metrics is not None:
                 self._metrics.embeddings_latency.labels(use="memories").observe(time.perf_counter() - began)
             items = [
@@ -147,7 +158,7 @@ class SemanticRecall:
             ]
             await self._store.save_vectors(self.model, items)
             done += len(items)
-            after = pending[-1][0]
+            after = 0 if resized else pending[-1][0]
             if self._metrics is not None:
                 self._metrics.memories_embedded.inc(len(items))
             if on_progress is not None:
