@@ -168,7 +168,10 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     investigation = InvestigationService.from_settings(settings, metrics=metrics)
     semantic = None
     if embedder is not None:
-        semantic = SemanticRecall(embedder, memory_store, query_timeout=settings.embeddings_timeout_s, metrics=metrics)
+        semantic = SemanticRecall(
+            embedder, memory_store, query_timeout=settings.embeddings_timeout_s, metrics=metrics,
+            include_private=settings.embeddings_include_private,
+        )  # fmt: skip
     drafter = build_drafter(
         api_key=settings.anthropic_api_key, model=settings.anthropic_model, base_url=settings.anthropic_base_url,
         timeout_s=settings.drafting_timeout_s, private_with_model=settings.investigate_private_with_model,

@@ -27,7 +27,12 @@ async def semantic_recall(settings: Settings, store: Any) -> AsyncIterator[Seman
     if embedder is None:
         yield None
         return
-    semantic = SemanticRecall(embedder, store, query_timeout=settings.embeddings_timeout_s)
+    semantic = SemanticRecall(
+        embedder,
+        store,
+        query_timeout=settings.embeddings_timeout_s,
+        include_private=settings.embeddings_include_private,
+    )
     try:
         yield semantic if await semantic.start(settings.migrations_dir) else None
     finally:

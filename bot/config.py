@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     embeddings_api_key: str | None = Field(
         default=None, description="Bearer token for the embeddings endpoint, if it needs one"
     )
+    embeddings_include_private: bool = Field(
+        default=False,
+        description="also send private channels' memories and queries to the embeddings endpoint (a server you run)",
+    )
     embeddings_timeout_s: float = Field(
         default=1.0, gt=0, description="a recall waits this long for its query's vector, then answers lexically"
     )

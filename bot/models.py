@@ -241,6 +241,9 @@ class RecallQuery(Strict):
     channel_id: Identifier | None = Field(
         default=None, description="where the recall is shown: private memories only in their own channel"
     )
+    private: bool = Field(
+        default=False, description="the query's text comes from a private channel (kept from embeddings endpoints)"
+    )
     limit: int = Field(default=5, ge=1, le=50)
     exclude_ids: list[Identifier] = Field(
         default_factory=list,

@@ -359,7 +359,12 @@ async def run_replay(
             store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
             embedder = embedder_from_settings(settings)
             if embedder is not None:  # EMBEDDINGS_URL: fused recall, where the server has pgvector
-                semantic = SemanticRecall(embedder, store, query_timeout=settings.embeddings_timeout_s)
+                semantic = SemanticRecall(
+                    embedder,
+                    store,
+                    query_timeout=settings.embeddings_timeout_s,
+                    include_private=settings.embeddings_include_private,
+                )
                 await semantic.start()
             return await replay_on(
                 store,

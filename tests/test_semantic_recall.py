@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 
 import asyncpg
 import pytest
@@ -19,7 +20,7 @@ from bot.embeddings.openai_http import OpenAIEmbeddings, endpoint_url
 from bot.embeddings.port import EmbeddingsUnavailable
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
-from bot.models import MemoryDraft, RecallQuery, Source, TruthState
+from bot.models import IncidentRecord, MemoryDraft, RecallQuery, Source, TruthState
 from bot.observability import Metrics
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
@@ -213,6 +214,27 @@ async def test_a_memory_retained_later_is_embedded_by_the_next_pass_alone_and_th
     assert await semantic.counts() == (4, 0, 0)
     matches = await RecallService(store, semantic=semantic).recall(RecallQuery(team_id=TEAM, title="disk space"))
     assert {"INC-DISK", "INC-DISK-2"} <= {m.memory.incident_id for m in matches[:2]}
+
+
+@pytest.mark.parametrize("include_private", [False, True])
+async def test_an_incident_in_a_private_channel_sends_its_text_only_when_the_team_allows_it(
+    store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi, include_private: bool
+) -> None:
+    semantic = await semantic_on(store, embeddings_api, include_private=include_private)
+    await semantic.embed_pending()
+    asked = len(embeddings_api.requests)
+    incident = IncidentRecord(
+        incident_id="INC-NOW", team=TEAM, channel="C9", is_private=True, title="sessions starved",
+        started_at=datetime.now(UTC),
+    )  # fmt: skip
+    result = await RecallService(store, semantic=semantic).for_incident(incident)
+    found = [m.memory.incident_id for m in result.matches + result.under_floor]
+    if include_private:
+        assert embeddings_api.requests[asked:] == [{"model": "fake-a", "input": ["sessions starved"]}]
+        assert found[0] == "INC-POOL"  # by meaning
+    else:
+        assert embeddings_api.requests[asked:] == []  # nothing left the workspace; recall is lexical
+        assert "INC-POOL" not in found
 
 
 async def test_a_model_change_is_detected_and_everything_is_re_embedded(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -29,13 +30,15 @@ SEED = {
 
 @pytest.fixture
 async def bot_with(vector_database_url: str):  # noqa: ANN201
-    async def start(url: str) -> AsyncIterator[LocalBot]:
+    async def start(url: str, **settings_kw) -> AsyncIterator[LocalBot]:  # noqa: ANN003
         settings = Settings(
-            database_url=vector_database_url, embeddings_url=url, embeddings_model="fake-a", embeddings_timeout_s=0.5
-        )
+            database_url=vector_database_url, embeddings_url=url, embeddings_model="fake-a", embeddings_timeout_s=0.5,
+            **settings_kw,
+        )  # fmt: skip
         async with local_bot(settings) as running:
             running.sandbox.add_user("U1", "alice")
             running.sandbox.add_channel("C1", "inc-orders")
+            running.sandbox.add_channel("C9", "inc-secret", is_private=True)
             await running.runtime.services.memory.retain(draft_from_json(SEED, team_id=running.sandbox.team_id))
             yield running
 
@@ -95,3 +98,51 @@ async def test_with_the_endpoint_down_the_thread_still_posts(
         assert "similar meaning" not in shown
         exposition = bot.runtime.services.metrics.exposition()[0].decode()
         assert 'incident_memory_recall_semantic_fallbacks_total{reason="down"} 1.0' in exposition
+
+
+async def _recall_in(bot: LocalBot, channel: str, text: str) -> str:
+    answered = len(bot.sandbox.calls("response_url"))
+    assert (await bot.slack.command("/recall", text, user_id="U1", channel_id=channel)).status == 200
+    parent = (await bot.sandbox.wait_for("response_url", count=answered + 1)).params
+    shown = re.search(r"(\d+) past incidents? looks?", json.dumps(parent))  # then one message per memory
+    await bot.sandbox.wait_for("response_url", count=answered + 1 + (int(shown[1]) if shown else 0))
+    return json.dumps([c.params for c in bot.sandbox.calls("response_url")[answered:]], ensure_ascii=False)
+
+
+SECRET = {**SEED, "incident_id": "INC-SECRET-1", "title": "Ledger reconciliation drift",
+          "symptoms": "Totals disagreed after the nightly close.", "channel_id": "C9", "is_private": True}  # fmt: skip
+
+
+async def test_nothing_from_a_private_channel_reaches_the_endpoint_by_default(
+    bot_with,
+    embeddings_api: FakeEmbeddingsApi,  # noqa: ANN001
+) -> None:
+    async for bot in bot_with(embeddings_api.url):
+        semantic = bot.runtime.services.semantic
+        await bot.runtime.services.memory.retain(draft_from_json(SECRET, team_id=bot.sandbox.team_id))
+        await semantic.embed_pending()
+        assert await semantic.counts() == (1, 0, 0)  # the public seed; the private memory is not waiting either
+        # a recall typed in the private channel: nothing sent, answered lexically
+        shown = await _recall_in(bot, "C9", "sessions starved")
+        assert "similar meaning" not in shown
+        # the same words in a public channel go to the endpoint and come back by meaning
+        shown = await _recall_in(bot, "C1", "sessions starved")
+        assert "similar meaning" in shown
+        sent = " ".join(embeddings_api.texts)
+        assert sent.count("sessions starved") == 1  # the public channel's query only
+        assert "Ledger reconciliation" not in sent and "nightly close" not in sent
+
+
+async def test_a_team_running_its_own_server_can_send_private_channels_too(
+    bot_with,
+    embeddings_api: FakeEmbeddingsApi,  # noqa: ANN001
+) -> None:
+    async for bot in bot_with(embeddings_api.url, embeddings_include_private=True):
+        semantic = bot.runtime.services.semantic
+        await bot.runtime.services.memory.retain(draft_from_json(SECRET, team_id=bot.sandbox.team_id))
+        await semantic.embed_pending()
+        assert await semantic.counts() == (2, 0, 0)
+        shown = await _recall_in(bot, "C9", "sessions starved")
+        assert "similar meaning" in shown
+        sent = " ".join(embeddings_api.texts)
+        assert "Ledger reconciliation" in sent and "sessions starved" in sent

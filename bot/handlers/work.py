@@ -190,6 +190,17 @@ async def tell_command_failed(ctx: JobContext, request: CommandRequest, exc: Bas
     await respond_once(ctx, f"failed:{ctx.job_id}", request.response_url, note)
 
 
+async def _is_private(ctx: JobContext, channel_id: str) -> bool:
+    """Whether a channel is private; unknown counts as private (fail closed)."""
+    if channel_id.startswith(("D", "G")):  # DMs and group DMs are private by construction
+        return True
+    try:
+        return (await ctx.lookups.recent_channel_info(ctx.client, channel_id)).is_private
+    except Exception:  # noqa: BLE001 - Slack did not say: its text stays in the workspace
+        log.warning("the privacy of channel %s is unknown: its text is treated as private", channel_id)
+        return True
+
+
 @job("recall.answer", CommandRequest, give_up=tell_command_failed, deadline_s=RESPONSE_URL_LIFETIME_S)
 async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
     """`/recall TEXT` answers only the asker; `/recall` alone posts the incident's thread."""
@@ -204,7 +215,8 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
             return
         await post_recall_thread(ctx, incident, asked=True)
         return
-    result = await services.recall.for_text(request.team_id, request.channel_id, request.text)
+    private = await _is_private(ctx, request.channel_id) if services.recall.keeps_private_text else False
+    result = await services.recall.for_text(request.team_id, request.channel_id, request.text, private_channel=private)
     await respond_once(ctx, f"recall:{ctx.job_id}:parent", request.response_url,
                        messages.recall_parent(request.text, result.matches, result.conflicts))  # fmt: skip
     now = utcnow()

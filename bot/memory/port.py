@@ -150,14 +150,18 @@ class MemoryVectorStore(Protocol):
         ...
 
     async def unembedded(
-        self, model: str, *, dims: int | None = None, after_pk: int = 0, limit: int = ...
-    ) -> list[tuple[int, MemoryRecord]]:
+        self, model: str, *, dims: int | None = None, include_private: bool = False, after_pk: int = 0,
+        limit: int = ...,
+    ) -> list[tuple[int, MemoryRecord]]:  # fmt: skip
         """Memories past `after_pk`, in pk order, without a vector of `model` (of `dims` values
-        when given), with their pks."""
+        when given), with their pks; memories from private channels only with `include_private`."""
         ...
 
-    async def vector_counts(self, model: str, *, dims: int | None = None) -> tuple[int, int, int]:
-        """(memories embedded by `model` (with `dims` when given), by another model or size, not at all)."""
+    async def vector_counts(
+        self, model: str, *, dims: int | None = None, include_private: bool = False
+    ) -> tuple[int, int, int]:
+        """(memories embedded by `model` (with `dims` when given), by another model or size, not at
+        all — private ones counted there only with `include_private`)."""
         ...
 
     async def save_vectors(self, model: str, items: Sequence[MemoryVectors]) -> None:

@@ -383,17 +383,21 @@ class PostgresMemoryStore:
             return await self._vectors_ready(conn)
 
     async def unembedded(
-        self, model: str, *, dims: int | None = None, after_pk: int = 0, limit: int = 64
+        self, model: str, *, dims: int | None = None, include_private: bool = False, after_pk: int = 0, limit: int = 64
     ) -> list[tuple[int, MemoryRecord]]:
         """Memories past `after_pk` (in pk order) without a vector of `model` (and `dims`), with their pks."""
         async with self._acquire() as conn:
-            rows = await vectors.pending_rows(conn, _RECORD_COLUMNS, model, dims, after_pk=after_pk, limit=limit)
+            rows = await vectors.pending_rows(
+                conn, _RECORD_COLUMNS, model, dims, include_private=include_private, after_pk=after_pk, limit=limit
+            )
             return list(zip((r["pk"] for r in rows), await self._records(conn, rows), strict=True))
 
-    async def vector_counts(self, model: str, *, dims: int | None = None) -> tuple[int, int, int]:
+    async def vector_counts(
+        self, model: str, *, dims: int | None = None, include_private: bool = False
+    ) -> tuple[int, int, int]:
         """(memories embedded by `model` (with `dims`), by another model or size, not at all)."""
         async with self._acquire() as conn:
-            return await vectors.count_vectors(conn, model, dims)
+            return await vectors.count_vectors(conn, model, dims, include_private=include_private)
 
     async def save_vectors(self, model: str, items: Sequence[vectors.MemoryVectors]) -> None:
         async with self._acquire() as conn:

@@ -61,28 +61,33 @@ async def ensure_vector_tables(conn: asyncpg.Connection, migrations_dir: Path) -
 
 
 async def pending_rows(
-    conn: asyncpg.Connection, columns: str, model: str, dims: int | None, *, after_pk: int, limit: int
-) -> list[asyncpg.Record]:
+    conn: asyncpg.Connection, columns: str, model: str, dims: int | None, *,
+    include_private: bool, after_pk: int, limit: int,
+) -> list[asyncpg.Record]:  # fmt: skip
     """Memories past `after_pk` without a vector of `model` (none yet, another model's, or — with
-    `dims` — one of another size: the same model name served with another dimension)."""
+    `dims` — one of another size: the same model name served with another dimension); memories
+    from private channels only with `include_private`."""
     return await conn.fetch(
         f"""SELECT {columns} FROM memories m
-            WHERE m.pk > $1 AND NOT EXISTS (
+            WHERE m.pk > $1 AND ($5 OR NOT m.is_private) AND NOT EXISTS (
                 SELECT 1 FROM memory_vectors v
                 WHERE v.memory_pk = m.pk AND v.model = $2 AND ($4::int IS NULL OR v.dims = $4))
             ORDER BY m.pk LIMIT $3""",
-        after_pk, model, limit, dims,
+        after_pk, model, limit, dims, include_private,
     )  # fmt: skip
 
 
-async def count_vectors(conn: asyncpg.Connection, model: str, dims: int | None) -> tuple[int, int, int]:
-    """(memories with a vector of `model` — and of `dims` when given —, with another one, with none)."""
+async def count_vectors(
+    conn: asyncpg.Connection, model: str, dims: int | None, *, include_private: bool
+) -> tuple[int, int, int]:
+    """(memories with a vector of `model` — and of `dims` when given —, with another one, with
+    none; private memories count as missing only with `include_private`)."""
     row = await conn.fetchrow(
         """SELECT count(*) FILTER (WHERE v.model = $1 AND ($2::int IS NULL OR v.dims = $2)) AS current,
                   count(*) FILTER (WHERE v.model <> $1 OR v.dims <> $2) AS stale,
-                  count(*) FILTER (WHERE v.memory_pk IS NULL) AS missing
+                  count(*) FILTER (WHERE v.memory_pk IS NULL AND ($3 OR NOT m.is_private)) AS missing
            FROM memories m LEFT JOIN memory_vectors v ON v.memory_pk = m.pk""",
-        model, dims,
+        model, dims, include_private,
     )  # fmt: skip
     return row["current"], row["stale"], row["missing"]
 

@@ -45,8 +45,12 @@ class SemanticRecall:
         cooldown: float = COOLDOWN_S,
         metrics: Metrics | None = None,
         quote_sentences: bool = True,
+        include_private: bool = False,
     ) -> None:
         self.embedder = embedder
+        # private channels' text leaves the workspace only when the team says so, as for the
+        # investigation's model (EMBEDDINGS_INCLUDE_PRIVATE): their memories are then recalled lexically
+        self._include_private = include_private
         # sentence vectors only choose the sentence a card quotes (they never change ranking) and
         # cost about as much model time again; a bench measuring ranking alone may skip them
         self._quote_sentences = quote_sentences
@@ -62,6 +66,10 @@ class SemanticRecall:
         """Set by `start`: the database can hold vectors."""
 
     @property
+    def include_private(self) -> bool:
+        return self._include_private
+
+    @property
     def model(self) -> str:
         return self.embedder.model
 
@@ -73,24 +81,26 @@ class SemanticRecall:
                 "semantic recall is off: the database has no pgvector extension (`vector`); recall stays lexical"
             )
             return False
-        current, stale, missing = await self._store.vector_counts(self.model)
+        current, stale, missing = await self.counts()
         log.info(
-            "semantic recall on: model %s; %d memories embedded, %d by another model and %d not yet (embedding them in the background)",
+            "semantic recall on: model %s; %d memories embedded, %d by another model and %d not yet (embedding them in the background); %s",
             self.model, current, stale, missing,
+            "private channels' memories and queries are sent too (EMBEDDINGS_INCLUDE_PRIVATE)" if self._include_private
+            else "nothing from a private channel is sent (recalled lexically)",
         )  # fmt: skip
         return True
 
     async def counts(self) -> tuple[int, int, int]:
         """(memories embedded by the configured model (at the endpoint's dimension once seen), by
         another model or dimension, not at all)."""
-        return await self._store.vector_counts(self.model, dims=self._dims)
+        return await self._store.vector_counts(self.model, dims=self._dims, include_private=self._include_private)
 
     # ---- recall --------------------------------------------------------------------------
 
     async def query_meaning(self, query: RecallQuery) -> QueryMeaning | None:
         """The query's vector, or None (off, nothing to embed, endpoint failing: recall is lexical)."""
         text = query_text(query)
-        if not self.enabled or not text:
+        if not self.enabled or not text or (query.private and not self._include_private):
             return None
         if time.monotonic() < self._resting_until:
             self._fallback("cooling_down")
@@ -131,7 +141,9 @@ class SemanticRecall:
             self._dims = len(probe)
         done, after = 0, 0
         while True:
-            pending = await self._store.unembedded(self.model, dims=self._dims, after_pk=after, limit=batch)
+            pending = await self._store.unembedded(
+                self.model, dims=self._dims, include_private=self._include_private, after_pk=after, limit=batch
+            )
             if not pending:
                 return done
             texts: list[str] = []

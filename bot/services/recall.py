@@ -61,6 +61,12 @@ class RecallService:
         self._access = access
 
     @property
+    def keeps_private_text(self) -> bool:
+        """Whether a query's text from a private channel must be marked so (semantic recall on,
+        private channels kept from the embeddings endpoint): callers then find out the channel's privacy."""
+        return self._semantic is not None and not self._semantic.include_private
+
+    @property
     def access(self) -> Access:
         if self._access is None:
             raise RuntimeError("this RecallService was built without the access policy")
@@ -91,7 +97,9 @@ class RecallService:
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)
         # the incident's own memory (resolved before, now recalled in its channel) is not "past"
-        query = RecallQuery.for_incident(incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id])
+        query = RecallQuery.for_incident(
+            incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id], private=incident.is_private
+        )
         shown = self._shown(await self._timed(query, "incident"))
         return RecallResult(shown.matches, shown.conflicts, shown.under_floor, await self.known_patterns(incident))
 
@@ -105,8 +113,12 @@ class RecallService:
             log.warning("known patterns for %s were not loaded", incident.incident_id, exc_info=True)
             return []
 
-    async def for_text(self, team_id: str, channel_id: str | None, text: str) -> RecallResult:
-        query = RecallQuery(team_id=team_id, title=text, channel_id=channel_id, limit=self._limit)
+    async def for_text(
+        self, team_id: str, channel_id: str | None, text: str, *, private_channel: bool = False
+    ) -> RecallResult:
+        query = RecallQuery(
+            team_id=team_id, title=text, channel_id=channel_id, limit=self._limit, private=private_channel
+        )
         return self._shown(await self._timed(query, "text"))
 
     async def feedback(
