@@ -141,7 +141,7 @@ async def test_recall_failing_after_the_ack_is_retried_then_told_to_the_user(
 ) -> None:
     calls: list[str] = []
 
-    async def database_down(*args: object) -> None:
+    async def database_down(*args: object, **kwargs: object) -> None:
         calls.append("tried")
         raise StoreUnavailable("the database does not answer")
 
