@@ -361,7 +361,8 @@ class WorkerProcesses:
                 proc.send_signal(signal.SIGTERM)
         for proc in self._procs:
             try:
-                await asyncio.wait_for(proc.wait(), self._drain_s + 5)
+                async with asyncio.timeout(self._drain_s + 5):
+                    await proc.wait()
             except TimeoutError:
                 proc.kill()
 

@@ -42,7 +42,8 @@ async def open_form(
     form `later`, when what opens now differs from what can wait, e.g. a modal awaiting its
     draft). The opened view as Slack returned it, or None."""
     try:
-        response = await asyncio.wait_for(client.views_open(trigger_id=trigger_id, view=view), OPEN_BUDGET_S)
+        async with asyncio.timeout(OPEN_BUDGET_S):
+            response = await client.views_open(trigger_id=trigger_id, view=view)
         return response["view"]
     except (SlackApiError, TimeoutError) as exc:
         why = exc.response.get("error") if isinstance(exc, SlackApiError) else "timeout"

@@ -58,7 +58,8 @@ async def save_modal(
     """
     task = asyncio.ensure_future(save)
     try:
-        result = await asyncio.wait_for(asyncio.shield(task), SAVE_BUDGET_S)
+        async with asyncio.timeout(SAVE_BUDGET_S):
+            result = await asyncio.shield(task)
     except TimeoutError:
         await ack(
             response_action="update", view=prefilled_modal(view, "Still saving… the database is slow. Keep this open.")

@@ -56,7 +56,8 @@ async def open_resolution_modal(
         return found
 
     try:
-        incident = await asyncio.wait_for(find(), TITLE_LOOKUP_S)
+        async with asyncio.timeout(TITLE_LOOKUP_S):
+            incident = await find()
     except (TimeoutError, MemoryError_):
         incident = None  # the submission finds the incident again; the modal must open now
     else:

@@ -355,7 +355,8 @@ async def enqueue_then_ack(
     """Queue the work, then acknowledge. When the database does not take it in time, the
     acknowledgement itself tells the person that nothing was started (never silence)."""
     try:
-        await asyncio.wait_for(services.jobs.enqueue(kind.name, payload, dedupe_key=dedupe_key), ENQUEUE_BUDGET_S)
+        async with asyncio.timeout(ENQUEUE_BUDGET_S):
+            await services.jobs.enqueue(kind.name, payload, dedupe_key=dedupe_key)
     except (MemoryError_, TimeoutError) as exc:
         log.warning("could not queue %s: %s", kind.name, exc)
         services.metrics.requests_refused.labels(reason="work_not_queued").inc()
@@ -383,7 +384,8 @@ def store_event_first(
             return BoltResponse(status=200, body="")
         payload, dedupe_key = work
         try:
-            await asyncio.wait_for(services.jobs.enqueue(kind.name, payload, dedupe_key=dedupe_key), ENQUEUE_BUDGET_S)
+            async with asyncio.timeout(ENQUEUE_BUDGET_S):
+                await services.jobs.enqueue(kind.name, payload, dedupe_key=dedupe_key)
         except (MemoryError_, TimeoutError) as exc:
             log.warning("could not store a %s event in time (%s); Slack will send it again", event.get("type"), exc)
             services.metrics.requests_refused.labels(reason="event_not_stored").inc()

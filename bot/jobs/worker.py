@@ -141,7 +141,9 @@ class JobWorker:
 
     async def _attempt(self, kind: JobKind[Any], job: Job, payload: Any, ctx: JobContext) -> None:
         try:
-            await asyncio.wait_for(kind.run(ctx, payload), kind.attempt_timeout_s)
+            # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a shutdown's cancellation
+            async with asyncio.timeout(kind.attempt_timeout_s):
+                await kind.run(ctx, payload)
         except asyncio.CancelledError:
             # shutdown past its drain time: the job goes back to the queue, not to the log
             current = asyncio.current_task()

@@ -295,7 +295,8 @@ async def _first_time(signature: str, team_id: str, recent: RecentSignatures, cl
     if claim is None:
         return True
     try:  # other instances share the database; a slow one must not hold up the ack
-        return await asyncio.wait_for(claim(team_id, key), REPLAY_CLAIM_BUDGET_S)
+        async with asyncio.timeout(REPLAY_CLAIM_BUDGET_S):
+            return await claim(team_id, key)
     except Exception as exc:  # noqa: BLE001 - this instance's memory still stops replays to it
         log.warning("could not record the request for replay protection across instances: %s", type(exc).__name__)
         return True

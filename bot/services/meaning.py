@@ -107,9 +107,8 @@ class SemanticRecall:
             return None
         began = time.perf_counter()
         try:
-            (vector,) = await asyncio.wait_for(
-                self.embedder.embed([text], timeout=self._query_timeout), self._query_timeout
-            )
+            async with asyncio.timeout(self._query_timeout):
+                (vector,) = await self.embedder.embed([text], timeout=self._query_timeout)
         except (EmbeddingsUnavailable, TimeoutError) as exc:
             reason = exc.reason if isinstance(exc, EmbeddingsUnavailable) else "timeout"
             self._resting_until = time.monotonic() + self._cooldown
