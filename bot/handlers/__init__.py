@@ -2,9 +2,9 @@
 are registered here, and only here.
 
 Every listener acknowledges first (Slack allows 3 s, and a trigger_id opens one modal once),
-then hands slow work to a durable job (bot/handlers/work.py; events are queued before their
-ack). Listeners find the
-services, this app's Slack lookups and the resolved team/user/channel in Bolt's `context`
+then hands slow work to a durable job (bot/handlers/work*.py: the shared queueing and
+once-only posting in work.py, the jobs by what they serve; events are queued before their ack).
+Listeners find the services, this app's Slack lookups and the resolved team/user/channel in Bolt's `context`
 (bot/handlers/context.py); one error handler turns any failure into a message the user sees.
 They call services and bot.slack renderers; they hold no SQL and build no Block Kit themselves.
 """
@@ -34,7 +34,10 @@ from bot.handlers import (
     view_reject,
     view_resolution,
     work,
+    work_channel,
     work_embed,
+    work_investigation,
+    work_recall,
 )
 from bot.handlers.context import context_middleware
 from bot.handlers.errors import report_error
@@ -53,8 +56,9 @@ SHORTCUTS = (ids.ADD_TO_MEMORY_SHORTCUT,)
 def all_jobs() -> tuple[JobKind[Any], ...]:
     """Every kind of job the surfaces start: what the worker runs."""
     return (
-        work.recall_thread, work.record_message, work.detect_incident, work.answer_recall, work.show_memory,
-        work.run_investigation, work.post_ephemeral, work.post_to_channel, action_memory.record_feedback,
+        work_recall.recall_thread, work_channel.record_message, work_channel.detect_incident,
+        work_recall.answer_recall, work_recall.show_memory, work_investigation.run_investigation,
+        work.post_ephemeral, work.post_to_channel, action_memory.record_feedback,
         work_embed.embed_memories, nudges.ask_archived, resolution_form.show_draft,
     )  # fmt: skip
 
@@ -73,9 +77,9 @@ def register_all(
     app.command(commands.investigate)(command_investigate.investigate_command)
 
     # Bolt runs only the first `message` listener that matches: there is one, it dispatches
-    store_message = store_event_first(work.record_message, event_message.message_job)
+    store_message = store_event_first(work_channel.record_message, event_message.message_job)
     app.event("message", middleware=[store_message])(event_message.on_message)
-    store_join = store_event_first(work.detect_incident, event_member_joined.detect_job)
+    store_join = store_event_first(work_channel.detect_incident, event_member_joined.detect_job)
     app.event("member_joined_channel", middleware=[store_join])(event_member_joined.on_member_joined)
     app.event("app_home_opened")(home.on_home_opened)
     # an archived channel (public or private) with its incident still open: ask the declarer

@@ -10,7 +10,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import services_of
 from bot.handlers.resolution_form import open_resolution_modal
-from bot.handlers.work import InvestigationRequest, enqueue_then_ack, run_investigation
+from bot.handlers.work import enqueue_then_ack
+from bot.handlers.work_investigation import InvestigationRequest, run_investigation
 
 
 async def on_investigate(ack: Any, body: dict[str, Any], action: dict[str, Any], context: AsyncBoltContext) -> None:

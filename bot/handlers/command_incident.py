@@ -10,7 +10,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.handlers.action_open_form import open_form
 from bot.handlers.context import services_of
 from bot.handlers.resolution_form import open_resolution_modal
-from bot.handlers.work import CommandRequest, enqueue_then_ack, show_memory
+from bot.handlers.work import CommandRequest, enqueue_then_ack
+from bot.handlers.work_recall import show_memory
 from bot.slack import messages
 from bot.slack.commands import in_use
 from bot.slack.modals import declare_modal

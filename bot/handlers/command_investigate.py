@@ -7,7 +7,8 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.handlers.context import services_of
-from bot.handlers.work import InvestigationRequest, enqueue_then_ack, run_investigation
+from bot.handlers.work import enqueue_then_ack
+from bot.handlers.work_investigation import InvestigationRequest, run_investigation
 
 
 async def investigate_command(ack: Any, command: dict[str, Any], context: AsyncBoltContext) -> None:

@@ -7,7 +7,8 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.handlers.context import services_of
-from bot.handlers.work import CommandRequest, answer_recall, enqueue_then_ack
+from bot.handlers.work import CommandRequest, enqueue_then_ack
+from bot.handlers.work_recall import answer_recall
 
 
 async def recall_command(ack: Any, command: dict[str, Any], context: AsyncBoltContext) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.handlers.work import ChannelRef, detect_incident
+from bot.handlers.work_channel import ChannelRef, detect_incident
 
 
 def detect_job(body: dict[str, Any], event: dict[str, Any], context: Any) -> tuple[ChannelRef, str] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.handlers.work import ChannelMessage, record_message
+from bot.handlers.work_channel import ChannelMessage, record_message
 
 # Subtypes that are people saying something; edits, joins, bot posts and deletions are not.
 _SPOKEN = (None, "thread_broadcast", "file_share", "me_message")

@@ -10,7 +10,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.handlers.context import services_of
 from bot.handlers.lookups import channel_info
 from bot.handlers.modal_save import CannotSave, parse_submission, save_modal
-from bot.handlers.work import start_recall_thread, tell_later
+from bot.handlers.work import tell_later
+from bot.handlers.work_recall import start_recall_thread
 from bot.models import IncidentRecord
 from bot.slack import messages
 from bot.slack.submissions import DeclareSubmission

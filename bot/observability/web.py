@@ -294,7 +294,7 @@ async def _first_time(signature: str, team_id: str, recent: RecentSignatures, cl
         return False
     if claim is None:
         return True
-    try:  # other instances share the database; a slow one must not hold up the ack (wait_for: see handlers/work.py)
+    try:  # other instances share the database; a slow one must not hold up the ack (wait_for: see bot/handlers/work.py)
         return await asyncio.wait_for(claim(team_id, key), REPLAY_CLAIM_BUDGET_S)
     except Exception as exc:  # noqa: BLE001 - this instance's memory still stops replays to it
         log.warning("could not record the request for replay protection across instances: %s", type(exc).__name__)

@@ -1,0 +1,67 @@
+"""Channel jobs: each message recorded in its incident's timeline (an incident detected on the
+way), and an incident detected when the bot joins a channel."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.handlers.lookups import channel_info
+from bot.handlers.work import JobPayload
+from bot.handlers.work_recall import start_recall_thread
+from bot.jobs import JobContext, job
+from bot.models import IncidentStatus
+
+# --- channel messages and channels ---------------------------------------------------------------
+
+
+class ChannelMessage(JobPayload):
+    team_id: str
+    channel_id: str
+    ts: str
+    user: str | None = None
+    text: str
+    event_id: str | None = None
+
+
+@job("timeline.record", ChannelMessage, max_attempts=10, deadline_s=6 * 3600)
+async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
+    """A message in an incident channel joins its timeline once (the event claim and the append
+    share a transaction); a message in a channel named like an incident opens it."""
+    services = ctx.services
+    latest = await services.incidents.latest_in(message.team_id, message.channel_id)
+    incident = latest if latest is not None and latest.status is IncidentStatus.OPEN else None
+    if latest is None:
+        detected = await services.incidents.detect(
+            message.team_id, await ctx.lookups.recent_channel_info(ctx.client, message.channel_id)
+        )
+        if detected is not None:
+            incident, _ = detected
+            await start_recall_thread(services, incident)
+    if incident is None:
+        return
+    at = datetime.fromtimestamp(float(message.ts), tz=UTC)
+    author = await ctx.lookups.user_name(ctx.client, message.user) if message.user else "unknown"
+    recorded = await services.incidents.record_message(
+        message.team_id, message.channel_id, message.ts, author, message.text[:40_000], at, event_id=message.event_id
+    )
+    # "all clear", "resolved", "mitigated": ask once for what was learned (a repeat is not news)
+    if recorded and await services.nudges.heard(incident, message.text):
+        from bot.handlers.nudges import send_due_nudges  # nudges' jobs are declared beside their surface
+
+        await send_due_nudges(ctx.client, services)
+
+
+class ChannelRef(JobPayload):
+    team_id: str
+    channel_id: str
+
+
+@job("incident.detect", ChannelRef, deadline_s=3600)
+async def detect_incident(ctx: JobContext, ref: ChannelRef) -> None:
+    """The bot joined a channel: if it is named like an incident, open it and recall."""
+    detected = await ctx.services.incidents.detect(ref.team_id, await channel_info(ctx.client, ref.channel_id))
+    if detected is not None:
+        await start_recall_thread(ctx.services, detected[0])
+
+
+# --- answers to commands ------------------------------------------------------------------------
