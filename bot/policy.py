@@ -102,6 +102,15 @@ def require(actor: Actor, act: Act, *, declared_by: str | None, reviewers: Revie
         raise NotAllowed(act, declared_by=declared_by, reviewers=reviewers)
 
 
+# Slack ids of DMs (D…) and legacy private channels / group DMs (G…) are private by construction.
+_PRIVATE_ID_PREFIXES = ("D", "G")
+
+
+def private_by_id(channel_id: str | None) -> bool:
+    """Whether a channel's id alone says it is private (a DM, a group DM, a legacy private channel)."""
+    return (channel_id or "").startswith(_PRIVATE_ID_PREFIXES)
+
+
 def visible_in(*, is_private: bool, home_channel: str | None, channel_id: str | None) -> bool:
     """Whether something kept from `home_channel` may be shown in `channel_id`. Private things
     only at home; with no channel known (a CLI, a DM with no context) private is never shown."""

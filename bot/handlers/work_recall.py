@@ -17,6 +17,7 @@ from bot.handlers.work import (
 )
 from bot.jobs import JobContext, Permanent, job
 from bot.models import IncidentRecord, utcnow
+from bot.policy import private_by_id
 from bot.slack import messages
 from bot.slack.commands import in_use
 from bot.slack.known_patterns import known_pattern_reply
@@ -73,7 +74,7 @@ async def start_recall_thread(services: Any, incident: IncidentRecord) -> None:
 
 async def _is_private(ctx: JobContext, channel_id: str) -> bool:
     """Whether a channel is private; unknown counts as private (fail closed)."""
-    if channel_id.startswith(("D", "G")):  # DMs and group DMs are private by construction
+    if private_by_id(channel_id):
         return True
     try:
         return (await ctx.lookups.recent_channel_info(ctx.client, channel_id)).is_private

@@ -7,15 +7,13 @@ that was kept from one. Unknown channel privacy counts as private (fail closed).
 from __future__ import annotations
 
 from bot.models import Incident, RecallMatch
-
-# Slack ids of DMs (D…) and legacy private channels / group DMs (G…) are private by construction.
-_PRIVATE_ID_PREFIXES = ("D", "G")
+from bot.policy import private_by_id
 
 
 def privacy_blockers(incident: Incident, memories: list[RecallMatch], channel_is_private: bool | None) -> list[str]:
     """Why this investigation must not go to the model; empty when it may."""
     blockers: list[str] = []
-    if channel_is_private or (incident.channel or "").startswith(_PRIVATE_ID_PREFIXES):
+    if channel_is_private or private_by_id(incident.channel):
         blockers.append("the incident's channel is private")
     elif channel_is_private is None:
         blockers.append("the incident channel's privacy is unknown")
