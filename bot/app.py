@@ -152,6 +152,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     except EmbeddingsMisconfigured as exc:
         raise ConfigurationError(str(exc)) from exc
     dsn = await database_url(settings)
+    # the resolved address (the embedded PostgreSQL's when unset): the job worker listens on it
+    settings = settings.model_copy(update={"database_url": dsn})
     await migrate(dsn, settings)
     # the worker's jobs and the requests' own queries each get connections: waiting for one is
     # never mistaken for a database that is down
@@ -193,7 +195,12 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         services = Services(
             settings=settings,
             memory=memory,
-            incidents=IncidentService(incident_store, settings.incident_channel_pattern, metrics=metrics),
+            incidents=IncidentService(
+                incident_store,
+                settings.incident_channel_pattern,
+                metrics=metrics,
+                request_claims=count_store_errors(PostgresIncidentStore(intake), metrics, name="incidents"),
+            ),  # fmt: skip
             recall=recall,
             resolution=ResolutionService(memory, access=access),
             investigation=investigation,
@@ -253,8 +260,9 @@ class Runtime:
             await asyncio.sleep(0.05)
 
 
-def job_worker(settings: Settings, services: Services, lookups: SlackLookups) -> JobWorker:
+def job_worker(services: Services, lookups: SlackLookups) -> JobWorker:
     """The worker that runs the surfaces' jobs with this app's services and Slack client."""
+    settings = services.settings
     client = slack_client(settings, services.metrics)
 
     def job_context(attempt: int, job_id: int) -> JobContext:
@@ -270,12 +278,11 @@ def job_worker(settings: Settings, services: Services, lookups: SlackLookups) ->
 @asynccontextmanager
 async def open_runtime(settings: Settings, *, run_jobs: bool = True) -> AsyncIterator[Runtime]:
     """The app. `run_jobs=False`: the jobs it queues run in worker processes (`serve`)."""
-    # the worker listens on a connection of its own to the same database
-    settings = settings.model_copy(update={"database_url": await database_url(settings)})
     async with open_services(settings) as services:
+        settings = services.settings  # with the database's address resolved
         lookups = SlackLookups()  # one per app: the listeners' and the jobs' cached Slack reads
         slack_app = build_slack_app(settings, services, lookups)
-        worker = job_worker(settings, services, lookups) if run_jobs else None
+        worker = job_worker(services, lookups) if run_jobs else None
         if worker is not None:
             await worker.start()
         try:
@@ -292,7 +299,7 @@ async def run_worker(settings: Settings) -> None:
 
     _configure_logging(settings)
     async with open_services(settings) as services:
-        worker = job_worker(settings, services, SlackLookups())
+        worker = job_worker(services, SlackLookups())
         await worker.start()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -35,8 +35,13 @@ def incident_from_channel(channel: ChannelInfo) -> Incident:
 
 
 class IncidentService:
-    def __init__(self, incidents: IncidentStore, channel_pattern: str, *, metrics: Metrics | None = None) -> None:
+    def __init__(
+        self, incidents: IncidentStore, channel_pattern: str, *, metrics: Metrics | None = None,
+        request_claims: IncidentStore | None = None,
+    ) -> None:  # fmt: skip
         self._incidents = incidents
+        # the replay claim runs before the ack: on the request path's own connections when given
+        self._claims = request_claims or incidents
         self._pattern = re.compile(channel_pattern)
         self._metrics = metrics
 
@@ -74,7 +79,7 @@ class IncidentService:
     async def claim_request(self, team_id: str, key: str) -> bool:
         """True the first time a signed request is seen by any instance (replays are False).
         Kept with the event ids, and forgotten with them."""
-        return await self._incidents.claim_event(team_id, key)
+        return await self._claims.claim_event(team_id, key)
 
     async def open_in(self, team_id: str, channel_id: str) -> IncidentRecord | None:
         incident = await self._incidents.open_in_channel(team_id, channel_id)
