@@ -108,3 +108,18 @@ async def test_with_model_but_no_key_is_refused_before_anything_is_written(cli, 
     code, _, err = await cli("import", "--with-model", str(postmortem))
     assert code == 1 and "--with-model needs ANTHROPIC_API_KEY" in err
     assert (await store.list("local")).total == 0
+
+
+async def test_a_csv_is_imported_row_by_row_and_never_sent_to_the_model(cli, store, fake_api, tmp_path) -> None:  # noqa: F811
+    table = tmp_path / "incidents.csv"
+    table.write_text(
+        "title,service,root_cause\n"
+        "Checkout timeouts,checkout,pool exhausted by a retry loop\n"
+        "Search stopped indexing,search,disk full on the data node\n",
+        encoding="utf-8",
+    )
+    code, out, err = await cli("import", "--with-model", str(table))
+    assert code == 0, out + err
+    assert fake_api.requests == []
+    page = await store.list("local", limit=10)
+    assert sorted(m.title for m in page.memories) == ["Checkout timeouts", "Search stopped indexing"]

@@ -46,6 +46,7 @@ class ParsedFile:
     drafts: list[MemoryDraft] = field(default_factory=list)
     error: str | None = None
     skipped: bool = False  # `error` says why the file is not an incident report
+    prose: bool = False  # a written postmortem (Markdown or text), not a CSV or a memory export
 
 
 def read_text(path: Path) -> str:

@@ -110,4 +110,4 @@ def parse_file(found: FoundFile, *, team_id: str) -> ParsedFile:
         return ParsedFile(found.path, error=str(exc), skipped=True)
     except Rejected as exc:
         return ParsedFile(found.path, error=str(exc))
-    return ParsedFile(found.path, drafts=drafts)
+    return ParsedFile(found.path, drafts=drafts, prose=suffix in MARKDOWN)

@@ -87,7 +87,9 @@ async def import_postmortems(
     for file in found.files:
         parsed = parse_file(file, team_id=team_id)
         note = None
-        if model is not None and parsed.drafts and parsed.drafts[0].provenance is not None:
+        # only prose goes to the model: it reads one document into one memory (a CSV's rows, each
+        # with its provenance too, would become one)
+        if model is not None and parsed.prose and parsed.drafts:
             parsed, note = await _with_model(model, file, parsed)
         if dry_run or store is None:
             outcome = _checked(file, parsed)
