@@ -14,6 +14,7 @@ from bot.config import Settings
 from bot.models import MemoryDraft, TruthState
 from bot.sandbox import app_home_opened_event
 from bot.sandbox.local_bot import LocalBot, local_bot
+from bot.services.review import SCANNED
 from bot.slack import ids
 
 
@@ -190,3 +191,12 @@ async def test_app_home_stays_within_block_kit_limits_with_a_long_backlog(bot: L
     home = await home_of(bot, "U1")  # the sandbox refuses a Home view over Slack's limits
     assert len(home["blocks"]) <= 100
     assert "More are waiting" in text(home)
+
+
+async def test_recent_memories_still_show_after_an_import_of_more_unconfirmed_ones_than_are_scanned(
+    bot: LocalBot,
+) -> None:
+    for n in range(SCANNED + 5):  # newer than INC-DONE, all unconfirmed
+        await bot.runtime.services.memory.retain(memory(f"INC-IMPORTED-{n:03d}", f"Imported postmortem {n}"))
+    home = text(await home_of(bot, "U1"))
+    assert "INC-DONE" in home  # the confirmed memory is still among the recent ones

@@ -68,10 +68,10 @@ class ReviewService:
         ]
         unconfirmed = await self._memory.list(team_id, truth_states=[TruthState.UNCONFIRMED_HYPOTHESIS], limit=SCANNED)
         to_review = [m for m in unconfirmed.memories if await visible(m.is_private, m.channel_id)]
-        recent_page = await self._memory.list(team_id, limit=SCANNED)
-        recent = [
-            m for m in recent_page.memories if m.truth_state.reusable and await visible(m.is_private, m.channel_id)
-        ]
+        # reusable ones asked of the store: after a big import the newest hundred are all unconfirmed
+        reusable = [state for state in TruthState if state.reusable]
+        recent_page = await self._memory.list(team_id, truth_states=reusable, limit=SCANNED)
+        recent = [m for m in recent_page.memories if await visible(m.is_private, m.channel_id)]
         found: list[RecallMatch] = []
         if query and query.strip():
             # no channel: the store leaves private memories out of the search altogether
