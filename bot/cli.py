@@ -180,7 +180,7 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
         floor = settings.recall_floor
         shown, under = split_at_floor(matches, floor)
         body = "\n\n".join(match_text(i, m) for i, m in enumerate(shown, start=1))
-        for service, ids in find_conflicts(shown).items():
+        for service, ids in find_conflicts(shown, store.vocabulary).items():
             body += (
                 f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
             )

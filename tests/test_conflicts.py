@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from pathlib import Path
 
-from bot.models import MemoryRecord, RecallMatch, TruthState
+from bot.memory.pool import create_pool
+from bot.memory.postgres import PostgresMemoryStore
+from bot.models import MemoryDraft, MemoryRecord, RecallMatch, TruthState
+from bot.recall.concepts import load_vocabulary
 from bot.recall.conflicts import find_conflicts
+from bot.services.recall import RecallService
 
 NOW = datetime(2025, 6, 1, tzinfo=UTC)
 
@@ -101,3 +107,26 @@ def test_a_cause_that_points_at_another_never_conflicts() -> None:
         match("INC-2", "mobile-api", "Same keepalive mismatch as in INC-1, on the new balancer."),
     ]
     assert find_conflicts(matches) == {}
+
+
+async def test_what_recall_shows_is_judged_with_the_teams_own_concepts(database_url: str, tmp_path: Path) -> None:
+    # two wordings of one mechanism only the team's concept file knows: not a conflict
+    own = tmp_path / "concepts.json"
+    own.write_text(json.dumps({"concepts": [{"name": "ledger drift", "phrases": ["totals disagreed", "reconciliation mismatch"]}]}))  # fmt: skip
+    pool = await create_pool(database_url)
+    store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(own))
+    try:
+        for incident_id, cause in (
+            ("INC-L1", "totals disagreed after the nightly close"),
+            ("INC-L2", "reconciliation mismatch in the ledger export"),
+        ):
+            await store.retain(MemoryDraft(
+                incident_id=incident_id, team_id="T1", title="Ledger totals wrong", service="ledger",
+                root_cause=cause, truth_state=TruthState.HUMAN_CONFIRMED, verified_by="maya",
+            ))  # fmt: skip
+        result = await RecallService(store, floor=0.0).for_text("T1", None, "ledger totals wrong")
+    finally:
+        await store.close()
+        await pool.close()
+    assert {m.memory.incident_id for m in result.matches} == {"INC-L1", "INC-L2"}
+    assert result.conflicts == {}

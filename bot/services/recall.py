@@ -92,7 +92,7 @@ class RecallService:
     def _shown(self, matches: list[RecallMatch]) -> RecallResult:
         """What a responder is shown: the matches at or above the floor, their conflicts."""
         shown, under = split_at_floor(matches, self._floor)
-        return RecallResult(shown, conflict_clusters(shown), under)
+        return RecallResult(shown, conflict_clusters(shown, self._recaller.vocabulary), under)
 
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)
