@@ -33,7 +33,7 @@ from bot.cli_purge import PurgeNotConfirmed, add_purge_command
 from bot.cli_purge import operator as _operator
 from bot.cli_rules import register as register_rule_commands
 from bot.cli_runtime import Parser, Refused, at_least, configure_logging, timestamp, until_signalled, version
-from bot.cli_semantic import SemanticFailed, embed_all, semantic_recall
+from bot.cli_semantic import embed_all, semantic_recall
 from bot.config import ConfigurationError, Settings, load_settings
 from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, drafts_from_text, load_drafts
@@ -470,7 +470,7 @@ def main(argv: list[str] | None = None) -> int:
         out.error("interrupted; cleaned up")
         return EXIT_SIGINT
     except (MemoryNotFound, MemoryConflict, TruthMoveRefused, PurgeNotConfirmed, MemoryFileError, MigrationError,
-            CommandFailed, ConfigurationError, RuleFileError, SemanticFailed) as exc:  # fmt: skip
+            CommandFailed, ConfigurationError, RuleFileError) as exc:  # fmt: skip
         out.error(str(exc))
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'input'}: {e['msg']}" for e in exc.errors())

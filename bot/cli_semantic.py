@@ -1,6 +1,6 @@
 """The command line's semantic recall: `incident-memory embed`, and the query vectors of `recall`.
 
-Kept apart from bot/cli.py (which maps `SemanticFailed` to a one-line error and exit 1)."""
+Kept apart from bot/cli.py (which maps `CommandFailed` to a one-line error and exit 1)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,10 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from bot.cli_output import CommandFailed
 from bot.config import Settings
 from bot.embeddings import EmbeddingsMisconfigured, EmbeddingsUnavailable, embedder_from_settings
 from bot.services.meaning import SemanticRecall
-
-
-class SemanticFailed(Exception):
-    """A failure already worded for the user."""
 
 
 @asynccontextmanager
@@ -23,7 +20,7 @@ async def semantic_recall(settings: Settings, store: Any) -> AsyncIterator[Seman
     try:
         embedder = embedder_from_settings(settings)
     except EmbeddingsMisconfigured as exc:
-        raise SemanticFailed(str(exc)) from exc
+        raise CommandFailed(str(exc)) from exc
     if embedder is None:
         yield None
         return
@@ -46,10 +43,10 @@ async def embed_all(settings: Settings, store: Any, *, progress: bool) -> tuple[
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     if not settings.embeddings_url:
-        raise SemanticFailed("EMBEDDINGS_URL is not set: semantic recall is off, there is nothing to embed")
+        raise CommandFailed("EMBEDDINGS_URL is not set: semantic recall is off, there is nothing to embed")
     async with semantic_recall(settings, store) as semantic:
         if semantic is None:
-            raise SemanticFailed("the database has no pgvector extension (`vector`): semantic recall cannot run here")
+            raise CommandFailed("the database has no pgvector extension (`vector`): semantic recall cannot run here")
         current, stale, missing = await semantic.counts()
         done = 0
         columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
@@ -64,7 +61,7 @@ async def embed_all(settings: Settings, store: Any, *, progress: bool) -> tuple[
             try:
                 await semantic.embed_pending(on_progress=advance)
             except EmbeddingsUnavailable as exc:
-                raise SemanticFailed(f"{exc}; {done} memories embedded before it stopped: run again to resume") from exc
+                raise CommandFailed(f"{exc}; {done} memories embedded before it stopped: run again to resume") from exc
     payload = {
         "model": semantic.model,
         "embedded": done,

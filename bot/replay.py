@@ -17,8 +17,8 @@ from typing import Any
 
 import asyncpg
 
+from bot.cli_semantic import semantic_recall
 from bot.config import Settings
-from bot.embeddings import embedder_from_settings
 from bot.memory.bulk import analyze_after_load, retain_many
 from bot.memory.database import throwaway_database
 from bot.memory.files import MemoryFileError, draft_from_json, parse_records
@@ -282,7 +282,7 @@ async def load_memories_into(
             bar.update(task, description="deriving postings")
             await derive_postings(conn)
             await analyze_after_load(conn)
-        if semantic is not None and semantic.enabled:
+        if semantic is not None:
             task = bar.add_task(f"embedding with {semantic.model}", total=len(memories))
             await semantic.embed_pending(on_progress=lambda n: bar.advance(task, n))
 
@@ -331,7 +331,7 @@ async def replay_on(
 ) -> ReplayReport:
     """Retain (and, semantic recall on, embed), then recall each case."""
     await load_memories_into(store, pool, memories, semantic=semantic, progress=progress)
-    recall = RecallService(store, semantic=semantic if semantic is not None and semantic.enabled else None)
+    recall = RecallService(store, semantic=semantic)
     return await recall_cases(
         recall, cases, progress=progress, keep_matches=keep_matches, target_absent=target_absent, floor=floor
     )
@@ -354,30 +354,20 @@ async def run_replay(
     dsn = admin_dsn or await database_url(settings)
     async with throwaway_database(dsn, settings.migrations_dir, prefix="im_replay") as replay_dsn:
         pool = await create_pool(replay_dsn, max_size=2)
-        semantic = None
         try:
             store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
-            embedder = embedder_from_settings(settings)
-            if embedder is not None:  # EMBEDDINGS_URL: fused recall, where the server has pgvector
-                semantic = SemanticRecall(
-                    embedder,
+            # EMBEDDINGS_URL: fused recall, where the server has pgvector
+            async with semantic_recall(settings, store) as semantic:
+                return await replay_on(
                     store,
-                    query_timeout=settings.embeddings_timeout_s,
-                    include_private=settings.embeddings_include_private,
+                    pool,
+                    memories,
+                    cases,
+                    progress=progress,
+                    keep_matches=keep_matches,
+                    target_absent=target_absent,
+                    floor=settings.recall_floor if floor is None else floor,
+                    semantic=semantic,
                 )
-                await semantic.start()
-            return await replay_on(
-                store,
-                pool,
-                memories,
-                cases,
-                progress=progress,
-                keep_matches=keep_matches,
-                target_absent=target_absent,
-                floor=settings.recall_floor if floor is None else floor,
-                semantic=semantic,
-            )
         finally:
-            if semantic is not None:
-                await semantic.aclose()
             await pool.close()

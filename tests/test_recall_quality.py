@@ -147,6 +147,18 @@ def test_replay_of_a_folder_without_a_corpus_says_what_is_missing(
     assert "needs memories.jsonl and cases.jsonl" in capsys.readouterr().err
 
 
+def test_replay_with_an_embeddings_url_but_no_model_says_so_in_one_line(
+    database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    monkeypatch.setenv("EMBEDDINGS_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.delenv("EMBEDDINGS_MODEL", raising=False)
+    assert main(["replay", str(CORPUS), "--json", "--no-progress"]) == 1
+    said = capsys.readouterr()
+    assert "EMBEDDINGS_MODEL is not" in said.out + said.err  # --json: the error is JSON on stdout
+    assert "Traceback" not in said.out + said.err
+
+
 def test_recall_command_prints_reasons_components_and_conflicts(
     database_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
