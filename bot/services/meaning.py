@@ -113,7 +113,7 @@ class SemanticRecall:
             reason = exc.reason if isinstance(exc, EmbeddingsUnavailable) else "timeout"
             self._resting_until = time.monotonic() + self._cooldown
             log.warning(
-                "recall is lexical only: %s (the endpoint is left alone for %g s)", exc or reason, self._cooldown
+                "recall is lexical only: %s (the endpoint is left alone for %g s)", str(exc) or reason, self._cooldown
             )
             self._fallback(reason)
             return None
