@@ -17,6 +17,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from bot.app import open_services
 from bot.config import Settings
 from bot.errors import StoreUnavailable
+from bot.handlers import modal_save
 from bot.handlers.command_recall import recall_command
 from bot.handlers.context import context_middleware
 from bot.handlers.errors import report_error
@@ -266,6 +267,34 @@ async def test_a_resolution_the_database_refuses_keeps_every_typed_word(
     rendered = json.dumps(shown["view"])
     assert "Nothing was saved: the database does not answer" in rendered
     assert "pool too small after the deploy" in rendered and "raised the pool to 50" in rendered
+
+
+async def test_a_saved_resolution_whose_follow_up_is_slow_still_answers_slack_within_the_budget(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    incident_id = await open_incident(services)
+    monkeypatch.setattr(modal_save, "SAVE_BUDGET_S", 0.3)
+    enqueue = services.jobs.enqueue
+
+    async def slow_enqueue(*args: object, **kwargs: object) -> bool:  # the confirmation's queue is slow
+        await asyncio.sleep(1.0)
+        return await enqueue(*args, **kwargs)
+
+    monkeypatch.setattr(services.jobs, "enqueue", slow_enqueue)
+    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
+    view = submitted(modal, {"root_cause": "pool too small after the deploy", "resolution": "raised the pool to 50"})
+    view["id"] = "V1"
+    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
+    ack, client = AsyncMock(), slack_client()
+
+    await on_resolution(ack=ack, view=view, client=client, context=await bolt_context(services, body))
+    # Slack is answered before the slow follow-up ends: the modal says it is still saving
+    assert ack.await_args.kwargs["response_action"] == "update"
+    assert "Still saving" in json.dumps(ack.await_args.kwargs["view"])
+    await services.background.drain()
+    assert "saved" in json.dumps(client.views_update.await_args.kwargs["view"]).lower()
+    assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
+    assert await services.jobs.pending() == {"slack.post": 1}  # the confirmation was still queued
 
 
 # ---- the per-app Slack lookups -----------------------------------------------------------------

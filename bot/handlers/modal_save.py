@@ -52,39 +52,52 @@ async def save_modal(
 ) -> None:
     """Save within Slack's ack window without losing what was typed.
 
-    Saved in time → `on_saved` decides the ack (None closes the modal). Storage failed → the
-    modal stays open with every typed value and says why. Too slow → the modal says "still
-    saving" (values kept), and is updated when the save ends.
+    Saved in time → `on_saved` decides the ack (None closes the modal); what it queues (a
+    confirmation, a note) counts against the same budget. Storage failed → the modal stays open
+    with every typed value and says why. Too slow → the modal says "still saving" (values kept),
+    and is updated when the save and its follow-ups end.
     """
-    task = asyncio.ensure_future(save)
+    saving = asyncio.ensure_future(save)
+
+    async def save_then_decide() -> dict[str, Any] | None:
+        return await on_saved(await saving)
+
+    deciding = asyncio.ensure_future(save_then_decide())
     try:
         async with asyncio.timeout(SAVE_BUDGET_S):
-            result = await asyncio.shield(task)
+            ack_with = await asyncio.shield(deciding)
     except TimeoutError:
         await ack(
             response_action="update", view=prefilled_modal(view, "Still saving… the database is slow. Keep this open.")
         )
-        background.spawn(_finish_slow_save(client, view, task, on_saved), name="slow-save")
+        background.spawn(_finish_slow_save(client, view, deciding, saving), name="slow-save")
         return
     except Exception as exc:  # noqa: BLE001 - whatever failed, what the user typed stays on screen
+        if _saved(saving):
+            raise  # the save stands; what failed after it goes to the error handler
         await ack(response_action="update", view=prefilled_modal(view, _not_saved(exc)))
         return
-    ack_with = await on_saved(result)
     await (ack(**ack_with) if ack_with else ack())
+
+
+def _saved(saving: asyncio.Future[Any]) -> bool:
+    return saving.done() and not saving.cancelled() and saving.exception() is None
 
 
 async def _finish_slow_save(
     client: AsyncWebClient,
     view: dict[str, Any],
-    task: asyncio.Future[T],
-    on_saved: Callable[[T], Awaitable[dict[str, Any] | None]],
+    deciding: asyncio.Future[dict[str, Any] | None],
+    saving: asyncio.Future[Any],
 ) -> None:
     try:
-        result = await task
+        ack_with = await deciding
     except Exception as exc:  # noqa: BLE001 - as in save_modal: keep the text, say why
-        await client.views_update(view_id=view["id"], view=prefilled_modal(view, _not_saved(exc)))
-        return
-    ack_with = await on_saved(result)
+        if not _saved(saving):
+            await client.views_update(view_id=view["id"], view=prefilled_modal(view, _not_saved(exc)))
+            return
+        log.error("a modal was saved, but what follows the save failed", exc_info=exc)
+        ack_with = None  # the save stands: the modal says so
     if ack_with and ack_with.get("response_action") == "update":
         await client.views_update(view_id=view["id"], view=ack_with["view"])
     elif ack_with and ack_with.get("response_action") == "errors":  # too late for inline errors: a banner
