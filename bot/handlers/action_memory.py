@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryNotFound
 from bot.handlers.action_open_form import open_form
 from bot.handlers.context import services_of
-from bot.handlers.work import enqueue_then_ack, tell_later
+from bot.handlers.home import from_home
+from bot.handlers.work import JobPayload, enqueue_then_ack, tell_later
 from bot.jobs import JobContext, job
 from bot.models import FeedbackKind
 from bot.slack import messages
@@ -67,9 +67,7 @@ async def _open_modal(
     await ack()
     incident_id = action["value"]
     # from App Home there is no channel: the submission checks the person may see the memory
-    where = (
-        {"from_home": True} if (body.get("view") or {}).get("type") == "home" else {"channel_id": context.channel_id}
-    )
+    where = {"from_home": True} if from_home(body) else {"channel_id": context.channel_id}
     view = modal(incident_id, _memory_title(body, incident_id), context=where)
     await open_form(
         client, services_of(context), body["trigger_id"], view, channel_id=context.channel_id, user_id=context.user_id
@@ -86,8 +84,7 @@ async def _on_feedback(
     await enqueue_then_ack(ack, services_of(context), record_feedback, feedback)
 
 
-class Feedback(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class Feedback(JobPayload):
     team_id: str
     channel_id: str | None
     user_id: str

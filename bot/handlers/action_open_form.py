@@ -1,7 +1,7 @@
 """Forms Slack could not open in time, opened from a button instead.
 
 A trigger_id opens one modal within 3 seconds. When Slack answers views.open with a 429, an
-expired trigger or nothing at all in that time, the form is kept (a day) and the person gets an
+expired trigger or nothing at all in that time, the form is kept (a week, with the jobs' effects) and the person gets an
 ephemeral button that opens it with the fresh trigger of their click: a form is never lost.
 """
 

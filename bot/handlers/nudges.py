@@ -13,10 +13,10 @@ import asyncio
 import logging
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.handlers.work import JobPayload
 from bot.jobs import JobContext, job
 from bot.services.container import Services
 from bot.services.nudges import REMINDER, NudgeService
@@ -67,8 +67,7 @@ async def sweep_nudges(client: AsyncWebClient, services: Services, every_s: floa
         await asyncio.sleep(every_s)
 
 
-class ArchivedChannel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class ArchivedChannel(JobPayload):
     team_id: str
     channel_id: str
 

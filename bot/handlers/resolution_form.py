@@ -15,7 +15,6 @@ import asyncio
 import logging
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -23,6 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.errors import MemoryError_
 from bot.handlers.action_open_form import open_form
 from bot.handlers.context import lookups_of, services_of
+from bot.handlers.work import JobPayload
 from bot.jobs import JobContext, job
 from bot.models import IncidentRecord
 from bot.services.container import Services
@@ -88,8 +88,7 @@ async def open_resolution_modal(
         await _show(client, services, incident, request)
 
 
-class DraftRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class DraftRequest(JobPayload):
     team_id: str
     incident_id: str
     view_id: str

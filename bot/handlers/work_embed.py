@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from pydantic import BaseModel, ConfigDict
-
+from bot.handlers.work import JobPayload
 from bot.jobs import JobContext, job
 
 log = logging.getLogger(__name__)
@@ -21,8 +20,8 @@ log = logging.getLogger(__name__)
 EMBED_JOB = "memories.embed"
 
 
-class EmbedMemories(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+class EmbedMemories(JobPayload):
+    """No fields: a pass embeds whatever has no vector yet."""
 
 
 @job(EMBED_JOB, EmbedMemories, max_attempts=8, deadline_s=6 * 3600, attempt_timeout_s=3600)
