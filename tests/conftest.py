@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 
 MIGRATIONS = PROJECT_ROOT / "migrations"
 
-# Slack's OAuth variables switch Bolt into OAuth mode by themselves: tests never inherit them.
+# Slack's OAuth variables switch Bolt into OAuth mode by themselves, and an exported EMBEDDINGS_URL
+# would turn semantic recall on in every test: tests never inherit them.
 for _name in list(os.environ):
-    if _name.startswith(("SLACK_", "ANTHROPIC_")) or _name in ("DATABASE_URL",):
+    if _name.startswith(("SLACK_", "ANTHROPIC_", "EMBEDDINGS_")) or _name in ("DATABASE_URL",):
         os.environ.pop(_name)
 
 

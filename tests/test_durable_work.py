@@ -78,6 +78,7 @@ async def test_a_500_on_the_thread_s_first_post_is_retried_and_the_thread_posted
     bot.sandbox.fail_next("chat.postMessage", "internal_error", status=500)
     await declare(bot)
     await bot.runtime.settle()
+    assert bot.sandbox.calls("chat.postMessage")[0].status == 500  # the fault did happen
     assert len(parents(bot)) == 1
     assert any("Payments API 5xx" in m.text for m in bot.sandbox.thread("C1", parents(bot)[0].ts))
 
@@ -86,6 +87,8 @@ async def test_more_429s_than_the_client_retries_still_post_the_thread_once(bot:
     bot.sandbox.rate_limit_next("chat.postMessage", retry_after=0, times=6)
     await declare(bot)
     await bot.runtime.settle()
+    # six refusals in a row: more than the client's own retries, so the job's retry posted it
+    assert [c.status for c in bot.sandbox.calls("chat.postMessage")[:6]] == [429] * 6
     assert len(parents(bot)) == 1
 
 
@@ -94,6 +97,8 @@ async def test_a_failed_update_is_retried_and_no_placeholder_is_left(bot: LocalB
     bot.sandbox.fail_next("chat.update", "internal_error", status=500)
     assert (await bot.slack.command("/investigate", user_id="U1", channel_id="C1")).status == 200
     await bot.runtime.settle()
+    updates = bot.sandbox.calls("chat.update")
+    assert updates[0].status == 500 and updates[-1].ok  # failed once, then replaced
     texts = [m.text for m in bot.sandbox.messages("C1")]
     assert not [t for t in texts if t.startswith("Investigating")]
     assert sum(t.startswith("Investigation") for t in texts) == 1

@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 import asyncpg
 import pytest
 
-from bot.config import PROJECT_ROOT
+from bot.app import open_services
+from bot.config import PROJECT_ROOT, Settings
 from bot.embeddings.openai_http import OpenAIEmbeddings, endpoint_url
 from bot.embeddings.port import EmbeddingsUnavailable
 from bot.memory.pool import create_pool
@@ -304,6 +305,19 @@ async def test_filters_hold_for_memories_found_by_meaning(
     query = QUERY.model_copy(update={"filter_services": ["search"]})
     matches = await RecallService(store, semantic=semantic).recall(query)
     assert {m.memory.service for m in matches} <= {"search"}
+
+
+async def test_with_the_variables_unset_the_app_starts_without_semantic_recall_and_sends_nothing(
+    vector_database_url: str, embeddings_api: FakeEmbeddingsApi
+) -> None:
+    # a database with pgvector and an endpoint listening: only the variables turn it on
+    async with open_services(Settings(database_url=vector_database_url)) as services:
+        assert services.semantic is None and not services.recall.keeps_private_text
+        await services.memory.retain(POOL)
+        result = await services.recall.for_text(TEAM, None, "connection slots saturated")
+    assert [m.memory.incident_id for m in result.matches] == ["INC-POOL"]
+    assert all("similar meaning" not in r for m in result.matches for r in m.reasons)
+    assert embeddings_api.requests == []
 
 
 # ---- without pgvector ------------------------------------------------------------------------

@@ -39,16 +39,7 @@ async def _serve_until_sigterm(database_url: str, sandbox: SlackSandbox) -> None
     )
     try:
         async with aiohttp.ClientSession() as http:
-            for _ in range(600):  # wait until it listens (it checks its token, migrates first; a busy machine is slow)
-                try:
-                    async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-                        health = (response.status, await response.json())
-                        break
-                except aiohttp.ClientConnectionError:
-                    await asyncio.sleep(0.1)
-            else:
-                raise AssertionError("serve never answered /healthz")
-            assert health == (200, {"ok": True, "database": "ok"})
+            assert await _health(http, port) == (200, {"ok": True, "database": "ok"})
             async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
                 assert response.status == 200 and "incident_memory_events_received_total" in await response.text()
             async with http.post(f"http://127.0.0.1:{port}/slack/events", data="{}") as response:
@@ -81,13 +72,7 @@ async def test_serve_runs_its_jobs_in_a_worker_process_and_stops_it_on_sigterm(d
         proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", "serve", env=env)
         try:
             async with aiohttp.ClientSession() as http:
-                for _ in range(600):
-                    try:
-                        async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-                            if response.status == 200:
-                                break
-                    except aiohttp.ClientConnectionError:
-                        await asyncio.sleep(0.1)
+                assert (await _health(http, port))[0] == 200
             async with SignedSender(f"http://127.0.0.1:{port}/slack/events", "s3cret", sandbox=sandbox) as slack:
                 assert (
                     await slack.command("/recall", "checkout timeouts", user_id="U1", channel_id="C1")
@@ -108,3 +93,15 @@ def _children(pid: int) -> list[int]:
             return [int(x) for x in f.read().split()]
     except OSError:
         return []
+
+
+async def _health(http: aiohttp.ClientSession, port: int) -> tuple[int, object]:
+    """/healthz's first answer once serve listens (it checks its token and migrates first; a busy
+    machine is slow): 60 s at most."""
+    for _ in range(600):
+        try:
+            async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
+                return response.status, await response.json()
+        except aiohttp.ClientConnectionError:
+            await asyncio.sleep(0.1)
+    raise AssertionError("serve never answered /healthz")
