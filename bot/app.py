@@ -87,6 +87,7 @@ def slack_client(settings: Settings, metrics: Metrics | None = None) -> AsyncWeb
     return AsyncWebClient(
         token=settings.slack_bot_token,
         base_url=settings.slack_api_url,
+        timeout=settings.slack_timeout_s,  # type: int in the SDK; aiohttp takes seconds as a float
         # 429 → wait Retry-After and send again: the message still arrives exactly once
         retry_handlers=[*observer, _RateLimitRetry(max_retry_count=3), AsyncConnectionErrorRetryHandler()],
     )
@@ -112,6 +113,7 @@ def build_slack_app(settings: Settings, services: Services, lookups: SlackLookup
     configured = slack_client(settings, services.metrics)
     app.client.base_url = configured.base_url
     app.client.retry_handlers = configured.retry_handlers
+    app.client.timeout = configured.timeout
     register_all(app, services, lookups, commands=commands)
     return app
 

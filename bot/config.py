@@ -44,6 +44,9 @@ class Settings(BaseSettings):
     slack_signing_secret: str | None = Field(default=None, description="verifies Slack's requests")
     slack_app_token: str | None = Field(default=None, description="xapp- token: set → Socket Mode")
     slack_api_url: str = Field(default="https://slack.com/api/", description="Slack Web API base")
+    slack_timeout_s: float = Field(
+        default=30.0, gt=0, description="a Slack Web API call unanswered this long fails (its job then retries)"
+    )
     slack_incident_command: str = Field(default="/incident", description="slash command to declare, resolve, show")
     slack_recall_command: str = Field(default="/recall", description="slash command to recall past incidents")
     slack_investigate_command: str = Field(default="/investigate", description="slash command to investigate")

@@ -4,6 +4,7 @@ can cut, Slack's Web API from the sandbox."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 
@@ -90,6 +91,32 @@ async def test_more_429s_than_the_client_retries_still_post_the_thread_once(bot:
     # six refusals in a row: more than the client's own retries, so the job's retry posted it
     assert [c.status for c in bot.sandbox.calls("chat.postMessage")[:6]] == [429] * 6
     assert len(parents(bot)) == 1
+
+
+async def test_a_post_that_stalls_past_the_timeout_but_that_slack_makes_anyway_is_not_posted_again(
+    database_url: str,
+) -> None:
+    async with local_bot(Settings(database_url=database_url, slack_timeout_s=0.5)) as bot:
+        bot.sandbox.add_user("U1", "alice")
+        bot.sandbox.add_channel("C1", "inc-checkout-timeouts")
+        await bot.runtime.services.memory.retain(draft_from_json(SEED, team_id=bot.sandbox.team_id))
+        stalled = bot.sandbox.hold("chat.postMessage")
+        await declare(bot)
+        await stalled.arrived()  # the thread's first post hangs...
+
+        async def gave_up_waiting() -> bool:  # ...past SLACK_TIMEOUT_S: the job's attempt failed
+            exposition = bot.runtime.services.metrics.exposition()[0].decode()
+            return 'incident_memory_jobs_total{kind="recall.thread",outcome="retried"}' in exposition
+
+        for _ in range(100):
+            if await gave_up_waiting():
+                break
+            await asyncio.sleep(0.05)
+        assert await gave_up_waiting()
+        stalled.release()  # ...and Slack posts it all the same, before the next attempt
+        await bot.runtime.settle()
+        assert len(parents(bot)) == 1
+        assert any("Payments API 5xx" in m.text for m in bot.sandbox.thread("C1", parents(bot)[0].ts))
 
 
 async def test_a_failed_update_is_retried_and_no_placeholder_is_left(bot: LocalBot) -> None:

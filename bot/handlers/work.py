@@ -46,17 +46,46 @@ def slack_failure(exc: SlackApiError) -> Exception:
     return Permanent(f"Slack answered {error!r}") if error in _PERMANENT_SLACK_ERRORS else exc
 
 
+# Each post names its effect in the message's metadata: an attempt that stalled past
+# SLACK_TIMEOUT_S may have been posted by Slack all the same, and the next attempt finds it.
+POSTED_EVENT = "incident_memory_post"
+
+
 async def post_once(ctx: JobContext, key: str, channel: str, message: dict[str, Any], **kwargs: Any) -> str:
     """chat.postMessage, once per `key` however often the job runs; returns the message ts."""
     done = await ctx.services.effects.done(key)
+    if done is None and ctx.attempt > 0:
+        done = await _posted_before(ctx, key, channel, kwargs.get("thread_ts"))
+        if done is not None:
+            await ctx.services.effects.record(key, done)
     if done is not None:
         return done
+    metadata = {"event_type": POSTED_EVENT, "event_payload": {"effect": key}}
     try:
-        response = await ctx.client.chat_postMessage(channel=channel, **message, **kwargs)
+        response = await ctx.client.chat_postMessage(channel=channel, metadata=metadata, **message, **kwargs)
     except SlackApiError as exc:
         raise slack_failure(exc) from exc
     await ctx.services.effects.record(key, response["ts"])
     return response["ts"]
+
+
+async def _posted_before(ctx: JobContext, key: str, channel: str, thread_ts: str | None) -> str | None:
+    """The ts of a message an earlier attempt posted for `key` without hearing back, if any:
+    looked for among the thread's replies, or the channel's latest messages."""
+    try:
+        if thread_ts:
+            page = await ctx.client.conversations_replies(
+                channel=channel, ts=thread_ts, limit=200, include_all_metadata=True
+            )
+        else:
+            page = await ctx.client.conversations_history(channel=channel, limit=50, include_all_metadata=True)
+    except SlackApiError as exc:
+        raise slack_failure(exc) from exc
+    for message in page.get("messages") or []:
+        metadata = message.get("metadata") or {}
+        if metadata.get("event_type") == POSTED_EVENT and (metadata.get("event_payload") or {}).get("effect") == key:
+            return message.get("ts")
+    return None
 
 
 async def respond_once(ctx: JobContext, key: str, response_url: str, message: dict[str, Any]) -> None:
