@@ -17,7 +17,8 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from bot.app import open_services
 from bot.config import Settings
 from bot.errors import StoreUnavailable
-from bot.handlers import modal_save
+from bot.handlers import modal_save, resolution_form
+from bot.handlers.action_open_form import OPEN_BUDGET_S
 from bot.handlers.command_recall import recall_command
 from bot.handlers.context import context_middleware
 from bot.handlers.errors import report_error
@@ -295,6 +296,30 @@ async def test_a_saved_resolution_whose_follow_up_is_slow_still_answers_slack_wi
     assert "saved" in json.dumps(client.views_update.await_args.kwargs["view"]).lower()
     assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
     assert await services.jobs.pending() == {"slack.post": 1}  # the confirmation was still queued
+
+
+async def test_a_slow_incident_lookup_leaves_views_open_only_what_is_left_of_the_trigger(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await open_incident(services)
+    latest_in = services.incidents.latest_in
+
+    async def slow_lookup(*args: object) -> object:
+        await asyncio.sleep(0.5)
+        return await latest_in(*args)
+
+    monkeypatch.setattr(services.incidents, "latest_in", slow_lookup)
+    budgets: list[float] = []
+
+    async def opening(*args: object, budget_s: float, **kwargs: object) -> None:
+        budgets.append(budget_s)
+
+    monkeypatch.setattr(resolution_form, "open_form", opening)
+    body = {"type": "block_actions", "team": {"id": TEAM}, "user": {"id": USER}, "channel": {"id": CHANNEL}}
+    context = await bolt_context(services, body, channel_id=CHANNEL)
+    await resolution_form.open_resolution_modal(slack_client(), context, "trigger-1", AsyncMock())
+    # the 3 s trigger does not restart after the lookup: views.open gets what is left of it
+    assert budgets and budgets[0] <= OPEN_BUDGET_S - 0.5
 
 
 # ---- the per-app Slack lookups -----------------------------------------------------------------

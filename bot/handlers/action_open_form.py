@@ -37,12 +37,14 @@ async def open_form(
     channel_id: str | None,
     user_id: str,
     later: dict[str, Any] | None = None,
+    budget_s: float = OPEN_BUDGET_S,
 ) -> dict[str, Any] | None:
     """views.open, or — when Slack cannot open it in time — a button that opens it later (the
     form `later`, when what opens now differs from what can wait, e.g. a modal awaiting its
-    draft). The opened view as Slack returned it, or None."""
+    draft). `budget_s`: what is left of the trigger's 3 s (less when the caller read first). The
+    opened view as Slack returned it, or None."""
     try:
-        async with asyncio.timeout(OPEN_BUDGET_S):
+        async with asyncio.timeout(budget_s):
             response = await client.views_open(trigger_id=trigger_id, view=view)
         return response["view"]
     except (SlackApiError, TimeoutError) as exc:

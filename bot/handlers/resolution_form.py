@@ -20,7 +20,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryError_
-from bot.handlers.action_open_form import open_form
+from bot.handlers.action_open_form import OPEN_BUDGET_S, open_form
 from bot.handlers.context import lookups_of, services_of
 from bot.handlers.work import JobPayload
 from bot.jobs import JobContext, job
@@ -55,6 +55,7 @@ async def open_resolution_modal(
                 return None
         return found
 
+    began = asyncio.get_running_loop().time()
     try:
         async with asyncio.timeout(TITLE_LOOKUP_S):
             incident = await find()
@@ -74,6 +75,8 @@ async def open_resolution_modal(
     opened = await open_form(
         client, services, trigger_id, resolution_modal(title, context=modal_context, drafting=incident is not None),
         channel_id=channel_id, user_id=user_id, later=resolution_modal(title, context=modal_context),
+        # the lookup came out of the trigger's time: views.open gets what is left of it
+        budget_s=max(0.1, OPEN_BUDGET_S - (asyncio.get_running_loop().time() - began)),
     )  # fmt: skip
     if incident is None or opened is None:
         return
