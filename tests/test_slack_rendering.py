@@ -511,6 +511,19 @@ def test_resolution_submission_round_trips_the_modal_block_ids() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("modal", "declared"),
+    [
+        (lambda: modals.correction_modal("INC-1", "Checkout timeouts"), ids.CORRECTION_BLOCKS),
+        (lambda: modals.confirm_modal("INC-1", "Checkout timeouts"), ids.CONFIRM_BLOCKS),
+        (lambda: modals.reject_modal("INC-1", "Checkout timeouts"), ids.REJECT_BLOCKS),
+        (lambda: modals.mark_modal("restarted the pods, errors back after 25 minutes"), ids.MARK_BLOCKS),
+    ],
+)
+def test_each_memory_modal_has_exactly_the_inputs_ids_declares(modal, declared) -> None:  # noqa: ANN001
+    assert set(input_block_ids(modal())) == set(declared)
+
+
 def test_other_submissions_round_trip_their_modals() -> None:
     declare = modals.declare_modal()
     typed = {

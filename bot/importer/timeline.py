@@ -152,10 +152,6 @@ def _bare_time(line: str) -> bool:
     )
 
 
-def read_entries(lines: list[str]) -> list[Entry]:
-    return read_timeline(lines)[0]
-
-
 def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
     """(time, text) entries from a timeline's bullets, lines, time headings and table rows
     (continuation lines join their entry; code blocks and images are left out), and the prose

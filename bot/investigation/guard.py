@@ -73,11 +73,6 @@ class GuardResult:
         return bool(self.violations)
 
 
-def current_corpus(incident: Incident, timeline: list[TimelineEntry]) -> str:
-    """All CURRENT evidence as one normalised text, as declared and as shown in the prompt."""
-    return CurrentEvidence.of(incident, timeline).corpus
-
-
 def ground_statements(
     statements: list[NowStatement], current: CurrentEvidence, past: PastContent
 ) -> tuple[list[NowStatement], list[Hypothesis], list[str]]:

@@ -117,7 +117,7 @@ class MemoryStore(Protocol):
         ...
 
     async def candidates(
-        self, query: RecallQuery, terms: QueryTerms, *, pool_size: int = ..., meaning: QueryMeaning | None = None
+        self, query: RecallQuery, terms: QueryTerms, *, meaning: QueryMeaning | None = None
     ) -> list[Candidate]:
         """Recall's candidate step: the memories that compete for `query` under its hard filters
         (team, truth, privacy, service, time), each with its lexical score and signals. Ranking

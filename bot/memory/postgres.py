@@ -18,7 +18,7 @@ from bot.memory.port import FeedbackKind, MemoryPage, PurgeOutcome, RetainOutcom
 from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.purging import purge_memory, record_truth_move, superseded_by
 from bot.memory.reindex import reindex_terms
-from bot.memory.search import CANDIDATE_POOL, nearest, search_candidates, to_candidates
+from bot.memory.search import nearest, search_candidates, to_candidates
 from bot.models import (
     Correction,
     MemoryDraft,
@@ -344,7 +344,6 @@ class PostgresMemoryStore:
         query: RecallQuery,
         terms: QueryTerms,
         *,
-        pool_size: int = CANDIDATE_POOL,
         meaning: QueryMeaning | None = None,
     ) -> list[Candidate]:
         async with self._acquire() as conn:
@@ -353,9 +352,7 @@ class PostgresMemoryStore:
             # the nearest vectors are scanned on a second connection while this one reads the lexical side
             near = asyncio.ensure_future(self._nearest(query, meaning)) if meaning is not None else None
             try:
-                found = await search_candidates(
-                    conn, query, terms, _RECORD_COLUMNS, pool_size=pool_size, meaning=meaning, near_pks=near
-                )
+                found = await search_candidates(conn, query, terms, _RECORD_COLUMNS, meaning=meaning, near_pks=near)
             finally:
                 if near is not None and not near.done():
                     near.cancel()

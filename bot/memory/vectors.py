@@ -34,7 +34,6 @@ class MemoryVectors:
     """What `embed` writes for one memory."""
 
     memory_pk: int
-    team_id: str
     document: Sequence[float]
     sentences: Sequence[str]
     sentence_vectors: Sequence[Sequence[float]]

@@ -160,7 +160,6 @@ class SemanticRecall:
             items = [
                 MemoryVectors(
                     pk,
-                    memory.team_id,
                     vectors[start],
                     texts[start + 1 : start + 1 + n],
                     vectors[start + 1 : start + 1 + n],

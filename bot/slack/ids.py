@@ -14,7 +14,6 @@ MEMORY_NOT_RELEVANT: Final = "memory_not_relevant"
 MEMORY_ADD_CORRECTION: Final = "memory_add_correction"
 MEMORY_REJECT: Final = "memory_reject"
 MEMORY_CONFIRM: Final = "memory_confirm"  # opens the note modal; on recall cards and in App Home
-MEMORY_ACTIONS = (MEMORY_HELPFUL, MEMORY_NOT_RELEVANT, MEMORY_ADD_CORRECTION, MEMORY_REJECT, MEMORY_CONFIRM)
 # value: JSON {"id", "reasons", "numbers"} of one recalled memory (messages.why_value); opens
 # a modal with the numbers behind it, which the card itself leaves out
 MEMORY_WHY: Final = "memory_why"

@@ -104,7 +104,7 @@ def why_value(match: RecallMatch) -> str:
         value = json.dumps({"id": match.memory.incident_id, "reasons": reasons, "numbers": _score_line(match)},
                            ensure_ascii=False, separators=(",", ":"))  # fmt: skip
         if len(value) <= WHY_VALUE_CHARS or not reasons:
-            return value[:WHY_VALUE_CHARS] if reasons else value
+            return value
         reasons = reasons[:-1]
 
 
