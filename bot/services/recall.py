@@ -6,8 +6,9 @@ for the query's terms, the pipeline ranks them, and conflicts are found once, on
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.memory.port import MemoryStore
 from bot.models import FeedbackKind, IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
@@ -100,8 +101,9 @@ class RecallService:
         query = RecallQuery.for_incident(
             incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id], private=incident.is_private
         )
-        shown = self._shown(await self._timed(query, "incident"))
-        return RecallResult(shown.matches, shown.conflicts, shown.under_floor, await self.known_patterns(incident))
+        # the approved rules that fire do not depend on what is recalled: both are read at once
+        matches, patterns = await asyncio.gather(self._timed(query, "incident"), self.known_patterns(incident))
+        return replace(self._shown(matches), known_patterns=patterns)
 
     async def known_patterns(self, incident: IncidentRecord) -> list[Rule]:
         """Approved rules that fire on the incident; recall goes on without them if they fail."""
