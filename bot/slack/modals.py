@@ -130,6 +130,14 @@ def resolution_modal(
     )  # fmt: skip
 
 
+# The modals about one stored memory: its id and title, and what the person typed.
+_MEMORY_MODAL_TEMPLATES = {
+    ids.CORRECTION_MODAL: "modal_correction.json.j2",
+    ids.CONFIRM_MODAL: "modal_confirm.json.j2",
+    ids.REJECT_MODAL: "modal_reject.json.j2",
+}
+
+
 def _memory_modal(
     template: str,
     incident_id: str,
@@ -150,7 +158,9 @@ def correction_modal(
     values: Mapping[str, str] | None = None,
     error: str | None = None,
 ) -> Json:
-    return _memory_modal("modal_correction.json.j2", incident_id, memory_title, context, values, error)
+    return _memory_modal(
+        _MEMORY_MODAL_TEMPLATES[ids.CORRECTION_MODAL], incident_id, memory_title, context, values, error
+    )
 
 
 def reject_modal(
@@ -161,7 +171,7 @@ def reject_modal(
     values: Mapping[str, str] | None = None,
     error: str | None = None,
 ) -> Json:
-    return _memory_modal("modal_reject.json.j2", incident_id, memory_title, context, values, error)
+    return _memory_modal(_MEMORY_MODAL_TEMPLATES[ids.REJECT_MODAL], incident_id, memory_title, context, values, error)
 
 
 def confirm_modal(
@@ -172,7 +182,7 @@ def confirm_modal(
     values: Mapping[str, str] | None = None,
     error: str | None = None,
 ) -> Json:
-    return _memory_modal("modal_confirm.json.j2", incident_id, memory_title, context, values, error)
+    return _memory_modal(_MEMORY_MODAL_TEMPLATES[ids.CONFIRM_MODAL], incident_id, memory_title, context, values, error)
 
 
 def mark_modal(
@@ -218,30 +228,10 @@ def prefilled_modal(submitted_view: Mapping[str, Any], error: str) -> Json:
         return declare_modal(context=context, values=values, error=error)
     if callback_id == ids.RESOLUTION_MODAL:
         return resolution_modal(metadata.get("incident_title", ""), context=context, values=values, error=error)
-    if callback_id == ids.CORRECTION_MODAL:
-        return correction_modal(
-            metadata.get("incident_id", ""),
-            metadata.get("memory_title", ""),
-            context=context,
-            values=values,
-            error=error,
-        )
-    if callback_id == ids.CONFIRM_MODAL:
-        return confirm_modal(
-            metadata.get("incident_id", ""),
-            metadata.get("memory_title", ""),
-            context=context,
-            values=values,
-            error=error,
-        )
     if callback_id == ids.MARK_MODAL:
         return mark_modal(metadata.get("message_text", ""), context=context, values=values, error=error)
-    if callback_id == ids.REJECT_MODAL:
-        return reject_modal(
-            metadata.get("incident_id", ""),
-            metadata.get("memory_title", ""),
-            context=context,
-            values=values,
-            error=error,
-        )
+    template = _MEMORY_MODAL_TEMPLATES.get(str(callback_id))
+    if template is not None:
+        incident_id, title = metadata.get("incident_id", ""), metadata.get("memory_title", "")
+        return _memory_modal(template, incident_id, title, context, values, error)
     raise UnknownModal(f"no modal has callback_id {callback_id!r}")
