@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from datetime import date, datetime
-from pathlib import Path
 
 import pytest
 
