@@ -20,6 +20,9 @@ from tests.fakes.anthropic_api import Delay, FakeMessagesAPI, ToolAnswer
 from tests.test_slack_e2e import SEED, declare
 from tests.test_slack_investigation import ANSWER
 
+# the proxy must reach the embedded PostgreSQL's Unix socket too (the README's test command on a laptop)
+pytestmark = pytest.mark.embedded
+
 
 @pytest.fixture
 async def proxy(database_url: str) -> AsyncIterator[TcpProxy]:
@@ -173,3 +176,12 @@ async def test_a_form_slack_cannot_open_in_time_is_offered_as_a_button_that_open
     first, second = bot.sandbox.calls("views.open")
     assert first.error == "ratelimited" and second.ok
     assert second.params["view"]["callback_id"] == ids.DECLARE_MODAL  # the same form, opened by the click
+
+
+def test_the_proxy_never_guesses_a_server_for_a_url_without_a_host() -> None:
+    """127.0.0.1:5432 may be an unrelated server (or nothing): a URL naming neither a host nor a
+    socket folder is refused; the embedded PostgreSQL's socket folder is proxied to."""
+    with pytest.raises(ValueError, match="names no host"):
+        TcpProxy.for_dsn("postgresql://postgres@/postgres")
+    embedded = TcpProxy.for_dsn("postgresql://postgres:@/postgres?host=/tmp/x/pg")
+    assert embedded.unix_socket == "/tmp/x/pg/.s.PGSQL.5432"
