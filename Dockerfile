@@ -1,4 +1,4 @@
-# incident-memory: the Slack bot, as the tests install it (`pip install -e .` of this repository).
+# incident-memory: the Slack bot, installed from this repository as a wheel.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -10,17 +10,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # PostgreSQL (the embedded default) refuses to run as root, and the bot has no need to.
 RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin app
 
-# The repository layout, not just the package: bot/config.py finds migrations/ next to bot/
-# (PROJECT_ROOT is the package's parent), which an editable install keeps at /app.
-WORKDIR /app
+# A real install (the wheel pip builds from this checkout): the package carries its migrations,
+# templates and data (bot/migrations links to migrations/, whose files the wheel copies).
+WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY bot ./bot
 COPY migrations ./migrations
-COPY examples ./examples
-RUN pip install -e . && incident-memory --help > /dev/null
-
-# Said explicitly too, so a later switch to a wheel install still finds them.
-ENV MIGRATIONS_DIR=/app/migrations
+COPY examples /app/examples
+RUN pip install . && cd / && rm -rf /src && incident-memory --help > /dev/null
+WORKDIR /app
 
 USER app
 EXPOSE 3000

@@ -14,7 +14,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.recall.floor import DEFAULT_FLOOR
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the checkout (tests, bench, docs); absent when installed
+# Inside the package, so an installed wheel has them too (in a checkout, a link to migrations/)
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 DATABASE_URL_SHAPE = "postgresql://USER:PASSWORD@HOST:5432/DATABASE"
 SLASH_COMMAND = re.compile(r"/[a-z0-9][a-z0-9_-]{0,30}")
@@ -39,7 +41,7 @@ class Settings(BaseSettings):
         default=None, description="where the embedded PostgreSQL keeps its data (default: the user's data folder)"
     )
     incident_memory_team: str = Field(default="local", description="team_id the CLI reads and writes")
-    migrations_dir: Path = Field(default=PROJECT_ROOT / "migrations", description="folder of NNNN_name.sql files")
+    migrations_dir: Path = Field(default=MIGRATIONS_DIR, description="folder of NNNN_name.sql files")
     slack_bot_token: str | None = Field(default=None, description="xoxb- token of the Slack app")
     slack_signing_secret: str | None = Field(default=None, description="verifies Slack's requests")
     slack_app_token: str | None = Field(default=None, description="xapp- token: set → Socket Mode")
