@@ -1,6 +1,8 @@
-"""The importer on real postmortems (eval/postmortems, 49 public documents from eight
-organizations, labelled by someone who did not write the extractor): the Done-when figures of
-issue 12, scored by the one rule in bot/importer/scoring.py. Offline: no database, no model.
+"""The importer on real postmortems (eval/postmortems, labelled by someone who did not write the
+extractor): the Done-when figures of issue 12 on the 49 documents from the eight organizations it
+was tuned on, scored by the one rule in bot/importer/scoring.py. Offline: no database, no model.
+This is an in-sample regression guard, not a quality figure: the out-of-sample fold is scored by
+bench/reading_eval.py (docs/BENCHMARKS.md).
 
     .venv/bin/python bench/import_postmortems.py eval/postmortems --misses   (the same, per file)
 """
@@ -16,6 +18,12 @@ from bot.importer.formats import FoundFile, parse_file
 from bot.importer.scoring import holds_half, keyword_in, load_truth, score
 
 CORPUS = PROJECT_ROOT / "eval" / "postmortems"
+# The organizations issue 12 tuned the importer on (all in fold A; eval/README.md).
+TUNED_ON = {
+    "2i2c", "EDGI (Environmental Data & Governance Initiative)", "Hachyderm (Nivenly Foundation)",
+    "JupyterHub / Binder team (mybinder.org)", "Kubernetes SIG Testing (kubernetes/test-infra)",
+    "Python Software Foundation (PyPI)", "The Matrix.org Foundation", "n0 (number 0, makers of iroh)",
+}  # fmt: skip
 
 
 def test_the_scoring_rule_matches_case_and_word_forms_and_needs_half_of_the_keywords() -> None:
@@ -30,7 +38,7 @@ def test_the_scoring_rule_matches_case_and_word_forms_and_needs_half_of_the_keyw
 
 @pytest.mark.skipif(not (CORPUS / "truth.jsonl").is_file(), reason="eval/postmortems is not in this checkout")
 def test_real_postmortems_are_imported_faithfully() -> None:
-    truths = load_truth(CORPUS / "truth.jsonl")
+    truths = [t for t in load_truth(CORPUS / "truth.jsonl") if t.org in TUNED_ON]
     drafts = {}
     for truth in truths:
         parsed = parse_file(FoundFile(CORPUS / truth.file, PurePath(truth.file)), team_id="T")

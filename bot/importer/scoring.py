@@ -1,9 +1,10 @@
 """How an import is scored against a truth file (eval/postmortems/truth.jsonl): the one place the
 rule lives, used by bench/import_postmortems.py and tests/test_import_corpus.py.
 
-A truth line: {"file", "source", "org", "date": "YYYY-MM-DD" | null, "root_cause_keywords": [..],
-"fix_keywords": [..], "failed_attempts": [{"action_keywords": [..], "why"}], "service" | null,
-"not_an_incident": bool}.
+A truth line: {"file", "source", "org", "fold": "A" | "B", "date": "YYYY-MM-DD" | null,
+"root_cause_keywords": [..], "fix_keywords": [..], "failed_attempts": [{"action_keywords": [..], "why"}],
+"found_keywords": [..], "not_attempts": [{"keywords": [..], "kind"}], "service" | null,
+"not_an_incident": bool}. The scheme (and the folds) is written down in eval/README.md.
 
 The rule:
 - a **keyword is in a text** when, case-insensitively, it is a substring of it, or its words,
@@ -19,6 +20,14 @@ The rule:
 - **failed attempts**: a stored attempt (its action and why, as one text) is *real* when it holds
   at least half of one truth attempt's action keywords. precision = real stored / stored;
   recall = truth attempts matched by some stored attempt / truth attempts.
+- **found how**: the stored diagnosis holds half of `found_keywords` (items that have them).
+- **non-attempts stored** (an error count): stored attempts that are not real and hold half of one
+  `not_attempts` entry's keywords (a plan, follow-up, critique, recovery step or metadata line
+  taken for an attempt), out of all stored attempts.
+- **metadata as fix/cause** (an error count): items whose stored root cause or fix holds half of a
+  `metadata` `not_attempts` entry (a duration line, an impact count, a quoted alert), out of the
+  items that have such an entry.
+Both are kept as a Ratio of the clean cases, so that `misses` lists the offending ones.
 """
 
 from __future__ import annotations
@@ -73,6 +82,10 @@ class Truth:
     failed_attempts: list[list[str]]  # each attempt's action keywords
     service: str | None
     not_an_incident: bool
+    org: str | None = None
+    fold: str | None = None
+    found_keywords: list[str] = field(default_factory=list)
+    not_attempts: list[tuple[list[str], str]] = field(default_factory=list)  # (keywords, kind)
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> Truth:
@@ -84,7 +97,15 @@ class Truth:
             failed_attempts=[list(a.get("action_keywords") or []) for a in obj.get("failed_attempts") or []],
             service=obj.get("service"),
             not_an_incident=bool(obj.get("not_an_incident")),
+            org=obj.get("org"),
+            fold=obj.get("fold"),
+            found_keywords=list(obj.get("found_keywords") or []),
+            not_attempts=[(list(n.get("keywords") or []), n.get("kind", "")) for n in obj.get("not_attempts") or []],
         )
+
+    @property
+    def metadata_keywords(self) -> list[list[str]]:
+        return [keywords for keywords, kind in self.not_attempts if kind == "metadata"]
 
 
 def load_truth(path: Path) -> list[Truth]:
@@ -121,6 +142,10 @@ class Scores:
     service: Ratio = field(default_factory=Ratio)
     attempts_real: Ratio = field(default_factory=Ratio)  # of stored attempts, how many are real
     attempts_found: Ratio = field(default_factory=Ratio)  # of truth attempts, how many were stored
+    found: Ratio = field(default_factory=Ratio)  # the diagnosis says how it was found
+    # error counts, kept as the share of clean cases (misses = the offending ones)
+    non_attempts_stored: Ratio = field(default_factory=Ratio)  # stored attempts that are not labelled non-attempts
+    metadata_as_fix_or_cause: Ratio = field(default_factory=Ratio)  # items with no metadata line in fix/cause
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -129,7 +154,9 @@ class Scores:
                 ("imported", self.imported), ("not_incidents_skipped", self.not_incidents_skipped),
                 ("date", self.date), ("root_cause", self.root_cause), ("fix", self.fix),
                 ("service", self.service), ("attempts_real", self.attempts_real),
-                ("attempts_found", self.attempts_found),
+                ("attempts_found", self.attempts_found), ("found", self.found),
+                ("non_attempts_stored", self.non_attempts_stored),
+                ("metadata_as_fix_or_cause", self.metadata_as_fix_or_cause),
             )
         }  # fmt: skip
 
@@ -166,4 +193,20 @@ def score(truths: list[Truth], drafts: dict[str, MemoryDraft | None]) -> Scores:
         for keywords in truth.failed_attempts:
             found_it = any(holds_half(text, keywords) for text in stored)
             scores.attempts_found.add(found_it, f"{truth.file}: {' / '.join(keywords)}")
+        if truth.found_keywords:
+            scores.found.add(draft is not None and holds_half(draft.diagnosis, truth.found_keywords), truth.file)
+        _score_non_attempts(scores, truth, draft, stored)
     return scores
+
+
+def _score_non_attempts(scores: Scores, truth: Truth, draft: MemoryDraft | None, stored: list[str]) -> None:
+    # Error counts kept as a Ratio of clean items, so that `misses` lists the offending ones: a
+    # stored attempt that is a labelled non-attempt, an item whose fix or cause holds a metadata line.
+    for i, text in enumerate(stored):
+        real = any(holds_half(text, keywords) for keywords in truth.failed_attempts)
+        kinds = [] if real else [kind for keywords, kind in truth.not_attempts if holds_half(text, keywords)]
+        scores.non_attempts_stored.add(not kinds, f"{truth.file} #{i + 1} ({', '.join(kinds)}): {text[:80]}")
+    if truth.metadata_keywords:
+        fields = [draft.root_cause, draft.resolution] if draft is not None else []
+        hit = any(holds_half(text, keywords) for text in fields for keywords in truth.metadata_keywords)
+        scores.metadata_as_fix_or_cause.add(not hit, truth.file)

@@ -1,0 +1,141 @@
+"""The labelled eval corpora (eval/postmortems, eval/conversations; scheme in eval/README.md) are
+what they claim to be: every label phrase occurs in its item's text, every item is labelled and
+every label has its item, the folds follow the organisation rule, no reserved source is used, and
+the sizes issue 22 asks for are met. A label that drifts from its text would silently score as a
+miss, so this is checked on every run."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.config import PROJECT_ROOT
+
+EVAL = PROJECT_ROOT / "eval"
+POSTMORTEMS = EVAL / "postmortems"
+CONVERSATIONS = EVAL / "conversations"
+KINDS = {"plan", "follow_up", "critique", "recovery", "metadata"}
+FIELDS = {
+    "file", "source", "org", "license", "fold", "date", "service", "not_an_incident",
+    "root_cause_keywords", "fix_keywords", "failed_attempts", "found_keywords", "not_attempts",
+}  # fmt: skip
+# The eight organisations in eval/postmortems before issue 22: fold A, never counted as new.
+ORIGINAL_ORGS = {
+    "2i2c", "EDGI (Environmental Data & Governance Initiative)", "Hachyderm (Nivenly Foundation)",
+    "JupyterHub / Binder team (mybinder.org)", "Kubernetes SIG Testing (kubernetes/test-infra)",
+    "Python Software Foundation (PyPI)", "The Matrix.org Foundation", "n0 (number 0, makers of iroh)",
+}  # fmt: skip
+# Reserved for an independent check (issue 22): repositories, and organisations whose issue
+# trackers / incident wikis may not be used, matched in any source URL.
+RESERVED_REPOS = (
+    "dfds/postmortems", "usdigitalresponse/univaf", "rust-lang/blog.rust-lang.org", "flutter/flutter",
+    "homebrew/brew.sh", "felvin-search/docs", "rust-lang/docs.rs", "hholzgra/maposmatic", "drolbr/overpass-api",
+)  # fmt: skip
+RESERVED_ORGS = (
+    "adoptium", "conda-forge", "jenkins-infra", "kata-containers", "nixos", "ocaml", "openstreetmap",
+    "readthedocs", "wikimedia", "miraheze", "orain",
+)  # fmt: skip
+RESERVED_POSTS = ("gitlab-dot-com-database-incident", "postmortem-of-database-outage-of-january-31")
+
+
+def _truth(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def _text(folder: Path, name: str) -> str:
+    raw = (folder / name).read_text(encoding="utf-8")
+    if folder == CONVERSATIONS:
+        return "\n".join(m["text"] for m in json.loads(raw)["messages"])
+    return raw
+
+
+def _phrases(label: dict[str, Any]) -> list[str]:
+    return [
+        *label["root_cause_keywords"], *label["fix_keywords"], *label["found_keywords"],
+        *(k for a in label["failed_attempts"] for k in a["action_keywords"]),
+        *(k for n in label["not_attempts"] for k in n["keywords"]),
+    ]  # fmt: skip
+
+
+def _corpora() -> list[Path]:
+    return [f for f in (POSTMORTEMS, CONVERSATIONS) if (f / "truth.jsonl").is_file()]
+
+
+def _reserved(url: str) -> str | None:
+    u = url.lower()
+    for repo in RESERVED_REPOS:
+        if f"github.com/{repo}/" in u or u.endswith(f"github.com/{repo}"):
+            return repo
+    for org in RESERVED_ORGS:
+        if re.search(rf"github\.com/{org}/|[/.]{org}\.(org|io|net|com)\b|//{org}\.", u):
+            return org
+    return next((post for post in RESERVED_POSTS if post in u), None)
+
+
+@pytest.mark.parametrize("folder", _corpora(), ids=lambda f: f.name)
+def test_every_label_phrase_occurs_in_its_items_text(folder: Path) -> None:
+    missing = []
+    for label in _truth(folder):
+        text = _text(folder, label["file"]).lower()
+        missing += [(label["file"], p) for p in _phrases(label) if p != p.lower() or p not in text]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("folder", _corpora(), ids=lambda f: f.name)
+def test_every_item_is_labelled_once_with_the_schemes_fields(folder: Path) -> None:
+    labels = _truth(folder)
+    names = [label["file"] for label in labels]
+    assert len(names) == len(set(names)), "an item is labelled twice"
+    items = {p.name for p in folder.iterdir() if p.name not in ("README.md", "truth.jsonl")}
+    assert set(names) == items
+    for label in labels:
+        assert FIELDS <= label.keys(), (label["file"], FIELDS - label.keys())
+        assert label["fold"] in ("A", "B"), label["file"]
+        assert {n["kind"] for n in label["not_attempts"]} <= KINDS, label["file"]
+        assert all(n["keywords"] for n in label["not_attempts"]), label["file"]
+        assert all(a["action_keywords"] for a in label["failed_attempts"]), label["file"]
+        if label["not_an_incident"]:
+            assert not label["root_cause_keywords"] and not label["fix_keywords"], label["file"]
+
+
+def test_conversations_are_messages_with_time_author_and_text() -> None:
+    if not (CONVERSATIONS / "truth.jsonl").is_file():
+        pytest.skip("eval/conversations is not there yet")
+    for label in _truth(CONVERSATIONS):
+        doc = json.loads((CONVERSATIONS / label["file"]).read_text(encoding="utf-8"))
+        assert doc["messages"], label["file"]
+        assert all({"ts", "author", "text"} <= m.keys() for m in doc["messages"]), label["file"]
+
+
+def test_folds_go_by_organisation_with_todays_organisations_in_fold_a() -> None:
+    fold_of: dict[str, set[str]] = defaultdict(set)
+    for folder in _corpora():
+        for label in _truth(folder):
+            fold_of[label["org"]].add(label["fold"])
+    mixed = {org: folds for org, folds in fold_of.items() if len(folds) > 1}
+    assert not mixed, f"an organisation is in both folds: {mixed}"
+    assert all(fold_of[org] == {"A"} for org in ORIGINAL_ORGS & fold_of.keys())
+
+
+def test_no_source_is_reserved_for_the_independent_check() -> None:
+    used = [(label["file"], _reserved(label["source"])) for f in _corpora() for label in _truth(f)]
+    assert not [u for u in used if u[1]], [u for u in used if u[1]]
+    assert _reserved("https://github.com/dfds/postmortems/blob/x/a.md") == "dfds/postmortems"
+    assert _reserved("https://github.com/NixOS/infra/issues/1") == "nixos"
+    assert _reserved("https://wikitech.wikimedia.org/wiki/Incidents/x") == "wikimedia"
+    assert _reserved("https://github.com/yearn/yearn-security/blob/x/a.md") is None
+
+
+def test_the_postmortem_corpus_is_as_large_as_issue_22_asks() -> None:
+    new = [t for t in _truth(POSTMORTEMS) if t["org"] not in ORIGINAL_ORGS and not t["not_an_incident"]]
+    assert len(new) >= 80
+    assert len({t["org"] for t in new}) >= 15
+    fold_b = [t for t in new if t["fold"] == "B"]
+    assert len({t["org"] for t in fold_b}) >= 8
+    assert 0.4 <= len(fold_b) / len(new) <= 0.6, "fold B should hold roughly half of the new items"
+    assert all(t["source"].startswith("https://") and t["license"] for t in _truth(POSTMORTEMS))
