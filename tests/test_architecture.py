@@ -42,6 +42,9 @@ ONLY = {
     "bot.recall": {"bot.recall", "bot.models"},
     # patterns, rule files and matching: the domain and the pure vocabulary, nothing stored
     "bot.rules": {"bot.rules", "bot.models", "bot.recall"},
+    # the one prompt fence and the one quote-support check: pure, so any prompt or reader may use them
+    "bot.fence": {"bot.fence"},
+    "bot.quote_support": {"bot.quote_support", "bot.recall"},
 }
 # Outside libraries the domain and the pure pipeline must never touch.
 IMPURE_LIBRARIES = ("slack_sdk", "slack_bolt", "anthropic", "asyncpg", "aiohttp")

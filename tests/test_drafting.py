@@ -134,10 +134,11 @@ async def test_the_models_fields_carry_the_messages_they_quote(fake_api: FakeMes
     fake_api.script(
         model_answer(
             root_cause={"text": "Connection leak in payments-client 2.3 retry path",
-                        "quotes": [{"message_id": "m5", "quote": "connection leak in the retry path"}]},
+                        "quotes": [{"message_id": "m5", "quote": "connection leak in the retry path of payments-client 2.3"}]},
             resolution={"text": "Rolled back payments-client to 2.2", "quotes": [{"message_id": "m6", "quote": "rolled back payments-client to 2.2"}]},
             failed_attempts=[{"action": "Restarted payments pods", "why_it_failed": "Errors returned after 25 minutes",
-                              "quotes": [{"message_id": "m2", "quote": "errors back after 25 minutes"}]}],
+                              "quotes": [{"message_id": "m2", "quote": "restarted payments pods"},
+                                         {"message_id": "m2", "quote": "errors back after 25 minutes"}]}],
         )
     )  # fmt: skip
     model = drafter(fake_api)
@@ -161,7 +162,7 @@ async def test_a_field_whose_quote_is_not_in_the_channel_is_dropped(fake_api: Fa
             root_cause={"text": "DNS outage", "quotes": [{"message_id": "m5", "quote": "DNS resolver timed out"}]},
             resolution={"text": "Rolled back payments-client to 2.2", "quotes": [{"message_id": "m6", "quote": "rolled back payments-client"}]},
             failed_attempts=[
-                {"action": "Restarted payments pods", "why_it_failed": "errors came back", "quotes": [{"message_id": "m2", "quote": "errors back after 25 minutes"}]},
+                {"action": "Restarted payments pods", "why_it_failed": "errors came back", "quotes": [{"message_id": "m2", "quote": "restarted payments pods, errors back after 25 minutes"}]},
                 {"action": "Flushed the CDN", "why_it_failed": "no change", "quotes": [{"message_id": "m99", "quote": "flushed the CDN"}]},
             ],
         )
@@ -174,7 +175,10 @@ async def test_a_field_whose_quote_is_not_in_the_channel_is_dropped(fake_api: Fa
     assert draft.root_cause is None  # its quote is not what m5 says
     assert draft.resolution is not None
     assert [a.action for a in draft.failed_attempts] == ["Restarted payments pods"]
-    assert draft.notes == ["Left out because their quotes are not in the channel: root cause, failed attempt 2."]
+    assert draft.notes == [
+        "Left out because their quotes do not back them: root cause (a quote is not in the message it names); "
+        "failed attempt 2 (a quote is not in the message it names)."
+    ]
 
 
 async def test_a_private_channel_is_drafted_by_rules_and_nothing_is_sent(fake_api: FakeMessagesAPI) -> None:

@@ -42,7 +42,7 @@ MODEL_ANSWER = {
     "failed_attempts": [
         {
             "action": "Restarted the API pods",
-            "why_it_failed": "TLS handshakes kept failing",
+            "why_it_failed": "still failing",
             "quote": "Restarted the API pods - still failing",
         },
         {"action": "Rolled back the last deploy", "why_it_failed": "", "quote": "00:30 Rolled back the last deploy"},

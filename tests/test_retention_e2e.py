@@ -169,7 +169,7 @@ async def test_a_slow_model_lets_the_modal_open_at_once_and_its_draft_quotes_the
                     input={
                         "root_cause": {"text": "DNS", "quotes": [{"message_id": "m1", "quote": "the resolver timed out"}]},
                         "failed_attempts": [{"action": "Raised max_connections to 400", "why_it_failed": "timeouts continued",
-                                             "quotes": [{"message_id": "m2", "quote": "still timing out"}]}],
+                                             "quotes": [{"message_id": "m2", "quote": "raised max_connections to 400, still timing out"}]}],
                     },
                 )
             )  # fmt: skip
@@ -178,8 +178,14 @@ async def test_a_slow_model_lets_the_modal_open_at_once_and_its_draft_quotes_the
             view = await drafted(bot, again["id"])
             shown, blocks = inputs(view), json.dumps(view["blocks"], ensure_ascii=False)
             assert shown["root_cause"] == "" and shown["failed_1_action"] == "Raised max_connections to 400"
-            assert "by the model (claude-sonnet-5)" in blocks and "maya: “still timing out”" in blocks
-            assert "Left out because their quotes are not in the channel: root cause." in blocks
+            assert (
+                "by the model (claude-sonnet-5)" in blocks
+                and "maya: “raised max_connections to 400, still timing out”" in blocks
+            )
+            assert (
+                "Left out because their quotes do not back them: root cause (a quote is not in the message it names)."
+                in blocks
+            )
 
 
 async def nudges_in(bot: LocalBot, channel: str) -> list:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.fence import neutralise
 from bot.investigation.models import DECLARED_FIELDS, TimelineEntry
-from bot.investigation.prompt import neutralise, timeline_ref, when
+from bot.investigation.prompt import timeline_ref, when
 from bot.investigation.text import normalise, terms
 from bot.models import Incident, RecallMatch
 from bot.recall.concepts import load_vocabulary

@@ -1,20 +1,20 @@
 """The investigation prompt: CURRENT and PAST in labelled sections, then the rules.
 
-All text that came from people or records is fenced as <<<data>>>, with look-alikes of the
-fences and section markers inside it neutralised, so no message can close its own fence.
+All text that came from people or records is fenced by bot.fence (the one fence of every
+prompt), so no message can close its own fence.
 When the prompt must fit a budget, history goes first (least relevant memories), then the
 oldest timeline messages; the newest current evidence and the rules are always kept.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 
+from bot.fence import fence, neutralise
 from bot.investigation.models import TimelineEntry
 from bot.investigation.patterns import pattern_view
 from bot.models import Incident, RecallMatch, TruthState
@@ -24,18 +24,6 @@ from bot.rules.model import Rule
 TEMPLATE = "investigation_prompt.j2"
 DEFAULT_BUDGET_CHARS = 60_000
 CLIP_MARK = "[…earlier part of this message omitted for length] "
-
-_LOOKALIKES = re.compile(r"<{2,}|>{2,}|={3,}")
-_NEUTRAL = {"<": "‹", ">": "›", "=": "_"}
-
-
-def neutralise(text: str) -> str:
-    """Turn runs that look like our fences or section markers into harmless characters."""
-    return _LOOKALIKES.sub(lambda m: _NEUTRAL[m.group()[0]] * len(m.group()), text)
-
-
-def fence(value: object) -> str:
-    return f"<<<{neutralise(str(value))}>>>"
 
 
 def timeline_ref(number: int) -> str:
