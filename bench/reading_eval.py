@@ -1,0 +1,127 @@
+"""How well the bot reads real incident text, per field and per organisation fold.
+
+    .venv/bin/python bench/reading_eval.py [--json] [--misses]
+
+Fold A is in-sample (today's heuristics were tuned on its organisations), fold B is out-of-sample
+(eval/README.md); both are printed side by side for every field. Each reader is a function taking
+a fold and returning its field scores (`Ratio`s, scored by the one rule in bot/importer/scoring.py);
+`READERS` lists them. Today: the importer on eval/postmortems, read the way `incident-memory import`
+reads (bench/import_postmortems.py: offline, no database, no model). The drafter on
+eval/conversations plugs in here as a second reader with the same signature.
+
+A field's denominator is the items whose label has that field. Rows marked "errors" count
+mistakes (lower is better): stored attempts that are labelled plans / follow-ups / critiques /
+recovery steps / metadata, and items whose stored fix or cause holds a metadata line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.import_postmortems import read_corpus  # noqa: E402
+from bot.importer.scoring import Ratio, load_truth, score  # noqa: E402
+
+POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
+FOLDS = ("A", "B")
+FieldScores = dict[str, Ratio]
+Reader = Callable[[str], FieldScores]
+
+# display name of each field, in print order; a reader may return any subset (or add its own)
+FIELDS = {
+    "imported": "imported",
+    "not_incidents_skipped": "non-incidents skipped",
+    "date": "date ±1 day",
+    "root_cause": "root cause",
+    "fix": "fix",
+    "attempts_real": "stored attempts real",
+    "attempts_found": "real attempts found",
+    "found": "found how",
+    "non_attempts_stored": "errors: non-attempts stored",
+    "metadata_as_fix_or_cause": "errors: metadata as fix/cause",
+}
+ERROR_FIELDS = {"non_attempts_stored", "metadata_as_fix_or_cause"}  # kept as clean shares; shown as counts
+
+
+@cache
+def _importer_drafts() -> tuple[dict, dict]:
+    drafts, reasons, _ = read_corpus(POSTMORTEMS)
+    return drafts, reasons
+
+
+def importer_scores(fold: str) -> FieldScores:
+    """The importer on the postmortems of one fold: field → Ratio."""
+    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
+    drafts, _ = _importer_drafts()
+    scores = score(truths, drafts)
+    return {name: getattr(scores, name) for name in FIELDS}
+
+
+READERS: dict[str, Reader] = {"importer (eval/postmortems)": importer_scores}
+
+
+def cell(name: str, ratio: Ratio) -> str:
+    if not ratio.total:
+        return "–"
+    if name in ERROR_FIELDS:
+        return f"{ratio.total - ratio.right} of {ratio.total}"
+    return f"{ratio.right}/{ratio.total} = {ratio.value:.0%}"
+
+
+def table(results: dict[str, dict[str, FieldScores]]) -> list[str]:
+    lines = []
+    for reader, by_fold in results.items():
+        lines += ["", f"{reader}", f"{'field':<32} {'fold A (in-sample)':<22} fold B (out-of-sample)"]
+        names = list(FIELDS) + sorted({n for f in by_fold.values() for n in f} - FIELDS.keys())
+        for name in names:
+            if all(name not in by_fold[fold] for fold in FOLDS):
+                continue
+            a, b = (cell(name, by_fold[fold].get(name, Ratio())) for fold in FOLDS)
+            lines.append(f"{FIELDS.get(name, name):<32} {a:<22} {b}")
+    return lines
+
+
+def as_json(results: dict[str, dict[str, FieldScores]]) -> dict:
+    return {
+        reader: {
+            fold: {
+                name: {"right": r.right, "total": r.total, "value": round(r.value, 3), "misses": r.misses}
+                for name, r in fields.items()
+            }
+            for fold, fields in by_fold.items()
+        }
+        for reader, by_fold in results.items()
+    }
+
+
+def run(readers: dict[str, Reader] | None = None) -> dict[str, dict[str, FieldScores]]:
+    return {name: {fold: reader(fold) for fold in FOLDS} for name, reader in (readers or READERS).items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--misses", action="store_true", help="list what each field missed, per fold")
+    args = parser.parse_args(argv)
+    results = run()
+    if args.json:
+        print(json.dumps(as_json(results), indent=2, ensure_ascii=False))
+        return 0
+    print("\n".join(table(results)))
+    if args.misses:
+        for reader, by_fold in results.items():
+            for fold, fields in by_fold.items():
+                for name, ratio in fields.items():
+                    for miss in ratio.misses:
+                        print(f"{reader} fold {fold} {FIELDS.get(name, name)}: {miss}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,34 @@
+"""bench/reading_eval.py prints every field for both folds, in-sample beside out-of-sample, and a
+second reader (the drafter on conversations) plugs in as a function of the fold."""
+
+from __future__ import annotations
+
+import json
+
+from bench.reading_eval import FIELDS, FOLDS, importer_scores, main, run, table
+from bot.config import PROJECT_ROOT
+from bot.importer.scoring import Ratio, load_truth
+
+
+def test_the_importer_is_scored_on_every_field_for_both_folds(capsys) -> None:
+    assert main(["--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)["importer (eval/postmortems)"]
+    assert set(figures) == set(FOLDS)
+    truths = load_truth(PROJECT_ROOT / "eval" / "postmortems" / "truth.jsonl")
+    for fold in FOLDS:
+        assert set(FIELDS) <= set(figures[fold])
+        incidents = [t for t in truths if t.fold == fold and not t.not_an_incident]
+        assert figures[fold]["imported"]["total"] == len(incidents)  # the fold's own items only
+        assert figures[fold]["fix"]["total"] == sum(bool(t.fix_keywords) for t in incidents)
+
+
+def test_a_second_reader_plugs_in_as_a_function_of_the_fold() -> None:
+    def drafter(fold: str) -> dict[str, Ratio]:
+        return {"fix": Ratio(right=1, total=2 if fold == "A" else 4), "invented_attempts": Ratio(right=3, total=3)}
+
+    results = run({"importer": importer_scores, "drafter (eval/conversations)": drafter})
+    lines = table(results)
+    drafter_rows = lines[lines.index("drafter (eval/conversations)") :]
+    assert any(row.startswith("fix") and "1/2 = 50%" in row and "1/4 = 25%" in row for row in drafter_rows)
+    assert any(row.startswith("invented_attempts") for row in drafter_rows)
+    assert any("fold A (in-sample)" in row and "fold B (out-of-sample)" in row for row in lines)
