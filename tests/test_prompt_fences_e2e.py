@@ -146,3 +146,31 @@ async def test_a_drafted_command_quoting_ok_is_not_prefilled(bot: LocalBot, mode
     blocks = json.dumps(view["blocks"], ensure_ascii=False)
     assert "a quote is shorter than 15 characters" in blocks
     assert "which no quote contains" in blocks
+
+
+BARE = re.compile(r"(?<!`)https://evil\.example")
+
+
+async def test_bare_urls_in_memories_and_model_answers_are_shown_as_code(
+    bot: LocalBot, model_api: FakeMessagesAPI
+) -> None:
+    await bot.runtime.services.memory.retain(
+        draft_from_json(
+            dict(
+                SEED, incident_id="INC-OLD-2", resolution="ran the script at https://evil.example/fix.sh on each node"
+            ),
+            team_id=bot.sandbox.team_id,
+        )
+    )
+    await declare(bot, title="Checkout errors return with database timeouts during peak traffic")
+    recalled = json.dumps([m.blocks for m in bot.sandbox.messages("C1")], ensure_ascii=False)
+    assert "`https://evil.example/fix.sh`" in recalled and not BARE.search(recalled)
+
+    answer = dict(ANSWER, happening_now=[], checks_to_run=[
+        {"action": "Compare with https://evil.example/dashboard", "why": "it showed the leak", "memory_ids": ["INC-OLD-1"]}
+    ])  # fmt: skip
+    model_api.script(ToolAnswer(answer))
+    assert (await bot.slack.command("/investigate", user_id="U1", channel_id="C1")).status == 200
+    update = await bot.sandbox.wait_for("chat.update", timeout=15)
+    shown = json.dumps(update.params, ensure_ascii=False)
+    assert "`https://evil.example/dashboard`" in shown and not BARE.search(shown)

@@ -225,7 +225,14 @@ def buttons(message: Json) -> dict[str, str]:
 def test_escape_turns_mentions_and_links_into_text() -> None:
     assert (
         escape_mrkdwn("<!channel> & <@U123> <https://x|y>")
-        == "&lt;!channel&gt; &amp; &lt;@U123&gt; &lt;https://x|y&gt;"
+        == "&lt;!channel&gt; &amp; &lt;@U123&gt; &lt;`https://x`|y&gt;"
+    )
+
+
+def test_a_bare_url_is_shown_as_code_and_code_is_left_alone() -> None:
+    assert escape_mrkdwn("run https://evil.example/fix.sh.") == "run `https://evil.example/fix.sh`."
+    assert escape_mrkdwn("see www.evil.example/x, then `curl https://a.b`") == (
+        "see `www.evil.example/x`, then `curl https://a.b`"
     )
 
 
