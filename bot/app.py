@@ -21,16 +21,20 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.alerts.routes import alert_routes
+from bot.alerts.web import add_alert_receivers
 from bot.background import BackgroundWork, to_the_end
 from bot.config import ConfigurationError, Settings
 from bot.drafting.build import build_drafter
 from bot.embeddings import EmbeddingsMisconfigured, embedder_from_settings
 from bot.handlers import all_jobs, register_all
 from bot.handlers.lookups import SlackLookups
+from bot.handlers.work_alerts import start_delivery
 from bot.handlers.work_embed import embed_later
 from bot.jobs import JobContext
 from bot.jobs.queue import JobQueue
 from bot.jobs.worker import JobWorker
+from bot.memory.alerts import PostgresAlertStore
 from bot.memory.database import database_url, migrate
 from bot.memory.drafts import PostgresDraftStore
 from bot.memory.effects import PostgresEffects
@@ -47,6 +51,7 @@ from bot.policy import Reviewers
 from bot.recall.concepts import load_vocabulary
 from bot.recall.pipeline import Recaller
 from bot.services.access import Access
+from bot.services.alerts import AlertService
 from bot.services.container import Services
 from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
@@ -138,10 +143,12 @@ def build_web_app(slack_app: AsyncApp, services: Services) -> web.Application:
         claim=services.incidents.claim_request,
     )  # fmt: skip
     web_app = web.Application(
-        client_max_size=MAX_BODY, middlewares=[slack_events_middleware(services.metrics, SLACK_EVENTS_PATH), gate]
+        client_max_size=max(MAX_BODY, services.settings.alerts_max_body),
+        middlewares=[slack_events_middleware(services.metrics, SLACK_EVENTS_PATH), gate],
     )
     web_app.router.add_post(SLACK_EVENTS_PATH, slack_events)
     web_app.router.add_get("/healthz", healthz)
+    add_alert_receivers(web_app, services, start_delivery)  # POST /alerts/…, when ALERT_ROUTES is set
     web_app.router.add_get(METRICS_PATH, metrics_handler(services.metrics, token=services.settings.metrics_token))
     web_app.on_shutdown.append(drain)
     return web_app
@@ -153,6 +160,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         embedder = embedder_from_settings(settings)
     except EmbeddingsMisconfigured as exc:
         raise ConfigurationError(str(exc)) from exc
+    routes = alert_routes(settings)  # a routing file that cannot work stops here, before the database
     dsn = await database_url(settings)
     # the resolved address (the embedded PostgreSQL's when unset): the job worker listens on it
     settings = settings.model_copy(update={"database_url": dsn})
@@ -218,6 +226,11 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             jobs=JobQueue(PostgresJobQueue(intake)),
             effects=PostgresEffects(pool),
             semantic=semantic if semantic is not None and semantic.enabled else None,
+            alerts=None
+            if routes is None
+            else AlertService(
+                routes, PostgresAlertStore(pool), request_store=PostgresAlertStore(intake), metrics=metrics
+            ),
         )
         # memories retained while it was off, by the CLI, or embedded by a model since replaced
         await embed_later(services)
@@ -323,6 +336,8 @@ def _configure_logging(settings: Settings) -> None:
             settings.slack_signing_secret,
             settings.slack_app_token,
             settings.anthropic_api_key,
+            settings.alerts_token,
+            settings.pagerduty_webhook_secret,
         ),
     )
 
@@ -385,6 +400,7 @@ async def serve(settings: Settings) -> None:
     from bot.preflight import check_slack_settings, check_slack_token
 
     check_slack_settings(settings)
+    alert_routes(settings)  # ALERT_ROUTES without a secret, or a file that cannot work: refused now
     workspace = await check_slack_token(settings)  # before the database: a wrong token stops here
     log.info("serving the Slack workspace %s (%s) as @%s", workspace.team, workspace.team_id, workspace.bot_user)
     settings = settings.model_copy(update={"database_url": await database_url(settings)})
@@ -405,7 +421,9 @@ async def serve(settings: Settings) -> None:
             raise ConfigurationError(
                 f"cannot listen on PORT={settings.port} ({exc.strerror or exc}): set PORT to a free port"
             ) from exc
-        log.info("listening on :%d (POST %s, GET /healthz, GET %s)", settings.port, SLACK_EVENTS_PATH, METRICS_PATH)
+        alerts = ", POST /alerts/{alertmanager,grafana,pagerduty,opsgenie}" if runtime.services.alerts else ""
+        log.info("listening on :%d (POST %s%s, GET /healthz, GET %s)", settings.port, SLACK_EVENTS_PATH, alerts,
+                 METRICS_PATH)  # fmt: skip
         socket_handler = None
         if settings.slack_app_token:
             from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler

@@ -139,6 +139,20 @@ class Settings(BaseSettings):
         description="at SIGTERM, how long jobs in flight may finish before they go back to the queue",
     )
     port: int = Field(default=3000, ge=1, le=65535, description="HTTP port of `serve`")
+    alert_routes: Path | None = Field(
+        default=None,
+        description="YAML file routing alert webhooks (Alertmanager, Grafana, PagerDuty, Opsgenie) to channels; "
+        "unset → the /alerts/… receivers answer 404",
+    )
+    alerts_token: str | None = Field(
+        default=None, description="bearer token Alertmanager, Grafana and Opsgenie must send to /alerts/…"
+    )
+    pagerduty_webhook_secret: str | None = Field(
+        default=None, description="secret of the PagerDuty V3 webhook subscription (checks X-PagerDuty-Signature)"
+    )
+    alerts_max_body: int = Field(
+        default=1024 * 1024, ge=1024, le=16 * 1024 * 1024, description="largest alert webhook body accepted (bytes)"
+    )
     log_format: Literal["json", "text"] = Field(
         default="json", description="`serve`'s log lines: one JSON object per line, or text for a terminal"
     )

@@ -27,6 +27,8 @@ SCOPES = (
     "commands", "chat:write", "channels:history", "groups:history", "channels:read", "groups:read", "users:read",
     "usergroups:read",
 )  # fmt: skip
+# an ALERT_ROUTES route that creates channels (conversations.create) or invites people
+ALERT_SCOPES = ("channels:manage",)
 PLACEHOLDER_HOST = "YOUR-HOST"
 
 HEADER = """\
@@ -48,6 +50,16 @@ def slash_commands(settings: Settings) -> list[dict[str, Any]]:
         {"command": settings.slack_investigate_command,
          "description": "Investigate this channel's incident with its past memories as context"},
     ]  # fmt: skip
+
+
+def scopes(settings: Settings) -> list[str]:
+    """The bot's scopes: channels:manage only when the alert routes create channels or invite."""
+    if settings.alert_routes is not None:
+        from bot.alerts.routes import load_routes
+
+        if load_routes(settings.alert_routes).creates_channels:
+            return [*SCOPES, *ALERT_SCOPES]
+    return list(SCOPES)
 
 
 def app_manifest(settings: Settings, *, host: str = PLACEHOLDER_HOST, socket_mode: bool = False) -> dict[str, Any]:
@@ -73,7 +85,7 @@ def app_manifest(settings: Settings, *, host: str = PLACEHOLDER_HOST, socket_mod
                 for c in commands
             ],  # fmt: skip
         },
-        "oauth_config": {"scopes": {"bot": list(SCOPES)}},
+        "oauth_config": {"scopes": {"bot": scopes(settings)}},
         "settings": {
             "event_subscriptions": {"request_url": url, "bot_events": list(BOT_EVENTS)},
             "interactivity": {"is_enabled": True, "request_url": url},

@@ -170,3 +170,16 @@ def test_the_message_shortcut_and_app_home_are_declared_as_the_code_handles_them
     assert "app_home_opened" in registered["event"]
     assert MANIFEST["features"]["app_home"]["home_tab_enabled"] is True
     assert MANIFEST["features"]["app_home"]["messages_tab_enabled"] is True
+
+
+def test_alert_routes_that_create_channels_add_the_one_scope_they_need(tmp_path: Path) -> None:
+    from bot.alerts.routes import load_routes
+
+    routes = tmp_path / "routes.yml"
+    routes.write_text("routes:\n  - match: {service: checkout}\n    channel: C0123ABCD\n")
+    plain = app_manifest(Settings(alert_routes=routes))["oauth_config"]["scopes"]["bot"]
+    assert plain == MANIFEST["oauth_config"]["scopes"]["bot"]  # posting in a named channel needs nothing more
+    routes.write_text("routes:\n  - match: {team: payments}\n    create_channel: true\n    invite: [U012AB3CD]\n")
+    assert load_routes(routes).creates_channels
+    creating = app_manifest(Settings(alert_routes=routes))["oauth_config"]["scopes"]["bot"]
+    assert set(creating) - set(plain) == {"channels:manage"}

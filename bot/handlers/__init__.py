@@ -34,6 +34,7 @@ from bot.handlers import (
     view_reject,
     view_resolution,
     work,
+    work_alerts,
     work_channel,
     work_embed,
     work_investigation,
@@ -59,7 +60,7 @@ def all_jobs() -> tuple[JobKind[Any], ...]:
         work_recall.recall_thread, work_channel.record_message, work_channel.detect_incident,
         work_recall.answer_recall, work_recall.show_memory, work_investigation.run_investigation,
         work.post_ephemeral, work.post_to_channel, action_memory.record_feedback,
-        work_embed.embed_memories, nudges.ask_archived, resolution_form.show_draft,
+        work_embed.embed_memories, nudges.ask_archived, resolution_form.show_draft, work_alerts.deliver_alerts,
     )  # fmt: skip
 
 

@@ -21,6 +21,8 @@ CHANNEL_CACHE_S = 300.0
 # A person's name is asked for each message they post in an incident channel otherwise.
 USER_CACHE_S = 3600.0
 MAX_ENTRIES = 10_000
+# conversations.list pages read to find a channel by name (1,000 channels each)
+MAX_CHANNEL_PAGES = 20
 
 
 async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
@@ -48,6 +50,8 @@ class SlackLookups:
         self._channels: TTLCache[str, asyncio.Future[ChannelInfo]] = TTLCache(max_entries, channel_ttl_s)
         self._names: TTLCache[str, str] = TTLCache(max_entries, user_ttl_s)
         self._members: TTLCache[str, frozenset[str]] = TTLCache(max_entries, channel_ttl_s)
+        self._named: TTLCache[str, str] = TTLCache(max_entries, channel_ttl_s)
+        self._team_id: str | None = None
 
     async def recent_channel_info(self, client: AsyncWebClient, channel_id: str) -> ChannelInfo:
         """channel_info, remembered for a few minutes. A burst of messages shares one request:
@@ -94,3 +98,29 @@ class SlackLookups:
                 return False  # not remembered: asked again next time
             members = self._members[channel_id] = frozenset(found)
         return user_id in members
+
+    async def team_id(self, client: AsyncWebClient) -> str:
+        """The workspace the bot's token belongs to (auth.test, once): alerts carry no team."""
+        if self._team_id is None:
+            self._team_id = str((await client.auth_test())["team_id"])
+        return self._team_id
+
+    async def channel_id_named(self, client: AsyncWebClient, name: str) -> str | None:
+        """The id of the channel called `name` (an alert route may name it), or None. Found
+        ids are remembered; a name not found is asked again next time (it may be created)."""
+        known = self._named.get(name)
+        if known is not None:
+            return known
+        cursor = None
+        for _ in range(MAX_CHANNEL_PAGES):
+            page = await client.conversations_list(
+                types="public_channel,private_channel", exclude_archived=True, limit=1000, cursor=cursor
+            )
+            for channel in page.get("channels") or []:
+                if channel.get("name") == name:
+                    self._named[name] = channel["id"]
+                    return channel["id"]
+            cursor = (page.get("response_metadata") or {}).get("next_cursor")
+            if not cursor:
+                break
+        return None

@@ -121,6 +121,14 @@ class Metrics:
         self.memories_embedded = Counter(
             f"{PREFIX}_memories_embedded", "Memories whose vectors were computed", registry=r
         )
+        self.alerts_received = Counter(
+            f"{PREFIX}_alerts_received", "Alert webhook requests by source and answer (stored, repeat, ignored, "
+            "unauthorized, too_large, malformed, not_stored)", ["source", "outcome"], registry=r,
+        )  # fmt: skip
+        self.alerts_handled = Counter(
+            f"{PREFIX}_alerts_handled", "Stored alert deliveries by what came of them (opened, joined, unrouted, …)",
+            ["source", "outcome"], registry=r,
+        )  # fmt: skip
 
     @contextmanager
     def timed(self, histogram: Histogram, **labels: str) -> Iterator[None]:

@@ -41,7 +41,9 @@ SlackSandbox: an aiohttp server on 127.0.0.1, port 0.
     Methods:    auth.test, chat.postMessage, chat.update, chat.postEphemeral, views.open,
                 views.push, views.update, conversations.info, conversations.join,
                 conversations.history, conversations.replies, conversations.members, users.info,
-                usergroups.users.list, chat.delete, chat.getPermalink, views.publish (App Home:
+                usergroups.users.list, chat.delete, chat.getPermalink, conversations.list,
+                conversations.create, conversations.invite (these two need "channels:manage" in
+                `scopes`), views.publish (App Home:
                 home(user)); handle(method, handler(params) -> body) adds one; any other
                 method answers unknown_method.
     Scripting:  fail_next(method, error, *, times=1, status=200, messages=())

@@ -12,6 +12,7 @@ from aiohttp import web
 
 from bot.app import Runtime, open_runtime
 from bot.config import Settings
+from bot.sandbox.alerts import AlertSender
 from bot.sandbox.signed import SignedSender
 from bot.sandbox.slack_api import SlackSandbox
 
@@ -22,6 +23,7 @@ class LocalBot:
     slack: SignedSender
     runtime: Runtime
     events_url: str
+    alerts: AlertSender  # POST /alerts/… with the settings' ALERTS_TOKEN / PAGERDUTY_WEBHOOK_SECRET
 
 
 @asynccontextmanager
@@ -53,8 +55,12 @@ async def local_bot(
             port = runner.addresses[0][1]
             events_url = f"http://127.0.0.1:{port}/slack/events"
             try:
-                async with SignedSender(events_url, signing_secret, sandbox=sandbox) as slack:
-                    yield LocalBot(sandbox, slack, runtime, events_url)
+                base_url = f"http://127.0.0.1:{port}"
+                alerts = AlertSender(
+                    base_url, token=settings.alerts_token, pagerduty_secret=settings.pagerduty_webhook_secret
+                )
+                async with SignedSender(events_url, signing_secret, sandbox=sandbox) as slack, alerts:
+                    yield LocalBot(sandbox, slack, runtime, events_url, alerts)
                     if settle:
                         await runtime.settle()
             finally:

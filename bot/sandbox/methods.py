@@ -7,6 +7,7 @@ bug is refused here as Slack would refuse it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -195,6 +196,55 @@ def conversations_replies(ws: Workspace, params: Params) -> dict[str, Any]:
     return _page([parent.as_slack()] + [m.as_slack() for m in replies], params)
 
 
+def conversations_list(ws: Workspace, params: Params) -> dict[str, Any]:
+    """Channels the token can see: public ones, and private ones the bot is in."""
+    types = str(params.get("types") or "public_channel").split(",")
+    archived_too = not flag(params.get("exclude_archived", False))
+    listed = [
+        c.as_slack()
+        for c in ws.channels().values()
+        if not c.is_im and (archived_too or not c.is_archived)
+        and (("private_channel" in types and c.is_private and c.is_member) or ("public_channel" in types and not c.is_private))
+    ]  # fmt: skip
+    page = _page(listed, params)
+    return {"channels": page["messages"], "response_metadata": page["response_metadata"]}
+
+
+_CHANNEL_NAME = re.compile(r"^[a-z0-9_-]{1,80}$")
+
+
+def conversations_create(ws: Workspace, params: Params) -> dict[str, Any]:
+    """A new channel with the bot in it (channels:manage; Slack's naming rules)."""
+    if "channels:manage" not in ws.scopes:
+        raise SlackError("missing_scope")
+    name = str(params.get("name") or "")
+    if not _CHANNEL_NAME.match(name):
+        raise SlackError("invalid_name_specials" if name else "invalid_name_required")
+    if any(c.name == name for c in ws.channels().values()):
+        raise SlackError("name_taken")
+    channel_id = f"C0NEW{len(ws.channels()) + 1:05d}"
+    private = flag(params.get("is_private", False))
+    return {"channel": ws.add_channel(channel_id, name, is_private=private).as_slack()}
+
+
+def conversations_invite(ws: Workspace, params: Params) -> dict[str, Any]:
+    if "channels:manage" not in ws.scopes:
+        raise SlackError("missing_scope")
+    channel = ws.channel_for(params)
+    if not channel.is_member:
+        raise SlackError("not_in_channel")
+    users = [u for u in str(params.get("users") or "").split(",") if u]
+    if not users:
+        raise SlackError("no_user")
+    for user in users:
+        if ws.user(user) is None:
+            raise SlackError("user_not_found")
+    if all(u in channel.members for u in users):
+        raise SlackError("already_in_channel")
+    channel.members.extend(u for u in users if u not in channel.members)
+    return {"channel": channel.as_slack()}
+
+
 def users_info(ws: Workspace, params: Params) -> dict[str, Any]:
     user = ws.user(str(params.get("user", "")))
     if user is None:
@@ -225,6 +275,9 @@ METHODS: Final[Mapping[str, Method]] = {
     "conversations.join": conversations_join,
     "conversations.history": conversations_history,
     "conversations.replies": conversations_replies,
+    "conversations.list": conversations_list,
+    "conversations.create": conversations_create,
+    "conversations.invite": conversations_invite,
     "users.info": users_info,
     "usergroups.users.list": usergroups_users_list,
     "chat.delete": chat_delete,

@@ -11,6 +11,7 @@ from bot.jobs.queue import JobQueue
 from bot.memory.effects import PostgresEffects
 from bot.memory.port import MemoryStore
 from bot.observability import Metrics
+from bot.services.alerts import AlertService
 from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
@@ -40,3 +41,5 @@ class Services:
     effects: PostgresEffects  # what jobs already did in Slack, so a rerun does not do it twice
     semantic: SemanticRecall | None = None
     """Semantic recall, when EMBEDDINGS_URL is set and the database has pgvector."""
+    alerts: AlertService | None = None
+    """Alert webhooks into incidents, when ALERT_ROUTES is set."""

@@ -1,9 +1,9 @@
 """No incident closes silently: the bot asks once for what was learned, and reminds the declarer
 once a day later at most.
 
-An ask is triggered by words that say it is over ("resolved", "all clear", "mitigated"), by a
-channel quiet for RESOLUTION_NUDGE_AFTER_H hours, or by the channel's archiving (then by direct
-message to the declarer). Every nudge is a stored row first (bot/memory/nudges.py): it survives a
+An ask is triggered by words that say it is over ("resolved", "all clear", "mitigated"), by every
+alert of the incident resolving, by a channel quiet for RESOLUTION_NUDGE_AFTER_H hours, or by the
+channel's archiving (then by direct message to the declarer). Every nudge is a stored row first (bot/memory/nudges.py): it survives a
 restart and is sent once however many instances run.
 """
 
@@ -41,6 +41,12 @@ class NudgeService:
         if incident.status is not IncidentStatus.OPEN or not says_it_is_over(text):
             return False
         return await self._store.request(incident.team, incident.incident_id, "said_fixed")
+
+    async def alerts_resolved(self, incident: IncidentRecord) -> bool:
+        """Every alert that opened or joined the incident has resolved: ask once for its outcome."""
+        if incident.status is not IncidentStatus.OPEN:
+            return False
+        return await self._store.request(incident.team, incident.incident_id, "alerts_resolved")
 
     async def archived(self, team_id: str, channel_id: str) -> IncidentRecord | None:
         """The channel was archived with its incident open: the declarer will be asked."""

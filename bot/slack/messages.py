@@ -260,6 +260,8 @@ _NUDGE_WHY = {
     "said_fixed": "Someone said it is over. Before the details fade: what was the root cause, what fixed it, and what did not work?",
     "quiet": "This channel has been quiet for a while. If the incident is over, save what was learned; it takes a minute, drafted from the channel.",
     "archived": "Its channel was archived while the incident was still open, so nothing was saved yet.",
+    "alerts_resolved": "Every alert that opened it has resolved. Before the details fade: what was the root cause, "
+    "what fixed it, and what did not work?",
 }
 
 
@@ -304,3 +306,30 @@ def refusal(refused: NotAllowed) -> Json:
         if any(_MENTION.fullmatch(m) for m in mentions)
     ]
     return _message("notice.json.j2", text=str(refused), emoji="", mentions="; ".join(people))
+
+
+ALERTS_SHOWN = 10
+_ALERT_EMOJI = {"firing": ":rotating_light:", "resolved": ":white_check_mark:"}
+
+
+def alert_posted(source: str, alerts: Sequence[Any], *, incident_id: str, opened: bool, truncated: int = 0) -> Json:
+    """Alerts (bot.alerts.model.Alert) said in their incident's channel: what fires, what resolved."""
+    firing = sum(1 for a in alerts if a.status == "firing")
+    resolved = len(alerts) - firing
+    states = ", ".join(
+        x for x in (f"{firing} firing" if firing else "", f"{resolved} resolved" if resolved else "") if x
+    )
+    verb = "opened" if opened else "in"
+    headline = f"{source.capitalize()}: {states} ({verb} `{incident_id}`)"
+    shown = [
+        {
+            "status": a.status, "name": cut(single_line(a.name), 150),
+            "labels": cut(single_line(" ".join(f"{k}={v}" for k, v in sorted(a.labels.items()) if k != "alertname")), 400),
+            "words": cut(single_line(a.annotations.get("summary") or a.annotations.get("description") or ""), 500),
+        }
+        for a in alerts[:ALERTS_SHOWN]
+    ]  # fmt: skip
+    hidden = len(alerts) - len(shown) + truncated
+    more = f"{hidden} more alert{'s' if hidden != 1 else ''} not shown" if hidden else ""
+    emoji = _ALERT_EMOJI["firing" if firing else "resolved"]
+    return _message("alert_posted.json.j2", headline=headline, emoji=emoji, alerts=shown, more=more)
