@@ -8,6 +8,7 @@ import asyncio
 
 from bot.alerts.model import Alert, AlertBatch, Status
 from bot.alerts.routes import AlertRoutes, Route
+from bot.fence import neutralise
 from bot.memory.alerts import PostgresAlertStore, Received, StoredAlert, StoredDelivery
 from bot.models import Incident
 from bot.observability import Metrics
@@ -46,8 +47,9 @@ def incident_from(route: Route, batch: AlertBatch) -> Incident:
 
 
 def timeline_text(source: str, alerts: list[StoredAlert]) -> str:
-    """What joins the timeline: each alert's state, name, labels and words, as data (the
-    investigation prompt fences it like every channel message)."""
+    """What joins the timeline: each alert's state, name, labels and words, as data. Every
+    prompt fences a timeline entry (bot/fence.py); its vendor text is neutralised here already,
+    so no label can carry a fence look-alike into a prompt, a draft or an import."""
     lines = []
     for stored in alerts:
         a = stored.alert
@@ -55,7 +57,7 @@ def timeline_text(source: str, alerts: list[StoredAlert]) -> str:
         words = "; ".join(f"{k}: {a.annotations[k]}" for k in ("summary", "description") if a.annotations.get(k))
         lines.append(f"[{source} alert {a.status.value}] {a.name}" + (f" ({labels})" if labels else "")
                      + (f" — {words}" if words else ""))  # fmt: skip
-    return "\n".join(lines)[:TIMELINE_CHARS]
+    return neutralise("\n".join(lines))[:TIMELINE_CHARS]
 
 
 class AlertService:
