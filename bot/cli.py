@@ -82,17 +82,16 @@ async def cmd_migrate(args: argparse.Namespace, settings: Settings) -> int:
 async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
     from pathlib import PurePath
 
-    from bot.importer.identity import derived_incident_id, identity_name
+    from bot.importer.identity import RowIds, identity_name
 
     # validate all before writing any; a record without an id is named as `import` names it
     if args.file == "-":
-        drafts = drafts_from_text(sys.stdin.read(), "<stdin>", team_id=args.team,
-                                  incident_id_for=lambda line: derived_incident_id(PurePath("stdin"), line))  # fmt: skip
+        drafts = drafts_from_text(
+            sys.stdin.read(), "<stdin>", team_id=args.team, incident_id_for=RowIds(PurePath("stdin"))
+        )
     else:
         path = Path(args.file)
-        drafts = load_drafts(
-            path, team_id=args.team, incident_id_for=lambda line: derived_incident_id(identity_name(path), line)
-        )
+        drafts = load_drafts(path, team_id=args.team, incident_id_for=RowIds(identity_name(path)))
     if not drafts:
         _emit(args, [], f"nothing retained: {args.file if args.file != '-' else 'standard input'} holds no memories")
         return EXIT_OK
@@ -268,8 +267,11 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
             Output.note("error: some files were rejected or conflict with stored memories (see above)")
         return EXIT_FAILED if report.failed else EXIT_OK
 
-    if args.dry_run:
-        return await work(None)  # nothing is written, so no database is opened
+    if args.dry_run:  # nothing is written: the database, when there is one, is only read
+        from bot.memory.database import open_store_read_only
+
+        async with open_store_read_only(settings) as reading:
+            return await work(reading)
     return await _with_store(settings, work)
 
 

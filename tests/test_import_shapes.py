@@ -214,7 +214,7 @@ async def test_show_says_where_each_field_came_from(cli) -> None:  # noqa: F811
     assert json.loads(out)["provenance"]["fields"]["resolution"] == "section 'Resolution'"
 
     assert (await cli("import", str(EXAMPLES / "incident-log.csv")))[0] == 0
-    code, out, _ = await cli("show", "pm-incident-log-3")
+    code, out, _ = await cli("show", "pm-b6f2b0aef8ce")  # the id-less row's id: its title, date and service
     assert "imported from incident-log.csv by csv" in out and "root_cause: column 'root_cause'" in out
 
 
@@ -226,7 +226,9 @@ async def test_retain_and_import_give_a_record_the_same_id_and_truth(cli, store,
     path.write_text(json.dumps({"title": "Disk full", "root_cause": "logs", "verified_by": "maya"}) + "\n")
     assert (await cli("retain", str(path)))[0] == 0
     assert (await cli("import", "--team", "other", str(path)))[0] == 0
-    retained, imported = await store.get("local", "pm-export-1"), await store.get("other", "pm-export-1")
+    [imported_id] = [m.incident_id for m in (await store.list("other")).memories]
+    assert imported_id.startswith("pm-") and imported_id != "pm-export-1"  # from its content, not its line
+    retained, imported = await store.get("local", imported_id), await store.get("other", imported_id)
     assert retained.truth_state is imported.truth_state is TruthState.HUMAN_CONFIRMED
     assert retained.verified_by == imported.verified_by == "maya"
 

@@ -10,7 +10,7 @@ Only `title` is required. An empty cell is no value. `failed_attempts` is either
 (`[{"action": "...", "why_it_failed": "..."}]`, or a list of strings) or plain text:
 `action — why; action — why` (attempts apart by `;` or a new line, the reason after ` — `,
 ` – `, ` -- ` or ` - `). `tags` is a JSON list or `a, b, c`. A row without an incident_id gets
-`pm-<file>-<row>` (row 1 is the first row under the header), so keep rows in order or give ids.
+`pm-<hash of title + date + service>` (identity.py): rows may be reordered and the file renamed.
 An unknown column rejects the whole file: a misspelt column would otherwise drop data silently.
 """
 
@@ -20,11 +20,10 @@ import csv
 import io
 import json
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.importer.drafts import WHY_SEPARATOR, DraftCollector, Rejected, read_text
+from bot.importer.drafts import WHY_SEPARATOR, DraftCollector, IdFor, Rejected, read_text
 from bot.models import MemoryDraft
 
 COLUMNS = frozenset(MemoryDraft.model_fields) - {"team_id", "superseded_by"}
@@ -77,7 +76,7 @@ def _row_fields(row: dict[str, str]) -> dict[str, Any]:
     return fields
 
 
-def parse_csv(text: str, *, team_id: str, incident_id_for: Callable[[int], str]) -> list[MemoryDraft]:
+def parse_csv(text: str, *, team_id: str, incident_id_for: IdFor) -> list[MemoryDraft]:
     """Every row as a seed draft, or Rejected listing every bad row by line (nothing half-read)."""
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
@@ -92,7 +91,7 @@ def parse_csv(text: str, *, team_id: str, incident_id_for: Callable[[int], str])
         raise Rejected("a column appears twice in the header")
     if "title" not in columns:
         raise Rejected("no 'title' column")
-    collected = DraftCollector(team_id=team_id)
+    collected = DraftCollector(team_id=team_id, incident_id_for=incident_id_for)
     number = 0
     while True:
         line = reader.line_num + 1
@@ -113,13 +112,12 @@ def parse_csv(text: str, *, team_id: str, incident_id_for: Callable[[int], str])
         except Rejected as exc:
             collected.problem(line, str(exc))
             continue
-        fields.setdefault("incident_id", incident_id_for(number))
-        collected.add(line, fields)
+        collected.add(line, fields, row=number)  # row: before content ids, ids came from it
     drafts = collected.drafts()
     if not drafts:
         raise Rejected("no rows under the header")
     return drafts
 
 
-def read_csv(path: Path, *, team_id: str, incident_id_for: Callable[[int], str]) -> list[MemoryDraft]:
+def read_csv(path: Path, *, team_id: str, incident_id_for: IdFor) -> list[MemoryDraft]:
     return parse_csv(read_text(path), team_id=team_id, incident_id_for=incident_id_for)

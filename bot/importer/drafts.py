@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.memory.files import draft_from_json, expected_shape
+from bot.memory.files import UNNAMED, IdFor, draft_from_json, expected_shape, same_content_id
 from bot.models import MemoryDraft, Source, TruthState
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # a postmortem or a seed export, not a data dump
@@ -47,6 +47,7 @@ class ParsedFile:
     error: str | None = None
     skipped: bool = False  # `error` says why the file is not an incident report
     prose: bool = False  # a written postmortem (Markdown or text), not a CSV or a memory export
+    legacy: dict[str, str] = field(default_factory=dict)  # id from content → positional id of before
 
 
 def read_text(path: Path) -> str:
@@ -126,24 +127,36 @@ MAX_PROBLEMS = 20
 
 class DraftCollector:
     """The drafts of a file with many records (CSV rows, JSON Lines): every bad record is kept
-    with its line, and the file is rejected whole if there is any (nothing half-read)."""
+    with its line, and the file is rejected whole if there is any (nothing half-read). A record
+    without an id is named by `incident_id_for(row, draft)` (identity.RowIds: from its content)."""
 
-    def __init__(self, *, team_id: str) -> None:
+    def __init__(self, *, team_id: str, incident_id_for: IdFor | None = None) -> None:
         self._team_id = team_id
+        self._incident_id_for = incident_id_for
         self._drafts: dict[str, MemoryDraft] = {}
+        self._lines: dict[str, int] = {}
         self._problems: list[str] = []
 
     def problem(self, line: int, text: str) -> None:
         self._problems.append(f"line {line}: {text}")
 
-    def add(self, line: int, fields: dict[str, Any]) -> None:
+    def add(self, line: int, fields: dict[str, Any], *, row: int | None = None) -> None:
+        """`row`: the record's position, which ids were derived from before (default: its line)."""
+        unnamed = self._incident_id_for is not None and not fields.get("incident_id") and not fields.get("id")
         try:
-            draft = seed_draft(fields, team_id=self._team_id)
+            draft = seed_draft({**fields, "incident_id": UNNAMED} if unnamed else fields, team_id=self._team_id)
         except Rejected as exc:
             self.problem(line, str(exc))
             return
+        if unnamed:
+            assert self._incident_id_for is not None
+            draft = draft.model_copy(update={"incident_id": self._incident_id_for(line if row is None else row, draft)})
+        first = self._lines.setdefault(draft.incident_id, line)
         if self._drafts.setdefault(draft.incident_id, draft) != draft:
-            self.problem(line, f"incident_id {draft.incident_id!r} appears again with other content")
+            if unnamed:
+                self.problem(line, same_content_id(draft.incident_id, first))
+            else:
+                self.problem(line, f"incident_id {draft.incident_id!r} appears again with other content")
 
     def drafts(self) -> list[MemoryDraft]:
         if self._problems:

@@ -7,7 +7,7 @@ from pathlib import Path, PurePath
 
 from bot.importer.csv_ import read_csv
 from bot.importer.drafts import NotAnIncident, ParsedFile, Rejected
-from bot.importer.identity import derived_incident_id, identity_name
+from bot.importer.identity import RowIds, derived_incident_id, identity_name
 from bot.importer.jsonl import read_memory_file
 from bot.importer.markdown import read_markdown
 from bot.models import MemoryDraft, Provenance
@@ -90,9 +90,7 @@ def parse_file(found: FoundFile, *, team_id: str) -> ParsedFile:
     """The file's drafts, or its rejection (or why it is skipped); never raises for bad content."""
     suffix = found.path.suffix.lower()
     identity = identity_name(found.path)
-
-    def row_id(row: int) -> str:
-        return derived_incident_id(identity, row)
+    row_id = RowIds(identity)
 
     try:
         if suffix in MARKDOWN:
@@ -110,4 +108,4 @@ def parse_file(found: FoundFile, *, team_id: str) -> ParsedFile:
         return ParsedFile(found.path, error=str(exc), skipped=True)
     except Rejected as exc:
         return ParsedFile(found.path, error=str(exc))
-    return ParsedFile(found.path, drafts=drafts, prose=suffix in MARKDOWN)
+    return ParsedFile(found.path, drafts=drafts, prose=suffix in MARKDOWN, legacy=row_id.legacy)

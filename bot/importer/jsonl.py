@@ -1,32 +1,29 @@
 """Memories in the memory format (a JSON object, a JSON list, or JSON Lines), as `retain` reads
-them, made seeds. A record without `incident_id` (or `id`) gets one from the file and its line."""
+them, made seeds. A record without `incident_id` (or `id`) gets one from its content (identity.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from bot.importer.drafts import DraftCollector, Rejected, read_text
+from bot.importer.drafts import DraftCollector, IdFor, Rejected, read_text
 from bot.memory.files import MemoryFileError, parse_records
 from bot.models import MemoryDraft
 
 
-def parse_memory_records(text: str, *, team_id: str, incident_id_for: Callable[[int], str]) -> list[MemoryDraft]:
+def parse_memory_records(text: str, *, team_id: str, incident_id_for: IdFor) -> list[MemoryDraft]:
     """Every record as a seed draft, or Rejected listing every bad record by line (nothing half-read)."""
     try:
         records = parse_records(text, "file")
     except MemoryFileError as exc:
         raise Rejected(str(exc).removeprefix("file: ")) from exc
-    collected = DraftCollector(team_id=team_id)
+    collected = DraftCollector(team_id=team_id, incident_id_for=incident_id_for)
     for line, record in records:
         if not isinstance(record, dict):
             collected.problem(line, f"expected an object, got {type(record).__name__}")
             continue
-        if "incident_id" not in record and "id" not in record:
-            record = {**record, "incident_id": incident_id_for(line)}
         collected.add(line, record)
     return collected.drafts()
 
 
-def read_memory_file(path: Path, *, team_id: str, incident_id_for: Callable[[int], str]) -> list[MemoryDraft]:
+def read_memory_file(path: Path, *, team_id: str, incident_id_for: IdFor) -> list[MemoryDraft]:
     return parse_memory_records(read_text(path), team_id=team_id, incident_id_for=incident_id_for)

@@ -26,7 +26,7 @@ class Revision:
     replaced: str | None  # the revision it superseded now, or None when it was already the latest
 
 
-def _same_content(draft: MemoryDraft, memory: MemoryRecord) -> bool:
+def same_content(draft: MemoryDraft, memory: MemoryRecord) -> bool:
     stored = MemoryDraft.model_validate({f: getattr(memory, f) for f in MemoryDraft.model_fields})
     return draft.model_dump(mode="json", exclude=_NOT_CONTENT) == stored.model_dump(mode="json", exclude=_NOT_CONTENT)
 
@@ -45,7 +45,7 @@ async def revise(store: MemoryStore, draft: MemoryDraft, *, reason: str, update:
     """After a conflict on `draft.incident_id`: the revision that holds its content (made now when
     `update`), or None when it is other content and `update` was not asked for."""
     latest, number = await _latest(store, draft.team_id, draft.incident_id)
-    if _same_content(draft, latest):
+    if same_content(draft, latest):
         return Revision(latest.incident_id, None)
     if not update:
         return None

@@ -4,8 +4,10 @@ A file is the unit of the report: it is imported (something new was retained), u
 `--update`: an edited postmortem became a new revision that supersedes the stored one), unchanged
 (all of it was already there), a conflict (the store holds other content for one of its incident
 ids; nothing is overwritten), skipped (not an incident report: a template, an index, an empty
-file) or rejected (it could not be read, and nothing of it was retained). With `dry_run` nothing
-is written: each file is checked, and the report says which fields were found and which not.
+file) or rejected (it could not be read, and nothing of it was retained). Each file is imported in
+one transaction: a conflict anywhere in it writes none of it. With `dry_run` nothing is written:
+each file is checked, the report says which fields were found and which not, and, when the
+database can be read, the conflicts the import would meet.
 """
 
 from __future__ import annotations
@@ -16,12 +18,13 @@ from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from bot.errors import MemoryConflict, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.importer.drafts import ParsedFile, read_text
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
-from bot.importer.revisions import revise
+from bot.importer.identity import content_incident_id
+from bot.importer.revisions import revise, same_content
 from bot.memory.port import MemoryStore, RetainStatus
-from bot.models import Strict
+from bot.models import MemoryDraft, MemoryRecord, Strict
 
 if TYPE_CHECKING:  # the Anthropic SDK is imported only when --with-model asks for the model
     from bot.importer.model_extract import ModelExtractor
@@ -59,6 +62,7 @@ class FileOutcome(Strict):
 class ImportReport(Strict):
     files: list[FileOutcome] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list, description="files in a folder that are not postmortems")
+    conflicts_checked: bool = Field(default=True, description="--dry-run: whether the database was read")
 
     def with_status(self, status: FileStatus) -> list[FileOutcome]:
         return [f for f in self.files if f.status is status]
@@ -78,9 +82,11 @@ async def import_postmortems(
     model: ModelExtractor | None = None,
     on_file: Callable[[FileOutcome], None] = lambda _: None,
 ) -> ImportReport:
-    """Import every file found; `store` may be None only for a dry run (nothing is written).
-    With `model`, postmortems (not memory exports) are also read by the model (see model_extract)."""
-    report = ImportReport(skipped=[str(p) for p in found.skipped])
+    """Import every file found, each in one transaction (whole or not at all). With `dry_run`
+    nothing is written: `store` (read only) tells the conflicts the import would meet, or, None
+    when the database cannot be reached, they are not checked. With `model`, postmortems (not
+    memory exports) are also read by the model (see model_extract)."""
+    report = ImportReport(skipped=[str(p) for p in found.skipped], conflicts_checked=store is not None)
     for missing in found.missing:
         report.files.append(FileOutcome(path=str(missing.path), status=FileStatus.REJECTED, reason=missing.error))
     claimed: dict[str, str] = {}  # incident id → the file that brought it in this run
@@ -91,10 +97,12 @@ async def import_postmortems(
         # with its provenance too, would become one)
         if model is not None and parsed.prose and parsed.drafts:
             parsed, note = await _with_model(model, file, parsed)
-        if dry_run or store is None:
-            outcome = _checked(file, parsed)
-        else:
-            outcome = await _import_file(store, file, parsed, claimed=claimed, update=update)
+        outcome = _unread(file, parsed) or _claimed_elsewhere(file, parsed, claimed)
+        if outcome is None and dry_run:
+            outcome = await _checked(store, file, parsed, update=update)
+        elif outcome is None:
+            assert store is not None, "only a dry run goes without a store"
+            outcome = await _imported(store, file, parsed, update=update)
         if note:
             outcome.model = note
         report.files.append(outcome)
@@ -110,61 +118,128 @@ async def _with_model(model: ModelExtractor, file: FoundFile, parsed: ParsedFile
     return ParsedFile(parsed.path, drafts=[reading.draft]), f"model-extracted: {', '.join(reading.kept)}{dropped}"
 
 
-def _checked(file: FoundFile, parsed: ParsedFile) -> FileOutcome:
+def _unread(file: FoundFile, parsed: ParsedFile) -> FileOutcome | None:
+    if parsed.error is None:
+        return None
+    status = FileStatus.SKIPPED if parsed.skipped else FileStatus.REJECTED
+    return FileOutcome(path=str(file.path), status=status, reason=parsed.error)
+
+
+def _claimed_elsewhere(file: FoundFile, parsed: ParsedFile, claimed: dict[str, str]) -> FileOutcome | None:
+    """Two files for one incident: retaining both would make the second a false conflict."""
     path = str(file.path)
-    if parsed.error is not None:
-        status = FileStatus.SKIPPED if parsed.skipped else FileStatus.REJECTED
-        return FileOutcome(path=path, status=status, reason=parsed.error)
+    ids = [d.incident_id for d in parsed.drafts]
+    taken = [f"incident id {i!r} also comes from {claimed[i]}" for i in ids if claimed.get(i, path) != path]
+    if taken:
+        return FileOutcome(path=path, status=FileStatus.REJECTED, incident_ids=ids, reason="; ".join(taken))
+    claimed.update(dict.fromkeys(ids, path))
+    return None
+
+
+async def _checked(store: MemoryStore | None, file: FoundFile, parsed: ParsedFile, *, update: bool) -> FileOutcome:
+    """A dry run's outcome: the fields found, and the conflicts the import would meet (read only)."""
     found: dict[str, None] = {}
     for draft in parsed.drafts:
         found.update(dict.fromkeys(f for f in REVIEWED_FIELDS if getattr(draft, f) not in (None, "", [])))
-    return FileOutcome(
-        path=path,
+    outcome = FileOutcome(
+        path=str(file.path),
         status=FileStatus.CHECKED,
         incident_ids=[d.incident_id for d in parsed.drafts],
         found=list(found),
         missing=[f for f in REVIEWED_FIELDS if f not in found],
     )
+    if store is not None:
+        async with store.atomic(read_only=True) as reading:
+            would = await _apply(reading, file, parsed, update=update, write=False)
+        outcome.incident_ids, outcome.created = would.incident_ids, would.created
+        if would.status is FileStatus.CONFLICT:
+            outcome.status, outcome.reason = FileStatus.CONFLICT, would.reason
+    return outcome
 
 
-async def _import_file(
-    store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, claimed: dict[str, str], update: bool
-) -> FileOutcome:
+class _Undone(Exception):
+    """Rolls a file's transaction back, carrying what the file met."""
+
+    def __init__(self, outcome: FileOutcome) -> None:
+        self.outcome = outcome
+
+
+async def _imported(store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, update: bool) -> FileOutcome:
+    """The file in one transaction: a conflict anywhere in it writes none of it."""
+    try:
+        async with store.atomic() as writing:
+            outcome = await _apply(writing, file, parsed, update=update, write=True)
+            if outcome.status is FileStatus.CONFLICT:
+                raise _Undone(outcome)
+    except _Undone as undone:
+        outcome = undone.outcome
+        outcome.reason = f"{outcome.reason}; nothing of this file was written"
+        outcome.created, outcome.superseded = 0, []
+    return outcome
+
+
+async def _apply(store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, update: bool, write: bool) -> FileOutcome:
+    """Retain each draft (`write`), or only check what retaining would do."""
     path = str(file.path)
-    if parsed.error is not None:
-        status = FileStatus.SKIPPED if parsed.skipped else FileStatus.REJECTED
-        return FileOutcome(path=path, status=status, reason=parsed.error)
     ids = [d.incident_id for d in parsed.drafts]
-    taken = [f"incident id {i!r} also comes from {claimed[i]}" for i in ids if claimed.get(i, path) != path]
-    if taken:
-        # two files for one incident: retaining both would make the second a false conflict
-        return FileOutcome(path=path, status=FileStatus.REJECTED, incident_ids=ids, reason="; ".join(taken))
-    claimed.update(dict.fromkeys(ids, path))
     created = 0
     conflicts = []
     superseded = []
-    for draft in parsed.drafts:
+    before = _StoredBefore(store, parsed)
+    for n, draft in enumerate(parsed.drafts):
+        if stored_as := await before.holding(draft):
+            ids[n] = stored_as
+            continue
         try:
-            retained = await store.retain(draft)
+            status = (await store.retain(draft)).status if write else await store.check(draft)
         except MemoryConflict as exc:
             try:
                 revision = await revise(
-                    store, draft, reason=f"re-imported from {file.relative.as_posix()}", update=update
+                    store, draft, reason=f"re-imported from {file.relative.as_posix()}", update=update and write
                 )
             except (MemoryConflict, TruthMoveRefused) as refused:  # a half-made revision from an interrupted run
                 conflicts.append(f"{exc.incident_id}: its revisions could not be updated ({refused})")
                 continue
-            if revision is None:
+            if revision is None and update:  # a dry run of --update: it would be a new revision
+                created += 1
+            elif revision is None:
                 conflicts.append(f"{exc.incident_id} differs from the stored memory in {', '.join(exc.fields)}")
             else:
-                ids[ids.index(draft.incident_id)] = revision.incident_id  # the revision that holds it now
+                ids[n] = revision.incident_id  # the revision that holds it now
                 if revision.replaced is not None:
                     created += 1
                     superseded.append(revision.replaced)
             continue
-        created += retained.status is RetainStatus.CREATED
+        created += status is RetainStatus.CREATED
     if conflicts:
         reason = "; ".join(conflicts) + " (not overwritten; import with --update to supersede it with this version)"
         return FileOutcome(path=path, status=FileStatus.CONFLICT, incident_ids=ids, created=created, reason=reason)
     status = FileStatus.UPDATED if superseded else FileStatus.IMPORTED if created else FileStatus.UNCHANGED
     return FileOutcome(path=path, status=status, incident_ids=ids, created=created, superseded=superseded)
+
+
+class _StoredBefore:
+    """Rows imported before ids came from content were stored as `pm-<file>-<row>`: a row whose
+    own id holds nothing is matched to the one of those (any row: rows move) with its content."""
+
+    def __init__(self, store: MemoryStore, parsed: ParsedFile) -> None:
+        self._store = store
+        self._legacy = parsed.legacy
+        self._by_content: dict[str, MemoryRecord] | None = None  # content id → memory under an old id
+
+    async def holding(self, draft: MemoryDraft) -> str | None:
+        if draft.incident_id not in self._legacy or await self._stored(draft.team_id, draft.incident_id):
+            return None
+        if self._by_content is None:
+            self._by_content = {}
+            for old in dict.fromkeys(self._legacy.values()):
+                if (memory := await self._stored(draft.team_id, old)) is not None:
+                    self._by_content.setdefault(content_incident_id(memory), memory)
+        memory = self._by_content.get(draft.incident_id)
+        return memory.incident_id if memory is not None and same_content(draft, memory) else None
+
+    async def _stored(self, team_id: str, incident_id: str) -> MemoryRecord | None:
+        try:
+            return await self._store.get(team_id, incident_id)
+        except MemoryNotFound:
+            return None

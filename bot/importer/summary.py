@@ -26,7 +26,8 @@ def summary_text(report: ImportReport) -> str:
                 lines.append(f"           {f.model}")
     memories = sum(f.created for f in report.files)
     if report.with_status(FileStatus.CHECKED):
-        counts = [f"{len(report.with_status(FileStatus.CHECKED))} checked (dry run: nothing written)"]
+        checked = "" if report.conflicts_checked else "; conflicts not checked: the database could not be read"
+        counts = [f"{len(report.with_status(FileStatus.CHECKED))} checked (dry run: nothing written{checked})"]
     else:
         counts = [f"{len(report.with_status(FileStatus.IMPORTED))} imported ({memories} new memories)"]
     if report.with_status(FileStatus.UPDATED):
@@ -40,4 +41,5 @@ def summary_text(report: ImportReport) -> str:
         counts.append(f"{len(report.with_status(FileStatus.SKIPPED))} not incident reports")
     if report.skipped:
         counts.append(f"{len(report.skipped)} skipped (not .md, .txt, .json, .jsonl or .csv)")
-    return "\n".join([*lines, "", "files: " + ", ".join(counts)])
+    whole = "" if report.with_status(FileStatus.CHECKED) else "\n(each file is imported whole or not at all)"
+    return "\n".join([*lines, "", "files: " + ", ".join(counts) + whole])

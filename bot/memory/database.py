@@ -100,6 +100,29 @@ async def open_store(settings: Settings, *, run_migrations: bool = True) -> Asyn
 
 
 @asynccontextmanager
+async def open_store_read_only(settings: Settings) -> AsyncIterator[PostgresMemoryStore | None]:
+    """The memory bank to read (import --dry-run), or None when there is none to read: the
+    database cannot be reached or holds no memory bank, or the embedded one was never created
+    (starting it would create it). Nothing is migrated; writing is the caller's to refuse."""
+    if not settings.database_url and not (settings.data_dir / "pg").is_dir():
+        yield None
+        return
+    try:
+        dsn = await database_url(settings)
+        pool = await _pool(settings, dsn, max_size=2)
+    except MemoryError_:
+        yield None
+        return
+    try:
+        async with pool.acquire() as conn:
+            migrated = await conn.fetchval("SELECT to_regclass('memories') IS NOT NULL")
+        store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
+        yield store if migrated else None
+    finally:
+        await pool.close()
+
+
+@asynccontextmanager
 async def open_incident_store(settings: Settings) -> AsyncIterator[PostgresIncidentStore]:
     """The incidents in progress (for the CLI: the bot's own runtime opens its stores together)."""
     dsn = await database_url(settings)

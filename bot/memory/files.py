@@ -108,12 +108,23 @@ def parse_records(text: str, name: str) -> list[tuple[int, Any]]:
     return out
 
 
+# An id-less record is validated under UNNAMED, then named by `IdFor(row, draft)` (the importer's
+# identity.RowIds: from its title, date and service).
+UNNAMED = "pm-unnamed"
+IdFor = Callable[[int, MemoryDraft], str]
+
+
+def same_content_id(incident_id: str, first_line: int) -> str:
+    return (f"{incident_id} (from its title, date and service) is also line {first_line}'s, with other content: "
+            "give one of them an incident_id")  # fmt: skip
+
+
 def load_drafts(
     path: Path,
     *,
     team_id: str,
     source: Source | None = None,
-    incident_id_for: Callable[[int], str] | None = None,
+    incident_id_for: IdFor | None = None,
 ) -> list[LoadedDraft]:
     """Every draft in the file, or MemoryFileError listing every invalid record (nothing half-read)."""
     try:
@@ -133,7 +144,7 @@ def drafts_from_text(
     *,
     team_id: str,
     source: Source | None = None,
-    incident_id_for: Callable[[int], str] | None = None,
+    incident_id_for: IdFor | None = None,
 ) -> list[LoadedDraft]:
     """As load_drafts, from text already read (standard input); `path` names it in errors."""
     if len(text) > MAX_FILE_BYTES:
@@ -142,10 +153,11 @@ def drafts_from_text(
     problems: list[str] = []
     seen: dict[str, int] = {}
     for line, obj in parse_records(text, path):
-        if incident_id_for is not None and isinstance(obj, dict) and "incident_id" not in obj and "id" not in obj:
-            obj = {**obj, "incident_id": incident_id_for(line)}  # as `import` names it
+        unnamed = incident_id_for is not None and isinstance(obj, dict) and not obj.get("incident_id", obj.get("id"))
         try:
-            draft = draft_from_json(obj, team_id=team_id, source=source)
+            draft = draft_from_json({**obj, "incident_id": UNNAMED} if unnamed else obj, team_id=team_id, source=source)
+            if unnamed:  # as `import` names it
+                draft = draft.model_copy(update={"incident_id": incident_id_for(line, draft)})
         except ValidationError as exc:
             problems.append(f"{path}:{line}: {_describe(exc)}")
             continue
@@ -153,7 +165,10 @@ def drafts_from_text(
             problems.append(f"{path}:{line}: {exc}")
             continue
         if draft.incident_id in seen and loaded[seen[draft.incident_id]].draft != draft:
-            problems.append(f"{path}:{line}: incident_id {draft.incident_id!r} appears again with other content")
+            first = loaded[seen[draft.incident_id]].line
+            said = same_content_id(draft.incident_id, first) if unnamed else (
+                f"incident_id {draft.incident_id!r} appears again with other content")  # fmt: skip
+            problems.append(f"{path}:{line}: {said}")
             continue
         seen.setdefault(draft.incident_id, len(loaded))
         loaded.append(LoadedDraft(line, draft))

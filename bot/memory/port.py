@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
@@ -49,6 +50,14 @@ class MemoryPage(Strict):
 class MemoryStore(Protocol):
     async def retain(self, draft: MemoryDraft) -> RetainOutcome:
         """Store a memory once. Same content again: UNCHANGED. Other content: MemoryConflict."""
+        ...
+
+    async def check(self, draft: MemoryDraft) -> RetainStatus:
+        """What `retain(draft)` would do, writing nothing: CREATED, UNCHANGED, or MemoryConflict."""
+        ...
+
+    def atomic(self, *, read_only: bool = False) -> AbstractAsyncContextManager[MemoryStore]:
+        """The store in one transaction: the block's writes commit together, or none do."""
         ...
 
     async def resolve_incident(self, draft: MemoryDraft) -> RetainOutcome:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,17 @@ from bot.recall.truth import refusal
 log = logging.getLogger(__name__)
 
 _RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "provenance", "drafting", "created_at", "updated_at"))
+
+
+_STORED_CONTENT = "SELECT retained_content FROM memories WHERE team_id = $1 AND incident_id = $2"
+
+
+def _refuse_other_content(draft: MemoryDraft, stored: dict[str, Any]) -> RetainStatus:
+    content = draft.content()
+    differing = sorted(k for k in content.keys() | stored.keys() if content.get(k) != stored.get(k))
+    if differing:
+        raise MemoryConflict(draft.incident_id, differing)
+    return RetainStatus.UNCHANGED
 
 
 class PostgresMemoryStore:
@@ -94,13 +106,7 @@ class PostgresMemoryStore:
                 TERMS_VERSION,
             )  # fmt: skip
             if pk is None:
-                existing = await conn.fetchval(
-                    "SELECT retained_content FROM memories WHERE team_id = $1 AND incident_id = $2",
-                    draft.team_id, draft.incident_id,
-                )  # fmt: skip
-                differing = sorted(k for k in content.keys() | existing.keys() if content.get(k) != existing.get(k))
-                if differing:
-                    raise MemoryConflict(draft.incident_id, differing)
+                _refuse_other_content(draft, await conn.fetchval(_STORED_CONTENT, draft.team_id, draft.incident_id))
                 if also is not None:
                     await also(conn)
                 return RetainOutcome(
@@ -128,6 +134,20 @@ class PostgresMemoryStore:
             )
         self._derive_soon()
         return outcome
+
+    async def check(self, draft: MemoryDraft) -> RetainStatus:
+        """What `retain(draft)` would do, writing nothing: CREATED, UNCHANGED or MemoryConflict."""
+        async with self._acquire() as conn:
+            stored = await conn.fetchval(_STORED_CONTENT, draft.team_id, draft.incident_id)
+        return RetainStatus.CREATED if stored is None else _refuse_other_content(draft, stored)
+
+    @asynccontextmanager
+    async def atomic(self, *, read_only: bool = False) -> AsyncIterator[PostgresMemoryStore]:
+        """This store on one connection in one transaction: its writes commit together when the
+        block ends, or none do (an exception rolls all back; one retain's conflict only its own)."""
+        async with self._acquire() as conn, conn.transaction(readonly=read_only):
+            yield _OneTransaction(self, conn)
+        self._derive_soon()
 
     def _derive_soon(self) -> None:
         """Derive postings for new memories in the background, after the retain has answered."""
@@ -464,3 +484,17 @@ def _record(row: asyncpg.Record, corrections: list[Correction], transitions: lis
         {**fields, "corrections": corrections, "transitions": transitions,
          "created_at": row["created_at"], "updated_at": row["updated_at"]}
     )  # fmt: skip
+
+
+class _OneTransaction(PostgresMemoryStore):
+    """PostgresMemoryStore.atomic's view: every call on its one connection, inside its transaction."""
+
+    def __init__(self, store: PostgresMemoryStore, conn: asyncpg.Connection) -> None:
+        self.__dict__.update(vars(store))
+        self._conn = conn
+
+    def _acquire(self):  # noqa: ANN202 - as the store's
+        return nullcontext(self._conn)
+
+    def _derive_soon(self) -> None:  # after the commit, by the store that opened the transaction
+        pass
