@@ -33,6 +33,7 @@ from bot.handlers.work_alerts import start_delivery
 from bot.handlers.work_embed import embed_later
 from bot.jobs import JobContext
 from bot.jobs.queue import JobQueue
+from bot.jobs.reading import ReadingPool
 from bot.jobs.worker import JobWorker
 from bot.memory.alerts import PostgresAlertStore
 from bot.memory.database import database_url, migrate
@@ -177,7 +178,9 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
     memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
     await memory_store.reindex_terms()  # after a tokenizer change: one read when nothing is stale
-    investigation = InvestigationService.from_settings(settings, metrics=metrics)
+    # reading members' text off the event loop: spawned at the first long text, then reused
+    reading = ReadingPool(settings.reading_workers, settings.reading_deadline_s)
+    investigation = InvestigationService.from_settings(settings, metrics=metrics, reading=reading)
     semantic = None
     if embedder is not None:
         semantic = SemanticRecall(
@@ -187,6 +190,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     drafter = build_drafter(
         api_key=settings.anthropic_api_key, model=settings.anthropic_model, base_url=settings.anthropic_base_url,
         timeout_s=settings.drafting_timeout_s, private_with_model=settings.investigate_private_with_model,
+        limits=settings.read_limits, reading=reading,
     )  # fmt: skip
     try:
         if semantic is not None:
@@ -219,6 +223,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 nudge_store,
                 quiet_hours=settings.resolution_nudge_after_h,
                 reminder_after_h=settings.resolution_reminder_after_h,
+                reading=reading,
+                max_chars=settings.read_message_chars,
             ),  # fmt: skip
             review=ReviewService(memory, nudge_store, recall),
             background=background,
@@ -231,6 +237,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             else AlertService(
                 routes, PostgresAlertStore(pool), request_store=PostgresAlertStore(intake), metrics=metrics
             ),
+            reading=reading,
         )
         # memories retained while it was off, by the CLI, or embedded by a model since replaced
         await embed_later(services)
@@ -246,6 +253,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             await memory_store.close()  # a recall-postings derivation in flight finishes first
             await pool.close()
             await intake.close()
+            reading.close()
 
         await to_the_end(close())  # a second Ctrl-C must not leave pools half closed
 

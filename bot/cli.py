@@ -236,6 +236,7 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
 
     from bot.importer import find_postmortems, import_postmortems
     from bot.importer.summary import summary_text
+    from bot.jobs.reading import ReadingPool
 
     found = find_postmortems(args.paths)
     model = None
@@ -250,6 +251,7 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
         )  # fmt: skip
 
     async def work(store: MemoryStore | None) -> int:
+        reading = ReadingPool(min(settings.reading_workers, 1), settings.reading_deadline_s)  # a file past it: rejected
         with Progress(console=Console(stderr=True), transient=True) as progress:  # stdout stays the report
             task = progress.add_task(
                 "reading postmortems" if args.dry_run else "importing postmortems", total=len(found.files)
@@ -257,9 +259,11 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
             try:
                 report = await import_postmortems(
                     store, found, team_id=args.team, update=args.update, dry_run=args.dry_run, model=model,
-                    on_file=lambda _: progress.advance(task),
+                    on_file=lambda _: progress.advance(task), reading=reading,
+                    max_chars=settings.import_max_document_chars,
                 )  # fmt: skip
             finally:
+                reading.close()
                 if model is not None:
                     await model.aclose()
         _emit(args, report.model_dump(mode="json"), summary_text(report))

@@ -13,6 +13,7 @@ from pydantic import Field, ValidationError, ValidationInfo, field_validator, mo
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from bot.recall.floor import DEFAULT_FLOOR
+from bot.text_limits import DOCUMENT_CHARS, DRAFT_CHARS, DRAFT_MESSAGES, INCIDENT_MESSAGES, MESSAGE_CHARS, ReadLimits
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent  # the checkout (tests, bench, docs); absent when installed
 # Inside the package, so an installed wheel has them too (in a checkout, a link to migrations/)
@@ -138,6 +139,46 @@ class Settings(BaseSettings):
         ge=0,
         description="at SIGTERM, how long jobs in flight may finish before they go back to the queue",
     )
+    # --- limits on members' text and on cost (docs/SECURITY.md "Limits") ---
+    read_message_chars: int = Field(
+        default=MESSAGE_CHARS, ge=1000, le=1_000_000,
+        description="a channel message is stored and read up to this many characters",
+    )  # fmt: skip
+    read_draft_messages: int = Field(
+        default=DRAFT_MESSAGES, ge=1, le=5000, description="a resolution draft reads the newest this many messages"
+    )
+    read_draft_chars: int = Field(
+        default=DRAFT_CHARS, ge=1000, le=5_000_000,
+        description="and at most this many characters of them in all (the model drafter too)",
+    )  # fmt: skip
+    import_max_document_chars: int = Field(
+        default=DOCUMENT_CHARS, ge=1000, le=50_000_000,
+        description="an imported postmortem (Markdown or text) longer than this is refused, not cut",
+    )  # fmt: skip
+    timeline_max_messages: int = Field(
+        default=INCIDENT_MESSAGES, ge=10, le=1_000_000,
+        description="messages kept per incident; past it the oldest are dropped (investigations say how many)",
+    )  # fmt: skip
+    reading_workers: int = Field(
+        default=2, ge=0, le=16,
+        description="processes that read text for jobs (drafts, the guard, the \"is it over?\" check) off the "
+        "event loop; 0: in the job's own process (tests, tiny installs)",
+    )  # fmt: skip
+    reading_deadline_s: float = Field(
+        default=20.0, gt=0, description="a reading job still running after this long is stopped, and says so"
+    )
+    investigations_per_person_per_hour: int = Field(
+        default=6, ge=1, description="investigations one person may start per hour"
+    )
+    investigations_per_channel_per_hour: int = Field(
+        default=20, ge=1, description="investigations one channel may start per hour"
+    )
+    drafts_per_person_per_hour: int = Field(
+        default=6, ge=1, description="drafted resolutions one person may ask for per hour"
+    )
+    drafts_per_channel_per_hour: int = Field(
+        default=20, ge=1, description="drafted resolutions one channel may ask for per hour"
+    )
     port: int = Field(default=3000, ge=1, le=65535, description="HTTP port of `serve`")
     alert_routes: Path | None = Field(
         default=None,
@@ -214,6 +255,13 @@ class Settings(BaseSettings):
         except re.error as exc:
             raise ValueError(f"not a regular expression ({exc})") from exc
         return value
+
+    @cached_property
+    def read_limits(self) -> ReadLimits:
+        return ReadLimits(
+            message_chars=self.read_message_chars, draft_messages=self.read_draft_messages,
+            draft_chars=self.read_draft_chars, document_chars=self.import_max_document_chars,
+        )  # fmt: skip
 
     @cached_property
     def data_dir(self) -> Path:

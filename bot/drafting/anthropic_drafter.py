@@ -26,12 +26,14 @@ from bot.drafting.models import (
     Quote,
     ResolutionDraft,
 )
-from bot.drafting.rules import OfflineDrafter
+from bot.drafting.rules import OfflineDrafter, read_window
 from bot.fence import DATA_RULE, fence
 from bot.investigation.anthropic_investigator import _inline_refs
 from bot.investigation.privacy import privacy_blockers
+from bot.jobs.reading import INLINE, ReadingPool
 from bot.models import IncidentRecord, RequiredText, Strict, Text, TimelineEntry
 from bot.quote_support import support
+from bot.text_limits import ReadLimits
 
 log = logging.getLogger(__name__)
 
@@ -168,11 +170,13 @@ class AnthropicDrafter:
         timeout_s: float = DEFAULT_TIMEOUT_S,
         max_retries: int = 1,
         private_with_model: bool = False,
+        limits: ReadLimits | None = None,
+        reading: ReadingPool = INLINE,
     ) -> None:
         self.model = model
         self.timeout_s = timeout_s
         self.private_with_model = private_with_model
-        self.offline = OfflineDrafter()
+        self.offline = OfflineDrafter(limits, reading)
         self.client = anthropic.AsyncAnthropic(
             api_key=api_key, base_url=base_url, timeout=timeout_s, max_retries=max_retries
         )
@@ -190,9 +194,11 @@ class AnthropicDrafter:
         blockers = [] if self.private_with_model else privacy_blockers(incident, [], incident.is_private)
         if blockers:
             note = f"Drafted by rules, not the model: {'; '.join(blockers)} (INVESTIGATE_PRIVATE_WITH_MODEL is off)."
-            return self.offline.answer(timeline, marks, notes=[note])
+            return await self.offline.read(timeline, marks, notes=[note])
         if not timeline:
-            return self.offline.answer(timeline, marks)
+            return await self.offline.read(timeline, marks)
+        # the model reads what the rules read (the draft's caps): a long channel costs no more
+        timeline, marks, _ = read_window(timeline, marks, self.offline.limits)
         try:
             async with asyncio.timeout(self.timeout_s):
                 return await self._ask(incident, timeline, marks)
@@ -208,7 +214,7 @@ class AnthropicDrafter:
             log.exception("drafting with the model failed")
             why = f"the model call failed unexpectedly ({type(exc).__name__})"
         log.warning("drafting fell back to the rules: %s", why)
-        return self.offline.answer(timeline, marks, notes=[f"Drafted by rules, not the model: {why}."])
+        return await self.offline.read(timeline, marks, notes=[f"Drafted by rules, not the model: {why}."])
 
     async def _ask(self, incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]) -> ResolutionDraft:
         prompt, ids = render_prompt(incident, timeline, marks)

@@ -6,25 +6,47 @@ from __future__ import annotations
 
 import re
 
+from bot.text_limits import MESSAGE_CHARS
+
 _OVER = re.compile(
     r"\b(?:resolved|all[ -]clear|mitigated|(?:is|are|'s|been|got it) fixed|fixed now|back to normal|"
     r"(?:fully )?recovered|incident (?:is )?(?:over|closed)|we(?:'re| are) (?:all )?good(?: now)?|closing (?:this|the incident))\b",
     re.IGNORECASE,
 )
-_NEGATED = re.compile(
-    r"\b(?:not|isn'?t|aren'?t|wasn'?t|no|never|un|nearly|almost|partially|until|once|when|if|will|'ll|going to|should|before)\W+(?:\w+\W+){0,2}$",
-    re.IGNORECASE,
+# a negation among the three words before "resolved" ("not resolved", "isn't fully resolved",
+# "we'll say all clear"): read from a short window, so each match costs the same however long
+# the message is (a 40k-character "not resolved not resolved …" once took seconds)
+_NEGATIONS = frozenset(
+    "not isnt isn't arent aren't wasnt wasn't no never un nearly almost partially until once when if will "
+    "should before".split()
 )
+_NEGATION_WORDS = 3
+_NEGATION_WINDOW = 120
+_WORD = re.compile(r"[\w']+")
+_SENTENCE_END = re.compile(r"(?<=[.!?\n])")  # zero-width: splitting never rescans a run of blank lines
 
 
-def says_it_is_over(text: str) -> bool:
+def _negated(sentence: str, start: int) -> bool:
+    window = sentence[max(0, start - _NEGATION_WINDOW) : start]
+    words = _WORD.findall(window)
+    if start > _NEGATION_WINDOW and words:
+        words = words[1:]  # the window may begin mid-word
+    words = [w.casefold() for w in words[-_NEGATION_WORDS - 1 :]]
+    if any(w in _NEGATIONS or w.endswith("'ll") for w in words[-_NEGATION_WORDS:]):
+        return True
+    # "going to say all clear": "going" may be the fourth word back, as "going to" is one phrase
+    return any(a == "going" and b == "to" for a, b in zip(words, words[1:], strict=False))
+
+
+def says_it_is_over(text: str, *, max_chars: int = MESSAGE_CHARS) -> bool:
     """True for "all clear, errors at zero" or "Resolved!"; False for "is it resolved?",
-    "not resolved yet" or "we'll say all clear once the queue drains"."""
-    for sentence in re.split(r"(?<=[.!?\n])\s*", text):
+    "not resolved yet" or "we'll say all clear once the queue drains". Reads the first
+    `max_chars` characters, in time linear in them."""
+    for sentence in _SENTENCE_END.split(text[:max_chars]):
         sentence = sentence.strip()
         if not sentence or sentence.endswith("?"):
             continue
         for match in _OVER.finditer(sentence):
-            if not _NEGATED.search(sentence[: match.start()]):
+            if not _negated(sentence, match.start()):
                 return True
     return False

@@ -24,7 +24,9 @@ from bot.drafting.models import (
     Quote,
     ResolutionDraft,
 )
+from bot.jobs.reading import INLINE, ReadingPool
 from bot.models import MAX_TEXT, IncidentRecord, TimelineEntry
+from bot.text_limits import ReadLimits, newest_within
 
 OFFLINE = "offline"
 
@@ -42,7 +44,7 @@ _FAILED = re.compile(
     r"back after|returned|reappeared|didn'?t (?:help|work|fix|change)|did not (?:help|work|fix|change)|"
     r"doesn'?t (?:help|work)|does not (?:help|work)|no (?:change|luck|effect|improvement|difference|dice)|"
     r"not (?:fixed|helping|working|enough)|same (?:errors?|problem|thing)|made (?:it|things) worse|"
-    r"only (?:bought|helped for|lasted)|bought us|for (?:a few|about|\d+) min\w*\b.*\bthen|nope)\b",
+    r"only (?:bought|helped for|lasted)|bought us|for (?:a few|about|\d{1,4}) min\w{0,12}\b.{0,80}?\bthen|nope)\b",
     re.IGNORECASE,
 )
 _RECOVERED = re.compile(
@@ -67,8 +69,9 @@ _HOW_FOUND = re.compile(
     re.IGNORECASE,
 )
 _LESSON = re.compile(r"\b(?:lesson(?: learned)?:|next time|we should|action item:?|follow.?up:)\s*", re.IGNORECASE)
-# where "what was tried" ends and "why it failed" begins
-_SPLIT = re.compile(r"\s*(?:,|;|\s-\s|\s—\s|\s–\s|\.\.\.|…|\bbut\b|\bthen\b)\s*", re.IGNORECASE)
+# where "what was tried" ends and "why it failed" begins; no leading \s*: tried at every space of
+# a long run of spaces, it made splitting quadratic (the pieces are tidied of spaces anyway)
+_SPLIT = re.compile(r"(?:,|;|\s-\s|\s—\s|\s–\s|\.\.\.|…|\bbut\b|\bthen\b)", re.IGNORECASE)
 _STARTS_WITH_ACTION = re.compile(
     r"^(?:(?:i|we|i've|we've|just|so|then|also|ok|okay),? )*" + _ACTION.pattern, re.IGNORECASE
 )
@@ -132,13 +135,46 @@ def _after(marker: re.Pattern[str], text: str) -> str:
     return _tidy(text[match.end() :]) if match else ""
 
 
+def read_window(
+    timeline: list[TimelineEntry], marks: list[Mark], limits: ReadLimits
+) -> tuple[list[TimelineEntry], list[Mark], list[str]]:
+    """What a draft reads: the newest messages within the draft's caps, each cut to the message
+    cap, and the marks cut alike; with a note saying how many older messages were not read."""
+    cap = limits.message_chars
+    kept = newest_within([e.text[:cap] for e in timeline], messages=limits.draft_messages, chars=limits.draft_chars)
+    notes = []
+    if kept < len(timeline):
+        notes.append(
+            f"The {len(timeline) - kept} oldest messages were not read: a draft reads the newest "
+            f"{limits.draft_messages} messages, {limits.draft_chars:,} characters at most."
+        )
+    window = timeline[len(timeline) - kept :]
+    window = [e if len(e.text) <= cap else e.model_copy(update={"text": e.text[:cap]}) for e in window]
+    marks = [m if len(m.text) <= cap else m.model_copy(update={"text": m.text[:cap]}) for m in marks]
+    return window, marks, notes
+
+
 class OfflineDrafter:
-    """Rules over the timeline; deterministic, instant, never calls out."""
+    """Rules over the timeline; deterministic, never calls out; reads within `limits`, in time
+    linear in what it reads."""
+
+    def __init__(self, limits: ReadLimits | None = None, reading: ReadingPool = INLINE) -> None:
+        self.limits = limits or ReadLimits()
+        self.reading = reading
 
     async def draft(
         self, incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]
     ) -> ResolutionDraft:
-        return self.answer(timeline, marks)
+        return await self.read(timeline, marks)
+
+    async def read(
+        self, timeline: list[TimelineEntry], marks: list[Mark], *, notes: list[str] | None = None
+    ) -> ResolutionDraft:
+        """`answer`, in the reading pool (off the event loop, within its deadline)."""
+        size = sum(len(e.text) for e in timeline) + sum(len(m.text) for m in marks)
+        return await self.reading.run(
+            "Drafting from the channel", draft_offline, timeline, marks, self.limits, notes, size=size
+        )
 
     async def aclose(self) -> None:
         return None
@@ -146,6 +182,7 @@ class OfflineDrafter:
     def answer(
         self, timeline: list[TimelineEntry], marks: list[Mark], *, notes: list[str] | None = None
     ) -> ResolutionDraft:
+        timeline, marks, read_notes = read_window(timeline, marks, self.limits)
         by_ts = {e.message_ts: e for e in timeline if e.message_ts}
         marked = {m.message_ts for m in marks}
         attempts = [
@@ -162,7 +199,7 @@ class OfflineDrafter:
         fields["resolution"] = fields["resolution"] or self._fix(timeline, unmarked)
         fields["diagnosis"] = self._diagnosis(unmarked)
         fields["lesson"] = self._last(unmarked, _LESSON)
-        notes = list(notes or [])
+        notes = list(notes or []) + read_notes
         if len(attempts) > MAX_DRAFTED_ATTEMPTS:
             notes.append(
                 f"{len(attempts)} failed attempts were found; the modal has room for the first {MAX_DRAFTED_ATTEMPTS}."
@@ -282,3 +319,10 @@ class OfflineDrafter:
             if text:
                 return DraftedText(text=text, quotes=[quote(sentence.entry, sentence.text)])
         return None
+
+
+def draft_offline(
+    timeline: list[TimelineEntry], marks: list[Mark], limits: ReadLimits, notes: list[str] | None = None
+) -> ResolutionDraft:
+    """The rules' draft, as a plain function a reading process can be handed."""
+    return OfflineDrafter(limits).answer(timeline, marks, notes=notes)

@@ -23,7 +23,9 @@ class ChannelMessage(JobPayload):
     event_id: str | None = None
 
 
-@job("timeline.record", ChannelMessage, max_attempts=10, deadline_s=6 * 3600)
+# Four at a time at most: a channel flooding long messages (each read for "is it over?") never
+# takes the slots that recalls and investigations in other channels need.
+@job("timeline.record", ChannelMessage, max_attempts=10, deadline_s=6 * 3600, concurrency_limit=4)
 async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
     """A message in an incident channel joins its timeline once (the event claim and the append
     share a transaction); a message in a channel named like an incident opens it."""
@@ -41,11 +43,12 @@ async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
         return
     at = datetime.fromtimestamp(float(message.ts), tz=UTC)
     author = await ctx.lookups.user_name(ctx.client, message.user) if message.user else "unknown"
+    text = message.text[: services.settings.read_message_chars]  # what is stored is what is read
     recorded = await services.incidents.record_message(
-        message.team_id, message.channel_id, message.ts, author, message.text[:40_000], at, event_id=message.event_id
+        message.team_id, message.channel_id, message.ts, author, text, at, event_id=message.event_id
     )
     # "all clear", "resolved", "mitigated": ask once for what was learned (a repeat is not news)
-    if recorded and await services.nudges.heard(incident, message.text):
+    if recorded and await services.nudges.heard(incident, text):
         from bot.handlers.nudges import send_due_nudges  # nudges' jobs are declared beside their surface
 
         await send_due_nudges(ctx.client, services)

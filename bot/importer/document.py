@@ -25,7 +25,6 @@ from bot.importer.vocabulary import normalize_heading, section_kind
 # kinds whose subsections are always part of them: "What went well" under "Lessons" is a lesson
 _SWALLOWING = frozenset({"lesson", "action_items", "failed_attempts", "timeline", "metadata"})
 _FENCE = re.compile(r"^\s*(```|~~~)")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _HTML_HEADING = re.compile(r"^\s*<h([1-6])[^>]*>(.*?)</h\1>\s*$", re.I)
 _BR = re.compile(r"<br\s*/?>", re.I)
 _IMG = re.compile(r"<img\b[^>]*>", re.I)
@@ -66,12 +65,27 @@ class Document:
         return [s for s in self.sections if s.kind == kind]
 
 
+def without_comments(text: str) -> str:
+    """`<!-- … -->` removed, in one pass: an unclosed comment is left as written. (The pattern
+    `<!--.*?-->` rescanned the rest of the text from every `<!--`: 11 s on 100 KB of them.)"""
+    out: list[str] = []
+    position = 0
+    while (start := text.find("<!--", position)) != -1:
+        end = text.find("-->", start + 4)
+        if end == -1:
+            break  # no comment closes after here
+        out.append(text[position:start])
+        position = end + 3
+    out.append(text[position:])
+    return "".join(out)
+
+
 def clean_html(text: str) -> str:
     """`<br>` → a line break (in a table cell: '; '), tags and `<img>` dropped, `&amp;` → `&`;
     code fences are left as written."""
     out = []
     in_fence = False
-    for line in _COMMENT.sub("", text).split("\n"):
+    for line in without_comments(text).split("\n"):
         if _FENCE.match(line):
             in_fence = not in_fence
         if in_fence or not ("<" in line or "&" in line):

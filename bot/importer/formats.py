@@ -11,6 +11,7 @@ from bot.importer.identity import RowIds, derived_incident_id, identity_name
 from bot.importer.jsonl import read_memory_file
 from bot.importer.markdown import read_markdown
 from bot.models import MemoryDraft, Provenance
+from bot.text_limits import DOCUMENT_CHARS
 
 MARKDOWN = (".md", ".markdown", ".txt", ".text")  # .txt: a Google Docs / Confluence "download as text"
 MEMORY_FORMAT = (".json", ".jsonl", ".ndjson")
@@ -86,8 +87,9 @@ def _with_provenance(drafts: list[MemoryDraft], found: FoundFile, extractor: str
     return out
 
 
-def parse_file(found: FoundFile, *, team_id: str) -> ParsedFile:
-    """The file's drafts, or its rejection (or why it is skipped); never raises for bad content."""
+def parse_file(found: FoundFile, *, team_id: str, max_chars: int = DOCUMENT_CHARS) -> ParsedFile:
+    """The file's drafts, or its rejection (or why it is skipped); never raises for bad content.
+    A postmortem longer than `max_chars` is rejected; what is read, is read in linear time."""
     suffix = found.path.suffix.lower()
     identity = identity_name(found.path)
     row_id = RowIds(identity)
@@ -95,7 +97,11 @@ def parse_file(found: FoundFile, *, team_id: str) -> ParsedFile:
     try:
         if suffix in MARKDOWN:
             drafts = read_markdown(
-                found.path, team_id=team_id, incident_id=derived_incident_id(identity), name=found.relative.as_posix()
+                found.path,
+                team_id=team_id,
+                incident_id=derived_incident_id(identity),
+                name=found.relative.as_posix(),
+                max_chars=max_chars,
             )
         elif suffix in CSV:
             drafts = _with_provenance(

@@ -23,8 +23,10 @@ from bot.importer.drafts import ParsedFile, read_text
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
 from bot.importer.identity import content_incident_id
 from bot.importer.revisions import revise, same_content
+from bot.jobs.reading import INLINE, ReadingPool, ReadingTooLong
 from bot.memory.port import MemoryStore, RetainStatus
 from bot.models import MemoryDraft, MemoryRecord, Strict
+from bot.text_limits import DOCUMENT_CHARS
 
 if TYPE_CHECKING:  # the Anthropic SDK is imported only when --with-model asks for the model
     from bot.importer.model_extract import ModelExtractor
@@ -81,6 +83,8 @@ async def import_postmortems(
     dry_run: bool = False,
     model: ModelExtractor | None = None,
     on_file: Callable[[FileOutcome], None] = lambda _: None,
+    reading: ReadingPool = INLINE,
+    max_chars: int = DOCUMENT_CHARS,
 ) -> ImportReport:
     """Import every file found, each in one transaction (whole or not at all). With `dry_run`
     nothing is written: `store` (read only) tells the conflicts the import would meet, or, None
@@ -91,7 +95,7 @@ async def import_postmortems(
         report.files.append(FileOutcome(path=str(missing.path), status=FileStatus.REJECTED, reason=missing.error))
     claimed: dict[str, str] = {}  # incident id → the file that brought it in this run
     for file in found.files:
-        parsed = parse_file(file, team_id=team_id)
+        parsed = await _parsed(reading, file, team_id, max_chars)
         note = None
         # only prose goes to the model: it reads one document into one memory (a CSV's rows, each
         # with its provenance too, would become one)
@@ -108,6 +112,21 @@ async def import_postmortems(
         report.files.append(outcome)
         on_file(outcome)
     return report
+
+
+async def _parsed(reading: ReadingPool, file: FoundFile, team_id: str, max_chars: int) -> ParsedFile:
+    """parse_file in the reading pool, within its deadline: a file that takes longer is rejected
+    (saying so), and the import goes on with the next."""
+    try:
+        size = file.path.stat().st_size
+    except OSError:
+        size = 0  # parse_file says why it cannot read it
+    try:
+        return await reading.run(
+            f"Reading {file.path.name}", parse_file, file, team_id=team_id, max_chars=max_chars, size=size
+        )
+    except ReadingTooLong as exc:
+        return ParsedFile(file.path, error=str(exc))
 
 
 async def _with_model(model: ModelExtractor, file: FoundFile, parsed: ParsedFile) -> tuple[ParsedFile, str]:

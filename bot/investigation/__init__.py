@@ -28,6 +28,7 @@ from bot.investigation.offline import OfflineInvestigator
 from bot.investigation.port import Investigator
 from bot.investigation.second_opinion import DEFAULT_BUDGET_S as DEFAULT_GUARD_BUDGET_S
 from bot.investigation.second_opinion import DEFAULT_GUARD_MODEL
+from bot.jobs.reading import INLINE, ReadingPool
 
 
 def build_investigator(
@@ -39,13 +40,14 @@ def build_investigator(
     private_with_model: bool = False,
     guard_model: str | None = DEFAULT_GUARD_MODEL,
     guard_budget_s: float = DEFAULT_GUARD_BUDGET_S,
+    reading: ReadingPool = INLINE,
 ) -> Investigator:
     """The model when a key is set, else the offline investigator. No guard model: the guard's rules alone."""
     if not api_key:
         return OfflineInvestigator()
     return AnthropicInvestigator(
         api_key=api_key, model=model, base_url=base_url, timeout_s=timeout_s, private_with_model=private_with_model,
-        guard_model=guard_model, guard_budget_s=guard_budget_s,
+        guard_model=guard_model, guard_budget_s=guard_budget_s, reading=reading,
     )  # fmt: skip
 
 

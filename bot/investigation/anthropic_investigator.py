@@ -35,6 +35,7 @@ from bot.investigation.patterns import pattern_note
 from bot.investigation.privacy import privacy_blockers, privacy_note
 from bot.investigation.prompt import DEFAULT_BUDGET_CHARS, Prompt, render_prompt
 from bot.investigation.second_opinion import DEFAULT_BUDGET_S, DEFAULT_GUARD_MODEL, SecondOpinion, SentenceClassifier
+from bot.jobs.reading import INLINE, ReadingPool, ReadingTooLong
 from bot.models import Incident, RecallMatch, utcnow
 from bot.recall.concepts import load_vocabulary
 from bot.rules.model import Rule
@@ -126,8 +127,10 @@ class AnthropicInvestigator:
         guard_model: str | None = DEFAULT_GUARD_MODEL,
         guard_budget_s: float = DEFAULT_BUDGET_S,
         clock: Callable[[], datetime] = utcnow,
+        reading: ReadingPool = INLINE,
     ) -> None:
         self.model = model
+        self.reading = reading  # the guard reads the whole timeline: off the event loop
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.max_tokens = max_tokens
@@ -199,6 +202,9 @@ class AnthropicInvestigator:
         except MalformedAnswer as exc:
             why = f"The model's answer was malformed ({exc})"
             reason = FallbackReason.MALFORMED
+        except ReadingTooLong as exc:
+            why = f"Checking the model's answer against the channel: {exc}"
+            reason = FallbackReason.UNEXPECTED
         except RefusedAnswer as exc:
             # what was refused, not its words: a refused claim must not reach the channel inside the note
             why = (
@@ -228,6 +234,13 @@ class AnthropicInvestigator:
                 }
             )
         return fallback
+
+    async def _guard(
+        self, answer: ModelAnswer, incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch],
+        **options: Any,
+    ) -> GuardResult:  # fmt: skip
+        size = sum(len(e.text) for e in timeline)
+        return await self.reading.run("The guard", guard, answer, incident, timeline, memories, size=size, **options)
 
     async def _ask(
         self,
@@ -270,12 +283,12 @@ class AnthropicInvestigator:
                 where = ".".join(str(x) for x in first["loc"]) or "answer"
                 raise MalformedAnswer(f"{exc.error_count()} schema error(s); {where}: {first['msg']}") from exc
             patterns = [r.id for r in known_patterns]
-            result = guard(answer, incident, timeline, memories, pattern_ids=patterns)
+            result = await self._guard(answer, incident, timeline, memories, pattern_ids=patterns)
             if not result.refused and self.classifier is not None:
                 # only what the rules let through is worth a second look
                 opinion = await self._second_opinion(answer, memories, spent)
                 if opinion.verdicts:
-                    result = guard(
+                    result = await self._guard(
                         answer, incident, timeline, memories, second_opinion=opinion.verdicts, pattern_ids=patterns
                     )
             if not result.refused:

@@ -35,14 +35,23 @@ def content_terms(text: str | None) -> set[str]:
     return terms(text) - _FRAMING
 
 
-def covered(term: str, pool: set[str]) -> bool:
+def stems_of(pool: set[str] | frozenset[str]) -> frozenset[str]:
+    return frozenset(p[:_STEM] for p in pool if len(p) > _STEM)
+
+
+def covered(term: str, pool: set[str] | frozenset[str], stems: frozenset[str] | None = None) -> bool:
+    """`stems`: the pool's stems_of, when the pool is asked many times (one set look-up, not a scan)."""
     if term in pool:
         return True
-    return len(term) > _STEM and any(len(p) > _STEM and p[:_STEM] == term[:_STEM] for p in pool)
+    if len(term) <= _STEM:
+        return False
+    if stems is not None:
+        return term[:_STEM] in stems
+    return any(len(p) > _STEM and p[:_STEM] == term[:_STEM] for p in pool)
 
 
-def coverage_of(words: set[str], pool: set[str]) -> float:
-    return sum(covered(t, pool) for t in words) / len(words) if words else 0.0
+def coverage_of(words: set[str], pool: set[str] | frozenset[str], stems: frozenset[str] | None = None) -> float:
+    return sum(covered(t, pool, stems) for t in words) / len(words) if words else 0.0
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,11 @@ class CurrentEvidence:
     corpus: str  # everything, normalised, as declared and as the prompt showed it (for quotes)
     all_terms: frozenset[str]
     concepts: frozenset[str]
+    # each piece's content words and their stems, read once: the guard asks them for every
+    # statement (re-reading the timeline per statement made it quadratic)
+    item_terms: dict[str, frozenset[str]] = field(default_factory=dict)
+    item_stems: dict[str, frozenset[str]] = field(default_factory=dict)
+    all_stems: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, incident: Incident, timeline: list[TimelineEntry]) -> CurrentEvidence:
@@ -62,11 +76,16 @@ class CurrentEvidence:
         for number, entry in enumerate(ordered(timeline), start=1):
             items[timeline_ref(number)] = f"{entry.author}: {entry.text}"
         raw = "\n".join(items.values())
+        item_terms = {ref: frozenset(content_terms(text)) for ref, text in items.items()}
+        all_terms = frozenset().union(*item_terms.values())
         return cls(
             items=items,
             corpus=normalise(raw) + "\n" + normalise(neutralise(raw)),
-            all_terms=frozenset(content_terms(raw)),
+            all_terms=all_terms,
             concepts=frozenset(load_vocabulary().detect(raw)),
+            item_terms=item_terms,
+            item_stems={ref: stems_of(words) for ref, words in item_terms.items()},
+            all_stems=stems_of(all_terms),
         )
 
     def resolve(self, ref: str) -> str | None:
@@ -78,14 +97,25 @@ class CurrentEvidence:
             key = key.casefold().replace(" ", "_")
         return key if key in self.items else None
 
+    def _terms(self, ref: str) -> frozenset[str]:
+        words = self.item_terms.get(ref)
+        return words if words is not None else frozenset(content_terms(self.items[ref]))
+
     def terms_of(self, refs: list[str]) -> set[str]:
-        return set().union(*(content_terms(self.items[r]) for r in refs)) if refs else set()
+        return set().union(*(self._terms(r) for r in refs)) if refs else set()
+
+    def coverage(self, statement_terms: set[str], refs: list[str]) -> float:
+        """How much of a statement the cited pieces say (their words read once, at `of`)."""
+        if len(refs) == 1 and refs[0] in self.item_stems:
+            return coverage_of(statement_terms, self.item_terms[refs[0]], self.item_stems[refs[0]])
+        pool = self.terms_of(refs)
+        return coverage_of(statement_terms, pool, stems_of(pool))
 
     def best_support(self, statement_terms: set[str], threshold: float) -> list[str]:
         """The evidence that says a statement: the best piece, or the best two together; [] if none does."""
-        scored = sorted(self.items, key=lambda r: -coverage_of(statement_terms, content_terms(self.items[r])))
+        scored = sorted(self.items, key=lambda r: -self.coverage(statement_terms, [r]))
         for refs in (scored[:1], scored[:2]):
-            if refs and coverage_of(statement_terms, self.terms_of(refs)) >= threshold:
+            if refs and self.coverage(statement_terms, refs) >= threshold:
                 return refs
         return []
 
@@ -106,10 +136,12 @@ class PastContent:
     @classmethod
     def of(cls, matches: list[RecallMatch], current: CurrentEvidence) -> PastContent:
         vocabulary = load_vocabulary()
-        now = set(current.all_terms)
+        now, now_stems = current.all_terms, current.all_stems or stems_of(current.all_terms)
 
         def only_past(*texts: str | None) -> frozenset[str]:
-            return frozenset(t for t in set().union(*(content_terms(x) for x in texts)) if not covered(t, now))
+            return frozenset(
+                t for t in set().union(*(content_terms(x) for x in texts)) if not covered(t, now, now_stems)
+            )
 
         memories = []
         for match in matches:

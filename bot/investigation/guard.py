@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from bot.investigation.claims import Claim, Sentence, Verdict, rule_verdicts, sentences_of
 from bot.investigation.conflicts import EVIDENCE_NEEDED, detect_conflicts
-from bot.investigation.evidence import CurrentEvidence, PastContent, content_terms, coverage_of
+from bot.investigation.evidence import CurrentEvidence, PastContent, content_terms
 from bot.investigation.models import (
     MAX_ITEMS,
     Findings,
@@ -90,7 +90,7 @@ def ground_statements(
             flags.append(f"dropped evidence that is not in the current incident from: {clip(s.statement, 80)}")
         said = content_terms(s.statement)
         memories = list(dict.fromkeys(past.carried(s.statement) + past.cause_or_fix_words(s.statement)))
-        supported = coverage_of(said, current.terms_of(refs)) >= SUPPORT
+        supported = current.coverage(said, refs) >= SUPPORT
         if not supported and not memories:
             best = current.best_support(said, SUPPORT)
             if best:

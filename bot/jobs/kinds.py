@@ -45,6 +45,9 @@ class JobKind(Generic[P]):
     deadline_s: float = 900.0
     # One attempt may take this long before it counts as failed.
     attempt_timeout_s: float = 180.0
+    # At most this many of the kind run at once, across every worker (0: no limit of its own):
+    # a flood of one kind (a channel's messages) leaves slots for the others' work
+    concurrency_limit: int = 0
 
     def dedupe(self, *parts: object) -> str:
         return ":".join((self.name, *(str(p) for p in parts)))
@@ -58,6 +61,7 @@ def job(
     max_attempts: int = 6,
     deadline_s: float = 900.0,
     attempt_timeout_s: float = 180.0,
+    concurrency_limit: int = 0,
 ) -> Callable[[Callable[[JobContext, P], Awaitable[None]]], JobKind[P]]:
     """Declare a kind of job next to the surface that starts it:
 
@@ -66,6 +70,6 @@ def job(
     """
 
     def declare(run: Callable[[JobContext, P], Awaitable[None]]) -> JobKind[P]:
-        return JobKind(name, payload, run, give_up, max_attempts, deadline_s, attempt_timeout_s)
+        return JobKind(name, payload, run, give_up, max_attempts, deadline_s, attempt_timeout_s, concurrency_limit)
 
     return declare

@@ -72,7 +72,8 @@ class JobWorker:
                 self._conn = await asyncpg.connect(self._dsn, timeout=10)
                 self._manager = QueueManager(Queries(AsyncpgDriver(self._conn)))
                 for kind in self._kinds.values():
-                    self._manager.entrypoint(kind.name)(self._entrypoint(kind))
+                    limit = kind.concurrency_limit
+                    self._manager.entrypoint(kind.name, concurrency_limit=limit)(self._entrypoint(kind))
                 if self._stopping:
                     return
                 batch = max(1, self._concurrency // 2)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from bot.background import BackgroundWork
 from bot.config import Settings
 from bot.jobs.queue import JobQueue
+from bot.jobs.reading import INLINE, ReadingPool
 from bot.memory.effects import PostgresEffects
 from bot.memory.port import MemoryStore
 from bot.observability import Metrics
@@ -43,3 +44,5 @@ class Services:
     """Semantic recall, when EMBEDDINGS_URL is set and the database has pgvector."""
     alerts: AlertService | None = None
     """Alert webhooks into incidents, when ALERT_ROUTES is set."""
+    reading: ReadingPool = INLINE
+    """Where CPU-heavy reading of members' text runs (bot/jobs/reading.py)."""

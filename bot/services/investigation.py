@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from bot.config import Settings
 from bot.investigation import Investigation, Investigator, build_investigator
+from bot.jobs.reading import INLINE, ReadingPool
 from bot.models import IncidentRecord, RecallMatch, TimelineEntry
 from bot.observability import Metrics, bind
 from bot.rules.model import Rule
@@ -18,7 +19,9 @@ class InvestigationService:
         self._metrics = metrics
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, metrics: Metrics | None = None) -> InvestigationService:
+    def from_settings(
+        cls, settings: Settings, *, metrics: Metrics | None = None, reading: ReadingPool = INLINE
+    ) -> InvestigationService:
         return cls(
             build_investigator(
                 api_key=settings.anthropic_api_key,
@@ -28,6 +31,7 @@ class InvestigationService:
                 private_with_model=settings.investigate_private_with_model,
                 guard_model=settings.anthropic_guard_model or None,
                 guard_budget_s=settings.investigation_guard_timeout_s,
+                reading=reading,
             ),
             metrics=metrics,
         )

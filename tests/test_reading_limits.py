@@ -1,0 +1,232 @@
+"""Every reader of members' text reads a capped amount, in work linear in it: the crafted inputs
+of issue 25, through the readers' public entry points (the "is it over?" check, the drafter,
+`parse_file`, the guard).
+
+Work is counted, never timed: the characters each reader hands to its regular expressions (and
+the guard to its tokeniser). A reader that rescans the rest of a message at every match hands
+over ~n²; a linear one a small multiple of n. Backtracking inside one pattern is not visible to
+that count, so the patterns the crafted inputs broke are also checked for its shape: no
+unbounded repeat followed by more pattern. (Times, on this machine: docs/BENCHMARKS.md.)
+"""
+
+from __future__ import annotations
+
+import re
+import re._constants as sre
+import re._parser as sre_parse
+from datetime import UTC, datetime, timedelta
+from pathlib import Path, PurePath
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import bot.drafting.phrases as phrases
+import bot.drafting.rules as rules
+import bot.importer.document as document
+import bot.investigation.text as guard_text
+from bot.drafting.phrases import says_it_is_over
+from bot.drafting.rules import OfflineDrafter
+from bot.importer.formats import FoundFile, parse_file
+from bot.investigation.guard import guard
+from bot.investigation.models import ModelAnswer, NowStatement
+from bot.models import Incident, TimelineEntry
+from bot.text_limits import DRAFT_CHARS, MESSAGE_CHARS, ReadLimits
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+CRAFTED_OVER = "not resolved " * 3077  # 40,001 characters, a "resolved" every 13
+
+
+class Counted:
+    """A compiled pattern that adds up the characters it is asked to read."""
+
+    def __init__(self, pattern: re.Pattern[str], tally: list[int]) -> None:
+        self._pattern, self._tally = pattern, tally
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self._pattern, name)
+        if not callable(method):
+            return method
+
+        def counted(string: str, *args: Any, **kwargs: Any) -> Any:
+            if isinstance(string, str) and name in ("search", "match", "fullmatch", "finditer", "findall", "split"):
+                self._tally[0] += len(string)
+            elif name in ("sub", "subn") and len(args) >= 1 and isinstance(args[0], str):
+                self._tally[0] += len(args[0])
+            return method(string, *args, **kwargs)
+
+        return counted
+
+
+def count_patterns(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[int]:
+    tally = [0]
+    for name, value in list(vars(module).items()):
+        if isinstance(value, re.Pattern):
+            monkeypatch.setattr(module, name, Counted(value, tally))
+    return tally
+
+
+def unbounded_then_more(pattern: re.Pattern[str]) -> list[str]:
+    """Unbounded repeats followed by more pattern, or nested in another: the shapes that make a
+    search backtrack over the rest of the text from each place it starts."""
+    found: list[str] = []
+
+    def children(op: Any, av: Any) -> list[Any]:
+        if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+            return [av[2]]
+        if op is sre.SUBPATTERN:
+            return [av[3]]
+        if op is sre.BRANCH:
+            return list(av[1])
+        return []
+
+    def unbounded(op: Any, av: Any) -> bool:
+        return op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[1] == sre.MAXREPEAT
+
+    def walk(items: Any, at_end: bool, inside_repeat: bool) -> None:
+        items = list(items)
+        for i, (op, av) in enumerate(items):
+            more = any(o is not sre.AT for o, _ in items[i + 1 :]) or not at_end
+            if unbounded(op, av) and (more or inside_repeat):
+                found.append(str(av[2])[:80])
+            for child in children(op, av):
+                walk(child, not more, inside_repeat or unbounded(op, av))
+
+    walk(sre_parse.parse(pattern.pattern, pattern.flags), True, False)
+    return found
+
+
+def entry(text: str, minute: int = 0) -> TimelineEntry:
+    return TimelineEntry(
+        author="maya", text=text, at=T0 + timedelta(minutes=minute), message_ts=f"1772442{minute:03d}.1"
+    )
+
+
+# --- the "is it over?" check ---------------------------------------------------------------------
+
+
+def test_the_is_it_over_check_reads_a_crafted_message_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    tally = count_patterns(monkeypatch, phrases)
+    assert says_it_is_over(CRAFTED_OVER) is False  # every "resolved" is negated
+    once = tally[0]
+    # each of the 3,077 matches looks back a few words (≤ 120 characters), not over the whole
+    # message as it did (~n²/26: 60 million characters here)
+    assert once <= 12 * len(CRAFTED_OVER)
+    tally[0] = 0
+    assert says_it_is_over(CRAFTED_OVER * 2, max_chars=2 * len(CRAFTED_OVER)) is False
+    assert tally[0] <= 2.1 * once  # twice the message, twice the work
+    assert says_it_is_over("errors at zero, not resolved was wrong. Resolved!") is True
+    assert says_it_is_over("\n" * 30_000 + "all clear") is True
+
+
+def test_the_is_it_over_check_reads_no_further_than_its_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    tally = count_patterns(monkeypatch, phrases)
+    late = "x " * MESSAGE_CHARS + "all clear"
+    assert says_it_is_over(late) is False  # past the cap: not read
+    assert tally[0] <= 6 * MESSAGE_CHARS
+    assert says_it_is_over(late, max_chars=len(late)) is True
+
+
+@pytest.mark.parametrize(
+    ("said", "over"),
+    [
+        ("all clear, errors at zero", True),
+        ("Resolved!", True),
+        ("is it resolved?", False),
+        ("not resolved yet", False),
+        ("isn't fully resolved", False),
+        ("we'll say all clear once the queue drains", False),
+        ("we are going to say all clear soon", False),
+        ("latency back to normal now", True),
+    ],
+)
+def test_the_is_it_over_check_still_reads_what_people_say(said: str, over: bool) -> None:
+    assert says_it_is_over(said) is over
+
+
+# --- the offline drafter -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "crafted",
+    [
+        "restarted payments pods" + " " * 8000 + "errors still back",  # the split's leading \s*
+        "restarted the pods, for 5 min " * 4000 + "still failing",  # `.*\bthen` from every "for 5 min"
+        "bumped the pool, still timing out. " * 1100,
+    ],
+)
+def test_the_drafter_reads_crafted_messages_in_linear_work(monkeypatch: pytest.MonkeyPatch, crafted: str) -> None:
+    tally = count_patterns(monkeypatch, rules)
+    draft = OfflineDrafter().answer([entry(crafted[:MESSAGE_CHARS])], [])
+    assert draft.drafter == "offline"
+    # a fixed number of patterns, each over each sentence once or twice
+    assert tally[0] <= 40 * min(len(crafted), MESSAGE_CHARS)
+
+
+def test_the_patterns_the_crafted_messages_broke_cannot_backtrack_over_the_rest() -> None:
+    assert unbounded_then_more(rules._SPLIT) == []
+    assert unbounded_then_more(rules._FAILED) == []
+    assert unbounded_then_more(phrases._SENTENCE_END) == []
+
+
+def test_the_drafter_reads_the_newest_messages_within_its_caps() -> None:
+    channel = [entry(("restarted the pods, still timing out " * 1100)[:MESSAGE_CHARS], i) for i in range(10)]
+    channel += [entry(f"message {i}: latency graph shows retries", 10 + i) for i in range(600)]
+    draft = OfflineDrafter(ReadLimits(draft_messages=500)).answer(channel, [])
+    assert any("The 110 oldest messages were not read" in note for note in draft.notes), draft.notes
+    # the crafted long messages were the oldest: none of them is quoted
+    assert all(q.message_ts >= "1772442010" for f in draft.text_fields().values() for q in f.quotes)
+
+    long_channel = [entry("x" * MESSAGE_CHARS, i) for i in range(20)]
+    capped = OfflineDrafter().answer(long_channel, [])
+    kept = DRAFT_CHARS // MESSAGE_CHARS
+    assert any(f"The {20 - kept} oldest messages were not read" in n for n in capped.notes), capped.notes
+
+
+# --- the guard -----------------------------------------------------------------------------------
+
+
+def test_the_guard_tokenises_the_timeline_once_not_per_statement(monkeypatch: pytest.MonkeyPatch) -> None:
+    tokenised = [0]
+    real = guard_text.tokenize
+
+    def counting(text: str | None) -> list[str]:
+        tokenised[0] += len(text or "")
+        return real(text)
+
+    monkeypatch.setattr(guard_text, "tokenize", counting)
+    words = "connection refused upstream payments gateway timeout retries queue backlog "
+    timeline = [entry((f"m{i} " + words * 60)[:4000], i) for i in range(20)]
+    corpus = sum(len(e.text) for e in timeline)
+    # five statements nothing in the channel says: each once looked through every message again
+    statements = [NowStatement(statement=f"the kafka broker {i} ran out of disk on node{i}") for i in range(5)]
+    result = guard(ModelAnswer(happening_now=statements), Incident(title="Payments timeouts"), timeline, [])
+    assert len(result.findings.hypotheses) == 5  # all moved: unsupported
+    assert tokenised[0] <= 2 * corpus + 10_000  # was ≥ 6 × the corpus
+
+
+# --- the importer --------------------------------------------------------------------------------
+
+
+def test_parse_file_reads_an_unclosed_comment_in_one_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tally = count_patterns(monkeypatch, document)
+    path = tmp_path / "crafted.md"
+    path.write_text(
+        "# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Appendix\n" + "<!--" * 25_000, encoding="utf-8"
+    )
+    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
+    assert parsed.error is None and parsed.drafts[0].root_cause == "A leaked connection."
+    assert tally[0] <= 10 * path.stat().st_size
+    assert not hasattr(document, "_COMMENT")  # no pattern rescans the document from every "<!--"
+
+
+def test_comments_are_removed_and_an_unclosed_one_is_left_as_written() -> None:
+    assert document.without_comments("a<!-- x -->b<!--y-->c") == "abc"
+    assert document.without_comments("a<!-- x -->b<!-- never closed") == "ab<!-- never closed"
+
+
+def test_a_postmortem_over_the_document_cap_is_refused_with_the_setting_named(tmp_path: Path) -> None:
+    path = tmp_path / "huge.md"
+    path.write_text("# Outage\n\n## Root cause\n" + "word " * 2_000, encoding="utf-8")
+    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1", max_chars=5_000)
+    assert parsed.error is not None and "IMPORT_MAX_DOCUMENT_CHARS" in parsed.error and not parsed.drafts
