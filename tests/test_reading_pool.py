@@ -1,0 +1,54 @@
+"""The reading pool: text is read in other processes (spawned once, with this environment), and a
+reading past its deadline is stopped with a clear message while the next one still runs."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from bot.drafting.phrases import says_it_is_over
+from bot.jobs import Permanent
+from bot.jobs.reading import ReadingPool, ReadingTooLong
+
+
+def pid_and_env(name: str) -> tuple[int, str | None]:
+    return os.getpid(), os.environ.get(name)
+
+
+def stuck(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+async def test_readings_run_in_other_processes_spawned_once_with_this_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", "/tmp/metrics-of-this-run")
+    pool = ReadingPool(workers=1, deadline_s=60)
+    try:
+        first = await pool.run("a reading", pid_and_env, "PROMETHEUS_MULTIPROC_DIR")
+        second = await pool.run("a reading", pid_and_env, "PROMETHEUS_MULTIPROC_DIR")
+        assert first[0] != os.getpid() and first == second  # another process, the same one reused
+        assert first[1] == "/tmp/metrics-of-this-run"
+        assert pool.started == 1
+        # a short text stays in the caller: no round trip for what costs microseconds
+        assert await pool.run("a check", pid_and_env, "X", size=10) == (os.getpid(), None)
+    finally:
+        pool.close()
+
+
+async def test_a_reading_past_its_deadline_ends_with_a_clear_message_and_the_next_one_runs() -> None:
+    pool = ReadingPool(workers=1, deadline_s=1)
+    try:
+        with pytest.raises(ReadingTooLong) as stopped:
+            await pool.run("Drafting from the channel", stuck, 600)
+        assert str(stopped.value) == (
+            "Drafting from the channel took longer than 1 s and was stopped (READING_DEADLINE_S)"
+        )
+        assert isinstance(stopped.value, Permanent)  # a job gives up at once and tells the person
+        pool.deadline_s = 60
+        assert await pool.run("a check", says_it_is_over, "all clear") is True  # a fresh process
+        assert pool.started == 2
+    finally:
+        pool.close()
