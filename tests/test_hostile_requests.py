@@ -208,3 +208,43 @@ async def test_the_sandboxs_own_requests_still_pass(database_url: str) -> None:
         assert answer.status == 200 and "abc123" in json.dumps(answer.body)
         ssl_check = await running.slack.post("ssl_check=1&token=sandbox-verification-token", content_type=FORM)
         assert ssl_check.status == 200
+
+
+async def test_in_socket_mode_slack_events_over_http_are_404_repeats_included(database_url: str) -> None:
+    # SLACK_APP_TOKEN and no signing secret: requests signed with the empty key reach nothing
+    async with local_bot(Settings(database_url=database_url), socket_mode=True) as running:
+        running.sandbox.add_user("U1", "alice")
+        running.sandbox.add_channel("C1", "inc-checkout-timeouts")
+        command = await running.slack.command("/incident", "declare", user_id="U1", channel_id="C1")
+        assert command.status == 404 and command.request is not None
+        repeat = await running.slack.resend(command.request)  # the replay path answered 200
+        assert repeat.status == 404
+        assert (await running.slack.post("ssl_check=1&token=x", content_type=FORM)).status == 404
+        assert (await running.slack.url_verification("abc123")).status == 404
+        said = await running.slack.say("C1", "pool at 100/100", user="U1")
+        assert said.status == 404
+        await running.runtime.settle()
+        assert running.sandbox.calls("views.open") == []
+        assert await running.runtime.services.incidents.latest_in(running.sandbox.team_id, "C1") is None
+        base = running.events_url.removesuffix("/slack/events")
+        async with aiohttp.ClientSession() as session:
+            async with session.get(base + "/healthz") as health:
+                assert health.status == 200
+            async with session.get(base + "/metrics") as metrics:
+                assert metrics.status == 200 and 'reason="socket_mode"' in await metrics.text()
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [65, 2_000, 100_000])
+async def test_a_deeply_nested_body_gets_400(bot: LocalBot, captured_logs: io.StringIO, depth: int) -> None:
+    event = json.dumps({"type": "event_callback", "team_id": "T0SANDBOX", "event_id": "EvN", "event": {"type": "x"}})
+    as_event = event.replace('"type": "x"', f'"type": "x", "deep": {nested(depth)}')
+    as_payload = urlencode({"payload": json.dumps({"type": "block_actions", "x": 1}).replace("1", nested(depth))})
+    for body, content_type in ((as_event, "application/json"), (as_payload, FORM)):
+        response = await bot.slack.post(body, content_type=content_type)
+        assert response.status == 400 and "malformed Slack request" in response.body
+    logged = [json.loads(line) for line in captured_logs.getvalue().splitlines()]
+    assert not [line for line in logged if line["level"] in ("ERROR", "CRITICAL") or "Traceback" in json.dumps(line)]

@@ -2,11 +2,12 @@
 GET /metrics.
 
 The gate (`slack_gate_middleware`) lets through to Bolt only what Slack really sent, once:
+- in Socket Mode (no signing secret) nothing at all: POST /slack/events is 404;
 - headers first: a timestamp within 5 minutes and a well-formed `v0=` signature, and a
   Content-Length within MAX_BODY, or 401/413 without reading the body;
 - then the body, and its HMAC: a forged one is 401, and neither it nor any part of it is logged;
-- then its shape: a body that is not Slack's (broken JSON or form, no type, missing ids) is 400,
-  never a 500 with a traceback;
+- then its shape: a body that is not Slack's (broken JSON or form, no type, missing ids, JSON
+  nested deeper than MAX_DEPTH however deep) is 400, never a 500 with a traceback;
 - then replays: a signed form request (slash command, button, modal submission) seen before
   — the same timestamp and signature, so the same bytes — answers 200 and does nothing. Slack
   never resends those; an attacker who captured one may. Events are deduplicated by event id
@@ -46,6 +47,8 @@ _REQUEST_ID_HEADERS = ("Fly-Request-Id", "X-Request-Id")
 
 # Slack's largest requests (a modal submission with every input full) are far below this.
 MAX_BODY = 1024 * 1024
+# Slack's deepest bodies (rich-text blocks in an event, a view's state) nest about a dozen levels
+MAX_DEPTH = 64
 # Slack's own rule: a request signed more than 5 minutes ago (or ahead) is refused.
 SIGNATURE_MAX_AGE_S = 300
 _SIGNATURE = re.compile(r"^v0=[0-9a-f]{64}$")
@@ -101,6 +104,30 @@ def _is_str(value: Any) -> bool:
     return isinstance(value, str) and bool(value)
 
 
+def _json(text: str, what: str) -> Any:
+    """Parsed JSON no deeper than MAX_DEPTH; Malformed for broken or too deeply nested JSON
+    (json raises RecursionError, not ValueError, past Python's recursion limit)."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Malformed(f"{what} is not JSON Slack sends") from None
+    _require(_depth_within(value, MAX_DEPTH), f"{what} is nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def _depth_within(value: Any, limit: int) -> bool:
+    """Whether `value` nests at most `limit` containers deep; iterative, so no depth can overflow it."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return True
+
+
 def parse_slack_body(raw: bytes, content_type: str) -> SlackBody:
     """The body in Slack's shape, with what the app reads from it present; Malformed otherwise."""
     try:
@@ -108,10 +135,7 @@ def parse_slack_body(raw: bytes, content_type: str) -> SlackBody:
     except UnicodeDecodeError:
         raise Malformed("the body is not UTF-8") from None
     if content_type == "application/json":
-        try:
-            body = json.loads(text)
-        except ValueError:
-            raise Malformed("the body is not JSON") from None
+        body = _json(text, "the body")
         _require(isinstance(body, dict) and _is_str(body.get("type")), "a JSON body must be an object with a type")
         if body["type"] == "event_callback":
             event = body.get("event")
@@ -130,10 +154,7 @@ def parse_slack_body(raw: bytes, content_type: str) -> SlackBody:
     _require(all(len(values) == 1 for values in form.values()), "a form field is repeated")
     fields = {k: v[0] for k, v in form.items()}
     if "payload" in fields:
-        try:
-            payload = json.loads(fields["payload"])
-        except ValueError:
-            raise Malformed("the payload is not JSON") from None
+        payload = _json(fields["payload"], "the payload")
         _require(
             isinstance(payload, dict) and _is_str(payload.get("type")), "the payload must be an object with a type"
         )
@@ -245,7 +266,9 @@ def slack_gate_middleware(
     signing_secret: str, path: str, metrics: Metrics, *, claim: ReplayClaim | None = None,
     clock: Callable[[], float] = time.time,
 ) -> Callable[[web.Request, Handler], Awaitable[web.StreamResponse]]:  # fmt: skip
-    """Verify, bound, parse and deduplicate Slack's requests before Bolt sees them."""
+    """Verify, bound, parse and deduplicate Slack's requests before Bolt sees them. Without a
+    signing secret (Socket Mode: Slack's requests come over the socket) there is no HTTP
+    endpoint for Slack at all: every POST to `path` is 404, before anything is read."""
     secret = signing_secret.encode()
     recent = RecentSignatures(clock=clock)
 
@@ -253,6 +276,8 @@ def slack_gate_middleware(
     async def gate(request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path != path or request.method != "POST":
             return await handler(request)
+        if not secret:  # an empty key signs anything: nothing is verified, replayed or answered
+            return _refuse(404, "socket_mode", "Slack's events come over Socket Mode here, not HTTP", metrics)
         timestamp = request.headers.get("X-Slack-Request-Timestamp", "")
         signature = request.headers.get("X-Slack-Signature", "")
         # headers first: nothing of the body is read for a request that cannot be Slack's

@@ -28,12 +28,19 @@ class LocalBot:
 
 @asynccontextmanager
 async def local_bot(
-    settings: Settings, *, sandbox: SlackSandbox | None = None, signing_secret: str | None = None, settle: bool = True
+    settings: Settings,
+    *,
+    sandbox: SlackSandbox | None = None,
+    signing_secret: str | None = None,
+    settle: bool = True,
+    socket_mode: bool = False,
 ) -> AsyncIterator[LocalBot]:
     """Start the sandbox (unless given), the app pointed at it, and a signed sender. On the way
     out, the work started is finished first (`settle=False`: stopped as a deploy would). Two bots
-    given one sandbox, one database and one `signing_secret` are two instances of one app."""
-    signing_secret = signing_secret or secrets.token_hex(16)
+    given one sandbox, one database and one `signing_secret` are two instances of one app.
+    `socket_mode`: configured as for Socket Mode (an app token, no signing secret; the socket
+    itself is not opened), and the sender signs with an empty key, as anyone could."""
+    signing_secret = "" if socket_mode else signing_secret or secrets.token_hex(16)
     own_sandbox = sandbox is None
     sandbox = sandbox or SlackSandbox()
     if own_sandbox:
@@ -42,9 +49,9 @@ async def local_bot(
         settings = settings.model_copy(
             update={
                 "slack_bot_token": sandbox.token,
-                "slack_signing_secret": signing_secret,
+                "slack_signing_secret": signing_secret or None,
                 "slack_api_url": sandbox.base_url,
-                "slack_app_token": None,
+                "slack_app_token": "xapp-1-sandbox" if socket_mode else None,
             }
         )
         async with open_runtime(settings) as runtime:

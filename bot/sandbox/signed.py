@@ -125,8 +125,10 @@ class SignedSender:
     def signed_headers(self, body: str | bytes, signing: Signing = VALID) -> dict[str, str]:
         timestamp = str(int(self._clock()) - signing.age)
         secret = self._secret + "-forged" if signing.forge else self._secret
-        if isinstance(body, bytes):  # any bytes, UTF-8 or not, as a hostile sender may sign them
-            digest = hmac.new(secret.encode(), b"v0:" + timestamp.encode() + b":" + body, hashlib.sha256).hexdigest()
+        if isinstance(body, bytes) or not secret:
+            # any bytes, UTF-8 or not, and any key, the empty one included, as a hostile sender may sign them
+            raw = body if isinstance(body, bytes) else body.encode()
+            digest = hmac.new(secret.encode(), b"v0:" + timestamp.encode() + b":" + raw, hashlib.sha256).hexdigest()
             signature: str | None = "v0=" + digest
         else:
             signature = SignatureVerifier(secret).generate_signature(timestamp=timestamp, body=body)
