@@ -45,6 +45,7 @@ from bot.memory.nudges import PostgresNudgeStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.observability import Metrics, configure_logging
+from bot.observability.metrics import metrics_across_processes, process_exited
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
 from bot.observability.web import MAX_BODY, metrics_handler, slack_events_middleware, slack_gate_middleware
@@ -375,6 +376,8 @@ class WorkerProcesses:
         import asyncio
 
         while not self._stopping:
+            for gone in [p for p in self._procs if p.returncode is not None]:
+                process_exited(gone.pid)
             self._procs = [p for p in self._procs if p.returncode is None]
             for _ in range(self._count - len(self._procs)):
                 self._procs.append(await asyncio.create_subprocess_exec(*self._argv, env=self._env))
@@ -397,12 +400,11 @@ class WorkerProcesses:
                     await proc.wait()
             except TimeoutError:
                 proc.kill()
+            process_exited(proc.pid)
 
 
 async def serve(settings: Settings) -> None:
     """Serve over HTTP, or over Socket Mode when SLACK_APP_TOKEN is set, until SIGTERM/SIGINT."""
-    import asyncio
-    import signal
 
     _configure_logging(settings)
     from bot.preflight import check_slack_settings, check_slack_token
@@ -412,6 +414,14 @@ async def serve(settings: Settings) -> None:
     workspace = await check_slack_token(settings)  # before the database: a wrong token stops here
     log.info("serving the Slack workspace %s (%s) as @%s", workspace.team, workspace.team_id, workspace.bot_user)
     settings = settings.model_copy(update={"database_url": await database_url(settings)})
+    with metrics_across_processes():  # before any child starts (job workers, process pools): they inherit it
+        await _listen(settings)
+
+
+async def _listen(settings: Settings) -> None:
+    import asyncio
+    import signal
+
     workers = WorkerProcesses(settings, settings.job_workers) if settings.job_workers else None
     async with open_runtime(settings, run_jobs=workers is None) as runtime:
         if workers is not None:

@@ -20,17 +20,26 @@ Names (all prefixed `incident_memory_`):
 | embeddings_latency_seconds | histogram | use | calls to the embeddings endpoint: a recall's query, or memories being embedded |
 | recall_semantic_fallbacks_total | counter | reason | semantic recall on, but this recall was lexical only (down, timeout, refused, bad_answer, cooling_down) |
 | memories_embedded_total | counter | | memories whose vectors were computed (after retain, at start, by `embed`) |
+
+`serve` runs work in other processes (its job workers; process pools): `metrics_across_processes`
+puts every process's series in one folder (prometheus_client's multiprocess mode) and serve's
+/metrics reads them all. A Gauge added here must name its `multiprocess_mode` (e.g. "livesum").
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess, values
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+
+MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client's own setting; children inherit it
 
 PREFIX = "incident_memory"
 ACK_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
@@ -139,5 +148,38 @@ class Metrics:
             histogram.labels(**labels).observe(time.perf_counter() - start)
 
     def exposition(self) -> tuple[bytes, str]:
-        """The registry in Prometheus' text format, and its content type."""
-        return generate_latest(self.registry), CONTENT_TYPE_LATEST
+        """The registry in Prometheus' text format, and its content type; across processes, the
+        series of every process that wrote to the shared folder (this one included)."""
+        folder = os.environ.get(MULTIPROCESS_DIR)
+        if not folder:
+            return generate_latest(self.registry), CONTENT_TYPE_LATEST
+        merged = CollectorRegistry()
+        multiprocess.MultiProcessCollector(merged, path=folder)
+        return generate_latest(merged), CONTENT_TYPE_LATEST
+
+
+@contextmanager
+def metrics_across_processes() -> Iterator[None]:
+    """Every process started inside the block (and this one) writes its series into one folder
+    that /metrics reads: a fresh temporary one, removed at the end, unless the operator set
+    PROMETHEUS_MULTIPROC_DIR. Enter it before the first Metrics() and the first child process."""
+    given = os.environ.get(MULTIPROCESS_DIR)
+    folder = given or tempfile.mkdtemp(prefix="incident-memory-metrics-")
+    os.environ[MULTIPROCESS_DIR] = folder
+    # prometheus_client picks how a value is kept when it is imported, which was before this:
+    # pick again (metrics made from now on live in the folder)
+    values.ValueClass = values.get_value_class()
+    try:
+        yield
+    finally:
+        if not given:
+            os.environ.pop(MULTIPROCESS_DIR, None)
+            values.ValueClass = values.get_value_class()
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def process_exited(pid: int) -> None:
+    """A child process that wrote metrics has exited: its live gauges stop counting (its
+    counters and histograms stay in the totals)."""
+    if folder := os.environ.get(MULTIPROCESS_DIR):
+        multiprocess.mark_process_dead(pid, folder)
