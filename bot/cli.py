@@ -252,7 +252,7 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
 
     async def work(store: MemoryStore | None) -> int:
         reading = ReadingPool(min(settings.reading_workers, 1), settings.reading_deadline_s)  # a file past it: rejected
-        with Progress(console=Console(stderr=True), transient=True) as progress:  # stdout stays the report
+        with reading, Progress(console=Console(stderr=True), transient=True) as progress:  # stdout: the report
             task = progress.add_task(
                 "reading postmortems" if args.dry_run else "importing postmortems", total=len(found.files)
             )
@@ -263,7 +263,6 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
                     max_chars=settings.import_max_document_chars,
                 )  # fmt: skip
             finally:
-                reading.close()
                 if model is not None:
                     await model.aclose()
         _emit(args, report.model_dump(mode="json"), summary_text(report))

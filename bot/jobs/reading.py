@@ -102,6 +102,12 @@ class ReadingPool:
         pool.shutdown(wait=False, cancel_futures=True)
         log.warning("a reading passed its deadline: %d reading processes replaced", len(processes))
 
+    def __enter__(self) -> ReadingPool:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
