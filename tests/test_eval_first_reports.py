@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -25,6 +26,7 @@ def builder() -> ModuleType:
     spec = importlib.util.spec_from_file_location("first_reports", PROJECT_ROOT / "bench" / "first_reports.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 

@@ -1,0 +1,220 @@
+"""How well today's resolution drafter reads real incident conversations (eval/conversations), end
+to end through the sandbox, per field and per organisation fold (A in-sample, B out-of-sample).
+
+For each conversation: its channel is made in the local stand-in Slack (bot/sandbox), the incident
+declared with `/incident declare`, every message posted in order by its (pseudonymised) author,
+then `/incident resolve` run and the drafted modal's fields read back from the `views.update`
+that carries the draft, as a responder would see them. The app runs as configured by default (no
+ANTHROPIC_API_KEY: the offline drafter), on a throwaway database made on DATABASE_URL.
+
+Scored with the one rule of eval/README.md (bot/importer/scoring.py `holds_half`):
+- root cause / fix / found how: the drafted root cause / fix / diagnosis holds half of the label's
+  phrases; the denominator is the conversations whose label has that field.
+- attempts real: drafted attempts (action and why) that hold half of one real attempt's phrases,
+  out of all drafted attempts; attempts found: real attempts matched by a drafted one.
+- invented attempts: conversations with no real attempt where at least one attempt was drafted,
+  out of the conversations with no real attempt (lower is better).
+- non-attempts drafted: drafted attempts that are not real but hold half of a labelled plan,
+  follow-up, critique, recovery or metadata line (lower is better).
+- drafted nothing: conversations whose modal came back with every field empty (lower is better).
+
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval_conversations.py [--json] [--misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.config import PROJECT_ROOT, Settings  # noqa: E402
+from bot.importer.scoring import holds_half  # noqa: E402
+from bot.memory.database import throwaway_database  # noqa: E402
+from bot.sandbox import form_values  # noqa: E402
+from bot.sandbox.local_bot import LocalBot, local_bot  # noqa: E402
+
+CONVERSATIONS = PROJECT_ROOT / "eval" / "conversations"
+FIELDS = ("root_cause", "fix", "found", "attempts_real", "attempts_found", "invented_attempts", "non_attempts_drafted",
+          "drafted_nothing")  # fmt: skip
+LOWER_IS_BETTER = {"invented_attempts", "non_attempts_drafted", "drafted_nothing"}
+TITLE_CHARS = 80
+WAIT_S = 30
+TRIES = 3
+NO_DRAFT = "No draft this time"  # the modal of a drafting error (bot/handlers/resolution_form.py)
+
+
+@dataclass(slots=True)
+class Drafted:
+    """The fields of one drafted resolution modal, as its inputs' initial values show them."""
+
+    root_cause: str = ""
+    diagnosis: str = ""
+    resolution: str = ""
+    attempts: list[str] = field(default_factory=list)  # "action — why", one per filled slot
+
+
+@dataclass(slots=True)
+class Count:
+    hits: int = 0
+    of: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, hit: bool, name: str) -> None:
+        self.of += 1
+        self.hits += hit
+        if not hit:
+            self.misses.append(name)
+
+    def text(self) -> str:
+        return f"{self.hits}/{self.of} ({self.hits / self.of:.0%})" if self.of else "–"
+
+
+def read_modal(view: dict[str, Any]) -> Drafted:
+    values = {
+        block: next(iter(actions.values())).get("value") or "" for block, actions in form_values(view, {}).items()
+    }
+    attempts = []
+    slot = 1
+    while f"failed_{slot}_action" in values:
+        action, why = values[f"failed_{slot}_action"].strip(), values.get(f"failed_{slot}_why", "").strip()
+        if action:
+            attempts.append(f"{action} — {why}" if why else action)
+        slot += 1
+    return Drafted(values.get("root_cause", ""), values.get("diagnosis", ""), values.get("resolution", ""), attempts)
+
+
+async def draft_one(bot: LocalBot, number: int, conversation: dict[str, Any]) -> Drafted:
+    """Post one conversation into its own incident channel and read what `/incident resolve` drafts."""
+    channel = f"CEVAL{number:04d}"
+    bot.sandbox.add_channel(channel, f"inc-eval-{number}")
+    users = {}
+    for message in conversation["messages"]:
+        if message["author"] not in users:
+            users[message["author"]] = f"UEV{number:03d}{len(users):03d}"
+            bot.sandbox.add_user(users[message["author"]], message["author"])
+    responder = users[conversation["messages"][0]["author"]]
+    opened = len(bot.sandbox.calls("views.open"))
+    await bot.slack.command("/incident", "declare", user_id=responder, channel_id=channel)
+    await bot.sandbox.wait_for("views.open", count=opened + 1, timeout=WAIT_S)
+    title = conversation["messages"][0]["text"].strip().splitlines()[0][:TITLE_CHARS]
+    await bot.slack.view_submission(bot.sandbox.last_view(), user_id=responder, answers={"title": title})
+    for message in conversation["messages"]:
+        await bot.slack.say(channel, message["text"], user=users[message["author"]])
+    await bot.runtime.services.background.drain()
+    for _ in range(
+        TRIES
+    ):  # on a loaded machine the incident lookup can miss Slack's 3 s: the modal then opens undrafted
+        opened, updated = len(bot.sandbox.calls("views.open")), len(bot.sandbox.calls("views.update"))
+        await bot.slack.command("/incident", "resolve", user_id=responder, channel_id=channel)
+        try:
+            await bot.sandbox.wait_for("views.open", count=opened + 1, timeout=WAIT_S)
+            await bot.sandbox.wait_for("views.update", count=updated + 1, timeout=WAIT_S)
+        except TimeoutError:
+            continue
+        await bot.runtime.services.background.drain()
+        view = bot.sandbox.last_view()
+        if NO_DRAFT not in json.dumps(view):
+            return read_modal(view)
+    raise RuntimeError(f"{channel}: no drafted modal after {TRIES} tries of /incident resolve")
+
+
+async def draft_all(dsn: str, folder: Path = CONVERSATIONS) -> dict[str, Drafted]:
+    labels = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    drafts = {}
+    async with local_bot(Settings(database_url=dsn)) as bot:
+        for number, label in enumerate(labels, 1):
+            conversation = json.loads((folder / label["file"]).read_text(encoding="utf-8"))
+            drafts[label["file"]] = await draft_one(bot, number, conversation)
+    return drafts
+
+
+def score(labels: list[dict[str, Any]], drafts: dict[str, Drafted]) -> dict[str, dict[str, Count]]:
+    """{fold: {field: Count}} by the rule of eval/README.md; a label without the field is not counted."""
+    scores: dict[str, dict[str, Count]] = {}
+    for label in labels:
+        name, draft = label["file"], drafts[label["file"]]
+        counts = scores.setdefault(label["fold"], {f: Count() for f in FIELDS})
+        for key, text, keywords in (
+            ("root_cause", draft.root_cause, label["root_cause_keywords"]),
+            ("fix", draft.resolution, label["fix_keywords"]),
+            ("found", draft.diagnosis, label["found_keywords"]),
+        ):
+            if keywords:
+                counts[key].add(holds_half(text, keywords), name)
+        real = [a["action_keywords"] for a in label["failed_attempts"]]
+        others = [n["keywords"] for n in label["not_attempts"]]
+        for attempt in draft.attempts:
+            is_real = any(holds_half(attempt, keywords) for keywords in real)
+            counts["attempts_real"].add(is_real, f"{name}: {attempt}")
+            counts["non_attempts_drafted"].add(
+                is_real or not any(holds_half(attempt, keywords) for keywords in others), f"{name}: {attempt}"
+            )
+        for keywords in real:
+            counts["attempts_found"].add(any(holds_half(a, keywords) for a in draft.attempts), f"{name}: {keywords}")
+        if not real:
+            counts["invented_attempts"].add(not draft.attempts, name)
+        counts["drafted_nothing"].add(
+            bool(draft.root_cause or draft.diagnosis or draft.resolution or draft.attempts), name
+        )
+    for counts in scores.values():  # error counts are reported as the share of offending cases
+        for key in LOWER_IS_BETTER:
+            kept = counts[key]
+            counts[key] = Count(kept.of - kept.hits, kept.of, kept.misses)
+    return scores
+
+
+def table(scores: dict[str, dict[str, Count]]) -> str:
+    rows = [f"{'field':<24} {'fold A (in-sample)':>20} {'fold B (out-of-sample)':>24}"]
+    for key in FIELDS:
+        a, b = (scores.get(f, {}).get(key, Count()) for f in "AB")
+        rows.append(f"{key + (' ↓' if key in LOWER_IS_BETTER else ''):<24} {a.text():>20} {b.text():>24}")
+    return "\n".join(rows)
+
+
+def as_json(scores: dict[str, dict[str, Count]]) -> dict[str, Any]:
+    return {
+        fold: {k: {"hits": c.hits, "of": c.of} for k, c in counts.items()} for fold, counts in sorted(scores.items())
+    }
+
+
+async def run(admin: str, folder: Path) -> tuple[list[dict[str, Any]], dict[str, Drafted]]:
+    labels = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    settings = Settings()
+    async with throwaway_database(admin, settings.migrations_dir, prefix="im_reading") as dsn:
+        drafts = await draft_all(dsn, folder)
+    return labels, drafts
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", type=Path, default=CONVERSATIONS)
+    parser.add_argument("--json", action="store_true", help="the counts as one JSON object")
+    parser.add_argument("--misses", action="store_true", help="list every miss (file: what)")
+    args = parser.parse_args()
+    admin = os.environ.get("DATABASE_URL")
+    if not admin:
+        sys.exit("set DATABASE_URL to a PostgreSQL server (a throwaway database is made on it)")
+    labels, drafts = asyncio.run(run(admin, args.folder))
+    scores = score(labels, drafts)
+    if args.json:
+        print(json.dumps({"drafter_conversations": as_json(scores)}, indent=1))
+        return 0
+    print(f"resolution drafter (offline, through the sandbox) on {len(labels)} conversations")
+    print(table(scores))
+    if args.misses:
+        for fold, counts in sorted(scores.items()):
+            for key, count in counts.items():
+                for miss in count.misses:
+                    print(f"  miss {fold} {key}: {miss}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

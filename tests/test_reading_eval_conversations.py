@@ -1,0 +1,58 @@
+"""The drafter harness of bench/reading_eval_conversations.py reads what `/incident resolve` really
+drafts through the sandbox, and scores it by the one rule of eval/README.md."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import AsyncIterator
+from types import ModuleType
+
+import pytest
+
+from bot.config import PROJECT_ROOT, Settings
+from bot.sandbox.local_bot import LocalBot, local_bot
+
+CHANNEL = [
+    "checkout is throwing 500s, payments pods look unhealthy",
+    "restarted payments pods, errors back after 25 minutes",
+    "raised max_connections to 400, still timing out",
+    "root cause was a connection leak in the retry path of payments-client 2.3",
+    "rolled back payments-client to 2.2, errors gone",
+]
+
+
+def harness() -> ModuleType:
+    path = PROJECT_ROOT / "bench" / "reading_eval_conversations.py"
+    spec = importlib.util.spec_from_file_location("reading_eval_conversations", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+async def bot(database_url: str) -> AsyncIterator[LocalBot]:
+    async with local_bot(Settings(database_url=database_url)) as running:
+        yield running
+
+
+async def test_a_posted_conversation_is_drafted_and_scored_per_fold(bot: LocalBot) -> None:
+    bench = harness()
+    conversation = {"messages": [{"author": f"u{1 + i % 2}", "text": text} for i, text in enumerate(CHANNEL)]}
+    drafted = await bench.draft_one(bot, 1, conversation)
+    assert "connection leak" in drafted.root_cause and "payments-client to 2.2" in drafted.resolution
+    assert drafted.attempts == ["Restarted payments pods — Errors back after 25 minutes",
+                                "Raised max_connections to 400 — Still timing out"]  # fmt: skip
+    label = {"file": "c.json", "fold": "B", "root_cause_keywords": ["connection leak"], "fix_keywords": ["rolled back"],
+             "found_keywords": [], "failed_attempts": [{"action_keywords": ["restarted payments pods"], "why": ""}],
+             "not_attempts": [{"keywords": ["max_connections"], "kind": "plan"}]}  # fmt: skip
+    quiet = {**label, "file": "q.json", "fold": "A", "failed_attempts": [], "not_attempts": []}
+    scores = bench.score([label, quiet], {"c.json": drafted, "q.json": drafted})
+    b, a = scores["B"], scores["A"]
+    assert (b["root_cause"].hits, b["fix"].hits, b["fix"].of) == (1, 1, 1)
+    assert (b["attempts_real"].hits, b["attempts_real"].of, b["attempts_found"].hits) == (1, 2, 1)
+    assert (b["non_attempts_drafted"].hits, b["non_attempts_drafted"].of) == (1, 2)  # the plan taken for an attempt
+    assert (a["invented_attempts"].hits, a["invented_attempts"].of) == (1, 1)  # attempts drafted, none real
+    assert b["found"].of == 0 and "fold A (in-sample)" in bench.table(scores)
