@@ -10,8 +10,11 @@ dropped and the embedded PostgreSQL stopped (unless another process still uses i
 from __future__ import annotations
 
 import json
+import secrets
+import tempfile
 from collections.abc import Iterator
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -40,6 +43,23 @@ RESOLUTION = {
     "verified": ["verified"],
     "verification_note": "No pool timeouts through the next two evening peaks.",
 }
+# Step 8: Alertmanager's webhook (payload version 4) opens an incident in the routed channel.
+ALERT_CHANNEL, ALERT_CHANNEL_NAME = "C0DEMO3", "inc-auth-gateway"
+ALERT_ROUTES = 'routes:\n  - match: {service: auth}\n    channel: "#inc-auth-gateway"\n    severity: SEV2\n'
+_ALERT_LABELS = {"alertname": "TLSCertificateExpiring", "service": "auth", "instance": "auth-gateway:443",
+                 "severity": "critical"}  # fmt: skip
+ALERT = {
+    "version": "4", "status": "firing", "receiver": "incident-memory", "truncatedAlerts": 0,
+    "groupKey": '{}:{alertname="TLSCertificateExpiring"}', "groupLabels": {"alertname": "TLSCertificateExpiring"},
+    "commonLabels": _ALERT_LABELS, "commonAnnotations": {}, "externalURL": "http://alertmanager.example:9093",
+    "alerts": [{
+        "status": "firing", "labels": _ALERT_LABELS, "fingerprint": "4f1c2a9e7b3d5c11",
+        "annotations": {"summary": "TLS certificate on the auth gateway expires in 2 days",
+                        "description": "Mobile logins will fail with certificate errors once it expires."},
+        "startsAt": "2026-03-02T09:00:00Z", "endsAt": "0001-01-01T00:00:00Z",
+        "generatorURL": "http://prometheus.example:9090/graph?g0.expr=probe_ssl_earliest_cert_expiry",
+    }],
+}  # fmt: skip
 CHANNEL_TALK = (
     (ONCALL, "pool at 20/20 on every checkout pod, requests queueing"),
     (RESPONDER, "restarted the checkout pods, pool filled again after 20 minutes"),
@@ -115,9 +135,13 @@ async def _declare(bot: LocalBot, channel: str, answers: dict[str, Any]) -> None
 async def run_demo(settings: Settings, *, json_mode: bool = False) -> int:
     shown = Transcript(json_mode=json_mode)
     admin_dsn = await database_url(settings)
-    async with throwaway_database(admin_dsn, settings.migrations_dir, prefix="im_demo") as dsn:
-        async with local_bot(settings.model_copy(update={"database_url": dsn})) as bot:
-            ok = await _steps(bot, shown)
+    with tempfile.TemporaryDirectory(prefix="im-demo-") as folder:
+        routes = Path(folder) / "alert-routes.yml"
+        routes.write_text(ALERT_ROUTES)
+        alerting = {"alert_routes": routes, "alerts_token": secrets.token_hex(16)}
+        async with throwaway_database(admin_dsn, settings.migrations_dir, prefix="im_demo") as dsn:
+            async with local_bot(settings.model_copy(update={"database_url": dsn, **alerting})) as bot:
+                ok = await _steps(bot, shown)
     shown.finish(ok)
     return 0 if ok else 1
 
@@ -128,6 +152,7 @@ async def _steps(bot: LocalBot, shown: Transcript) -> bool:
     sandbox.add_user(ONCALL, "maya.oncall")
     sandbox.add_channel(CHANNEL, CHANNEL_NAME)
     sandbox.add_channel(FOLLOW_UP, FOLLOW_UP_NAME)
+    sandbox.add_channel(ALERT_CHANNEL, ALERT_CHANNEL_NAME)
 
     shown.step("1. Past incidents in memory")
     for draft in seed_drafts(sandbox.team_id):
@@ -184,6 +209,15 @@ async def _steps(bot: LocalBot, shown: Transcript) -> bool:
     if len(thread) > 2:
         rest = len(thread) - 2
         shown.line(f"  … and {rest} more past incident{'s' if rest != 1 else ''} in the thread, as in step 2")
+
+    shown.step(f"8. An Alertmanager alert opens an incident in #{ALERT_CHANNEL_NAME}, with recall")
+    answer = await bot.alerts.send("alertmanager", ALERT)
+    shown.line(f"  POST /alerts/alertmanager → {answer.status}")
+    parent3 = await _recall_thread(bot, ALERT_CHANNEL)
+    alert_post = next(m for m in sandbox.messages(ALERT_CHANNEL) if m.text.startswith("Alertmanager:"))
+    shown.message(_as_message(alert_post), "incident-memory")
+    for i, message in enumerate(list(_thread(bot, ALERT_CHANNEL, parent3))[:2]):
+        shown.message(_as_message(message), "incident-memory" if i == 0 else "  ↳ in thread")
 
     shown.step("Done")
     shown.line(f"{len(sandbox.calls())} Slack API calls went through the sandbox; nothing left this machine.")

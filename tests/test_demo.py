@@ -22,7 +22,7 @@ from bot.demo import run_demo
 
 # What the demo prints as each step begins ("" = while the embedded PostgreSQL is being created).
 STEPS = ("", "1. Past incidents", "2. /incident declare", "3. People talk", "4. Investigate",
-         '5. "all clear"', "6. Save what we learned", "7. A week later", "Done")  # fmt: skip
+         '5. "all clear"', "6. Save what we learned", "7. A week later", "8. An Alertmanager alert", "Done")  # fmt: skip
 FRESH_DATABASES = {"1", "4", "5"}  # template1, template0, postgres: what initdb makes
 
 
@@ -152,7 +152,17 @@ def test_a_demo_killed_outright_is_cleaned_up_by_the_next_run(fresh_home: Path) 
     assert proc.wait(180) == 0, out.read_text()[-3000:]
     transcript = json.loads(out.read_text())  # --json: the same steps as the text, as JSON
     assert transcript["ok"] is True
-    assert [s["step"].split(" ")[0] for s in transcript["steps"]] == ["1.", "2.", "3.", "4.", "5.", "6.", "7.", "Done"]
+    assert [s["step"].split(" ")[0] for s in transcript["steps"]] == [
+        "1.",
+        "2.",
+        "3.",
+        "4.",
+        "5.",
+        "6.",
+        "7.",
+        "8.",
+        "Done",
+    ]
     assert any("[verification_confirmed]" in shown["line"] for shown in transcript["steps"][0]["shown"])
     assert _postgres_processes(fresh_home) == []
     assert _databases(fresh_home) == FRESH_DATABASES
@@ -177,3 +187,7 @@ async def test_the_demo_shows_only_related_memories_and_flags_only_different_mec
     assert "Attempt 1: what was tried: Restarted the checkout pods" in saving
     assert "Attempt 1: why it failed: Pool filled again after 20 minutes" in saving
     assert "failed_attempts[1] drafted" in " ".join(saving.split())
+    # an Alertmanager webhook opens an incident in the routed channel, and recall finds the TLS expiry
+    alerted = out.split("8. An Alertmanager alert", 1)[1]
+    assert "POST /alerts/alertmanager → 200" in alerted and "Alertmanager: 1 firing" in alerted
+    assert "INC-2025-0815" in alerted
