@@ -35,7 +35,6 @@ from bot.jobs import JobContext
 from bot.jobs.queue import JobQueue
 from bot.jobs.reading import ReadingPool
 from bot.jobs.worker import JobWorker
-from bot.memory.alerts import PostgresAlertStore
 from bot.memory.database import database_url, migrate
 from bot.memory.drafts import PostgresDraftStore
 from bot.memory.effects import PostgresEffects
@@ -233,11 +232,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             jobs=JobQueue(PostgresJobQueue(intake)),
             effects=PostgresEffects(pool),
             semantic=semantic if semantic is not None and semantic.enabled else None,
-            alerts=None
-            if routes is None
-            else AlertService(
-                routes, PostgresAlertStore(pool), request_store=PostgresAlertStore(intake), metrics=metrics
-            ),
+            alerts=AlertService.over(routes, pool, intake, metrics),
             reading=reading,
         )
         # memories retained while it was off, by the CLI, or embedded by a model since replaced
@@ -439,9 +434,10 @@ async def _listen(settings: Settings) -> None:
             raise ConfigurationError(
                 f"cannot listen on PORT={settings.port} ({exc.strerror or exc}): set PORT to a free port"
             ) from exc
-        alerts = ", POST /alerts/{alertmanager,grafana,pagerduty,opsgenie}" if runtime.services.alerts else ""
-        log.info("listening on :%d (POST %s%s, GET /healthz, GET %s)", settings.port, SLACK_EVENTS_PATH, alerts,
-                 METRICS_PATH)  # fmt: skip
+        alerts = ", POST /alerts/…" if runtime.services.alerts else ""
+        log.info(
+            "listening on :%d (POST %s%s, GET /healthz, GET %s)", settings.port, SLACK_EVENTS_PATH, alerts, METRICS_PATH
+        )
         socket_handler = None
         if settings.slack_app_token:
             from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler

@@ -34,6 +34,10 @@ FORBIDDEN = [
     ("bot.services", "bot.slack"),  # services never build Block Kit
     ("bot.services", "bot.handlers"),
     ("bot.recall", "bot.memory"),
+    # the alert receivers read and bound; storing and Slack are the services' and the jobs'
+    ("bot.alerts", "bot.memory"),
+    ("bot.alerts", "bot.slack"),
+    ("bot.alerts", "bot.handlers"),
 ]
 # The domain and the pure recall pipeline: what each may import from bot/ at all.
 ONLY = {
@@ -42,6 +46,8 @@ ONLY = {
     "bot.recall": {"bot.recall", "bot.models"},
     # patterns, rule files and matching: the domain and the pure vocabulary, nothing stored
     "bot.rules": {"bot.rules", "bot.models", "bot.recall"},
+    # what a vendor's webhook is read into: bounded, and nothing of Slack, HTTP or storage
+    "bot.alerts.model": {"bot.alerts.model"},
     # the one prompt fence and the one quote-support check: pure, so any prompt or reader may use them
     "bot.fence": {"bot.fence"},
     "bot.quote_support": {"bot.quote_support", "bot.recall"},

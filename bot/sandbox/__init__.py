@@ -27,6 +27,8 @@ The modules, by responsibility:
     signed.py      SignedSender: Slack's requests to the app, signed
     payloads.py    what those requests carry: events, clicked actions, submitted modals
     local_bot.py   the real app wired to a sandbox (the demo's and the e2e tests' harness)
+    alerts.py      AlertSender: what Alertmanager, Grafana, PagerDuty and Opsgenie POST to
+                   /alerts/… (bearer token or PagerDuty's signature); `LocalBot.alerts` is one
 
 SlackSandbox: an aiohttp server on 127.0.0.1, port 0.
     SlackSandbox(*, token="xoxb-sandbox-token", team_id="T0SANDBOX", team="Sandbox",

@@ -70,6 +70,13 @@ class AlertService:
         self._intake = request_store or store  # the request path's own connections
         self._metrics = metrics
 
+    @classmethod
+    def over(cls, routes: AlertRoutes | None, pool: object, intake: object, metrics: Metrics) -> AlertService | None:
+        """The service on the app's pools (`intake`: the request path's), or None without ALERT_ROUTES."""
+        if routes is None:
+            return None
+        return cls(routes, PostgresAlertStore(pool), request_store=PostgresAlertStore(intake), metrics=metrics)
+
     async def receive(self, batch: AlertBatch) -> Received:
         """Stored before the 2xx: StoreUnavailable / TimeoutError when the database cannot take it."""
         return await asyncio.wait_for(self._intake.receive(batch), STORE_BUDGET_S)
