@@ -274,3 +274,30 @@ async def test_alert_text_is_data_no_ping_in_slack_and_no_fence_look_alike_in_th
     assert "<!channel>" not in shown and "&lt;!channel&gt;" in shown  # shown, never a ping
     (entry,) = await timeline(bot, "C0PROBES1")
     assert "disk full" in entry and ">>>" not in entry and "<<<" not in entry  # cannot close a prompt's fence
+
+
+async def test_the_outcome_is_asked_only_once_every_alert_of_the_incident_has_resolved(bot: LocalBot) -> None:
+    group = fixture("grafana_firing.json")
+    assert (await bot.alerts.send("grafana", group)).status == 200
+    await bot.runtime.settle()
+    assert said(bot, "C1", "Grafana: 2 firing (opened")
+
+    memory, cpu = group["alerts"]
+    memory.update(status="resolved", endsAt="2021-10-12T10:21:03.157076+02:00")
+    assert (await bot.alerts.send("grafana", group)).status == 200  # one resolved, one still firing
+    await bot.runtime.settle()
+    assert said(bot, "C1", "Grafana: 1 resolved")
+    assert said(bot, "C1", "over?") == []  # High CPU usage still fires
+
+    cpu.update(status="resolved", endsAt="2021-10-12T10:26:03.157076+02:00")
+    group["status"] = "resolved"
+    assert (await bot.alerts.send("grafana", group)).status == 200
+    await bot.runtime.settle()
+    assert len(said(bot, "C1", "Grafana: 1 resolved")) == 2  # each alert said once as it resolved
+    assert len(said(bot, "C1", "over?")) == 1
+    entries = await timeline(bot, "C1")
+    assert [e.split("]")[0] for e in entries] == [
+        "[grafana alert firing",
+        "[grafana alert resolved",
+        "[grafana alert resolved",
+    ]
