@@ -40,6 +40,7 @@ from bot.memory.drafts import PostgresDraftStore
 from bot.memory.effects import PostgresEffects
 from bot.memory.incidents import PostgresIncidentStore
 from bot.memory.jobqueue import PostgresJobQueue
+from bot.memory.message_changes import PostgresMessageChanges
 from bot.memory.nudges import PostgresNudgeStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
@@ -214,6 +215,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 settings.incident_channel_pattern,
                 metrics=metrics,
                 request_claims=count_store_errors(PostgresIncidentStore(intake), metrics, name="incidents"),
+                changes=count_store_errors(PostgresMessageChanges(pool), metrics, name="incidents"),
             ),  # fmt: skip
             recall=recall,
             resolution=ResolutionService(memory, access=access),
@@ -485,10 +487,11 @@ async def _housekeeping(services: Services, every_s: float = 3600.0) -> None:
             pruned = await services.incidents.prune_events(EVENT_IDS_KEPT_HOURS)
             if pruned:
                 log.info("forgot %d Slack event ids older than %.0f h", pruned, EVENT_IDS_KEPT_HOURS)
-            # a job reruns within its deadline (hours at most): older effects only take space
-            await services.effects.prune(EFFECTS_KEPT_HOURS)
+            # a job reruns within its deadline (hours at most): older effects only take space; kept
+            # forms hold message text, so they go with the retention when it is shorter
+            await services.effects.prune(min(EFFECTS_KEPT_HOURS, retention * 24.0) if retention else EFFECTS_KEPT_HOURS)
             if retention:
-                messages = await services.incidents.prune_timelines(retention)
+                messages = await services.incidents.prune_timelines(retention)  # marks and drafts too
                 if messages:
                     log.info("deleted %d channel messages of incidents resolved over %g days ago", messages, retention)
         except Exception:  # noqa: BLE001 - try again next hour; nothing depends on it

@@ -78,3 +78,18 @@ class ResolutionDraft(Strict):
     @property
     def is_empty(self) -> bool:
         return not self.text_fields() and not self.failed_attempts
+
+    def without_message(self, message_ts: str) -> ResolutionDraft:
+        """The draft with every field that quotes the message at `message_ts` left out (it was
+        deleted or edited: what was drafted from it may no longer be what anyone says)."""
+
+        def keeps(quotes: list[Quote]) -> bool:
+            return all(q.message_ts != message_ts for q in quotes)
+
+        fields = {name: value if keeps(value.quotes) else None for name, value in self.text_fields().items()}
+        attempts = [a for a in self.failed_attempts if keeps(a.quotes)]
+        if all(v is not None for v in fields.values()) and len(attempts) == len(self.failed_attempts):
+            return self
+        note = "A field drafted from a message that was since deleted or edited was left out."
+        notes = self.notes if note in self.notes else [*self.notes, note]
+        return self.model_copy(update={**fields, "failed_attempts": attempts, "notes": notes})

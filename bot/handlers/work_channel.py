@@ -4,6 +4,7 @@ way), and an incident detected when the bot joins a channel."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Literal
 
 from bot.handlers.lookups import channel_info
 from bot.handlers.work import JobPayload
@@ -21,6 +22,7 @@ class ChannelMessage(JobPayload):
     user: str | None = None
     text: str
     event_id: str | None = None
+    change: Literal["said", "edited", "deleted"] = "said"
 
 
 # Four at a time at most: a channel flooding long messages (each read for "is it over?") never
@@ -28,8 +30,15 @@ class ChannelMessage(JobPayload):
 @job("timeline.record", ChannelMessage, max_attempts=10, deadline_s=6 * 3600, concurrency_limit=4)
 async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
     """A message in an incident channel joins its timeline once (the event claim and the append
-    share a transaction); a message in a channel named like an incident opens it."""
+    share a transaction); a message in a channel named like an incident opens it. An edit
+    replaces its words wherever they are stored; a deletion removes them (bot/memory/message_changes.py)."""
     services = ctx.services
+    if message.change == "deleted":
+        await services.incidents.message_deleted(message.team_id, message.channel_id, message.ts)
+        return
+    if message.change == "edited":
+        await services.incidents.message_edited(message.team_id, message.channel_id, message.ts, message.text)
+        return
     latest = await services.incidents.latest_in(message.team_id, message.channel_id)
     incident = latest if latest is not None and latest.status is IncidentStatus.OPEN else None
     if latest is None:

@@ -155,6 +155,8 @@ class PostgresIncidentStore:
                 """INSERT INTO timeline_entries (incident_pk, team_id, channel_id, message_ts, author, text, at)
                    SELECT pk, team_id, channel_id, $3, $4, $5, $6 FROM incidents
                    WHERE team_id = $1 AND channel_id = $2 AND status = 'open'
+                     AND NOT EXISTS (SELECT 1 FROM deleted_messages d  -- deleted before it arrived
+                                     WHERE d.team_id = $1 AND d.channel_id = $2 AND d.message_ts = $3)
                    ON CONFLICT (team_id, channel_id, message_ts) DO NOTHING RETURNING true""",
                 team_id, channel_id, message_ts, author, text, at,
             )  # fmt: skip

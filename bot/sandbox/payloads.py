@@ -249,3 +249,29 @@ def submitted_view(
     submitted |= copy.deepcopy(dict(view))
     submitted["state"] = {"values": copy.deepcopy(dict(values))}
     return submitted
+
+
+def message_changed_event(
+    channel: str, ts: str, text: str, *, user: str, previous_text: str, edited_ts: str,
+    channel_type: str = "channel", team: str = DEFAULT_TEAM_ID,
+) -> dict[str, Any]:  # fmt: skip
+    """A person edited their message at `ts`: Slack's `message_changed` event, the new message inside."""
+    return {
+        "type": "message", "subtype": "message_changed", "hidden": True, "channel": channel,
+        "ts": edited_ts, "event_ts": edited_ts, "channel_type": channel_type,
+        "message": {"type": "message", "user": user, "text": text, "ts": ts, "team": team,
+                    "edited": {"user": user, "ts": edited_ts}},
+        "previous_message": {"type": "message", "user": user, "text": previous_text, "ts": ts, "team": team},
+    }  # fmt: skip
+
+
+def message_deleted_event(
+    channel: str, ts: str, *, user: str, previous_text: str, deleted_at: str, channel_type: str = "channel",
+    team: str = DEFAULT_TEAM_ID,
+) -> dict[str, Any]:  # fmt: skip
+    """A message at `ts` was deleted: Slack's `message_deleted` event (no team or user at its top)."""
+    return {
+        "type": "message", "subtype": "message_deleted", "hidden": True, "channel": channel,
+        "ts": deleted_at, "event_ts": deleted_at, "deleted_ts": ts, "channel_type": channel_type,
+        "previous_message": {"type": "message", "user": user, "text": previous_text, "ts": ts, "team": team},
+    }  # fmt: skip

@@ -29,7 +29,15 @@ import aiohttp
 from slack_sdk.signature import SignatureVerifier
 
 from bot.sandbox.model import Message
-from bot.sandbox.payloads import clicked_action, form_values, message_event, now_ts, submitted_view
+from bot.sandbox.payloads import (
+    clicked_action,
+    form_values,
+    message_changed_event,
+    message_deleted_event,
+    message_event,
+    now_ts,
+    submitted_view,
+)
 from bot.sandbox.slack_api import SlackSandbox
 from bot.sandbox.workspace import DEFAULT_APP_ID, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID
 
@@ -290,6 +298,32 @@ class SignedSender:
             team=self.team_id,
         )
         return await self.event(event, signing=signing)
+
+    async def edit(self, channel: str, ts: str, text: str, *, signing: Signing = VALID) -> SignedResponse:
+        """The author edits the message at `ts` (in the sandbox's history too): `message_changed`."""
+        assert self.sandbox is not None, "edit needs the sandbox that holds the message"
+        message = self.sandbox.find(channel, ts)
+        previous, message.text = message.text, text
+        message.edited_ts = self.sandbox.next_ts()
+        event = message_changed_event(
+            channel, ts, text, user=message.user, previous_text=previous, edited_ts=message.edited_ts,
+            channel_type=self._channel_type(channel), team=self.team_id,
+        )  # fmt: skip
+        return await self.event(event, signing=signing)
+
+    async def delete(self, channel: str, ts: str, *, signing: Signing = VALID) -> SignedResponse:
+        """The message at `ts` is deleted (from the sandbox's history too): `message_deleted`."""
+        assert self.sandbox is not None, "delete needs the sandbox that holds the message"
+        message = self.sandbox.find(channel, ts)
+        self.sandbox.remove(message)
+        event = message_deleted_event(
+            channel, ts, user=message.user, previous_text=message.text, deleted_at=self.sandbox.next_ts(),
+            channel_type=self._channel_type(channel), team=self.team_id,
+        )  # fmt: skip
+        return await self.event(event, signing=signing)
+
+    def _channel_type(self, channel: str) -> str:
+        return "group" if self.sandbox is not None and self.sandbox.channel(channel).is_private else "channel"
 
     async def block_action(
         self,

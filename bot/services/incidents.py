@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.memory.incidents import IncidentStore
+from bot.memory.message_changes import PostgresMessageChanges
 from bot.models import MAX_TEXT, Incident, IncidentRecord
 from bot.observability import Metrics, bind
 from bot.services.access import incident_visible
@@ -37,9 +38,10 @@ def incident_from_channel(channel: ChannelInfo) -> Incident:
 class IncidentService:
     def __init__(
         self, incidents: IncidentStore, channel_pattern: str, *, metrics: Metrics | None = None,
-        request_claims: IncidentStore | None = None,
+        request_claims: IncidentStore | None = None, changes: PostgresMessageChanges | None = None,
     ) -> None:  # fmt: skip
         self._incidents = incidents
+        self._changes = changes
         # the replay claim runs before the ack: on the request path's own connections when given
         self._claims = request_claims or incidents
         self._pattern = re.compile(channel_pattern)
@@ -76,6 +78,18 @@ class IncidentService:
             self._metrics.events_deduplicated.inc()
         return appended
 
+    async def message_deleted(self, team_id: str, channel_id: str, message_ts: str) -> int:
+        """A message deleted in Slack leaves the timeline, the marks and the stored drafts."""
+        return await self._changes.deleted(team_id, channel_id, message_ts) if self._changes else 0
+
+    async def message_edited(self, team_id: str, channel_id: str, message_ts: str, text: str) -> int:
+        """An edited message is its new text wherever it is stored."""
+        return await self._changes.edited(team_id, channel_id, message_ts, text) if self._changes else 0
+
+    async def prune_message_text(self, resolved_days_ago: float) -> int:
+        """Marks and drafts (message text) of incidents resolved long ago, as prune_timelines."""
+        return await self._changes.prune(resolved_days_ago) if self._changes else 0
+
     async def claim_request(self, team_id: str, key: str) -> bool:
         """True the first time a signed request is seen by any instance (replays are False).
         Kept with the event ids, and forgotten with them."""
@@ -108,4 +122,7 @@ class IncidentService:
         return await self._incidents.prune_events(older_than_hours)
 
     async def prune_timelines(self, resolved_days_ago: float) -> int:
-        return await self._incidents.prune_timelines(resolved_days_ago)
+        """The channel messages of incidents resolved long ago, and the marks and drafts that
+        hold their words: retention covers every table with message text."""
+        pruned = await self._incidents.prune_timelines(resolved_days_ago)
+        return pruned + await self.prune_message_text(resolved_days_ago)
