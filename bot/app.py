@@ -61,7 +61,7 @@ from bot.services.investigation import InvestigationService
 from bot.services.meaning import SemanticRecall
 from bot.services.nudges import NudgeService
 from bot.services.recall import RecallService
-from bot.services.resolution import ResolutionService
+from bot.services.resolution import CorrectionLimits, ResolutionService
 from bot.services.review import ReviewService
 from bot.services.rules import RuleService
 from bot.slack.commands import SlashCommands
@@ -218,7 +218,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 changes=count_store_errors(PostgresMessageChanges(pool), metrics, name="incidents"),
             ),  # fmt: skip
             recall=recall,
-            resolution=ResolutionService(memory, access=access),
+            resolution=ResolutionService(memory, access=access, corrections=CorrectionLimits.of(settings)),
             investigation=investigation,
             drafting=DraftingService(drafter, incident_store, drafts),
             nudges=NudgeService(

@@ -105,6 +105,12 @@ class Settings(BaseSettings):
         description="Slack user ids and/or one user group id (comma-separated) who may confirm, reject, "
         "verify and purge memories, besides the incident's declarer and workspace admins",
     )
+    memory_corrections_max: int = Field(
+        default=10, ge=0, le=100, description="corrections (unverified additions) a memory keeps at most"
+    )
+    memory_corrections_per_person: int = Field(
+        default=3, ge=0, le=100, description="corrections one person may add to one memory"
+    )
     incident_channel_pattern: str = Field(default="^inc-", description="channels watched as incidents")
     resolution_nudge_after_h: float = Field(
         default=4.0,

@@ -34,6 +34,14 @@ class TruthMoveRefused(MemoryError_):
         self.to_state = to_state
 
 
+class CorrectionRefused(MemoryError_):
+    """A memory keeps only so many corrections, and one person adds only so many to it."""
+
+    def __init__(self, incident_id: str, why: str) -> None:
+        super().__init__(f"memory {incident_id!r} takes no more corrections: {why}")
+        self.incident_id = incident_id
+
+
 class PurgeRefused(MemoryError_):
     """The memory supersedes others: purging it alone would leave them pointing at nothing."""
 

@@ -18,12 +18,25 @@ MAX_TEXT = 3000
 MAX_STORED_TEXT = 100_000  # a memory's own text: pages of a postmortem, not a data dump
 MAX_FAILED_ATTEMPTS = 100
 MAX_TAGS = 50
+# The verification note's start when a resolver marked their own fix as verified: it is kept as
+# human_confirmed, never as verified, until someone else verifies it (bot/policy.py).
+SELF_VERIFIED = "self-verified"
 
 Text = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_TEXT)]
 StoredText = Annotated[str, StringConstraints(strip_whitespace=True, max_length=MAX_STORED_TEXT)]
 RequiredText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_TEXT)]
 Identifier = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 Tag = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=100)]
+
+
+# A memory kept for an incident beside its own (a hypothesis by someone who may not close it, a
+# revision replacing its resolution) is named `<incident id>~<what>`: the incident stays findable.
+RELATED_MARK = "~"
+
+
+def incident_of(memory_id: str) -> str:
+    """The incident a memory was kept for: its own id, or the part before RELATED_MARK."""
+    return memory_id.split(RELATED_MARK, 1)[0] or memory_id
 
 
 def utcnow() -> datetime:
@@ -199,6 +212,13 @@ class MemoryDraft(Strict):
     def shown_verifier(self) -> str | None:
         return shown_person(self.verified_by, self.verified_by_name)
 
+    @property
+    def self_verified(self) -> bool:
+        """Its resolver marked their own fix as verified, and nobody else has verified it yet."""
+        return self.truth_state is TruthState.HUMAN_CONFIRMED and (self.verification_note or "").startswith(
+            SELF_VERIFIED
+        )
+
 
 class MemoryRecord(MemoryDraft):
     """A stored memory: the draft plus what the store keeps about it."""
@@ -303,6 +323,7 @@ class TimelineEntry(Strict):
     text: Annotated[str, StringConstraints(min_length=1, max_length=40_000)]
     at: datetime
     message_ts: Identifier | None = Field(default=None, description="the Slack message it is: what a draft points to")
+    late: bool = Field(default=False, description="posted after the incident was closed: a late note")
 
 
 class Resolution(Strict):

@@ -1,9 +1,15 @@
 """Who may do what to the team's memory, and where a memory may be seen. Pure: no I/O.
 
-Authority: moving a truth state (confirm, reject, supersede), resolving as verified and purging
-belong to the incident's declarer, the configured reviewers (MEMORY_REVIEWERS) and workspace
-admins. Everyone may give feedback, and add corrections to a memory they can see. A refusal
-says who can.
+Authority: moving a truth state (confirm, reject, supersede), resolving as verified, replacing
+a resolution and purging belong to the incident's declarer, the configured reviewers
+(MEMORY_REVIEWERS) and workspace admins. Closing an incident belongs to them and to the members
+of the incident's channel. Everyone may give feedback, and add corrections (unverified
+additions) to a memory they can see. Nobody verifies their own fix: "verified" needs someone
+other than the resolution's author. A refusal says who can.
+
+An incident with no declarer (opened from a channel's name, or by an alert) gives the
+declarer's rights to the first member of its channel who acts in it (`declarer_rights`); until
+then, to the reviewers and admins alone.
 
 Privacy: a memory kept from a private channel is shown, corrected or acted on only in that
 channel. An incident of a private channel is likewise acted on only from there.
@@ -23,9 +29,13 @@ class Act(StrEnum):
     SUPERSEDE = "supersede a memory"
     RESOLVE_VERIFIED = "mark a fix as verified"
     PURGE = "purge a memory"
+    RESOLVE = "close the incident"
+    REVISE = "replace the incident's resolution"
+    VERIFY = "verify a fix"
 
 
 OPEN_TO_EVERYONE = frozenset({Act.FEEDBACK, Act.CORRECT})
+OPEN_TO_THE_CHANNEL = frozenset({Act.RESOLVE})  # and to those who hold authority over the incident
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,23 +93,49 @@ class NotAllowed(Exception):
 def who_can(act: Act, *, declared_by: str | None, reviewers: Reviewers) -> str:
     if act in OPEN_TO_EVERYONE:
         return "anyone who can see the memory"
-    people = ["the incident's declarer"] if declared_by else []
+    people = ["a member of the incident's channel"] if act in OPEN_TO_THE_CHANNEL else []
+    people += ["the incident's declarer"] if declared_by else []
     if reviewers.users or reviewers.groups:
         people.append("a memory reviewer")
     people.append("a workspace admin")
-    return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " or " + people[-1]
+    said = people[0] if len(people) == 1 else ", ".join(people[:-1]) + " or " + people[-1]
+    return said + (" other than the resolution's author" if act is Act.VERIFY else "")
 
 
-def may(actor: Actor, act: Act, *, declared_by: str | None) -> bool:
+def may(
+    actor: Actor, act: Act, *, declared_by: str | None, in_channel: bool = False, author: str | None = None
+) -> bool:
+    """Whether `actor` may do `act`. `in_channel`: the actor is a member of the incident's
+    channel (Slack says; only closing asks). `author`: who wrote the resolution (verifying asks:
+    nobody verifies their own)."""
+    if act is Act.VERIFY and author is not None and actor.id == author:
+        return False
     if act in OPEN_TO_EVERYONE or actor.is_admin or actor.is_reviewer:
+        return True
+    if act in OPEN_TO_THE_CHANNEL and in_channel:
         return True
     return declared_by is not None and actor.id == declared_by
 
 
-def require(actor: Actor, act: Act, *, declared_by: str | None, reviewers: Reviewers) -> None:
+def require(
+    actor: Actor,
+    act: Act,
+    *,
+    declared_by: str | None,
+    reviewers: Reviewers,
+    in_channel: bool = False,
+    author: str | None = None,
+) -> None:
     """Raise NotAllowed (saying who can) unless `actor` may do `act`."""
-    if not may(actor, act, declared_by=declared_by):
+    if not may(actor, act, declared_by=declared_by, in_channel=in_channel, author=author):
         raise NotAllowed(act, declared_by=declared_by, reviewers=reviewers)
+
+
+def declarer_rights(declared_by: str | None, *, first_member: str | None = None) -> str | None:
+    """Who holds the declarer's rights over an incident: its declarer; for an incident with no
+    declarer (opened from a channel's name or by an alert), the first member of its channel who
+    acted in it; None while nobody has: then the reviewers and admins alone hold them."""
+    return declared_by or first_member
 
 
 # Slack ids of DMs (D…) and legacy private channels / group DMs (G…) are private by construction.

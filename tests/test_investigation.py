@@ -509,7 +509,10 @@ async def test_the_offline_answer_is_deterministic_and_keeps_history_apart() -> 
     assert first.investigator is InvestigatorKind.OFFLINE and first.note is None and first.model is None
     assert first.fallback_reason is None  # offline by choice is no fallback
     assert [c.memory_ids for c in first.checks_to_run] == [[LEAK], [LOCKS]]  # the rejected one suggests nothing
-    assert "pg_stat_activity" in first.checks_to_run[0].why and "Corrected later by dan" in first.checks_to_run[0].why
+    assert (
+        "pg_stat_activity" in first.checks_to_run[0].why
+        and "An unverified addition by dan" in first.checks_to_run[0].why
+    )
     assert all(h.status is HypothesisStatus.NEEDS_EVIDENCE for h in first.hypotheses)
     assert [a.memory_id for a in first.successful_previous_actions] == [LEAK, LOCKS]
     [failed] = first.failed_previous_actions

@@ -419,7 +419,7 @@ async def team_bot(database_url: str) -> AsyncIterator[LocalBot]:
         for user_id, name in (("U1", "alice"), ("U2", "bob"), ("U3", "carol"), ("U4", "dan")):
             sandbox.add_user(user_id, name)
         sandbox.add_usergroup("S0REVIEW", ["U4"])
-        sandbox.add_channel("C1", "inc-checkout-timeouts")
+        sandbox.add_channel("C1", "inc-checkout-timeouts", members=("U1", "U2"))
         guess = {**SEED, "incident_id": "INC-GUESS", "truth_state": "unconfirmed_hypothesis", "verified_by": None}
         for draft in ({**guess}, {**guess, "incident_id": "INC-GUESS-2"}):
             await running.runtime.services.memory.retain(draft_from_json(draft, team_id=sandbox.team_id))
@@ -492,14 +492,14 @@ async def test_resolving_as_verified_is_for_the_declarer_reviewers_and_admins(te
         await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
     assert (await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C1")) is not None
 
-    # anyone may resolve with what a human confirmed; the audit has their id and their name
+    # anyone in the channel may resolve with what a human confirmed; the audit has their id and their name
     assert await resolve_as(bot, "U2", RESOLUTION) == ""
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
     assert (memory.truth_state.value, memory.verified_by, memory.verified_by_name) == ("human_confirmed", "U2", "bob")
     assert (memory.transitions[-1].actor, memory.transitions[-1].actor_name) == ("U2", "bob")
 
 
-async def test_the_declarer_may_resolve_as_verified(team_bot: LocalBot) -> None:
+async def test_the_declarer_may_resolve_as_verified_which_is_kept_as_self_verified(team_bot: LocalBot) -> None:
     bot = team_bot
     await declare_in_c1(bot, "U2")  # bob declares this one
     assert (
@@ -508,4 +508,5 @@ async def test_the_declarer_may_resolve_as_verified(team_bot: LocalBot) -> None:
     )
     incident = await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1")
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
-    assert (memory.truth_state.value, memory.verified_by) == ("verification_confirmed", "U2")
+    # nobody verifies their own fix: kept as human_confirmed, with the note "self-verified"
+    assert (memory.truth_state.value, memory.verified_by) == ("human_confirmed", "U2") and memory.self_verified

@@ -153,10 +153,12 @@ async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bo
     assert confirmation.thread_ts in (None, confirmation.ts)
     incident = await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1")
     saved = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
-    assert saved.truth_state.value == "verification_confirmed" and (saved.verified_by, saved.verified_by_name) == (
+    # the declarer verified their own fix: kept as human_confirmed, "self-verified" (bot/policy.py)
+    assert saved.truth_state.value == "human_confirmed" and (saved.verified_by, saved.verified_by_name) == (
         "U1",
         "alice",
     )
+    assert saved.verification_note == "self-verified: no timeouts through two peaks"
     assert saved.failed_attempts[0].why_it_failed == "database memory pressure rose and the pool filled anyway"
     timeline = await bot.runtime.services.incidents.timeline(incident)
     assert [(e.author, e.text) for e in timeline] == [("alice", "p99 at 30s, pool at 100/100")]
@@ -176,7 +178,7 @@ async def test_the_whole_loop_declare_buttons_resolve_and_recall_it_next_time(bo
     assert incident.incident_id in json.dumps(first.blocks)
 
 
-async def test_resolving_again_is_a_no_op_and_different_content_offers_a_correction(bot: LocalBot) -> None:
+async def test_resolving_again_is_a_no_op_and_the_declarers_different_content_is_a_revision(bot: LocalBot) -> None:
     await declare(bot)
     await resolve(bot, RESOLUTION)
     await bot.sandbox.wait_for_message("C1", lambda m: "held a connection" in json.dumps(m.blocks or []))
@@ -186,13 +188,15 @@ async def test_resolving_again_is_a_no_op_and_different_content_offers_a_correct
         lambda c: c.method == "chat.postEphemeral" and "nothing changed" in c.params.get("text", "")
     )
 
+    # the declarer resolves again with other content: a revision supersedes the first, which is
+    # kept (others get a correction offered instead: tests/test_closing_authority_e2e.py)
     different = await resolve(bot, {**RESOLUTION, "root_cause": "a slow disk on the primary"})
-    assert different.body["response_action"] == "update"
-    offered = json.dumps(different.body["view"])
-    assert "Nothing was overwritten" in offered and "a slow disk on the primary" in offered  # nothing typed is lost
+    assert different.body == ""
     incident = await bot.runtime.services.incidents.latest_in(bot.sandbox.team_id, "C1")
     stored = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
-    assert stored.root_cause == RESOLUTION["root_cause"]
+    assert stored.root_cause == RESOLUTION["root_cause"] and stored.superseded_by == f"{incident.incident_id}~r2"
+    revision = await bot.runtime.services.memory.get(bot.sandbox.team_id, stored.superseded_by)
+    assert revision.root_cause == "a slow disk on the primary"
 
 
 async def test_invalid_resolution_shows_errors_inline(bot: LocalBot) -> None:

@@ -9,11 +9,12 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.handlers.context import lookups_of, services_of
+from bot.handlers.context import directory_of, lookups_of, services_of
 from bot.handlers.errors import spawn
 from bot.handlers.lookups import SlackLookups
 from bot.models import utcnow
 from bot.services.container import Services
+from bot.slack.directory import SlackDirectory
 from bot.slack.home import home_view
 
 
@@ -21,6 +22,7 @@ async def publish_home(
     client: AsyncWebClient,
     services: Services,
     lookups: SlackLookups,
+    directory: SlackDirectory,
     team_id: str,
     user_id: str,
     *,
@@ -29,22 +31,27 @@ async def publish_home(
     async def is_member(channel_id: str) -> bool:
         return await lookups.is_member(client, channel_id, user_id)
 
-    content = await services.review.home(team_id, is_member, query=query)
+    # "Save what we learned" only on incidents this person may close (bot/policy.py)
+    actor = await directory.actor(client, user_id)
+    content = await services.review.home(team_id, is_member, actor=actor, query=query)
     await client.views_publish(user_id=user_id, view=home_view(content, utcnow()))
 
 
 async def on_home_opened(event: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
     if event.get("tab", "home") != "home":
         return
-    work = publish_home(client, services_of(context), lookups_of(context), context.team_id, event["user"])
+    work = publish_home(
+        client, services_of(context), lookups_of(context), directory_of(context), context.team_id, event["user"]
+    )
     spawn(context, work, name="home", tell=False)
 
 
 async def on_home_search(ack: Any, action: dict[str, Any], client: AsyncWebClient, context: AsyncBoltContext) -> None:
     await ack()
     work = publish_home(
-        client, services_of(context), lookups_of(context), context.team_id, context.user_id, query=action.get("value")
-    )
+        client, services_of(context), lookups_of(context), directory_of(context), context.team_id, context.user_id,
+        query=action.get("value"),
+    )  # fmt: skip
     spawn(context, work, name="home-search")
 
 

@@ -103,7 +103,7 @@ async def _finish_slow_save(
     elif ack_with and ack_with.get("response_action") == "errors":  # too late for inline errors: a banner
         await client.views_update(view_id=view["id"], view=prefilled_modal(view, " ".join(ack_with["errors"].values())))
     else:
-        await client.views_update(view_id=view["id"], view=_saved_view())
+        await client.views_update(view_id=view["id"], view=saved_view())
 
 
 class CannotSave(Exception):
@@ -121,5 +121,6 @@ def _not_saved(exc: BaseException) -> str:
     return f"Nothing was saved: {why}. Your text is kept; submit again."
 
 
-def _saved_view() -> dict[str, Any]:
-    return check_modal(render("modal_saved.json.j2"))
+def saved_view(text: str = ":white_check_mark: Saved. You can close this window.") -> dict[str, Any]:
+    """A modal saying it was saved (mrkdwn `text`: what was kept, when that needs saying)."""
+    return check_modal(render("modal_saved.json.j2", text=text))

@@ -53,7 +53,9 @@ async def save_review_move(
         if isinstance(result, (NotAllowed, TruthMoveRefused)):
             return {"response_action": "errors", "errors": {field: str(result)[:150]}}
         if metadata.get("from_home"):
-            services.background.spawn(publish_home(client, services, lookups, team_id, user_id), name="home")
+            services.background.spawn(
+                publish_home(client, services, lookups, directory_of(context), team_id, user_id), name="home"
+            )
         elif channel_id:
             await tell_later(services, channel_id, user_id, messages.notice(done(result.incident_id)))
         return None

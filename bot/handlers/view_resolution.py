@@ -8,8 +8,8 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.errors import MemoryNotFound
-from bot.handlers.context import directory_of, services_of
-from bot.handlers.modal_save import parse_submission, save_modal
+from bot.handlers.context import directory_of, lookups_of, services_of
+from bot.handlers.modal_save import parse_submission, save_modal, saved_view
 from bot.handlers.work import post_later, tell_later
 from bot.handlers.work_embed import embed_later
 from bot.models import Resolution
@@ -48,10 +48,14 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
         if incident is None:
             raise MemoryNotFound(current_incident or channel_id, team_id)
         by = await directory_of(context).actor(client, user_id)
+        # closing belongs to the incident's channel: Slack says who is in it
+        in_channel = await lookups_of(context).is_member(client, incident.channel, user_id)
         # which fields were drafted from the channel, and which the person changed
         drafting = await services.drafting.trace(team_id, draft_id, resolution)
         try:
-            return await services.resolution.resolve(incident, resolution, by=by, drafting=drafting)
+            return await services.resolution.resolve(
+                incident, resolution, by=by, in_channel=in_channel, drafting=drafting
+            )
         except NotAllowed as refused:
             return refused
 
@@ -61,8 +65,13 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
             return {"response_action": "errors", "errors": {"verified": str(outcome)[:150]}}
         memory = outcome.memory
         assert memory is not None
-        if outcome.status is ResolutionStatus.SAVED:
-            confirmation = messages.resolution_confirmation(memory, by=memory.shown_verifier)
+        if outcome.status is ResolutionStatus.HYPOTHESIS:  # said in the modal: they may not be in the channel
+            return {"response_action": "update", "view": saved_view(messages.kept_as_hypothesis(memory))}
+        if outcome.status in (ResolutionStatus.SAVED, ResolutionStatus.REVISED):
+            by = memory.shown_verifier or ""
+            if outcome.replaced:  # a revision: what it replaced stays, superseded, in history
+                by += f"; it replaces {outcome.replaced}, now superseded"
+            confirmation = messages.resolution_confirmation(memory, by=by or None)
             await post_later(services, channel_id, confirmation, key=f"resolution:{team_id}:{memory.incident_id}")
             await embed_later(services, after=f"{team_id}:{memory.incident_id}")  # its vector, in the background
             return None

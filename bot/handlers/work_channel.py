@@ -39,9 +39,8 @@ async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
     if message.change == "edited":
         await services.incidents.message_edited(message.team_id, message.channel_id, message.ts, message.text)
         return
-    latest = await services.incidents.latest_in(message.team_id, message.channel_id)
-    incident = latest if latest is not None and latest.status is IncidentStatus.OPEN else None
-    if latest is None:
+    incident = await services.incidents.latest_in(message.team_id, message.channel_id)
+    if incident is None:
         detected = await services.incidents.detect(
             message.team_id, await ctx.lookups.recent_channel_info(ctx.client, message.channel_id)
         )
@@ -53,11 +52,16 @@ async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
     at = datetime.fromtimestamp(float(message.ts), tz=UTC)
     author = await ctx.lookups.user_name(ctx.client, message.user) if message.user else "unknown"
     text = message.text[: services.settings.read_message_chars]  # what is stored is what is read
+    # a closed incident's channel still speaks: kept as a late note in its timeline, never dropped
     recorded = await services.incidents.record_message(
         message.team_id, message.channel_id, message.ts, author, text, at, event_id=message.event_id
     )
+    if not recorded or incident.status is not IncidentStatus.OPEN:
+        return
+    if message.user:  # whoever speaks in the channel is in it: the first takes an undeclared incident
+        incident = await services.resolution.access.take_declarer_rights(incident, message.user, in_channel=True)
     # "all clear", "resolved", "mitigated": ask once for what was learned (a repeat is not news)
-    if recorded and await services.nudges.heard(incident, text):
+    if await services.nudges.heard(incident, text):
         from bot.handlers.nudges import send_due_nudges  # nudges' jobs are declared beside their surface
 
         await send_due_nudges(ctx.client, services)

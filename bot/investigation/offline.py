@@ -80,7 +80,8 @@ def _check(memory: MemoryRecord) -> Check | None:
     else:
         return None
     if memory.corrections:
-        why += f" Corrected later by {memory.corrections[-1].shown_author}: {clip(memory.corrections[-1].text, FIELD_CLIP)}"
+        latest = memory.corrections[-1]
+        why += f" An unverified addition by {latest.shown_author}: {clip(latest.text, FIELD_CLIP)}"
     return Check(action=action, why=why, memory_ids=[memory.incident_id])
 
 

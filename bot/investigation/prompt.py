@@ -17,7 +17,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined
 from bot.fence import fence, neutralise
 from bot.investigation.models import TimelineEntry
 from bot.investigation.patterns import pattern_view
-from bot.models import Incident, RecallMatch, TruthState
+from bot.models import Incident, MemoryRecord, RecallMatch, TruthState
 from bot.recall.reasons import humanize_age
 from bot.rules.model import Rule
 
@@ -77,12 +77,40 @@ def _truth_detail(match: RecallMatch, now: datetime) -> str:
     if memory.truth_state.reusable:
         who = f" by {memory.shown_verifier}" if memory.verified_by else ""
         age = f", {humanize_age(memory.verified_at, now)}" if memory.verified_at else ""
-        return f"confirmed{who}{age}"
+        own = "; self-verified by its resolver, not independently verified" if memory.self_verified else ""
+        return f"confirmed{who}{age}{own}"
     return ""
 
 
-def memory_view(match: RecallMatch, now: datetime) -> dict[str, object]:
+# Corrections are unverified additions: together at most this part of a memory's share of the
+# budget, newest first, so however many and long they are they never push memories out.
+CORRECTIONS_SHARE = 0.25
+_CORRECTION_OVERHEAD = 40  # the line's frame: "  - <<<author>>>, 3 days ago: <<<…>>>"
+_MIN_CLIPPED = 80  # a correction cut shorter than this says nothing: left out instead
+
+
+def _corrections_view(memory: MemoryRecord, now: datetime, room: int | None) -> tuple[list[dict[str, str]], int]:
+    """The newest corrections that fit in `room` characters (None: all), oldest first, and how
+    many were left out."""
+    kept: list[dict[str, str]] = []
+    used = 0
+    for c in reversed(memory.corrections):
+        author, text = c.shown_author, c.text
+        cost = len(author) + len(text) + _CORRECTION_OVERHEAD
+        if room is not None and used + cost > room:
+            left = room - used - len(author) - _CORRECTION_OVERHEAD
+            if left >= _MIN_CLIPPED:
+                kept.append({"author": author, "text": text[: left - 1] + "…", "age": humanize_age(c.created_at, now)})
+            break
+        kept.append({"author": author, "text": text, "age": humanize_age(c.created_at, now)})
+        used += cost
+    kept.reverse()
+    return kept, len(memory.corrections) - len(kept)
+
+
+def memory_view(match: RecallMatch, now: datetime, *, corrections_room: int | None = None) -> dict[str, object]:
     memory = match.memory
+    corrections, corrections_left_out = _corrections_view(memory, now, corrections_room)
     return {
         "id": memory.incident_id,
         "title": memory.title,
@@ -95,10 +123,8 @@ def memory_view(match: RecallMatch, now: datetime) -> dict[str, object]:
         "resolution": memory.resolution,
         "failed_attempts": memory.failed_attempts,
         "lesson": memory.lesson,
-        "corrections": [
-            {"author": c.shown_author, "text": c.text, "age": humanize_age(c.created_at, now)}
-            for c in memory.corrections
-        ],
+        "corrections": corrections,
+        "corrections_left_out": corrections_left_out,
         "score": f"{match.score:.2f}",
         "reasons": "; ".join(match.reasons) or "(none given)",
     }
@@ -151,7 +177,8 @@ def render_prompt(
     """Known patterns are history like the memories, but few and short: they are always kept."""
     # numbered once, oldest first, so a message keeps its ref (T1, T2…) whatever is left out
     entries = [(timeline_ref(n), e) for n, e in enumerate(sorted(timeline, key=lambda e: e.at), start=1)]
-    views = [memory_view(m, now) for m in memories]
+    room = int(budget_chars / max(1, len(memories)) * CORRECTIONS_SHARE)
+    views = [memory_view(m, now, corrections_room=room) for m in memories]
     patterns = [pattern_view(r) for r in known_patterns]
 
     def with_memories(k: int) -> str:

@@ -26,6 +26,7 @@ class IncidentStore(Protocol):
     async def get(self, team_id: str, incident_id: str) -> IncidentRecord | None: ...
     async def set_recall_thread(self, team_id: str, incident_id: str, thread_ts: str) -> None: ...
     async def mark_resolved(self, team_id: str, incident_id: str) -> IncidentRecord | None: ...
+    async def claim_declarer(self, team_id: str, incident_id: str, user_id: str) -> IncidentRecord | None: ...
     async def append_message(
         self, team_id: str, channel_id: str, message_ts: str, author: str, text: str, at: datetime,
         *, event_id: str | None,
@@ -126,6 +127,17 @@ class PostgresIncidentStore:
         async with acquire(self._pool) as conn:
             return await mark_resolved_in(conn, team_id, incident_id)
 
+    async def claim_declarer(self, team_id: str, incident_id: str, user_id: str) -> IncidentRecord | None:
+        """`user_id` takes the declarer's rights over an incident nobody declared; the incident
+        as it is then (its declarer unchanged when it had one: the first who acted keeps them)."""
+        async with acquire(self._pool) as conn:
+            row = await conn.fetchrow(
+                f"""UPDATE incidents SET declared_by = coalesce(declared_by, $3)
+                    WHERE team_id = $1 AND incident_id = $2 RETURNING {_COLUMNS}""",
+                team_id, incident_id, user_id,
+            )  # fmt: skip
+        return _incident(row) if row else None
+
     async def claim_event(self, team_id: str, event_id: str) -> bool:
         """True the first time an event is seen (across every instance), False for a repeat."""
         async with acquire(self._pool) as conn:
@@ -143,7 +155,8 @@ class PostgresIncidentStore:
         self, team_id: str, channel_id: str, message_ts: str, author: str, text: str, at: datetime,
         *, event_id: str | None = None,
     ) -> bool:  # fmt: skip
-        """Append a channel message to its open incident's timeline, once.
+        """Append a channel message to its incident's timeline, once: the open incident's, or else
+        (the incident was closed) the latest one's, as a late note — never dropped.
 
         The event claim and the append share one transaction: a delivery that fails half-way
         leaves no claim behind, so Slack's retry is still handled.
@@ -152,11 +165,12 @@ class PostgresIncidentStore:
             if event_id is not None and not await self._claim(conn, team_id, event_id):
                 return False
             inserted = await conn.fetchval(
-                """INSERT INTO timeline_entries (incident_pk, team_id, channel_id, message_ts, author, text, at)
-                   SELECT pk, team_id, channel_id, $3, $4, $5, $6 FROM incidents
-                   WHERE team_id = $1 AND channel_id = $2 AND status = 'open'
+                """INSERT INTO timeline_entries (incident_pk, team_id, channel_id, message_ts, author, text, at, late)
+                   SELECT pk, team_id, channel_id, $3, $4, $5, $6, status <> 'open' FROM incidents
+                   WHERE team_id = $1 AND channel_id = $2
                      AND NOT EXISTS (SELECT 1 FROM deleted_messages d  -- deleted before it arrived
                                      WHERE d.team_id = $1 AND d.channel_id = $2 AND d.message_ts = $3)
+                   ORDER BY (status = 'open') DESC, started_at DESC, pk DESC LIMIT 1
                    ON CONFLICT (team_id, channel_id, message_ts) DO NOTHING RETURNING true""",
                 team_id, channel_id, message_ts, author, text, at,
             )  # fmt: skip
@@ -172,15 +186,18 @@ class PostgresIncidentStore:
         """The newest `limit` entries, oldest first."""
         async with acquire(self._pool) as conn:
             rows = await conn.fetch(
-                """SELECT author, text, at, message_ts FROM (
-                       SELECT t.author, t.text, t.at, t.id, t.message_ts FROM timeline_entries t
+                """SELECT author, text, at, message_ts, late FROM (
+                       SELECT t.author, t.text, t.at, t.id, t.message_ts, t.late FROM timeline_entries t
                        JOIN incidents i ON i.pk = t.incident_pk
                        WHERE i.team_id = $1 AND i.incident_id = $2
                        ORDER BY t.at DESC, t.id DESC LIMIT $3) newest
                    ORDER BY at, id""",
                 team_id, incident_id, limit,
             )  # fmt: skip
-        return [TimelineEntry(author=r["author"], text=r["text"], at=r["at"], message_ts=r["message_ts"]) for r in rows]
+        return [
+            TimelineEntry(author=r["author"], text=r["text"], at=r["at"], message_ts=r["message_ts"], late=r["late"])
+            for r in rows
+        ]
 
     async def forget(self, team_id: str, incident_id: str, *, purged_by: str) -> int | None:
         """Delete the incident and its timeline, recording who did (never what it said); the

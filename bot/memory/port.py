@@ -81,10 +81,12 @@ class MemoryStore(Protocol):
     ) -> MemoryPage: ...
 
     async def add_correction(
-        self, team_id: str, incident_id: str, author: str, text: str, *, author_name: str | None = None
-    ) -> MemoryRecord:
+        self, team_id: str, incident_id: str, author: str, text: str, *, author_name: str | None = None,
+        max_total: int | None = None, max_per_author: int | None = None,
+    ) -> MemoryRecord:  # fmt: skip
         """Attach a correction by `author` (a user id; `author_name` is their name now); the
-        memory's own text is never rewritten."""
+        memory's own text is never rewritten. CorrectionRefused when the memory already has
+        `max_total` corrections, or `author` already added `max_per_author` to it."""
         ...
 
     async def transition(

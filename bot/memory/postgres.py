@@ -11,7 +11,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.errors import CorrectionRefused, MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.memory import vectors
 from bot.memory.incidents import mark_resolved_in
 from bot.memory.pool import DRAFT_COLUMNS, acquire
@@ -183,11 +183,22 @@ class PostgresMemoryStore:
         )  # fmt: skip
 
     async def add_correction(
-        self, team_id: str, incident_id: str, author: str, text: str, *, author_name: str | None = None
-    ) -> MemoryRecord:
+        self, team_id: str, incident_id: str, author: str, text: str, *, author_name: str | None = None,
+        max_total: int | None = None, max_per_author: int | None = None,
+    ) -> MemoryRecord:  # fmt: skip
         correction = Correction(author=author, text=text, author_name=author_name)
         async with self._acquire() as conn, conn.transaction():
-            pk = await self._pk(conn, team_id, incident_id, lock=True)
+            pk = await self._pk(conn, team_id, incident_id, lock=True)  # the lock makes the counts hold
+            if max_total is not None or max_per_author is not None:
+                total, mine = await conn.fetchrow(
+                    """SELECT count(*), count(*) FILTER (WHERE author = $2) FROM memory_corrections
+                       WHERE memory_pk = $1""",
+                    pk, author,
+                )  # fmt: skip
+                if max_total is not None and total >= max_total:
+                    raise CorrectionRefused(incident_id, f"it already has {total}, the most a memory keeps")
+                if max_per_author is not None and mine >= max_per_author:
+                    raise CorrectionRefused(incident_id, f"you already added {mine}, the most one person may")
             await conn.execute(
                 """INSERT INTO memory_corrections (memory_pk, team_id, author, text, created_at, author_name)
                    VALUES ($1, $2, $3, $4, $5, $6)""",

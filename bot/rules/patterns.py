@@ -1,8 +1,8 @@
 """Finding patterns: confirmed episodes that recur by mechanism and remediation.
 
 Pure: memories in, candidate groups and rule proposals out. Only evidence counts — a memory a
-person confirmed (human or verification), with a known root cause and fix, from a channel
-everyone may see (a rule shows its incidents' ids and text to the whole team). Unconfirmed,
+person confirmed (human or verification) other than by verifying their own fix, with a known
+root cause and fix, from a channel everyone may see (a rule shows its incidents' ids and text to the whole team). Unconfirmed,
 rejected and superseded memories never count.
 
 Grouping is by stable features before words:
@@ -91,7 +91,14 @@ class Candidate:
 
 
 def is_evidence(memory: MemoryRecord) -> bool:
-    return bool(memory.reusable and memory.root_cause and memory.resolution and not memory.is_private)
+    """Independently confirmed: a resolver's own "verified" (self-verified) is not evidence yet."""
+    return bool(
+        memory.reusable
+        and not memory.self_verified
+        and memory.root_cause
+        and memory.resolution
+        and not memory.is_private
+    )
 
 
 def diagnosis_mechanism(memory: MemoryDraft, vocabulary: Vocabulary) -> tuple[str, ...]:

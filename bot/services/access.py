@@ -7,8 +7,8 @@ from __future__ import annotations
 from bot.errors import MemoryNotFound
 from bot.memory.incidents import IncidentStore
 from bot.memory.port import MemoryStore
-from bot.models import IncidentRecord, MemoryRecord
-from bot.policy import Act, Actor, Reviewers, require, visible_in
+from bot.models import IncidentRecord, MemoryRecord, incident_of
+from bot.policy import Act, Actor, Reviewers, declarer_rights, may, require, visible_in
 
 
 def memory_visible(memory: MemoryRecord, channel_id: str | None) -> bool:
@@ -36,6 +36,8 @@ class Access:
     async def declarer(self, team_id: str, incident_id: str) -> str | None:
         """Who declared the incident a memory was kept from (None: imported, or detected)."""
         incident = await self._incidents.get(team_id, incident_id)
+        if incident is None and incident_of(incident_id) != incident_id:  # a hypothesis or a revision
+            incident = await self._incidents.get(team_id, incident_of(incident_id))
         return incident.declared_by if incident is not None else None
 
     async def require(self, actor: Actor, act: Act, memory: MemoryRecord) -> None:
@@ -43,5 +45,20 @@ class Access:
         declared_by = await self.declarer(memory.team_id, memory.incident_id)
         require(actor, act, declared_by=declared_by, reviewers=self.reviewers)
 
-    def require_for_incident(self, actor: Actor, act: Act, incident: IncidentRecord) -> None:
-        require(actor, act, declared_by=incident.declared_by, reviewers=self.reviewers)
+    def require_for_incident(
+        self, actor: Actor, act: Act, incident: IncidentRecord, *, in_channel: bool = False, author: str | None = None
+    ) -> None:
+        require(
+            actor, act, declared_by=incident.declared_by, reviewers=self.reviewers, in_channel=in_channel, author=author
+        )
+
+    def may_close(self, actor: Actor, incident: IncidentRecord, *, in_channel: bool) -> bool:
+        """Whether `actor`'s resolution closes `incident` (else it is kept as a hypothesis)."""
+        return may(actor, Act.RESOLVE, declared_by=incident.declared_by, in_channel=in_channel)
+
+    async def take_declarer_rights(self, incident: IncidentRecord, user_id: str, *, in_channel: bool) -> IncidentRecord:
+        """A member of an undeclared incident's channel acts in it (speaks, resolves): the first
+        takes the declarer's rights (bot/policy.py `declarer_rights`). Anyone else takes nothing."""
+        if declarer_rights(incident.declared_by) is not None or not in_channel:
+            return incident
+        return await self._incidents.claim_declarer(incident.team, incident.incident_id, user_id) or incident

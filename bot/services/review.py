@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from bot.memory.nudges import NudgeStore
 from bot.memory.port import MemoryStore
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
+from bot.policy import Actor
 from bot.services.recall import RecallService
 
 IsMember = Callable[[str], Awaitable[bool]]
@@ -59,13 +60,20 @@ class ReviewService:
         self._recall = recall
         self._shown = shown
 
-    async def home(self, team_id: str, is_member: IsMember, *, query: str | None = None) -> HomeContent:
+    async def home(
+        self, team_id: str, is_member: IsMember, *, actor: Actor | None = None, query: str | None = None
+    ) -> HomeContent:
+        """What `actor` sees; incidents awaiting an outcome only if their resolution would close
+        them (bot/policy.py: the channel's members, its declarer, reviewers, admins)."""
         visible = _Visibility(is_member)
-        awaiting = [
-            i
-            for i, _ in await self._nudges.awaiting_outcome(team_id, limit=SCANNED)
-            if await visible(i.is_private, i.channel)
-        ]
+        awaiting: list[IncidentRecord] = []
+        for incident, _ in await self._nudges.awaiting_outcome(team_id, limit=SCANNED):
+            if len(awaiting) >= self._shown:
+                break
+            if await visible(incident.is_private, incident.channel) and await self._may_close(
+                actor, incident, is_member
+            ):
+                awaiting.append(incident)
         unconfirmed = await self._memory.list(team_id, truth_states=[TruthState.UNCONFIRMED_HYPOTHESIS], limit=SCANNED)
         to_review = [m for m in unconfirmed.memories if await visible(m.is_private, m.channel_id)]
         # reusable ones asked of the store: after a big import the newest hundred are all unconfirmed
@@ -85,6 +93,17 @@ class ReviewService:
             query=query.strip() if query else None,
             found=found[: self._shown],
         )
+
+    async def _may_close(self, actor: Actor | None, incident: IncidentRecord, is_member: IsMember) -> bool:
+        if actor is None:
+            return False
+        access = self._recall.access
+        if access.may_close(actor, incident, in_channel=False):  # no need to ask Slack
+            return True
+        try:
+            return access.may_close(actor, incident, in_channel=await is_member(incident.channel))
+        except Exception:  # noqa: BLE001 - Slack could not say: not offered
+            return False
 
     async def seen_from(
         self, team_id: str, incident_id: str, channel_id: str | None, is_member: IsMember

@@ -32,7 +32,7 @@ from bot.recall.reasons import humanize_age
 from bot.recall.truth import ALLOWED_MOVES
 from bot.slack import ids
 from bot.slack.commands import in_use
-from bot.slack.escape import cut, single_line
+from bot.slack.escape import cut, escape_mrkdwn, single_line
 from bot.slack.limits import check_message
 from bot.slack.templating import render
 
@@ -78,6 +78,9 @@ def truth_line(memory: MemoryRecord, now: datetime) -> str:
             else ""
         )
         return f":white_check_mark: Verified fix{who}{when}.{note}"
+    if memory.self_verified:
+        note = cut(single_line(memory.verification_note or ""), ITEM_CHARS)
+        return f":ballot_box_with_check: Confirmed{who}{when}; self-verified, not independently verified ({note})."
     if state is TruthState.HUMAN_CONFIRMED:
         return f":ballot_box_with_check: Confirmed{who}{when}; the fix was not independently verified."
     if state is TruthState.REJECTED:
@@ -87,6 +90,15 @@ def truth_line(memory: MemoryRecord, now: datetime) -> str:
     if state is TruthState.SUPERSEDED:
         return f":arrow_right: Superseded by {memory.superseded_by}."
     return ":grey_question: Unconfirmed hypothesis: nobody has confirmed this; do not reuse it as fact."
+
+
+def kept_as_hypothesis(memory: MemoryRecord) -> str:
+    """Said in the resolution modal when its author may not close the incident (mrkdwn)."""
+    return (
+        f":grey_question: Kept as an unconfirmed hypothesis, `{escape_mrkdwn(memory.incident_id)}`. The incident"
+        " stays open: only a member of its channel, its declarer, a memory reviewer or a workspace admin can"
+        " close it. Reviewers see your proposal in their App Home."
+    )
 
 
 def _score_line(match: RecallMatch) -> str:
