@@ -51,6 +51,8 @@ def slack_client() -> AsyncMock:
         "user": {"id": USER, "name": "alice", "profile": {"display_name": "alice.oncall"}},
     }
     client.chat_postMessage.return_value = {"ok": True, "ts": "1700000000.000100"}
+    # alice is in the incident's channel: her resolution closes it (bot/policy.py)
+    client.conversations_members.return_value = {"ok": True, "members": [USER], "response_metadata": {}}
     return client
 
 
