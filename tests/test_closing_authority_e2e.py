@@ -247,3 +247,19 @@ async def test_a_declarers_own_verified_fix_is_self_verified_and_no_pattern_evid
     rules = RuleService(bot.runtime.services.memory, bot.runtime.services.memory.vocabulary, tmp_path)
     assert await rules.patterns(team, min_episodes=3) == []
     assert len(await rules.patterns(team, min_episodes=2)) == 1
+
+    # its author cannot verify it; a reviewer can, and then it is evidence
+    refused = await confirm_as(bot, ALICE, incident_id, "still fine")
+    assert "other than the resolution's author can verify a fix" in refused["errors"]["note"]
+    assert await confirm_as(bot, CAROL, incident_id, "no pool timeouts through two evening peaks") == ""
+    verified = await bot.runtime.services.memory.get(team, incident_id)
+    assert (verified.truth_state, verified.verified_by) == (TruthState.VERIFICATION_CONFIRMED, CAROL)
+    assert [len(c.episodes) for c in await rules.patterns(team, min_episodes=3)] == [3]
+
+
+async def confirm_as(bot: LocalBot, user_id: str, memory_id: str, note: str) -> Any:
+    opened = len(bot.sandbox.calls("views.open"))
+    await bot.slack.block_action(ids.MEMORY_CONFIRM, user_id=user_id, channel_id=CHANNEL, value=memory_id)
+    await bot.sandbox.wait_for("views.open", count=opened + 1)
+    answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id=user_id, answers={"note": note})
+    return await settle(bot, answer)

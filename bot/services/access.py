@@ -41,9 +41,11 @@ class Access:
         return incident.declared_by if incident is not None else None
 
     async def require(self, actor: Actor, act: Act, memory: MemoryRecord) -> None:
-        """NotAllowed (saying who can) unless `actor` may do `act` to `memory`."""
+        """NotAllowed (saying who can) unless `actor` may do `act` to `memory` (verifying: never
+        the author of its resolution, the person who confirmed it)."""
         declared_by = await self.declarer(memory.team_id, memory.incident_id)
-        require(actor, act, declared_by=declared_by, reviewers=self.reviewers)
+        author = memory.verified_by if act is Act.VERIFY else None
+        require(actor, act, declared_by=declared_by, reviewers=self.reviewers, author=author)
 
     def require_for_incident(
         self, actor: Actor, act: Act, incident: IncidentRecord, *, in_channel: bool = False, author: str | None = None

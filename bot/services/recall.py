@@ -144,8 +144,15 @@ class RecallService:
         self, team_id: str, incident_id: str, actor: Actor, note: str, *, channel_id: str | None
     ) -> MemoryRecord:
         """Confirm a memory seen from `channel_id` (unconfirmed → human_confirmed, `note` kept in
-        its audited history): NotAllowed unless the policy lets `actor`."""
+        its audited history), or verify a self-verified one (→ verification_confirmed, by someone
+        other than its resolver): NotAllowed unless the policy lets `actor`."""
         memory = await self.access.memory(team_id, incident_id, channel_id)
+        if memory.self_verified:
+            await self.access.require(actor, Act.VERIFY, memory)
+            return await self._memory.transition(
+                team_id, incident_id, TruthState.VERIFICATION_CONFIRMED, actor=actor.id, actor_name=actor.name,
+                reason=note, verification_note=note,
+            )  # fmt: skip
         await self.access.require(actor, Act.CONFIRM, memory)
         return await self._memory.transition(
             team_id, incident_id, TruthState.HUMAN_CONFIRMED, actor=actor.id, actor_name=actor.name, reason=note

@@ -132,7 +132,8 @@ def _outcome(memory: MemoryRecord, attempts: int, corrections: int, more_hint: s
         "corrections_more": len(memory.corrections) - len(shown_corrections),
         "item_chars": ITEM_CHARS,
         "can_reject": TruthState.REJECTED in ALLOWED_MOVES[memory.truth_state],
-        "can_confirm": TruthState.HUMAN_CONFIRMED in ALLOWED_MOVES[memory.truth_state],
+        # a self-verified fix is confirmed again as verified, by someone else (bot/policy.py)
+        "can_confirm": TruthState.HUMAN_CONFIRMED in ALLOWED_MOVES[memory.truth_state] or memory.self_verified,
     }
 
 
