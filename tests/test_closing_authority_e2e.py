@@ -263,3 +263,14 @@ async def confirm_as(bot: LocalBot, user_id: str, memory_id: str, note: str) -> 
     await bot.sandbox.wait_for("views.open", count=opened + 1)
     answer = await bot.slack.view_submission(bot.sandbox.last_view(), user_id=user_id, answers={"note": note})
     return await settle(bot, answer)
+
+
+async def test_an_incident_nobody_declared_is_held_by_the_first_member_who_speaks_in_it(bot: LocalBot) -> None:
+    team = bot.sandbox.team_id
+    bot.sandbox.add_channel("C7", "inc-queue-backlog", members=(ALICE, BOB))
+    await bot.slack.say("C7", "queue backlog growing since 10:00", user=BOB)  # opens it: named like an incident
+    await bot.runtime.settle()
+    await bot.slack.say("C7", "I see it too", user=ALICE)
+    await bot.runtime.settle()
+    incident = await bot.runtime.services.incidents.open_in(team, "C7")
+    assert incident is not None and incident.declared_by == BOB  # the first who acted keeps the rights

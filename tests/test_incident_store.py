@@ -36,7 +36,7 @@ async def test_old_event_ids_are_pruned_and_recent_ones_kept(database_url: str) 
         await pool.close()
 
 
-async def test_messages_outside_an_open_incident_are_not_kept(database_url: str) -> None:
+async def test_messages_outside_an_incident_are_not_kept_and_after_closing_are_late_notes(database_url: str) -> None:
     pool = await create_pool(database_url)
     try:
         store = PostgresIncidentStore(pool)
@@ -45,8 +45,9 @@ async def test_messages_outside_an_open_incident_are_not_kept(database_url: str)
         incident, _ = await store.open_incident("T1", "C1", Incident(title="Checkout down"))
         assert await store.append_message("T1", "C1", "2.0", "alice", "pool at 100/100", now) is True
         await store.mark_resolved("T1", incident.incident_id)
-        assert await store.append_message("T1", "C1", "3.0", "alice", "all good now", now) is False
-        assert [e.text for e in await store.timeline("T1", incident.incident_id)] == ["pool at 100/100"]
+        assert await store.append_message("T1", "C1", "3.0", "alice", "all good now", now) is True
+        timeline = await store.timeline("T1", incident.incident_id)
+        assert [(e.text, e.late) for e in timeline] == [("pool at 100/100", False), ("all good now", True)]
     finally:
         await pool.close()
 
@@ -79,7 +80,8 @@ async def test_timelines_of_incidents_resolved_long_ago_are_pruned(database_url:
 async def test_recall_for_an_incident_never_shows_its_own_memory_and_still_fills_the_thread(database_url: str) -> None:
     from bot.memory.postgres import PostgresMemoryStore
     from bot.models import Resolution
-    from bot.policy import Actor
+    from bot.policy import Actor, Reviewers
+    from bot.services.access import Access
     from bot.services.recall import RecallService
     from bot.services.resolution import ResolutionService
 
@@ -87,9 +89,10 @@ async def test_recall_for_an_incident_never_shows_its_own_memory_and_still_fills
     try:
         memory, incidents = PostgresMemoryStore(pool), PostgresIncidentStore(pool)
         incident, _ = await incidents.open_incident("T1", "C1", Incident(title="Checkout database pool exhausted"))
-        await ResolutionService(memory).resolve(
-            incident, Resolution(root_cause="pool leak", resolution="release connections"), by=Actor("U1", "alice")
-        )
+        await ResolutionService(memory, access=Access(memory, incidents, Reviewers())).resolve(
+            incident, Resolution(root_cause="pool leak", resolution="release connections"), by=Actor("U1", "alice"),
+            in_channel=True,
+        )  # fmt: skip
         from bot.models import MemoryDraft
 
         for i in range(6):

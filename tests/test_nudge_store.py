@@ -14,7 +14,8 @@ from bot.memory.nudges import PostgresNudgeStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.models import DraftingTrace, FieldOrigin, Incident, Resolution
-from bot.policy import Actor
+from bot.policy import Actor, Reviewers
+from bot.services.access import Access
 from bot.services.drafting import DraftingService
 from bot.services.nudges import NudgeService
 from bot.services.resolution import ResolutionService
@@ -116,14 +117,13 @@ async def test_drafted_then_accepted_is_kept_with_the_memory_and_is_not_content(
                                 failed_attempts=[{"action": attempt.action, "why_it_failed": attempt.why_it_failed}])  # fmt: skip
         trace = await drafting.trace("T1", saved.draft_id, resolution)
         assert trace is not None and trace.fields["failed_attempts[1]"] is FieldOrigin.DRAFTED
-        outcome = await ResolutionService(memory).resolve(
-            incident, resolution, by=Actor(id="U1", name="maya"), drafting=trace
-        )
+        resolving = ResolutionService(memory, access=Access(memory, incidents, Reviewers()))
+        outcome = await resolving.resolve(incident, resolution, by=Actor(id="U1", name="maya"), drafting=trace)
         stored = await memory.get("T1", incident.incident_id)
         assert stored.drafting == trace and outcome.memory.drafting == trace
         assert stored.drafting.fields["root_cause"] is FieldOrigin.TYPED
         # the same outcome again, with another trace, is the same content: no conflict
-        again = await ResolutionService(memory).resolve(
+        again = await resolving.resolve(
             incident, resolution, by=Actor(id="U1", name="maya"), drafting=DraftingTrace(drafter="offline")
         )
         assert again.status.value == "unchanged"

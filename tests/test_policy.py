@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.policy import Act, Actor, NotAllowed, Reviewers, may, require, visible_in
+from bot.policy import Act, Actor, NotAllowed, Reviewers, declarer_rights, may, require, visible_in
 
 ALICE = Actor("U1", "alice")  # declared the incident
 BOB = Actor("U2", "bob")
@@ -46,3 +46,29 @@ def test_private_things_are_seen_only_at_home() -> None:
     assert not visible_in(is_private=True, home_channel="C1", channel_id="C2")
     assert not visible_in(is_private=True, home_channel="C1", channel_id=None)
     assert not visible_in(is_private=True, home_channel=None, channel_id=None)
+
+
+def test_closing_belongs_to_the_channel_and_those_with_authority() -> None:
+    assert may(BOB, Act.RESOLVE, declared_by="U1", in_channel=True)  # a member of the incident's channel
+    assert not may(BOB, Act.RESOLVE, declared_by="U1")  # anyone else: kept as a hypothesis
+    assert all(may(a, Act.RESOLVE, declared_by="U1") for a in (ALICE, REVIEWER, ADMIN))
+    assert not may(BOB, Act.REVISE, declared_by="U1", in_channel=True)  # replacing is not closing
+    assert str(NotAllowed(Act.RESOLVE, declared_by="U1", reviewers=Reviewers())) == (
+        "Only a member of the incident's channel, the incident's declarer or a workspace admin can close the incident."
+    )
+
+
+def test_nobody_verifies_their_own_fix() -> None:
+    assert not may(ALICE, Act.VERIFY, declared_by="U1", author="U1")
+    assert not may(ADMIN, Act.VERIFY, declared_by="U1", author=ADMIN.id)
+    assert may(REVIEWER, Act.VERIFY, declared_by="U1", author="U1")
+    assert not may(BOB, Act.VERIFY, declared_by="U1", author="U1")
+    assert str(NotAllowed(Act.VERIFY, declared_by=None, reviewers=Reviewers())).endswith(
+        "a workspace admin other than the resolution's author can verify a fix."
+    )
+
+
+def test_an_undeclared_incident_gives_the_declarers_rights_to_the_first_member_who_acts() -> None:
+    assert declarer_rights("U1", first_member="U2") == "U1"
+    assert declarer_rights(None, first_member="U2") == "U2"
+    assert declarer_rights(None) is None  # nobody yet: reviewers and admins alone
