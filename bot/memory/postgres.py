@@ -11,8 +11,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.errors import CorrectionRefused, MemoryConflict, MemoryNotFound, TruthMoveRefused
+from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
 from bot.memory import vectors
+from bot.memory.corrections import insert_correction
 from bot.memory.incidents import mark_resolved_in
 from bot.memory.pool import DRAFT_COLUMNS, acquire
 from bot.memory.port import FeedbackKind, MemoryPage, PurgeOutcome, RetainOutcome, RetainStatus, SupersededHandling
@@ -189,22 +190,9 @@ class PostgresMemoryStore:
         correction = Correction(author=author, text=text, author_name=author_name)
         async with self._acquire() as conn, conn.transaction():
             pk = await self._pk(conn, team_id, incident_id, lock=True)  # the lock makes the counts hold
-            if max_total is not None or max_per_author is not None:
-                total, mine = await conn.fetchrow(
-                    """SELECT count(*), count(*) FILTER (WHERE author = $2) FROM memory_corrections
-                       WHERE memory_pk = $1""",
-                    pk, author,
-                )  # fmt: skip
-                if max_total is not None and total >= max_total:
-                    raise CorrectionRefused(incident_id, f"it already has {total}, the most a memory keeps")
-                if max_per_author is not None and mine >= max_per_author:
-                    raise CorrectionRefused(incident_id, f"you already added {mine}, the most one person may")
-            await conn.execute(
-                """INSERT INTO memory_corrections (memory_pk, team_id, author, text, created_at, author_name)
-                   VALUES ($1, $2, $3, $4, $5, $6)""",
-                pk, team_id, correction.author, correction.text, correction.created_at, correction.author_name,
-            )  # fmt: skip
-            await conn.execute("UPDATE memories SET updated_at = now() WHERE pk = $1", pk)
+            await insert_correction(
+                conn, pk, team_id, incident_id, correction, max_total=max_total, max_per_author=max_per_author
+            )
             return await self._get(conn, team_id, incident_id)
 
     async def transition(
