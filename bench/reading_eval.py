@@ -1,13 +1,15 @@
 """How well the bot reads real incident text, per field and per organisation fold.
 
     .venv/bin/python bench/reading_eval.py [--json] [--misses]
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval.py --drafter
 
 Fold A is in-sample (today's heuristics were tuned on its organisations), fold B is out-of-sample
 (eval/README.md); both are printed side by side for every field. Each reader is a function taking
 a fold and returning its field scores (`Ratio`s, scored by the one rule in bot/importer/scoring.py);
 `READERS` lists them. Today: the importer on eval/postmortems, read the way `incident-memory import`
-reads (bench/import_postmortems.py: offline, no database, no model). The drafter on
-eval/conversations plugs in here as a second reader with the same signature.
+reads (bench/import_postmortems.py: offline, no database, no model); with --drafter, the resolution
+drafter on eval/conversations too, end to end through the sandbox (bench/reading_eval_conversations.py:
+`/incident resolve` on each conversation's channel; needs DATABASE_URL, about a minute).
 
 A field's denominator is the items whose label has that field. Rows marked "errors" count
 mistakes (lower is better): stored attempts that are labelled plans / follow-ups / critiques /
@@ -26,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.import_postmortems import read_corpus  # noqa: E402
+from bench.reading_eval_conversations import drafter_scores  # noqa: E402
 from bot.importer.scoring import Ratio, load_truth, score  # noqa: E402
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
@@ -46,7 +49,8 @@ FIELDS = {
     "non_attempts_stored": "errors: non-attempts stored",
     "metadata_as_fix_or_cause": "errors: metadata as fix/cause",
 }
-ERROR_FIELDS = {"non_attempts_stored", "metadata_as_fix_or_cause"}  # kept as clean shares; shown as counts
+# kept as clean shares; shown as counts (the last two: the drafter's own rows, outside FIELDS)
+ERROR_FIELDS = {"non_attempts_stored", "metadata_as_fix_or_cause", "invented_attempts", "drafted_nothing"}
 
 
 @cache
@@ -64,6 +68,9 @@ def importer_scores(fold: str) -> FieldScores:
 
 
 READERS: dict[str, Reader] = {"importer (eval/postmortems)": importer_scores}
+# --drafter: the resolution drafter on eval/conversations, end to end through the sandbox
+# (bench/reading_eval_conversations.py); it needs DATABASE_URL (a throwaway database is made there).
+DRAFTER: dict[str, Reader] = {"drafter (eval/conversations, through the sandbox)": drafter_scores}
 
 
 def cell(name: str, ratio: Ratio) -> str:
@@ -108,8 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--misses", action="store_true", help="list what each field missed, per fold")
+    parser.add_argument("--drafter", action="store_true", help="also the drafter on eval/conversations (DATABASE_URL)")
     args = parser.parse_args(argv)
-    results = run()
+    results = run(READERS | (DRAFTER if args.drafter else {}))
     if args.json:
         print(json.dumps(as_json(results), indent=2, ensure_ascii=False))
         return 0

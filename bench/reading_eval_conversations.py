@@ -5,16 +5,18 @@ For each conversation: its channel is made in the local stand-in Slack (bot/sand
 declared with `/incident declare`, every message posted in order by its (pseudonymised) author,
 then `/incident resolve` run and the drafted modal's fields read back from the `views.update`
 that carries the draft, as a responder would see them. The app runs as configured by default (no
-ANTHROPIC_API_KEY: the offline drafter), on a throwaway database made on DATABASE_URL.
+ANTHROPIC_API_KEY: the offline drafter, read in the app's own process), on a throwaway database made
+on DATABASE_URL.
 
-Scored with the one rule of eval/README.md (bot/importer/scoring.py `holds_half`):
+bench/reading_eval.py shows these beside the importer's (reader "drafter"); this script alone
+prints just the drafter. Scored with the one rule of eval/README.md (bot/importer/scoring.py `holds_half`):
 - root cause / fix / found how: the drafted root cause / fix / diagnosis holds half of the label's
   phrases; the denominator is the conversations whose label has that field.
 - attempts real: drafted attempts (action and why) that hold half of one real attempt's phrases,
   out of all drafted attempts; attempts found: real attempts matched by a drafted one.
 - invented attempts: conversations with no real attempt where at least one attempt was drafted,
   out of the conversations with no real attempt (lower is better).
-- non-attempts drafted: drafted attempts that are not real but hold half of a labelled plan,
+- non-attempts stored: drafted attempts that are not real but hold half of a labelled plan,
   follow-up, critique, recovery or metadata line (lower is better).
 - drafted nothing: conversations whose modal came back with every field empty (lower is better).
 
@@ -29,21 +31,23 @@ import json
 import os
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.config import PROJECT_ROOT, Settings  # noqa: E402
-from bot.importer.scoring import holds_half  # noqa: E402
+from bot.importer.scoring import Ratio, holds_half  # noqa: E402
 from bot.memory.database import throwaway_database  # noqa: E402
 from bot.sandbox import form_values  # noqa: E402
 from bot.sandbox.local_bot import LocalBot, local_bot  # noqa: E402
 
 CONVERSATIONS = PROJECT_ROOT / "eval" / "conversations"
-FIELDS = ("root_cause", "fix", "found", "attempts_real", "attempts_found", "invented_attempts", "non_attempts_drafted",
+FIELDS = ("root_cause", "fix", "found", "attempts_real", "attempts_found", "invented_attempts", "non_attempts_stored",
           "drafted_nothing")  # fmt: skip
-LOWER_IS_BETTER = {"invented_attempts", "non_attempts_drafted", "drafted_nothing"}
+# error counts, kept (as in bench/reading_eval.py) as the share of clean cases; shown as "n of total"
+ERROR_FIELDS = {"invented_attempts", "non_attempts_stored", "drafted_nothing"}
 TITLE_CHARS = 80
 WAIT_S = 30
 TRIES = 3
@@ -60,22 +64,6 @@ class Drafted:
     attempts: list[str] = field(default_factory=list)  # "action — why", one per filled slot
 
 
-@dataclass(slots=True)
-class Count:
-    hits: int = 0
-    of: int = 0
-    misses: list[str] = field(default_factory=list)
-
-    def add(self, hit: bool, name: str) -> None:
-        self.of += 1
-        self.hits += hit
-        if not hit:
-            self.misses.append(name)
-
-    def text(self) -> str:
-        return f"{self.hits}/{self.of} ({self.hits / self.of:.0%})" if self.of else "–"
-
-
 def read_modal(view: dict[str, Any]) -> Drafted:
     values = {
         block: next(iter(actions.values())).get("value") or "" for block, actions in form_values(view, {}).items()
@@ -88,6 +76,18 @@ def read_modal(view: dict[str, Any]) -> Drafted:
             attempts.append(f"{action} — {why}" if why else action)
         slot += 1
     return Drafted(values.get("root_cause", ""), values.get("diagnosis", ""), values.get("resolution", ""), attempts)
+
+
+async def recorded(bot: LocalBot, channel: str, count: int) -> None:
+    """Wait until every posted message is on the incident's timeline: each is joined by a durable
+    job, and a draft read before the last one lands would miss what is usually the fix."""
+    incidents, team = bot.runtime.services.incidents, bot.sandbox.team_id
+    async with asyncio.timeout(WAIT_S):
+        while True:
+            incident = await incidents.open_in(team, channel)
+            if incident and len(await incidents.timeline(incident)) >= count:
+                return
+            await asyncio.sleep(0.1)
 
 
 async def draft_one(bot: LocalBot, number: int, conversation: dict[str, Any]) -> Drafted:
@@ -108,6 +108,7 @@ async def draft_one(bot: LocalBot, number: int, conversation: dict[str, Any]) ->
     for message in conversation["messages"]:
         await bot.slack.say(channel, message["text"], user=users[message["author"]])
     await bot.runtime.services.background.drain()
+    await recorded(bot, channel, len(conversation["messages"]))
     for _ in range(
         TRIES
     ):  # on a loaded machine the incident lookup can miss Slack's 3 s: the modal then opens undrafted
@@ -128,19 +129,22 @@ async def draft_one(bot: LocalBot, number: int, conversation: dict[str, Any]) ->
 async def draft_all(dsn: str, folder: Path = CONVERSATIONS) -> dict[str, Drafted]:
     labels = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
     drafts = {}
-    async with local_bot(Settings(database_url=dsn)) as bot:
+    # reading_workers=0: the drafter reads in the app's process. Its pool would spawn at the first
+    # long channel, and on a loaded machine the spawn alone can pass READING_DEADLINE_S (the
+    # draft then fails: that is a measure of the machine, not of what the drafter reads).
+    async with local_bot(Settings(database_url=dsn, reading_workers=0)) as bot:
         for number, label in enumerate(labels, 1):
             conversation = json.loads((folder / label["file"]).read_text(encoding="utf-8"))
             drafts[label["file"]] = await draft_one(bot, number, conversation)
     return drafts
 
 
-def score(labels: list[dict[str, Any]], drafts: dict[str, Drafted]) -> dict[str, dict[str, Count]]:
-    """{fold: {field: Count}} by the rule of eval/README.md; a label without the field is not counted."""
-    scores: dict[str, dict[str, Count]] = {}
+def score(labels: list[dict[str, Any]], drafts: dict[str, Drafted]) -> dict[str, dict[str, Ratio]]:
+    """{fold: {field: Ratio}} by the rule of eval/README.md; a label without the field is not counted."""
+    scores: dict[str, dict[str, Ratio]] = {}
     for label in labels:
         name, draft = label["file"], drafts[label["file"]]
-        counts = scores.setdefault(label["fold"], {f: Count() for f in FIELDS})
+        counts = scores.setdefault(label["fold"], {f: Ratio() for f in FIELDS})
         for key, text, keywords in (
             ("root_cause", draft.root_cause, label["root_cause_keywords"]),
             ("fix", draft.resolution, label["fix_keywords"]),
@@ -153,35 +157,48 @@ def score(labels: list[dict[str, Any]], drafts: dict[str, Drafted]) -> dict[str,
         for attempt in draft.attempts:
             is_real = any(holds_half(attempt, keywords) for keywords in real)
             counts["attempts_real"].add(is_real, f"{name}: {attempt}")
-            counts["non_attempts_drafted"].add(
+            counts["non_attempts_stored"].add(
                 is_real or not any(holds_half(attempt, keywords) for keywords in others), f"{name}: {attempt}"
             )
         for keywords in real:
             counts["attempts_found"].add(any(holds_half(a, keywords) for a in draft.attempts), f"{name}: {keywords}")
-        if not real:
+        if not real:  # error rows keep the clean share, as bench/reading_eval.py does
             counts["invented_attempts"].add(not draft.attempts, name)
         counts["drafted_nothing"].add(
             bool(draft.root_cause or draft.diagnosis or draft.resolution or draft.attempts), name
         )
-    for counts in scores.values():  # error counts are reported as the share of offending cases
-        for key in LOWER_IS_BETTER:
-            kept = counts[key]
-            counts[key] = Count(kept.of - kept.hits, kept.of, kept.misses)
     return scores
 
 
-def table(scores: dict[str, dict[str, Count]]) -> str:
-    rows = [f"{'field':<24} {'fold A (in-sample)':>20} {'fold B (out-of-sample)':>24}"]
+def cell(key: str, ratio: Ratio) -> str:
+    if not ratio.total:
+        return "–"
+    if key in ERROR_FIELDS:
+        return f"{ratio.total - ratio.right} of {ratio.total}"
+    return f"{ratio.right}/{ratio.total} = {ratio.value:.0%}"
+
+
+def table(scores: dict[str, dict[str, Ratio]]) -> str:
+    rows = [f"{'field':<30} {'fold A (in-sample)':>20} {'fold B (out-of-sample)':>24}"]
     for key in FIELDS:
-        a, b = (scores.get(f, {}).get(key, Count()) for f in "AB")
-        rows.append(f"{key + (' ↓' if key in LOWER_IS_BETTER else ''):<24} {a.text():>20} {b.text():>24}")
+        a, b = (cell(key, scores.get(f, {}).get(key, Ratio())) for f in "AB")
+        rows.append(f"{('errors: ' if key in ERROR_FIELDS else '') + key:<30} {a:>20} {b:>24}")
     return "\n".join(rows)
 
 
-def as_json(scores: dict[str, dict[str, Count]]) -> dict[str, Any]:
-    return {
-        fold: {k: {"hits": c.hits, "of": c.of} for k, c in counts.items()} for fold, counts in sorted(scores.items())
-    }
+@cache
+def drafted(folder: Path = CONVERSATIONS) -> tuple[list[dict[str, Any]], dict[str, Drafted]]:
+    """Every conversation drafted once per process (DATABASE_URL: where the throwaway database goes)."""
+    admin = os.environ.get("DATABASE_URL")
+    if not admin:
+        raise SystemExit("set DATABASE_URL to a PostgreSQL server (a throwaway database is made on it)")
+    return asyncio.run(run(admin, folder))
+
+
+def drafter_scores(fold: str) -> dict[str, Ratio]:
+    """bench/reading_eval.py's reader signature: the drafter's field scores on one fold."""
+    labels, drafts = drafted()
+    return score(labels, drafts).get(fold, {})
 
 
 async def run(admin: str, folder: Path) -> tuple[list[dict[str, Any]], dict[str, Drafted]]:
@@ -195,23 +212,20 @@ async def run(admin: str, folder: Path) -> tuple[list[dict[str, Any]], dict[str,
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", type=Path, default=CONVERSATIONS)
-    parser.add_argument("--json", action="store_true", help="the counts as one JSON object")
+    parser.add_argument("--json", action="store_true", help="{fold: {field: [right, total]}}")
     parser.add_argument("--misses", action="store_true", help="list every miss (file: what)")
     args = parser.parse_args()
-    admin = os.environ.get("DATABASE_URL")
-    if not admin:
-        sys.exit("set DATABASE_URL to a PostgreSQL server (a throwaway database is made on it)")
-    labels, drafts = asyncio.run(run(admin, args.folder))
+    labels, drafts = drafted(args.folder)
     scores = score(labels, drafts)
     if args.json:
-        print(json.dumps({"drafter_conversations": as_json(scores)}, indent=1))
+        print(json.dumps({f: {k: [r.right, r.total] for k, r in c.items()} for f, c in sorted(scores.items())}))
         return 0
     print(f"resolution drafter (offline, through the sandbox) on {len(labels)} conversations")
     print(table(scores))
     if args.misses:
         for fold, counts in sorted(scores.items()):
-            for key, count in counts.items():
-                for miss in count.misses:
+            for key, ratio in counts.items():
+                for miss in ratio.misses:
                     print(f"  miss {fold} {key}: {miss}")
     return 0
 

@@ -51,8 +51,9 @@ async def test_a_posted_conversation_is_drafted_and_scored_per_fold(bot: LocalBo
     quiet = {**label, "file": "q.json", "fold": "A", "failed_attempts": [], "not_attempts": []}
     scores = bench.score([label, quiet], {"c.json": drafted, "q.json": drafted})
     b, a = scores["B"], scores["A"]
-    assert (b["root_cause"].hits, b["fix"].hits, b["fix"].of) == (1, 1, 1)
-    assert (b["attempts_real"].hits, b["attempts_real"].of, b["attempts_found"].hits) == (1, 2, 1)
-    assert (b["non_attempts_drafted"].hits, b["non_attempts_drafted"].of) == (1, 2)  # the plan taken for an attempt
-    assert (a["invented_attempts"].hits, a["invented_attempts"].of) == (1, 1)  # attempts drafted, none real
-    assert b["found"].of == 0 and "fold A (in-sample)" in bench.table(scores)
+    assert (b["root_cause"].right, b["fix"].right, b["fix"].total) == (1, 1, 1)
+    assert (b["attempts_real"].right, b["attempts_real"].total, b["attempts_found"].right) == (1, 2, 1)
+    # error rows keep the clean share: one of two drafted attempts is the labelled plan
+    assert (b["non_attempts_stored"].right, b["non_attempts_stored"].total) == (1, 2)
+    assert (a["invented_attempts"].right, a["invented_attempts"].total) == (0, 1)  # attempts drafted, none real
+    assert b["found"].total == 0 and "1 of 2" in bench.table(scores)
