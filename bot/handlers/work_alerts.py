@@ -115,7 +115,10 @@ async def _incident(ctx: JobContext, stored: StoredDelivery, team_id: str) -> tu
     route = services.alerts.route(batch)
     if route is None:
         return None, "unrouted"
-    channel = await _route_channel(ctx, route, batch, create=firing)
+    try:
+        channel = await _route_channel(ctx, route, batch, create=firing)
+    except SlackApiError as exc:  # a lookup by name Slack refused (e.g. a missing scope): said, not retried
+        raise slack_failure(exc) from exc
     if channel is None:
         log.warning("alert route for %s names no channel the bot is in: nothing posted", batch.source.value)
         return None, "not_in_channel"
@@ -128,7 +131,9 @@ async def _incident(ctx: JobContext, stored: StoredDelivery, team_id: str) -> tu
     return incident, "opened" if new else "joined"
 
 
-@job("alerts.deliver", AlertDelivery, max_attempts=10, deadline_s=6 * 3600)
+# One at a time per worker: a group's resolve must not race its firing (it looks up the incident
+# the firing opened), and two groups for one channel must not both open it. Alerts are few.
+@job("alerts.deliver", AlertDelivery, max_attempts=10, deadline_s=6 * 3600, concurrency_limit=1)
 async def deliver_alerts(ctx: JobContext, ref: AlertDelivery) -> None:
     services = ctx.services
     stored = await services.alerts.delivery(ref.delivery_id)
