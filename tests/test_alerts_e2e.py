@@ -301,3 +301,16 @@ async def test_the_outcome_is_asked_only_once_every_alert_of_the_incident_has_re
         "[grafana alert resolved",
         "[grafana alert resolved",
     ]
+
+
+async def test_the_first_member_who_speaks_in_an_alert_opened_incident_holds_the_declarer_s_rights(
+    bot: LocalBot,
+) -> None:
+    assert (await bot.alerts.send("alertmanager", fixture("alertmanager_firing.json"))).status == 200
+    await bot.runtime.settle()
+    await bot.slack.say("C0PROBES1", "looking: the probe target answers 503", user="U2")
+    await bot.runtime.settle()
+    await bot.slack.say("C0PROBES1", "same from here", user="U3")
+    await bot.runtime.settle()
+    incident = await bot.runtime.services.incidents.open_in(bot.sandbox.team_id, "C0PROBES1")
+    assert incident is not None and incident.declared_by == "U2"  # the one policy's rule (bot/policy.py)
