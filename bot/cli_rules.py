@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from bot.config import Settings
 from bot.models import Incident
 from bot.recall.concepts import load_vocabulary
-from bot.rules.files import RuleFileError
+from bot.rules.files import RuleFileError, other_files
 from bot.rules.model import Rule
 from bot.rules.patterns import DEFAULT_MIN_EPISODES
 from bot.services.rules import ReplayCorpus, RuleService
@@ -152,7 +152,9 @@ async def cmd_check(args: argparse.Namespace, settings: Settings) -> int:
                 f"{rule_file.rule.id} v{rule_file.rule.version}: {'in use' if inert is None else 'inert: ' + inert}"
             )
         lines += [f"refused: {p}" for p in problems]
-        _emit(args, {"rules": lines, "refused": problems}, "\n".join(lines) or "no rule files")
+        skipped = [str(p) for p in other_files(rules.folder)]
+        lines += [f"skipped: {p} (not a rule file: rule files end in .yaml or .yml)" for p in skipped]
+        _emit(args, {"rules": lines, "refused": problems, "skipped": skipped}, "\n".join(lines) or "no rule files")
         return 1 if problems else 0
 
     return await _with_rules(args, settings, work)

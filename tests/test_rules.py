@@ -137,6 +137,18 @@ def test_an_edit_to_what_a_rule_matches_makes_it_inert_until_replayed_at_a_new_v
     assert f"{RULE_ID} v2: in use" in bank("rules", "check")[1]
 
 
+def test_a_rule_kept_as_yml_is_used_and_other_files_are_named(bank, tmp_path: Path) -> None:
+    bank("rules", "propose")
+    kept = rule_file(tmp_path).rename(rule_file(tmp_path).with_suffix(".yml"))
+    (tmp_path / "rules" / "notes.txt").write_text("why we keep these rules")
+    assert bank("rules", "replay")[0] == 0
+    assert bank("rules", "approve", RULE_ID, "--by", "maya")[0] == 0
+    code, out, _ = bank("rules", "check")
+    assert code == 0 and f"{RULE_ID} v1: in use" in out
+    assert "skipped: " in out and "notes.txt (not a rule file: rule files end in .yaml or .yml)" in out
+    assert read(kept)["reviewed_by"] == "maya" and not rule_file(tmp_path).exists()  # written back where it is
+
+
 def test_approval_needs_a_replay_at_the_current_version(bank) -> None:
     bank("rules", "propose")
     code, _, err = bank("rules", "approve", RULE_ID, "--by", "maya")

@@ -14,7 +14,8 @@ from pydantic import ValidationError
 
 from bot.rules.model import Rule
 
-SUFFIX = ".yaml"
+SUFFIX = ".yaml"  # what `rules propose` writes
+SUFFIXES = (SUFFIX, ".yml")  # what is read: YAML's two usual extensions
 MAX_FILE_BYTES = 1024 * 1024
 HEADER = """\
 # An incident-memory rule, proposed from confirmed incidents (see README: from memories to rules).
@@ -66,13 +67,15 @@ def read_rule(path: Path) -> Rule:
         rule = Rule.model_validate(data)
     except ValidationError as exc:
         raise RuleFileError(f"{path}: {_describe(exc)}") from exc
-    if path.name != rule.id + SUFFIX:
-        raise RuleFileError(f"{path}: rule {rule.id} must be kept in {rule.id}{SUFFIX}")
+    if path.stem != rule.id or path.suffix not in SUFFIXES:
+        raise RuleFileError(f"{path}: rule {rule.id} must be kept in {rule.id}{SUFFIX} (or .yml)")
     return rule
 
 
 def rule_path(folder: Path, rule_id: str) -> Path:
-    return folder / f"{rule_id}{SUFFIX}"
+    """Where the rule is kept: its .yml file when that is what the folder has, else .yaml."""
+    kept = folder / f"{rule_id}.yml"
+    return kept if kept.is_file() and not (folder / f"{rule_id}{SUFFIX}").exists() else folder / f"{rule_id}{SUFFIX}"
 
 
 def write_rule(folder: Path, rule: Rule) -> Path:
@@ -89,7 +92,14 @@ def write_rule(folder: Path, rule: Rule) -> Path:
 
 
 def rule_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.glob(f"*{SUFFIX}") if p.is_file() and not p.name.startswith("."))
+    return sorted(p for p in folder.iterdir() if p.suffix in SUFFIXES and p.is_file() and not p.name.startswith("."))
+
+
+def other_files(folder: Path) -> list[Path]:
+    """Files of a rules folder that are not read as rules (named, so a misnamed one is noticed)."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix not in SUFFIXES and p.is_file() and not p.name.startswith("."))
 
 
 def load_rules(folder: Path) -> tuple[list[RuleFile], list[RuleFileError]]:
