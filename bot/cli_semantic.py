@@ -15,8 +15,11 @@ from bot.services.meaning import SemanticRecall
 
 
 @asynccontextmanager
-async def semantic_recall(settings: Settings, store: Any) -> AsyncIterator[SemanticRecall | None]:
-    """Semantic recall when EMBEDDINGS_URL is set and the database has pgvector, else None."""
+async def semantic_recall(
+    settings: Settings, store: Any, *, quote_sentences: bool = True
+) -> AsyncIterator[SemanticRecall | None]:
+    """Semantic recall when EMBEDDINGS_URL is set and the database has pgvector, else None.
+    Without `quote_sentences`, memories are embedded whole only (what ranking reads)."""
     try:
         embedder = embedder_from_settings(settings)
     except EmbeddingsMisconfigured as exc:
@@ -29,6 +32,7 @@ async def semantic_recall(settings: Settings, store: Any) -> AsyncIterator[Seman
         store,
         query_timeout=settings.embeddings_timeout_s,
         include_private=settings.embeddings_include_private,
+        quote_sentences=quote_sentences,
     )
     try:
         yield semantic if await semantic.start(settings.migrations_dir) else None

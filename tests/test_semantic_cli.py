@@ -104,3 +104,23 @@ async def test_embed_without_the_variables_or_without_pgvector_says_why(
         await conn.close()
     if not has_vector:
         assert code == 1 and "no pgvector" in err
+
+
+async def test_replay_sends_the_embeddings_endpoint_only_memory_texts_and_queries(
+    vector_database_url: str, embeddings_api: FakeEmbeddingsApi, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Sentence vectors never change a ranking: a replay does not pay for them."""
+    from bot.recall.meaning import memory_text, query_text
+    from bot.replay import load_cases, load_memories
+
+    (tmp_path / "memories.jsonl").write_text("\n".join(json.dumps(m) for m in MEMORIES))
+    (tmp_path / "cases.jsonl").write_text(json.dumps(
+        {"id": "c1", "relevant": ["INC-POOL"], "incident": {"title": "sessions starved", "service": "orders"}}
+    ))  # fmt: skip
+    monkeypatch.setenv("DATABASE_URL", vector_database_url)
+    monkeypatch.setenv("EMBEDDINGS_URL", embeddings_api.url)
+    monkeypatch.setenv("EMBEDDINGS_MODEL", "fake-a")
+    code = await asyncio.to_thread(main, ["replay", str(tmp_path), "--json", "--no-progress"])
+    assert code == 0
+    expected = [memory_text(m) for m in load_memories(tmp_path)] + [query_text(c.query) for c in load_cases(tmp_path)]
+    assert sorted(embeddings_api.texts) == sorted(expected)

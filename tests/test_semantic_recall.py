@@ -273,16 +273,16 @@ async def test_embedding_is_resumable_after_the_endpoint_fails_midway(
     store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi
 ) -> None:
     semantic = await semantic_on(store, embeddings_api)
-    embeddings_api.fail_after = 2  # the pass's first call asks the vectors' size, the second embeds one memory
+    embeddings_api.fail_after = 1  # the pass's first call embeds one memory (none stored yet: no size probe)
     with pytest.raises(EmbeddingsUnavailable):
         await semantic.embed_pending(batch=1)
     assert await semantic.counts() == (1, 0, 2)  # what was saved stays saved
     embeddings_api.fail_after = None
-    embedded_before = set(embeddings_api.requests[1]["input"])  # the one memory answered
+    embedded_before = set(embeddings_api.requests[0]["input"])  # the one memory answered
     assert await semantic.embed_pending(batch=1) == 2
     assert await semantic.counts() == (3, 0, 0)
     # the memory embedded before the failure was not sent again
-    sent_again = [t for r in embeddings_api.requests[3:] for t in r["input"] if t in embedded_before]
+    sent_again = [t for r in embeddings_api.requests[2:] for t in r["input"] if t in embedded_before]
     assert sent_again == []
 
 

@@ -99,7 +99,9 @@ def other_files(folder: Path) -> list[Path]:
     """Files of a rules folder that are not read as rules (named, so a misnamed one is noticed)."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if p.suffix not in SUFFIXES and p.is_file() and not p.name.startswith("."))
+    return sorted(
+        p for p in folder.iterdir() if p.suffix not in SUFFIXES and p.is_file() and not p.name.startswith(".")
+    )
 
 
 def load_rules(folder: Path) -> tuple[list[RuleFile], list[RuleFileError]]:

@@ -135,7 +135,9 @@ class SemanticRecall:
         EmbeddingsUnavailable stops the pass: what was saved stays saved."""
         if not self.enabled:
             return 0
-        if self._dims is None:  # one short call per process: which stored vectors are the wrong size
+        if self._dims is None and any((await self.counts())[:2]):
+            # one short call per process: which stored vectors are the wrong size (with none
+            # stored yet, the first batch tells the size)
             (probe,) = await self.embedder.embed(["incident"])
             self._dims = len(probe)
         done, after = 0, 0
