@@ -27,12 +27,20 @@ from bot.cli_output import (
     match_text,
     memory_text,
 )
-from bot.cli_pages import read_baseline, write_page
 from bot.cli_pages import register as register_page_commands
 from bot.cli_purge import PurgeNotConfirmed, add_purge_command
 from bot.cli_purge import operator as _operator
 from bot.cli_rules import register as register_rule_commands
-from bot.cli_runtime import Parser, Refused, at_least, configure_logging, timestamp, until_signalled, version
+from bot.cli_runtime import (
+    NonBlank,
+    Parser,
+    Refused,
+    at_least,
+    configure_logging,
+    timestamp,
+    until_signalled,
+    version,
+)
 from bot.cli_semantic import embed_all, semantic_recall
 from bot.config import ConfigurationError, Settings, load_settings
 from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
@@ -46,6 +54,7 @@ from bot.rules.files import RuleFileError
 from bot.services.recall import RecallService
 
 log = logging.getLogger("incident-memory")
+LOGS_ONLY = "it writes logs, not a result: LOG_FORMAT=json makes them JSON lines"
 
 
 def _emit(args: argparse.Namespace, payload: Any, text: str) -> None:
@@ -322,31 +331,6 @@ async def cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
     return await run_demo(settings, json_mode=args.json)
 
 
-async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.replay import run_replay
-
-    if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
-        raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
-    baseline = read_baseline(args.baseline) if args.baseline else None
-    report = await run_replay(
-        Path(args.dir), settings, progress=not args.no_progress, target_absent=args.target_absent, floor=args.floor
-    )
-    text = report.text()
-    if args.html:
-        from bot.report import recall_at_k, replay_html
-
-        if baseline is not None and baseline[0] != report.metrics.cases:
-            raise CommandFailed(
-                f"{args.baseline}: measured on {baseline[0]} cases, but {args.dir} has {report.metrics.cases}"
-            )
-        page = replay_html(Path(args.dir).name, recall_at_k([r.rank for r in report.results]), report.as_json(),
-                           baseline=baseline[1] if baseline else None)  # fmt: skip
-        write_page(Path(args.html), page)
-        text += f"\nwrote {args.html}"
-    _emit(args, report.as_json() | ({"html": args.html} if args.html else {}), text)
-    return EXIT_OK
-
-
 # ---- the parser -------------------------------------------------------------------------------
 
 
@@ -358,6 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(prog="incident-memory", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"incident-memory {version()}")
+    parser.add_argument("--json", dest="json_first", action="store_true", help="as --json after the command")
     parser.add_argument(
         "-v", "--verbose", action="store_true", help="say what happens (where the database is, …) on stderr"
     )
@@ -367,19 +352,20 @@ def build_parser() -> argparse.ArgumentParser:
             database: bool = True) -> argparse.ArgumentParser:  # fmt: skip
         parents = ([with_json] if json else []) + ([with_team] if team else [])
         p = sub.add_parser(name, parents=parents, help=help_, description=help_)
-        p.set_defaults(handler=handler, opens_database=database, slack=False, json=False)
+        p.set_defaults(handler=handler, opens_database=database, slack=False, json=False, logs_only=False)
         return p
 
     add("migrate", cmd_migrate, "apply pending database migrations", team=False)
     p = add("serve", cmd_serve, "serve Slack over HTTP (or Socket Mode when SLACK_APP_TOKEN is set)", team=False,
             json=False)  # fmt: skip
-    p.set_defaults(slack=True)
-    p.add_argument("--json", nargs=0, action=Refused, help=argparse.SUPPRESS,
-                   refusal="serve writes logs, not a result: LOG_FORMAT=json makes them JSON lines")  # fmt: skip
+    p.set_defaults(slack=True, logs_only=True)
+    p.add_argument("--json", nargs=0, action=Refused, help=argparse.SUPPRESS, refusal=LOGS_ONLY)
     p.add_argument("--team", nargs=1, action=Refused, help=argparse.SUPPRESS,
                    refusal="serve files memories under each Slack workspace's own team id (from Slack), not --team")  # fmt: skip
-    add("worker", cmd_worker, "run the jobs Slack requests queue (serve starts JOB_WORKERS of these itself)", team=False,
-        json=False)  # fmt: skip
+    p = add("worker", cmd_worker, "run the jobs Slack requests queue (serve starts JOB_WORKERS of these itself)",
+            team=False, json=False)  # fmt: skip
+    p.set_defaults(logs_only=True)
+    p.add_argument("--json", nargs=0, action=Refused, help=argparse.SUPPRESS, refusal=LOGS_ONLY)
     add("demo", cmd_demo, "run the whole bot against a local stand-in for Slack, in a throwaway database", team=False)
     add("retain", cmd_retain, "retain memories from a JSON or JSON Lines file (- reads standard input)").add_argument(
         "file", help="a file, or - for standard input"
@@ -391,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=at_least(1), default=50, help="at most this many (at least 1; default %(default)s)")
     p.add_argument("--offset", type=at_least(0), default=0)
     p = add("recall", cmd_recall, "recall past incidents like TEXT, with reasons")
-    p.add_argument("text", nargs="+")
+    p.add_argument("text", nargs="+", action=NonBlank)
     p.add_argument("--service", help="only memories of this service")
     p.add_argument("--reusable-only", action="store_true", help="only human- or verification-confirmed")
     p.add_argument("--severity", action="append", help="only these severities (repeatable)")
@@ -436,15 +422,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)"
     )
-    p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database", team=False)
-    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    p.add_argument("--target-absent", action="store_true",
-                   help="recall each case again without its true matches: false alarms, and the floor curve")  # fmt: skip
-    p.add_argument("--floor", type=float, help="relevance floor the figures are given at (default: RECALL_FLOOR)")
-    p.add_argument("--html", metavar="FILE", help="also write the Recall@k curve (k = 1…10) as a page")
-    p.add_argument("--baseline", metavar="FILE", help="draw this baseline beside it: the output of "
-                   "bench/recall_baseline.py --json on the same corpus")  # fmt: skip
     register_page_commands(add)
     register_rule_commands(add, Parser(add_help=False, parents=[with_json, with_team]))
     return parser
@@ -453,7 +430,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     Parser.json_errors = "--json" in argv
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.json_first and args.logs_only:  # --json before the command: refused as after it
+        parser.error(f"--json is not an option of {args.command}: {LOGS_ONLY}")
+    args.json = args.json or args.json_first
     out = Output(json_mode=args.json)
     configure_logging(args.verbose)
     try:

@@ -1,6 +1,6 @@
 """The commands that write pages and files to look at or paste: `report` (a team's memory as a
-page), `manifest` (the Slack app manifest for these settings), and what `replay --html` reads
-and writes."""
+page), `manifest` (the Slack app manifest for these settings), and `replay` (recall measured on a
+corpus, with its --html page)."""
 
 from __future__ import annotations
 
@@ -60,6 +60,35 @@ async def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
     return EXIT_OK
 
 
+async def cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.replay import run_replay
+
+    if not Path(args.dir).is_dir():
+        raise CommandFailed(
+            f"{args.dir}: no such folder (a replay corpus is a folder with memories.jsonl and cases.jsonl)"
+        )
+    if not (Path(args.dir) / "memories.jsonl").is_file() or not (Path(args.dir) / "cases.jsonl").is_file():
+        raise CommandFailed(f"{args.dir}: a replay corpus needs memories.jsonl and cases.jsonl")
+    baseline = read_baseline(args.baseline) if args.baseline else None
+    report = await run_replay(
+        Path(args.dir), settings, progress=not args.no_progress, target_absent=args.target_absent, floor=args.floor
+    )
+    text = report.text()
+    if args.html:
+        from bot.report import recall_at_k, replay_html
+
+        if baseline is not None and baseline[0] != report.metrics.cases:
+            raise CommandFailed(
+                f"{args.baseline}: measured on {baseline[0]} cases, but {args.dir} has {report.metrics.cases}"
+            )
+        page = replay_html(Path(args.dir).name, recall_at_k([r.rank for r in report.results]), report.as_json(),
+                           baseline=baseline[1] if baseline else None)  # fmt: skip
+        write_page(Path(args.html), page)
+        text += f"\nwrote {args.html}"
+    Output(json_mode=args.json).result(report.as_json() | ({"html": args.html} if args.html else {}), text)
+    return EXIT_OK
+
+
 def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p = add("manifest", cmd_manifest, "print the Slack app manifest for these settings (slash command names "
             "from SLACK_INCIDENT_COMMAND, SLACK_RECALL_COMMAND, SLACK_INVESTIGATE_COMMAND)", team=False, database=False)  # fmt: skip
@@ -70,3 +99,12 @@ def register(add: Callable[..., argparse.ArgumentParser]) -> None:
     p.add_argument(
         "-o", "--output", default="incident-memory-report.html", help="the page to write (default %(default)s)"
     )
+    p = add("replay", cmd_replay, "measure recall on a replay corpus, in a throwaway database", team=False)
+    p.add_argument("dir", help="folder with memories.jsonl and cases.jsonl (format: docs/REPLAY.md)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    p.add_argument("--target-absent", action="store_true",
+                   help="recall each case again without its true matches: false alarms, and the floor curve")  # fmt: skip
+    p.add_argument("--floor", type=float, help="relevance floor the figures are given at (default: RECALL_FLOOR)")
+    p.add_argument("--html", metavar="FILE", help="also write the Recall@k curve (k = 1…10) as a page")
+    p.add_argument("--baseline", metavar="FILE", help="draw this baseline beside it: the output of "
+                   "bench/recall_baseline.py --json on the same corpus")  # fmt: skip

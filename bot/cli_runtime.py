@@ -39,7 +39,18 @@ class Refused(argparse.Action):
     def __call__(
         self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: str | None = None
     ) -> None:
-        parser.error(f"{option} is not an option of serve: {self.refusal}")
+        parser.error(f"{option} is not an option of {parser.prog.split()[-1]}: {self.refusal}")
+
+
+class NonBlank(argparse.Action):
+    """Words that must say something: blank text (`recall ''`) is a usage error, not a search."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option: str | None = None
+    ) -> None:
+        if not " ".join(values).strip():
+            parser.error(f"{self.dest} is empty: say what to look for")
+        setattr(namespace, self.dest, values)
 
 
 class Parser(argparse.ArgumentParser):

@@ -148,3 +148,27 @@ def test_no_help_shows_literal_backticks() -> None:
     texts += [p.format_help() for p in subparsers.choices.values()]
     assert len(texts) > 15
     assert [t.splitlines()[0] for t in texts if "`" in t] == []
+
+
+def test_json_is_taken_before_the_command_as_after_it(cli) -> None:
+    code, out, err = cli("--json", "show", "INC-404")
+    assert code == 1 and err == "" and json.loads(out) == {"error": "no memory 'INC-404' in team 'local'"}
+    code, out, _ = cli("--json", "migrate")
+    assert code == 0 and json.loads(out) == {"applied": []}
+
+
+@pytest.mark.parametrize("argv", [["worker", "--json"], ["--json", "worker"], ["--json", "serve"]])
+def test_commands_that_write_logs_refuse_json_on_either_side_saying_why(cli, argv: list[str]) -> None:
+    code, out, _ = cli(*argv)
+    command = next(a for a in argv if a != "--json")
+    assert code == 2 and f"--json is not an option of {command}" in out and "LOG_FORMAT=json" in out
+
+
+def test_recall_of_nothing_is_a_usage_error(cli) -> None:
+    code, out, err = cli("recall", "")
+    assert code == 2 and "text is empty" in out + err
+
+
+def test_replay_of_a_missing_folder_says_it_is_missing(cli, tmp_path: Path) -> None:
+    code, _, err = cli("replay", str(tmp_path / "nowhere"))
+    assert code == 1 and "nowhere: no such folder" in err
