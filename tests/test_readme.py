@@ -1,9 +1,13 @@
-"""The README's configuration table lists exactly the settings the code reads, and keeps its
-first two commands."""
+"""The README's configuration table lists exactly the settings the code reads; it keeps its first
+two commands, then its contents, set-up and Slack; its command-line examples run."""
 
 from __future__ import annotations
 
 import re
+import shlex
+from pathlib import Path
+
+import pytest
 
 from bot.config import PROJECT_ROOT, Settings
 
@@ -65,7 +69,7 @@ def test_the_first_two_commands_are_still_first() -> None:
 def test_the_deploy_section_agrees_with_the_code() -> None:
     from bot.app import METRICS_PATH, SLACK_EVENTS_PATH
 
-    deploy = section("Deploy")
+    deploy = section("Connect it to Slack")
     assert f"https://<app>.fly.dev{SLACK_EVENTS_PATH}" in deploy
     assert "GET /healthz" in deploy and "incident-memory migrate" in deploy
     operate = section("Operate: logs and metrics")
@@ -106,3 +110,39 @@ def test_the_documents_they_name_are_in_the_repository() -> None:
     assert ("incident-memory replay --help", "docs/REPLAY.md") in named
     missing = {(name, path) for name, path in named if not (PROJECT_ROOT / path).is_file()}
     assert missing == set()
+
+
+def test_the_contents_list_every_section_in_order_set_up_and_slack_first() -> None:
+    """A section added to the README is added to its contents too (a link to its heading)."""
+    titles = re.findall(r"^## (.+)$", README, re.M)
+    assert titles[:3] == ["Contents", "Set-up", "Connect it to Slack"]
+    listed = re.findall(r"^- \[(.+?)\]\(#([\w-]+)\)$", section("Contents"), re.M)
+    assert [title for title, _ in listed] == titles[1:]
+    for title, anchor in listed:  # GitHub's anchors: lower case, punctuation out, spaces to hyphens
+        assert anchor == re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-"), title
+
+
+def example_commands() -> list[list[str]]:
+    """The command-line block that starts with `incident-memory import examples/`, as argv lists."""
+    blocks = re.findall(r"```sh\n(.*?)```", README, re.S)
+    (block,) = [b for b in blocks if b.startswith("incident-memory import examples/")]
+    return [shlex.split(line, comments=True)[1:] for line in block.splitlines() if line.strip()]
+
+
+def test_the_command_line_examples_run_on_what_import_examples_stored(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "examples").symlink_to(PROJECT_ROOT / "examples")
+    commands = example_commands()
+    assert len(commands) >= 10 and commands[0] == ["import", "examples/"]
+    for argv in commands:
+        code = main(argv)
+        out, err = capsys.readouterr()
+        assert code == 0, f"incident-memory {shlex.join(argv)}: {out}{err}"
+        if argv[0] == "recall" and "--all" not in argv:
+            assert out.startswith("1. "), f"incident-memory {shlex.join(argv)} recalled nothing"
+    assert (tmp_path / "memory.html").is_file()
