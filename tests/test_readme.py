@@ -146,3 +146,14 @@ def test_the_command_line_examples_run_on_what_import_examples_stored(
         if argv[0] == "recall" and "--all" not in argv:
             assert out.startswith("1. "), f"incident-memory {shlex.join(argv)} recalled nothing"
     assert (tmp_path / "memory.html").is_file()
+
+
+def test_the_headline_recall_figures_are_the_benchmarks_ones() -> None:
+    benchmarks = (PROJECT_ROOT / "docs" / "BENCHMARKS.md").read_text(encoding="utf-8")
+    headline: dict[str, str] = {}  # the first table's (the ones after it are other comparisons)
+    for name, value in re.findall(r"^\| (Recall@5|MRR@10) \| [\d.]+ \| \*\*([\d.]+)\*\* \|", benchmarks, re.M):
+        headline.setdefault(name, value)
+    said = " ".join(section("Measuring recall").split())
+    assert f"Recall@5 {headline['Recall@5']} and MRR@10 {headline['MRR@10']}" in said
+    semantic = " ".join(section("Semantic recall (optional)").split())
+    assert f"Recall@5 {headline['Recall@5']} →" in semantic and f"MRR@10 {headline['MRR@10']} →" in semantic
