@@ -301,7 +301,7 @@ async def open_runtime(settings: Settings, *, run_jobs: bool = True) -> AsyncIte
     """The app. `run_jobs=False`: the jobs it queues run in worker processes (`serve`)."""
     async with open_services(settings) as services:
         settings = services.settings  # with the database's address resolved
-        lookups = SlackLookups()  # one per app: the listeners' and the jobs' cached Slack reads
+        lookups = SlackLookups.configured(settings)  # one per app: the listeners' and the jobs' cached Slack reads
         slack_app = build_slack_app(settings, services, lookups)
         worker = job_worker(services, lookups) if run_jobs else None
         if worker is not None:
@@ -320,7 +320,7 @@ async def run_worker(settings: Settings) -> None:
 
     _configure_logging(settings)
     async with open_services(settings) as services:
-        worker = job_worker(services, SlackLookups())
+        worker = job_worker(services, SlackLookups.configured(settings))
         await worker.start()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

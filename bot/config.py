@@ -127,6 +127,10 @@ class Settings(BaseSettings):
     timeline_retention_days: float | None = Field(
         default=None, gt=0, description="delete channel messages of incidents resolved longer ago than this"
     )
+    guest_channels: Literal["isolated", "public"] = Field(
+        default="isolated",
+        description="a channel with guests is kept to itself, as a Slack Connect channel is (isolated), or not (public)",
+    )
     metrics_token: str | None = Field(
         default=None, description="when set, GET /metrics needs `Authorization: Bearer <token>`"
     )

@@ -264,6 +264,9 @@ class RecallQuery(Strict):
     private: bool = Field(
         default=False, description="the query's text comes from a private channel (kept from embeddings endpoints)"
     )
+    isolated: bool = Field(
+        default=False, description="`channel_id` is kept to itself: only memories kept from it are recalled there"
+    )
     limit: int = Field(default=5, ge=1, le=50)
     exclude_ids: list[Identifier] = Field(
         default_factory=list,
@@ -309,6 +312,9 @@ class IncidentRecord(Incident):
     channel: Identifier
     channel_name: Text | None = None
     is_private: bool = False
+    is_isolated: bool = Field(
+        default=False, description="its channel is kept to itself (Slack Connect, or guests): see bot.policy"
+    )
     declared_by: Identifier | None = None
     status: IncidentStatus = IncidentStatus.OPEN
     recall_thread_ts: Identifier | None = None

@@ -12,7 +12,10 @@ declarer's rights to the first member of its channel who acts in it (`declarer_r
 then, to the reviewers and admins alone.
 
 Privacy: a memory kept from a private channel is shown, corrected or acted on only in that
-channel. An incident of a private channel is likewise acted on only from there.
+channel. An incident of a private channel is likewise acted on only from there. An isolated
+channel (Slack Connect, or with guests under GUEST_CHANNELS=isolated) keeps its memories to itself
+like a private one, and is shown nothing else: `visible_in(..., channel_isolated=True)`. The SQL
+of recall (bot/memory/search.py) applies the same rule.
 """
 
 from __future__ import annotations
@@ -147,7 +150,19 @@ def private_by_id(channel_id: str | None) -> bool:
     return (channel_id or "").startswith(_PRIVATE_ID_PREFIXES)
 
 
-def visible_in(*, is_private: bool, home_channel: str | None, channel_id: str | None) -> bool:
+def kept_to_home(*, is_private: bool, is_isolated: bool) -> bool:
+    """Whether what is kept from a channel is shown only there: a private channel's, and an
+    isolated one's (shared with another organisation, or with guests under GUEST_CHANNELS=isolated)."""
+    return is_private or is_isolated
+
+
+def visible_in(
+    *, is_private: bool, home_channel: str | None, channel_id: str | None, channel_isolated: bool = False
+) -> bool:
     """Whether something kept from `home_channel` may be shown in `channel_id`. Private things
-    only at home; with no channel known (a CLI, a DM with no context) private is never shown."""
-    return not is_private or (home_channel is not None and channel_id == home_channel)
+    only at home; with no channel known (a CLI, a DM with no context) private is never shown.
+    An isolated channel (`channel_isolated`) is shown only what was kept from it: private
+    channels see the others' public memories, an isolated one does not (another organisation
+    or guests read it)."""
+    at_home = home_channel is not None and channel_id == home_channel
+    return at_home or (not is_private and not channel_isolated)

@@ -70,7 +70,8 @@ def register_all(
     """Wire every surface of `app` to its listener, with `services` in each request's context.
     The slash commands go by the names the settings give them (the manifest declares the same)."""
     commands = commands or SlashCommands()
-    app.middleware(context_middleware(services, lookups or SlackLookups()))
+    lookups = lookups or (SlackLookups.configured(services.settings) if services is not None else SlackLookups())
+    app.middleware(context_middleware(services, lookups))
     app.error(report_error)
 
     app.command(commands.incident)(command_incident.incident_command)

@@ -9,6 +9,7 @@ after its time to live (a renamed channel or person shows up after that).
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 from cachetools import TTLCache
 from slack_sdk.errors import SlackApiError
@@ -23,12 +24,19 @@ USER_CACHE_S = 3600.0
 MAX_ENTRIES = 10_000
 # conversations.list pages read to find a channel by name (1,000 channels each)
 MAX_CHANNEL_PAGES = 20
+# conversations.members pages read to look for guests (1,000 members each); a bigger channel is
+# taken to have some
+MAX_MEMBER_PAGES = 5
 
 
-async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
-    """The channel as Slack says it is now (not remembered: declaring must see the present)."""
+async def channel_info(client: AsyncWebClient, channel_id: str, *, lookups: SlackLookups | None = None) -> ChannelInfo:
+    """The channel as Slack says it is now (not remembered: declaring must see the present).
+    A channel shared with another organisation (Slack Connect) is isolated; so is one with guests
+    when `lookups` says guests isolate (GUEST_CHANNELS=isolated, the default)."""
     response = await client.conversations_info(channel=channel_id)
     channel = response["channel"]
+    shared = bool(channel.get("is_ext_shared") or channel.get("is_pending_ext_shared"))
+    lookups = lookups or _DEFAULT
     return ChannelInfo(
         id=channel_id,
         name=channel.get("name") or channel_id,
@@ -36,6 +44,7 @@ async def channel_info(client: AsyncWebClient, channel_id: str) -> ChannelInfo:
         topic=(channel.get("topic") or {}).get("value", ""),
         purpose=(channel.get("purpose") or {}).get("value", ""),
         is_member=bool(channel.get("is_member", True)),
+        is_isolated=shared or (lookups.guests_isolate and await lookups.has_guests(client, channel_id)),
     )
 
 
@@ -46,19 +55,27 @@ class SlackLookups:
         max_entries: int = MAX_ENTRIES,
         channel_ttl_s: float = CHANNEL_CACHE_S,
         user_ttl_s: float = USER_CACHE_S,
+        guests_isolate: bool = True,
     ) -> None:
+        self.guests_isolate = guests_isolate  # GUEST_CHANNELS=isolated
+        self._guests: TTLCache[str, bool] = TTLCache(max_entries, user_ttl_s)
         self._channels: TTLCache[str, asyncio.Future[ChannelInfo]] = TTLCache(max_entries, channel_ttl_s)
         self._names: TTLCache[str, str] = TTLCache(max_entries, user_ttl_s)
         self._members: TTLCache[str, frozenset[str]] = TTLCache(max_entries, channel_ttl_s)
         self._named: TTLCache[str, str] = TTLCache(max_entries, channel_ttl_s)
         self._team_id: str | None = None
 
+    @classmethod
+    def configured(cls, settings: Any) -> SlackLookups:
+        """The lookups `settings` (bot.config.Settings) ask for: GUEST_CHANNELS."""
+        return cls(guests_isolate=settings.guest_channels == "isolated")
+
     async def recent_channel_info(self, client: AsyncWebClient, channel_id: str) -> ChannelInfo:
         """channel_info, remembered for a few minutes. A burst of messages shares one request:
         the answer in flight is what is remembered."""
         pending = self._channels.get(channel_id)
         if pending is None:
-            pending = asyncio.ensure_future(channel_info(client, channel_id))
+            pending = asyncio.ensure_future(channel_info(client, channel_id, lookups=self))
             self._channels[channel_id] = pending
         try:
             return await asyncio.shield(pending)
@@ -99,6 +116,30 @@ class SlackLookups:
             members = self._members[channel_id] = frozenset(found)
         return user_id in members
 
+    async def has_guests(self, client: AsyncWebClient, channel_id: str) -> bool:
+        """Whether a guest (`is_restricted` / `is_ultra_restricted`) is in the channel. Who is a
+        guest is remembered for an hour; what Slack will not say counts as a guest (fail closed)."""
+        try:
+            cursor = None
+            for _ in range(MAX_MEMBER_PAGES):
+                page = await client.conversations_members(channel=channel_id, limit=1000, cursor=cursor)
+                for user_id in page.get("members") or []:
+                    if await self._is_guest(client, user_id):
+                        return True
+                cursor = (page.get("response_metadata") or {}).get("next_cursor")
+                if not cursor:
+                    return False
+            return True  # more members than are looked up: not known to be guest-free
+        except SlackApiError:
+            return True
+
+    async def _is_guest(self, client: AsyncWebClient, user_id: str) -> bool:
+        known = self._guests.get(user_id)
+        if known is None:
+            user = (await client.users_info(user=user_id))["user"]
+            known = self._guests[user_id] = bool(user.get("is_restricted") or user.get("is_ultra_restricted"))
+        return known
+
     async def team_id(self, client: AsyncWebClient) -> str:
         """The workspace the bot's token belongs to (auth.test, once): alerts carry no team."""
         if self._team_id is None:
@@ -124,3 +165,6 @@ class SlackLookups:
             if not cursor:
                 break
         return None
+
+
+_DEFAULT = SlackLookups()  # for a caller without the app's: guests isolate, as by default

@@ -7,7 +7,7 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.handlers.context import services_of
+from bot.handlers.context import lookups_of, services_of
 from bot.handlers.lookups import channel_info
 from bot.handlers.modal_save import CannotSave, parse_submission, save_modal
 from bot.handlers.work import tell_later
@@ -25,7 +25,7 @@ async def on_declare(ack: Any, view: dict[str, Any], client: AsyncWebClient, con
     team_id, user_id, channel_id = context.team_id, context.user_id, context.channel_id
 
     async def declare() -> tuple[IncidentRecord, bool]:
-        channel = await channel_info(client, channel_id)
+        channel = await channel_info(client, channel_id, lookups=lookups_of(context))
         if not channel.is_member:  # it could not post the recall thread, nor read the channel
             raise CannotSave(f"I am not in #{channel.name} yet. Invite me with `/invite @incident-memory`")
         incident = submission.to_incident(channel=channel_id, team=team_id)

@@ -95,7 +95,7 @@ async def _route_channel(ctx: JobContext, route: Route, batch: AlertBatch, *, cr
     if channel_id is None:
         return None
     try:
-        channel = await channel_info(client, channel_id)
+        channel = await channel_info(client, channel_id, lookups=ctx.lookups)
     except SlackApiError as exc:
         if exc.response.get("error") in ("channel_not_found", "not_in_channel"):
             return None

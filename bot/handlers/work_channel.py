@@ -75,7 +75,9 @@ class ChannelRef(JobPayload):
 @job("incident.detect", ChannelRef, deadline_s=3600)
 async def detect_incident(ctx: JobContext, ref: ChannelRef) -> None:
     """The bot joined a channel: if it is named like an incident, open it and recall."""
-    detected = await ctx.services.incidents.detect(ref.team_id, await channel_info(ctx.client, ref.channel_id))
+    detected = await ctx.services.incidents.detect(
+        ref.team_id, await channel_info(ctx.client, ref.channel_id, lookups=ctx.lookups)
+    )
     if detected is not None:
         await start_recall_thread(ctx.services, detected[0])
 

@@ -83,6 +83,18 @@ async def _is_private(ctx: JobContext, channel_id: str) -> bool:
         return True
 
 
+async def _is_isolated(ctx: JobContext, channel_id: str) -> bool:
+    """Whether a channel is kept to itself (Slack Connect, guests); unknown counts as isolated
+    (fail closed: it is then shown only what was kept from it)."""
+    if channel_id.startswith("D"):  # a DM with the bot: the asker alone reads it
+        return False
+    try:
+        return (await ctx.lookups.recent_channel_info(ctx.client, channel_id)).is_isolated
+    except Exception:  # noqa: BLE001
+        log.warning("whether channel %s is shared outside is unknown: it is treated as isolated", channel_id)
+        return True
+
+
 @job("recall.answer", CommandRequest, give_up=tell_command_failed, deadline_s=RESPONSE_URL_LIFETIME_S)
 async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
     """`/recall TEXT` answers only the asker; `/recall` alone posts the incident's thread."""
@@ -98,7 +110,10 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
         await post_recall_thread(ctx, incident, asked=True)
         return
     private = await _is_private(ctx, request.channel_id) if services.recall.keeps_private_text else False
-    result = await services.recall.for_text(request.team_id, request.channel_id, request.text, private_channel=private)
+    result = await services.recall.for_text(
+        request.team_id, request.channel_id, request.text, private_channel=private,
+        isolated_channel=await _is_isolated(ctx, request.channel_id),
+    )  # fmt: skip
     await respond_once(ctx, f"recall:{ctx.job_id}:parent", request.response_url,
                        messages.recall_parent(request.text, result.matches, result.conflicts))  # fmt: skip
     now = utcnow()
@@ -110,7 +125,10 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
 @job("incident.show", CommandRequest, give_up=tell_command_failed, deadline_s=RESPONSE_URL_LIFETIME_S)
 async def show_memory(ctx: JobContext, request: CommandRequest) -> None:
     try:
-        memory = await ctx.services.recall.memory(request.team_id, request.text, channel_id=request.channel_id)
+        memory = await ctx.services.recall.memory(
+            request.team_id, request.text, channel_id=request.channel_id,
+            channel_isolated=await _is_isolated(ctx, request.channel_id),
+        )  # fmt: skip
     except MemoryNotFound:  # a private channel's memory, asked for elsewhere, is not found either
         answer = messages.notice(f"No memory `{request.text}` here.")
     else:

@@ -13,13 +13,14 @@ from bot.memory.pool import acquire
 from bot.models import Incident, IncidentRecord, IncidentStatus, TimelineEntry
 
 _COLUMNS = """incident_id, team_id, channel_id, channel_name, is_private, title, service, severity,
-              symptoms, error_message, declared_by, status, recall_thread_ts, started_at, resolved_at"""
+              symptoms, error_message, declared_by, status, recall_thread_ts, started_at, resolved_at,
+              is_isolated"""
 
 
 class IncidentStore(Protocol):
     async def open_incident(
         self, team_id: str, channel_id: str, incident: Incident, *, channel_name: str | None,
-        is_private: bool, declared_by: str | None,
+        is_private: bool, declared_by: str | None, is_isolated: bool = False,
     ) -> tuple[IncidentRecord, bool]: ...  # fmt: skip
     async def open_in_channel(self, team_id: str, channel_id: str) -> IncidentRecord | None: ...
     async def latest_in_channel(self, team_id: str, channel_id: str) -> IncidentRecord | None: ...
@@ -45,7 +46,7 @@ def _incident(row: asyncpg.Record) -> IncidentRecord:
         service=row["service"], severity=row["severity"], symptoms=row["symptoms"],
         error_message=row["error_message"], declared_by=row["declared_by"],
         status=IncidentStatus(row["status"]), recall_thread_ts=row["recall_thread_ts"],
-        started_at=row["started_at"], resolved_at=row["resolved_at"],
+        started_at=row["started_at"], resolved_at=row["resolved_at"], is_isolated=row["is_isolated"],
     )  # fmt: skip
 
 
@@ -66,20 +67,20 @@ class PostgresIncidentStore:
 
     async def open_incident(
         self, team_id: str, channel_id: str, incident: Incident, *, channel_name: str | None = None,
-        is_private: bool = False, declared_by: str | None = None,
+        is_private: bool = False, declared_by: str | None = None, is_isolated: bool = False,
     ) -> tuple[IncidentRecord, bool]:  # fmt: skip
         """Open an incident for the channel; (the channel's open incident, whether it is new)."""
         async with acquire(self._pool) as conn, conn.transaction():
             row = await conn.fetchrow(
                 f"""INSERT INTO incidents (pk, incident_id, team_id, channel_id, channel_name, is_private,
-                        title, service, severity, symptoms, error_message, declared_by)
+                        title, service, severity, symptoms, error_message, declared_by, is_isolated)
                     VALUES (nextval('incidents_pk_seq'),
                             'INC-' || to_char(now() AT TIME ZONE 'UTC', 'YYYYMMDD') || '-' || currval('incidents_pk_seq'),
-                            $1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                            $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                     ON CONFLICT (team_id, channel_id) WHERE status = 'open' DO NOTHING
                     RETURNING {_COLUMNS}""",
                 team_id, channel_id, channel_name, is_private, incident.title, incident.service,
-                incident.severity, incident.symptoms, incident.error_message, declared_by,
+                incident.severity, incident.symptoms, incident.error_message, declared_by, is_isolated,
             )  # fmt: skip
             if row is not None:
                 return _incident(row), True

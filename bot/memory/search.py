@@ -266,7 +266,9 @@ def _recall_filters(query: RecallQuery, *, first_arg: int) -> tuple[str, list[An
     if query.reusable_only:
         states = [s for s in states if TruthState(s).reusable]
     clauses.append(f"m.truth_state = ANY({arg(states)}::text[])")
-    clauses.append(f"(NOT m.is_private OR m.channel_id = {arg(query.channel_id)}::text)")
+    # bot.policy.visible_in: private memories only at home; an isolated channel sees only its own
+    home = f"m.channel_id = {arg(query.channel_id)}::text"
+    clauses.append(home if query.isolated else f"(NOT m.is_private OR {home})")
     if query.filter_services:
         clauses.append(f"lower(m.service) = ANY({arg([s.lower() for s in query.filter_services])}::text[])")
     if query.filter_severities:

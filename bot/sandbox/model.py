@@ -19,6 +19,7 @@ class Channel:
     is_im: bool = False
     created: int = 0
     members: list[str] = field(default_factory=list)  # people in it (the bot is `is_member`)
+    is_ext_shared: bool = False  # Slack Connect: shared with another organisation
 
     def as_slack(self) -> dict[str, Any]:
         """The `channel` object of conversations.info."""
@@ -40,8 +41,8 @@ class Channel:
             "is_channel": not self.is_private,
             "is_group": self.is_private,
             "is_general": False,
-            "is_shared": False,
-            "is_ext_shared": False,
+            "is_shared": self.is_ext_shared,
+            "is_ext_shared": self.is_ext_shared,
             "is_org_shared": False,
             "topic": {"value": self.topic, "creator": "", "last_set": 0},
             "purpose": {"value": self.purpose, "creator": "", "last_set": 0},
@@ -59,6 +60,8 @@ class User:
     deleted: bool = False
     is_admin: bool = False
     is_owner: bool = False
+    is_restricted: bool = False  # a multi-channel guest
+    is_ultra_restricted: bool = False  # a single-channel guest
 
     def as_slack(self) -> dict[str, Any]:
         """The `user` object of users.info."""
@@ -75,6 +78,8 @@ class User:
             "is_admin": self.is_admin or self.is_owner,
             "is_owner": self.is_owner,
             "is_primary_owner": False,
+            "is_restricted": self.is_restricted or self.is_ultra_restricted,
+            "is_ultra_restricted": self.is_ultra_restricted,
             "profile": {
                 "real_name": real_name,
                 "real_name_normalized": real_name,

@@ -99,7 +99,9 @@ class Workspace:
         is_member: bool = True,
         is_archived: bool = False,
         members: tuple[str, ...] = (),
+        is_ext_shared: bool = False,
     ) -> Channel:
+        """`is_ext_shared`: a Slack Connect channel, shared with another organisation."""
         channel = Channel(
             channel_id,
             name,
@@ -110,15 +112,20 @@ class Workspace:
             is_archived,
             created=int(self._clock()),
             members=list(members),
+            is_ext_shared=is_ext_shared,
         )
         self._channels[channel_id] = channel
         return channel
 
     def add_user(
         self, user_id: str, name: str, *, real_name: str = "", is_bot: bool = False, tz: str = "UTC",
-        is_admin: bool = False, is_owner: bool = False,
+        is_admin: bool = False, is_owner: bool = False, is_restricted: bool = False, is_ultra_restricted: bool = False,
     ) -> User:  # fmt: skip
-        user = User(user_id, name, self.team_id, real_name, is_bot, tz, is_admin=is_admin, is_owner=is_owner)
+        """`is_restricted` / `is_ultra_restricted`: a multi- / single-channel guest."""
+        user = User(
+            user_id, name, self.team_id, real_name, is_bot, tz, is_admin=is_admin, is_owner=is_owner,
+            is_restricted=is_restricted, is_ultra_restricted=is_ultra_restricted,
+        )  # fmt: skip
         self._users[user_id] = user
         return user
 

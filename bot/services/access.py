@@ -11,8 +11,11 @@ from bot.models import IncidentRecord, MemoryRecord, incident_of
 from bot.policy import Act, Actor, Reviewers, declarer_rights, may, require, visible_in
 
 
-def memory_visible(memory: MemoryRecord, channel_id: str | None) -> bool:
-    return visible_in(is_private=memory.is_private, home_channel=memory.channel_id, channel_id=channel_id)
+def memory_visible(memory: MemoryRecord, channel_id: str | None, *, channel_isolated: bool = False) -> bool:
+    return visible_in(
+        is_private=memory.is_private, home_channel=memory.channel_id, channel_id=channel_id,
+        channel_isolated=channel_isolated,
+    )  # fmt: skip
 
 
 def incident_visible(incident: IncidentRecord, channel_id: str | None) -> bool:
@@ -25,11 +28,17 @@ class Access:
         self._incidents = incidents
         self.reviewers = reviewers
 
-    async def memory(self, team_id: str, incident_id: str, channel_id: str | None) -> MemoryRecord:
+    async def memory(
+        self, team_id: str, incident_id: str, channel_id: str | None, *, channel_isolated: bool | None = None
+    ) -> MemoryRecord:
         """The memory as seen from `channel_id`. A private channel's memory seen from anywhere
-        else is not found: its existence is not told either."""
+        else is not found: its existence is not told either; nor is any other channel's memory
+        seen from an isolated channel (`channel_isolated`; None: as its latest incident says)."""
         memory = await self._memory.get(team_id, incident_id)
-        if not memory_visible(memory, channel_id):
+        if memory.channel_id != channel_id and channel_isolated is None and channel_id:
+            latest = await self._incidents.latest_in_channel(team_id, channel_id)
+            channel_isolated = latest is not None and latest.is_isolated
+        if not memory_visible(memory, channel_id, channel_isolated=bool(channel_isolated)):
             raise MemoryNotFound(incident_id, team_id)
         return memory
 

@@ -21,6 +21,7 @@ class ChannelInfo:
     topic: str = ""
     purpose: str = ""
     is_member: bool = True  # whether the bot is in it (it can only post where it is)
+    is_isolated: bool = False  # kept to itself: Slack Connect, or guests (GUEST_CHANNELS=isolated)
 
 
 def _clip(text: str | None) -> str | None:
@@ -56,6 +57,7 @@ class IncidentService:
         opened = await self._incidents.open_incident(
             team_id, channel.id, incident.model_copy(update={"channel": channel.id, "team": team_id}),
             channel_name=channel.name, is_private=channel.is_private, declared_by=declared_by,
+            is_isolated=channel.is_isolated,
         )  # fmt: skip
         bind(incident=opened[0].incident_id)
         return opened

@@ -99,8 +99,9 @@ class RecallService:
         bind(incident=incident.incident_id)
         # the incident's own memory (resolved before, now recalled in its channel) is not "past"
         query = RecallQuery.for_incident(
-            incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id], private=incident.is_private
-        )
+            incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id], private=incident.is_private,
+            isolated=incident.is_isolated,
+        )  # fmt: skip
         # the approved rules that fire do not depend on what is recalled: both are read at once
         matches, patterns = await asyncio.gather(self._timed(query, "incident"), self.known_patterns(incident))
         return replace(self._shown(matches), known_patterns=patterns)
@@ -116,11 +117,13 @@ class RecallService:
             return []
 
     async def for_text(
-        self, team_id: str, channel_id: str | None, text: str, *, private_channel: bool = False
-    ) -> RecallResult:
+        self, team_id: str, channel_id: str | None, text: str, *, private_channel: bool = False,
+        isolated_channel: bool = False,
+    ) -> RecallResult:  # fmt: skip
         query = RecallQuery(
-            team_id=team_id, title=text, channel_id=channel_id, limit=self._limit, private=private_channel
-        )
+            team_id=team_id, title=text, channel_id=channel_id, limit=self._limit, private=private_channel,
+            isolated=isolated_channel,
+        )  # fmt: skip
         return self._shown(await self._timed(query, "text"))
 
     async def feedback(
@@ -158,6 +161,8 @@ class RecallService:
             team_id, incident_id, TruthState.HUMAN_CONFIRMED, actor=actor.id, actor_name=actor.name, reason=note
         )
 
-    async def memory(self, team_id: str, incident_id: str, *, channel_id: str | None) -> MemoryRecord:
+    async def memory(
+        self, team_id: str, incident_id: str, *, channel_id: str | None, channel_isolated: bool | None = None
+    ) -> MemoryRecord:
         """`/incident show`: the memory, if it may be seen from `channel_id`, else MemoryNotFound."""
-        return await self.access.memory(team_id, incident_id, channel_id)
+        return await self.access.memory(team_id, incident_id, channel_id, channel_isolated=channel_isolated)

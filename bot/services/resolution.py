@@ -27,7 +27,7 @@ from bot.models import (
     TruthState,
     shown_person,
 )
-from bot.policy import Act, Actor, may
+from bot.policy import Act, Actor, kept_to_home, may
 from bot.services.access import Access
 
 
@@ -90,7 +90,8 @@ def draft_for(
         verified_by_name=resolved_by_name if closing else None,
         verification_note=note,
         channel_id=incident.channel,
-        is_private=incident.is_private,
+        # kept to its channel: a private one's, and an isolated one's (bot.policy.kept_to_home)
+        is_private=kept_to_home(is_private=incident.is_private, is_isolated=incident.is_isolated),
         occurred_at=incident.started_at,
         drafting=drafting,
     )
