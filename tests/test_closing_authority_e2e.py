@@ -248,7 +248,9 @@ async def test_a_declarers_own_verified_fix_is_self_verified_and_no_pattern_evid
     assert await rules.patterns(team, min_episodes=3) == []
     assert len(await rules.patterns(team, min_episodes=2)) == 1
 
-    # its author cannot verify it; a reviewer can, and then it is evidence
+    # its author cannot verify it; a reviewer can (App Home offers it), and then it is evidence
+    recent = [b for b in (await home_of(bot, CAROL))["blocks"] if incident_id in json.dumps(b.get("text"))]
+    assert recent and recent[0]["accessory"]["text"]["text"] == "Verify"
     refused = await confirm_as(bot, ALICE, incident_id, "still fine")
     assert "other than the resolution's author can verify a fix" in refused["errors"]["note"]
     assert await confirm_as(bot, CAROL, incident_id, "no pool timeouts through two evening peaks") == ""
