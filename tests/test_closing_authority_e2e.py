@@ -150,6 +150,8 @@ async def test_an_outsiders_resolution_is_kept_unconfirmed_and_the_channel_still
     late = [e for e in timeline if e.text == "the fix held through the night peak"]
     assert len(late) == 1 and late[0].late
     assert not [e for e in timeline if e.text.startswith("pool at 100/100")][0].late
+    prompt = await investigation_prompt(bot, model_api)  # and an investigation says it came late
+    assert "(late note, after the incident was closed) <<<bob>>>: <<<the fix held through the night peak>>>" in prompt
 
 
 async def test_the_declarer_replaces_a_wrong_first_resolution_by_an_audited_revision(bot: LocalBot) -> None:
