@@ -58,6 +58,7 @@ from bot.services.container import Services
 from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
+from bot.services.limits import WorkLimits
 from bot.services.meaning import SemanticRecall
 from bot.services.nudges import NudgeService
 from bot.services.recall import RecallService
@@ -179,8 +180,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
     vocabulary = load_vocabulary(settings.incident_memory_concepts_path)
     memory_store = PostgresMemoryStore(pool, vocabulary=vocabulary)
     await memory_store.reindex_terms()  # after a tokenizer change: one read when nothing is stale
-    # reading members' text off the event loop: spawned at the first long text, then reused
-    reading = ReadingPool(settings.reading_workers, settings.reading_deadline_s)
+    reading = ReadingPool(settings.reading_workers, settings.reading_deadline_s)  # spawned at the first long text
     investigation = InvestigationService.from_settings(settings, metrics=metrics, reading=reading)
     semantic = None
     if embedder is not None:
@@ -197,7 +197,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         if semantic is not None:
             await semantic.start(settings.migrations_dir)  # one log line: on, or why not
         memory = count_store_errors(memory_store, metrics, name="memory")
-        incident_store = count_store_errors(PostgresIncidentStore(pool), metrics, name="incidents")
+        kept = settings.timeline_max_messages  # messages per incident
+        incident_store = count_store_errors(PostgresIncidentStore(pool, max_messages=kept), metrics, name="incidents")
         nudge_store = count_store_errors(PostgresNudgeStore(pool), metrics, name="nudges")
         drafts = count_store_errors(PostgresDraftStore(pool), metrics, name="drafts")
         reviewers = Reviewers.parse(settings.memory_reviewers)
@@ -221,13 +222,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             resolution=ResolutionService(memory, access=access, corrections=CorrectionLimits.of(settings)),
             investigation=investigation,
             drafting=DraftingService(drafter, incident_store, drafts),
-            nudges=NudgeService(
-                nudge_store,
-                quiet_hours=settings.resolution_nudge_after_h,
-                reminder_after_h=settings.resolution_reminder_after_h,
-                reading=reading,
-                max_chars=settings.read_message_chars,
-            ),  # fmt: skip
+            nudges=NudgeService.from_settings(settings, nudge_store, reading),
             review=ReviewService(memory, nudge_store, recall),
             background=background,
             metrics=metrics,
@@ -236,6 +231,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
             semantic=semantic if semantic is not None and semantic.enabled else None,
             alerts=AlertService.over(routes, pool, intake, metrics),
             reading=reading,
+            limits=WorkLimits.from_settings(settings, intake, metrics),
         )
         # memories retained while it was off, by the CLI, or embedded by a model since replaced
         await embed_later(services)

@@ -10,8 +10,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import services_of
 from bot.handlers.resolution_form import open_resolution_modal
-from bot.handlers.work import enqueue_then_ack
-from bot.handlers.work_investigation import InvestigationRequest, run_investigation
+from bot.handlers.work_investigation import InvestigationRequest, start_investigation
 
 
 async def on_investigate(ack: Any, body: dict[str, Any], action: dict[str, Any], context: AsyncBoltContext) -> None:
@@ -19,7 +18,7 @@ async def on_investigate(ack: Any, body: dict[str, Any], action: dict[str, Any],
         team_id=context.team_id, channel_id=context.channel_id or "", user_id=context.user_id,
         incident_id=action.get("value"), response_url=body.get("response_url"),
     )  # fmt: skip
-    await enqueue_then_ack(ack, services_of(context), run_investigation, request)
+    await start_investigation(ack, services_of(context), request)
 
 
 async def on_resolve(

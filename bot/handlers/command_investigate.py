@@ -7,8 +7,7 @@ from typing import Any
 from slack_bolt.context.async_context import AsyncBoltContext
 
 from bot.handlers.context import services_of
-from bot.handlers.work import enqueue_then_ack
-from bot.handlers.work_investigation import InvestigationRequest, run_investigation
+from bot.handlers.work_investigation import InvestigationRequest, start_investigation
 
 
 async def investigate_command(ack: Any, command: dict[str, Any], context: AsyncBoltContext) -> None:
@@ -16,4 +15,4 @@ async def investigate_command(ack: Any, command: dict[str, Any], context: AsyncB
         team_id=context.team_id, channel_id=context.channel_id, user_id=context.user_id,
         response_url=command.get("response_url"),
     )  # fmt: skip
-    await enqueue_then_ack(ack, services_of(context), run_investigation, request)
+    await start_investigation(ack, services_of(context), request)

@@ -24,8 +24,10 @@ from bot.handlers.action_open_form import OPEN_BUDGET_S, open_form
 from bot.handlers.context import lookups_of, services_of
 from bot.handlers.work import JobPayload
 from bot.jobs import JobContext, job
+from bot.jobs.reading import ReadingTooLong
 from bot.models import IncidentRecord
 from bot.services.container import Services
+from bot.services.limits import DRAFT
 from bot.slack import messages
 from bot.slack.commands import in_use
 from bot.slack.modals import resolution_modal
@@ -59,6 +61,8 @@ async def open_resolution_modal(
     try:
         async with asyncio.timeout(TITLE_LOOKUP_S):
             incident = await find()
+            # each draft counts against the hourly limits (DRAFTS_PER_PERSON/CHANNEL_PER_HOUR)
+            ticket = await services.limits.admit(DRAFT, team_id, user_id, incident.channel) if incident else None
     except (TimeoutError, MemoryError_):
         incident = None  # the submission finds the incident again; the modal must open now
     else:
@@ -72,13 +76,15 @@ async def open_resolution_modal(
     title = incident.title if incident else "this channel's incident"
     where = incident.channel if incident else channel_id
     modal_context = {"channel_id": where, **({"current_incident": incident.incident_id} if incident else {})}
+    refusal = ticket.refusal if incident is not None and ticket is not None else None
+    drafting = incident is not None and refusal is None
     opened = await open_form(
-        client, services, trigger_id, resolution_modal(title, context=modal_context, drafting=incident is not None),
+        client, services, trigger_id, resolution_modal(title, context=modal_context, drafting=drafting, error=refusal),
         channel_id=channel_id, user_id=user_id, later=resolution_modal(title, context=modal_context),
         # the lookup came out of the trigger's time: views.open gets what is left of it
         budget_s=max(0.1, OPEN_BUDGET_S - (asyncio.get_running_loop().time() - began)),
     )  # fmt: skip
-    if incident is None or opened is None:
+    if incident is None or opened is None or not drafting:
         return
     request = DraftRequest(
         team_id=team_id, incident_id=incident.incident_id, view_id=opened["id"], view_hash=opened["hash"],
@@ -113,6 +119,12 @@ async def _show(client: AsyncWebClient, services: Services, incident: IncidentRe
         saved = await services.drafting.draft(incident)
         view = resolution_modal(
             incident.title, context={**request.modal_context, "draft_id": saved.draft_id}, draft=saved.draft
+        )
+    except ReadingTooLong as exc:  # past READING_DEADLINE_S: said as it is
+        view = resolution_modal(
+            incident.title,
+            context=request.modal_context,
+            error=f"No draft this time: {exc}. Fill it in from the channel.",
         )
     except Exception:  # noqa: BLE001 - the modal must not keep saying "drafting…"
         log.exception("drafting the resolution of %s failed", incident.incident_id)

@@ -3,13 +3,25 @@ none — also when the job gives up."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
-from bot.handlers.work import JobPayload, failure_reason, post_once, respond_once, slack_failure
+from bot.errors import MemoryError_
+from bot.handlers.work import (
+    ENQUEUE_BUDGET_S,
+    NOT_STARTED,
+    JobPayload,
+    failure_reason,
+    post_once,
+    queued_in_time,
+    respond_once,
+    slack_failure,
+)
 from bot.jobs import JobContext, job
 from bot.models import IncidentRecord
+from bot.services.limits import INVESTIGATION
 from bot.slack import messages
 from bot.slack.commands import in_use
 from bot.slack.investigation import investigation_message
@@ -38,8 +50,8 @@ async def _replace(ctx: JobContext, channel: str, ts: str, message: dict[str, An
         raise slack_failure(exc) from exc
 
 
-async def _incident_for(ctx: JobContext, request: InvestigationRequest) -> IncidentRecord | None:
-    incidents = ctx.services.incidents
+async def _incident_for(services: Any, request: InvestigationRequest) -> IncidentRecord | None:
+    incidents = services.incidents
     # a button names its incident; a private channel's is acted on only from that channel
     incident = (
         await incidents.get_from(request.team_id, request.incident_id, request.channel_id)
@@ -67,7 +79,7 @@ async def tell_investigation_failed(ctx: JobContext, request: InvestigationReque
 async def run_investigation(ctx: JobContext, request: InvestigationRequest) -> None:
     """ "Investigating…" at once in the incident's thread, then the answer in its place."""
     services = ctx.services
-    incident = await _incident_for(ctx, request)
+    incident = await _incident_for(ctx.services, request)
     if incident is None:
         note = messages.notice(
             f"No incident in this channel to investigate. Declare one with `{in_use().incident} declare`."
@@ -81,4 +93,53 @@ async def run_investigation(ctx: JobContext, request: InvestigationRequest) -> N
     investigation = await services.investigation.investigate(
         incident, timeline, recalled.matches, recalled.known_patterns
     )
+    left_out = await services.incidents.unread(incident, len(timeline))
+    if left_out:
+        investigation = investigation.model_copy(update={"left_out": left_out})
     await _replace(ctx, incident.channel, placeholder, investigation_message(investigation, incident.title))
+
+
+# --- starting one ---------------------------------------------------------------------------------
+
+
+async def start_investigation(ack: Any, services: Any, request: InvestigationRequest) -> None:
+    """`/investigate` and the Investigate button: one investigation per incident at a time (asking
+    while one is queued or running joins it, and says so, at no cost), within the hourly limits
+    (INVESTIGATIONS_PER_PERSON_PER_HOUR, …_PER_CHANNEL_…: a refusal says when they can again)."""
+    try:
+        async with asyncio.timeout(ENQUEUE_BUDGET_S / 2):
+            incident = await _incident_for(services, request)
+            key = run_investigation.dedupe(request.team_id, incident.incident_id) if incident else None
+            if key is not None and await services.jobs.waiting(key):
+                await ack(**messages.notice(JOINED))
+                return
+            ticket = (
+                await services.limits.admit(INVESTIGATION, request.team_id, request.user_id, incident.channel)
+                if incident
+                else None
+            )
+    except (MemoryError_, TimeoutError):
+        await ack(**messages.notice(NOT_STARTED))
+        return
+    if ticket is not None and ticket.refusal:
+        await ack(**messages.notice(ticket.refusal))
+        return
+    if incident is not None:
+        request = request.model_copy(update={"incident_id": incident.incident_id})
+    queued = await queued_in_time(
+        services, run_investigation, request, key, refused="work_not_queued", then="the person is told nothing started"
+    )
+    if queued is None:
+        await ack(**messages.notice(NOT_STARTED))
+    elif queued is False:  # another request got in first, a moment ago
+        if ticket is not None:
+            await services.limits.refund(ticket)
+        await ack(**messages.notice(JOINED))
+    else:
+        await ack()
+
+
+JOINED = (
+    "An investigation of this incident is already under way: its answer will appear in the incident's thread. "
+    "Asking again joins it; nothing new was started."
+)

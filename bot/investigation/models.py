@@ -179,6 +179,7 @@ class Investigation(Findings):
         default=None, description="why the second opinion was not had (the rules decided alone)"
     )
     context_notes: list[str] = Field(default_factory=list, description="what the model was not shown, and why")
+    left_out: str | None = Field(default=None, description="channel messages the investigation did not read, and why")
     known_patterns: list[KnownPatternNote] = Field(
         default_factory=list, description="approved rules that fired on the incident (context, never a verdict)"
     )

@@ -19,5 +19,8 @@ class JobQueue:
         context = {k: str(v) for k, v in current_context().items()}
         return await self._queue.enqueue(kind, payload, dedupe_key=dedupe_key, delay_s=delay_s, headers=context)
 
+    async def waiting(self, dedupe_key: str) -> bool:
+        return await self._queue.waiting(dedupe_key)
+
     async def pending(self) -> dict[str, int]:
         return await self._queue.pending()

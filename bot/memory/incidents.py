@@ -11,6 +11,7 @@ import asyncpg
 from bot.errors import StoreUnavailable
 from bot.memory.pool import acquire
 from bot.models import Incident, IncidentRecord, IncidentStatus, TimelineEntry
+from bot.text_limits import INCIDENT_MESSAGES
 
 _COLUMNS = """incident_id, team_id, channel_id, channel_name, is_private, title, service, severity,
               symptoms, error_message, declared_by, status, recall_thread_ts, started_at, resolved_at,
@@ -34,6 +35,7 @@ class IncidentStore(Protocol):
     ) -> bool: ...  # fmt: skip
     async def claim_event(self, team_id: str, event_id: str) -> bool: ...
     async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]: ...
+    async def timeline_size(self, team_id: str, incident_id: str) -> tuple[int, int]: ...
     async def forget(self, team_id: str, incident_id: str, *, purged_by: str) -> int | None: ...
     async def prune_events(self, older_than_hours: float) -> int: ...
     async def prune_timelines(self, resolved_days_ago: float) -> int: ...
@@ -62,8 +64,9 @@ async def mark_resolved_in(conn: asyncpg.Connection, team_id: str, incident_id: 
 
 
 class PostgresIncidentStore:
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: asyncpg.Pool, *, max_messages: int = INCIDENT_MESSAGES) -> None:
         self._pool = pool
+        self.max_messages = max_messages  # past it, the oldest messages are dropped (and counted)
 
     async def open_incident(
         self, team_id: str, channel_id: str, incident: Incident, *, channel_name: str | None = None,
@@ -165,23 +168,35 @@ class PostgresIncidentStore:
         async with acquire(self._pool) as conn, conn.transaction():
             if event_id is not None and not await self._claim(conn, team_id, event_id):
                 return False
-            inserted = await conn.fetchval(
+            incident_pk = await conn.fetchval(
                 """INSERT INTO timeline_entries (incident_pk, team_id, channel_id, message_ts, author, text, at, late)
                    SELECT pk, team_id, channel_id, $3, $4, $5, $6, status <> 'open' FROM incidents
                    WHERE team_id = $1 AND channel_id = $2
                      AND NOT EXISTS (SELECT 1 FROM deleted_messages d  -- deleted before it arrived
                                      WHERE d.team_id = $1 AND d.channel_id = $2 AND d.message_ts = $3)
                    ORDER BY (status = 'open') DESC, started_at DESC, pk DESC LIMIT 1
-                   ON CONFLICT (team_id, channel_id, message_ts) DO NOTHING RETURNING true""",
+                   ON CONFLICT (team_id, channel_id, message_ts) DO NOTHING RETURNING incident_pk""",
                 team_id, channel_id, message_ts, author, text, at,
             )  # fmt: skip
-            if inserted:  # "quiet for N hours" counts from here
-                await conn.execute(
-                    """UPDATE incidents SET last_message_at = greatest(last_message_at, $3)
-                       WHERE team_id = $1 AND channel_id = $2 AND status = 'open'""",
-                    team_id, channel_id, at,
-                )  # fmt: skip
-            return bool(inserted)
+            if incident_pk is None:
+                return False
+            # past the cap the oldest message goes: what is kept per incident stays bounded
+            dropped = await conn.fetchval(
+                """WITH doomed AS (SELECT id FROM timeline_entries WHERE incident_pk = $1
+                                   ORDER BY at DESC, id DESC OFFSET $2),
+                        gone AS (DELETE FROM timeline_entries WHERE id IN (SELECT id FROM doomed) RETURNING 1)
+                   SELECT count(*) FROM gone""",
+                incident_pk, self.max_messages,
+            )  # fmt: skip
+            # an open incident's "quiet for N hours" counts from here (a late note changes nothing)
+            await conn.execute(
+                """UPDATE incidents SET timeline_dropped = timeline_dropped + $3,
+                          last_message_at = CASE WHEN status = 'open' THEN greatest(last_message_at, $2)
+                                                 ELSE last_message_at END
+                   WHERE pk = $1""",
+                incident_pk, at, dropped,
+            )  # fmt: skip
+            return True
 
     async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]:
         """The newest `limit` entries, oldest first."""
@@ -199,6 +214,17 @@ class PostgresIncidentStore:
             TimelineEntry(author=r["author"], text=r["text"], at=r["at"], message_ts=r["message_ts"], late=r["late"])
             for r in rows
         ]
+
+    async def timeline_size(self, team_id: str, incident_id: str) -> tuple[int, int]:
+        """(messages kept, messages dropped past the cap) of the incident's timeline."""
+        async with acquire(self._pool) as conn:
+            row = await conn.fetchrow(
+                """SELECT (SELECT count(*) FROM timeline_entries t WHERE t.incident_pk = i.pk) AS kept,
+                          i.timeline_dropped AS dropped
+                   FROM incidents i WHERE i.team_id = $1 AND i.incident_id = $2""",
+                team_id, incident_id,
+            )  # fmt: skip
+        return (row["kept"], row["dropped"]) if row else (0, 0)
 
     async def forget(self, team_id: str, incident_id: str, *, purged_by: str) -> int | None:
         """Delete the incident and its timeline, recording who did (never what it said); the

@@ -12,6 +12,7 @@ from datetime import timedelta
 import asyncpg
 from pgqueuer import Queries
 from pgqueuer.db import AsyncpgDriver, AsyncpgPoolDriver
+from pgqueuer.domain.settings import DBSettings
 from pydantic import BaseModel
 
 from bot.errors import StoreFailed, StoreUnavailable
@@ -31,6 +32,7 @@ class PostgresJobQueue:
     (Slack delivering an event twice, a button pressed twice) a no-op while the first waits."""
 
     def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
         self._queries = Queries(AsyncpgPoolDriver(pool))
 
     async def enqueue(
@@ -53,6 +55,19 @@ class PostgresJobQueue:
         except asyncpg.PostgresError as exc:
             raise StoreFailed(f"the database refused the job: {exc}") from exc
         return ids[0] is not None
+
+    async def waiting(self, dedupe_key: str) -> bool:
+        """Whether work with this dedupe_key is queued or running (what a second enqueue would skip)."""
+        table = DBSettings().queue_table
+        try:
+            return bool(
+                await self._pool.fetchval(
+                    f"SELECT EXISTS (SELECT 1 FROM {table} WHERE dedupe_key = $1 AND status IN ('queued', 'picked'))",
+                    dedupe_key,
+                )
+            )
+        except (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
+            raise StoreUnavailable(f"the database does not answer: {exc}") from exc
 
     async def pending(self) -> dict[str, int]:
         """Jobs waiting or running, by kind (for /metrics and tests)."""

@@ -16,6 +16,7 @@ from bot.services.alerts import AlertService
 from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
+from bot.services.limits import WorkLimits
 from bot.services.meaning import SemanticRecall
 from bot.services.nudges import NudgeService
 from bot.services.recall import RecallService
@@ -46,3 +47,5 @@ class Services:
     """Alert webhooks into incidents, when ALERT_ROUTES is set."""
     reading: ReadingPool = INLINE
     """Where CPU-heavy reading of members' text runs (bot/jobs/reading.py)."""
+    limits: WorkLimits | None = None
+    """The hourly limits on investigations and drafts (always set by the app)."""

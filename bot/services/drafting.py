@@ -3,6 +3,7 @@ with the draft. The draft is a proposal: nothing becomes memory until a person s
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from bot.drafting.models import Mark, ResolutionDraft
@@ -24,10 +25,25 @@ class DraftingService:
         self._drafter = drafter
         self._incidents = incidents
         self._drafts = drafts
+        self._running: dict[tuple[str, str], asyncio.Task[SavedDraft]] = {}
 
     async def draft(self, incident: IncidentRecord) -> SavedDraft:
         """Draft from the incident's timeline and the messages people marked; the draft is kept
-        so the submission can be compared with it."""
+        so the submission can be compared with it. One draft per incident at a time: a second
+        request while one runs gets that draft, with a note saying it joined it."""
+        key = (incident.team, incident.incident_id)
+        running = self._running.get(key)
+        if running is not None:
+            saved = await asyncio.shield(running)
+            note = "This draft was already being made for someone else's resolution form; it is shown here too."
+            return SavedDraft(saved.draft_id, saved.draft.model_copy(update={"notes": [*saved.draft.notes, note]}))
+        task = asyncio.ensure_future(self._draft(incident))
+        self._running[key] = task
+        task.add_done_callback(lambda _: self._running.pop(key, None))  # the only task of its key
+        # shielded: a caller cancelled (its modal closed) does not cancel the draft others joined
+        return await asyncio.shield(task)
+
+    async def _draft(self, incident: IncidentRecord) -> SavedDraft:
         timeline = await self._incidents.timeline(incident.team, incident.incident_id)
         marks = await self._drafts.marks(incident.team, incident.incident_id)
         draft = await self._drafter.draft(incident, timeline, marks)

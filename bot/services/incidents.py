@@ -120,6 +120,20 @@ class IncidentService:
     async def timeline(self, incident: IncidentRecord):  # noqa: ANN201 - list[TimelineEntry]
         return await self._incidents.timeline(incident.team, incident.incident_id)
 
+    async def unread(self, incident: IncidentRecord, read: int) -> str | None:
+        """What an investigation that read `read` messages says about the ones it did not: the
+        oldest, past what it reads or what the incident keeps (TIMELINE_MAX_MESSAGES)."""
+        kept, dropped = await self._incidents.timeline_size(incident.team, incident.incident_id)
+        left_out = kept - read + dropped
+        if left_out <= 0:
+            return None
+        why = []
+        if kept > read:
+            why.append(f"an investigation reads the newest {read:,}")
+        if dropped:
+            why.append(f"the incident keeps only its newest {kept:,} (TIMELINE_MAX_MESSAGES)")
+        return f"The {left_out:,} oldest channel messages were not read: {' and '.join(why)}."
+
     async def prune_events(self, older_than_hours: float = 24.0) -> int:
         return await self._incidents.prune_events(older_than_hours)
 

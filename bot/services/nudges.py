@@ -12,11 +12,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from bot.config import Settings
 from bot.drafting.phrases import says_it_is_over
 from bot.jobs.reading import INLINE, ReadingPool, ReadingTooLong
 from bot.memory.nudges import DueNudge, NudgeStore
 from bot.models import IncidentRecord, IncidentStatus
-from bot.text_limits import MESSAGE_CHARS
 
 log = logging.getLogger(__name__)
 
@@ -35,23 +35,29 @@ class Destination:
 class NudgeService:
     def __init__(
         self, store: NudgeStore, *, quiet_hours: float, reminder_after_h: float = 24.0, lease_s: float = 120.0,
-        reading: ReadingPool = INLINE, max_chars: int = MESSAGE_CHARS,
+        reading: ReadingPool = INLINE,
     ) -> None:  # fmt: skip
         self._store = store
         self.reading = reading
-        self.max_chars = max_chars
         self.quiet_hours = quiet_hours
         self.reminder_after_h = reminder_after_h
         self.lease_s = lease_s
+
+    @classmethod
+    def from_settings(cls, settings: Settings, store: NudgeStore, reading: ReadingPool = INLINE) -> NudgeService:
+        return cls(
+            store, quiet_hours=settings.resolution_nudge_after_h,
+            reminder_after_h=settings.resolution_reminder_after_h, reading=reading,
+        )  # fmt: skip
 
     async def heard(self, incident: IncidentRecord, text: str) -> bool:
         """A channel message: True when it says the incident is over and no ask was made yet."""
         if incident.status is not IncidentStatus.OPEN:
             return False
-        text = text[: self.max_chars]
+        # the caller stored the message cut to READ_MESSAGE_CHARS: that is what is read
         try:
             said = await self.reading.run(
-                'The "is it over?" check', says_it_is_over, text, size=len(text), max_chars=self.max_chars
+                'The "is it over?" check', says_it_is_over, text, size=len(text), max_chars=len(text)
             )
         except ReadingTooLong as exc:  # the message is kept; only this ask is not made
             log.warning("%s; no resolution nudge for this message", exc)

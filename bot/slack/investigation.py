@@ -96,6 +96,8 @@ def _provenance(inv: Investigation) -> list[str]:
         lines.append(_item(inv.note))
     if inv.guard_flags:
         lines.append("guard: " + "; ".join(_item(f) for f in inv.guard_flags[:ITEMS_SHOWN]))
+    if inv.left_out:
+        lines.append(_item(inv.left_out))
     if inv.context_notes:
         lines.append("not shown to the model: " + "; ".join(_item(n) for n in inv.context_notes[:ITEMS_SHOWN]))
     return lines
