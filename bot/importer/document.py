@@ -27,7 +27,7 @@ _SWALLOWING = frozenset({"lesson", "action_items", "failed_attempts", "timeline"
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HTML_HEADING = re.compile(r"^\s*<h([1-6])[^>]*>(.*?)</h\1>\s*$", re.I)
 _BR = re.compile(r"<br\s*/?>", re.I)
-_IMG = re.compile(r"<img\b[^>]*>", re.I)
+_IMG = re.compile(r"<img\b[^<>]*>", re.I)  # [^<>]: an unclosed "<img" stops at the next tag, not the end
 _TAG = re.compile(
     r"</?(?:a|b|i|u|s|p|em|strong|span|div|font|center|small|big|sup|sub|del|ins|mark|kbd|code|pre|blockquote|"
     r"details|summary|ul|ol|li|dl|dt|dd|table|thead|tbody|tfoot|tr|td|th|h[1-6]|hr|section|article|figure|"

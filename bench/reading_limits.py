@@ -1,0 +1,129 @@
+"""The worst case of each reader of members' text on crafted 40,000-character input (issue 25).
+
+    .venv/bin/python bench/reading_limits.py [--repeat 7] [--json]
+
+For each reader — the "is it over?" check, the offline drafter, the guard, the importer's
+`parse_file` — every crafted input below is read `--repeat` times through the reader's public
+entry point, in this process (no pool: the reading itself is what is timed). A row gives the
+median and the worst of the repeats; the reader's worst case is its slowest input's median. The
+target is ≤ 50 ms median per reader for a 40k message. The issue's own heavier cases (the guard
+over 50 such messages with 5 unsupported statements, an importer file of 100 KB of `<!--`) are
+printed below the table for reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path, PurePath
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.drafting.phrases import says_it_is_over  # noqa: E402
+from bot.drafting.rules import OfflineDrafter  # noqa: E402
+from bot.importer.formats import FoundFile, parse_file  # noqa: E402
+from bot.investigation.guard import guard  # noqa: E402
+from bot.investigation.models import ModelAnswer, NowStatement  # noqa: E402
+from bot.models import Incident, TimelineEntry  # noqa: E402
+
+SIZE = 40_000
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def fill(unit: str, size: int = SIZE) -> str:
+    return (unit * (size // len(unit) + 1))[:size]
+
+
+# Inputs that broke a reader once, or could: long runs, a keyword every few characters, no
+# sentence end, an unclosed construct.
+CRAFTED = {
+    "not resolved ×": fill("not resolved "),
+    "resolved ×": fill("resolved "),
+    "spaces": "restarted payments pods" + " " * (SIZE - 40) + "errors back",
+    "newlines": fill("\n") + "all clear",
+    "for 5 min … ×": fill("restarted the pods, for 5 min "),
+    "attempt + failure ×": fill("bumped the pool, still timing out. "),
+    "commas ×": fill("restarted,"),
+    "words, no punctuation": fill("payments gateway timeout retries "),
+    "<!-- ×": fill("<!--"),
+    "<img ×": fill("<img "),
+    "root cause ×": fill("root cause was "),
+}
+
+
+def entry(text: str, minute: int = 0) -> TimelineEntry:
+    return TimelineEntry(author="maya", text=text, at=T0 + timedelta(minutes=minute), message_ts=f"17724{minute:05d}.1")
+
+
+def statements(n: int = 5) -> ModelAnswer:
+    return ModelAnswer(happening_now=[NowStatement(statement=f"kafka broker {i} ran out of disk") for i in range(n)])
+
+
+def document(text: str, folder: Path, name: str) -> FoundFile:
+    path = folder / f"{name}.md"
+    path.write_text("# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Notes\n" + text, encoding="utf-8")
+    return FoundFile(path, PurePath(path.name))
+
+
+def timed(call: Callable[[], object], repeat: int) -> tuple[float, float]:
+    runs = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        runs.append((time.perf_counter() - start) * 1000)
+    return statistics.median(runs), max(runs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    drafter = OfflineDrafter()
+    incident = Incident(title="Payments timeouts")
+    rows: list[dict[str, object]] = []
+    with tempfile.TemporaryDirectory() as folder:
+        files = {name: document(text, Path(folder), f"f{i}") for i, (name, text) in enumerate(CRAFTED.items())}
+        readers: dict[str, Callable[[str, str], Callable[[], object]]] = {
+            '"is it over?" check': lambda name, text: lambda: says_it_is_over(text),
+            "offline drafter": lambda name, text: lambda: drafter.answer([entry(text)], []),
+            "guard (5 statements)": lambda name, text: lambda: guard(statements(), incident, [entry(text)], []),
+            "importer parse_file": lambda name, text: lambda: parse_file(files[name], team_id="T1"),
+        }
+        for reader, make in readers.items():
+            for name, text in CRAFTED.items():
+                median, worst = timed(make(name, text), args.repeat)
+                rows.append({"reader": reader, "input": name, "median_ms": round(median, 2), "max_ms": round(worst, 2)})
+        heavy_timeline = [entry(CRAFTED["words, no punctuation"], i) for i in range(50)]
+        guard_50 = timed(lambda: guard(statements(), incident, heavy_timeline, []), max(3, args.repeat // 2))
+        comments = document("<!--" * 25_000, Path(folder), "comments-100k")
+        import_100k = timed(lambda: parse_file(comments, team_id="T1"), max(3, args.repeat // 2))
+    worst = {}
+    for row in rows:
+        best = worst.get(row["reader"])
+        if best is None or row["median_ms"] > best["median_ms"]:
+            worst[row["reader"]] = row
+    heavy = {
+        "guard: 50 messages of 40k, 5 statements (median ms)": round(guard_50[0], 1),
+        "importer: 100 KB of <!-- (median ms)": round(import_100k[0], 1),
+    }
+    if args.json:
+        print(json.dumps({"rows": rows, "worst": list(worst.values()), "heavy": heavy}, indent=2))
+        return
+    print("| reader | worst crafted 40k input | median ms | max ms |")
+    print("|---|---|---:|---:|")
+    for row in worst.values():
+        print(f"| {row['reader']} | {row['input']} | {row['median_ms']:.1f} | {row['max_ms']:.1f} |")
+    print()
+    for label, value in heavy.items():
+        print(f"- {label}: {value}")
+
+
+if __name__ == "__main__":
+    main()
