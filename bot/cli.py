@@ -92,15 +92,16 @@ async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
     from pathlib import PurePath
 
     from bot.importer.identity import RowIds, identity_name
+    from bot.importer.service import StoredBefore
 
     # validate all before writing any; a record without an id is named as `import` names it
     if args.file == "-":
-        drafts = drafts_from_text(
-            sys.stdin.read(), "<stdin>", team_id=args.team, incident_id_for=RowIds(PurePath("stdin"))
-        )
+        ids = RowIds(PurePath("stdin"))
+        drafts = drafts_from_text(sys.stdin.read(), "<stdin>", team_id=args.team, incident_id_for=ids)
     else:
         path = Path(args.file)
-        drafts = load_drafts(path, team_id=args.team, incident_id_for=RowIds(identity_name(path)))
+        ids = RowIds(identity_name(path))
+        drafts = load_drafts(path, team_id=args.team, incident_id_for=ids)
     if not drafts:
         _emit(args, [], f"nothing retained: {args.file if args.file != '-' else 'standard input'} holds no memories")
         return EXIT_OK
@@ -108,7 +109,11 @@ async def cmd_retain(args: argparse.Namespace, settings: Settings) -> int:
     async def work(store: MemoryStore) -> int:
         results: list[dict[str, Any]] = []
         failed = False
+        before = StoredBefore(store, ids.legacy)  # records retained under their old positional ids
         for loaded in drafts:
+            if stored_as := await before.holding(loaded.draft):
+                results.append({"incident_id": stored_as, "status": "unchanged"})
+                continue
             try:
                 outcome = await store.retain(loaded.draft)
                 results.append({"incident_id": loaded.draft.incident_id, "status": outcome.status.value})

@@ -127,3 +127,15 @@ async def test_two_unrelated_records_piped_to_retain_do_not_collide(
         code, out, _ = await cli("retain", "-")
         assert code == 0 and out.startswith("created"), out
     assert await count(store) == 2
+
+
+async def test_a_record_retained_before_under_its_positional_id_is_matched_not_duplicated(
+    cli, store: PostgresMemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = {"title": "Disk full", "root_cause": "logs"}
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(record | {"incident_id": "pm-stdin-1"}) + "\n"))
+    assert (await cli("retain", "-"))[0] == 0  # what an earlier version stored for an id-less record
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(record) + "\n"))
+    code, out, _ = await cli("retain", "-")
+    assert code == 0 and out.split() == ["unchanged", "pm-stdin-1"]
+    assert await count(store) == 1

@@ -204,7 +204,7 @@ async def _apply(store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, upd
     created = 0
     conflicts = []
     superseded = []
-    before = _StoredBefore(store, parsed)
+    before = StoredBefore(store, parsed.legacy)
     for n, draft in enumerate(parsed.drafts):
         if stored_as := await before.holding(draft):
             ids[n] = stored_as
@@ -237,13 +237,14 @@ async def _apply(store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, upd
     return FileOutcome(path=path, status=status, incident_ids=ids, created=created, superseded=superseded)
 
 
-class _StoredBefore:
+class StoredBefore:
     """Rows imported before ids came from content were stored as `pm-<file>-<row>`: a row whose
-    own id holds nothing is matched to the one of those (any row: rows move) with its content."""
+    own id holds nothing is matched to the one of those (any row: rows move) with its content.
+    `legacy`: identity.RowIds.legacy of the file."""
 
-    def __init__(self, store: MemoryStore, parsed: ParsedFile) -> None:
+    def __init__(self, store: MemoryStore, legacy: dict[str, str]) -> None:
         self._store = store
-        self._legacy = parsed.legacy
+        self._legacy = legacy
         self._by_content: dict[str, MemoryRecord] | None = None  # content id → memory under an old id
 
     async def holding(self, draft: MemoryDraft) -> str | None:
