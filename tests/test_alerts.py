@@ -118,3 +118,18 @@ def test_the_example_routing_file_loads() -> None:
 
     routes = load_routes(PROJECT_ROOT / "alert-routes.example.yml")
     assert len(routes.routes) == 3 and routes.creates_channels
+
+
+def test_serve_with_alert_routes_and_no_secret_refuses_to_start_naming_the_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bot.cli import main
+
+    routes = tmp_path / "routes.yml"
+    routes.write_text("routes:\n  - channel: C0123ABCD\n")
+    for name, value in {"SLACK_BOT_TOKEN": "xoxb-test", "SLACK_SIGNING_SECRET": "s", "ALERT_ROUTES": str(routes),
+                        "SLACK_API_URL": "http://127.0.0.1:9/api/"}.items():  # fmt: skip
+        monkeypatch.setenv(name, value)
+    assert main(["serve"]) == 1
+    err = capsys.readouterr().err
+    assert "ALERT_ROUTES is set but neither ALERTS_TOKEN nor PAGERDUTY_WEBHOOK_SECRET" in err
