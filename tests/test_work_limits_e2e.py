@@ -104,7 +104,7 @@ async def test_past_the_draft_limit_the_form_opens_undrafted_and_says_why(databa
         await bot.runtime.settle()
         first, second = (json.dumps(c.params["view"]) for c in bot.sandbox.calls("views.open")[1:3])
         assert "DRAFTS_PER_PERSON_PER_HOUR" not in first
-        assert "You have asked for 1 drafted resolutions in the last hour" in second
+        assert "You have asked for 1 drafted resolution in the last hour" in second
         assert "DRAFTS_PER_PERSON_PER_HOUR" in second
         drafted = [c for c in bot.sandbox.calls("views.update") if "Restarted payments pods" in json.dumps(c.params)]
         assert len(drafted) == 1  # the first form was drafted; the second was not

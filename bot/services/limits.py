@@ -17,7 +17,7 @@ from bot.observability.store import count_store_errors
 
 INVESTIGATION = "investigation"
 DRAFT = "draft"
-_WORDS = {INVESTIGATION: ("investigations", "start"), DRAFT: ("drafted resolutions", "ask for")}
+_WORDS = {INVESTIGATION: ("investigation", "start"), DRAFT: ("drafted resolution", "ask for")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,8 @@ class WorkLimits:
 
 
 def refusal(kind: str, admission: Admission, now: datetime | None = None) -> str:
-    things, verb = _WORDS[kind]
+    thing, verb = _WORDS[kind]
+    things = thing if admission.used == 1 else thing + "s"
     setting = f"{kind.upper()}S_PER_{(admission.refused_by or 'person').upper()}_PER_HOUR"
     who = "You have" if admission.refused_by == "person" else "This channel has"
     wait = ""
