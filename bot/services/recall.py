@@ -108,8 +108,8 @@ class RecallService:
 
     async def known_patterns(self, incident: IncidentRecord) -> list[Rule]:
         """Approved rules that fire on the incident; recall goes on without them if they fail."""
-        if self._rules is None:
-            return []
+        if self._rules is None or incident.is_isolated:
+            return []  # an isolated channel is shown nothing built from other channels' memories
         try:
             return await self._rules.known_patterns(incident, incident.team)
         except Exception:  # noqa: BLE001 - a rule is extra context, never worth losing the recall
