@@ -20,10 +20,9 @@ import csv
 import io
 import json
 import re
-from pathlib import Path
 from typing import Any
 
-from bot.importer.drafts import WHY_SEPARATOR, DraftCollector, IdFor, Rejected, read_text
+from bot.importer.drafts import WHY_SEPARATOR, DraftCollector, IdFor, Rejected
 from bot.models import MemoryDraft
 
 COLUMNS = frozenset(MemoryDraft.model_fields) - {"team_id", "superseded_by"}
@@ -117,7 +116,3 @@ def parse_csv(text: str, *, team_id: str, incident_id_for: IdFor) -> list[Memory
     if not drafts:
         raise Rejected("no rows under the header")
     return drafts
-
-
-def read_csv(path: Path, *, team_id: str, incident_id_for: IdFor) -> list[MemoryDraft]:
-    return parse_csv(read_text(path), team_id=team_id, incident_id_for=incident_id_for)

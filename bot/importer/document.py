@@ -254,8 +254,8 @@ def _first_line_title(preamble: list[str]) -> tuple[str | None, str, list[str]]:
         stripped = plain(line.strip().lstrip("#").strip())
         if not stripped:
             continue
-        if "http" in stripped:
-            continue  # "Internal post-mortem: https://...": a link, not what happened
+        if "http" in stripped or line.lstrip().startswith("|"):
+            continue  # "Internal post-mortem: https://...": a link, not what happened; a table row is data
         if len(stripped) <= 150 and not stripped.endswith(".") and not _LIST_ITEM.match(line):
             return stripped, "first line", preamble[i + 1 :]
         break

@@ -48,6 +48,8 @@ class ParsedFile:
     skipped: bool = False  # `error` says why the file is not an incident report
     prose: bool = False  # a written postmortem (Markdown or text), not a CSV or a memory export
     legacy: dict[str, str] = field(default_factory=dict)  # id from content → positional id of before
+    format: str | None = None  # a recognised export or page kind ("Jira CSV export", "Confluence page")
+    text: str | None = None  # the document as the Markdown reader read it (a web page or Word file made Markdown)
 
 
 def read_text(path: Path) -> str:

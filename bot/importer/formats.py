@@ -2,27 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
-from bot.importer.csv_ import read_csv
+from bot.importer.confluence import attachment_of, confluence_page
+from bot.importer.csv_ import parse_csv
+from bot.importer.documents import ARCHIVE, HTML, WORD, read_bytes, read_text_of, read_written, zip_members
 from bot.importer.drafts import NotAnIncident, ParsedFile, Rejected
 from bot.importer.identity import RowIds, derived_incident_id, identity_name
-from bot.importer.jsonl import read_memory_file
-from bot.importer.markdown import read_markdown
+from bot.importer.jsonl import parse_memory_records
+from bot.importer.markdown import parse_bounded
 from bot.models import MemoryDraft, Provenance
 from bot.text_limits import DOCUMENT_CHARS
 
 MARKDOWN = (".md", ".markdown", ".txt", ".text")  # .txt: a Google Docs / Confluence "download as text"
 MEMORY_FORMAT = (".json", ".jsonl", ".ndjson")
 CSV = (".csv",)
-SUPPORTED = (*MARKDOWN, *MEMORY_FORMAT, *CSV)
+SUPPORTED = (*MARKDOWN, *HTML, *WORD, *MEMORY_FORMAT, *CSV)
+FOUND = (*SUPPORTED, *ARCHIVE)  # a zip (a Confluence or Notion export) is read like a folder
 
 
 @dataclass(frozen=True, slots=True)
 class FoundFile:
     path: Path  # as the user named it (folder argument + the path under it)
     relative: PurePath  # under the folder argument, or the bare name: what derived ids come from
+    archive: Path | None = None  # the zip it is read from (then `path` is `<zip>/<member>`)
+    member: PurePath | None = None
 
 
 @dataclass(slots=True)
@@ -30,6 +36,16 @@ class FoundFiles:
     files: list[FoundFile] = field(default_factory=list)
     missing: list[ParsedFile] = field(default_factory=list)  # named on the command line, unreadable
     skipped: list[Path] = field(default_factory=list)  # in a folder, but not a postmortem format
+
+    def add_zip(self, archive: Path, add: Callable[[FoundFile], None]) -> None:
+        try:
+            members, others = zip_members(archive, SUPPORTED)
+        except Rejected as exc:
+            self.missing.append(ParsedFile(archive, error=str(exc)))
+            return
+        for member in members:
+            add(FoundFile(archive / member, PurePath(member), archive, member))
+        self.skipped += [archive / other for other in others]
 
 
 def _hidden(relative: PurePath) -> bool:
@@ -41,11 +57,14 @@ def find_postmortems(arguments: list[str]) -> FoundFiles:
     found = FoundFiles()
     seen: set[Path] = set()
 
-    def add(path: Path, relative: PurePath) -> None:
-        key = path.resolve()
+    def add_found(file: FoundFile) -> None:
+        key = file.path.resolve() if file.archive is None else file.path
         if key not in seen:
             seen.add(key)
-            found.files.append(FoundFile(path, relative))
+            found.files.append(file)
+
+    def add(path: Path, relative: PurePath) -> None:
+        add_found(FoundFile(path, relative))
 
     for argument in arguments:
         root = Path(argument)
@@ -54,17 +73,19 @@ def find_postmortems(arguments: list[str]) -> FoundFiles:
                 relative = path.relative_to(root)
                 if _hidden(relative):
                     continue
-                if path.suffix.lower() in SUPPORTED:
+                if path.suffix.lower() in ARCHIVE:
+                    found.add_zip(path, add_found)
+                elif path.suffix.lower() in SUPPORTED:
                     add(path, relative)
                 else:
                     found.skipped.append(path)
         elif root.is_file():
-            if root.suffix.lower() in SUPPORTED:
+            if root.suffix.lower() in ARCHIVE:
+                found.add_zip(root, add_found)
+            elif root.suffix.lower() in SUPPORTED:
                 add(root, PurePath(root.name))
             else:
-                found.missing.append(
-                    ParsedFile(root, error=f"not a postmortem format (expected {', '.join(SUPPORTED)})")
-                )
+                found.missing.append(ParsedFile(root, error=f"not a postmortem format (expected {', '.join(FOUND)})"))
         else:
             found.missing.append(ParsedFile(root, error="no such file or folder"))
     return found
@@ -94,24 +115,39 @@ def parse_file(found: FoundFile, *, team_id: str, max_chars: int = DOCUMENT_CHAR
     identity = identity_name(found.path)
     row_id = RowIds(identity)
 
+    kind = None
+    text = None
+    attachment = attachment_of(found.relative)
+    if attachment:
+        return ParsedFile(found.path, error=attachment, skipped=True, format="Confluence attachment")
     try:
-        if suffix in MARKDOWN:
-            drafts = read_markdown(
-                found.path,
+        if suffix in MARKDOWN or suffix in HTML or suffix in WORD:
+            if suffix in MARKDOWN:
+                text = read_text_of(found.path, found.archive, found.member)
+            else:
+                page = read_written(suffix, read_bytes(found.path, found.archive, found.member))
+                kind = page.kind
+                if kind == "Confluence page":
+                    page = confluence_page(page, found.relative)
+                text = page.with_front_matter()
+            drafts = parse_bounded(
+                text,
                 team_id=team_id,
                 incident_id=derived_incident_id(identity),
                 name=found.relative.as_posix(),
                 max_chars=max_chars,
             )
         elif suffix in CSV:
+            content = read_text_of(found.path, found.archive, found.member)
             drafts = _with_provenance(
-                read_csv(found.path, team_id=team_id, incident_id_for=row_id), found, "csv", "column"
+                parse_csv(content, team_id=team_id, incident_id_for=row_id), found, "csv", "column"
             )
         else:
-            records = read_memory_file(found.path, team_id=team_id, incident_id_for=row_id)
+            content = read_text_of(found.path, found.archive, found.member)
+            records = parse_memory_records(content, team_id=team_id, incident_id_for=row_id)
             drafts = _with_provenance(records, found, "memory-format", "field")
     except NotAnIncident as exc:
-        return ParsedFile(found.path, error=str(exc), skipped=True)
+        return ParsedFile(found.path, error=str(exc), skipped=True, format=kind)
     except Rejected as exc:
-        return ParsedFile(found.path, error=str(exc))
-    return ParsedFile(found.path, drafts=drafts, prose=suffix in MARKDOWN, legacy=row_id.legacy)
+        return ParsedFile(found.path, error=str(exc), format=kind)
+    return ParsedFile(found.path, drafts=drafts, prose=text is not None, format=kind, text=text, legacy=row_id.legacy)

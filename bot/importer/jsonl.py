@@ -3,9 +3,7 @@ them, made seeds. A record without `incident_id` (or `id`) gets one from its con
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from bot.importer.drafts import DraftCollector, IdFor, Rejected, read_text
+from bot.importer.drafts import DraftCollector, IdFor, Rejected
 from bot.memory.files import MemoryFileError, parse_records
 from bot.models import MemoryDraft
 
@@ -23,7 +21,3 @@ def parse_memory_records(text: str, *, team_id: str, incident_id_for: IdFor) -> 
             continue
         collected.add(line, record)
     return collected.drafts()
-
-
-def read_memory_file(path: Path, *, team_id: str, incident_id_for: IdFor) -> list[MemoryDraft]:
-    return parse_memory_records(read_text(path), team_id=team_id, incident_id_for=incident_id_for)

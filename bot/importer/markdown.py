@@ -16,11 +16,11 @@ caused it. Only a file that does not report an incident (a template, an index) i
 from __future__ import annotations
 
 import re
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any
 
 from bot.importer.document import Document, Section, parse_document, plain
-from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, read_text, seed_draft
+from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, seed_draft
 from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
 from bot.importer.timeline import (
     Entry,
@@ -33,7 +33,6 @@ from bot.importer.timeline import (
 )
 from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
-from bot.text_limits import DOCUMENT_CHARS
 
 EXTRACTOR = "markdown-sections/2"
 
@@ -360,12 +359,10 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     return seed_draft(values, team_id=team_id, labels=fields.origins, provenance=provenance)
 
 
-def read_markdown(
-    path: Path, *, team_id: str, incident_id: str, name: str | None = None, max_chars: int = DOCUMENT_CHARS
-) -> list[MemoryDraft]:
-    text = read_text(path)
+def parse_bounded(text: str, *, team_id: str, incident_id: str, name: str, max_chars: int) -> list[MemoryDraft]:
+    """A postmortem's text (a web page or Word file's too, once made Markdown), refused past `max_chars`."""
     if len(text) > max_chars:  # refused, not cut: half a postmortem would be a wrong memory
         raise Rejected(
             f"longer than {max_chars:,} characters ({len(text):,}); split it, or raise IMPORT_MAX_DOCUMENT_CHARS"
         )
-    return [parse_markdown(text, team_id=team_id, incident_id=incident_id, name=name or path.name)]
+    return [parse_markdown(text, team_id=team_id, incident_id=incident_id, name=name)]

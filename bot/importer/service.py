@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from bot.errors import MemoryConflict, MemoryNotFound, TruthMoveRefused
-from bot.importer.drafts import ParsedFile, read_text
+from bot.importer.drafts import ParsedFile
 from bot.importer.formats import FoundFile, FoundFiles, parse_file
 from bot.importer.identity import content_incident_id
 from bot.importer.revisions import revise, same_content
@@ -58,6 +58,7 @@ class FileOutcome(Strict):
     reason: str | None = None
     found: list[str] = Field(default_factory=list, description="--dry-run: the fields read from the file")
     model: str | None = Field(default=None, description="--with-model: what the model's reading added or why not")
+    format: str | None = Field(default=None, description="the export or page kind recognised (Jira CSV export…)")
     missing: list[str] = Field(default_factory=list, description="--dry-run: the fields the file did not give")
 
 
@@ -109,6 +110,7 @@ async def import_postmortems(
             outcome = await _imported(store, file, parsed, update=update)
         if note:
             outcome.model = note
+        outcome.format = parsed.format
         report.files.append(outcome)
         on_file(outcome)
     return report
@@ -130,7 +132,7 @@ async def _parsed(reading: ReadingPool, file: FoundFile, team_id: str, max_chars
 
 
 async def _with_model(model: ModelExtractor, file: FoundFile, parsed: ParsedFile) -> tuple[ParsedFile, str]:
-    reading = await model.read(read_text(file.path), parsed.drafts[0])
+    reading = await model.read(parsed.text or "", parsed.drafts[0])  # prose files carry their text
     dropped = f"; dropped without a quote from the document: {', '.join(reading.dropped)}" if reading.dropped else ""
     if reading.problem:
         return parsed, f"offline reading only: {reading.problem}{dropped}"

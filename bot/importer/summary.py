@@ -22,6 +22,8 @@ def summary_text(report: ImportReport) -> str:
             else:
                 what = f": {f.reason}" if f.reason else f"  {', '.join(f.incident_ids)}"
             lines.append(f"{status.value:<9}  {f.path}{what}")
+            if f.format:
+                lines.append(f"           read as: {f.format}")
             if f.model:
                 lines.append(f"           {f.model}")
     memories = sum(f.created for f in report.files)
@@ -40,6 +42,6 @@ def summary_text(report: ImportReport) -> str:
     if report.with_status(FileStatus.SKIPPED):
         counts.append(f"{len(report.with_status(FileStatus.SKIPPED))} not incident reports")
     if report.skipped:
-        counts.append(f"{len(report.skipped)} skipped (not .md, .txt, .json, .jsonl or .csv)")
+        counts.append(f"{len(report.skipped)} skipped (not .md, .txt, .html, .docx, .json, .jsonl, .csv or .zip)")
     whole = "" if report.with_status(FileStatus.CHECKED) else "\n(each file is imported whole or not at all)"
     return "\n".join([*lines, "", "files: " + ", ".join(counts) + whole])
