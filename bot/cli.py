@@ -249,9 +249,14 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
     from rich.progress import Progress
 
     from bot.importer import find_postmortems, import_postmortems
+    from bot.importer.exports import parse_column_map
     from bot.importer.summary import summary_text
     from bot.jobs.reading import ReadingPool
 
+    try:
+        column_map = parse_column_map(args.map)
+    except ValueError as exc:
+        raise CommandFailed(f"{exc} (nothing was imported)") from exc
     found = find_postmortems(args.paths)
     model = None
     if args.with_model:  # nothing is sent anywhere without the flag
@@ -274,7 +279,7 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
                 report = await import_postmortems(
                     store, found, team_id=args.team, update=args.update, dry_run=args.dry_run, model=model,
                     on_file=lambda _: progress.advance(task), reading=reading,
-                    max_chars=settings.import_max_document_chars,
+                    max_chars=settings.import_max_document_chars, column_map=column_map,
                 )  # fmt: skip
             finally:
                 if model is not None:
@@ -420,13 +425,16 @@ def build_parser() -> argparse.ArgumentParser:
     ).add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add("retag", cmd_retag, "recompute stored concepts and error signatures after the vocabulary changed")
     add_purge_command(add, as_help)
-    p = add("import", cmd_import, "seed memory from postmortems: Markdown, plain text, JSON/JSON Lines, CSV")
+    p = add("import", cmd_import, "seed memory from postmortems (Markdown, text, HTML, .docx, CSV, JSON, zip) "
+            "and from Confluence, Google Docs, Notion, Jira and PagerDuty exports")  # fmt: skip
     p.add_argument("paths", nargs="+", metavar="PATH", help="files or folders (searched recursively)")
     p.add_argument("--update", action="store_true", help="an edited postmortem supersedes its stored memory")
     p.add_argument("--dry-run", action="store_true", help="show per file which fields were found; write nothing")
     p.add_argument(
         "--with-model", action="store_true", help="also read each postmortem with the model (ANTHROPIC_API_KEY)"
     )
+    p.add_argument("--map", metavar="COLUMNS", help="CSV columns → memory fields: 'Summary=title,Key=incident_id' "
+                   "(a column mapped to '-' is left out), or a YAML file of them")  # fmt: skip
     register_page_commands(add)
     register_rule_commands(add, Parser(add_help=False, parents=[with_json, with_team]))
     return parser

@@ -75,18 +75,26 @@ def _row_fields(row: dict[str, str]) -> dict[str, Any]:
     return fields
 
 
-def parse_csv(text: str, *, team_id: str, incident_id_for: IdFor) -> list[MemoryDraft]:
-    """Every row as a seed draft, or Rejected listing every bad row by line (nothing half-read)."""
+def parse_csv(
+    text: str, *, team_id: str, incident_id_for: IdFor, column_map: dict[str, str] | None = None
+) -> list[MemoryDraft]:
+    """Every row as a seed draft, or Rejected listing every bad row by line (nothing half-read).
+    `column_map` (--map, lower-cased column → field or '-') renames columns first; '-' drops one."""
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = next(reader)
     except csv.Error as exc:
         raise Rejected(f"header: {exc}") from exc
-    columns = [_column(c) for c in header]
-    unknown = [h for h, c in zip(header, columns, strict=False) if c not in COLUMNS]
+    mapped = column_map or {}
+    columns = [mapped.get(c.strip().lower()) or _column(c) for c in header]
+    unknown = [h for h, c in zip(header, columns, strict=False) if c not in COLUMNS and c != "-"]
     if unknown:
-        raise Rejected(f"unknown column {', '.join(map(repr, unknown))} (known: {', '.join(sorted(COLUMNS))})")
-    if len(set(columns)) != len(columns):
+        raise Rejected(
+            f"unknown column {', '.join(map(repr, unknown))} (known: {', '.join(sorted(COLUMNS))}; "
+            "or map it with --map 'Column=field', '-' to leave it out)"
+        )
+    kept = [c for c in columns if c != "-"]
+    if len(set(kept)) != len(kept):
         raise Rejected("a column appears twice in the header")
     if "title" not in columns:
         raise Rejected("no 'title' column")
@@ -107,7 +115,7 @@ def parse_csv(text: str, *, team_id: str, incident_id_for: IdFor) -> list[Memory
             collected.problem(line, f"{len(cells)} cells for {len(columns)} columns")
             continue
         try:
-            fields = _row_fields(dict(zip(columns, cells, strict=False)))
+            fields = _row_fields({c: v for c, v in zip(columns, cells, strict=False) if c != "-"})
         except Rejected as exc:
             collected.problem(line, str(exc))
             continue

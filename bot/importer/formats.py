@@ -10,9 +10,11 @@ from bot.importer.confluence import attachment_of, confluence_page
 from bot.importer.csv_ import parse_csv
 from bot.importer.documents import ARCHIVE, HTML, WORD, read_bytes, read_text_of, read_written, zip_members
 from bot.importer.drafts import NotAnIncident, ParsedFile, Rejected
+from bot.importer.exports import recognised_csv, recognised_json, tracked_drafts
 from bot.importer.identity import RowIds, derived_incident_id, identity_name
 from bot.importer.jsonl import parse_memory_records
 from bot.importer.markdown import parse_bounded
+from bot.importer.notion import PAGE_KIND, notion_database, notion_page_id
 from bot.models import MemoryDraft, Provenance
 from bot.text_limits import DOCUMENT_CHARS
 
@@ -108,7 +110,9 @@ def _with_provenance(drafts: list[MemoryDraft], found: FoundFile, extractor: str
     return out
 
 
-def parse_file(found: FoundFile, *, team_id: str, max_chars: int = DOCUMENT_CHARS) -> ParsedFile:
+def parse_file(
+    found: FoundFile, *, team_id: str, max_chars: int = DOCUMENT_CHARS, column_map: dict[str, str] | None = None
+) -> ParsedFile:
     """The file's drafts, or its rejection (or why it is skipped); never raises for bad content.
     A postmortem longer than `max_chars` is rejected; what is read, is read in linear time."""
     suffix = found.path.suffix.lower()
@@ -120,10 +124,15 @@ def parse_file(found: FoundFile, *, team_id: str, max_chars: int = DOCUMENT_CHAR
     attachment = attachment_of(found.relative)
     if attachment:
         return ParsedFile(found.path, error=attachment, skipped=True, format="Confluence attachment")
+    database = notion_database(found.relative)
+    if database:
+        return ParsedFile(found.path, error=database, skipped=True, format="Notion database")
+    notion_id = notion_page_id(found.relative)
     try:
         if suffix in MARKDOWN or suffix in HTML or suffix in WORD:
             if suffix in MARKDOWN:
                 text = read_text_of(found.path, found.archive, found.member)
+                kind = PAGE_KIND if notion_id else None
             else:
                 page = read_written(suffix, read_bytes(found.path, found.archive, found.member))
                 kind = page.kind
@@ -133,19 +142,24 @@ def parse_file(found: FoundFile, *, team_id: str, max_chars: int = DOCUMENT_CHAR
             drafts = parse_bounded(
                 text,
                 team_id=team_id,
-                incident_id=derived_incident_id(identity),
+                incident_id=notion_id or derived_incident_id(identity),
                 name=found.relative.as_posix(),
                 max_chars=max_chars,
             )
-        elif suffix in CSV:
-            content = read_text_of(found.path, found.archive, found.member)
-            drafts = _with_provenance(
-                parse_csv(content, team_id=team_id, incident_id_for=row_id), found, "csv", "column"
-            )
         else:
             content = read_text_of(found.path, found.archive, found.member)
-            records = parse_memory_records(content, team_id=team_id, incident_id_for=row_id)
-            drafts = _with_provenance(records, found, "memory-format", "field")
+            recognise = recognised_csv if suffix in CSV else recognised_json
+            export = recognise(content, column_map or {})
+            if export is not None:
+                drafts, empty = tracked_drafts(export[1], team_id=team_id, relative=found.relative, max_chars=max_chars)
+                kind = export[0] + (f" ({len(empty)} without text skipped: {', '.join(empty[:10])})" if empty else "")
+            elif suffix in CSV:
+                records = parse_csv(content, team_id=team_id, incident_id_for=row_id, column_map=column_map)
+                drafts = _with_provenance(records, found, "csv", "column")
+                kind = "CSV with a column map" if column_map else None
+            else:
+                records = parse_memory_records(content, team_id=team_id, incident_id_for=row_id)
+                drafts = _with_provenance(records, found, "memory-format", "field")
     except NotAnIncident as exc:
         return ParsedFile(found.path, error=str(exc), skipped=True, format=kind)
     except Rejected as exc:

@@ -86,6 +86,7 @@ async def import_postmortems(
     on_file: Callable[[FileOutcome], None] = lambda _: None,
     reading: ReadingPool = INLINE,
     max_chars: int = DOCUMENT_CHARS,
+    column_map: dict[str, str] | None = None,
 ) -> ImportReport:
     """Import every file found, each in one transaction (whole or not at all). With `dry_run`
     nothing is written: `store` (read only) tells the conflicts the import would meet, or, None
@@ -96,7 +97,7 @@ async def import_postmortems(
         report.files.append(FileOutcome(path=str(missing.path), status=FileStatus.REJECTED, reason=missing.error))
     claimed: dict[str, str] = {}  # incident id → the file that brought it in this run
     for file in found.files:
-        parsed = await _parsed(reading, file, team_id, max_chars)
+        parsed = await _parsed(reading, file, team_id, max_chars, column_map)
         note = None
         # only prose goes to the model: it reads one document into one memory (a CSV's rows, each
         # with its provenance too, would become one)
@@ -116,7 +117,9 @@ async def import_postmortems(
     return report
 
 
-async def _parsed(reading: ReadingPool, file: FoundFile, team_id: str, max_chars: int) -> ParsedFile:
+async def _parsed(
+    reading: ReadingPool, file: FoundFile, team_id: str, max_chars: int, column_map: dict[str, str] | None = None
+) -> ParsedFile:
     """parse_file in the reading pool, within its deadline: a file that takes longer is rejected
     (saying so), and the import goes on with the next."""
     try:
@@ -125,7 +128,13 @@ async def _parsed(reading: ReadingPool, file: FoundFile, team_id: str, max_chars
         size = 0  # parse_file says why it cannot read it
     try:
         return await reading.run(
-            f"Reading {file.path.name}", parse_file, file, team_id=team_id, max_chars=max_chars, size=size
+            f"Reading {file.path.name}",
+            parse_file,
+            file,
+            team_id=team_id,
+            max_chars=max_chars,
+            size=size,
+            column_map=column_map,
         )
     except ReadingTooLong as exc:
         return ParsedFile(file.path, error=str(exc))
