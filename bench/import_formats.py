@@ -40,7 +40,7 @@ def normalized(draft: MemoryDraft | None, name: str) -> str | None:
     if name == "occurred_at":
         return value.date().isoformat()
     text = _MARKS.sub("", _LINK.sub(r"\1", str(value)))
-    return " ".join(re.sub(r"[*_]", "", text).split())
+    return " ".join(re.sub(r"[*_\[\]]", "", text).split())  # a link's brackets ("[[1]](#refs)") too
 
 
 def rendered(suffix: str, markdown: str, file: str) -> MemoryDraft | None:
@@ -56,12 +56,12 @@ def rendered(suffix: str, markdown: str, file: str) -> MemoryDraft | None:
         return None
 
 
-def compare(folder: Path) -> dict[str, dict[str, list[str]]]:
-    """{format: {"same": [...], "differ": [...]}} over (file, field) pairs of the incident reports."""
+def compare(folder: Path, every: int = 1) -> dict[str, dict[str, list[str]]]:
+    """{format: {"same": [...], "differ": [...]}} over (file, field) pairs of the incident reports
+    (`every`: one report in that many, for a quicker check)."""
     out: dict[str, dict[str, list[str]]] = {".html": {"same": [], "differ": []}, ".docx": {"same": [], "differ": []}}
-    for truth in load_truth(folder / "truth.jsonl"):
-        if truth.not_an_incident:
-            continue
+    reports = [t for t in load_truth(folder / "truth.jsonl") if not t.not_an_incident]
+    for truth in reports[::every]:
         parsed = parse_file(FoundFile(folder / truth.file, PurePath(truth.file)), team_id="bench")
         markdown_draft = parsed.drafts[0] if parsed.drafts else None
         text = (folder / truth.file).read_text(encoding="utf-8-sig")
