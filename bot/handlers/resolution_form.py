@@ -19,7 +19,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.errors import MemoryError_
+from bot.errors import MemoryError_, StoreUnavailable
 from bot.handlers.action_open_form import OPEN_BUDGET_S, open_form
 from bot.handlers.context import lookups_of, services_of
 from bot.handlers.work import JobPayload
@@ -126,6 +126,12 @@ async def _show(client: AsyncWebClient, services: Services, incident: IncidentRe
             context=request.modal_context,
             error=f"No draft this time: {exc}. Fill it in from the channel.",
         )
+    except StoreUnavailable as exc:  # the database went away (a shutdown, an outage): no traceback to read
+        log.warning("drafting the resolution of %s stopped: %s", incident.incident_id, exc)
+        view = resolution_modal(
+            incident.title, context=request.modal_context,
+            error="No draft this time: the memory database did not answer. Fill it in from the channel.",
+        )  # fmt: skip
     except Exception:  # noqa: BLE001 - the modal must not keep saying "drafting…"
         log.exception("drafting the resolution of %s failed", incident.incident_id)
         view = resolution_modal(
