@@ -278,7 +278,8 @@ async def cmd_import(args: argparse.Namespace, settings: Settings) -> int:
             try:
                 report = await import_postmortems(
                     store, found, team_id=args.team, update=args.update, dry_run=args.dry_run, model=model,
-                    on_file=lambda _: progress.advance(task), reading=reading,
+                    on_file=lambda _: progress.advance(task, 1 - progress.tasks[0].completed % 1), reading=reading,
+                    on_row=lambda n, rows: progress.update(task, completed=int(progress.tasks[0].completed) + n / (rows + 1)),
                     max_chars=settings.import_max_document_chars, column_map=column_map,
                 )  # fmt: skip
             finally:

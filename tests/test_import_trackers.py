@@ -122,3 +122,18 @@ async def test_import_names_each_export_and_its_fields_and_takes_a_yaml_map(
     assert memory is not None and memory.provenance.file == "jira-export.csv#OPS-42"
     code, out, err = await cli("import", "--map", "Summary", str(tmp_path))
     assert code != 0 and "'Summary' is not COLUMN=field" in (out + err)
+
+
+async def test_a_large_exports_progress_moves_per_row(store: PostgresMemoryStore) -> None:
+    from bot.importer import find_postmortems, import_postmortems
+
+    rows: list[tuple[int, int]] = []
+    found = find_postmortems([str(FIXTURES / "jira-export.csv"), str(FIXTURES / "pagerduty-incidents.json")])
+    report = await import_postmortems(store, found, team_id="local", on_row=lambda n, total: rows.append((n, total)))
+    assert not report.failed
+    assert rows == [(1, 2), (2, 2), (1, 1)]  # the Jira export's two issues, then PagerDuty's one incident
+    rows.clear()
+    await import_postmortems(
+        None, found, team_id="local", dry_run=True, on_row=lambda n, total: rows.append((n, total))
+    )
+    assert rows == [(1, 2), (2, 2), (1, 1)]

@@ -87,6 +87,7 @@ async def import_postmortems(
     reading: ReadingPool = INLINE,
     max_chars: int = DOCUMENT_CHARS,
     column_map: dict[str, str] | None = None,
+    on_row: Callable[[int, int], None] = lambda _done, _rows: None,
 ) -> ImportReport:
     """Import every file found, each in one transaction (whole or not at all). With `dry_run`
     nothing is written: `store` (read only) tells the conflicts the import would meet, or, None
@@ -105,10 +106,10 @@ async def import_postmortems(
             parsed, note = await _with_model(model, file, parsed)
         outcome = _unread(file, parsed) or _claimed_elsewhere(file, parsed, claimed)
         if outcome is None and dry_run:
-            outcome = await _checked(store, file, parsed, update=update)
+            outcome = await _checked(store, file, parsed, update=update, on_row=on_row)
         elif outcome is None:
             assert store is not None, "only a dry run goes without a store"
-            outcome = await _imported(store, file, parsed, update=update)
+            outcome = await _imported(store, file, parsed, update=update, on_row=on_row)
         if note:
             outcome.model = note
         outcome.format = parsed.format
@@ -166,10 +167,14 @@ def _claimed_elsewhere(file: FoundFile, parsed: ParsedFile, claimed: dict[str, s
     return None
 
 
-async def _checked(store: MemoryStore | None, file: FoundFile, parsed: ParsedFile, *, update: bool) -> FileOutcome:
+async def _checked(
+    store: MemoryStore | None, file: FoundFile, parsed: ParsedFile, *, update: bool, on_row: RowProgress
+) -> FileOutcome:
     """A dry run's outcome: the fields found, and the conflicts the import would meet (read only)."""
     found: dict[str, None] = {}
-    for draft in parsed.drafts:
+    for n, draft in enumerate(parsed.drafts, 1):
+        if store is None:
+            on_row(n, len(parsed.drafts))
         found.update(dict.fromkeys(f for f in REVIEWED_FIELDS if getattr(draft, f) not in (None, "", [])))
     outcome = FileOutcome(
         path=str(file.path),
@@ -180,11 +185,14 @@ async def _checked(store: MemoryStore | None, file: FoundFile, parsed: ParsedFil
     )
     if store is not None:
         async with store.atomic(read_only=True) as reading:
-            would = await _apply(reading, file, parsed, update=update, write=False)
+            would = await _apply(reading, file, parsed, update=update, write=False, on_row=on_row)
         outcome.incident_ids, outcome.created = would.incident_ids, would.created
         if would.status is FileStatus.CONFLICT:
             outcome.status, outcome.reason = FileStatus.CONFLICT, would.reason
     return outcome
+
+
+RowProgress = Callable[[int, int], None]
 
 
 class _Undone(Exception):
@@ -194,11 +202,13 @@ class _Undone(Exception):
         self.outcome = outcome
 
 
-async def _imported(store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, update: bool) -> FileOutcome:
+async def _imported(
+    store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, update: bool, on_row: RowProgress
+) -> FileOutcome:
     """The file in one transaction: a conflict anywhere in it writes none of it."""
     try:
         async with store.atomic() as writing:
-            outcome = await _apply(writing, file, parsed, update=update, write=True)
+            outcome = await _apply(writing, file, parsed, update=update, write=True, on_row=on_row)
             if outcome.status is FileStatus.CONFLICT:
                 raise _Undone(outcome)
     except _Undone as undone:
@@ -208,8 +218,11 @@ async def _imported(store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, 
     return outcome
 
 
-async def _apply(store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, update: bool, write: bool) -> FileOutcome:
-    """Retain each draft (`write`), or only check what retaining would do."""
+async def _apply(
+    store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, update: bool, write: bool, on_row: RowProgress
+) -> FileOutcome:
+    """Retain each draft (`write`), or only check what retaining would do; `on_row(n, rows)` as
+    each row starts (a large export's progress moves per row, not per file)."""
     path = str(file.path)
     ids = [d.incident_id for d in parsed.drafts]
     created = 0
@@ -217,6 +230,7 @@ async def _apply(store: MemoryStore, file: FoundFile, parsed: ParsedFile, *, upd
     superseded = []
     before = StoredBefore(store, parsed.legacy)
     for n, draft in enumerate(parsed.drafts):
+        on_row(n + 1, len(parsed.drafts))
         if stored_as := await before.holding(draft):
             ids[n] = stored_as
             continue
