@@ -35,8 +35,10 @@ SlackSandbox: an aiohttp server on 127.0.0.1, port 0.
                  bot_user_id="U0SANDBOXBOT", bot_id="B0SANDBOX", app_id="A0SANDBOX",
                  scopes=DEFAULT_SCOPES, trigger_ttl=3.0, clock=time.time)
     await start() / await stop() / `async with`;  .url;  .base_url (ends "/api/");  reset()
-    Workspace:  add_channel(id, name, *, is_private, topic, purpose, is_member=True, is_archived)
-                add_user(id, name, *, real_name, is_bot, tz, is_admin, is_owner);  channel(id);  channels()
+    Workspace:  add_channel(id, name, *, is_private, topic, purpose, is_member=True, is_archived,
+                            is_ext_shared=False)   (is_ext_shared: a Slack Connect channel)
+                add_user(id, name, *, real_name, is_bot, tz, is_admin, is_owner, is_restricted,
+                         is_ultra_restricted)   (a multi- / single-channel guest);  channel(id);  channels()
                 add_usergroup(id, users)   (what usergroups.users.list answers)
                 add_message(channel, text, *, user, thread_ts=None, blocks=None) -> Message
                 new_trigger_id();  response_url(channel, *, user=None, message_ts=None)
@@ -70,6 +72,8 @@ SignedSender: POSTs to the app's `/slack/events`, signed like Slack.
     view_submission(view, *, user_id, answers=None | values=None, trigger_id=None, signing=VALID)
     view_closed(view, *, user_id, is_cleared=False);  url_verification(challenge)
     message_shortcut(callback_id, message, *, user_id, channel_id=None)   a message's "⋮" menu
+    edit(channel, ts, text) / delete(channel, ts)   the author edits or deletes a stored message:
+          its history changes, then Slack's `message_changed` / `message_deleted` event is sent
     post(body: str | bytes, *, content_type, signing=VALID, headers=None) for anything else;
     resend(response.request) replays a request byte for byte (same timestamp and signature).
     Each returns SignedResponse(status, body: JSON → dict, else text ("" for a bare ack),
