@@ -49,7 +49,7 @@ from bot.memory.migrate import MigrationError
 from bot.memory.port import MemoryStore
 from bot.models import RecallQuery, TruthState
 from bot.recall.conflicts import find_conflicts
-from bot.recall.floor import split_at_floor
+from bot.recall.judgement import split_by_tier
 from bot.rules.files import RuleFileError
 from bot.services.recall import RecallService
 
@@ -187,23 +187,26 @@ async def cmd_recall(args: argparse.Namespace, settings: Settings) -> int:
 
     async def work(store: MemoryStore) -> int:
         async with semantic_recall(settings, store) as semantic:
-            matches = await RecallService(store, semantic=semantic).recall(query)
+            matches = await RecallService(store, semantic=semantic, floor=settings.recall_floor).recall(query)
         if not matches:
             await _hint_other_teams(store, args.team)
-        floor = settings.recall_floor
-        shown, under = split_at_floor(matches, floor)
+        shown, weak, under = split_by_tier(matches)
         body = "\n\n".join(match_text(i, m) for i, m in enumerate(shown, start=1))
         for service, ids in find_conflicts(shown, store.vocabulary).items():
             body += (
                 f"\n\nconflict: {service} memories name different root causes ({', '.join(ids)}); more evidence needed"
             )
+        if weak:
+            body += "nothing strong; closest (weak):\n\n" + "\n\n".join(
+                match_text(i, m) for i, m in enumerate(weak, start=1)
+            )
         body = body or "nothing in memory looks like this"
         if args.all and under:
-            body += f"\n\nunder the relevance floor ({floor:.2f}), not shown to responders:\n\n"
-            body += "\n\n".join(match_text(i, m) for i, m in enumerate(under, start=len(shown) + 1))
+            body += "\n\nbelow the judgement, not shown to responders:\n\n"
+            body += "\n\n".join(match_text(i, m) for i, m in enumerate(under, start=len(shown) + len(weak) + 1))
         elif under:
-            body += f"\n\n(relevance floor {floor:.2f}: {len(under)} more under it; --all shows them)"
-        _emit(args, [m.model_dump(mode="json") for m in (matches if args.all else shown)], body)
+            body += f"\n\n({len(under)} more below the judgement; --all shows them)"
+        _emit(args, [m.model_dump(mode="json") for m in (matches if args.all else shown + weak)], body)
         return EXIT_OK
 
     return await _with_store(settings, work)

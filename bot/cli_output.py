@@ -129,7 +129,8 @@ def match_text(rank: int, match: RecallMatch) -> str:
     return "\n".join(
         [
             f"{rank}. {memory_text(m, full=False)}",
-            f"  relevance {match.relevance:.2f} · score {match.score:.3f} ({components})",
+            f"  {match.tier} · probability {match.probability:.2f} · relevance {match.relevance:.2f}"
+            f" · score {match.score:.3f} ({components})",
             *(f"  why: {r}" for r in match.reasons),
         ]
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -297,6 +297,12 @@ class RecallMatch(Strict):
     relevance: float = Field(default=0.0, ge=0, le=1)
     """How much the memory is like the query, on an absolute scale (bot/recall/floor.py):
     unlike `score`, comparable between queries, so a floor can say "nothing like this"."""
+    probability: float = Field(default=0.0, ge=0, le=1)
+    """The judgement's probability that the memory describes the same failure (bot/recall/judgement.py)."""
+    tier: Literal["strong", "weak", "below"] = "below"
+    """strong: posted in the thread; weak: named in one line; below: not shown (`recall --all`)."""
+    evidence: dict[str, float] = Field(default_factory=dict)
+    """The judgement's features, shown by "Why this?"."""
 
 
 class IncidentStatus(StrEnum):

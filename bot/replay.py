@@ -58,6 +58,22 @@ class CaseResult:
     """The absolute relevance of each ranked memory (floor.py)."""
     absent: tuple[float, ...] | None = None
     """Target-absent mode: the relevances of what would be posted with the true matches removed."""
+    tiers: tuple[str, ...] = ()
+    """The judgement's tier of each ranked memory (bot/recall/judgement.py)."""
+    absent_matches: tuple[RecallMatch, ...] = ()
+    """Target-absent mode with keep_matches: what recall returned with the true matches removed."""
+    absent_tiers: tuple[str, ...] = ()
+
+    def right_tier(self) -> str:
+        """The tier the true match is shown in: strong, weak, or below (not shown, or not ranked)."""
+        return next(
+            (t for m, t in zip(self.ranked, self.tiers, strict=False) if m in self.case.relevant and t != "below"),
+            "below",
+        )
+
+    def absent_shown(self) -> str:
+        """Target-absent mode: strong if anything is posted, weak if only a weak line, else below."""
+        return "strong" if "strong" in self.absent_tiers else ("weak" if "weak" in self.absent_tiers else "below")
 
     @property
     def rank(self) -> int | None:
@@ -148,6 +164,21 @@ class ReplayReport:
             else None,
         )
 
+    def tier_figures(self) -> dict[str, float]:
+        """The judgement's three tiers (strong, weak, nothing) as a responder would meet them."""
+        n = len(self.results) or 1
+        first = [r for r in self.results if r.rank == 1]
+        out = {
+            "right_strong": sum(r.right_tier() == "strong" for r in self.results) / n,
+            "right_shown": sum(r.right_tier() != "below" for r in self.results) / n,
+            "first_strong": sum(r.right_tier() == "strong" for r in first) / (len(first) or 1),
+            "first_shown": sum(r.right_tier() != "below" for r in first) / (len(first) or 1),
+        }
+        if self.target_absent:
+            out["absent_strong"] = sum(r.absent_shown() == "strong" for r in self.results) / n
+            out["absent_shown"] = sum(r.absent_shown() != "below" for r in self.results) / n
+        return {k: round(v, 4) for k, v in out.items()}
+
     def curve(self) -> list[FloorPoint]:
         return [self.at_floor(f) for f in FLOOR_STEPS]
 
@@ -163,6 +194,7 @@ class ReplayReport:
         if self.target_absent:  # the keys of REPLAY.md stay as they are without the mode
             out.update(self.at_floor(self.floor).as_json())
             out["floor_curve"] = [p.as_json() for p in self.curve()]
+            out["tiers"] = self.tier_figures()
         return out
 
     def subset(self, flag: str, value: object) -> Metrics | None:
@@ -189,6 +221,13 @@ class ReplayReport:
             lines += [
                 f"{p.floor:5.2f}  {p.present_pass_rate:15.3f}  {p.absent_false_alarm_rate:19.3f}" for p in self.curve()
             ]
+        t = self.tier_figures()
+        lines.append(f"judgement  right memory strong {t['right_strong']:.3f}  shown {t['right_shown']:.3f}"
+                     f"  (ranked first: strong {t['first_strong']:.3f}  shown {t['first_shown']:.3f})")  # fmt: skip
+        if "absent_strong" in t:
+            lines.append(
+                f"judgement  target absent: strong {t['absent_strong']:.3f}  anything shown {t['absent_shown']:.3f}"
+            )
         distinct = self.subset("near_identical_text", False)
         if distinct is not None:
             lines.append(
@@ -305,13 +344,16 @@ async def recall_cases(
             began = time.perf_counter()
             matches = await recall.recall(case.query)
             elapsed = (time.perf_counter() - began) * 1000.0
-            absent = None
+            absent, gone = None, []
             if target_absent:
                 without = case.query.model_copy(update={"exclude_ids": sorted(case.relevant), "limit": POSTED})
-                absent = tuple(m.relevance for m in await recall.recall(without))
+                gone = await recall.recall(without)
+                absent = tuple(m.relevance for m in gone)
             results.append(
                 CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed,
-                           tuple(matches) if keep_matches else (), tuple(m.relevance for m in matches), absent)
+                           tuple(matches) if keep_matches else (), tuple(m.relevance for m in matches), absent,
+                           tuple(m.tier for m in matches), tuple(gone) if keep_matches else (),
+                           tuple(m.tier for m in gone))
             )  # fmt: skip
             bar.advance(task)
     return ReplayReport.of(results, floor)

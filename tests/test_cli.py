@@ -63,13 +63,26 @@ def test_recall_shows_the_floor_and_with_all_what_fell_under_it(cli, tmp_path: P
     cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
     code, out, _ = cli("recall", "orders", "dashboard", "colours", "look", "washed", "in", "dark", "mode")
     assert code == 0 and out.startswith("nothing in memory looks like this")
-    assert "relevance floor 0.25: 1 more under it; --all shows them" in out and "INC-7" not in out
+    assert "1 more below the judgement; --all shows them" in out and "INC-7" not in out
     code, out, _ = cli("recall", "orders", "dashboard", "colours", "look", "washed", "in", "dark", "mode", "--all")
-    assert "under the relevance floor (0.25), not shown to responders" in out and "INC-7" in out
-    relevance = float(out.split("  relevance ", 1)[1].split()[0])
+    assert "below the judgement, not shown to responders" in out and "INC-7" in out
+    relevance = float(out.split(" relevance ", 1)[1].split()[0])
     assert relevance < 0.25
     code, out, _ = cli("recall", "orders", "dashboard", "colours", "--all", "--json")
-    assert [m["memory"]["incident_id"] for m in json.loads(out)] == ["INC-7"] and json.loads(out)[0]["relevance"] < 0.25
+    found = json.loads(out)
+    assert [m["memory"]["incident_id"] for m in found] == ["INC-7"] and found[0]["relevance"] < 0.25
+    # every match says which of the three answers it is in; "below" only with --all
+    assert found[0]["tier"] == "below" and 0 <= found[0]["probability"] < 1 and "lead" in found[0]["evidence"]
+    code, out, _ = cli("recall", "orders", "dashboard", "colours", "--json")
+    assert json.loads(out) == []
+
+
+def test_recall_json_gives_a_shown_match_its_tier(cli, tmp_path: Path) -> None:
+    cli("retain", write(tmp_path, "m.jsonl", [OUTCOME]))
+    code, out, _ = cli("recall", OUTCOME["title"], "--json")
+    found = json.loads(out)
+    assert code == 0 and [m["memory"]["incident_id"] for m in found] == ["INC-7"]
+    assert found[0]["tier"] == "strong"
 
 
 def test_retaining_the_same_file_again_reports_it_unchanged(cli, tmp_path: Path) -> None:

@@ -10,21 +10,34 @@ bot/services/recall.py.
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary, load_vocabulary
 from bot.recall.document import QueryTerms, query_terms
 from bot.recall.floor import judge
 from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
+from bot.recall.judgement import Judgement, features_of, load_judgement, settle
 from bot.recall.reasons import explain
 from bot.recall.signals import measure
 from bot.recall.tokens import surface_forms
 
 
 class Recaller:
-    def __init__(self, weights: FusionWeights = DEFAULT_WEIGHTS, vocabulary: Vocabulary | None = None) -> None:
+    def __init__(
+        self, weights: FusionWeights = DEFAULT_WEIGHTS, vocabulary: Vocabulary | None = None,
+        judgement: Judgement | None = None,
+    ) -> None:  # fmt: skip
         self._weights = weights
+        self.judgement = judgement or load_judgement()
         self.vocabulary = vocabulary or load_vocabulary()
+
+    def with_floor(self, floor: float) -> Recaller:
+        """The same recall with another relevance floor (RECALL_FLOOR) under the judgement."""
+        if floor == self.judgement.floor:
+            return self
+        return Recaller(self._weights, self.vocabulary, dataclasses.replace(self.judgement, floor=floor))
 
     def terms(self, query: RecallQuery) -> QueryTerms:
         """What the store searches with: the query's terms, error signature and concepts."""
@@ -36,22 +49,34 @@ class Recaller:
         now = query.occurred_before or utcnow()
         surfaces = surface_forms(query.title, query.text, query.error_message)
         signals = measure(query, candidates, now, terms.concepts)
-        scored = []
-        for candidate, signal in zip(candidates, signals, strict=True):
-            score, components = fuse(signal, self._weights)
-            scored.append((score, candidate, signal, components))
+        fused = [fuse(signal, self._weights) for signal in signals]
+        # the judgement reads each candidate against all the others (its lead, how it stands out)
+        evidence = features_of(signals, [score for score, _ in fused])
+        scored = [
+            (score, candidate, signal, components, features)
+            for candidate, signal, (score, components), features in zip(
+                candidates, signals, fused, evidence, strict=True
+            )
+        ]
         # ties break on the memory's identity so the same query always answers the same way
         scored.sort(key=lambda s: (-s[0], s[1].memory.incident_id))
-        return [
-            RecallMatch(
-                memory=candidate.memory,
-                score=round(score, 6),
-                score_components=components,
-                relevance=judge(signal),
-                reasons=explain(query, candidate, signal, now, surfaces),
-                successor_id=candidate.memory.superseded_by
-                if candidate.memory.truth_state is TruthState.SUPERSEDED
-                else None,
+        out = []
+        for position, (score, candidate, signal, components, features) in enumerate(scored[: query.limit]):
+            probability = self.judgement.probability(features)
+            out.append(
+                RecallMatch(
+                    memory=candidate.memory,
+                    score=round(score, 6),
+                    score_components=components,
+                    relevance=judge(signal),
+                    probability=round(probability, 4),
+                    tier=self.judgement.tier(probability, position, judge(signal)),
+                    evidence=features,
+                    reasons=explain(query, candidate, signal, now, surfaces),
+                    successor_id=candidate.memory.superseded_by
+                    if candidate.memory.truth_state is TruthState.SUPERSEDED
+                    else None,
+                )
             )
-            for score, candidate, signal, components in scored[: query.limit]
-        ]
+        tiers = settle([m.tier for m in out])
+        return [m.model_copy(update={"tier": t}) if t != m.tier else m for m, t in zip(out, tiers, strict=True)]

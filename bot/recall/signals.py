@@ -47,6 +47,9 @@ class Signals:
     the farthest); None when the query was not embedded or the memory has no vector."""
     similarity: float | None = None
     """The raw cosine similarity behind `semantic` (absolute, comparable between queries)."""
+    head: float = 0.0
+    """Like `coverage`, against the memory's title and symptoms only: a short first report covers
+    little of a long postmortem, but what it says is what the postmortem's opening says."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -57,6 +60,11 @@ def _same(a: str | None, b: str | None) -> bool:
 def _title_terms(title: str) -> frozenset[str]:
     # the same memories come back query after query: their titles are tokenized once
     return frozenset(tokenize(title))
+
+
+@lru_cache(maxsize=4_096)
+def _head_terms(title: str, symptoms: str | None) -> frozenset[str]:
+    return frozenset(tokenize(title)) | frozenset(tokenize(symptoms or ""))
 
 
 def _weighted_share(wanted: tuple[str, ...], found: Set[str], idf: Mapping[str, float]) -> float:
@@ -104,6 +112,7 @@ def measure(
                 feedback=0.5 + 0.5 * math.tanh(votes / 2.0),
                 semantic=None if c.semantic is None else ((c.semantic - low) / (high - low) if high > low else 1.0),
                 similarity=c.semantic,
+                head=_weighted_share(query_weighted, _head_terms(m.title, m.symptoms), c.query_idf),
             )
         )
     return out

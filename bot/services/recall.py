@@ -15,7 +15,8 @@ from bot.models import FeedbackKind, IncidentRecord, MemoryRecord, RecallMatch, 
 from bot.observability import Metrics, bind
 from bot.policy import Act, Actor
 from bot.recall.conflicts import conflict_clusters
-from bot.recall.floor import DEFAULT_FLOOR, split_at_floor
+from bot.recall.floor import DEFAULT_FLOOR
+from bot.recall.judgement import split_by_tier
 from bot.recall.pipeline import Recaller
 from bot.rules.model import Rule
 from bot.services.access import Access
@@ -28,12 +29,14 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class RecallResult:
     matches: list[RecallMatch]
-    """What a responder is shown: the recalled memories at or above the relevance floor."""
+    """What a responder is shown as a thread: the strong matches (bot/recall/judgement.py)."""
     conflicts: dict[str, list[list[str]]] = field(default_factory=dict)
     """service → incident_ids of shown memories grouped by the root cause they name, for the
     services whose shown memories name two or more (groups disagree; one group's members agree)"""
     under_floor: list[RecallMatch] = field(default_factory=list)
-    """Recalled but not relevant enough to show."""
+    """Recalled but not shown (tier below)."""
+    weak: list[RecallMatch] = field(default_factory=list)
+    """Nothing strong, but these few are close: named in one line, the responder decides."""
     known_patterns: list[Rule] = field(default_factory=list)
     """approved rules that fire on the incident: context for what to check, shown first"""
 
@@ -54,7 +57,7 @@ class RecallService:
         self._memory = memory
         self._semantic = semantic
         # the query is read with the vocabulary the store indexed the memories with
-        self._recaller = recaller or Recaller(vocabulary=memory.vocabulary)
+        self._recaller = (recaller or Recaller(vocabulary=memory.vocabulary)).with_floor(floor)
         self._rules = rules
         self._limit = limit
         self._floor = floor
@@ -91,9 +94,9 @@ class RecallService:
             return await self.recall(query)
 
     def _shown(self, matches: list[RecallMatch]) -> RecallResult:
-        """What a responder is shown: the matches at or above the floor, their conflicts."""
-        shown, under = split_at_floor(matches, self._floor)
-        return RecallResult(shown, conflict_clusters(shown, self._recaller.vocabulary), under)
+        """What a responder is shown: the strong matches and their conflicts, or the weak few."""
+        strong, weak, below = split_by_tier(matches)
+        return RecallResult(strong, conflict_clusters(strong, self._recaller.vocabulary), below, weak)
 
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)

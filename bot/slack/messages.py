@@ -103,7 +103,11 @@ def kept_as_hypothesis(memory: MemoryRecord) -> str:
 
 def _score_line(match: RecallMatch) -> str:
     parts = [f"{name} {value:.2f}" for name, value in match.score_components.items() if name != "score"]
-    return f"relevance {match.relevance:.2f} · score {match.score:.3f}" + (f" ({', '.join(parts)})" if parts else "")
+    judged = ", ".join(f"{name} {value:.2f}" for name, value in match.evidence.items())
+    return (
+        f"{match.tier}: probability {match.probability:.2f}" + (f" ({judged})" if judged else "")
+        + f" · relevance {match.relevance:.2f} · score {match.score:.3f}" + (f" ({', '.join(parts)})" if parts else "")
+    )  # fmt: skip
 
 
 WHY_VALUE_CHARS = 2000  # Slack's limit on a button's value
