@@ -41,10 +41,11 @@ async def _serve_until_sigterm(database_url: str, sandbox: SlackSandbox) -> None
     try:
         async with aiohttp.ClientSession() as http:
             assert await _health(http, port) == (200, {"ok": True, "database": "ok"})
+            async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
+                assert response.status == 200 and "incident_memory_events_received_total" in await response.text()
             async with http.post(f"http://127.0.0.1:{port}/slack/events", data="{}") as response:
                 assert response.status == 401  # unsigned: refused
-            async with http.get(f"http://127.0.0.1:{port}/metrics") as response:
-                # a series appears once it has a value (every process's, read from their shared folder)
+            async with http.get(f"http://127.0.0.1:{port}/metrics") as response:  # read from the processes' folder
                 assert response.status == 200 and "incident_memory_gate_refused_total{" in await response.text()
     finally:
         proc.send_signal(signal.SIGTERM)

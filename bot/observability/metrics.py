@@ -36,7 +36,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, multiprocess, values
+from prometheus_client import CollectorRegistry, Counter, Histogram, Metric, multiprocess, values
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 
 MULTIPROCESS_DIR = "PROMETHEUS_MULTIPROC_DIR"  # prometheus_client's own setting; children inherit it
@@ -154,8 +154,26 @@ class Metrics:
         if not folder:
             return generate_latest(self.registry), CONTENT_TYPE_LATEST
         merged = CollectorRegistry()
-        multiprocess.MultiProcessCollector(merged, path=folder)
+        merged.register(_EveryProcess(folder, self.registry))
         return generate_latest(merged), CONTENT_TYPE_LATEST
+
+
+class _EveryProcess:
+    """The series every process wrote to the folder, and this app's metrics that none has a value
+    for yet, listed empty (as a single process lists them)."""
+
+    def __init__(self, folder: str, own: CollectorRegistry) -> None:
+        self._written = multiprocess.MultiProcessCollector(None, path=folder)
+        self._own = own
+
+    def collect(self) -> Iterator[Metric]:
+        written = list(self._written.collect())
+        yield from written
+        seen = {family.name for family in written}
+        for family in self._own.collect():
+            if family.name not in seen:
+                family.samples = []
+                yield family
 
 
 @contextmanager
