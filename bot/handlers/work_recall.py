@@ -41,9 +41,11 @@ async def post_recall_thread(ctx: JobContext, incident: IncidentRecord, *, asked
     services = ctx.services
     result = await services.recall.for_incident(incident)
     quiet = not result.matches and not result.known_patterns
+    key = f"recall-thread:{incident.team}:{incident.incident_id}"
+    if quiet and result.weak:  # nothing strong, a few close: one line, the responder decides
+        return await post_once(ctx, f"{key}:weak", incident.channel, messages.recall_weak(result.weak, utcnow()))
     if quiet and not asked and services.settings.recall_when_nothing_found == "silent":
         return None
-    key = f"recall-thread:{incident.team}:{incident.incident_id}"
     parent = messages.recall_parent(incident.title, result.matches, result.conflicts, incident_ref=incident.incident_id)
     thread_ts = await post_once(ctx, f"{key}:parent", incident.channel, parent)
     await services.incidents.remember_recall_thread(incident, thread_ts)
@@ -114,6 +116,10 @@ async def answer_recall(ctx: JobContext, request: CommandRequest) -> None:
         request.team_id, request.channel_id, request.text, private_channel=private,
         isolated_channel=await _is_isolated(ctx, request.channel_id),
     )  # fmt: skip
+    if not result.matches and result.weak:
+        weak = messages.recall_weak(result.weak, utcnow())
+        await respond_once(ctx, f"recall:{ctx.job_id}:weak", request.response_url, weak)
+        return
     await respond_once(ctx, f"recall:{ctx.job_id}:parent", request.response_url,
                        messages.recall_parent(request.text, result.matches, result.conflicts))  # fmt: skip
     now = utcnow()

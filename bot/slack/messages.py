@@ -183,6 +183,20 @@ def recall_parent(
     )
 
 
+def recall_weak(matches: Sequence[RecallMatch], now: datetime) -> Json:
+    """Nothing strong: one line naming the closest few (tier weak) and what each shares."""
+    closest = [
+        {
+            "id": m.memory.incident_id,
+            "shares": single_line(m.reasons[0]) if m.reasons else "some of the same words",
+            "age": humanize_age(m.memory.happened_at, now) if m.memory.happened_at else "",
+            "why": why_value(m),
+        }
+        for m in matches[:3]
+    ]
+    return _message("recall_weak.json.j2", closest=closest)
+
+
 def conflicting_ids(match: RecallMatch, conflict_services: Conflicts) -> list[str]:
     """The other memories that name a different root cause for this match's service (those
     that name the same one, in other words, agree with it)."""
