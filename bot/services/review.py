@@ -84,7 +84,9 @@ class ReviewService:
         if query and query.strip():
             # no channel: the store leaves private memories out of the search altogether
             matches = await self._recall.recall(RecallQuery(team_id=team_id, title=query.strip()[:3000], limit=20))
-            found = [m for m in matches if await visible(m.memory.is_private, m.memory.channel_id)]
+            # what the thread and /recall would show (strong, or the weak few): one judgement decides
+            shown = [m for m in matches if m.tier != "below"]
+            found = [m for m in shown if await visible(m.memory.is_private, m.memory.channel_id)]
         return HomeContent(
             awaiting=awaiting[: self._shown],
             to_review=to_review[: self._shown],
