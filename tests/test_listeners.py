@@ -53,6 +53,12 @@ def slack_client() -> AsyncMock:
     client.chat_postMessage.return_value = {"ok": True, "ts": "1700000000.000100"}
     # alice is in the incident's channel: her resolution closes it (bot/policy.py)
     client.conversations_members.return_value = {"ok": True, "members": [USER], "response_metadata": {}}
+    # a plain public channel: a bare mock's every field is truthy, so it would read as shared with
+    # another organisation (Slack Connect) and be isolated
+    client.conversations_info.return_value = {
+        "ok": True,
+        "channel": {"id": CHANNEL, "name": "inc-db", "is_private": False},
+    }
     return client
 
 
