@@ -53,7 +53,7 @@ from bot.policy import Reviewers
 from bot.recall.concepts import load_vocabulary
 from bot.recall.pipeline import Recaller
 from bot.services.access import Access
-from bot.services.alerts import AlertService
+from bot.services.alerts import AlertService, fired_alerts
 from bot.services.container import Services
 from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
@@ -206,6 +206,7 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         recall = RecallService(
             memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics,
             access=access, rules=RuleService(memory, vocabulary, settings.rules_dir), semantic=semantic,
+            alerts=fired_alerts(pool), alert_labels=settings.recall_alert_labels,
         )  # fmt: skip
 
         services = Services(
@@ -219,7 +220,9 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
                 changes=count_store_errors(PostgresMessageChanges(pool), metrics, name="incidents"),
             ),  # fmt: skip
             recall=recall,
-            resolution=ResolutionService(memory, access=access, corrections=CorrectionLimits.of(settings)),
+            resolution=ResolutionService(
+                memory, access=access, corrections=CorrectionLimits.of(settings), alerts=fired_alerts(pool)
+            ),  # fmt: skip
             investigation=investigation,
             drafting=DraftingService(drafter, incident_store, drafts),
             nudges=NudgeService.from_settings(settings, nudge_store, reading),

@@ -204,6 +204,16 @@ class Settings(BaseSettings):
     alerts_max_body: int = Field(
         default=1024 * 1024, ge=1024, le=16 * 1024 * 1024, description="largest alert webhook body accepted (bytes)"
     )
+    recall_alert_labels: str = Field(
+        default="", description="comma-separated labels that identify an alert besides its name and `service` "
+        "(e.g. `cluster,env`): the same alert recalls a past incident (bot/recall/alerts.py)"
+    )  # fmt: skip
+    recurrence_window_days: int = Field(
+        default=90,
+        ge=1,
+        le=3650,
+        description="how far back the recall thread counts the same alert's confirmed memories",
+    )
     log_format: Literal["json", "text"] = Field(
         default="json", description="`serve`'s log lines: one JSON object per line, or text for a terminal"
     )

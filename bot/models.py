@@ -18,6 +18,8 @@ MAX_TEXT = 3000
 MAX_STORED_TEXT = 100_000  # a memory's own text: pages of a postmortem, not a data dump
 MAX_FAILED_ATTEMPTS = 100
 MAX_TAGS = 50
+MAX_ALERTS = 50  # alerts a memory keeps: the distinct ones that fired for its incident
+MAX_ALERT_LABELS = 40
 # The verification note's start when a resolver marked their own fix as verified: it is kept as
 # human_confirmed, never as verified, until someone else verifies it (bot/policy.py).
 SELF_VERIFIED = "self-verified"
@@ -110,6 +112,22 @@ class TruthTransition(Strict):
         return shown_person(self.actor, self.actor_name) or self.actor
 
 
+class MemoryAlert(Strict):
+    """An alert that fired for the incident, as its rule named it: what a later alert with the same
+    name and identifying labels is recalled by (bot/recall/signals.py)."""
+
+    name: RequiredText
+    labels: dict[Annotated[str, StringConstraints(min_length=1, max_length=100)], Text] = Field(
+        default_factory=dict, max_length=MAX_ALERT_LABELS
+    )
+
+    def shown(self, keys: list[str] | None = None) -> str:
+        """`HighErrorRate{service=payments}`: the name and (these of) its labels, sorted."""
+        labels = {k: v for k, v in self.labels.items() if keys is None or k in keys}
+        inner = ",".join(f"{k}={v}" for k, v in sorted(labels.items()) if k != "alertname")
+        return f"{self.name}{{{inner}}}" if inner else self.name
+
+
 class Incident(Strict):
     """The CURRENT incident as declared or detected in a channel."""
 
@@ -181,6 +199,9 @@ class MemoryDraft(Strict):
     verified_at: datetime | None = None
     verification_note: Text | None = None
     tags: list[Tag] = Field(default_factory=list, max_length=MAX_TAGS)
+    alerts: list[MemoryAlert] = Field(
+        default_factory=list, max_length=MAX_ALERTS, description="the alerts that fired for the incident"
+    )
     channel_id: Identifier | None = None
     is_private: bool = False
     occurred_at: datetime | None = None
@@ -206,7 +227,9 @@ class MemoryDraft(Strict):
         content: a better extractor reading the same fields from the same file changes nothing.
         Nor is a person's name: the same person resolving again under a new display name changes
         nothing; nor what was drafted at resolution (`drafting`)."""
-        return self.model_dump(mode="json", exclude={"provenance", "verified_by_name", "drafting"})
+        # No alerts is no field: memories retained before memories kept alerts compare the same.
+        exclude = {"provenance", "verified_by_name", "drafting"} | (set() if self.alerts else {"alerts"})
+        return self.model_dump(mode="json", exclude=exclude)
 
     @property
     def shown_verifier(self) -> str | None:
@@ -266,6 +289,12 @@ class RecallQuery(Strict):
     )
     isolated: bool = Field(
         default=False, description="`channel_id` is kept to itself: only memories kept from it are recalled there"
+    )
+    alerts: list[MemoryAlert] = Field(
+        default_factory=list, max_length=MAX_ALERTS, description="the incident's alerts: the same one is evidence"
+    )
+    alert_labels: list[Tag] = Field(
+        default_factory=list, description="labels besides `service` that identify an alert (RECALL_ALERT_LABELS)"
     )
     limit: int = Field(default=5, ge=1, le=50)
     exclude_ids: list[Identifier] = Field(

@@ -399,3 +399,18 @@ async def test_purging_is_for_the_declarer_reviewers_and_admins(database_url: st
         assert await pool.fetchval("SELECT purged_by FROM purge_records") == "U1"
     finally:
         await pool.close()
+
+
+def test_a_memory_keeps_the_alerts_that_fired_for_it(cli, tmp_path: Path) -> None:
+    alerts = [{"name": "HighErrorRate", "labels": {"service": "payments", "severity": "page"}}]
+    path = write(tmp_path, "m.jsonl", [{**OUTCOME, "alerts": alerts}])
+    code, out, err = cli("retain", path)
+    assert (code, out.split()) == (0, ["created", "INC-7"]), err  # was refused: "Extra inputs are not permitted"
+    code, out, _ = cli("show", "INC-7", "--json")
+    assert code == 0 and json.loads(out)["alerts"] == alerts
+    assert cli("retain", path)[1].split() == ["unchanged", "INC-7"]
+    # other alerts are other content: named, nothing overwritten
+    code, out, err = cli("retain", write(tmp_path, "n.jsonl", [{**OUTCOME, "alerts": [{"name": "Other"}]}]))
+    assert code == 1 and "alerts" in out + err
+    code, out, err = cli("retain", write(tmp_path, "b.jsonl", [{**OUTCOME, "alerts": [{"labels": {}}]}]))
+    assert code != 0 and "name" in out + err

@@ -375,3 +375,38 @@ def test_derived_ids_read_well_are_stable_and_fit() -> None:
 def test_windows_line_endings_read_the_same() -> None:
     unix = parse_markdown(POSTMORTEM, team_id="T", incident_id="x")
     assert parse_markdown(POSTMORTEM.replace("\n", "\r\n"), team_id="T", incident_id="x") == unix
+
+
+def test_a_postmortem_s_front_matter_names_the_alerts_that_fired() -> None:
+    text = """---
+title: Payments API errors after the deploy
+alerts:
+  - name: HighErrorRate
+    labels: {service: payments, severity: page}
+  - "PaymentsLatencyHigh{service=payments,quantile=\\"0.99\\"}"
+  - PagerDuty paged the on-call at 10:02
+---
+# Payments API errors after the deploy
+
+## Root cause
+The deploy shipped a config without the provider's new endpoint.
+
+Alerts: these lines are prose, not alerts
+"""
+    draft = parse_markdown(text, team_id="T1", incident_id="PM-1")
+    assert [(a.name, a.labels) for a in draft.alerts] == [
+        ("HighErrorRate", {"service": "payments", "severity": "page"}),
+        ("PaymentsLatencyHigh", {"service": "payments", "quantile": "0.99"}),
+    ]  # the sentence is no alert: left out, not guessed at
+    assert draft.provenance is not None and draft.provenance.fields["alerts"] == "front matter 'alerts'"
+    one_line = parse_markdown(text.replace(text[text.index("alerts:") : text.index("---\n#")], "alerts: A, B{x=1}\n"),
+                              team_id="T1", incident_id="PM-1")  # fmt: skip
+    assert [(a.name, a.labels) for a in one_line.alerts] == [("A", {}), ("B", {"x": "1"})]
+    plain = parse_markdown(text.replace("alerts:", "others:"), team_id="T1", incident_id="PM-1")
+    assert plain.alerts == []
+
+
+def test_json_lines_records_carry_their_alerts() -> None:
+    record = {"title": "Disk full on db-1", "alerts": [{"name": "DiskFull", "labels": {"service": "db"}}]}
+    (draft,) = parse_memory_records(json.dumps(record), team_id="T1", incident_id_for=lambda _i, _r: "PM-2")
+    assert draft.alerts[0].shown() == "DiskFull{service=db}"

@@ -126,8 +126,6 @@ async def _incident(ctx: JobContext, stored: StoredDelivery, team_id: str) -> tu
         incident = await services.incidents.open_in(team_id, channel.id)
         return incident, "joined" if incident is not None else "no_incident"
     incident, new = await services.incidents.declare(team_id, channel, incident_from(route, batch), declared_by=None)
-    if new or incident.recall_thread_ts is None:
-        await start_recall_thread(services, incident)  # as for a declared incident: at alert time
     return incident, "opened" if new else "joined"
 
 
@@ -156,6 +154,11 @@ async def deliver_alerts(ctx: JobContext, ref: AlertDelivery) -> None:
             incident.team, incident.channel, ts, batch.source.value, timeline_text(batch.source.value, fresh),
             datetime.now(UTC), event_id=None,
         )  # fmt: skip
+    if any(a.status is Status.FIRING for a in batch.alerts) and (
+        outcome == "opened" or incident.recall_thread_ts is None
+    ):
+        # as for a declared incident, at alert time; once its alerts are its own: they are recalled by
+        await start_recall_thread(services, incident)
     if any(s.alert.status is Status.RESOLVED for s in fresh) and await services.alerts.all_resolved(
         incident.team, incident.incident_id
     ):

@@ -19,6 +19,7 @@ import re
 from pathlib import PurePath
 from typing import Any
 
+from bot.importer.alerts import alerts_from
 from bot.importer.document import Document, Section, parse_document, plain
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, seed_draft
 from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
@@ -310,6 +311,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
                                       "first line": "the first line"}.get(doc.title_from, "the file name"))  # fmt: skip
     inline: dict[str, list[tuple[str, str]]] = {}
     read_metadata(doc, fields, inline)
+    fields.put("alerts", alerts_from(doc.meta.get("alerts")), "front matter 'alerts'")  # only there: precision
 
     def take(kind: str) -> tuple[str, str]:
         text, origin = _sections_text(doc.of_kind(kind))

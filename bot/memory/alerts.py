@@ -9,6 +9,8 @@ import asyncpg
 
 from bot.alerts.model import Alert, AlertBatch, Source, Status
 from bot.memory.pool import acquire
+from bot.models import MAX_ALERTS as MAX_MEMORY_ALERTS
+from bot.models import MemoryAlert
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +118,18 @@ class PostgresAlertStore:
                 source.value, keys,
             )  # fmt: skip
         return (row["team_id"], row["incident_id"]) if row else None
+
+    async def fired_for(self, team_id: str, incident_id: str) -> list[MemoryAlert]:
+        """The distinct alerts (name + labels) that joined the incident's timeline, first fired
+        first: what its memory keeps at resolution."""
+        async with acquire(self._pool) as conn:
+            rows = await conn.fetch(
+                """SELECT a.name, a.labels, min(a.id) AS first FROM alerts a JOIN incidents i ON i.pk = a.incident_pk
+                   WHERE i.team_id = $1 AND i.incident_id = $2 AND a.applied
+                   GROUP BY a.name, a.labels ORDER BY first LIMIT $3""",
+                team_id, incident_id, MAX_MEMORY_ALERTS,
+            )  # fmt: skip
+        return [MemoryAlert(name=r["name"], labels=r["labels"]) for r in rows]
 
     async def all_resolved(self, team_id: str, incident_id: str) -> bool:
         """Whether every alert that joined the incident is resolved now (its latest state)."""

@@ -28,6 +28,7 @@ def _row(draft: MemoryDraft, vocabulary: Vocabulary) -> tuple[tuple, Counter[str
     features = memory_features(draft, vocabulary)
     values = {c: getattr(draft, c) for c in _COLUMNS}
     values["failed_attempts"] = json.dumps([a.model_dump() for a in draft.failed_attempts])
+    values["alerts"] = json.dumps([a.model_dump(mode="json") for a in draft.alerts])
     values["source"] = draft.source.value
     values["truth_state"] = draft.truth_state.value
     if draft.truth_state.reusable and draft.verified_at is None:
@@ -51,8 +52,8 @@ async def retain_many(conn: asyncpg.Connection, drafts: Sequence[MemoryDraft], v
         docs[(draft.team_id, draft.incident_id)] = terms
     cols = ", ".join(_COLUMNS)
     # COPY sends jsonb as text: the staging table holds text, the insert casts it
-    staged = cols.replace("failed_attempts", "failed_attempts::text")
-    inserted = cols.replace("failed_attempts", "failed_attempts::jsonb")
+    staged = cols.replace("failed_attempts", "failed_attempts::text").replace("alerts", "alerts::text")
+    inserted = cols.replace("failed_attempts", "failed_attempts::jsonb").replace("alerts", "alerts::jsonb")
     async with conn.transaction():
         await hold_retain_lock(conn)
         await conn.execute(

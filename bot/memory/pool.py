@@ -19,14 +19,21 @@ ACQUIRE_TIMEOUT_S = 10.0
 DRAFT_COLUMNS = (
     "team_id", "incident_id", "title", "service", "severity", "symptoms", "error_message",
     "root_cause", "diagnosis", "resolution", "failed_attempts", "lesson", "notes", "source",
-    "truth_state", "verified_by", "verified_by_name", "verified_at", "verification_note", "tags", "channel_id",
+    "truth_state", "verified_by", "verified_by_name", "verified_at", "verification_note", "tags", "alerts", "channel_id",
     "is_private", "occurred_at", "resolved_at", "superseded_by",
 )  # fmt: skip
 
 
 def _encode_jsonb(value: Any) -> str:
     # A str is already JSON text: the job queue (pgqueuer) sends its headers encoded.
-    return value if isinstance(value, str) else json.dumps(value)
+    return value if isinstance(value, str) else json.dumps(value, default=_model_json)
+
+
+def _model_json(value: Any) -> Any:
+    # a draft's list of models (its alerts) is written as their JSON
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 async def _init_connection(conn: asyncpg.Connection) -> None:

@@ -4,8 +4,8 @@ Three sources, then one exact scoring:
 - the impact-ordered postings (migrations/0004): the query's heaviest terms, each read to a
   depth, summed into an approximate score; the best RESCORE memories go on;
 - memories retained since the postings were last derived, through the GIN index;
-- memories with the query's error signature or naming one of its mechanisms (concepts), so that
-  a memory sharing no word with the query can still come back;
+- memories with the query's error signature or naming one of its mechanisms (concepts), or whose
+  incident fired one of the query's alerts, so that a memory sharing no word with it comes back;
 and a superseded memory brings its successor along. All are scored by exact BM25 (whole query
 plus twice its title) in one pass over each memory's own term counts.
 """
@@ -143,6 +143,17 @@ async def search_candidates(
                              (SELECT m.pk FROM memories m WHERE m.team_id = $1 AND m.concepts && ${extra + 1}::text[] {filters}
                               ORDER BY m.pk DESC LIMIT ${extra + 2}))""", "", ""),
             *head, terms.signature, list(terms.concepts), SIGNAL_CANDIDATES,
+        )  # fmt: skip
+    if query.alerts:
+        # a memory whose incident fired one of these alerts competes whatever its words (the
+        # labels are compared in bot/recall/alerts.py; the name picks through the GIN index)
+        names = sorted({a.name for a in query.alerts})
+        rows += await conn.fetch(
+            _scored_select(
+                columns,
+                f"""m.pk IN (SELECT m.pk FROM memories m WHERE m.team_id = $1 AND m.alerts @> ANY(${extra}::jsonb[])
+                             {filters} ORDER BY m.pk DESC LIMIT ${extra + 1})""", "", ""),
+            *head, [[{"name": n}] for n in names], SIGNAL_CANDIDATES,
         )  # fmt: skip
     rows = list({r["pk"]: r for r in rows}.values())
     present = {r["incident_id"] for r in rows}

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.models import RecallMatch
+from bot.recall.alerts import ALERT_EVIDENCE
 from bot.recall.signals import Signals
 
 SIGNATURE_EVIDENCE = 0.3
@@ -48,7 +49,7 @@ def judge(signals: Signals) -> float:
     """Absolute relevance in [0, 1]."""
     shares = (signals.coverage + signals.title_overlap + signals.title_echo) / 3.0
     evidence = SIGNATURE_EVIDENCE * signals.signature + CONCEPT_EVIDENCE * signals.concepts
-    evidence += MEANING_EVIDENCE * meaning_share(signals.similarity)
+    evidence += MEANING_EVIDENCE * meaning_share(signals.similarity) + ALERT_EVIDENCE * (signals.same_alert or 0.0)
     return round(min(1.0, shares + evidence), 4)
 
 

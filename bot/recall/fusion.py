@@ -21,6 +21,7 @@ class FusionWeights:
     signature: float = 0.3
     concepts: float = 0.35
     semantic: float = 1.0  # tuned on jira-dev (docs/BENCHMARKS.md); 0 without embeddings
+    same_alert: float = 1.0  # as much as the best lexical match: the same alert is the same failure
     # multipliers
     same_service: float = 0.2
     truth: float = 0.3
@@ -35,6 +36,8 @@ def relevance(signals: Signals, weights: FusionWeights = DEFAULT_WEIGHTS) -> flo
     score = signals.lexical + weights.signature * signals.signature + weights.concepts * signals.concepts
     if signals.semantic is not None:
         score += weights.semantic * signals.semantic
+    if signals.same_alert:
+        score += weights.same_alert * signals.same_alert
     return score
 
 

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 
 from bot.models import RecallQuery, TruthState
+from bot.recall.alerts import same_alert, shown
 from bot.recall.candidates import Candidate
 from bot.recall.meaning import quoted
 from bot.recall.signals import Signals
@@ -97,7 +98,10 @@ def explain(
     query: RecallQuery, candidate: Candidate, signals: Signals, now: datetime, surfaces: Mapping[str, str] | None = None
 ) -> list[str]:
     memory = candidate.memory
-    reasons = term_reasons(candidate, surfaces or {})
+    alert = same_alert(query, memory) if signals.same_alert else None
+    # the strongest evidence first: it is what a responder should read first
+    reasons = [f"same alert: {shown(alert, query)}"] if alert else []
+    reasons += term_reasons(candidate, surfaces or {})
     if signals.semantic is not None and signals.semantic >= SIMILAR_MEANING and candidate.closest_sentence:
         reasons.append(f"similar meaning: “{quoted(candidate.closest_sentence)}”")
     if candidate.same_signature:

@@ -9,6 +9,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from bot.models import RecallQuery, TruthState
+from bot.recall.alerts import same_alert
 from bot.recall.candidates import TITLE_QUERY_BONUS, Candidate
 from bot.recall.tokens import tokenize
 
@@ -50,6 +51,9 @@ class Signals:
     head: float = 0.0
     """Like `coverage`, against the memory's title and symptoms only: a short first report covers
     little of a long postmortem, but what it says is what the postmortem's opening says."""
+    same_alert: float | None = None
+    """1 when the memory's incident fired one of the query's alerts (bot/recall/alerts.py); None
+    when the query has no alerts (a declared incident, a replay), so nothing changes for it."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -113,6 +117,7 @@ def measure(
                 semantic=None if c.semantic is None else ((c.semantic - low) / (high - low) if high > low else 1.0),
                 similarity=c.semantic,
                 head=_weighted_share(query_weighted, _head_terms(m.title, m.symptoms), c.query_idf),
+                same_alert=(1.0 if same_alert(query, m) else 0.0) if query.alerts else None,
             )
         )
     return out

@@ -5,15 +5,16 @@ and the alert's labels, its words (summary, description) as the symptoms recall 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 
 from bot.alerts.model import Alert, AlertBatch, Status
 from bot.alerts.routes import AlertRoutes, Route
 from bot.fence import neutralise
 from bot.memory.alerts import PostgresAlertStore, Received, StoredAlert, StoredDelivery
-from bot.models import Incident
+from bot.models import Incident, MemoryAlert
 from bot.observability import Metrics
 
-__all__ = ["AlertService", "StoredDelivery", "incident_from", "timeline_text"]
+__all__ = ["AlertService", "StoredDelivery", "fired_alerts", "incident_from", "timeline_text"]
 
 TITLE_CHARS = 200
 SYMPTOMS_CHARS = 1_500
@@ -44,6 +45,11 @@ def incident_from(route: Route, batch: AlertBatch) -> Incident:
         severity=route.severity or labels.get("severity") or first.labels.get("severity"),
         symptoms=symptoms[:SYMPTOMS_CHARS] or None,
     )
+
+
+def fired_alerts(pool: object) -> Callable[[str, str], Awaitable[list[MemoryAlert]]]:
+    """What a resolution's memory keeps: the alerts that joined the incident's timeline."""
+    return PostgresAlertStore(pool).fired_for
 
 
 def timeline_text(source: str, alerts: list[StoredAlert]) -> str:

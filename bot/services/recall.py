@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
 from bot.memory.port import MemoryStore
-from bot.models import FeedbackKind, IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
+from bot.models import FeedbackKind, IncidentRecord, MemoryAlert, MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
 from bot.policy import Act, Actor
 from bot.recall.conflicts import conflict_clusters
@@ -53,8 +54,13 @@ class RecallService:
         semantic: SemanticRecall | None = None,
         rules: RuleService | None = None,
         access: Access | None = None,
+        alerts: Callable[[str, str], Awaitable[list[MemoryAlert]]] | None = None,
+        alert_labels: str = "",
     ) -> None:
         self._memory = memory
+        # an incident's alerts (team, incident id), and the labels naming one (RECALL_ALERT_LABELS)
+        self._alerts = alerts
+        self._alert_labels = [k.strip() for k in alert_labels.split(",") if k.strip()]
         self._semantic = semantic
         # the query is read with the vocabulary the store indexed the memories with
         self._recaller = (recaller or Recaller(vocabulary=memory.vocabulary)).with_floor(floor)
@@ -101,9 +107,10 @@ class RecallService:
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)
         # the incident's own memory (resolved before, now recalled in its channel) is not "past"
+        fired = await self._alerts(incident.team, incident.incident_id) if self._alerts is not None else []
         query = RecallQuery.for_incident(
             incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id], private=incident.is_private,
-            isolated=incident.is_isolated,
+            isolated=incident.is_isolated, alerts=fired, alert_labels=self._alert_labels,
         )  # fmt: skip
         # the approved rules that fire do not depend on what is recalled: both are read at once
         matches, patterns = await asyncio.gather(self._timed(query, "incident"), self.known_patterns(incident))

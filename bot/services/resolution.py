@@ -9,6 +9,7 @@ verifies their own fix: kept as human_confirmed with the note "self-verified".
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -20,6 +21,7 @@ from bot.models import (
     SELF_VERIFIED,
     DraftingTrace,
     IncidentRecord,
+    MemoryAlert,
     MemoryDraft,
     MemoryRecord,
     Resolution,
@@ -59,6 +61,7 @@ def draft_for(
     drafting: DraftingTrace | None = None,
     closing: bool = True,
     memory_id: str | None = None,
+    alerts: list[MemoryAlert] | None = None,
 ) -> MemoryDraft:
     """The memory a resolution makes. A human filled the modal: human_confirmed when they may
     close the incident (their own "verified" kept as self-verified), else an unconfirmed
@@ -94,6 +97,7 @@ def draft_for(
         is_private=kept_to_home(is_private=incident.is_private, is_isolated=incident.is_isolated),
         occurred_at=incident.started_at,
         drafting=drafting,
+        alerts=alerts or [],
     )
 
 
@@ -112,9 +116,15 @@ class CorrectionLimits:
 
 class ResolutionService:
     def __init__(
-        self, memory: MemoryStore, *, access: Access | None = None, corrections: CorrectionLimits | None = None
+        self,
+        memory: MemoryStore,
+        *,
+        access: Access | None = None,
+        corrections: CorrectionLimits | None = None,
+        alerts: Callable[[str, str], Awaitable[list[MemoryAlert]]] | None = None,
     ) -> None:
         self._memory = memory
+        self._alerts = alerts  # the alerts that joined an incident's timeline (team, incident id)
         self._access = access
         self._corrections = corrections or CorrectionLimits()
 
@@ -141,14 +151,17 @@ class ResolutionService:
         incident = await self.access.take_declarer_rights(incident, by.id, in_channel=in_channel)
         if resolution.verified:
             self.access.require_for_incident(by, Act.RESOLVE_VERIFIED, incident)
+        fired = await self._alerts(incident.team, incident.incident_id) if self._alerts is not None else []
         if not self.access.may_close(by, incident, in_channel=in_channel):
             hypothesis = f"{incident.incident_id}{RELATED_MARK}by-{by.id}"
             return await self._keep(
                 draft_for(incident, resolution, resolved_by=by.id, resolved_by_name=by.name, drafting=drafting,
-                          closing=False, memory_id=hypothesis),
+                          closing=False, memory_id=hypothesis, alerts=fired),
                 ResolutionStatus.HYPOTHESIS,
             )  # fmt: skip
-        draft = draft_for(incident, resolution, resolved_by=by.id, resolved_by_name=by.name, drafting=drafting)
+        draft = draft_for(
+            incident, resolution, resolved_by=by.id, resolved_by_name=by.name, drafting=drafting, alerts=fired
+        )
         try:
             outcome = await self._memory.resolve_incident(draft)
         except MemoryConflict as conflict:

@@ -1,0 +1,65 @@
+"""A postmortem's front matter `alerts:` as the memory keeps them (bot.models.MemoryAlert).
+
+    alerts:                                   alerts: HighErrorRate{service=payments}, DiskFull
+      - name: HighErrorRate
+        labels: {service: payments}           (a list of such strings works too)
+
+Precision first: an item that is not a map with a name, nor `Name` / `Name{key=value,...}`
+written as a rule names an alert, is left out rather than guessed at.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from bot.models import MAX_ALERT_LABELS, MAX_ALERTS
+
+_NAME = r"[A-Za-z_][\w:.-]{0,199}"
+_WRITTEN = re.compile(rf"^\s*({_NAME})\s*(?:\{{([^{{}}]{{0,4000}})\}})?\s*$")
+_ITEMS = re.compile(r"[^,{]+(?:\{[^}]*\})?")
+_PAIR = re.compile(r"^\s*([A-Za-z_]\w{0,99})\s*=\s*\"?([^\"]{0,300}?)\"?\s*$")
+
+
+def _labels(mapping: Any) -> dict[str, str] | None:
+    if not isinstance(mapping, dict):
+        return None
+    return {str(k)[:100]: str(v)[:300] for k, v in list(mapping.items())[:MAX_ALERT_LABELS] if v is not None}
+
+
+def _written(text: str) -> dict[str, Any] | None:
+    """`HighErrorRate{service=payments}` (Prometheus' way of writing an alert), or None."""
+    found = _WRITTEN.match(text[:4500])
+    if not found:
+        return None
+    labels: dict[str, str] = {}
+    for pair in (found.group(2) or "").split(",")[:MAX_ALERT_LABELS]:
+        if not pair.strip():
+            continue
+        kv = _PAIR.match(pair)
+        if not kv:
+            return None
+        labels[kv.group(1)] = kv.group(2)
+    return {"name": found.group(1), "labels": labels}
+
+
+def alerts_from(value: Any) -> list[dict[str, Any]]:
+    """The alerts front matter names: a list of maps (`name`, `labels`) or of written alerts, or
+    one string of written alerts separated by commas; unreadable items are left out."""
+    if isinstance(value, str):
+        items: list[Any] = [m.group(0) for m in _ITEMS.finditer(value[:20_000])]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return []
+    kept: list[dict[str, Any]] = []
+    for item in items[: MAX_ALERTS * 2]:
+        if isinstance(item, dict):
+            name, labels = item.get("name") or item.get("alertname"), _labels(item.get("labels") or {})
+            alert = {"name": name.strip()[:200], "labels": labels} if isinstance(name, str) and name.strip() else None
+            alert = alert if labels is not None else None
+        else:
+            alert = _written(str(item)) if isinstance(item, str) else None
+        if alert is not None and alert not in kept:
+            kept.append(alert)
+    return kept[:MAX_ALERTS]

@@ -1,0 +1,39 @@
+"""The same alert: a past incident that fired the query's alert, by name and identifying labels.
+
+A recurring failure usually fires the same alert with the same labels, so this is the strongest,
+cheapest evidence recall has. An alert is identified by its name plus the labels a team names
+(RECALL_ALERT_LABELS; `service` always): `instance`, `pod` or a start time differ between two
+firings of the same failure and identify nothing. A label missing from both alerts is the same;
+missing from one only is not. Memories without alerts (every imported tracker, jira-dev) get no
+signal at all, so their ranking is what it was.
+"""
+
+from __future__ import annotations
+
+from bot.models import MemoryAlert, MemoryDraft, RecallQuery
+
+ALWAYS_IDENTIFYING = ("service",)
+ALERT_EVIDENCE = 0.5
+"""Added to the absolute relevance (floor.judge): the same alert alone passes the floor."""
+
+
+def identifying(keys: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted({*ALWAYS_IDENTIFYING, *(k.strip() for k in keys if k.strip())}))
+
+
+def _identity(alert: MemoryAlert, keys: tuple[str, ...]) -> tuple[str, tuple[str | None, ...]]:
+    return alert.name, tuple(alert.labels.get(k) for k in keys)
+
+
+def same_alert(query: RecallQuery, memory: MemoryDraft) -> MemoryAlert | None:
+    """The memory's first alert that is one of the query's (same name, same identifying labels)."""
+    if not query.alerts or not memory.alerts:
+        return None
+    keys = identifying(query.alert_labels)
+    wanted = {_identity(a, keys) for a in query.alerts}
+    return next((a for a in memory.alerts if _identity(a, keys) in wanted), None)
+
+
+def shown(alert: MemoryAlert, query: RecallQuery) -> str:
+    """`HighErrorRate{service=payments}`: the name and the labels that made it the same alert."""
+    return alert.shown(list(identifying(query.alert_labels)))
