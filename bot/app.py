@@ -53,7 +53,7 @@ from bot.policy import Reviewers
 from bot.recall.concepts import load_vocabulary
 from bot.recall.pipeline import Recaller
 from bot.services.access import Access
-from bot.services.alerts import AlertService, fired_alerts
+from bot.services.alerts import AlertService, alert_memory, fired_alerts
 from bot.services.container import Services
 from bot.services.drafting import DraftingService
 from bot.services.incidents import IncidentService
@@ -206,7 +206,8 @@ async def open_services(settings: Settings) -> AsyncIterator[Services]:
         recall = RecallService(
             memory, recaller=Recaller(vocabulary=vocabulary), floor=settings.recall_floor, metrics=metrics,
             access=access, rules=RuleService(memory, vocabulary, settings.rules_dir), semantic=semantic,
-            alerts=fired_alerts(pool), alert_labels=settings.recall_alert_labels,
+            alerts=alert_memory(pool), alert_labels=settings.recall_alert_labels,
+            recurrence_days=settings.recurrence_window_days,
         )  # fmt: skip
 
         services = Services(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,13 @@ from bot.sandbox.local_bot import LocalBot, local_bot
 from tests.test_alerts_e2e import PROBE_MEMORY, fixture, prepare, settings_for
 
 PROBE_LABELS = {"alertname": "ProbeFailure", "job": "http_checks", "instance": "https://old.example.org"}
-# Its words share little with the alert's: only the alert says it is the same failure.
+# It shares no word with the alert: only the alert says it is the same failure.
 SAME_ALERT_MEMORY = {
     "incident_id": "INC-EDGE-3",
-    "title": "Edge load balancer health checks flapping after the config push",
+    "title": "Renewal cron stopped after the base image upgrade",
     "service": "edge",
-    "root_cause": "the health check path moved in the new config and answered 404",
-    "resolution": "restored the old path and added a canary for health check changes",
+    "root_cause": "the cron daemon was missing from the new base image",
+    "resolution": "added cron back, and a heartbeat for the renewal job",
     "truth_state": "human_confirmed",
     "verified_by": "maya",
     "alerts": [{"name": "ProbeFailure", "labels": PROBE_LABELS}],
@@ -33,7 +34,7 @@ SAME_ALERT_MEMORY = {
 OTHER_JOB_MEMORY = {
     **SAME_ALERT_MEMORY,
     "incident_id": "INC-EDGE-4",
-    "title": "Status page probe failing during the DNS migration",
+    "title": "Status page unreachable during the DNS migration",
     "alerts": [{"name": "ProbeFailure", "labels": {**PROBE_LABELS, "job": "status_page"}}],
 }
 
@@ -83,3 +84,49 @@ async def test_the_memory_of_a_resolved_alert_incident_keeps_its_alerts(bot: Loc
     memory = await bot.runtime.services.memory.get(bot.sandbox.team_id, incident.incident_id)
     labels = fixture("alertmanager_firing.json")["alerts"][0]["labels"]
     assert memory.alerts == [MemoryAlert(name="ProbeFailure", labels=labels)]
+
+
+def _days_ago(days: int) -> str:
+    return (datetime.now(UTC) - timedelta(days=days)).isoformat()
+
+
+async def test_the_recurrence_line_counts_only_confirmed_memories_of_the_service_in_the_window(
+    database_url: str, tmp_path: Path
+) -> None:
+    probe = {"name": "ProbeFailure", "labels": {"job": "http_checks"}}
+    base = {**SAME_ALERT_MEMORY, "alerts": [probe]}
+    records = [
+        {**base, "incident_id": "INC-R-1", "occurred_at": _days_ago(10)},
+        {**base, "incident_id": "INC-R-2", "occurred_at": _days_ago(40)},
+        {**base, "incident_id": "INC-R-3", "occurred_at": _days_ago(80), "truth_state": "verification_confirmed"},
+        # not counted: unconfirmed, out of the window, another service, another alert
+        {**base, "incident_id": "INC-X-1", "occurred_at": _days_ago(5), "truth_state": "unconfirmed_hypothesis",
+         "verified_by": None},
+        {**base, "incident_id": "INC-X-2", "occurred_at": _days_ago(120)},
+        {**base, "incident_id": "INC-X-3", "occurred_at": _days_ago(3), "service": "billing"},
+        {**base, "incident_id": "INC-X-4", "occurred_at": _days_ago(3), "alerts": [{"name": "DiskFull"}]},
+    ]  # fmt: skip
+    async with SlackSandbox(scopes=(*DEFAULT_SCOPES, "channels:manage")) as sandbox:
+        async with local_bot(settings_for(database_url, tmp_path), sandbox=sandbox) as bot:
+            prepare(bot)
+            for record in records:
+                await bot.runtime.services.memory.retain(draft_from_json(record, team_id=sandbox.team_id))
+            await fire(bot)
+            (parent,) = [m for m in bot.sandbox.messages("C0PROBES1") if "past incident" in m.text]
+            assert "4th time in 90 days: INC-R-1, INC-R-2, INC-R-3" in parent.text
+            assert "4th time in 90 days: INC-R-1, INC-R-2, INC-R-3" in json.dumps(parent.blocks)
+            assert "INC-X" not in parent.text
+
+
+async def test_an_alert_like_nothing_in_memory_says_new(bot: LocalBot) -> None:
+    firing = fixture("alertmanager_firing.json")
+    alert = firing["alerts"][0]
+    alert["labels"] |= {"alertname": "QuasarDriftDetected"}
+    alert["annotations"] = {"summary": "Quasar drift detected on zeta-9", "description": "zeta-9 drifts"}
+    alert["fingerprint"], firing["groupKey"] = "ffff0000ffff0000", '{}:{alertname="QuasarDriftDetected"}'
+    firing["commonLabels"] = alert["labels"]
+    firing["commonAnnotations"] = alert["annotations"]
+    assert (await bot.alerts.send("alertmanager", firing)).status == 200
+    await bot.runtime.settle()
+    (line,) = [m for m in bot.sandbox.messages("C0PROBES1") if "Nothing in memory looks like this" in m.text]
+    assert "new: nothing like it in memory" in line.text and "time in 90 days" not in line.text

@@ -46,7 +46,10 @@ async def post_recall_thread(ctx: JobContext, incident: IncidentRecord, *, asked
         return await post_once(ctx, f"{key}:weak", incident.channel, messages.recall_weak(result.weak, utcnow()))
     if quiet and not asked and services.settings.recall_when_nothing_found == "silent":
         return None
-    parent = messages.recall_parent(incident.title, result.matches, result.conflicts, incident_ref=incident.incident_id)
+    parent = messages.recall_parent(
+        incident.title, result.matches, result.conflicts, incident_ref=incident.incident_id,
+        recurrence=result.recurrence,
+    )  # fmt: skip
     thread_ts = await post_once(ctx, f"{key}:parent", incident.channel, parent)
     await services.incidents.remember_recall_thread(incident, thread_ts)
     for rule in result.known_patterns:  # reviewed knowledge first, then the memories

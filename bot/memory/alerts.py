@@ -4,13 +4,15 @@ alerts by name and labels, and which of them joined which incident's timeline.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 import asyncpg
 
 from bot.alerts.model import Alert, AlertBatch, Source, Status
 from bot.memory.pool import acquire
+from bot.memory.search import recurring
 from bot.models import MAX_ALERTS as MAX_MEMORY_ALERTS
-from bot.models import MemoryAlert
+from bot.models import MemoryAlert, RecallQuery
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +132,12 @@ class PostgresAlertStore:
                 team_id, incident_id, MAX_MEMORY_ALERTS,
             )  # fmt: skip
         return [MemoryAlert(name=r["name"], labels=r["labels"]) for r in rows]
+
+    async def recurring(self, query: RecallQuery, service: str, names: list[str], since: datetime) -> list[str]:
+        """The confirmed memories of `service` whose incident fired one of these alert names since
+        `since` (bot.memory.search.recurring), newest first."""
+        async with acquire(self._pool) as conn:
+            return await recurring(conn, query, service, names, since)
 
     async def all_resolved(self, team_id: str, incident_id: str) -> bool:
         """Whether every alert that joined the incident is resolved now (its latest state)."""

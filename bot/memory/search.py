@@ -12,8 +12,10 @@ plus twice its title) in one pass over each memory's own term counts.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -47,6 +49,12 @@ def postings_depth(df: int, doc_count: int) -> int:
     if df <= RARE_DF_SHARE * doc_count:
         return min(df, max(DEPTH_RARE, int(DEPTH_RARE_SHARE * doc_count)))
     return min(df, max(DEPTH_COMMON, int(DEPTH_COMMON_SHARE * doc_count)))
+
+
+def _alert_names(names: Sequence[str]) -> list[str]:
+    """jsonb containment patterns, one per alert name, as JSON text (a list of lists would be
+    sent as a two-dimensional array of objects)."""
+    return [json.dumps([{"name": n}]) for n in names]
 
 
 def _tsquery(terms: Sequence[str]) -> str:
@@ -153,7 +161,7 @@ async def search_candidates(
                 columns,
                 f"""m.pk IN (SELECT m.pk FROM memories m WHERE m.team_id = $1 AND m.alerts @> ANY(${extra}::jsonb[])
                              {filters} ORDER BY m.pk DESC LIMIT ${extra + 1})""", "", ""),
-            *head, [[{"name": n}] for n in names], SIGNAL_CANDIDATES,
+            *head, _alert_names(names), SIGNAL_CANDIDATES,
         )  # fmt: skip
     rows = list({r["pk"]: r for r in rows}.values())
     present = {r["incident_id"] for r in rows}
@@ -172,6 +180,27 @@ async def nearest(conn: asyncpg.Connection, query: RecallQuery, meaning: QueryMe
     """The memories closest in meaning to the query, under recall's filters."""
     filters, args = _recall_filters(query, first_arg=6)
     return await semantic_candidates(conn, query, meaning, filters, args)
+
+
+async def recurring(
+    conn: asyncpg.Connection, query: RecallQuery, service: str, names: list[str], since: datetime
+) -> list[str]:
+    """Confirmed or verified memories of `service` whose incident fired an alert of one of these
+    names and happened since `since`, newest first, under recall's filters (visibility)."""
+    confirmed = query.model_copy(
+        update={"truth_states": [TruthState.HUMAN_CONFIRMED, TruthState.VERIFICATION_CONFIRMED]}
+    )
+    filters, args = _recall_filters(confirmed, first_arg=5)
+    rows = await conn.fetch(
+        f"""SELECT m.incident_id FROM memories m,
+                   LATERAL (SELECT coalesce(m.occurred_at, m.resolved_at,
+                                            CASE WHEN m.source <> 'seed' THEN m.created_at END) AS at) h
+            WHERE m.team_id = $1 AND lower(m.service) = lower($2) AND m.alerts @> ANY($3::jsonb[])
+              AND h.at >= $4 {filters}
+            ORDER BY h.at DESC, m.incident_id LIMIT 100""",
+        query.team_id, service, _alert_names(names), since, *args,
+    )  # fmt: skip
+    return [r["incident_id"] for r in rows]
 
 
 def to_candidates(found: Found, memories: Sequence[MemoryRecord], terms: QueryTerms) -> list[Candidate]:

@@ -37,3 +37,22 @@ def same_alert(query: RecallQuery, memory: MemoryDraft) -> MemoryAlert | None:
 def shown(alert: MemoryAlert, query: RecallQuery) -> str:
     """`HighErrorRate{service=payments}`: the name and the labels that made it the same alert."""
     return alert.shown(list(identifying(query.alert_labels)))
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+RECURRING_SHOWN = 5
+
+
+def recurrence_line(past: list[str], window_days: int, *, found: bool) -> str | None:
+    """`4th time in 90 days: INC-…, INC-…` (this incident and the `past` ones, newest first), or,
+    with nothing past the relevance judgement (`found` false), `new: nothing like it in memory`."""
+    if past:
+        shown = ", ".join(past[:RECURRING_SHOWN]) + (
+            f" (+{len(past) - RECURRING_SHOWN} more)" if len(past) > RECURRING_SHOWN else ""
+        )
+        return f"{_ordinal(len(past) + 1)} time in {window_days} days: {shown}"
+    return None if found else "new: nothing like it in memory"

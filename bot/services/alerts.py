@@ -14,7 +14,7 @@ from bot.memory.alerts import PostgresAlertStore, Received, StoredAlert, StoredD
 from bot.models import Incident, MemoryAlert
 from bot.observability import Metrics
 
-__all__ = ["AlertService", "StoredDelivery", "fired_alerts", "incident_from", "timeline_text"]
+__all__ = ["AlertService", "StoredDelivery", "alert_memory", "fired_alerts", "incident_from", "timeline_text"]
 
 TITLE_CHARS = 200
 SYMPTOMS_CHARS = 1_500
@@ -50,6 +50,11 @@ def incident_from(route: Route, batch: AlertBatch) -> Incident:
 def fired_alerts(pool: object) -> Callable[[str, str], Awaitable[list[MemoryAlert]]]:
     """What a resolution's memory keeps: the alerts that joined the incident's timeline."""
     return PostgresAlertStore(pool).fired_for
+
+
+def alert_memory(pool: object) -> PostgresAlertStore:
+    """Recall's view: the alerts an incident fired, and which confirmed memories fired them too."""
+    return PostgresAlertStore(pool)
 
 
 def timeline_text(source: str, alerts: list[StoredAlert]) -> str:

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Protocol
 
 from bot.memory.port import MemoryStore
 from bot.models import FeedbackKind, IncidentRecord, MemoryAlert, MemoryRecord, RecallMatch, RecallQuery, TruthState
 from bot.observability import Metrics, bind
 from bot.policy import Act, Actor
+from bot.recall.alerts import recurrence_line
 from bot.recall.conflicts import conflict_clusters
 from bot.recall.floor import DEFAULT_FLOOR
 from bot.recall.judgement import split_by_tier
@@ -40,6 +42,16 @@ class RecallResult:
     """Nothing strong, but these few are close: named in one line, the responder decides."""
     known_patterns: list[Rule] = field(default_factory=list)
     """approved rules that fire on the incident: context for what to check, shown first"""
+    recurrence: str | None = None
+    """`4th time in 90 days: INC-…` (its alerts fired before), or `new: nothing like it in memory`"""
+
+
+class AlertMemory(Protocol):
+    """The alerts an incident fired, and the confirmed memories of its service that fired them too."""
+
+    async def fired_for(self, team_id: str, incident_id: str) -> list[MemoryAlert]: ...
+
+    async def recurring(self, query: RecallQuery, service: str, names: list[str], since: datetime) -> list[str]: ...
 
 
 class RecallService:
@@ -54,13 +66,15 @@ class RecallService:
         semantic: SemanticRecall | None = None,
         rules: RuleService | None = None,
         access: Access | None = None,
-        alerts: Callable[[str, str], Awaitable[list[MemoryAlert]]] | None = None,
+        alerts: AlertMemory | None = None,
         alert_labels: str = "",
+        recurrence_days: int = 90,
     ) -> None:
         self._memory = memory
         # an incident's alerts (team, incident id), and the labels naming one (RECALL_ALERT_LABELS)
         self._alerts = alerts
         self._alert_labels = [k.strip() for k in alert_labels.split(",") if k.strip()]
+        self._recurrence_days = recurrence_days  # RECURRENCE_WINDOW_DAYS
         self._semantic = semantic
         # the query is read with the vocabulary the store indexed the memories with
         self._recaller = (recaller or Recaller(vocabulary=memory.vocabulary)).with_floor(floor)
@@ -107,14 +121,27 @@ class RecallService:
     async def for_incident(self, incident: IncidentRecord) -> RecallResult:
         bind(incident=incident.incident_id)
         # the incident's own memory (resolved before, now recalled in its channel) is not "past"
-        fired = await self._alerts(incident.team, incident.incident_id) if self._alerts is not None else []
+        fired = await self._alerts.fired_for(incident.team, incident.incident_id) if self._alerts is not None else []
         query = RecallQuery.for_incident(
             incident, incident.team, limit=self._limit, exclude_ids=[incident.incident_id], private=incident.is_private,
             isolated=incident.is_isolated, alerts=fired, alert_labels=self._alert_labels,
         )  # fmt: skip
         # the approved rules that fire do not depend on what is recalled: both are read at once
-        matches, patterns = await asyncio.gather(self._timed(query, "incident"), self.known_patterns(incident))
-        return replace(self._shown(matches), known_patterns=patterns)
+        matches, patterns, past = await asyncio.gather(
+            self._timed(query, "incident"), self.known_patterns(incident), self._recurring(incident, query)
+        )
+        shown = self._shown(matches)
+        recurrence = recurrence_line(past, self._recurrence_days, found=bool(shown.matches or shown.weak))
+        return replace(shown, known_patterns=patterns, recurrence=recurrence)
+
+    async def _recurring(self, incident: IncidentRecord, query: RecallQuery) -> list[str]:
+        """The confirmed memories of the incident's service that fired one of its alerts' names
+        within RECURRENCE_WINDOW_DAYS of its start, newest first."""
+        if self._alerts is None or not query.alerts or not incident.service:
+            return []
+        since = incident.started_at - timedelta(days=self._recurrence_days)
+        names = sorted({a.name for a in query.alerts})
+        return await self._alerts.recurring(query, incident.service, names, since)
 
     async def known_patterns(self, incident: IncidentRecord) -> list[Rule]:
         """Approved rules that fire on the incident; recall goes on without them if they fail."""

@@ -170,12 +170,15 @@ def recall_parent(
     conflict_services: Conflicts,
     *,
     incident_ref: str | None = None,
+    recurrence: str | None = None,
 ) -> Json:
     """The thread's parent: how many memories came back, conflicts, and an Investigate button
-    whose value is `incident_ref` (the current incident's id, for the handler)."""
+    whose value is `incident_ref` (the current incident's id, for the handler); `recurrence`:
+    "4th time in 90 days: …" or "new: nothing like it in memory" (bot/recall/alerts.py)."""
     return _message(
         "recall_parent.json.j2",
         headline=_headline(len(matches)),
+        recurrence=recurrence,
         count=len(matches),
         incident_title=single_line(incident_title),
         conflicts={service: _groups(found) for service, found in conflict_services.items()},
