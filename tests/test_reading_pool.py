@@ -11,6 +11,7 @@ import pytest
 from bot.drafting.phrases import says_it_is_over
 from bot.jobs import Permanent
 from bot.jobs.reading import ReadingPool, ReadingTooLong
+from tests import slow_reader
 
 
 def pid_and_env(name: str) -> tuple[int, str | None]:
@@ -50,5 +51,17 @@ async def test_a_reading_past_its_deadline_ends_with_a_clear_message_and_the_nex
         pool.deadline_s = 60
         assert await pool.run("a check", says_it_is_over, "all clear") is True  # a fresh process
         assert pool.started == 2
+    finally:
+        pool.close()
+
+
+async def test_starting_the_pool_does_not_count_against_the_first_readings_deadline() -> None:
+    """A fresh pool spawns its processes and imports the reader before its first reading: on a
+    loaded machine that alone passed the deadline, and ordinary channels got "No draft this time"."""
+    pool = ReadingPool(workers=1, deadline_s=1)  # the reader's import alone takes 1.5 s
+    try:
+        assert await pool.run("Drafting from the channel", slow_reader.read, "all clear") == 9
+        with pytest.raises(ReadingTooLong):  # the reading itself still has its deadline
+            await pool.run("Drafting from the channel", stuck, 600)
     finally:
         pool.close()

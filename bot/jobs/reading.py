@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 import logging
 import multiprocessing
 import os
@@ -39,7 +40,10 @@ class ReadingTooLong(Permanent):
     """A reading passed its deadline and was stopped; the message says which, for the person."""
 
 
-def _ready() -> int:
+def _ready(module: str | None = None) -> int:
+    """Run in a pool process: it is up, and the reader's module is imported."""
+    if module:
+        importlib.import_module(module)
     return os.getpid()
 
 
@@ -48,6 +52,7 @@ class ReadingPool:
         self.workers = workers
         self.deadline_s = deadline_s
         self._executor: ProcessPoolExecutor | None = None
+        self._warm: set[str] = set()  # the readers' modules imported in the current pool's processes
         self.started = 0  # how many pools were spawned (1, plus one per reading killed)
 
     def _pool(self) -> ProcessPoolExecutor:
@@ -58,12 +63,21 @@ class ReadingPool:
             self.started += 1
         return self._executor
 
-    async def start(self) -> None:
-        """Spawn the processes now (and import the readers in them), not at the first reading."""
+    async def start(self, module: str | None = None) -> None:
+        """Spawn the processes now (and import `module`, a reader's, in them), not at the first reading."""
         if self.workers:
             loop = asyncio.get_running_loop()
             pool = self._pool()
-            await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.workers)))
+            await asyncio.gather(*(loop.run_in_executor(pool, _ready, module) for _ in range(self.workers)))
+            self._warm.add(module or "")
+
+    async def _warmed(self, module: str) -> None:
+        """Spawning the processes and importing the reader is not the reading: on a loaded machine
+        it alone can take seconds, and counted against the deadline it failed drafts of ordinary
+        channels. It gets a bound of its own (the deadline again, at least a minute)."""
+        if module not in self._warm:
+            async with asyncio.timeout(max(60.0, self.deadline_s)):
+                await self.start(module)
 
     async def run(self, what: str, fn: Callable[..., T], *args: Any, size: int | None = None, **kwargs: Any) -> T:
         """`fn(*args, **kwargs)` in a pool process, within the deadline. `what` names the reading
@@ -73,6 +87,7 @@ class ReadingPool:
             return call()
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
+            await self._warmed(getattr(fn, "__module__", None) or "")
             pool = self._pool()
             try:
                 async with asyncio.timeout(self.deadline_s):
@@ -95,6 +110,7 @@ class ReadingPool:
         if self._executor is not pool:
             return
         self._executor = None
+        self._warm.clear()
         processes = list(getattr(pool, "_processes", {}).values())  # no public way before 3.14
         for process in processes:
             if process.is_alive():
@@ -112,6 +128,7 @@ class ReadingPool:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+            self._warm.clear()
 
 
 INLINE = ReadingPool(workers=0)
