@@ -26,6 +26,7 @@ from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 
 if TYPE_CHECKING:
+    from tests.fakes.anthropic_api import FakeMessagesAPI
     from tests.fakes.embeddings_api import FakeEmbeddingsApi
 
 MIGRATIONS = PROJECT_ROOT / "migrations"
@@ -180,3 +181,12 @@ async def embeddings_api() -> AsyncIterator[FakeEmbeddingsApi]:
     api = await FakeEmbeddingsApi().start()
     yield api
     await api.stop()
+
+
+@pytest.fixture
+async def model_api() -> AsyncIterator[FakeMessagesAPI]:
+    """The Anthropic Messages API at the HTTP edge: it records every prompt the bot sends."""
+    from tests.fakes.anthropic_api import FakeMessagesAPI
+
+    async with FakeMessagesAPI() as fake:
+        yield fake

@@ -33,12 +33,6 @@ COSMIC = {"root_cause": "cosmic rays flipped a bit in the pool", "resolution": "
 
 
 @pytest.fixture
-async def model_api() -> AsyncIterator[FakeMessagesAPI]:
-    async with FakeMessagesAPI() as fake:
-        yield fake
-
-
-@pytest.fixture
 async def bot(database_url: str, model_api: FakeMessagesAPI) -> AsyncIterator[LocalBot]:
     settings = Settings(
         database_url=database_url, memory_reviewers=CAROL, anthropic_api_key="test-key",

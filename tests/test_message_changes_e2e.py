@@ -27,12 +27,6 @@ DRAFT_QUOTING_THE_SECRET = ToolAnswer(
 
 
 @pytest.fixture
-async def model_api() -> AsyncIterator[FakeMessagesAPI]:
-    async with FakeMessagesAPI() as fake:
-        yield fake
-
-
-@pytest.fixture
 async def bot(database_url: str, model_api: FakeMessagesAPI) -> AsyncIterator[LocalBot]:
     settings = Settings(
         database_url=database_url, anthropic_api_key="test-key", anthropic_base_url=model_api.base_url,
