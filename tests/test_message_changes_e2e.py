@@ -131,3 +131,25 @@ async def test_retention_takes_the_marks_and_drafts_with_the_timeline(
     incidents = bot.runtime.services.incidents
     assert await incidents.prune_timelines(30) >= 3  # what housekeeping runs with TIMELINE_RETENTION_DAYS=30
     assert await stored_anywhere(database_url, "hunter2") == []
+
+
+async def test_an_edit_is_kept_to_read_message_chars_as_the_message_was(database_url: str) -> None:
+    """A member cannot pass the operator's per-message cap by editing: the edit is cut as the
+    original message was (READ_MESSAGE_CHARS)."""
+    settings = Settings(database_url=database_url, read_message_chars=1_000)
+    async with local_bot(settings) as bot:
+        bot.sandbox.add_user("U1", "maya")
+        bot.sandbox.add_channel("C1", "inc-payments-500s", members=("U1",))
+        await declare(bot)
+        await say(bot, "C1", "pool at 90/100 " + "x" * 5_000)
+        first = bot.sandbox.messages("C1")[-1]
+        assert (await bot.slack.edit("C1", first.ts, "pool at 100/100 " + "y" * 5_000)).status == 200
+        await bot.runtime.settle()
+        conn = await asyncpg.connect(database_url)
+        try:
+            texts = [r["text"] for r in await conn.fetch("SELECT text FROM timeline_entries")]
+        finally:
+            await conn.close()
+        edited = [t for t in texts if t.startswith("pool at 100/100")]
+        assert len(edited) == 1 and len(edited[0]) == 1_000
+        assert not any(t.startswith("pool at 90/100") for t in texts)

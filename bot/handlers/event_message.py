@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.handlers.work_channel import ChannelMessage, record_message
+from bot.text_limits import MESSAGE_CHARS
 
 # Subtypes that are people saying something; edits, joins, bot posts and deletions are not.
 _SPOKEN = (None, "thread_broadcast", "file_share", "me_message")
@@ -25,7 +26,7 @@ def message_job(body: dict[str, Any], event: dict[str, Any], context: Any) -> tu
         return None
     message = ChannelMessage(
         team_id=context.team_id, channel_id=event["channel"], ts=event["ts"], user=event.get("user"),
-        text=event["text"][:40_000], event_id=body.get("event_id"),
+        text=event["text"][:MESSAGE_CHARS], event_id=body.get("event_id"),
     )  # fmt: skip
     return message, record_message.dedupe(message.team_id, message.channel_id, message.ts)
 
@@ -47,7 +48,7 @@ def _change_job(body: dict[str, Any], event: dict[str, Any], context: Any) -> tu
         edited = event.get("message") if isinstance(event.get("message"), dict) else {}
         if edited.get("bot_id") or edited.get("subtype") == "bot_message":
             return None  # the bot's own messages (a placeholder replaced) are not in any timeline
-        ts, text = edited.get("ts"), (edited.get("text") or "")[:40_000]
+        ts, text = edited.get("ts"), (edited.get("text") or "")[:MESSAGE_CHARS]
         change = "edited" if text.strip() else "deleted"  # emptied: nothing of it is said any more
         key = f"edited:{(edited.get('edited') or {}).get('ts') or event.get('ts')}"
     if not isinstance(ts, str) or not ts:

@@ -33,11 +33,12 @@ async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
     share a transaction); a message in a channel named like an incident opens it. An edit
     replaces its words wherever they are stored; a deletion removes them (bot/memory/message_changes.py)."""
     services = ctx.services
+    text = message.text[: services.settings.read_message_chars]  # what is stored is what is read, edits too
     if message.change == "deleted":
         await services.incidents.message_deleted(message.team_id, message.channel_id, message.ts)
         return
     if message.change == "edited":
-        await services.incidents.message_edited(message.team_id, message.channel_id, message.ts, message.text)
+        await services.incidents.message_edited(message.team_id, message.channel_id, message.ts, text)
         return
     incident = await services.incidents.latest_in(message.team_id, message.channel_id)
     if incident is None:
@@ -51,7 +52,6 @@ async def record_message(ctx: JobContext, message: ChannelMessage) -> None:
         return
     at = datetime.fromtimestamp(float(message.ts), tz=UTC)
     author = await ctx.lookups.user_name(ctx.client, message.user) if message.user else "unknown"
-    text = message.text[: services.settings.read_message_chars]  # what is stored is what is read
     # a closed incident's channel still speaks: kept as a late note in its timeline, never dropped
     recorded = await services.incidents.record_message(
         message.team_id, message.channel_id, message.ts, author, text, at, event_id=message.event_id
