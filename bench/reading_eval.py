@@ -1,6 +1,6 @@
 """How well the bot reads real incident text, per field and per organisation fold.
 
-    .venv/bin/python bench/reading_eval.py [--json] [--misses]
+    .venv/bin/python bench/reading_eval.py [--json] [--misses [A|B]]   # misses: fold A unless named
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval.py --drafter
 
 Fold A is in-sample (today's heuristics were tuned on its organisations), fold B is out-of-sample
@@ -114,7 +114,9 @@ def run(readers: dict[str, Reader] | None = None) -> dict[str, dict[str, FieldSc
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--misses", action="store_true", help="list what each field missed, per fold")
+    parser.add_argument(
+        "--misses", nargs="?", const="A", choices=FOLDS, help="list what each field missed in one fold: A unless named"
+    )
     parser.add_argument("--drafter", action="store_true", help="also the drafter on eval/conversations (DATABASE_URL)")
     args = parser.parse_args(argv)
     results = run(READERS | (DRAFTER if args.drafter else {}))
@@ -125,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.misses:
         for reader, by_fold in results.items():
             for fold, fields in by_fold.items():
+                if fold != args.misses:  # the reporting fold's misses are never read while tuning
+                    continue
                 for name, ratio in fields.items():
                     for miss in ratio.misses:
                         print(f"{reader} fold {fold} {FIELDS.get(name, name)}: {miss}")

@@ -20,7 +20,7 @@ prints just the drafter. Scored with the one rule of eval/README.md (bot/importe
   follow-up, critique, recovery or metadata line (lower is better).
 - drafted nothing: conversations whose modal came back with every field empty (lower is better).
 
-    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval_conversations.py [--json] [--misses]
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval_conversations.py [--json] [--misses [A|B]]
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ FIELDS = ("root_cause", "fix", "found", "attempts_real", "attempts_found", "inve
           "drafted_nothing")  # fmt: skip
 # error counts, kept (as in bench/reading_eval.py) as the share of clean cases; shown as "n of total"
 ERROR_FIELDS = {"invented_attempts", "non_attempts_stored", "drafted_nothing"}
+FOLDS = ("A", "B")
+# what a tuner may read: the misses of one fold, the tuning fold A unless named. Never read the
+# reporting fold's misses while tuning (eval/README.md, the developers' guide).
+MISSES_HELP = "list one fold's misses (file: what): A, the tuning fold, unless named"
 TITLE_CHARS = 80
 WAIT_S = 30
 TRIES = 3
@@ -213,7 +217,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", type=Path, default=CONVERSATIONS)
     parser.add_argument("--json", action="store_true", help="{fold: {field: [right, total]}}")
-    parser.add_argument("--misses", action="store_true", help="list every miss (file: what)")
+    parser.add_argument("--misses", nargs="?", const="A", choices=FOLDS, help=MISSES_HELP)
     args = parser.parse_args()
     labels, drafts = drafted(args.folder)
     scores = score(labels, drafts)
@@ -224,6 +228,8 @@ def main() -> int:
     print(table(scores))
     if args.misses:
         for fold, counts in sorted(scores.items()):
+            if fold != args.misses:
+                continue
             for key, ratio in counts.items():
                 for miss in ratio.misses:
                     print(f"  miss {fold} {key}: {miss}")
