@@ -280,6 +280,8 @@ def load_cases(folder: Path, team_id: str = REPLAY_TEAM) -> list[ReplayCase]:
                 service=_clip(incident.get("service")),
                 severity=_clip(incident.get("severity")),
                 error_message=_clip(incident.get("error_message")),
+                alerts=incident.get("alerts") or [],
+                alert_labels=incident.get("alert_labels") or [],
                 occurred_before=_when(obj.get("occurred_at")),
                 limit=TOP_K,
             )
