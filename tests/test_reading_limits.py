@@ -230,3 +230,22 @@ def test_a_postmortem_over_the_document_cap_is_refused_with_the_setting_named(tm
     path.write_text("# Outage\n\n## Root cause\n" + "word " * 2_000, encoding="utf-8")
     parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1", max_chars=5_000)
     assert parsed.error is not None and "IMPORT_MAX_DOCUMENT_CHARS" in parsed.error and not parsed.drafts
+
+
+def test_the_tokeniser_reads_each_distinct_word_of_a_message_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.recall.tokens as tokens
+
+    read: list[str] = []
+    real = tokens._word_terms
+
+    def counting(raw: str) -> tuple[tuple[str, str], ...]:
+        read.append(raw)
+        return real(raw)
+
+    monkeypatch.setattr(tokens, "_word_terms", counting)
+    crafted = "root cause was getUserId ORA-00060 502s " * 1000  # 40,000 characters, six words
+    terms = tokens.tokenize(crafted)
+    assert sorted(read) == sorted({"root", "cause", "was", "getUserId", "ORA-00060", "502s"})
+    # the same terms, in the same order, as reading the words one by one
+    assert terms == tokens.tokenize("root cause was getUserId ORA-00060 502s") * 1000
+    assert terms[:8] == ["root", "caus", "getuserid", "get", "user", "id", "ora-00060", "502"]

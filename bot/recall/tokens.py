@@ -101,39 +101,55 @@ def _keep(word: str) -> bool:
     return True
 
 
+def _word_terms(raw: str) -> tuple[tuple[str, str], ...]:
+    """(term, word) pairs of one raw word; the same for every occurrence of it."""
+    if raw.isascii() and raw.isalpha() and (raw.islower() or raw.isupper() or raw[1:].islower()):
+        # a plain word (most of any text): no id, code, number or Camel parts to find
+        lowered = raw.lower()
+        if 2 <= len(lowered) <= MAX_TERM_CHARS and lowered not in STOPWORDS:
+            return ((stem(lowered), raw),)
+        return ()
+    if _is_id(raw) and not _STATUS_PLURAL.match(raw):
+        return ()  # an id
+    plural = _STATUS_PLURAL.match(raw)
+    if plural:
+        return ((plural.group(1), raw),)
+    whole = raw.lower().strip(".-_$")
+    if _ERROR_CODE.match(whole):
+        return ((whole, raw),)  # ORA-00060, E11000: one term
+    parts = [p for p in _SPLIT.split(raw) if p and not _is_id(p)]
+    pieces: list[str] = []
+    for part in parts:
+        if _ERROR_CODE.match(part.lower()):
+            pieces.append(part)  # E11000 inside a longer name stays one term
+        else:
+            pieces.extend(_CAMEL.findall(part) or [part])
+    out = [(whole, raw)] if len(pieces) > 1 and _keep(whole) else []
+    for piece in pieces:
+        lowered = piece.lower()
+        if _keep(lowered):
+            out.append((stem(lowered), piece))
+    return tuple(out)
+
+
 def _terms(text: str) -> Iterator[tuple[str, str]]:
-    """(term, the word it came from) for each term of `text`, in order, with repeats."""
+    """(term, the word it came from) for each term of `text`, in order, with repeats.
+
+    Each distinct word is read once per text (texts repeat their words: a long message's work
+    grows with its vocabulary, and plain words skip the code-shaped checks)."""
     for match in _CODED.finditer(text):
         word, number = match.group(1).lower(), str(int(match.group(2)))
         yield f"{word}:{number}", match.group(0)
     stripped = _VOLATILE.sub(" ", text)
+    seen: dict[str, tuple[tuple[str, str], ...]] = {}
     for match in _RAW.finditer(stripped):
         raw = match.group(0)
-        if (_is_id(raw) and not _STATUS_PLURAL.match(raw)) or (
-            raw.isdigit() and stripped[match.start() - 1 : match.start()] == ":"
-        ):
-            continue  # an id, or a line number or port (Foo.java:208, host:443)
-        plural = _STATUS_PLURAL.match(raw)
-        if plural:
-            yield plural.group(1), raw
-            continue
-        whole = raw.lower().strip(".-_$")
-        if _ERROR_CODE.match(whole):
-            yield whole, raw  # ORA-00060, E11000: one term
-            continue
-        parts = [p for p in _SPLIT.split(raw) if p and not _is_id(p)]
-        pieces: list[str] = []
-        for part in parts:
-            if _ERROR_CODE.match(part.lower()):
-                pieces.append(part)  # E11000 inside a longer name stays one term
-            else:
-                pieces.extend(_CAMEL.findall(part) or [part])
-        if len(pieces) > 1 and _keep(whole):
-            yield whole, raw
-        for piece in pieces:
-            lowered = piece.lower()
-            if _keep(lowered):
-                yield stem(lowered), piece
+        if raw.isdigit() and stripped[match.start() - 1 : match.start()] == ":":
+            continue  # a line number or port (Foo.java:208, host:443)
+        found = seen.get(raw)
+        if found is None:
+            found = seen[raw] = _word_terms(raw)
+        yield from found
 
 
 def tokenize(text: str | None) -> list[str]:
