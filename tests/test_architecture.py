@@ -7,6 +7,7 @@ not remove it) becomes an arrow between modules; the rules below are checked on 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -50,7 +51,9 @@ ONLY = {
     "bot.alerts.model": {"bot.alerts.model"},
     # the one prompt fence and the one quote-support check: pure, so any prompt or reader may use them
     "bot.fence": {"bot.fence"},
-    "bot.quote_support": {"bot.quote_support", "bot.recall"},
+    "bot.quote_support": {"bot.quote_support", "bot.reader"},
+    # the one reader of incident narratives: the domain, the tokenizer and the caps, nothing stored or sent
+    "bot.reader": {"bot.reader", "bot.models", "bot.recall", "bot.text_limits"},
 }
 # Outside libraries the domain and the pure pipeline must never touch.
 IMPURE_LIBRARIES = ("slack_sdk", "slack_bolt", "anthropic", "asyncpg", "aiohttp")
@@ -192,3 +195,92 @@ def test_no_module_is_over_500_lines() -> None:
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
     assert long == {}
+
+
+# Cue words for attempts, outcomes, causes and fixes live in one place, the reader (bot/reader/cues.py).
+# A pattern is a cue pattern when it finds one of these phrases and none of the neutral ones.
+CUE_PROBES = (
+    "we tried restarting the pods",
+    "restarted the service",
+    "rolled back the deploy",
+    "it did not help",
+    "still failing after that",
+    "the errors are back",
+    "that fixed it",
+    "back to normal",
+    "the root cause was a bad config",
+    "caused by a memory leak",
+    "it turned out to be the cache",
+    "the fix was to revert",
+    "resolved by reverting",
+    "mitigated by failing over",
+    "no luck",
+    "made no difference",
+)
+NEUTRAL = ("the quick brown fox jumps over the lazy dog", "alice posted a link at noon")
+# Modules that keep patterns which find some of those phrases, and why they are not the reader's.
+CUE_EXEMPT = {
+    # the guard's verdicts on an answer's claims about PAST incidents (recurrence, likening, applying an
+    # old fix as today's verdict): a judgement of a model's answer, not a reading of what responders did
+    "bot.investigation.claims": "claims about past incidents in an answer (bench/guard_adversarial.py)",
+    # the words that mark an error message as telling (fail, refused, timed out): recall's error signature
+    "bot.recall.signature": "error-signature words for recall, not a narrative",
+}
+
+
+def _patterns_outside_the_reader() -> Iterator[tuple[str, str, re.Pattern[str]]]:
+    """Every compiled pattern a module outside bot/reader holds at module level, in a name or a
+    list of them, and every pattern written inline in an `re.*(...)` call, with its module."""
+    for name, (_path, tree) in _sources().items():
+        if _within(name, "bot.reader"):
+            continue
+        module = importlib.import_module(name)
+        for attr, value in vars(module).items():
+            for item in value if isinstance(value, (list, tuple)) else (value,):
+                if isinstance(item, re.Pattern) and item.pattern and not _defined_in_reader(item):
+                    yield name, attr, item
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == "re"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                yield name, f"line {node.lineno}", re.compile(node.args[0].value, re.IGNORECASE)
+
+
+@cache
+def _reader_patterns() -> frozenset[int]:
+    found = set()
+    for name in _sources():
+        if _within(name, "bot.reader"):
+            found |= {id(v) for v in vars(importlib.import_module(name)).values() if isinstance(v, re.Pattern)}
+    return frozenset(found)
+
+
+def _defined_in_reader(pattern: re.Pattern[str]) -> bool:
+    return id(pattern) in _reader_patterns()
+
+
+def _cue_pattern(pattern: re.Pattern[str]) -> bool:
+    return any(pattern.search(p) for p in CUE_PROBES) and not any(pattern.search(n) for n in NEUTRAL)
+
+
+def test_the_cue_check_sees_the_readers_patterns() -> None:
+    # the check below is only as good as its probes: the reader's own vocabulary must trip them
+    from bot.reader import cues
+
+    caught = {n for n, v in vars(cues).items() if isinstance(v, re.Pattern) and _cue_pattern(v)}
+    assert {"TRIED", "DID_NOT_WORK", "RESOLVED", "CAUSE", "FIX", "CHAT_ACTION", "CHAT_FAILED", "CAUSE_MARKER"} <= caught
+
+
+def test_no_module_outside_the_reader_defines_cue_words() -> None:
+    found = sorted(
+        f"{module}.{where}"
+        for module, where, pattern in _patterns_outside_the_reader()
+        if module not in CUE_EXEMPT and _cue_pattern(pattern)
+    )
+    assert found == []

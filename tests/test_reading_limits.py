@@ -21,10 +21,12 @@ from typing import Any
 
 import pytest
 
-import bot.drafting.phrases as phrases
 import bot.drafting.rules as rules
 import bot.importer.document as document
 import bot.investigation.text as guard_text
+import bot.reader.chat as chat
+import bot.reader.cues as cues
+import bot.reader.over as phrases
 from bot.drafting.phrases import says_it_is_over
 from bot.drafting.rules import OfflineDrafter
 from bot.importer.formats import FoundFile, parse_file
@@ -58,11 +60,12 @@ class Counted:
         return counted
 
 
-def count_patterns(monkeypatch: pytest.MonkeyPatch, module: ModuleType) -> list[int]:
+def count_patterns(monkeypatch: pytest.MonkeyPatch, *modules: ModuleType) -> list[int]:
     tally = [0]
-    for name, value in list(vars(module).items()):
-        if isinstance(value, re.Pattern):
-            monkeypatch.setattr(module, name, Counted(value, tally))
+    for module in modules:
+        for name, value in list(vars(module).items()):
+            if isinstance(value, re.Pattern):
+                monkeypatch.setattr(module, name, Counted(value, tally))
     return tally
 
 
@@ -109,6 +112,7 @@ def test_the_is_it_over_check_reads_a_crafted_message_in_linear_work(monkeypatch
     tally = count_patterns(monkeypatch, phrases)
     assert says_it_is_over(CRAFTED_OVER) is False  # every "resolved" is negated
     once = tally[0]
+    assert once  # the check's patterns were counted
     # each of the 3,077 matches looks back a few words (≤ 120 characters), not over the whole
     # message as it did (~n²/26: 60 million characters here)
     assert once <= 12 * len(CRAFTED_OVER)
@@ -156,7 +160,7 @@ def test_the_is_it_over_check_still_reads_what_people_say(said: str, over: bool)
     ],
 )
 def test_the_drafter_reads_crafted_messages_in_linear_work(monkeypatch: pytest.MonkeyPatch, crafted: str) -> None:
-    tally = count_patterns(monkeypatch, rules)
+    tally = count_patterns(monkeypatch, rules, chat)
     draft = OfflineDrafter().answer([entry(crafted[:MESSAGE_CHARS])], [])
     assert draft.drafter == "offline"
     # a fixed number of patterns, each over each sentence once or twice
@@ -164,8 +168,8 @@ def test_the_drafter_reads_crafted_messages_in_linear_work(monkeypatch: pytest.M
 
 
 def test_the_patterns_the_crafted_messages_broke_cannot_backtrack_over_the_rest() -> None:
-    assert unbounded_then_more(rules._SPLIT) == []
-    assert unbounded_then_more(rules._FAILED) == []
+    assert unbounded_then_more(cues.CHAT_SPLIT) == []
+    assert unbounded_then_more(cues.CHAT_FAILED) == []
     assert unbounded_then_more(phrases._SENTENCE_END) == []
 
 

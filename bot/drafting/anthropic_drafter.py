@@ -2,7 +2,7 @@
 tool call; every field must quote the messages it came from.
 
 Each quote is checked against the timeline: it must be words of the message it names, and the
-quotes must back the field (bot.quote_support: long enough, most of its words, every command and
+quotes must back the field (bot.reader.support: long enough, most of its words, every command and
 URL word for word). A field that fails is dropped (and the draft says why), so nothing the model
 made up reaches the modal. Every piece of people's text in the prompt is fenced (bot.fence). Whatever else goes wrong (privacy, timeout, an API error, a malformed
 answer), the offline rules answer instead with a note saying why. `draft` never raises.
@@ -32,7 +32,7 @@ from bot.investigation.anthropic_investigator import _inline_refs
 from bot.investigation.privacy import privacy_blockers
 from bot.jobs.reading import INLINE, ReadingPool
 from bot.models import IncidentRecord, RequiredText, Strict, Text, TimelineEntry
-from bot.quote_support import support
+from bot.reader.support import support
 from bot.text_limits import ReadLimits
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,7 @@ def render_prompt(
 
 def checked(answer: ModelDraft, ids: dict[str, TimelineEntry], drafter: str) -> ResolutionDraft:
     """The model's answer with every quote checked against the message it names, and every field
-    against its quotes (bot.quote_support); a field that fails either is dropped, and the draft's
+    against its quotes (bot.reader.support); a field that fails either is dropped, and the draft's
     notes say which and why."""
     dropped: list[str] = []
 

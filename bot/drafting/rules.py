@@ -25,93 +25,33 @@ from bot.drafting.models import (
     ResolutionDraft,
 )
 from bot.jobs.reading import INLINE, ReadingPool
-from bot.models import MAX_TEXT, IncidentRecord, TimelineEntry
+from bot.models import IncidentRecord, TimelineEntry
+from bot.reader.chat import clip as _clip
+from bot.reader.chat import split_attempt
+from bot.reader.chat import tidy as _tidy
+from bot.reader.cues import (
+    CAUSE_MARKER,
+    CHAT_ACTION,
+    CHAT_FAILED,
+    CHAT_RECOVERED,
+    CHAT_SPLIT,
+    FIX_MARKER,
+    HOW_FOUND,
+    LESSON_MARKER,
+    STARTS_WITH_ACTION,
+)
 from bot.text_limits import ReadLimits, newest_within
 
 OFFLINE = "offline"
 
-_ACTION = re.compile(
-    r"\b(?:restart(?:ed)?|reboot(?:ed)?|bounc(?:ed|e)|recycl(?:ed|e)|rais(?:ed|e)|increas(?:ed|e)|bump(?:ed)?|"
-    r"doubl(?:ed|e)|upp?ed|scal(?:ed|e)(?: up| out| down)?|roll(?:ed)? ?back|rolled back|revert(?:ed)?|"
-    r"redeployed|deployed|shipped|flush(?:ed)?|clear(?:ed)?|kill(?:ed)?|fail(?:ed)? ?over|"
-    r"drain(?:ed)?|disabl(?:ed|e)|enabl(?:ed|e)|tri(?:ed)|turn(?:ed)? (?:off|on)|add(?:ed)?|remov(?:ed|e)|"
-    r"purg(?:ed|e)|rotat(?:ed|e)|patch(?:ed)?|lower(?:ed)?|reduc(?:ed|e)|blocked|throttl(?:ed|e)|"
-    r"rate.limited|switch(?:ed)?|moved|resiz(?:ed|e)|vacuum(?:ed)?|reindex(?:ed)?|truncat(?:ed|e))\b",
-    re.IGNORECASE,
-)
-_FAILED = re.compile(
-    r"\b(?:still|again|came back|comes? back|(?:errors?|alerts?|timeouts?|latency|it)(?: (?:is|are|was|were))? back|"
-    r"back after|returned|reappeared|didn'?t (?:help|work|fix|change)|did not (?:help|work|fix|change)|"
-    r"doesn'?t (?:help|work)|does not (?:help|work)|no (?:change|luck|effect|improvement|difference|dice)|"
-    r"not (?:fixed|helping|working|enough)|same (?:errors?|problem|thing)|made (?:it|things) worse|"
-    r"only (?:bought|helped for|lasted)|bought us|for (?:a few|about|\d{1,4}) min\w{0,12}\b.{0,80}?\bthen|nope)\b",
-    re.IGNORECASE,
-)
-_RECOVERED = re.compile(
-    r"\b(?:recovered|recovering|back to normal|(?:errors?|alerts?|timeouts?|5xx|latency)(?: (?:are|is|have|has))? "
-    r"(?:gone|stopped|dropped|cleared|down|normal)|stable|stabili[sz]ed|that (?:fixed|did) it|fixed it|"
-    r"looks? good|green again|healthy|all clear|mitigated|resolved|working again|back up)\b",
-    re.IGNORECASE,
-)
-_FIX_MARKER = re.compile(
-    r"\b(?:the fix (?:is|was)|fix(?:ed)? (?:by|with)|resolved (?:by|with)|mitigated (?:by|with)|fix:)\s*:?\s*",
-    re.IGNORECASE,
-)
-_CAUSE_MARKER = re.compile(
-    r"\b(?:root ?cause(?: is| was|:)|the cause (?:is|was)|caused by|turns out|turned out|"
-    r"culprit (?:is|was)|it was because|because of)\s*:?\s*",
-    re.IGNORECASE,
-)
-_HOW_FOUND = re.compile(
-    r"\b(?:(?:found|spotted|noticed|saw|seen|confirmed) (?:it |this |that )?(?:in|on|via|through|from|with|by)|"
-    r"(?:dashboard|graph|logs?|query|trace|profile|heap ?dump|metrics?|explain|pg_stat\w*) "
-    r"(?:show(?:s|ed|n)?|says|said|reveal(?:s|ed)|point(?:s|ed)))\b",
-    re.IGNORECASE,
-)
-_LESSON = re.compile(r"\b(?:lesson(?: learned)?:|next time|we should|action item:?|follow.?up:)\s*", re.IGNORECASE)
-# where "what was tried" ends and "why it failed" begins; no leading \s*: tried at every space of
-# a long run of spaces, it made splitting quadratic (the pieces are tidied of spaces anyway)
-_SPLIT = re.compile(r"(?:,|;|\s-\s|\s—\s|\s–\s|\.\.\.|…|\bbut\b|\bthen\b)", re.IGNORECASE)
-_STARTS_WITH_ACTION = re.compile(
-    r"^(?:(?:i|we|i've|we've|just|so|then|also|ok|okay),? )*" + _ACTION.pattern, re.IGNORECASE
-)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 # a bare "still timing out" answers the message before it, if it came soon after
 _FOLLOW_UP_WITHIN = timedelta(minutes=30)
 
 
-def _clip(text: str, limit: int = MAX_TEXT) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def _tidy(text: str) -> str:
-    """A clause as a field's text: trimmed of joining words and punctuation, first letter up."""
-    text = re.sub(r"^(?:and|so|then|we|i|just|also)\s+", "", text.strip(" ,;:-—–.…"), flags=re.IGNORECASE)
-    text = text.strip(" ,;:-—–.…")
-    return _clip(text[:1].upper() + text[1:]) if text else ""
-
-
 def quote(entry: TimelineEntry, words: str | None = None) -> Quote:
     text = _clip(words or entry.text, QUOTE_CHARS)
     return Quote(message_ts=entry.message_ts or entry.at.isoformat(), author=entry.author, text=text)
-
-
-def split_attempt(sentence: str) -> tuple[str, str] | None:
-    """("restarted payments pods", "errors back after 25 minutes"), or None when the sentence
-    does not say an action failed."""
-    failed = _FAILED.search(sentence)
-    action = _ACTION.search(sentence)
-    if failed is None or action is None or action.start() > failed.start():
-        return None
-    before = sentence[: failed.start()]
-    cuts = [m for m in _SPLIT.finditer(before) if m.start() > action.end()]
-    if cuts:
-        tried, why = sentence[: cuts[-1].start()], sentence[cuts[-1].end() :]
-    else:
-        tried, why = before, sentence[failed.start() :]
-    tried, why = _tidy(tried[action.start() :] if action.start() < 12 else tried), _tidy(why)
-    return (tried, why) if tried and why else None
 
 
 @dataclass
@@ -195,10 +135,10 @@ class OfflineDrafter:
         sentences = _sentences(timeline)
         unmarked = [s for s in sentences if s.entry.message_ts not in marked]
         attempts += self._attempts(timeline, unmarked)
-        fields["root_cause"] = fields["root_cause"] or self._last(unmarked, _CAUSE_MARKER)
+        fields["root_cause"] = fields["root_cause"] or self._last(unmarked, CAUSE_MARKER)
         fields["resolution"] = fields["resolution"] or self._fix(timeline, unmarked)
         fields["diagnosis"] = self._diagnosis(unmarked)
-        fields["lesson"] = self._last(unmarked, _LESSON)
+        fields["lesson"] = self._last(unmarked, LESSON_MARKER)
         notes = list(notes or []) + read_notes
         if len(attempts) > MAX_DRAFTED_ATTEMPTS:
             notes.append(
@@ -252,17 +192,17 @@ class OfflineDrafter:
                 used.add(sentence.index)
                 continue
             # "bumped the pool size" … next message: "still timing out"
-            if not _STARTS_WITH_ACTION.match(sentence.text):
+            if not STARTS_WITH_ACTION.match(sentence.text):
                 continue
-            if _RECOVERED.search(sentence.text) or _FAILED.search(sentence.text):
+            if CHAT_RECOVERED.search(sentence.text) or CHAT_FAILED.search(sentence.text):
                 continue
             follow = sentences[position + 1] if position + 1 < len(sentences) else None
             if (
                 follow is not None
                 and follow.index == sentence.index + 1
                 and follow.index not in used
-                and _FAILED.search(follow.text)
-                and not _ACTION.search(follow.text)
+                and CHAT_FAILED.search(follow.text)
+                and not CHAT_ACTION.search(follow.text)
                 and follow.entry.at - sentence.entry.at <= _FOLLOW_UP_WITHIN
             ):
                 attempts.append(
@@ -276,19 +216,19 @@ class OfflineDrafter:
         return attempts
 
     def _fix(self, timeline: list[TimelineEntry], sentences: list[_Sentence]) -> DraftedText | None:
-        explicit = self._last(sentences, _FIX_MARKER)
+        explicit = self._last(sentences, FIX_MARKER)
         if explicit is not None:
             return explicit
         found: DraftedText | None = None
         for position, sentence in enumerate(sentences):
-            action = _ACTION.search(sentence.text)
-            if action is None or _FAILED.search(sentence.text):
+            action = CHAT_ACTION.search(sentence.text)
+            if action is None or CHAT_FAILED.search(sentence.text):
                 continue
-            recovered = _RECOVERED.search(sentence.text)
+            recovered = CHAT_RECOVERED.search(sentence.text)
             if recovered is not None:
                 if action.start() >= recovered.start():  # "all clear" is not an action that cleared something
                     continue
-                action = _SPLIT.split(sentence.text[: recovered.start()])[0] or sentence.text
+                action = CHAT_SPLIT.split(sentence.text[: recovered.start()])[0] or sentence.text
                 found = DraftedText(
                     text=_tidy(action) or _tidy(sentence.text), quotes=[quote(sentence.entry, sentence.text)]
                 )
@@ -297,8 +237,8 @@ class OfflineDrafter:
             if (
                 follow is not None
                 and follow.index == sentence.index + 1
-                and _RECOVERED.search(follow.text)
-                and not _FAILED.search(follow.text)
+                and CHAT_RECOVERED.search(follow.text)
+                and not CHAT_FAILED.search(follow.text)
             ):
                 found = DraftedText(
                     text=_tidy(sentence.text),
@@ -307,7 +247,7 @@ class OfflineDrafter:
         return found
 
     def _diagnosis(self, sentences: list[_Sentence]) -> DraftedText | None:
-        chosen = [s for s in sentences if _HOW_FOUND.search(s.text)]
+        chosen = [s for s in sentences if HOW_FOUND.search(s.text)]
         if not chosen:
             return None
         last = chosen[-1]

@@ -21,6 +21,7 @@ import frontmatter
 from markdown_it import MarkdownIt
 
 from bot.importer.vocabulary import normalize_heading, section_kind
+from bot.reader.text import plain
 
 # kinds whose subsections are always part of them: "What went well" under "Lessons" is a lesson
 _SWALLOWING = frozenset({"lesson", "action_items", "failed_attempts", "timeline", "metadata"})
@@ -98,12 +99,6 @@ def clean_html(text: str) -> str:
         line = _BR.sub("; " if line.lstrip().startswith("|") else "\n", line)
         out.append(html.unescape(_TAG.sub("", line)))
     return "\n".join(out)
-
-
-def plain(text: str) -> str:
-    """Without emphasis markers, surrounding quotes and a trailing colon."""
-    text = text.replace("**", "").replace("__", "").strip().strip("`").strip()
-    return text.rstrip(":").strip().strip("'\"").strip()
 
 
 def _front_matter(text: str) -> tuple[dict[str, Any], str, int]:

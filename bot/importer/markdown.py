@@ -4,7 +4,8 @@ field came from.
     the shape (front matter, title, sections by meaning)     bot/importer/document.py
     what a heading means                                     bot/data/postmortem_sections.json
     metadata lines and which date is the incident's          bot/importer/metadata.py
-    timelines: entries, the fix, attempts that failed        bot/importer/timeline.py
+    timelines: entries                                       bot/importer/timeline.py
+    the fix and attempts that failed, cause sentences         bot/reader (narrative.py, cues.py)
     reading a date                                           bot/importer/dates.py
 
 Fields come from the sections of their kind; when there is none, the fix comes from the timeline
@@ -23,36 +24,14 @@ from bot.importer.alerts import alerts_from
 from bot.importer.document import Document, Section, parse_document, plain
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, seed_draft
 from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
-from bot.importer.timeline import (
-    Entry,
-    attempts_in,
-    failed_in_prose,
-    failed_in_timeline,
-    is_critique,
-    read_timeline,
-    resolving,
-)
+from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
+from bot.reader.cues import ANAPHOR, CAUSE, FIX, INCIDENT_WORDS, STARTS_WITH_WE, WENT_WRONG
+from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique, resolving
 
 EXTRACTOR = "markdown-sections/2"
 
-_CAUSE = re.compile(
-    r"\b(?:caus\w*|due to|because|root cause|result(?:ed|ing)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
-    r"was introduced|introduced a|bug in|misconfigur\w*|regression|determined that|turned out|found that|"
-    r"the (?:problem|issue|culprit|reason) (?:was|is)|suspected (?:it|that)|was down to|starv\w*|exhaust\w*|"
-    r"ran out|out of (?:memory|disk|space)|no space|leak\w*|expired|compromis\w*|phish\w*|vulnerab\w*|exploit\w*|"
-    r"induc\w*|correlat\w*|attribut\w*|originat\w*|incorrect\w*|wrong|mistaken\w*|by mistake|accidental\w*|"
-    r"forg[eo]t\w*|typo|did not update|without updating|unintended|inadvertent\w*|oversight|broken by|"
-    r"(?:had|has|with) no \w+)\b",
-    re.I,
-)
-_ANAPHOR = re.compile(r"^(?:this|that|these|it|which|as a result)\b", re.I)
-_FIX = re.compile(
-    r"\b(?:fix\w*|resolv\w*|mitigat\w*|restor\w*|roll(?:ed)?[ -]?back|revert\w*|recover\w*|patch\w*|"
-    r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*)\b",
-    re.I,
-)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 _WHY_LABEL = re.compile(r"^(?:why(?: it failed)?|because)\s*:?\s*", re.I)
 _LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
@@ -64,11 +43,6 @@ _PLACEHOLDER_TEXT = re.compile(
 )
 _TEMPLATE_TITLE = re.compile(
     r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template",
-    re.I,
-)
-_INCIDENT_WORDS = re.compile(
-    r"\b(?:incident|outage|postmortem|post-mortem|downtime|went down|was down|error|fail\w*|degrad\w*|broken|crash\w*|"
-    r"root cause|resolv\w*|mitigat\w*|restor\w*|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*)\b",
     re.I,
 )
 _INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
@@ -127,26 +101,23 @@ def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]
     chosen: dict[int, None] = {}
     for i, unit in enumerate(units):
         if pattern.search(unit) and not is_critique(unit):
-            if i and _ANAPHOR.match(unit):
+            if i and ANAPHOR.match(unit):
                 chosen[i - 1] = None
             chosen[i] = None
     return [units[i] for i in sorted(chosen)][:limit]
 
 
-_WENT_WRONG = re.compile(r"\b(?:went wrong|went poorly|went badly|didn't go|did not go|could have gone better)\b", re.I)
-
-
 def _went_wrong(doc: Document) -> tuple[list[str], str]:
     """The first points of a "What went wrong" part that are not critiques of the response."""
     for section in doc.of_kind("lesson"):
-        lines, inside = [], _WENT_WRONG.search(section.heading) is not None
+        lines, inside = [], WENT_WRONG.search(section.heading) is not None
         for line in section.lines:
             if line.strip().endswith(":") and not _LIST_ITEM.match(line):  # a subsection heading kept in its parent
-                inside = _WENT_WRONG.search(line) is not None
+                inside = WENT_WRONG.search(line) is not None
                 continue
             if inside:
                 lines.append(line)
-        points = [u for u in _units(_join(lines)) if not is_critique(u) and not re.match(r"^(?:we|i)\b", u, re.I)][:2]
+        points = [u for u in _units(_join(lines)) if not is_critique(u) and not STARTS_WITH_WE.match(u)][:2]
         if points:
             return points, f"points of {section.label} (what went wrong)"
     return [], ""
@@ -231,7 +202,7 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
     if len(body.strip()) < 20:
         raise NotAnIncident("nothing but a title: no text to remember")
     known = [s for s in doc.sections if s.kind not in (None, "metadata")]
-    if not known and not _INCIDENT_WORDS.search(f"{doc.title or ''}\n{body}"):
+    if not known and not INCIDENT_WORDS.search(f"{doc.title or ''}\n{body}"):
         raise NotAnIncident("no postmortem sections and no word of an incident (outage, error, failure, root cause...)")
 
 
@@ -248,10 +219,10 @@ def _root_cause_without_section(
     """The sentences that say what caused it (the title's included), from the summary, else other
     sections, else the system's part of "What went wrong"; a summary that only tells what users
     saw gives no root cause rather than a wrong one."""
-    title_cause = title if _CAUSE.search(title) else ""
+    title_cause = title if CAUSE.search(title) else ""
     title_from = "the title" if title_cause else ""
     for text, origin in ((summary, f"sentences of {summary_from}"), (other, "sentences of other sections")):
-        said = _sentences(text, _CAUSE)
+        said = _sentences(text, CAUSE)
         if said:
             return " ".join([title_cause, *said]).strip(), " + ".join(x for x in (title_from, origin) if x)
     wrong, wrong_from = _went_wrong(doc)
@@ -263,9 +234,9 @@ def _root_cause_without_section(
 def _fix_without_section(summary: str, summary_from: str, entries: list[Entry], timeline_prose: str) -> tuple[str, str]:
     """The summary's "resolved by ..." sentences, the timeline entries that restored service and
     the timeline's sentences that say what fixed it."""
-    said = " ".join(_sentences(summary, _FIX))
+    said = " ".join(_sentences(summary, FIX))
     fixed = resolving(entries)
-    told = " ".join(_sentences(timeline_prose, _FIX))
+    told = " ".join(_sentences(timeline_prose, FIX))
     fixes = [said, *(f"{e.when} — {e.text}" for e in fixed), told]
     origins = [
         f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed),

@@ -3,7 +3,7 @@ document backs it.
 
 The model answers through one forced tool call (`record_postmortem`): per field a value and a
 quote copied from the document. A field whose quote is not in the document (compared without
-case and whitespace differences), whose quote does not support it (bot.quote_support: at least
+case and whitespace differences), whose quote does not support it (bot.reader.support: at least
 15 characters, most of its words, every command and URL), or whose date is not in its quote, is
 dropped. The document is fenced by bot.fence, as every prompt's data is. Kept fields
 replace what the offline reader found; every other field stays as the offline reader read it.
@@ -24,7 +24,7 @@ import anthropic
 from bot.fence import DATA_RULE, fence
 from bot.importer.dates import find_dates, parse_date
 from bot.models import MAX_TEXT, MemoryDraft, Provenance
-from bot.quote_support import MIN_QUOTE_CHARS, support
+from bot.reader.support import MIN_QUOTE_CHARS, support
 
 TOOL_NAME = "record_postmortem"
 MAX_DOCUMENT_CHARS = 150_000  # a postmortem, not a book: longer documents are cut, and the cut said
@@ -132,7 +132,7 @@ class ModelExtractor:
         haystack = _squash(document)
 
         def backed(quote: Any, value: str | None = None) -> bool:
-            """The quote is in the document and, for a text, supports it (bot.quote_support)."""
+            """The quote is in the document and, for a text, supports it (bot.reader.support)."""
             if not isinstance(quote, str) or _squash(quote) not in haystack:
                 return False
             if value is None:  # a date: long enough, and the caller checks the date is in it

@@ -33,18 +33,13 @@ from bot.investigation.models import (
 )
 from bot.investigation.text import clip, coverage, quote_found, similarity, terms
 from bot.models import MAX_TEXT, Incident, RecallMatch
+from bot.reader.cues import CLAIM_HEDGE
 
 # A check matches a past failed attempt when it names most of the attempt's words.
 FAILED_ACTION_COVERAGE = 0.6
 # A statement about now holds when its cited evidence carries at least half of its content words.
 SUPPORT = 0.5
 
-# Words that turn a claim into a question or a hypothesis.
-_HEDGE = re.compile(
-    r"\b(not|no|never|cannot|can't|isn't|don't|doesn't|whether|if|unless|unclear|unknown|may|might|"
-    r"could|possibly|perhaps|unconfirmed|until|rule out)\b",
-    re.IGNORECASE,
-)
 # Looks like INC-123 or PD-2025-0412: upper case and 3+ digits, so "us-east-1", "HTTP-2" or
 # "SEV-1" is not taken for an incident id.
 _GENERIC_ID = r"(?-i:[A-Z]{2,}[A-Z0-9]*-\d{3,}[\w-]*)"
@@ -243,7 +238,7 @@ def named_claims(sentences: list[Sentence], recalled_ids: list[str]) -> list[Ver
             continue
         for claim in claims:
             found = claim.search(sentence.text)
-            if found and not _HEDGE.search(sentence.text[: found.end()]):
+            if found and not CLAIM_HEDGE.search(sentence.text[: found.end()]):
                 verdicts.append(Verdict(sentence, Claim.PAST_AS_PRESENT))
                 break
     return verdicts

@@ -13,10 +13,10 @@ import logging
 from dataclasses import dataclass
 
 from bot.config import Settings
-from bot.drafting.phrases import says_it_is_over
 from bot.jobs.reading import INLINE, ReadingPool, ReadingTooLong
 from bot.memory.nudges import DueNudge, NudgeStore
 from bot.models import IncidentRecord, IncidentStatus
+from bot.reader.over import says_it_is_over
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,15 @@
+"""The one reader of incident narratives: postmortem timeline entries, channel messages and prose
+sentences become typed findings with their quotes. Pure: no Slack, no storage, no settings.
+
+    cues.py       the one vocabulary: every cue-word pattern (actions, outcomes, causes, fixes, ...)
+    narrative.py  postmortems and prose: the entries that fixed it, the attempts that failed
+    chat.py       channel messages: an attempt and why it failed, in one sentence
+    over.py       "the incident is over" (the nudge to write down what was learned)
+    support.py    the one check that a field's quotes support it
+    text.py       plain text of a Markdown line
+"""
+
+from bot.reader.over import says_it_is_over
+from bot.reader.support import Support, commands_and_urls, support
+
+__all__ = ["Support", "commands_and_urls", "says_it_is_over", "support"]

@@ -1,0 +1,194 @@
+"""The one vocabulary of incident narratives: every cue-word pattern that says an action was
+taken, that it worked or did not, what caused the incident, what fixed it, how it was found, and
+what is a plan, a critique or a hedge rather than a finding.
+
+Nothing outside bot/reader defines such a pattern (tests/test_architecture.py checks it): the
+importer, the drafter, the "is it over?" check and the guard import them from here. Patterns are
+written so their work grows linearly with the text (no nested unbounded repeats); the readers
+cap the text before it reaches them (bot/text_limits.py).
+
+Sections: postmortems and narrative prose (what the importer reads), causes and fixes in prose,
+channel messages (what the offline drafter reads), the guard's hedges, "the incident is over".
+"""
+
+from __future__ import annotations
+
+import re
+
+# ---- postmortems and narrative prose: actions, outcomes, critiques --------------------------------
+
+RESOLVED = re.compile(
+    r"\b(?:resolv\w*|mitigat\w*|restor\w*|recover\w*|roll(?:ed|ing)?[ -]?back|revert\w*|fix(?:ed|es)?|hotfix\w*|"
+    r"back to normal|returned to normal|back online|back up|fully operational|operational again|stabili[sz]\w*|"
+    r"(?:error|failure)s? (?:rate )?(?:drop|return|subside|stop)\w*|incident (?:is )?(?:closed|over|ended|ends|resolved)|"
+    r"all clear|resum\w*|(?:it|that|which|this) worked|did the trick|succeeded|working again|up again)\b",
+    re.I,
+)
+# "it did not help": says by itself that something was tried and failed
+FAILED_ATTEMPT = (
+    r"(?:did|does|do) ?n[o']t (?:seem to )?(?:help|work|fix|resolve|improve|solve|stop|recover|succeed|do anything|"
+    r"make (?:a|any) difference|have (?:any|an|the intended) effect|release)\w*|"
+    r"(?:is|was|are|were) not having (?:any|an|the intended) effect|no (?:effect|improvement|luck|difference|results?|success)|"
+    r"not (?:help|helping|effective|enough|sufficient)\b|unsuccessful\w*|ineffective|insufficient|"
+    r"to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|false (?:re)?mediation|"
+    r"(?:just |only )made (?:it |things |the \w+ )?(?:worse|more)|"
+    r"(?:it|this|that|which) (?:also )?(?:did|does) ?n[o']t\s*(?:\)|$|[.;,])|"
+    r"(?:rollback|roll back|revert|restart|retry|attempt|fix|workaround|failover|redeploy|re-deploy|upgrade|deploy|restore|command)\w* "
+    r"(?:also |again |then |still |itself )?fail(?:s|ed)\b|failed to (?:help|fix|resolve|solve|work|recover|restore|stop)|"
+    r"(?:but|and) (?:it |this |that |then |also )*(?:immediately )?(?:fail(?:s|ed)|errored)"
+)
+DID_NOT_WORK = re.compile(
+    r"\b(?:" + FAILED_ATTEMPT + r"|"
+    r"still (?:fail\w*|broken|down|erroring|error\w*|not\b|no\b|stuck|full|pending|hang\w*|unavailable|inaccessible|"
+    r"unresponsive|crash\w*|timing out|times? out|slow|high|4\d\d|5\d\d|there|listed|claimed|present|occurring|"
+    r"happening|seeing|see|saw|getting|returning|met with|degraded|lagging|backed up|broke\w*|missing|wrong)|"
+    r"not (?:resolve|fix|solve|work)\w*|nothing changed|no change|"
+    r"(?:it|which|this|that) (?:also )?failed|(?:immediately )?errored out|refused to|"
+    r"could ?n[o']t be|instead,? (?:the|it)|yet another|"
+    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|recur\w*|came back|reappear\w*)|"
+    r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
+    r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|as invalid|"
+    r"back again|again (?:failed|down|broke)|broke again|recurred)\b",
+    re.I,
+)
+SAYS_IT_FAILED = re.compile(r"\b(?:" + FAILED_ATTEMPT + r")", re.I)
+EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying)\b", re.I)
+TRIED = re.compile(
+    r"\b(?:tried|try(?:ing)?|attempt\w*|restart\w*|reboot\w*|roll(?:ed|ing|s)?[ -]?back|rollback|revert\w*|"
+    r"scal(?:ed|ing)\b|increas\w*|rais(?:ed|ing)\b|bump\w*|add(?:ed|ing)\b|redeploy\w*|re-deploy\w*|deploy\w*|disabl\w*|"
+    r"enabl\w*|chang(?:ed|es|ing)\b|clear\w*|flush\w*|kill\w*|failover|fail(?:ed|ing) over|switch\w*|appl(?:ied|y)\w*|"
+    r"ran|re-?ran|run(?:ning)?\b|mov(?:ed|ing)\b|purg\w*|reset\w*|patch\w*|recycl\w*|drain\w*|cordon\w*|uncordon\w*|"
+    r"re-?index\w*|vacuum\w*|replac\w*|upgrad\w*|downgrad\w*|rebuil\w*|re-?creat\w*|block\w*|throttl\w*|"
+    r"rate[- ]limit\w*|manual(?:ly)?|workaround|hotfix\w*|fix\b|pushed|merged|updat(?:ed|ing)\b|delet\w*|remov\w*|"
+    r"evict\w*|clean\w*|stop(?:ped|s|ping)?\b|relaunch\w*|re-?start\w*|rewrit\w*|audit\w*|debug\w*|refresh\w*|"
+    r"restor(?:e|ing)\b|promot\w*|resiz\w*|submit\w*|restart)\b",
+    re.I,
+)
+CRITIQUE = re.compile(
+    r"\b(?:failed to (?:see|notice|detect|catch|alert|realize|recognize|communicate|update|escalate)|took (?:us|too|a long|longer|over|\d)|it took|should(?: have|'ve)?|could(?: have|'ve)|would(?: have|'ve)|"
+    r"need(?:ed)? to|we need|lack(?:ed)? (?:of)?|too (?:slow|long|late)|slow to|were not aware|weren't aware|"
+    r"no (?:alert|alerting|monitoring|runbook|documentation|process|one)|not (?:alerted|notified|documented|monitored)|"
+    r"in the future|next time|going forward|action item|we will|we'll|will be)\b",
+    re.I,
+)
+PENDING = re.compile(
+    r"\b(?:attempt\w*|tried|trying|try to|plan\w*|will|began|begins|start(?:ed|s)? to|investigat\w*|believ\w*|assum\w*|"
+    r"thought|suspect\w*|hop(?:e|ed|ing))\b",
+    re.I,
+)
+WE_TRIED = re.compile(
+    r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|admins?|sres?|ops)\b|@\w+|\b(?:tried|attempt\w*|initially)\b",
+    re.I,
+)
+CLAUSE = re.compile(r"(?:,\s*so\s+|;\s+)")
+REFERS_BACK = re.compile(
+    r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|"
+    r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
+    re.I,
+)
+ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
+WHY_SPLIT = re.compile(
+    r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$",
+    re.I,
+)
+
+# ---- causes and fixes said in prose; what makes a text an incident report ------------------
+
+CAUSE = re.compile(
+    r"\b(?:caus\w*|due to|because|root cause|result(?:ed|ing)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
+    r"was introduced|introduced a|bug in|misconfigur\w*|regression|determined that|turned out|found that|"
+    r"the (?:problem|issue|culprit|reason) (?:was|is)|suspected (?:it|that)|was down to|starv\w*|exhaust\w*|"
+    r"ran out|out of (?:memory|disk|space)|no space|leak\w*|expired|compromis\w*|phish\w*|vulnerab\w*|exploit\w*|"
+    r"induc\w*|correlat\w*|attribut\w*|originat\w*|incorrect\w*|wrong|mistaken\w*|by mistake|accidental\w*|"
+    r"forg[eo]t\w*|typo|did not update|without updating|unintended|inadvertent\w*|oversight|broken by|"
+    r"(?:had|has|with) no \w+)\b",
+    re.I,
+)
+ANAPHOR = re.compile(r"^(?:this|that|these|it|which|as a result)\b", re.I)
+FIX = re.compile(
+    r"\b(?:fix\w*|resolv\w*|mitigat\w*|restor\w*|roll(?:ed)?[ -]?back|revert\w*|recover\w*|patch\w*|"
+    r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*)\b",
+    re.I,
+)
+INCIDENT_WORDS = re.compile(
+    r"\b(?:incident|outage|postmortem|post-mortem|downtime|went down|was down|error|fail\w*|degrad\w*|broken|crash\w*|"
+    r"root cause|resolv\w*|mitigat\w*|restor\w*|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*)\b",
+    re.I,
+)
+# a point of "what went wrong" that starts "we ..." is about the response, not the system
+STARTS_WITH_WE = re.compile(r"^(?:we|i)\b", re.I)
+WENT_WRONG = re.compile(r"\b(?:went wrong|went poorly|went badly|didn't go|did not go|could have gone better)\b", re.I)
+
+# ---- channel messages (the offline drafter) ------------------------------------------------------
+
+CHAT_ACTION = re.compile(
+    r"\b(?:restart(?:ed)?|reboot(?:ed)?|bounc(?:ed|e)|recycl(?:ed|e)|rais(?:ed|e)|increas(?:ed|e)|bump(?:ed)?|"
+    r"doubl(?:ed|e)|upp?ed|scal(?:ed|e)(?: up| out| down)?|roll(?:ed)? ?back|rolled back|revert(?:ed)?|"
+    r"redeployed|deployed|shipped|flush(?:ed)?|clear(?:ed)?|kill(?:ed)?|fail(?:ed)? ?over|"
+    r"drain(?:ed)?|disabl(?:ed|e)|enabl(?:ed|e)|tri(?:ed)|turn(?:ed)? (?:off|on)|add(?:ed)?|remov(?:ed|e)|"
+    r"purg(?:ed|e)|rotat(?:ed|e)|patch(?:ed)?|lower(?:ed)?|reduc(?:ed|e)|blocked|throttl(?:ed|e)|"
+    r"rate.limited|switch(?:ed)?|moved|resiz(?:ed|e)|vacuum(?:ed)?|reindex(?:ed)?|truncat(?:ed|e))\b",
+    re.IGNORECASE,
+)
+CHAT_FAILED = re.compile(
+    r"\b(?:still|again|came back|comes? back|(?:errors?|alerts?|timeouts?|latency|it)(?: (?:is|are|was|were))? back|"
+    r"back after|returned|reappeared|didn'?t (?:help|work|fix|change)|did not (?:help|work|fix|change)|"
+    r"doesn'?t (?:help|work)|does not (?:help|work)|no (?:change|luck|effect|improvement|difference|dice)|"
+    r"not (?:fixed|helping|working|enough)|same (?:errors?|problem|thing)|made (?:it|things) worse|"
+    r"only (?:bought|helped for|lasted)|bought us|for (?:a few|about|\d{1,4}) min\w{0,12}\b.{0,80}?\bthen|nope)\b",
+    re.IGNORECASE,
+)
+CHAT_RECOVERED = re.compile(
+    r"\b(?:recovered|recovering|back to normal|(?:errors?|alerts?|timeouts?|5xx|latency)(?: (?:are|is|have|has))? "
+    r"(?:gone|stopped|dropped|cleared|down|normal)|stable|stabili[sz]ed|that (?:fixed|did) it|fixed it|"
+    r"looks? good|green again|healthy|all clear|mitigated|resolved|working again|back up)\b",
+    re.IGNORECASE,
+)
+FIX_MARKER = re.compile(
+    r"\b(?:the fix (?:is|was)|fix(?:ed)? (?:by|with)|resolved (?:by|with)|mitigated (?:by|with)|fix:)\s*:?\s*",
+    re.IGNORECASE,
+)
+CAUSE_MARKER = re.compile(
+    r"\b(?:root ?cause(?: is| was|:)|the cause (?:is|was)|caused by|turns out|turned out|"
+    r"culprit (?:is|was)|it was because|because of)\s*:?\s*",
+    re.IGNORECASE,
+)
+HOW_FOUND = re.compile(
+    r"\b(?:(?:found|spotted|noticed|saw|seen|confirmed) (?:it |this |that )?(?:in|on|via|through|from|with|by)|"
+    r"(?:dashboard|graph|logs?|query|trace|profile|heap ?dump|metrics?|explain|pg_stat\w*) "
+    r"(?:show(?:s|ed|n)?|says|said|reveal(?:s|ed)|point(?:s|ed)))\b",
+    re.IGNORECASE,
+)
+LESSON_MARKER = re.compile(
+    r"\b(?:lesson(?: learned)?:|next time|we should|action item:?|follow.?up:)\s*", re.IGNORECASE
+)
+# where "what was tried" ends and "why it failed" begins; no leading \s*: tried at every space of
+# a long run of spaces, it made splitting quadratic (the pieces are tidied of spaces anyway)
+CHAT_SPLIT = re.compile(r"(?:,|;|\s-\s|\s—\s|\s–\s|\.\.\.|…|\bbut\b|\bthen\b)", re.IGNORECASE)
+STARTS_WITH_ACTION = re.compile(
+    r"^(?:(?:i|we|i've|we've|just|so|then|also|ok|okay),? )*" + CHAT_ACTION.pattern, re.IGNORECASE
+)
+
+# ---- the guard: words that turn a claim into a question or a hypothesis --------------------------
+
+# Words that turn a claim into a question or a hypothesis.
+CLAIM_HEDGE = re.compile(
+    r"\b(not|no|never|cannot|can't|isn't|don't|doesn't|whether|if|unless|unclear|unknown|may|might|"
+    r"could|possibly|perhaps|unconfirmed|until|rule out)\b",
+    re.IGNORECASE,
+)
+
+# ---- the incident is over (bot.reader.over) --------------------------------------------------------
+
+OVER = re.compile(
+    r"\b(?:resolved|all[ -]clear|mitigated|(?:is|are|'s|been|got it) fixed|fixed now|back to normal|"
+    r"(?:fully )?recovered|incident (?:is )?(?:over|closed)|we(?:'re| are) (?:all )?good(?: now)?|closing (?:this|the incident))\b",
+    re.IGNORECASE,
+)
+# a negation among the three words before "resolved" ("not resolved", "isn't fully resolved",
+# "we'll say all clear")
+OVER_NEGATIONS = frozenset(
+    "not isnt isn't arent aren't wasnt wasn't no never un nearly almost partially until once when if will "
+    "should before".split()
+)

@@ -1,0 +1,136 @@
+"""Postmortems and narrative prose, read: the entries that fixed it, the attempts that failed.
+
+An entry that restored, mitigated, resolved or rolled back is the fix when the postmortem has no
+resolution section. A failed attempt is an action tried during the incident that did not work
+("changed the health-check path — still 404"); a critique of the response ("it took us 9 hours",
+"we should have used bigint") is never one. The cue words are bot/reader/cues.py's.
+
+Entries are anything with a `text` (the importer's timeline entries, a channel's messages).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol, TypeVar
+
+from bot.reader.cues import (
+    ADDRESSED,
+    CLAUSE,
+    CRITIQUE,
+    DID_NOT_WORK,
+    EXPLICIT_TRY,
+    PENDING,
+    REFERS_BACK,
+    RESOLVED,
+    SAYS_IT_FAILED,
+    SENTENCE,
+    TRIED,
+    WE_TRIED,
+    WHY_SPLIT,
+)
+from bot.reader.text import plain
+
+
+class HasText(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+E = TypeVar("E", bound=HasText)
+
+
+def resolving(entries: list[E]) -> list[E]:
+    """Entries that restored, mitigated, resolved or rolled back (and did not fail doing it); when
+    such an entry only reports the state ("Service is restored"), the action just before it too."""
+    chosen: dict[int, None] = {}
+    for i, entry in enumerate(entries):
+        if any(
+            RESOLVED.search(c) and not DID_NOT_WORK.search(c) and not PENDING.search(c) for c in _clauses(entry.text)
+        ):
+            before = entries[i - 1] if i else None
+            if (
+                before is not None
+                and not TRIED.search(entry.text)
+                and TRIED.search(before.text)
+                and not DID_NOT_WORK.search(before.text)
+            ):
+                chosen[i - 1] = None
+            chosen[i] = None
+    return [entries[i] for i in chosen]
+
+
+def _attempt(text: str) -> dict[str, str] | None:
+    """An action tried that did not work, said in one sentence, as {action, why_it_failed}."""
+    text = " ".join(plain(text).split())
+    if len(text) < 8 or CRITIQUE.search(text) or not DID_NOT_WORK.search(text) or ADDRESSED.search(text):
+        return None
+    if not TRIED.search(text) and not SAYS_IT_FAILED.search(text):
+        return None
+    split = WHY_SPLIT.match(text)
+    if split and TRIED.search(split.group("action")) and len(split.group("action")) >= 6:
+        return {"action": split.group("action").rstrip(" ,;:.—–-"), "why_it_failed": split.group("why").strip()}
+    return {"action": text.rstrip(" ."), "why_it_failed": ""}
+
+
+def _clauses(text: str) -> list[str]:
+    """Sentences, and the clauses of "This did not help, so the pods were restarted."."""
+    parts = []
+    for sentence in SENTENCE.split(" ".join(text.split())):
+        parts += [p.strip() for p in CLAUSE.split(sentence) if p.strip()]
+    return parts
+
+
+def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, str]]:
+    """Attempts that did not work, in one sentence ("Restarted the pods — still 404") or in two
+    ("The proxy pod is restarted. This does not resolve the issue."). With `said_by_someone`, a
+    sentence must say who tried (narrative prose, where most sentences describe the system)."""
+    found = []
+    clauses = _clauses(text)
+    for i, clause in enumerate(clauses):
+        previous = clauses[i - 1] if i else ""
+        if (
+            previous
+            and (REFERS_BACK.match(clause) or re.search(r"\battempt(?:ed|s)?\b", previous, re.I))
+            and DID_NOT_WORK.search(clause)
+            and TRIED.search(previous)
+            and not DID_NOT_WORK.search(previous)
+            and not CRITIQUE.search(previous + " " + clause)
+            and (not said_by_someone or WE_TRIED.search(previous))
+        ):
+            found.append({"action": plain(previous).rstrip(" ,;:."), "why_it_failed": plain(clause).rstrip(" .")})
+            continue
+        if said_by_someone and not WE_TRIED.search(clause):
+            continue
+        attempt = _attempt(clause)
+        if attempt is not None:
+            found.append(attempt)
+    return found
+
+
+def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
+    """Attempts within an entry, and across two: "12:05 Engineer attempts hub pod restarts." then
+    "12:20 Still 503s." (an attempt said in one entry, its failure in the next one's first words)."""
+    found = []
+    for i, entry in enumerate(entries):
+        within = attempts_in(entry.text)
+        found += [(entry, attempt) for attempt in within]
+        following = entries[i + 1] if i + 1 < len(entries) else None
+        if within or following is None or DID_NOT_WORK.search(entry.text) or CRITIQUE.search(entry.text):
+            continue
+        first = " ".join(_clauses(following.text)[:2])
+        tried = EXPLICIT_TRY.search(entry.text) or (TRIED.search(entry.text) and SAYS_IT_FAILED.search(first))
+        if tried and DID_NOT_WORK.search(first) and not TRIED.search(_clauses(following.text)[0]):
+            found.append(
+                (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")})
+            )
+    return found
+
+
+def failed_in_prose(text: str) -> list[dict[str, str]]:
+    """Sentences of narrative prose that say someone tried something and it did not work ("We
+    first restarted the pods, but errors continued")."""
+    return attempts_in(text, said_by_someone=True)
+
+
+def is_critique(text: str) -> bool:
+    return bool(CRITIQUE.search(text))
