@@ -23,17 +23,21 @@ import pytest
 
 import bot.drafting.rules as rules
 import bot.importer.document as document
+import bot.investigation.prompt as prompt
 import bot.investigation.text as guard_text
 import bot.reader.chat as chat
 import bot.reader.cues as cues
 import bot.reader.over as phrases
 from bot.drafting.phrases import says_it_is_over
 from bot.drafting.rules import OfflineDrafter
+from bot.fence import fence
 from bot.importer.formats import FoundFile, parse_file
+from bot.investigation.anthropic_investigator import AnthropicInvestigator
 from bot.investigation.guard import guard
 from bot.investigation.models import ModelAnswer, NowStatement
 from bot.models import Incident, TimelineEntry
 from bot.text_limits import DRAFT_CHARS, MESSAGE_CHARS, ReadLimits
+from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 CRAFTED_OVER = "not resolved " * 3077  # 40,001 characters, a "resolved" every 13
@@ -207,6 +211,55 @@ def test_the_guard_tokenises_the_timeline_once_not_per_statement(monkeypatch: py
     result = guard(ModelAnswer(happening_now=statements), Incident(title="Payments timeouts"), timeline, [])
     assert len(result.findings.hypotheses) == 5  # all moved: unsupported
     assert tokenised[0] <= 2 * corpus + 10_000  # was ≥ 6 × the corpus
+
+
+async def test_the_guard_reads_only_the_messages_the_prompt_showed(
+    model_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tokenised = [0]
+    real = guard_text.tokenize
+
+    def counting(text: str | None) -> list[str]:
+        tokenised[0] += len(text or "")
+        return real(text)
+
+    monkeypatch.setattr(guard_text, "tokenize", counting)
+    filler = ("latency graph shows retries on the gateway " * 100)[:4000]
+    timeline = [entry("kafka broker disk full on node7", 0)]
+    timeline += [entry(f"m{i} {filler}", i) for i in range(1, 40)]
+    timeline += [entry("payments-api returns 503 since 11:55", 40)]  # T41, the newest
+    statements = [
+        {"statement": "payments-api returns 503 since 11:55", "evidence": ["T41"]},
+        {"statement": "kafka broker disk is full on node7", "evidence": ["T1"]},  # never shown to the model
+    ]
+    model_api.script(ToolAnswer({"happening_now": statements}))
+    investigator = AnthropicInvestigator(
+        api_key="k", base_url=model_api.base_url, prompt_budget_chars=20_000, guard_model=None
+    )
+    try:
+        result = await investigator.investigate(Incident(title="Payments 503s"), timeline, [], channel_is_private=False)
+    finally:
+        await investigator.aclose()
+    assert "kafka broker" not in model_api.requests[0].body["messages"][0]["content"]
+    # the newest message keeps its number; the oldest, left out of the prompt, is no evidence
+    assert [(s.statement, s.evidence) for s in result.happening_now] == [(statements[0]["statement"], ["T41"])]
+    assert [h.statement for h in result.hypotheses] == [statements[1]["statement"]]
+    assert tokenised[0] <= 25_000  # the prompt's budget, not the channel's 160,000 characters
+
+
+def test_the_prompt_renders_only_the_messages_that_could_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    fenced = [0]
+
+    def counting(value: object) -> str:
+        fenced[0] += len(str(value or ""))
+        return fence(value)
+
+    monkeypatch.setitem(prompt._env.filters, "data", counting)
+    channel = [entry(("restarted the pods, still timing out " * 1100)[:MESSAGE_CHARS], i) for i in range(100)]
+    rendered = prompt.render_prompt(Incident(title="Payments"), channel, [], now=T0, tool_name="record")
+    assert rendered.omitted_timeline == 99 and "T100" in rendered.text and "[T99]" not in rendered.text
+    # each try of the trimming renders what could fit (~60k), not the channel's 4 million characters
+    assert fenced[0] <= 20 * prompt.DEFAULT_BUDGET_CHARS
 
 
 # --- the importer --------------------------------------------------------------------------------

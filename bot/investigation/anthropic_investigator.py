@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from bot.fence import DATA_RULE
 from bot.investigation.claims import sentences_of
+from bot.investigation.evidence import ordered
 from bot.investigation.guard import GuardResult, guard
 from bot.investigation.models import (
     FallbackReason,
@@ -130,7 +131,7 @@ class AnthropicInvestigator:
         reading: ReadingPool = INLINE,
     ) -> None:
         self.model = model
-        self.reading = reading  # the guard reads the whole timeline: off the event loop
+        self.reading = reading  # the guard reads what the prompt showed: off the event loop
         self.timeout_s = timeout_s
         self.max_retries = max_retries
         self.max_tokens = max_tokens
@@ -239,8 +240,10 @@ class AnthropicInvestigator:
         self, answer: ModelAnswer, incident: Incident, timeline: list[TimelineEntry], memories: list[RecallMatch],
         **options: Any,
     ) -> GuardResult:  # fmt: skip
-        size = sum(len(e.text) for e in timeline)
-        return await self.reading.run("The guard", guard, answer, incident, timeline, memories, size=size, **options)
+        # only the messages the prompt showed are read (the answer can rest on nothing else)
+        shown = ordered(timeline)[options.get("omitted_timeline", 0) :]
+        size = sum(len(e.text) for e in shown)
+        return await self.reading.run("The guard", guard, answer, incident, shown, memories, size=size, **options)
 
     async def _ask(
         self,
@@ -283,13 +286,14 @@ class AnthropicInvestigator:
                 where = ".".join(str(x) for x in first["loc"]) or "answer"
                 raise MalformedAnswer(f"{exc.error_count()} schema error(s); {where}: {first['msg']}") from exc
             patterns = [r.id for r in known_patterns]
-            result = await self._guard(answer, incident, timeline, memories, pattern_ids=patterns)
+            seen = {"pattern_ids": patterns, "omitted_timeline": prompt.omitted_timeline}  # what the model saw
+            result = await self._guard(answer, incident, timeline, memories, **seen)
             if not result.refused and self.classifier is not None:
                 # only what the rules let through is worth a second look
                 opinion = await self._second_opinion(answer, memories, spent)
                 if opinion.verdicts:
                     result = await self._guard(
-                        answer, incident, timeline, memories, second_opinion=opinion.verdicts, pattern_ids=patterns
+                        answer, incident, timeline, memories, second_opinion=opinion.verdicts, **seen
                     )
             if not result.refused:
                 return self._investigation(result, spent, prompt, known_patterns)

@@ -67,13 +67,16 @@ class CurrentEvidence:
     all_stems: frozenset[str] = frozenset()
 
     @classmethod
-    def of(cls, incident: Incident, timeline: list[TimelineEntry]) -> CurrentEvidence:
+    def of(cls, incident: Incident, timeline: list[TimelineEntry], omitted: int = 0) -> CurrentEvidence:
+        """`timeline`: the messages the prompt showed; `omitted`: how many older ones it left out
+        (not given: an answer cannot rest on what its model never saw, and the prompt's budget,
+        not the channel's length, bounds what the guard reads). Refs count from T{omitted + 1}."""
         items: dict[str, str] = {}
         for name in DECLARED_FIELDS:
             value = getattr(incident, name, None)
             if value:
                 items[name] = when(value) if name == "started_at" else str(value)
-        for number, entry in enumerate(ordered(timeline), start=1):
+        for number, entry in enumerate(ordered(timeline), start=omitted + 1):
             items[timeline_ref(number)] = f"{entry.author}: {entry.text}"
         raw = "\n".join(items.values())
         item_terms = {ref: frozenset(content_terms(text)) for ref, text in items.items()}

@@ -275,11 +275,14 @@ def guard(
     *,
     second_opinion: list[Verdict] | None = None,
     pattern_ids: Sequence[str] = (),
+    omitted_timeline: int = 0,
 ) -> GuardResult:
     """Check and repair an answer. `second_opinion`: claims a classifier found (sentences as
     claim_verdicts numbers them). `pattern_ids`: the known patterns (approved rules) the
-    investigation was given; cited like memories and, like memories, never today's cause."""
-    current = CurrentEvidence.of(incident, timeline)
+    investigation was given; cited like memories and, like memories, never today's cause.
+    `timeline`: the messages the prompt showed; `omitted_timeline`: how many older ones it left
+    out (not given: the answer cannot rest on them; the first of `timeline` is T{omitted + 1})."""
+    current = CurrentEvidence.of(incident, timeline, omitted_timeline)
     _, verdicts = claim_verdicts(answer, memories, current, pattern_ids)
     ruled = {v.sentence.index for v in verdicts}
     verdicts += [v for v in second_opinion or [] if v.sentence.index not in ruled]

@@ -20,6 +20,7 @@ from bot.investigation.patterns import pattern_view
 from bot.models import Incident, MemoryRecord, RecallMatch, TruthState
 from bot.recall.reasons import humanize_age
 from bot.rules.model import Rule
+from bot.text_limits import newest_within
 
 TEMPLATE = "investigation_prompt.j2"
 DEFAULT_BUDGET_CHARS = 60_000
@@ -177,6 +178,10 @@ def render_prompt(
     """Known patterns are history like the memories, but few and short: they are always kept."""
     # numbered once, oldest first, so a message keeps its ref (T1, T2…) whatever is left out
     entries = [(timeline_ref(n), e) for n, e in enumerate(sorted(timeline, key=lambda e: e.at), start=1)]
+    # A message is shown whole or not at all, and its text never shrinks in the prompt (the fence
+    # only swaps characters): the newest `showable` are all any fitting prompt can hold, so the
+    # rest is never rendered (500 long messages rendered ~13 times each took seconds).
+    showable = newest_within([e.text for _, e in entries], messages=len(entries), chars=budget_chars)
     room = int(budget_chars / max(1, len(memories)) * CORRECTIONS_SHARE)
     views = [memory_view(m, now, corrections_room=room) for m in memories]
     patterns = [pattern_view(r) for r in known_patterns]
@@ -185,7 +190,11 @@ def render_prompt(
         return _render(incident, entries, views[:k], 0, len(views) - k, tool_name, patterns)
 
     # 1. Trim history: keep the k most relevant memories (recall order is relevance order).
-    k = _largest_fitting(len(views), lambda k: len(with_memories(k)) <= budget_chars)
+    k = (
+        _largest_fitting(len(views), lambda k: len(with_memories(k)) <= budget_chars)
+        if showable == len(entries)
+        else -1
+    )
     if k >= 0:
         return Prompt(with_memories(k), omitted_memories=len(views) - k)
 
@@ -194,7 +203,7 @@ def render_prompt(
         kept = items[len(items) - j :] if j else []
         return _render(incident, kept, [], len(items) - j, len(views), tool_name, patterns)
 
-    j = _largest_fitting(len(entries), lambda j: len(newest(j)) <= budget_chars)
+    j = _largest_fitting(showable, lambda j: len(newest(j)) <= budget_chars)
     if j >= 1:
         return Prompt(newest(j), omitted_memories=len(views), omitted_timeline=len(entries) - j)
 
