@@ -194,7 +194,8 @@ def test_the_drafter_reads_the_newest_messages_within_its_caps() -> None:
 # --- the guard -----------------------------------------------------------------------------------
 
 
-def test_the_guard_tokenises_the_timeline_once_not_per_statement(monkeypatch: pytest.MonkeyPatch) -> None:
+def count_tokenised(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The characters the guard hands to its tokeniser, added up."""
     tokenised = [0]
     real = guard_text.tokenize
 
@@ -203,6 +204,11 @@ def test_the_guard_tokenises_the_timeline_once_not_per_statement(monkeypatch: py
         return real(text)
 
     monkeypatch.setattr(guard_text, "tokenize", counting)
+    return tokenised
+
+
+def test_the_guard_tokenises_the_timeline_once_not_per_statement(monkeypatch: pytest.MonkeyPatch) -> None:
+    tokenised = count_tokenised(monkeypatch)
     words = "connection refused upstream payments gateway timeout retries queue backlog "
     timeline = [entry((f"m{i} " + words * 60)[:4000], i) for i in range(20)]
     corpus = sum(len(e.text) for e in timeline)
@@ -216,14 +222,7 @@ def test_the_guard_tokenises_the_timeline_once_not_per_statement(monkeypatch: py
 async def test_the_guard_reads_only_the_messages_the_prompt_showed(
     model_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    tokenised = [0]
-    real = guard_text.tokenize
-
-    def counting(text: str | None) -> list[str]:
-        tokenised[0] += len(text or "")
-        return real(text)
-
-    monkeypatch.setattr(guard_text, "tokenize", counting)
+    tokenised = count_tokenised(monkeypatch)
     filler = ("latency graph shows retries on the gateway " * 100)[:4000]
     timeline = [entry("kafka broker disk full on node7", 0)]
     timeline += [entry(f"m{i} {filler}", i) for i in range(1, 40)]
