@@ -1,6 +1,8 @@
 """The one reader of incident narratives: postmortem timeline entries, channel messages and prose
 sentences become typed findings with their quotes. Pure: no Slack, no storage, no settings.
 
+    findings.py   Statement → Finding (kind, outcome, stance, quotes), Reading
+    read.py       read(statements, mode="narrative" | "chat") → Reading
     cues.py       the one vocabulary: every cue-word pattern (actions, outcomes, causes, fixes, ...)
     narrative.py  postmortems and prose: the entries that fixed it, the attempts that failed
     chat.py       channel messages: an attempt and why it failed, in one sentence
@@ -9,7 +11,26 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
     text.py       plain text of a Markdown line
 """
 
+from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement
 from bot.reader.over import says_it_is_over
+from bot.reader.read import MAX_STATEMENT_CHARS, MAX_STATEMENTS, is_metadata, read, stance
 from bot.reader.support import Support, commands_and_urls, support
 
-__all__ = ["Support", "commands_and_urls", "says_it_is_over", "support"]
+__all__ = [
+    "MAX_STATEMENTS",
+    "MAX_STATEMENT_CHARS",
+    "Finding",
+    "Kind",
+    "Outcome",
+    "Quote",
+    "Reading",
+    "Stance",
+    "Statement",
+    "Support",
+    "commands_and_urls",
+    "is_metadata",
+    "read",
+    "says_it_is_over",
+    "stance",
+    "support",
+]

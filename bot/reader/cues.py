@@ -192,3 +192,34 @@ OVER_NEGATIONS = frozenset(
     "not isnt isn't arent aren't wasnt wasn't no never un nearly almost partially until once when if will "
     "should before".split()
 )
+
+# ---- how sure a cause is said, and lines about the incident rather than in it ---------------------
+
+# "we suspect", "it may have been", "not sure what the root cause was": a cause offered as a hypothesis
+CAUSE_HEDGE = re.compile(
+    r"\b(?:may|might|could|likely|probabl[ey]|possibl[ey]|perhaps|maybe|suspect\w*|believ\w*|think|thought|"
+    r"seem\w*|appear\w*|hypothes[ie]s|not sure|unsure|unclear|unknown|not (?:yet )?(?:known|confirmed|clear)|guess\w*)\b",
+    re.I,
+)
+# "it was not the cache", "ruled out the network": a cause said NOT to be one
+CAUSE_NEGATED = re.compile(
+    r"\b(?:(?:was|were|is|are)(?: not|n't)|not) (?:the |a |an )?(?:root )?(?:cause|culprit|reason|problem|issue)\b|"
+    r"\b(?:ruled out|red herring|not (?:related|responsible|at fault)|unrelated)\b",
+    re.I,
+)
+# a `Key: value` line about the incident ("Time to resolve: 31 minutes", "Impact: 1,200 users")
+METADATA_LINE = re.compile(
+    r"^\W*(?:total )?(?:time to (?:resolve|resolution|detect\w*|recover\w*|mitigat\w*|acknowledge\w*|repair)|"
+    r"tt[rdam]|mtt[rdam]|duration|downtime|outage (?:length|duration|window)|length|impact(?:ed)?(?: \w+)?|"
+    r"(?:users?|customers?|requests?) (?:affected|impacted)|affected (?:users?|customers?)|severity|sev|priority|"
+    r"start(?:ed)?(?: at| time)?|end(?:ed)?(?: at| time)?|detected(?: at)?|resolved(?: at)?|date|status|"
+    r"author\w*|owner|participants?|responders?)\s*[:|=]",
+    re.I,
+)
+# a statement that is a figure about the incident: "lasted 31 minutes", "about 1,200 users were affected"
+METADATA_FIGURE = re.compile(
+    r"\b(?:lasted|for (?:about |roughly |approximately |around |nearly |over |almost )?\d+(?:\.\d+)?\s*"
+    r"(?:min\w*|hours?|hrs?|h|days?|seconds?)\b|\d[\d,.]*\s*(?:users?|customers?|requests?|participants?|"
+    r"sites?|accounts?)\s+(?:were |was )?(?:affected|impacted))",
+    re.I,
+)

@@ -1,0 +1,146 @@
+"""A sequence of statements → typed findings with their quotes (bot/reader/findings.py).
+
+    read(statements, mode="narrative")   postmortem timeline entries and prose (the importer)
+    read(statements, mode="chat")        channel messages (the drafter)
+
+Precision first: a statement the cues cannot place gives no finding (an empty field beats a
+wrong one). Work is bounded: at most MAX_STATEMENTS statements of MAX_STATEMENT_CHARS each are
+read (a note says what was not), and every cue is a linear pattern over one sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal
+
+from bot.reader.chat import split_attempt, tidy
+from bot.reader.cues import (
+    CAUSE,
+    CAUSE_HEDGE,
+    CAUSE_MARKER,
+    CAUSE_NEGATED,
+    CRITIQUE,
+    FIX_MARKER,
+    HOW_FOUND,
+    LESSON_MARKER,
+    METADATA_FIGURE,
+    METADATA_LINE,
+)
+from bot.reader.findings import Finding, Kind, Outcome, Reading, Stance, Statement, quote
+from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, resolving
+from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
+
+MAX_STATEMENTS = DRAFT_MESSAGES * 4  # a long postmortem's timeline and paragraphs, or a channel's window
+MAX_STATEMENT_CHARS = MESSAGE_CHARS
+_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
+_TOLD_AS_ACTIONS = ("resolution", "diagnosis")  # sections that tell what was done: every sentence counts
+_TOLD_AS_SYSTEM = ("summary", None)  # sections that mostly tell what the system did
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCES.split(text) if s.strip()]
+
+
+def is_metadata(sentence: str) -> bool:
+    """A line about the incident (a duration, an impact count, a date), never a fix or a cause."""
+    return bool(METADATA_LINE.match(sentence) or METADATA_FIGURE.search(sentence))
+
+
+def stance(sentence: str) -> Stance:
+    if CAUSE_NEGATED.search(sentence):
+        return Stance.NEGATED
+    return Stance.HEDGED if CAUSE_HEDGE.search(sentence) else Stance.ASSERTED
+
+
+def _bounded(statements: Sequence[Statement]) -> tuple[list[Statement], list[str]]:
+    notes = []
+    if len(statements) > MAX_STATEMENTS:
+        notes.append(f"{len(statements) - MAX_STATEMENTS} statements past the first {MAX_STATEMENTS} were not read.")
+    kept = list(statements[:MAX_STATEMENTS])
+    if any(len(s.text) > MAX_STATEMENT_CHARS for s in kept):
+        notes.append(f"Statements longer than {MAX_STATEMENT_CHARS:,} characters were read up to that.")
+        kept = [
+            s
+            if len(s.text) <= MAX_STATEMENT_CHARS
+            else Statement(s.text[:MAX_STATEMENT_CHARS], s.ref, s.author, s.at, s.section)
+            for s in kept
+        ]
+    return kept, notes
+
+
+def read(statements: Sequence[Statement], *, mode: Literal["narrative", "chat"] = "narrative") -> Reading:
+    kept, notes = _bounded(statements)
+    findings = _narrative(kept) if mode == "narrative" else _chat(kept)
+    order = {id(f): i for i, f in enumerate(findings)}
+    findings.sort(key=lambda f: (f.quotes[0].statement if f.quotes else 0, order[id(f)]))
+    return Reading(findings, notes)
+
+
+def _sentence_findings(statements: list[Statement], index: int) -> list[Finding]:
+    """Causes, critiques and metadata, sentence by sentence."""
+    found = []
+    for sentence in sentences(statements[index].text):
+        words = quote(statements, index, sentence)
+        if is_metadata(sentence):
+            found.append(Finding(Kind.METADATA, sentence, (words,)))
+        elif CRITIQUE.search(sentence):
+            found.append(Finding(Kind.CRITIQUE, sentence, (words,)))
+        elif CAUSE.search(sentence):
+            found.append(Finding(Kind.CAUSE, sentence, (words,), stance=stance(sentence)))
+    return found
+
+
+def _narrative(statements: list[Statement]) -> list[Finding]:
+    findings: list[Finding] = []
+    timeline = [i for i, s in enumerate(statements) if s.section == "timeline"]
+    entries = [statements[i] for i in timeline]
+    position = {id(e): i for i, e in zip(timeline, entries, strict=True)}
+    for entry, attempt in failed_in_timeline(entries):
+        i = position[id(entry)]
+        quotes = [quote(statements, i)]
+        if attempt["why_it_failed"] and attempt["why_it_failed"] not in entry.text and i + 1 < len(statements):
+            quotes.append(quote(statements, i + 1))  # the outcome came from the entry after
+        findings.append(
+            Finding(Kind.ACTION, attempt["action"], tuple(quotes), Outcome.DID_NOT_WORK, attempt["why_it_failed"])
+        )
+    for entry in resolving(entries):
+        findings.append(Finding(Kind.FIX, entry.text, (quote(statements, position[id(entry)]),)))
+    for i, statement in enumerate(statements):
+        if statement.section != "timeline":
+            if statement.section in _TOLD_AS_ACTIONS:
+                attempts = attempts_in(statement.text)
+            elif statement.section in _TOLD_AS_SYSTEM:
+                attempts = failed_in_prose(statement.text)
+            else:
+                attempts = []
+            findings += [
+                Finding(Kind.ACTION, a["action"], (quote(statements, i),), Outcome.DID_NOT_WORK, a["why_it_failed"])
+                for a in attempts
+            ]
+        findings += _sentence_findings(statements, i)
+    return findings
+
+
+def _chat(statements: list[Statement]) -> list[Finding]:
+    """Channel messages, one sentence at a time (the drafter's rules; bot/reader/chat.py)."""
+    findings: list[Finding] = []
+    for i, statement in enumerate(statements):
+        for sentence in sentences(statement.text):
+            words = (quote(statements, i, sentence),)
+            split = split_attempt(sentence)
+            if split is not None:
+                findings.append(Finding(Kind.ACTION, split[0], words, Outcome.DID_NOT_WORK, split[1]))
+            elif match := CAUSE_MARKER.search(sentence):
+                said = tidy(sentence[match.end() :])
+                if said:
+                    findings.append(Finding(Kind.CAUSE, said, words, stance=stance(sentence)))
+            elif match := FIX_MARKER.search(sentence):
+                if said := tidy(sentence[match.end() :]):
+                    findings.append(Finding(Kind.FIX, said, words))
+            elif HOW_FOUND.search(sentence):
+                findings.append(Finding(Kind.FOUND, tidy(sentence), words))
+            elif match := LESSON_MARKER.search(sentence):
+                if said := tidy(sentence[match.end() :]):
+                    findings.append(Finding(Kind.FOLLOW_UP, said, words))
+    return findings

@@ -1,0 +1,92 @@
+"""The one reader: statements in, typed findings with their quotes out (bot/reader)."""
+
+from __future__ import annotations
+
+from bot.reader import (
+    MAX_STATEMENT_CHARS,
+    MAX_STATEMENTS,
+    Kind,
+    Outcome,
+    Stance,
+    Statement,
+    is_metadata,
+    read,
+)
+
+
+def timeline(*entries: str) -> list[Statement]:
+    return [Statement(text, ref=f"timeline entry {i}", section="timeline") for i, text in enumerate(entries)]
+
+
+def test_an_action_whose_failure_is_said_in_the_next_entry_is_a_failed_attempt_quoting_both() -> None:
+    reading = read(
+        timeline(
+            "12:05 Engineer attempts hub pod restarts.",
+            "Still 503 errors on every request.",
+            "Hub redeployed, service restored.",
+        )
+    )
+    [attempt] = reading.failed_attempts()
+    assert attempt.outcome is Outcome.DID_NOT_WORK
+    assert "hub pod restarts" in attempt.text
+    assert "Still 503 errors" in attempt.why
+    assert [q.statement for q in attempt.quotes] == [0, 1]
+    assert [f.quotes[0].statement for f in reading.fixes()] == [2]
+
+
+def test_a_duration_or_impact_line_is_metadata_never_a_fix_or_a_cause() -> None:
+    statements = [
+        Statement("Time to resolve: 31 minutes", section="summary"),
+        Statement(
+            "About 1,200 users were affected. The outage was caused by an expired certificate.", section="summary"
+        ),
+    ]
+    reading = read(statements)
+    assert [f.text for f in reading.of(Kind.METADATA)] == [
+        "Time to resolve: 31 minutes",
+        "About 1,200 users were affected.",
+    ]
+    assert [f.text for f in reading.causes()] == ["The outage was caused by an expired certificate."]
+    assert not reading.fixes()
+    assert is_metadata("Duration: 2h") and not is_metadata("We restarted the database")
+
+
+def test_a_cause_is_asserted_hedged_or_negated() -> None:
+    reading = read(
+        [
+            Statement("The root cause was a misconfigured load balancer.", section="summary"),
+            Statement("We suspect the cache eviction was triggered by the deploy.", section="summary"),
+            Statement("The database was not the cause of the errors.", section="summary"),
+        ]
+    )
+    assert [f.stance for f in reading.causes()] == [Stance.ASSERTED, Stance.HEDGED, Stance.NEGATED]
+
+
+def test_a_critique_of_the_response_is_never_an_attempt() -> None:
+    reading = read([Statement("It took us 9 hours to notice that the restart did not help.", section="summary")])
+    assert not reading.failed_attempts()
+    assert reading.of(Kind.CRITIQUE)
+
+
+def test_channel_messages_give_attempts_causes_and_fixes_with_their_quotes() -> None:
+    reading = read(
+        [
+            Statement("restarted payments pods, errors back after 25 minutes", ref="1.1"),
+            Statement("root cause was the connection pool size", ref="1.2"),
+            Statement("the fix was raising the pool to 50", ref="1.3"),
+        ],
+        mode="chat",
+    )
+    [attempt] = reading.failed_attempts()
+    assert attempt.quotes[0].ref == "1.1" and attempt.why.startswith("Errors back")
+    assert reading.causes()[0].text == "The connection pool size"
+    assert reading.fixes()[0].quotes[0].ref == "1.3"
+
+
+def test_the_reader_reads_within_its_caps_and_says_what_it_left() -> None:
+    many = [Statement("restarted it, still failing", ref=str(i)) for i in range(MAX_STATEMENTS + 5)]
+    reading = read(many, mode="chat")
+    assert len(reading.failed_attempts()) == MAX_STATEMENTS
+    assert "5 statements" in reading.notes[0]
+    long = read([Statement("x " * MAX_STATEMENT_CHARS + "root cause was the cache")], mode="chat")
+    assert not long.causes() and long.notes  # past the statement's cap: not read
