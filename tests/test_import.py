@@ -406,6 +406,38 @@ Alerts: these lines are prose, not alerts
     assert plain.alerts == []
 
 
+def test_a_postmortem_s_alerts_section_names_the_alerts_that_fired_and_its_prose_names_none() -> None:
+    text = """# Payments API errors after the deploy
+
+## Alerts fired
+- `HighErrorRate{service=payments}` fired at 14:02, paged the on-call
+- KubePodCrashLooping{namespace=prod,service=payments}
+- We got an alert email from letsencrypt on certificate expiration
+- Resolved.
+
+| Alert | Fired |
+|---|---|
+| TargetDown | 14:05 |
+
+## Root cause
+The deploy shipped a config without the provider's new endpoint.
+"""
+    draft = parse_markdown(text, team_id="T1", incident_id="PM-1")
+    assert [a.shown() for a in draft.alerts] == [
+        "HighErrorRate{service=payments}", "KubePodCrashLooping{namespace=prod,service=payments}", "TargetDown",
+    ]  # fmt: skip
+    assert draft.provenance is not None and draft.provenance.fields["alerts"] == "section 'Alerts fired'"
+    assert draft.root_cause == "The deploy shipped a config without the provider's new endpoint."
+    prose = parse_markdown(text.replace("## Alerts fired", "## Alert").split("| Alert")[0].replace("`", "")
+                           .replace("{", " (").replace("}", ")"), team_id="T1", incident_id="PM-1")  # fmt: skip
+    assert prose.alerts == []  # sentences and bare words in an Alert section are not guessed into alerts
+    front = parse_markdown("---\nalerts: [DiskFull]\n---\n" + text, team_id="T1", incident_id="PM-1")
+    assert [a.name for a in front.alerts] == ["DiskFull"]  # front matter, when it names them, is what counts
+    line = parse_markdown("# Disk full on db-1\n\nAlerts: DiskFull{service=db}, NodeDown\n\n## Root cause\nLogs.\n",
+                          team_id="T1", incident_id="PM-2")  # fmt: skip
+    assert [a.shown() for a in line.alerts] == ["DiskFull{service=db}", "NodeDown"]
+
+
 def test_json_lines_records_carry_their_alerts() -> None:
     record = {"title": "Disk full on db-1", "alerts": [{"name": "DiskFull", "labels": {"service": "db"}}]}
     (draft,) = parse_memory_records(json.dumps(record), team_id="T1", incident_id_for=lambda _i, _r: "PM-2")

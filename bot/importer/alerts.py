@@ -1,11 +1,14 @@
-"""A postmortem's front matter `alerts:` as the memory keeps them (bot.models.MemoryAlert).
+"""The alerts a postmortem names, as the memory keeps them (bot.models.MemoryAlert): its front
+matter `alerts:`, or an "Alerts" / "Alerts fired" section (bot/data/postmortem_sections.json).
 
-    alerts:                                   alerts: HighErrorRate{service=payments}, DiskFull
-      - name: HighErrorRate
-        labels: {service: payments}           (a list of such strings works too)
+    alerts:                                   ## Alerts fired
+      - name: HighErrorRate                   - `HighErrorRate{service=payments}` fired at 14:02
+        labels: {service: payments}           - KubePodCrashLooping{namespace=prod}
 
 Precision first: an item that is not a map with a name, nor `Name` / `Name{key=value,...}`
-written as a rule names an alert, is left out rather than guessed at.
+written as a rule names an alert, is left out rather than guessed at. In a section, where prose is
+common ("We got an alert email from letsencrypt"), a line names an alert only as a code span, or
+as the whole line written like a rule's name (`HighErrorRate`, `disk_full`, or with its labels).
 """
 
 from __future__ import annotations
@@ -41,6 +44,38 @@ def _written(text: str) -> dict[str, Any] | None:
             return None
         labels[kv.group(1)] = kv.group(2)
     return {"name": found.group(1), "labels": labels}
+
+
+_MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_CODE = re.compile(r"`([^`]{1,4500})`")
+_RULE_NAME = re.compile(
+    r"^(?:[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+|[A-Za-z][\w.-]*[_:][\w:.-]*)$"
+)  # CamelCase, snake_case
+SECTION_LINES = 200
+
+
+def _named(text: str) -> dict[str, Any] | None:
+    alert = _written(text)
+    return alert if alert and (alert["labels"] or _RULE_NAME.match(alert["name"])) else None
+
+
+def _in_line(line: str) -> list[dict[str, Any]]:
+    cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.lstrip().startswith("|") else None
+    candidate = cells[0] if cells else _MARKER.sub("", line).strip()
+    code = _CODE.match(candidate)
+    if code:  # `HighErrorRate{service=payments}` fired at 14:02
+        alert = _written(code.group(1))
+        return [alert] if alert else []
+    named = [_named(m.group(0)) for m in _ITEMS.finditer(candidate)]  # HighErrorRate, DiskFull{host=db1}
+    return [a for a in named if a] if named and all(named) else []
+
+
+def alerts_in_section(text: str) -> list[dict[str, Any]]:
+    """The alerts an "Alerts" section lists (a list item, a table row's first cell, `A, B{x=1}`)."""
+    kept: list[dict[str, Any]] = []
+    for line in text.splitlines()[:SECTION_LINES]:
+        kept += [a for a in _in_line(line[:5000]) if a not in kept]
+    return kept[:MAX_ALERTS]
 
 
 def alerts_from(value: Any) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ import re
 from pathlib import PurePath
 from typing import Any
 
-from bot.importer.alerts import alerts_from
+from bot.importer.alerts import alerts_from, alerts_in_section
 from bot.importer.document import Document, Section, parse_document, plain
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, seed_draft
 from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
@@ -282,7 +282,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
                                       "first line": "the first line"}.get(doc.title_from, "the file name"))  # fmt: skip
     inline: dict[str, list[tuple[str, str]]] = {}
     read_metadata(doc, fields, inline)
-    fields.put("alerts", alerts_from(doc.meta.get("alerts")), "front matter 'alerts'")  # only there: precision
+    fields.put("alerts", alerts_from(doc.meta.get("alerts")), "front matter 'alerts'")
 
     def take(kind: str) -> tuple[str, str]:
         text, origin = _sections_text(doc.of_kind(kind))
@@ -292,6 +292,9 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
             origin = " + ".join(x for x in (origin, *(o for _, o in extra)) if x)
         return text, origin
 
+    # else an "Alerts" section, else an "Alerts: A, B{x=1}" line: the first that names any
+    for listed, listed_from in [_sections_text(doc.of_kind("alerts")), *inline.get("alerts", [])]:
+        fields.put("alerts", alerts_in_section(listed), listed_from)
     preamble_prose = _join([line for line in doc.preamble if key_value(line) is None])
     summary, summary_from = take("summary")
     if not summary and preamble_prose:

@@ -10,7 +10,7 @@ from importlib import resources
 
 KINDS = (
     "metadata", "timeline", "failed_attempts", "lesson", "action_items", "root_cause", "resolution",
-    "diagnosis", "impact", "symptoms", "error_message", "summary",
+    "diagnosis", "impact", "symptoms", "error_message", "summary", "alerts",
 )  # fmt: skip
 
 
