@@ -144,3 +144,39 @@ async def test_html_rendered_from_markdown_and_the_markdown_are_one_memory(cli, 
     assert (await cli("import", str(tmp_path / "md")))[0] == 0
     code, out, _ = await cli("import", str(tmp_path / "html"))
     assert code == 0 and statuses(out)["search-outage.html"] == "unchanged", out
+
+
+STATUS_POST = """---
+title: "Slow checkout"
+---
+At 19:24 we were told that checkout was slow.
+
+***Investigating*** {{< track "2024-06-21T19:52:00+01:00" >}}
+Checkout was slow because the payments proxy was exhausted; see
+[the provider's advisory](https://status.example.com/incidents/42) and <ops@example.com>.
+
+***Resolved*** {{< track "2024-06-21T21:49:00+01:00" >}}
+All systems are back to normal now.
+
+## Timeline
+
+- 2024-06-21:
+    the proxy pool is exhausted
+    and checkout slows down
+- 2024-06-22 09:10:
+    we restarted the proxy and service is restored
+"""
+
+
+def test_a_page_keeps_its_links_and_reads_shortcodes_and_wrapped_items_as_its_markdown_does(tmp_path: Path) -> None:
+    (tmp_path / "slow-checkout.md").write_text(STATUS_POST)
+    (tmp_path / "slow-checkout.html").write_text(as_html(STATUS_POST))
+    [markdown] = read(tmp_path / "slow-checkout.md").drafts
+    [page] = read(tmp_path / "slow-checkout.html").drafts  # a Hugo shortcode is not a template's blank
+    for draft in (markdown, page):
+        assert draft.title == "Slow checkout"
+        assert draft.occurred_at.date().isoformat() == "2024-06-21"  # the item's date, its text on the next line
+        assert "[the provider's advisory](https://status.example.com/incidents/42)" in draft.root_cause
+        assert "<ops@example.com>" in draft.root_cause  # an address that is its own text: an autolink
+        assert "we restarted the proxy and service is restored" in draft.resolution
+    assert page.root_cause.replace("*", "") == markdown.root_cause.replace("*", "")  # emphasis is not kept

@@ -101,6 +101,28 @@ def clean_html(text: str) -> str:
     return "\n".join(out)
 
 
+_NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\||```|~~~)")
+
+
+def logical_lines(lines: list[str]) -> list[str]:
+    """Lines as Markdown reads a list: an item's wrapped, indented lines joined onto it ("- 2024-06-21:"
+    with its text on the next line is one item, as a web page or Word file has it); a blank line,
+    a new item or block, code and everything outside lists stay as written."""
+    out: list[str] = []
+    in_item = in_fence = False
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence, in_item = not in_fence, False
+        elif not in_fence and in_item and stripped and line[:1] in (" ", "\t") and not _NEW_BLOCK.match(line):
+            out[-1] = f"{out[-1].rstrip()} {stripped}"
+            continue
+        else:
+            in_item = not in_fence and bool(_LIST_ITEM.match(line)) and bool(stripped)
+        out.append(line)
+    return out
+
+
 def _front_matter(text: str) -> tuple[dict[str, Any], str, int]:
     """(front matter, the rest, how many lines the front matter took)."""
     first = text.lstrip("\ufeff").split("\n", 1)[0].strip()

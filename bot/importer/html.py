@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import yaml
 from bs4 import BeautifulSoup, CData, Comment, NavigableString, Tag
@@ -37,6 +38,8 @@ _BOLD_CLASS = re.compile(r"\.(c\d+)\{[^}]*font-weight:\s*(?:700|bold)")
 _SPACE_PREFIX = re.compile(r"^[^:]{1,80} : (?=\S)")  # "Ops Space : Outage 2024-03-02" → the page title
 _CREATED = re.compile(r"Created by\s+(?P<author>.+?)(?:,\s*last modified(?: by .+?)?)?\s+on\s+(?P<date>.+?)\s*$", re.S)
 _META_KEYS = {"date", "title", "author", "authors", "tags", "keywords", "service", "severity", "incident id"}
+_GOOGLE_REDIRECT = ("https://www.google.com/url?", "http://www.google.com/url?")
+_PERSON_LINKS = {"confluence-userlink", "user-mention"}  # Confluence: a mention links to a profile
 _META_DATES = {"article:published_time": "date", "dc.date": "date", "dcterms.created": "date"}
 
 
@@ -61,6 +64,27 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def _link(text: str, node: Tag) -> str:
+    """A link as Markdown writes it, so the page reads as its Markdown would: `[text](href)`, or
+    `<href>` when the text is the address itself (an autolink). A Google Docs link's redirect
+    (google.com/url?q=…) is its target; a mention of a person, javascript: and empty links stay
+    text."""
+    href = str(node.get("href") or "").strip()
+    classes = set(node.get("class") or [])
+    if href.startswith(_GOOGLE_REDIRECT):
+        href = parse_qs(urlsplit(href).query).get("q", [href])[0]
+    label = text.strip()
+    if not label or not href or href.lower().startswith("javascript:") or classes & _PERSON_LINKS or "\n" in label:
+        return text
+    lead, trail = " " * (text[:1].isspace()), " " * (text[-1:].isspace())
+    href = _escape(href.replace(" ", "%20"))  # the Markdown reader unescapes: "&copy=1" stays itself
+    if href.count("(") != href.count(")"):  # Markdown allows balanced parentheses in an address only
+        href = href.replace("(", "%28").replace(")", "%29")
+    if label in (href, href.removeprefix("mailto:")) and "&lt;" not in href:
+        return f"{lead}<{label}>{trail}"
+    return f"{lead}[{label}]({href}){trail}"
+
+
 class _Writer:
     """Blocks of Markdown from an element tree; inline text collects until a block ends it."""
 
@@ -70,6 +94,7 @@ class _Writer:
         self.bold_classes = bold_classes
         self.links = 0
         self.outside = 0
+        self.keep_links = True  # a heading's links are its text only: a title is not a link
 
     def flush(self) -> None:
         text = "".join(self.line).strip()
@@ -102,7 +127,7 @@ class _Writer:
             if not text.strip() and name == "ac:link":
                 page = node.find("ri:page")
                 text = _escape(page.get("ri:content-title", "")) if isinstance(page, Tag) else ""
-            return text
+            return _link(text, node) if self.keep_links else text
         text = "".join(self.inline(c, in_link) for c in node.children)
         if name in ("strong", "b") or (name == "span" and set(node.get("class") or []) & self.bold_classes):
             lead, trail = " " * (text[:1].isspace()), " " * (text[-1:].isspace())
@@ -135,7 +160,9 @@ class _Writer:
             return
         if re.fullmatch(r"h[1-6]", name):
             self.flush()
+            self.keep_links = False
             text = " ".join(self.inline(node).split())
+            self.keep_links = True
             if text:
                 self.blocks.append(f"{'#' * int(name[1])} {text.replace('**', '')}")
         elif name in ("ul", "ol", "ac:task-list"):
@@ -210,10 +237,8 @@ class _Writer:
             inner.flush()
             self.links += inner.links
             self.outside += inner.outside
-            text = " ".join(" ".join(b.split()) for b in inner.blocks if not b.startswith("|"))
-            marker = f"{number}." if node.name == "ol" else "-"
-            if text:
-                lines.append(f"{'  ' * level}{marker} {text}")
+            marker = f"{'  ' * level}{number}. " if node.name == "ol" else f"{'  ' * level}- "
+            lines += _item_lines(marker, [b for b in inner.blocks if b.strip()])
             for sub in nested:
                 lines += self.list_lines(sub, level + 1)
         return lines
@@ -239,6 +264,19 @@ class _Writer:
         lines = ["| " + " | ".join(r + [""] * (width - len(r))) + " |" for r in rows]
         lines.insert(1, "|" + " --- |" * width)
         return "\n".join(lines)
+
+
+def _item_lines(marker: str, blocks: list[str]) -> list[str]:
+    """A list item as Markdown writes it: its first block after the marker, the others (a second
+    paragraph, a quote, code, a table) each after a blank line, indented under the item's text."""
+    indent = " " * len(marker)
+    lines: list[str] = []
+    for number, block in enumerate(blocks):
+        if number:
+            lines.append("")
+        for row, line in enumerate(block.split("\n")):
+            lines.append(f"{marker}{line}" if number == row == 0 else f"{indent}{line}" if line else "")
+    return lines
 
 
 def _kind_and_root(soup: BeautifulSoup) -> tuple[str, Tag]:

@@ -21,7 +21,7 @@ from pathlib import PurePath
 from typing import Any
 
 from bot.importer.alerts import alerts_from, alerts_in_section
-from bot.importer.document import Document, Section, parse_document, plain
+from bot.importer.document import Document, Section, logical_lines, parse_document, plain
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, seed_draft
 from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
 from bot.importer.timeline import Entry, read_timeline
@@ -35,8 +35,10 @@ EXTRACTOR = "markdown-sections/2"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 _WHY_LABEL = re.compile(r"^(?:why(?: it failed)?|because)\s*:?\s*", re.I)
 _LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
+# "{{ service }}" is a blank to fill; a Hugo shortcode ("{{< track … >}}", "{{% note %}}", and as a
+# web page's text escapes it, "{{&lt; …") is the site's markup, not a placeholder
 _PLACEHOLDER_TEXT = re.compile(
-    r"\{\{[^}]*\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
+    r"\{\{(?!\s*(?:<|%|&lt;))[^}]*\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
     r"<(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title|service|team|description)[^>]*>|"
     r"\b(?:YYYY-MM-DD|HH:MM|XX:XX|MM/DD/YYYY|lorem ipsum)\b",
     re.I,
@@ -45,12 +47,14 @@ _TEMPLATE_TITLE = re.compile(
     r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template",
     re.I,
 )
+_THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
 
 
 def _join(lines: list[str]) -> str:
     """A section's text with hard-wrapped paragraphs joined (Markdown reads a single newline as a
-    space), list items, table rows and code on their own lines, fences dropped."""
+    space), list items, table rows and code on their own lines, fences and thematic breaks
+    dropped; a line ending in a backslash (Markdown's hard break) ends its line, as <br> does."""
     out: list[str] = []
     joinable = False
     in_fence = False
@@ -58,7 +62,14 @@ def _join(lines: list[str]) -> str:
         if line.lstrip().startswith(("```", "~~~")):
             in_fence, joinable = not in_fence, False
             continue
+        if not in_fence and _THEMATIC_BREAK.match(line):
+            joinable = False
+            continue
         stripped = line.strip()
+        hard_break = not in_fence and stripped.endswith("\\") and not stripped.endswith("\\\\")
+        if hard_break:
+            line = line.rstrip()[:-1]
+            stripped = stripped[:-1].rstrip()
         code = in_fence or (line.startswith(("    ", "\t")) and not joinable and not _LIST_ITEM.match(line))
         if stripped.startswith("![") and stripped.endswith(")"):
             continue  # an image: nothing to read
@@ -68,7 +79,7 @@ def _join(lines: list[str]) -> str:
             out[-1] += " " + stripped
         else:
             out.append(stripped)
-        joinable = bool(stripped) and not code and not stripped.startswith("|")
+        joinable = bool(stripped) and not code and not stripped.startswith("|") and not hard_break
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
 
@@ -308,7 +319,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         "\n\n".join(x for x in (summary, symptoms, impact and f"Impact: {impact}") if x),
         " + ".join(x for x in (summary_from, symptoms_from, impact_from) if x),
     )
-    timelines = [read_timeline(s.lines) for s in doc.of_kind("timeline")]
+    timelines = [read_timeline(logical_lines(s.lines)) for s in doc.of_kind("timeline")]
     entries = [e for found, _ in timelines for e in found]
     timeline_prose = "\n\n".join(prose for _, prose in timelines if prose)
     other = "\n\n".join(_join(s.lines) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
