@@ -51,7 +51,7 @@ async def cmd_report(args: argparse.Namespace, settings: Settings) -> int:
 
     async with open_store(settings) as store:
         memories = await all_memories(store, args.team)
-        figures = MemoryFigures.of(args.team, memories)
+        figures = MemoryFigures.of(args.team, memories, window_days=settings.recurrence_window_days)
         write_page(Path(args.output), memory_report_html(figures))
     Output(json_mode=args.json).result(
         {"html": args.output, **figures.as_json()},

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from bot.models import MemoryRecord, TruthState
+from bot.recall.alerts import RecurringAlert, recurring_alerts
 
 MAX_SERVICES = 12  # rows of the heat map; the rest are summed as "other services"
 MAX_MONTHS = 24
@@ -57,9 +58,13 @@ class MemoryFigures:
     truth_states: dict[str, int]  # every state, in order, zeros included
     recurring_attempts: tuple[RecurringAttempt, ...]
     awaiting_review: tuple[MemoryRecord, ...] = field(default=())
+    recurring_alerts: tuple[RecurringAlert, ...] = field(default=())
+    window_days: int = 90  # RECURRENCE_WINDOW_DAYS
 
     @classmethod
-    def of(cls, team_id: str, memories: list[MemoryRecord]) -> MemoryFigures:
+    def of(
+        cls, team_id: str, memories: list[MemoryRecord], *, window_days: int = 90, now: datetime | None = None
+    ) -> MemoryFigures:
         by_service = Counter(m.service or NO_SERVICE for m in memories)
         shown = [s for s, _ in by_service.most_common(MAX_SERVICES)]
         if len(by_service) > MAX_SERVICES:
@@ -84,6 +89,10 @@ class MemoryFigures:
             truth_states={state.value: states.get(state, 0) for state in TruthState},
             recurring_attempts=recurring_attempts(memories),
             awaiting_review=tuple(awaiting),
+            recurring_alerts=tuple(
+                recurring_alerts(memories, (now or datetime.now(UTC)) - timedelta(days=window_days))
+            ),
+            window_days=window_days,
         )
 
     def as_json(self) -> dict[str, object]:
@@ -102,6 +111,11 @@ class MemoryFigures:
                 }  # fmt: skip
                 for a in self.recurring_attempts
             ],
+            "recurring_alerts": [
+                {"alert": a.name, "service": a.service, "times": len(a.incidents), "incidents": list(a.incidents)}
+                for a in self.recurring_alerts
+            ],
+            "recurring_alerts_window_days": self.window_days,
             "awaiting_review": [
                 {
                     "incident_id": m.incident_id,

@@ -134,6 +134,11 @@ class RecallService:
         recurrence = recurrence_line(past, self._recurrence_days, found=bool(shown.matches or shown.weak))
         return replace(shown, known_patterns=patterns, recurrence=recurrence)
 
+    @property
+    def recurrence_days(self) -> int:
+        """RECURRENCE_WINDOW_DAYS: how far back a recurrence is counted."""
+        return self._recurrence_days
+
     async def _recurring(self, incident: IncidentRecord, query: RecallQuery) -> list[str]:
         """The confirmed memories of the incident's service that fired one of its alerts' names
         within RECURRENCE_WINDOW_DAYS of its start, newest first."""

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from bot.memory.nudges import NudgeStore
 from bot.memory.port import MemoryStore
-from bot.models import IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState
+from bot.models import IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState, utcnow
 from bot.policy import Actor
+from bot.recall.alerts import recurring_alerts
 from bot.services.recall import RecallService
 
 IsMember = Callable[[str], Awaitable[bool]]
@@ -31,6 +33,8 @@ class HomeContent:
     recent: list[MemoryRecord] = field(default_factory=list)
     query: str | None = None
     found: list[RecallMatch] = field(default_factory=list)
+    recurring: list[str] = field(default_factory=list)
+    """`HighErrorRate on payments: 3 times in 90 days: INC-…`: alerts of confirmed incidents that recur"""
 
 
 class _Visibility:
@@ -80,6 +84,8 @@ class ReviewService:
         reusable = [state for state in TruthState if state.reusable]
         recent_page = await self._memory.list(team_id, truth_states=reusable, limit=SCANNED)
         recent = [m for m in recent_page.memories if await visible(m.is_private, m.channel_id)]
+        days = self._recall.recurrence_days  # counted from the newest SCANNED confirmed memories the person may see
+        recurring = [r.line(days) for r in recurring_alerts(recent, utcnow() - timedelta(days=days))]
         found: list[RecallMatch] = []
         if query and query.strip():
             # no channel: the store leaves private memories out of the search altogether
@@ -94,6 +100,7 @@ class ReviewService:
             recent=recent[: self._shown],
             query=query.strip() if query else None,
             found=found[: self._shown],
+            recurring=recurring[: self._shown],
         )
 
     async def _may_close(self, actor: Actor | None, incident: IncidentRecord, is_member: IsMember) -> bool:
