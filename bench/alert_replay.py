@@ -11,8 +11,11 @@ Every other postmortem of eval/postmortems is in memory too, without alerts: the
 real write-ups. The alert's identifying labels (RECALL_ALERT_LABELS) are every label key the corpus
 uses: labels were written only where the write-up gives one that names what failed (a host, a hub).
 
-Runs `incident-memory replay` (docs/REPLAY.md) on four corpora it writes: fold A and fold B, each
-with and without the cases' alerts. Needs DATABASE_URL (or the embedded PostgreSQL).
+Runs `incident-memory replay --target-absent` (docs/REPLAY.md) on four corpora it writes: fold A
+and fold B, each with and without the cases' alerts; besides the ranks, how often the write-up is
+posted in the thread (strong), and how often, with it taken away, something else is posted
+(another incident that fired the same alert: a recurrence, or a false alarm). Needs DATABASE_URL
+(or the embedded PostgreSQL).
 """
 
 from __future__ import annotations
@@ -90,7 +93,7 @@ def write_corpus(folder: Path, memory_lines: list[dict[str, Any]], case_lines: l
 
 
 def replay(folder: Path) -> dict[str, Any]:
-    command = [sys.executable, "-m", "bot.cli", "replay", str(folder), "--json"]
+    command = [sys.executable, "-m", "bot.cli", "replay", str(folder), "--json", "--target-absent"]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -115,20 +118,23 @@ def main() -> int:
                 folder = root / f"fold-{fold}-{signal}"
                 write_corpus(folder, memory_lines, [case_line(c, label_keys, signal == "with") for c in chosen])
                 result = replay(folder)
+                tiers = result.get("tiers", {})
                 figures[f"{fold}_{signal}"] = {
-                    k: result[k] for k in ("recall_at_1", "recall_at_5", "mrr_at_10", "cases")
+                    **{k: result[k] for k in ("recall_at_1", "recall_at_5", "mrr_at_10", "cases")},
+                    "right_posted": tiers.get("right_strong"),  # the write-up is posted in the thread
+                    "absent_posted": tiers.get("absent_strong"),  # write-up gone: something else posted
                 }
     if args.json:
         print(json.dumps(figures, indent=2))
         return 0
     print(f"{figures['memories']} memories; identifying labels: {', '.join(label_keys)}")
-    print(f"{'fold':<6}{'alert signal':<14}{'cases':>6}{'R@1':>8}{'R@5':>8}{'MRR@10':>9}")
+    print(f"{'fold':<6}{'alert signal':<14}{'cases':>6}{'R@1':>8}{'R@5':>8}{'MRR@10':>9}{'posted':>8}{'absent':>8}")
     for fold in ("A", "B"):
         for signal in ("with", "without"):
             f = figures[f"{fold}_{signal}"]
-            print(
-                f"{fold:<6}{signal:<14}{f['cases']:>6}{f['recall_at_1']:>8.3f}{f['recall_at_5']:>8.3f}{f['mrr_at_10']:>9.3f}"
-            )
+            row = f"{fold:<6}{signal:<14}{f['cases']:>6}{f['recall_at_1']:>8.3f}{f['recall_at_5']:>8.3f}"
+            print(row + f"{f['mrr_at_10']:>9.3f}{f['right_posted'] or 0:>8.3f}{f['absent_posted'] or 0:>8.3f}")
+    print("posted: the write-up is posted in the thread (strong); absent: with it gone, something else is")
     return 0
 
 
