@@ -4,14 +4,13 @@ replay corpus bench/alert_replay.py builds from it carries the alerts to recall.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from bench import alert_replay
 from bot.config import PROJECT_ROOT
 from bot.replay import load_cases, load_memories
 from tests.test_eval_corpus import _reserved
@@ -23,12 +22,7 @@ pytestmark = pytest.mark.skipif(not CASES.is_file(), reason="eval/alerts is not 
 
 
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("alert_replay", PROJECT_ROOT / "bench" / "alert_replay.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return alert_replay
 
 
 def cases() -> list[dict]:
