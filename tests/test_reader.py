@@ -90,3 +90,18 @@ def test_the_reader_reads_within_its_caps_and_says_what_it_left() -> None:
     assert "5 statements" in reading.notes[0]
     long = read([Statement("x " * MAX_STATEMENT_CHARS + "root cause was the cache")], mode="chat")
     assert not long.causes() and long.notes  # past the statement's cap: not read
+
+
+def test_a_postmortem_keeps_its_durations_and_impact_counts_out_of_the_fix_and_the_cause() -> None:
+    from bot.reader import without_metadata
+
+    assert without_metadata("Time to resolve: 31 minutes") == ""
+    assert (
+        without_metadata(
+            "A bad deploy broke logins. The site was unusable for about 1h50m. 415 jobs were unable to start."
+        )
+        == "A bad deploy broke logins."
+    )
+    # a duration that is part of the cause stays with it
+    kept = "The renewal job had been failing silently for 30 days after the token was revoked."
+    assert without_metadata(kept) == kept

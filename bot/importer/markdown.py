@@ -22,13 +22,14 @@ from typing import Any
 
 from bot.importer.alerts import alerts_from, alerts_in_section
 from bot.importer.document import Document, Section, logical_lines, parse_document, plain
-from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, seed_draft
+from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, is_placeholder, seed_draft
 from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
 from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, INCIDENT_WORDS, STARTS_WITH_WE, WENT_WRONG
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique, resolving
+from bot.reader.read import is_metadata, without_metadata
 
 EXTRACTOR = "markdown-sections/2"
 
@@ -111,7 +112,7 @@ def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]
     units = _units(text)
     chosen: dict[int, None] = {}
     for i, unit in enumerate(units):
-        if pattern.search(unit) and not is_critique(unit):
+        if pattern.search(unit) and not is_critique(unit) and not is_metadata(unit):
             if i and ANAPHOR.match(unit):
                 chosen[i - 1] = None
             chosen[i] = None
@@ -324,11 +325,18 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     timeline_prose = "\n\n".join(prose for _, prose in timelines if prose)
     other = "\n\n".join(_join(s.lines) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
-        fields.put(kind, *take(kind))
+        said, origin = take(kind)
+        if kind in ("root_cause", "resolution"):  # a duration or an impact count is never the fix or the cause
+            said = without_metadata(said)
+            said = "" if is_placeholder(said) else said
+        fields.put(kind, said, origin)
     if "root_cause" not in fields.values:
         fields.put("root_cause", *_root_cause_without_section(doc, title, summary, summary_from, other))
     if "resolution" not in fields.values:
         fields.put("resolution", *_fix_without_section(summary, summary_from, entries, timeline_prose))
+    for kind in ("root_cause", "resolution"):  # whichever way they were found: no metadata line in them
+        if kind in fields.values:
+            fields.values[kind] = without_metadata(fields.values[kind])
     attempts, attempt_origins = _failed_attempts(doc, entries, timeline_prose)
     fields.put("failed_attempts", attempts, "; ".join(dict.fromkeys(attempt_origins)))
     lesson, lesson_from = take("lesson")

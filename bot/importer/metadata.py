@@ -22,6 +22,7 @@ from bot.importer.document import Document, plain
 from bot.importer.drafts import is_placeholder
 from bot.importer.timeline import Entry
 from bot.importer.vocabulary import normalize_heading, section_kind
+from bot.reader.read import is_metadata
 
 # normalized metadata key → memory field
 METADATA: dict[str, str] = {
@@ -123,7 +124,8 @@ def read_metadata(doc: Document, fields: FoundFields, inline: dict[str, list[tup
                 fields.put(name, value, f"line '{key}:' ({where})")
             continue
         kind = section_kind(key) if len(key.split()) <= 5 else None
-        if kind and kind not in ("summary", "metadata", "timeline") and value:
+        # "Time to resolve: 31 minutes" is about the incident, not its fix (the reader's metadata line)
+        if kind and kind not in ("summary", "metadata", "timeline") and value and not is_metadata(f"{key}: {value}"):
             inline.setdefault(kind, []).append((value, f"line '{key}:' ({where})"))
 
 

@@ -13,7 +13,7 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
 
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement
 from bot.reader.over import says_it_is_over
-from bot.reader.read import MAX_STATEMENT_CHARS, MAX_STATEMENTS, is_metadata, read, stance
+from bot.reader.read import MAX_STATEMENT_CHARS, MAX_STATEMENTS, is_metadata, read, stance, without_metadata
 from bot.reader.support import Support, commands_and_urls, support
 
 __all__ = [
@@ -33,4 +33,5 @@ __all__ = [
     "says_it_is_over",
     "stance",
     "support",
+    "without_metadata",
 ]

@@ -113,7 +113,9 @@ FIX = re.compile(
 )
 INCIDENT_WORDS = re.compile(
     r"\b(?:incident|outage|postmortem|post-mortem|downtime|went down|was down|error|fail\w*|degrad\w*|broken|crash\w*|"
-    r"root cause|resolv\w*|mitigat\w*|restor\w*|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*)\b",
+    r"root cause|resolv\w*|mitigat\w*|restor\w*|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*|"
+    r"issues? with|(?:identified|investigating|have|had|found) (?:an? |the )?(?:issue|problem)|back to normal|"
+    r"(?:has|have) (?:now )?been fixed|expired|disrupt\w*|offline|unreachable|interrupt\w*)\b",
     re.I,
 )
 # a point of "what went wrong" that starts "we ..." is about the response, not the system
@@ -212,14 +214,46 @@ METADATA_LINE = re.compile(
     r"^\W*(?:total )?(?:time to (?:resolve|resolution|detect\w*|recover\w*|mitigat\w*|acknowledge\w*|repair)|"
     r"tt[rdam]|mtt[rdam]|duration|downtime|outage (?:length|duration|window)|length|impact(?:ed)?(?: \w+)?|"
     r"(?:users?|customers?|requests?) (?:affected|impacted)|affected (?:users?|customers?)|severity|sev|priority|"
-    r"start(?:ed)?(?: at| time)?|end(?:ed)?(?: at| time)?|detected(?: at)?|resolved(?: at)?|date|status|"
-    r"author\w*|owner|participants?|responders?)\s*[:|=]",
+    r"start(?:ed)?(?: at| time)?|end(?:ed)?(?: at| time)?|detected(?: at)?|resolved(?: at| in)?|resolution (?:time|date)|"
+    r"time of (?:resolution|detection)|date|status|"
+    r"author\w*|owner|participants?|responders?|(?:total |user |funds? )?loss(?:es)?|funds? (?:at risk|lost)|"
+    r"amount (?:lost|stolen|at risk)|reported by|reporter|detected by|incident (?:id|number|date|start|end|lead)|"
+    r"(?:users?|customers?|systems?|services?|components?) affected)\s*[:|=]",
     re.I,
 )
-# a statement that is a figure about the incident: "lasted 31 minutes", "about 1,200 users were affected"
+# a statement that is a figure about the incident: how long it lasted, how many it hit, that nothing was lost
+_NUMBER = r"(?:\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few|24)"
+_UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?)"
 METADATA_FIGURE = re.compile(
-    r"\b(?:lasted|for (?:about |roughly |approximately |around |nearly |over |almost )?\d+(?:\.\d+)?\s*"
-    r"(?:min\w*|hours?|hrs?|h|days?|seconds?)\b|\d[\d,.]*\s*(?:users?|customers?|requests?|participants?|"
-    r"sites?|accounts?)\s+(?:were |was )?(?:affected|impacted))",
+    r"\b(?:lasted|(?:(?:down|unusable|unavailable|offline|degraded|disrupted|inaccessible|unreachable|outages?|ongoing|"
+    r"on going|lasting|interrupted|impacted|affected)\b[^.]{0,30}?\b(?:for|of)|took) (?:about |roughly |approximately |"
+    r"around |nearly |over |almost |just |some )?"
+    + _NUMBER
+    + r"\s*"
+    + _UNIT
+    + r"\b|\d+h\d+m?\b|"
+    + _NUMBER
+    + r"\s*"
+    + _UNIT
+    + r" (?:of )?(?:downtime|outage|disruption|degradation|offline)|"
+    r"(?:resolved|restored|mitigated|fixed|recovered) (?:with)?in (?:about |roughly |approximately |around )?"
+    + _NUMBER
+    + r"\s*"
+    + _UNIT
+    + r"\b|"
+    r"\d[\d,.]*\s*(?:\w+\s+)?(?:users?|customers?|requests?|participants?|sites?|accounts?|hosts?|servers?|projects?|"
+    r"packages?|releases?|tokens?)\s+(?:were |was |have been |had been )?(?:\w+ly )?(?:affected|impacted|phished|"
+    r"compromised|lost|dropped|failed)|"
+    r"no (?:loss of|impact (?:to|on)|data (?:was |were )?lost|\w+ (?:was |were |should have been |has been )?lost)|nothing was lost|"
+    r"peak(?:ed)? (?:of|at) [~≈]?\d|[~≈]?\d[\d,.]*k?\s+(?:[\w-]+\s+){0,2}(?:were|was|had been|have been|are|got) "
+    r"(?:\w+ )?(?:affected|impacted|phished|compromised|lost|dropped|failed|stuck|unable|delayed|pending|queued|rejected)|"
+    r"[~≈]?\d[\d,.]*k?\s+(?:\w+\s+){0,2}(?:were|was) caused by|(?:over |about |~)\d[\d.,]*k? times|"
+    r"(?:restarted|downloaded|retried|failed) (?:over |about |~)?\d[\d.,]*k? times|"
+    r"between \d{1,2}:\d{2}\s*(?:utc)? and \d{1,2}:\d{2}|(?:total )?(?:exposure|response) times?\b|"
+    r"(?:rate|success|availability|uptime)\s+(?:\w+\s+){0,3}\d+(?:\.\d+)?\s*%|"
+    r"(?:\$|usd ?|€|£)\s?\d[\d,.]*\s*(?:k|m|mm|million|b|bn|billion)?\b[^.]{0,60}\b(?:lost|stolen|drained|at risk|losses?|"
+    r"exploited|affected)|\b(?:lost|stole|stolen|drained|losses? of|loss of) (?:about |roughly |approximately |around |over )?"
+    r"(?:\$|usd ?|€|£)\s?\d|\d[\d,.]*\s*(?:k|m|million)?\s*(?:usd|eth|dai|usdc|usdt|btc|tokens?)\b[^.]{0,40}\b(?:lost|stolen|drained)|"
+    r"(?:there was|with) no (?:user[- ]facing |customer[- ]facing |production )?(?:impact|downtime|loss))",
     re.I,
 )

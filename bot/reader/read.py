@@ -47,6 +47,23 @@ def is_metadata(sentence: str) -> bool:
     return bool(METADATA_LINE.match(sentence) or METADATA_FIGURE.search(sentence))
 
 
+_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'*`\[])")
+
+
+def without_metadata(text: str) -> str:
+    """`text` without its metadata lines and sentences ("Time to resolve: 31 minutes", "it lasted
+    two hours"): what is left may be a fix or a cause; nothing left, nothing to store."""
+    kept_lines = []
+    for line in text.split("\n"):
+        parts = _LINE_SENTENCES.split(line)
+        kept = [p for p in parts if not is_metadata(p.strip())]
+        if len(kept) == len(parts):
+            kept_lines.append(line)
+        elif kept:
+            kept_lines.append(" ".join(kept))
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
+
+
 def stance(sentence: str) -> Stance:
     if CAUSE_NEGATED.search(sentence):
         return Stance.NEGATED
