@@ -17,7 +17,7 @@ from typing import Any
 
 import asyncpg
 
-from bot.cli_semantic import semantic_recall
+from bot.cli.semantic import semantic_recall
 from bot.config import Settings
 from bot.memory.bulk import analyze_after_load, retain_many
 from bot.memory.database import throwaway_database

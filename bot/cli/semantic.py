@@ -1,6 +1,6 @@
 """The command line's semantic recall: `incident-memory embed`, and the query vectors of `recall`.
 
-Kept apart from bot/cli.py (which maps `CommandFailed` to a one-line error and exit 1)."""
+Kept apart from bot/cli/__init__.py (which maps `CommandFailed` to a one-line error and exit 1)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from bot.cli_output import CommandFailed
+from bot.cli.output import CommandFailed
 from bot.config import Settings
 from bot.embeddings import EmbeddingsMisconfigured, EmbeddingsUnavailable, embedder_from_settings
 from bot.services.meaning import SemanticRecall

@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, NoReturn
 
-from bot.cli_output import EXIT_SIGTERM, EXIT_USAGE, Output
+from bot.cli.output import EXIT_SIGTERM, EXIT_USAGE, Output
 
 
 def at_least(low: int, high: int | None = None) -> Callable[[str], int]:

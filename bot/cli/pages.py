@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.cli_output import EXIT_OK, CommandFailed, Output
+from bot.cli.output import EXIT_OK, CommandFailed, Output
 from bot.config import Settings
 
 BASELINE_SHAPE = '{"cases": N, "recall_at_k": {"baseline": [ten numbers in 0…1]}} (bench/recall_baseline.py --json)'

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from bot.cli_output import (
+from bot.cli.output import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_SIGINT,
@@ -27,11 +27,11 @@ from bot.cli_output import (
     match_text,
     memory_text,
 )
-from bot.cli_pages import register as register_page_commands
-from bot.cli_purge import PurgeNotConfirmed, add_purge_command
-from bot.cli_purge import operator as _operator
-from bot.cli_rules import register as register_rule_commands
-from bot.cli_runtime import (
+from bot.cli.pages import register as register_page_commands
+from bot.cli.purge import PurgeNotConfirmed, add_purge_command
+from bot.cli.purge import operator as _operator
+from bot.cli.rules import register as register_rule_commands
+from bot.cli.runtime import (
     NonBlank,
     Parser,
     Refused,
@@ -41,7 +41,7 @@ from bot.cli_runtime import (
     until_signalled,
     version,
 )
-from bot.cli_semantic import embed_all, semantic_recall
+from bot.cli.semantic import embed_all, semantic_recall
 from bot.config import ConfigurationError, Settings, load_settings
 from bot.errors import MemoryConflict, MemoryError_, MemoryNotFound, TruthMoveRefused
 from bot.memory.files import MemoryFileError, drafts_from_text, load_drafts
@@ -492,7 +492,3 @@ def run() -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, signal.SIG_IGN)
     sys.exit(code)
-
-
-if __name__ == "__main__":
-    run()
