@@ -10,7 +10,6 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
 
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
@@ -32,6 +31,7 @@ from bot.handlers.lookups import SlackLookups
 from bot.handlers.work_alerts import start_delivery
 from bot.handlers.work_embed import embed_later
 from bot.jobs import JobContext
+from bot.jobs.processes import WorkerProcesses
 from bot.jobs.queue import JobQueue
 from bot.jobs.reading import ReadingPool
 from bot.jobs.worker import JobWorker
@@ -45,7 +45,7 @@ from bot.memory.nudges import PostgresNudgeStore
 from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.observability import Metrics, configure_logging
-from bot.observability.metrics import metrics_across_processes, process_exited
+from bot.observability.metrics import metrics_across_processes
 from bot.observability.slack import SlackApiObserver
 from bot.observability.store import count_store_errors
 from bot.observability.web import MAX_BODY, metrics_handler, slack_events_middleware, slack_gate_middleware
@@ -56,6 +56,7 @@ from bot.services.access import Access
 from bot.services.alerts import AlertService, alert_memory, fired_alerts
 from bot.services.container import Services
 from bot.services.drafting import DraftingService
+from bot.services.housekeeping import run_housekeeping
 from bot.services.incidents import IncidentService
 from bot.services.investigation import InvestigationService
 from bot.services.limits import WorkLimits
@@ -348,58 +349,6 @@ def _configure_logging(settings: Settings) -> None:
     )
 
 
-class WorkerProcesses:
-    """`serve`'s job workers as processes of their own: the OS, not one event loop, shares the
-    CPU between answering Slack and doing the work. A worker that exits is started again."""
-
-    def __init__(self, settings: Settings, count: int) -> None:
-        import os
-        import sys
-
-        self._count = count
-        self._argv = [sys.executable, "-m", "bot.cli", "worker"]
-        self._env = {**os.environ, "DATABASE_URL": settings.database_url or ""}
-        self._drain_s = settings.shutdown_drain_s
-        self._procs: list[Any] = []
-        self._stopping = False
-        self._task: Any = None
-
-    async def start(self) -> None:
-        import asyncio
-
-        self._task = asyncio.create_task(self._supervise(), name="worker-processes")
-
-    async def _supervise(self) -> None:
-        import asyncio
-
-        while not self._stopping:
-            for gone in [p for p in self._procs if p.returncode is not None]:
-                process_exited(gone.pid)
-            self._procs = [p for p in self._procs if p.returncode is None]
-            for _ in range(self._count - len(self._procs)):
-                self._procs.append(await asyncio.create_subprocess_exec(*self._argv, env=self._env))
-            await asyncio.sleep(1.0)
-
-    async def stop(self) -> None:
-        import asyncio
-        import contextlib
-        import signal
-
-        self._stopping = True
-        if self._task is not None:
-            self._task.cancel()
-        for proc in self._procs:
-            with contextlib.suppress(ProcessLookupError):
-                proc.send_signal(signal.SIGTERM)
-        for proc in self._procs:
-            try:
-                async with asyncio.timeout(self._drain_s + 5):
-                    await proc.wait()
-            except TimeoutError:
-                proc.kill()
-            process_exited(proc.pid)
-
-
 async def serve(settings: Settings) -> None:
     """Serve over HTTP, or over Socket Mode when SLACK_APP_TOKEN is set, until SIGTERM/SIGINT."""
 
@@ -447,7 +396,7 @@ async def _listen(settings: Settings) -> None:
             socket_handler = AsyncSocketModeHandler(runtime.slack_app, settings.slack_app_token)
             await socket_handler.connect_async()
             log.info("connected to Slack over Socket Mode")
-        housekeeping = asyncio.create_task(_housekeeping(runtime.services), name="housekeeping")
+        housekeeping = asyncio.create_task(run_housekeeping(runtime.services), name="housekeeping")
         from bot.handlers.nudges import sweep_nudges
 
         nudging = asyncio.create_task(
@@ -469,31 +418,3 @@ async def _listen(settings: Settings) -> None:
             await runner.cleanup()
             if workers is not None:
                 await workers.stop()
-
-
-# Slack retries an event for minutes, not days: older event ids only take space.
-EVENT_IDS_KEPT_HOURS = 24.0
-EFFECTS_KEPT_HOURS = 7 * 24.0
-
-
-async def _housekeeping(services: Services, every_s: float = 3600.0) -> None:
-    """Hourly housekeeping: Slack event ids past Slack's retries, and — with
-    TIMELINE_RETENTION_DAYS set — the channel messages of incidents resolved long ago."""
-    import asyncio
-
-    retention = services.settings.timeline_retention_days
-    while True:
-        try:
-            pruned = await services.incidents.prune_events(EVENT_IDS_KEPT_HOURS)
-            if pruned:
-                log.info("forgot %d Slack event ids older than %.0f h", pruned, EVENT_IDS_KEPT_HOURS)
-            # a job reruns within its deadline (hours at most): older effects only take space; kept
-            # forms hold message text, so they go with the retention when it is shorter
-            await services.effects.prune(min(EFFECTS_KEPT_HOURS, retention * 24.0) if retention else EFFECTS_KEPT_HOURS)
-            if retention:
-                messages = await services.incidents.prune_timelines(retention)  # marks and drafts too
-                if messages:
-                    log.info("deleted %d channel messages of incidents resolved over %g days ago", messages, retention)
-        except Exception:  # noqa: BLE001 - try again next hour; nothing depends on it
-            log.warning("housekeeping failed", exc_info=True)
-        await asyncio.sleep(every_s)
