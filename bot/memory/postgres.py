@@ -19,6 +19,7 @@ from bot.memory.pool import DRAFT_COLUMNS, acquire
 from bot.memory.port import FeedbackKind, MemoryPage, PurgeOutcome, RetainOutcome, RetainStatus, SupersededHandling
 from bot.memory.postings import derive_postings, hold_retain_lock
 from bot.memory.purging import purge_memory, record_truth_move, superseded_by
+from bot.memory.records import RECORD_COLUMNS, read_records
 from bot.memory.reindex import reindex_terms
 from bot.memory.search import nearest, search_candidates, to_candidates
 from bot.models import (
@@ -37,9 +38,6 @@ from bot.recall.meaning import QueryMeaning
 from bot.recall.truth import refusal
 
 log = logging.getLogger(__name__)
-
-_RECORD_COLUMNS = ", ".join(("pk", *DRAFT_COLUMNS, "provenance", "drafting", "created_at", "updated_at"))
-
 
 _STORED_CONTENT = "SELECT retained_content FROM memories WHERE team_id = $1 AND incident_id = $2"
 
@@ -307,11 +305,11 @@ class PostgresMemoryStore:
         async with self._acquire() as conn:
             total = await conn.fetchval(f"SELECT count(*) FROM memories WHERE {where}", team_id, service, states)
             rows = await conn.fetch(
-                f"""SELECT {_RECORD_COLUMNS} FROM memories WHERE {where}
+                f"""SELECT {RECORD_COLUMNS} FROM memories WHERE {where}
                     ORDER BY created_at DESC, pk DESC LIMIT $4 OFFSET $5""",
                 team_id, service, states, max(1, min(limit, 500)), max(0, offset),
             )  # fmt: skip
-            return MemoryPage(memories=await self._records(conn, rows), total=total)
+            return MemoryPage(memories=await read_records(conn, rows), total=total)
 
     async def retag(self, team_id: str) -> int:
         changed = 0
@@ -371,12 +369,12 @@ class PostgresMemoryStore:
             # the nearest vectors are scanned on a second connection while this one reads the lexical side
             near = asyncio.ensure_future(self._nearest(query, meaning)) if meaning is not None else None
             try:
-                found = await search_candidates(conn, query, terms, _RECORD_COLUMNS, meaning=meaning, near_pks=near)
+                found = await search_candidates(conn, query, terms, RECORD_COLUMNS, meaning=meaning, near_pks=near)
             finally:
                 if near is not None and not near.done():
                     near.cancel()
                     await asyncio.gather(near, return_exceptions=True)
-            return to_candidates(found, await self._records(conn, found.rows), terms)
+            return to_candidates(found, await read_records(conn, found.rows), terms)
 
     async def _nearest(self, query: RecallQuery, meaning: QueryMeaning) -> list[int]:
         async with self._acquire() as conn:
@@ -404,9 +402,9 @@ class PostgresMemoryStore:
         """Memories past `after_pk` (in pk order) without a vector of `model` (and `dims`), with their pks."""
         async with self._acquire() as conn:
             rows = await vectors.pending_rows(
-                conn, _RECORD_COLUMNS, model, dims, include_private=include_private, after_pk=after_pk, limit=limit
+                conn, RECORD_COLUMNS, model, dims, include_private=include_private, after_pk=after_pk, limit=limit
             )
-            return list(zip((r["pk"] for r in rows), await self._records(conn, rows), strict=True))
+            return list(zip((r["pk"] for r in rows), await read_records(conn, rows), strict=True))
 
     async def vector_counts(
         self, model: str, *, dims: int | None = None, include_private: bool = False
@@ -435,54 +433,11 @@ class PostgresMemoryStore:
 
     async def _get(self, conn: asyncpg.Connection, team_id: str, incident_id: str) -> MemoryRecord:
         row = await conn.fetchrow(
-            f"SELECT {_RECORD_COLUMNS} FROM memories WHERE team_id = $1 AND incident_id = $2", team_id, incident_id
+            f"SELECT {RECORD_COLUMNS} FROM memories WHERE team_id = $1 AND incident_id = $2", team_id, incident_id
         )
         if row is None:
             raise MemoryNotFound(incident_id, team_id)
-        return (await self._records(conn, [row]))[0]
-
-    async def _records(self, conn: asyncpg.Connection, rows: Sequence[asyncpg.Record]) -> list[MemoryRecord]:
-        if not rows:
-            return []
-        pks = [r["pk"] for r in rows]
-        corrections: dict[int, list[Correction]] = {pk: [] for pk in pks}
-        transitions: dict[int, list[TruthTransition]] = {pk: [] for pk in pks}
-        for c in await conn.fetch(
-            """SELECT memory_pk, author, author_name, text, created_at FROM memory_corrections
-               WHERE memory_pk = ANY($1) ORDER BY created_at, id""",
-            pks,
-        ):
-            corrections[c["memory_pk"]].append(
-                Correction(author=c["author"], author_name=c["author_name"], text=c["text"], created_at=c["created_at"])
-            )
-        for t in await conn.fetch(
-            """SELECT memory_pk, from_state, to_state, actor, actor_name, reason, successor_id, at
-               FROM truth_transitions WHERE memory_pk = ANY($1) ORDER BY at, id""",
-            pks,
-        ):
-            transitions[t["memory_pk"]].append(
-                TruthTransition(
-                    from_state=t["from_state"],
-                    to_state=t["to_state"],
-                    actor=t["actor"],
-                    actor_name=t["actor_name"],
-                    reason=t["reason"],
-                    successor_id=t["successor_id"],
-                    at=t["at"],
-                )  # fmt: skip
-            )
-        return [_record(r, corrections[r["pk"]], transitions[r["pk"]]) for r in rows]
-
-
-def _record(row: asyncpg.Record, corrections: list[Correction], transitions: list[TruthTransition]) -> MemoryRecord:
-    fields: dict[str, Any] = {c: row[c] for c in DRAFT_COLUMNS}
-    fields["tags"] = list(fields["tags"] or [])
-    fields["provenance"] = row["provenance"]
-    fields["drafting"] = row["drafting"]
-    return MemoryRecord.model_validate(
-        {**fields, "corrections": corrections, "transitions": transitions,
-         "created_at": row["created_at"], "updated_at": row["updated_at"]}
-    )  # fmt: skip
+        return (await read_records(conn, [row]))[0]
 
 
 class _OneTransaction(PostgresMemoryStore):
