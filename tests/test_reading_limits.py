@@ -23,6 +23,7 @@ import pytest
 
 import bot.drafting.rules as rules
 import bot.importer.document as document
+import bot.importer.markdown as markdown
 import bot.investigation.prompt as prompt
 import bot.investigation.text as guard_text
 import bot.reader.chat as chat
@@ -274,6 +275,39 @@ def test_parse_file_reads_an_unclosed_comment_in_one_pass(tmp_path: Path, monkey
     assert parsed.error is None and parsed.drafts[0].root_cause == "A leaked connection."
     assert tally[0] <= 10 * path.stat().st_size
     assert not hasattr(document, "_COMMENT")  # no pattern rescans the document from every "<!--"
+
+
+def test_parse_file_joins_each_section_once_and_parses_only_what_can_be_a_heading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    joined, parsed_chars = [0], [0]
+    real_join, real_markdown = markdown._join, document._MARKDOWN
+
+    def counting_join(lines: list[str]) -> str:
+        joined[0] += len(lines)
+        return real_join(lines)
+
+    class CountingMarkdown:
+        def parse(self, text: str) -> Any:
+            parsed_chars[0] += len(text)
+            return real_markdown.parse(text)
+
+    monkeypatch.setattr(markdown, "_join", counting_join)
+    monkeypatch.setattr(document, "_MARKDOWN", CountingMarkdown())
+    head = "# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Notes\n"
+    path = tmp_path / "blank-lines.md"
+    path.write_text(head + "\n" * 40_000 + "all clear", encoding="utf-8")
+    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
+    assert parsed.drafts[0].root_cause == "A leaked connection."
+    assert joined[0] <= 2 * 40_000  # each field, check and date once joined all 40,000 lines again
+    assert parsed_chars[0] <= 200  # 40,000 blank lines read as one
+
+    parsed_chars[0] = 0
+    path = tmp_path / "a-long-list.md"
+    path.write_text("Checkout outage\n\nRoot cause:\nA leaked connection.\n\n" + "- x\n" * 10_000, encoding="utf-8")
+    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
+    assert (parsed.drafts[0].root_cause or "").startswith("A leaked connection.")
+    assert parsed_chars[0] == 0  # no line could be a Markdown heading: the parser is not asked
 
 
 def test_comments_are_removed_and_an_unclosed_one_is_left_as_written() -> None:

@@ -36,8 +36,12 @@ _TAG = re.compile(
     re.I,
 )
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# a line Markdown may read as (part of) a heading: `#` after list or quote markers, or an underline
+_MAYBE_HEADING = re.compile(r"[ \t>*+\-.)0-9]*#|[ \t>]*(?:=+|-+)[ \t]*$")
 _BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
-_MARKDOWN = MarkdownIt("commonmark").enable("table")
+# Only headings are read, and a heading's raw text comes from the block parser: the inline pass
+# (emphasis, links, HTML in every paragraph) is not run (24,000 `<img` took 40 ms in it).
+_MARKDOWN = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
 
 
 @dataclass(slots=True)
@@ -47,6 +51,9 @@ class Section:
     level: int
     line: int  # 1-based line of the heading in the file (front matter included)
     lines: list[str] = field(default_factory=list)
+    # its lines as one text, joined once when first asked (markdown._text): every field, check and
+    # date reads it, and joining a 40,000-line section again for each took most of a parse
+    joined: str | None = field(default=None, repr=False, compare=False)
 
     @property
     def label(self) -> str:
@@ -154,12 +161,29 @@ def _flat_front_matter(text: str, fence: str) -> tuple[dict[str, Any], str, int]
 
 
 def _markdown_headings(text: str) -> list[tuple[int, int, int, str]]:
-    """(first line, line after, level, text) of every Markdown heading, 0-based lines."""
-    tokens = _MARKDOWN.parse(text)
+    """(first line, line after, level, text) of every Markdown heading, 0-based lines.
+
+    The parser's work grows with lines, so it is handed only what can change a heading: nothing
+    when no line could be one (`#…` or an `===`/`---` underline, inside a list or quote too), and
+    a run of blank lines as one (Markdown reads two blank lines as it reads one)."""
+    lines = text.split("\n")
+    if not any(_MAYBE_HEADING.match(line) for line in lines):
+        return []
+    kept: list[str] = []
+    where: list[int] = []  # the original line of each kept one
+    blank_before = False
+    for number, line in enumerate(lines):
+        blank = not line.strip(" \t")  # as Markdown reads a blank line
+        if not (blank and blank_before):
+            kept.append(line)
+            where.append(number)
+        blank_before = blank
+    tokens = _MARKDOWN.parse("\n".join(kept))
     found = []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
-            found.append((token.map[0], token.map[1], int(token.tag[1]), tokens[i + 1].content))
+            start, end = token.map
+            found.append((where[start], where[end - 1] + 1, int(token.tag[1]), tokens[i + 1].content))
     return found
 
 

@@ -60,13 +60,17 @@ def _join(lines: list[str]) -> str:
     joinable = False
     in_fence = False
     for line in lines:
-        if line.lstrip().startswith(("```", "~~~")):
+        stripped = line.strip()
+        if not stripped:  # a blank line ends a paragraph, in code as out of it
+            out.append("")
+            joinable = False
+            continue
+        if stripped.startswith(("```", "~~~")):
             in_fence, joinable = not in_fence, False
             continue
         if not in_fence and _THEMATIC_BREAK.match(line):
             joinable = False
             continue
-        stripped = line.strip()
         hard_break = not in_fence and stripped.endswith("\\") and not stripped.endswith("\\\\")
         if hard_break:
             line = line.rstrip()[:-1]
@@ -84,8 +88,15 @@ def _join(lines: list[str]) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
 
+def _text(section: Section) -> str:
+    """A section's text (`_join` of its lines), joined once per parse."""
+    if section.joined is None:
+        section.joined = _join(section.lines)
+    return section.joined
+
+
 def _sections_text(sections: list[Section]) -> tuple[str, str]:
-    text = "\n\n".join(t for t in (_join(s.lines) for s in sections) if t)
+    text = "\n\n".join(t for t in (_text(s) for s in sections) if t)
     return text, " + ".join(s.label for s in sections)
 
 
@@ -165,7 +176,7 @@ def _failed_attempts(
     attempts: list[dict[str, str]] = []
     origins: list[str] = []
     for section in doc.of_kind("failed_attempts"):
-        found = _explicit_attempts(_join(section.lines))
+        found = _explicit_attempts(_text(section))
         attempts += found
         origins += [section.label] * len(found)
     for entry, attempt in failed_in_timeline(entries):
@@ -176,10 +187,11 @@ def _failed_attempts(
         origins.append("the timeline's prose")
     for section in doc.sections:
         if section.kind in ("resolution", "diagnosis"):  # they tell what was done: every sentence counts
-            found = attempts_in(_join(section.lines))
+            found = attempts_in(_text(section))
         elif section.kind in ("summary", None):  # they mostly tell what the system did
             # quoted chat logs ("> alice [5:13 PM] ...") are not the story of what was tried
-            found = failed_in_prose(_join([line for line in section.lines if not line.lstrip().startswith(">")]))
+            told = [line for line in section.lines if not line.lstrip().startswith(">")]
+            found = failed_in_prose(_text(section) if len(told) == len(section.lines) else _join(told))
         else:
             continue
         attempts += found
@@ -210,7 +222,7 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
         raise NotAnIncident(
             f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)"
         )
-    body = _join(doc.preamble) + "".join(_join(s.lines) for s in doc.sections)
+    body = _join(doc.preamble) + "".join(_text(s) for s in doc.sections)
     if len(body.strip()) < 20:
         raise NotAnIncident("nothing but a title: no text to remember")
     known = [s for s in doc.sections if s.kind not in (None, "metadata")]
@@ -323,7 +335,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     timelines = [read_timeline(logical_lines(s.lines)) for s in doc.of_kind("timeline")]
     entries = [e for found, _ in timelines for e in found]
     timeline_prose = "\n\n".join(prose for _, prose in timelines if prose)
-    other = "\n\n".join(_join(s.lines) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
+    other = "\n\n".join(_text(s) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
         said, origin = take(kind)
         if kind in ("root_cause", "resolution"):  # a duration or an impact count is never the fix or the cause
@@ -346,7 +358,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         "\n\n".join(x for x in (lesson, actions and f"Action items:\n{actions}") if x),
         " + ".join(x for x in (lesson_from, actions_from) if x),
     )
-    body = "\n".join(_join(s.lines) for s in doc.sections if s.kind not in ("lesson", "action_items"))
+    body = "\n".join(_text(s) for s in doc.sections if s.kind not in ("lesson", "action_items"))
     read_dates(doc, fields, name, entries, "\n".join((_join(doc.preamble), summary, body))[:20_000])
     values = _coerced(fields.values)
     values.setdefault("incident_id", incident_id)

@@ -108,11 +108,13 @@ def read_metadata(doc: Document, fields: FoundFields, inline: dict[str, list[tup
         name = METADATA.get(normalize_heading(key))
         if name and value not in (None, "", []) and not is_placeholder(value):
             fields.put(name, value, f"front matter {key!r}")
-    candidates = [("text under the title", line) for line in doc.preamble]
+    # blank lines hold no `Key: value` (a crafted file is mostly blank lines)
+    candidates = [("text under the title", line) for line in doc.preamble if line.strip()]
     for section in doc.sections:
         head = section.lines if section.kind in ("metadata", None) else section.lines[:12]
         if section.kind in ("metadata", "summary", None) or section is doc.sections[0]:
-            candidates += [(section.label, line) for line in head]
+            label = section.label
+            candidates += [(label, line) for line in head if line.strip()]
     for where, line in candidates:
         pair = key_value(line)
         if pair is None:
