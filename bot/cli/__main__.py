@@ -2,4 +2,5 @@
 
 from bot.cli import run
 
-run()
+if __name__ == "__main__":  # importing it (the architecture test imports every module) runs nothing
+    run()
