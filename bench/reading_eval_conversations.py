@@ -12,6 +12,8 @@ bench/reading_eval.py shows these beside the importer's (reader "drafter"); this
 prints just the drafter. Scored with the one rule of eval/README.md (bot/importer/scoring.py `holds_half`):
 - root cause / fix / found how: the drafted root cause / fix / diagnosis holds half of the label's
   phrases; the denominator is the conversations whose label has that field.
+- root cause / fix drafted right: the same, out of the conversations (with that field labelled)
+  where one was drafted: how far a drafted cause or fix can be trusted.
 - attempts real: drafted attempts (action and why) that hold half of one real attempt's phrases,
   out of all drafted attempts; attempts found: real attempts matched by a drafted one.
 - invented attempts: conversations with no real attempt where at least one attempt was drafted,
@@ -44,7 +46,7 @@ from bot.sandbox import form_values  # noqa: E402
 from bot.sandbox.local_bot import LocalBot, local_bot  # noqa: E402
 
 CONVERSATIONS = PROJECT_ROOT / "eval" / "conversations"
-FIELDS = ("root_cause", "fix", "found", "attempts_real", "attempts_found", "invented_attempts", "non_attempts_stored",
+FIELDS = ("root_cause", "root_cause_drafted_right", "fix", "fix_drafted_right", "found", "attempts_real", "attempts_found", "invented_attempts", "non_attempts_stored",
           "drafted_nothing")  # fmt: skip
 # error counts, kept (as in bench/reading_eval.py) as the share of clean cases; shown as "n of total"
 ERROR_FIELDS = {"invented_attempts", "non_attempts_stored", "drafted_nothing"}
@@ -156,6 +158,8 @@ def score(labels: list[dict[str, Any]], drafts: dict[str, Drafted]) -> dict[str,
         ):
             if keywords:
                 counts[key].add(holds_half(text, keywords), name)
+                if text and key != "found":  # precision: of the drafted ones, how many are right
+                    counts[f"{key}_drafted_right"].add(holds_half(text, keywords), f"{name}: {text[:120]}")
         real = [a["action_keywords"] for a in label["failed_attempts"]]
         others = [n["keywords"] for n in label["not_attempts"]]
         for attempt in draft.attempts:

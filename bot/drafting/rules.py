@@ -1,18 +1,13 @@
-"""The offline drafter: rules over the channel's own words, always available.
+"""The offline drafter: the channel's own words, read by the one reader, always available.
 
-Responders say what they tried in passing ("restarted payments pods, errors back after 25
-minutes"): a sentence with an action ("restarted", "raised", "rolled back"…) and a sign it did
-not work ("still", "back after", "didn't help"…) is a failed attempt, split into what was
-tried and why it failed. An action followed by a sign of recovery is the fix; "root cause
-was…", "caused by…" name the cause; "found it in the logs…" says how it was found. Messages a
-person marked with "Add to incident memory" come first. Every field quotes its message.
+The reader (bot/reader/chat.py `read_chat`) finds the cause, the fix, how it was found, the lesson
+and the attempts that did not work, each with the words it came from; this module puts them in
+the resolution modal: messages a person marked with "Add to incident memory" first, every field
+with its quotes, a cause said with doubt labelled a hypothesis, and a note naming the fields it
+could not fill. It reads the newest messages within the draft's caps (`read_window`).
 """
 
 from __future__ import annotations
-
-import re
-from dataclasses import dataclass
-from datetime import timedelta
 
 from bot.drafting.models import (
     MAX_DRAFTED_ATTEMPTS,
@@ -26,53 +21,22 @@ from bot.drafting.models import (
 )
 from bot.jobs.reading import INLINE, ReadingPool
 from bot.models import IncidentRecord, TimelineEntry
+from bot.reader.chat import ChatFinding, ChatMessage, read_chat, split_attempt
 from bot.reader.chat import clip as _clip
-from bot.reader.chat import split_attempt
 from bot.reader.chat import tidy as _tidy
-from bot.reader.cues import (
-    CAUSE_MARKER,
-    CHAT_ACTION,
-    CHAT_FAILED,
-    CHAT_RECOVERED,
-    CHAT_SPLIT,
-    FIX_MARKER,
-    HOW_FOUND,
-    LESSON_MARKER,
-    STARTS_WITH_ACTION,
-)
+from bot.reader.linear import Models
 from bot.text_limits import ReadLimits, newest_within
 
-OFFLINE = "offline"
+__all__ = ["HYPOTHESIS", "OFFLINE", "OfflineDrafter", "draft_offline", "quote", "read_window", "split_attempt"]
 
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-# a bare "still timing out" answers the message before it, if it came soon after
-_FOLLOW_UP_WITHIN = timedelta(minutes=30)
+OFFLINE = "offline"
+# a cause the channel said with doubt ("I think…", "looks like…") is drafted as one
+HYPOTHESIS = "Hypothesis (said with doubt in the channel): "
 
 
 def quote(entry: TimelineEntry, words: str | None = None) -> Quote:
     text = _clip(words or entry.text, QUOTE_CHARS)
     return Quote(message_ts=entry.message_ts or entry.at.isoformat(), author=entry.author, text=text)
-
-
-@dataclass
-class _Sentence:
-    entry: TimelineEntry
-    index: int
-    text: str
-
-
-def _sentences(timeline: list[TimelineEntry]) -> list[_Sentence]:
-    found = []
-    for index, entry in enumerate(timeline):
-        for part in _SENTENCES.split(entry.text):
-            if part.strip():
-                found.append(_Sentence(entry, index, part.strip()))
-    return found
-
-
-def _after(marker: re.Pattern[str], text: str) -> str:
-    match = marker.search(text)
-    return _tidy(text[match.end() :]) if match else ""
 
 
 def read_window(
@@ -98,9 +62,12 @@ class OfflineDrafter:
     """Rules over the timeline; deterministic, never calls out; reads within `limits`, in time
     linear in what it reads."""
 
-    def __init__(self, limits: ReadLimits | None = None, reading: ReadingPool = INLINE) -> None:
+    def __init__(
+        self, limits: ReadLimits | None = None, reading: ReadingPool = INLINE, *, models: Models | None = None
+    ) -> None:
         self.limits = limits or ReadLimits()
         self.reading = reading
+        self.models = models
 
     async def draft(
         self, incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]
@@ -128,22 +95,24 @@ class OfflineDrafter:
         attempts = [
             self._marked_attempt(m, by_ts.get(m.message_ts)) for m in marks if m.kind is MarkKind.FAILED_ATTEMPT
         ]
+        reading = read_chat(
+            [ChatMessage(e.author, e.text, e.at) for e in timeline],
+            skip={i for i, e in enumerate(timeline) if e.message_ts in marked},
+            models=self.models,
+        )
+        attempts += [_attempt(timeline, a) for a in reading.attempts]
         fields: dict[str, DraftedText | None] = {
-            "root_cause": self._marked_text(marks, MarkKind.ROOT_CAUSE),
-            "resolution": self._marked_text(marks, MarkKind.FIX),
+            "root_cause": self._marked_text(marks, MarkKind.ROOT_CAUSE) or _text(timeline, reading.root_cause),
+            "resolution": self._marked_text(marks, MarkKind.FIX) or _text(timeline, reading.fix),
+            "diagnosis": _text(timeline, reading.found),
+            "lesson": _text(timeline, reading.lesson),
         }
-        sentences = _sentences(timeline)
-        unmarked = [s for s in sentences if s.entry.message_ts not in marked]
-        attempts += self._attempts(timeline, unmarked)
-        fields["root_cause"] = fields["root_cause"] or self._last(unmarked, CAUSE_MARKER)
-        fields["resolution"] = fields["resolution"] or self._fix(timeline, unmarked)
-        fields["diagnosis"] = self._diagnosis(unmarked)
-        fields["lesson"] = self._last(unmarked, LESSON_MARKER)
         notes = list(notes or []) + read_notes
         if len(attempts) > MAX_DRAFTED_ATTEMPTS:
             notes.append(
                 f"{len(attempts)} failed attempts were found; the modal has room for the first {MAX_DRAFTED_ATTEMPTS}."
             )
+        notes += _unfilled(fields, attempts)
         return ResolutionDraft(
             drafter=OFFLINE,
             failed_attempts=attempts[:MAX_DRAFTED_ATTEMPTS],
@@ -176,89 +145,37 @@ class OfflineDrafter:
         text = "\n".join(_tidy(m.text) for m in chosen)
         return DraftedText(text=_clip(text), quotes=[self._mark_quote(m, None) for m in chosen])
 
-    # ---- the channel's words ---------------------------------------------------------------
 
-    def _attempts(self, timeline: list[TimelineEntry], sentences: list[_Sentence]) -> list[DraftedAttempt]:
-        attempts: list[DraftedAttempt] = []
-        used: set[int] = set()
-        for position, sentence in enumerate(sentences):
-            split = split_attempt(sentence.text)
-            if split is not None:
-                attempts.append(
-                    DraftedAttempt(
-                        action=split[0], why_it_failed=split[1], quotes=[quote(sentence.entry, sentence.text)]
-                    )
-                )
-                used.add(sentence.index)
-                continue
-            # "bumped the pool size" … next message: "still timing out"
-            if not STARTS_WITH_ACTION.match(sentence.text):
-                continue
-            if CHAT_RECOVERED.search(sentence.text) or CHAT_FAILED.search(sentence.text):
-                continue
-            follow = sentences[position + 1] if position + 1 < len(sentences) else None
-            if (
-                follow is not None
-                and follow.index == sentence.index + 1
-                and follow.index not in used
-                and CHAT_FAILED.search(follow.text)
-                and not CHAT_ACTION.search(follow.text)
-                and follow.entry.at - sentence.entry.at <= _FOLLOW_UP_WITHIN
-            ):
-                attempts.append(
-                    DraftedAttempt(
-                        action=_tidy(sentence.text),
-                        why_it_failed=_tidy(follow.text),
-                        quotes=[quote(sentence.entry, sentence.text), quote(follow.entry, follow.text)],
-                    )
-                )
-                used.update((sentence.index, follow.index))
-        return attempts
+# ---- the reader's findings, as the modal's fields ---------------------------------------------------
 
-    def _fix(self, timeline: list[TimelineEntry], sentences: list[_Sentence]) -> DraftedText | None:
-        explicit = self._last(sentences, FIX_MARKER)
-        if explicit is not None:
-            return explicit
-        found: DraftedText | None = None
-        for position, sentence in enumerate(sentences):
-            action = CHAT_ACTION.search(sentence.text)
-            if action is None or CHAT_FAILED.search(sentence.text):
-                continue
-            recovered = CHAT_RECOVERED.search(sentence.text)
-            if recovered is not None:
-                if action.start() >= recovered.start():  # "all clear" is not an action that cleared something
-                    continue
-                action = CHAT_SPLIT.split(sentence.text[: recovered.start()])[0] or sentence.text
-                found = DraftedText(
-                    text=_tidy(action) or _tidy(sentence.text), quotes=[quote(sentence.entry, sentence.text)]
-                )
-                continue
-            follow = sentences[position + 1] if position + 1 < len(sentences) else None
-            if (
-                follow is not None
-                and follow.index == sentence.index + 1
-                and CHAT_RECOVERED.search(follow.text)
-                and not CHAT_FAILED.search(follow.text)
-            ):
-                found = DraftedText(
-                    text=_tidy(sentence.text),
-                    quotes=[quote(sentence.entry, sentence.text), quote(follow.entry, follow.text)],
-                )
-        return found
 
-    def _diagnosis(self, sentences: list[_Sentence]) -> DraftedText | None:
-        chosen = [s for s in sentences if HOW_FOUND.search(s.text)]
-        if not chosen:
-            return None
-        last = chosen[-1]
-        return DraftedText(text=_tidy(last.text), quotes=[quote(last.entry, last.text)])
+def _quotes(timeline: list[TimelineEntry], finding: ChatFinding) -> list[Quote]:
+    return [quote(timeline[said.message], said.words) for said in finding.quotes]
 
-    def _last(self, sentences: list[_Sentence], marker: re.Pattern[str]) -> DraftedText | None:
-        for sentence in reversed(sentences):
-            text = _after(marker, sentence.text)
-            if text:
-                return DraftedText(text=text, quotes=[quote(sentence.entry, sentence.text)])
+
+def _text(timeline: list[TimelineEntry], finding: ChatFinding | None) -> DraftedText | None:
+    if finding is None:
         return None
+    text = f"{HYPOTHESIS}{finding.text}" if finding.hedged else finding.text
+    return DraftedText(text=_clip(text), quotes=_quotes(timeline, finding))
+
+
+def _attempt(timeline: list[TimelineEntry], finding: ChatFinding) -> DraftedAttempt:
+    return DraftedAttempt(action=finding.text, why_it_failed=_clip(finding.why), quotes=_quotes(timeline, finding))
+
+
+_FIELD_NAMES = {"root_cause": "root cause", "diagnosis": "how it was found", "resolution": "fix"}
+
+
+def _unfilled(fields: dict[str, DraftedText | None], attempts: list[DraftedAttempt]) -> list[str]:
+    """The note that says what the draft left for the person: an empty field is honest, and should
+    be seen to be empty on purpose."""
+    empty = [name for key, name in _FIELD_NAMES.items() if fields.get(key) is None]
+    if not attempts:
+        empty.append("failed attempts")
+    if not empty:
+        return []
+    return [f"Not drafted (the channel does not say it plainly enough to quote): {', '.join(empty)}."]
 
 
 def draft_offline(

@@ -1,14 +1,35 @@
-"""Channel messages, read: a sentence that says an action was taken and did not work, split into
-what was tried and why it failed. The cue words are bot/reader/cues.py's; the offline drafter
-(bot/drafting/rules.py) reads a channel with them.
+"""Channel messages, read: the cause, the fix, how it was found, the lesson and the attempts that
+did not work, each with the words of the messages it came from (`read_chat`). The cue words are
+bot/reader/cues.py's; the offline drafter (bot/drafting/rules.py) puts what this finds in the
+resolution modal. `split_attempt` cuts a sentence that says an action failed into what was tried
+and why it failed.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from bot.models import MAX_TEXT
-from bot.reader.cues import CHAT_ACTION, CHAT_FAILED, CHAT_SPLIT
+from bot.reader.conversation import ConversationReading, Message, Picked, never, read_conversation
+from bot.reader.cues import (
+    CAUSE_MARKER,
+    CHAT_ACTION,
+    CHAT_FAILED,
+    CHAT_RECOVERED,
+    CHAT_SPLIT,
+    CONVERSATION_CUES,
+    FIX_MARKER,
+    HOW_FOUND,
+    LESSON_MARKER,
+    STARTS_WITH_ACTION,
+)
+from bot.reader.linear import Models
+
+# a bare "still timing out" answers the message before it, if it came soon after
+FOLLOW_UP_WITHIN = timedelta(minutes=30)
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:
@@ -38,3 +59,194 @@ def split_attempt(sentence: str) -> tuple[str, str] | None:
         tried, why = before, sentence[failed.start() :]
     tried, why = tidy(tried[action.start() :] if action.start() < 12 else tried), tidy(why)
     return (tried, why) if tried and why else None
+
+
+# ---- a whole channel, read: the findings the offline drafter puts in the modal ----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """One channel message as the reader gets it (already cut to the reading's caps)."""
+
+    author: str
+    text: str
+    at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """The words of one message a finding came from."""
+
+    message: int  # index into the messages read
+    words: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatFinding:
+    text: str
+    quotes: tuple[Said, ...]
+    why: str = ""  # an attempt's: why it did not work
+    hedged: bool = False  # a cause said with doubt: offered as a hypothesis
+
+
+@dataclass(slots=True)
+class ChatReading:
+    root_cause: ChatFinding | None = None
+    fix: ChatFinding | None = None
+    found: ChatFinding | None = None
+    lesson: ChatFinding | None = None
+    attempts: list[ChatFinding] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Sentence:
+    message: int
+    text: str
+    at: datetime | None
+
+
+def whole(text: str) -> str:
+    """A whole sentence as a field's text: trimmed of end punctuation, first letter up."""
+    text = text.strip(" ,;:-—–.…")
+    return clip(text[:1].upper() + text[1:]) if text else ""
+
+
+def read_chat(
+    messages: Sequence[ChatMessage], *, skip: Collection[int] = (), models: Models | None = None
+) -> ChatReading:
+    """What the channel says of the cause, the fix, how it was found, the lesson and the attempts
+    that did not work. The explicit phrasings come first ("root cause was …", "the fix was …",
+    "restarted X, still failing", an action then a recovery); the conversation's models
+    (bot/reader/conversation.py) fill what they leave empty. Messages in `skip` (marked by a person,
+    drafted from their marks) are read as context but give no finding."""
+    talk = read_conversation([Message(m.author, m.text) for m in messages], models)
+    sentences = [_Sentence(s.message, s.text, messages[s.message].at) for s in talk.sentences]
+    own = [s for s in sentences if s.message not in skip]
+    reading = ChatReading()
+    reading.attempts = _explicit_attempts(own)
+    reading.root_cause = _last(own, CAUSE_MARKER, "cause") or _picked(talk, talk.cause, skip)
+    reading.fix = _last(own, FIX_MARKER, "fix") or _action_then_recovery(own) or _picked(talk, talk.fix, skip)
+    reading.found = _diagnosis(own)
+    reading.lesson = _last(own, LESSON_MARKER, "lesson")
+    used = {q.message for a in reading.attempts for q in a.quotes}
+    for picked in talk.attempts:
+        sentence = talk.sentences[picked.sentence]
+        if sentence.message in skip or sentence.message in used:
+            continue
+        split = split_attempt(sentence.text) or _split_at_outcome(sentence.text)
+        action, why = split if split else (whole(sentence.text), "")
+        quotes = [Said(sentence.message, sentence.text)]
+        if not split and picked.follow is not None:
+            follow = talk.sentences[picked.follow]
+            why = whole(follow.text)
+            quotes.append(Said(follow.message, follow.text))
+        reading.attempts.append(ChatFinding(action, tuple(quotes), why=why))
+    return reading
+
+
+def _split_at_outcome(sentence: str) -> tuple[str, str] | None:
+    """ "I tried to cancel it and start a new one, but nothing happened": cut where the outcome
+    ("nothing happened", "doesn't seem to do anything") begins, at the last joint before it."""
+    failed = CONVERSATION_CUES["failed_outcome"].search(sentence)
+    if failed is None:
+        return None
+    cuts = list(CHAT_SPLIT.finditer(sentence[: failed.start()]))
+    if cuts:
+        tried, why = sentence[: cuts[-1].start()], sentence[cuts[-1].end() :]
+    else:
+        tried, why = sentence[: failed.start()], sentence[failed.start() :]
+    tried, why = tidy(tried), tidy(why)
+    return (tried, why) if tried and why else None
+
+
+def _said(sentence: _Sentence) -> Said:
+    return Said(sentence.message, sentence.text)
+
+
+def _picked(talk: ConversationReading, picked: Picked | None, skip: Collection[int]) -> ChatFinding | None:
+    if picked is None:
+        return None
+    sentence = talk.sentences[picked.sentence]
+    if sentence.message in skip:
+        return None
+    return ChatFinding(whole(sentence.text), (Said(sentence.message, sentence.text),), hedged=picked.hedged)
+
+
+def _last(sentences: list[_Sentence], marker: re.Pattern[str], kind: str) -> ChatFinding | None:
+    """The words after the last "root cause was" / "the fix was" / "next time" that is not vetoed
+    ("not sure what the root cause was", "the fix was merged but has not propagated")."""
+    for sentence in reversed(sentences):
+        match = marker.search(sentence.text)
+        if match is None or (kind != "lesson" and never(kind, sentence.text)):
+            continue
+        text = tidy(sentence.text[match.end() :])
+        if text:
+            return ChatFinding(text, (_said(sentence),))
+    return None
+
+
+def _explicit_attempts(sentences: list[_Sentence]) -> list[ChatFinding]:
+    """ "restarted payments pods, errors back after 25 minutes"; or an action answered by the next
+    message ("bumped the pool size" … "still timing out") within `FOLLOW_UP_WITHIN`."""
+    attempts: list[ChatFinding] = []
+    used: set[int] = set()
+    for position, sentence in enumerate(sentences):
+        if never("attempt", sentence.text):
+            continue
+        split = split_attempt(sentence.text)
+        if split is not None:
+            attempts.append(ChatFinding(split[0], (_said(sentence),), why=split[1]))
+            used.add(sentence.message)
+            continue
+        if not STARTS_WITH_ACTION.match(sentence.text):
+            continue
+        if CHAT_RECOVERED.search(sentence.text) or CHAT_FAILED.search(sentence.text):
+            continue
+        follow = sentences[position + 1] if position + 1 < len(sentences) else None
+        if (
+            follow is not None
+            and follow.message == sentence.message + 1
+            and follow.message not in used
+            and CHAT_FAILED.search(follow.text)
+            and not CHAT_ACTION.search(follow.text)
+            and not never("attempt", follow.text)
+            and (sentence.at is None or follow.at is None or follow.at - sentence.at <= FOLLOW_UP_WITHIN)
+        ):
+            attempts.append(ChatFinding(tidy(sentence.text), (_said(sentence), _said(follow)), why=tidy(follow.text)))
+            used.update((sentence.message, follow.message))
+    return attempts
+
+
+def _action_then_recovery(sentences: list[_Sentence]) -> ChatFinding | None:
+    """ "rolled back payments-client to 2.2, errors gone", or the action with the next message
+    saying it recovered: the last such."""
+    found: ChatFinding | None = None
+    for position, sentence in enumerate(sentences):
+        action = CHAT_ACTION.search(sentence.text)
+        if action is None or CHAT_FAILED.search(sentence.text) or never("fix", sentence.text):
+            continue
+        recovered = CHAT_RECOVERED.search(sentence.text)
+        if recovered is not None:
+            if action.start() >= recovered.start():  # "all clear" is not an action that cleared something
+                continue
+            clause = CHAT_SPLIT.split(sentence.text[: recovered.start()])[0] or sentence.text
+            found = ChatFinding(tidy(clause) or tidy(sentence.text), (_said(sentence),))
+            continue
+        follow = sentences[position + 1] if position + 1 < len(sentences) else None
+        if (
+            follow is not None
+            and follow.message == sentence.message + 1
+            and CHAT_RECOVERED.search(follow.text)
+            and not CHAT_FAILED.search(follow.text)
+        ):
+            found = ChatFinding(tidy(sentence.text), (_said(sentence), _said(follow)))
+    return found
+
+
+def _diagnosis(sentences: list[_Sentence]) -> ChatFinding | None:
+    """The last sentence that says how it was found ("found it in the heap dump"), never an issue
+    template's heading ("Describe the outage: …")."""
+    chosen = [s for s in sentences if HOW_FOUND.search(s.text) and not CONVERSATION_CUES["template"].search(s.text)]
+    if not chosen:
+        return None
+    return ChatFinding(tidy(chosen[-1].text), (_said(chosen[-1]),))

@@ -172,6 +172,131 @@ STARTS_WITH_ACTION = re.compile(
     r"^(?:(?:i|we|i've|we've|just|so|then|also|ok|okay),? )*" + CHAT_ACTION.pattern, re.IGNORECASE
 )
 
+
+# ---- channel messages read as a conversation (bot/reader/conversation.py) --------------------------
+# Named cue groups: each is a feature of a sentence for the conversation's linear models (their
+# weights in bot/reader/weights/chat.json are keyed by these names: rename one, refit).
+
+
+def _words(*alternatives: str) -> re.Pattern[str]:
+    """One of the phrases, as whole words (a hyphen joins words), case-insensitive."""
+    return re.compile(r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])", re.IGNORECASE)
+
+
+_TROUBLE = r"(?:outage|issue|problem|bug|incident|failure|trouble)s?"
+_FEW_WORDS = r"(?:[\w`'-]{1,40} ){0,3}"
+CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
+    # what caused it
+    "cause_marker": _words(
+        r"root[ -]?caus\w*", r"caused by", r"causing", r"because", r"due to", r"which is why", r"turn(?:s|ed) out",
+        r"the (?:problem|issue|cause|culprit|reason) (?:is|was|were|seems)", r"what happened(?: here)? (?:is|was)",
+        r"for some reason", r"misbehaving", r"culprit", r"related to", r"responsible for",
+    ),
+    "outage_noun": _words(
+        r"there (?:was|were|is|has been|have been) (?:an? |some |a couple of |several )?" + _FEW_WORDS + _TROUBLE,
+        r"(?:we|they|it) (?:had|have|are having|were having|'re having|'ve had|have had|experienced|are experiencing) "
+        r"(?:an? |some |a couple of |several )?" + _FEW_WORDS + _TROUBLE,
+        r"(?:an? |the )?(?:outage|incident|issue|problem|bug) (?:in|of|with|on)",
+    ),
+    "broken_state": _words(
+        r"(?:is|was|are|were|went|has gone|have gone|being) down", r"filled up", r"ran out of", r"exhaust\w*",
+        r"out of (?:disk|space|memory)", r"throttl\w*", r"overload\w*", r"stale", r"crash[ -]?loop\w*", r"expired?",
+        r"not (?:reloading|renewing|renewed|picking up)", r"misconfigur\w*", r"leak\w*", r"deadlock\w*", r"oom\w*",
+        r"wrong (?:namespace|cluster|version|config\w*)", r"bug",
+    ),
+    "hedge": _words(
+        r"think", r"might", r"may", r"maybe", r"suspect\w*", r"believe", r"probably", r"possibl[ey]", r"perhaps",
+        r"looks? like", r"seems?", r"guess", r"not sure", r"unclear", r"likely", r"could be", r"wonder\w*",
+        r"assume", r"theory",
+    ),
+    # "not sure what the root cause was, but for now it's fixed": no cause said
+    "negated_cause": _words(
+        r"not sure (?:what|why)", r"no idea (?:what|why)", r"unrelated", r"not related", r"isn't related",
+        r"not the (?:cause|problem|issue)", r"don'?t know (?:what|why)", r"unknown reasons?",
+    ),
+    # what was done
+    "we_did": _words(
+        r"(?:we|i)(?:'ve| have| had|'d)? (?:just |now |also |finally |then |actually )?(?:deployed|rolled|"
+        r"implemented|disabled|enabled|moved|configured|restarted|bounced|reverted|fixed|patched|upgraded|"
+        r"increased|added|removed|migrat\w+|bringing up|brought up|switched|re-?deployed|pushed|updated|changed|"
+        r"ended up|resolved|flushed|cleared|purged|rebuilt|replaced|renewed|rotated|reloaded|killed|scaled|spun up|"
+        r"span up|applied|merged|released|reset|cleaned|set up|put)",
+        r"(?:i'm|i am|we're|we are) (?:now |also )?(?:bringing up|migrating|rolling (?:back|out)|reverting|deploying|"
+        r"restarting|moving|switching|increasing|adding|draining|scaling|patching)",
+    ),
+    "bare_did": re.compile(
+        r"^(?:deployed|configured|bounced|restarted|reverted|rolled (?:back|out)|rebooted|redeployed|fixed|patched|"
+        r"disabled|enabled|moved|migrated|flushed|purged|cleared|renewed|applied|merged|released)\b",
+        re.IGNORECASE,
+    ),
+    "fix_noun": _words(r"(?:a |the |some )?(?:fix|patch|hotfix|workaround|changes?|rollback|revert)"),
+    "how_fixed": _words(
+        r"ended up", r"resolving (?:this|it) (?:using|by|with)", r"in order to (?:resume|fix|get)", r"had to",
+        r"(?:fixed|resolved|solved|mitigated) (?:it |this |the issue )?(?:by|using|with)", r"\w+ worked",
+        r"that (?:fixed|did) it", r"the fix (?:is|was)", r"fix(?:ed)? by",
+    ),
+    "resolved_now": _words(
+        r"should be (?:all )?(?:fixed|resolved|fine|working|ok|good|back)(?: now)?", r"back (?:online|up|to normal)",
+        r"(?:is|are|'s|seems?|looks?) (?:fixed|resolved|back|fine)", r"(?:working|running|moving|processing) "
+        r"(?:again|now|fine|normally)", r"looks? (?:good|fixed|better)", r"coming back", r"resolved now",
+        r"recover\w*", r"all good", r"works? (?:now|again)", r"normal operations",
+    ),
+    "imperative_advice": re.compile(
+        r"^(?:please |just |simply |you can |you should |try |could you try )?(?:re-?save|cancel|re-?start|re-?run|"
+        r"retry|re-?trigger|clear|re-?build|push)\b",
+        re.IGNORECASE,
+    ),
+    # what was tried and how it went
+    "tried": _words(
+        r"(?:i|we)(?:'ve| have)? (?:also )?tried", r"tried (?:to )?", r"(?:i|we) (?:also )?attempted", r"if i try",
+        r"i (?:also )?(?:deleted|canceled|cancelled|restarted|re-?ran|pushed|disabled|cleared|removed|re-?installed|"
+        r"reset|re-?created|cloned)",
+    ),
+    "failed_outcome": _words(
+        r"(?:did|does|do|would|will|wo|could|can)(?:n'?t| not) (?:seem to )?(?:help|work|resolve|fix|change|"
+        r"do anything|start|make a difference)", r"nothing (?:happened|changed|helps?)", r"persists?",
+        r"no (?:luck|change|effect|difference|dice)", r"still (?:doesn'?t|does not|not|stuck|fail\w*|broken|the same|"
+        r"hang\w*|happen\w*|timing out|erroring|queued|pending|down)", r"all paths lead", r"always only",
+        r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck", r"stuck (?:again|too)",
+        r"not working", r"didn'?t", r"doesn'?t help", r"without (?:success|luck)", r"to no avail", r"in vain",
+    ),
+    # "restarted it and the agents are spawning again": a recovery, not a failure
+    "recovered_again": _words(
+        r"(?:working|running|spawning|back|up|green|moving|processing|flowing|passing|building|starting) again"
+    ),
+    "plan": _words(
+        r"(?:we|i|you) (?:could|should|will|'ll|can|might|need to|ought to)", r"let'?s", r"plan(?:ning)? to",
+        r"going to", r"i'?ll", r"we'?ll", r"consider\w*", r"next time", r"follow[ -]?up", r"ideally", r"in the future",
+        r"should (?:fix|help|resolve|work)", r"you (?:want|may want|might want) to", r"what you can do",
+    ),
+    "closing": _words(r"clos(?:e|ing|ed) (?:this|it|the (?:issue|ticket|incident))", r"ok to close"),
+    # "I had disabled the timers during maintenance and forgot to turn them back on": the cause, told
+    "confession": _words(
+        r"(?:i|we) (?:had |have )?(?:accidentally|mistakenly|forgot|forgotten)", r"forgot to",
+        r"(?:my|our) (?:bad|mistake|fault)",
+    ),
+    # "the fix was merged days ago but has not propagated": a symptom, not the resolution
+    "earlier_fix_not": _words(
+        r"(?:has|have|had|is|was)(?:n'?t| not) (?:yet )?(?:propagated|deployed|released|landed|rolled out|taken effect)",
+        r"but (?:it )?(?:has|have|is)(?:n'?t| not)",
+    ),
+    "me_too": _words(
+        r"same (?:issue|problem|here|for me|thing)", r"me too", r"\+1", r"seeing (?:the same|this too)",
+        r"having the same",
+    ),
+    "thanks": _words(r"thanks?", r"thank you", r"sorry", r"apolog\w*"),
+    "question": re.compile(r"\?\s*$"),
+    # an issue template's heading ("Describe the outage: 503 …") is the form, not what was found
+    "template": re.compile(
+        r"^(?:describe|steps to reproduce|expected|actual|what happened|environment|version)\b[^:]{0,40}:", re.I
+    ),
+    "first_person_plural": _words(r"we", r"we've", r"we're", r"we'd", r"our"),
+    "first_person": _words(r"i", r"i've", r"i'm", r"my"),
+    "you": _words(r"you", r"your"),
+}  # fmt: skip
+# never an attempt, whatever else the sentence says: a user's workaround offered to others
+CONVERSATION_VETOES = _words(r"quick fix:", r"workaround:", r"as a workaround")
+
 # ---- the guard: words that turn a claim into a question or a hypothesis --------------------------
 
 # Words that turn a claim into a question or a hypothesis.

@@ -1,0 +1,202 @@
+"""An incident channel read as a conversation: which sentence says the cause, which the fix, which
+an attempt that did not work.
+
+Real responders rarely write "root cause was …"; they write "There was an outage of Service Bus
+on June 5th", "Disk filled up so we moved files to a much larger partition", "I tried to cancel
+previous and start new one, but nothing happened". Each sentence of each message is described by
+named features: the cue groups of bot/reader/cues.py it matches (`CONVERSATION_CUES`), who says it
+(the person who opened the channel, or someone answering), where it stands, what the sentence
+after it says. A linear model per kind of finding (bot/reader/linear.py, coefficients in
+weights/chat.json, fitted by bench/fit_reader.py on one fold of eval/conversations) scores it.
+
+Precision first: a sentence is never a cause, fix or attempt when it is a question, a "me too", an
+issue template's heading, or (per kind) says the cause is unknown, plans rather than reports,
+recovers "again", confesses the cause, or names an earlier fix that has not taken effect. Of
+the rest, the best-scoring sentence over its kind's threshold is the cause (hedged when it says
+"I think", "looks like"…) and the fix; every attempt over its threshold is an attempt.
+
+Bounded: each message is read up to the caller's cap, each sentence up to `SENTENCE_CHARS`, at
+most `MAX_SENTENCES` sentences; the patterns have no unbounded backtracking, so the work grows
+linearly with what is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from bot.reader.cues import CONVERSATION_CUES as CUES
+from bot.reader.cues import CONVERSATION_VETOES as VETO
+from bot.reader.linear import WEIGHTS, Models
+
+SENTENCE_CHARS = 1_000
+MAX_SENTENCES = 5_000
+KINDS = ("cause", "fix", "attempt")
+MODEL_FILE = WEIGHTS / "chat.json"
+
+_CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
+_ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(@#\[])")
+_DOT = "\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One channel message as the reader gets it."""
+
+    author: str
+    text: str
+
+
+@dataclass(slots=True)
+class Sentence:
+    text: str
+    message: int  # index of its message
+    author: str
+    features: frozenset[str] = frozenset()
+
+
+@dataclass(slots=True)
+class Picked:
+    """A sentence read as a cause, a fix or an attempt; `follow` is the sentence after it that says
+    why an attempt failed, when the attempt's own sentence does not."""
+
+    sentence: int
+    score: float
+    hedged: bool = False
+    follow: int | None = None
+
+
+@dataclass(slots=True)
+class ConversationReading:
+    sentences: list[Sentence]
+    cause: Picked | None = None
+    fix: Picked | None = None
+    attempts: list[Picked] = field(default_factory=list)
+
+
+def split_sentences(text: str) -> list[str]:
+    """A message's sentences: code blocks and quoted lines (">") left out, "i.e." and "e.g." not
+    taken for a sentence's end, each line a sentence at least."""
+    text = _CODE_BLOCK.sub("\n", text)
+    found = []
+    for line in text.split("\n"):
+        line = line.strip()
+        if not line or line.startswith(">"):
+            continue
+        protected = _ABBREVIATION.sub(lambda m: m.group().replace(".", _DOT), line)
+        for part in _SENTENCE_END.split(protected):
+            part = part.replace(_DOT, ".").strip()
+            if len(part) >= 2:
+                found.append(part[:SENTENCE_CHARS])
+    return found
+
+
+def sentences(messages: Sequence[Message]) -> list[Sentence]:
+    """Every sentence with its features (see the module's docstring)."""
+    if not messages:
+        return []
+    opener = messages[0].author
+    alone = len({m.author for m in messages}) == 1
+    out: list[Sentence] = []
+    for index, message in enumerate(messages):
+        for text in split_sentences(message.text):
+            if len(out) >= MAX_SENTENCES:
+                break
+            out.append(Sentence(text, index, message.author))
+    matched = [cues_of(s.text) for s in out]
+    last = max(1, len(messages) - 1)
+    for i, s in enumerate(out):
+        f = set(matched[i])
+        after = matched[i + 1] if i + 1 < len(out) else frozenset()
+        before = matched[i - 1] if i else frozenset()
+        if "failed_outcome" in after and "recovered_again" not in after:
+            f.add("next_failed")
+        if "resolved_now" in after:
+            f.add("next_resolved")
+        if "resolved_now" in before:
+            f.add("prev_resolved")
+        if "failed_outcome" in before:
+            f.add("prev_failed")
+        f.add("reporter" if s.author == opener and not alone else "responder")
+        if s.message == 0:
+            f.add("first_msg")
+        elif s.message / last >= 0.5:
+            f.add("late")
+        if len(s.text) > 250:
+            f.add("long")
+        if len(s.text.split()) <= 3:
+            f.add("short")
+        for cue in ("cause_marker", "outage_noun", "broken_state", "we_did", "bare_did", "how_fixed", "tried",
+                    "failed_outcome", "fix_noun"):  # fmt: skip
+            if cue in f:
+                if "responder" in f:
+                    f.add(f"{cue}*responder")
+                if "hedge" in f:
+                    f.add(f"{cue}*hedge")
+        if "we_did" in f and "fix_noun" in f:
+            f.add("we_did*fix_noun")
+        if "tried" in f and "failed_outcome" in f:
+            f.add("tried*failed")
+        if "first_msg" in f and "tried" in f:
+            f.add("first*tried")
+        s.features = frozenset(f)
+    return out
+
+
+def cues_of(text: str) -> frozenset[str]:
+    """The cue groups a sentence matches, by themselves (no context)."""
+    return frozenset(name for name, cue in CUES.items() if cue.search(text[:SENTENCE_CHARS]))
+
+
+def never(kind: str, text: str) -> bool:
+    """`vetoed` for a sentence read by itself: what other rules' finds are checked against too."""
+    return vetoed(kind, Sentence(text, 0, "", cues_of(text)))
+
+
+def vetoed(kind: str, sentence: Sentence) -> bool:
+    """What a sentence can never be, whatever its score (precision first)."""
+    f = sentence.features
+    if f & {"question", "template", "me_too"}:
+        return True
+    if kind == "cause":
+        return "negated_cause" in f or ("resolved_now" in f and "cause_marker" not in f)
+    if kind == "fix":
+        return "earlier_fix_not" in f or ("plan" in f and "we_did" not in f)
+    return (
+        bool(f & {"recovered_again", "confession"})
+        or ("plan" in f and "tried" not in f)
+        or bool(VETO.search(sentence.text))
+    )
+
+
+@cache
+def shipped_models() -> Models:
+    return Models.load(MODEL_FILE)
+
+
+def read_conversation(messages: Sequence[Message], models: Models | None = None) -> ConversationReading:
+    """The cause, the fix and the failed attempts a conversation states (see the module's docstring)."""
+    models = models or shipped_models()
+    found = sentences(messages)
+    reading = ConversationReading(found)
+    for kind in ("cause", "fix"):
+        model, best = models[kind], None
+        for i, s in enumerate(found):
+            if vetoed(kind, s):
+                continue
+            p = model.score(s.features)
+            if p >= model.threshold and (best is None or p >= best.score):  # the later of equals
+                best = Picked(i, p, hedged=kind == "cause" and "hedge" in s.features)
+        setattr(reading, kind, best)
+    model = models["attempt"]
+    for i, s in enumerate(found):
+        if vetoed("attempt", s):
+            continue
+        p = model.score(s.features)
+        if p >= model.threshold:
+            follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
+            reading.attempts.append(Picked(i, p, follow=follow))
+    return reading

@@ -1,0 +1,113 @@
+"""The offline drafter on talk as real incident channels hold it (the error kinds issue 23 names,
+and the way responders actually say a cause, a fix or an attempt): what a responder would see in
+the drafted modal. Measured on real conversations by bench/reading_eval_conversations.py."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.drafting.rules import HYPOTHESIS, OfflineDrafter
+from bot.models import TimelineEntry
+from bot.reader.conversation import Message, read_conversation, split_sentences
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def draft(*messages: tuple[str, str]):  # (author, text)
+    timeline = [
+        TimelineEntry(author=a, text=t, at=T0 + timedelta(minutes=i), message_ts=f"1772442{i:03d}.000100")
+        for i, (a, t) in enumerate(messages)
+    ]
+    return OfflineDrafter().answer(timeline, [])
+
+
+def test_a_cause_and_a_fix_told_plainly_are_drafted_with_their_quotes() -> None:
+    result = draft(
+        ("ana", "Builds are not starting for any project since this morning"),
+        ("ben", "Having a look..."),
+        ("ben", "Should be all working now"),
+        ("ana", "Thanks! May I ask what the problem was?"),
+        ("ben", "Disk filled up so we moved files to a much larger partition. Should not happen again"),
+    )
+    assert result.root_cause is not None and "Disk filled up" in result.root_cause.text
+    assert result.resolution is not None and "moved files to a much larger partition" in result.resolution.text
+    assert result.resolution.quotes[0].author == "ben"
+    assert result.failed_attempts == []
+
+
+def test_a_hedged_cause_is_offered_as_a_hypothesis() -> None:
+    result = draft(
+        ("ana", "The CDN returns 500 for every request"),
+        ("ben", "We think it might be some custom DNS work on the netlify account."),
+        ("ben", "Configured DNS to proxy through Cloudflare, which provides general stability."),
+    )
+    assert result.root_cause is not None
+    assert result.root_cause.text.startswith(HYPOTHESIS) and "custom DNS work" in result.root_cause.text
+
+
+def test_attempts_that_did_not_help_are_drafted() -> None:
+    result = draft(
+        ("ana", "Build is stuck and never starts. I tried to cancel the previous one and start a new one, but nothing happened."),
+        ("ben", "We had issues with build processing earlier. Should be fine now."),
+    )  # fmt: skip
+    assert [a.action for a in result.failed_attempts] == ["Tried to cancel the previous one and start a new one"]
+    assert result.failed_attempts[0].why_it_failed == "Nothing happened"
+
+
+@pytest.mark.parametrize(
+    "channel",
+    [
+        # a recovery: "again" is not "it failed again"
+        [("ana", "the scheduler is stuck, no agents spawning"), ("ben", "restarted it and the agents are spawning again")],
+        # the root cause, confessed: not an attempt
+        [("ana", "timers did not fire overnight"),
+         ("ben", "I had disabled the timers during maintenance and forgot to turn them back on, sorry")],
+        # a workaround offered to others
+        [("ana", "pod install fails with a 500 from the CDN"),
+         ("ana", "Quick fix: simply changing the source in Podfile works for us in our CI")],
+    ],
+)  # fmt: skip
+def test_what_is_not_a_failed_attempt_is_not_drafted_as_one(channel: list[tuple[str, str]]) -> None:
+    assert draft(*channel).failed_attempts == []
+
+
+def test_a_symptom_that_mentions_an_earlier_fix_is_not_the_resolution() -> None:
+    result = draft(
+        ("ana", "the docs still show the old version"),
+        ("ben", "the fix was merged days ago but has not propagated to the mirror"),
+    )
+    assert result.resolution is None
+
+
+def test_not_knowing_the_root_cause_is_not_a_root_cause() -> None:
+    result = draft(
+        ("ana", "the API was down for an hour"),
+        ("ben", "not sure what the root cause was, but for now it's fixed"),
+    )
+    assert result.root_cause is None
+
+
+def test_an_issue_template_heading_is_not_how_it_was_found() -> None:
+    result = draft(("ana", "Describe the outage: 503 Service Not Available, seen in the logs"), ("ben", "bounced"))
+    assert result.diagnosis is None
+
+
+def test_a_sentence_is_not_cut_at_i_e() -> None:
+    assert split_sentences("The cache was stale, i.e. the old certificate was served. We restarted nginx.") == [
+        "The cache was stale, i.e. the old certificate was served.",
+        "We restarted nginx.",
+    ]
+
+
+def test_the_modal_says_which_fields_it_could_not_fill() -> None:
+    result = draft(("ana", "Builds not starting"), ("ben", "Looks fixed now"))
+    assert any("root cause" in note and "fix" in note for note in result.notes)
+
+
+def test_the_reader_reads_a_crafted_flood_within_its_caps() -> None:
+    flood = "tried restarting, still failing. " * 2_000
+    reading = read_conversation([Message("ana", flood)] * 3)
+    assert len(reading.sentences) <= 5_000
+    assert all(len(s.text) <= 1_000 for s in reading.sentences)
