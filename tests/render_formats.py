@@ -3,8 +3,9 @@ format-equivalence figures (tests/test_import_formats.py, bench/import_formats.p
 
     as_html   markdown-it-py's HTML, the front matter as <title> and <meta name=…> in the head
     as_docx   a Word file written with python-docx: headings by style ("Title", "Heading n"),
-              lists as "List Bullet"/"List Number" paragraphs, tables as Word tables, the front
-              matter's title and date as the document's title and "created" properties
+              lists as "List Bullet"/"List Number" paragraphs, tables as Word tables, links as
+              hyperlinks, the front matter's title and date as the document's title and "created"
+              properties
 
 Nothing here reads: the readers under test are bot/importer/html.py and docx.py.
 """
@@ -54,16 +55,45 @@ def _inline_text(token: Token) -> str:
 
 
 def _runs(paragraph: Any, token: Token) -> None:
-    """The inline's text as runs, bold where Markdown was strong (the reader keeps it as `**`)."""
+    """The inline's text as runs, bold where Markdown was strong (the reader keeps it as `**`), a
+    link as Word's hyperlink (to its address, or to a bookmark for "#anchor")."""
     bold = False
+    link: list[str] | None = None  # the text of the link being written
+    href = ""
     for child in token.children or []:
         if child.type == "strong_open":
             bold = True
         elif child.type == "strong_close":
             bold = False
+        elif child.type == "link_open":
+            link, href = [], str(child.attrs.get("href") or "")
+        elif child.type == "link_close" and link is not None:
+            _hyperlink(paragraph, href, "".join(link))
+            link = None
         elif child.type in ("text", "code_inline", "html_inline", "softbreak", "hardbreak"):
             text = {"softbreak": " ", "hardbreak": "\n"}.get(child.type, child.content)
-            paragraph.add_run(text).bold = bold or None
+            if link is not None:
+                link.append(text)
+            else:
+                paragraph.add_run(text).bold = bold or None
+
+
+def _hyperlink(paragraph: Any, href: str, text: str) -> None:
+    from docx.opc.constants import RELATIONSHIP_TYPE
+    from docx.oxml import OxmlElement
+    from docx.oxml.ns import qn
+
+    element = OxmlElement("w:hyperlink")
+    if href.startswith("#"):
+        element.set(qn("w:anchor"), href[1:])
+    else:
+        element.set(qn("r:id"), paragraph.part.relate_to(href, RELATIONSHIP_TYPE.HYPERLINK, is_external=True))
+    run, words = OxmlElement("w:r"), OxmlElement("w:t")
+    words.text = text
+    words.set(qn("xml:space"), "preserve")
+    run.append(words)
+    element.append(run)
+    paragraph._p.append(element)
 
 
 def as_docx(markdown: str) -> bytes:

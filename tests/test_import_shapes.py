@@ -305,3 +305,25 @@ async def test_an_update_interrupted_between_its_two_steps_completes_on_the_next
     assert code == 0 and "pm-builds-pending~r2 (supersedes pm-builds-pending)" in out
     assert (await store.get("local", "pm-builds-pending")).superseded_by == "pm-builds-pending~r2"
     assert (await store.list("local")).total == 2
+
+
+def test_a_key_value_line_a_command_printed_is_not_the_postmortems_metadata() -> None:
+    text = """# Prow flakiness
+
+## Chat log
+
+The pod said:
+
+```
+State:          Terminated
+  Started:      Mon, 01 Jan 0001 00:00:00 +0000
+  Service:      kubelet-internal
+```
+
+## Root cause
+
+Disks too small for the I/O the nodes needed on 2019-05-30.
+"""
+    draft = parse_markdown(text, team_id="T", incident_id="x", name="prow.md")
+    assert draft.occurred_at.date().isoformat() == "2019-05-30"  # not the year 1 the command printed
+    assert draft.service is None

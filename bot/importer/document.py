@@ -108,6 +108,19 @@ def clean_html(text: str) -> str:
     return "\n".join(out)
 
 
+def outside_code(lines: list[str]) -> list[str]:
+    """The lines that are not fenced code: a `Started: Mon, 01 Jan 0001` a command printed is
+    not the postmortem's metadata."""
+    out: list[str] = []
+    in_fence = False
+    for line in lines:
+        if _FENCE.match(line):
+            in_fence = not in_fence
+        elif not in_fence:
+            out.append(line)
+    return out
+
+
 _NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\||```|~~~)")
 
 

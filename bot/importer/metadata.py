@@ -18,7 +18,7 @@ from pathlib import PurePath
 from typing import Any
 
 from bot.importer.dates import at_time_of, find_date, find_dates, parse_date
-from bot.importer.document import Document, plain
+from bot.importer.document import Document, outside_code, plain
 from bot.importer.drafts import is_placeholder
 from bot.importer.timeline import Entry
 from bot.importer.vocabulary import normalize_heading, section_kind
@@ -109,9 +109,9 @@ def read_metadata(doc: Document, fields: FoundFields, inline: dict[str, list[tup
         if name and value not in (None, "", []) and not is_placeholder(value):
             fields.put(name, value, f"front matter {key!r}")
     # blank lines hold no `Key: value` (a crafted file is mostly blank lines)
-    candidates = [("text under the title", line) for line in doc.preamble if line.strip()]
+    candidates = [("text under the title", line) for line in outside_code(doc.preamble) if line.strip()]
     for section in doc.sections:
-        head = section.lines if section.kind in ("metadata", None) else section.lines[:12]
+        head = outside_code(section.lines if section.kind in ("metadata", None) else section.lines[:12])
         if section.kind in ("metadata", "summary", None) or section is doc.sections[0]:
             label = section.label
             candidates += [(label, line) for line in head if line.strip()]
