@@ -11,11 +11,12 @@ import pytest
 from bot.drafting.anthropic_drafter import TOOL_NAME, AnthropicDrafter
 from bot.drafting.models import Mark, MarkKind
 from bot.drafting.origins import drafting_trace
-from bot.drafting.rules import OfflineDrafter, split_attempt
+from bot.drafting.rules import HYPOTHESIS, OfflineDrafter, split_attempt
 from bot.models import FailedAttempt, FieldOrigin, IncidentRecord, Resolution, TimelineEntry
 from tests.fakes.anthropic_api import Delay, FakeMessagesAPI, Status, ToolAnswer
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+NOT_DRAFTED = "Not drafted (the channel does not say it plainly enough to quote): "
 CHANNEL = [
     "checkout is throwing 500s, payments pods look unhealthy",
     "restarted payments pods, errors back after 25 minutes",
@@ -151,7 +152,7 @@ async def test_the_models_fields_carry_the_messages_they_quote(fake_api: FakeMes
         ("1772442004.000100", "maya")
     ]
     assert draft.failed_attempts[0].quotes[0].message_ts == "1772442001.000100"
-    assert draft.notes == []
+    assert draft.notes == [f"{NOT_DRAFTED}how it was found."]  # the modal says what it left empty
     prompt = fake_api.requests[0].prompt
     assert "[m2]" in prompt and "restarted payments pods" in prompt
 
@@ -177,8 +178,30 @@ async def test_a_field_whose_quote_is_not_in_the_channel_is_dropped(fake_api: Fa
     assert [a.action for a in draft.failed_attempts] == ["Restarted payments pods"]
     assert draft.notes == [
         "Left out because their quotes do not back them: root cause (a quote is not in the message it names); "
-        "failed attempt 2 (a quote is not in the message it names)."
+        "failed attempt 2 (a quote is not in the message it names).",
+        f"{NOT_DRAFTED}root cause, how it was found.",
     ]
+
+
+async def test_the_models_hedged_cause_is_a_hypothesis_and_a_recovery_is_no_attempt(fake_api: FakeMessagesAPI) -> None:
+    channel = ["checkout is throwing 500s", "I think the connection pool of payments-client is exhausted",
+               "restarted payments pods and the workers are running again"]  # fmt: skip
+    fake_api.script(
+        model_answer(
+            root_cause={"text": "Connection pool of payments-client exhausted", "hedged": True,
+                        "quotes": [{"message_id": "m2", "quote": "the connection pool of payments-client is exhausted"}]},
+            failed_attempts=[{"action": "Restarted payments pods", "why_it_failed": "workers running again",
+                              "quotes": [{"message_id": "m3", "quote": "restarted payments pods and the workers are running again"}]}],
+        )
+    )  # fmt: skip
+    model = drafter(fake_api)
+    try:
+        draft = await model.draft(incident(), timeline(channel), [])
+    finally:
+        await model.aclose()
+    assert draft.root_cause is not None and draft.root_cause.text.startswith(HYPOTHESIS)
+    assert draft.failed_attempts == []
+    assert "failed attempt 1 (its words say it recovered" in draft.notes[0]
 
 
 async def test_a_private_channel_is_drafted_by_rules_and_nothing_is_sent(fake_api: FakeMessagesAPI) -> None:

@@ -26,12 +26,13 @@ from bot.drafting.models import (
     Quote,
     ResolutionDraft,
 )
-from bot.drafting.rules import OfflineDrafter, read_window
+from bot.drafting.rules import HYPOTHESIS, OfflineDrafter, read_window, unfilled
 from bot.fence import DATA_RULE, fence
 from bot.investigation.anthropic_investigator import _inline_refs
 from bot.investigation.privacy import privacy_blockers
 from bot.jobs.reading import INLINE, ReadingPool
 from bot.models import IncidentRecord, RequiredText, Strict, Text, TimelineEntry
+from bot.reader.conversation import never
 from bot.reader.support import support
 from bot.text_limits import ReadLimits
 
@@ -57,6 +58,9 @@ class ModelQuote(Strict):
 class ModelText(Strict):
     text: RequiredText
     quotes: list[ModelQuote] = Field(min_length=1)
+    hedged: bool = Field(
+        default=False, description="true when the channel says it with doubt (I think, looks like, might be)"
+    )
 
 
 class ModelAttempt(Strict):
@@ -113,7 +117,9 @@ def render_prompt(
     lines.append(
         'RULES: a failed attempt is something tried that did not fix it, with why ("restarted pods, errors back '
         'after 25 min" → action: restarted pods, why: errors came back after 25 minutes). The resolution is what '
-        "actually fixed it. Quote exactly, at least a whole phrase per quote; do not guess."
+        'actually fixed it. A plan, a follow-up, a critique, a recovery ("it is running again") or a cause told as '
+        'a confession is never a failed attempt. A root cause said with doubt is hedged; "not sure what caused it" '
+        "is no root cause. Quote exactly, at least a whole phrase per quote; do not guess."
     )
     return "\n".join(lines), ids
 
@@ -144,10 +150,14 @@ def checked(answer: ModelDraft, ids: dict[str, TimelineEntry], drafter: str) -> 
     for name in ("root_cause", "diagnosis", "resolution", "lesson"):
         value: ModelText | None = getattr(answer, name)
         if value is not None and (found := quotes(value.text, value.quotes, name.replace("_", " "))):
-            fields[name] = DraftedText(text=value.text, quotes=found)
+            hypothesis = name == "root_cause" and value.hedged
+            fields[name] = DraftedText(text=f"{HYPOTHESIS}{value.text}" if hypothesis else value.text, quotes=found)
     attempts = []
     for n, attempt in enumerate(answer.failed_attempts, start=1):
         said = f"{attempt.action} {attempt.why_it_failed}"
+        if all(never("attempt", q.quote) for q in attempt.quotes):  # the reader's word: not an attempt
+            dropped.append(f"failed attempt {n} (its words say it recovered, was planned or is the cause)")
+            continue
         if (found := quotes(said, attempt.quotes, f"failed attempt {n}")) is not None:
             attempts.append(DraftedAttempt(action=attempt.action, why_it_failed=attempt.why_it_failed, quotes=found))
     notes = []
@@ -157,6 +167,7 @@ def checked(answer: ModelDraft, ids: dict[str, TimelineEntry], drafter: str) -> 
         notes.append(
             f"{len(attempts)} failed attempts were drafted; the modal has room for the first {MAX_DRAFTED_ATTEMPTS}."
         )
+    notes += unfilled(fields, attempts)
     return ResolutionDraft(drafter=drafter, failed_attempts=attempts[:MAX_DRAFTED_ATTEMPTS], notes=notes, **fields)
 
 

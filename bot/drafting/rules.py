@@ -9,6 +9,8 @@ could not fill. It reads the newest messages within the draft's caps (`read_wind
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from bot.drafting.models import (
     MAX_DRAFTED_ATTEMPTS,
     QUOTE_CHARS,
@@ -27,7 +29,16 @@ from bot.reader.chat import tidy as _tidy
 from bot.reader.linear import Models
 from bot.text_limits import ReadLimits, newest_within
 
-__all__ = ["HYPOTHESIS", "OFFLINE", "OfflineDrafter", "draft_offline", "quote", "read_window", "split_attempt"]
+__all__ = [
+    "HYPOTHESIS",
+    "OFFLINE",
+    "OfflineDrafter",
+    "draft_offline",
+    "quote",
+    "read_window",
+    "split_attempt",
+    "unfilled",
+]
 
 OFFLINE = "offline"
 # a cause the channel said with doubt ("I think…", "looks like…") is drafted as one
@@ -112,7 +123,7 @@ class OfflineDrafter:
             notes.append(
                 f"{len(attempts)} failed attempts were found; the modal has room for the first {MAX_DRAFTED_ATTEMPTS}."
             )
-        notes += _unfilled(fields, attempts)
+        notes += unfilled(fields, attempts)
         return ResolutionDraft(
             drafter=OFFLINE,
             failed_attempts=attempts[:MAX_DRAFTED_ATTEMPTS],
@@ -167,7 +178,7 @@ def _attempt(timeline: list[TimelineEntry], finding: ChatFinding) -> DraftedAtte
 _FIELD_NAMES = {"root_cause": "root cause", "diagnosis": "how it was found", "resolution": "fix"}
 
 
-def _unfilled(fields: dict[str, DraftedText | None], attempts: list[DraftedAttempt]) -> list[str]:
+def unfilled(fields: Mapping[str, DraftedText | None], attempts: Sequence[DraftedAttempt]) -> list[str]:
     """The note that says what the draft left for the person: an empty field is honest, and should
     be seen to be empty on purpose."""
     empty = [name for key, name in _FIELD_NAMES.items() if fields.get(key) is None]
