@@ -48,14 +48,16 @@ _TEMPLATE_TITLE = re.compile(
     r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template",
     re.I,
 )
+_OTHER_BULLET = re.compile(r"^[*+]\s+")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
 
 
 def _join(lines: list[str]) -> str:
     """A section's text with hard-wrapped paragraphs joined (Markdown reads a single newline as a
-    space), list items, table rows and code on their own lines, fences and thematic breaks
-    dropped; a line ending in a backslash (Markdown's hard break) ends its line, as <br> does."""
+    space), list items (each with a "-", as a web page's list is written), table rows and code on
+    their own lines, fences and thematic breaks dropped; a line ending in a backslash (Markdown's
+    hard break) ends its line, as <br> does."""
     out: list[str] = []
     joinable = False
     in_fence = False
@@ -83,7 +85,7 @@ def _join(lines: list[str]) -> str:
         elif stripped and joinable and not _LIST_ITEM.match(line) and not stripped.startswith(("|", "#", ">")):
             out[-1] += " " + stripped
         else:
-            out.append(stripped)
+            out.append(_OTHER_BULLET.sub("- ", stripped, count=1))  # "*", "+" and "-" are one bullet
         joinable = bool(stripped) and not code and not stripped.startswith("|") and not hard_break
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
