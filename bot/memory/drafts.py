@@ -3,13 +3,28 @@ shown in modals, and the channel messages people marked with "Add to incident me
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.drafting.models import Mark, MarkKind, ResolutionDraft
 from bot.memory.pool import acquire
 
 
+@dataclass(frozen=True, slots=True)
+class DraftingLease:
+    """Who drafts an incident now (another process), or what they drafted once done."""
+
+    holder: str
+    running: bool  # still within its lease
+    draft_id: int | None  # set when the holder finished with a draft
+
+
 class DraftStore(Protocol):
+    async def claim_drafting(
+        self, team_id: str, incident_id: str, holder: str, lease_s: float
+    ) -> DraftingLease | None: ...
+    async def drafting(self, team_id: str, incident_id: str) -> DraftingLease | None: ...
+    async def finish_drafting(self, team_id: str, incident_id: str, holder: str, draft_id: int | None) -> None: ...
     async def save_draft(self, team_id: str, incident_id: str, draft: ResolutionDraft) -> int | None: ...
     async def get_draft(self, team_id: str, draft_id: int) -> ResolutionDraft | None: ...
     async def mark(self, team_id: str, incident_id: str, mark: Mark) -> bool: ...
@@ -19,6 +34,38 @@ class DraftStore(Protocol):
 class PostgresDraftStore:
     def __init__(self, pool) -> None:  # noqa: ANN001 - asyncpg.Pool
         self._pool = pool
+
+    async def claim_drafting(self, team_id: str, incident_id: str, holder: str, lease_s: float) -> DraftingLease | None:
+        """Take the incident's drafting for `lease_s` seconds: None when taken (or when there is
+        no such incident), else the lease of the process drafting it now."""
+        async with acquire(self._pool) as conn:
+            taken = await conn.fetchval(
+                """INSERT INTO drafting_leases (incident_pk, holder, until)
+                   SELECT pk, $3, now() + make_interval(secs => $4) FROM incidents WHERE team_id = $1 AND incident_id = $2
+                   ON CONFLICT (incident_pk) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until, draft_id = NULL
+                       WHERE drafting_leases.until <= now()
+                   RETURNING true""",
+                team_id, incident_id, holder, lease_s,
+            )  # fmt: skip
+        return None if taken else await self.drafting(team_id, incident_id)
+
+    async def drafting(self, team_id: str, incident_id: str) -> DraftingLease | None:
+        async with acquire(self._pool) as conn:
+            row = await conn.fetchrow(
+                """SELECT l.holder, l.until > now() AS running, l.draft_id FROM drafting_leases l
+                   JOIN incidents i ON i.pk = l.incident_pk WHERE i.team_id = $1 AND i.incident_id = $2""",
+                team_id, incident_id,
+            )  # fmt: skip
+        return DraftingLease(row["holder"], row["running"], row["draft_id"]) if row else None
+
+    async def finish_drafting(self, team_id: str, incident_id: str, holder: str, draft_id: int | None) -> None:
+        """End the lease, leaving the draft made (None: none was) for those who waited on it."""
+        async with acquire(self._pool) as conn:
+            await conn.execute(
+                """UPDATE drafting_leases l SET until = now(), draft_id = $4 FROM incidents i
+                   WHERE i.pk = l.incident_pk AND i.team_id = $1 AND i.incident_id = $2 AND l.holder = $3""",
+                team_id, incident_id, holder, draft_id,
+            )  # fmt: skip
 
     async def save_draft(self, team_id: str, incident_id: str, draft: ResolutionDraft) -> int | None:
         """The draft's id, or None when there is no such incident."""
