@@ -180,3 +180,28 @@ def test_a_page_keeps_its_links_and_reads_shortcodes_and_wrapped_items_as_its_ma
         assert "<ops@example.com>" in draft.root_cause  # an address that is its own text: an autolink
         assert "we restarted the proxy and service is restored" in draft.resolution
     assert page.root_cause.replace("*", "") == markdown.root_cause.replace("*", "")  # emphasis is not kept
+
+
+WRAPPED_TIMELINE = """# Phishing domain taken down
+
+## Timeline
+
+- 12:38 the project owner confirms the removal of 0.5.15
+- 12:54 the project owner confirms the removal of 0.5.16
+
+    > The first release is gone.
+    > The second one too.
+
+After the registrar placed the domain on hold,
+the project was back to normal for every user.
+"""
+
+
+def test_a_wrapped_paragraph_after_the_timeline_stays_prose_as_its_web_page_has_it(tmp_path: Path) -> None:
+    (tmp_path / "phishing.md").write_text(WRAPPED_TIMELINE)
+    (tmp_path / "phishing.html").write_text(as_html(WRAPPED_TIMELINE))
+    [markdown] = read(tmp_path / "phishing.md").drafts
+    [page] = read(tmp_path / "phishing.html").drafts
+    # the paragraph's second line is not the 12:54 entry's: that entry did not resolve anything
+    assert "12:54" not in (markdown.resolution or "")
+    assert (markdown.resolution, markdown.root_cause) == (page.resolution, page.root_cause)

@@ -125,20 +125,26 @@ _NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\||```|~~~)")
 
 
 def logical_lines(lines: list[str]) -> list[str]:
-    """Lines as Markdown reads a list: an item's wrapped, indented lines joined onto it ("- 2024-06-21:"
-    with its text on the next line is one item, as a web page or Word file has it); a blank line,
-    a new item or block, code and everything outside lists stay as written."""
+    """Lines as Markdown reads a list or a quote: an item's wrapped, indented lines joined onto it
+    ("- 2024-06-21:" with its text on the next line is one item, as a web page or Word file has
+    it), a quoted paragraph's "> " lines joined into one; a blank line, a new item or block, code
+    and everything else stay as written."""
     out: list[str] = []
-    in_item = in_fence = False
+    in_item = in_fence = in_quote = False
     for line in lines:
         stripped = line.strip()
+        quoted = stripped[1:].strip() if stripped.startswith(">") else ""
         if stripped.startswith(("```", "~~~")):
-            in_fence, in_item = not in_fence, False
+            in_fence, in_item, in_quote = not in_fence, False, False
         elif not in_fence and in_item and stripped and line[:1] in (" ", "\t") and not _NEW_BLOCK.match(line):
             out[-1] = f"{out[-1].rstrip()} {stripped}"
             continue
+        elif not in_fence and in_quote and quoted and not _NEW_BLOCK.match(quoted):
+            out[-1] = f"{out[-1].rstrip()} {quoted}"  # "> a" then "> b": one quoted paragraph
+            continue
         else:
             in_item = not in_fence and bool(_LIST_ITEM.match(line)) and bool(stripped)
+        in_quote = not in_fence and bool(quoted)
         out.append(line)
     return out
 

@@ -82,6 +82,7 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
     in_fence = False
     previous_blank = False
     under_time_line = False  # the entry began with a line that is only a time: paragraphs follow
+    in_prose = False  # the last line was prose: its paragraph's next lines are prose too
     for line in lines:
         stripped = line.strip()
         blank, previous_blank = previous_blank, not stripped
@@ -102,22 +103,25 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
             text = " — ".join(c for c in cells if c and c not in times)
             if times and text:
                 entries.append(Entry(" ".join(times), text, day))
+                in_prose = False
             continue
         if _bare_time(stripped):
             entries.append(Entry(plain(stripped).strip("_*~≈ "), "", day))
-            under_time_line = True
+            under_time_line, in_prose = True, False
             continue
         match = _ENTRY.match(stripped)
         if match and _HAS_TIME.search(match.group("time")):
             entries.append(Entry(plain(match.group("time")), _tidy(match.group("text")), day))
-            under_time_line = False
+            under_time_line = in_prose = False
         elif entries and (
-            under_time_line or (not blank and (line.startswith((" ", "\t")) or not _is_new_block(stripped)))
+            under_time_line
+            or (not blank and not in_prose and (line.startswith((" ", "\t")) or not _is_new_block(stripped)))
         ):
             last = entries[-1]
             entries[-1] = Entry(last.time, f"{last.text} {_tidy(stripped.lstrip('-*+ '))}".strip(), last.day)
         else:
             prose.append(("\n" if blank else " ") + _tidy(stripped))
+            in_prose = True
     return [e for e in entries if e.text], "".join(prose).strip()
 
 
