@@ -248,12 +248,14 @@ def parse_document(text: str) -> Document:
     first_body = headings[0][0] if headings else len(lines)
     preamble = lines[:first_body]
     open_section: Section | None = None
+    known: Section | None = None  # the last section of a kind (a timeline takes "## 20:15" headings)
+    h1s = sum(1 for h in headings if h[2] == 1)  # counted once: per heading, 10,000 headings took seconds
     for index, (start, end, level, raw) in enumerate(headings):
         heading = plain(raw)
         following = headings[index + 1][0] if index + 1 < len(headings) else len(lines)
         body_lines = lines[end:following]
         kind = section_kind(heading)
-        lone_h1 = level == 1 and sum(1 for h in headings if h[2] == 1) == 1
+        lone_h1 = level == 1 and h1s == 1
         if (
             title is None
             and not sections
@@ -263,10 +265,9 @@ def parse_document(text: str) -> Document:
             title, title_from = heading, "heading"
             preamble = body_lines
             continue
-        timeline = next((x for x in reversed(sections) if x.kind is not None), None)
-        if kind is None and timeline is not None and timeline.kind == "timeline" and _time_heading(heading):
-            timeline.lines += ["", f"{heading}:", *body_lines]  # "## May 12", "### 20:15" after "## Timeline"
-            open_section = timeline
+        if kind is None and known is not None and known.kind == "timeline" and _time_heading(heading):
+            known.lines += ["", f"{heading}:", *body_lines]  # "## May 12", "### 20:15" after "## Timeline"
+            open_section = known
             continue
         if (
             open_section is not None
@@ -278,6 +279,7 @@ def parse_document(text: str) -> Document:
             continue
         open_section = Section(heading, kind, level, start + 1 + offset, list(body_lines))
         sections.append(open_section)
+        known = open_section if kind is not None else known
     if title is None:
         title, title_from, preamble = _first_line_title(preamble)
     return Document(meta, title, title_from, preamble, sections, plain_text)
