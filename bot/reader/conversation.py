@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
@@ -146,8 +146,10 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
     return out
 
 
+@lru_cache(maxsize=MAX_SENTENCES)
 def cues_of(text: str) -> frozenset[str]:
-    """The cue groups a sentence matches, by themselves (no context)."""
+    """The cue groups a sentence matches, by themselves (no context). Remembered: a draft's rules
+    ask again for sentences already read (`never`), and ~30 searches a sentence were most of it."""
     return frozenset(name for name, cue in CUES.items() if cue.search(text[:SENTENCE_CHARS]))
 
 
