@@ -22,7 +22,7 @@ prints just the drafter. Scored with the one rule of eval/README.md (bot/importe
   follow-up, critique, recovery or metadata line (lower is better).
 - drafted nothing: conversations whose modal came back with every field empty (lower is better).
 
-    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval_conversations.py [--json] [--misses [A|B]]
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval_conversations.py [--json] [--misses [A|B]] [--weights chat-B.json]
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.config import PROJECT_ROOT, Settings  # noqa: E402
 from bot.importer.scoring import Ratio, holds_half  # noqa: E402
 from bot.memory.database import throwaway_database  # noqa: E402
+from bot.reader import conversation  # noqa: E402
 from bot.sandbox import form_values  # noqa: E402
 from bot.sandbox.local_bot import LocalBot, local_bot  # noqa: E402
 
@@ -186,8 +187,14 @@ def cell(key: str, ratio: Ratio) -> str:
     return f"{ratio.right}/{ratio.total} = {ratio.value:.0%}"
 
 
+def fitted_on() -> str:
+    """The fold the reader's coefficients were fitted on: its figures are in-sample."""
+    return "B" if "fold B" in conversation.shipped_models().fitted_on else "A"
+
+
 def table(scores: dict[str, dict[str, Ratio]]) -> str:
-    rows = [f"{'field':<30} {'fold A (in-sample)':>20} {'fold B (out-of-sample)':>24}"]
+    a, b = (f"fold {fold} ({'in-sample' if fold == fitted_on() else 'out-of-sample'})" for fold in FOLDS)
+    rows = [f"{'field':<30} {a:>20} {b:>24}"]
     for key in FIELDS:
         a, b = (cell(key, scores.get(f, {}).get(key, Ratio())) for f in "AB")
         rows.append(f"{('errors: ' if key in ERROR_FIELDS else '') + key:<30} {a:>20} {b:>24}")
@@ -201,6 +208,13 @@ def drafted(folder: Path = CONVERSATIONS) -> tuple[list[dict[str, Any]], dict[st
     if not admin:
         raise SystemExit("set DATABASE_URL to a PostgreSQL server (a throwaway database is made on it)")
     return asyncio.run(run(admin, folder))
+
+
+def use_weights(path: Path) -> None:
+    """Read with these coefficients instead of the shipped ones (fitted on fold A): `--weights` with
+    a fold-B fit gives fold A's out-of-sample figures. In-process only (READING_WORKERS=0, as here)."""
+    conversation.MODEL_FILE = path
+    conversation.shipped_models.cache_clear()
 
 
 def drafter_scores(fold: str) -> dict[str, Ratio]:
@@ -222,7 +236,10 @@ def main() -> int:
     parser.add_argument("--folder", type=Path, default=CONVERSATIONS)
     parser.add_argument("--json", action="store_true", help="{fold: {field: [right, total]}}")
     parser.add_argument("--misses", nargs="?", const="A", choices=FOLDS, help=MISSES_HELP)
+    parser.add_argument("--weights", type=Path, help="the reader's coefficients (bench/fit_reader.py --out): the swap")
     args = parser.parse_args()
+    if args.weights:
+        use_weights(args.weights)
     labels, drafts = drafted(args.folder)
     scores = score(labels, drafts)
     if args.json:

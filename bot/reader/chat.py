@@ -125,7 +125,7 @@ def read_chat(
     reading = ChatReading()
     reading.attempts = _explicit_attempts(own)
     reading.root_cause = _last(own, CAUSE_MARKER, "cause") or _picked(talk, talk.cause, skip)
-    reading.fix = _last(own, FIX_MARKER, "fix") or _action_then_recovery(own) or _picked(talk, talk.fix, skip)
+    reading.fix = _last(own, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix, skip), _action_then_recovery(own))
     reading.found = _diagnosis(own)
     reading.lesson = _last(own, LESSON_MARKER, "lesson")
     used = {q.message for a in reading.attempts for q in a.quotes}
@@ -170,6 +170,14 @@ def _picked(talk: ConversationReading, picked: Picked | None, skip: Collection[i
     if sentence.message in skip:
         return None
     return ChatFinding(whole(sentence.text), (Said(sentence.message, sentence.text),), hedged=picked.hedged)
+
+
+def _fix(picked: ChatFinding | None, rule: ChatFinding | None) -> ChatFinding | None:
+    """The model's fix; the rule's ("rolled back X, errors gone" → "Rolled back X") when it is the
+    same sentence or the model found none."""
+    if picked is None or (rule is not None and rule.quotes[0] == picked.quotes[0]):
+        return rule or picked
+    return picked
 
 
 def _last(sentences: list[_Sentence], marker: re.Pattern[str], kind: str) -> ChatFinding | None:

@@ -140,6 +140,8 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
             f.add("we_did*fix_noun")
         if "tried" in f and "failed_outcome" in f:
             f.add("tried*failed")
+        if "action" in f:
+            f.update(f"action*{c}" for c in ("failed_outcome", "next_failed", "prev_failed") if c in f)
         if "first_msg" in f and "tried" in f:
             f.add("first*tried")
         s.features = frozenset(f)
@@ -164,9 +166,10 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
     if f & {"question", "template", "me_too"}:
         return True
     if kind == "cause":
-        return "negated_cause" in f or ("resolved_now" in f and "cause_marker" not in f)
-    if kind == "fix":
-        return "earlier_fix_not" in f or ("plan" in f and "we_did" not in f)
+        return "negated_cause" in f or (bool(f & {"resolved_now", "status_update"}) and "cause_marker" not in f)
+    if kind == "fix":  # nor is what did not work the fix
+        failed = "failed_outcome" in f or ("said_failed" in f and not f & {"recovered_again", "resolved_now"})
+        return failed or "earlier_fix_not" in f or ("plan" in f and "we_did" not in f)
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)

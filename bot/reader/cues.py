@@ -189,7 +189,8 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     # what caused it
     "cause_marker": _words(
         r"root[ -]?caus\w*", r"caused by", r"causing", r"because", r"due to", r"which is why", r"turn(?:s|ed) out",
-        r"the (?:problem|issue|cause|culprit|reason) (?:is|was|were|seems)", r"what happened(?: here)? (?:is|was)",
+        r"the (?:problem|issue|cause|culprit|reason) (?:is|was|were|seems)(?! (?:now )?(?:resolved|fixed|gone|back))",
+        r"what happened(?: here)? (?:is|was)",
         r"for some reason", r"misbehaving", r"culprit", r"related to", r"responsible for",
     ),
     "outage_noun": _words(
@@ -247,6 +248,15 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         re.IGNORECASE,
     ),
     # what was tried and how it went
+    "action": _words(
+        r"re-?start(?:ed|ing)?", r"reboot(?:ed|ing)?", r"bounc(?:ed|ing)", r"revert(?:ed|ing)?",
+        r"roll(?:ed|ing) ?back", r"rollback", r"cancel(?:l?ed|l?ing)?", r"disabl(?:ed|ing)", r"enabl(?:ed|ing)",
+        r"delet(?:ed|ing)", r"remov(?:ed|ing)", r"re-?add(?:ed|ing)?", r"re-?build(?:ing)?", r"rebuilt",
+        r"re-?deploy(?:ed|ing)?", r"re-?push(?:ed|ing)?", r"push(?:ed|ing)", r"clon(?:ed|ing)", r"reset(?:ting)?",
+        r"clear(?:ed|ing)", r"flush(?:ed|ing)", r"purg(?:ed|ing)", r"re-?install(?:ed|ing)?", r"upgrad(?:ed|ing)",
+        r"downgrad(?:ed|ing)", r"bump(?:ed|ing)", r"scal(?:ed|ing)", r"block(?:ed|ing)", r"switch(?:ed|ing)",
+        r"re-?creat(?:ed|ing)", r"re-?ran", r"re-?run(?:ning)?", r"re-?trigger(?:ed|ing)?", r"amend(?:ed)?",
+    ),
     "tried": _words(
         r"(?:i|we)(?:'ve| have)? (?:also )?tried", r"tried (?:to )?", r"(?:i|we) (?:also )?attempted", r"if i try",
         r"i (?:also )?(?:deleted|canceled|cancelled|restarted|re-?ran|pushed|disabled|cleared|removed|re-?installed|"
@@ -259,7 +269,10 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"hang\w*|happen\w*|timing out|erroring|queued|pending|down)", r"all paths lead", r"always only",
         r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck", r"stuck (?:again|too)",
         r"not working", r"didn'?t", r"doesn'?t help", r"without (?:success|luck)", r"to no avail", r"in vain",
+        r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load)",
+        r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)",
     ),
+    "said_failed": CHAT_FAILED,  # the explicit drafter's "still", "back after", "didn't help"
     # "restarted it and the agents are spawning again": a recovery, not a failure
     "recovered_again": _words(
         r"(?:working|running|spawning|back|up|green|moving|processing|flowing|passing|building|starting) again"
@@ -283,6 +296,11 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "me_too": _words(
         r"same (?:issue|problem|here|for me|thing)", r"me too", r"\+1", r"seeing (?:the same|this too)",
         r"having the same",
+    ),
+    # "we are investigating", "having a look": the response under way, not what caused it
+    "status_update": _words(
+        r"investigat\w*", r"looking into", r"(?:having|take|taking) a look", r"(?:we are|we're) aware",
+        r"will (?:post|update|keep)", r"keep monitoring", r"monitoring",
     ),
     "thanks": _words(r"thanks?", r"thank you", r"sorry", r"apolog\w*"),
     "question": re.compile(r"\?\s*$"),
