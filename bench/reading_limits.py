@@ -21,7 +21,9 @@ import tempfile
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from itertools import product
 from pathlib import Path, PurePath
+from string import ascii_lowercase
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -30,6 +32,7 @@ from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
 from bot.investigation.guard import guard  # noqa: E402
 from bot.investigation.models import ModelAnswer, NowStatement  # noqa: E402
+from bot.investigation.prompt import render_prompt  # noqa: E402
 from bot.models import Incident, TimelineEntry  # noqa: E402
 
 SIZE = 40_000
@@ -54,6 +57,13 @@ CRAFTED = {
     "<!-- ×": fill("<!--"),
     "<img ×": fill("<img "),
     "root cause ×": fill("root cause was "),
+    # no word twice (each distinct word is tokenised once per text: this is the tokeniser's worst)
+    "distinct words": " ".join("".join(w) for w in product(ascii_lowercase, repeat=4))[:SIZE],
+    # many short lines or sentences: the per-line and per-sentence work of each reader
+    "short lines ×": fill("restarted the pods\n"),
+    "list items ×": fill("- x\n"),
+    "quoted lines ×": fill("> x\n"),
+    "headings ×": fill("# h\n"),
 }
 
 
@@ -102,6 +112,12 @@ def main() -> None:
                 rows.append({"reader": reader, "input": name, "median_ms": round(median, 2), "max_ms": round(worst, 2)})
         heavy_timeline = [entry(CRAFTED["words, no punctuation"], i) for i in range(50)]
         guard_50 = timed(lambda: guard(statements(), incident, heavy_timeline, []), max(3, args.repeat // 2))
+        # as an investigation calls it: only the messages its prompt (60k budget) showed are read
+        omitted = render_prompt(incident, heavy_timeline, [], now=T0, tool_name="record").omitted_timeline
+        shown = heavy_timeline[omitted:]
+        guard_shown = timed(
+            lambda: guard(statements(), incident, shown, [], omitted_timeline=omitted), max(3, args.repeat // 2)
+        )
         comments = document("<!--" * 25_000, Path(folder), "comments-100k")
         import_100k = timed(lambda: parse_file(comments, team_id="T1"), max(3, args.repeat // 2))
     worst = {}
@@ -111,6 +127,9 @@ def main() -> None:
             worst[row["reader"]] = row
     heavy = {
         "guard: 50 messages of 40k, 5 statements (median ms)": round(guard_50[0], 1),
+        "guard: the same as an investigation hands it over (what its prompt showed; median ms)": round(
+            guard_shown[0], 1
+        ),
         "importer: 100 KB of <!-- (median ms)": round(import_100k[0], 1),
     }
     if args.json:
