@@ -108,9 +108,12 @@ class CurrentEvidence:
         return set().union(*(self._terms(r) for r in refs)) if refs else set()
 
     def coverage(self, statement_terms: set[str], refs: list[str]) -> float:
-        """How much of a statement the cited pieces say (their words read once, at `of`)."""
-        if len(refs) == 1 and refs[0] in self.item_stems:
-            return coverage_of(statement_terms, self.item_terms[refs[0]], self.item_stems[refs[0]])
+        """How much of a statement the cited pieces say (their words read once, at `of`; several
+        pieces are asked one by one, not merged again for every statement)."""
+        if refs and all(r in self.item_stems for r in refs):
+            pieces = [(self.item_terms[r], self.item_stems[r]) for r in refs]
+            said = sum(any(covered(t, words, stems) for words, stems in pieces) for t in statement_terms)
+            return said / len(statement_terms) if statement_terms else 0.0
         pool = self.terms_of(refs)
         return coverage_of(statement_terms, pool, stems_of(pool))
 
