@@ -48,6 +48,7 @@ _TEMPLATE_TITLE = re.compile(
     r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template",
     re.I,
 )
+_OWN_LINE = re.compile(r"^(?:\||>|#{1,6}(?:\s|$))")  # a table row, a quote, a heading ("#. step" is text)
 _OTHER_BULLET = re.compile(r"^[*+]\s+")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
@@ -82,7 +83,7 @@ def _join(lines: list[str]) -> str:
             continue  # an image: nothing to read
         if code:
             out.append(line.rstrip())
-        elif stripped and joinable and not _LIST_ITEM.match(line) and not stripped.startswith(("|", "#", ">")):
+        elif stripped and joinable and not _LIST_ITEM.match(line) and not _OWN_LINE.match(stripped):
             out[-1] += " " + stripped
         else:
             out.append(_OTHER_BULLET.sub("- ", stripped, count=1))  # "*", "+" and "-" are one bullet
