@@ -38,7 +38,7 @@ def test_real_postmortems_read_the_same_as_html_and_as_word_files() -> None:
     for suffix, tally in compare(CORPUS, every=6).items():
         same, total = len(tally["same"]), len(tally["same"]) + len(tally["differ"])
         assert total >= 4 * 20
-        assert same / total >= 0.90, (suffix, tally["differ"])
+        assert same / total >= 0.95, (suffix, tally["differ"])  # the target
 
 
 def test_a_confluence_page_export_gives_its_title_id_fields_and_timeline() -> None:
@@ -205,3 +205,16 @@ def test_a_wrapped_paragraph_after_the_timeline_stays_prose_as_its_web_page_has_
     # the paragraph's second line is not the 12:54 entry's: that entry did not resolve anything
     assert "12:54" not in (markdown.resolution or "")
     assert (markdown.resolution, markdown.root_cause) == (page.resolution, page.root_cause)
+
+
+def test_a_google_docs_link_is_its_target_and_a_confluence_mention_is_the_persons_name(tmp_path: Path) -> None:
+    page = tmp_path / "gdoc.html"
+    page.write_text(
+        '<html><head><style>.c1{font-weight:700}</style></head><body class="doc-content">'
+        '<p class="title"><span>Login outage</span></p><h2>Root cause</h2><p><span>The token cache expired, see '
+        '<a href="https://www.google.com/url?q=https://status.example.com/42&amp;sa=D&amp;ust=1">the status page</a>'
+        ' and ask <a class="confluence-userlink user-mention" href="/display/~jdoe">Jane Doe</a>.</span></p></body></html>'
+    )
+    [draft] = read(page).drafts
+    assert "[the status page](https://status.example.com/42)" in draft.root_cause  # not Google's redirect
+    assert "ask Jane Doe." in draft.root_cause  # a mention links to a profile: only the name is kept
