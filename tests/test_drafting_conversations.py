@@ -10,7 +10,10 @@ import pytest
 
 from bot.drafting.rules import HYPOTHESIS, OfflineDrafter
 from bot.models import TimelineEntry
+from bot.reader import conversation, cues
 from bot.reader.conversation import Message, read_conversation, split_sentences
+from bot.text_limits import MESSAGE_CHARS
+from tests.test_reading_limits import Counted
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -106,8 +109,41 @@ def test_the_modal_says_which_fields_it_could_not_fill() -> None:
     assert any("root cause" in note and "fix" in note for note in result.notes)
 
 
-def test_the_reader_reads_a_crafted_flood_within_its_caps() -> None:
-    flood = "tried restarting, still failing. " * 2_000
+def test_the_reader_reads_a_crafted_flood_within_its_caps_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    tally = [0]
+    for name, cue in list(cues.CONVERSATION_CUES.items()):
+        monkeypatch.setitem(cues.CONVERSATION_CUES, name, Counted(cue, tally))
+    conversation.cues_of.cache_clear()
+    flood = "".join(f"tried restarting {i}, still failing. " for i in range(2_000))[:MESSAGE_CHARS]
     reading = read_conversation([Message("ana", flood)] * 3)
-    assert len(reading.sentences) <= 5_000
-    assert all(len(s.text) <= 1_000 for s in reading.sentences)
+    assert len(reading.sentences) <= conversation.MAX_SENTENCES
+    assert all(len(s.text) <= conversation.SENTENCE_CHARS for s in reading.sentences)
+    once = tally[0]
+    assert 0 < once <= 60 * 3 * len(flood)  # each cue group over each sentence once
+    tally[0] = 0
+    conversation.cues_of.cache_clear()
+    read_conversation([Message("ana", flood + " " + flood)] * 3)  # twice the text, about twice the work
+    assert tally[0] <= 2.2 * once
+    conversation.cues_of.cache_clear()
+
+
+def test_a_confessed_cause_is_drafted_as_the_cause() -> None:
+    result = draft(
+        ("ana", "The nightly timers did not fire and no backups ran"),
+        ("ben", "My bad: I had disabled the timers during maintenance and forgot to turn them back on."),
+        ("ben", "We have re-enabled the timers and the backups are running again."),
+    )
+    assert result.failed_attempts == []
+    assert result.root_cause is not None and "forgot to turn them back on" in result.root_cause.text
+
+
+@pytest.mark.parametrize(
+    ("said", "action"),
+    [
+        ("Cloning a new database doesn't help, the job still fails.", "Cloning a new database"),
+        ("I tried resetting the token, same outcome each time.", "Tried resetting the token"),
+    ],
+)
+def test_attempts_said_without_the_usual_words_are_found(said: str, action: str) -> None:
+    result = draft(("ana", "Deploys fail with 403 since this morning"), ("ben", said))
+    assert [a.action for a in result.failed_attempts] == [action]

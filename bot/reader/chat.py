@@ -48,7 +48,7 @@ def split_attempt(sentence: str) -> tuple[str, str] | None:
     """("restarted payments pods", "errors back after 25 minutes"), or None when the sentence
     does not say an action failed."""
     failed = CHAT_FAILED.search(sentence)
-    action = CHAT_ACTION.search(sentence)
+    action = CHAT_ACTION.search(sentence) or CONVERSATION_CUES["action"].search(sentence)  # "cloning …"
     if failed is None or action is None or action.start() > failed.start():
         return None
     before = sentence[: failed.start()]
@@ -124,7 +124,7 @@ def read_chat(
     own = [s for s in sentences if s.message not in skip]
     reading = ChatReading()
     reading.attempts = _explicit_attempts(own)
-    reading.root_cause = _last(own, CAUSE_MARKER, "cause") or _picked(talk, talk.cause, skip)
+    reading.root_cause = _last(own, CAUSE_MARKER, "cause") or _confessed(own) or _picked(talk, talk.cause, skip)
     reading.fix = _last(own, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix, skip), _action_then_recovery(own))
     reading.found = _diagnosis(own)
     reading.lesson = _last(own, LESSON_MARKER, "lesson")
@@ -170,6 +170,15 @@ def _picked(talk: ConversationReading, picked: Picked | None, skip: Collection[i
     if sentence.message in skip:
         return None
     return ChatFinding(whole(sentence.text), (Said(sentence.message, sentence.text),), hedged=picked.hedged)
+
+
+def _confessed(sentences: list[_Sentence]) -> ChatFinding | None:
+    """ "I had disabled the timers during maintenance and forgot to turn them back on": the cause,
+    told by the one who caused it (never an attempt, never the fix)."""
+    for sentence in reversed(sentences):
+        if CONVERSATION_CUES["confession"].search(sentence.text) and not never("cause", sentence.text):
+            return ChatFinding(whole(sentence.text), (_said(sentence),))
+    return None
 
 
 def _fix(picked: ChatFinding | None, rule: ChatFinding | None) -> ChatFinding | None:

@@ -35,6 +35,7 @@ SENTENCE_CHARS = 1_000
 MAX_SENTENCES = 5_000
 KINDS = ("cause", "fix", "attempt")
 MODEL_FILE = WEIGHTS / "chat.json"
+DONE = frozenset({"we_did", "bare_did", "passive_did"})
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
 _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORECASE)
@@ -110,6 +111,13 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
     last = max(1, len(messages) - 1)
     for i, s in enumerate(out):
         f = set(matched[i])
+        # one feature for "it was done", however said: a way of saying it the tuning fold lacks
+        # (the passive) still counts as what the fold taught about "we deployed" and "Deployed"
+        if f & DONE:
+            f -= DONE
+            f.add("did")
+        if "confession" in f:  # "I had disabled the timers … and forgot": the cause, told
+            f.add("cause_marker")
         after = matched[i + 1] if i + 1 < len(out) else frozenset()
         before = matched[i - 1] if i else frozenset()
         if "failed_outcome" in after and "recovered_again" not in after:
@@ -129,15 +137,15 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
             f.add("long")
         if len(s.text.split()) <= 3:
             f.add("short")
-        for cue in ("cause_marker", "outage_noun", "broken_state", "we_did", "bare_did", "how_fixed", "tried",
+        for cue in ("cause_marker", "outage_noun", "broken_state", "did", "how_fixed", "tried",
                     "failed_outcome", "fix_noun"):  # fmt: skip
             if cue in f:
                 if "responder" in f:
                     f.add(f"{cue}*responder")
                 if "hedge" in f:
                     f.add(f"{cue}*hedge")
-        if "we_did" in f and "fix_noun" in f:
-            f.add("we_did*fix_noun")
+        if "did" in f and "fix_noun" in f:
+            f.add("did*fix_noun")
         if "tried" in f and "failed_outcome" in f:
             f.add("tried*failed")
         if "action" in f:
@@ -169,7 +177,7 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
         return "negated_cause" in f or (bool(f & {"resolved_now", "status_update"}) and "cause_marker" not in f)
     if kind == "fix":  # nor is what did not work the fix
         failed = "failed_outcome" in f or ("said_failed" in f and not f & {"recovered_again", "resolved_now"})
-        return failed or "earlier_fix_not" in f or ("plan" in f and "we_did" not in f)
+        return failed or bool(f & {"earlier_fix_not", "confession"}) or ("plan" in f and "did" not in f)
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)

@@ -217,7 +217,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     ),
     # what was done
     "we_did": _words(
-        r"(?:we|i)(?:'ve| have| had|'d)? (?:just |now |also |finally |then |actually )?(?:deployed|rolled|"
+        r"(?:we|i)(?:'ve| have| had|'d)? (?:just |now |also |finally |then |actually )?(?:re-?)?(?:deployed|rolled|"
         r"implemented|disabled|enabled|moved|configured|restarted|bounced|reverted|fixed|patched|upgraded|"
         r"increased|added|removed|migrat\w+|bringing up|brought up|switched|re-?deployed|pushed|updated|changed|"
         r"ended up|resolved|flushed|cleared|purged|rebuilt|replaced|renewed|rotated|reloaded|killed|scaled|spun up|"
@@ -229,6 +229,13 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"^(?:deployed|configured|bounced|restarted|reverted|rolled (?:back|out)|rebooted|redeployed|fixed|patched|"
         r"disabled|enabled|moved|migrated|flushed|purged|cleared|renewed|applied|merged|released)\b",
         re.IGNORECASE,
+    ),
+    # "a fix has been deployed", "the certificate was renewed": done, said without saying who
+    "passive_did": _words(
+        r"(?:has|have|had) (?:now |just )?been (?:fixed|renewed|restarted|deployed|rolled back|reverted|updated|upgraded|"
+        r"replaced|patched|resolved|re-?enabled|disabled|increased|cleared|purged|reloaded|rebooted|rebuilt|"
+        r"re-?deployed|merged|released|applied|moved|migrated|rotated|reset|removed|added|restored)",
+        r"(?:was|were) (?:restarted|renewed|rebooted|redeployed|reverted|rolled back|purged|flushed|restored|replaced)",
     ),
     "fix_noun": _words(r"(?:a |the |some )?(?:fix|patch|hotfix|workaround|changes?|rollback|revert)"),
     "how_fixed": _words(
@@ -285,8 +292,9 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "closing": _words(r"clos(?:e|ing|ed) (?:this|it|the (?:issue|ticket|incident))", r"ok to close"),
     # "I had disabled the timers during maintenance and forgot to turn them back on": the cause, told
     "confession": _words(
-        r"(?:i|we) (?:had |have )?(?:accidentally|mistakenly|forgot|forgotten)", r"forgot to",
-        r"(?:my|our) (?:bad|mistake|fault)",
+        r"(?:i|we) (?:had |have )?(?:accidentally|mistakenly) \w+", r"forgot to (?:turn|re-?enable|renew|restart|"
+        r"update|add|remove|set|switch|run|deploy|merge|apply|change|re-?start|put)", r"(?:my|our) bad",
+        r"(?:it was|that was|that's|it's|this was) (?:my|our) (?:fault|mistake)",
     ),
     # "the fix was merged days ago but has not propagated": a symptom, not the resolution
     "earlier_fix_not": _words(
