@@ -105,3 +105,24 @@ def test_a_postmortem_keeps_its_durations_and_impact_counts_out_of_the_fix_and_t
     # a duration that is part of the cause stays with it
     kept = "The renewal job had been failing silently for 30 days after the token was revoked."
     assert without_metadata(kept) == kept
+
+
+def test_the_sentence_model_keeps_only_what_it_is_sure_of_and_never_a_quoted_error() -> None:
+    from bot.reader.sentences import Candidate, Head, SentenceModel, best, model, use_model
+
+    shipped = model()
+    assert {"cause", "fix"} <= set(shipped.heads) and shipped.fitted_on  # the coefficients ship with the package
+    assert all(0 < h.threshold < 1 and h.weights for h in shipped.heads.values())
+    candidates = [
+        Candidate("The transit provider was passing traffic on damaged fiber.", "summary"),
+        Candidate("Users saw `fetch timed out` on every page.", "summary"),
+        Candidate("We posted an update on the status page.", "summary"),
+    ]
+    toy = SentenceModel({"cause": Head(-2.0, {"w:fiber": 4.0, "w:fetch": 4.0}, threshold=0.5, keep=1)})
+    use_model(toy)
+    try:
+        assert [c.text for c, _ in best(candidates, "cause")] == [candidates[0].text]
+        assert best(candidates[1:], "cause") == []  # the quoted error is never picked, the rest not sure enough
+        assert best(candidates, "fix") == []  # no head, no finding
+    finally:
+        use_model(None)

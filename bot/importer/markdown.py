@@ -30,6 +30,7 @@ from bot.models import MAX_TEXT, MemoryDraft
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, INCIDENT_WORDS, STARTS_WITH_WE, WENT_WRONG
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique, resolving
 from bot.reader.read import is_metadata, without_metadata
+from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
 
 EXTRACTOR = "markdown-sections/2"
 
@@ -272,6 +273,52 @@ def _fix_without_section(summary: str, summary_from: str, entries: list[Entry], 
     return "\n".join(x for x in fixes if x), " + ".join(x for x in origins if x)
 
 
+# How the sentence model (bot/reader/sentences.py) joins the cue words when no section names the
+# field: "rules" (cue words only), "model" (the model's sentences only), "rules_else_model",
+# "model_else_rules", "both". Chosen per field by measurement on the tuning fold
+# (bench/fit_reader_sentences.py).
+MODEL_POLICY = {"cause": "rules", "fix": "both"}
+_NOT_CANDIDATES = ("lesson", "action_items", "metadata", "timeline", "failed_attempts")
+
+
+def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list[Candidate]:
+    """The sentences of a postmortem that could say its cause or its fix, each with its section:
+    the title, the text under it, every section's sentences but lessons, action items and metadata,
+    and the timeline's entries; never a metadata line."""
+    found: list[tuple[str, str, str]] = [(title, "title", "the title")]
+    preamble = _join([line for line in doc.preamble if key_value(line) is None])
+    found += [(u, "summary", "the text under the title") for u in _units(preamble)]
+    for section in doc.sections:
+        if section.kind not in _NOT_CANDIDATES:
+            found += [(u, section.kind or "other", section.label) for u in _units(_join(section.lines))]
+    found += [(e.text, "timeline", f"timeline entry {e.when!r}") for e in entries]
+    found = [f for f in found if len(f[0]) >= 12 and not is_metadata(f[0])][:MAX_CANDIDATES]
+    last = max(len(found) - 1, 1)
+    return [Candidate(t[:MAX_SENTENCE_CHARS], kind, origin, i / last) for i, (t, kind, origin) in enumerate(found)]
+
+
+def candidates_of(text: str, name: str) -> list[Candidate]:
+    """The sentence candidates of one postmortem's text (for the fitting bench)."""
+    doc = parse_document(text)
+    entries = [e for s in doc.of_kind("timeline") for e in read_timeline(s.lines)[0]]
+    return sentence_candidates(doc, doc.title or _title_from_name(name), entries)
+
+
+def _with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -> tuple[str, str]:
+    policy = MODEL_POLICY.get(head, "rules")
+    if policy == "rules" or (policy == "rules_else_model" and rules[0]):
+        return rules
+    chosen = best(candidates, head)
+    said = " ".join(c.text for c, _ in chosen)
+    origin = " + ".join(dict.fromkeys(f"sentences of {c.origin} (sentence model)" for c, _ in chosen))
+    if policy == "model" or (policy == "model_else_rules" and said) or (policy == "rules_else_model"):
+        return said, origin
+    if policy == "both" and said:
+        parts = [rules[0]] + [c.text for c, _ in chosen if c.text not in rules[0]]
+        return " ".join(p for p in parts if p).strip(), " + ".join(x for x in (rules[1], origin) if x)
+    return rules
+
+
 _SERVICE_TAG = re.compile(r"^(?:service|component|system|app)\s*[:/=]\s*(\S.*)$", re.I)
 
 
@@ -345,10 +392,13 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
             said = without_metadata(said)
             said = "" if is_placeholder(said) else said
         fields.put(kind, said, origin)
+    candidates = sentence_candidates(doc, title, entries) if set(MODEL_POLICY.values()) != {"rules"} else []
     if "root_cause" not in fields.values:
-        fields.put("root_cause", *_root_cause_without_section(doc, title, summary, summary_from, other))
+        rules = _root_cause_without_section(doc, title, summary, summary_from, other)
+        fields.put("root_cause", *_with_model("cause", rules, candidates))
     if "resolution" not in fields.values:
-        fields.put("resolution", *_fix_without_section(summary, summary_from, entries, timeline_prose))
+        rules = _fix_without_section(summary, summary_from, entries, timeline_prose)
+        fields.put("resolution", *_with_model("fix", rules, candidates))
     for kind in ("root_cause", "resolution"):  # whichever way they were found: no metadata line in them
         if kind in fields.values:
             fields.values[kind] = without_metadata(fields.values[kind])

@@ -402,6 +402,8 @@ METADATA_FIGURE = re.compile(
     r"(?:restarted|downloaded|retried|failed) (?:over |about |~)?\d[\d.,]*k? times|"
     r"between \d{1,2}:\d{2}\s*(?:utc)? and \d{1,2}:\d{2}|(?:total )?(?:exposure|response) times?\b|"
     r"(?:rate|success|availability|uptime)\s+(?:\w+\s+){0,3}\d+(?:\.\d+)?\s*%|"
+    r"\d+(?:[.,]\d+)?\s*(?:[kmgt]bits?/s|[kmgt]b/s|[kmgt]bps|rps|req(?:uest)?s?/s(?:ec)?|qps|pps)\b|"
+    r"\bload (?:average )?(?:gets?|got|went|goes|is|was|of|at|back to|reached)(?: back)?(?: to)? [~≈]?\d|"
     r"(?:\$|usd ?|€|£)\s?\d[\d,.]*\s*(?:k|m|mm|million|b|bn|billion)?\b[^.]{0,60}\b(?:lost|stolen|drained|at risk|losses?|"
     r"exploited|affected)|\b(?:lost|stole|stolen|drained|losses? of|loss of) (?:about |roughly |approximately |around |over )?"
     r"(?:\$|usd ?|€|£)\s?\d|\d[\d,.]*\s*(?:k|m|million)?\s*(?:usd|eth|dai|usdc|usdt|btc|tokens?)\b[^.]{0,40}\b(?:lost|stolen|drained)|"

@@ -1,0 +1,233 @@
+"""Fit the reader's sentence model (bot/reader/sentences.py) on eval/postmortems, by organisation fold.
+
+    .venv/bin/python bench/fit_reader_sentences.py [--write]
+
+For each head ("cause", "fix") a logistic model over a sentence's words, word pairs, cues, section
+and place: a sentence is labelled 1 when it holds one of its item's truth phrases for that field
+(root_cause_keywords / fix_keywords), 0 otherwise (weak labels: no person marks sentences).
+
+Honest by construction:
+- the threshold and how many sentences to keep are chosen on the fitting fold only, from
+  leave-one-organisation-out predictions inside it;
+- how the model joins the cue words (markdown.MODEL_POLICY) is chosen on fold A (the tuning fold)
+  only, end to end through the importer, with leave-one-organisation-out models;
+- the model fitted on fold A is reported on fold B, and the one fitted on B on fold A (the swap):
+  both figures are out-of-sample. Fold B's misses are never printed.
+`--write` stores the model fitted on fold A in bot/data/reader_sentences.json (what ships) and
+prints the policy to set in bot/importer/markdown.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections import defaultdict
+from pathlib import Path, PurePath
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bot.importer.markdown as markdown  # noqa: E402
+from bot.importer.formats import FoundFile, parse_file  # noqa: E402
+from bot.importer.scoring import Truth, holds_half, keyword_in, load_truth, score  # noqa: E402
+from bot.reader.sentences import Candidate, Head, SentenceModel, features, use_model  # noqa: E402
+
+POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
+DATA = Path(__file__).resolve().parent.parent / "bot" / "data" / "reader_sentences.json"
+HEADS = {"cause": "root_cause_keywords", "fix": "fix_keywords"}
+POLICIES = ("rules", "model", "rules_else_model", "model_else_rules", "both")
+EPOCHS = int(os.environ.get("FIT_EPOCHS", "8"))
+L2 = float(os.environ.get("FIT_L2", "1e-3"))
+RATE = 0.2
+PAIRS = os.environ.get("FIT_PAIRS", "0") == "1"  # word pairs as features
+MIN_ORGS = int(
+    os.environ.get("FIT_MIN_ORGS", "4")
+)  # a word counts only when sentences of two organisations or more hold it
+THRESHOLDS = [round(0.05 * i, 2) for i in range(2, 19)]
+WRONG_COST = 1.0  # precision first: a wrong field costs as much as a right one gains
+METADATA_COST = 10.0  # a metadata line stored as fix or cause: never
+KEEPS = (1, 2)
+
+
+Doc = tuple[Truth, list[tuple[list[str], Candidate]]]
+
+
+def documents(truths: list[Truth]) -> list[Doc]:
+    docs = []
+    for truth in truths:
+        if truth.not_an_incident:
+            continue
+        text = (POSTMORTEMS / truth.file).read_text(encoding="utf-8", errors="replace")
+        docs.append((truth, [(features(c), c) for c in markdown.candidates_of(text, truth.file)]))
+    return docs
+
+
+def label(truth: Truth, head: str, text: str) -> int:
+    return int(any(keyword_in(k, text) for k in getattr(truth, HEADS[head])))
+
+
+def fit_head(docs: list[Doc], head: str) -> Head:
+    """SGD (AdaGrad steps) on the L2-penalised log-loss, positives weighted to balance the classes."""
+    orgs: dict[str, set[str]] = defaultdict(set)
+    for truth, cands in docs:
+        for feats, _ in cands:
+            for f in feats:
+                orgs[f].add(truth.org or truth.file)
+    kept = {f for f, o in orgs.items() if len(o) >= MIN_ORGS or not f.startswith(("w:", "b:"))}
+    kept = {f for f in kept if PAIRS or not f.startswith("b:")}
+    rows = [([f for f in feats if f in kept], label(t, head, c.text)) for t, cands in docs for feats, c in cands]
+    positives = sum(y for _, y in rows) or 1
+    weight = {1: (len(rows) - positives) / positives, 0: 1.0}
+    w: dict[str, float] = defaultdict(float)
+    g2: dict[str, float] = defaultdict(lambda: 1e-6)
+    bias, bias_g2 = 0.0, 1e-6
+    for _ in range(EPOCHS):
+        for feats, y in rows:
+            z = bias + sum(w[f] for f in feats)
+            p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+            g = (p - y) * weight[y]
+            bias_g2 += g * g
+            bias -= RATE * g / math.sqrt(bias_g2)
+            for f in feats:
+                gf = g + L2 * w[f]
+                g2[f] += gf * gf
+                w[f] -= RATE * gf / math.sqrt(g2[f])
+    return Head(bias, dict(w))
+
+
+def field_outcome(truth: Truth, head: str, chosen: list[str]) -> str:
+    if not chosen:
+        return "empty"
+    return "right" if holds_half(" ".join(chosen), getattr(truth, HEADS[head])) else "wrong"
+
+
+def choose_threshold(docs: list[Doc], head: str) -> tuple[float, int]:
+    """Threshold and keep from leave-one-organisation-out probabilities inside `docs`."""
+    by_org: dict[str, list[Doc]] = defaultdict(list)
+    for doc in docs:
+        by_org[doc[0].org or doc[0].file].append(doc)
+    held: list[tuple[Truth, list[tuple[float, str]]]] = []
+    for org, inside in by_org.items():
+        model = fit_head([d for d in docs if (d[0].org or d[0].file) != org], head)
+        held += [(t, [(model.probability(f), c.text) for f, c in cands]) for t, cands in inside]
+    best, best_value = (0.5, 2), -1e9
+    for keep in KEEPS:
+        for t in THRESHOLDS:
+            value = 0.0
+            for truth, scored in held:
+                if not getattr(truth, HEADS[head]):
+                    value -= WRONG_COST * any(p >= t for p, _ in scored)  # anything said is wrong
+                    continue
+                chosen = [text for p, text in sorted(scored, reverse=True) if p >= t][:keep]
+                outcome = field_outcome(truth, head, chosen)
+                value += 1.0 if outcome == "right" else (-WRONG_COST if outcome == "wrong" else 0.0)
+                said = " ".join(chosen)
+                value -= METADATA_COST * any(holds_half(said, k) for k in truth.metadata_keywords)
+            if value > best_value:
+                best, best_value = (t, keep), value
+    return best
+
+
+def fit(docs: list[Doc], fold: str, chosen: dict[str, tuple[float, int]] | None = None) -> SentenceModel:
+    """Both heads fitted on `docs`; thresholds chosen on them (or given: `chosen`)."""
+    model = SentenceModel(fitted_on=f"eval/postmortems fold {fold}")
+    for head in HEADS:
+        fitted = fit_head(docs, head)
+        fitted.threshold, fitted.keep = (chosen or {}).get(head) or choose_threshold(docs, head)
+        model.heads[head] = fitted
+    return model
+
+
+def imported(truths: list[Truth], model: SentenceModel, policy: dict[str, str]) -> dict:
+    """The importer on `truths`' files with `model` and `policy`: the field scores."""
+    use_model(model)
+    markdown.MODEL_POLICY.clear()
+    markdown.MODEL_POLICY.update(policy)
+    try:
+        drafts = {}
+        for truth in truths:
+            parsed = parse_file(FoundFile(POSTMORTEMS / truth.file, PurePath(truth.file)), team_id="bench")
+            drafts[truth.file] = parsed.drafts[0] if parsed.drafts else None
+    finally:
+        use_model(None)
+    scores = score(truths, drafts)
+    for head, attr in (("cause", "root_cause"), ("fix", "resolution")):
+        stored = {t.file: getattr(drafts[t.file], attr) if drafts.get(t.file) else "" for t in truths}
+        WRONG[head] = sum(
+            bool(stored[t.file]) and not holds_half(stored[t.file], getattr(t, HEADS[head]))
+            for t in truths
+            if not t.not_an_incident
+        )
+    return scores
+
+
+WRONG: dict[str, int] = {}  # the last `imported`: fields stored that are not right (a wrong cause or fix)
+
+
+def figures(scores) -> str:  # noqa: ANN001
+    names = ("root_cause", "fix", "metadata_as_fix_or_cause")
+    return "  ".join(f"{n} {getattr(scores, n)}" for n in names)
+
+
+def choose_policy(docs_a: list[Doc], truths_a: list[Truth]) -> tuple[dict[str, str], dict[str, tuple[float, int]]]:
+    """On fold A only: each head's policy, end to end, with leave-one-organisation-out models."""
+    by_org: dict[str, list[Truth]] = defaultdict(list)
+    for t in truths_a:
+        by_org[t.org or t.file].append(t)
+    chosen_a = {head: choose_threshold(docs_a, head) for head in HEADS}
+    models = {org: fit([d for d in docs_a if (d[0].org or d[0].file) != org], "A", chosen_a) for org in by_org}
+    chosen = {}
+    for head, field in (("cause", "root_cause"), ("fix", "fix")):
+        results: dict[str, tuple[float, int]] = {}
+        for policy in POLICIES:
+            right = total = metadata = wrong = 0
+            for org, truths in by_org.items():
+                scores = imported(truths, models[org], {head: policy})
+                s = getattr(scores, field)
+                right, total, wrong = right + s.right, total + s.total, wrong + WRONG[head]
+                metadata += scores.metadata_as_fix_or_cause.total - scores.metadata_as_fix_or_cause.right
+            results[policy] = (right, total, wrong, metadata)
+        print(
+            f"fold A, leave-one-organisation-out, {head}: "
+            + ", ".join(f"{p} {r}/{t} right, {w} wrong, {m} metadata" for p, (r, t, w, m) in results.items())
+        )
+        # precision first: a wrong field costs WRONG_COST of a right one, a metadata line METADATA_COST
+        chosen[head] = max(
+            POLICIES,
+            key=lambda p: (results[p][0] - WRONG_COST * results[p][2] - METADATA_COST * results[p][3], p == "rules"),
+        )
+    return chosen, chosen_a
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--write", action="store_true", help="store the model fitted on fold A")
+    parser.add_argument("--tune", action="store_true", help="fold A only: the policy search, nothing of fold B")
+    args = parser.parse_args()
+    truths = load_truth(POSTMORTEMS / "truth.jsonl")
+    by_fold = {f: [t for t in truths if t.fold == f] for f in ("A", "B")}
+    docs = {f: documents(ts) for f, ts in by_fold.items() if f == "A" or not args.tune}
+    policy, chosen_a = choose_policy(docs["A"], by_fold["A"])
+    print(f"policy chosen on fold A: {policy}; thresholds chosen on A: {chosen_a}")
+    if args.tune:
+        in_sample = imported(by_fold["A"], fit(docs["A"], "A", chosen_a), policy)
+        print(f"fold A in-sample (fitted on all of A): {figures(in_sample)}")
+        return 0
+    models = {"A": fit(docs["A"], "A", chosen_a), "B": fit(docs["B"], "B")}
+    for f, m in models.items():
+        print(f"fitted on {f}: " + ", ".join(f"{h} threshold {x.threshold} keep {x.keep}" for h, x in m.heads.items()))
+    rules = {"cause": "rules", "fix": "rules"}
+    for fold in ("A", "B"):
+        print(f"fold {fold}: cue words only          {figures(imported(by_fold[fold], models['A'], rules))}")
+        print(f"fold {fold}: model fitted on A        {figures(imported(by_fold[fold], models['A'], policy))}")
+        print(f"fold {fold}: model fitted on B        {figures(imported(by_fold[fold], models['B'], policy))}")
+    if args.write:
+        DATA.write_text(json.dumps(models["A"].as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {DATA} (fitted on fold A); set markdown.MODEL_POLICY = {policy}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,164 @@
+"""Which sentences of a postmortem say its cause, or its fix: a small logistic model over words,
+cue words and where the sentence sits, beyond what the cue words alone can tell.
+
+The cue words (bot/reader/cues.py) find "caused by …" and "resolved by …"; many real reports say
+it otherwise ("Tonight we were mitigating a large inbound DDoS attack", "the datacentre confirmed
+a transit provider was passing traffic on damaged fiber"). Each candidate sentence gets features:
+its crude-stemmed words and word pairs, the cues it matches, the section it sits in, where in the
+document it is; a head per field ("cause", "fix") gives the probability that it says that field.
+
+The coefficients are data (bot/data/reader_sentences.json), fitted by bench/fit_reader_sentences.py
+on one organisation fold of eval/postmortems and reported on the other (then the other way). Pure
+Python at run time: a dictionary look-up per feature; work linear in the text (capped per
+sentence and per document).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from bot.reader.cues import (
+    CAUSE,
+    CAUSE_HEDGE,
+    CAUSE_NEGATED,
+    CRITIQUE,
+    DID_NOT_WORK,
+    FIX,
+    PENDING,
+    RESOLVED,
+    TRIED,
+)
+
+MAX_SENTENCE_CHARS = 1_000  # features are read from a sentence's first 1,000 characters
+MAX_CANDIDATES = 600  # sentences of one document considered at most
+_WORD = re.compile(r"[a-z][a-z0-9']+")
+_SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
+_CUES = {
+    "cause": CAUSE,
+    "fix": FIX,
+    "resolved": RESOLVED,
+    "failed": DID_NOT_WORK,
+    "tried": TRIED,
+    "critique": CRITIQUE,
+    "pending": PENDING,
+    "hedge": CAUSE_HEDGE,
+    "negated": CAUSE_NEGATED,
+}
+_WORDS_PER_SENTENCE = 60
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One sentence of a document: its text, the kind of section it sits in ("summary",
+    "root_cause", "timeline", "title", "other", …), where that is for the person, and its place
+    in the document (0 first … 1 last)."""
+
+    text: str
+    section: str
+    origin: str = ""
+    position: float = 0.0
+
+
+def _stem(word: str) -> str:
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def features(candidate: Candidate) -> list[str]:
+    text = candidate.text[:MAX_SENTENCE_CHARS]
+    words = [_stem(w) for w in _WORD.findall(text.lower())[:_WORDS_PER_SENTENCE]]
+    found = [f"w:{w}" for w in words]
+    found += [f"b:{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
+    found += [f"cue:{name}" for name, pattern in _CUES.items() if pattern.search(text)]
+    found.append(f"sec:{candidate.section}")
+    found.append(f"pos:{min(int(candidate.position * 5), 4)}")
+    found.append(f"len:{min(len(words) // 10, 4)}")
+    return list(dict.fromkeys(found))
+
+
+@dataclass(slots=True)
+class Head:
+    bias: float = 0.0
+    weights: dict[str, float] = field(default_factory=dict)
+    threshold: float = 0.5
+    keep: int = 2  # at most this many sentences make the field
+
+    def probability(self, feats: Sequence[str]) -> float:
+        z = self.bias + sum(self.weights.get(f, 0.0) for f in feats)
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@dataclass(slots=True)
+class SentenceModel:
+    heads: dict[str, Head] = field(default_factory=dict)
+    fitted_on: str = ""
+
+    def as_json(self) -> dict:
+        return {
+            "fitted_on": self.fitted_on,
+            "heads": {
+                name: {
+                    "bias": round(h.bias, 5),
+                    "threshold": h.threshold,
+                    "keep": h.keep,
+                    "weights": {f: round(w, 5) for f, w in sorted(h.weights.items()) if abs(w) >= 1e-4},
+                }
+                for name, h in self.heads.items()
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> SentenceModel:
+        heads = {
+            name: Head(float(h["bias"]), dict(h["weights"]), float(h["threshold"]), int(h.get("keep", 2)))
+            for name, h in data.get("heads", {}).items()
+        }
+        return cls(heads, str(data.get("fitted_on", "")))
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> SentenceModel:
+    path = resources.files("bot").joinpath("data/reader_sentences.json")
+    if not path.is_file():
+        return SentenceModel()
+    return SentenceModel.from_json(json.loads(path.read_text(encoding="utf-8")))
+
+
+_override: list[SentenceModel] = []
+
+
+def use_model(model: SentenceModel | None) -> None:
+    """Read with `model` instead of the shipped one (None: the shipped one again). For the fitting
+    bench, which reads one fold with the model fitted on the other."""
+    _override[:] = [model] if model is not None else []
+
+
+def model() -> SentenceModel:
+    return _override[0] if _override else _shipped()
+
+
+# a sentence that quotes an error, a log line or code reports what was seen, not what caused or fixed
+# it (labelled metadata in eval/: "timed out while fetching a snapshot from S3"): never the model's pick
+_QUOTES_WHAT_WAS_SEEN = re.compile(
+    r"[`\"“”]|\b(?:timed out|time ?outs?|exception|traceback|stack ?trace|\d{3} (?:bad gateway|error))\b", re.I
+)
+
+
+def best(candidates: Sequence[Candidate], head: str) -> list[tuple[Candidate, float]]:
+    """The candidates the head is sure enough of (at most its `keep`, most probable first), never
+    one that quotes what was seen (an error, a log line, code)."""
+    chosen = model().heads.get(head)
+    if chosen is None:
+        return []
+    plain = [c for c in candidates[:MAX_CANDIDATES] if not _QUOTES_WHAT_WAS_SEEN.search(c.text[:MAX_SENTENCE_CHARS])]
+    scored = [(c, chosen.probability(features(c))) for c in plain]
+    sure = sorted((s for s in scored if s[1] >= chosen.threshold), key=lambda s: -s[1])
+    return sure[: chosen.keep]
