@@ -78,12 +78,15 @@ class ConversationReading:
     attempts: list[Picked] = field(default_factory=list)
 
 
-def split_sentences(text: str) -> list[str]:
+def split_sentences(text: str, limit: int = MAX_SENTENCES) -> list[str]:
     """A message's sentences: code blocks and quoted lines (">") left out, "i.e." and "e.g." not
-    taken for a sentence's end, each line a sentence at least."""
+    taken for a sentence's end, each line a sentence at least; the first `limit` of them (what
+    is past the reading's cap is not split either)."""
     text = _CODE_BLOCK.sub("\n", text)
-    found = []
+    found: list[str] = []
     for line in text.split("\n"):
+        if len(found) >= limit:
+            return found[:limit]
         line = line.strip()
         if not line or line.startswith(">"):
             continue
@@ -92,7 +95,7 @@ def split_sentences(text: str) -> list[str]:
             part = part.replace(_DOT, ".").strip()
             if len(part) >= 2:
                 found.append(part[:SENTENCE_CHARS])
-    return found
+    return found[:limit]
 
 
 def sentences(messages: Sequence[Message]) -> list[Sentence]:
@@ -103,10 +106,9 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
     alone = len({m.author for m in messages}) == 1
     out: list[Sentence] = []
     for index, message in enumerate(messages):
-        for text in split_sentences(message.text):
-            if len(out) >= MAX_SENTENCES:
-                break
-            out.append(Sentence(text, index, message.author))
+        out += [
+            Sentence(text, index, message.author) for text in split_sentences(message.text, MAX_SENTENCES - len(out))
+        ]
     matched = [cues_of(s.text) for s in out]
     last = max(1, len(messages) - 1)
     for i, s in enumerate(out):
