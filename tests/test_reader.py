@@ -126,3 +126,24 @@ def test_the_sentence_model_keeps_only_what_it_is_sure_of_and_never_a_quoted_err
         assert best(candidates, "fix") == []  # no head, no finding
     finally:
         use_model(None)
+
+
+def test_an_action_two_entries_before_still_failing_is_a_failed_attempt() -> None:
+    reading = read(
+        timeline(
+            "We restarted the ingress controller.",
+            "Checked the dashboards for the load balancer.",
+            "Still failing for every request.",
+        )
+    )
+    [attempt] = reading.failed_attempts()
+    assert attempt.text == "We restarted the ingress controller" and attempt.why == "Still failing for every request"
+
+
+def test_a_failure_that_names_no_action_or_comes_before_the_incident_is_not_an_attempt() -> None:
+    said = [
+        Statement("Tried resetting the token, it did not help.", section="resolution"),
+        Statement("As said above, it did not work at first try because the MAC was not set.", section="resolution"),
+        Statement("The day before, Charles had to reboot the proxy and it did not help.", section="resolution"),
+    ]
+    assert [a.quotes[0].statement for a in read(said).failed_attempts()] == [0]

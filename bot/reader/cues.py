@@ -86,6 +86,18 @@ REFERS_BACK = re.compile(
     r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
     re.I,
 )
+# "As said above, it did not work at first try": a failure that names no action
+NOTHING_NAMED = re.compile(
+    r"^(?:(?:as (?:said|mentioned|explained|noted) (?:above|before|earlier)|again|unfortunately|but|however),?\s+)*"
+    r"(?:it|this|that)\s+(?:did|does|do)\s?n[o']t\s+(?:work|help)",
+    re.I,
+)
+# "the day before, Charles rebooted the proxy": before the incident, not an attempt during it
+BEFORE_THE_INCIDENT = re.compile(
+    r"\b(?:the (?:day|night|week|evening) before|(?:a|one|two|three|several|few) (?:days?|weeks?|months?) "
+    r"(?:before|earlier|prior)|before the (?:incident|outage)|prior to the (?:incident|outage))\b",
+    re.I,
+)
 ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 WHY_SPLIT = re.compile(

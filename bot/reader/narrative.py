@@ -15,10 +15,12 @@ from typing import Protocol, TypeVar
 
 from bot.reader.cues import (
     ADDRESSED,
+    BEFORE_THE_INCIDENT,
     CLAUSE,
     CRITIQUE,
     DID_NOT_WORK,
     EXPLICIT_TRY,
+    NOTHING_NAMED,
     PENDING,
     REFERS_BACK,
     RESOLVED,
@@ -37,6 +39,10 @@ class HasText(Protocol):
 
 
 E = TypeVar("E", bound=HasText)
+
+# An action told in more than this many characters is a story of several steps (a procedure, a
+# list of checks), not one attempt: precision first, it is not stored as one.
+MAX_ACTION_CHARS = 500
 
 
 def resolving(entries: list[E]) -> list[E]:
@@ -64,6 +70,8 @@ def _attempt(text: str) -> dict[str, str] | None:
     text = " ".join(plain(text).split())
     if len(text) < 8 or CRITIQUE.search(text) or not DID_NOT_WORK.search(text) or ADDRESSED.search(text):
         return None
+    if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text):
+        return None  # "As said above, it did not work": no action named; "the day before, …": not during it
     if not TRIED.search(text) and not SAYS_IT_FAILED.search(text):
         return None
     split = WHY_SPLIT.match(text)
@@ -104,12 +112,13 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
         attempt = _attempt(clause)
         if attempt is not None:
             found.append(attempt)
-    return found
+    return [a for a in found if len(a["action"]) <= MAX_ACTION_CHARS]
 
 
 def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
     """Attempts within an entry, and across two: "12:05 Engineer attempts hub pod restarts." then
-    "12:20 Still 503s." (an attempt said in one entry, its failure in the next one's first words)."""
+    "12:20 Still 503s." (an attempt said in one entry, its failure in the next one's first words, or
+    in the first words of the one after when the entry between only observes)."""
     found = []
     for i, entry in enumerate(entries):
         within = attempts_in(entry.text)
@@ -123,7 +132,22 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
             found.append(
                 (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")})
             )
-    return found
+            continue
+        # two entries later: "restarted the hub" · "checked the dashboards" · "still failing" (the entry
+        # between only observes: no action, no recovery, no failure of its own)
+        later = entries[i + 2] if i + 2 < len(entries) else None
+        between = following.text
+        if (
+            later is not None
+            and (EXPLICIT_TRY.search(entry.text) or WE_TRIED.search(entry.text) and TRIED.search(entry.text))
+            and not (TRIED.search(between) or RESOLVED.search(between) or DID_NOT_WORK.search(between))
+        ):
+            opening = _clauses(later.text)[0]
+            if REFERS_BACK.match(opening) and DID_NOT_WORK.search(opening) and not TRIED.search(opening):
+                found.append(
+                    (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(opening).rstrip(" .")})
+                )
+    return [(e, a) for e, a in found if len(a["action"]) <= MAX_ACTION_CHARS]
 
 
 def failed_in_prose(text: str) -> list[dict[str, str]]:
