@@ -198,7 +198,8 @@ def _last(sentences: list[_Sentence], marker: re.Pattern[str], kind: str) -> Cha
             continue
         text = tidy(sentence.text[match.end() :])
         if text:
-            return ChatFinding(text, (_said(sentence),))
+            hedged = kind == "cause" and bool(CONVERSATION_CUES["hedge"].search(sentence.text))
+            return ChatFinding(text, (_said(sentence),), hedged=hedged)
     return None
 
 
