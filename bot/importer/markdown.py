@@ -290,7 +290,7 @@ def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list
     found += [(u, "summary", "the text under the title") for u in _units(preamble)]
     for section in doc.sections:
         if section.kind not in _NOT_CANDIDATES:
-            found += [(u, section.kind or "other", section.label) for u in _units(_join(section.lines))]
+            found += [(u, section.kind or "other", section.label) for u in _units(_text(section))]
     found += [(e.text, "timeline", f"timeline entry {e.when!r}") for e in entries]
     found = [f for f in found if len(f[0]) >= 12 and not is_metadata(f[0])][:MAX_CANDIDATES]
     last = max(len(found) - 1, 1)
