@@ -33,7 +33,7 @@ from bench.reading_eval_conversations import CONVERSATIONS, Drafted, score  # no
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.scoring import Ratio, holds_half  # noqa: E402
 from bot.models import TimelineEntry  # noqa: E402
-from bot.reader.conversation import KINDS, MODEL_FILE, Message, features_for, sentences  # noqa: E402
+from bot.reader.conversation import KINDS, MODEL_FILE, Message, sentences  # noqa: E402
 from bot.reader.linear import Models, fit  # noqa: E402
 
 # chosen on fold A, one organisation left out at a time: the cause and the fix at 0.6, attempts
@@ -67,7 +67,7 @@ def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str) -> Model
     read = [(label, sentences(messages(conversation))) for label, conversation in data]
     kinds = {}
     for kind in KINDS:
-        examples = [(features_for(kind, s), is_kind(kind, s.text, label)) for label, found in read for s in found]
+        examples = [(s.features, is_kind(kind, s.text, label)) for label, found in read for s in found]
         kinds[kind] = fit(examples, threshold=THRESHOLDS[kind], l2=L2)
     return Models(kinds, fitted_on)
 

@@ -36,20 +36,6 @@ MAX_SENTENCES = 5_000
 KINDS = ("cause", "fix", "attempt")
 MODEL_FILE = WEIGHTS / "chat.json"
 DONE = frozenset({"we_did", "bare_did", "passive_did"})
-STYLE = frozenset(
-    {
-        "reporter",
-        "responder",
-        "first_msg",
-        "late",
-        "long",
-        "short",
-        "first_person",
-        "first_person_plural",
-        "you",
-        "thanks",
-    }
-)
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
 _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORECASE)
@@ -184,16 +170,6 @@ def never(kind: str, text: str) -> bool:
     return vetoed(kind, Sentence(text, 0, "", cues_of(text)))
 
 
-def features_for(kind: str, sentence: Sentence) -> frozenset[str]:
-    """What a kind's model reads of a sentence. The cause and the fix leave out who says it, where
-    and how (`STYLE`; what is said by someone answering still counts, `*responder`): those taught
-    them the tuning fold's habits, not a new team's (leaving one organisation of fold A out at a
-    time, they did as well or better without)."""
-    if kind == "attempt":
-        return sentence.features
-    return sentence.features - STYLE
-
-
 def vetoed(kind: str, sentence: Sentence) -> bool:
     """What a sentence can never be, whatever its score (precision first)."""
     f = sentence.features
@@ -226,7 +202,7 @@ def read_conversation(messages: Sequence[Message], models: Models | None = None)
         for i, s in enumerate(found):
             if vetoed(kind, s):
                 continue
-            p = model.score(features_for(kind, s))
+            p = model.score(s.features)
             if p >= model.threshold and (best is None or p >= best.score):  # the later of equals
                 best = Picked(i, p, hedged=kind == "cause" and "hedge" in s.features)
         setattr(reading, kind, best)
@@ -234,7 +210,7 @@ def read_conversation(messages: Sequence[Message], models: Models | None = None)
     for i, s in enumerate(found):
         if vetoed("attempt", s):
             continue
-        p = model.score(features_for("attempt", s))
+        p = model.score(s.features)
         if p >= model.threshold:
             follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
             reading.attempts.append(Picked(i, p, follow=follow))
