@@ -64,6 +64,11 @@ def without_metadata(text: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
 
 
+def is_hedged(sentence: str) -> bool:
+    """A cause said with doubt or denied ("we suspect …", "it was not the cache"): never stored as THE cause."""
+    return stance(sentence) is not Stance.ASSERTED
+
+
 def stance(sentence: str) -> Stance:
     if CAUSE_NEGATED.search(sentence):
         return Stance.NEGATED
