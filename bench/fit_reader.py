@@ -1,7 +1,7 @@
-"""Fit the conversation reader's linear models (bot/reader/conversation.py) on one fold of
+"""Fit the conversation reader's sentence heads (bot/reader/conversation.py) on one fold of
 eval/conversations, and score the offline drafter on a fold without the sandbox.
 
-    .venv/bin/python bench/fit_reader.py --fold A [--out bot/reader/weights/chat.json]   # what ships: fold A
+    .venv/bin/python bench/fit_reader.py --fold A [--out bot/data/reader_chat.json]   # what ships: fold A
     .venv/bin/python bench/fit_reader.py --fold B --out /tmp/chat-B.json                   # the swap
     .venv/bin/python bench/fit_reader.py --fold A --by-org                                 # leave one org out, within A
 
@@ -9,7 +9,7 @@ Each sentence of each conversation is labelled from truth.jsonl by the one rule 
 (bot/importer/scoring.py `holds_half`): a cause sentence holds half of `root_cause_keywords`, a
 fix sentence half of `fix_keywords`, an attempt sentence half of one failed attempt's
 `action_keywords`. A logistic regression per kind over the sentences' feature names
-(bot/reader/linear.py) is fitted on the chosen fold; the thresholds are fixed below, chosen by
+(a `Head` of bot/reader/sentences.py, the reader's one sentence model) is fitted on the chosen fold; the thresholds are fixed below, chosen by
 leaving one organisation of fold A out at a time (`--by-org`), never by looking at fold B.
 `--by-org` prints the drafter's figures on each left-out organisation summed over the fold:
 an estimate of out-of-sample figures that stays inside the tuning fold.
@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -34,12 +36,13 @@ from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.scoring import Ratio, holds_half  # noqa: E402
 from bot.models import TimelineEntry  # noqa: E402
 from bot.reader.conversation import KINDS, MODEL_FILE, Message, sentences  # noqa: E402
-from bot.reader.linear import Models, fit  # noqa: E402
+from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 
 # chosen on fold A, one organisation left out at a time: the cause and the fix at 0.6, attempts
 # (where a wrong line misleads most) at 0.8
 THRESHOLDS = {"cause": 0.6, "fix": 0.6, "attempt": 0.8}
-L2 = 1.0
+KEEP = {"cause": 1, "fix": 1, "attempt": 20}  # the best cause and fix; every attempt sure enough
+L2, EPOCHS, RATE = 1.0, 200, 0.5
 
 
 def conversations(fold: str | None = None, folder: Path = CONVERSATIONS) -> list[tuple[dict[str, Any], dict]]:
@@ -63,16 +66,41 @@ def is_kind(kind: str, text: str, label: dict[str, Any]) -> bool:
     return any(holds_half(text, a["action_keywords"]) for a in label["failed_attempts"])
 
 
-def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str) -> Models:
+def fit(examples: Sequence[tuple[Collection[str], bool]], *, threshold: float, keep: int) -> Head:
+    """Logistic regression by batch gradient descent, each class weighted to half the total (the
+    positives are few), L2 on the weights (not the bias). Deterministic: starts from zero."""
+    names = sorted({name for features, _ in examples for name in features})
+    index = {name: i for i, name in enumerate(names)}
+    rows = [([index[n] for n in features], 1 if label else 0) for features, label in examples]
+    positives, n = sum(y for _, y in rows), len(rows)
+    if not n or not positives or positives == n:
+        return Head(threshold=2.0, keep=keep)  # nothing to learn from: nothing passes
+    balance = {1: n / (2 * positives), 0: n / (2 * (n - positives))}
+    w, b = [0.0] * len(names), 0.0
+    for _ in range(EPOCHS):
+        grad, grad_b = [0.0] * len(names), 0.0
+        for row, y in rows:
+            z = b + sum(w[i] for i in row)
+            g = (1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))) - y) * balance[y]
+            grad_b += g
+            for i in row:
+                grad[i] += g
+        b -= RATE * grad_b / n
+        for i in range(len(w)):
+            w[i] -= RATE * (grad[i] + L2 * w[i]) / n
+    return Head(round(b, 4), {name: round(w[i], 4) for name, i in index.items() if abs(w[i]) >= 1e-4}, threshold, keep)
+
+
+def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str) -> SentenceModel:
     read = [(label, sentences(messages(conversation))) for label, conversation in data]
-    kinds = {}
+    heads = {}
     for kind in KINDS:
         examples = [(s.features, is_kind(kind, s.text, label)) for label, found in read for s in found]
-        kinds[kind] = fit(examples, threshold=THRESHOLDS[kind], l2=L2)
-    return Models(kinds, fitted_on)
+        heads[kind] = fit(examples, threshold=THRESHOLDS[kind], keep=KEEP[kind])
+    return SentenceModel(heads, fitted_on)
 
 
-def draft(conversation: dict[str, Any], models: Models) -> Drafted:
+def draft(conversation: dict[str, Any], models: SentenceModel) -> Drafted:
     """The offline drafter on the conversation, as the modal would show it (no sandbox, no database)."""
     start = datetime(2020, 1, 1, tzinfo=UTC)
     timeline = [
@@ -89,7 +117,7 @@ def draft(conversation: dict[str, Any], models: Models) -> Drafted:
     return Drafted(text["root_cause"], text["diagnosis"], text["resolution"], attempts)
 
 
-def evaluate(data: list[tuple[dict[str, Any], dict]], models: Models) -> dict[str, Ratio]:
+def evaluate(data: list[tuple[dict[str, Any], dict]], models: SentenceModel) -> dict[str, Ratio]:
     labels = [label for label, _ in data]
     drafts = {label["file"]: draft(conversation, models) for label, conversation in data}
     merged: dict[str, Ratio] = {}

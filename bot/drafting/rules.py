@@ -26,7 +26,7 @@ from bot.models import IncidentRecord, TimelineEntry
 from bot.reader.chat import ChatFinding, ChatMessage, read_chat, split_attempt
 from bot.reader.chat import clip as _clip
 from bot.reader.chat import tidy as _tidy
-from bot.reader.linear import Models
+from bot.reader.sentences import SentenceModel
 from bot.text_limits import ReadLimits, newest_within
 
 __all__ = [
@@ -74,7 +74,7 @@ class OfflineDrafter:
     linear in what it reads."""
 
     def __init__(
-        self, limits: ReadLimits | None = None, reading: ReadingPool = INLINE, *, models: Models | None = None
+        self, limits: ReadLimits | None = None, reading: ReadingPool = INLINE, *, models: SentenceModel | None = None
     ) -> None:
         self.limits = limits or ReadLimits()
         self.reading = reading

@@ -26,7 +26,7 @@ from bot.reader.cues import (
     LESSON_MARKER,
     STARTS_WITH_ACTION,
 )
-from bot.reader.linear import Models
+from bot.reader.sentences import SentenceModel
 
 # a bare "still timing out" answers the message before it, if it came soon after
 FOLLOW_UP_WITHIN = timedelta(minutes=30)
@@ -112,7 +112,7 @@ def whole(text: str) -> str:
 
 
 def read_chat(
-    messages: Sequence[ChatMessage], *, skip: Collection[int] = (), models: Models | None = None
+    messages: Sequence[ChatMessage], *, skip: Collection[int] = (), models: SentenceModel | None = None
 ) -> ChatReading:
     """What the channel says of the cause, the fix, how it was found, the lesson and the attempts
     that did not work. The explicit phrasings come first ("root cause was …", "the fix was …",

@@ -6,8 +6,9 @@ on June 5th", "Disk filled up so we moved files to a much larger partition", "I 
 previous and start new one, but nothing happened". Each sentence of each message is described by
 named features: the cue groups of bot/reader/cues.py it matches (`CONVERSATION_CUES`), who says it
 (the person who opened the channel, or someone answering), where it stands, what the sentence
-after it says. A linear model per kind of finding (bot/reader/linear.py, coefficients in
-weights/chat.json, fitted by bench/fit_reader.py on one fold of eval/conversations) scores it.
+after it says. A logistic head per kind of finding (bot/reader/sentences.py's `Head`, the one
+sentence model of the reader; coefficients in bot/data/reader_chat.json, fitted by
+bench/fit_reader.py on one fold of eval/conversations) scores it.
 
 Precision first: a sentence is never a cause, fix or attempt when it is a question, a "me too", an
 issue template's heading, or (per kind) says the cause is unknown, plans rather than reports,
@@ -22,19 +23,22 @@ linearly with what is read.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from pathlib import Path
 
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
-from bot.reader.linear import WEIGHTS, Models
+from bot.reader.sentences import Head, SentenceModel
 
 SENTENCE_CHARS = 1_000
 MAX_SENTENCES = 5_000
 KINDS = ("cause", "fix", "attempt")
-MODEL_FILE = WEIGHTS / "chat.json"
+NEVER = Head(threshold=2.0)  # a kind the coefficients lack: nothing passes
+MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "reader_chat.json"
 DONE = frozenset({"we_did", "bare_did", "passive_did"})
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
@@ -188,30 +192,30 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
 
 
 @cache
-def shipped_models() -> Models:
-    return Models.load(MODEL_FILE)
+def shipped_models() -> SentenceModel:
+    return SentenceModel.from_json(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
 
 
-def read_conversation(messages: Sequence[Message], models: Models | None = None) -> ConversationReading:
+def read_conversation(messages: Sequence[Message], models: SentenceModel | None = None) -> ConversationReading:
     """The cause, the fix and the failed attempts a conversation states (see the module's docstring)."""
     models = models or shipped_models()
     found = sentences(messages)
     reading = ConversationReading(found)
     for kind in ("cause", "fix"):
-        model, best = models[kind], None
+        model, best = models.heads.get(kind, NEVER), None
         for i, s in enumerate(found):
             if vetoed(kind, s):
                 continue
-            p = model.score(s.features)
+            p = model.probability(s.features)
             if p >= model.threshold and (best is None or p >= best.score):  # the later of equals
                 best = Picked(i, p, hedged=kind == "cause" and "hedge" in s.features)
         setattr(reading, kind, best)
-    model = models["attempt"]
+    model = models.heads.get("attempt", NEVER)
     for i, s in enumerate(found):
         if vetoed("attempt", s):
             continue
-        p = model.score(s.features)
-        if p >= model.threshold:
+        p = model.probability(s.features)
+        if p >= model.threshold and len(reading.attempts) < model.keep:
             follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
             reading.attempts.append(Picked(i, p, follow=follow))
     return reading

@@ -191,7 +191,7 @@ STARTS_WITH_ACTION = re.compile(
 
 # ---- channel messages read as a conversation (bot/reader/conversation.py) --------------------------
 # Named cue groups: each is a feature of a sentence for the conversation's linear models (their
-# weights in bot/reader/weights/chat.json are keyed by these names: rename one, refit).
+# weights in bot/data/reader_chat.json are keyed by these names: rename one, refit).
 
 
 def _words(*alternatives: str) -> re.Pattern[str]:
