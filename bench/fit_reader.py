@@ -35,7 +35,7 @@ from bench.reading_eval_conversations import CONVERSATIONS, Drafted, score  # no
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.scoring import Ratio, holds_half  # noqa: E402
 from bot.models import TimelineEntry  # noqa: E402
-from bot.reader.conversation import KINDS, MODEL_FILE, Message, sentences  # noqa: E402
+from bot.reader.conversation import KINDS, MODEL_FILE, Message, sentences, use_models  # noqa: E402
 from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 
 # chosen on fold A, one organisation left out at a time: the cause and the fix at 0.6, attempts
@@ -108,7 +108,11 @@ def draft(conversation: dict[str, Any], models: SentenceModel) -> Drafted:
         for i, m in enumerate(conversation["messages"])
         if m["text"].strip()
     ]
-    result = OfflineDrafter(models=models).answer(timeline, [])
+    use_models(models)
+    try:
+        result = OfflineDrafter().answer(timeline, [])
+    finally:
+        use_models(None)
     text = {
         name: (getattr(result, name).text if getattr(result, name) else "")
         for name in ("root_cause", "diagnosis", "resolution")

@@ -1,6 +1,6 @@
 """The offline drafter: the channel's own words, read by the one reader, always available.
 
-The reader (bot/reader/chat.py `read_chat`) finds the cause, the fix, how it was found, the lesson
+The one reader (`bot.reader.read(…, mode="chat")`, bot/reader/chat.py) finds the cause, the fix, how it was found, the lesson
 and the attempts that did not work, each with the words it came from; this module puts them in
 the resolution modal: messages a person marked with "Add to incident memory" first, every field
 with its quotes, a cause said with doubt labelled a hypothesis, and a note naming the fields it
@@ -23,10 +23,10 @@ from bot.drafting.models import (
 )
 from bot.jobs.reading import INLINE, ReadingPool
 from bot.models import IncidentRecord, TimelineEntry
-from bot.reader.chat import ChatFinding, ChatMessage, read_chat, split_attempt
+from bot.reader import Finding, Kind, Outcome, Stance, Statement, read
 from bot.reader.chat import clip as _clip
+from bot.reader.chat import split_attempt
 from bot.reader.chat import tidy as _tidy
-from bot.reader.sentences import SentenceModel
 from bot.text_limits import ReadLimits, newest_within
 
 __all__ = [
@@ -73,12 +73,9 @@ class OfflineDrafter:
     """Rules over the timeline; deterministic, never calls out; reads within `limits`, in time
     linear in what it reads."""
 
-    def __init__(
-        self, limits: ReadLimits | None = None, reading: ReadingPool = INLINE, *, models: SentenceModel | None = None
-    ) -> None:
+    def __init__(self, limits: ReadLimits | None = None, reading: ReadingPool = INLINE) -> None:
         self.limits = limits or ReadLimits()
         self.reading = reading
-        self.models = models
 
     async def draft(
         self, incident: IncidentRecord, timeline: list[TimelineEntry], marks: list[Mark]
@@ -106,19 +103,20 @@ class OfflineDrafter:
         attempts = [
             self._marked_attempt(m, by_ts.get(m.message_ts)) for m in marks if m.kind is MarkKind.FAILED_ATTEMPT
         ]
-        reading = read_chat(
-            [ChatMessage(e.author, e.text, e.at) for e in timeline],
-            skip={i for i, e in enumerate(timeline) if e.message_ts in marked},
-            models=self.models,
-        )
-        attempts += [_attempt(timeline, a) for a in reading.attempts]
+        reading = read([Statement(e.text, e.message_ts or "", e.author, e.at) for e in timeline], mode="chat")
+        # a marked message is drafted from its mark; the reader's findings from it give way
+        found = [f for f in reading.findings if timeline[f.quotes[0].statement].message_ts not in marked]
+        attempts += [
+            _attempt(timeline, f) for f in found if f.kind is Kind.ACTION and f.outcome is Outcome.DID_NOT_WORK
+        ]
+        first = {kind: next((f for f in found if f.kind is kind), None) for kind in Kind}
         fields: dict[str, DraftedText | None] = {
-            "root_cause": self._marked_text(marks, MarkKind.ROOT_CAUSE) or _text(timeline, reading.root_cause),
-            "resolution": self._marked_text(marks, MarkKind.FIX) or _text(timeline, reading.fix),
-            "diagnosis": _text(timeline, reading.found),
-            "lesson": _text(timeline, reading.lesson),
+            "root_cause": self._marked_text(marks, MarkKind.ROOT_CAUSE) or _text(timeline, first[Kind.CAUSE]),
+            "resolution": self._marked_text(marks, MarkKind.FIX) or _text(timeline, first[Kind.FIX]),
+            "diagnosis": _text(timeline, first[Kind.FOUND]),
+            "lesson": _text(timeline, first[Kind.FOLLOW_UP]),
         }
-        notes = list(notes or []) + read_notes
+        notes = list(notes or []) + read_notes + reading.notes
         if len(attempts) > MAX_DRAFTED_ATTEMPTS:
             notes.append(
                 f"{len(attempts)} failed attempts were found; the modal has room for the first {MAX_DRAFTED_ATTEMPTS}."
@@ -160,18 +158,18 @@ class OfflineDrafter:
 # ---- the reader's findings, as the modal's fields ---------------------------------------------------
 
 
-def _quotes(timeline: list[TimelineEntry], finding: ChatFinding) -> list[Quote]:
-    return [quote(timeline[said.message], said.words) for said in finding.quotes]
+def _quotes(timeline: list[TimelineEntry], finding: Finding) -> list[Quote]:
+    return [quote(timeline[said.statement], said.text) for said in finding.quotes]
 
 
-def _text(timeline: list[TimelineEntry], finding: ChatFinding | None) -> DraftedText | None:
-    if finding is None:
+def _text(timeline: list[TimelineEntry], finding: Finding | None) -> DraftedText | None:
+    if finding is None or finding.stance is Stance.NEGATED:
         return None
-    text = f"{HYPOTHESIS}{finding.text}" if finding.hedged else finding.text
+    text = f"{HYPOTHESIS}{finding.text}" if finding.stance is Stance.HEDGED else finding.text
     return DraftedText(text=_clip(text), quotes=_quotes(timeline, finding))
 
 
-def _attempt(timeline: list[TimelineEntry], finding: ChatFinding) -> DraftedAttempt:
+def _attempt(timeline: list[TimelineEntry], finding: Finding) -> DraftedAttempt:
     return DraftedAttempt(action=finding.text, why_it_failed=_clip(finding.why), quotes=_quotes(timeline, finding))
 
 

@@ -191,6 +191,15 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
     )
 
 
+_override: list[SentenceModel] = []
+
+
+def use_models(models: SentenceModel | None) -> None:
+    """Read with `models` instead of the shipped ones (None: the shipped ones again): for the
+    benches, which read one fold with the heads fitted on the other."""
+    _override[:] = [models] if models is not None else []
+
+
 @cache
 def shipped_models() -> SentenceModel:
     return SentenceModel.from_json(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
@@ -198,7 +207,7 @@ def shipped_models() -> SentenceModel:
 
 def read_conversation(messages: Sequence[Message], models: SentenceModel | None = None) -> ConversationReading:
     """The cause, the fix and the failed attempts a conversation states (see the module's docstring)."""
-    models = models or shipped_models()
+    models = models or (_override[0] if _override else shipped_models())
     found = sentences(messages)
     reading = ConversationReading(found)
     for kind in ("cause", "fix"):

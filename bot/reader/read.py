@@ -14,20 +14,16 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from bot.reader.chat import split_attempt, tidy
+from bot.reader.chat import ChatFinding, ChatMessage, read_chat
 from bot.reader.cues import (
     CAUSE,
     CAUSE_HEDGE,
-    CAUSE_MARKER,
     CAUSE_NEGATED,
     CRITIQUE,
-    FIX_MARKER,
-    HOW_FOUND,
-    LESSON_MARKER,
     METADATA_FIGURE,
     METADATA_LINE,
 )
-from bot.reader.findings import Finding, Kind, Outcome, Reading, Stance, Statement, quote
+from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, resolving
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
 
@@ -145,24 +141,22 @@ def _narrative(statements: list[Statement]) -> list[Finding]:
 
 
 def _chat(statements: list[Statement]) -> list[Finding]:
-    """Channel messages, one sentence at a time (the drafter's rules; bot/reader/chat.py)."""
-    findings: list[Finding] = []
-    for i, statement in enumerate(statements):
-        for sentence in sentences(statement.text):
-            words = (quote(statements, i, sentence),)
-            split = split_attempt(sentence)
-            if split is not None:
-                findings.append(Finding(Kind.ACTION, split[0], words, Outcome.DID_NOT_WORK, split[1]))
-            elif match := CAUSE_MARKER.search(sentence):
-                said = tidy(sentence[match.end() :])
-                if said:
-                    findings.append(Finding(Kind.CAUSE, said, words, stance=stance(sentence)))
-            elif match := FIX_MARKER.search(sentence):
-                if said := tidy(sentence[match.end() :]):
-                    findings.append(Finding(Kind.FIX, said, words))
-            elif HOW_FOUND.search(sentence):
-                findings.append(Finding(Kind.FOUND, tidy(sentence), words))
-            elif match := LESSON_MARKER.search(sentence):
-                if said := tidy(sentence[match.end() :]):
-                    findings.append(Finding(Kind.FOLLOW_UP, said, words))
+    """Channel messages, read as a conversation (bot/reader/chat.py `read_chat`): the explicit
+    phrasings, then the sentence heads; each finding with the words it came from."""
+    reading = read_chat([ChatMessage(s.author, s.text, s.at) for s in statements])
+
+    def quotes(finding: ChatFinding) -> tuple[Quote, ...]:
+        return tuple(quote(statements, said.message, said.words) for said in finding.quotes)
+
+    findings = [
+        Finding(kind, f.text, quotes(f), stance=Stance.HEDGED if f.hedged else Stance.ASSERTED)
+        for kind, f in (
+            (Kind.CAUSE, reading.root_cause),
+            (Kind.FIX, reading.fix),
+            (Kind.FOUND, reading.found),
+            (Kind.FOLLOW_UP, reading.lesson),
+        )  # fmt: skip
+        if f is not None
+    ]
+    findings += [Finding(Kind.ACTION, a.text, quotes(a), Outcome.DID_NOT_WORK, a.why) for a in reading.attempts]
     return findings
