@@ -37,6 +37,7 @@ POSTED = 5
 """How many memories a thread posts at most: what the floor figures count."""
 BATCH = 2000
 FLOOR_STEPS = tuple(round(0.05 * i, 2) for i in range(21))
+PROBABILITY_STEPS = tuple(round(0.05 * i, 2) for i in range(1, 20))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +64,9 @@ class CaseResult:
     absent_matches: tuple[RecallMatch, ...] = ()
     """Target-absent mode with keep_matches: what recall returned with the true matches removed."""
     absent_tiers: tuple[str, ...] = ()
+    probabilities: tuple[float, ...] = ()
+    """The judgement's probability of each ranked memory."""
+    absent_probabilities: tuple[float, ...] = ()
 
     def right_tier(self) -> str:
         """The tier the true match is shown in: strong, weak, or below (not shown, or not ranked)."""
@@ -79,6 +83,13 @@ class CaseResult:
     def rank(self) -> int | None:
         """1-based rank of the first true match in the top 10, or None."""
         return next((i for i, m in enumerate(self.ranked[:TOP_K], start=1) if m in self.case.relevant), None)
+
+    def reaches(self, probability: float, top: int) -> bool:
+        """A true match among the first `top` has at least this probability."""
+        return any(
+            m in self.case.relevant and p >= probability
+            for m, p in zip(self.ranked[:top], self.probabilities[:top], strict=False)
+        )
 
     def passes(self, floor: float) -> bool:
         """A true match would be posted: in the top POSTED and at or above the floor."""
@@ -182,6 +193,22 @@ class ReplayReport:
     def curve(self) -> list[FloorPoint]:
         return [self.at_floor(f) for f in FLOOR_STEPS]
 
+    def judgement_curve(self) -> list[dict[str, float]]:
+        """The judgement along its probability: at each step p, the share of cases whose right
+        memory reaches p among the first POSTED, and, target absent, the share where anything
+        does. strong_from and weak_from (bot/data/recall_judgement.json) are points of this curve
+        (the weak line reads the first three only: the best probability is nearly always there)."""
+        n = len(self.results) or 1
+        out = []
+        for p in PROBABILITY_STEPS:
+            point = {"probability": p, "right": round(sum(r.reaches(p, POSTED) for r in self.results) / n, 4)}
+            if self.target_absent:
+                point["absent"] = round(
+                    sum(any(q >= p for q in r.absent_probabilities[:POSTED]) for r in self.results) / n, 4
+                )
+            out.append(point)
+        return out
+
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "recall_at_1": self.metrics.recall_at_1,
@@ -195,6 +222,7 @@ class ReplayReport:
             out.update(self.at_floor(self.floor).as_json())
             out["floor_curve"] = [p.as_json() for p in self.curve()]
             out["tiers"] = self.tier_figures()
+            out["judgement_curve"] = self.judgement_curve()
         return out
 
     def subset(self, flag: str, value: object) -> Metrics | None:
@@ -228,6 +256,10 @@ class ReplayReport:
             lines.append(
                 f"judgement  target absent: strong {t['absent_strong']:.3f}  anything shown {t['absent_shown']:.3f}"
             )
+            lines.append("probability  right memory reaches it (top 5)  anything does (target absent)")
+            lines += [
+                f"{c['probability']:11.2f}  {c['right']:29.3f}  {c['absent']:29.3f}" for c in self.judgement_curve()
+            ]
         distinct = self.subset("near_identical_text", False)
         if distinct is not None:
             lines.append(
@@ -355,7 +387,8 @@ async def recall_cases(
                 CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed,
                            tuple(matches) if keep_matches else (), tuple(m.relevance for m in matches), absent,
                            tuple(m.tier for m in matches), tuple(gone) if keep_matches else (),
-                           tuple(m.tier for m in gone))
+                           tuple(m.tier for m in gone), tuple(m.probability for m in matches),
+                           tuple(m.probability for m in gone))
             )  # fmt: skip
             bar.advance(task)
     return ReplayReport.of(results, floor)

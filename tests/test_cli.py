@@ -282,7 +282,7 @@ def test_retag_applies_a_vocabulary_extended_later_to_old_memories(cli, tmp_path
     monkeypatch.setenv("INCIDENT_MEMORY_CONCEPTS_PATH", str(extra))
 
     def found() -> list[str]:  # a query sharing no word with the memory, only the mechanism
-        _, out, _ = cli("recall", "chrono", "drive", "too", "hot", "--json")
+        _, out, _ = cli("recall", "chrono", "drive", "too", "hot", "--json", "--all")
         return [m["memory"]["incident_id"] for m in json.loads(out)]
 
     assert found() == []  # retained before the team taught the vocabulary this mechanism

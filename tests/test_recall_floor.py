@@ -41,8 +41,9 @@ async def bank(database_url: str) -> AsyncIterator[PostgresMemoryStore]:
 
 
 async def shown(store: PostgresMemoryStore, text: str) -> list[str]:
+    """What a responder is shown: the thread, or else the weak line naming the closest few."""
     result = await RecallService(store).for_text(TEAM, None, text)
-    return [m.memory.incident_id for m in result.matches]
+    return [m.memory.incident_id for m in result.matches or result.weak]
 
 
 async def test_a_status_code_finds_its_incidents_first(bank: PostgresMemoryStore) -> None:

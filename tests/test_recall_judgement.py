@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime
 
 from bot.models import MemoryRecord, RecallMatch
-from bot.recall.judgement import FEATURES, JUDGEMENT_PATH, STRONG, WEAK, load_judgement, settle
+from bot.recall.judgement import BELOW, FEATURES, JUDGEMENT_PATH, STRONG, WEAK, load_judgement
 from bot.slack import ids, messages
 
 
@@ -16,14 +16,27 @@ def test_the_fitted_judgement_loads_names_known_features_and_ranks_probabilities
     data = json.loads(JUDGEMENT_PATH.read_text(encoding="utf-8"))
     assert set(judgement.coefficients) <= set(FEATURES) and data["fitted_on"]["cases"] > 0
     assert 0 < judgement.weak_from <= judgement.strong_from <= 1
-    # a memory over the relevance floor stays strong: nothing the floor posted is hidden
-    assert judgement.tier(0.0, 0, relevance=judgement.floor) == STRONG
-    assert judgement.tier(0.0, 5, relevance=1.0) != STRONG  # a thread posts five at most
+    # with meaning, the semantic model judges (it reads the lead in meaning), under the same floors
+    semantic = judgement.for_meaning(True)
+    assert semantic is not judgement and "meaning_lead" in semantic.coefficients
+    assert (semantic.floor, semantic.sure_from) == (judgement.floor, judgement.sure_from)
+    assert judgement.for_meaning(False) is judgement
+    assert judgement.with_floor(0.4).for_meaning(True).floor == 0.4
 
 
-def test_a_weak_line_is_dropped_when_something_is_strong() -> None:
-    assert settle([WEAK, STRONG, WEAK]) == ["below", STRONG, "below"]
-    assert settle([WEAK, "below"]) == [WEAK, "below"]
+def test_the_judgement_posts_a_thread_and_the_floor_fills_it_else_a_weak_line_names_the_closest() -> None:
+    judgement = load_judgement()
+    sure, floor = judgement.sure_from, judgement.floor
+    assert sure is not None and floor < sure
+    strong, weak, nothing = judgement.strong_from, judgement.weak_from, judgement.weak_from / 2
+    # a thread: what reaches strong_from, and what else carries the floor's relevance (not a weak line)
+    assert judgement.tiers([strong, weak, nothing], [0.0, floor, 0.0]) == [STRONG, STRONG, BELOW]
+    # the floor alone posts nothing; half the query's evidence does
+    assert judgement.tiers([weak, nothing], [floor, 0.0]) == [WEAK, BELOW]
+    assert judgement.tiers([nothing, nothing], [sure, floor]) == [STRONG, STRONG]
+    # a weak line names the first three at most; a thread holds five at most
+    assert judgement.tiers([weak] * 4, [0.0] * 4) == [WEAK, WEAK, WEAK, BELOW]
+    assert judgement.tiers([strong] * 6, [0.0] * 6) == [STRONG] * 5 + [BELOW]
 
 
 def test_a_weak_match_renders_as_one_line_with_a_button_to_open_each() -> None:

@@ -12,7 +12,20 @@ separates a true match from a neighbour instead, each feature measured per query
 - agreement: the share of the independent signals that agree (same error signature, shared
   mechanism concepts, same service, close in meaning);
 - head: the query's weight (idf) found in the memory's title and symptoms, not the whole document;
-- meaning: closeness in meaning (floor.meaning_share; 0 with semantic recall off).
+- head_lead: how far its head stands above the best other candidate's;
+- score_lead, score_z: the fused score's distance to the best other candidate's, and how many
+  standard deviations it stands above the candidates' mean (ranking's own margin);
+- meaning: closeness in meaning (floor.meaning_share; 0 with semantic recall off);
+- head_standout: score_z times head: standing out on what the memory's opening covers (standing
+  out alone is scale-free: in a bank where two memories share one word, that one stands out);
+- meaning_lead: how far its cosine similarity stands above the best other candidate's (0 off).
+
+Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features): on the
+first reports' tuning fold the head and its standout separated best lexically (as well as the
+z-score alone, without lifting a lone word match), and the lead in meaning added most with
+semantic recall on. A query recalled with meaning (semantic
+recall on, its vector in time) is judged by the file's "semantic" model, fitted on a semantic
+replay, so a memory found by meaning alone can be strong; without it, by the lexical one.
 
 They are combined by a logistic model whose coefficients are data (bot/data/recall_judgement.json),
 fitted on first reports of real incidents by organisation fold (bench/fit_recall_judgement.py,
@@ -24,7 +37,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from statistics import fmean, pstdev
@@ -40,6 +53,10 @@ MAX_STRONG = 5
 MAX_WEAK = 3
 """The weak line names at most this many."""
 STANDOUT_CAP = 5.0
+SERVICE_SURE = 0.4
+SURE_FLOOR = 0.5
+"""Relevance from which a memory posts a thread whatever the fitted probability: one carrying half
+the query's evidence is never hidden (eval/incidents' behaviour checks rely on it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +71,11 @@ class Context:
     head: float
     score_lead: float
     """The fused score's distance to the best other candidate's (ranking's own margin)."""
+    score_z: float
+    head_best: float
+    """The best head among the other candidates."""
+    similarity_best: float | None
+    """The best cosine similarity among the other candidates (None: semantic recall off)."""
 
 
 def _agreement(s: Signals) -> float:
@@ -71,7 +93,18 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "head": lambda c: c.head,
     "score_lead": lambda c: c.score_lead,
     "meaning": lambda c: meaning_share(c.signals.similarity),
+    "score_z": lambda c: c.score_z,
+    "head_lead": lambda c: c.head - c.head_best,
+    "head_standout": lambda c: c.score_z * c.head,
+    "meaning_lead": lambda c: _meaning_lead(c),
 }
+"""Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
+
+
+def _meaning_lead(c: Context) -> float:
+    if c.signals.similarity is None or c.similarity_best is None:
+        return 0.0
+    return c.signals.similarity - c.similarity_best
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,43 +117,74 @@ class Judgement:
     """Probability from which a memory is weak (named in the one line), if among the first MAX_WEAK."""
     fitted_on: dict[str, object] = field(default_factory=dict)
     floor: float = DEFAULT_FLOOR
-    """A memory at or over the relevance floor (floor.py) stays strong: the judgement adds what
-    the floor hid (a short report against a long postmortem); it takes nothing the floor posted
-    away, so the bank's own figures (eval/incidents, jira-dev) cannot get worse than before."""
+    """Once a thread is posted, a memory among the first MAX_STRONG at or over this relevance
+    (floor.py, RECALL_FLOOR) joins it: the judgement decides whether to post, the floor what else
+    a posted thread holds (a second incident with the same status code is not hidden)."""
+    sure_from: float | None = SURE_FLOOR
+    """A memory at or over this relevance posts a thread whatever its probability (None: never)."""
+    semantic: Judgement | None = None
+    """The model for a query recalled with meaning (semantic recall on): fitted on a semantic
+    replay, it reads the meaning features the lexical model cannot."""
+
+    def for_meaning(self, with_meaning: bool) -> Judgement:
+        """The model that judges a query recalled with (or without) meaning."""
+        return self.semantic if with_meaning and self.semantic is not None else self
 
     def probability(self, features: dict[str, float]) -> float:
         z = self.intercept + sum(w * features.get(name, 0.0) for name, w in self.coefficients.items())
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
-    def tier(self, probability: float, position: int, relevance: float = 0.0) -> str:
-        """position: 0-based place among the ranked matches (a weak line names the first few)."""
-        if (probability >= self.strong_from or relevance >= self.floor) and position < MAX_STRONG:
-            return STRONG
-        if probability >= self.weak_from and position < MAX_WEAK:
-            return WEAK
-        return BELOW
+    def sure(self, relevance: float, same_service: bool) -> bool:
+        """Evidence that posts a thread whatever the probability: half the query's evidence, or
+        SERVICE_SURE of it in the incident's own service (the first reports carry no service, so
+        the fit cannot weigh it: a rule, checked by the demo and eval/incidents)."""
+        if self.sure_from is None:
+            return False
+        return relevance >= self.sure_from or (same_service and relevance >= min(SERVICE_SURE, self.sure_from))
+
+    def tiers(
+        self, probabilities: Sequence[float], relevances: Sequence[float], same_service: Sequence[bool] | None = None
+    ) -> list[str]:
+        """The tier of each ranked match, in rank order: a thread when one of the first MAX_STRONG
+        reaches strong_from (or is sure), holding those and the others at or over the floor; else
+        a weak line naming those of the first MAX_WEAK that reach weak_from."""
+        services = same_service if same_service is not None else [False] * len(relevances)
+        first = list(zip(probabilities, relevances, services, strict=True))[:MAX_STRONG]
+        if any(p >= self.strong_from or self.sure(r, s) for p, r, s in first):
+            strong = [p >= self.strong_from or r >= self.floor or self.sure(r, s) for p, r, s in first]
+            return [STRONG if i < len(strong) and strong[i] else BELOW for i in range(len(probabilities))]
+        return [WEAK if i < MAX_WEAK and p >= self.weak_from else BELOW for i, p in enumerate(probabilities)]
+
+    def with_floor(self, floor: float) -> Judgement:
+        """The same judgement (lexical and semantic) with another floor (RECALL_FLOOR)."""
+        semantic = None if self.semantic is None else replace(self.semantic, floor=floor)
+        return replace(self, floor=floor, semantic=semantic)
 
     def as_json(self) -> dict[str, object]:
-        return {"coefficients": self.coefficients, "intercept": self.intercept, "strong_from": self.strong_from,
-                "weak_from": self.weak_from, "fitted_on": self.fitted_on, "floor": self.floor}  # fmt: skip
+        out: dict[str, object] = {"coefficients": self.coefficients, "intercept": self.intercept,
+                                  "strong_from": self.strong_from, "weak_from": self.weak_from,
+                                  "fitted_on": self.fitted_on, "floor": self.floor, "sure_from": self.sure_from}  # fmt: skip
+        if self.semantic is not None:
+            out["semantic"] = self.semantic.model_json()
+        return out
+
+    def model_json(self) -> dict[str, object]:
+        """The fitted part only (the floors are the lexical model's, shared)."""
+        return {k: v for k, v in self.as_json().items() if k not in ("floor", "sure_from", "semantic")}
 
     @classmethod
-    def from_json(cls, data: dict) -> Judgement:
+    def from_json(cls, data: dict, shared: dict | None = None) -> Judgement:
         unknown = set(data["coefficients"]) - set(FEATURES)
         if unknown:
             raise ValueError(f"recall judgement names unknown features: {sorted(unknown)}")
+        floors = shared if shared is not None else data
+        sure = floors.get("sure_from", SURE_FLOOR)
         return cls(
             {k: float(v) for k, v in data["coefficients"].items()}, float(data["intercept"]),
             float(data["strong_from"]), float(data["weak_from"]), dict(data.get("fitted_on", {})),
-            float(data.get("floor", DEFAULT_FLOOR)),
+            float(floors.get("floor", DEFAULT_FLOOR)), None if sure is None else float(sure),
+            cls.from_json(data["semantic"], data) if data.get("semantic") and shared is None else None,
         )  # fmt: skip
-
-
-def settle(tiers: Sequence[str]) -> list[str]:
-    """The tiers as shown: a weak line only when nothing is strong (a thread says it better)."""
-    if STRONG in tiers:
-        return [BELOW if t == WEAK else t for t in tiers]
-    return list(tiers)
 
 
 def split_by_tier(matches: Sequence[RecallMatch]) -> tuple[list[RecallMatch], list[RecallMatch], list[RecallMatch]]:
@@ -145,16 +209,25 @@ def _others_best(values: Sequence[float]) -> list[float]:
     return [second if v == ordered[0] else ordered[0] for v in values]
 
 
+def _z(value: float, mean: float, spread: float) -> float:
+    return min(STANDOUT_CAP, (value - mean) / spread) if spread > 0 else 0.0
+
+
 def features_of(signals: Sequence[Signals], scores: Sequence[float]) -> list[dict[str, float]]:
     """Each candidate's features, read against the whole candidate list (one query's)."""
     relevances = [judge(s) for s in signals]
     if not relevances:
         return []
     mean, spread = fmean(relevances), pstdev(relevances)
+    score_mean, score_spread = fmean(scores), pstdev(scores)
+    heads = _others_best([s.head for s in signals])
+    with_meaning = any(s.similarity is not None for s in signals)
+    similar = _others_best([s.similarity or 0.0 for s in signals]) if with_meaning else [None] * len(signals)
     out = []
-    for s, r, best, score, score_best in zip(
-        signals, relevances, _others_best(relevances), scores, _others_best(scores), strict=True
+    for s, r, best, score, score_best, head_best, similarity_best in zip(
+        signals, relevances, _others_best(relevances), scores, _others_best(scores), heads, similar, strict=True
     ):
-        context = Context(s, r, best, mean, spread, s.head, score - score_best)
+        context = Context(s, r, best, mean, spread, s.head, score - score_best,
+                          _z(score, score_mean, score_spread), head_best, similarity_best)  # fmt: skip
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out

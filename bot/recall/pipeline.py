@@ -10,15 +10,13 @@ bot/services/recall.py.
 
 from __future__ import annotations
 
-import dataclasses
-
 from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary, load_vocabulary
 from bot.recall.document import QueryTerms, query_terms
 from bot.recall.floor import judge
 from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
-from bot.recall.judgement import Judgement, features_of, load_judgement, settle
+from bot.recall.judgement import Judgement, features_of, load_judgement
 from bot.recall.reasons import explain
 from bot.recall.signals import measure
 from bot.recall.tokens import surface_forms
@@ -37,7 +35,7 @@ class Recaller:
         """The same recall with another relevance floor (RECALL_FLOOR) under the judgement."""
         if floor == self.judgement.floor:
             return self
-        return Recaller(self._weights, self.vocabulary, dataclasses.replace(self.judgement, floor=floor))
+        return Recaller(self._weights, self.vocabulary, self.judgement.with_floor(floor))
 
     def terms(self, query: RecallQuery) -> QueryTerms:
         """What the store searches with: the query's terms, error signature and concepts."""
@@ -60,9 +58,16 @@ class Recaller:
         ]
         # ties break on the memory's identity so the same query always answers the same way
         scored.sort(key=lambda s: (-s[0], s[1].memory.incident_id))
+        # a query recalled with meaning is judged by the model fitted with meaning (judgement.py)
+        judgement = self.judgement.for_meaning(any(s.similarity is not None for s in signals))
+        shown = scored[: query.limit]
+        probabilities = [judgement.probability(features) for *_, features in shown]
+        tiers = judgement.tiers(probabilities, [judge(signal) for _, _, signal, _, _ in shown],
+                                [signal.same_service == 1.0 for _, _, signal, _, _ in shown])  # fmt: skip
         out = []
-        for position, (score, candidate, signal, components, features) in enumerate(scored[: query.limit]):
-            probability = self.judgement.probability(features)
+        for (score, candidate, signal, components, features), probability, tier in zip(
+            shown, probabilities, tiers, strict=True
+        ):
             out.append(
                 RecallMatch(
                     memory=candidate.memory,
@@ -70,7 +75,7 @@ class Recaller:
                     score_components=components,
                     relevance=judge(signal),
                     probability=round(probability, 4),
-                    tier=self.judgement.tier(probability, position, judge(signal)),
+                    tier=tier,
                     evidence=features,
                     reasons=explain(query, candidate, signal, now, surfaces),
                     successor_id=candidate.memory.superseded_by
@@ -78,5 +83,4 @@ class Recaller:
                     else None,
                 )
             )
-        tiers = settle([m.tier for m in out])
-        return [m.model_copy(update={"tier": t}) if t != m.tier else m for m, t in zip(out, tiers, strict=True)]
+        return out

@@ -49,8 +49,8 @@ class Signals:
     similarity: float | None = None
     """The raw cosine similarity behind `semantic` (absolute, comparable between queries)."""
     head: float = 0.0
-    """Like `coverage`, against the memory's title and symptoms only: a short first report covers
-    little of a long postmortem, but what it says is what the postmortem's opening says."""
+    """Like `coverage`, against the memory's title, symptoms and error only: a short first report
+    covers little of a long postmortem, but what it says is what the postmortem's opening says."""
     same_alert: float | None = None
     """1 when the memory's incident fired one of the query's alerts (bot/recall/alerts.py); None
     when the query has no alerts (a declared incident, a replay), so nothing changes for it."""
@@ -67,8 +67,8 @@ def _title_terms(title: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4_096)
-def _head_terms(title: str, symptoms: str | None) -> frozenset[str]:
-    return frozenset(tokenize(title)) | frozenset(tokenize(symptoms or ""))
+def _head_terms(title: str, symptoms: str | None, error: str | None) -> frozenset[str]:
+    return frozenset(tokenize(title)) | frozenset(tokenize(symptoms or "")) | frozenset(tokenize(error or ""))
 
 
 def _weighted_share(wanted: tuple[str, ...], found: Set[str], idf: Mapping[str, float]) -> float:
@@ -116,7 +116,7 @@ def measure(
                 feedback=0.5 + 0.5 * math.tanh(votes / 2.0),
                 semantic=None if c.semantic is None else ((c.semantic - low) / (high - low) if high > low else 1.0),
                 similarity=c.semantic,
-                head=_weighted_share(query_weighted, _head_terms(m.title, m.symptoms), c.query_idf),
+                head=_weighted_share(query_weighted, _head_terms(m.title, m.symptoms, m.error_message), c.query_idf),
                 same_alert=(1.0 if same_alert(query, m) else 0.0) if query.alerts else None,
             )
         )

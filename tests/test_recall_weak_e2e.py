@@ -1,0 +1,38 @@
+"""The weak line in a new incident's channel, end to end through the Slack sandbox: nothing in
+memory is strong, a few memories are close, so the bot posts one line naming them (no thread),
+each with a button; the button opens "Why this?" with the judgement's numbers."""
+
+from __future__ import annotations
+
+import json
+
+from bot.config import PROJECT_ROOT, Settings
+from bot.demo import seed_drafts
+from bot.replay import load_memories
+from bot.sandbox.local_bot import local_bot
+from bot.slack import ids
+
+
+async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why(database_url: str) -> None:
+    async with local_bot(Settings(database_url=database_url)) as bot:
+        bot.sandbox.add_user("U1", "alice")
+        bot.sandbox.add_channel("C1", "inc-users-cannot-log-in")  # the incident's title: the same words
+        team = bot.sandbox.team_id
+        for draft in load_memories(PROJECT_ROOT / "eval" / "incidents", team_id=team) + seed_drafts(team):
+            await bot.runtime.services.memory.retain(draft)
+        await bot.slack.say("C1", "users cannot log in", user="U1")  # opens the incident
+        await bot.runtime.settle()
+        posted = [m for m in bot.sandbox.messages("C1") if m.user != "U1"]
+        [line] = [m for m in posted if m.text.startswith("Nothing strong in memory")]
+        assert not any(m.is_reply for m in posted)  # no thread: the responder decides
+        sections = [b for b in line.blocks if b["type"] == "section"]
+        assert len(sections) == 1 and "\n" not in sections[0]["text"]["text"]
+        buttons = [e for b in line.blocks if b["type"] == "actions" for e in b["elements"]]
+        assert 1 <= len(buttons) <= 3 and all(b["action_id"] == ids.MEMORY_WHY for b in buttons)
+        named = json.loads(buttons[0]["value"])["id"]
+        assert named in sections[0]["text"]["text"] and named in buttons[0]["text"]["text"]
+
+        opened = len(bot.sandbox.calls("views.open"))
+        await bot.slack.block_action(ids.MEMORY_WHY, user_id="U1", message=line)
+        view = json.dumps((await bot.sandbox.wait_for("views.open", count=opened + 1)).params)
+        assert named in view and "weak: probability" in view
