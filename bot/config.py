@@ -88,7 +88,7 @@ class Settings(BaseSettings):
         default=DEFAULT_FLOOR,
         ge=0,
         le=1,
-        description="relevance a memory needs to be shown (0–1; chosen on jira-dev, docs/BENCHMARKS.md)",
+        description="relevance a memory needs to join a thread the recall judgement posts (0–1; docs/BENCHMARKS.md)",
     )
     recall_when_nothing_found: Literal["line", "silent"] = Field(
         default="line", description="a new incident with no memory above the floor: one short line, or nothing"
