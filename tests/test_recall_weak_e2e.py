@@ -1,19 +1,32 @@
 """The weak line in a new incident's channel, end to end through the Slack sandbox: nothing in
 memory is strong, a few memories are close, so the bot posts one line naming them (no thread),
-each with a button; the button opens "Why this?" with the judgement's numbers."""
+each with a button; the button opens "Why this?" with the judgement's numbers.
+
+Which memories are weak depends on the fitted model (bot/data/recall_judgement.json), refitted
+whenever the material changes: the test judges with the shipped coefficients under thresholds
+that make the closest memories weak and nothing strong, so it checks what a weak answer looks like."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+
+import pytest
 
 from bot.config import PROJECT_ROOT, Settings
 from bot.demo import seed_drafts
+from bot.recall import judgement, pipeline
 from bot.replay import load_memories
 from bot.sandbox.local_bot import local_bot
 from bot.slack import ids
 
 
-async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why(database_url: str) -> None:
+async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = judgement.load_judgement()
+    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None)
+    monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
     async with local_bot(Settings(database_url=database_url)) as bot:
         bot.sandbox.add_user("U1", "alice")
         bot.sandbox.add_channel("C1", "inc-users-cannot-log-in")  # the incident's title: the same words
