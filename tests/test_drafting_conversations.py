@@ -154,3 +154,9 @@ def test_a_confessed_cause_is_drafted_as_the_cause() -> None:
 def test_attempts_said_without_the_usual_words_are_found(said: str, action: str) -> None:
     result = draft(("ana", "Deploys fail with 403 since this morning"), ("ben", said))
     assert [a.action for a in result.failed_attempts] == [action]
+
+
+def test_past_the_sentence_cap_the_newest_sentences_are_read() -> None:
+    chatter = "\n".join(f"checking node {i}" for i in range(conversation.MAX_SENTENCES + 500))
+    result = draft(("ana", "the queue is stuck"), ("ben", chatter), ("ben", "We deployed a fix and rebuilt the index."))
+    assert result.resolution is not None and "deployed a fix" in result.resolution.text

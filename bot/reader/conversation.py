@@ -17,8 +17,8 @@ the rest, the best-scoring sentence over its kind's threshold is the cause (hedg
 "I think", "looks like"…) and the fix; every attempt over its threshold is an attempt.
 
 Bounded: each message is read up to the caller's cap, each sentence up to `SENTENCE_CHARS`, at
-most `MAX_SENTENCES` sentences; the patterns have no unbounded backtracking, so the work grows
-linearly with what is read.
+most `MAX_SENTENCES` sentences, the newest (the end of a channel says the fix); the patterns have
+no unbounded backtracking, so the work grows linearly with what is read.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.sentences import Head, SentenceModel
 
 SENTENCE_CHARS = 1_000
-MAX_SENTENCES = 5_000
+MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of short lines, 10,000
 KINDS = ("cause", "fix", "attempt")
 NEVER = Head(threshold=2.0)  # a kind the coefficients lack: nothing passes
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "reader_chat.json"
@@ -108,11 +108,15 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
         return []
     opener = messages[0].author
     alone = len({m.author for m in messages}) == 1
-    out: list[Sentence] = []
-    for index, message in enumerate(messages):
-        out += [
-            Sentence(text, index, message.author) for text in split_sentences(message.text, MAX_SENTENCES - len(out))
-        ]
+    newest_first: list[tuple[int, list[str]]] = []
+    room = MAX_SENTENCES
+    for index in range(len(messages) - 1, -1, -1):  # past the cap, the oldest go unread: the end says the fix
+        if room <= 0:
+            break
+        said = split_sentences(messages[index].text, room)
+        newest_first.append((index, said))
+        room -= len(said)
+    out = [Sentence(text, index, messages[index].author) for index, said in reversed(newest_first) for text in said]
     matched = [cues_of(s.text) for s in out]
     last = max(1, len(messages) - 1)
     for i, s in enumerate(out):
