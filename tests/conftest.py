@@ -7,6 +7,8 @@ database, cloned from a migrated template, so tests never see each other's rows.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import os
 import shutil
@@ -103,20 +105,73 @@ async def _drop(admin_dsn: str, name: str) -> None:
         await conn.close()
 
 
+class Clones:
+    """Each test's own database, cloned from a template (or empty) and dropped after the test.
+
+    A clone and a drop mostly wait on the server's disk (the copy's WAL; a checkpoint per DROP),
+    so the next test's clone is made while this test runs and a used one is dropped while the next
+    runs. Every test still starts on a fresh clone; the session ends once all are dropped."""
+
+    def __init__(self, admin_dsn: str, template: str | None) -> None:
+        self.admin_dsn, self.template = admin_dsn, template
+        self._next: asyncio.Task[str] | None = None
+        self._drops: list[asyncio.Task[None]] = []
+        self._dropping = asyncio.Semaphore(4)  # a slow server is not sent every drop at once
+
+    def _clone(self) -> asyncio.Task[str]:
+        return asyncio.create_task(_fresh_database(self.admin_dsn, self.template))
+
+    async def take(self) -> str:
+        made, self._next = self._next or self._clone(), None
+        try:
+            name = await made
+        except (OSError, asyncpg.PostgresError):  # made ahead, by a server that was busy: once more, now
+            name = await self._clone()
+        self._next = self._clone()
+        return with_database(self.admin_dsn, name)
+
+    def give_back(self, dsn: str) -> None:
+        self._drops.append(asyncio.create_task(self._drop(urlsplit(dsn).path.lstrip("/"))))
+
+    async def _drop(self, name: str) -> None:
+        async with self._dropping:
+            await _drop(self.admin_dsn, name)
+
+    async def close(self) -> None:
+        if self._next is not None:
+            with contextlib.suppress(OSError, asyncpg.PostgresError):
+                await _drop(self.admin_dsn, await self._next)
+        await asyncio.gather(*self._drops)  # a drop that failed fails the session's teardown
+
+
+@pytest.fixture(scope="session")
+async def clones(admin_dsn: str, template_database: str) -> AsyncIterator[Clones]:
+    made = Clones(admin_dsn, template_database)
+    yield made
+    await made.close()
+
+
+@pytest.fixture(scope="session")
+async def empty_clones(admin_dsn: str) -> AsyncIterator[Clones]:
+    made = Clones(admin_dsn, None)
+    yield made
+    await made.close()
+
+
 @pytest.fixture
-async def database_url(admin_dsn: str, template_database: str) -> AsyncIterator[str]:
+async def database_url(clones: Clones) -> AsyncIterator[str]:
     """A migrated database of this test's own."""
-    name = await _fresh_database(admin_dsn, template_database)
-    yield with_database(admin_dsn, name)
-    await _drop(admin_dsn, name)
+    dsn = await clones.take()
+    yield dsn
+    clones.give_back(dsn)
 
 
 @pytest.fixture
-async def empty_database_url(admin_dsn: str) -> AsyncIterator[str]:
+async def empty_database_url(empty_clones: Clones) -> AsyncIterator[str]:
     """An empty database of this test's own (for migration tests)."""
-    name = await _fresh_database(admin_dsn, None)
-    yield with_database(admin_dsn, name)
-    await _drop(admin_dsn, name)
+    dsn = await empty_clones.take()
+    yield dsn
+    empty_clones.give_back(dsn)
 
 
 @pytest.fixture
@@ -166,12 +221,19 @@ async def vector_template_database(vector_admin_dsn: str) -> AsyncIterator[str]:
     await _drop(vector_admin_dsn, name)
 
 
+@pytest.fixture(scope="session")
+async def vector_clones(vector_admin_dsn: str, vector_template_database: str) -> AsyncIterator[Clones]:
+    made = Clones(vector_admin_dsn, vector_template_database)
+    yield made
+    await made.close()
+
+
 @pytest.fixture
-async def vector_database_url(vector_admin_dsn: str, vector_template_database: str) -> AsyncIterator[str]:
+async def vector_database_url(vector_clones: Clones) -> AsyncIterator[str]:
     """A migrated database of this test's own, with pgvector's tables."""
-    name = await _fresh_database(vector_admin_dsn, vector_template_database)
-    yield with_database(vector_admin_dsn, name)
-    await _drop(vector_admin_dsn, name)
+    dsn = await vector_clones.take()
+    yield dsn
+    vector_clones.give_back(dsn)
 
 
 @pytest.fixture
