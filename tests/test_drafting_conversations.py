@@ -157,6 +157,6 @@ def test_attempts_said_without_the_usual_words_are_found(said: str, action: str)
 
 
 def test_past_the_sentence_cap_the_newest_sentences_are_read() -> None:
-    chatter = "\n".join(f"checking node {i}" for i in range(conversation.MAX_SENTENCES + 500))
-    result = draft(("ana", "the queue is stuck"), ("ben", chatter), ("ben", "We deployed a fix and rebuilt the index."))
+    chatter = [("ben", "\n".join(f"node {n}{i}" for i in range(1_000))) for n in range(3)]  # 3,000 sentences
+    result = draft(("ana", "the queue is stuck"), *chatter, ("ben", "We deployed a fix and rebuilt the index."))
     assert result.resolution is not None and "deployed a fix" in result.resolution.text
