@@ -37,6 +37,7 @@ from bot.reader.sentences import Head, SentenceModel
 SENTENCE_CHARS = 1_000
 MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of short lines, 10,000
 KINDS = ("cause", "fix", "attempt")
+ACTED = frozenset({"action", "tried", "did", "said_action"})
 NEVER = Head(threshold=2.0)  # a kind the coefficients lack: nothing passes
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "reader_chat.json"
 DONE = frozenset({"we_did", "bare_did", "passive_did"})
@@ -185,9 +186,16 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
         return True
     if kind == "cause":
         return "negated_cause" in f or (bool(f & {"resolved_now", "status_update"}) and "cause_marker" not in f)
-    if kind == "fix":  # nor is what did not work the fix
+    if kind == "fix":  # nor is what did not work, a status update, an outage told or a user's workaround
         failed = "failed_outcome" in f or ("said_failed" in f and not f & {"recovered_again", "resolved_now"})
-        return failed or bool(f & {"earlier_fix_not", "confession"}) or ("plan" in f and "did" not in f)
+        told = "outage_noun" in f and not f & {"did", "fix_noun", "how_fixed"}
+        return (
+            failed
+            or told
+            or bool(f & {"earlier_fix_not", "confession", "status_update"})
+            or ("plan" in f and "did" not in f)
+            or bool(VETO.search(sentence.text))
+        )
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)
@@ -225,7 +233,8 @@ def read_conversation(messages: Sequence[Message], models: SentenceModel | None 
         setattr(reading, kind, best)
     model = models.heads.get("attempt", NEVER)
     for i, s in enumerate(found):
-        if vetoed("attempt", s):
+        # an attempt is something someone did: "the build fails to start", no action said, is a symptom
+        if vetoed("attempt", s) or not s.features & ACTED:
             continue
         p = model.probability(s.features)
         if p >= model.threshold and len(reading.attempts) < model.keep:

@@ -295,6 +295,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load)",
         r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)",
     ),
+    "said_action": CHAT_ACTION,  # the explicit drafter's "restarted", "raised", "rolled back"
     "said_failed": CHAT_FAILED,  # the explicit drafter's "still", "back after", "didn't help"
     # "restarted it and the agents are spawning again": a recovery, not a failure
     "recovered_again": _words(
@@ -337,7 +338,13 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "you": _words(r"you", r"your"),
 }  # fmt: skip
 # never an attempt, whatever else the sentence says: a user's workaround offered to others
-CONVERSATION_VETOES = _words(r"quick fix:", r"workaround:", r"as a workaround")
+CONVERSATION_VETOES = _words(
+    r"quick fix:",
+    r"workaround:",
+    r"as a workaround",
+    r"works for (?:us|me)",
+    r"if (?:you|your)(?: \w+)? (?:were|are|was)",
+)
 
 # ---- the guard: words that turn a claim into a question or a hypothesis --------------------------
 
