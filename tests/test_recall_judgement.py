@@ -61,3 +61,19 @@ def test_a_weak_match_renders_as_one_line_with_a_button_to_open_each() -> None:
     buttons = [e for b in message["blocks"] if b["type"] == "actions" for e in b["elements"]]
     assert [b["action_id"] for b in buttons] == [ids.MEMORY_WHY] and "INC-9" in buttons[0]["text"]["text"]
     assert "probability 0.30" in json.loads(buttons[0]["value"])["numbers"]
+
+
+def test_a_team_can_fit_the_same_alert_the_shipped_model_does_not_read() -> None:
+    from dataclasses import replace
+
+    from bot.recall.judgement import Context, Judgement
+    from bot.recall.signals import Signals
+
+    plain = Signals(lexical=0.5, coverage=0.2, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.0)  # fmt: skip
+    context = Context(plain, 0.2, 0.2, 0.1, 0.1, 0.0, 0.0, 0.0, 0.0, None)
+    alerted = replace(context, signals=replace(plain, same_alert=1.0))
+    assert FEATURES["same_alert"](context) == 0.0 and FEATURES["same_alert"](alerted) == 1.0
+    assert "same_alert" not in load_judgement().coefficients  # not fitted on the public corpora (BENCHMARKS)
+    fitted = Judgement({"same_alert": 4.0}, -3.0, 0.5, 0.2)
+    assert fitted.probability({"same_alert": 1.0}) > fitted.strong_from > fitted.probability({"same_alert": 0.0})

@@ -97,6 +97,7 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "head_lead": lambda c: c.head - c.head_best,
     "head_standout": lambda c: c.score_z * c.head,
     "meaning_lead": lambda c: _meaning_lead(c),
+    "same_alert": lambda c: c.signals.same_alert or 0.0,  # the shipped model does not read it (BENCHMARKS)
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
 
