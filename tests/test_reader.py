@@ -147,3 +147,16 @@ def test_a_failure_that_names_no_action_or_comes_before_the_incident_is_not_an_a
         Statement("The day before, Charles had to reboot the proxy and it did not help.", section="resolution"),
     ]
     assert [a.quotes[0].statement for a in read(said).failed_attempts()] == [0]
+
+
+def test_an_attempt_tested_or_failing_in_the_next_sentence_is_read_as_one() -> None:
+    said = [
+        Statement(
+            "Latest deploy is attempted. Deploying to master fails due to a bug in the culler.", section="timeline"
+        ),
+        Statement("I issued a `zfs rollback` to see if it would help, it didn't.", section="resolution"),
+        Statement("Deploy of a minor bump fails due to the failure to create ssh tunnels.", section="resolution"),
+    ]
+    attempts = read(said).failed_attempts()
+    assert [a.quotes[0].statement for a in attempts] == [0, 1]
+    assert attempts[0].text == "Latest deploy is attempted" and attempts[0].why.startswith("Deploying to master fails")

@@ -48,7 +48,8 @@ DID_NOT_WORK = re.compile(
     r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|recur\w*|came back|reappear\w*)|"
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
     r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|as invalid|"
-    r"back again|again (?:failed|down|broke)|broke again|recurred)\b",
+    r"back again|again (?:failed|down|broke)|broke again|recurred|"
+    r"(?:is|was|does not seem to be|doesn't seem to be|not) (?:a|the) (?:solution|fix)|not seems? to be a solution)\b",
     re.I,
 )
 SAYS_IT_FAILED = re.compile(r"\b(?:" + FAILED_ATTEMPT + r")", re.I)
@@ -97,6 +98,12 @@ BEFORE_THE_INCIDENT = re.compile(
     r"\b(?:the (?:day|night|week|evening) before|(?:a|one|two|three|several|few) (?:days?|weeks?|months?) "
     r"(?:before|earlier|prior)|before the (?:incident|outage)|prior to the (?:incident|outage))\b",
     re.I,
+)
+# "Deploying to master fails due to a bug", said right after "a deploy is attempted"
+FAILS_BECAUSE = re.compile(r"\bfail(?:s|ed)\s+(?:due to|because|with)\b", re.I)
+# "I issued a rollback to see if it would help, it didn't": testing an attempt, not a critique's "would"
+TESTING_IT = re.compile(
+    r"\bto see (?:if|whether) (?:it|this|that) (?:would|could|might) (?:help|work|fix\w*|solve\w*)\b", re.I
 )
 ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")

@@ -20,12 +20,14 @@ from bot.reader.cues import (
     CRITIQUE,
     DID_NOT_WORK,
     EXPLICIT_TRY,
+    FAILS_BECAUSE,
     NOTHING_NAMED,
     PENDING,
     REFERS_BACK,
     RESOLVED,
     SAYS_IT_FAILED,
     SENTENCE,
+    TESTING_IT,
     TRIED,
     WE_TRIED,
     WHY_SPLIT,
@@ -68,7 +70,10 @@ def resolving(entries: list[E]) -> list[E]:
 def _attempt(text: str) -> dict[str, str] | None:
     """An action tried that did not work, said in one sentence, as {action, why_it_failed}."""
     text = " ".join(plain(text).split())
-    if len(text) < 8 or CRITIQUE.search(text) or not DID_NOT_WORK.search(text) or ADDRESSED.search(text):
+    judged = TESTING_IT.sub(" ", text)  # "to see if it would help" is the attempt, not a critique's "would"
+    # SAYS_IT_FAILED too: "…, it didn't." ends in a full stop, where DID_NOT_WORK's closing \b cannot match
+    failed = DID_NOT_WORK.search(text) or SAYS_IT_FAILED.search(text)
+    if len(text) < 8 or CRITIQUE.search(judged) or not failed or ADDRESSED.search(text):
         return None
     if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text):
         return None  # "As said above, it did not work": no action named; "the day before, …": not during it
@@ -99,7 +104,8 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
         if (
             previous
             and (REFERS_BACK.match(clause) or re.search(r"\battempt(?:ed|s)?\b", previous, re.I))
-            and DID_NOT_WORK.search(clause)
+            # "Latest deploy is attempted." then "Deploying fails due to a bug": the failure of what was attempted
+            and (DID_NOT_WORK.search(clause) or (FAILS_BECAUSE.search(clause) and EXPLICIT_TRY.search(previous)))
             and TRIED.search(previous)
             and not DID_NOT_WORK.search(previous)
             and not CRITIQUE.search(previous + " " + clause)
