@@ -1,6 +1,7 @@
 """The weak line in a new incident's channel, end to end through the Slack sandbox: nothing in
 memory is strong, a few memories are close, so the bot posts one line naming them (no thread),
-each with a button; the button opens "Why this?" with the judgement's numbers.
+each with a button; the button opens "Why this?" with the judgement's numbers. The investigation
+reads the strong memories only: a weak one is the responder's to open, not the model's to cite.
 
 Which memories are weak depends on the fitted model (bot/data/recall_judgement.json), refitted
 whenever the material changes: the test judges with the shipped coefficients under thresholds
@@ -15,10 +16,14 @@ import pytest
 
 from bot.config import PROJECT_ROOT, Settings
 from bot.demo import seed_drafts
+from bot.memory.files import draft_from_json
 from bot.recall import judgement, pipeline
 from bot.replay import load_memories
 from bot.sandbox.local_bot import local_bot
 from bot.slack import ids
+from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
+from tests.test_slack_e2e import SEED, declare
+from tests.test_slack_investigation import ANSWER, investigate
 
 
 async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why(
@@ -49,3 +54,25 @@ async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why
         await bot.slack.block_action(ids.MEMORY_WHY, user_id="U1", message=line)
         view = json.dumps((await bot.sandbox.wait_for("views.open", count=opened + 1)).params)
         assert named in view and "weak: probability" in view
+
+
+async def test_the_investigation_reads_the_strong_memories_only(
+    database_url: str, model_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the same memory, judged weak: named in the one line, never handed to the investigation
+    shipped = judgement.load_judgement()
+    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None)
+    monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
+    settings = Settings(database_url=database_url, anthropic_api_key="test-key",
+                        anthropic_base_url=model_api.base_url, investigation_timeout_s=30.0)  # fmt: skip
+    async with local_bot(settings) as bot:
+        bot.sandbox.add_user("U1", "alice")
+        bot.sandbox.add_channel("C1", "inc-checkout-timeouts")
+        await bot.runtime.services.memory.retain(draft_from_json(SEED, team_id=bot.sandbox.team_id))
+        model_api.script(ToolAnswer(ANSWER))
+        await declare(bot)
+        line = await bot.sandbox.wait_for_message("C1", lambda m: m.text.startswith("Nothing strong in memory"))
+        assert "INC-OLD-1" in line.text
+        await investigate(bot)
+        [request] = model_api.requests
+        assert "CURRENT INCIDENT" in request.prompt and "INC-OLD-1" not in request.prompt
