@@ -68,12 +68,13 @@ def test_recall_shows_the_floor_and_with_all_what_fell_under_it(cli, tmp_path: P
     assert "below the judgement, not shown to responders" in out and "INC-7" in out
     relevance = float(out.split(" relevance ", 1)[1].split()[0])
     assert relevance < 0.25
-    code, out, _ = cli("recall", "orders", "dashboard", "colours", "--all", "--json")
+    query = ("orders", "dashboard", "colours", "look", "washed", "in", "dark", "mode")
+    code, out, _ = cli("recall", *query, "--all", "--json")
     found = json.loads(out)
     assert [m["memory"]["incident_id"] for m in found] == ["INC-7"] and found[0]["relevance"] < 0.25
     # every match says which of the three answers it is in; "below" only with --all
     assert found[0]["tier"] == "below" and 0 <= found[0]["probability"] < 1 and "lead" in found[0]["evidence"]
-    code, out, _ = cli("recall", "orders", "dashboard", "colours", "--json")
+    code, out, _ = cli("recall", *query, "--json")
     assert json.loads(out) == []
 
 

@@ -54,6 +54,10 @@ MAX_WEAK = 3
 """The weak line names at most this many."""
 STANDOUT_CAP = 5.0
 SERVICE_SURE = 0.4
+JUDGED_CANDIDATES = 40
+"""The fused scores' spread (score_z) is read as if the store had answered with at least this many
+candidates, the missing ones scoring 0: in a bank of one or four memories (a new team's, the
+demo's) nothing could otherwise stand out at all."""
 SURE_FLOOR = 0.5
 """Relevance from which a memory posts a thread whatever the fitted probability: one carrying half
 the query's evidence is never hidden (eval/incidents' behaviour checks rely on it)."""
@@ -220,7 +224,9 @@ def features_of(signals: Sequence[Signals], scores: Sequence[float]) -> list[dic
     if not relevances:
         return []
     mean, spread = fmean(relevances), pstdev(relevances)
-    score_mean, score_spread = fmean(scores), pstdev(scores)
+    # a small bank's missing candidates are memories that matched nothing: they score 0
+    padded = [*scores, *[0.0] * (JUDGED_CANDIDATES - len(scores))]
+    score_mean, score_spread = fmean(padded), pstdev(padded)
     heads = _others_best([s.head for s in signals])
     with_meaning = any(s.similarity is not None for s in signals)
     similar = _others_best([s.similarity or 0.0 for s in signals]) if with_meaning else [None] * len(signals)
