@@ -292,9 +292,15 @@ def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list
         if section.kind not in _NOT_CANDIDATES:
             found += [(u, section.kind or "other", section.label) for u in _units(_text(section))]
     found += [(e.text, "timeline", f"timeline entry {e.when!r}") for e in entries]
-    found = [f for f in found if len(f[0]) >= 12 and not is_metadata(f[0])][:MAX_CANDIDATES]
-    last = max(len(found) - 1, 1)
-    return [Candidate(t[:MAX_SENTENCE_CHARS], kind, origin, i / last) for i, (t, kind, origin) in enumerate(found)]
+    kept: list[tuple[str, str, str]] = []
+    for text, kind, origin in found:  # each cut to the sentence cap before any pattern reads it
+        text = text[:MAX_SENTENCE_CHARS]
+        if len(text) >= 12 and not is_metadata(text):
+            kept.append((text, kind, origin))
+            if len(kept) >= MAX_CANDIDATES:
+                break
+    last = max(len(kept) - 1, 1)
+    return [Candidate(t, kind, origin, i / last) for i, (t, kind, origin) in enumerate(kept)]
 
 
 def candidates_of(text: str, name: str) -> list[Candidate]:
