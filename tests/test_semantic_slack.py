@@ -30,12 +30,12 @@ SEED = {
 
 @pytest.fixture
 async def bot_with(vector_database_url: str):  # noqa: ANN201
-    async def start(url: str, **settings_kw) -> AsyncIterator[LocalBot]:  # noqa: ANN003
+    async def start(url: str, *, settle: bool = True, **settings_kw) -> AsyncIterator[LocalBot]:  # noqa: ANN003
         settings = Settings(
             database_url=vector_database_url, embeddings_url=url, embeddings_model="fake-a", embeddings_timeout_s=0.5,
             **settings_kw,
         )  # fmt: skip
-        async with local_bot(settings) as running:
+        async with local_bot(settings, settle=settle) as running:
             running.sandbox.add_user("U1", "alice")
             running.sandbox.add_channel("C1", "inc-orders")
             running.sandbox.add_channel("C9", "inc-secret", is_private=True)
@@ -87,7 +87,9 @@ async def test_with_the_endpoint_down_the_thread_still_posts(
 ) -> None:
     url = embeddings_api.url
     await embeddings_api.stop()  # nobody listens there any more
-    async for bot in bot_with(url):
+    # settle=False: the memory's embedding is retried until the endpoint is back, which it never
+    # is here (settling would only wait out its 30 s); the bot stops as a deploy would stop it
+    async for bot in bot_with(url, settle=False):
         await declare(bot, title="Orders API errors again")
         parent = await bot.sandbox.wait_for_message(
             "C1", lambda m: "past incident" in m.text and m.thread_ts in (None, m.ts)
