@@ -1,7 +1,7 @@
 """A sequence of statements → typed findings with their quotes (bot/reader/findings.py).
 
     read(statements, mode="narrative")   postmortem timeline entries and prose (the importer)
-    read(statements, mode="chat")        channel messages (the drafter)
+    read(statements, mode="chat")        channel messages (the drafter's read_chat, as typed findings)
 
 Precision first: a statement the cues cannot place gives no finding (an empty field beats a
 wrong one). Work is bounded: at most MAX_STATEMENTS statements of MAX_STATEMENT_CHARS each are
@@ -141,22 +141,22 @@ def _narrative(statements: list[Statement]) -> list[Finding]:
 
 
 def _chat(statements: list[Statement]) -> list[Finding]:
-    """Channel messages, read as a conversation (bot/reader/chat.py `read_chat`): the explicit
-    phrasings, then the sentence heads; each finding with the words it came from."""
+    """Channel messages: the drafter's reading (bot/reader/chat.py read_chat), as typed findings."""
     reading = read_chat([ChatMessage(s.author, s.text, s.at) for s in statements])
 
-    def quotes(finding: ChatFinding) -> tuple[Quote, ...]:
-        return tuple(quote(statements, said.message, said.words) for said in finding.quotes)
+    def quotes(found: ChatFinding) -> tuple[Quote, ...]:
+        return tuple(Quote(q.message, statements[q.message].ref, q.words) for q in found.quotes)
 
     findings = [
-        Finding(kind, f.text, quotes(f), stance=Stance.HEDGED if f.hedged else Stance.ASSERTED)
-        for kind, f in (
-            (Kind.CAUSE, reading.root_cause),
-            (Kind.FIX, reading.fix),
-            (Kind.FOUND, reading.found),
-            (Kind.FOLLOW_UP, reading.lesson),
-        )  # fmt: skip
-        if f is not None
+        Finding(Kind.ACTION, a.text, quotes(a), Outcome.DID_NOT_WORK, a.why) for a in reading.attempts if a.quotes
     ]
-    findings += [Finding(Kind.ACTION, a.text, quotes(a), Outcome.DID_NOT_WORK, a.why) for a in reading.attempts]
+    for kind, found in (
+        (Kind.CAUSE, reading.root_cause),
+        (Kind.FIX, reading.fix),
+        (Kind.FOUND, reading.found),
+        (Kind.FOLLOW_UP, reading.lesson),
+    ):
+        if found is not None and found.quotes:
+            stance_of = Stance.HEDGED if found.hedged else Stance.ASSERTED
+            findings.append(Finding(kind, found.text, quotes(found), stance=stance_of))
     return findings
