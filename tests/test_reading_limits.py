@@ -29,6 +29,7 @@ import bot.investigation.text as guard_text
 import bot.reader.chat as chat
 import bot.reader.cues as cues
 import bot.reader.over as phrases
+import bot.reader.sentences as reader_sentences
 from bot.drafting.phrases import says_it_is_over
 from bot.drafting.rules import OfflineDrafter
 from bot.fence import fence
@@ -170,6 +171,22 @@ def test_the_drafter_reads_crafted_messages_in_linear_work(monkeypatch: pytest.M
     assert draft.drafter == "offline"
     # a fixed number of patterns, each over each sentence once or twice
     assert tally[0] <= 40 * min(len(crafted), MESSAGE_CHARS)
+
+
+def test_the_drafter_scores_each_distinct_sentence_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    scored: list[int] = []
+    real_probability = reader_sentences.Head.probability
+
+    def counting(head: reader_sentences.Head, features: Any) -> float:
+        scored.append(1)
+        return real_probability(head, features)
+
+    monkeypatch.setattr(reader_sentences.Head, "probability", counting)
+    crafted = ("- x\n" * 10_000)[:MESSAGE_CHARS]  # 10,000 lines, 5,000 sentences (the reading's cap)
+    draft = OfflineDrafter().answer([entry("restarted the pool, still timing out"), entry(crafted, 1)], [])
+    assert draft.drafter == "offline"
+    # 3 kinds for each distinct (features, text) of a sentence, not 3 × 5,000
+    assert len(scored) <= 3 * 20
 
 
 def test_the_patterns_the_crafted_messages_broke_cannot_backtrack_over_the_rest() -> None:

@@ -174,6 +174,7 @@ def cues_of(text: str) -> frozenset[str]:
     return frozenset(name for name, cue in CUES.items() if cue.search(text[:SENTENCE_CHARS]))
 
 
+@lru_cache(maxsize=MAX_SENTENCES)
 def never(kind: str, text: str) -> bool:
     """`vetoed` for a sentence read by itself: what other rules' finds are checked against too."""
     return vetoed(kind, Sentence(text, 0, "", cues_of(text)))
@@ -222,22 +223,30 @@ def read_conversation(messages: Sequence[Message], models: SentenceModel | None 
     models = models or (_override[0] if _override else shipped_models())
     found = sentences(messages)
     reading = ConversationReading(found)
+    # a sentence's verdict depends on its features and text only: asked once for each distinct one
+    # (5,000 "- x" lines are a handful, not 15,000 vetoes and scores)
+    verdicts: dict[tuple[str, frozenset[str], str], float | None] = {}
+
+    def verdict(kind: str, s: Sentence) -> float | None:
+        key = (kind, s.features, s.text)
+        if key not in verdicts:
+            acted = kind != "attempt" or bool(s.features & ACTED)
+            head = models.heads.get(kind, NEVER)
+            verdicts[key] = head.probability(s.features) if acted and not vetoed(kind, s) else None
+        return verdicts[key]
+
     for kind in ("cause", "fix"):
         model, best = models.heads.get(kind, NEVER), None
         for i, s in enumerate(found):
-            if vetoed(kind, s):
-                continue
-            p = model.probability(s.features)
-            if p >= model.threshold and (best is None or p >= best.score):  # the later of equals
+            p = verdict(kind, s)
+            if p is not None and p >= model.threshold and (best is None or p >= best.score):  # the later of equals
                 best = Picked(i, p, hedged=kind == "cause" and "hedge" in s.features)
         setattr(reading, kind, best)
     model = models.heads.get("attempt", NEVER)
     for i, s in enumerate(found):
         # an attempt is something someone did: "the build fails to start", no action said, is a symptom
-        if vetoed("attempt", s) or not s.features & ACTED:
-            continue
-        p = model.probability(s.features)
-        if p >= model.threshold and len(reading.attempts) < model.keep:
+        p = verdict("attempt", s)
+        if p is not None and p >= model.threshold and len(reading.attempts) < model.keep:
             follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
             reading.attempts.append(Picked(i, p, follow=follow))
     return reading
