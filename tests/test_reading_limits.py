@@ -38,7 +38,7 @@ from bot.investigation.anthropic_investigator import AnthropicInvestigator
 from bot.investigation.guard import guard
 from bot.investigation.models import ModelAnswer, NowStatement
 from bot.models import Incident, TimelineEntry
-from bot.text_limits import DRAFT_CHARS, MESSAGE_CHARS, ReadLimits
+from bot.text_limits import DRAFT_CHARS, HEADING_LINES, MESSAGE_CHARS, ReadLimits
 from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -325,6 +325,40 @@ def test_parse_file_joins_each_section_once_and_parses_only_what_can_be_a_headin
     parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
     assert (parsed.drafts[0].root_cause or "").startswith("A leaked connection.")
     assert parsed_chars[0] == 0  # no line could be a Markdown heading: the parser is not asked
+
+
+@pytest.mark.parametrize("line", ["- x", "> x", "restarted the pods", "# h"])
+def test_parse_file_hands_the_parser_only_the_blocks_around_possible_headings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str
+) -> None:
+    handed: list[int] = []
+    real_markdown = document._MARKDOWN
+
+    class CountingMarkdown:
+        def parse(self, text: str) -> Any:
+            handed.append(text.count("\n") + 1)
+            return real_markdown.parse(text)
+
+    monkeypatch.setattr(document, "_MARKDOWN", CountingMarkdown())
+    head = "# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Notes\n"
+    path = tmp_path / "crafted.md"
+    path.write_text(head + f"{line}\n" * 10_000 + "\n## Fix\nRolled back the pool change.\n", encoding="utf-8")
+    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
+    draft = parsed.drafts[0]
+    assert draft.root_cause == "A leaked connection."
+    # 10,000 lines the parser's work grows with: only the headings' blocks are handed over, and
+    # at most HEADING_LINES of them (10,000 `# h` lines: the rest is the last section's text)
+    assert len(handed) == 1 and handed[0] <= (HEADING_LINES if line == "# h" else 12)
+    if line != "# h":
+        assert draft.resolution == "Rolled back the pool change."
+
+
+def test_a_heading_in_a_code_block_is_still_no_heading_when_blocks_are_read_apart() -> None:
+    text = "# Outage\n\n```\n- x\n\n# not a heading\n```\n\n   ```\n\nx\n\n## Root cause\n~~~\n# nor this\n"
+    headings = [h[3] for h in document._markdown_headings(text)]
+    assert headings == ["Outage"]  # the indented fence may be top-level: the rest is read whole
+    text = "# Outage\n\n<div>\n```\n\n# a heading after the HTML block\n\n```\n# in a fence\n"  # the div holds the first ```
+    assert [h[3] for h in document._markdown_headings(text)] == ["Outage", "a heading after the HTML block"]
 
 
 def test_comments_are_removed_and_an_unclosed_one_is_left_as_written() -> None:

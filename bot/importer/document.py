@@ -22,6 +22,7 @@ from markdown_it import MarkdownIt
 
 from bot.importer.vocabulary import normalize_heading, section_kind
 from bot.reader.text import plain
+from bot.text_limits import HEADING_LINES
 
 # kinds whose subsections are always part of them: "What went well" under "Lessons" is a lesson
 _SWALLOWING = frozenset({"lesson", "action_items", "failed_attempts", "timeline", "metadata"})
@@ -182,21 +183,36 @@ def _flat_front_matter(text: str, fence: str) -> tuple[dict[str, Any], str, int]
 def _markdown_headings(text: str) -> list[tuple[int, int, int, str]]:
     """(first line, line after, level, text) of every Markdown heading, 0-based lines.
 
-    The parser's work grows with lines, so it is handed only what can change a heading: nothing
-    when no line could be one (`#…` or an `===`/`---` underline, inside a list or quote too), and
-    a run of blank lines as one (Markdown reads two blank lines as it reads one)."""
+    The parser's work grows with lines, so it is handed only what can change a heading: the
+    blocks (`_blocks`) that hold a line that could be one (`#…` or an `===`/`---` underline,
+    inside a list or quote too), nothing after the last such line (Markdown decides a heading
+    from the lines before it), a run of blank lines as one, and at most `HEADING_LINES` lines:
+    past them the rest of the document is its last section's text."""
     lines = text.split("\n")
-    if not any(_MAYBE_HEADING.match(line) for line in lines):
+    maybe = [bool(_MAYBE_HEADING.match(line)) for line in lines]
+    if not any(maybe):
         return []
     kept: list[str] = []
     where: list[int] = []  # the original line of each kept one
-    blank_before = False
-    for number, line in enumerate(lines):
-        blank = not line.strip(" \t")  # as Markdown reads a blank line
-        if not (blank and blank_before):
-            kept.append(line)
-            where.append(number)
-        blank_before = blank
+    for start, end in _blocks(lines):
+        if not any(maybe[start:end]):
+            continue
+        if kept and kept[-1].strip(" \t"):
+            kept.append("")  # blocks are read apart: a blank line between them changes no heading
+            where.append(where[-1])
+        blank_before = False
+        for number in range(start, end):
+            blank = not lines[number].strip(" \t")  # as Markdown reads a blank line
+            if not (blank and blank_before):
+                kept.append(lines[number])
+                where.append(number)
+            blank_before = blank
+        if len(kept) >= HEADING_LINES:
+            break
+    last = len(where) - 1
+    while not maybe[where[last]]:
+        last -= 1  # nothing after the last line that could be a heading changes one
+    del kept[min(last + 1, HEADING_LINES) :], where[min(last + 1, HEADING_LINES) :]
     tokens = _MARKDOWN.parse("\n".join(kept))
     found = []
     for i, token in enumerate(tokens):
@@ -204,6 +220,65 @@ def _markdown_headings(text: str) -> list[tuple[int, int, int, str]]:
             start, end = token.map
             found.append((where[start], where[end - 1] + 1, int(token.tag[1]), tokens[i + 1].content))
     return found
+
+
+# Where a document can be cut into blocks that Markdown reads alike apart or together: before a
+# line at column 0 after a blank line, and before and after a `#` heading at column 0, unless a
+# fenced code block or an HTML block is open there. A fence of the document (at column 0, or
+# indented 1-3 spaces with no list item open) is followed to its close; from an HTML block that
+# can hold blank lines (`<!--`, `<pre`…), a fence that may be in a list item or in an HTML block,
+# the rest is one block.
+_ATX = re.compile(r"#{1,6}(?:[ \t]|$)")
+_FENCE_OPEN = re.compile(r"( {0,3})(`{3,}(?!.*`)|~{3,})")
+_FENCE_CLOSE = re.compile(r" {0,3}(`{3,}|~{3,})[ \t]*$")
+_HTML_START = re.compile(r" {0,3}<")
+_ITEM = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # a list item begins (or a `- - -` rule)
+_HTML_LONG = re.compile(r" {0,3}<(?:(?:script|pre|style|textarea)(?:[ \t>]|$)|!|\?)", re.I)
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, int]]:
+    """(start, end) line ranges that together are the document (see above)."""
+    cuts = [0]
+    fence = ""  # the open fence's marker
+    in_html = False  # an HTML block that ends at a blank line may be open
+    in_list = False  # a list item may be open (a fence indented 1-3 spaces may be in it)
+    for number, line in enumerate(lines):
+        if fence:
+            close = _FENCE_CLOSE.match(line)
+            if close and close.group(1)[0] == fence[0] and len(close.group(1)) >= len(fence):
+                fence = ""
+            continue
+        first = line[:1]
+        if first in ("", " ", "\t"):  # blank or indented: never a cut
+            if not line.strip(" \t"):
+                in_html = False
+                continue
+            opened = _FENCE_OPEN.match(line)
+            if (opened and (in_list or in_html)) or _HTML_LONG.match(line):
+                break  # the rest is one block
+            if opened:
+                fence = opened.group(2)  # no list item is open: the fence is the document's
+            elif _HTML_START.match(line):
+                in_html = True
+            in_list = in_list or bool(_ITEM.match(line))
+            continue
+        opened = _FENCE_OPEN.match(line) if first in "`~" else None
+        if (opened and in_html) or (first == "<" and _HTML_LONG.match(line)):
+            break
+        if not in_html:
+            heading = first == "#" and bool(_ATX.match(line))
+            if number and (heading or not lines[number - 1].strip(" \t")) and cuts[-1] != number:
+                cuts.append(number)
+                in_list = False  # every list item is closed here
+            if heading:
+                cuts.append(number + 1)
+        in_list = in_list or bool(_ITEM.match(line))
+        if opened:
+            fence = opened.group(2)
+        elif first == "<":
+            in_html = True
+    ends = [*cuts[1:], len(lines)]
+    return [(start, end) for start, end in zip(cuts, ends, strict=True) if start < end]
 
 
 def _shaped_headings(lines: list[str]) -> list[tuple[int, int, int, str]]:
