@@ -11,7 +11,8 @@ separates a true match from a neighbour instead, each feature measured per query
 - standout: how many standard deviations its relevance stands above the candidates' mean;
 - agreement: the share of the independent signals that agree (same error signature, shared
   mechanism concepts, same service, close in meaning);
-- head: the query's weight (idf) found in the memory's title and symptoms, not the whole document;
+- head: the query's weight (idf) found in the memory's title, symptoms and error, not the whole
+  document;
 - head_lead: how far its head stands above the best other candidate's;
 - score_lead, score_z: the fused score's distance to the best other candidate's, and how many
   standard deviations it stands above the candidates' mean (ranking's own margin);
@@ -23,9 +24,9 @@ separates a true match from a neighbour instead, each feature measured per query
 Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features): on the
 first reports' tuning fold the head and its standout separated best lexically (as well as the
 z-score alone, without lifting a lone word match), and the lead in meaning added most with
-semantic recall on. A query recalled with meaning (semantic
-recall on, its vector in time) is judged by the file's "semantic" model, fitted on a semantic
-replay, so a memory found by meaning alone can be strong; without it, by the lexical one.
+semantic recall on. A query recalled with meaning (semantic recall on, its vector in time) is
+judged by the file's "semantic" model, fitted on a semantic replay, so a memory found by meaning
+alone can be strong; without it, by the lexical one.
 
 They are combined by a logistic model whose coefficients are data (bot/data/recall_judgement.json),
 fitted on first reports of real incidents by organisation fold (bench/fit_recall_judgement.py,
@@ -54,6 +55,7 @@ MAX_WEAK = 3
 """The weak line names at most this many."""
 STANDOUT_CAP = 5.0
 SERVICE_SURE = 0.4
+"""Relevance from which a memory in the incident's own service posts a thread (Judgement.sure)."""
 JUDGED_CANDIDATES = 40
 """The fused scores' spread (score_z) is read as if the store had answered with at least this many
 candidates, the missing ones scoring 0: in a bank of one or four memories (a new team's, the
