@@ -19,8 +19,8 @@ DRAFT_CHARS = 120_000
 DOCUMENT_CHARS = 2_000_000
 # An imported document is read for Markdown headings in its first this many lines that can hold
 # one (the blocks around lines that could be a heading, bot/importer/document.py); past them, the
-# rest is its last section's text. The longest document of eval/, tests/ and docs/ hands it 285.
-HEADING_LINES = 600
+# rest is its last section's text. eval/: a postmortem hands it at most 96, an alert write-up 285.
+HEADING_LINES = 400
 # Messages kept per incident: past this, the oldest are dropped (and counted).
 INCIDENT_MESSAGES = 5_000
 

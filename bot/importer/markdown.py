@@ -72,7 +72,8 @@ def _join(lines: list[str]) -> str:
         if stripped.startswith(("```", "~~~")):
             in_fence, joinable = not in_fence, False
             continue
-        if not in_fence and _THEMATIC_BREAK.match(line):
+        first = stripped[0]  # each pattern below starts with one of a few characters: asked only then
+        if not in_fence and first in "-*_" and _THEMATIC_BREAK.match(line):
             joinable = False
             continue
         hard_break = not in_fence and stripped.endswith("\\") and not stripped.endswith("\\\\")
@@ -84,10 +85,16 @@ def _join(lines: list[str]) -> str:
             continue  # an image: nothing to read
         if code:
             out.append(line.rstrip())
-        elif stripped and joinable and not _LIST_ITEM.match(line) and not _OWN_LINE.match(stripped):
+        elif (
+            stripped
+            and joinable
+            and not (first in "-*+0123456789" and _LIST_ITEM.match(line))
+            and not (first in "|>#" and _OWN_LINE.match(stripped))
+        ):
             out[-1] += " " + stripped
         else:
-            out.append(_OTHER_BULLET.sub("- ", stripped, count=1))  # "*", "+" and "-" are one bullet
+            bullet = first in "*+"  # "*", "+" and "-" are one bullet
+            out.append(_OTHER_BULLET.sub("- ", stripped, count=1) if bullet else stripped)
         joinable = bool(stripped) and not code and not stripped.startswith("|") and not hard_break
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
 
