@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -236,9 +237,10 @@ _ITEM = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")  # a list item beg
 _HTML_LONG = re.compile(r" {0,3}<(?:(?:script|pre|style|textarea)(?:[ \t>]|$)|!|\?)", re.I)
 
 
-def _blocks(lines: list[str]) -> list[tuple[int, int]]:
-    """(start, end) line ranges that together are the document (see above)."""
-    cuts = [0]
+def _blocks(lines: list[str]) -> Iterator[tuple[int, int]]:
+    """(start, end) line ranges that together are the document (see above), as they are found:
+    the reader stops asking past its cap."""
+    start = 0
     fence = ""  # the open fence's marker
     in_html = False  # an HTML block that ends at a blank line may be open
     in_list = False  # a list item may be open (a fence indented 1-3 spaces may be in it)
@@ -267,18 +269,19 @@ def _blocks(lines: list[str]) -> list[tuple[int, int]]:
             break
         if not in_html:
             heading = first == "#" and bool(_ATX.match(line))
-            if number and (heading or not lines[number - 1].strip(" \t")) and cuts[-1] != number:
-                cuts.append(number)
-                in_list = False  # every list item is closed here
+            if number and (heading or not lines[number - 1].strip(" \t")) and start != number:
+                yield start, number
+                start, in_list = number, False  # every list item is closed here
             if heading:
-                cuts.append(number + 1)
+                yield start, number + 1
+                start = number + 1
         in_list = in_list or bool(_ITEM.match(line))
         if opened:
             fence = opened.group(2)
         elif first == "<":
             in_html = True
-    ends = [*cuts[1:], len(lines)]
-    return [(start, end) for start, end in zip(cuts, ends, strict=True) if start < end]
+    if start < len(lines):
+        yield start, len(lines)
 
 
 def _shaped_headings(lines: list[str]) -> list[tuple[int, int, int, str]]:
