@@ -284,11 +284,13 @@ def _blocks(lines: list[str]) -> Iterator[tuple[int, int]]:
         yield start, len(lines)
 
 
-def _shaped_headings(lines: list[str]) -> list[tuple[int, int, int, str]]:
+def _shaped_headings(lines: list[str], bold_only: bool = False) -> list[tuple[int, int, int, str]]:
     """Headings by line shape: a short line alone that names a section ('Root cause:', 'ROOT
-    CAUSE', '**Fix**'), after a blank line or at the start."""
+    CAUSE', '**Fix**'), after a blank line or at the start; `bold_only`: only '**Fix**' ones."""
     found = []
     for i, line in enumerate(lines):
+        if bold_only and not line.lstrip().startswith(("**", "__")):
+            continue  # as _BOLD_LINE reads a line
         stripped = line.strip()
         if not stripped or len(stripped) > 80 or (i > 0 and lines[i - 1].strip()) or _LIST_ITEM.match(line):
             continue
@@ -316,7 +318,7 @@ def parse_document(text: str) -> Document:
     else:  # a bold line alone that names a section is a heading too ("**Root cause**")
         taken = {h[0] for h in headings}
         headings = sorted(
-            headings + [h for h in _shaped_headings(lines) if h[0] not in taken and _BOLD_LINE.match(lines[h[0]])]
+            headings + [h for h in _shaped_headings(lines, True) if h[0] not in taken and _BOLD_LINE.match(lines[h[0]])]
         )
 
     title = _meta_title(meta)
