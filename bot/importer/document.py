@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,14 +191,17 @@ def _markdown_headings(text: str) -> list[tuple[int, int, int, str]]:
     from the lines before it), a run of blank lines as one, and at most `HEADING_LINES` lines:
     past them the rest of the document is its last section's text."""
     lines = text.split("\n")
-    maybe = [bool(_MAYBE_HEADING.match(line)) for line in lines]
-    if not any(maybe):
+    # the lines that could be a heading, in order (a blank line never is: 40,000 of them are not asked)
+    maybe = [i for i, line in enumerate(lines) if line and _MAYBE_HEADING.match(line)]
+    if not maybe:
         return []
+    could = set(maybe)
     kept: list[str] = []
     where: list[int] = []  # the original line of each kept one
     for start, end in _blocks(lines):
-        if not any(maybe[start:end]):
-            continue
+        first = bisect_left(maybe, start)
+        if first == len(maybe) or maybe[first] >= end:
+            continue  # no line of the block could be a heading
         if kept and kept[-1].strip(" \t"):
             kept.append("")  # blocks are read apart: a blank line between them changes no heading
             where.append(where[-1])
@@ -211,7 +215,7 @@ def _markdown_headings(text: str) -> list[tuple[int, int, int, str]]:
         if len(kept) >= HEADING_LINES:
             break
     last = len(where) - 1
-    while not maybe[where[last]]:
+    while where[last] not in could:
         last -= 1  # nothing after the last line that could be a heading changes one
     del kept[min(last + 1, HEADING_LINES) :], where[min(last + 1, HEADING_LINES) :]
     tokens = _MARKDOWN.parse("\n".join(kept))
@@ -245,6 +249,9 @@ def _blocks(lines: list[str]) -> Iterator[tuple[int, int]]:
     in_html = False  # an HTML block that ends at a blank line may be open
     in_list = False  # a list item may be open (a fence indented 1-3 spaces may be in it)
     for number, line in enumerate(lines):
+        if not line:  # a blank line closes no fence and any HTML block that ends at one
+            in_html = False
+            continue
         if fence:
             close = _FENCE_CLOSE.match(line)
             if close and close.group(1)[0] == fence[0] and len(close.group(1)) >= len(fence):
