@@ -296,9 +296,9 @@ def _shaped_headings(lines: list[str], bold_only: bool = False) -> list[tuple[in
     CAUSE', '**Fix**'), after a blank line or at the start; `bold_only`: only '**Fix**' ones."""
     found = []
     for i, line in enumerate(lines):
-        if bold_only and not line.lstrip().startswith(("**", "__")):
-            continue  # as _BOLD_LINE reads a line
         stripped = line.strip()
+        if bold_only and not stripped.startswith(("**", "__")):
+            continue  # as _BOLD_LINE reads a line
         if not stripped or len(stripped) > 80 or (i > 0 and lines[i - 1].strip()) or _LIST_ITEM.match(line):
             continue
         bold = _BOLD_LINE.match(line)
