@@ -8,7 +8,6 @@ database, cloned from a migrated template, so tests never see each other's rows.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import shutil
@@ -87,8 +86,8 @@ async def template_database(admin_dsn: str) -> AsyncIterator[str]:
         await conn.close()
 
 
-async def _fresh_database(admin_dsn: str, template: str | None) -> str:
-    name = f"im_t_{uuid.uuid4().hex[:12]}"
+async def _fresh_database(admin_dsn: str, template: str | None, name: str | None = None) -> str:
+    name = name or f"im_t_{uuid.uuid4().hex[:12]}"
     conn = await _admin(admin_dsn)
     try:
         await conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
@@ -110,28 +109,34 @@ class Clones:
 
     A clone and a drop mostly wait on the server's disk (the copy's WAL; a checkpoint per DROP),
     so the next test's clone is made while this test runs and a used one is dropped while the next
-    runs. Every test still starts on a fresh clone; the session ends once all are dropped."""
+    runs. Every test still starts on a fresh clone; the session ends once all are dropped.
+
+    Work begun in the background can see its connect timeout run out while a synchronous test
+    holds the event loop (the clock runs on, the loop does not): it is then done again."""
 
     def __init__(self, admin_dsn: str, template: str | None) -> None:
         self.admin_dsn, self.template = admin_dsn, template
-        self._next: asyncio.Task[str] | None = None
-        self._drops: list[asyncio.Task[None]] = []
+        self._next: tuple[str, asyncio.Task[str]] | None = None
+        self._drops: dict[str, asyncio.Task[None]] = {}
         self._dropping = asyncio.Semaphore(4)  # a slow server is not sent every drop at once
 
-    def _clone(self) -> asyncio.Task[str]:
-        return asyncio.create_task(_fresh_database(self.admin_dsn, self.template))
+    def _clone(self) -> tuple[str, asyncio.Task[str]]:
+        name = f"im_t_{uuid.uuid4().hex[:12]}"
+        return name, asyncio.create_task(_fresh_database(self.admin_dsn, self.template, name))
 
     async def take(self) -> str:
-        made, self._next = self._next or self._clone(), None
+        (name, made), self._next = self._next or self._clone(), None
         try:
-            name = await made
-        except (OSError, asyncpg.PostgresError):  # made ahead, by a server that was busy: once more, now
-            name = await self._clone()
+            await made
+        except (OSError, asyncpg.PostgresError):  # TimeoutError is an OSError
+            self.give_back(with_database(self.admin_dsn, name))  # it may be made all the same
+            name = await _fresh_database(self.admin_dsn, self.template)
         self._next = self._clone()
         return with_database(self.admin_dsn, name)
 
     def give_back(self, dsn: str) -> None:
-        self._drops.append(asyncio.create_task(self._drop(urlsplit(dsn).path.lstrip("/"))))
+        name = urlsplit(dsn).path.lstrip("/")
+        self._drops[name] = asyncio.create_task(self._drop(name))
 
     async def _drop(self, name: str) -> None:
         async with self._dropping:
@@ -139,9 +144,14 @@ class Clones:
 
     async def close(self) -> None:
         if self._next is not None:
-            with contextlib.suppress(OSError, asyncpg.PostgresError):
-                await _drop(self.admin_dsn, await self._next)
-        await asyncio.gather(*self._drops)  # a drop that failed fails the session's teardown
+            name, made = self._next
+            await asyncio.gather(made, return_exceptions=True)
+            self.give_back(with_database(self.admin_dsn, name))  # IF EXISTS: made or not
+        names = list(self._drops)
+        done = await asyncio.gather(*self._drops.values(), return_exceptions=True)
+        for name, outcome in zip(names, done, strict=True):
+            if isinstance(outcome, Exception):
+                await _drop(self.admin_dsn, name)  # once more, the loop running; failing now fails the session
 
 
 @pytest.fixture(scope="session")
