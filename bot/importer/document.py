@@ -97,7 +97,7 @@ def clean_html(text: str) -> str:
     out = []
     in_fence = False
     for line in without_comments(text).split("\n"):
-        if _FENCE.match(line):
+        if ("```" in line or "~~~" in line) and _FENCE.match(line):  # the pattern only where it can match
             in_fence = not in_fence
         if in_fence or not ("<" in line or "&" in line):
             out.append(line)
@@ -117,7 +117,7 @@ def outside_code(lines: list[str]) -> list[str]:
     out: list[str] = []
     in_fence = False
     for line in lines:
-        if _FENCE.match(line):
+        if ("```" in line or "~~~" in line) and _FENCE.match(line):
             in_fence = not in_fence
         elif not in_fence:
             out.append(line)

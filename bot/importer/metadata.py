@@ -136,7 +136,7 @@ def key_value(line: str) -> tuple[str, str] | None:
     if stripped.startswith("|"):
         cells = [plain(c) for c in stripped.strip("|").split("|")]
         return (cells[0], cells[1]) if len(cells) == 2 and cells[0] and cells[1] else None
-    match = _KEY_VALUE.match(line)
+    match = _KEY_VALUE.match(line) if ":" in line else None  # no colon, no `Key: value` (10,000 list items)
     if not match or "http" in match.group("key"):
         return None
     return plain(match.group("key")), plain(match.group("value").lstrip("*_ "))
