@@ -124,7 +124,9 @@ def _units(text: str) -> list[str]:
             units[-1] += " " + stripped
             continue
         open_colon = False
-        units += [s for s in _SENTENCE.split(" ".join(stripped.split())) if s]
+        one = " ".join(stripped.split())
+        # a sentence ends only after ".", "!" or "?": a line without one is one unit, unsplit
+        units += [s for s in _SENTENCE.split(one) if s] if ("." in one or "!" in one or "?" in one) else [one]
         open_colon = stripped.endswith(":")
     return units
 
