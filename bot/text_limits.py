@@ -15,6 +15,11 @@ MESSAGE_CHARS = 40_000
 # A draft reads the incident's newest messages, at most this many and this many characters in all.
 DRAFT_MESSAGES = 500
 DRAFT_CHARS = 120_000
+# A draft reads at most this many sentences (lines, at least) of any one message, its first: one
+# member's flood (40k of "- x" lines is 10,000) cannot push what others said out of the
+# conversation reader's newest-2,000-sentence budget (bot/reader/conversation.py). eval/'s real
+# conversations say at most 12 in one message.
+MESSAGE_SENTENCES = 100
 # An imported postmortem (Markdown or plain text) longer than this is refused, not cut.
 DOCUMENT_CHARS = 2_000_000
 # An imported document is read for Markdown headings in its first this many lines that can hold

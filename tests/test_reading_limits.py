@@ -189,6 +189,22 @@ def test_the_drafter_scores_each_distinct_sentence_once(monkeypatch: pytest.Monk
     assert len(scored) <= 3 * 20
 
 
+def test_one_members_flood_does_not_push_the_fix_others_said_out_of_the_draft() -> None:
+    said = [
+        ("ana", "Checkout requests time out since the deploy"),
+        ("ben", "the fix was rolling back the pool change"),
+        ("ana", "confirmed, errors at zero"),
+        ("eve", ("- x\n" * 10_000)[:MESSAGE_CHARS]),  # 10,000 lines, the newest message
+    ]
+    channel = [
+        TimelineEntry(author=a, text=t, at=T0 + timedelta(minutes=i), message_ts=f"1772442{i:03d}.1")
+        for i, (a, t) in enumerate(said)
+    ]
+    draft = OfflineDrafter().answer(channel, [])
+    assert draft.resolution is not None and "Rolling back the pool change" in draft.resolution.text
+    assert draft.resolution.quotes[0].author == "ben"
+
+
 def test_the_patterns_the_crafted_messages_broke_cannot_backtrack_over_the_rest() -> None:
     assert unbounded_then_more(cues.CHAT_SPLIT) == []
     assert unbounded_then_more(cues.CHAT_FAILED) == []

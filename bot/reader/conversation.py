@@ -16,9 +16,11 @@ recovers "again", confesses the cause, or names an earlier fix that has not take
 the rest, the best-scoring sentence over its kind's threshold is the cause (hedged when it says
 "I think", "looks like"…) and the fix; every attempt over its threshold is an attempt.
 
-Bounded: each message is read up to the caller's cap, each sentence up to `SENTENCE_CHARS`, at
-most `MAX_SENTENCES` sentences, the newest (the end of a channel says the fix); the patterns have
-no unbounded backtracking, so the work grows linearly with what is read.
+Bounded: each message is read up to the caller's cap and its first `MESSAGE_SENTENCES`
+sentences (bot/text_limits.py: one member's flood does not push what others said out of the
+budget), each sentence up to `SENTENCE_CHARS`, at most `MAX_SENTENCES` sentences, the newest (the
+end of a channel says the fix); the patterns have no unbounded backtracking, so the work grows
+linearly with what is read.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from pathlib import Path
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.sentences import Head, SentenceModel
+from bot.text_limits import MESSAGE_SENTENCES
 
 SENTENCE_CHARS = 1_000
 MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of short lines, 10,000
@@ -114,7 +117,7 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
     for index in range(len(messages) - 1, -1, -1):  # past the cap, the oldest go unread: the end says the fix
         if room <= 0:
             break
-        said = split_sentences(messages[index].text, room)
+        said = split_sentences(messages[index].text, min(room, MESSAGE_SENTENCES))
         newest_first.append((index, said))
         room -= len(said)
     out = [Sentence(text, index, messages[index].author) for index, said in reversed(newest_first) for text in said]
