@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, timedelta
@@ -31,6 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import bot.reader.fit as reader_fit  # noqa: E402
 from bench.reading_eval_conversations import CONVERSATIONS, Drafted, score  # noqa: E402
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.scoring import Ratio, holds_half  # noqa: E402
@@ -42,7 +42,7 @@ from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 # (where a wrong line misleads most) at 0.8
 THRESHOLDS = {"cause": 0.5, "fix": 0.6, "attempt": 0.8}
 KEEP = {"cause": 1, "fix": 1, "attempt": 20}  # the best cause and fix; every attempt sure enough
-L2, EPOCHS, RATE = 1.0, 200, 0.5
+L2, EPOCHS, RATE = 1.0, 200, 0.5  # batch gradient descent (bot/reader/fit.py)
 
 
 def conversations(fold: str | None = None, folder: Path = CONVERSATIONS) -> list[tuple[dict[str, Any], dict]]:
@@ -67,28 +67,14 @@ def is_kind(kind: str, text: str, label: dict[str, Any]) -> bool:
 
 
 def fit(examples: Sequence[tuple[Collection[str], bool]], *, threshold: float, keep: int) -> Head:
-    """Logistic regression by batch gradient descent, each class weighted to half the total (the
-    positives are few), L2 on the weights (not the bias). Deterministic: starts from zero."""
-    names = sorted({name for features, _ in examples for name in features})
-    index = {name: i for i, name in enumerate(names)}
-    rows = [([index[n] for n in features], 1 if label else 0) for features, label in examples]
-    positives, n = sum(y for _, y in rows), len(rows)
-    if not n or not positives or positives == n:
+    """One head by the reader's fitting routine (bot/reader/fit.py, batch gradient descent), the
+    coefficients rounded to 4 places as shipped."""
+    positives = sum(1 for _, label in examples if label)
+    if not positives or positives == len(examples):
         return Head(threshold=2.0, keep=keep)  # nothing to learn from: nothing passes
-    balance = {1: n / (2 * positives), 0: n / (2 * (n - positives))}
-    w, b = [0.0] * len(names), 0.0
-    for _ in range(EPOCHS):
-        grad, grad_b = [0.0] * len(names), 0.0
-        for row, y in rows:
-            z = b + sum(w[i] for i in row)
-            g = (1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))) - y) * balance[y]
-            grad_b += g
-            for i in row:
-                grad[i] += g
-        b -= RATE * grad_b / n
-        for i in range(len(w)):
-            w[i] -= RATE * (grad[i] + L2 * w[i]) / n
-    return Head(round(b, 4), {name: round(w[i], 4) for name, i in index.items() if abs(w[i]) >= 1e-4}, threshold, keep)
+    head = reader_fit.fit_head(examples, steps="batch", epochs=EPOCHS, rate=RATE, l2=L2)
+    weights = {name: round(w, 4) for name, w in sorted(head.weights.items()) if abs(w) >= 1e-4}
+    return Head(round(head.bias, 4), weights, threshold, keep)
 
 
 def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str) -> SentenceModel:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from collections import defaultdict
@@ -30,6 +29,7 @@ from pathlib import Path, PurePath
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.importer.markdown as markdown  # noqa: E402
+import bot.reader.fit as reader_fit  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
 from bot.importer.scoring import Truth, holds_half, keyword_in, load_truth, score  # noqa: E402
 from bot.reader.sentences import Candidate, Head, SentenceModel, features, use_model  # noqa: E402
@@ -69,7 +69,8 @@ def label(truth: Truth, head: str, text: str) -> int:
 
 
 def fit_head(docs: list[Doc], head: str) -> Head:
-    """SGD (AdaGrad steps) on the L2-penalised log-loss, positives weighted to balance the classes."""
+    """The reader's fitting routine (bot/reader/fit.py): AdaGrad steps on the L2-penalised log-loss,
+    positives weighted to balance the classes; a word only when enough organisations use it."""
     orgs: dict[str, set[str]] = defaultdict(set)
     for truth, cands in docs:
         for feats, _ in cands:
@@ -78,23 +79,7 @@ def fit_head(docs: list[Doc], head: str) -> Head:
     kept = {f for f, o in orgs.items() if len(o) >= MIN_ORGS or not f.startswith(("w:", "b:"))}
     kept = {f for f in kept if PAIRS or not f.startswith("b:")}
     rows = [([f for f in feats if f in kept], label(t, head, c.text)) for t, cands in docs for feats, c in cands]
-    positives = sum(y for _, y in rows) or 1
-    weight = {1: (len(rows) - positives) / positives, 0: 1.0}
-    w: dict[str, float] = defaultdict(float)
-    g2: dict[str, float] = defaultdict(lambda: 1e-6)
-    bias, bias_g2 = 0.0, 1e-6
-    for _ in range(EPOCHS):
-        for feats, y in rows:
-            z = bias + sum(w[f] for f in feats)
-            p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
-            g = (p - y) * weight[y]
-            bias_g2 += g * g
-            bias -= RATE * g / math.sqrt(bias_g2)
-            for f in feats:
-                gf = g + L2 * w[f]
-                g2[f] += gf * gf
-                w[f] -= RATE * gf / math.sqrt(g2[f])
-    return Head(bias, dict(w))
+    return reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS, rate=RATE, l2=L2)
 
 
 def field_outcome(truth: Truth, head: str, chosen: list[str]) -> str:

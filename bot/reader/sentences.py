@@ -8,7 +8,7 @@ its crude-stemmed words and word pairs, the cues it matches, the section it sits
 document it is; a head per field ("cause", "fix") gives the probability that it says that field.
 
 The coefficients are data (bot/data/reader_sentences.json), fitted by bench/fit_reader_sentences.py
-on one organisation fold of eval/postmortems and reported on the other (then the other way). Pure
+(with bot/reader/fit.py, the reader's one fitting routine) on one organisation fold of eval/postmortems and reported on the other (then the other way). Pure
 Python at run time: a dictionary look-up per feature; work linear in the text (capped per
 sentence and per document).
 """
@@ -84,6 +84,11 @@ def features(candidate: Candidate) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def sigmoid(z: float) -> float:
+    """The logistic function, clamped so that no score overflows (shared with bot/reader/fit.py)."""
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
 @dataclass(slots=True)
 class Head:
     bias: float = 0.0
@@ -92,8 +97,7 @@ class Head:
     keep: int = 2  # at most this many sentences make the field
 
     def probability(self, feats: Sequence[str]) -> float:
-        z = self.bias + sum(self.weights.get(f, 0.0) for f in feats)
-        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        return sigmoid(self.bias + sum(self.weights.get(f, 0.0) for f in feats))
 
 
 @dataclass(slots=True)
