@@ -8,7 +8,7 @@ and why it failed.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -26,7 +26,6 @@ from bot.reader.cues import (
     LESSON_MARKER,
     STARTS_WITH_ACTION,
 )
-from bot.reader.sentences import SentenceModel
 
 # a bare "still timing out" answers the message before it, if it came soon after
 FOLLOW_UP_WITHIN = timedelta(minutes=30)
@@ -111,27 +110,23 @@ def whole(text: str) -> str:
     return clip(text[:1].upper() + text[1:]) if text else ""
 
 
-def read_chat(
-    messages: Sequence[ChatMessage], *, skip: Collection[int] = (), models: SentenceModel | None = None
-) -> ChatReading:
+def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
     """What the channel says of the cause, the fix, how it was found, the lesson and the attempts
     that did not work. The explicit phrasings come first ("root cause was …", "the fix was …",
     "restarted X, still failing", an action then a recovery); the conversation's models
-    (bot/reader/conversation.py) fill what they leave empty. Messages in `skip` (marked by a person,
-    drafted from their marks) are read as context but give no finding."""
-    talk = read_conversation([Message(m.author, m.text) for m in messages], models)
+    (bot/reader/conversation.py) fill what they leave empty."""
+    talk = read_conversation([Message(m.author, m.text) for m in messages])
     sentences = [_Sentence(s.message, s.text, messages[s.message].at) for s in talk.sentences]
-    own = [s for s in sentences if s.message not in skip]
     reading = ChatReading()
-    reading.attempts = _explicit_attempts(own)
-    reading.root_cause = _last(own, CAUSE_MARKER, "cause") or _confessed(own) or _picked(talk, talk.cause, skip)
-    reading.fix = _last(own, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix, skip), _action_then_recovery(own))
-    reading.found = _diagnosis(own)
-    reading.lesson = _last(own, LESSON_MARKER, "lesson")
+    reading.attempts = _explicit_attempts(sentences)
+    reading.root_cause = _last(sentences, CAUSE_MARKER, "cause") or _confessed(sentences) or _picked(talk, talk.cause)
+    reading.fix = _last(sentences, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix), _action_then_recovery(sentences))
+    reading.found = _diagnosis(sentences)
+    reading.lesson = _last(sentences, LESSON_MARKER, "lesson")
     used = {q.message for a in reading.attempts for q in a.quotes}
     for picked in talk.attempts:
         sentence = talk.sentences[picked.sentence]
-        if sentence.message in skip or sentence.message in used:
+        if sentence.message in used:
             continue
         split = split_attempt(sentence.text) or _split_at_outcome(sentence.text)
         action, why = split if split else (whole(sentence.text), "")
@@ -163,12 +158,10 @@ def _said(sentence: _Sentence) -> Said:
     return Said(sentence.message, sentence.text)
 
 
-def _picked(talk: ConversationReading, picked: Picked | None, skip: Collection[int]) -> ChatFinding | None:
+def _picked(talk: ConversationReading, picked: Picked | None) -> ChatFinding | None:
     if picked is None:
         return None
     sentence = talk.sentences[picked.sentence]
-    if sentence.message in skip:
-        return None
     return ChatFinding(whole(sentence.text), (Said(sentence.message, sentence.text),), hedged=picked.hedged)
 
 

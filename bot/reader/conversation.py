@@ -221,9 +221,10 @@ def shipped_models() -> SentenceModel:
     return SentenceModel.from_json(json.loads(MODEL_FILE.read_text(encoding="utf-8")))
 
 
-def read_conversation(messages: Sequence[Message], models: SentenceModel | None = None) -> ConversationReading:
-    """The cause, the fix and the failed attempts a conversation states (see the module's docstring)."""
-    models = models or (_override[0] if _override else shipped_models())
+def read_conversation(messages: Sequence[Message]) -> ConversationReading:
+    """The cause, the fix and the failed attempts a conversation states (see the module's docstring),
+    by the shipped heads or those `use_models` set."""
+    models = _override[0] if _override else shipped_models()
     found = sentences(messages)
     reading = ConversationReading(found)
     # a sentence's verdict depends on its features and text only: asked once for each distinct one
