@@ -227,3 +227,26 @@ async def test_a_model_too_slow_or_failing_leaves_the_rules_draft_with_a_note(fa
         assert failing.drafter == "offline" and "error (500)" in failing.notes[0]
     finally:
         await slow.aclose()
+
+
+async def test_one_member_posting_many_messages_does_not_hide_the_fix_others_said_from_the_model(
+    fake_api: FakeMessagesAPI,
+) -> None:
+    said = [("ana", "checkout requests time out since the deploy"), ("ben", "the fix was rolling back the pool change")]
+    said += [("eve", f"latency graph {i} shows retries") for i in range(400)]  # past the 300 the model is shown
+    channel = [
+        TimelineEntry(author=a, text=t, at=T0 + timedelta(minutes=i), message_ts=f"1772{i:06d}.000100")
+        for i, (a, t) in enumerate(said)
+    ]
+    fake_api.script(
+        model_answer(resolution={"text": "Rolled back the pool change",
+                                 "quotes": [{"message_id": "m2", "quote": "rolling back the pool change"}]})
+    )  # fmt: skip
+    model = drafter(fake_api)
+    try:
+        draft = await model.draft(incident(), channel, [])
+    finally:
+        await model.aclose()
+    assert draft.drafter == "anthropic:claude-test"
+    assert draft.resolution is not None and [q.author for q in draft.resolution.quotes] == ["ben"]
+    assert "102 older messages are left out" in fake_api.requests[0].prompt

@@ -125,12 +125,23 @@ def test_the_reader_reads_a_crafted_flood_within_its_caps_in_linear_work(monkeyp
     reading = read_conversation([Message("ana", flood)] * 3)
     assert len(reading.sentences) <= conversation.MAX_SENTENCES
     assert all(len(s.text) <= conversation.SENTENCE_CHARS for s in reading.sentences)
-    once = tally[0]
-    assert 0 < once <= 60 * 3 * len(flood)  # each cue group over each sentence once
-    tally[0] = 0
-    conversation.cues_of.cache_clear()
-    read_conversation([Message("ana", flood + " " + flood)] * 3)  # twice the text, about twice the work
-    assert tally[0] <= 2.2 * once
+    assert 0 < tally[0] <= 60 * 3 * len(flood)  # each cue group over each sentence once
+
+    # below every cap (each message's, the reading's), twice the messages are twice the text: about
+    # twice the work, where work growing with the square of what is read would be four times
+    def channel(messages: int) -> list[Message]:
+        said = (" ".join(f"Tried restarting {m}-{i}, still failing." for i in range(40)) for m in range(messages))
+        return [Message(("ana", "ben")[m % 2], text) for m, text in enumerate(said)]
+
+    small, large = channel(24), channel(48)  # 960 and 1,920 sentences: under the reading's 2,000
+    work = []
+    for messages in (small, large):
+        tally[0] = 0
+        conversation.cues_of.cache_clear()
+        assert len(read_conversation(messages).sentences) == 40 * len(messages)
+        work.append(tally[0])
+    assert sum(len(m.text) for m in large) <= 2.05 * sum(len(m.text) for m in small)
+    assert work[1] <= 2.2 * work[0]
     conversation.cues_of.cache_clear()
 
 

@@ -189,15 +189,25 @@ def test_the_drafter_scores_each_distinct_sentence_once(monkeypatch: pytest.Monk
     assert len(scored) <= 3 * 20
 
 
-def test_one_members_flood_does_not_push_the_fix_others_said_out_of_the_draft() -> None:
+@pytest.mark.parametrize(
+    "flood",
+    [
+        [("- x\n" * 10_000)[:MESSAGE_CHARS]],  # 10,000 lines in one message: past each message's 100
+        ["- x\n" * 100] * 100,  # 10,000 lines in 100 messages: past the reader's 2,000 sentences
+        [f"latency graph {i} shows retries" for i in range(600)],  # past the draft's 500 messages
+    ],
+    ids=["one-flood", "many-sentences", "many-messages"],
+)
+def test_one_members_flood_or_many_messages_do_not_push_the_fix_others_said_out_of_the_draft(
+    flood: list[str],
+) -> None:
     said = [
         ("ana", "Checkout requests time out since the deploy"),
         ("ben", "the fix was rolling back the pool change"),
         ("ana", "confirmed, errors at zero"),
-        ("eve", ("- x\n" * 10_000)[:MESSAGE_CHARS]),  # 10,000 lines, the newest message
-    ]
+    ] + [("eve", text) for text in flood]
     channel = [
-        TimelineEntry(author=a, text=t, at=T0 + timedelta(minutes=i), message_ts=f"1772442{i:03d}.1")
+        TimelineEntry(author=a, text=t, at=T0 + timedelta(minutes=i), message_ts=f"1772{i:06d}.1")
         for i, (a, t) in enumerate(said)
     ]
     draft = OfflineDrafter().answer(channel, [])
@@ -215,14 +225,14 @@ def test_the_drafter_reads_the_newest_messages_within_its_caps() -> None:
     channel = [entry(("restarted the pods, still timing out " * 1100)[:MESSAGE_CHARS], i) for i in range(10)]
     channel += [entry(f"message {i}: latency graph shows retries", 10 + i) for i in range(600)]
     draft = OfflineDrafter(ReadLimits(draft_messages=500)).answer(channel, [])
-    assert any("The 110 oldest messages were not read" in note for note in draft.notes), draft.notes
+    assert any("110 older messages were not read" in note for note in draft.notes), draft.notes
     # the crafted long messages were the oldest: none of them is quoted
     assert all(q.message_ts >= "1772442010" for f in draft.text_fields().values() for q in f.quotes)
 
     long_channel = [entry("x" * MESSAGE_CHARS, i) for i in range(20)]
     capped = OfflineDrafter().answer(long_channel, [])
     kept = DRAFT_CHARS // MESSAGE_CHARS
-    assert any(f"The {20 - kept} oldest messages were not read" in n for n in capped.notes), capped.notes
+    assert any(f"{20 - kept} older messages were not read" in n for n in capped.notes), capped.notes
 
 
 # --- the guard -----------------------------------------------------------------------------------

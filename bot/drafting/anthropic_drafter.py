@@ -34,7 +34,7 @@ from bot.jobs.reading import INLINE, ReadingPool
 from bot.models import IncidentRecord, RequiredText, Strict, Text, TimelineEntry
 from bot.reader.conversation import never
 from bot.reader.support import support
-from bot.text_limits import ReadLimits
+from bot.text_limits import ReadLimits, newest_shared
 
 log = logging.getLogger(__name__)
 
@@ -98,13 +98,16 @@ def render_prompt(
 ) -> tuple[str, dict[str, TimelineEntry]]:
     """The message to the model, and message id → timeline entry (the ids quotes must name).
     Every piece of people's text (title, service, names, messages, whys) is fenced."""
-    shown = timeline[-MESSAGES_SHOWN:]
+    # the newest, shared between authors like the draft's window: one member's many messages do not
+    # hide what others said from the model
+    texts, authors = [e.text for e in timeline], [e.author for e in timeline]
+    shown = [timeline[i] for i in newest_shared(texts, authors, messages=MESSAGES_SHOWN, chars=sum(map(len, texts)))]
     ids = {f"m{i}": entry for i, entry in enumerate(shown, start=1)}
     lines = [
         f"INCIDENT: {fence(incident.title)}" + (f" (service {fence(incident.service)})" if incident.service else "")
     ]
     if len(timeline) > len(shown):
-        lines.append(f"(the {len(timeline) - len(shown)} oldest messages are left out)")
+        lines.append(f"({len(timeline) - len(shown)} older messages are left out)")
     lines.append("CHANNEL MESSAGES, oldest first:")
     for message_id, entry in ids.items():
         lines.append(f"[{message_id}] {entry.at:%H:%M} {fence(entry.author)}: {fence(entry.text[:MESSAGE_CHARS])}")

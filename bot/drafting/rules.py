@@ -27,7 +27,7 @@ from bot.reader import Finding, Kind, Outcome, Stance, Statement, read
 from bot.reader.chat import clip as _clip
 from bot.reader.chat import split_attempt
 from bot.reader.chat import tidy as _tidy
-from bot.text_limits import ReadLimits, newest_within
+from bot.text_limits import ReadLimits, newest_shared
 
 __all__ = [
     "HYPOTHESIS",
@@ -53,17 +53,24 @@ def quote(entry: TimelineEntry, words: str | None = None) -> Quote:
 def read_window(
     timeline: list[TimelineEntry], marks: list[Mark], limits: ReadLimits
 ) -> tuple[list[TimelineEntry], list[Mark], list[str]]:
-    """What a draft reads: the newest messages within the draft's caps, each cut to the message
-    cap, and the marks cut alike; with a note saying how many older messages were not read."""
+    """What a draft reads: the newest messages within the draft's caps, shared between their
+    authors (`newest_shared`: one member's many messages do not push out what others said), in
+    channel order, each cut to the message cap, and the marks cut alike; with a note saying how
+    many older messages were not read."""
     cap = limits.message_chars
-    kept = newest_within([e.text[:cap] for e in timeline], messages=limits.draft_messages, chars=limits.draft_chars)
+    kept = newest_shared(
+        [e.text[:cap] for e in timeline],
+        [e.author for e in timeline],
+        messages=limits.draft_messages,
+        chars=limits.draft_chars,
+    )
     notes = []
-    if kept < len(timeline):
+    if len(kept) < len(timeline):
         notes.append(
-            f"The {len(timeline) - kept} oldest messages were not read: a draft reads the newest "
-            f"{limits.draft_messages} messages, {limits.draft_chars:,} characters at most."
+            f"{len(timeline) - len(kept)} older messages were not read: a draft reads the newest "
+            f"{limits.draft_messages} messages, {limits.draft_chars:,} characters at most, shared between their authors."
         )
-    window = timeline[len(timeline) - kept :]
+    window = [timeline[i] for i in kept]
     window = [e if len(e.text) <= cap else e.model_copy(update={"text": e.text[:cap]}) for e in window]
     marks = [m if len(m.text) <= cap else m.model_copy(update={"text": m.text[:cap]}) for m in marks]
     return window, marks, notes

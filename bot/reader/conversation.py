@@ -19,7 +19,9 @@ the rest, the best-scoring sentence over its kind's threshold is the cause (hedg
 Bounded: each message is read up to the caller's cap and its first `MESSAGE_SENTENCES`
 sentences (bot/text_limits.py: one member's flood does not push what others said out of the
 budget), each sentence up to `SENTENCE_CHARS`, at most `MAX_SENTENCES` sentences, the newest (the
-end of a channel says the fix); the patterns have no unbounded backtracking, so the work grows
+end of a channel says the fix), shared between the authors (bot/text_limits.py `fair_shares`:
+each author's newest up to an equal share, so one member's many messages do not push out what
+others said); the patterns have no unbounded backtracking, so the work grows
 linearly with what is read.
 """
 
@@ -35,7 +37,7 @@ from pathlib import Path
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.sentences import Head, SentenceModel
-from bot.text_limits import MESSAGE_SENTENCES
+from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
 SENTENCE_CHARS = 1_000
 MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of short lines, 10,000
@@ -112,15 +114,24 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
         return []
     opener = messages[0].author
     alone = len({m.author for m in messages}) == 1
+    # past the cap, the oldest go unread (the end says the fix), and the cap is shared between the
+    # authors (`fair_shares`): one member's many messages do not push out what others said
     newest_first: list[tuple[int, list[str]]] = []
-    room = MAX_SENTENCES
-    for index in range(len(messages) - 1, -1, -1):  # past the cap, the oldest go unread: the end says the fix
-        if room <= 0:
-            break
-        said = split_sentences(messages[index].text, min(room, MESSAGE_SENTENCES))
-        newest_first.append((index, said))
-        room -= len(said)
-    out = [Sentence(text, index, messages[index].author) for index, said in reversed(newest_first) for text in said]
+    has: dict[str, int] = {}
+    for index in range(len(messages) - 1, -1, -1):
+        author = messages[index].author
+        if has.get(author, 0) < MAX_SENTENCES:  # past it, more than any share: not split
+            said = split_sentences(messages[index].text, MESSAGE_SENTENCES)
+            newest_first.append((index, said))
+            has[author] = has.get(author, 0) + len(said)
+    share = fair_shares(has, MAX_SENTENCES)
+    taken: list[tuple[int, list[str]]] = []
+    for index, said in newest_first:  # each author's newest sentences, up to its share
+        author = messages[index].author
+        if share[author] > 0:
+            taken.append((index, said[: share[author]]))  # where the share ends, a message's first ones
+            share[author] -= len(taken[-1][1])
+    out = [Sentence(text, index, messages[index].author) for index, said in reversed(taken) for text in said]
     matched = [cues_of(s.text) for s in out]
     last = max(1, len(messages) - 1)
     for i, s in enumerate(out):
