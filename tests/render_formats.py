@@ -4,8 +4,8 @@ format-equivalence figures (tests/test_import_formats.py, bench/import_formats.p
     as_html   markdown-it-py's HTML, the front matter as <title> and <meta name=…> in the head
     as_docx   a Word file written with python-docx: headings by style ("Title", "Heading n"),
               lists as "List Bullet"/"List Number" paragraphs, tables as Word tables, links as
-              hyperlinks, the front matter's title and date as the document's title and "created"
-              properties
+              hyperlinks, inline code as Courier New runs, the front matter's title and date as
+              the document's title and "created" properties
 
 Nothing here reads: the readers under test are bot/importer/html.py and docx.py.
 """
@@ -58,7 +58,7 @@ def _runs(paragraph: Any, token: Token) -> None:
     """The inline's text as runs, bold where Markdown was strong (the reader keeps it as `**`), a
     link as Word's hyperlink (to its address, or to a bookmark for "#anchor")."""
     bold = False
-    link: list[str] | None = None  # the text of the link being written
+    link: list[tuple[str, bool]] | None = None  # the text of the link being written, code or not
     href = ""
     for child in token.children or []:
         if child.type == "strong_open":
@@ -68,17 +68,20 @@ def _runs(paragraph: Any, token: Token) -> None:
         elif child.type == "link_open":
             link, href = [], str(child.attrs.get("href") or "")
         elif child.type == "link_close" and link is not None:
-            _hyperlink(paragraph, href, "".join(link))
+            _hyperlink(paragraph, href, link)
             link = None
         elif child.type in ("text", "code_inline", "html_inline", "softbreak", "hardbreak"):
             text = {"softbreak": " ", "hardbreak": "\n"}.get(child.type, child.content)
             if link is not None:
-                link.append(text)
-            else:
-                paragraph.add_run(text).bold = bold or None
+                link.append((text, child.type == "code_inline"))
+                continue
+            run = paragraph.add_run(text)
+            run.bold = bold or None
+            if child.type == "code_inline":
+                run.font.name = "Courier New"  # inline code as Word users and Google Docs keep it
 
 
-def _hyperlink(paragraph: Any, href: str, text: str) -> None:
+def _hyperlink(paragraph: Any, href: str, parts: list[tuple[str, bool]]) -> None:
     from docx.opc.constants import RELATIONSHIP_TYPE
     from docx.oxml import OxmlElement
     from docx.oxml.ns import qn
@@ -88,11 +91,18 @@ def _hyperlink(paragraph: Any, href: str, text: str) -> None:
         element.set(qn("w:anchor"), href[1:])
     else:
         element.set(qn("r:id"), paragraph.part.relate_to(href, RELATIONSHIP_TYPE.HYPERLINK, is_external=True))
-    run, words = OxmlElement("w:r"), OxmlElement("w:t")
-    words.text = text
-    words.set(qn("xml:space"), "preserve")
-    run.append(words)
-    element.append(run)
+    for text, code in parts:
+        run, words = OxmlElement("w:r"), OxmlElement("w:t")
+        if code:
+            properties, fonts = OxmlElement("w:rPr"), OxmlElement("w:rFonts")
+            fonts.set(qn("w:ascii"), "Courier New")
+            fonts.set(qn("w:hAnsi"), "Courier New")
+            properties.append(fonts)
+            run.append(properties)
+        words.text = text
+        words.set(qn("xml:space"), "preserve")
+        run.append(words)
+        element.append(run)
     paragraph._p.append(element)
 
 
@@ -123,7 +133,7 @@ def as_docx(markdown: str) -> bytes:
         token = tokens[i]
         kind = token.type
         if kind == "heading_open":
-            doc.add_heading(_inline_text(tokens[i + 1]), level=int(token.tag[1]))
+            _runs(doc.add_heading(level=int(token.tag[1])), tokens[i + 1])
             i += 2
         elif kind in ("bullet_list_open", "ordered_list_open"):
             lists.append("bullet" if kind.startswith("bullet") else "ordered")

@@ -218,3 +218,33 @@ def test_a_google_docs_link_is_its_target_and_a_confluence_mention_is_the_person
     [draft] = read(page).drafts
     assert "[the status page](https://status.example.com/42)" in draft.root_cause  # not Google's redirect
     assert "ask Jane Doe." in draft.root_cause  # a mention links to a profile: only the name is kept
+
+
+CODE_IN_PROSE = """# Share price drop in the GUSD vault
+
+## Root cause
+Each `earn()` call on the crvGUSD vault changed the share price of the GUSD vault.
+
+## Resolution
+We deployed a new strategy and revoked the old one.
+"""
+
+
+def test_inline_code_in_a_word_file_stays_code_as_in_its_markdown(tmp_path: Path) -> None:
+    from docx import Document
+
+    (tmp_path / "vault.md").write_text(CODE_IN_PROSE)
+    (tmp_path / "vault.docx").write_bytes(as_docx(CODE_IN_PROSE))  # `earn()` as a Courier New run
+    [markdown] = read(tmp_path / "vault.md").drafts
+    [word] = read(tmp_path / "vault.docx").drafts
+    assert "`earn()`" in word.root_cause  # the reader never takes a sentence quoting code as a fix
+    assert (word.root_cause, word.resolution) == (markdown.root_cause, markdown.resolution)
+    doc = Document()  # a snippet typed in Consolas, as Word users keep it
+    doc.add_heading("Disk full on the database host", level=1)
+    doc.add_heading("Root cause", level=2)
+    paragraph = doc.add_paragraph("The log rotation job ")
+    paragraph.add_run("logrotate -f").font.name = "Consolas"
+    paragraph.add_run(" was disabled during the migration.")
+    doc.save(tmp_path / "disk.docx")
+    [typed] = read(tmp_path / "disk.docx").drafts
+    assert typed.root_cause == "The log rotation job `logrotate -f` was disabled during the migration."

@@ -32,7 +32,22 @@ p[style-name='macro'] => pre:separator('\\n')
 p[style-name='Macro Text'] => pre:separator('\\n')
 p[style-name='Source Code'] => pre:separator('\\n')
 p[style-name='HTML Preformatted'] => pre:separator('\\n')
+r[style-name='HTML Code'] => code
+r[style-name='Source Code Char'] => code
 """
+# Inline code in Word is mostly a run in a fixed-width font (Google Docs' export, a pasted
+# snippet) rather than a character style: read as <code> like a web page's, so the Markdown path
+# sees the same `marks` (the reader never picks a sentence quoting code as a cause or fix)
+MONOSPACE_FONTS = frozenset(
+    ("courier", "courier new", "consolas", "menlo", "monaco", "lucida console", "roboto mono",
+     "source code pro", "fira code", "fira mono", "dejavu sans mono", "inconsolata", "jetbrains mono")
+)  # fmt: skip
+
+
+def _monospace_as_code(run: mammoth.documents.Run) -> mammoth.documents.Run:
+    if run.style_name is None and (run.font or "").strip().lower() in MONOSPACE_FONTS:
+        return run.copy(style_name="HTML Code")
+    return run
 
 
 def read_docx(data: bytes) -> Page:
@@ -47,7 +62,9 @@ def read_docx(data: bytes) -> Page:
     if unpacked > MAX_UNPACKED_BYTES:
         raise Rejected(f"unpacks to {unpacked:,} bytes (at most {MAX_UNPACKED_BYTES:,})")
     try:
-        result = mammoth.convert_to_html(io.BytesIO(data), style_map=STYLE_MAP)
+        result = mammoth.convert_to_html(
+            io.BytesIO(data), style_map=STYLE_MAP, transform_document=mammoth.transforms.run(_monospace_as_code)
+        )
     except Exception as exc:  # noqa: BLE001 - a damaged part: the file is refused, never the run
         raise Rejected(f"the Word document could not be read ({type(exc).__name__}: {exc})") from exc
     page = read_page(result.value)
