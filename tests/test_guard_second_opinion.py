@@ -13,7 +13,7 @@ from bot.models import IncidentRecord
 from bot.observability import Metrics
 from bot.services.investigation import InvestigationService
 from tests.fakes.anthropic_api import Classify, Delay, FakeMessagesAPI, MalformedJSON, Status, ToolAnswer
-from tests.test_investigation import GOOD, INCIDENT, MEMORIES, NOW, PAST_AS_PRESENT, TIMELINE
+from tests.investigation_cases import GOOD, INCIDENT, MEMORIES, NOW, PAST_AS_PRESENT, TIMELINE
 
 # A sentence the rules let through (no recurrence, no past time, no link to today), that a model
 # reading for meaning may still judge a verdict: the second opinion is what catches it.

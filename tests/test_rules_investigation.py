@@ -11,7 +11,7 @@ import pytest
 from bot.investigation import AnthropicInvestigator, InvestigatorKind, OfflineInvestigator
 from bot.slack.investigation import investigation_message
 from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
-from tests.test_investigation import GOOD, INCIDENT, LEAK, MEMORIES, NOW, TIMELINE
+from tests.investigation_cases import GOOD, INCIDENT, LEAK, MEMORIES, NOW, TIMELINE
 from tests.test_rules_rendering import rule
 
 RULE = rule()
