@@ -11,6 +11,7 @@ from urllib.parse import parse_qs
 import pytest
 from aiohttp import web
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
+from slack_sdk.errors import SlackApiError
 from slack_sdk.signature import SignatureVerifier
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -198,6 +199,9 @@ async def test_the_real_bolt_app_runs_against_the_sandbox(sandbox: SlackSandbox)
             assert submitted.status == 200
             saved = await sandbox.wait_for_message(CHANNEL)
             assert saved.text == "Saved: pool exhausted"
+            # as in Slack, the submitted modal is gone: a late views.update (a draft) finds nothing
+            with pytest.raises(SlackApiError, match="not_found"):
+                await app.client.views_update(view_id=sandbox.last_view()["id"], view=modal())
             await slack.command("/recall", user_id="U0ALICE", channel_id=CHANNEL)
             await sandbox.wait_for("response_url")
             assert [e.text for e in sandbox.ephemerals(CHANNEL, "U0ALICE")] == ["nothing like this yet"]

@@ -122,7 +122,7 @@ def views_update(ws: Workspace, params: Params) -> dict[str, Any]:
     if not view_id and not external_id:
         raise SlackError("invalid_arguments", messages=["[ERROR] view_id or external_id is required"])
     current = ws.find_view(view_id=str(view_id) if view_id else None, external_id=external_id)
-    if current is None:
+    if current is None or ws.is_closed(current["id"]):  # a submitted or closed modal is gone
         raise SlackError("not_found")
     wanted_hash = params.get("hash")
     if wanted_hash and wanted_hash != current["hash"]:

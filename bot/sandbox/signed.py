@@ -425,7 +425,10 @@ class SignedSender:
             "enterprise": None,
             "is_enterprise_install": False,
         }
-        return await self._payload(payload, signing)
+        response = await self._payload(payload, signing)
+        if self.sandbox is not None and response.status == 200 and _closes_the_modal(response.body):
+            self.sandbox.close_view(str(view.get("id", "")))
+        return response
 
     async def message_shortcut(
         self,
@@ -479,3 +482,8 @@ class SignedSender:
     async def url_verification(self, challenge: str, *, signing: Signing = VALID) -> SignedResponse:
         body = {"token": VERIFICATION_TOKEN, "challenge": challenge, "type": "url_verification"}
         return await self.post(json.dumps(body), content_type="application/json", signing=signing, sent=body)
+
+
+def _closes_the_modal(body: Any) -> bool:
+    """A 200 ack closes the submitted modal unless it answers update, push or errors (as Slack does)."""
+    return not (isinstance(body, Mapping) and body.get("response_action") in ("update", "push", "errors"))

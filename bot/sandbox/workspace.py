@@ -78,6 +78,7 @@ class Workspace:
         self._ephemerals: list[Ephemeral] = []
         self._views: dict[str, dict[str, Any]] = {}
         self._view_order: list[str] = []
+        self._closed_views: set[str] = set()
         self._root_view_id: str | None = None
         self._homes: dict[str, dict[str, Any]] = {}
         self._triggers: dict[str, float] = {}
@@ -320,6 +321,13 @@ class Workspace:
         if view_id:
             return self._views.get(view_id)
         return next((v for v in self._views.values() if v.get("external_id") == external_id), None)
+
+    def close_view(self, view_id: str) -> None:
+        """The person submitted or closed the modal: as in Slack, a later views.update finds nothing."""
+        self._closed_views.add(view_id)
+
+    def is_closed(self, view_id: str) -> bool:
+        return view_id in self._closed_views
 
     def publish_home(self, user_id: str, view: Mapping[str, Any]) -> dict[str, Any]:
         previous = self._homes.get(user_id)
