@@ -27,13 +27,13 @@ from string import ascii_lowercase
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.drafting.phrases import says_it_is_over  # noqa: E402
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
 from bot.investigation.guard import guard  # noqa: E402
 from bot.investigation.models import ModelAnswer, NowStatement  # noqa: E402
 from bot.investigation.prompt import render_prompt  # noqa: E402
 from bot.models import Incident, TimelineEntry  # noqa: E402
+from bot.reader.over import says_it_is_over  # noqa: E402
 
 SIZE = 40_000
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)

@@ -49,9 +49,8 @@ ONLY = {
     "bot.rules": {"bot.rules", "bot.models", "bot.recall"},
     # what a vendor's webhook is read into: bounded, and nothing of Slack, HTTP or storage
     "bot.alerts.model": {"bot.alerts.model"},
-    # the one prompt fence and the one quote-support check: pure, so any prompt or reader may use them
+    # the one prompt fence: pure, so any prompt or reader may use it
     "bot.fence": {"bot.fence"},
-    "bot.quote_support": {"bot.quote_support", "bot.reader"},
     # the one reader of incident narratives: the domain, the tokenizer and the caps, nothing stored or sent
     "bot.reader": {"bot.reader", "bot.models", "bot.recall", "bot.text_limits"},
 }

@@ -30,7 +30,6 @@ import bot.reader.chat as chat
 import bot.reader.cues as cues
 import bot.reader.over as phrases
 import bot.reader.sentences as reader_sentences
-from bot.drafting.phrases import says_it_is_over
 from bot.drafting.rules import OfflineDrafter
 from bot.fence import fence
 from bot.importer.formats import FoundFile, parse_file
@@ -38,6 +37,7 @@ from bot.investigation.anthropic_investigator import AnthropicInvestigator
 from bot.investigation.guard import guard
 from bot.investigation.models import ModelAnswer, NowStatement
 from bot.models import Incident, TimelineEntry
+from bot.reader.over import says_it_is_over
 from bot.text_limits import DRAFT_CHARS, HEADING_LINES, MESSAGE_CHARS, ReadLimits
 from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
 

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-from bot.drafting.phrases import says_it_is_over
 from bot.jobs import Permanent
 from bot.jobs.reading import ReadingPool, ReadingTooLong
+from bot.reader.over import says_it_is_over
 from tests import slow_reader
 
 
