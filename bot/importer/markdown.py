@@ -23,7 +23,7 @@ from typing import Any
 from bot.importer.alerts import alerts_from, alerts_in_section
 from bot.importer.document import Document, Section, logical_lines, parse_document, plain
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, is_placeholder, seed_draft
-from bot.importer.metadata import FoundFields, key_value, read_dates, read_metadata
+from bot.importer.metadata import FoundFields, is_field_line, read_dates, read_metadata
 from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
@@ -295,7 +295,7 @@ def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list
     the title, the text under it, every section's sentences but lessons, action items and metadata,
     and the timeline's entries; never a metadata line."""
     found: list[tuple[str, str, str]] = [(title, "title", "the title")]
-    preamble = _join([line for line in doc.preamble if key_value(line) is None])
+    preamble = _join([line for line in doc.preamble if not is_field_line(line)])
     found += [(u, "summary", "the text under the title") for u in _units(preamble)]
     for section in doc.sections:
         if section.kind not in _NOT_CANDIDATES:
@@ -384,7 +384,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     # else an "Alerts" section, else an "Alerts: A, B{x=1}" line: the first that names any
     for listed, listed_from in [_sections_text(doc.of_kind("alerts")), *inline.get("alerts", [])]:
         fields.put("alerts", alerts_in_section(listed), listed_from)
-    preamble_prose = _join([line for line in doc.preamble if key_value(line) is None])
+    preamble_prose = _join([line for line in doc.preamble if not is_field_line(line)])
     summary, summary_from = take("summary")
     if not summary and preamble_prose:
         summary, summary_from = preamble_prose, "the text under the title"
