@@ -29,7 +29,7 @@ from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, INCIDENT_WORDS, STARTS_WITH_WE, WENT_WRONG
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique, resolving
-from bot.reader.read import is_metadata, without_metadata
+from bot.reader.read import strip_metadata, without_metadata
 from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
 
 EXTRACTOR = "markdown-sections/2"
@@ -133,14 +133,16 @@ def _units(text: str) -> list[str]:
 
 def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]:
     """The sentences that match, with the sentence before one that starts "This ..." (what "this" is)."""
-    units = _units(text)
+    said = _units(text)
+    units = [strip_metadata(u) for u in said]  # a figure's clause out, the rest read
     chosen: dict[int, None] = {}
-    for i, unit in enumerate(units):
-        if pattern.search(unit) and not is_critique(unit) and not is_metadata(unit):
-            if i and ANAPHOR.match(unit):
+    for i, unit in enumerate(said):
+        if pattern.search(unit) and not is_critique(unit):
+            if i and ANAPHOR.match(unit):  # "This caused 40min of total outage": what "this" is, even so
                 chosen[i - 1] = None
-            chosen[i] = None
-    return [units[i] for i in sorted(chosen)][:limit]
+            if units[i] and pattern.search(units[i]):
+                chosen[i] = None
+    return [units[i] for i in sorted(chosen) if units[i]][:limit]
 
 
 def _went_wrong(doc: Document) -> tuple[list[str], str]:
@@ -303,8 +305,8 @@ def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list
     found += [(e.text, "timeline", f"timeline entry {e.when!r}") for e in entries]
     kept: list[tuple[str, str, str]] = []
     for text, kind, origin in found:  # each cut to the sentence cap before any pattern reads it
-        text = text[:MAX_SENTENCE_CHARS]
-        if len(text) >= 12 and not is_metadata(text):
+        text = strip_metadata(text[:MAX_SENTENCE_CHARS])
+        if len(text) >= 12:
             kept.append((text, kind, origin))
             if len(kept) >= MAX_CANDIDATES:
                 break

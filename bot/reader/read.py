@@ -20,8 +20,14 @@ from bot.reader.cues import (
     CAUSE_HEDGE,
     CAUSE_NEGATED,
     CRITIQUE,
+    ALERT_LINE,
+    BARE_VALUE,
+    FIELD_WITH_BARE_VALUE,
+    METADATA_CLAUSE_BREAK,
     METADATA_FIGURE,
+    METADATA_IMPACT,
     METADATA_LINE,
+    STATUS_BOILERPLATE,
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, resolving
@@ -38,9 +44,46 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCES.split(text) if s.strip()]
 
 
+def _is_metadata_line(sentence: str) -> bool:
+    """A whole line about the incident: a field whose value is only a figure or a blank, a quoted
+    alert, a status page's boilerplate."""
+    return bool(
+        METADATA_LINE.match(sentence)
+        or BARE_VALUE.match(sentence)
+        or FIELD_WITH_BARE_VALUE.match(sentence)
+        or ALERT_LINE.match(sentence)
+        or STATUS_BOILERPLATE.search(sentence)
+    )
+
+
 def is_metadata(sentence: str) -> bool:
-    """A line about the incident (a duration, an impact count, a date), never a fix or a cause."""
-    return bool(METADATA_LINE.match(sentence) or METADATA_FIGURE.search(sentence))
+    """A line about the incident (a duration, an impact count, a date, a field whose value is only a
+    figure or a blank, a quoted alert, a status page's boilerplate), never a fix or a cause."""
+    sentence = sentence.strip()
+    return _is_metadata_line(sentence) or _holds_a_figure(sentence)
+
+
+def _holds_a_figure(text: str) -> bool:
+    """A figure about the incident: how long, how many, who it hit."""
+    return bool(METADATA_FIGURE.search(text) or METADATA_IMPACT.search(text))
+
+
+_MIN_CLAUSE_WORDS = 3  # what is left of a sentence once its figures are out: fewer words, nothing left
+
+
+def strip_metadata(sentence: str) -> str:
+    """`sentence` without what is metadata in it: "" for a metadata line; a sentence that holds a
+    figure in a clause of its own ("we were the target of a DDoS attack, approximately 75Gbit/s in
+    size") keeps its other clauses."""
+    sentence = sentence.strip()
+    if _is_metadata_line(sentence):
+        return ""
+    if not _holds_a_figure(sentence):
+        return sentence
+    kept = [c for c in METADATA_CLAUSE_BREAK.split(sentence) if c and not _holds_a_figure(c)]
+    if sum(len(c.split()) for c in kept) < _MIN_CLAUSE_WORDS:
+        return ""
+    return " ".join(kept).rstrip(" ,;:-—–") + ("." if sentence.endswith(".") else "")
 
 
 _LINE_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'*`\[])")
@@ -52,11 +95,11 @@ def without_metadata(text: str) -> str:
     kept_lines = []
     for line in text.split("\n"):
         parts = _LINE_SENTENCES.split(line)
-        kept = [p for p in parts if not is_metadata(p.strip())]
-        if len(kept) == len(parts):
+        kept = [strip_metadata(p) for p in parts]
+        if kept == [p.strip() for p in parts]:
             kept_lines.append(line)
-        elif kept:
-            kept_lines.append(" ".join(kept))
+        elif any(kept):
+            kept_lines.append(" ".join(k for k in kept if k))
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
 
 
