@@ -13,7 +13,15 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
 
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement
 from bot.reader.over import says_it_is_over
-from bot.reader.read import MAX_STATEMENT_CHARS, MAX_STATEMENTS, is_metadata, read, stance, without_metadata
+from bot.reader.read import (
+    MAX_STATEMENT_CHARS,
+    MAX_STATEMENTS,
+    is_metadata,
+    read,
+    stance,
+    strip_metadata,
+    without_metadata,
+)
 from bot.reader.support import Support, commands_and_urls, support
 
 __all__ = [
@@ -32,6 +40,7 @@ __all__ = [
     "read",
     "says_it_is_over",
     "stance",
+    "strip_metadata",
     "support",
     "without_metadata",
 ]

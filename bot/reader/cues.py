@@ -9,6 +9,8 @@ cap the text before it reaches them (bot/text_limits.py).
 
 Sections: postmortems and narrative prose (what the importer reads), causes and fixes in prose,
 channel messages (what the offline drafter reads), the guard's hedges, "the incident is over".
+What is metadata (a duration, an impact count, a field's bare value, a quoted alert) is in
+bot/reader/cues_metadata.py, kept apart for length only: it is this vocabulary's last section.
 """
 
 from __future__ import annotations
@@ -388,121 +390,5 @@ CAUSE_HEDGE = re.compile(
 CAUSE_NEGATED = re.compile(
     r"\b(?:(?:was|were|is|are)(?: not|n't)|not) (?:the |a |an )?(?:root )?(?:cause|culprit|reason|problem|issue)\b|"
     r"\b(?:ruled out|red herring|not (?:related|responsible|at fault)|unrelated)\b",
-    re.I,
-)
-# a `Key: value` line about the incident ("Time to resolve: 31 minutes", "Impact: 1,200 users")
-METADATA_LINE = re.compile(
-    r"^\W*(?:total )?(?:time to (?:resolve|resolution|detect\w*|recover\w*|mitigat\w*|acknowledge\w*|repair)|"
-    r"tt[rdam]|mtt[rdam]|duration|downtime|outage (?:length|duration|window)|length|impact(?:ed)?(?: \w+)?|"
-    r"(?:users?|customers?|requests?) (?:affected|impacted)|affected (?:users?|customers?)|severity|sev|priority|"
-    r"start(?:ed)?(?: at| time)?|end(?:ed)?(?: at| time)?|detected(?: at)?|resolved(?: at| in)?|resolution (?:time|date)|"
-    r"time of (?:resolution|detection)|date|status|"
-    r"author\w*|owner|participants?|responders?|(?:total |user |funds? )?loss(?:es)?|funds? (?:at risk|lost)|"
-    r"amount (?:lost|stolen|at risk)|reported by|reporter|detected by|incident (?:id|number|date|start|end|lead)|"
-    r"(?:users?|customers?|systems?|services?|components?) affected)\s*[:|=]",
-    re.I,
-)
-# a statement that is a figure about the incident: how long it lasted, how many it hit, that nothing was lost
-_NUMBER = r"(?:\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few|24)"
-_UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?|h|m)"
-METADATA_FIGURE = re.compile(
-    r"\b(?:lasted|(?:(?:down|unusable|unavailable|offline|degraded|disrupted|inaccessible|unreachable|outages?|ongoing|"
-    r"on going|lasting|interrupted|impacted|affected)\b[^.]{0,30}?\b(?:for|of)|took) (?:about |roughly |approximately |"
-    r"around |nearly |over |almost |just |some )?"
-    + _NUMBER
-    + r"\s*"
-    + _UNIT
-    + r"\b|\d+h\d+m?\b|"
-    + _NUMBER
-    + r"\s*"
-    + _UNIT
-    + r" (?:of )?(?:downtime|outage|disruption|degradation|offline|delay|lag|latency)|"
-    r"\b(?:delayed|lagg(?:ed|ing)|behind) (?:by )?(?:about |roughly |approximately |around |over |up to |several )?"
-    + _NUMBER
-    + r"\s*"
-    + _UNIT
-    + r"\b|"
-    r"(?:resolved|restored|mitigated|fixed|recovered) (?:with)?in (?:about |roughly |approximately |around )?"
-    + _NUMBER
-    + r"\s*"
-    + _UNIT
-    + r"\b|"
-    r"\d[\d,.]*\s*(?:\w+\s+)?(?:users?|customers?|requests?|participants?|sites?|accounts?|hosts?|servers?|projects?|"
-    r"packages?|releases?|tokens?)\s+(?:were |was |have been |had been )?(?:\w+ly )?(?:affected|impacted|phished|"
-    r"compromised|lost|dropped|failed)|"
-    r"no (?:loss of|impact (?:to|on)|data (?:was |were )?lost|\w+ (?:was |were |should have been |has been )?lost)|nothing was lost|"
-    r"peak(?:ed)? (?:of|at) [~≈]?\d|[~≈]?\d[\d,.]*k?\s+(?:[\w-]+\s+){0,2}(?:were|was|had been|have been|are|got) "
-    r"(?:\w+ )?(?:affected|impacted|phished|compromised|lost|dropped|failed|stuck|unable|delayed|pending|queued|rejected)|"
-    r"[~≈]?\d[\d,.]*k?\s+(?:\w+\s+){0,2}(?:were|was) caused by|(?:over |about |~)\d[\d.,]*k? times|"
-    r"(?:restarted|downloaded|retried|failed) (?:over |about |~)?\d[\d.,]*k? times|"
-    r"between \d{1,2}:\d{2}\s*(?:utc)? and \d{1,2}:\d{2}|(?:total )?(?:exposure|response) times?\b|"
-    r"(?:rate|success|availability|uptime)\s+(?:\w+\s+){0,3}\d+(?:\.\d+)?\s*%|"
-    r"\d+(?:[.,]\d+)?\s*(?:[kmgt]bits?/s|[kmgt]b/s|[kmgt]bps|rps|req(?:uest)?s?/s(?:ec)?|qps|pps)\b|"
-    r"\bload (?:average )?(?:gets?|got|went|goes|is|was|of|at|back to|reached)(?: back)?(?: to)? [~≈]?\d|"
-    r"(?:\$|usd ?|€|£)\s?\d[\d,.]*\s*(?:k|m|mm|million|b|bn|billion)?\b[^.]{0,60}\b(?:lost|stolen|drained|at risk|losses?|"
-    r"exploited|affected)|\b(?:lost|stole|stolen|drained|losses? of|loss of) (?:about |roughly |approximately |around |over )?"
-    r"(?:\$|usd ?|€|£)\s?\d|\d[\d,.]*\s*(?:k|m|million)?\s*(?:usd|eth|dai|usdc|usdt|btc|tokens?)\b[^.]{0,40}\b(?:lost|stolen|drained)|"
-    r"(?:there was|with) no (?:user[- ]facing |customer[- ]facing |production )?(?:impact|downtime|loss))",
-    re.I,
-)
-# A field's value that is only a figure, a date or a blank ("31 minutes", "N/A", "?", "2024-03-18 14:05 UTC",
-# "99.5 %", "$1.2M", "OK"): never a fix or a cause, whatever the field is called. Each part is a
-# fixed-length alternation or a single bounded repeat (linear work).
-_ABOUT = r"(?:~|≈|<|>|about |approx\.? |approximately |around |roughly |nearly |almost |over |under |(?:less|more) than |just |some )?"
-_DURATION = r"\d+(?:[.,]\d+)?\s*(?:min(?:ute)?s?|m|h(?:ou)?rs?|h|hours?|days?|d|weeks?|w|months?|seconds?|secs?|s)\b\.?"
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
-)
-_CLOCK = r"\d{1,2}[:.h]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?:\s*\(?(?:utc|gmt|z|[a-z]{2,4}t|[+-]\d{2}:?\d{2})\)?)?"
-_DAY = (
-    r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? )?(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}\.\d{1,2}\.\d{4}|"
-    r"\d{1,2}(?:st|nd|rd|th)? " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?)"
-)
-_WHEN = r"(?:" + _DAY + r"(?:(?:,|\s+at|\s|T)\s*" + _CLOCK + r")?|" + _CLOCK + r")"
-_ONE_VALUE = (
-    r"(?:" + _ABOUT + r"(?:" + _DURATION + r"(?:\s*(?:and\s+|,\s*)?" + _DURATION + r"){0,3}|"
-    r"\d+(?:[.,]\d+)?\s*%|(?:\$|usd ?|€|£)\s?\d[\d,.]*\s*(?:k|m|mm|million|b|bn|billion)?|\d[\d,.]*\s*(?:k|m|million)?)|"
-    + _WHEN
-    + r"|n/?a|none|nil|null|unknown|tb[cda]|\?+|-+|–|—|yes|no|ok|critical|warning|down|up|failed|firing|resolved|"
-    r"ongoing|open|closed|investigating|identified|monitoring|mitigated|operational|degraded)"
-)
-BARE_VALUE = re.compile(r"^\W*" + _ONE_VALUE + r"(?:\s*(?:-|–|—|to|until|→)\s*" + _ONE_VALUE + r")?\W*$", re.I)
-# "Time to resolve: 31 minutes", "**Detected:** ?", "| Duration | 1h 20m |", "- Impact: N/A": a field's label
-# (a few words) and a value that is only a figure, a date or a blank
-FIELD_WITH_BARE_VALUE = re.compile(
-    r"^[\W_]*[a-z][\w '’/()&.-]{0,40}?[*_]*\s*(?::|\||=)[\s*_]*"
-    + _ONE_VALUE
-    + r"(?:\s*(?:-|–|—|to|until|→)\s*"
-    + _ONE_VALUE
-    + r")?[\W_]*$",
-    re.I,
-)
-# a monitor's or an alert's own words, quoted ("Monitor is DOWN: hachyderm streaming", "CRITICALs: /rpool
-# is 99.51", "[FIRING:1] HighErrorRate"): what was seen, not what caused or fixed it. Upper case as the
-# tools write it.
-ALERT_LINE = re.compile(
-    r"^[\W_]*(?:\[?(?:FIRING|RESOLVED|ALERT|ALARM|CRITICAL|WARNING|PROBLEM|RECOVERY)[Ss]?\b[^\w\n]{0,3}(?::|\]|\s-)|"
-    r"(?i:monitor|check|service|host|alert) (?i:is|went) (?:DOWN|UP|CRITICAL|OK)\b)"
-)
-# who or what it hit, said without a number ("a lot of requests are being rejected", "only users of
-# carbonplan were disrupted", "a number of hosts have already been compromised", "a total outage")
-METADATA_IMPACT = re.compile(
-    r"\b(?:(?:a (?:lot|number|large number|handful|majority|few) of|many|most|some|all|several|only|"
-    r"(?:thousands|hundreds|dozens|millions) of)\s+(?:[\w-]+\s+){0,3}?(?:users?|customers?|clients?|requests?|hosts?|"
-    r"accounts?|sites?|servers?|jobs?|pods?|projects?|packages?|members?|people|visitors?|funds)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:were|was|are|is|have|has|had|got|get)\s+(?:\w+\s+)?(?:been\s+)?(?:\w+ly\s+)?(?:affected|impacted|disrupted|"
-    r"delayed|rejected|dropped|compromised|phished|lost|unable|stuck|failing|failed|exposed|at risk)|"
-    r"(?:total|full|complete|partial|site-?wide|global|widespread)\s+(?:[\w-]+\s+)?(?:outage|downtime|disruption))\b",
-    re.I,
-)
-# where a sentence's clauses part: "we were the target of a DDoS attack, approximately 75Gbit/s in size"
-METADATA_CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|\s+(?:--|-|—|–)\s+")
-# a status page's own words: what it always says, never what caused or fixed this incident
-STATUS_BOILERPLATE = re.compile(
-    r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the) inconvenience|"
-    r"we are (?:currently |still |actively )?(?:investigating|looking into|aware of|continuing to (?:investigate|monitor|work))|"
-    r"we (?:will|'ll) (?:provide|post|share) (?:an? |further |more )?updates?|(?:subscribe|sign up) (?:to|for) updates|"
-    r"a fix has been implemented and we are monitoring)\b",
     re.I,
 )

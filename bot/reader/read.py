@@ -15,11 +15,8 @@ from collections.abc import Sequence
 from typing import Literal
 
 from bot.reader.chat import ChatFinding, ChatMessage, read_chat
-from bot.reader.cues import (
-    CAUSE,
-    CAUSE_HEDGE,
-    CAUSE_NEGATED,
-    CRITIQUE,
+from bot.reader.cues import CAUSE, CAUSE_HEDGE, CAUSE_NEGATED, CRITIQUE
+from bot.reader.cues_metadata import (
     ALERT_LINE,
     BARE_VALUE,
     FIELD_WITH_BARE_VALUE,
