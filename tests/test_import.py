@@ -330,6 +330,29 @@ def test_notes_that_report_no_incident_are_skipped_and_an_unreadable_date_is_not
     assert draft.occurred_at is None and draft.root_cause is not None
 
 
+def test_a_scheduled_maintenance_notice_is_skipped_with_its_reason_and_maintenance_gone_wrong_is_not() -> None:
+    notice = (
+        "# Reboot of the hosting servers - Scheduled Maintenance\n\n"
+        "Our hosting servers will be rebooted on Thursday between 08:30 and 10:30 to install critical updates. "
+        "These updates patch a flaw that could crash the entire operating system.\n\n"
+        "A three-hour window is allocated. However, the actual downtime is typically less than 30 minutes.\n\n"
+        "***Complete*** This work is complete and all systems have returned to normal.\n"
+    )
+    with pytest.raises(NotAnIncident, match="notice of planned work"):
+        parse_markdown(notice, team_id="T", incident_id="pm-x")
+    gone_wrong = notice.replace(
+        "This work is complete", "After the reboot the database failed to start and sites were down for an hour"
+    )
+    assert parse_markdown(gone_wrong, team_id="T", incident_id="pm-x").title.startswith("Reboot")
+    # a real report that only plans a fix for the next maintenance window is an incident
+    report = (
+        "# Slow sites on the hosting servers\n\nAt 19:24 we were notified that sites were running slowly.\n\n"
+        "A partner's scanner was causing very high load. We blocked it and sites were back to normal. "
+        "We will be changing this setup during our next maintenance window.\n"
+    )
+    assert parse_markdown(report, team_id="T", incident_id="pm-y").title == "Slow sites on the hosting servers"
+
+
 def test_csv_failed_attempts_as_text_or_json_and_ids_per_row() -> None:
     text = (
         "Title,Root cause,failed_attempts,confirmed_by\n"

@@ -29,6 +29,7 @@ from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, INCIDENT_WORDS, STARTS_WITH_WE, WENT_WRONG
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique, resolving
+from bot.reader.notice import is_planned_work_notice
 from bot.reader.read import strip_metadata, without_metadata
 from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
 
@@ -237,9 +238,13 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
         raise NotAnIncident(
             f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)"
         )
-    body = _join(doc.preamble) + "".join(_text(s) for s in doc.sections)
+    body = "\n".join([_join(doc.preamble), *(_text(s) for s in doc.sections)])
     if len(body.strip()) < 20:
         raise NotAnIncident("nothing but a title: no text to remember")
+    if is_planned_work_notice(doc.title or "", body):
+        raise NotAnIncident(
+            "a notice of planned work (maintenance announced ahead, no failure reported), not an incident"
+        )
     known = [s for s in doc.sections if s.kind not in (None, "metadata")]
     if not known and not INCIDENT_WORDS.search(f"{doc.title or ''}\n{body}"):
         raise NotAnIncident("no postmortem sections and no word of an incident (outage, error, failure, root cause...)")

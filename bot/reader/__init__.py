@@ -7,6 +7,7 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
     narrative.py  postmortems and prose: the entries that fixed it, the attempts that failed
     chat.py       channel messages: an attempt and why it failed, in one sentence
     over.py       "the incident is over" (the nudge to write down what was learned)
+    notice.py     a notice of planned work (scheduled maintenance) is not an incident
     support.py    the one check that a field's quotes support it
     text.py       plain text of a Markdown line
 """

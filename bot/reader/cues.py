@@ -136,11 +136,34 @@ FIX = re.compile(
     r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*)\b",
     re.I,
 )
+# what went wrong ("was down", "errors", "an outage"), and (INCIDENT_WORDS) that or its recovery
+_WENT_WRONG_WORDS = (
+    r"incident|outage|postmortem|post-mortem|downtime|went down|was down|error|fail\w*|degrad\w*|broken|crash\w*|"
+    r"root cause|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*|"
+    r"issues? with|(?:identified|investigating|have|had|found) (?:an? |the )?(?:issue|problem)|"
+    r"expired|disrupt\w*|offline|unreachable|interrupt\w*"
+)
+FAILURE_WORDS = re.compile(r"\b(?:" + _WENT_WRONG_WORDS + r")\b", re.I)
 INCIDENT_WORDS = re.compile(
-    r"\b(?:incident|outage|postmortem|post-mortem|downtime|went down|was down|error|fail\w*|degrad\w*|broken|crash\w*|"
-    r"root cause|resolv\w*|mitigat\w*|restor\w*|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*|"
-    r"issues? with|(?:identified|investigating|have|had|found) (?:an? |the )?(?:issue|problem)|back to normal|"
-    r"(?:has|have) (?:now )?been fixed|expired|disrupt\w*|offline|unreachable|interrupt\w*)\b",
+    r"\b(?:"
+    + _WENT_WRONG_WORDS
+    + r"|resolv\w*|mitigat\w*|restor\w*|back to normal|(?:has|have) (?:now )?been fixed)\b",
+    re.I,
+)
+# a notice of work ahead ("Reboot of the hosting server - Scheduled Maintenance", "We will be
+# upgrading PHP between 13:00 and 14:00", "A three-hour window is allocated"): not an incident
+PLANNED_WORK = re.compile(
+    r"\b(?:(?:scheduled|planned|routine) (?:maintenance|works?|downtime|upgrades?|reboots?)|maintenance (?:window|work)|"
+    r"(?:we|they|team) will be (?:upgrad|reboot|patch|install|migrat|carry|perform|mov|replac|updat)\w*|"
+    r"will be (?:upgraded|rebooted|patched|restarted|carrying out|performing|migrated|moved|replaced|taken offline)|"
+    r"will have (?:some |a (?:short |brief )?)?downtime|window (?:is|has been) (?:allocated|scheduled|planned))\b",
+    re.I,
+)
+# a sentence said ahead of time or as a risk ("may cause outages of a few seconds", "could crash
+# systemd", "the downtime is typically less than 30 minutes"): no failure reported by it
+AHEAD_OR_RISK = re.compile(
+    r"\b(?:will|shall|may|might|could|would|should|can|typically|usually|normally|expect\w*|anticipat\w*|"
+    r"risk|if|any|potential\w*|possibl[ey]|plan\w*|schedul\w*)\b|\bn't\b",
     re.I,
 )
 # a point of "what went wrong" that starts "we ..." is about the response, not the system
