@@ -27,7 +27,8 @@ from bot.importer.metadata import FoundFields, is_field_line, read_dates, read_m
 from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
-from bot.reader.cues import ANAPHOR, CAUSE, FIX, INCIDENT_WORDS, STARTS_WITH_WE, WENT_WRONG
+from bot.reader.cues import ANAPHOR, CAUSE, DETECTION_HEADING, FIX, INCIDENT_WORDS, STARTS_WITH_WE, WENT_WRONG
+from bot.reader.found import how_found
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique, resolving
 from bot.reader.notice import is_planned_work_notice
 from bot.reader.read import strip_metadata, without_metadata
@@ -250,6 +251,37 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
         raise NotAnIncident("no postmortem sections and no word of an incident (outage, error, failure, root cause...)")
 
 
+# timeline entries read for how it was found: the first ones tell it ("13:00 @dma noticed the queue backing up")
+FOUND_ENTRIES = 10
+_NOT_FOUND_IN = ("lesson", "action_items", "metadata", "failed_attempts", "resolution", "timeline")
+
+
+def _how_found(doc: Document, entries: list[Entry]) -> tuple[str, str]:
+    """The sentences that say how the incident was found, preferring a "Detection" section's, then
+    the text under the title and the summary's, then the timeline's first entries, then the rest."""
+    detection = [s for s in doc.sections if DETECTION_HEADING.search(s.heading or "")]
+    told: list[tuple[str, str]] = [(u, s.label) for s in detection for u in _units(_text(s))]
+    told += [
+        (u, "the text under the title") for u in _units(_join([ln for ln in doc.preamble if not is_field_line(ln)]))
+    ]
+    told += [
+        (u, s.label)
+        for s in doc.sections
+        if s.kind in ("summary", "symptoms") and s not in detection
+        for u in _units(_text(s))
+    ]
+    told += [(u, f"timeline entry {e.when!r}") for e in entries[:FOUND_ENTRIES] for u in _units(e.text)]
+    told += [
+        (u, s.label)
+        for s in doc.sections
+        if s.kind not in (*_NOT_FOUND_IN, "summary", "symptoms") and s not in detection
+        for u in _units(_text(s))
+    ]
+    found = how_found(u for u, _ in told)
+    origin = {u: o for u, o in reversed(told)}
+    return " ".join(found), " + ".join(dict.fromkeys(f"sentences of {origin[u]}" for u in found))
+
+
 def _title_from_name(name: str) -> str:
     """'2024-02-28-decide is down.md' → 'Decide is down'."""
     stem = PurePath(name).stem
@@ -410,6 +442,11 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     other = "\n\n".join(_text(s) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
         said, origin = take(kind)
+        if kind == "diagnosis":  # how it was found first, then the section that tells the investigation
+            found, found_from = _how_found(doc, entries)
+            if found and found not in said:
+                said = f"{found}\n\n{said}".strip()
+                origin = " + ".join(x for x in (found_from, origin) if x)
         if kind in ("root_cause", "resolution"):  # a duration or an impact count is never the fix or the cause
             said = without_metadata(said)
             said = "" if is_placeholder(said) else said

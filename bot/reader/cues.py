@@ -415,3 +415,31 @@ CAUSE_NEGATED = re.compile(
     r"\b(?:ruled out|red herring|not (?:related|responsible|at fault)|unrelated)\b",
     re.I,
 )
+# ---- how the incident was found (postmortems and narrative prose) ---------------------------------
+
+_A_FEW = r"(?:[\w@#`'.-]+ ){0,3}"  # up to three words between ("users of the hub report", "received a Freshdesk support ticket")
+# "the first alert fires", "we received a support ticket", "users reported", "was detected by", "looking at the logs"
+FOUND_BY = re.compile(
+    r"\b(?:alerts? (?:fired|fires|firing|were firing|was firing|was triggered|triggered|went off|began|started)|"
+    r"(?:received|got|had|saw|sees|see|receives|gets) (?:an? |the |several |multiple |some )?" + _A_FEW + r"(?:alerts?|"
+    r"pages?|reports?|tickets?|e-?mails?|mails?|warnings?|notifications?|notices?|requests?|messages?)\b|"
+    r"(?:were|was|got|get|are|is|been) (?:alerted|paged|notified|informed)|alert(?:ing|ed|s)? us|"
+    r"monitoring (?:fired|alerted|showed|shows|is showing|detected|picked up|flagged)|"
+    r"(?:sentry|pagerduty|grafana|prometheus|nagios|uptime ?robot|munin|stackdriver|datadog|opsgenie|alertmanager) "
+    r"(?:began|begins|starts|started|sent|sends|alert\w*|report\w*|show\w*|email\w*|fired|fires)|"
+    r"(?:first|initial) (?:alert|report|page|notice|sign)|"
+    r"(?:users?|customers?|someone|people|members?|community|folks) " + _A_FEW + r"(?:reported|report|reports|noticed|"
+    r"notice|notices|complained|emailed|emails|posted|pinged|alerted|signal(?:l)?ed|flagged)|"
+    r"reported (?:by|to us|in|on|via|that)|(?:was|were) reported|notified (?:us|that)|"
+    r"notic(?:ed|es|ing) (?:that|the|a|an|it|this|something|some|errors?|high|slow)|"
+    r"(?:was|were) (?:first )?(?:detected|noticed|discovered|spotted|found|caught|identified) "
+    r"(?:by|when|after|within|while|through|via|in|on|during)|detection|"
+    r"(?:looking at|checking|checked|checks|reading|read|grep\w*|inspect\w*) (?:the )?" + _A_FEW + r"(?:logs?|syslog|"
+    r"journal\w*|graphs?|dashboards?|metrics)|"
+    r"logs? (?:show\w*|indicat\w*|reveal\w*|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w*|indicat\w*|reveal\w*))\b",
+    re.I,
+)
+# "No process was set up to alert", "did not fire alerts", "Users may see warnings": not how it was found
+NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may|might|could|would|will|if)\b|n't\b", re.I)
+# a section headed "Detection", "How it was discovered", "Alert": told as how it was found
+DETECTION_HEADING = re.compile(r"\b(?:detect\w*|discover\w*|notic\w*|alert\w*|how (?:\w+ )*(?:found|find))\b", re.I)

@@ -27,6 +27,7 @@ from bot.reader.cues_metadata import (
     STATUS_BOILERPLATE,
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
+from bot.reader.found import MAX_FOUND_SENTENCES, says_how_found
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, resolving
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
 
@@ -177,7 +178,19 @@ def _narrative(statements: list[Statement]) -> list[Finding]:
                 for a in attempts
             ]
         findings += _sentence_findings(statements, i)
-    return findings
+    return findings + _found(statements)
+
+
+def _found(statements: list[Statement]) -> list[Finding]:
+    """How it was found: the first sentences that say so (an alert fired, users reported, …)."""
+    found: list[Finding] = []
+    for i, statement in enumerate(statements):
+        for sentence in sentences(statement.text):
+            if says_how_found(sentence):
+                found.append(Finding(Kind.FOUND, sentence, (quote(statements, i, sentence),)))
+                if len(found) >= MAX_FOUND_SENTENCES:
+                    return found
+    return found
 
 
 def _chat(statements: list[Statement]) -> list[Finding]:

@@ -1,0 +1,46 @@
+"""How an incident was found, from a postmortem: an alert that fired, a user report, a graph or a
+log line, someone noticing ("At 13:00 @dma noticed the ingress queue was backing up", "This was
+detected by project members noticing failures of Prow", "We got an alert email from letsencrypt").
+
+Precision first: a sentence counts only when it says so in the reader's words (cues.FOUND_BY) and
+is not a critique ("no alert fired", "it took us hours to notice"), a risk ("users may see
+warnings"), a quoted message (a line starting ">") or a recovery ("Chris notices the pod is
+working again"). The caller gives the sentences in the order to prefer (a "Detection" section's,
+then the summary's, then the timeline's first entries, then the rest); the first few found are
+the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.reader.cues import CRITIQUE, DID_NOT_WORK, FOUND_BY, NOT_FOUND_BY, RESOLVED
+
+MAX_FOUND_SENTENCES = 3
+_CHARS_BEFORE = 40  # a negation or hedge this close before the cue undoes it ("no process was set up to alert")
+MAX_SENTENCE_CHARS = 1_000
+
+
+def says_how_found(sentence: str) -> bool:
+    sentence = sentence[:MAX_SENTENCE_CHARS]
+    cue = FOUND_BY.search(sentence)
+    if (
+        cue is None
+        or sentence.lstrip().startswith(">")
+        or CRITIQUE.search(sentence)
+        or RESOLVED.search(sentence)
+        or DID_NOT_WORK.search(sentence)
+    ):
+        return False
+    return not NOT_FOUND_BY.search(sentence[max(0, cue.start() - _CHARS_BEFORE) : cue.end()])
+
+
+def how_found(sentences: Iterable[str], *, limit: int = MAX_FOUND_SENTENCES) -> list[str]:
+    """The first `limit` sentences that say how it was found, in the order given (each once)."""
+    found: list[str] = []
+    for sentence in sentences:
+        if says_how_found(sentence) and sentence not in found:
+            found.append(sentence)
+            if len(found) >= limit:
+                break
+    return found

@@ -1,0 +1,39 @@
+"""The one reader on postmortems: how an incident was found, and failed attempts that must not be
+read where the words only look like one (issue 23)."""
+
+from __future__ import annotations
+
+from bot.importer.markdown import parse_markdown
+from bot.reader import Kind, Statement, read
+
+
+def timeline(*entries: str) -> list[Statement]:
+    return [Statement(text, ref=f"timeline entry {i}", section="timeline") for i, text in enumerate(entries)]
+
+
+def test_how_it_was_found_is_the_alert_or_report_that_started_it_never_a_missing_alert() -> None:
+    reading = read(
+        [
+            Statement("At 09:12 Sentry began sending alerts about 502s from the API.", section="timeline"),
+            Statement("No alert fired for the full disk.", section="lesson"),
+            Statement("Users may see warnings while the certificate renews.", section="summary"),
+        ]
+    )
+    assert [f.text for f in reading.of(Kind.FOUND)] == ["At 09:12 Sentry began sending alerts about 502s from the API."]
+    assert not read([Statement("Nobody noticed the queue for three days.", section="summary")]).of(Kind.FOUND)
+
+
+def test_an_imported_postmortem_says_how_it_was_found_before_its_investigation() -> None:
+    text = (
+        "# Queue outage\n\n## Timeline\n\n"
+        "- 13:00 @dma noticed the ingress queue was backing up\n"
+        "- 13:20 Restarted the workers, which brought the queue back to normal\n\n"
+        "## Investigation\n\nThe worker logs pointed at a slow database.\n"
+    )
+    draft = parse_markdown(text, team_id="T", incident_id="pm-q")
+    assert draft.diagnosis.startswith("@dma noticed the ingress queue was backing up")
+    assert "The worker logs pointed at a slow database." in draft.diagnosis
+    assert "timeline entry" in draft.provenance.fields["diagnosis"]
+    # a report that says nothing of how it was found leaves the field empty
+    quiet = parse_markdown(text.replace("@dma noticed", "at 13:00"), team_id="T", incident_id="pm-r")
+    assert quiet.diagnosis == "The worker logs pointed at a slow database."
