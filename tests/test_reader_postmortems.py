@@ -37,3 +37,35 @@ def test_an_imported_postmortem_says_how_it_was_found_before_its_investigation()
     # a report that says nothing of how it was found leaves the field empty
     quiet = parse_markdown(text.replace("@dma noticed", "at 13:00"), team_id="T", incident_id="pm-r")
     assert quiet.diagnosis == "The worker logs pointed at a slow database."
+
+
+def test_a_recovery_or_an_aside_is_never_a_failed_attempt() -> None:
+    said = [
+        Statement("We restarted it, after which the database came back without issues.", section="resolution"),
+        Statement(
+            "So I raised the number of workers to 8 (strangely queue 17 does not work) and the queue drained.",
+            section="resolution",
+        ),
+    ]
+    assert not read(said).failed_attempts()
+
+
+def test_a_later_entry_that_names_the_action_again_tells_its_failure_not_a_new_attempt() -> None:
+    reading = read(
+        timeline(
+            "10:11 Redis instance is resized to avoid connection pool exhaustion",
+            "10:15 Edge proxy cache is turned off, since resizing the instances did not solve the issue",
+            "10:40 Errors are back to normal",
+        )
+    )
+    [attempt] = reading.failed_attempts()
+    assert attempt.text.startswith("10:11 Redis instance is resized")
+    assert attempt.why.startswith("10:15 Edge proxy cache is turned off, since resizing")
+    # a later entry that tries something of its own is that entry's attempt, not the earlier one's
+    [own] = read(
+        timeline(
+            "Pushed new deploy configs; staging started rebooting",
+            "Tried deleting the rebooting pods, which did not help",
+        )
+    ).failed_attempts()
+    assert own.text.startswith("Tried deleting the rebooting pods")

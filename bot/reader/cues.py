@@ -89,6 +89,9 @@ REFERS_BACK = re.compile(
     r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
     re.I,
 )
+# "(strangely queue 17 does not work…)", "(we noticed that staging was still stuck)": an aside in
+# parentheses, not the outcome of the action the sentence tells
+ASIDE = re.compile(r"\([^()]{0,500}(?:\)|$)")
 # "As said above, it did not work at first try": a failure that names no action
 NOTHING_NAMED = re.compile(
     r"^(?:(?:as (?:said|mentioned|explained|noted) (?:above|before|earlier)|again|unfortunately|but|however),?\s+)*"

@@ -15,6 +15,7 @@ from typing import Protocol, TypeVar
 
 from bot.reader.cues import (
     ADDRESSED,
+    ASIDE,
     BEFORE_THE_INCIDENT,
     CLAUSE,
     CRITIQUE,
@@ -72,7 +73,10 @@ def _attempt(text: str) -> dict[str, str] | None:
     text = " ".join(plain(text).split())
     judged = TESTING_IT.sub(" ", text)  # "to see if it would help" is the attempt, not a critique's "would"
     # SAYS_IT_FAILED too: "…, it didn't." ends in a full stop, where DID_NOT_WORK's closing \b cannot match
-    failed = DID_NOT_WORK.search(text) or SAYS_IT_FAILED.search(text)
+    # a failure said in an aside is not this action's outcome; "(it does not) manually reset the
+    # node in the hope that …" opens with its outcome, not an aside
+    told = text[:1] + ASIDE.sub(" ", text[1:])
+    failed = DID_NOT_WORK.search(told) or SAYS_IT_FAILED.search(told)
     if len(text) < 8 or CRITIQUE.search(judged) or not failed or ADDRESSED.search(text):
         return None
     if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text):
@@ -121,23 +125,44 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
     return [a for a in found if len(a["action"]) <= MAX_ACTION_CHARS]
 
 
+def _actions(text: str) -> set[str]:
+    return {m.group().lower()[:5] for m in TRIED.finditer(text)}
+
+
+def _names_again(action: str, outcome: str) -> bool:
+    """ "10:11 Redis instance is resized" … "10:15 cache turned off, since resizing the instances did
+    not solve the issue": the later entry names the same action (a word of the same stem) where it
+    says it failed, so the failure is that action's, not a new one's."""
+    failing = DID_NOT_WORK.search(outcome)
+    if failing is None or EXPLICIT_TRY.search(outcome[: failing.start()]):
+        return False  # "tried deleting the rebooting pods, which just made more": an attempt of its own
+    return bool(_actions(outcome[: failing.start()]) & _actions(action))
+
+
 def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
     """Attempts within an entry, and across two: "12:05 Engineer attempts hub pod restarts." then
     "12:20 Still 503s." (an attempt said in one entry, its failure in the next one's first words, or
     in the first words of the one after when the entry between only observes)."""
     found = []
+    told_before = ""  # an entry's opening already read as the failure of the entry before it
     for i, entry in enumerate(entries):
-        within = attempts_in(entry.text)
+        # "…, since resizing the instances did not solve the issue" told the failure of the entry
+        # before: not an attempt of this entry (its action is what was done next)
+        within = [a for a in attempts_in(entry.text) if not told_before or a["action"] not in told_before]
+        told_before = ""
         found += [(entry, attempt) for attempt in within]
         following = entries[i + 1] if i + 1 < len(entries) else None
         if within or following is None or DID_NOT_WORK.search(entry.text) or CRITIQUE.search(entry.text):
             continue
         first = " ".join(_clauses(following.text)[:2])
         tried = EXPLICIT_TRY.search(entry.text) or (TRIED.search(entry.text) and SAYS_IT_FAILED.search(first))
-        if tried and DID_NOT_WORK.search(first) and not TRIED.search(_clauses(following.text)[0]):
+        opening = _clauses(following.text)[0]
+        named_again = _names_again(entry.text, opening)
+        if tried and DID_NOT_WORK.search(first) and (not TRIED.search(opening) or named_again):
             found.append(
                 (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")})
             )
+            told_before = plain(" ".join(opening.split())) if named_again else ""
             continue
         # two entries later: "restarted the hub" · "checked the dashboards" · "still failing" (the entry
         # between only observes: no action, no recovery, no failure of its own)
