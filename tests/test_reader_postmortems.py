@@ -69,3 +69,37 @@ def test_a_later_entry_that_names_the_action_again_tells_its_failure_not_a_new_a
         )
     ).failed_attempts()
     assert own.text.startswith("Tried deleting the rebooting pods")
+
+
+def test_attempts_told_the_way_real_timelines_tell_them() -> None:
+    attempts = read(
+        timeline(
+            # a sentence may open with a handle; the one before it is not part of the attempt
+            "@sam sees the dns pod should serve this node. @sam deletes the dns pod and finds yet another network error.",
+            # a state said of what came before names no action
+            "This took several minutes per deployment because the pods could not be evicted.",
+            "I discover that downgrading postgres without a restart does *not* fix the problem.",
+            "A restart of php-fpm puts the service back online for a short time only, then it is unresponsive again.",
+            "Chris triggers the Jenkins job to rebuild the index.",
+            "Chris notes the index rebuild failed due to lack of disk space.",
+        )
+    ).failed_attempts()
+    assert [a.text[:22] for a in attempts] == [
+        "@sam deletes the dns p",
+        "I discover that downgr",
+        "A restart of php-fpm p",
+        "Chris triggers the Jen",
+    ]
+    assert attempts[-1].why == "Chris notes the index rebuild failed due to lack of disk space"
+
+
+def test_a_solution_section_tells_the_fix_and_what_was_tried_first() -> None:
+    text = (
+        "# Disk full on the products pool\n\n## What happened\n\nSaving a product failed: no space left on device.\n\n"
+        "## Solving\n\nFirst step was to remove the old datasets, as they were no longer needed\n"
+        "But this gained 22 GB only, which does not seem to be a solution for more than the short term.\n\n"
+        "We then moved the images to the new server, which freed 2 TB.\n"
+    )
+    draft = parse_markdown(text, team_id="T", incident_id="pm-s")
+    assert "moved the images to the new server" in draft.resolution
+    assert [a.action for a in draft.failed_attempts] == ["First step was to remove the old datasets"]

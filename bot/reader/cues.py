@@ -35,7 +35,8 @@ FAILED_ATTEMPT = (
     r"to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|false (?:re)?mediation|"
     r"(?:just |only )made (?:it |things |the \w+ )?(?:worse|more)|"
     r"(?:it|this|that|which) (?:also )?(?:did|does) ?n[o']t\s*(?:\)|$|[.;,])|"
-    r"(?:rollback|roll back|revert|restart|retry|attempt|fix|workaround|failover|redeploy|re-deploy|upgrade|deploy|restore|command)\w* "
+    r"(?:rollback|roll back|revert|restart|retry|attempt|fix|workaround|failover|redeploy|re-deploy|upgrade|deploy|restore|command|"
+    r"rebuild|re-?index|reboot|reinstall|re-install)\w* "
     r"(?:also |again |then |still |itself )?fail(?:s|ed)\b|failed to (?:help|fix|resolve|solve|work|recover|restore|stop)|"
     r"(?:but|and) (?:it |this |that |then |also )*(?:immediately )?(?:fail(?:s|ed)|errored)"
 )
@@ -47,15 +48,17 @@ DID_NOT_WORK = re.compile(
     r"not (?:resolve|fix|solve|work)\w*|nothing changed|no change|"
     r"(?:it|which|this|that) (?:also )?failed|(?:immediately )?errored out|refused to|"
     r"could ?n[o']t be|instead,? (?:the|it)|yet another|"
-    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|recur\w*|came back|reappear\w*)|"
+    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|re-?occur\w*|recur\w*|came back|reappear\w*)|"
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
     r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|as invalid|"
     r"back again|again (?:failed|down|broke)|broke again|recurred|"
+    r"(?:is|was|are|were|went|goes|it's|'s|became|becomes) (?:\w+ )?(?:unresponsive|down|failing|broken|stuck|erroring|crashing|hanging|full) again|"
+    r"(?:for a short time|briefly|temporarily) only|only (?:briefly|temporarily|for a (?:short|little) (?:time|while))|"
     r"(?:is|was|does not seem to be|doesn't seem to be|not) (?:a|the) (?:solution|fix)|not seems? to be a solution)\b",
     re.I,
 )
 SAYS_IT_FAILED = re.compile(r"\b(?:" + FAILED_ATTEMPT + r")", re.I)
-EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying)\b", re.I)
+EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying|to see (?:if|whether)|in the hope)\b", re.I)
 TRIED = re.compile(
     r"\b(?:tried|try(?:ing)?|attempt\w*|restart\w*|reboot\w*|roll(?:ed|ing|s)?[ -]?back|rollback|revert\w*|"
     r"scal(?:ed|ing)\b|increas\w*|rais(?:ed|ing)\b|bump\w*|add(?:ed|ing)\b|redeploy\w*|re-deploy\w*|deploy\w*|disabl\w*|"
@@ -111,7 +114,7 @@ TESTING_IT = re.compile(
     r"\bto see (?:if|whether) (?:it|this|that) (?:would|could|might) (?:help|work|fix\w*|solve\w*)\b", re.I
 )
 ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
-SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'@])")  # "@jsnshrmn deletes …": a handle opens a sentence too
 WHY_SPLIT = re.compile(
     r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$",
     re.I,

@@ -15,6 +15,7 @@ from typing import Protocol, TypeVar
 
 from bot.reader.cues import (
     ADDRESSED,
+    ANAPHOR,
     ASIDE,
     BEFORE_THE_INCIDENT,
     CLAUSE,
@@ -75,11 +76,11 @@ def _attempt(text: str) -> dict[str, str] | None:
     # SAYS_IT_FAILED too: "…, it didn't." ends in a full stop, where DID_NOT_WORK's closing \b cannot match
     # a failure said in an aside is not this action's outcome; "(it does not) manually reset the
     # node in the hope that …" opens with its outcome, not an aside
-    told = text[:1] + ASIDE.sub(" ", text[1:])
+    told = (text[:1] + ASIDE.sub(" ", text[1:])).replace("*", "")  # "does *not* fix": emphasis is not a word
     failed = DID_NOT_WORK.search(told) or SAYS_IT_FAILED.search(told)
     if len(text) < 8 or CRITIQUE.search(judged) or not failed or ADDRESSED.search(text):
         return None
-    if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text):
+    if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text) or ANAPHOR.match(text):
         return None  # "As said above, it did not work": no action named; "the day before, …": not during it
     if not TRIED.search(text) and not SAYS_IT_FAILED.search(text):
         return None
@@ -129,6 +130,13 @@ def _actions(text: str) -> set[str]:
     return {m.group().lower()[:5] for m in TRIED.finditer(text)}
 
 
+def _acts_before_failing(opening: str) -> bool:
+    """The entry names an action of its own before it says something failed ("Restarted the proxy,
+    still 503s"), not after ("EPP came back, but the error recurred and the pod was removed")."""
+    failing = DID_NOT_WORK.search(opening)
+    return bool(TRIED.search(opening[: failing.start()] if failing else opening))
+
+
 def _names_again(action: str, outcome: str) -> bool:
     """ "10:11 Redis instance is resized" … "10:15 cache turned off, since resizing the instances did
     not solve the issue": the later entry names the same action (a word of the same stem) where it
@@ -158,7 +166,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         tried = EXPLICIT_TRY.search(entry.text) or (TRIED.search(entry.text) and SAYS_IT_FAILED.search(first))
         opening = _clauses(following.text)[0]
         named_again = _names_again(entry.text, opening)
-        if tried and DID_NOT_WORK.search(first) and (not TRIED.search(opening) or named_again):
+        if tried and DID_NOT_WORK.search(first) and (not _acts_before_failing(opening) or named_again):
             found.append(
                 (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")})
             )
