@@ -21,6 +21,11 @@ def test_how_it_was_found_is_the_alert_or_report_that_started_it_never_a_missing
     )
     assert [f.text for f in reading.of(Kind.FOUND)] == ["At 09:12 Sentry began sending alerts about 502s from the API."]
     assert not read([Statement("Nobody noticed the queue for three days.", section="summary")]).of(Kind.FOUND)
+    said = [
+        "14:10 New Relic raises CPU usage alert about search--prod--1.",
+        "14:54 Peter posted a message on the #incident-response channel that articles were missing.",
+    ]
+    assert [f.text for f in read(timeline(*said)).of(Kind.FOUND)] == said
 
 
 def test_an_imported_postmortem_says_how_it_was_found_before_its_investigation() -> None:
