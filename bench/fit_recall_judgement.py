@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from bot.recall.judgement import FEATURES, JUDGEMENT_PATH, SURE_FLOOR, Judgement  # noqa: E402
+from bot.recall.judgement import FEATURES, JUDGEMENT_PATH, SURE_FLOOR, Judgement, by_rule  # noqa: E402
 from bot.replay import CaseResult, run_replay  # noqa: E402
 
 STRONG_ABSENT = 0.15
@@ -109,7 +109,7 @@ def _probabilities(judgement: Judgement, matches) -> list[float]:  # noqa: ANN00
 
 def _tiers(judgement: Judgement, matches) -> list[str]:  # noqa: ANN001
     return judgement.tiers(_probabilities(judgement, matches), [m.relevance for m in matches],
-                           [m.score_components.get("same_service") == 1.0 for m in matches])  # fmt: skip
+                           [by_rule(m.relevance, m.score_components) for m in matches])  # fmt: skip
 
 
 def evaluate(judgement: Judgement, results: list[CaseResult]) -> dict[str, float]:

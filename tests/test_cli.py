@@ -86,6 +86,24 @@ def test_recall_json_gives_a_shown_match_its_tier(cli, tmp_path: Path) -> None:
     assert found[0]["tier"] == "strong"
 
 
+def test_recall_with_only_the_suspected_cause_shows_the_memory_whose_root_cause_says_it(cli, tmp_path: Path) -> None:
+    # its title and symptoms say what was seen; the cause a responder suspects is in its root cause only
+    found_it = {"incident_id": "INC-8", "title": "Checkout errors return with database timeouts during peak traffic",
+                "service": "checkout", "symptoms": "Checkout requests time out at peak; requests queueing.",
+                "root_cause": "The new checkout retry loop held its database connection across calls to the "
+                              "payment provider; under peak traffic the pool ran dry.",
+                "resolution": "Released the connection before calling the provider.", "truth_state": "human_confirmed"}  # fmt: skip
+    cli("retain", str(Path(__file__).resolve().parent.parent / "eval" / "incidents" / "memories.jsonl"))
+    cli("retain", write(tmp_path, "m.jsonl", [found_it]))
+    for cause, tier in (("partner retry loop held a database connection", "weak"),
+                        ("retry loop held the connection across provider calls", "strong")):  # fmt: skip
+        code, out, _ = cli("recall", *cause.split(), "--json")
+        shown = {m["memory"]["incident_id"]: m["tier"] for m in json.loads(out)}
+        assert code == 0 and shown.get("INC-8") == tier, (cause, shown)
+    code, out, _ = cli("recall", *"partner retry loop held a database connection".split())
+    assert out.startswith("nothing strong; closest (weak)") and "INC-8" in out.split("more below")[0]
+
+
 def test_retaining_the_same_file_again_reports_it_unchanged(cli, tmp_path: Path) -> None:
     path = write(tmp_path, "m.json", json.dumps([OUTCOME]))
     assert cli("retain", path)[0] == 0

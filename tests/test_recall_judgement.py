@@ -4,10 +4,22 @@ reads as one line with a button to open each of the closest memories."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.models import MemoryRecord, RecallMatch
-from bot.recall.judgement import BELOW, FEATURES, JUDGEMENT_PATH, STRONG, WEAK, load_judgement
+from bot.recall.judgement import (
+    BELOW,
+    CAUSE_CLOSE,
+    CAUSE_SURE,
+    FEATURES,
+    JUDGEMENT_PATH,
+    SERVICE_CLOSE,
+    STRONG,
+    WEAK,
+    by_rule,
+    load_judgement,
+)
 from bot.slack import ids, messages
 
 
@@ -29,14 +41,37 @@ def test_the_judgement_posts_a_thread_and_the_floor_fills_it_else_a_weak_line_na
     sure, floor = judgement.sure_from, judgement.floor
     assert sure is not None and floor < sure
     strong, weak, nothing = judgement.strong_from, judgement.weak_from, judgement.weak_from / 2
-    # a thread: what reaches strong_from, and what else carries the floor's relevance (not a weak line)
-    assert judgement.tiers([strong, weak, nothing], [0.0, floor, 0.0]) == [STRONG, STRONG, BELOW]
-    # the floor alone posts nothing; half the query's evidence does
-    assert judgement.tiers([weak, nothing], [floor, 0.0]) == [WEAK, BELOW]
+    # a thread: what reaches strong_from, and what else carries the floor's relevance or would be weak
+    assert judgement.tiers([strong, weak, nothing], [0.0, 0.0, floor]) == [STRONG, STRONG, STRONG]
+    assert judgement.tiers([strong, nothing, nothing], [0.0, 0.0, floor / 2]) == [STRONG, BELOW, BELOW]
+    # the floor alone posts nothing; half the query's evidence posts a thread
+    assert judgement.tiers([nothing, nothing], [floor, 0.0]) == [BELOW, BELOW]
     assert judgement.tiers([nothing, nothing], [sure, floor]) == [STRONG, STRONG]
-    # a weak line names the first three at most; a thread holds five at most
-    assert judgement.tiers([weak] * 4, [0.0] * 4) == [WEAK, WEAK, WEAK, BELOW]
+    # one close memory posts the weak line, which names the three closest (the responder decides)
+    assert judgement.tiers([nothing, weak, nothing, nothing], [0.0] * 4) == [WEAK, WEAK, WEAK, BELOW]
+    assert judgement.tiers([nothing, nothing, nothing, weak], [0.0] * 4) == [BELOW] * 4
+    # a thread holds five at most
     assert judgement.tiers([strong] * 6, [0.0] * 6) == [STRONG] * 5 + [BELOW]
+    # a model whose strong_from sits under its weak_from (a fit choosing thresholds) still posts what is strong
+    assert replace(judgement, weak_from=1.0).tiers([strong, nothing], [0.0, 0.0]) == [STRONG, BELOW]
+
+
+def test_the_incidents_own_service_makes_a_memory_weak_and_the_suspected_cause_weak_or_strong() -> None:
+    judgement = load_judgement()
+    nothing = judgement.weak_from / 2
+    # SERVICE_CLOSE of the query's evidence in the incident's own service names it in the weak line,
+    # no thread (on jira-dev a thread from it bought nothing a weak line did not, at 0.14 more false threads)
+    assert by_rule(SERVICE_CLOSE, {"same_service": 1.0}) == WEAK
+    assert by_rule(SERVICE_CLOSE, {"same_service": 0.0}) == BELOW
+    assert by_rule(SERVICE_CLOSE - 0.01, {"same_service": 1.0}) == BELOW
+    # the query's words found in the memory's root cause and diagnosis: the cause a responder suspects
+    assert by_rule(0.1, {"cause": CAUSE_CLOSE - 0.01}) == BELOW
+    assert by_rule(0.1, {"cause": CAUSE_CLOSE}) == WEAK and by_rule(0.1, {"cause": CAUSE_SURE}) == STRONG
+    assert judgement.tiers([nothing, nothing], [0.0, 0.0], [WEAK, BELOW]) == [WEAK, WEAK]
+    assert judgement.tiers([nothing, nothing], [0.0, 0.0], [BELOW, STRONG]) == [BELOW, STRONG]
+    assert judgement.tiers([nothing, nothing], [0.0, 0.0], [BELOW, BELOW]) == [BELOW, BELOW]
+    # only the first three are read for the weak line
+    assert judgement.tiers([nothing] * 4, [0.0] * 4, [BELOW, BELOW, BELOW, WEAK]) == [BELOW] * 4
 
 
 def test_a_weak_match_renders_as_one_line_with_a_button_to_open_each() -> None:
@@ -64,7 +99,6 @@ def test_a_weak_match_renders_as_one_line_with_a_button_to_open_each() -> None:
 
 
 def test_a_team_can_fit_the_same_alert_the_shipped_model_does_not_read() -> None:
-    from dataclasses import replace
 
     from bot.recall.judgement import Context, Judgement
     from bot.recall.signals import Signals

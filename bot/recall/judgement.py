@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -54,8 +54,18 @@ MAX_STRONG = 5
 MAX_WEAK = 3
 """The weak line names at most this many."""
 STANDOUT_CAP = 5.0
-SERVICE_SURE = 0.4
-"""Relevance from which a memory in the incident's own service posts a thread (Judgement.sure)."""
+SERVICE_CLOSE = 0.4
+"""Relevance from which a memory in the incident's own service is close enough for the weak line
+(close_by_rule). Not fitted: the first reports carry no service. It posted a thread until jira-dev
+measured it (docs/BENCHMARKS.md): there, where nearly every memory shares the incident's project,
+a thread bought 0.001 more right memories shown than a weak line, for 0.139 more false threads."""
+CAUSE_CLOSE, CAUSE_SURE = 0.7, 0.8
+"""Shares of the query's weight (idf) found in a memory's root cause and diagnosis from which it is
+close enough for the weak line, and from which it posts a thread (by_rule): a responder who types
+the cause they suspect sees the memory that found it, though its title and symptoms say other
+words. Not fitted (the first reports describe symptoms, not causes): CAUSE_CLOSE is the lowest share
+at which no target-absent first report of the tuning fold (A) has a candidate among its first three
+(0.5 had 4 of 92, 0.6 had 2); at these values no first-report figure moves."""
 JUDGED_CANDIDATES = 40
 """The fused scores' spread (score_z) is read as if the store had answered with at least this many
 candidates, the missing ones scoring 0: in a bank of one or four memories (a new team's, the
@@ -141,26 +151,29 @@ class Judgement:
         z = self.intercept + sum(w * features.get(name, 0.0) for name, w in self.coefficients.items())
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
-    def sure(self, relevance: float, same_service: bool) -> bool:
-        """Evidence that posts a thread whatever the probability: half the query's evidence, or
-        SERVICE_SURE of it in the incident's own service (the first reports carry no service, so
-        the fit cannot weigh it: a rule, checked by the demo and eval/incidents)."""
-        if self.sure_from is None:
-            return False
-        return relevance >= self.sure_from or (same_service and relevance >= min(SERVICE_SURE, self.sure_from))
+    def sure(self, relevance: float) -> bool:
+        """Evidence that posts a thread whatever the probability: half the query's evidence."""
+        return self.sure_from is not None and relevance >= self.sure_from
 
     def tiers(
-        self, probabilities: Sequence[float], relevances: Sequence[float], same_service: Sequence[bool] | None = None
+        self, probabilities: Sequence[float], relevances: Sequence[float], ruled: Sequence[str] | None = None
     ) -> list[str]:
-        """The tier of each ranked match, in rank order: a thread when one of the first MAX_STRONG
-        reaches strong_from (or is sure), holding those and the others at or over the floor; else
-        a weak line naming those of the first MAX_WEAK that reach weak_from."""
-        services = same_service if same_service is not None else [False] * len(relevances)
-        first = list(zip(probabilities, relevances, services, strict=True))[:MAX_STRONG]
-        if any(p >= self.strong_from or self.sure(r, s) for p, r, s in first):
-            strong = [p >= self.strong_from or r >= self.floor or self.sure(r, s) for p, r, s in first]
-            return [STRONG if i < len(strong) and strong[i] else BELOW for i in range(len(probabilities))]
-        return [WEAK if i < MAX_WEAK and p >= self.weak_from else BELOW for i, p in enumerate(probabilities)]
+        """The tier of each ranked match, in rank order. The judgement decides which answer is
+        given, then what it holds: a thread when one of the first MAX_STRONG reaches strong_from (or
+        is sure, or strong by a rule: `ruled`, by_rule), holding those and the others of the first
+        MAX_STRONG that reach weak_from or the floor; else, when one of the first MAX_WEAK reaches
+        weak_from or is weak by a rule, a weak line naming the first MAX_WEAK (the closest
+        memories: one line, the responder decides); else nothing."""
+        rules = ruled if ruled is not None else [BELOW] * len(relevances)
+        ranked = list(zip(probabilities, relevances, rules, strict=True))
+        first = ranked[:MAX_STRONG]
+        if any(p >= self.strong_from or self.sure(r) or rule == STRONG for p, r, rule in first):
+            held = [p >= min(self.weak_from, self.strong_from) or r >= self.floor or self.sure(r) or rule == STRONG
+                    for p, r, rule in first]  # fmt: skip
+            return [STRONG if i < len(held) and held[i] else BELOW for i in range(len(ranked))]
+        if any(p >= self.weak_from or rule != BELOW for p, _, rule in ranked[:MAX_WEAK]):
+            return [WEAK if i < MAX_WEAK else BELOW for i in range(len(ranked))]
+        return [BELOW] * len(ranked)
 
     def with_floor(self, floor: float) -> Judgement:
         """The same judgement (lexical and semantic) with another floor (RECALL_FLOOR)."""
@@ -192,6 +205,18 @@ class Judgement:
             float(floors.get("floor", DEFAULT_FLOOR)), None if sure is None else float(sure),
             cls.from_json(data["semantic"], data) if data.get("semantic") and shared is None else None,
         )  # fmt: skip
+
+
+def by_rule(relevance: float, components: Mapping[str, float]) -> str:
+    """The tier that evidence the fitted model cannot weigh gives a memory at least: strong at
+    CAUSE_SURE of the query's weight in its root cause and diagnosis; weak at CAUSE_CLOSE of it, or
+    at SERVICE_CLOSE of the query's evidence in the incident's own service; else below. Reads a
+    match's signals (RecallMatch.score_components)."""
+    cause = components.get("cause", 0.0)
+    if cause >= CAUSE_SURE:
+        return STRONG
+    in_service = components.get("same_service") == 1.0 and relevance >= SERVICE_CLOSE
+    return WEAK if in_service or cause >= CAUSE_CLOSE else BELOW
 
 
 def split_by_tier(matches: Sequence[RecallMatch]) -> tuple[list[RecallMatch], list[RecallMatch], list[RecallMatch]]:

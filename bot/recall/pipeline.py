@@ -16,7 +16,7 @@ from bot.recall.concepts import Vocabulary, load_vocabulary
 from bot.recall.document import QueryTerms, query_terms
 from bot.recall.floor import judge
 from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
-from bot.recall.judgement import Judgement, features_of, load_judgement
+from bot.recall.judgement import Judgement, by_rule, features_of, load_judgement
 from bot.recall.reasons import explain
 from bot.recall.signals import measure
 from bot.recall.tokens import surface_forms
@@ -62,18 +62,19 @@ class Recaller:
         judgement = self.judgement.for_meaning(any(s.similarity is not None for s in signals))
         shown = scored[: query.limit]
         probabilities = [judgement.probability(features) for *_, features in shown]
-        tiers = judgement.tiers(probabilities, [judge(signal) for _, _, signal, _, _ in shown],
-                                [signal.same_service == 1.0 for _, _, signal, _, _ in shown])  # fmt: skip
+        relevances = [judge(signal) for _, _, signal, _, _ in shown]
+        ruled = [by_rule(r, components) for r, (_, _, _, components, _) in zip(relevances, shown, strict=True)]
+        tiers = judgement.tiers(probabilities, relevances, ruled)
         out = []
-        for (score, candidate, signal, components, features), probability, tier in zip(
-            shown, probabilities, tiers, strict=True
+        for (score, candidate, signal, components, features), probability, relevance, tier in zip(
+            shown, probabilities, relevances, tiers, strict=True
         ):
             out.append(
                 RecallMatch(
                     memory=candidate.memory,
                     score=round(score, 6),
                     score_components=components,
-                    relevance=judge(signal),
+                    relevance=relevance,
                     probability=round(probability, 4),
                     tier=tier,
                     evidence=features,

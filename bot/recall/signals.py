@@ -54,6 +54,9 @@ class Signals:
     same_alert: float | None = None
     """1 when the memory's incident fired one of the query's alerts (bot/recall/alerts.py); None
     when the query has no alerts (a declared incident, a replay), so nothing changes for it."""
+    cause: float = 0.0
+    """Like `head`, against the memory's root cause and diagnosis: a responder who types the cause
+    they suspect names what the memory found, not what it saw (Judgement.close_by_rule reads it)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -69,6 +72,11 @@ def _title_terms(title: str) -> frozenset[str]:
 @lru_cache(maxsize=4_096)
 def _head_terms(title: str, symptoms: str | None, error: str | None) -> frozenset[str]:
     return frozenset(tokenize(title)) | frozenset(tokenize(symptoms or "")) | frozenset(tokenize(error or ""))
+
+
+@lru_cache(maxsize=4_096)
+def _cause_terms(root_cause: str | None, diagnosis: str | None) -> frozenset[str]:
+    return frozenset(tokenize(root_cause or "")) | frozenset(tokenize(diagnosis or ""))
 
 
 def _weighted_share(wanted: tuple[str, ...], found: Set[str], idf: Mapping[str, float]) -> float:
@@ -118,6 +126,7 @@ def measure(
                 similarity=c.semantic,
                 head=_weighted_share(query_weighted, _head_terms(m.title, m.symptoms, m.error_message), c.query_idf),
                 same_alert=(1.0 if same_alert(query, m) else 0.0) if query.alerts else None,
+                cause=_weighted_share(query_weighted, _cause_terms(m.root_cause, m.diagnosis), c.query_idf),
             )
         )
     return out
