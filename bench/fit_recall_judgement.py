@@ -18,9 +18,12 @@ Fold B's cases are never read while fitting on A. `--write` stores the model fit
 (thresholds chosen the same way on both) in bot/data/recall_judgement.json; the out-of-sample
 figures printed are what to expect of it on new incidents.
 
-Thresholds, chosen on the fitting fold: strong from the lowest probability at which at most
-STRONG_ABSENT of the target-absent cases post a thread; weak from the lowest at which at most
-SHOWN_ABSENT show anything.
+Thresholds, chosen on the fitting fold, from probabilities the model gives cases it was not
+fitted on (each organisation's cases judged by the model fitted on the fold's other
+organisations): strong from the probability at which STRONG_ABSENT of the target-absent cases
+would post a thread, weak from that at which SHOWN_ABSENT would show anything (interpolated
+quantiles, `thresholds`). An in-sample threshold sat where the fitted fold's own few false
+matches happened to fall; 33 cases make that a coin toss (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -38,17 +41,30 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from bot.recall.judgement import FEATURES, JUDGEMENT_PATH, SURE_FLOOR, Judgement, by_rule  # noqa: E402
+from bot.recall.judgement import (  # noqa: E402
+    FEATURES,
+    JUDGEMENT_PATH,
+    MAX_STRONG,
+    MAX_WEAK,
+    SURE_FLOOR,
+    Judgement,
+    by_rule,
+)
 from bot.replay import CaseResult, run_replay  # noqa: E402
 
 STRONG_ABSENT = 0.15
 SHOWN_ABSENT = 0.40
-L2 = 0.1
-GRID = [round(0.01 * i, 2) for i in range(1, 100)]
-# chosen by leave-one-organisation-out cross-validation inside fold A (never fold B's cases): the
-# head coverage and its standout (score_z × head) separated a right first-ranked memory from the
-# best of the rest better than relevance, its lead or agreement (score_z alone did as well, but lifts
-# a lone word match in a sparse bank); with meaning, the lead in cosine added most
+L2 = 1.0
+"""On standardised features (fit_logistic): every feature is penalised alike, whatever its unit."""
+MAX_GROUPS = 40
+"""Held-out groups for the thresholds: each organisation is one up to this many (then dealt round)."""
+# chosen inside fold A only (never fold B's cases), by running the whole fitting procedure
+# organisation by organisation (nested): the head coverage and its standout (head_standout =
+# score_z x head) as well as the standout with the z-score beside it, and better than the standout
+# alone (0.51 / 0.49 / 0.29 of the first-ranked right memories strong at 0.16-0.17 false threads);
+# head takes a negative weight, so the pair reads head x (score_z - c): standing out on what the
+# memory's opening covers, where score_z beside it lifts a lone shared word in a sparse bank
+# (tests/test_recall_floor.py's office printer). With meaning, the lead in cosine added most.
 LEXICAL = ("head", "head_standout")
 SEMANTIC = ("head", "head_standout", "meaning_lead")
 
@@ -64,7 +80,23 @@ def rows_of(results: list[CaseResult], names: tuple[str, ...]) -> list[Row]:
     return rows
 
 
-def fit_logistic(rows: list[Row], iterations: int = 50) -> tuple[list[float], float]:
+def fit_logistic(rows: list[Row], iterations: int = 50, l2: float = L2) -> tuple[list[float], float]:
+    """The L2-penalised logistic fit, on standardised features (the penalty weighs each feature
+    alike, whatever its unit: a cosine lead spans 0.1 where a z-score spans 5), weights given back
+    on the raw scale."""
+    k = len(rows[0][0])
+    means = [sum(x[j] for x, _ in rows) / len(rows) for j in range(k)]
+    spreads = [math.sqrt(sum((x[j] - means[j]) ** 2 for x, _ in rows) / len(rows)) for j in range(k)]
+    active = [j for j in range(k) if spreads[j] > 0]
+    w, b = _newton([([(x[j] - means[j]) / spreads[j] for j in active], y) for x, y in rows], iterations, l2)
+    weights = [0.0] * k
+    for j, v in zip(active, w, strict=True):
+        weights[j] = v / spreads[j]
+        b -= v * means[j] / spreads[j]
+    return weights, b
+
+
+def _newton(rows: list[Row], iterations: int, l2: float) -> tuple[list[float], float]:
     """Newton's method on the L2-penalised log-loss (few features: a pure-Python solve suffices)."""
     k = len(rows[0][0]) + 1
     w = [0.0] * k
@@ -79,8 +111,8 @@ def fit_logistic(rows: list[Row], iterations: int = 50) -> tuple[list[float], fl
                 for j in range(k):
                     hess[i][j] += p * (1 - p) * xs[i] * xs[j]
         for i in range(1, k):
-            grad[i] += L2 * w[i]
-            hess[i][i] += L2
+            grad[i] += l2 * w[i]
+            hess[i][i] += l2
         step = _solve(hess, grad)
         w = [a - b for a, b in zip(w, step, strict=True)]
         if max(abs(s) for s in step) < 1e-7:
@@ -174,28 +206,76 @@ def ece(judgement: Judgement, results: list[CaseResult], bins: int = 10) -> floa
 
 
 def fit(
-    results: list[CaseResult], label: str, names: tuple[str, ...], sure_from: float | None = SURE_FLOOR
+    results: list[CaseResult], label: str, names: tuple[str, ...], sure_from: float | None = SURE_FLOOR, l2: float = L2
 ) -> Judgement:
-    weights, intercept = fit_logistic(rows_of(results, names))
-    model = Judgement(dict(zip(names, (round(w, 4) for w in weights), strict=True)), round(intercept, 4), 1.0, 1.0,
-                      sure_from=sure_from)  # fmt: skip
-    strong_from = next((t for t in GRID if _absent_rate(replace(model, strong_from=t), results, "strong")
-                        <= STRONG_ABSENT), 0.99)  # fmt: skip
-    model = replace(model, strong_from=strong_from)
-    weak_from = next(
-        (t for t in GRID if _absent_rate(replace(model, weak_from=t), results, "shown") <= SHOWN_ABSENT), strong_from
-    )
-    return replace(model, weak_from=min(weak_from, strong_from), fitted_on={"cases": len(results), "fold": label,
-                                                                             "features": list(names)})  # fmt: skip
+    """The model fitted on these cases, its thresholds read off held-out probabilities (thresholds)."""
+    model = _fitted(results, names, sure_from, l2)
+    strong_from, weak_from = thresholds(held_out(results, names, sure_from, l2))
+    return replace(model, strong_from=strong_from, weak_from=weak_from,
+                   fitted_on={"cases": len(results), "fold": label, "features": list(names), "l2": l2,
+                              "thresholds": f"leave one organisation out ({len(groups(results))} groups)"})  # fmt: skip
 
 
-def _absent_rate(model: Judgement, results: list[CaseResult], what: str) -> float:
-    """Share of target-absent recalls that post a thread ("strong") or show anything ("shown")."""
-    hits = 0
+def _fitted(results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float) -> Judgement:
+    weights, intercept = fit_logistic(rows_of(results, names), l2=l2)
+    return Judgement(dict(zip(names, (round(w, 4) for w in weights), strict=True)), round(intercept, 4), 1.0, 1.0,
+                     sure_from=sure_from)  # fmt: skip
+
+
+def groups(results: list[CaseResult]) -> list[list[CaseResult]]:
+    """The cases by organisation (a case without one is its own), dealt into at most MAX_GROUPS groups."""
+    by_org: dict[str, list[CaseResult]] = {}
     for r in results:
-        tiers = _tiers(model, r.absent_matches)
-        hits += "strong" in tiers or (what == "shown" and "weak" in tiers)
-    return hits / (len(results) or 1)
+        by_org.setdefault(str(r.case.flags.get("org") or r.case.id), []).append(r)
+    dealt: list[list[CaseResult]] = [[] for _ in range(min(MAX_GROUPS, len(by_org)))]
+    for i, org in enumerate(sorted(by_org)):
+        dealt[i % len(dealt)] += by_org[org]
+    return dealt
+
+
+def held_out(
+    results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float
+) -> list[tuple[CaseResult, Judgement]]:
+    """Each case with the model fitted on the other organisations' cases (of the same fold): the
+    probabilities a threshold is read from are what the model gives cases it was not fitted on."""
+    dealt = groups(results)
+    if len(dealt) < 2:  # nothing to hold out: in-sample
+        model = _fitted(results, names, sure_from, l2)
+        return [(r, model) for r in results]
+    out = []
+    for group in dealt:
+        model = _fitted([r for other in dealt if other is not group for r in other], names, sure_from, l2)
+        out += [(r, model) for r in group]
+    return out
+
+
+def thresholds(judged: list[tuple[CaseResult, Judgement]]) -> tuple[float, float]:
+    """(strong_from, weak_from) from each target-absent recall's best wrong candidate: strong from
+    the (1 - STRONG_ABSENT) quantile of the probability at which it would post a thread (1 when
+    the sure rule posts it anyway), weak from the (1 - SHOWN_ABSENT) quantile of that at which
+    it would show anything. Interpolated between cases, so one case on either side of a gap in a
+    small fold moves the threshold into the gap, not across it."""
+    posts, shows = [], []
+    for r, model in judged:
+        found = _probabilities(model, r.absent_matches)
+        # what the rules show whatever the probability (Judgement.tiers with thresholds out of reach)
+        ruled = _tiers(replace(model, strong_from=2.0, weak_from=2.0), r.absent_matches)
+        posts.append(1.0 if "strong" in ruled else max(found[:MAX_STRONG], default=0.0))
+        shows.append(1.0 if "weak" in ruled else max(found[:MAX_WEAK], default=0.0))
+    strong_from = round(min(0.99, max(0.01, _quantile(posts, 1 - STRONG_ABSENT))), 3)
+    shown = [1.0 if p >= strong_from else s for p, s in zip(posts, shows, strict=True)]
+    weak_from = round(min(strong_from, max(0.01, _quantile(shown, 1 - SHOWN_ABSENT))), 3)
+    return strong_from, weak_from
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 1.0
+    at = q * (len(ordered) - 1)
+    low = int(at)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
 
 
 async def replayed(corpus: Path) -> list[CaseResult]:
@@ -212,6 +292,7 @@ def main() -> int:
     )
     parser.add_argument("--features", help="comma-separated names of judgement.FEATURES the model reads")
     parser.add_argument("--sure-from", type=float, help="relevance that posts a thread whatever the probability")
+    parser.add_argument("--l2", type=float, default=L2, help=f"L2 penalty of the logistic fit (default {L2})")
     args = parser.parse_args()
     if (args.eval_dir is None) == (args.corpus is None):
         parser.error("give the eval/ folder or --corpus DIR")
@@ -234,12 +315,12 @@ def main() -> int:
     mode = "semantic" if meaning else "lexical"
     sure = args.sure_from if args.sure_from is not None else shipped.get("sure_from", SURE_FLOOR)
     for train, test in (("A", "B"), ("B", "A")):
-        model = fit(folds[train], train, names, sure)
+        model = fit(folds[train], train, names, sure, args.l2)
         print(json.dumps({"recall": mode, "fit_on": train, "model": model.as_json(),
                           "in_sample": evaluate(model, folds[train]),
                           "out_of_sample": {"fold": test, **evaluate(model, folds[test])}}))  # fmt: skip
     if args.write:
-        model = fit(results, "A+B", names, sure)
+        model = fit(results, "A+B", names, sure, args.l2)
         if meaning:  # the lexical model stays, the semantic one is replaced
             shipped["semantic"] = model.model_json()
         else:

@@ -21,10 +21,11 @@ separates a true match from a neighbour instead, each feature measured per query
   out alone is scale-free: in a bank where two memories share one word, that one stands out);
 - meaning_lead: how far its cosine similarity stands above the best other candidate's (0 off).
 
-Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features): on the
-first reports' tuning fold the head and its standout separated best lexically (as well as the
-z-score alone, without lifting a lone word match), and the lead in meaning added most with
-semantic recall on. A query recalled with meaning (semantic recall on, its vector in time) is
+Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features), made
+on the first reports' tuning fold: lexically the head and its standout (head takes a negative
+weight: the pair reads head × (score_z − c), standing out on what the memory's opening covers;
+score_z itself lifts a lone shared word in a sparse bank), and with semantic recall on the lead in
+meaning added most. A query recalled with meaning (semantic recall on, its vector in time) is
 judged by the file's "semantic" model, fitted on a semantic replay, so a memory found by meaning
 alone can be strong; without it, by the lexical one.
 

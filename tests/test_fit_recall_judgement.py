@@ -1,0 +1,49 @@
+"""Refitting the recall judgement (bench/fit_recall_judgement.py), as a team does on its own
+history: the thresholds come from cases the model was not fitted on and land inside a gap between
+a small fold's false matches rather than on either side of it; a feature's unit does not change
+the fit."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+from bench import fit_recall_judgement as fitting
+from bot.recall.judgement import Judgement
+
+
+def absent(head: float, relevance: float = 0.1) -> SimpleNamespace:
+    """A target-absent recall whose best wrong candidate carries this much evidence."""
+    wrong = SimpleNamespace(evidence={"head": head}, relevance=relevance, score_components={})
+    return SimpleNamespace(absent_matches=(wrong,))
+
+
+def test_strong_and_weak_are_read_where_that_share_of_false_matches_would_post_or_show() -> None:
+    model = Judgement({"head": 1.0}, 0.0, 1.0, 1.0)  # probability = sigmoid(head)
+    heads = [-3.0 + 0.3 * i for i in range(20)]
+    strong, weak = fitting.thresholds([(absent(h), model) for h in heads])
+    posted = sum(model.probability({"head": h}) >= strong for h in heads) / len(heads)
+    shown = sum(model.probability({"head": h}) >= weak for h in heads) / len(heads)
+    assert posted <= fitting.STRONG_ABSENT < posted + 1 / len(heads)
+    assert shown <= fitting.SHOWN_ABSENT < shown + 1 / len(heads) and weak < strong
+
+
+def test_a_gap_among_a_small_folds_false_matches_puts_the_threshold_inside_it_not_past_it() -> None:
+    model = Judgement({"head": 1.0}, 0.0, 1.0, 1.0)
+    # 17 cold false matches, 3 hot ones far above: at 15 % the threshold falls between the two groups
+    heads = [-2.0] * 17 + [3.0] * 3
+    strong, _ = fitting.thresholds([(absent(h), model) for h in heads])
+    assert model.probability({"head": -2.0}) < strong < model.probability({"head": 3.0})
+    # a false match at half the query's evidence posts whatever its probability (the sure rule)
+    sure = [(absent(-2.0, relevance=0.6), Judgement({"head": 1.0}, 0.0, 1.0, 1.0, sure_from=0.5))] * 20
+    assert fitting.thresholds(sure)[0] == 0.99
+
+
+def test_the_units_a_feature_is_measured_in_do_not_change_the_fitted_probabilities() -> None:
+    # the penalty is on standardised features: the same evidence x 100 is the same model
+    rows = [([1.0, 0.2], 1), ([0.9, 0.1], 1), ([0.2, 0.9], 0), ([0.1, 0.3], 0), ([0.3, 0.8], 0), ([0.8, 0.9], 0)]
+    w1, b1 = fitting.fit_logistic(rows, l2=1.0)
+    w2, b2 = fitting.fit_logistic([([a * 100, b], y) for (a, b), y in rows], l2=1.0)
+    assert w1[0] > 0  # the feature that separates the matches weighs for them
+    for (a, b), _ in rows:
+        assert math.isclose(w1[0] * a + w1[1] * b + b1, w2[0] * a * 100 + w2[1] * b + b2, abs_tol=1e-6)
