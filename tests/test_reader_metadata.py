@@ -30,6 +30,11 @@ def imported(text: str):  # noqa: ANN201 - a MemoryDraft
         "We apologise for any inconvenience.",
         "A lot of requests are being rejected.",
         "A number of hosts have already been compromised.",
+        "Over the course of 19 minutes, we dropped 10 of our ~500 upstream connections.",
+        "This caused 21 incoming emails to be wrongfully rejected.",
+        "The journal was unavailable for approximately 1hr, 9mins.",
+        "Our monitoring showed that about 4% of download requests were failing.",
+        "No downtime, no services apparently affected.",
     ],
 )
 def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None:
@@ -44,6 +49,7 @@ def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None
         "Fix: rolled back to v1.2",
         "We restarted the database and errors stopped.",
         "The renewal job had been failing silently for 30 days after the token was revoked.",
+        "An unexpected Redis failure caused a partial outage of the git service.",
     ],
 )
 def test_a_cause_or_a_fix_is_not_metadata(line: str) -> None:
@@ -54,6 +60,13 @@ def test_a_cause_or_a_fix_is_not_metadata(line: str) -> None:
 def test_a_figure_in_a_clause_of_its_own_leaves_the_cause_beside_it() -> None:
     said = "This evening we were the target of a significant DDoS attack, approximately 75Gbit/s in size."
     assert strip_metadata(said) == "This evening we were the target of a significant DDoS attack."
+
+
+@pytest.mark.parametrize("value", ["31 minutes", "N/A", "?"])
+def test_a_time_to_resolve_section_is_never_the_stored_fix(value: str) -> None:
+    # "Time to resolve" reads as a resolution heading; its value is a duration or a blank, not a fix
+    draft = imported(f"# Checkout down\n\nThe checkout API returned errors.\n\n## Time to resolve\n\n{value}\n")
+    assert draft.resolution is None
 
 
 def test_a_time_to_resolve_line_is_never_the_stored_fix() -> None:

@@ -105,15 +105,49 @@ ALERT_LINE = re.compile(
     r"^[\W_]*(?:\[?(?:FIRING|RESOLVED|ALERT|ALARM|CRITICAL|WARNING|PROBLEM|RECOVERY)[Ss]?\b[^\w\n]{0,3}(?::|\]|\s-)|"
     r"(?i:monitor|check|service|host|alert) (?i:is|went) (?:DOWN|UP|CRITICAL|OK)\b)"
 )
-# who or what it hit, said without a number ("a lot of requests are being rejected", "only users of
-# carbonplan were disrupted", "a number of hosts have already been compromised", "a total outage")
+# who or what it hit, said without a number or with a count ("a lot of requests are being rejected", "only
+# users of carbonplan were disrupted", "a number of hosts have already been compromised", "this caused 21
+# incoming emails to be wrongfully rejected", "we dropped 10 of our ~500 upstream connections", "a total
+# outage", "no services apparently affected", "other services remained available")
+_THINGS = (
+    r"(?:users?|customers?|clients?|requests?|hosts?|accounts?|sites?|servers?|jobs?|pods?|projects?|packages?|members?|"
+    r"people|visitors?|funds|e-?mails?|messages?|connections?|builds?|transactions?|files?|articles?|repositories|repos?|"
+    r"nodes?|validators?|blocks?|images?|pages?|downloads?|uploads?|orders?|payments?)"
+)
+_HIT = (
+    r"(?:affected|impacted|disrupted|delayed|rejected|dropped|compromised|phished|lost|unable|stuck|failing|failed|exposed|"
+    r"at risk|bounced)"
+)
 METADATA_IMPACT = re.compile(
     r"\b(?:(?:a (?:lot|number|large number|handful|majority|few) of|many|most|some|all|several|only|"
-    r"(?:thousands|hundreds|dozens|millions) of)\s+(?:[\w-]+\s+){0,3}?(?:users?|customers?|clients?|requests?|hosts?|"
-    r"accounts?|sites?|servers?|jobs?|pods?|projects?|packages?|members?|people|visitors?|funds)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:were|was|are|is|have|has|had|got|get)\s+(?:\w+\s+)?(?:been\s+)?(?:\w+ly\s+)?(?:affected|impacted|disrupted|"
-    r"delayed|rejected|dropped|compromised|phished|lost|unable|stuck|failing|failed|exposed|at risk)|"
-    r"(?:total|full|complete|partial|site-?wide|global|widespread)\s+(?:[\w-]+\s+)?(?:outage|downtime|disruption))\b",
+    r"(?:thousands|hundreds|dozens|millions) of|[~≈]?\d[\d,.]*k?)\s+(?:[\w-]+\s+){0,3}?"
+    + _THINGS
+    + r"\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:were|was|are|is|have|has|had|got|get|to be|being)\s+(?:\w+\s+)?(?:been\s+)?(?:\w+ly\s+)?" + _HIT + r"|"
+    r"(?:dropped|lost|rejected|failed|affected|impacted) (?:about |~)?\d[\d,.]*k? (?:of (?:our|the|all|about|~|\s)*\d[\d,.]*k?)|"
+    r"(?<!caused )(?<!caused a )(?<!caused an )(?:total|full|complete|partial|site-?wide|global|widespread)\s+"
+    r"(?:[\w-]+\s+)?(?:outage|downtime|disruption)|"
+    r"no (?:[\w-]+ ){0,2}(?:was |were )?(?:apparently |seemingly )?(?:affected|impacted)|"
+    r"(?:remained|remains) (?:fully )?(?:available|unaffected|operational|online|up)|(?:were|was|are|is) (?:not |un)affected|"
+    r"no (?:user[- ]facing |customer[- ]facing |production |real |actual )?(?:impact|downtime|data loss))\b",
+    re.I,
+)
+# how long, said around the figure: "for approximately 1hr, 9mins", "over the course of 19 minutes", "actual downtime was probably from 16
+# minutes", "some downtime: 53 minutes", "from about 8:43 UTC until 14:07 UTC", "after 2 weeks of running
+# without finality", "about 4% of download requests were failing"
+_APPROX = r"(?:approximately|approx\.?|about|around|roughly|nearly|almost|over|~|≈)"
+METADATA_SPAN = re.compile(
+    r"\bfor (?:a (?:period|total) of |the next )?" + _APPROX + r"\s*" + _NUMBER + r"\s*" + _UNIT + r"\b|"
+    r"\b(?:over|during|in) the course of (?:" + _APPROX + r"\s*)?" + _NUMBER + r"\s*" + _UNIT + r"\b|"
+    r"\b(?:downtime|outage|disruption)\s*(?:was|of|lasted|totall?ed|:)\s*(?:\w+\s+){0,2}?"
+    + _NUMBER
+    + r"\s*"
+    + _UNIT
+    + r"\b|"
+    r"\bfrom (?:about |around )?\d{1,2}:\d{2}\s*(?:utc|gmt)? (?:until|till|to) \d{1,2}:\d{2}|"
+    r"\bafter (?:about |over |nearly |~)?" + _NUMBER + r"\s*" + _UNIT + r" of\b|"
+    r"\b\d+(?:\.\d+)?\s*%\s+of\s+(?:[\w-]+\s+){0,3}(?:were|was|are|is)\s+(?:\w+\s+)?(?:failing|failed|affected|impacted|"
+    r"cached|lost|dropped|rejected|delayed|erroring|served)\b",
     re.I,
 )
 # where a sentence's clauses part: "we were the target of a DDoS attack, approximately 75Gbit/s in size"
@@ -123,6 +157,7 @@ STATUS_BOILERPLATE = re.compile(
     r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the) inconvenience|"
     r"we are (?:currently |still |actively )?(?:investigating|looking into|aware of|continuing to (?:investigate|monitor|work))|"
     r"we (?:will|'ll) (?:provide|post|share) (?:an? |further |more )?updates?|(?:subscribe|sign up) (?:to|for) updates|"
-    r"a fix has been implemented and we are monitoring)\b",
+    r"a fix has been implemented and we are monitoring|we are (?:still |currently )?experiencing|"
+    r"not (?:service|customer|user)[- ]impacting|an investigation is (?:ongoing|under ?way|in progress))\b",
     re.I,
 )

@@ -24,6 +24,7 @@ from bot.reader.cues_metadata import (
     METADATA_FIGURE,
     METADATA_IMPACT,
     METADATA_LINE,
+    METADATA_SPAN,
     STATUS_BOILERPLATE,
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
@@ -63,7 +64,7 @@ def is_metadata(sentence: str) -> bool:
 
 def _holds_a_figure(text: str) -> bool:
     """A figure about the incident: how long, how many, who it hit."""
-    return bool(METADATA_FIGURE.search(text) or METADATA_IMPACT.search(text))
+    return bool(METADATA_FIGURE.search(text) or METADATA_IMPACT.search(text) or METADATA_SPAN.search(text))
 
 
 _MIN_CLAUSE_WORDS = 3  # what is left of a sentence once its figures are out: fewer words, nothing left
