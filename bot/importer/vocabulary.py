@@ -9,7 +9,7 @@ from functools import lru_cache
 from importlib import resources
 
 KINDS = (
-    "metadata", "timeline", "failed_attempts", "lesson", "action_items", "root_cause", "resolution",
+    "metadata", "timeline", "failed_attempts", "lesson", "action_items", "root_cause", "contributing", "resolution",
     "diagnosis", "impact", "symptoms", "error_message", "summary", "alerts",
 )  # fmt: skip
 

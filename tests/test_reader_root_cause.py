@@ -1,0 +1,40 @@
+"""Where an imported postmortem's root cause comes from: what a team would see stored."""
+
+from __future__ import annotations
+
+from bot.importer.markdown import parse_markdown
+
+
+def imported(text: str):  # noqa: ANN201 - a MemoryDraft
+    return parse_markdown(text, team_id="T", incident_id="pm-1", name="2020-12-02-search.md")
+
+
+def test_contributing_factors_that_critique_the_response_do_not_hide_the_cause_the_description_says() -> None:
+    draft = imported(
+        "# 2020-12-02 Search stopped accepting writes\n\n"
+        "## Description\n\nThe search service suddenly stopped accepting writes due to a full disk, "
+        "and as such new content was no longer showing on the site.\n\n"
+        "## Contributing Factor(s)\n\n- Nobody spotted or acknowledged the alert about disk space.\n"
+        "- No alerts or monitoring detected that there was an issue brewing on the server.\n"
+    )
+    assert "due to a full disk" in draft.root_cause
+    assert "Nobody spotted" not in draft.root_cause
+
+
+def test_contributing_factors_give_the_cause_when_nothing_else_says_it() -> None:
+    draft = imported(
+        "# Search outage\n\n## Description\n\nSearch returned errors for an hour.\n\n"
+        "## Contributing Factors\n\n- The elasticsearch log file ballooned and filled the disk.\n"
+        "- We should have had an alert on disk usage.\n"
+    )
+    assert "The elasticsearch log file ballooned and filled the disk." in draft.root_cause
+    assert "should have" not in draft.root_cause
+
+
+def test_a_heading_asking_why_it_happened_is_the_root_cause() -> None:
+    draft = imported(
+        "# openfoodfacts.net unreachable\n\nThe site could not be reached.\n\n"
+        "## Why this happens\n\n* the domain was still using the old way to redirect\n\n"
+        "## Next steps\n\n* move the domain to the new redirect\n"
+    )
+    assert draft.root_cause == "- the domain was still using the old way to redirect"
