@@ -38,3 +38,18 @@ def test_a_heading_asking_why_it_happened_is_the_root_cause() -> None:
         "## Next steps\n\n* move the domain to the new redirect\n"
     )
     assert draft.root_cause == "- the domain was still using the old way to redirect"
+
+
+def test_a_status_pages_repaired_or_renewed_is_the_fix() -> None:
+    draft = imported(
+        "---\ntitle: Purple server outage\n---\n\n"
+        "Routine maintenance to the server has taken it offline. We are investigating the issue.\n\n"
+        "**Update: 21.48** - The root cause was found to be some file corruption in the main operating system. "
+        "This has now been repaired and all services are operating properly again.\n"
+    )
+    assert "has now been repaired" in draft.resolution
+    renewed = imported(
+        "# SSL warnings on mail\n\nUsers may see SSL warnings to say that the certificate expired today. "
+        "We can assure you that the certificate has been renewed.\n"
+    )
+    assert "the certificate has been renewed" in renewed.resolution

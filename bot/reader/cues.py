@@ -139,7 +139,8 @@ CAUSE = re.compile(
 ANAPHOR = re.compile(r"^(?:this|that|these|it|which|as a result)\b", re.I)
 FIX = re.compile(
     r"\b(?:fix\w*|resolv\w*|mitigat\w*|restor\w*|roll(?:ed)?[ -]?back|revert\w*|recover\w*|patch\w*|"
-    r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*)\b",
+    r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*|"
+    r"repaired|renewed|replaced the|null-?routed|re-?routed|routed (?:\w+ )?around|reclaimed|freed up|cleared (?:up )?space)\b",
     re.I,
 )
 # what went wrong ("was down", "errors", "an outage"), and (INCIDENT_WORDS) that or its recovery
