@@ -234,9 +234,8 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
     if placeholders >= 3 and placeholders >= 0.2 * len(content):
         raise NotAnIncident(f"a postmortem template, not an incident report ({placeholders} placeholders)")
     stem = normalize_heading(PurePath(name).stem.replace("_", " ").replace("-", " "))
-    substantive = [
-        s for s in doc.sections if s.kind in ("root_cause", "contributing", "resolution", "timeline", "failed_attempts")
-    ]
+    told = ("root_cause", "contributing", "resolution", "timeline", "failed_attempts")
+    substantive = [s for s in doc.sections if s.kind in told]
     if (stem in _INDEX_NAMES or set(stem.split()) & {"readme", "index"}) and not substantive:
         raise NotAnIncident(
             f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)"
@@ -299,27 +298,18 @@ def _root_cause_without_section(
     saw gives no root cause rather than a wrong one."""
     title_cause = title if CAUSE.search(title) else ""
     title_from = "the title" if title_cause else ""
-    said = _sentences(summary, CAUSE)
-    if said:
-        return " ".join([title_cause, *said]).strip(), " + ".join(
-            x for x in (title_from, f"sentences of {summary_from}") if x
-        )
     # "Contributing factors" list what made it worse as well as what caused it ("nobody addressed the
     # alert"): its points that are not critiques of the response, after a cause the summary says
     factors, factors_from = _sections_text(doc.of_kind("contributing"))
     points = [u for u in (strip_metadata(u) for u in _units(factors)) if u and not is_critique(u)][:3]
-    if points:
-        return " ".join([title_cause, *points]).strip(), " + ".join(
-            x for x in (title_from, f"points of {factors_from}") if x
-        )
-    said = _sentences(other, CAUSE)
-    if said:
-        return " ".join([title_cause, *said]).strip(), " + ".join(
-            x for x in (title_from, "sentences of other sections") if x
-        )
-    wrong, wrong_from = _went_wrong(doc)
-    if wrong:
-        return " ".join([title_cause, *wrong]).strip(), " + ".join(x for x in (title_from, wrong_from) if x)
+    for said, origin in (
+        (_sentences(summary, CAUSE), f"sentences of {summary_from}"),
+        (points, f"points of {factors_from}"),
+        (_sentences(other, CAUSE), "sentences of other sections"),
+        _went_wrong(doc),
+    ):
+        if said:
+            return " ".join([title_cause, *said]).strip(), " + ".join(x for x in (title_from, origin) if x)
     return title_cause, title_from
 
 
