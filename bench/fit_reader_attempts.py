@@ -3,6 +3,7 @@
     .venv/bin/python bench/fit_reader_attempts.py          # fold A only: leave-one-organisation-out
     .venv/bin/python bench/fit_reader_attempts.py --folds  # and A -> B, the swap B -> A, in-sample
     .venv/bin/python bench/fit_reader_attempts.py --ungated  # without the failure-cue gate
+    .venv/bin/python bench/fit_reader_attempts.py --pair-label | --told  # the variants tried
 
 A head over sentence pairs of eval/postmortems: a sentence (an action?) with the cue words of the
 sentence after it (did it fail?), the one sentence model's features (bot/reader/sentences.py
@@ -40,6 +41,9 @@ WRONG_COST = 1.0
 THRESHOLDS = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.97, 0.99)
 KEEPS = (1, 2)
 GATED = [True]  # --ungated: any sentence above the threshold, failure cue or not
+PAIR_LABEL = [False]  # --pair-label: a sentence is 1 when it and the next one together hold the keywords
+TOLD_SECTIONS = ("timeline", "summary", "resolution", "diagnosis", "other")  # --told: only these
+SECTIONS: list[tuple[str, ...]] = [()]
 
 Row = tuple[list[str], int, Candidate, Candidate | None]
 Doc = tuple[Truth, list[Row]]
@@ -60,7 +64,10 @@ def documents(truths: list[Truth]) -> list[Doc]:
         rows: list[Row] = []
         for i, c in enumerate(cands):
             following = cands[i + 1] if i + 1 < len(cands) and cands[i + 1].section == c.section else None
-            real = int(any(holds_half(c.text, k) for k in truth.failed_attempts))
+            if SECTIONS[0] and c.section not in SECTIONS[0]:
+                continue
+            said = f"{c.text} {following.text}" if PAIR_LABEL[0] and following else c.text
+            real = int(any(holds_half(said, k) for k in truth.failed_attempts))
             rows.append((pair_features(c, following), real, c, following))
         docs.append((truth, rows))
     return docs
@@ -137,8 +144,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--folds", action="store_true", help="also A -> B, the swap B -> A and in-sample (totals)")
     parser.add_argument("--ungated", action="store_true", help="add sentences that say no failure too")
+    parser.add_argument("--pair-label", action="store_true", help="label a sentence by it and the next together")
+    parser.add_argument("--told", action="store_true", help=f"only sentences of {', '.join(TOLD_SECTIONS)}")
     args = parser.parse_args()
-    GATED[0] = not args.ungated
+    GATED[0], PAIR_LABEL[0], SECTIONS[0] = not args.ungated, args.pair_label, TOLD_SECTIONS if args.told else ()
     truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident]
     drafts, _, _ = read_corpus(POSTMORTEMS)
     docs = {f: documents([t for t in truths if t.fold == f]) for f in ("A", "B") if f == "A" or args.folds}
