@@ -162,7 +162,7 @@ def main() -> int:
     print(f"fold A: {missed} real attempts missed by the importer, {reachable} held by one candidate sentence")
     print("fold A, leave-one-organisation-out (the head fitted without each organisation):")
     t_a, k_a, v_a = choose(left_out(docs["A"]), drafts, "A")
-    verdict = "pays" if v_a > 0 else "does not pay: not shipped"
+    verdict = "above 0" if v_a > 0 else "not above 0: not shipped"
     print(f"chosen on fold A: threshold {t_a} keep {k_a}, value {v_a:+.0f} ({verdict})")
     if not args.folds:
         return 0
