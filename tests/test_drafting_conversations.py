@@ -171,3 +171,34 @@ def test_past_the_sentence_cap_the_newest_sentences_are_read() -> None:
     chatter = [("ben", "\n".join(f"node {n}{i}" for i in range(1_000))) for n in range(3)]  # 3,000 sentences
     result = draft(("ana", "the queue is stuck"), *chatter, ("ben", "We deployed a fix and rebuilt the index."))
     assert result.resolution is not None and "deployed a fix" in result.resolution.text
+
+
+@pytest.mark.parametrize(
+    ("said", "cause"),
+    [
+        ("GitHub had an outage, so the webhooks never reached us.", "GitHub had an outage"),
+        ("It was a DNS problem on our side.", "DNS problem"),
+        ("The certificate was not renewed: the renewal job failed silently.", "renewal job failed"),
+        ("This was a regression in the last release of the scheduler.", "regression"),
+    ],
+)
+def test_a_cause_said_in_everyday_words_by_the_one_who_fixed_it_is_drafted(said: str, cause: str) -> None:
+    # a cause said the way any maintainer might say it, in a thread the drafter never saw
+    result = draft(
+        ("ana", "Builds are not triggered on push since this morning"),
+        ("cleo", "Same for us on two repositories"),
+        ("ben", f"Sorry about that. {said}"),
+        ("ben", "We restarted the worker and builds are running again."),
+        ("ana", "Works now, thanks!"),
+    )
+    assert result.root_cause is not None and cause in result.root_cause.text
+    assert result.root_cause.quotes[0].author == "ben"
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I think the backlog seems to clear now", "We are sorry this has caused so much trouble!", "Maybe, not sure yet"],
+)
+def test_a_sentence_that_names_no_cause_is_not_drafted_as_the_root_cause(said: str) -> None:
+    result = draft(("ana", "Jobs are queued and never start"), ("ben", "Looking into it"), ("ben", said))
+    assert result.root_cause is None

@@ -46,6 +46,15 @@ ACTED = frozenset({"action", "tried", "did", "said_action"})
 NEVER = Head(threshold=2.0)  # a kind the coefficients lack: nothing passes
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "reader_chat.json"
 DONE = frozenset({"we_did", "bare_did", "passive_did"})
+FIXED = DONE | {"how_fixed"}
+# what a sentence must say at all to be read as a kind (precision first): an attempt is something
+# someone did; a cause names a cause or a broken part ("I think so", "the backlog seems to clear
+# now" name none); a fix says something was done or is back
+SAYS = {
+    "attempt": ACTED,
+    "cause": frozenset({"cause_marker", "outage_noun", "broken_state"}),
+    "fix": frozenset({"did", "how_fixed", "fix_noun", "action", "said_action", "resolved_now", "imperative_advice"}),
+}
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
 _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORECASE)
@@ -134,6 +143,7 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
     out = [Sentence(text, index, messages[index].author) for index, said in reversed(taken) for text in said]
     matched = [cues_of(s.text) for s in out]
     last = max(1, len(messages) - 1)
+    fixers = _fixers(out, matched, opener)
     for i, s in enumerate(out):
         f = set(matched[i])
         # one feature for "it was done", however said: a way of saying it the tuning fold lacks
@@ -158,6 +168,8 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
             f.add("first_msg")
         elif s.message / last >= 0.5:
             f.add("late")
+        if s.author in fixers:
+            f.add("by_fixer")
         if len(s.text) > 250:
             f.add("long")
         if len(s.text.split()) <= 3:
@@ -179,6 +191,13 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
             f.add("first*tried")
         s.features = frozenset(f)
     return out
+
+
+def _fixers(out: list[Sentence], matched: list[frozenset[str]], opener: str) -> frozenset[str]:
+    """Who, other than the one who opened the channel, says anywhere that they did something or
+    how it was fixed: in a real thread that is the one who explains what went wrong, whatever the
+    words (a feature of who speaks, not of a fold's vocabulary)."""
+    return frozenset(s.author for s, m in zip(out, matched, strict=True) if m & FIXED and s.author != opener)
 
 
 @lru_cache(maxsize=MAX_SENTENCES)
@@ -245,7 +264,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
     def verdict(kind: str, s: Sentence) -> float | None:
         key = (kind, s.features, s.text)
         if key not in verdicts:
-            acted = kind != "attempt" or bool(s.features & ACTED)
+            acted = bool(s.features & SAYS[kind])
             head = models.heads.get(kind, NEVER)
             verdicts[key] = head.probability(s.features) if acted and not vetoed(kind, s) else None
         return verdicts[key]

@@ -247,18 +247,36 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"the (?:problem|issue|cause|culprit|reason) (?:is|was|were|seems)(?! (?:now )?(?:resolved|fixed|gone|back))",
         r"what happened(?: here)? (?:is|was)",
         r"for some reason", r"misbehaving", r"culprit", r"related to", r"responsible for",
+        # general English for "this is why", whoever says it
+        r"(?:was|were|is|are|been|being) caused", r"caused (?:the|this|that|an?|our|all|these|those) (?:[\w-]+ )?"
+        r"(?:outage|issue|problem|incident|failure|error|downtime|bug)s?", r"cause of", r"the reason", r"result(?:ed)? (?:of|from|in)", r"as a result", r"led to",
+        r"trigger(?:ed|ing)? by", r"stem(?:s|med) from", r"(?:that|this)(?:'s| is| was) why", r"thanks to",
+        r"(?:an? |the )?regression", r"known (?:issue|problem|bug)",
     ),
     "outage_noun": _words(
         r"there (?:was|were|is|has been|have been) (?:an? |some |a couple of |several )?" + _FEW_WORDS + _TROUBLE,
         r"(?:we|they|it) (?:had|have|are having|were having|'re having|'ve had|have had|experienced|are experiencing) "
         r"(?:an? |some |a couple of |several )?" + _FEW_WORDS + _TROUBLE,
         r"(?:an? |the )?(?:outage|incident|issue|problem|bug) (?:in|of|with|on)",
+        # "GitHub had an outage", "it was a DNS problem", "Fastly is experiencing issues": anyone's trouble
+        r"[\w.-]{2,40}(?:'s)? (?:had|has had|have had|(?:is|are|was|were) (?:having|experiencing)|experienced|suffered) "
+        r"(?:an? |some |a couple of |several )?(?:[\w`'-]{1,40} ){0,2}" + _TROUBLE,
+        r"(?:was|were|is|it's|that's|this is) (?:an? |some )?(?:[\w./-]{1,40} ){1,2}(?:outage|issue|problem|bug|failure|error)s?",
+        r"(?:scheduled |planned |unplanned |emergency )?maintenance",
     ),
     "broken_state": _words(
         r"(?:is|was|are|were|went|has gone|have gone|being) down", r"filled up", r"ran out of", r"exhaust\w*",
         r"out of (?:disk|space|memory)", r"throttl\w*", r"overload\w*", r"stale", r"crash[ -]?loop\w*", r"expired?",
         r"not (?:reloading|renewing|renewed|picking up)", r"misconfigur\w*", r"leak\w*", r"deadlock\w*", r"oom\w*",
         r"wrong (?:namespace|cluster|version|config\w*)", r"bug",
+        # general English for a part that broke
+        r"(?:not|n't) (?:been )?(?:renewed|updated|reloaded|restarted|deployed|synced|running|responding)",
+        r"(?:disk|drive|server|node|host|machine|job|cron\w*|deploy\w*|migration|upgrade|update|renewal|sync\w*|"
+        r"database|db|provider|upstream|dns|certificate|cert) (?:had |has |have )?(?:fail(?:ed|ure|ing)|broke|died|crashed)",
+        r"broke(?:n by)?", r"corrupt\w*", r"out of (?:sync|date)", r"outdated", r"(?:got|was|were|been) "
+        r"(?:blocked|banned|suspended|blacklisted|rate[ -]limited|revoked|deleted|removed|compromised)",
+        r"hit (?:the |a |an |our |their )?(?:\w+ ){0,2}(?:limit|quota|cap)", r"exceeded", r"rate[ -]limit\w*",
+        r"ddos\w*", r"(?:under|an?) attack", r"(?:is|was|are|were) full", r"full disk", r"no (?:disk )?space",
     ),
     "hedge": _words(
         r"think", r"might", r"may", r"maybe", r"suspect\w*", r"believe", r"probably", r"possibl[ey]", r"perhaps",
@@ -276,7 +294,10 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"implemented|disabled|enabled|moved|configured|restarted|bounced|reverted|fixed|patched|upgraded|"
         r"increased|added|removed|migrat\w+|bringing up|brought up|switched|re-?deployed|pushed|updated|changed|"
         r"ended up|resolved|flushed|cleared|purged|rebuilt|replaced|renewed|rotated|reloaded|killed|scaled|spun up|"
-        r"span up|applied|merged|released|reset|cleaned|set up|put)",
+        r"span up|applied|merged|released|reset|cleaned|set up|put|rebooted|restored|repaired|corrected|adjusted|"
+        r"regenerated|re-?issued|re-?published|re-?uploaded|uploaded|re-?synced|synced|invalidated|freed|extended|raised|"
+        r"bumped|lowered|reduced|tuned|whitelisted|allowlisted|unblocked|blocked|redirected|pointed|terminated|stopped|"
+        r"kicked|re-?ran|re-?indexed|re-?created|re-?installed|installed|downgraded|rolled|got it|managed to|deleted)",
         r"(?:i'm|i am|we're|we are) (?:now |also )?(?:bringing up|migrating|rolling (?:back|out)|reverting|deploying|"
         r"restarting|moving|switching|increasing|adding|draining|scaling|patching)",
     ),
@@ -297,12 +318,17 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"ended up", r"resolving (?:this|it) (?:using|by|with)", r"in order to (?:resume|fix|get)", r"had to",
         r"(?:fixed|resolved|solved|mitigated) (?:it |this |the issue )?(?:by|using|with)", r"\w+ worked",
         r"that (?:fixed|did) it", r"the fix (?:is|was)", r"fix(?:ed)? by",
+        r"(?:this|that|which) (?:fixed|solved|resolved) (?:it|the|this)", r"fixed (?:in|with|via)",
+        r"fix (?:is|was|has been|have been) (?:now )?(?:deployed|released|merged|live|out|applied|pushed)",
+        r"(?:fixed|solved|resolved) (?:it|the (?:issue|problem))", r"after (?:a |an |the |i |we )?(?:re-?start\w*|"
+        r"reboot\w*|re-?deploy\w*|rollback|revert\w*|fix|upgrade|update|renewal|rebuil\w*)",
     ),
     "resolved_now": _words(
         r"should be (?:all )?(?:fixed|resolved|fine|working|ok|good|back)(?: now)?", r"back (?:online|up|to normal)",
         r"(?:is|are|'s|seems?|looks?) (?:fixed|resolved|back|fine)", r"(?:working|running|moving|processing) "
         r"(?:again|now|fine|normally)", r"looks? (?:good|fixed|better)", r"coming back", r"resolved now",
         r"recover\w*", r"all good", r"works? (?:now|again)", r"normal operations",
+        r"(?:is|are|should be|has been|have been) now (?:fixed|resolved|working|up|back|online|available|restored)",
     ),
     "imperative_advice": re.compile(
         r"^(?:please |just |simply |you can |you should |try |could you try )?(?:re-?save|cancel|re-?start|re-?run|"
