@@ -202,3 +202,33 @@ def test_a_cause_said_in_everyday_words_by_the_one_who_fixed_it_is_drafted(said:
 def test_a_sentence_that_names_no_cause_is_not_drafted_as_the_root_cause(said: str) -> None:
     result = draft(("ana", "Jobs are queued and never start"), ("ben", "Looking into it"), ("ben", said))
     assert result.root_cause is None
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We rebooted the database host and took it out of the pool.",
+        "The worker restarted at 5:34pm.",
+        "Moved the timers to systemd, got everything running smoothly again.",
+    ],
+)
+def test_an_action_nobody_says_failed_is_not_drafted_as_a_failed_attempt(said: str) -> None:
+    result = draft(("ana", "The status page is down for everyone"), ("ben", said), ("ana", "thanks"))
+    assert result.failed_attempts == []
+
+
+@pytest.mark.parametrize(
+    ("said", "cause"),
+    [
+        ("Reason: the queue host ran with too little memory.", "too little memory"),
+        ("I was tidying the terraform this morning and accidentally deleted the bucket policy.", "deleted the bucket"),
+        ("The renewal ran, but the proxy didn't reload the new certificate.", "didn't reload"),
+    ],
+)
+def test_a_cause_stated_as_a_reason_a_slip_or_a_part_that_did_not_do_its_job_is_drafted(said: str, cause: str) -> None:
+    result = draft(
+        ("ana", "Uploads fail with a 500 since this morning"),
+        ("ben", said),
+        ("ben", "I have restored it and everything should be working now."),
+    )
+    assert result.root_cause is not None and cause in result.root_cause.text

@@ -48,13 +48,16 @@ MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "reader_chat.json
 DONE = frozenset({"we_did", "bare_did", "passive_did"})
 FIXED = DONE | {"how_fixed"}
 # what a sentence must say at all to be read as a kind (precision first): an attempt is something
-# someone did; a cause names a cause or a broken part ("I think so", "the backlog seems to clear
+# someone did (and, below, that failed); a cause names a cause or a broken part ("I think so", "the backlog seems to clear
 # now" name none); a fix says something was done or is back
 SAYS = {
     "attempt": ACTED,
     "cause": frozenset({"cause_marker", "outage_noun", "broken_state"}),
     "fix": frozenset({"did", "how_fixed", "fix_noun", "action", "said_action", "resolved_now", "imperative_advice"}),
 }
+# and a failed attempt is one the talk says did not work, in its sentence or the one before or after
+# ("we rebooted the server and took it offline", "it restarted at 5:34pm" say no such thing)
+FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "prev_failed"})
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
 _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORECASE)
@@ -264,7 +267,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
     def verdict(kind: str, s: Sentence) -> float | None:
         key = (kind, s.features, s.text)
         if key not in verdicts:
-            acted = bool(s.features & SAYS[kind])
+            acted = bool(s.features & SAYS[kind]) and (kind != "attempt" or bool(s.features & FAILED))
             head = models.heads.get(kind, NEVER)
             verdicts[key] = head.probability(s.features) if acted and not vetoed(kind, s) else None
         return verdicts[key]

@@ -208,7 +208,7 @@ FIX_MARKER = re.compile(
 )
 CAUSE_MARKER = re.compile(
     r"\b(?:root ?cause(?: is| was|:)|the cause (?:is|was)|caused by|turns out|turned out|"
-    r"culprit (?:is|was)|it was because|because of)\s*:?\s*",
+    r"culprit (?:is|was)|it was because|because of|^(?:the )?(?:reason|cause)\s*:|post-?mortem (?:is|was) that)\s*:?\s*",
     re.IGNORECASE,
 )
 HOW_FOUND = re.compile(
@@ -277,6 +277,9 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"(?:blocked|banned|suspended|blacklisted|rate[ -]limited|revoked|deleted|removed|compromised)",
         r"hit (?:the |a |an |our |their )?(?:\w+ ){0,2}(?:limit|quota|cap)", r"exceeded", r"rate[ -]limit\w*",
         r"ddos\w*", r"(?:under|an?) attack", r"(?:is|was|are|were) full", r"full disk", r"no (?:disk )?space",
+        r"(?:didn'?t|did not|wasn'?t|was not|failed to) (?:properly |correctly )?(?:restart|reload|renew|scale|sync|"
+        r"update|rotate|trigger|pick up)\w*", r"maxed out", r"piling up", r"lack of", r"over (?:quota|capacity)",
+        r"too (?:high|low|many|much|big|large|small|old)", r"(?:got|was|were|been) paused", r"low on \w+",
     ),
     "hedge": _words(
         r"think", r"might", r"may", r"maybe", r"suspect\w*", r"believe", r"probably", r"possibl[ey]", r"perhaps",
@@ -364,7 +367,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "said_failed": CHAT_FAILED,  # the explicit drafter's "still", "back after", "didn't help"
     # "restarted it and the agents are spawning again": a recovery, not a failure
     "recovered_again": _words(
-        r"(?:working|running|spawning|back|up|green|moving|processing|flowing|passing|building|starting) again"
+        r"(?:working|running|spawning|back|up|green|moving|processing|flowing|passing|building|starting)(?: \w+ly)? again"
     ),
     "plan": _words(
         r"(?:we|i|you) (?:could|should|will|'ll|can|might|need to|ought to)", r"let'?s", r"plan(?:ning)? to",
@@ -374,7 +377,9 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "closing": _words(r"clos(?:e|ing|ed) (?:this|it|the (?:issue|ticket|incident))", r"ok to close"),
     # "I had disabled the timers during maintenance and forgot to turn them back on": the cause, told
     "confession": _words(
-        r"(?:i|we) (?:had |have )?(?:accidentally|mistakenly) \w+", r"forgot to (?:turn|re-?enable|renew|restart|"
+        r"(?:i|we) (?:had |have )?(?:accidentally|mistakenly) \w+",
+        r"(?:accidentally|mistakenly|inadvertently) (?:re)?(?:removed|deleted|disabled|dropped|broke|changed|revoked|"
+        r"overwrote|pushed|merged|deployed|turned off|shut down|stopped|killed)", r"forgot to (?:turn|re-?enable|renew|restart|"
         r"update|add|remove|set|switch|run|deploy|merge|apply|change|re-?start|put)", r"(?:my|our) bad",
         r"(?:it was|that was|that's|it's|this was) (?:my|our) (?:fault|mistake)",
     ),
