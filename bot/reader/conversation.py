@@ -5,12 +5,15 @@ Real responders rarely write "root cause was …"; they write "There was an outa
 on June 5th", "Disk filled up so we moved files to a much larger partition", "I tried to cancel
 previous and start new one, but nothing happened". Each sentence of each message is described by
 named features: the cue groups of bot/reader/cues.py it matches (`CONVERSATION_CUES`), who says it
-(the person who opened the channel, or someone answering), where it stands, what the sentence
+(the person who opened the channel, or someone answering; `by_fixer`: someone who says elsewhere
+that they did something), where it stands, what the sentence
 after it says. A logistic head per kind of finding (bot/reader/sentences.py's `Head`, the one
 sentence model of the reader; coefficients in bot/data/reader_chat.json, fitted by
 bench/fit_reader.py on one fold of eval/conversations) scores it.
 
-Precision first: a sentence is never a cause, fix or attempt when it is a question, a "me too", an
+Precision first: a sentence is read as a kind only when it says something of that kind at all
+(`SAYS`: a cause cue, a done-or-back cue, an action; an attempt also a failure in or beside it,
+`FAILED`), and never a cause, fix or attempt when it is a question, a "me too", an
 issue template's heading, or (per kind) says the cause is unknown, plans rather than reports,
 recovers "again", confesses the cause, or names an earlier fix that has not taken effect. Of
 the rest, the best-scoring sentence over its kind's threshold is the cause (hedged when it says
