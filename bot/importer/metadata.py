@@ -142,6 +142,9 @@ def key_value(line: str) -> tuple[str, str] | None:
     return plain(match.group("key")), plain(match.group("value").lstrip("*_ "))
 
 
+_PROSE_WORDS = 8  # a value of this many words or more is a sentence, not a field's value
+
+
 def is_field_line(line: str) -> bool:
     """A `Key: value` line that is a field of the report ("Date: 2024-03-18", "Severity: SEV2",
     "Root cause: a bad deploy"), not prose that opens with a label ("**Update: 21:48** - The root
@@ -155,7 +158,6 @@ def is_field_line(line: str) -> bool:
     return len(value.split()) < _PROSE_WORDS
 
 
-_PROSE_WORDS = 8  # a value of this many words or more is a sentence, not a field's value
 PUBLISHED_KEYS = ("date", "pubdate", "published", "publishdate", "publish date", "post date")
 
 

@@ -11,7 +11,7 @@ read (a note says what was not), and every cue is a linear pattern over one sent
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from bot.reader.chat import ChatFinding, ChatMessage, read_chat
@@ -28,7 +28,7 @@ from bot.reader.cues_metadata import (
     STATUS_BOILERPLATE,
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
-from bot.reader.found import MAX_FOUND_SENTENCES, says_how_found
+from bot.reader.found import how_found
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, resolving
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
 
@@ -183,15 +183,17 @@ def _narrative(statements: list[Statement]) -> list[Finding]:
 
 
 def _found(statements: list[Statement]) -> list[Finding]:
-    """How it was found: the first sentences that say so (an alert fired, users reported, …)."""
-    found: list[Finding] = []
-    for i, statement in enumerate(statements):
-        for sentence in sentences(statement.text):
-            if says_how_found(sentence):
-                found.append(Finding(Kind.FOUND, sentence, (quote(statements, i, sentence),)))
-                if len(found) >= MAX_FOUND_SENTENCES:
-                    return found
-    return found
+    """How it was found: the first sentences that say so (an alert fired, users reported, …),
+    chosen by the one routine the importer uses too (bot/reader/found.py), each quoted where first said."""
+    first_said: dict[str, int] = {}
+
+    def told() -> Iterator[str]:
+        for i, statement in enumerate(statements):
+            for sentence in sentences(statement.text):
+                first_said.setdefault(sentence, i)
+                yield sentence
+
+    return [Finding(Kind.FOUND, s, (quote(statements, first_said[s], s),)) for s in how_found(told())]
 
 
 def _chat(statements: list[Statement]) -> list[Finding]:

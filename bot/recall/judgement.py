@@ -57,7 +57,7 @@ MAX_WEAK = 3
 STANDOUT_CAP = 5.0
 SERVICE_CLOSE = 0.4
 """Relevance from which a memory in the incident's own service is close enough for the weak line
-(close_by_rule). Not fitted: the first reports carry no service. It posted a thread until jira-dev
+(by_rule). Not fitted: the first reports carry no service. It posted a thread until jira-dev
 measured it (docs/BENCHMARKS.md): there, where nearly every memory shares the incident's project,
 a thread bought 0.001 more right memories shown than a weak line, for 0.139 more false threads."""
 CAUSE_CLOSE, CAUSE_SURE = 0.7, 0.8

@@ -56,7 +56,7 @@ class Signals:
     when the query has no alerts (a declared incident, a replay), so nothing changes for it."""
     cause: float = 0.0
     """Like `head`, against the memory's root cause and diagnosis: a responder who types the cause
-    they suspect names what the memory found, not what it saw (Judgement.close_by_rule reads it)."""
+    they suspect names what the memory found, not what it saw (judgement.by_rule reads it)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
