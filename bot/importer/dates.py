@@ -83,7 +83,12 @@ def find_dates(text: str, *, year: int | None = None) -> list[datetime]:
     """Every date written in `text`, in order: full dates (day, month and year), and with `year`
     also a month and day alone ("On Saturday, December 17th"), in that year. Links are skipped:
     a date in a URL is when something was published, not when it happened."""
-    text = _URL.sub(" ", text).replace("_", " ")
+    return [moment for moment, _ in dated_spans(text, year=year)]
+
+
+def dated_spans(text: str, *, year: int | None = None) -> list[tuple[datetime, int]]:
+    """find_dates' dates, each with where it starts in `text` (links blanked to the same length)."""
+    text = _URL.sub(lambda m: " " * len(m.group(0)), text).replace("_", " ")
     found: list[tuple[int, datetime]] = []
     for match in _FOUND.finditer(text):
         written = match.group(0)
@@ -98,7 +103,7 @@ def find_dates(text: str, *, year: int | None = None) -> list[datetime]:
             moment = _parse(f"{match.group(0)} {year}")
             if moment is not None:
                 found.append((match.start(), moment))
-    return [moment for _, moment in sorted(found, key=lambda pair: pair[0])]
+    return [(moment, start) for start, moment in sorted(found, key=lambda pair: pair[0])]
 
 
 def find_date(text: str, *, year: int | None = None) -> datetime | None:

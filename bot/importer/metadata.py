@@ -17,11 +17,12 @@ from datetime import datetime, timedelta
 from pathlib import PurePath
 from typing import Any
 
-from bot.importer.dates import at_time_of, find_date, find_dates, parse_date
+from bot.importer.dates import at_time_of, dated_spans, find_date, find_dates, parse_date
 from bot.importer.document import Document, outside_code, plain
 from bot.importer.drafts import is_placeholder
 from bot.importer.timeline import Entry
 from bot.importer.vocabulary import normalize_heading, section_kind
+from bot.reader.cues import FAILURE_WORDS
 from bot.reader.read import is_metadata
 
 # normalized metadata key → memory field
@@ -159,14 +160,50 @@ def is_field_line(line: str) -> bool:
 
 
 PUBLISHED_KEYS = ("date", "pubdate", "published", "publishdate", "publish date", "post date")
+# front-matter keys that make the file an incident record (a status page's entry: "resolved: true",
+# "resolvedWhen", "severity", "affected"): its `date:` is when the incident began, not a post's date
+_INCIDENT_RECORD_KEYS = ("resolved", "resolvedwhen", "resolved when", "severity", "affected")
+# where a document's date may be when it was written rather than when the incident began: a `Date:`
+# line, the title, the file name, a post's date (an explicit "Started:" / "Incident date:" is not)
+_DOCUMENT_DATE_ORIGINS = ("line 'date", "line '**date", "the title", "the file name", "front matter 'date'")
+# how far before the document's date the incident may have begun: a postmortem written weeks later
+EARLIER_START_DAYS = 31
+SAID_START_CHARS = 4000  # the opening of the text: where a report says when it began
+# "On November 5th ’24 we had a global outage", "The issues started on Feb 12th", "the incident that
+# occurred during the upgrade on March 5, 2025": a day the text says the incident began on, when the
+# sentence says something went wrong or began (the date itself is found by find_dates)
+_ON_A_DAY = re.compile(r"\b(?:on|since)\s+(?:the\s+)?[`*_(]?$", re.I)
+_BEGAN = re.compile(r"\b(?:start(?:ed|ing)|beg[au]n|beginning|occurr(?:ed|ing)|happen(?:ed|ing)|since)\b", re.I)
+_SENTENCE_END = re.compile(r"[.!?\n]\s")
+
+
+def _said_start(prose: str, year: int | None) -> list[datetime]:
+    """The days the opening text says the incident began on ("On November 5th we had an outage")."""
+    found = []
+    head = prose[:SAID_START_CHARS]
+    for moment, start in dated_spans(head, year=year):
+        if not _ON_A_DAY.search(head[max(0, start - 12) : start]):
+            continue
+        opened = max(
+            (m.end() for m in _SENTENCE_END.finditer(head, max(0, start - 300), start)), default=max(0, start - 300)
+        )
+        closed = _SENTENCE_END.search(head, start)
+        sentence = head[opened : closed.start() if closed else start + 300]
+        if FAILURE_WORDS.search(sentence) or _BEGAN.search(sentence):
+            found.append(moment)
+    return found
 
 
 def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entry], prose: str) -> None:
     """`occurred_at`: an incident date the document states (a `Date:` line, `started:` in front
     matter), else a date in the title or file name, else the first date of the timeline or text.
     A blog's front-matter `date:` is when the post was published: it is used only when the text
-    names no earlier day in the two years before it. `resolved_at`: the last timeline entry."""
+    names no earlier day in the two years before it. A document's own date (a `Date:` line, the
+    title, the file name) gives way to an earlier day, within EARLIER_START_DAYS, that its opening
+    text says the incident began on; a title and a file name more than a month apart, to the one
+    nearer the dates the text names. `resolved_at`: the last timeline entry."""
     published: datetime | None = None
+    record = any(normalize_heading(str(k)) in _INCIDENT_RECORD_KEYS for k in doc.meta)
     for field in ("occurred_at", "resolved_at"):
         if field in fields.values:
             origin = fields.origins.pop(field)
@@ -178,18 +215,25 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
                 field == "occurred_at"
                 and origin.startswith("front matter")
                 and normalize_heading(key) in PUBLISHED_KEYS
+                and not record
             ):
                 published = moment
                 continue
             fields.put(field, moment, origin)
-    title_date = find_date(doc.title or "")
     file_date = find_date(PurePath(name).stem.replace("_", " "))
+    title_date = find_date(doc.title or "") or find_date(doc.title or "", year=(published or file_date or _NO).year)
+    timeline_text = "\n".join([" ".join(s.heading for s in doc.of_kind("timeline")), *(e.when for e in entries)])
+    if title_date is not None and file_date is not None and abs(title_date - file_date) > timedelta(days=31):
+        # the title and the file name disagree by more than a month (a typo: "2012-06-08" for 2023): the
+        # one nearer the dates the timeline and the text name
+        told = find_dates(timeline_text) + find_dates(prose)
+        if told and min(abs(d - file_date) for d in told) < min(abs(d - title_date) for d in told):
+            title_date = None
     if title_date is not None:
         fields.put("occurred_at", title_date, "the title")
     elif file_date is not None and published is None:
         fields.put("occurred_at", file_date, "the file name")
     year = (published or file_date or title_date).year if (published or file_date or title_date) else None
-    timeline_text = "\n".join([" ".join(s.heading for s in doc.of_kind("timeline")), *(e.when for e in entries)])
     for text, origin in ((timeline_text, "the timeline"), (prose, "the text")):
         if "occurred_at" in fields.values:
             break
@@ -200,6 +244,7 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
             fields.put("occurred_at", dates[0], f"the first date in {origin}")
     if published is not None:
         fields.put("occurred_at", published, "front matter 'date' (when the post was published)")
+    _earlier_start(fields, prose, year)
     start: datetime | None = fields.values.get("occurred_at")
     if start is None or not entries or "resolved_at" in fields.values:
         return
@@ -207,3 +252,20 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
     end = find_date(last.when) or at_time_of(start, last.time, not_before=start)
     if end is not None and end >= start:
         fields.put("resolved_at", end, f"timeline entry {last.when!r}")
+
+
+_NO = datetime(1, 1, 1)
+
+
+def _earlier_start(fields: FoundFields, prose: str, year: int | None) -> None:
+    """A document's own date gives way to an earlier day its opening text says the incident began
+    on, within EARLIER_START_DAYS before it."""
+    stated: datetime | None = fields.values.get("occurred_at")
+    origin = fields.origins.get("occurred_at", "")
+    if stated is None or not origin.lower().startswith(_DOCUMENT_DATE_ORIGINS):
+        return
+    said = _said_start(prose, year or stated.year)
+    earlier = [d for d in said if stated - timedelta(days=EARLIER_START_DAYS) <= d < stated - timedelta(days=1)]
+    if earlier:
+        fields.values["occurred_at"] = min(earlier)
+        fields.origins["occurred_at"] = f"the day the text says it began (before {origin})"

@@ -1,0 +1,53 @@
+"""Which day an imported postmortem says its incident began (issue 23): a report is often dated
+when it was written, and states the incident's day elsewhere. Small texts written by us: a
+behaviour check, not a measure (bench/reading_eval.py is the measure, on real documents)."""
+
+from __future__ import annotations
+
+from bot.importer.markdown import parse_markdown
+
+
+def _day(text: str, name: str = "postmortem.md") -> str:
+    draft = parse_markdown(text, team_id="T", incident_id="INC-1", name=name)
+    assert draft.occurred_at is not None
+    return draft.occurred_at.date().isoformat()
+
+
+def test_a_report_dated_after_the_incident_takes_the_day_its_text_says_it_began() -> None:
+    text = (
+        "# Testnet upgrade post-mortem\n\nAuthor: Sam\n\nDate: Mar 12, 2025, 18:00 UTC\n\n## Overview\n\n"
+        "On March 5, 2025, at 7:29 UTC, the upgrade was activated and validators began producing empty blocks.\n\n"
+        "## Root cause\n\nA bug in the deposit contract handling.\n"
+    )
+    assert _day(text) == "2025-03-05"
+
+
+def test_a_day_the_text_names_for_something_else_is_not_the_incident_s() -> None:
+    text = (
+        "# Disk usage on the git host\n\nDate: 2020-10-08\n\n"
+        "On September 18th, we were tracking the growth of disk usage ahead of a planned migration.\n\n"
+        "## Root cause\n\nThe snapshot retention policy kept every snapshot, so the disk filled up.\n"
+    )
+    assert _day(text) == "2020-10-08"
+
+
+def test_a_status_page_entry_s_front_matter_date_is_the_incident_s_not_a_post_s() -> None:
+    text = (
+        "---\ntitle: Our upstream network provider is experiencing issues\ndate: 2021-12-20 20:03:00\n"
+        "resolved: yes\nresolvedWhen: 2021-12-20 20:22:00\nseverity: disrupted\n---\n\n"
+        "The issue has been resolved: the upstream network outage is over. On November 16th, 2021 an outage began.\n"
+    )
+    assert _day(text) == "2021-12-20"
+
+
+def test_a_title_and_a_file_name_a_year_apart_give_the_one_the_timeline_agrees_with() -> None:
+    text = (
+        "# 2012-06-08 Stalled sync of the products volume\n\n## Timeline\n\n"
+        "- 2023-06-07 10:00 sync found stalled\n- 2023-06-08 09:00 sync relaunched manually, it worked\n"
+    )
+    assert _day(text, name="2023-06-08-stalled-sync.md") == "2023-06-08"
+
+
+def test_a_title_s_month_and_day_take_the_year_of_the_file_name() -> None:
+    text = "---\ntitle: Post-Mortem of Connectivity Issues on August 10th\n---\n\nS3 had an outage in one region.\n"
+    assert _day(text, name="2015-08-13-postmortem.md") == "2015-08-10"
