@@ -31,11 +31,16 @@ TARGETS = {
 }
 
 
-def read_corpus(folder: Path) -> tuple[dict[str, MemoryDraft | None], dict[str, str], list[float]]:
+def read_corpus(
+    folder: Path, only: set[str] | None = None
+) -> tuple[dict[str, MemoryDraft | None], dict[str, str], list[float]]:
+    """Every file of `folder`'s truth.jsonl read as `import` reads it (`only`: these files alone)."""
     drafts: dict[str, MemoryDraft | None] = {}
     reasons: dict[str, str] = {}
     seconds: list[float] = []
     for truth in load_truth(folder / "truth.jsonl"):
+        if only is not None and truth.file not in only:
+            continue
         path = folder / truth.file
         started = time.perf_counter()
         parsed = parse_file(FoundFile(path, PurePath(truth.file)), team_id="bench")

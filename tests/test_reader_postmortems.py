@@ -108,3 +108,57 @@ def test_a_solution_section_tells_the_fix_and_what_was_tried_first() -> None:
     draft = parse_markdown(text, team_id="T", incident_id="pm-s")
     assert "moved the images to the new server" in draft.resolution
     assert [a.action for a in draft.failed_attempts] == ["First step was to remove the old datasets"]
+
+
+def test_a_plan_for_failure_a_state_or_what_the_system_did_is_never_a_failed_attempt() -> None:
+    said = [
+        # a plan for the case it fails, not a failure
+        "As an alternative, if this approach didn't succeed, a shadow fork would be created for testing.",
+        # a state told with "still": no one's action before it ("blocks" of a chain are not "blocking")
+        "Discussion identifies that the Nimbus nodes are still missing blocks.",
+        "As the containerised build is still not fit for production I merged the changes and restored the node.",
+        # the system acted, not a responder
+        "The command fails, and the templates are automatically rolled back by AWS.",
+        # "its recurrence" is a noun, and a follow-up; "failed over" is a failover
+        "To prevent its recurrence, we have filed a ticket and added an alarm.",
+        "I created a new follower database and then failed over to use it as the primary.",
+    ]
+    for sentence in said:
+        assert not read([Statement(sentence, section="resolution")]).failed_attempts(), sentence
+
+
+def test_everyday_ways_to_say_an_attempt_failed() -> None:
+    said = {
+        # "That said" opens the sentence: a discourse marker, not "that" pointing back
+        "That said I issued a zfs rollback to see if it would help, it didn't.": "That said I issued a zfs rollback",
+        "We ssh'd in and rebooted in rescue mode but rescue mode was not useful to us.": "We ssh'd in and rebooted",
+        "We saw the reverse proxy is stopped and cannot be restarted.": "We saw the reverse proxy",
+        "We restarted the indexer but were unable to get it to pick up new documents.": "We restarted the indexer",
+    }
+    for sentence, action in said.items():
+        [attempt] = read([Statement(sentence, section="resolution")]).failed_attempts()
+        assert attempt.text.startswith(action), sentence
+
+
+def test_an_action_named_again_entries_later_where_it_failed_is_one_attempt() -> None:
+    attempts = read(
+        timeline(
+            "1:29 PM Engineer attempts hub pod restarts.",
+            "1:35 PM Tech Lead's hypothesis is that something on the core nodes is maxed out.",
+            "1:36 PM To test, engineer deletes one of the hub pods now to see if it comes back.",
+            "1:38 PM It does.",
+            "1:42 PM Tech Lead notes we still need to find the underlying cause.",
+            '2:35 PM Engineer notes "am a fair way through restarting hub pods and they are not having the intended effect".',
+        )
+    ).failed_attempts()
+    assert [a.text for a in attempts] == ["1:29 PM Engineer attempts hub pod restarts"]
+    assert "restarting hub pods and they are not having the intended effect" in attempts[0].why
+    # the same verb on another object is another action: no link
+    [own] = read(
+        timeline(
+            "1:29 PM Engineer attempts hub pod restarts.",
+            "1:35 PM Tech Lead's hypothesis is that something on the core nodes is maxed out.",
+            "1:40 PM Engineer restarts the proxy, but it is still failing.",
+        )
+    ).failed_attempts()
+    assert own.text.startswith("1:40 PM Engineer restarts the proxy")

@@ -202,6 +202,11 @@ def _failed_attempts(
     for attempt in attempts_in(timeline_prose):
         attempts.append(attempt)
         origins.append("the timeline's prose")
+    # the text under the title tells the story when no section does: read as a summary is
+    told = [line for line in doc.preamble if not is_field_line(line) and not line.lstrip().startswith(">")]
+    found = failed_in_prose(_join(told))
+    attempts += found
+    origins += ["the text under the title"] * len(found)
     for section in doc.sections:
         if section.kind in ("resolution", "diagnosis"):  # they tell what was done: every sentence counts
             found = attempts_in(_text(section))

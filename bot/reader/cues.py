@@ -10,7 +10,9 @@ cap the text before it reaches them (bot/text_limits.py).
 Sections: postmortems and narrative prose (what the importer reads), causes and fixes in prose,
 channel messages (what the offline drafter reads), the guard's hedges, "the incident is over".
 What is metadata (a duration, an impact count, a field's bare value, a quoted alert) is in
-bot/reader/cues_metadata.py, kept apart for length only: it is this vocabulary's last section.
+bot/reader/cues_metadata.py, and how a postmortem tells one failed attempt (who tried, asides,
+what refers back, where the action ends and the why begins) in bot/reader/cues_attempts.py: both
+kept apart for length only, sections of this one vocabulary.
 """
 
 from __future__ import annotations
@@ -31,14 +33,26 @@ FAILED_ATTEMPT = (
     r"(?:did|does|do) ?n[o']t (?:seem to )?(?:help|work|fix|resolve|improve|solve|stop|recover|succeed|do anything|"
     r"make (?:a|any) difference|have (?:any|an|the intended) effect|release)\w*|"
     r"(?:is|was|are|were) not having (?:any|an|the intended) effect|no (?:effect|improvement|luck|difference|results?|success)|"
-    r"not (?:help|helping|effective|enough|sufficient)\b|unsuccessful\w*|ineffective|insufficient|"
+    r"(?:not|n't) (?:help|helping|effective|enough|sufficient|useful|helpful)\b|unsuccessful\w*|ineffective|insufficient|"
+    # "stopping the instance - not authorised", "but missing permission to do so": it could not be done
+    r"not (?:authori[sz]ed|permitted)|permission denied|access denied|(?:missing|lacking|without|insufficient) (?:the )?permissions?|"
+    # "we were unable to restore it", "I couldn't get the node back", "kept crashing", "in vain":
+    # everyday ways to say an attempt did not succeed (responders as the subject, not users)
+    r"(?:we|i|they|team|engineers?|responders?|admins?|on-?call|but) (?:were |was |are |am |is )?(?:unable|not able) to|"
+    r"(?:we|i) (?:still )?(?:could ?n[o']t|could not|can ?n[o']t|cannot) (?:get|make|bring|find a way)|"
+    r"(?:would|wo) ?n[o']t (?:start|boot|come (?:back|up)|respond|mount|connect|load)|"
+    r"(?:did|does) ?n[o']t (?:come (?:back|up)|boot|start|change anything)|never came (?:back|up)|"
+    r"kept (?:crashing|failing|restarting|erroring|timing out|dying|hanging)|continued to (?:fail|crash|error|hang|time out)|"
+    r"in vain|no joy|"
+    # "attempted ssh - eventually timed out": the attempt's own end
+    r"(?:eventually|finally|then|just) (?:timed|times) out|"
     r"to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|false (?:re)?mediation|"
     r"(?:just |only )made (?:it |things |the \w+ )?(?:worse|more)|"
     r"(?:it|this|that|which) (?:also )?(?:did|does) ?n[o']t\s*(?:\)|$|[.;,])|"
     r"(?:rollback|roll back|revert|restart|retry|attempt|fix|workaround|failover|redeploy|re-deploy|upgrade|deploy|restore|command|"
     r"rebuild|re-?index|reboot|reinstall|re-install)\w* "
     r"(?:also |again |then |still |itself )?fail(?:s|ed)\b|failed to (?:help|fix|resolve|solve|work|recover|restore|stop)|"
-    r"(?:but|and) (?:it |this |that |then |also )*(?:immediately )?(?:fail(?:s|ed)|errored)"
+    r"(?:but|and) (?:it |this |that |then |also )*(?:immediately )?(?:fail(?:s|ed)(?! over)|errored)"
 )
 DID_NOT_WORK = re.compile(
     r"\b(?:" + FAILED_ATTEMPT + r"|"
@@ -47,24 +61,24 @@ DID_NOT_WORK = re.compile(
     r"happening|seeing|see|saw|getting|returning|met with|degraded|lagging|backed up|broke\w*|missing|wrong)|"
     r"not (?:resolve|fix|solve|work)\w*|nothing changed|no change|"
     r"(?:it|which|this|that) (?:also )?failed|(?:immediately )?errored out|refused to|"
-    r"could ?n[o']t be|instead,? (?:the|it)|yet another|"
-    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|re-?occur\w*|recur\w*|came back|reappear\w*)|"
+    r"could ?n[o']t be|can ?n[o']t be|can't be|instead,? (?:the|it)|yet another|"
+    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|re-?occur(?:s|red|ring)?\b|recur(?:s|red|ring)?\b|came back|reappear\w*)|"
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
     r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|as invalid|"
-    r"back again|again (?:failed|down|broke)|broke again|recurred|"
+    r"back again|again (?:failed|down|broke)|broke again|recurred|(?:shut|shuts|shutting) down again|"
+    r"(?:fails|failed|failing|crashed|crashes|crashing) again|"
     r"(?:is|was|are|were|went|goes|it's|'s|became|becomes) (?:\w+ )?(?:unresponsive|down|failing|broken|stuck|erroring|crashing|hanging|full) again|"
     r"(?:for a short time|briefly|temporarily) only|only (?:briefly|temporarily|for a (?:short|little) (?:time|while))|"
     r"(?:is|was|does not seem to be|doesn't seem to be|not) (?:a|the) (?:solution|fix)|not seems? to be a solution)\b",
     re.I,
 )
 SAYS_IT_FAILED = re.compile(r"\b(?:" + FAILED_ATTEMPT + r")", re.I)
-EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying|to see (?:if|whether)|in the hope)\b", re.I)
 TRIED = re.compile(
     r"\b(?:tried|try(?:ing)?|attempt\w*|restart\w*|reboot\w*|roll(?:ed|ing|s)?[ -]?back|rollback|revert\w*|"
     r"scal(?:ed|ing)\b|increas\w*|rais(?:ed|ing)\b|bump\w*|add(?:ed|ing)\b|redeploy\w*|re-deploy\w*|deploy\w*|disabl\w*|"
     r"enabl\w*|chang(?:ed|es|ing)\b|clear\w*|flush\w*|kill\w*|failover|fail(?:ed|ing) over|switch\w*|appl(?:ied|y)\w*|"
     r"ran|re-?ran|run(?:ning)?\b|mov(?:ed|ing)\b|purg\w*|reset\w*|patch\w*|recycl\w*|drain\w*|cordon\w*|uncordon\w*|"
-    r"re-?index\w*|vacuum\w*|replac\w*|upgrad\w*|downgrad\w*|rebuil\w*|re-?creat\w*|block\w*|throttl\w*|"
+    r"re-?index\w*|vacuum\w*|replac\w*|upgrad\w*|downgrad\w*|rebuil\w*|re-?creat\w*|block(?:ed|ing)\b|throttl\w*|"
     r"rate[- ]limit\w*|manual(?:ly)?|workaround|hotfix\w*|fix\b|pushed|merged|updat(?:ed|ing)\b|delet\w*|remov\w*|"
     r"evict\w*|clean\w*|stop(?:ped|s|ping)?\b|relaunch\w*|re-?start\w*|rewrit\w*|audit\w*|debug\w*|refresh\w*|"
     r"restor(?:e|ing)\b|promot\w*|resiz\w*|submit\w*|restart)\b",
@@ -80,43 +94,6 @@ CRITIQUE = re.compile(
 PENDING = re.compile(
     r"\b(?:attempt\w*|tried|trying|try to|plan\w*|will|began|begins|start(?:ed|s)? to|investigat\w*|believ\w*|assum\w*|"
     r"thought|suspect\w*|hop(?:e|ed|ing))\b",
-    re.I,
-)
-WE_TRIED = re.compile(
-    r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|admins?|sres?|ops)\b|@\w+|\b(?:tried|attempt\w*|initially)\b",
-    re.I,
-)
-CLAUSE = re.compile(r"(?:,\s*so\s+|;\s+)")
-REFERS_BACK = re.compile(
-    r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|"
-    r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
-    re.I,
-)
-# "(strangely queue 17 does not work…)", "(we noticed that staging was still stuck)": an aside in
-# parentheses, not the outcome of the action the sentence tells
-ASIDE = re.compile(r"\([^()]{0,500}(?:\)|$)")
-# "As said above, it did not work at first try": a failure that names no action
-NOTHING_NAMED = re.compile(
-    r"^(?:(?:as (?:said|mentioned|explained|noted) (?:above|before|earlier)|again|unfortunately|but|however),?\s+)*"
-    r"(?:it|this|that)\s+(?:did|does|do)\s?n[o']t\s+(?:work|help)",
-    re.I,
-)
-# "the day before, Charles rebooted the proxy": before the incident, not an attempt during it
-BEFORE_THE_INCIDENT = re.compile(
-    r"\b(?:the (?:day|night|week|evening) before|(?:a|one|two|three|several|few) (?:days?|weeks?|months?) "
-    r"(?:before|earlier|prior)|before the (?:incident|outage)|prior to the (?:incident|outage))\b",
-    re.I,
-)
-# "Deploying to master fails due to a bug", said right after "a deploy is attempted"
-FAILS_BECAUSE = re.compile(r"\bfail(?:s|ed)\s+(?:due to|because|with)\b", re.I)
-# "I issued a rollback to see if it would help, it didn't": testing an attempt, not a critique's "would"
-TESTING_IT = re.compile(
-    r"\bto see (?:if|whether) (?:it|this|that) (?:would|could|might) (?:help|work|fix\w*|solve\w*)\b", re.I
-)
-ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
-SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'@])")  # "@jsnshrmn deletes …": a handle opens a sentence too
-WHY_SPLIT = re.compile(
-    r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$",
     re.I,
 )
 
@@ -136,7 +113,8 @@ CAUSE = re.compile(
     r"blocked all|blocklist\w*)\b",
     re.I,
 )
-ANAPHOR = re.compile(r"^(?:this|that|these|it|which|as a result)\b", re.I)
+# "That said, I issued a rollback": a discourse marker, not "that" pointing back
+ANAPHOR = re.compile(r"^(?:this|that(?!\s+(?:said|being said)\b)|these|it|which|as a result)\b", re.I)
 FIX = re.compile(
     r"\b(?:fix\w*|resolv\w*|mitigat\w*|restor\w*|roll(?:ed)?[ -]?back|revert\w*|recover\w*|patch\w*|"
     r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*|"

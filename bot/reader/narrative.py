@@ -13,24 +13,20 @@ from __future__ import annotations
 import re
 from typing import Protocol, TypeVar
 
-from bot.reader.cues import (
+from bot.reader.cues import ANAPHOR, CRITIQUE, DID_NOT_WORK, PENDING, RESOLVED, SAYS_IT_FAILED, TRIED
+from bot.reader.cues_attempts import (
     ADDRESSED,
-    ANAPHOR,
     ASIDE,
+    AUTOMATIC,
     BEFORE_THE_INCIDENT,
     CLAUSE,
-    CRITIQUE,
-    DID_NOT_WORK,
     EXPLICIT_TRY,
     FAILS_BECAUSE,
+    IF_IT_FAILS,
     NOTHING_NAMED,
-    PENDING,
     REFERS_BACK,
-    RESOLVED,
-    SAYS_IT_FAILED,
     SENTENCE,
     TESTING_IT,
-    TRIED,
     WE_TRIED,
     WHY_SPLIT,
 )
@@ -78,16 +74,25 @@ def _attempt(text: str) -> dict[str, str] | None:
     # node in the hope that …" opens with its outcome, not an aside
     told = (text[:1] + ASIDE.sub(" ", text[1:])).replace("*", "")  # "does *not* fix": emphasis is not a word
     failed = DID_NOT_WORK.search(told) or SAYS_IT_FAILED.search(told)
-    if len(text) < 8 or CRITIQUE.search(judged) or not failed or ADDRESSED.search(text):
+    if len(text) < 8 or CRITIQUE.search(judged) or IF_IT_FAILS.search(judged) or not failed or ADDRESSED.search(text):
         return None
-    if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text) or ANAPHOR.match(text):
+    if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text) or ANAPHOR.match(text) or AUTOMATIC.search(text):
         return None  # "As said above, it did not work": no action named; "the day before, …": not during it
     if not TRIED.search(text) and not SAYS_IT_FAILED.search(text):
         return None
+    if not SAYS_IT_FAILED.search(told) and not _acted_before(told, failed.start()):
+        return None  # a failure said only as a state ("still …", "persists") needs an action before it
     split = WHY_SPLIT.match(text)
     if split and TRIED.search(split.group("action")) and len(split.group("action")) >= 6:
         return {"action": split.group("action").rstrip(" ,;:.—–-"), "why_it_failed": split.group("why").strip()}
     return {"action": text.rstrip(" ."), "why_it_failed": ""}
+
+
+def _acted_before(text: str, at: int) -> bool:
+    """An action is told before the words that say it still failed ("The pods are deleted; the cluster
+    is still full"), not only after them ("As the build is still not fit, I restored the node": the
+    state is the reason for the action, not its outcome)."""
+    return bool(TRIED.search(text[:at]))
 
 
 def _clauses(text: str) -> list[str]:
@@ -147,45 +152,94 @@ def _names_again(action: str, outcome: str) -> bool:
     return bool(_actions(outcome[: failing.start()]) & _actions(action))
 
 
+# how many entries later a failure may still name an action again ("13:29 Engineer attempts hub pod
+# restarts." … "14:35 Engineer notes restarting hub pods is not having the intended effect")
+NAMED_LATER_WITHIN = 8
+# how many entries that only observe may stand between an action and "still failing"
+OBSERVED_BETWEEN = 3
+# words that say who or when, not what was acted on: two entries sharing them share no object
+_NOT_OBJECTS = frozenset(
+    "the and for with from into onto that this then than they them their there were was are has have had "
+    "not but all any some our its it's engineer engineers team lead tech notes note noted again still also "
+    "after before now more less very just only".split()
+)
+
+
+def _objects(text: str) -> set[str]:
+    words = {w for w in re.findall(r"[a-z0-9][a-z0-9_.-]*[a-z0-9]", text.lower()) if len(w) >= 3}
+    return {w.rstrip("s")[:6] for w in words - _NOT_OBJECTS if not TRIED.fullmatch(w)}
+
+
+def _named_later(entries: list[E], i: int) -> tuple[int, str] | None:
+    """A later entry (within NAMED_LATER_WITHIN) that names entry i's action again, on the same
+    object, where it says it failed: (its index, that clause). Entry i must be an action said to be
+    tried or taken by someone, not a failure or a critique of its own."""
+    action = entries[i].text
+    if not (EXPLICIT_TRY.search(action) or WE_TRIED.search(action) and TRIED.search(action)):
+        return None
+    for j in range(i + 1, min(i + 1 + NAMED_LATER_WITHIN, len(entries))):
+        for clause in _clauses(entries[j].text):
+            failing = DID_NOT_WORK.search(clause)
+            if failing is None or CRITIQUE.search(clause) or not _names_again(action, clause):
+                continue
+            if _objects(clause[: failing.start()]) & _objects(action):
+                return j, plain(" ".join(clause.split()))
+    return None
+
+
 def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
     """Attempts within an entry, and across two: "12:05 Engineer attempts hub pod restarts." then
     "12:20 Still 503s." (an attempt said in one entry, its failure in the next one's first words, or
     in the first words of the one after when the entry between only observes)."""
     found = []
-    told_before = ""  # an entry's opening already read as the failure of the entry before it
+    told: dict[int, str] = {}  # an entry's words already read as the failure of an entry before it
     for i, entry in enumerate(entries):
         # "…, since resizing the instances did not solve the issue" told the failure of the entry
         # before: not an attempt of this entry (its action is what was done next)
+        told_before = told.pop(i, "")
         within = [a for a in attempts_in(entry.text) if not told_before or a["action"] not in told_before]
-        told_before = ""
         found += [(entry, attempt) for attempt in within]
         following = entries[i + 1] if i + 1 < len(entries) else None
-        if within or following is None or DID_NOT_WORK.search(entry.text) or CRITIQUE.search(entry.text):
+        # "deleted the pod to see if a clean data directory would clear the issue": testing, not a critique's "would"
+        judged = TESTING_IT.sub(" ", entry.text)
+        if within or following is None or DID_NOT_WORK.search(entry.text) or CRITIQUE.search(judged):
             continue
         first = " ".join(_clauses(following.text)[:2])
-        tried = EXPLICIT_TRY.search(entry.text) or (TRIED.search(entry.text) and SAYS_IT_FAILED.search(first))
         opening = _clauses(following.text)[0]
+        # "Restarted the node." then "Still failing." / "The errors persist.": the next entry opens on
+        # the state the action left, referring back to it
+        refers_back = REFERS_BACK.match(opening) and DID_NOT_WORK.search(opening) and not RESOLVED.search(opening)
+        tried = EXPLICIT_TRY.search(entry.text) or (
+            TRIED.search(entry.text) and (SAYS_IT_FAILED.search(first) or refers_back)
+        )
         named_again = _names_again(entry.text, opening)
         if tried and DID_NOT_WORK.search(first) and (not _acts_before_failing(opening) or named_again):
             found.append(
                 (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")})
             )
-            told_before = plain(" ".join(opening.split())) if named_again else ""
+            if named_again:
+                told[i + 1] = plain(" ".join(opening.split()))
             continue
-        # two entries later: "restarted the hub" · "checked the dashboards" · "still failing" (the entry
-        # between only observes: no action, no recovery, no failure of its own)
-        later = entries[i + 2] if i + 2 < len(entries) else None
-        between = following.text
-        if (
-            later is not None
-            and (EXPLICIT_TRY.search(entry.text) or WE_TRIED.search(entry.text) and TRIED.search(entry.text))
-            and not (TRIED.search(between) or RESOLVED.search(between) or DID_NOT_WORK.search(between))
-        ):
-            opening = _clauses(later.text)[0]
+        named_later = _named_later(entries, i)
+        if named_later is not None:
+            j, clause = named_later
+            found.append((entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": clause.rstrip(" .")}))
+            told[j] = clause
+            continue
+        # a few entries later: "restarted the hub" · "checked the dashboards" · "still failing" (the
+        # entries between only observe: no action, no recovery, no failure of their own)
+        if not (EXPLICIT_TRY.search(entry.text) or WE_TRIED.search(entry.text) and TRIED.search(entry.text)):
+            continue
+        for j in range(i + 2, min(i + 2 + OBSERVED_BETWEEN, len(entries))):
+            between = entries[j - 1].text
+            if TRIED.search(between) or RESOLVED.search(between) or DID_NOT_WORK.search(between):
+                break
+            opening = _clauses(entries[j].text)[0]
             if REFERS_BACK.match(opening) and DID_NOT_WORK.search(opening) and not TRIED.search(opening):
                 found.append(
                     (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(opening).rstrip(" .")})
                 )
+                break
     return [(e, a) for e, a in found if len(a["action"]) <= MAX_ACTION_CHARS]
 
 

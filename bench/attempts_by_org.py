@@ -1,0 +1,94 @@
+"""Failed attempts per organisation of fold A, and whether a change to the reader pays on
+organisations it was not chosen on (leave one organisation out inside fold A).
+
+    .venv/bin/python bench/attempts_by_org.py --dump /tmp/before.json     # on the code before a change
+    .venv/bin/python bench/attempts_by_org.py --against /tmp/before.json  # on the code after it
+
+A cue-word change is chosen by reading fold A; its figure on fold A is in-sample. The tuning signal
+here is the change judged organisation by organisation: for each organisation of fold A, the change
+is "kept" when it pays on the other organisations (real attempts newly found minus stored attempts
+that are not real, summed over them), and then counts what it does to the one left out. A change
+that only helps the organisation whose wording it was written for scores 0 this way; one that helps
+across organisations scores what it gains on each. Fold A only: fold B is never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.import_postmortems import read_corpus  # noqa: E402
+from bot.importer.scoring import holds_half, load_truth  # noqa: E402
+
+POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
+WRONG_COST = 1  # a wrong "did not work" line costs what a real one found gains (precision first: never less)
+
+
+def stored_attempts(fold: str = "A") -> dict[str, list[str]]:
+    """File → the attempts the importer stores (action and why as one text), fold A's files only."""
+    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold and not t.not_an_incident]
+    drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
+    return {
+        t.file: [f"{a.action} {a.why_it_failed}" for a in d.failed_attempts] if (d := drafts.get(t.file)) else []
+        for t in truths
+    }
+
+
+def by_org(stored: dict[str, list[str]]) -> dict[str, dict[str, int]]:
+    """Organisation → stored real, stored wrong, labelled attempts found, labelled attempts."""
+    figures: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(("real", "wrong", "found", "labelled"), 0))
+    for truth in load_truth(POSTMORTEMS / "truth.jsonl"):
+        if truth.file not in stored:
+            continue
+        row, texts = figures[truth.org or truth.file], stored[truth.file]
+        for text in texts:
+            row["real" if any(holds_half(text, k) for k in truth.failed_attempts) else "wrong"] += 1
+        row["found"] += sum(any(holds_half(t, k) for t in texts) for k in truth.failed_attempts)
+        row["labelled"] += len(truth.failed_attempts)
+    return dict(figures)
+
+
+def gain(before: dict[str, int], after: dict[str, int]) -> int:
+    return (after["found"] - before["found"]) - WRONG_COST * (after["wrong"] - before["wrong"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dump", type=Path, help="write fold A's stored attempts here (the code before a change)")
+    parser.add_argument("--against", type=Path, help="a --dump of the code before: per-organisation change, LOO value")
+    args = parser.parse_args(argv)
+    stored = stored_attempts()
+    if args.dump:
+        args.dump.write_text(json.dumps(stored, indent=1, ensure_ascii=False), encoding="utf-8")
+    after = by_org(stored)
+    before = by_org(json.loads(args.against.read_text(encoding="utf-8"))) if args.against else after
+    print(f"{'organisation (fold A)':<44} {'real':>9} {'wrong':>9} {'found':>11}  gain")
+    for org in sorted(after):
+        b, a = before[org], after[org]
+        cells = [f"{b[k]}→{a[k]}" if b[k] != a[k] else str(a[k]) for k in ("real", "wrong")]
+        found = f"{b['found']}→{a['found']}" if b["found"] != a["found"] else str(a["found"])
+        print(f"{org[:44]:<44} {cells[0]:>9} {cells[1]:>9} {found + '/' + str(a['labelled']):>11}  {gain(b, a):+d}")
+    total = {k: sum(r[k] for r in after.values()) for k in ("real", "wrong", "found", "labelled")}
+    print(
+        f"fold A: stored real {total['real']}/{total['real'] + total['wrong']}, found {total['found']}/{total['labelled']}"
+    )
+    if args.against:
+        gains = {org: gain(before[org], after[org]) for org in after}
+        kept = {org: sum(g for o, g in gains.items() if o != org) > 0 for org in gains}
+        loo = sum(gains[org] for org in gains if kept[org])
+        helped = sum(g > 0 for g in gains.values())
+        hurt = sum(g < 0 for g in gains.values())
+        print(
+            f"change: in-sample gain {sum(gains.values()):+d} ({helped} organisations helped, {hurt} hurt); "
+            f"leave-one-organisation-out gain {loo:+d} (kept for {sum(kept.values())} of {len(kept)} left out)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,59 @@
+"""How a postmortem tells one failed attempt: who tried, what an aside or a plan is, what refers
+back to an action, where its action ends and its why begins. A section of the one vocabulary
+(bot/reader/cues.py, kept apart for length only); the outcome words (DID_NOT_WORK, SAYS_IT_FAILED)
+and the actions (TRIED) stay there, shared with the sentence model and "how it was found".
+Patterns are linear in the text (bounded repeats only); the readers cap the text first.
+"""
+
+from __future__ import annotations
+
+import re
+
+EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying|to see (?:if|whether)|in the hope)\b", re.I)
+WE_TRIED = re.compile(
+    r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|admins?|sres?|ops)\b|@\w+|\b(?:tried|attempt\w*|initially)\b",
+    re.I,
+)
+CLAUSE = re.compile(r"(?:,\s*so\s+|;\s+)")
+REFERS_BACK = re.compile(
+    r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|"
+    r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
+    re.I,
+)
+# "(strangely queue 17 does not work…)", "(we noticed that staging was still stuck)": an aside in
+# parentheses, not the outcome of the action the sentence tells
+ASIDE = re.compile(r"\([^()]{0,500}(?:\)|$)")
+# "As said above, it did not work at first try": a failure that names no action
+NOTHING_NAMED = re.compile(
+    r"^(?:(?:as (?:said|mentioned|explained|noted) (?:above|before|earlier)|again|unfortunately|but|however),?\s+)*"
+    r"(?:it|this|that)\s+(?:did|does|do)\s?n[o']t\s+(?:work|help)",
+    re.I,
+)
+# "the day before, Charles rebooted the proxy": before the incident, not an attempt during it
+BEFORE_THE_INCIDENT = re.compile(
+    r"\b(?:the (?:day|night|week|evening) before|(?:a|one|two|three|several|few) (?:days?|weeks?|months?) "
+    r"(?:before|earlier|prior)|before the (?:incident|outage)|prior to the (?:incident|outage))\b",
+    re.I,
+)
+# "Deploying to master fails due to a bug", said right after "a deploy is attempted"
+FAILS_BECAUSE = re.compile(r"\bfail(?:s|ed)\s+(?:due to|because|with)\b", re.I)
+# "I issued a rollback to see if it would help, it didn't": testing an attempt, not a critique's "would"
+# (or "to see if a clean data directory would clear the issue": a few words before the "would")
+TESTING_IT = re.compile(
+    r"\bto see (?:if|whether) (?:[\w'-]+ ){0,6}?(?:would|could|might) (?:help|work|fix\w*|solve\w*|clear\w*|"
+    r"resolve\w*|improve\w*|change\w*|make a difference)\b",
+    re.I,
+)
+# "if this approach didn't succeed, a shadow fork would be created": a plan for a failure, not one
+IF_IT_FAILS = re.compile(
+    r"\b(?:if|unless|in case|should) (?:[\w'-]+ ){0,4}?(?:(?:did|does|do) ?n[o']t|fail\w*|not)\b", re.I
+)
+# "the templates are automatically rolled back by AWS", "the automated deployment failed": the system
+# acted, not a responder
+AUTOMATIC = re.compile(r"\b(?:automatic(?:ally)?|automated|by itself|on its own)\b", re.I)
+ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'@])")  # "@jsnshrmn deletes …": a handle opens a sentence too
+WHY_SPLIT = re.compile(
+    r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$",
+    re.I,
+)
