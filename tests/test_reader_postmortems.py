@@ -162,3 +162,21 @@ def test_an_action_named_again_entries_later_where_it_failed_is_one_attempt() ->
         )
     ).failed_attempts()
     assert own.text.startswith("1:40 PM Engineer restarts the proxy")
+
+
+def test_a_recovery_a_cause_or_a_partial_success_is_not_a_failed_attempt_but_a_plain_action_that_failed_is() -> None:
+    assert not read(
+        timeline(
+            "14:02 A node previously cordoned, pool1-14, was rebooted.",
+            "14:10 It came back online and was uncordoned.",
+            "14:20 The hub and proxy pods are restarted since there were plenty of redirect errors.",
+            "14:25 This seems to catch most users, although some requests still failed with a 599 timeout.",
+        )
+    ).failed_attempts()
+    assert not read(
+        [Statement("Insufficient testing caused a new kind of outage.", section="summary")]
+    ).failed_attempts()
+    [attempt] = read(
+        [Statement("I first created a file with no extension and it did not work.", section="resolution")]
+    ).failed_attempts()
+    assert attempt.text.startswith("I first created a file")

@@ -62,7 +62,7 @@ DID_NOT_WORK = re.compile(
     r"not (?:resolve|fix|solve|work)\w*|nothing changed|no change|"
     r"(?:it|which|this|that) (?:also )?failed|(?:immediately )?errored out|refused to|"
     r"could ?n[o']t be|can ?n[o']t be|can't be|instead,? (?:the|it)|yet another|"
-    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|re-?occur(?:s|red|ring)?\b|recur(?:s|red|ring)?\b|came back|reappear\w*)|"
+    r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|re-?occur(?:s|red|ring)?\b|recur(?:s|red|ring)?\b|came back(?! (?:online|up\b|to normal|healthy))|reappear\w*)|"
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
     r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|as invalid|"
     r"back again|again (?:failed|down|broke)|broke again|recurred|(?:shut|shuts|shutting) down again|"
@@ -78,7 +78,7 @@ TRIED = re.compile(
     r"scal(?:ed|ing)\b|increas\w*|rais(?:ed|ing)\b|bump\w*|add(?:ed|ing)\b|redeploy\w*|re-deploy\w*|deploy\w*|disabl\w*|"
     r"enabl\w*|chang(?:ed|es|ing)\b|clear\w*|flush\w*|kill\w*|failover|fail(?:ed|ing) over|switch\w*|appl(?:ied|y)\w*|"
     r"ran|re-?ran|run(?:ning)?\b|mov(?:ed|ing)\b|purg\w*|reset\w*|patch\w*|recycl\w*|drain\w*|cordon\w*|uncordon\w*|"
-    r"re-?index\w*|vacuum\w*|replac\w*|upgrad\w*|downgrad\w*|rebuil\w*|re-?creat\w*|block(?:ed|ing)\b|throttl\w*|"
+    r"re-?index\w*|vacuum\w*|replac\w*|upgrad\w*|downgrad\w*|rebuil\w*|re-?creat\w*|creat(?:ed|ing)\b|configur(?:ed|ing)\b|install(?:ed|ing)\b|edit(?:ed|ing)\b|block(?:ed|ing)\b|throttl\w*|"
     r"rate[- ]limit\w*|manual(?:ly)?|workaround|hotfix\w*|fix\b|pushed|merged|updat(?:ed|ing)\b|delet\w*|remov\w*|"
     r"evict\w*|clean\w*|stop(?:ped|s|ping)?\b|relaunch\w*|re-?start\w*|rewrit\w*|audit\w*|debug\w*|refresh\w*|"
     r"restor(?:e|ing)\b|promot\w*|resiz\w*|submit\w*|restart)\b",

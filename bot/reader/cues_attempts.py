@@ -57,3 +57,10 @@ WHY_SPLIT = re.compile(
     r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$",
     re.I,
 )
+# "This seems to catch most users, although some requests still failed": it mostly worked; the
+# "still" concedes a remainder, it does not say the action failed
+PARTLY_WORKED = re.compile(
+    r"\b(?:(?:seems?|seemed|appears?|appeared) to (?:catch|fix|help|work|resolve|improve|solve|clear)\w*|"
+    r"helped|improved|mostly|partially|partly|largely)\b",
+    re.I,
+)

@@ -24,6 +24,7 @@ from bot.reader.cues_attempts import (
     FAILS_BECAUSE,
     IF_IT_FAILS,
     NOTHING_NAMED,
+    PARTLY_WORKED,
     REFERS_BACK,
     SENTENCE,
     TESTING_IT,
@@ -78,10 +79,10 @@ def _attempt(text: str) -> dict[str, str] | None:
         return None
     if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text) or ANAPHOR.match(text) or AUTOMATIC.search(text):
         return None  # "As said above, it did not work": no action named; "the day before, …": not during it
-    if not TRIED.search(text) and not SAYS_IT_FAILED.search(text):
-        return None
-    if not SAYS_IT_FAILED.search(told) and not _acted_before(told, failed.start()):
-        return None  # a failure said only as a state ("still …", "persists") needs an action before it
+    if not TRIED.search(text):
+        return None  # "Insufficient testing caused a new kind of outage": a failure word, no action
+    if not SAYS_IT_FAILED.search(told) and (not _acted_before(told, failed.start()) or PARTLY_WORKED.search(told)):
+        return None  # a failure said only as a state ("still …", "persists") needs an action before it, and no "it mostly worked"
     split = WHY_SPLIT.match(text)
     if split and TRIED.search(split.group("action")) and len(split.group("action")) >= 6:
         return {"action": split.group("action").rstrip(" ,;:.—–-"), "why_it_failed": split.group("why").strip()}
@@ -116,6 +117,7 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
             and (REFERS_BACK.match(clause) or re.search(r"\battempt(?:ed|s)?\b", previous, re.I))
             # "Latest deploy is attempted." then "Deploying fails due to a bug": the failure of what was attempted
             and (DID_NOT_WORK.search(clause) or (FAILS_BECAUSE.search(clause) and EXPLICIT_TRY.search(previous)))
+            and (SAYS_IT_FAILED.search(clause) or not PARTLY_WORKED.search(clause))
             and TRIED.search(previous)
             and not DID_NOT_WORK.search(previous)
             and not CRITIQUE.search(previous + " " + clause)
@@ -208,7 +210,11 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         opening = _clauses(following.text)[0]
         # "Restarted the node." then "Still failing." / "The errors persist.": the next entry opens on
         # the state the action left, referring back to it
-        refers_back = REFERS_BACK.match(opening) and DID_NOT_WORK.search(opening) and not RESOLVED.search(opening)
+        refers_back = (
+            REFERS_BACK.match(opening)
+            and DID_NOT_WORK.search(opening)
+            and not (RESOLVED.search(opening) or PARTLY_WORKED.search(opening))
+        )
         tried = EXPLICIT_TRY.search(entry.text) or (
             TRIED.search(entry.text) and (SAYS_IT_FAILED.search(first) or refers_back)
         )
