@@ -35,6 +35,15 @@ def imported(text: str):  # noqa: ANN201 - a MemoryDraft
         "The journal was unavailable for approximately 1hr, 9mins.",
         "Our monitoring showed that about 4% of download requests were failing.",
         "No downtime, no services apparently affected.",
+        "**Impact**: Integration tests failing on the client library, pre-prod environment down.",
+        "Symptom: 502 Bad gateway on the support site",
+        "No personal information was disclosed nor retained.",
+        "**Update: 14 Aug 2017 09:35** - All services back to normal.",
+        "We are happy to report that everything has been stable for a number of hours so we are resolving this issue.",
+        "2020-05-21 05:07 — Luke notes that the issue is now resolved",
+        "18:18 — @nova Confirms queues are draining and systems are stabilizing",
+        "| 02-13 11:56 | 1674 | 485 | 958 | 598 |",
+        "gke-prow-default-pool-116f5d3e-bl6h   2349m   59%   3519Mi   28%",
     ],
 )
 def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None:
@@ -50,6 +59,10 @@ def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None
         "We restarted the database and errors stopped.",
         "The renewal job had been failing silently for 30 days after the token was revoked.",
         "An unexpected Redis failure caused a partial outage of the git service.",
+        "The issue was resolved by restarting the proxy.",
+        "Service was restored after we moved the volume to a new disk.",
+        "2021-08-24 10:00 — released 1.10.8 with the fix",
+        "# 2018-10-10: Diff Service Locked Up the Whole Cluster",
     ],
 )
 def test_a_cause_or_a_fix_is_not_metadata(line: str) -> None:
@@ -98,3 +111,24 @@ def test_a_ddos_attacks_size_stays_out_of_the_stored_cause() -> None:
     )
     assert "significant DDoS attack" in draft.root_cause
     assert "75Gbit/s" not in draft.root_cause
+
+
+def test_a_status_pages_word_on_the_state_is_never_the_stored_fix() -> None:
+    draft = imported(
+        "---\ntitle: Mail delivery delayed\n---\n\n"
+        "Outgoing mail is queued and delivery is delayed.\n\n"
+        "**Update: 19:40** - All systems are back to normal now, but we're monitoring closely.\n"
+    )
+    assert draft.resolution is None  # empty is honest: the page never says what fixed it
+    assert "resolution" not in draft.provenance.fields
+
+
+def test_the_action_before_a_state_only_timeline_entry_is_still_the_fix() -> None:
+    draft = imported(
+        "# Queues stuck\n\n## Timeline\n\n"
+        "- 18:02 queues stop draining\n"
+        "- 18:10 @sam restarted the ingress workers\n"
+        "- 18:18 @nova confirms that all systems are back to normal\n"
+    )
+    assert "restarted the ingress workers" in draft.resolution
+    assert "back to normal" not in draft.resolution

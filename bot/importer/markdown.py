@@ -472,6 +472,8 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     for kind in ("root_cause", "resolution"):  # whichever way they were found: no metadata line in them
         if kind in fields.values:
             fields.values[kind] = without_metadata(fields.values[kind])
+            if not fields.values[kind]:  # nothing left: no field, and no origin for it
+                del fields.values[kind], fields.origins[kind]
     attempts, attempt_origins = _failed_attempts(doc, entries, timeline_prose)
     fields.put("failed_attempts", attempts, "; ".join(dict.fromkeys(attempt_origins)))
     lesson, lesson_from = take("lesson")

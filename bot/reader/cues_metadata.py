@@ -19,7 +19,7 @@ METADATA_LINE = re.compile(
     r"time of (?:resolution|detection)|date|status|"
     r"author\w*|owner|participants?|responders?|(?:total |user |funds? )?loss(?:es)?|funds? (?:at risk|lost)|"
     r"amount (?:lost|stolen|at risk)|reported by|reporter|detected by|incident (?:id|number|date|start|end|lead)|"
-    r"(?:users?|customers?|systems?|services?|components?) affected)\s*[:|=]",
+    r"(?:users?|customers?|systems?|services?|components?) affected|symptoms?)[*_]*\s*[:|=]",
     re.I,
 )
 # a statement that is a figure about the incident: how long it lasted, how many it hit, that nothing was lost
@@ -127,7 +127,8 @@ METADATA_IMPACT = re.compile(
     r"(?:dropped|lost|rejected|failed|affected|impacted) (?:about |~)?\d[\d,.]*k? (?:of (?:our|the|all|about|~|\s)*\d[\d,.]*k?)|"
     r"(?<!caused )(?<!caused a )(?<!caused an )(?:total|full|complete|partial|site-?wide|global|widespread)\s+"
     r"(?:[\w-]+\s+)?(?:outage|downtime|disruption)|"
-    r"no (?:[\w-]+ ){0,2}(?:was |were )?(?:apparently |seemingly )?(?:affected|impacted)|"
+    r"no (?:[\w-]+ ){0,2}(?:was |were |has been |have been )?(?:apparently |seemingly )?(?:affected|impacted|disclosed|"
+    r"exposed|leaked|lost|accessed|compromised)|"
     r"(?:remained|remains) (?:fully )?(?:available|unaffected|operational|online|up)|(?:were|was|are|is) (?:not |un)affected|"
     r"no (?:user[- ]facing |customer[- ]facing |production |real |actual )?(?:impact|downtime|data loss))\b",
     re.I,
@@ -159,5 +160,40 @@ STATUS_BOILERPLATE = re.compile(
     r"we (?:will|'ll) (?:provide|post|share) (?:an? |further |more )?updates?|(?:subscribe|sign up) (?:to|for) updates|"
     r"a fix has been implemented and we are monitoring|we are (?:still |currently )?experiencing|"
     r"not (?:service|customer|user)[- ]impacting|an investigation is (?:ongoing|under ?way|in progress))\b",
+    re.I,
+)
+# A status page's word on the state, naming no action ("All services back to normal.", "We are happy to
+# report that everything has been stable for a number of hours", "the issue is now resolved", "queues
+# are draining and systems are stabilizing"): what it always says once it is over, never the fix. A
+# timeline's time, an "Update: 21:18" label or "@sam confirms that" may open it; "… resolved by
+# restarting the proxy", "… stable after we moved the disk" name the fix and are not it.
+_STATE_SUBJECT = (
+    r"(?:(?:all|the|our)\s+)?(?:services?|systems?|sites?|everything|things|traffic|queues?|platform|network|website|"
+    r"(?:the|this) (?:issue|incident|problem|outage)|it)"
+)
+_STATE = (
+    r"(?:back to normal|(?:fully )?operational|stable|stabili[sz](?:ed|ing)|nominal|working(?: normally| again| fine)?|"
+    r"(?:back )?up(?: again| and running)?|(?:back )?online|restored|recovered|resolved|fixed|draining|running (?:normally|smoothly|again)|"
+    r"returned to normal|healthy|available again|normal again)"
+)
+STATE_ONLY = re.compile(
+    r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40}(?:[a-z]{3,9}\.?\s+\d{1,4}(?:,?\s+\d{4})?[^A-Za-z]{0,20})?)?"
+    r"(?:\{\{[<%][^{}]{0,80}[>%]\}\}\s*)?(?:[\d/:.T -]{4,25}(?:utc|gmt|z)?\s*(?:—|–|-|:)\s*)?"
+    r"(?:(?:[@\w`.’'-]+\s+){0,3}(?:notes?|confirms?|confirmed|reports?|reported|says|said|posts?|announces?)\s+(?:that\s+)?)?"
+    r"(?:we are (?:happy|pleased|glad) to (?:report|confirm|say) (?:that )?)?"
+    + _STATE_SUBJECT
+    + r"(?:(?:\s+[\w-]+){0,2}?(?:\s+(?:now|all|fully|again|still)){0,2}(?:\s+(?:is|are|has|have|was|were|seems?|appears?|should|"
+    r"looks?|remains?|now|all|fully|again|been|be|to)){1,4}\s+"
+    + _STATE
+    + r"|\s+(?:now\s+|all\s+)?(?:back to normal|back online|back up|nominal again))"
+    r"\b(?![^.;]{0,100}?\b(?:by|after|via|thanks|because|due|following|once|when|with)\b)[^.;!]{0,100}[.;!]?\s*$",
+    re.I,
+)
+# one word of a line that is mostly figures: a number, an amount, a share, a duration, a clock time, a
+# date, a block height or a hash ("| 02-13 11:56 | 1674 | 485 |", "2h 32m / 3h 42m", "$1.2M, 340 ETH")
+FIGURE_WORD = re.compile(
+    r"^[\W_]{0,3}(?:[~≈<>±+-]?[$€£]?\d[\d,.:/%-]*(?:[a-z]{1,4}|[a-z]{1,3}/s)?|0x[0-9a-f]{6,}|[0-9a-f]{12,}|n/a|utc|gmt|[ap]m|"
+    + _MONTH
+    + r")[\W_]{0,3}$",
     re.I,
 )

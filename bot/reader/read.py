@@ -20,11 +20,13 @@ from bot.reader.cues_metadata import (
     ALERT_LINE,
     BARE_VALUE,
     FIELD_WITH_BARE_VALUE,
+    FIGURE_WORD,
     METADATA_CLAUSE_BREAK,
     METADATA_FIGURE,
     METADATA_IMPACT,
     METADATA_LINE,
     METADATA_SPAN,
+    STATE_ONLY,
     STATUS_BOILERPLATE,
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
@@ -43,16 +45,39 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCES.split(text) if s.strip()]
 
 
+_FIGURES_WORDS = 60  # the words of a line looked at to tell it is mostly figures
+_STATE_ONLY_CHARS = 240  # a status page's word on the state is one short sentence
+
+
 def _is_metadata_line(sentence: str) -> bool:
     """A whole line about the incident: a field whose value is only a figure or a blank, a quoted
-    alert, a status page's boilerplate."""
+    alert, a status page's boilerplate or its word on the state ("All services back to normal."), a
+    line mostly of figures (a table row of readings)."""
     return bool(
         METADATA_LINE.match(sentence)
         or BARE_VALUE.match(sentence)
         or FIELD_WITH_BARE_VALUE.match(sentence)
         or ALERT_LINE.match(sentence)
         or STATUS_BOILERPLATE.search(sentence)
+        or (len(sentence) <= _STATE_ONLY_CHARS and STATE_ONLY.match(sentence))
+        or _mostly_figures(sentence)
     )
+
+
+_FIGURE_SPLIT = re.compile(r"[\s|;]+")  # a table's cells and a CSV row's fields are words too
+_FIGURES_SHARE = 0.6  # a line this much figures, and at least _MIN_FIGURES of them, is a table row or a reading
+_MIN_FIGURES = 3
+
+
+def _mostly_figures(sentence: str) -> bool:
+    """A line that is mostly numbers, amounts, durations, times or hashes (at least three of them): a
+    reading or a table row, not a finding. A timeline's leading date and time do not count
+    ("2021-08-24 10:00 — released 1.10.8" is an action)."""
+    words = [w for w in _FIGURE_SPLIT.split(sentence, maxsplit=_FIGURES_WORDS)[:_FIGURES_WORDS] if w.strip("-–—*_`>")]
+    figures = [bool(FIGURE_WORD.match(w)) for w in words]
+    lead = next((i for i, figure in enumerate(figures) if not figure), 0)
+    figures = figures[lead:]
+    return sum(figures) >= _MIN_FIGURES and sum(figures) >= _FIGURES_SHARE * len(figures)
 
 
 def is_metadata(sentence: str) -> bool:
