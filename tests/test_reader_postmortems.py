@@ -180,3 +180,21 @@ def test_a_recovery_a_cause_or_a_partial_success_is_not_a_failed_attempt_but_a_p
         [Statement("I first created a file with no extension and it did not work.", section="resolution")]
     ).failed_attempts()
     assert attempt.text.startswith("I first created a file")
+
+
+def test_an_action_that_broke_something_else_or_could_not_be_done_failed() -> None:
+    said = {
+        "Yuvi made a fix to get the R hub working, but this fix resulted in breaking the Stat 20 hub.": "Yuvi made a fix",
+        "Attempting to access the provisioner via ssh fails with an inactive billing error.": "Attempting to access",
+        "Not able to fix this issue by putting yes before running apt-get.": "Not able to fix",
+    }
+    for sentence, action in said.items():
+        [attempt] = read([Statement(sentence, section="resolution")]).failed_attempts()
+        assert attempt.text.startswith(action), sentence
+    # what a quoted email asks for is not an action taken
+    assert not read(
+        timeline(
+            "We received an email from the vendor > Microsoft will delete the subscription and all attached data.",
+            "The hub was unreachable even though the VMs were online.",
+        )
+    ).failed_attempts()

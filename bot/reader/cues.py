@@ -44,6 +44,11 @@ FAILED_ATTEMPT = (
     r"(?:did|does) ?n[o']t (?:come (?:back|up)|boot|start|change anything)|never came (?:back|up)|"
     r"kept (?:crashing|failing|restarting|erroring|timing out|dying|hanging)|continued to (?:fail|crash|error|hang|time out)|"
     r"in vain|no joy|"
+    # "Not able to fix this by putting `yes` first", "Attempting to ssh in fails with: …", "this fix
+    # resulted in breaking the other hub", "turning it off, however, led to a second issue"
+    r"(?:not able|unable) to (?:fix|resolve|solve|get|make|stop|restore|recover|bring)|"
+    r"(?:attempt\w*|trying|tried) (?:to )?[^.;]{0,80}? fail(?:s|ed)\b|"
+    r"resulted in breaking|(?:led to|resulted in|caused) (?:a |the )?(?:second|another|new|further) (?:issue|problem|outage|error|failure)|"
     # "attempted ssh - eventually timed out": the attempt's own end
     r"(?:eventually|finally|then|just) (?:timed|times) out|"
     r"to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|false (?:re)?mediation|"
@@ -66,7 +71,10 @@ DID_NOT_WORK = re.compile(
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
     r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|as invalid|"
     r"back again|again (?:failed|down|broke)|broke again|recurred|(?:shut|shuts|shutting) down again|"
-    r"(?:fails|failed|failing|crashed|crashes|crashing) again|"
+    r"(?:fails|failed|failing|crashed|crashes|crashing) again|(?:times|timed) out again|"
+    # "the portal still does not permit it", "the hub was unreachable even though the VMs were online"
+    r"still (?:does|did|do|is|was|are|were) ?n(?:o|')t|"
+    r"(?:unreachable|unavailable|down|broken|failing|erroring|inaccessible|crashing) (?:even though|despite)|"
     r"(?:is|was|are|were|went|goes|it's|'s|became|becomes) (?:\w+ )?(?:unresponsive|down|failing|broken|stuck|erroring|crashing|hanging|full) again|"
     r"(?:for a short time|briefly|temporarily) only|only (?:briefly|temporarily|for a (?:short|little) (?:time|while))|"
     r"(?:is|was|does not seem to be|doesn't seem to be|not) (?:a|the) (?:solution|fix)|not seems? to be a solution)\b",

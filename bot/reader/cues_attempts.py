@@ -64,3 +64,5 @@ PARTLY_WORKED = re.compile(
     r"helped|improved|mostly|partially|partly|largely)\b",
     re.I,
 )
+# "> The following subscriptions have been canceled": a quoted email or chat line begins
+QUOTED = re.compile(r"(?:^|\s)>\s")

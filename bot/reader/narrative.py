@@ -25,6 +25,7 @@ from bot.reader.cues_attempts import (
     IF_IT_FAILS,
     NOTHING_NAMED,
     PARTLY_WORKED,
+    QUOTED,
     REFERS_BACK,
     SENTENCE,
     TESTING_IT,
@@ -206,6 +207,8 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         judged = TESTING_IT.sub(" ", entry.text)
         if within or following is None or DID_NOT_WORK.search(entry.text) or CRITIQUE.search(judged):
             continue
+        if not TRIED.search(QUOTED.split(entry.text, 1)[0]):
+            continue  # "received an email > … please reactivate …": the action is in what it quotes, not done
         first = " ".join(_clauses(following.text)[:2])
         opening = _clauses(following.text)[0]
         # "Restarted the node." then "Still failing." / "The errors persist.": the next entry opens on
