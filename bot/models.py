@@ -330,6 +330,10 @@ class RecallMatch(Strict):
     """The judgement's probability that the memory describes the same failure (bot/recall/judgement.py)."""
     tier: Literal["strong", "weak", "below"] = "below"
     """strong: posted in the thread; weak: named in one line; below: not shown (`recall --all`)."""
+    rule: str | None = None
+    """What put it at its tier when its probability alone did not (a rule of the judgement, the
+    sure relevance, the floor filling a posted thread, the weak line's closest few), in words for
+    "Why this?"; None when the probability did (Judgement.rule_behind)."""
     evidence: dict[str, float] = Field(default_factory=dict)
     """The judgement's features, shown by "Why this?"."""
 

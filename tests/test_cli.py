@@ -98,10 +98,13 @@ def test_recall_with_only_the_suspected_cause_shows_the_memory_whose_root_cause_
     for cause, tier in (("partner retry loop held a database connection", "weak"),
                         ("retry loop held the connection across provider calls", "strong")):  # fmt: skip
         code, out, _ = cli("recall", *cause.split(), "--json")
-        shown = {m["memory"]["incident_id"]: m["tier"] for m in json.loads(out)}
-        assert code == 0 and shown.get("INC-8") == tier, (cause, shown)
+        shown = {m["memory"]["incident_id"]: m for m in json.loads(out)}
+        assert code == 0 and shown["INC-8"]["tier"] == tier, (cause, shown)
+        # the rule made it so, not the probability, and says so
+        assert "its root cause and diagnosis hold" in shown["INC-8"]["rule"]
     code, out, _ = cli("recall", *"partner retry loop held a database connection".split())
     assert out.startswith("nothing strong; closest (weak)") and "INC-8" in out.split("more below")[0]
+    assert "weak by rule (its root cause and diagnosis hold" in out.split("INC-8", 1)[1]
 
 
 def test_retaining_the_same_file_again_reports_it_unchanged(cli, tmp_path: Path) -> None:

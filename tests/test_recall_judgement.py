@@ -19,6 +19,7 @@ from bot.recall.judgement import (
     WEAK,
     by_rule,
     load_judgement,
+    rule_of,
 )
 from bot.slack import ids, messages
 
@@ -96,6 +97,27 @@ def test_a_weak_match_renders_as_one_line_with_a_button_to_open_each() -> None:
     buttons = [e for b in message["blocks"] if b["type"] == "actions" for e in b["elements"]]
     assert [b["action_id"] for b in buttons] == [ids.MEMORY_WHY] and "INC-9" in buttons[0]["text"]["text"]
     assert "probability 0.30" in json.loads(buttons[0]["value"])["numbers"]
+    # a tier a rule made, not the probability, says which rule in "Why this?"
+    ruled = match.model_copy(update={"rule": rule_of(0.1, {"cause": CAUSE_CLOSE})[1]})
+    numbers = json.loads(messages.why_value(ruled))["numbers"]
+    assert numbers.startswith(
+        f"weak by rule (its root cause and diagnosis hold {CAUSE_CLOSE:.2f} of the query's weight"
+    )
+
+
+def test_what_made_a_tier_is_named_when_the_probability_did_not() -> None:
+    judgement = load_judgement()
+    strong, weak, nothing = judgement.strong_from, judgement.weak_from, judgement.weak_from / 2
+    none = (BELOW, None)
+    assert judgement.rule_behind(STRONG, strong, 0.0, none) is None  # the probability did
+    assert judgement.rule_behind(WEAK, weak, 0.0, none) is None and judgement.rule_behind(BELOW, 0.0, 0.9, none) is None
+    cause = rule_of(0.1, {"cause": CAUSE_SURE})
+    assert cause[0] == STRONG and judgement.rule_behind(STRONG, nothing, 0.1, cause) == cause[1]
+    assert "half the query's evidence" in str(judgement.rule_behind(STRONG, nothing, judgement.sure_from, none))
+    assert "over the floor" in str(judgement.rule_behind(STRONG, nothing, judgement.floor, none))
+    assert "closest 3" in str(judgement.rule_behind(WEAK, nothing, 0.0, none))
+    service = rule_of(SERVICE_CLOSE, {"same_service": 1.0})
+    assert judgement.rule_behind(WEAK, nothing, SERVICE_CLOSE, service) == service[1] and "own service" in service[1]
 
 
 def test_a_team_can_fit_the_same_alert_the_shipped_model_does_not_read() -> None:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.models import MemoryRecord, RecallMatch
+from bot.recall.judgement import tier_said
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 EXIT_SIGINT, EXIT_SIGTERM = 130, 143  # the shell's 128 + signal number
@@ -129,7 +130,7 @@ def match_text(rank: int, match: RecallMatch) -> str:
     return "\n".join(
         [
             f"{rank}. {memory_text(m, full=False)}",
-            f"  {match.tier} · probability {match.probability:.2f} · relevance {match.relevance:.2f}"
+            f"  {tier_said(match)} · probability {match.probability:.2f} · relevance {match.relevance:.2f}"
             f" · score {match.score:.3f} ({components})",
             *(f"  why: {r}" for r in match.reasons),
         ]

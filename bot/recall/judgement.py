@@ -176,6 +176,21 @@ class Judgement:
             return [WEAK if i < MAX_WEAK else BELOW for i in range(len(ranked))]
         return [BELOW] * len(ranked)
 
+    def rule_behind(self, tier: str, probability: float, relevance: float, rule: tuple[str, str | None]) -> str | None:
+        """What put a memory at its tier (from tiers) when its probability alone did not, in words
+        for "Why this?" (`rule`: rule_of's answer for it); None when the probability did."""
+        if tier == BELOW or probability >= (self.strong_from if tier == STRONG else self.weak_from):
+            return None
+        if rule[0] == tier:
+            return rule[1]
+        if tier == WEAK:
+            return f"named among the closest {MAX_WEAK}: another reached weak from {self.weak_from:.2f} or a rule"
+        if self.sure(relevance):
+            return f"relevance {relevance:.2f}: half the query's evidence posts a thread (from {self.sure_from})"
+        if probability >= self.weak_from:
+            return f"in the posted thread: probability {probability:.2f}, weak from {self.weak_from:.2f}"
+        return f"in the posted thread: relevance {relevance:.2f} over the floor {self.floor}"
+
     def with_floor(self, floor: float) -> Judgement:
         """The same judgement (lexical and semantic) with another floor (RECALL_FLOOR)."""
         semantic = None if self.semantic is None else replace(self.semantic, floor=floor)
@@ -208,16 +223,29 @@ class Judgement:
         )  # fmt: skip
 
 
-def by_rule(relevance: float, components: Mapping[str, float]) -> str:
-    """The tier that evidence the fitted model cannot weigh gives a memory at least: strong at
-    CAUSE_SURE of the query's weight in its root cause and diagnosis; weak at CAUSE_CLOSE of it, or
-    at SERVICE_CLOSE of the query's evidence in the incident's own service; else below. Reads a
-    match's signals (RecallMatch.score_components)."""
+def rule_of(relevance: float, components: Mapping[str, float]) -> tuple[str, str | None]:
+    """The tier that evidence the fitted model cannot weigh gives a memory at least, and the rule's
+    words for "Why this?": strong at CAUSE_SURE of the query's weight in its root cause and
+    diagnosis; weak at CAUSE_CLOSE of it, or at SERVICE_CLOSE of the query's evidence in the
+    incident's own service; else below (no words). Reads a match's signals
+    (RecallMatch.score_components)."""
     cause = components.get("cause", 0.0)
+    said = f"its root cause and diagnosis hold {cause:.2f} of the query's weight"
     if cause >= CAUSE_SURE:
-        return STRONG
-    in_service = components.get("same_service") == 1.0 and relevance >= SERVICE_CLOSE
-    return WEAK if in_service or cause >= CAUSE_CLOSE else BELOW
+        return STRONG, f"{said} (strong from {CAUSE_SURE})"
+    if components.get("same_service") == 1.0 and relevance >= SERVICE_CLOSE:
+        return WEAK, f"the incident's own service at relevance {relevance:.2f} (weak from {SERVICE_CLOSE})"
+    return (WEAK, f"{said} (weak from {CAUSE_CLOSE})") if cause >= CAUSE_CLOSE else (BELOW, None)
+
+
+def by_rule(relevance: float, components: Mapping[str, float]) -> str:
+    """The tier the rules give a memory at least (rule_of without the words)."""
+    return rule_of(relevance, components)[0]
+
+
+def tier_said(match: RecallMatch) -> str:
+    """A match's tier as "Why this?" and the CLI say it: "weak", or "weak by rule (…)"."""
+    return match.tier + (f" by rule ({match.rule})" if match.rule else "")
 
 
 def split_by_tier(matches: Sequence[RecallMatch]) -> tuple[list[RecallMatch], list[RecallMatch], list[RecallMatch]]:

@@ -16,7 +16,7 @@ from bot.recall.concepts import Vocabulary, load_vocabulary
 from bot.recall.document import QueryTerms, query_terms
 from bot.recall.floor import judge
 from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
-from bot.recall.judgement import Judgement, by_rule, features_of, load_judgement
+from bot.recall.judgement import Judgement, features_of, load_judgement, rule_of
 from bot.recall.reasons import explain
 from bot.recall.signals import measure
 from bot.recall.tokens import surface_forms
@@ -63,11 +63,11 @@ class Recaller:
         shown = scored[: query.limit]
         probabilities = [judgement.probability(features) for *_, features in shown]
         relevances = [judge(signal) for _, _, signal, _, _ in shown]
-        ruled = [by_rule(r, components) for r, (_, _, _, components, _) in zip(relevances, shown, strict=True)]
-        tiers = judgement.tiers(probabilities, relevances, ruled)
+        rules = [rule_of(r, components) for r, (_, _, _, components, _) in zip(relevances, shown, strict=True)]
+        tiers = judgement.tiers(probabilities, relevances, [tier for tier, _ in rules])
         out = []
-        for (score, candidate, signal, components, features), probability, relevance, tier in zip(
-            shown, probabilities, relevances, tiers, strict=True
+        for (score, candidate, signal, components, features), probability, relevance, tier, rule in zip(
+            shown, probabilities, relevances, tiers, rules, strict=True
         ):
             out.append(
                 RecallMatch(
@@ -77,6 +77,7 @@ class Recaller:
                     relevance=relevance,
                     probability=round(probability, 4),
                     tier=tier,
+                    rule=judgement.rule_behind(tier, probability, relevance, rule),
                     evidence=features,
                     reasons=explain(query, candidate, signal, now, surfaces),
                     successor_id=candidate.memory.superseded_by

@@ -28,6 +28,7 @@ from typing import Any
 
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, Source, TruthState, utcnow
 from bot.policy import NotAllowed
+from bot.recall.judgement import tier_said
 from bot.recall.reasons import humanize_age
 from bot.recall.truth import ALLOWED_MOVES
 from bot.slack import ids
@@ -105,7 +106,7 @@ def _score_line(match: RecallMatch) -> str:
     parts = [f"{name} {value:.2f}" for name, value in match.score_components.items() if name != "score"]
     judged = ", ".join(f"{name} {value:.2f}" for name, value in match.evidence.items())
     return (
-        f"{match.tier}: probability {match.probability:.2f}" + (f" ({judged})" if judged else "")
+        f"{tier_said(match)}: probability {match.probability:.2f}" + (f" ({judged})" if judged else "")
         + f" · relevance {match.relevance:.2f} · score {match.score:.3f}" + (f" ({', '.join(parts)})" if parts else "")
     )  # fmt: skip
 
