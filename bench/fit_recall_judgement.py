@@ -141,7 +141,7 @@ def _probabilities(judgement: Judgement, matches) -> list[float]:  # noqa: ANN00
 
 def _tiers(judgement: Judgement, matches) -> list[str]:  # noqa: ANN001
     return judgement.tiers(_probabilities(judgement, matches), [m.relevance for m in matches],
-                           [by_rule(m.relevance, m.score_components) for m in matches])  # fmt: skip
+                           [by_rule(m.relevance, m.score_components, m.evidence) for m in matches])  # fmt: skip
 
 
 def evaluate(judgement: Judgement, results: list[CaseResult]) -> dict[str, float]:

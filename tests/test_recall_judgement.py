@@ -12,6 +12,7 @@ from bot.recall.judgement import (
     BELOW,
     CAUSE_CLOSE,
     CAUSE_SURE,
+    ECHO_CLOSE,
     FEATURES,
     JUDGEMENT_PATH,
     SERVICE_CLOSE,
@@ -71,6 +72,9 @@ def test_the_incidents_own_service_makes_a_memory_weak_and_the_suspected_cause_w
     assert judgement.tiers([nothing, nothing], [0.0, 0.0], [WEAK, BELOW]) == [WEAK, WEAK]
     assert judgement.tiers([nothing, nothing], [0.0, 0.0], [BELOW, STRONG]) == [BELOW, STRONG]
     assert judgement.tiers([nothing, nothing], [0.0, 0.0], [BELOW, BELOW]) == [BELOW, BELOW]
+    # a long query naming much of the memory's opening, standing out: weak, whatever its head
+    assert by_rule(0.1, {}, {"echo_standout": ECHO_CLOSE}) == WEAK
+    assert by_rule(0.1, {}, {"echo_standout": ECHO_CLOSE - 0.01}) == BELOW and by_rule(0.1, {}) == BELOW
     # only the first three are read for the weak line
     assert judgement.tiers([nothing] * 4, [0.0] * 4, [BELOW, BELOW, BELOW, WEAK]) == [BELOW] * 4
 
@@ -118,6 +122,8 @@ def test_what_made_a_tier_is_named_when_the_probability_did_not() -> None:
     assert "closest 3" in str(judgement.rule_behind(WEAK, nothing, 0.0, none))
     service = rule_of(SERVICE_CLOSE, {"same_service": 1.0})
     assert judgement.rule_behind(WEAK, nothing, SERVICE_CLOSE, service) == service[1] and "own service" in service[1]
+    echoed = rule_of(0.1, {}, {"echo_standout": ECHO_CLOSE})
+    assert echoed[0] == WEAK and "names much of its opening" in str(echoed[1])
 
 
 def test_a_team_can_fit_the_same_alert_the_shipped_model_does_not_read() -> None:

@@ -20,6 +20,9 @@ separates a true match from a neighbour instead, each feature measured per query
 - head_standout: score_z times head: standing out on what the memory's opening covers (standing
   out alone is scale-free: in a bank where two memories share one word, that one stands out);
 - meaning_lead: how far its cosine similarity stands above the best other candidate's (0 off).
+- echo_standout: score_z times head_echo (the share of the memory's title, symptoms and error
+  terms the query names): standing out on what the query names of the memory's opening, the
+  evidence a long query (a ticket pasted whole) carries where its `head` is low (by_rule).
 
 Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features), made
 on the first reports' tuning fold: lexically the head and its standout (head takes a negative
@@ -67,6 +70,13 @@ the cause they suspect sees the memory that found it, though its title and sympt
 words. Not fitted (the first reports describe symptoms, not causes): CAUSE_CLOSE is the lowest share
 at which no target-absent first report of the tuning fold (A) has a candidate among its first three
 (0.5 had 4 of 92, 0.6 had 2); at these values no first-report figure moves."""
+ECHO_CLOSE = 1.5
+"""echo_standout from which a memory among the first three is close enough for the weak line
+(by_rule): a long query names much of its duplicate's opening though most of its own words stay
+unmatched (low `head`, so the model fitted on two-line first reports reads it as weak). Chosen on
+the tuning fold (A) of long Apache Jira re-filings filed from 2014 on (docs/BENCHMARKS.md), the
+value maximising right memories shown minus 0.42 × target-absent weak lines; a first report
+rarely reaches it (its right memory's 90th percentile is 1.1)."""
 JUDGED_CANDIDATES = 40
 """The fused scores' spread (score_z) is read as if the store had answered with at least this many
 candidates, the missing ones scoring 0: in a bank of one or four memories (a new team's, the
@@ -114,6 +124,7 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "head_lead": lambda c: c.head - c.head_best,
     "head_standout": lambda c: c.score_z * c.head,
     "meaning_lead": lambda c: _meaning_lead(c),
+    "echo_standout": lambda c: c.score_z * c.signals.head_echo,
     "same_alert": lambda c: c.signals.same_alert or 0.0,  # the shipped model does not read it (BENCHMARKS)
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
@@ -223,24 +234,32 @@ class Judgement:
         )  # fmt: skip
 
 
-def rule_of(relevance: float, components: Mapping[str, float]) -> tuple[str, str | None]:
+def rule_of(
+    relevance: float, components: Mapping[str, float], evidence: Mapping[str, float] | None = None
+) -> tuple[str, str | None]:
     """The tier that evidence the fitted model cannot weigh gives a memory at least, and the rule's
     words for "Why this?": strong at CAUSE_SURE of the query's weight in its root cause and
-    diagnosis; weak at CAUSE_CLOSE of it, or at SERVICE_CLOSE of the query's evidence in the
-    incident's own service; else below (no words). Reads a match's signals
-    (RecallMatch.score_components)."""
+    diagnosis; weak at CAUSE_CLOSE of it, at SERVICE_CLOSE of the query's evidence in the
+    incident's own service, or at ECHO_CLOSE of echo_standout (a long query naming much of the
+    memory's opening); else below (no words). Reads a match's signals
+    (RecallMatch.score_components) and features (RecallMatch.evidence)."""
     cause = components.get("cause", 0.0)
     said = f"its root cause and diagnosis hold {cause:.2f} of the query's weight"
     if cause >= CAUSE_SURE:
         return STRONG, f"{said} (strong from {CAUSE_SURE})"
     if components.get("same_service") == 1.0 and relevance >= SERVICE_CLOSE:
         return WEAK, f"the incident's own service at relevance {relevance:.2f} (weak from {SERVICE_CLOSE})"
-    return (WEAK, f"{said} (weak from {CAUSE_CLOSE})") if cause >= CAUSE_CLOSE else (BELOW, None)
+    if cause >= CAUSE_CLOSE:
+        return WEAK, f"{said} (weak from {CAUSE_CLOSE})"
+    echo = (evidence or {}).get("echo_standout", 0.0)
+    if echo >= ECHO_CLOSE:
+        return WEAK, f"the query names much of its opening, standing out at {echo:.2f} (weak from {ECHO_CLOSE})"
+    return BELOW, None
 
 
-def by_rule(relevance: float, components: Mapping[str, float]) -> str:
+def by_rule(relevance: float, components: Mapping[str, float], evidence: Mapping[str, float] | None = None) -> str:
     """The tier the rules give a memory at least (rule_of without the words)."""
-    return rule_of(relevance, components)[0]
+    return rule_of(relevance, components, evidence)[0]
 
 
 def tier_said(match: RecallMatch) -> str:

@@ -63,7 +63,9 @@ class Recaller:
         shown = scored[: query.limit]
         probabilities = [judgement.probability(features) for *_, features in shown]
         relevances = [judge(signal) for _, _, signal, _, _ in shown]
-        rules = [rule_of(r, components) for r, (_, _, _, components, _) in zip(relevances, shown, strict=True)]
+        rules = [
+            rule_of(r, components, features) for r, (*_, components, features) in zip(relevances, shown, strict=True)
+        ]
         tiers = judgement.tiers(probabilities, relevances, [tier for tier, _ in rules])
         out = []
         for (score, candidate, signal, components, features), probability, relevance, tier, rule in zip(

@@ -57,6 +57,11 @@ class Signals:
     cause: float = 0.0
     """Like `head`, against the memory's root cause and diagnosis: a responder who types the cause
     they suspect names what the memory found, not what it saw (judgement.by_rule reads it)."""
+    head_echo: float = 0.0
+    """`head` the other way round: the share of the memory's title, symptoms and error terms the
+    query names. A long query (a ticket pasted whole) leaves most of its own terms unmatched even
+    by its duplicate, so its `head` is low, while it names much of the duplicate's opening; a two-
+    line first report names little of anything (judgement.by_rule reads it, ECHO_CLOSE)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -127,6 +132,7 @@ def measure(
                 head=_weighted_share(query_weighted, _head_terms(m.title, m.symptoms, m.error_message), c.query_idf),
                 same_alert=(1.0 if same_alert(query, m) else 0.0) if query.alerts else None,
                 cause=_weighted_share(query_weighted, _cause_terms(m.root_cause, m.diagnosis), c.query_idf),
+                head_echo=_share(_head_terms(m.title, m.symptoms, m.error_message), query_known),
             )
         )
     return out
