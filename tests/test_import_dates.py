@@ -51,3 +51,13 @@ def test_a_title_and_a_file_name_a_year_apart_give_the_one_the_timeline_agrees_w
 def test_a_title_s_month_and_day_take_the_year_of_the_file_name() -> None:
     text = "---\ntitle: Post-Mortem of Connectivity Issues on August 10th\n---\n\nS3 had an outage in one region.\n"
     assert _day(text, name="2015-08-13-postmortem.md") == "2015-08-10"
+
+
+def test_a_timeline_entry_with_a_footnote_mark_is_still_an_entry() -> None:
+    text = (
+        "---\ntitle: Leaked token\ndate: 2024-07-08\n---\n\nA token was leaked in a published image.\n\n"
+        "## Timeline\n\n- 2023-03-03[^1]:\n    image pushed with the token in a .pyc file\n"
+        "- 2024-06-21:\n    the image is removed from the registry\n"
+        "- 2024-06-28[^2]:\n    the token is reported and revoked\n\n[^1]: from the registry's logs\n"
+    )
+    assert _day(text) == "2023-03-03"

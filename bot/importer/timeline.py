@@ -37,6 +37,7 @@ _DAY_LINE = re.compile(
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
 _HAS_TIME = re.compile(_TIME, re.I)
 _HH_MM_ANY = re.compile(r"\d{1,2}:\d{2}")
+_FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]{1,20}\]")  # "- 2023-03-03[^3]: …": a footnote's mark, not the entry's text
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +85,7 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
     under_time_line = False  # the entry began with a line that is only a time: paragraphs follow
     in_prose = False  # the last line was prose: its paragraph's next lines are prose too
     for line in lines:
-        stripped = line.strip()
+        stripped = _FOOTNOTE_REF.sub("", line.strip()) if "[^" in line else line.strip()
         blank, previous_blank = previous_blank, not stripped
         if stripped.startswith(("```", "~~~")):
             in_fence = not in_fence
