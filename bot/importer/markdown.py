@@ -336,7 +336,7 @@ def _fix_without_section(summary: str, summary_from: str, entries: list[Entry], 
 # field: "rules" (cue words only), "model" (the model's sentences only), "rules_else_model",
 # "model_else_rules", "both". Chosen per field by measurement on the tuning fold
 # (bench/fit_reader_sentences.py).
-MODEL_POLICY = {"cause": "rules", "fix": "both"}
+MODEL_POLICY = {"cause": "both", "fix": "both"}
 _NOT_CANDIDATES = ("lesson", "action_items", "metadata", "timeline", "failed_attempts")
 
 
