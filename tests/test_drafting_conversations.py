@@ -232,3 +232,50 @@ def test_a_cause_stated_as_a_reason_a_slip_or_a_part_that_did_not_do_its_job_is_
         ("ben", "I have restored it and everything should be working now."),
     )
     assert result.root_cause is not None and cause in result.root_cause.text
+
+
+def test_a_fix_said_as_a_state_is_the_action_said_before_it() -> None:
+    # "That worked" names nothing: the fix is what was done just before, quoted with the words that say it worked
+    result = draft(
+        ("ana", "The site is down since noon"),
+        ("ben", "Enabling the firewall's attack mode for now."),
+        ("ben", "Also restarting the web server."),
+        ("ben", "That worked."),
+    )
+    assert result.resolution is not None and result.resolution.text == "Also restarting the web server"
+    assert [q.text for q in result.resolution.quotes] == ["Also restarting the web server.", "That worked."]
+
+
+@pytest.mark.parametrize("said", ["That worked.", "It works now, thanks!"])
+def test_a_state_with_nothing_done_before_it_is_no_fix(said: str) -> None:
+    result = draft(("ana", "Builds are stuck in the queue"), ("ben", "I'll have a look"), ("ana", said))
+    assert result.resolution is None
+
+
+def test_a_fix_said_as_resolved_after_doing_something_is_drafted() -> None:
+    result = draft(
+        ("ana", "The CDN returns 500 intermittently"),
+        ("ben", "This is resolved after deploying the new proxy config."),
+    )
+    assert result.resolution is not None and "deploying the new proxy config" in result.resolution.text
+
+
+@pytest.mark.parametrize(
+    ("said", "cause", "hedged"),
+    [
+        (
+            "The bucket was pointing to a region we shut down last week, so uploads were failing for everyone.",
+            "pointing to a region we shut down",
+            False,
+        ),
+        ("We think it might be some custom DNS work on the account.", "custom DNS work", True),
+    ],
+)
+def test_a_cause_told_by_what_came_of_it_or_as_what_it_might_be_is_drafted(said: str, cause: str, hedged: bool) -> None:
+    result = draft(
+        ("ana", "Uploads fail with a 500 since this morning"),
+        ("ben", said),
+        ("ben", "I have moved it to the new region."),
+    )
+    assert result.root_cause is not None and cause in result.root_cause.text
+    assert result.root_cause.text.startswith(HYPOTHESIS) is hedged

@@ -162,7 +162,11 @@ def _picked(talk: ConversationReading, picked: Picked | None) -> ChatFinding | N
     if picked is None:
         return None
     sentence = talk.sentences[picked.sentence]
-    return ChatFinding(whole(sentence.text), (Said(sentence.message, sentence.text),), hedged=picked.hedged)
+    quotes = [Said(sentence.message, sentence.text)]
+    if picked.follow is not None:  # "that worked": the words that say the action fixed it
+        follow = talk.sentences[picked.follow]
+        quotes.append(Said(follow.message, follow.text))
+    return ChatFinding(whole(sentence.text), tuple(quotes), hedged=picked.hedged)
 
 
 def _confessed(sentences: list[_Sentence]) -> ChatFinding | None:

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
+from bot.reader.cues import CHAT_STATE
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.sentences import Head, SentenceModel
@@ -55,12 +56,15 @@ FIXED = DONE | {"how_fixed"}
 # now" name none); a fix says something was done or is back
 SAYS = {
     "attempt": ACTED,
-    "cause": frozenset({"cause_marker", "outage_noun", "broken_state"}),
+    "cause": frozenset({"cause_marker", "outage_noun", "broken_state", "consequence", "might_be"}),
     "fix": frozenset({"did", "how_fixed", "fix_noun", "action", "said_action", "resolved_now", "imperative_advice"}),
 }
 # and a failed attempt is one the talk says did not work, in its sentence or the one before or after
 # ("we rebooted the server and took it offline", "it restarted at 5:34pm" say no such thing)
 FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "prev_failed"})
+# what a fix must name beyond "it works now": something done or to do
+CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
+STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
 _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORECASE)
@@ -281,6 +285,8 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
             p = verdict(kind, s)
             if p is not None and p >= model.threshold and (best is None or p >= best.score):  # the later of equals
                 best = Picked(i, p, hedged=kind == "cause" and "hedge" in s.features)
+        if kind == "fix" and best is not None and _only_a_state(found[best.sentence]):
+            best = _what_worked(found, best, verdict)
         setattr(reading, kind, best)
     model = models.heads.get("attempt", NEVER)
     for i, s in enumerate(found):
@@ -290,3 +296,26 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
             follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
             reading.attempts.append(Picked(i, p, follow=follow))
     return reading
+
+
+def _only_a_state(sentence: Sentence) -> bool:
+    """ "That worked", "works now, thanks", "the capacity is coming back online": says it is fixed,
+    names nothing that was done."""
+    if sentence.features & CONTENT:
+        return False
+    return "how_fixed" not in sentence.features or bool(CHAT_STATE.search(sentence.text))
+
+
+def _what_worked(
+    found: list[Sentence], state: Picked, verdict: Callable[[str, Sentence], float | None]
+) -> Picked | None:
+    """A fix said as a state is the fix said just before it (within `STATE_LOOKS_BACK` sentences of
+    the two messages before), quoted with the state (`follow`); with none, no fix (precision first)."""
+    said = found[state.sentence]
+    for j in range(state.sentence - 1, max(-1, state.sentence - 1 - STATE_LOOKS_BACK), -1):
+        before = found[j]
+        if said.message - before.message > 2:
+            break
+        if before.features & CONTENT and verdict("fix", before) is not None:
+            return Picked(j, state.score, follow=state.sentence)
+    return None

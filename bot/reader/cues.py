@@ -250,6 +250,15 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"(?:was|were|is|it's|that's|this is) (?:an? |some )?(?:[\w./-]{1,40} ){1,2}(?:outage|issue|problem|bug|failure|error)s?",
         r"(?:scheduled |planned |unplanned |emergency )?maintenance",
     ),
+    # "…pointing to a deleted instance, so errors were appearing": what came of it names the cause
+    "consequence": _words(
+        r"so (?:that )?(?:[\w`'-]+ ){0,4}(?:errors?|fail\w*|can ?not|cannot|couldn'?t|can'?t|never|down|broken|"
+        r"inconsisten\w*|unavailable|timeouts?|timing out|crash\w*|not (?:be )?(?:able|work\w*|load\w*))",
+    ),
+    # "we think it might be some custom DNS work": what it is, offered as a hypothesis
+    "might_be": _words(
+        r"(?:it|this|that)(?:'s| is| was)? (?:might|may|could|must|probably|likely) (?:be|have been) (?:an?|the|some)",
+    ),
     "broken_state": _words(
         r"(?:is|was|are|were|went|has gone|have gone|being) down", r"filled up", r"ran out of", r"exhaust\w*",
         r"out of (?:disk|space|memory)", r"throttl\w*", r"overload\w*", r"stale", r"crash[ -]?loop\w*", r"expired?",
@@ -311,6 +320,8 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"fix (?:is|was|has been|have been) (?:now )?(?:deployed|released|merged|live|out|applied|pushed)",
         r"(?:fixed|solved|resolved) (?:it|the (?:issue|problem))", r"after (?:a |an |the |i |we )?(?:re-?start\w*|"
         r"reboot\w*|re-?deploy\w*|rollback|revert\w*|fix|upgrade|update|renewal|rebuil\w*)",
+        # "this is resolved after deploying the new config": the state, and what brought it
+        r"(?:works?|working|resolved|fixed|fine|ok|okay|solved|gone)(?: now| again)? (?:after|since|once|thanks to)",
     ),
     "resolved_now": _words(
         r"should be (?:all )?(?:fixed|resolved|fine|working|ok|good|back)(?: now)?", r"back (?:online|up|to normal)",
@@ -393,6 +404,13 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "first_person": _words(r"i", r"i've", r"i'm", r"my"),
     "you": _words(r"you", r"your"),
 }  # fmt: skip
+# "that worked", "fixed it", "works now": says it is fixed, not what fixed it (the fix is said before)
+CHAT_STATE = _words(
+    r"(?:that|this|it|which|these|those)(?: \w+)? (?:worked|works|did it|did the trick|fixed it|helped|solved it)",
+    r"fixed it",
+    r"works? (?:now|again)",
+    r"(?:it|this|that|everything|all)(?:'s| is| are| seems| looks)? (?:fine|good|ok|okay)",
+)
 # never an attempt, whatever else the sentence says: a user's workaround offered to others
 CONVERSATION_VETOES = _words(
     r"quick fix:",
