@@ -18,7 +18,9 @@ separates a true match from a neighbour instead, each feature measured per query
   standard deviations it stands above the candidates' mean (ranking's own margin);
 - meaning: closeness in meaning (floor.meaning_share; 0 with semantic recall off);
 - head_standout: score_z times head: standing out on what the memory's opening covers (standing
-  out alone is scale-free: in a bank where two memories share one word, that one stands out);
+  out alone is scale-free: in a bank where two memories share one word, that one stands out); 0
+  for a lone shared word (Signals.lone_word: one of the query's several terms in the opening),
+  which in an almost empty candidate list stands out as far as anything can;
 - meaning_lead: how far its cosine similarity stands above the best other candidate's (0 off).
 - echo_standout: score_z times head_echo (the share of the memory's title, symptoms and error
   terms the query names): standing out on what the query names of the memory's opening, the
@@ -122,7 +124,7 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "meaning": lambda c: meaning_share(c.signals.similarity),
     "score_z": lambda c: c.score_z,
     "head_lead": lambda c: c.head - c.head_best,
-    "head_standout": lambda c: c.score_z * c.head,
+    "head_standout": lambda c: 0.0 if c.signals.lone_word else c.score_z * c.head,
     "meaning_lead": lambda c: _meaning_lead(c),
     "echo_standout": lambda c: c.score_z * c.signals.head_echo,
     "same_alert": lambda c: c.signals.same_alert or 0.0,  # the shipped model does not read it (BENCHMARKS)

@@ -62,6 +62,10 @@ class Signals:
     query names. A long query (a ticket pasted whole) leaves most of its own terms unmatched even
     by its duplicate, so its `head` is low, while it names much of the duplicate's opening; a two-
     line first report names little of anything (judgement.by_rule reads it, ECHO_CLOSE)."""
+    lone_word: bool = False
+    """The memory's title, symptoms and error hold exactly one of the query's several terms: a lone
+    shared word ("office" in an office-printer query), which stands out of an almost empty candidate
+    list however little it says (judgement.FEATURES' head_standout reads 0 for it)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -114,6 +118,7 @@ def measure(
         votes = c.helpful_votes - c.not_relevant_votes
         coverage = _weighted_share(query_weighted, set(c.matched_terms), c.query_idf)
         title = _title_terms(m.title)
+        head = _head_terms(m.title, m.symptoms, m.error_message)
         out.append(
             Signals(
                 lexical=c.lexical / top,
@@ -129,10 +134,11 @@ def measure(
                 feedback=0.5 + 0.5 * math.tanh(votes / 2.0),
                 semantic=None if c.semantic is None else ((c.semantic - low) / (high - low) if high > low else 1.0),
                 similarity=c.semantic,
-                head=_weighted_share(query_weighted, _head_terms(m.title, m.symptoms, m.error_message), c.query_idf),
+                head=_weighted_share(query_weighted, head, c.query_idf),
                 same_alert=(1.0 if same_alert(query, m) else 0.0) if query.alerts else None,
                 cause=_weighted_share(query_weighted, _cause_terms(m.root_cause, m.diagnosis), c.query_idf),
-                head_echo=_share(_head_terms(m.title, m.symptoms, m.error_message), query_known),
+                head_echo=_share(head, query_known),
+                lone_word=len(query_known) > 1 and len(query_known & head) == 1,
             )
         )
     return out
