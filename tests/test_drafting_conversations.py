@@ -279,3 +279,28 @@ def test_a_cause_told_by_what_came_of_it_or_as_what_it_might_be_is_drafted(said:
     )
     assert result.root_cause is not None and cause in result.root_cause.text
     assert result.root_cause.text.startswith(HYPOTHESIS) is hedged
+
+
+@pytest.mark.parametrize(
+    "channel",
+    [
+        [("ana", "Requests to the API fail with 502. After the latest update the cluster didn't scale up properly.")],
+        [
+            ("ana", "The certificate expired on the site"),
+            ("ben", "The post-mortem is that the renewal happened ok, but nginx didn't restart or reload the certs."),
+        ],
+        [
+            ("ana", "The site is down"),
+            ("ben", "It died overnight due to a leak and systemd didn't restart it correctly."),
+        ],
+        [
+            ("ana", "Jobs never start"),
+            ("ben", "We upgraded the build clusters yesterday, that didn't change anything."),
+        ],
+    ],
+)
+def test_a_part_that_did_not_do_its_job_or_work_done_before_the_incident_is_no_failed_attempt(
+    channel: list[tuple[str, str]],
+) -> None:
+    # "nginx didn't reload the certs" tells the cause; "upgraded … yesterday" was done before the incident
+    assert draft(*channel).failed_attempts == []

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
-from bot.reader.cues import CHAT_STATE
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
+from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED
 from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
@@ -240,9 +240,16 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
             or ("plan" in f and "did" not in f)
             or bool(VETO.search(sentence.text))
         )
+    # nor a part that did not do its job, told as the cause or not by the responders ("nginx didn't
+    # reload the certs"), nor what was done before the incident ("upgraded the clusters yesterday")
+    part = bool(PART_FAILED.search(sentence.text)) and (
+        "cause_marker" in f or not f & {"first_person", "first_person_plural"}
+    )
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)
+        or part
+        or bool(BEFORE_THE_TALK.search(sentence.text))
         or bool(VETO.search(sentence.text))
     )
 

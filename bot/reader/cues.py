@@ -11,7 +11,9 @@ Sections: postmortems and narrative prose (what the importer reads), causes and 
 channel messages (what the offline drafter reads), the guard's hedges, "the incident is over".
 What is metadata (a duration, an impact count, a field's bare value, a quoted alert) is in
 bot/reader/cues_metadata.py, and how a postmortem tells one failed attempt (who tried, asides,
-what refers back, where the action ends and the why begins) in bot/reader/cues_attempts.py: both
+what refers back, where the action ends and the why begins) in bot/reader/cues_attempts.py, and
+what makes a channel's sentence no fix or no failed attempt whatever its score (a state, a part
+that did not do its job, work done before the incident) in bot/reader/cues_conversation.py: all
 kept apart for length only, sections of this one vocabulary.
 """
 
@@ -404,13 +406,6 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "first_person": _words(r"i", r"i've", r"i'm", r"my"),
     "you": _words(r"you", r"your"),
 }  # fmt: skip
-# "that worked", "fixed it", "works now": says it is fixed, not what fixed it (the fix is said before)
-CHAT_STATE = _words(
-    r"(?:that|this|it|which|these|those)(?: \w+)? (?:worked|works|did it|did the trick|fixed it|helped|solved it)",
-    r"fixed it",
-    r"works? (?:now|again)",
-    r"(?:it|this|that|everything|all)(?:'s| is| are| seems| looks)? (?:fine|good|ok|okay)",
-)
 # never an attempt, whatever else the sentence says: a user's workaround offered to others
 CONVERSATION_VETOES = _words(
     r"quick fix:",

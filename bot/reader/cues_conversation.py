@@ -1,0 +1,29 @@
+"""The conversation reader's checks beside its cue groups (bot/reader/cues.py `CONVERSATION_CUES`):
+what a sentence says that makes it no fix or no failed attempt, whatever its score. Part of the one
+vocabulary of bot/reader/cues.py, kept apart for length only; linear patterns, as there.
+"""
+
+from __future__ import annotations
+
+from bot.reader.cues import _words
+
+# "that worked", "fixed it", "works now": says it is fixed, not what fixed it (the fix is said before)
+CHAT_STATE = _words(
+    r"(?:that|this|it|which|these|those)(?: \w+)? (?:worked|works|did it|did the trick|fixed it|helped|solved it)",
+    r"fixed it",
+    r"works? (?:now|again)",
+    r"(?:it|this|that|everything|all)(?:'s| is| are| seems| looks)? (?:fine|good|ok|okay)",
+)
+# "cluster didn't scale up properly", "nginx didn't restart or reload the certs": a part that did not do
+# its job (the cause, told), not an action of the responders that failed
+PART_FAILED = _words(
+    r"(?:didn'?t|did not|wasn'?t|was not|failed to) (?:properly |correctly )?(?:restart|reload|renew|scale|sync|"
+    r"update|rotate|trigger|pick up)\w*"
+)
+# "upgraded the clusters yesterday", "we tried to update it last week": done before the incident
+BEFORE_THE_TALK = _words(
+    r"yesterday",
+    r"last (?:week|month|night|year)",
+    r"(?:a|one|two|three|few|several|\d+) (?:days?|weeks?|months?) ago",
+    r"the (?:day|night|week) before",
+)
