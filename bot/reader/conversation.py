@@ -17,7 +17,9 @@ Precision first: a sentence is read as a kind only when it says something of tha
 issue template's heading, or (per kind) says the cause is unknown, plans rather than reports,
 recovers "again", confesses the cause, or names an earlier fix that has not taken effect. Of
 the rest, the best-scoring sentence over its kind's threshold is the cause (hedged when it says
-"I think", "looks like"…) and the fix; every attempt over its threshold is an attempt.
+"I think", "looks like"…) and the fix (one said only as a state, "that worked", gives way to the
+action said just before it); every attempt over its threshold is an attempt, never a part that did
+not do its job nor work done before the incident (bot/reader/cues_conversation.py).
 
 Bounded: each message is read up to the caller's cap and its first `MESSAGE_SENTENCES`
 sentences (bot/text_limits.py: one member's flood does not push what others said out of the
