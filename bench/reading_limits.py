@@ -64,6 +64,10 @@ CRAFTED = {
     "list items ×": fill("- x\n"),
     "quoted lines ×": fill("> x\n"),
     "headings ×": fill("# h\n"),
+    # a run of figures: each digit was once a place a number could start (18 s for 10,000 characters)
+    "1,1,1 …": fill("1,"),
+    "figures, spaced ×": fill("1 "),
+    "amounts ×": fill("$1"),
 }
 
 
