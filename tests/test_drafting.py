@@ -3,7 +3,6 @@ client against the local fake Messages API), and what the person did with the dr
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -219,9 +218,9 @@ async def test_a_model_too_slow_or_failing_leaves_the_rules_draft_with_a_note(fa
     fake_api.script(Delay(5, then=model_answer()), Status(500), Status(500))
     slow = drafter(fake_api, timeout_s=0.3, max_retries=0)
     try:
-        started = time.monotonic()
+        # the note is written by the timeout (the model answers after 5 s); no wall-clock check here,
+        # speed is bench/resolution_ack.py's to measure
         draft = await slow.draft(incident(), timeline(), [])
-        assert time.monotonic() - started < 3
         assert draft.drafter == "offline" and "did not answer within 0.3 s" in draft.notes[0]
         failing = await slow.draft(incident(), timeline(), [])
         assert failing.drafter == "offline" and "error (500)" in failing.notes[0]

@@ -187,14 +187,14 @@ async def test_with_the_endpoint_down_recall_answers_lexically_and_says_so(
 async def test_a_slow_endpoint_costs_recall_at_most_its_timeout(
     store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi
 ) -> None:
-    semantic = await semantic_on(store, embeddings_api, query_timeout=0.2)
+    metrics = Metrics()
+    semantic = await semantic_on(store, embeddings_api, query_timeout=0.2, metrics=metrics)
     await semantic.embed_pending()
     embeddings_api.delay = 5.0
-    import time
-
-    began = time.monotonic()
+    # the endpoint answers after 5 s: the recall came back lexical because the 0.2 s timeout fired
+    # (counted), not because it waited (no wall-clock check: speed is bench/recall_semantic.py's)
     matches = await RecallService(store, semantic=semantic).recall(RecallQuery(team_id=TEAM, title="checkout errors"))
-    assert time.monotonic() - began < 2.0
+    assert metrics.recall_semantic_fallbacks.labels(reason="timeout")._value.get() == 1
     assert matches and matches[0].memory.incident_id == "INC-DNS"
     assert all("semantic" not in m.score_components for m in matches)
 
