@@ -128,6 +128,24 @@ def test_a_template_or_an_empty_file_is_not_an_incident(text: str, reason: str) 
         parse_markdown(text, team_id="T", incident_id="pm-x")
 
 
+def test_times_written_into_a_templates_braces_are_filled_in_not_blanks() -> None:
+    # a real postmortem (UC Berkeley DataHub, 2022-01-20) kept its template's "{{ }}" around each time
+    entries = "".join(f"### {{{{ {t} }}}}\n\n{what}\n\n" for t, what in [
+        ("06:10", "An instructor reported the R hub throwing 505 errors."),
+        ("07:45", "Restarted the hub pod; still 505."),
+        ("09:30", "Rolled back the image to the previous tag and the hub came back."),
+    ])  # fmt: skip
+    text = f"# Hubs throwing 505 errors\n\n## Summary\n\nAn image rebuild broke the R hub.\n\n## Timeline\n\n{entries}"
+    draft = parse_markdown(text, team_id="T", incident_id="pm-x")
+    assert draft.title == "Hubs throwing 505 errors"
+    with pytest.raises(NotAnIncident, match="template"):  # blanks left as they were still make a template
+        parse_markdown(
+            text.replace("06:10", "HH:MM").replace("07:45", "time").replace("09:30", "time"),
+            team_id="T",
+            incident_id="pm-x",
+        )
+
+
 def test_a_service_tag_names_the_service() -> None:
     text = "---\ntitle: Checkout errors\ntags: [payments, 'service:checkout']\n---\n\n## Root cause\n\nA bad deploy of the pricing client.\n"
     draft = parse_markdown(text, team_id="T", incident_id="pm-x")

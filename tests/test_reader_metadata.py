@@ -44,6 +44,8 @@ def imported(text: str):  # noqa: ANN201 - a MemoryDraft
         "18:18 — @nova Confirms queues are draining and systems are stabilizing",
         "| 02-13 11:56 | 1674 | 485 | 958 | 598 |",
         "gke-prow-default-pool-116f5d3e-bl6h   2349m   59%   3519Mi   28%",
+        "[Yuvi to fill in the right technical information]",
+        "(TODO: add the graph)",
     ],
 )
 def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None:
@@ -63,11 +65,17 @@ def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None
         "Service was restored after we moved the volume to a new disk.",
         "2021-08-24 10:00 — released 1.10.8 with the fix",
         "# 2018-10-10: Diff Service Locked Up the Whole Cluster",
+        "(the cache was full, so we had to add a node)",
     ],
 )
 def test_a_cause_or_a_fix_is_not_metadata(line: str) -> None:
     assert not is_metadata(line)
     assert without_metadata(line) == line
+
+
+def test_an_authors_note_left_to_fill_in_is_not_stored_with_the_cause() -> None:
+    said = "A dependency upgrade broke the image build. [Yuvi to fill in the right technical information]"
+    assert without_metadata(said) == "A dependency upgrade broke the image build."
 
 
 def test_a_figure_in_a_clause_of_its_own_leaves_the_cause_beside_it() -> None:

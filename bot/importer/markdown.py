@@ -39,10 +39,10 @@ EXTRACTOR = "markdown-sections/2"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 _WHY_LABEL = re.compile(r"^(?:why(?: it failed)?|because)\s*:?\s*", re.I)
 _LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
-# "{{ service }}" is a blank to fill; a Hugo shortcode ("{{< track … >}}", "{{% note %}}", and as a
-# web page's text escapes it, "{{&lt; …") is the site's markup, not a placeholder
+# "{{ service }}" is a blank to fill; "{{ 06:10 }}" is one filled in (a figure in the braces); a Hugo shortcode
+# ("{{< track … >}}", "{{% note %}}", and as a web page's text escapes it, "{{&lt; …") is the site's markup
 _PLACEHOLDER_TEXT = re.compile(
-    r"\{\{(?!\s*(?:<|%|&lt;))[^}]*\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
+    r"\{\{(?!\s*(?:<|%|&lt;))[^}\d]*\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
     r"<(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title|service|team|description)[^>]*>|"
     r"\b(?:YYYY-MM-DD|HH:MM|XX:XX|MM/DD/YYYY|lorem ipsum)\b",
     re.I,

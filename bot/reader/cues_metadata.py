@@ -155,6 +155,13 @@ METADATA_SPAN = re.compile(
 )
 # where a sentence's clauses part: "we were the target of a DDoS attack, approximately 75Gbit/s in size"
 METADATA_CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|\s+(?:--|-|—|–)\s+")
+# an author's note left in the text for someone to finish ("[Yuvi to fill in the right technical
+# information]", "[TODO: add the graph]", "(TBD)"): a blank, never a finding
+EDITOR_NOTE = re.compile(
+    r"^[\[(]\s*(?:[\w@.'-]+\s+){0,2}?(?:to fill(?: in| out)?|fill in|to be (?:added|filled|confirmed|written)|todo|tbd|to confirm)"
+    r"\b[^\[\]()]{0,200}[\])]\W{0,3}$",
+    re.I,
+)
 # a status page's own words: what it always says, never what caused or fixed this incident
 STATUS_BOILERPLATE = re.compile(
     r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the) inconvenience|"

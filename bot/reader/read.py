@@ -19,6 +19,7 @@ from bot.reader.cues import CAUSE, CAUSE_HEDGE, CAUSE_NEGATED, CRITIQUE
 from bot.reader.cues_metadata import (
     ALERT_LINE,
     BARE_VALUE,
+    EDITOR_NOTE,
     FIELD_WITH_BARE_VALUE,
     FIGURE_WORD,
     METADATA_CLAUSE_BREAK,
@@ -51,13 +52,14 @@ _STATE_ONLY_CHARS = 240  # a status page's word on the state is one short senten
 
 def _is_metadata_line(sentence: str) -> bool:
     """A whole line about the incident: a field whose value is only a figure or a blank, a quoted
-    alert, a status page's boilerplate or its word on the state ("All services back to normal."), a
+    alert, an author's note left to fill in, a status page's boilerplate or its word on the state ("All services back to normal."), a
     line mostly of figures (a table row of readings)."""
     return bool(
         METADATA_LINE.match(sentence)
         or BARE_VALUE.match(sentence)
         or FIELD_WITH_BARE_VALUE.match(sentence)
         or ALERT_LINE.match(sentence)
+        or EDITOR_NOTE.match(sentence)
         or STATUS_BOILERPLATE.search(sentence)
         or (len(sentence) <= _STATE_ONLY_CHARS and STATE_ONLY.match(sentence))
         or _mostly_figures(sentence)
