@@ -5,7 +5,7 @@ import multiprocessing
 import time
 
 if multiprocessing.parent_process() is not None:  # only in the pool's processes
-    time.sleep(1.5)
+    time.sleep(3.0)
 
 
 def read(text: str) -> int:
