@@ -42,7 +42,7 @@ _LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
 # "{{ service }}" is a blank to fill; "{{ 06:10 }}" is one filled in (a figure in the braces); a Hugo shortcode
 # ("{{< track … >}}", "{{% note %}}", and as a web page's text escapes it, "{{&lt; …") is the site's markup
 _PLACEHOLDER_TEXT = re.compile(
-    r"\{\{(?!\s*(?:<|%|&lt;))[^}\d]*\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
+    r"\{\{(?!\s*(?:<|%|&lt;))[^{}\d]{0,200}\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
     r"<(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title|service|team|description)[^>]*>|"
     r"\b(?:YYYY-MM-DD|HH:MM|XX:XX|MM/DD/YYYY|lorem ipsum)\b",
     re.I,
