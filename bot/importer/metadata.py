@@ -221,7 +221,11 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
                 continue
             fields.put(field, moment, origin)
     file_date = find_date(PurePath(name).stem.replace("_", " "))
-    title_date = find_date(doc.title or "") or find_date(doc.title or "", year=(published or file_date or _NO).year)
+    title_date = find_date(doc.title or "")
+    if (
+        title_date is None and (published or file_date) is not None
+    ):  # "Outage on March 5": the year is the file's or the post's
+        title_date = find_date(doc.title or "", year=(published or file_date).year)
     timeline_text = "\n".join([" ".join(s.heading for s in doc.of_kind("timeline")), *(e.when for e in entries)])
     if title_date is not None and file_date is not None and abs(title_date - file_date) > timedelta(days=31):
         # the title and the file name disagree by more than a month (a typo: "2012-06-08" for 2023): the
@@ -252,9 +256,6 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
     end = find_date(last.when) or at_time_of(start, last.time, not_before=start)
     if end is not None and end >= start:
         fields.put("resolved_at", end, f"timeline entry {last.when!r}")
-
-
-_NO = datetime(1, 1, 1)
 
 
 def _earlier_start(fields: FoundFields, prose: str, year: int | None) -> None:

@@ -52,8 +52,8 @@ _STATE_ONLY_CHARS = 240  # a status page's word on the state is one short senten
 
 def _is_metadata_line(sentence: str) -> bool:
     """A whole line about the incident: a field whose value is only a figure or a blank, a quoted
-    alert, an author's note left to fill in, a status page's boilerplate or its word on the state ("All services back to normal."), a
-    line mostly of figures (a table row of readings)."""
+    alert, an author's note left to fill in, a status page's boilerplate or its word on the state
+    ("All services back to normal."), a line mostly of figures (a table row of readings)."""
     return bool(
         METADATA_LINE.match(sentence)
         or BARE_VALUE.match(sentence)
