@@ -91,7 +91,7 @@ def test_every_item_is_labelled_once_with_the_schemes_fields(folder: Path) -> No
     labels = _truth(folder)
     names = [label["file"] for label in labels]
     assert len(names) == len(set(names)), "an item is labelled twice"
-    items = {p.name for p in folder.iterdir() if p.name not in ("README.md", "truth.jsonl")}
+    items = {p.name for p in folder.iterdir() if p.name not in ("README.md", "truth.jsonl", "statements.jsonl")}
     assert set(names) == items
     for label in labels:
         wanted = FIELDS | ({"not_an_incident"} if folder == POSTMORTEMS else set())
@@ -140,3 +140,25 @@ def test_the_postmortem_corpus_is_as_large_as_issue_22_asks() -> None:
     assert len({t["org"] for t in fold_b}) >= 8
     assert 0.4 <= len(fold_b) / len(new) <= 0.6, "fold B should hold roughly half of the new items"
     assert all(t["source"].startswith("https://") and t["license"] for t in _truth(POSTMORTEMS))
+
+
+STATEMENT_KINDS = {"action", "trigger", "plan", "follow_up", "automatic", "observation", "critique", "metadata"}
+OUTCOMES = {"worked", "did_not_work", "unknown"}
+
+
+def test_sentence_labels_quote_their_documents_and_stay_in_fold_a() -> None:
+    """eval/postmortems/statements.jsonl (issue 23): statement-level labels of actions and their
+    outcomes, written by a person for fold A only (fold B is never read to write them)."""
+    folds = {label["file"]: label["fold"] for label in _truth(POSTMORTEMS)}
+    rows = [json.loads(line) for line in (POSTMORTEMS / "statements.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 100 and len({r["file"] for r in rows}) == len(rows)
+    wrong = []
+    for row in rows:
+        assert folds[row["file"]] == "A" == row["fold"], row["file"]
+        text = " ".join(_text(POSTMORTEMS, row["file"]).lower().split())
+        for s in row["statements"]:
+            assert s["kind"] in STATEMENT_KINDS, (row["file"], s)
+            assert (s["kind"] == "action") == ("outcome" in s), (row["file"], s)
+            assert s["kind"] != "action" or s["outcome"] in OUTCOMES, (row["file"], s)
+            wrong += [(row["file"], q) for q in (s["quote"], s.get("outcome_quote", "")) if q and q not in text]
+    assert not wrong, wrong
