@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.importer.markdown as markdown  # noqa: E402
+import bot.importer.cause_fix as cause_fix  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
 from bot.importer.scoring import Truth, holds_half, load_truth  # noqa: E402
@@ -60,7 +60,7 @@ def documents(truths: list[Truth]) -> list[Doc]:
     docs = []
     for truth in truths:
         text = (POSTMORTEMS / truth.file).read_text(encoding="utf-8", errors="replace")
-        cands = markdown.candidates_of(text, truth.file)
+        cands = cause_fix.candidates_of(text, truth.file)
         rows: list[Row] = []
         for i, c in enumerate(cands):
             following = cands[i + 1] if i + 1 < len(cands) and cands[i + 1].section == c.section else None

@@ -9,12 +9,12 @@ and place: a sentence is labelled 1 when it holds one of its item's truth phrase
 Honest by construction:
 - the threshold and how many sentences to keep are chosen on the fitting fold only, from
   leave-one-organisation-out predictions inside it;
-- how the model joins the cue words (markdown.MODEL_POLICY) is chosen on fold A (the tuning fold)
+- how the model joins the cue words (cause_fix.MODEL_POLICY) is chosen on fold A (the tuning fold)
   only, end to end through the importer, with leave-one-organisation-out models;
 - the model fitted on fold A is reported on fold B, and the one fitted on B on fold A (the swap):
   both figures are out-of-sample. Fold B's misses are never printed.
 `--write` stores the model fitted on fold A in bot/data/reader_sentences.json (what ships) and
-prints the policy to set in bot/importer/markdown.py.
+prints the policy to set in bot/importer/cause_fix.py.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path, PurePath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.importer.markdown as markdown  # noqa: E402
+import bot.importer.cause_fix as cause_fix  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
 from bot.importer.scoring import Truth, holds_half, keyword_in, load_truth, score  # noqa: E402
@@ -60,7 +60,7 @@ def documents(truths: list[Truth]) -> list[Doc]:
         if truth.not_an_incident:
             continue
         text = (POSTMORTEMS / truth.file).read_text(encoding="utf-8", errors="replace")
-        docs.append((truth, [(features(c), c) for c in markdown.candidates_of(text, truth.file)]))
+        docs.append((truth, [(features(c), c) for c in cause_fix.candidates_of(text, truth.file)]))
     return docs
 
 
@@ -128,8 +128,8 @@ def fit(docs: list[Doc], fold: str, chosen: dict[str, tuple[float, int]] | None 
 def imported(truths: list[Truth], model: SentenceModel, policy: dict[str, str]) -> dict:
     """The importer on `truths`' files with `model` and `policy`: the field scores."""
     use_model(model)
-    markdown.MODEL_POLICY.clear()
-    markdown.MODEL_POLICY.update(policy)
+    cause_fix.MODEL_POLICY.clear()
+    cause_fix.MODEL_POLICY.update(policy)
     try:
         drafts = {}
         for truth in truths:
@@ -210,7 +210,7 @@ def main() -> int:
         print(f"fold {fold}: model fitted on B        {figures(imported(by_fold[fold], models['B'], policy))}")
     if args.write:
         DATA.write_text(json.dumps(models["A"].as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        print(f"wrote {DATA} (fitted on fold A); set markdown.MODEL_POLICY = {policy}")
+        print(f"wrote {DATA} (fitted on fold A); set cause_fix.MODEL_POLICY = {policy}")
     return 0
 
 

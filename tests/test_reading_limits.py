@@ -22,8 +22,10 @@ from typing import Any
 import pytest
 
 import bot.drafting.rules as rules
+import bot.importer.cause_fix as cause_fix
 import bot.importer.document as document
 import bot.importer.markdown as markdown
+import bot.importer.section_text as section_text
 import bot.investigation.prompt as prompt
 import bot.investigation.text as guard_text
 import bot.reader.chat as chat
@@ -324,7 +326,7 @@ def test_parse_file_joins_each_section_once_and_parses_only_what_can_be_a_headin
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     joined, parsed_chars = [0], [0]
-    real_join, real_markdown = markdown._join, document._MARKDOWN
+    real_join, real_markdown = section_text.join_lines, document._MARKDOWN
 
     def counting_join(lines: list[str]) -> str:
         joined[0] += len(lines)
@@ -335,7 +337,8 @@ def test_parse_file_joins_each_section_once_and_parses_only_what_can_be_a_headin
             parsed_chars[0] += len(text)
             return real_markdown.parse(text)
 
-    monkeypatch.setattr(markdown, "_join", counting_join)
+    for module in (section_text, markdown, cause_fix):  # every caller of join_lines, counted
+        monkeypatch.setattr(module, "join_lines", counting_join)
     monkeypatch.setattr(document, "_MARKDOWN", CountingMarkdown())
     head = "# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Notes\n"
     path = tmp_path / "blank-lines.md"

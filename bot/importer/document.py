@@ -17,6 +17,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import PurePath
 from typing import Any
 
 import frontmatter
@@ -54,7 +55,7 @@ class Section:
     level: int
     line: int  # 1-based line of the heading in the file (front matter included)
     lines: list[str] = field(default_factory=list)
-    # its lines as one text, joined once when first asked (markdown._text): every field, check and
+    # its lines as one text, joined once when first asked (section_text.section_text): every field, check and
     # date reads it, and joining a 40,000-line section again for each took most of a parse
     joined: str | None = field(default=None, repr=False, compare=False)
 
@@ -409,3 +410,10 @@ def _first_line_title(preamble: list[str]) -> tuple[str | None, str, list[str]]:
             return stripped, "first line", preamble[i + 1 :]
         break
     return None, "", preamble
+
+
+def title_from_name(name: str) -> str:
+    """'2024-02-28-decide is down.md' → 'Decide is down'."""
+    stem = PurePath(name).stem
+    words = re.sub(r"^\d{4}[-_.]?\d{2}[-_.]?\d{2}[-_ ]*", "", stem).replace("-", " ").replace("_", " ").strip()
+    return (words or stem)[:1].upper() + (words or stem)[1:]

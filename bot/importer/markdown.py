@@ -2,9 +2,11 @@
 field came from.
 
     the shape (front matter, title, sections by meaning)     bot/importer/document.py
+    a section's text and its sentences                       bot/importer/section_text.py
     what a heading means                                     bot/data/postmortem_sections.json
     metadata lines and which date is the incident's          bot/importer/metadata.py
     timelines: entries                                       bot/importer/timeline.py
+    root cause and fix when no section names them            bot/importer/cause_fix.py
     the fix and attempts that failed, cause sentences         bot/reader (narrative.py, cues.py)
     reading a date                                           bot/importer/dates.py
 
@@ -21,24 +23,29 @@ from pathlib import PurePath
 from typing import Any
 
 from bot.importer.alerts import alerts_from, alerts_in_section
-from bot.importer.document import Document, Section, logical_lines, parse_document, plain
+from bot.importer.cause_fix import (
+    MODEL_POLICY,
+    fix_without_section,
+    root_cause_without_section,
+    sentence_candidates,
+    with_model,
+)
+from bot.importer.document import Document, logical_lines, parse_document, plain, title_from_name
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, is_placeholder, seed_draft
 from bot.importer.metadata import FoundFields, is_field_line, read_dates, read_metadata
+from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
 from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
-from bot.reader.cues import ANAPHOR, CAUSE, DETECTION_HEADING, FIX, INCIDENT_WORDS, STARTS_WITH_WE, WENT_WRONG
+from bot.reader.cues import DETECTION_HEADING, INCIDENT_WORDS
 from bot.reader.found import how_found
-from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique, resolving
+from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique
 from bot.reader.notice import is_planned_work_notice
-from bot.reader.read import strip_metadata, without_metadata
-from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
+from bot.reader.read import without_metadata
 
 EXTRACTOR = "markdown-sections/2"
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 _WHY_LABEL = re.compile(r"^(?:why(?: it failed)?|because)\s*:?\s*", re.I)
-_LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
 # "{{ service }}" is a blank to fill; "{{ 06:10 }}" is one filled in (a figure in the braces); a Hugo shortcode
 # ("{{< track … >}}", "{{% note %}}", and as a web page's text escapes it, "{{&lt; …") is the site's markup
 _PLACEHOLDER_TEXT = re.compile(
@@ -51,127 +58,18 @@ _TEMPLATE_TITLE = re.compile(
     r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template",
     re.I,
 )
-_OWN_LINE = re.compile(r"^(?:\||>|#{1,6}(?:\s|$))")  # a table row, a quote, a heading ("#. step" is text)
-_OTHER_BULLET = re.compile(r"^[*+]\s+")
-_THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
-
-
-def _join(lines: list[str]) -> str:
-    """A section's text with hard-wrapped paragraphs joined (Markdown reads a single newline as a
-    space), list items (each with a "-", as a web page's list is written), table rows and code on
-    their own lines, fences and thematic breaks dropped; a line ending in a backslash (Markdown's
-    hard break) ends its line, as <br> does."""
-    out: list[str] = []
-    joinable = False
-    in_fence = False
-    for line in lines:
-        stripped = line.strip()
-        if not stripped:  # a blank line ends a paragraph, in code as out of it
-            out.append("")
-            joinable = False
-            continue
-        if stripped.startswith(("```", "~~~")):
-            in_fence, joinable = not in_fence, False
-            continue
-        first = stripped[0]  # each pattern below starts with one of a few characters: asked only then
-        if not in_fence and first in "-*_" and _THEMATIC_BREAK.match(line):
-            joinable = False
-            continue
-        hard_break = not in_fence and stripped.endswith("\\") and not stripped.endswith("\\\\")
-        if hard_break:
-            line = line.rstrip()[:-1]
-            stripped = stripped[:-1].rstrip()
-        code = in_fence or (line.startswith(("    ", "\t")) and not joinable and not _LIST_ITEM.match(line))
-        if stripped.startswith("![") and stripped.endswith(")"):
-            continue  # an image: nothing to read
-        if code:
-            out.append(line.rstrip())
-        elif (
-            stripped
-            and joinable
-            and not (first in "-*+0123456789" and _LIST_ITEM.match(line))
-            and not (first in "|>#" and _OWN_LINE.match(stripped))
-        ):
-            out[-1] += " " + stripped
-        else:
-            bullet = first in "*+"  # "*", "+" and "-" are one bullet
-            out.append(_OTHER_BULLET.sub("- ", stripped, count=1) if bullet else stripped)
-        joinable = bool(stripped) and not code and not stripped.startswith("|") and not hard_break
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip()
-
-
-def _text(section: Section) -> str:
-    """A section's text (`_join` of its lines), joined once per parse."""
-    if section.joined is None:
-        section.joined = _join(section.lines)
-    return section.joined
-
-
-def _sections_text(sections: list[Section]) -> tuple[str, str]:
-    text = "\n\n".join(t for t in (_text(s) for s in sections) if t)
-    return text, " + ".join(s.label for s in sections)
-
-
-def _units(text: str) -> list[str]:
-    """Sentences of a section, a sentence ending in ':' together with the list that follows it
-    ("This was resolved by: 1. Giving core pods more resource guarantees 2. ...")."""
-    units: list[str] = []
-    open_colon = False
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if not stripped:
-            continue
-        if open_colon and _LIST_ITEM.match(line):
-            units[-1] += " " + stripped
-            continue
-        open_colon = False
-        one = " ".join(stripped.split())
-        # a sentence ends only after ".", "!" or "?": a line without one is one unit, unsplit
-        units += [s for s in _SENTENCE.split(one) if s] if ("." in one or "!" in one or "?" in one) else [one]
-        open_colon = stripped.endswith(":")
-    return units
-
-
-def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]:
-    """The sentences that match, with the sentence before one that starts "This ..." (what "this" is)."""
-    said = _units(text)
-    units = [strip_metadata(u) for u in said]  # a figure's clause out, the rest read
-    chosen: dict[int, None] = {}
-    for i, unit in enumerate(said):
-        if pattern.search(unit) and not is_critique(unit):
-            if i and ANAPHOR.match(unit):  # "This caused 40min of total outage": what "this" is, even so
-                chosen[i - 1] = None
-            if units[i] and pattern.search(units[i]):
-                chosen[i] = None
-    return [units[i] for i in sorted(chosen) if units[i]][:limit]
-
-
-def _went_wrong(doc: Document) -> tuple[list[str], str]:
-    """The first points of a "What went wrong" part that are not critiques of the response."""
-    for section in doc.of_kind("lesson"):
-        lines, inside = [], WENT_WRONG.search(section.heading) is not None
-        for line in section.lines:
-            if line.strip().endswith(":") and not _LIST_ITEM.match(line):  # a subsection heading kept in its parent
-                inside = WENT_WRONG.search(line) is not None
-                continue
-            if inside:
-                lines.append(line)
-        points = [u for u in _units(_join(lines)) if not is_critique(u) and not STARTS_WITH_WE.match(u)][:2]
-        if points:
-            return points, f"points of {section.label} (what went wrong)"
-    return [], ""
 
 
 def _explicit_attempts(text: str) -> list[dict[str, str]]:
     """One attempt per top-level list item of a "What didn't work" section (or per paragraph)."""
     items: list[list[str]] = []
     for line in text.splitlines():
-        item = _LIST_ITEM.match(line)
+        item = LIST_ITEM.match(line)
         if item and not item.group(1):
             items.append([item.group(2)])
         elif items and line.strip():
-            nested = _LIST_ITEM.match(line)
+            nested = LIST_ITEM.match(line)
             items[-1].append(nested.group(2) if nested else line.strip())
     if not items:
         items = [[p] for p in re.split(r"\n\s*\n", text) if p.strip()]
@@ -193,7 +91,7 @@ def _failed_attempts(
     attempts: list[dict[str, str]] = []
     origins: list[str] = []
     for section in doc.of_kind("failed_attempts"):
-        found = _explicit_attempts(_text(section))
+        found = _explicit_attempts(section_text(section))
         attempts += found
         origins += [section.label] * len(found)
     for entry, attempt in failed_in_timeline(entries):
@@ -204,16 +102,16 @@ def _failed_attempts(
         origins.append("the timeline's prose")
     # the text under the title tells the story when no section does: read as a summary is
     told = [line for line in doc.preamble if not is_field_line(line) and not line.lstrip().startswith(">")]
-    found = failed_in_prose(_join(told))
+    found = failed_in_prose(join_lines(told))
     attempts += found
     origins += ["the text under the title"] * len(found)
     for section in doc.sections:
         if section.kind in ("resolution", "diagnosis"):  # they tell what was done: every sentence counts
-            found = attempts_in(_text(section))
+            found = attempts_in(section_text(section))
         elif section.kind in ("summary", None):  # they mostly tell what the system did
             # quoted chat logs ("> alice [5:13 PM] ...") are not the story of what was tried
             told = [line for line in section.lines if not line.lstrip().startswith(">")]
-            found = failed_in_prose(_text(section) if len(told) == len(section.lines) else _join(told))
+            found = failed_in_prose(section_text(section) if len(told) == len(section.lines) else join_lines(told))
         else:
             continue
         attempts += found
@@ -245,7 +143,7 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
         raise NotAnIncident(
             f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)"
         )
-    body = "\n".join([_join(doc.preamble), *(_text(s) for s in doc.sections)])
+    body = "\n".join([join_lines(doc.preamble), *(section_text(s) for s in doc.sections)])
     if len(body.strip()) < 20:
         raise NotAnIncident("nothing but a title: no text to remember")
     if is_planned_work_notice(doc.title or "", body):
@@ -266,122 +164,26 @@ def _how_found(doc: Document, entries: list[Entry]) -> tuple[str, str]:
     """The sentences that say how the incident was found, preferring a "Detection" section's, then
     the text under the title and the summary's, then the timeline's first entries, then the rest."""
     detection = [s for s in doc.sections if DETECTION_HEADING.search(s.heading or "")]
-    told: list[tuple[str, str]] = [(u, s.label) for s in detection for u in _units(_text(s))]
+    told: list[tuple[str, str]] = [(u, s.label) for s in detection for u in units(section_text(s))]
     told += [
-        (u, "the text under the title") for u in _units(_join([ln for ln in doc.preamble if not is_field_line(ln)]))
+        (u, "the text under the title") for u in units(join_lines([ln for ln in doc.preamble if not is_field_line(ln)]))
     ]
     told += [
         (u, s.label)
         for s in doc.sections
         if s.kind in ("summary", "symptoms") and s not in detection
-        for u in _units(_text(s))
+        for u in units(section_text(s))
     ]
-    told += [(u, f"timeline entry {e.when!r}") for e in entries[:FOUND_ENTRIES] for u in _units(e.text)]
+    told += [(u, f"timeline entry {e.when!r}") for e in entries[:FOUND_ENTRIES] for u in units(e.text)]
     told += [
         (u, s.label)
         for s in doc.sections
         if s.kind not in (*_NOT_FOUND_IN, "summary", "symptoms") and s not in detection
-        for u in _units(_text(s))
+        for u in units(section_text(s))
     ]
     found = how_found(u for u, _ in told)
     origin = {u: o for u, o in reversed(told)}
     return " ".join(found), " + ".join(dict.fromkeys(f"sentences of {origin[u]}" for u in found))
-
-
-def _title_from_name(name: str) -> str:
-    """'2024-02-28-decide is down.md' → 'Decide is down'."""
-    stem = PurePath(name).stem
-    words = re.sub(r"^\d{4}[-_.]?\d{2}[-_.]?\d{2}[-_ ]*", "", stem).replace("-", " ").replace("_", " ").strip()
-    return (words or stem)[:1].upper() + (words or stem)[1:]
-
-
-def _root_cause_without_section(
-    doc: Document, title: str, summary: str, summary_from: str, other: str
-) -> tuple[str, str]:
-    """The sentences that say what caused it (the title's included), from the summary, else other
-    sections, else the system's part of "What went wrong"; a summary that only tells what users
-    saw gives no root cause rather than a wrong one."""
-    title_cause = title if CAUSE.search(title) else ""
-    title_from = "the title" if title_cause else ""
-    # "Contributing factors" list what made it worse as well as what caused it ("nobody addressed the
-    # alert"): its points that are not critiques of the response, after a cause the summary says
-    factors, factors_from = _sections_text(doc.of_kind("contributing"))
-    points = [u for u in (strip_metadata(u) for u in _units(factors)) if u and not is_critique(u)][:3]
-    for said, origin in (
-        (_sentences(summary, CAUSE), f"sentences of {summary_from}"),
-        (points, f"points of {factors_from}"),
-        (_sentences(other, CAUSE), "sentences of other sections"),
-        _went_wrong(doc),
-    ):
-        if said:
-            return " ".join([title_cause, *said]).strip(), " + ".join(x for x in (title_from, origin) if x)
-    return title_cause, title_from
-
-
-def _fix_without_section(summary: str, summary_from: str, entries: list[Entry], timeline_prose: str) -> tuple[str, str]:
-    """The summary's "resolved by ..." sentences, the timeline entries that restored service and
-    the timeline's sentences that say what fixed it."""
-    said = " ".join(_sentences(summary, FIX))
-    fixed = resolving(entries)
-    told = " ".join(_sentences(timeline_prose, FIX))
-    fixes = [said, *(f"{e.when} — {e.text}" for e in fixed), told]
-    origins = [
-        f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed),
-        "sentences of the timeline" if told else "",
-    ]  # fmt: skip
-    return "\n".join(x for x in fixes if x), " + ".join(x for x in origins if x)
-
-
-# How the sentence model (bot/reader/sentences.py) joins the cue words when no section names the
-# field: "rules" (cue words only), "model" (the model's sentences only), "rules_else_model",
-# "model_else_rules", "both". Chosen per field by measurement on the tuning fold
-# (bench/fit_reader_sentences.py).
-MODEL_POLICY = {"cause": "both", "fix": "both"}
-_NOT_CANDIDATES = ("lesson", "action_items", "metadata", "timeline", "failed_attempts")
-
-
-def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list[Candidate]:
-    """The sentences of a postmortem that could say its cause or its fix, each with its section:
-    the title, the text under it, every section's sentences but lessons, action items and metadata,
-    and the timeline's entries; never a metadata line."""
-    found: list[tuple[str, str, str]] = [(title, "title", "the title")]
-    preamble = _join([line for line in doc.preamble if not is_field_line(line)])
-    found += [(u, "summary", "the text under the title") for u in _units(preamble)]
-    for section in doc.sections:
-        if section.kind not in _NOT_CANDIDATES:
-            found += [(u, section.kind or "other", section.label) for u in _units(_text(section))]
-    found += [(e.text, "timeline", f"timeline entry {e.when!r}") for e in entries]
-    kept: list[tuple[str, str, str]] = []
-    for text, kind, origin in found:  # each cut to the sentence cap before any pattern reads it
-        text = strip_metadata(text[:MAX_SENTENCE_CHARS])
-        if len(text) >= 12:
-            kept.append((text, kind, origin))
-            if len(kept) >= MAX_CANDIDATES:
-                break
-    last = max(len(kept) - 1, 1)
-    return [Candidate(t, kind, origin, i / last) for i, (t, kind, origin) in enumerate(kept)]
-
-
-def candidates_of(text: str, name: str) -> list[Candidate]:
-    """The sentence candidates of one postmortem's text (for the fitting bench)."""
-    doc = parse_document(text)
-    entries = [e for s in doc.of_kind("timeline") for e in read_timeline(s.lines)[0]]
-    return sentence_candidates(doc, doc.title or _title_from_name(name), entries)
-
-
-def _with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -> tuple[str, str]:
-    policy = MODEL_POLICY.get(head, "rules")
-    if policy == "rules" or (policy == "rules_else_model" and rules[0]):
-        return rules
-    chosen = best(candidates, head)
-    said = " ".join(c.text for c, _ in chosen)
-    origin = " + ".join(dict.fromkeys(f"sentences of {c.origin} (sentence model)" for c, _ in chosen))
-    if policy == "model" or (policy == "model_else_rules" and said) or (policy == "rules_else_model"):
-        return said, origin
-    if policy == "both" and said:
-        parts = [rules[0]] + [c.text for c, _ in chosen if c.text not in rules[0]]
-        return " ".join(p for p in parts if p).strip(), " + ".join(x for x in (rules[1], origin) if x)
-    return rules
 
 
 _SERVICE_TAG = re.compile(r"^(?:service|component|system|app)\s*[:/=]\s*(\S.*)$", re.I)
@@ -416,7 +218,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     if title and _TEMPLATE_TITLE.search(normalize_heading(title)):  # "# ISSUE NAME" left from the template
         title = next((plain(line) for line in doc.preamble if plain(line) and len(plain(line)) <= 150), None)
         doc.preamble = doc.preamble[1:] if title else doc.preamble
-    title = title or _title_from_name(name)
+    title = title or title_from_name(name)
     fields.put("title", title[:300], {"front matter": "front matter 'title'", "heading": "the first heading",
                                       "first line": "the first line"}.get(doc.title_from, "the file name"))  # fmt: skip
     inline: dict[str, list[tuple[str, str]]] = {}
@@ -424,7 +226,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     fields.put("alerts", alerts_from(doc.meta.get("alerts")), "front matter 'alerts'")
 
     def take(kind: str) -> tuple[str, str]:
-        text, origin = _sections_text(doc.of_kind(kind))
+        text, origin = sections_text(doc.of_kind(kind))
         extra = inline.get(kind, [])
         if extra:
             text = "\n\n".join(x for x in (text, *(v for v, _ in extra)) if x)
@@ -432,9 +234,9 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         return text, origin
 
     # else an "Alerts" section, else an "Alerts: A, B{x=1}" line: the first that names any
-    for listed, listed_from in [_sections_text(doc.of_kind("alerts")), *inline.get("alerts", [])]:
+    for listed, listed_from in [sections_text(doc.of_kind("alerts")), *inline.get("alerts", [])]:
         fields.put("alerts", alerts_in_section(listed), listed_from)
-    preamble_prose = _join([line for line in doc.preamble if not is_field_line(line)])
+    preamble_prose = join_lines([line for line in doc.preamble if not is_field_line(line)])
     summary, summary_from = take("summary")
     if not summary and preamble_prose:
         summary, summary_from = preamble_prose, "the text under the title"
@@ -450,7 +252,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     timelines = [read_timeline(logical_lines(s.lines)) for s in doc.of_kind("timeline")]
     entries = [e for found, _ in timelines for e in found]
     timeline_prose = "\n\n".join(prose for _, prose in timelines if prose)
-    other = "\n\n".join(_text(s) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
+    other = "\n\n".join(section_text(s) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
         said, origin = take(kind)
         if kind == "diagnosis":  # how it was found first, then the section that tells the investigation
@@ -464,11 +266,11 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         fields.put(kind, said, origin)
     candidates = sentence_candidates(doc, title, entries) if set(MODEL_POLICY.values()) != {"rules"} else []
     if "root_cause" not in fields.values:
-        rules = _root_cause_without_section(doc, title, summary, summary_from, other)
-        fields.put("root_cause", *_with_model("cause", rules, candidates))
+        rules = root_cause_without_section(doc, title, summary, summary_from, other)
+        fields.put("root_cause", *with_model("cause", rules, candidates))
     if "resolution" not in fields.values:
-        rules = _fix_without_section(summary, summary_from, entries, timeline_prose)
-        fields.put("resolution", *_with_model("fix", rules, candidates))
+        rules = fix_without_section(summary, summary_from, entries, timeline_prose)
+        fields.put("resolution", *with_model("fix", rules, candidates))
     for kind in ("root_cause", "resolution"):  # whichever way they were found: no metadata line in them
         if kind in fields.values:
             fields.values[kind] = without_metadata(fields.values[kind])
@@ -483,8 +285,8 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         "\n\n".join(x for x in (lesson, actions and f"Action items:\n{actions}") if x),
         " + ".join(x for x in (lesson_from, actions_from) if x),
     )
-    body = "\n".join(_text(s) for s in doc.sections if s.kind not in ("lesson", "action_items"))
-    read_dates(doc, fields, name, entries, "\n".join((_join(doc.preamble), summary, body))[:20_000])
+    body = "\n".join(section_text(s) for s in doc.sections if s.kind not in ("lesson", "action_items"))
+    read_dates(doc, fields, name, entries, "\n".join((join_lines(doc.preamble), summary, body))[:20_000])
     values = _coerced(fields.values)
     values.setdefault("incident_id", incident_id)
     provenance = {"file": name, "extractor": EXTRACTOR, "fields": dict(fields.origins)}

@@ -1,0 +1,136 @@
+"""The root cause and the fix of a postmortem when no section names them: the summary's sentences
+that say what caused or fixed it, "Contributing factors", "What went wrong", the timeline entries
+that restored service, and the sentence model (bot/reader/sentences.py) joined to these cue words by
+the policy chosen on the tuning fold."""
+
+from __future__ import annotations
+
+import re
+
+from bot.importer.document import Document, parse_document, title_from_name
+from bot.importer.metadata import is_field_line
+from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
+from bot.importer.timeline import Entry, read_timeline
+from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
+from bot.reader.narrative import is_critique, resolving
+from bot.reader.read import strip_metadata
+from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
+
+
+def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]:
+    """The sentences that match, with the sentence before one that starts "This ..." (what "this" is)."""
+    said = units(text)
+    read = [strip_metadata(u) for u in said]  # a figure's clause out, the rest read
+    chosen: dict[int, None] = {}
+    for i, unit in enumerate(said):
+        if pattern.search(unit) and not is_critique(unit):
+            if i and ANAPHOR.match(unit):  # "This caused 40min of total outage": what "this" is, even so
+                chosen[i - 1] = None
+            if read[i] and pattern.search(read[i]):
+                chosen[i] = None
+    return [read[i] for i in sorted(chosen) if read[i]][:limit]
+
+
+def _went_wrong(doc: Document) -> tuple[list[str], str]:
+    """The first points of a "What went wrong" part that are not critiques of the response."""
+    for section in doc.of_kind("lesson"):
+        lines, inside = [], WENT_WRONG.search(section.heading) is not None
+        for line in section.lines:
+            if line.strip().endswith(":") and not LIST_ITEM.match(line):  # a subsection heading kept in its parent
+                inside = WENT_WRONG.search(line) is not None
+                continue
+            if inside:
+                lines.append(line)
+        points = [u for u in units(join_lines(lines)) if not is_critique(u) and not STARTS_WITH_WE.match(u)][:2]
+        if points:
+            return points, f"points of {section.label} (what went wrong)"
+    return [], ""
+
+
+def root_cause_without_section(
+    doc: Document, title: str, summary: str, summary_from: str, other: str
+) -> tuple[str, str]:
+    """The sentences that say what caused it (the title's included), from the summary, else other
+    sections, else the system's part of "What went wrong"; a summary that only tells what users
+    saw gives no root cause rather than a wrong one."""
+    title_cause = title if CAUSE.search(title) else ""
+    title_from = "the title" if title_cause else ""
+    # "Contributing factors" list what made it worse as well as what caused it ("nobody addressed the
+    # alert"): its points that are not critiques of the response, after a cause the summary says
+    factors, factors_from = sections_text(doc.of_kind("contributing"))
+    points = [u for u in (strip_metadata(u) for u in units(factors)) if u and not is_critique(u)][:3]
+    for said, origin in (
+        (_sentences(summary, CAUSE), f"sentences of {summary_from}"),
+        (points, f"points of {factors_from}"),
+        (_sentences(other, CAUSE), "sentences of other sections"),
+        _went_wrong(doc),
+    ):
+        if said:
+            return " ".join([title_cause, *said]).strip(), " + ".join(x for x in (title_from, origin) if x)
+    return title_cause, title_from
+
+
+def fix_without_section(summary: str, summary_from: str, entries: list[Entry], timeline_prose: str) -> tuple[str, str]:
+    """The summary's "resolved by ..." sentences, the timeline entries that restored service and
+    the timeline's sentences that say what fixed it."""
+    said = " ".join(_sentences(summary, FIX))
+    fixed = resolving(entries)
+    told = " ".join(_sentences(timeline_prose, FIX))
+    fixes = [said, *(f"{e.when} — {e.text}" for e in fixed), told]
+    origins = [
+        f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed),
+        "sentences of the timeline" if told else "",
+    ]  # fmt: skip
+    return "\n".join(x for x in fixes if x), " + ".join(x for x in origins if x)
+
+
+# How the sentence model (bot/reader/sentences.py) joins the cue words when no section names the
+# field: "rules" (cue words only), "model" (the model's sentences only), "rules_else_model",
+# "model_else_rules", "both". Chosen per field by measurement on the tuning fold
+# (bench/fit_reader_sentences.py).
+MODEL_POLICY = {"cause": "both", "fix": "both"}
+_NOT_CANDIDATES = ("lesson", "action_items", "metadata", "timeline", "failed_attempts")
+
+
+def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list[Candidate]:
+    """The sentences of a postmortem that could say its cause or its fix, each with its section:
+    the title, the text under it, every section's sentences but lessons, action items and metadata,
+    and the timeline's entries; never a metadata line."""
+    found: list[tuple[str, str, str]] = [(title, "title", "the title")]
+    preamble = join_lines([line for line in doc.preamble if not is_field_line(line)])
+    found += [(u, "summary", "the text under the title") for u in units(preamble)]
+    for section in doc.sections:
+        if section.kind not in _NOT_CANDIDATES:
+            found += [(u, section.kind or "other", section.label) for u in units(section_text(section))]
+    found += [(e.text, "timeline", f"timeline entry {e.when!r}") for e in entries]
+    kept: list[tuple[str, str, str]] = []
+    for text, kind, origin in found:  # each cut to the sentence cap before any pattern reads it
+        text = strip_metadata(text[:MAX_SENTENCE_CHARS])
+        if len(text) >= 12:
+            kept.append((text, kind, origin))
+            if len(kept) >= MAX_CANDIDATES:
+                break
+    last = max(len(kept) - 1, 1)
+    return [Candidate(t, kind, origin, i / last) for i, (t, kind, origin) in enumerate(kept)]
+
+
+def candidates_of(text: str, name: str) -> list[Candidate]:
+    """The sentence candidates of one postmortem's text (for the fitting bench)."""
+    doc = parse_document(text)
+    entries = [e for s in doc.of_kind("timeline") for e in read_timeline(s.lines)[0]]
+    return sentence_candidates(doc, doc.title or title_from_name(name), entries)
+
+
+def with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -> tuple[str, str]:
+    policy = MODEL_POLICY.get(head, "rules")
+    if policy == "rules" or (policy == "rules_else_model" and rules[0]):
+        return rules
+    chosen = best(candidates, head)
+    said = " ".join(c.text for c, _ in chosen)
+    origin = " + ".join(dict.fromkeys(f"sentences of {c.origin} (sentence model)" for c, _ in chosen))
+    if policy == "model" or (policy == "model_else_rules" and said) or (policy == "rules_else_model"):
+        return said, origin
+    if policy == "both" and said:
+        parts = [rules[0]] + [c.text for c, _ in chosen if c.text not in rules[0]]
+        return " ".join(p for p in parts if p).strip(), " + ".join(x for x in (rules[1], origin) if x)
+    return rules
