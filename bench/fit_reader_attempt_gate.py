@@ -1,0 +1,351 @@
+"""A fitted gate for failed attempts, trained on sentence labels: measured, not shipped unless it pays.
+
+    .venv/bin/python bench/fit_reader_attempt_gate.py                    # fold A, one organisation out: keep / add grid
+    .venv/bin/python bench/fit_reader_attempt_gate.py --keep 0 0.3 --add 1   # the gate alone (no pair added)
+    .venv/bin/python bench/fit_reader_attempt_gate.py --pairs            # pair-level ranking, one organisation out
+    .venv/bin/python bench/fit_reader_attempt_gate.py --words            # the same with the words as features
+
+The cue rules (bot/reader/narrative.py) read "an action, then words that say it failed" and were
+written by reading fold A. The gate is a logistic head (bot/reader/fit.py, the reader's one
+fitting routine) over an attempt pair: the action's cues beside its outcome's (the "why"), fitted
+on eval/postmortems/statements.jsonl, the sentence labels of fold A written by a person (which
+statement tells an action someone took, and whether it worked). Two thresholds: `keep`, what an
+attempt the cue rules found needs to be kept (0: all kept); `add`, what a timeline entry that
+names an action, read with itself or one of the three entries after it, needs to be added as an
+attempt the rules did not find (1: none added).
+
+Rows: every statement of a labelled document that names an action (the cue TRIED), read with
+itself and with each of the three statements after it in its section, plus every attempt the cue
+rules store for the document. A row is 1 when its action is a labelled action that did not work and
+its outcome is where the labels say the failure is told (or half of one of the document's
+failed-attempt keywords and a failure cue), 0 otherwise (a recovery, an action of unknown outcome,
+a trigger, a plan, an observation, a critique, a statement nobody labelled an action).
+
+Value, end to end on the importer's drafts (the scorer of bench/reading_eval.py): a labelled
+attempt newly found +1, a stored attempt that is not real one more -1 (precision first: a wrong
+"did not work" line costs at least what a real one gains). Each organisation of fold A is read by
+the importer with the head fitted on the other organisations' labels; the head ships only when the
+best value is above 0. Nothing here is stored unless --write; fold B is never read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bot.importer.markdown as markdown  # noqa: E402
+import bot.reader.fit as reader_fit  # noqa: E402
+from bench.import_postmortems import read_corpus  # noqa: E402
+from bot.importer.scoring import Truth, holds_half, load_truth  # noqa: E402
+from bot.reader.cues import ANAPHOR, CRITIQUE, DID_NOT_WORK, PENDING, RESOLVED, SAYS_IT_FAILED, TRIED  # noqa: E402
+from bot.reader.cues_attempts import (  # noqa: E402
+    AUTOMATIC,
+    BEFORE_THE_INCIDENT,
+    EXPLICIT_TRY,
+    IF_IT_FAILS,
+    PARTLY_WORKED,
+    QUOTED,
+    REFERS_BACK,
+    TESTING_IT,
+    WE_TRIED,
+    WHY_SPLIT,
+)
+from bot.reader.sentences import _WORD, Head, _stem  # noqa: E402
+from bot.reader.text import plain  # noqa: E402
+
+try:  # the importer's sentence candidates (moved out of markdown.py for length)
+    from bot.importer.cause_fix import candidates_of  # noqa: E402
+except ImportError:  # pragma: no cover
+    from bot.importer.markdown import candidates_of  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+POSTMORTEMS = ROOT / "eval" / "postmortems"
+MIN_ORGS = 4  # a word is a feature when it is seen in at least this many organisations' rows
+AHEAD = 3  # an outcome may be told in one of the three statements after the action
+KEEPS = (0.0, 0.3, 0.5)
+ADDS = (0.9, 0.95, 0.98, 1.0)
+WITH_WORDS = [False]
+OUTCOME_ONLY = [False]  # --outcome-only: a later entry that names an action of its own is not the outcome
+_MARKUP = re.compile(r"\]\([^)\s]*\)|[*_`\[\]]")
+
+# the shape of a statement beyond the reader's cue words: who acted, how, what was planned
+PASSIVE = re.compile(r"\b(?:is|was|are|were|been|being|gets?|got)\s+(?:\w+ly\s+)?\w+(?:ed|en|un|wn|lt|ut)\b", re.I)
+FIRST_PERSON = re.compile(r"\b(?:i|we)\b", re.I)
+PLANNED = re.compile(r"\b(?:decid\w*|suggest\w*|propos\w*|plan\w*|consider\w*|will|should|going to|need to)\b", re.I)
+MANUAL = re.compile(r"\b(?:manual\w*|by hand|forc\w*|hard)\b", re.I)
+TROUBLE = re.compile(
+    r"\b(?:error\w*|fail\w*|broke\w*|crash\w*|down|unreachable|unavailable|stuck|hung|timed? ?out)\b", re.I
+)
+STILL = re.compile(r"\b(?:still|again|same|remain\w*|persist\w*|continu\w*|recurr?\w*)\b", re.I)
+NEGATION = re.compile(r"\b(?:not|no|never|nothing|none|without)\b|n't\b", re.I)
+CONTRAST = re.compile(r"\b(?:but|however|though|although|unfortunately|instead)\b", re.I)
+ACTION_CUES = {
+    "tried": TRIED, "explicit": EXPLICIT_TRY, "who": WE_TRIED, "failed": DID_NOT_WORK, "says_failed": SAYS_IT_FAILED,
+    "resolved": RESOLVED, "critique": CRITIQUE, "pending": PENDING, "automatic": AUTOMATIC, "if_fails": IF_IT_FAILS,
+    "partly": PARTLY_WORKED, "testing": TESTING_IT, "before": BEFORE_THE_INCIDENT, "quoted": QUOTED,
+    "passive": PASSIVE, "first_person": FIRST_PERSON, "plan": PLANNED, "manual": MANUAL, "trouble": TROUBLE,
+    "anaphor": ANAPHOR,
+}  # fmt: skip
+WHY_CUES = {
+    "failed": DID_NOT_WORK, "says_failed": SAYS_IT_FAILED, "resolved": RESOLVED, "tried": TRIED,
+    "partly": PARTLY_WORKED, "still": STILL, "negation": NEGATION, "contrast": CONTRAST, "trouble": TROUBLE,
+    "who": WE_TRIED, "critique": CRITIQUE, "pending": PENDING, "refers_back": REFERS_BACK,
+}  # fmt: skip
+
+Row = tuple[list[str], int]
+
+
+def _words(text: str) -> list[str]:
+    return [_stem(w) for w in _WORD.findall(text.lower())[:40]]
+
+
+def pair_features(action: str, why: str) -> list[str]:
+    """The action's cues, the outcome's (prefixed "o:"), and with --words their words."""
+    action, why = action[:1000], why[:1000]
+    found = [f"w:{w}" for w in _words(action)] if WITH_WORDS[0] else []
+    found += [f"cue:{name}" for name, pattern in ACTION_CUES.items() if pattern.search(action)]
+    if why:
+        found += [f"o:w:{w}" for w in _words(why)] if WITH_WORDS[0] else []
+        found += [f"o:cue:{name}" for name, pattern in WHY_CUES.items() if pattern.search(why)]
+    else:
+        found.append("o:none")
+    found.append(f"len:{min(len(action.split()) // 10, 4)}")
+    return list(dict.fromkeys(found))
+
+
+@dataclass(slots=True)
+class Gate:
+    head: Head = field(default_factory=Head)
+    keep: float = 0.0
+    add: float = 1.0
+
+    def probability(self, action: str, why: str) -> float:
+        return self.head.probability(pair_features(action, why))
+
+    def holds(self, attempt: dict[str, str]) -> bool:
+        return self.keep <= 0 or self.probability(attempt["action"], attempt["why_it_failed"]) >= self.keep
+
+
+# ---- the gate put in front of (and beside) the importer's cue rules, for this bench only ----------
+
+_ORIGINAL = {name: getattr(markdown, name) for name in ("attempts_in", "failed_in_prose", "failed_in_timeline")}
+
+
+def _gated(name: str, gate: Gate) -> Callable:
+    original = _ORIGINAL[name]
+    if name != "failed_in_timeline":
+        return lambda *a, **k: [x for x in original(*a, **k) if gate.holds(x)]
+
+    def timeline(entries: list) -> list:
+        found = original(entries)
+        at = {id(e): i for i, e in enumerate(entries)}
+        used = {at[id(e)] for e, _ in found} | {at[id(e)] + 1 for e, _ in found}
+        kept = [(e, a) for e, a in found if gate.holds(a)]
+        return kept + (added(entries, used, gate) if gate.add < 1 else [])
+
+    return timeline
+
+
+def added(entries: list, used: set[int], gate: Gate) -> list:
+    """An entry that names an action, read with itself or one of the AHEAD entries after it, when
+    the gate is sure enough the pair tells a failed attempt; never an entry that told one already."""
+    found = []
+    for i, entry in enumerate(entries):
+        text = plain(" ".join(entry.text.split()))
+        if i in used or len(text) > 500 or not TRIED.search(text) or QUOTED.search(text):
+            continue
+        split = WHY_SPLIT.match(text)
+        pairs = [(split.group("action"), split.group("why")) if split else (text, "")]
+        later = [plain(" ".join(e.text.split()))[:300] for e in entries[i + 1 : i + 1 + AHEAD]]
+        if OUTCOME_ONLY[0]:
+            later = [w for w in later if not TRIED.search(w) or REFERS_BACK.match(w)]
+        pairs += [(text, w) for w in later]
+        p, action, why = max(((gate.probability(a, w), a, w) for a, w in pairs), key=lambda s: s[0])
+        if p >= gate.add:
+            found.append((entry, {"action": action.rstrip(" ,;:."), "why_it_failed": why.rstrip(" .")}))
+            used.add(i)
+    return found
+
+
+def use_gate(gate: Gate | None) -> None:
+    for name, original in _ORIGINAL.items():
+        setattr(markdown, name, _gated(name, gate) if gate is not None else original)
+
+
+# ---- labels and rows ---------------------------------------------------------------------------
+
+
+def norm(text: str) -> str:
+    return " ".join(_MARKUP.sub(" ", text.lower()).split())
+
+
+def statements() -> dict[str, list[dict]]:
+    path = POSTMORTEMS / "statements.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {r["file"]: r["statements"] for r in rows}
+
+
+def dnw(labelled: list[dict]) -> list[dict]:
+    return [s for s in labelled if s["kind"] == "action" and s["outcome"] == "did_not_work"]
+
+
+def label(text: str, labelled: list[dict], truth: Truth) -> int:
+    """1: the text tells a labelled action that did not work (or half a document attempt's keywords)."""
+    said = norm(text)
+    if any(norm(s["quote"]) in said for s in dnw(labelled)):
+        return 1
+    return int(any(holds_half(text, k) for k in truth.failed_attempts))
+
+
+def pair_label(a: str, o: str | None, labelled: list[dict], truth: Truth) -> int:
+    """1: the action `a` did not work and `o` (None: `a` itself) is where its failure is told."""
+    said, told = norm(a), norm(o if o is not None else a)
+    for s in dnw(labelled):
+        if norm(s["quote"]) in said:
+            outcome = norm(s.get("outcome_quote", ""))
+            if (outcome and outcome in told) or (not outcome and o is None):
+                return 1
+    failed = o is None or DID_NOT_WORK.search(o) or SAYS_IT_FAILED.search(o)
+    return int(bool(failed) and any(holds_half(a, k) for k in truth.failed_attempts))
+
+
+def pair_rows(truth: Truth, labelled: list[dict]) -> list[Row]:
+    text = (POSTMORTEMS / truth.file).read_text(encoding="utf-8", errors="replace")
+    cands = candidates_of(text, truth.file)
+    rows: list[Row] = []
+    for i, a in enumerate(cands):
+        if not TRIED.search(a.text):
+            continue
+        split = WHY_SPLIT.match(a.text)
+        action, why = (split.group("action"), split.group("why")) if split else (a.text, "")
+        rows.append((pair_features(action, why), pair_label(a.text, None, labelled, truth)))
+        for o in cands[i + 1 : i + 1 + AHEAD]:
+            if o.section != a.section:
+                break
+            rows.append((pair_features(a.text, o.text[:300]), pair_label(a.text, o.text, labelled, truth)))
+    return rows
+
+
+def fit(rows_by_org: dict[str, list[Row]]) -> Head:
+    seen: dict[str, set[str]] = defaultdict(set)
+    for org, rows in rows_by_org.items():
+        for feats, _ in rows:
+            for f in feats:
+                seen[f].add(org)
+    kept = {f for f, orgs in seen.items() if len(orgs) >= MIN_ORGS or ":w:" not in f and not f.startswith("w:")}
+    rows = [([f for f in feats if f in kept], y) for rows in rows_by_org.values() for feats, y in rows]
+    return reader_fit.fit_head(rows, steps="adagrad", epochs=8, rate=0.2, l2=1e-3)
+
+
+# ---- end to end ---------------------------------------------------------------------------------
+
+
+def read_with(gates: dict[str, Gate | None], truths: list[Truth]) -> dict[str, list[tuple[str, str]]]:
+    """Each organisation's documents read by the importer with its own gate (None: the cue rules alone)."""
+    kept: dict[str, list[tuple[str, str]]] = {}
+    for name, chosen in gates.items():
+        files = {t.file for t in truths if (t.org or t.file) == name}
+        use_gate(chosen)
+        drafts, _, _ = read_corpus(POSTMORTEMS, only=files)
+        for t in truths:
+            if t.file in files and (d := drafts.get(t.file)):
+                kept[t.file] = [(a.action, a.why_it_failed) for a in d.failed_attempts]
+    use_gate(None)
+    return kept
+
+
+def figures(truths: list[Truth], kept: dict[str, list[tuple[str, str]]]) -> dict[str, int]:
+    out = dict.fromkeys(("real", "wrong", "found", "labelled"), 0)
+    for t in truths:
+        texts = [f"{a} {w}" for a, w in kept.get(t.file, [])]
+        out["real"] += sum(any(holds_half(x, k) for k in t.failed_attempts) for x in texts)
+        out["wrong"] += sum(not any(holds_half(x, k) for k in t.failed_attempts) for x in texts)
+        out["found"] += sum(any(holds_half(x, k) for x in texts) for k in t.failed_attempts)
+        out["labelled"] += len(t.failed_attempts)
+    return out
+
+
+def show(f: dict[str, int]) -> str:
+    return f"stored real {f['real']}/{f['real'] + f['wrong']}, wrong {f['wrong']}, found {f['found']}/{f['labelled']}"
+
+
+def pairs_ranked(rows: dict[str, list[Row]]) -> None:
+    """Pair-level: each organisation's rows scored by the head fitted without it; AUC and precision at k."""
+    scored = []
+    for name in rows:
+        head = fit({o: r for o, r in rows.items() if o != name})
+        scored += [(head.probability(f), y) for f, y in rows[name]]
+    scored.sort(key=lambda s: -s[0])
+    positives = sum(y for _, y in scored)
+    negatives_below, pairs_right = 0, 0
+    for _, y in reversed(scored):
+        pairs_right += negatives_below if y else 0
+        negatives_below += 0 if y else 1
+    auc = pairs_right / max(positives * (len(scored) - positives), 1)
+    at = ", ".join(f"top {k} {sum(y for _, y in scored[:k]) / k:.2f}" for k in (10, 25, 50, 100))
+    print(f"pairs one organisation out: {len(scored)} rows, {positives} failed; AUC {auc:.3f}; precision {at}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--keep", type=float, nargs="*", default=list(KEEPS), help="gate thresholds to try")
+    parser.add_argument("--add", type=float, nargs="*", default=list(ADDS), help="add thresholds to try")
+    parser.add_argument("--pairs", action="store_true", help="pair-level ranking only (no importer run)")
+    parser.add_argument("--words", action="store_true", help="the words of action and outcome as features too")
+    parser.add_argument("--outcome-only", action="store_true", help="added pairs: the later entry names no action")
+    parser.add_argument("--swap", action="store_true", help="fit on fold B's document labels, read fold A (totals)")
+    args = parser.parse_args()
+    WITH_WORDS[0], OUTCOME_ONLY[0] = args.words, args.outcome_only
+    labels = statements()
+    fold_a = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident and t.fold == "A"]
+    org = {t.file: t.org or t.file for t in fold_a}
+    orgs = sorted(set(org.values()))
+    base_kept = read_with(dict.fromkeys(orgs), fold_a)
+    rows: dict[str, list[Row]] = defaultdict(list)
+    for t in fold_a:
+        if t.file in labels:
+            told = [(pair_features(a, w), label(f"{a} {w}", labels[t.file], t)) for a, w in base_kept.get(t.file, [])]
+            rows[org[t.file]] += pair_rows(t, labels[t.file]) + told
+    n, pos = sum(len(r) for r in rows.values()), sum(y for r in rows.values() for _, y in r)
+    print(f"fold A: {len(labels)} documents with sentence labels ({len(rows)} organisations), {n} rows, {pos} failed")
+    if args.pairs:
+        pairs_ranked(rows)
+        return 0
+    base = figures(fold_a, base_kept)
+    print(f"cue rules alone (fold A, {len(fold_a)} reports): {show(base)}")
+    if args.swap:  # fold B has no sentence labels: its rows are labelled by its documents' keywords only
+        fold_b = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident and t.fold == "B"]
+        rows_b: dict[str, list[Row]] = defaultdict(list)
+        for t in fold_b:
+            rows_b[t.org or t.file] += pair_rows(t, [])
+        print(
+            f"fold B (document labels only): {sum(len(r) for r in rows_b.values())} rows, {len(rows_b)} organisations"
+        )
+        heads = dict.fromkeys(orgs, fit(dict(rows_b)))
+    else:
+        heads = {name: fit({o: r for o, r in rows.items() if o != name}) for name in orgs}
+    results = {}
+    for keep in args.keep:
+        for add in args.add:
+            f = figures(fold_a, read_with({n: Gate(h, keep, add) for n, h in heads.items()}, fold_a))
+            value = (f["found"] - base["found"]) - (f["wrong"] - base["wrong"])
+            results[(keep, add)] = value
+            how = "fitted on B" if args.swap else "one organisation out"
+            print(f"  {how}, keep {keep} add {add}: {show(f)}; value {value:+d}", flush=True)
+    (keep, add), best = max(results.items(), key=lambda kv: (kv[1], -kv[0][0], kv[0][1]))
+    verdict = "above 0" if best > 0 else "not above 0: not shipped"
+    where = "fitted on fold B, read fold A (the swap)" if args.swap else "on fold A one organisation out"
+    print(f"best {where}: keep {keep} add {add}, value {best:+d} ({verdict})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
