@@ -3,6 +3,7 @@
     .venv/bin/python bench/fit_recall_judgement.py eval [--write]            # the project's material
     .venv/bin/python bench/fit_recall_judgement.py --corpus DIR [--write]    # a team's own history
     ... --features head,score_z,same_alert                                   # which features the model reads
+    ... --nested A [--features …]                  # the feature screen inside fold A only (fold B never replayed)
 
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
 "semantic" model (judgement.py); without, the lexical one. `--write` replaces that model only.
@@ -18,6 +19,11 @@ Fold B's cases are never read while fitting on A. `--write` stores the model fit
 (thresholds chosen the same way on both) in bot/data/recall_judgement.json; the out-of-sample
 figures printed are what to expect of it on new incidents.
 
+`--nested A` screens a choice (features, --l2, a change to a signal) without reading fold B: each
+organisation of fold A is judged by the whole procedure (fit, thresholds) run on fold A's other
+organisations, and the Done-when figures of those judgements are printed. Choose on it, then run
+the swap above once.
+
 Thresholds, chosen on the fitting fold, from probabilities the model gives cases it was not
 fitted on (each organisation's cases judged by the model fitted on the fold's other
 organisations): strong from the probability at which STRONG_ABSENT of the target-absent cases
@@ -32,8 +38,10 @@ import argparse
 import asyncio
 import json
 import math
+import operator
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -69,6 +77,8 @@ LEXICAL = ("head", "head_standout")
 SEMANTIC = ("head", "head_standout", "meaning_lead")
 
 Row = tuple[list[float], int]
+Judged = list[tuple[CaseResult, Judgement]]
+"""Cases, each with the judgement that judges it (one for all, or one per held-out organisation)."""
 
 
 def rows_of(results: list[CaseResult], names: tuple[str, ...]) -> list[Row]:
@@ -97,19 +107,23 @@ def fit_logistic(rows: list[Row], iterations: int = 50, l2: float = L2) -> tuple
 
 
 def _newton(rows: list[Row], iterations: int, l2: float) -> tuple[list[float], float]:
-    """Newton's method on the L2-penalised log-loss (few features: a pure-Python solve suffices)."""
-    k = len(rows[0][0]) + 1
+    """Newton's method on the L2-penalised log-loss (few features: a pure-Python solve suffices;
+    sums run column by column, the nested screen fits some 1,600 models)."""
+    data = [[1.0, *x] for x, _ in rows]
+    labels = [y for _, y in rows]
+    k = len(data[0])
+    columns = [[xs[i] for xs in data] for i in range(k)]
+    pairs = [(i, j) for i in range(k) for j in range(i, k)]
+    products = {(i, j): list(map(operator.mul, columns[i], columns[j])) for i, j in pairs}
     w = [0.0] * k
     for _ in range(iterations):
-        grad = [0.0] * k
+        ps = [1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, sum(map(operator.mul, w, xs)))))) for xs in data]
+        residuals = [p - y for p, y in zip(ps, labels, strict=True)]
+        variances = [p * (1 - p) for p in ps]
+        grad = [sum(map(operator.mul, residuals, columns[i])) for i in range(k)]
         hess = [[0.0] * k for _ in range(k)]
-        for x, y in rows:
-            xs = [1.0, *x]
-            p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, sum(a * b for a, b in zip(w, xs, strict=True))))))
-            for i in range(k):
-                grad[i] += (p - y) * xs[i]
-                for j in range(k):
-                    hess[i][j] += p * (1 - p) * xs[i] * xs[j]
+        for i, j in pairs:
+            hess[i][j] = hess[j][i] = sum(map(operator.mul, variances, products[i, j]))
         for i in range(1, k):
             grad[i] += l2 * w[i]
             hess[i][i] += l2
@@ -146,10 +160,16 @@ def _tiers(judgement: Judgement, matches) -> list[str]:  # noqa: ANN001
 
 def evaluate(judgement: Judgement, results: list[CaseResult]) -> dict[str, float]:
     """The Done-when figures of issue 27 for one judgement on some cases."""
+    return evaluate_judged([(r, judgement) for r in results])
+
+
+def evaluate_judged(judged: Judged) -> dict[str, float]:
+    """The Done-when figures of issue 27, each case judged by its own judgement."""
+    results = [r for r, _ in judged]
     n = len(results) or 1
     first = shown_first = strong_first = absent_strong = absent_shown = 0
     right_strong = right_shown = 0
-    for r in results:
+    for r, judgement in judged:
         tiers = _tiers(judgement, r.matches)
         right = next((t for m, t in zip(r.matches, tiers, strict=True) if m.memory.incident_id in r.case.relevant
                       and t != "below"), "below")  # fmt: skip
@@ -167,28 +187,28 @@ def evaluate(judgement: Judgement, results: list[CaseResult]) -> dict[str, float
         "first_shown": round(shown_first / (first or 1), 3), "first_strong": round(strong_first / (first or 1), 3),
         "right_shown": round(right_shown / n, 3), "right_strong": round(right_strong / n, 3),
         "absent_strong": round(absent_strong / n, 3), "absent_shown": round(absent_shown / n, 3),
-        "ece": round(ece(judgement, results), 3), "curve": curve(judgement, results),
+        "ece": round(ece(judged), 3), "curve": curve(judged),
     }  # fmt: skip
 
 
-def curve(judgement: Judgement, results: list[CaseResult]) -> list[list[float]]:
+def curve(judged: Judged) -> list[list[float]]:
     """[p, right memory at ≥ p among the first 5, anything at ≥ p target absent] for p 0.1…0.9:
     the probability curve a strong_from is read from (in- or out-of-sample)."""
-    n = len(results) or 1
+    n = len(judged) or 1
     out = []
     for p in (round(0.1 * i, 1) for i in range(1, 10)):
         right = sum(any(m.memory.incident_id in r.case.relevant and q >= p
                         for m, q in zip(r.matches[:5], _probabilities(judgement, r.matches[:5]), strict=True))
-                    for r in results)  # fmt: skip
-        absent = sum(any(q >= p for q in _probabilities(judgement, r.absent_matches[:5])) for r in results)
+                    for r, judgement in judged)  # fmt: skip
+        absent = sum(any(q >= p for q in _probabilities(judgement, r.absent_matches[:5])) for r, judgement in judged)
         out.append([p, round(right / n, 3), round(absent / n, 3)])
     return out
 
 
-def ece(judgement: Judgement, results: list[CaseResult], bins: int = 10) -> float:
+def ece(judged: Judged, bins: int = 10) -> float:
     """Expected calibration error over every judged candidate (present and absent recalls)."""
     pairs = []
-    for r in results:
+    for r, judgement in judged:
         pairs += [(p, int(m.memory.incident_id in r.case.relevant))
                   for p, m in zip(_probabilities(judgement, r.matches), r.matches, strict=True)]  # fmt: skip
         pairs += [(p, 0) for p in _probabilities(judgement, r.absent_matches)]
@@ -233,23 +253,32 @@ def groups(results: list[CaseResult]) -> list[list[CaseResult]]:
     return dealt
 
 
-def held_out(
-    results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float
-) -> list[tuple[CaseResult, Judgement]]:
+def held_out(results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float) -> Judged:
     """Each case with the model fitted on the other organisations' cases (of the same fold): the
     probabilities a threshold is read from are what the model gives cases it was not fitted on."""
+    return _each_held_out(results, lambda others: _fitted(others, names, sure_from, l2))
+
+
+def nested(results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float) -> Judged:
+    """Each case judged by the whole procedure (fit, then thresholds read off held-out
+    probabilities) run on the other organisations' cases of its fold: what a choice of features
+    or penalty gives organisations it never saw, read inside one fold (the feature screen)."""
+    return _each_held_out(results, lambda others: fit(others, "nested", names, sure_from, l2))
+
+
+def _each_held_out(results: list[CaseResult], fitter: Callable[[list[CaseResult]], Judgement]) -> Judged:
     dealt = groups(results)
     if len(dealt) < 2:  # nothing to hold out: in-sample
-        model = _fitted(results, names, sure_from, l2)
+        model = fitter(results)
         return [(r, model) for r in results]
     out = []
     for group in dealt:
-        model = _fitted([r for other in dealt if other is not group for r in other], names, sure_from, l2)
+        model = fitter([r for other in dealt if other is not group for r in other])
         out += [(r, model) for r in group]
     return out
 
 
-def thresholds(judged: list[tuple[CaseResult, Judgement]]) -> tuple[float, float]:
+def thresholds(judged: Judged) -> tuple[float, float]:
     """(strong_from, weak_from) from each target-absent recall's best wrong candidate: strong from
     the (1 - STRONG_ABSENT) quantile of the probability at which it would post a thread (1 when
     the sure rule posts it anyway), weak from the (1 - SHOWN_ABSENT) quantile of that at which
@@ -278,6 +307,15 @@ def _quantile(values: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
 
 
+def one_fold(corpus: Path, fold: str, out: Path) -> Path:
+    """A copy of a replay folder holding only one fold's cases (the memories: all of them)."""
+    (out / "memories.jsonl").write_bytes((corpus / "memories.jsonl").read_bytes())
+    lines = (corpus / "cases.jsonl").read_text(encoding="utf-8").splitlines()
+    kept = [line for line in lines if line.strip() and json.loads(line).get("fold") == fold]
+    (out / "cases.jsonl").write_text("".join(f"{line}\n" for line in kept), encoding="utf-8")
+    return out
+
+
 async def replayed(corpus: Path) -> list[CaseResult]:
     report = await run_replay(corpus, Settings(), progress=sys.stderr.isatty(), keep_matches=True, target_absent=True)
     return list(report.results)
@@ -293,17 +331,28 @@ def main() -> int:
     parser.add_argument("--features", help="comma-separated names of judgement.FEATURES the model reads")
     parser.add_argument("--sure-from", type=float, help="relevance that posts a thread whatever the probability")
     parser.add_argument("--l2", type=float, default=L2, help=f"L2 penalty of the logistic fit (default {L2})")
+    parser.add_argument(
+        "--nested", choices=("A", "B"),
+        help="the feature screen inside this fold only: each organisation judged by the whole procedure "
+        "run on the fold's others (the other fold's cases are not replayed or printed)",
+    )  # fmt: skip
     args = parser.parse_args()
     if (args.eval_dir is None) == (args.corpus is None):
         parser.error("give the eval/ folder or --corpus DIR")
+    if args.nested and args.write:
+        parser.error("--nested screens features; --write stores the fit on both folds: run them apart")
     with tempfile.TemporaryDirectory() as folder:
         corpus = args.corpus
         if corpus is None:
             corpus = Path(folder)
-            build(args.eval_dir, corpus)
+            build(args.eval_dir, corpus, args.nested)
+        elif args.nested:
+            corpus = one_fold(corpus, args.nested, Path(folder))
         results = asyncio.run(replayed(corpus))
     folds = {f: [r for r in results if r.case.flags.get("fold") == f] for f in ("A", "B")}
-    if not folds["A"] or not folds["B"]:
+    if args.nested and not folds[args.nested]:
+        parser.error(f"the corpus has no cases in fold {args.nested}")
+    if not args.nested and (not folds["A"] or not folds["B"]):
         parser.error("the corpus needs cases in both folds A and B")
     meaning = any(m.score_components.get("similarity") is not None for r in results for m in r.matches)
     shipped = json.loads(JUDGEMENT_PATH.read_text(encoding="utf-8"))
@@ -314,6 +363,11 @@ def main() -> int:
         parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
     mode = "semantic" if meaning else "lexical"
     sure = args.sure_from if args.sure_from is not None else shipped.get("sure_from", SURE_FLOOR)
+    if args.nested:
+        fold = folds[args.nested]
+        print(json.dumps({"recall": mode, "nested": args.nested, "features": list(names), "l2": args.l2,
+                          "groups": len(groups(fold)), **evaluate_judged(nested(fold, names, sure, args.l2))}))  # fmt: skip
+        return 0
     for train, test in (("A", "B"), ("B", "A")):
         model = fit(folds[train], train, names, sure, args.l2)
         print(json.dumps({"recall": mode, "fit_on": train, "model": model.as_json(),
@@ -326,7 +380,8 @@ def main() -> int:
         else:
             shipped = {**model.as_json(), **({"semantic": shipped["semantic"]} if "semantic" in shipped else {})}
         JUDGEMENT_PATH.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
-        print(json.dumps({"written": str(JUDGEMENT_PATH), "recall": mode, "in_sample": evaluate(model, results)}))
+        print(json.dumps({"written": str(JUDGEMENT_PATH), "recall": mode, "in_sample": evaluate(model, results),
+                          **{f"in_sample_{f}": evaluate(model, folds[f]) for f in folds}}))  # fmt: skip
     return 0
 
 

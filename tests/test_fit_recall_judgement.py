@@ -47,3 +47,29 @@ def test_the_units_a_feature_is_measured_in_do_not_change_the_fitted_probabiliti
     assert w1[0] > 0  # the feature that separates the matches weighs for them
     for (a, b), _ in rows:
         assert math.isclose(w1[0] * a + w1[1] * b + b1, w2[0] * a * 100 + w2[1] * b + b2, abs_tol=1e-6)
+
+
+def recalled(org: str, number: int, standout: float, wrong_at: float) -> SimpleNamespace:
+    """A first report of `org` whose right memory ranks first at this standout, a wrong one behind."""
+
+    def match(incident_id: str, value: float) -> SimpleNamespace:
+        return SimpleNamespace(memory=SimpleNamespace(incident_id=incident_id), evidence={"head_standout": value},
+                               relevance=0.1, score_components={})  # fmt: skip
+
+    case = SimpleNamespace(id=f"{org}-{number}", flags={"org": org}, relevant=frozenset({f"{org}-{number}"}))
+    wrong = match(f"{org}-other-{number}", wrong_at)
+    right = match(f"{org}-{number}", standout)
+    return SimpleNamespace(case=case, rank=1, matches=(right, wrong), absent_matches=(wrong,))
+
+
+def test_the_nested_screen_judges_each_organisation_by_a_procedure_that_never_saw_it() -> None:
+    # five organisations whose right memories stand out of their wrong ones, one whose do not
+    results = [recalled(org, n, 3.0 + 0.1 * n, 0.2 * (n % 3)) for org in "abcde" for n in range(4)]
+    results += [recalled("odd", n, 0.0, 0.0) for n in range(4)]
+    judged = fitting.nested(results, ("head_standout",), None, 1.0)
+    assert sorted(r.case.id for r, _ in judged) == sorted(r.case.id for r in results)
+    assert all(model.fitted_on["cases"] == len(results) - 4 for _, model in judged)  # never its own organisation
+    # the odd organisation is judged by what the other five teach: its right memories are not shown
+    odd = [(r, m) for r, m in judged if r.case.flags["org"] == "odd"]
+    assert fitting.evaluate_judged(odd)["first_shown"] == 0.0
+    assert fitting.evaluate_judged([(r, m) for r, m in judged if r.case.flags["org"] != "odd"])["first_strong"] == 1.0

@@ -139,3 +139,21 @@ def test_a_team_can_fit_the_same_alert_the_shipped_model_does_not_read() -> None
     assert "same_alert" not in load_judgement().coefficients  # not fitted on the public corpora (BENCHMARKS)
     fitted = Judgement({"same_alert": 4.0}, -3.0, 0.5, 0.2)
     assert fitted.probability({"same_alert": 1.0}) > fitted.strong_from > fitted.probability({"same_alert": 0.0})
+
+
+def test_two_copies_of_one_incident_stand_out_of_an_empty_bank_as_far_as_one_alone() -> None:
+    from bot.recall.judgement import features_of
+    from bot.recall.signals import Signals
+
+    copy = Signals(lexical=1.0, coverage=0.6, title_overlap=0.6, title_echo=0.5, signature=0.0, concepts=0.0,
+                   same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.5)  # fmt: skip
+    opening = frozenset({"payments", "api", "5xx", "database", "pool", "exhausted", "checkout", "timeouts"})
+    other = frozenset({"search", "index", "stale", "after", "reindex", "job", "failed"})
+    [alone] = features_of([copy], [1.0], [opening])
+    seed, twin = features_of([copy, copy], [1.0, 1.0], [opening, opening | {"evening"}])
+    rival, _ = features_of([copy, copy], [1.0, 1.0], [opening, other])
+    assert seed["score_z"] == twin["score_z"] == alone["score_z"]  # the copy is not a rival it must stand out of
+    assert seed["head_standout"] == alone["head_standout"]
+    assert rival["score_z"] < alone["score_z"]  # two different incidents alike: neither stands out as far
+    judgement = load_judgement()  # as a bank of one, the copies post the thread
+    assert judgement.probability(seed) == judgement.probability(alone) >= judgement.strong_from

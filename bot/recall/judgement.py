@@ -83,6 +83,12 @@ JUDGED_CANDIDATES = 40
 """The fused scores' spread (score_z) is read as if the store had answered with at least this many
 candidates, the missing ones scoring 0: in a bank of one or four memories (a new team's, the
 demo's) nothing could otherwise stand out at all."""
+NEAR_DUPLICATE = 0.8
+"""Share of their opening terms (Jaccard: title, symptoms and error) from which two memories are
+one incident written twice (a re-import, a copy with another resolution): a memory's standout is
+read against the candidates without them (_score_zs)."""
+TWINS_READ = 10
+"""Near-duplicates are looked for only for the best-scoring candidates (the ones shown)."""
 SURE_FLOOR = 0.5
 """Relevance from which a memory posts a thread whatever the fitted probability: one carrying half
 the query's evidence is never hidden (eval/incidents' behaviour checks rely on it)."""
@@ -295,23 +301,51 @@ def _z(value: float, mean: float, spread: float) -> float:
     return min(STANDOUT_CAP, (value - mean) / spread) if spread > 0 else 0.0
 
 
-def features_of(signals: Sequence[Signals], scores: Sequence[float]) -> list[dict[str, float]]:
-    """Each candidate's features, read against the whole candidate list (one query's)."""
+def _score_z(value: float, scores: Sequence[float]) -> float:
+    # a small bank's missing candidates are memories that matched nothing: they score 0
+    padded = [*scores, *[0.0] * (JUDGED_CANDIDATES - len(scores))]
+    return _z(value, fmean(padded), pstdev(padded))
+
+
+def near_duplicates(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Two openings (title, symptoms and error terms) nearly the same: one incident written twice."""
+    if not a or not b or min(len(a), len(b)) < NEAR_DUPLICATE * max(len(a), len(b)):
+        return False
+    return len(a & b) >= NEAR_DUPLICATE * len(a | b)
+
+
+def _score_zs(scores: Sequence[float], openings: Sequence[frozenset[str]] | None) -> list[float]:
+    """Each candidate's score z-score; for the TWINS_READ best, read against the candidates
+    without its near-duplicates (another copy of the same incident is not a competitor it must
+    stand out of: two copies in a bank of two stand out as far as one alone)."""
+    zs = [_score_z(score, scores) for score in scores]
+    if openings is None:
+        return zs
+    best = sorted(range(len(scores)), key=lambda i: -scores[i])[:TWINS_READ]
+    for i in best:
+        twins = {j for j in range(len(scores)) if j != i and near_duplicates(openings[i], openings[j])}
+        if twins:
+            zs[i] = _score_z(scores[i], [v for j, v in enumerate(scores) if j not in twins])
+    return zs
+
+
+def features_of(
+    signals: Sequence[Signals], scores: Sequence[float], openings: Sequence[frozenset[str]] | None = None
+) -> list[dict[str, float]]:
+    """Each candidate's features, read against the whole candidate list (one query's); `openings`,
+    each memory's title, symptoms and error terms (signals.opening_terms), tell its near-duplicates."""
     relevances = [judge(s) for s in signals]
     if not relevances:
         return []
     mean, spread = fmean(relevances), pstdev(relevances)
-    # a small bank's missing candidates are memories that matched nothing: they score 0
-    padded = [*scores, *[0.0] * (JUDGED_CANDIDATES - len(scores))]
-    score_mean, score_spread = fmean(padded), pstdev(padded)
     heads = _others_best([s.head for s in signals])
     with_meaning = any(s.similarity is not None for s in signals)
     similar = _others_best([s.similarity or 0.0 for s in signals]) if with_meaning else [None] * len(signals)
     out = []
-    for s, r, best, score, score_best, head_best, similarity_best in zip(
-        signals, relevances, _others_best(relevances), scores, _others_best(scores), heads, similar, strict=True
-    ):
-        context = Context(s, r, best, mean, spread, s.head, score - score_best,
-                          _z(score, score_mean, score_spread), head_best, similarity_best)  # fmt: skip
+    for s, r, best, score, score_best, score_z, head_best, similarity_best in zip(
+        signals, relevances, _others_best(relevances), scores, _others_best(scores), _score_zs(scores, openings),
+        heads, similar, strict=True,
+    ):  # fmt: skip
+        context = Context(s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best)
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
-from bot.models import RecallQuery, TruthState
+from bot.models import MemoryRecord, RecallQuery, TruthState
 from bot.recall.alerts import same_alert
 from bot.recall.candidates import TITLE_QUERY_BONUS, Candidate
 from bot.recall.tokens import tokenize
@@ -81,6 +81,12 @@ def _title_terms(title: str) -> frozenset[str]:
 @lru_cache(maxsize=4_096)
 def _head_terms(title: str, symptoms: str | None, error: str | None) -> frozenset[str]:
     return frozenset(tokenize(title)) | frozenset(tokenize(symptoms or "")) | frozenset(tokenize(error or ""))
+
+
+def opening_terms(memory: MemoryRecord) -> frozenset[str]:
+    """The terms of a memory's title, symptoms and error: its opening, what `head` is read against
+    (judgement.features_of tells near-duplicates by them)."""
+    return _head_terms(memory.title, memory.symptoms, memory.error_message)
 
 
 @lru_cache(maxsize=4_096)
