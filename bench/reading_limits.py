@@ -68,6 +68,11 @@ CRAFTED = {
     "1,1,1 …": fill("1,"),
     "figures, spaced ×": fill("1 "),
     "amounts ×": fill("$1"),
+    # a timeline's lines (the text goes under a "## Timeline" heading): times without a colon, a time then
+    # a run of spaces, fences that open and never close
+    "timeline: 1436 - ×": "## Timeline\n" + fill("1436 - restarted\n", SIZE - 12),
+    "timeline: time, spaces": "## Timeline\n10:02" + fill(" ", SIZE - 18) + "x",
+    "timeline: ``` ×": "## Timeline\n" + fill("```\n10:02 x\n", SIZE - 12),
 }
 
 

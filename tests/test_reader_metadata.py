@@ -46,6 +46,8 @@ def imported(text: str):  # noqa: ANN201 - a MemoryDraft
         "gke-prow-default-pool-116f5d3e-bl6h   2349m   59%   3519Mi   28%",
         "[Yuvi to fill in the right technical information]",
         "(TODO: add the graph)",
+        "11:17 AM — All clear given for datahub.example.edu",
+        "We gave the all-clear at 11:35.",
     ],
 )
 def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None:
@@ -66,6 +68,7 @@ def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None
         "2021-08-24 10:00 — released 1.10.8 with the fix",
         "# 2018-10-10: Diff Service Locked Up the Whole Cluster",
         "(the cache was full, so we had to add a node)",
+        "The all-clear alarm was disabled by the upgrade, so nobody was paged.",
     ],
 )
 def test_a_cause_or_a_fix_is_not_metadata(line: str) -> None:

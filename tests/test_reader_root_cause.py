@@ -53,3 +53,32 @@ def test_a_status_pages_repaired_or_renewed_is_the_fix() -> None:
         "We can assure you that the certificate has been renewed.\n"
     )
     assert "the certificate has been renewed" in renewed.resolution
+
+
+def test_a_details_section_told_in_sentences_gives_the_cause_and_one_of_fields_does_not() -> None:
+    told = imported(
+        "# 2021-06-22 DNS failures\n\n### Details\n\n*Intermittent DNS failures*\n\n"
+        "Lookups for the site failed for some visitors during the evening.\n\n"
+        "The cause was a corrupted data-file going to the provider's DNS servers, which they rolled back.\n"
+    )
+    assert "corrupted data-file" in told.root_cause
+    fields = imported(
+        "# DNS failures\n\n## Details\n\n- Severity: SEV2\n- Service: dns\n- Owner: the platform team\n\n"
+        "## Summary\n\nLookups failed for an hour.\n"
+    )
+    assert fields.severity == "SEV2" and fields.root_cause is None
+
+
+def test_a_sentence_saying_the_cause_is_unknown_is_never_stored_as_the_cause() -> None:
+    draft = imported(
+        "# Intermittent 504s\n\n## Summary\n\nRequests were timing out with a 504 from the CDN.\n\n"
+        "The issue resolved itself before it could be investigated and the provider was unable to establish "
+        "root cause.\n"
+    )
+    assert draft.root_cause is None
+    kept = imported(
+        "# Intermittent 504s\n\n## Root cause\n\nA full disk on the cache node caused the timeouts. "
+        "Why the disk filled so fast is still not known, and we could not determine the exact cause of the "
+        "log growth.\n"
+    )
+    assert kept.root_cause == "A full disk on the cache node caused the timeouts."

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.importer.document import Document, parse_document, title_from_name
-from bot.importer.metadata import is_field_line
+from bot.importer.metadata import is_field_line, read_prose_details
 from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
 from bot.importer.timeline import Entry, read_timeline
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
@@ -117,6 +117,7 @@ def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list
 def candidates_of(text: str, name: str) -> list[Candidate]:
     """The sentence candidates of one postmortem's text (for the fitting bench)."""
     doc = parse_document(text)
+    read_prose_details(doc)
     entries = [e for s in doc.of_kind("timeline") for e in read_timeline(s.lines)[0]]
     return sentence_candidates(doc, doc.title or title_from_name(name), entries)
 

@@ -29,7 +29,6 @@ from bot.text_limits import HEADING_LINES
 
 # kinds whose subsections are always part of them: "What went well" under "Lessons" is a lesson
 _SWALLOWING = frozenset({"lesson", "action_items", "failed_attempts", "timeline", "metadata"})
-_FENCE = re.compile(r"^\s*(```|~~~)")
 _HTML_HEADING = re.compile(r"^\s*<h([1-6])[^>]*>(.*?)</h\1>\s*$", re.I)
 _BR = re.compile(r"<br\s*/?>", re.I)
 _IMG = re.compile(r"<img\b[^<>]*>", re.I)  # [^<>]: an unclosed "<img" stops at the next tag, not the end
@@ -92,15 +91,30 @@ def without_comments(text: str) -> str:
     return "".join(out)
 
 
+def fence_after(line: str, fence: str) -> str:
+    """The code fence open after `line` ("" outside code), given `fence`, the one open before it.
+    Three or more backticks or tildes open one; only a run of the same character at least as long,
+    with nothing after it, closes it (CommonMark: "```bash" inside a fenced block is code, not its
+    end; a "```" then "```bash" pair read as open-close left the rest of a timeline as code).
+    A changed value means the line is a fence, not text."""
+    stripped = line.strip()
+    if not stripped.startswith(("```", "~~~")):
+        return fence
+    mark = stripped[0]
+    run = len(stripped) - len(stripped.lstrip(mark))
+    if not fence:
+        return "" if mark == "`" and "`" in stripped[run:] else stripped[:run]  # "```x```": inline code
+    return "" if mark == fence[0] and run >= len(fence) and not stripped[run:].strip() else fence
+
+
 def clean_html(text: str) -> str:
     """`<br>` → a line break (in a table cell: '; '), tags and `<img>` dropped, `&amp;` → `&`;
     code fences are left as written."""
     out = []
-    in_fence = False
+    fence = ""
     for line in without_comments(text).split("\n"):
-        if ("```" in line or "~~~" in line) and _FENCE.match(line):  # the pattern only where it can match
-            in_fence = not in_fence
-        if in_fence or not ("<" in line or "&" in line):
+        opened, fence = fence, fence_after(line, fence)
+        if opened or fence or not ("<" in line or "&" in line):
             out.append(line)
             continue
         heading = _HTML_HEADING.match(line)
@@ -116,11 +130,10 @@ def outside_code(lines: list[str]) -> list[str]:
     """The lines that are not fenced code: a `Started: Mon, 01 Jan 0001` a command printed is
     not the postmortem's metadata."""
     out: list[str] = []
-    in_fence = False
+    fence = ""
     for line in lines:
-        if ("```" in line or "~~~" in line) and _FENCE.match(line):
-            in_fence = not in_fence
-        elif not in_fence:
+        before, fence = fence, fence_after(line, fence)
+        if not before and not fence:
             out.append(line)
     return out
 
@@ -134,12 +147,15 @@ def logical_lines(lines: list[str]) -> list[str]:
     it), a quoted paragraph's "> " lines joined into one; a blank line, a new item or block, code
     and everything else stay as written."""
     out: list[str] = []
-    in_item = in_fence = in_quote = False
+    in_item = in_quote = False
+    fence = ""
     for line in lines:
         stripped = line.strip()
         quoted = stripped[1:].strip() if stripped.startswith(">") else ""
-        if stripped.startswith(("```", "~~~")):
-            in_fence, in_item, in_quote = not in_fence, False, False
+        before, fence = fence, fence_after(line, fence)
+        in_fence = bool(before or fence)
+        if fence != before:
+            in_item, in_quote = False, False
         elif not in_fence and in_item and stripped and line[:1] in (" ", "\t") and not _NEW_BLOCK.match(line):
             out[-1] = f"{out[-1].rstrip()} {stripped}"
             continue

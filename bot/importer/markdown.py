@@ -32,7 +32,14 @@ from bot.importer.cause_fix import (
 )
 from bot.importer.document import Document, logical_lines, parse_document, plain, title_from_name
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, is_placeholder, seed_draft
-from bot.importer.metadata import FoundFields, is_field_line, read_dates, read_metadata
+from bot.importer.metadata import (
+    FoundFields,
+    is_field_line,
+    is_incident_record,
+    read_dates,
+    read_metadata,
+    read_prose_details,
+)
 from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
 from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import normalize_heading
@@ -41,7 +48,7 @@ from bot.reader.cues import DETECTION_HEADING, INCIDENT_WORDS
 from bot.reader.found import how_found
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique
 from bot.reader.notice import is_planned_work_notice
-from bot.reader.read import without_metadata
+from bot.reader.read import without_metadata, without_unknown_cause
 
 EXTRACTOR = "markdown-sections/2"
 
@@ -151,7 +158,8 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
             "a notice of planned work (maintenance announced ahead, no failure reported), not an incident"
         )
     known = [s for s in doc.sections if s.kind not in (None, "metadata")]
-    if not known and not INCIDENT_WORDS.search(f"{doc.title or ''}\n{body}"):
+    # a status page's entry (front matter "severity", "affected", "resolved") is an incident, however it is worded
+    if not known and not is_incident_record(doc) and not INCIDENT_WORDS.search(f"{doc.title or ''}\n{body}"):
         raise NotAnIncident("no postmortem sections and no word of an incident (outage, error, failure, root cause...)")
 
 
@@ -212,6 +220,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     doc = parse_document(text)
     if not text.strip():
         raise NotAnIncident("the file is empty")
+    read_prose_details(doc)
     _refuse_non_incidents(doc, name, text)
     fields = FoundFields()
     title = doc.title
@@ -274,6 +283,8 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     for kind in ("root_cause", "resolution"):  # whichever way they were found: no metadata line in them
         if kind in fields.values:
             fields.values[kind] = without_metadata(fields.values[kind])
+            if kind == "root_cause":  # "unable to establish root cause" is no cause
+                fields.values[kind] = without_unknown_cause(fields.values[kind])
             if not fields.values[kind]:  # nothing left: no field, and no origin for it
                 del fields.values[kind], fields.origins[kind]
     attempts, attempt_origins = _failed_attempts(doc, entries, timeline_prose)

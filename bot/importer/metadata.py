@@ -159,10 +159,29 @@ def is_field_line(line: str) -> bool:
     return len(value.split()) < _PROSE_WORDS
 
 
+def read_prose_details(doc: Document) -> None:
+    """A "Details" (metadata) section that tells the incident in sentences rather than `Key: value`
+    fields is read as text: what it says can be the cause or the fix (its fields are read as any
+    section's are)."""
+    for section in doc.of_kind("metadata"):
+        lines = [line for line in outside_code(section.lines) if line.strip()]
+        fields = sum(1 for line in lines if is_field_line(line))
+        prose = sum(1 for line in lines if not is_field_line(line) and len(line.split()) >= _PROSE_WORDS)
+        if prose > fields:
+            section.kind = None
+
+
 PUBLISHED_KEYS = ("date", "pubdate", "published", "publishdate", "publish date", "post date")
 # front-matter keys that make the file an incident record (a status page's entry: "resolved: true",
 # "resolvedWhen", "severity", "affected"): its `date:` is when the incident began, not a post's date
 _INCIDENT_RECORD_KEYS = ("resolved", "resolvedwhen", "resolved when", "severity", "affected")
+
+
+def is_incident_record(doc: Document) -> bool:
+    """Front matter that makes the file an incident record (a status page's entry)."""
+    return any(normalize_heading(str(k)) in _INCIDENT_RECORD_KEYS for k in doc.meta)
+
+
 # where a document's date may be when it was written rather than when the incident began: a `Date:`
 # line, the title, the file name, a post's date (an explicit "Started:" / "Incident date:" is not)
 _DOCUMENT_DATE_ORIGINS = ("line 'date", "line '**date", "the title", "the file name", "front matter 'date'")
@@ -203,7 +222,7 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
     text says the incident began on; a title and a file name more than a month apart, to the one
     nearer the dates the text names. `resolved_at`: the last timeline entry."""
     published: datetime | None = None
-    record = any(normalize_heading(str(k)) in _INCIDENT_RECORD_KEYS for k in doc.meta)
+    record = is_incident_record(doc)
     for field in ("occurred_at", "resolved_at"):
         if field in fields.values:
             origin = fields.origins.pop(field)

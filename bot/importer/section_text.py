@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.importer.document import Section
+from bot.importer.document import Section, fence_after
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
@@ -22,16 +22,18 @@ def join_lines(lines: list[str]) -> str:
     hard break) ends its line, as <br> does."""
     out: list[str] = []
     joinable = False
-    in_fence = False
+    fence = ""
     for line in lines:
         stripped = line.strip()
         if not stripped:  # a blank line ends a paragraph, in code as out of it
             out.append("")
             joinable = False
             continue
-        if stripped.startswith(("```", "~~~")):
-            in_fence, joinable = not in_fence, False
+        before, fence = fence, fence_after(line, fence)
+        if fence != before:
+            joinable = False
             continue
+        in_fence = bool(fence)
         first = stripped[0]  # each pattern below starts with one of a few characters: asked only then
         if not in_fence and first in "-*_" and _THEMATIC_BREAK.match(line):
             joinable = False

@@ -11,30 +11,50 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.importer.document import plain
+from bot.importer.document import fence_after, plain
 
-_TIME = (
-    r"(?:\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?"  # 2024-03-04 10:02
-    r"|\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?"  # 10:02, 3:15 pm
-    r"|\d{1,2}\s*[ap]\.?m\.?"  # 3pm
-    r"|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+\S+\s+\d{1,2}"  # Tue, May 10
-    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?"
-    r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{4})?"
-    r"|[tT]\s*[+-]\s*\d+\s*(?:min|m|h|hours?|minutes?))"
+_WEEKDAY = r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?"  # "Thurs 07:06 PDT"
+_CLOCKS = (
+    r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?",  # 2024-03-04 10:02
+    r"\d{1,2}[-/]\d{1,2}[ T]\d{1,2}:\d{2}",  # 12-05 16:21 (month and day, no year)
+    _WEEKDAY + r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?",  # 10:02, 3:15 pm
+    _WEEKDAY + r"\d{1,2}\s*[ap]\.?m\.?",  # 3pm
+    r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+\S+\s+\d{1,2}",  # Tue, May 10
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?",
+    r"\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{4})?",
+    r"[tT]\s*[+-]\s*\d+\s*(?:min|m|h|hours?|minutes?)",
 )
+_TIME = "(?:" + "|".join(_CLOCKS) + ")"
+# a 24-hour time written without its colon ("1438 - attempted ssh", "* 0717: upgrade merged"): read only
+# in a timeline whose lines are written so, and one of them is no year ("2019: we moved" is a year)
+_HHMM = r"(?:[01]\d|2[0-3])[0-5]\d(?!\d|[:/.-]\d)"
 _ZONE = r"(?:\s*(?:UTC|GMT|Z|[A-Z]{2,4}T|[+-]\d{2}:?\d{2}))?"
-_TIME_SPAN = _TIME + _ZONE + r"(?:\s*(?:-|–|to)\s*" + _TIME + _ZONE + r")?"
-_ENTRY = re.compile(
-    r"^\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*|__|`)?\[?\(?(?P<time>(?:" + _TIME_SPAN + r")(?:,?\s+" + _TIME_SPAN + r")?)"
-    r"\)?\]?(?:\*\*|__|`)?\s*(?:[-–—:|]\s*|\s+)(?:\*\*|__)?(?P<text>\S.*)$",
-    re.I,
+# (one run of spaces, not two side by side: "\s*x?\s*" splits a line of spaces every way there is)
+_MARKS_BEFORE = r"^\s*(?:(?:[-*+]|\d+[.)])\s*)?(?:\*\*|__|`)?\[?\(?"
+_MARKS_AFTER = r"\)?\]?(?:\*\*|__|`)?"
+
+
+def _entry_pattern(time: str, separator: str) -> re.Pattern[str]:
+    span = time + _ZONE + r"(?:\s*(?:-|–|to|/)\s*" + time + _ZONE + r")?"  # "03:16/13:46": two zones
+    return re.compile(
+        _MARKS_BEFORE + r"(?P<time>(?:" + span + r")(?:,?\s+" + span + r")?)" + _MARKS_AFTER + separator
+        + r"(?:\*\*|__)?(?P<text>\S.*)$",
+        re.I,
+    )  # fmt: skip
+
+
+_ENTRY = _entry_pattern(_TIME, r"(?:\s*[-–—:|]\s*|\s+)")
+# with a colonless time the separator is required: "1438 attempted" could be a count
+_ENTRY_HHMM = _entry_pattern("(?:" + "|".join((*_CLOCKS, _HHMM)) + ")", r"\s*[-–—:|]\s*")
+_HHMM_LINE = re.compile(
+    _MARKS_BEFORE + r"(?:\d{4}-\d{2}-\d{2}\s+)?(" + _HHMM + r")" + _ZONE + _MARKS_AFTER + r"\s*[-–—:|]"
 )
 _DAY_LINE = re.compile(
     r"^(?:\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|(?:[a-z]+,?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
     r"\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)\s*:?$",
     re.I,
 )
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}")
+_TABLE_RULE = re.compile(r"^\s*(?:\|\s*)?:?-{2,}")
 _HAS_TIME = re.compile(_TIME, re.I)
 _HH_MM_ANY = re.compile(r"\d{1,2}:\d{2}")
 _FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]{1,20}\]")  # "- 2023-03-03[^3]: …": a footnote's mark, not the entry's text
@@ -73,6 +93,14 @@ def _bare_time(line: str) -> bool:
     )
 
 
+def _colonless_times(lines: list[str]) -> bool:
+    """Whether a timeline writes its times without a colon ("1436 - alert that CDN check has failed",
+    "* 0717: upgrade merged"): two lines or more start so, and one of them is no year (1970-2039)."""
+    times = [int(m.group(1)) for line in lines if line[:40].strip()[:1].isdigit() or line.lstrip()[:1] in "-*+[(_`"
+             if (m := _HHMM_LINE.match(line[:80]))]  # fmt: skip
+    return len(times) >= 2 and any(not 1970 <= t <= 2039 for t in times)
+
+
 def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
     """(time, text) entries from a timeline's bullets, lines, time headings and table rows
     (continuation lines join their entry; code blocks and images are left out), and the prose
@@ -80,17 +108,18 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
     entries: list[Entry] = []
     prose: list[str] = []
     day = ""
-    in_fence = False
+    fence = ""
     previous_blank = False
     under_time_line = False  # the entry began with a line that is only a time: paragraphs follow
     in_prose = False  # the last line was prose: its paragraph's next lines are prose too
+    colonless = _colonless_times(lines)
     for line in lines:
         stripped = _FOOTNOTE_REF.sub("", line.strip()) if "[^" in line else line.strip()
         blank, previous_blank = previous_blank, not stripped
-        if stripped.startswith(("```", "~~~")):
-            in_fence = not in_fence
+        before, fence = fence, fence_after(stripped, fence)
+        if before or fence:  # a fence or code inside one
             continue
-        if in_fence or not stripped or stripped.startswith("!["):
+        if not stripped or stripped.startswith("!["):
             continue
         if len(stripped) < 40 and (_DAY_LINE.match(plain(stripped).strip("_*")) or _dated_heading(stripped)):
             day = plain(stripped).strip("_*")  # a subheading ("May 10:", "_4/21/23_") inside the timeline
@@ -110,8 +139,8 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
             entries.append(Entry(plain(stripped).strip("_*~≈ "), "", day))
             under_time_line, in_prose = True, False
             continue
-        match = _ENTRY.match(stripped)
-        if match and _HAS_TIME.search(match.group("time")):
+        match = (colonless and _ENTRY_HHMM.match(stripped)) or _ENTRY.match(stripped)
+        if match and (colonless or _HAS_TIME.search(match.group("time"))):
             entries.append(Entry(plain(match.group("time")), _tidy(match.group("text")), day))
             under_time_line = in_prose = False
         elif entries and (

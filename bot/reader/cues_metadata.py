@@ -162,13 +162,27 @@ EDITOR_NOTE = re.compile(
     r"\b[^\[\]()]{0,200}[\])]\W{0,3}$",
     re.I,
 )
+# that the cause is not known ("the provider was unable to establish root cause", "the root cause is still
+# unknown", "we could not determine why"): a line about the investigation, never the cause itself
+CAUSE_UNKNOWN = re.compile(
+    r"\b(?:(?:(?:unable|not able|failed) to|could(?: not|n't)|can(?:not|'t)|did(?: not|n't)|never|yet to|not yet) "
+    r"(?:\w+ )?(?:establish|determine|identify|find|pin ?point|work out|figure out|isolate|confirm|understand)\w* "
+    r"(?:the |a |an |any |what (?:the )?)?(?:exact |precise |underlying |specific |real |actual )?(?:root )?(?:cause|reason)|"
+    r"(?:root )?cause (?:is|was|remains|remained) (?:still )?(?:unknown|unclear|undetermined|a mystery|"
+    r"not (?:yet )?(?:known|clear|determined|identified))|not sure (?:what|why)|"
+    r"no (?:root )?cause (?:was|has been|could be) (?:found|identified|determined))\b",
+    re.I,
+)
 # a status page's own words: what it always says, never what caused or fixed this incident
 STATUS_BOILERPLATE = re.compile(
     r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the) inconvenience|"
     r"we are (?:currently |still |actively )?(?:investigating|looking into|aware of|continuing to (?:investigate|monitor|work))|"
     r"we (?:will|'ll) (?:provide|post|share) (?:an? |further |more )?updates?|(?:subscribe|sign up) (?:to|for) updates|"
     r"a fix has been implemented and we are monitoring|we are (?:still |currently )?experiencing|"
-    r"not (?:service|customer|user)[- ]impacting|an investigation is (?:ongoing|under ?way|in progress))\b",
+    r"not (?:service|customer|user)[- ]impacting|an investigation is (?:ongoing|under ?way|in progress)|"
+    # the word that it is over ("All clear given for datahub", "an all-clear signalled at 11:35"), naming no action
+    r"all[- ]clear (?:was |has been |is )?(?:given|signall?ed|sounded|declared|issued|called)|"
+    r"(?:gave|give|giving|signall?ed|sounded|declared|issued|called) (?:the |an )?all[- ]clear)\b",
     re.I,
 )
 # A status page's word on the state, naming no action ("All services back to normal.", "We are happy to

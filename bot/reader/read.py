@@ -19,6 +19,7 @@ from bot.reader.cues import CAUSE, CAUSE_HEDGE, CAUSE_NEGATED, CRITIQUE
 from bot.reader.cues_metadata import (
     ALERT_LINE,
     BARE_VALUE,
+    CAUSE_UNKNOWN,
     EDITOR_NOTE,
     FIELD_WITH_BARE_VALUE,
     FIGURE_WORD,
@@ -127,6 +128,17 @@ def without_metadata(text: str) -> str:
         elif any(kept):
             kept_lines.append(" ".join(k for k in kept if k))
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
+
+
+def without_unknown_cause(text: str) -> str:
+    """A cause's text without the sentences that say the cause is not known ("the provider was
+    unable to establish root cause"): they are about the investigation, not what caused it."""
+    if not CAUSE_UNKNOWN.search(text):
+        return text
+    lines = [
+        " ".join(p for p in _LINE_SENTENCES.split(line) if not CAUSE_UNKNOWN.search(p)) for line in text.split("\n")
+    ]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
 def is_hedged(sentence: str) -> bool:

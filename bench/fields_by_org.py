@@ -1,0 +1,118 @@
+"""Date, root cause, fix, how it was found and metadata-as-fix/cause per organisation of fold A, and
+whether a change to the reader pays on organisations it was not chosen on (leave one organisation
+out inside fold A). The fields other than failed attempts (those: bench/attempts_by_org.py).
+
+    .venv/bin/python bench/fields_by_org.py --dump /tmp/before.json     # on the code before a change
+    .venv/bin/python bench/fields_by_org.py --against /tmp/before.json  # on the code after it
+
+Per organisation and field: right, and stored but wrong (a cause or fix filled whose text does not
+hold the label's phrases; for metadata, items whose fix or cause holds a labelled metadata line).
+A change's value on a field is right gained minus wrong added (precision first: a wrong field costs
+what a right one gains; a metadata line as fix or cause costs ten). Leave one organisation out:
+for each organisation, the change counts as kept when it pays on the other organisations, and then
+adds what it does to the one left out; a change that only helps the organisation whose wording it
+was written for scores 0 this way. Fold A only: fold B is never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.import_postmortems import read_corpus  # noqa: E402
+from bot.importer.scoring import load_truth, score  # noqa: E402
+
+POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
+FIELDS = ("date", "root_cause", "fix", "found", "metadata")
+METADATA_COST = 10
+
+
+def outcomes(fold: str = "A") -> dict[str, dict[str, str]]:
+    """File → field → "right", "wrong" (stored but not right), "empty" or "" (not labelled)."""
+    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold and not t.not_an_incident]
+    drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
+    out: dict[str, dict[str, str]] = {}
+    for truth in truths:
+        draft = drafts.get(truth.file)
+        scores = score([truth], drafts)
+        row = {"org": truth.org or truth.file}
+        for name, labelled, stored in (
+            ("date", truth.date is not None, draft is not None and draft.occurred_at is not None),
+            ("root_cause", bool(truth.root_cause_keywords), bool(draft and draft.root_cause)),
+            ("fix", bool(truth.fix_keywords), bool(draft and draft.resolution)),
+            ("found", bool(truth.found_keywords), bool(draft and draft.diagnosis)),
+        ):
+            ratio = getattr(scores, name)
+            row[name] = "" if not labelled else "right" if ratio.right else "wrong" if stored else "empty"
+        meta = scores.metadata_as_fix_or_cause
+        row["metadata"] = "" if not meta.total else "right" if meta.right else "wrong"
+        row["cause_text"] = (draft.root_cause or "")[:300] if draft else ""
+        row["fix_text"] = (draft.resolution or "")[:300] if draft else ""
+        out[truth.file] = row
+    return out
+
+
+def by_org(rows: dict[str, dict[str, str]]) -> dict[str, dict[str, list[int]]]:
+    """Organisation → field → [right, wrong, labelled]."""
+    figures: dict[str, dict[str, list[int]]] = defaultdict(lambda: {f: [0, 0, 0] for f in FIELDS})
+    for row in rows.values():
+        for field in FIELDS:
+            if row[field]:
+                cell = figures[row["org"]][field]
+                cell[0] += row[field] == "right"
+                cell[1] += row[field] == "wrong"
+                cell[2] += 1
+    return dict(figures)
+
+
+def value(field: str, before: list[int], after: list[int]) -> int:
+    if field == "metadata":
+        return -METADATA_COST * (after[1] - before[1])
+    return (after[0] - before[0]) - (after[1] - before[1])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dump", type=Path, help="write fold A's per-file outcomes here (the code before a change)")
+    parser.add_argument("--against", type=Path, help="a --dump of the code before: per-organisation change, LOO value")
+    parser.add_argument("--changed", action="store_true", help="with --against: fold A's files whose outcome moved")
+    args = parser.parse_args(argv)
+    rows = outcomes()
+    if args.dump:
+        args.dump.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
+    old = json.loads(args.against.read_text(encoding="utf-8")) if args.against else rows
+    after, before = by_org(rows), by_org(old)
+    print(f"{'organisation (fold A)':<36} " + " ".join(f"{f:>17}" for f in FIELDS) + "   (right/wrong of labelled)")
+    for org in sorted(after):
+        cells = []
+        for field in FIELDS:
+            b, a = before.get(org, {}).get(field, [0, 0, 0]), after[org][field]
+            cell = f"{a[0]}/{a[1]} of {a[2]}" if b == a else f"{b[0]}/{b[1]}→{a[0]}/{a[1]} of {a[2]}"
+            cells.append(f"{cell:>17}")
+        print(f"{org[:36]:<36} " + " ".join(cells))
+    for field in FIELDS:
+        total_b = [sum(before.get(o, {}).get(field, [0, 0, 0])[i] for o in after) for i in range(3)]
+        total_a = [sum(after[o][field][i] for o in after) for i in range(3)]
+        gains = {o: value(field, before.get(o, {}).get(field, [0, 0, 0]), after[o][field]) for o in after}
+        loo = sum(g for o, g in gains.items() if sum(gains.values()) - g > 0)
+        helped = sum(g > 0 for g in gains.values())
+        hurt = sum(g < 0 for g in gains.values())
+        print(
+            f"{field:<11} right {total_b[0]}→{total_a[0]}/{total_a[2]}, wrong {total_b[1]}→{total_a[1]}; "
+            f"value {sum(gains.values()):+d}, one organisation out {loo:+d} ({helped} helped, {hurt} hurt)"
+        )
+    if args.against and args.changed:
+        for file, row in sorted(rows.items()):
+            moved = [f"{f} {old[file][f]}→{row[f]}" for f in FIELDS if file in old and old[file][f] != row[f]]
+            if moved:
+                print(f"  {file}: {', '.join(moved)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
