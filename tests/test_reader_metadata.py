@@ -48,6 +48,7 @@ def imported(text: str):  # noqa: ANN201 - a MemoryDraft
         "(TODO: add the graph)",
         "11:17 AM — All clear given for datahub.example.edu",
         "We gave the all-clear at 11:35.",
+        "The API and CLI remain functional.",
     ],
 )
 def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None:

@@ -82,3 +82,11 @@ def test_a_sentence_saying_the_cause_is_unknown_is_never_stored_as_the_cause() -
         "log growth.\n"
     )
     assert kept.root_cause == "A full disk on the cache node caused the timeouts."
+
+
+def test_a_status_update_naming_a_cooling_fault_gives_the_cause() -> None:
+    draft = imported(
+        "# GPU instances offline\n\n## Updates\n\nWe are facing an issue in the region, affecting some instances.\n\n"
+        "We have been notified of a cooling issue at the datacenter. The provider is working to resolve it.\n"
+    )
+    assert "cooling issue at the datacenter" in draft.root_cause

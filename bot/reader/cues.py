@@ -117,7 +117,7 @@ CAUSE = re.compile(
     r"induc\w*|correlat\w*|attribut\w*|originat\w*|incorrect\w*|wrong|mistaken\w*|by mistake|accidental\w*|"
     r"forg[eo]t\w*|typo|did not update|without updating|unintended|inadvertent\w*|oversight|broken by|"
     r"(?:had|has|with) no \w+|(?:ddos|dos) attack\w*|attack(?:ed|s)? (?:by|from|on)|under attack|target of|"
-    r"(?:network(?:ing)?|hardware|disk|power) (?:fault|failure|issue|problem)|fault (?:in|with|at)|damaged|"
+    r"(?:network(?:ing)?|hardware|disk|power|cooling) (?:fault|failure|issue|problem)|fault (?:in|with|at)|damaged|"
     r"(?:identified|confirmed|discovered|established|realized|realised) that|found to be|culprit|corrupt\w*|"
     r"defective|faulty|(?:disk|drive|volume|partition|pool) (?:was |is |got |became )?full|is full|was full|"
     r"blocked all|blocklist\w*)\b",

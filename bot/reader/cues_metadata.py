@@ -131,7 +131,8 @@ METADATA_IMPACT = re.compile(
     r"(?:[\w-]+\s+)?(?:outage|downtime|disruption)|"
     r"no (?:[\w-]+ ){0,2}(?:was |were |has been |have been )?(?:apparently |seemingly )?(?:affected|impacted|disclosed|"
     r"exposed|leaked|lost|accessed|compromised)|"
-    r"(?:remained|remains) (?:fully )?(?:available|unaffected|operational|online|up)|(?:were|was|are|is) (?:not |un)affected|"
+    r"(?:remain(?:s|ed)?|stay(?:s|ed)?) (?:fully )?(?:available|unaffected|operational|online|up|functional|accessible|usable)|"
+    r"(?:were|was|are|is) (?:not |un)affected|"
     r"no (?:user[- ]facing |customer[- ]facing |production |real |actual )?(?:impact|downtime|data loss))\b",
     re.I,
 )
