@@ -1,7 +1,7 @@
 """Long queries and the recall judgement: does a fit by query length beat the echo rule? (issue 27)
 
     DATABASE_URL=… .venv/bin/python bench/recall_long_queries.py eval /tmp/jira-refilings \\
-        ../shared/eval/jira-dev [--cache /tmp/long-cache] [--report-b]
+        path/to/jira-dev [--cache /tmp/long-cache] [--report-b]
 
 Replays (lexical, target absent, on throwaway databases) the first reports (eval/, through
 bench/first_reports.py), the long re-filings (bench/jira_refilings.py) and jira-dev, then compares
