@@ -19,7 +19,10 @@ recovers "again", confesses the cause, or names an earlier fix that has not take
 the rest, the best-scoring sentence over its kind's threshold is the cause (hedged when it says
 "I think", "looks like"…) and the fix (one said only as a state, "that worked", gives way to the
 action said just before it); every attempt over its threshold is an attempt, never a part that did
-not do its job nor work done before the incident (bot/reader/cues_conversation.py).
+not do its job nor work done before the incident (bot/reader/cues_conversation.py). Beyond the
+cue gate, a word gate per kind (`_candidate`: a head "<kind>_words" over the sentence's words) may
+propose what no cue word says; none ships (one organisation of fold A out, every threshold drafted
+more wrong than right: docs/BENCHMARKS.md), so the shipped coefficients read by the cue gate alone.
 
 Bounded: each message is read up to the caller's cap and its first `MESSAGE_SENTENCES`
 sentences (bot/text_limits.py: one member's flood does not push what others said out of the
@@ -42,7 +45,7 @@ from pathlib import Path
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED
-from bot.reader.sentences import Head, SentenceModel
+from bot.reader.sentences import Head, SentenceModel, word_features
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
 SENTENCE_CHARS = 1_000
@@ -66,6 +69,8 @@ SAYS = {
 FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "prev_failed"})
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
+# what the word gate's candidate must still say (one of): an attempt is something someone did
+WORD_GATE_NEEDS: dict[str, frozenset[str]] = {"attempt": ACTED}
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
@@ -99,6 +104,7 @@ class Picked:
     score: float
     hedged: bool = False
     follow: int | None = None
+    by_words: bool = False  # proposed by the word gate, not the cue gate: gives way to a cue rule's find
 
 
 @dataclass(slots=True)
@@ -278,38 +284,82 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
     reading = ConversationReading(found)
     # a sentence's verdict depends on its features and text only: asked once for each distinct one
     # (5,000 "- x" lines are a handful, not 15,000 vetoes and scores)
-    verdicts: dict[tuple[str, frozenset[str], str], float | None] = {}
+    verdicts: dict[tuple[str, frozenset[str], str], tuple[float, float, bool] | None] = {}
+    found_sentences = found
 
-    def verdict(kind: str, s: Sentence) -> float | None:
+    def candidate(kind: str, s: Sentence) -> tuple[float, float, bool] | None:
+        """(score, the threshold it must reach, proposed by the word gate), or None: never this kind."""
         key = (kind, s.features, s.text)
         if key not in verdicts:
-            acted = bool(s.features & SAYS[kind]) and (kind != "attempt" or bool(s.features & FAILED))
-            head = models.heads.get(kind, NEVER)
-            verdicts[key] = head.probability(s.features) if acted and not vetoed(kind, s) else None
+            verdicts[key] = _candidate(models, kind, s)
         return verdicts[key]
 
+    def verdict(kind: str, s: Sentence) -> float | None:
+        found = candidate(kind, s)
+        return None if found is None else found[0]
+
+    def sure(kind: str, i: int) -> Picked | None:
+        found = candidate(kind, found_sentences[i])
+        if found is None or found[0] < found[1]:
+            return None
+        return Picked(i, found[0], by_words=found[2])
+
     for kind in ("cause", "fix"):
-        model, best = models.heads.get(kind, NEVER), None
-        for i, s in enumerate(found):
-            p = verdict(kind, s)
-            if p is not None and p >= model.threshold and (best is None or p >= best.score):  # the later of equals
-                best = Picked(i, p, hedged=kind == "cause" and "hedge" in s.features)
-        if kind == "fix" and best is not None and _only_a_state(found[best.sentence]):
+        best: Picked | None = None
+        for i in range(len(found)):
+            picked = sure(kind, i)
+            if picked is None or (best is not None and picked.by_words and not best.by_words):
+                continue  # the cue gate's picks first; the word gate's only where it has none
+            if best is None or (best.by_words and not picked.by_words) or picked.score >= best.score:
+                best = picked  # the later of equals
+        if best is not None and kind == "cause":
+            best.hedged = "hedge" in found[best.sentence].features
+        if kind == "fix" and best is not None and _only_a_state(found[best.sentence], best.by_words):
             best = _what_worked(found, best, verdict)
         setattr(reading, kind, best)
-    model = models.heads.get("attempt", NEVER)
+    keep = models.heads.get("attempt", NEVER).keep
     for i, s in enumerate(found):
         # an attempt is something someone did: "the build fails to start", no action said, is a symptom
-        p = verdict("attempt", s)
-        if p is not None and p >= model.threshold and len(reading.attempts) < model.keep:
-            follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
-            reading.attempts.append(Picked(i, p, follow=follow))
+        picked = sure("attempt", i)
+        if picked is not None and len(reading.attempts) < keep:
+            picked.follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
+            reading.attempts.append(picked)
     return reading
 
 
-def _only_a_state(sentence: Sentence) -> bool:
+def _candidate(models: SentenceModel, kind: str, s: Sentence) -> tuple[float, float, bool] | None:
+    """A sentence the cue gate opens for (`SAYS`, and for an attempt `FAILED`) is scored by its
+    kind's head; one it does not, by the kind's word gate (the head "<kind>_words" over the
+    sentence's words and word pairs, bot/reader/sentences.py `word_features`), when the model has
+    one and it is sure enough. Never one the vetoes rule out."""
+    if vetoed(kind, s):
+        return None
+    head = models.heads.get(kind, NEVER)
+    if cue_gated(kind, s):
+        return head.probability(s.features), head.threshold, False
+    gate = models.heads.get(f"{kind}_words")
+    if gate is None or (kind in WORD_GATE_NEEDS and not s.features & WORD_GATE_NEEDS[kind]):
+        return None
+    p = gate.probability(words_of(s.text))
+    return (p, gate.threshold, True) if p >= gate.threshold else None
+
+
+def cue_gated(kind: str, s: Sentence) -> bool:
+    """The sentence says something of its kind in cue words (`SAYS`; an attempt also `FAILED`)."""
+    return bool(s.features & SAYS[kind]) and (kind != "attempt" or bool(s.features & FAILED))
+
+
+@lru_cache(maxsize=MAX_SENTENCES)
+def words_of(text: str) -> tuple[str, ...]:
+    return tuple(word_features(text))
+
+
+def _only_a_state(sentence: Sentence, by_words: bool = False) -> bool:
     """ "That worked", "works now, thanks", "the capacity is coming back online": says it is fixed,
-    names nothing that was done."""
+    names nothing that was done. What the word gate proposes names no cue at all: a state only when
+    it says one in so many words."""
+    if by_words:
+        return bool(CHAT_STATE.search(sentence.text))
     if sentence.features & CONTENT:
         return False
     return "how_fixed" not in sentence.features or bool(CHAT_STATE.search(sentence.text))

@@ -72,15 +72,23 @@ def _stem(word: str) -> str:
     return word
 
 
-def features(candidate: Candidate) -> list[str]:
-    text = candidate.text[:MAX_SENTENCE_CHARS]
-    words = [_stem(w) for w in _WORD.findall(text.lower())[:_WORDS_PER_SENTENCE]]
+def word_features(text: str) -> list[str]:
+    """A sentence's crude-stemmed words ("w:restart") and word pairs ("b:restart_the") from its
+    first `_WORDS_PER_SENTENCE` words: what the sentence says, beyond any cue word."""
+    words = [_stem(w) for w in _WORD.findall(text[:MAX_SENTENCE_CHARS].lower())[:_WORDS_PER_SENTENCE]]
     found = [f"w:{w}" for w in words]
     found += [f"b:{a}_{b}" for a, b in zip(words, words[1:], strict=False)]
+    return found
+
+
+def features(candidate: Candidate) -> list[str]:
+    text = candidate.text[:MAX_SENTENCE_CHARS]
+    found = word_features(text)
+    words = sum(1 for f in found if f.startswith("w:"))
     found += [f"cue:{name}" for name, pattern in _CUES.items() if pattern.search(text)]
     found.append(f"sec:{candidate.section}")
     found.append(f"pos:{min(int(candidate.position * 5), 4)}")
-    found.append(f"len:{min(len(words) // 10, 4)}")
+    found.append(f"len:{min(words // 10, 4)}")
     return list(dict.fromkeys(found))
 
 
