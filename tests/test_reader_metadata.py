@@ -49,6 +49,8 @@ def imported(text: str):  # noqa: ANN201 - a MemoryDraft
         "11:17 AM — All clear given for datahub.example.edu",
         "We gave the all-clear at 11:35.",
         "The API and CLI remain functional.",
+        "The data center provider continue to work towards resolving the problem.",
+        "We are working to get the remaining ones back online.",
     ],
 )
 def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None:

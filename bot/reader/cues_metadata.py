@@ -181,6 +181,10 @@ STATUS_BOILERPLATE = re.compile(
     r"we (?:will|'ll) (?:provide|post|share) (?:an? |further |more )?updates?|(?:subscribe|sign up) (?:to|for) updates|"
     r"a fix has been implemented and we are monitoring|we are (?:still |currently )?experiencing|"
     r"not (?:service|customer|user)[- ]impacting|an investigation is (?:ongoing|under ?way|in progress)|"
+    # work under way that names no step ("The data center provider continue to work towards resolving the problem",
+    # "we are working to get the remaining ones back online")
+    r"(?:are|is|continues?|remains?) (?:still |actively |currently )?(?:working|continuing to work|to work) (?:to|towards|on) "
+    r"(?:\w+ )?(?:resolv|restor|fix|get|bring|mitigat|recover)\w*|"
     # the word that it is over ("All clear given for datahub", "an all-clear signalled at 11:35"), naming no action
     r"all[- ]clear (?:was |has been |is )?(?:given|signall?ed|sounded|declared|issued|called)|"
     r"(?:gave|give|giving|signall?ed|sounded|declared|issued|called) (?:the |an )?all[- ]clear)\b",
