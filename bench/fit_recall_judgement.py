@@ -321,6 +321,15 @@ async def replayed(corpus: Path) -> list[CaseResult]:
     return list(report.results)
 
 
+def _sure_from(value: str, parser: argparse.ArgumentParser) -> float | None:
+    if value.lower() == "none":
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        parser.error(f"--sure-from takes a relevance or 'none', not {value!r}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("eval_dir", type=Path, nargs="?", help="the eval/ folder: its first reports are the corpus")
@@ -329,7 +338,9 @@ def main() -> int:
         "--write", action="store_true", help=f"store the model fitted on both folds in {JUDGEMENT_PATH}"
     )
     parser.add_argument("--features", help="comma-separated names of judgement.FEATURES the model reads")
-    parser.add_argument("--sure-from", type=float, help="relevance that posts a thread whatever the probability")
+    parser.add_argument(
+        "--sure-from", help="relevance that posts a thread whatever the probability, or 'none' for no such rule"
+    )
     parser.add_argument("--l2", type=float, default=L2, help=f"L2 penalty of the logistic fit (default {L2})")
     parser.add_argument(
         "--nested", choices=("A", "B"),
@@ -362,7 +373,7 @@ def main() -> int:
     if unknown := set(names) - set(FEATURES):
         parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
     mode = "semantic" if meaning else "lexical"
-    sure = args.sure_from if args.sure_from is not None else shipped.get("sure_from", SURE_FLOOR)
+    sure = shipped.get("sure_from", SURE_FLOOR) if args.sure_from is None else _sure_from(args.sure_from, parser)
     if args.nested:
         fold = folds[args.nested]
         print(json.dumps({"recall": mode, "nested": args.nested, "features": list(names), "l2": args.l2,

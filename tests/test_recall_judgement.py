@@ -17,6 +17,7 @@ from bot.recall.judgement import (
     JUDGEMENT_PATH,
     SERVICE_CLOSE,
     STRONG,
+    SURE_FLOOR,
     WEAK,
     by_rule,
     load_judgement,
@@ -39,7 +40,12 @@ def test_the_fitted_judgement_loads_names_known_features_and_ranks_probabilities
 
 
 def test_the_judgement_posts_a_thread_and_the_floor_fills_it_else_a_weak_line_names_the_closest() -> None:
-    judgement = load_judgement()
+    shipped = load_judgement()
+    # the shipped model has no sure rule (a memory with half the query's words that does not stand
+    # out posts nothing by itself); a team that sets one (`--sure-from`) gets a thread from it
+    assert shipped.sure_from is None
+    assert shipped.tiers([shipped.weak_from / 2] * 2, [0.9, 0.6]) == [BELOW, BELOW]
+    judgement = replace(shipped, sure_from=SURE_FLOOR)
     sure, floor = judgement.sure_from, judgement.floor
     assert sure is not None and floor < sure
     strong, weak, nothing = judgement.strong_from, judgement.weak_from, judgement.weak_from / 2
@@ -115,9 +121,14 @@ def test_what_made_a_tier_is_named_when_the_probability_did_not() -> None:
     none = (BELOW, None)
     assert judgement.rule_behind(STRONG, strong, 0.0, none) is None  # the probability did
     assert judgement.rule_behind(WEAK, weak, 0.0, none) is None and judgement.rule_behind(BELOW, 0.0, 0.9, none) is None
+    # the same alert or the same error signature posts a thread whatever the probability (no sure rule)
+    assert rule_of(0.1, {"same_alert": 1.0})[0] == rule_of(0.1, {"signature": 1.0})[0] == STRONG
+    assert rule_of(0.1, {"same_alert": 0.0, "signature": 0.0})[0] == BELOW
     cause = rule_of(0.1, {"cause": CAUSE_SURE})
     assert cause[0] == STRONG and judgement.rule_behind(STRONG, nothing, 0.1, cause) == cause[1]
-    assert "half the query's evidence" in str(judgement.rule_behind(STRONG, nothing, judgement.sure_from, none))
+    assert "half the query's evidence" in str(
+        replace(judgement, sure_from=SURE_FLOOR).rule_behind(STRONG, nothing, SURE_FLOOR, none)
+    )
     assert "over the floor" in str(judgement.rule_behind(STRONG, nothing, judgement.floor, none))
     assert "closest 3" in str(judgement.rule_behind(WEAK, nothing, 0.0, none))
     service = rule_of(SERVICE_CLOSE, {"same_service": 1.0})
