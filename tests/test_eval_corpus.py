@@ -162,3 +162,38 @@ def test_sentence_labels_quote_their_documents_and_stay_in_fold_a() -> None:
             assert s["kind"] != "action" or s["outcome"] in OUTCOMES, (row["file"], s)
             wrong += [(row["file"], q) for q in (s["quote"], s.get("outcome_quote", "")) if q and q not in text]
     assert not wrong, wrong
+
+
+CONVERSATION_KINDS = STATEMENT_KINDS | {"cause", "found", "fix", "other"}
+ASSERTIONS = {"asserted", "hedged", "negated"}
+
+
+def test_conversation_sentence_labels_quote_their_messages_and_stay_in_fold_a() -> None:
+    """eval/conversations/statements.jsonl (issue 23): each fold-A conversation labelled message by
+    message (causes asserted/hedged/negated, how found, the fix, actions and their outcomes), by a
+    person before any reader ran on it. A quote that is not in its message would silently score as
+    a miss; an outcome quote must come from that message or a later one (a reply that refers back)."""
+    folds = {label["file"]: label["fold"] for label in _truth(CONVERSATIONS)}
+    rows = [json.loads(line) for line in (CONVERSATIONS / "statements.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert {r["file"] for r in rows} == {f for f, fold in folds.items() if fold == "A"} and len(rows) == len(
+        {r["file"] for r in rows}
+    )
+    wrong = []
+    for row in rows:
+        assert row["fold"] == "A", row["file"]
+        texts = [
+            " ".join(m["text"].lower().split())
+            for m in json.loads((CONVERSATIONS / row["file"]).read_text())["messages"]
+        ]
+        for s in row["statements"]:
+            assert s["kind"] in CONVERSATION_KINDS, (row["file"], s)
+            assert (s["kind"] == "action") == ("outcome" in s), (row["file"], s)
+            assert s["kind"] != "action" or s["outcome"] in OUTCOMES, (row["file"], s)
+            assert (s["kind"] == "cause") == (s.get("assertion") in ASSERTIONS), (row["file"], s)
+            if s["quote"] != s["quote"].lower() or s["quote"] not in texts[s["message"]]:
+                wrong.append((row["file"], s["message"], s["quote"]))
+            if s.get("outcome_quote") and s["outcome_quote"] not in " ".join(texts[s["message"] :]):
+                wrong.append((row["file"], s["message"], s["outcome_quote"]))
+    assert not wrong, wrong
+    kinds = {s["kind"] for r in rows for s in r["statements"]}
+    assert {"cause", "fix", "found", "action"} <= kinds
