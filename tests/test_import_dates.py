@@ -61,3 +61,36 @@ def test_a_timeline_entry_with_a_footnote_mark_is_still_an_entry() -> None:
         "- 2024-06-28[^2]:\n    the token is reported and revoked\n\n[^1]: from the registry's logs\n"
     )
     assert _day(text) == "2023-03-03"
+
+
+def test_a_report_titled_on_the_day_it_was_handled_takes_the_timeline_s_first_day_of_trouble() -> None:
+    text = (
+        "# 2024-04-11: Uploads not processed\n\n## Summary\n\nNew uploads did not appear in the catalogue.\n\n"
+        "## Timeline\n\n- 2024-04-09 @ 18:56, Dana posts on GitHub that uploads are broken\n"
+        "- 2024-04-10 @ 09:00, investigation by Lee\n- 2024-04-11 @ 14:00, the queue worker is restarted, uploads appear\n"
+    )
+    assert _day(text) == "2024-04-09"
+
+
+def test_a_timeline_that_opens_with_a_change_or_a_report_of_a_bug_keeps_the_report_s_day() -> None:
+    change = (
+        "# 2024-04-11: Uploads not processed\n\n## Timeline\n\n"
+        "**2024-04-02**\n\n- 10:00 the worker's memory limit is lowered to 1G. Everything seems fine.\n\n"
+        "**2024-04-11**\n\n- 08:00 uploads fail with out-of-memory errors\n"
+    )
+    bounty = (
+        "# Chain split 2024-04-11 post mortem\n\n## Timeline\n\n"
+        "- 2024-04-02: a researcher submitted a bounty report. Investigation started, root cause identified.\n"
+        "- 2024-04-11: the bug is exploited and a minority of nodes split off\n"
+    )
+    assert _day(change) == "2024-04-11"
+    assert _day(bounty) == "2024-04-11"
+
+
+def test_a_date_in_a_log_quoted_in_the_timeline_is_not_the_day_it_began() -> None:
+    text = (
+        "# 2024-04-11: Uploads not processed\n\n## Timeline\n\n"
+        '```\nApr 02 20:55:30 worker-3 uploader[12]: level=error msg="upload failed"\n```\n\n'
+        "- 2024-04-11 08:00 uploads fail with out-of-memory errors\n"
+    )
+    assert _day(text) == "2024-04-11"

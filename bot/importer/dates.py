@@ -10,6 +10,8 @@ from typing import Any
 
 import dateparser
 
+from bot.reader.cues import FAILURE_WORDS, FOUND_BY
+
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d{2}"
@@ -39,6 +41,12 @@ _SETTINGS: dict[str, Any] = {
     "DATE_ORDER": "MDY",
     "REQUIRE_PARTS": ["day", "month", "year"],
 }
+# "the date the issue started", "errors began": the trouble itself began ("Investigation started" is
+# not it: that is the response)
+_TROUBLE_BEGAN = re.compile(
+    r"\b(?:issues?|problems?|outage|incident|errors?|failures?|trouble|downtime)\s+(?:\w+\s+)?(?:start(?:ed|s)|beg[au]n)\b",
+    re.I,
+)
 _HH_MM = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?", re.I)
 
 
@@ -126,3 +134,29 @@ def at_time_of(day: datetime, entry_time: str, *, not_before: datetime | None = 
     if not_before is not None and moment < not_before:
         moment += timedelta(days=1)
     return moment
+
+
+# how much of a timeline's first day is read for a word that something went wrong, and how far in
+# the timeline its first day is looked for (a timeline opens with its first day)
+DAY_TEXT_CHARS = 600
+TIMELINE_HEAD_CHARS = 4000
+
+
+def first_day_gone_wrong(timeline: str, year: int | None = None) -> list[datetime]:
+    """The timeline's first day, when what is told under it says something went wrong, was
+    reported or began ("2022-09-21 @ 18:56, Fred posts on Github that search is broken"; a day
+    heading, then "Multiple users report invalid block issues"): the day the incident began,
+    which a report titled or dated on the day it was handled comes after. A first day that tells
+    only a change ("RAM per student is reduced … Life seems fine") is not it: a trigger, not yet
+    the incident. [] when there is none."""
+    head = timeline[:TIMELINE_HEAD_CHARS]
+    spans = dated_spans(head, year=year)
+    if not spans:
+        return []
+    first, start = spans[0]
+    following = [s for moment, s in spans[1:] if moment.date() != first.date()]
+    told = head[start : min([*following, start + DAY_TEXT_CHARS])]
+    # naming the root cause says what it was, not that something went wrong that day (a bug report
+    # days before the outage: "submitted a bounty report … root cause identified")
+    went_wrong = any(m.group(0).lower() != "root cause" for m in FAILURE_WORDS.finditer(told))
+    return [first] if went_wrong or FOUND_BY.search(told) or _TROUBLE_BEGAN.search(told) else []

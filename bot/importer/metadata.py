@@ -17,9 +17,10 @@ from datetime import datetime, timedelta
 from pathlib import PurePath
 from typing import Any
 
-from bot.importer.dates import at_time_of, dated_spans, find_date, find_dates, parse_date
+from bot.importer.dates import at_time_of, dated_spans, find_date, find_dates, first_day_gone_wrong, parse_date
 from bot.importer.document import Document, outside_code, plain
 from bot.importer.drafts import is_placeholder
+from bot.importer.section_text import join_lines
 from bot.importer.timeline import Entry
 from bot.importer.vocabulary import normalize_heading, section_kind
 from bot.reader.cues import FAILURE_WORDS
@@ -267,7 +268,9 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
             fields.put("occurred_at", dates[0], f"the first date in {origin}")
     if published is not None:
         fields.put("occurred_at", published, "front matter 'date' (when the post was published)")
-    _earlier_start(fields, prose, year)
+    # the timeline as told, without its code: a date in a quoted log line is not a day it tells
+    timeline = "\n\n".join(join_lines(outside_code(s.lines)) for s in doc.of_kind("timeline"))
+    _earlier_start(fields, prose, year, timeline)
     start: datetime | None = fields.values.get("occurred_at")
     if start is None or not entries or "resolved_at" in fields.values:
         return
@@ -277,14 +280,15 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
         fields.put("resolved_at", end, f"timeline entry {last.when!r}")
 
 
-def _earlier_start(fields: FoundFields, prose: str, year: int | None) -> None:
+def _earlier_start(fields: FoundFields, prose: str, year: int | None, timeline: str) -> None:
     """A document's own date gives way to an earlier day its opening text says the incident began
-    on, within EARLIER_START_DAYS before it."""
+    on, or its timeline's first day when that day's entries say something went wrong or was
+    reported, within EARLIER_START_DAYS before it."""
     stated: datetime | None = fields.values.get("occurred_at")
     origin = fields.origins.get("occurred_at", "")
     if stated is None or not origin.lower().startswith(_DOCUMENT_DATE_ORIGINS):
         return
-    said = _said_start(prose, year or stated.year)
+    said = _said_start(prose, year or stated.year) + first_day_gone_wrong(timeline, year or stated.year)
     earlier = [d for d in said if stated - timedelta(days=EARLIER_START_DAYS) <= d < stated - timedelta(days=1)]
     if earlier:
         fields.values["occurred_at"] = min(earlier)
