@@ -1,0 +1,83 @@
+r"""What reads like a fix but names no step that fixed it: a section of the one vocabulary
+(bot/reader/cues.py, kept apart for length only), used by bot/reader/fix.py.
+
+- Work still under way ("we are working with the data centre provider to restore service", "work
+  continues with restoring affected pods", "connectivity is being restored", "we hope to have the
+  remaining nodes restored soon"): a status page's progress line, not a step that was taken.
+- A fix word said not to have happened ("a certificate that had not been renewed", "the firewall
+  was not re-enabled after the reboot", "has not been patched yet"): that is a cause, not the fix.
+- The state said once it is over, with the incident as its subject and nothing after it that says
+  how ("The issue affecting cluster launches has been resolved.", "We believe the issue around DNS
+  records is fixed."). `STATE_ONLY` (cues_metadata.py) keeps the shorter "All services back to
+  normal."; this one is the longer subject a status page names its incident by.
+
+Patterns are linear in the text (bounded repeats only); the readers cap the text first.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FIX_WORD = r"(?:resolv|restor|fix|mitigat|recover|repair|re-?energi[sz])\w*"
+_WORDS = r"(?:[\w'’(),-]+\s+)"
+FIX_UNDER_WAY = re.compile(
+    # a verb of ongoing effort, then (a few words on) "to / on / towards / with" and the fix word
+    r"\b(?:working|workking|continu(?:e|es|ing)|progressing|trying|efforts?|striving|hop(?:e|es|ing)|aim(?:s|ing)?|"
+    r"work (?:is |are )?(?:continu\w*|progress\w*|ongoing))\s+"
+    + _WORDS
+    + r"{0,6}?(?:to|on|towards?|with|at)\s+"
+    + _WORDS
+    + r"{0,2}?"
+    + _FIX_WORD
+    + r"|\b(?:is|are)\s+(?:still\s+|now\s+|currently\s+)?being\s+"
+    + _FIX_WORD
+    # "the work to recover the affected virtual machines is ongoing", "restoration is under way"
+    + r"|\b(?:work|restoration|recovery|efforts?)\s+"
+    + _WORDS
+    + r"{0,10}?(?:is|are|remains?)\s+(?:still\s+)?(?:ongoing|under ?way|in progress|progressing|continuing)\b"
+    # "we hope to have these remaining nodes restored soon", "awaiting confirmation … restoration of service"
+    + r"|\b(?:hope|expect|aim|plan)\w* to (?:have|get)\s+"
+    + _WORDS
+    + r"{0,6}?"
+    + _FIX_WORD
+    + r"|\b(?:await\w*|waiting (?:for|on))\s+"
+    + _WORDS
+    + r"{0,10}?"
+    + _FIX_WORD
+    # "workloads are now recovering", "error rates are returning to normal": under way, no step named
+    + r"|\b(?:is|are)\s+(?:now\s+|still\s+|slowly\s+|gradually\s+|steadily\s+)?(?:recovering|coming back|returning to normal)\b",
+    re.I,
+)
+# a fix word with a negation a few words before it ("had not been renewed", "was not reenabled across
+# reboots", "hasn't been fully discovered yet or patched"): a state, after was / has / had; "did not
+# resolve it" is an outcome (a failed attempt), "was not resolved until we …" names the step
+FIX_NOT_DONE = re.compile(
+    r"\b(?:was|were|is|are|has|have|had|been)\s*(?:not|never|n't)\s+(?:(?!until\b|till\b|before\b|after\b|once\b|when\b|but\b)[\w'-]+\s+){0,4}?"
+    r"(?:renew|re-?enabl|patch|updat|fix|restor|repair|rotat|revok|resolv|mitigat|remov|delet)\w*\b"
+    r"(?![^.;]{0,120}\b(?:until|till|unless)\b)",
+    re.I,
+)
+# The incident or what it hit named as the subject, then "has been resolved / restored" and nothing
+# that says how ("All customer workload has been restored.", "**Update: 23:17** - Connectivity has
+# been restored"); "… restored from the snapshot", "… resolved by restarting" name the step.
+_STATE_PREFIX = (
+    r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40})?(?:\{\{[<%][^{}]{0,80}[>%]\}\}\s*)?"
+    r"(?:[\d/:.T -]{4,25}(?:utc|gmt|z)?\s*(?:—|–|-|:)\s*)?"
+    r"(?:we (?:believe|think|are (?:happy|pleased|glad) to (?:report|confirm|say)) (?:that )?)?"
+)
+_INCIDENT_NOUN = (
+    r"(?:issues?|problems?|incidents?|errors?|outages?|disruptions?|services?|workloads?|connectivity|access|"
+    r"functionality|performance|systems?|everything|instances?|resources?|clusters?|nodes?|power)"
+)
+STATE_OF_THE_INCIDENT = re.compile(
+    _STATE_PREFIX + r"(?:(?:all|most|some|the majority|the rest|the remainder|\d+ ?%)\s+of\s+)?"
+    r"(?:(?:all|the|this|these|that|our|affected|customer|remaining)\s+){0,3}(?:[\w-]+\s+){0,2}?"
+    + _INCIDENT_NOUN
+    + r"\b(?:[^.;:]{0,80}?)\s+"
+    r"(?:has|have|had|is|are|was|were)\s+(?:(?:now|all|fully|been|also|identified and|(?:\w+ )?transitory and)\s+){0,3}"
+    r"(?:resolved|fixed|mitigated|cleared|addressed|gone|restored|recovered|resumed|back (?:up|online|to normal)|"
+    r"returned to normal)\b"
+    r"(?![^.;]{0,120}\b(?:by|after|via|from|thanks|because|due|following|once|when|with|using|through)\b)"
+    r"[^.;!]{0,120}[.!]?\s*$",
+    re.I,
+)

@@ -1,0 +1,47 @@
+"""What is no fix, whatever its words: a step that did not work, work still under way, a fix word
+said not to have happened, the state said once it is over. Precision first: an empty fix beats a
+wrong one (the next responder would repeat a step that did nothing). The words are the vocabulary's
+(bot/reader/cues_fix.py, cues.py); the importer runs every fix it found through `without_non_fixes`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.reader.cues import DID_NOT_WORK, FIX, SAYS_IT_FAILED
+from bot.reader.cues_fix import FIX_NOT_DONE, FIX_UNDER_WAY, STATE_OF_THE_INCIDENT
+from bot.reader.narrative import _clauses as clauses
+from bot.reader.narrative import attempts_in
+
+_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'*`\[@])")
+_MAX_SENTENCE_CHARS = 1_000  # a sentence is judged on its first 1,000 characters
+
+
+def names_no_step(sentence: str) -> bool:
+    """True when `sentence` reads like a fix but tells no step that fixed it: "restarting the pods did
+    not help", "we are working with our provider to restore service", "the certificate had not been
+    renewed", "The issue affecting launches has been resolved."."""
+    said = sentence.strip()[:_MAX_SENTENCE_CHARS]
+    if STATE_OF_THE_INCIDENT.match(said):
+        return True
+    for frame in (FIX_UNDER_WAY, FIX_NOT_DONE):  # the fix word only inside the frame: nothing done named
+        if frame.search(said) and not FIX.search(frame.sub(" ", said)):
+            return True
+    if attempts_in(said):  # told as a failed attempt, and every clause of it says it failed
+        return all(_failed(c) for c in clauses(said))
+    return False
+
+
+def _failed(clause: str) -> bool:
+    # SAYS_IT_FAILED too: "…, it didn't." ends in a full stop, where DID_NOT_WORK's closing \b cannot match
+    return bool(DID_NOT_WORK.search(clause) or SAYS_IT_FAILED.search(clause))
+
+
+def without_non_fixes(text: str) -> str:
+    """A fix's text without the sentences that name no step (`names_no_step`); "" when none is left."""
+    kept_lines = []
+    for line in text.split("\n"):
+        kept = [p for p in _LINE_SENTENCES.split(line) if not names_no_step(p)]
+        if kept:
+            kept_lines.append(" ".join(kept))
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()

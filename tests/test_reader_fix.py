@@ -1,0 +1,87 @@
+"""What is stored as the fix: a step that fixed it, never a line that names none (what an importing
+team would see in the stored memory)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.importer.markdown import parse_markdown
+from bot.reader.fix import names_no_step
+
+
+def imported(text: str):  # noqa: ANN201 - a MemoryDraft
+    return parse_markdown(text, team_id="T", incident_id="pm-1", name="2024-05-02-queue.md")
+
+
+def status_page(*updates: str) -> str:
+    """A status page's entry: front matter, then its updates, newest first."""
+    body = "\n\n---\n\n".join(f"2024-05-02 1{i}:00:00 UTC\n\n{u}" for i, u in enumerate(updates))
+    return f"---\ntitle: Queue workers degraded\nseverity: disrupted\nresolved: true\n---\n\n{body}\n"
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        "We are working with the hosting company to restore the queue workers.",
+        "Work continues on restoring the remaining queue workers.",
+        "The queue workers are being restored one by one.",
+        "We hope to have the remaining workers restored within the hour.",
+        "The problem with the queue workers has been resolved.",
+        "We believe the issue affecting job processing is now fixed.",
+        "All affected workloads have been recovered.",
+        "Job processing is now recovering.",
+    ],
+)
+def test_a_status_page_line_that_names_no_step_is_never_the_stored_fix(update: str) -> None:
+    draft = imported(status_page(update, "Jobs are piling up in the queue and are not processed."))
+    assert draft.resolution is None  # empty is honest: the page never says what fixed it
+
+
+def test_a_status_page_line_that_names_the_step_is_the_stored_fix() -> None:
+    draft = imported(
+        status_page(
+            "The problem has been resolved by moving the queue to a new disk.",
+            "Jobs are piling up in the queue and are not processed.",
+        )
+    )
+    assert "moving the queue to a new disk" in draft.resolution
+
+
+def test_a_step_that_did_not_work_is_never_the_stored_fix() -> None:
+    draft = imported(
+        "# Queue outage\n\nJobs piled up overnight and the workers were down. We rolled back the scheduler to see if it would help, it didn't.\n"
+    )
+    assert not draft.resolution or "rolled back the scheduler" not in draft.resolution
+
+
+def test_the_step_that_worked_stays_beside_those_that_did_not() -> None:
+    draft = imported(
+        "# Queue stuck\n\nJobs piled up overnight.\n\n## Resolution\n\n"
+        "Restarting the workers did not help, nor did the rollback; purging the dead letters did.\n"
+    )
+    assert "purging the dead letters did" in draft.resolution
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The firewall was not re-enabled after the kernel upgrade.",  # a cause: what was not done
+        "The TLS certificate had not been renewed since March.",
+        "Connectivity has been restored.",
+    ],
+)
+def test_a_fix_word_in_a_cause_or_a_state_names_no_step(sentence: str) -> None:
+    assert names_no_step(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We re-enabled the firewall and the errors stopped.",
+        "The outage was not resolved until we renewed the certificate.",
+        "The database has been restored from last night's snapshot.",
+        "Service has been restored after we failed over to the replica.",
+    ],
+)
+def test_a_step_that_fixed_it_is_kept(sentence: str) -> None:
+    assert not names_no_step(sentence)
