@@ -94,3 +94,9 @@ def test_a_date_in_a_log_quoted_in_the_timeline_is_not_the_day_it_began() -> Non
         "- 2024-04-11 08:00 uploads fail with out-of-memory errors\n"
     )
     assert _day(text) == "2024-04-11"
+
+
+def test_a_numeric_date_written_day_first_is_read_the_way_the_file_name_dates_it() -> None:
+    text = "# Preprod down\n\n**Date**: 03/10/2021\n\n**Summary**: the preprod containers crashed after a storage change.\n"
+    assert _day(text, name="2021-10-03-preprod-down.md") == "2021-10-03"
+    assert _day(text, name="preprod-down.md") == "2021-03-10"  # nothing says which: month first, as before

@@ -87,6 +87,21 @@ def parse_date(value: Any) -> datetime | None:
     return find_date(text)
 
 
+_NUMERIC = re.compile(rf"\s*(\d{{1,2}})([-/.])(\d{{1,2}})\2({_YEAR})\b")
+
+
+def other_reading(value: Any) -> datetime | None:
+    """The other way to read a numeric date whose day and month could be either ("03/10/2021": March
+    10th read month first, October 3rd day first), or None when only one reading is a date."""
+    match = _NUMERIC.match(value) if isinstance(value, str) else None
+    if match is None or int(match[1]) > 12 or int(match[3]) > 12 or match[1] == match[3]:
+        return None
+    try:  # parse_date reads it month first (DATE_ORDER): the other reading is day first
+        return datetime(int(match[4]), int(match[3]), int(match[1]), tzinfo=UTC)
+    except ValueError:
+        return None
+
+
 def find_dates(text: str, *, year: int | None = None) -> list[datetime]:
     """Every date written in `text`, in order: full dates (day, month and year), and with `year`
     also a month and day alone ("On Saturday, December 17th"), in that year. Links are skipped:

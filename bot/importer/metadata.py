@@ -17,7 +17,15 @@ from datetime import datetime, timedelta
 from pathlib import PurePath
 from typing import Any
 
-from bot.importer.dates import at_time_of, dated_spans, find_date, find_dates, first_day_gone_wrong, parse_date
+from bot.importer.dates import (
+    at_time_of,
+    dated_spans,
+    find_date,
+    find_dates,
+    first_day_gone_wrong,
+    other_reading,
+    parse_date,
+)
 from bot.importer.document import Document, outside_code, plain
 from bot.importer.drafts import is_placeholder
 from bot.importer.section_text import join_lines
@@ -224,12 +232,20 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
     nearer the dates the text names. `resolved_at`: the last timeline entry."""
     published: datetime | None = None
     record = is_incident_record(doc)
+    file_date = find_date(PurePath(name).stem.replace("_", " "))
+    title_date = find_date(doc.title or "")
     for field in ("occurred_at", "resolved_at"):
         if field in fields.values:
             origin = fields.origins.pop(field)
-            moment = parse_date(fields.values.pop(field))
+            value = fields.values.pop(field)
+            moment = parse_date(value)
             if moment is None:
                 continue
+            other = other_reading(value)  # "03/10/2021": the reading the file name or the title agrees with
+            if other is not None and any(
+                d is not None and abs(d - other) <= timedelta(days=1) for d in (file_date, title_date)
+            ):
+                moment = other
             key = origin.removeprefix("front matter ").strip("'")
             if (
                 field == "occurred_at"
@@ -240,8 +256,6 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
                 published = moment
                 continue
             fields.put(field, moment, origin)
-    file_date = find_date(PurePath(name).stem.replace("_", " "))
-    title_date = find_date(doc.title or "")
     if (
         title_date is None and (published or file_date) is not None
     ):  # "Outage on March 5": the year is the file's or the post's
