@@ -100,3 +100,22 @@ def test_a_numeric_date_written_day_first_is_read_the_way_the_file_name_dates_it
     text = "# Preprod down\n\n**Date**: 03/10/2021\n\n**Summary**: the preprod containers crashed after a storage change.\n"
     assert _day(text, name="2021-10-03-preprod-down.md") == "2021-10-03"
     assert _day(text, name="preprod-down.md") == "2021-03-10"  # nothing says which: month first, as before
+
+
+def test_a_report_that_names_no_day_of_its_own_is_not_dated_by_an_edit_a_deadline_or_a_log_line() -> None:
+    edited = (
+        "# Database outage\n\n_Last edited 2024-06-20_\n\n## Summary\n\n"
+        "The database was down for two hours on 2024-06-03 after its disk filled.\n"
+    )
+    logged = (
+        "# Database outage\n\n## Summary\n\nThe database was down.\n\n"
+        "```\n2019-01-01 00:00:00 ERROR disk full\n```\n\nOn 2024-06-03 the disk filled.\n"
+    )
+    deadline = "# Database outage\n\n## Summary\n\nThe database was down. We will add a disk alert by 2024-07-01.\n"
+    published = (
+        "# Database outage\n\nPublished 2024-06-20 by Sam\n\n## Summary\n\nThe database was down for two hours.\n"
+    )
+    assert _day(edited) == "2024-06-03"
+    assert _day(logged) == "2024-06-03"
+    assert parse_markdown(deadline, team_id="T", incident_id="INC-1", name="pm.md").occurred_at is None
+    assert _day(published) == "2024-06-20"  # the only day it names: written that day or soon after

@@ -175,3 +175,33 @@ def first_day_gone_wrong(timeline: str, year: int | None = None) -> list[datetim
     # days before the outage: "submitted a bounty report … root cause identified")
     went_wrong = any(m.group(0).lower() != "root cause" for m in FAILURE_WORDS.finditer(told))
     return [first] if went_wrong or FOUND_BY.search(told) or _TROUBLE_BEGAN.search(told) else []
+
+
+# the words just before a date that make it the document's own day (when it was written, edited,
+# published: "Last updated: 2024-06-20", "_Last edited 2024-06-20_") or a deadline ahead (a
+# follow-up's "by 2024-07-01", "Due date: …"): not the day the incident began
+_LEAD_IN_CHARS = 40
+_THE_DOCUMENT_S = re.compile(
+    r"\b(?:(?:last\s+)?(?:updated|edited|modified|revised|reviewed)|published|posted|written|created|authored)"
+    r"(?:\s+on|\s+at)?[\s:*_,(]*$",
+    re.I,
+)
+_DEADLINE = re.compile(
+    r"\b(?:by|due(?:\s+date)?|deadline|no\s+later\s+than|(?:scheduled|planned|targeted)\s+for|target\s+date|eta)"
+    r"[\s:*_,(]*(?:the\s+)?$",
+    re.I,
+)
+
+
+def incident_dates(text: str, *, year: int | None = None) -> tuple[list[datetime], list[datetime]]:
+    """find_dates' dates of `text` in order, without deadlines, split in two: the ones that may tell
+    when the incident happened, and the document's own (last updated, published) — a last resort."""
+    told: list[datetime] = []
+    own: list[datetime] = []
+    for moment, start in dated_spans(text, year=year):
+        line_start = text.rfind("\n", 0, start) + 1
+        before = text[max(line_start, start - _LEAD_IN_CHARS) : start]
+        if _DEADLINE.search(before):
+            continue
+        (own if _THE_DOCUMENT_S.search(before) else told).append(moment)
+    return told, own

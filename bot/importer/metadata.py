@@ -23,12 +23,13 @@ from bot.importer.dates import (
     find_date,
     find_dates,
     first_day_gone_wrong,
+    incident_dates,
     other_reading,
     parse_date,
 )
 from bot.importer.document import Document, outside_code, plain
 from bot.importer.drafts import is_placeholder
-from bot.importer.section_text import join_lines
+from bot.importer.section_text import join_lines, section_text
 from bot.importer.timeline import Entry
 from bot.importer.vocabulary import normalize_heading, section_kind
 from bot.reader.cues import FAILURE_WORDS
@@ -275,7 +276,11 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
     for text, origin in ((timeline_text, "the timeline"), (prose, "the text")):
         if "occurred_at" in fields.values:
             break
-        dates = find_dates(text, year=year)
+        if origin == "the text":  # told outside code, not a deadline ahead; the document's own day last
+            told, own = incident_dates(_without_code(doc), year=year)
+            dates = told or own
+        else:
+            dates = find_dates(text, year=year)
         if published is not None:  # the earliest day it names before the post, within two years
             dates = sorted(d for d in dates if published - timedelta(days=730) <= d <= published + timedelta(days=1))
         if dates:
@@ -292,6 +297,16 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
     end = find_date(last.when) or at_time_of(start, last.time, not_before=start)
     if end is not None and end >= start:
         fields.put("resolved_at", end, f"timeline entry {last.when!r}")
+
+
+def _without_code(doc: Document) -> str:
+    """The document's text as `read_dates` is given it, without fenced code (a log line's date)."""
+    kept = [s for s in doc.sections if s.kind not in ("lesson", "action_items")]
+    parts = [join_lines(outside_code(doc.preamble))]
+    for section in kept:  # a section with no fence is joined once per parse already (section_text)
+        fenced = any(line.lstrip().startswith(("```", "~~~")) for line in section.lines)
+        parts.append(join_lines(outside_code(section.lines)) if fenced else section_text(section))
+    return "\n".join(parts)[:20_000]
 
 
 def _earlier_start(fields: FoundFields, prose: str, year: int | None, timeline: str) -> None:
