@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Protocol, TypeVar
 
-from bot.reader.cues import ANAPHOR, CRITIQUE, DID_NOT_WORK, PENDING, RESOLVED, SAYS_IT_FAILED, TRIED
+from bot.reader.cues import ANAPHOR, CRITIQUE, PENDING, RESOLVED, SAYS_IT_FAILED, TRIED
 from bot.reader.cues_attempts import (
     ADDRESSED,
     ASIDE,
@@ -21,12 +21,15 @@ from bot.reader.cues_attempts import (
     BEFORE_THE_INCIDENT,
     CLAUSE,
     EXPLICIT_TRY,
+    FAILED_OUTCOME,
     FAILS_BECAUSE,
     IF_IT_FAILS,
     NOTHING_NAMED,
     PARTLY_WORKED,
     QUOTED,
     REFERS_BACK,
+    REPEATED,
+    REPORTS_A_STATE,
     SENTENCE,
     TESTING_IT,
     WE_TRIED,
@@ -53,14 +56,14 @@ def resolving(entries: list[E]) -> list[E]:
     chosen: dict[int, None] = {}
     for i, entry in enumerate(entries):
         if any(
-            RESOLVED.search(c) and not DID_NOT_WORK.search(c) and not PENDING.search(c) for c in _clauses(entry.text)
+            RESOLVED.search(c) and not FAILED_OUTCOME.search(c) and not PENDING.search(c) for c in _clauses(entry.text)
         ):
             before = entries[i - 1] if i else None
             if (
                 before is not None
                 and not TRIED.search(entry.text)
                 and TRIED.search(before.text)
-                and not DID_NOT_WORK.search(before.text)
+                and not FAILED_OUTCOME.search(before.text)
             ):
                 chosen[i - 1] = None
             chosen[i] = None
@@ -75,7 +78,7 @@ def _attempt(text: str) -> dict[str, str] | None:
     # a failure said in an aside is not this action's outcome; "(it does not) manually reset the
     # node in the hope that …" opens with its outcome, not an aside
     told = (text[:1] + ASIDE.sub(" ", text[1:])).replace("*", "")  # "does *not* fix": emphasis is not a word
-    failed = DID_NOT_WORK.search(told) or SAYS_IT_FAILED.search(told)
+    failed = FAILED_OUTCOME.search(told) or SAYS_IT_FAILED.search(told)
     if len(text) < 8 or CRITIQUE.search(judged) or IF_IT_FAILS.search(judged) or not failed or ADDRESSED.search(text):
         return None
     if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text) or ANAPHOR.match(text) or AUTOMATIC.search(text):
@@ -117,10 +120,10 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
             previous
             and (REFERS_BACK.match(clause) or re.search(r"\battempt(?:ed|s)?\b", previous, re.I))
             # "Latest deploy is attempted." then "Deploying fails due to a bug": the failure of what was attempted
-            and (DID_NOT_WORK.search(clause) or (FAILS_BECAUSE.search(clause) and EXPLICIT_TRY.search(previous)))
+            and (FAILED_OUTCOME.search(clause) or (FAILS_BECAUSE.search(clause) and EXPLICIT_TRY.search(previous)))
             and (SAYS_IT_FAILED.search(clause) or not PARTLY_WORKED.search(clause))
             and TRIED.search(previous)
-            and not DID_NOT_WORK.search(previous)
+            and not FAILED_OUTCOME.search(previous)
             and not CRITIQUE.search(previous + " " + clause)
             and (not said_by_someone or WE_TRIED.search(previous))
         ):
@@ -141,7 +144,7 @@ def _actions(text: str) -> set[str]:
 def _acts_before_failing(opening: str) -> bool:
     """The entry names an action of its own before it says something failed ("Restarted the proxy,
     still 503s"), not after ("EPP came back, but the error recurred and the pod was removed")."""
-    failing = DID_NOT_WORK.search(opening)
+    failing = FAILED_OUTCOME.search(opening)
     return bool(TRIED.search(opening[: failing.start()] if failing else opening))
 
 
@@ -149,7 +152,7 @@ def _names_again(action: str, outcome: str) -> bool:
     """ "10:11 Redis instance is resized" … "10:15 cache turned off, since resizing the instances did
     not solve the issue": the later entry names the same action (a word of the same stem) where it
     says it failed, so the failure is that action's, not a new one's."""
-    failing = DID_NOT_WORK.search(outcome)
+    failing = FAILED_OUTCOME.search(outcome)
     if failing is None or EXPLICIT_TRY.search(outcome[: failing.start()]):
         return False  # "tried deleting the rebooting pods, which just made more": an attempt of its own
     return bool(_actions(outcome[: failing.start()]) & _actions(action))
@@ -182,12 +185,27 @@ def _named_later(entries: list[E], i: int) -> tuple[int, str] | None:
         return None
     for j in range(i + 1, min(i + 1 + NAMED_LATER_WITHIN, len(entries))):
         for clause in _clauses(entries[j].text):
-            failing = DID_NOT_WORK.search(clause)
+            failing = FAILED_OUTCOME.search(clause)
             if failing is None or CRITIQUE.search(clause) or not _names_again(action, clause):
                 continue
             if _objects(clause[: failing.start()]) & _objects(action):
                 return j, plain(" ".join(clause.split()))
     return None
+
+
+def _refers_back(action: str, opening: str) -> bool:
+    """The opening of a later entry tells the state the action left: it opens on it ("Still 503s",
+    "The errors persist") or says the trouble is there still or again ("Engineer reports the issue
+    still persists", "After CI times out again, …"); never a recovery or "it mostly worked". Said
+    only as still or again, the action must be one: not a recovery that relapsed ("service
+    restored" … "the issue recurs"), not a state someone reported ("X confirms the nodes are updated")."""
+    failing = FAILED_OUTCOME.search(opening)
+    if failing is None or RESOLVED.search(opening) or PARTLY_WORKED.search(opening):
+        return False
+    if REFERS_BACK.match(opening):
+        return True
+    acted = not (RESOLVED.search(action) or REPORTS_A_STATE.match(plain(action)))
+    return acted and bool(REPEATED.search(failing.group()))
 
 
 def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
@@ -205,7 +223,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         following = entries[i + 1] if i + 1 < len(entries) else None
         # "deleted the pod to see if a clean data directory would clear the issue": testing, not a critique's "would"
         judged = TESTING_IT.sub(" ", entry.text)
-        if within or following is None or DID_NOT_WORK.search(entry.text) or CRITIQUE.search(judged):
+        if within or following is None or FAILED_OUTCOME.search(entry.text) or CRITIQUE.search(judged):
             continue
         if not TRIED.search(QUOTED.split(entry.text, 1)[0]):
             continue  # "received an email > … please reactivate …": the action is in what it quotes, not done
@@ -213,16 +231,12 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         opening = _clauses(following.text)[0]
         # "Restarted the node." then "Still failing." / "The errors persist.": the next entry opens on
         # the state the action left, referring back to it
-        refers_back = (
-            REFERS_BACK.match(opening)
-            and DID_NOT_WORK.search(opening)
-            and not (RESOLVED.search(opening) or PARTLY_WORKED.search(opening))
-        )
+        refers_back = _refers_back(entry.text, opening)
         tried = EXPLICIT_TRY.search(entry.text) or (
             TRIED.search(entry.text) and (SAYS_IT_FAILED.search(first) or refers_back)
         )
         named_again = _names_again(entry.text, opening)
-        if tried and DID_NOT_WORK.search(first) and (not _acts_before_failing(opening) or named_again):
+        if tried and FAILED_OUTCOME.search(first) and (not _acts_before_failing(opening) or named_again):
             found.append(
                 (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")})
             )
@@ -241,10 +255,10 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
             continue
         for j in range(i + 2, min(i + 2 + OBSERVED_BETWEEN, len(entries))):
             between = entries[j - 1].text
-            if TRIED.search(between) or RESOLVED.search(between) or DID_NOT_WORK.search(between):
+            if TRIED.search(between) or RESOLVED.search(between) or FAILED_OUTCOME.search(between):
                 break
             opening = _clauses(entries[j].text)[0]
-            if REFERS_BACK.match(opening) and DID_NOT_WORK.search(opening) and not TRIED.search(opening):
+            if _refers_back(entry.text, opening) and not TRIED.search(opening):
                 found.append(
                     (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(opening).rstrip(" .")})
                 )

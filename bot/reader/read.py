@@ -33,7 +33,8 @@ from bot.reader.cues_metadata import (
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.found import how_found
-from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, resolving
+from bot.reader.narrative import NAMED_LATER_WITHIN, attempts_in, failed_in_prose, failed_in_timeline, resolving
+from bot.reader.text import plain
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
 
 MAX_STATEMENTS = DRAFT_MESSAGES * 4  # a long postmortem's timeline and paragraphs, or a channel's window
@@ -195,11 +196,18 @@ def _narrative(statements: list[Statement]) -> list[Finding]:
     timeline = [i for i, s in enumerate(statements) if s.section == "timeline"]
     entries = [statements[i] for i in timeline]
     position = {id(e): i for i, e in zip(timeline, entries, strict=True)}
+    order = {id(e): n for n, e in enumerate(entries)}
     for entry, attempt in failed_in_timeline(entries):
         i = position[id(entry)]
         quotes = [quote(statements, i)]
-        if attempt["why_it_failed"] and attempt["why_it_failed"] not in entry.text and i + 1 < len(statements):
-            quotes.append(quote(statements, i + 1))  # the outcome came from the entry after
+        if attempt["why_it_failed"] and attempt["why_it_failed"] not in entry.text:
+            # the outcome came from a later entry: the next one, or one a few entries on ("still failing")
+            at = order[id(entry)] + 1
+            told = _told_in(entries[at : at + NAMED_LATER_WITHIN], attempt["why_it_failed"])
+            if told is not None:
+                quotes.append(quote(statements, position[id(told)]))
+            elif i + 1 < len(statements):
+                quotes.append(quote(statements, i + 1))
         findings.append(
             Finding(Kind.ACTION, attempt["action"], tuple(quotes), Outcome.DID_NOT_WORK, attempt["why_it_failed"])
         )
@@ -219,6 +227,13 @@ def _narrative(statements: list[Statement]) -> list[Finding]:
             ]
         findings += _sentence_findings(statements, i)
     return findings + _found(statements)
+
+
+def _told_in(later: list[Statement], why: str) -> Statement | None:
+    """The first of the later entries whose words hold the why (no further than the reader looks
+    for an outcome, so the work stays linear in the entries)."""
+    opening = " ".join(why.split())[:60]
+    return next((e for e in later if opening in " ".join(plain(e.text).split())), None)
 
 
 def _found(statements: list[Statement]) -> list[Finding]:

@@ -1,0 +1,73 @@
+"""How a postmortem says an action did not work beyond the plain cue words (issue 23): a later
+entry that finds the trouble still or again there, an action that had no effect, and what never
+becomes a failed attempt however it is worded (a recovery that relapsed, a state someone checked)."""
+
+from __future__ import annotations
+
+from bot.importer.markdown import parse_markdown
+from bot.reader import Statement, read
+
+
+def timeline(*entries: str) -> list[Statement]:
+    return [Statement(text, ref=f"timeline entry {i}", section="timeline") for i, text in enumerate(entries)]
+
+
+def test_a_later_entry_that_finds_the_trouble_still_there_tells_the_action_failed_and_quotes_where() -> None:
+    reading = read(
+        timeline(
+            "09:40 We flushed the CDN cache for the checkout pages.",
+            "09:44 Looked at the origin's request graphs.",
+            "09:52 Support reports the checkout page is still failing for EU shoppers.",
+            "10:30 The origin certificate was renewed and checkout recovered.",
+        )
+    )
+    [attempt] = reading.failed_attempts()
+    assert attempt.text == "09:40 We flushed the CDN cache for the checkout pages"
+    assert attempt.why == "09:52 Support reports the checkout page is still failing for EU shoppers"
+    # the responder sees where each half was said: the action's entry and the one that found it failing
+    assert [q.statement for q in attempt.quotes] == [0, 2]
+    # the recovery is the fix, never an attempt
+    assert [f.quotes[0].statement for f in reading.fixes()] == [3]
+
+
+def test_the_same_trouble_coming_back_after_an_action_is_its_outcome_whatever_the_entry_opens_with() -> None:
+    [attempt] = read(
+        timeline(
+            "14:02 The stuck build agent is drained and a fresh build is queued.",
+            "14:31 After the build fails again on the lint step, the agent pool is inspected.",
+        )
+    ).failed_attempts()
+    assert attempt.text.startswith("14:02 The stuck build agent is drained")
+    assert attempt.why.startswith("14:31 After the build fails again")
+
+
+def test_a_recovery_that_relapsed_or_a_state_someone_checked_is_never_a_failed_attempt() -> None:
+    relapsed = timeline(
+        "16:05 Queue workers were restarted and the backlog is resolved.",
+        "16:40 Operator notes the backlog is still growing on shard 3.",
+    )
+    checked = timeline(
+        "11:10 Priya confirms every replica is upgraded to 4.2.",
+        "11:25 Dashboards show replication lag is still high on the read pool.",
+    )
+    assert not read(relapsed).failed_attempts()
+    assert not read(checked).failed_attempts()
+
+
+def test_an_action_that_had_no_effect_is_a_failed_attempt_with_its_why() -> None:
+    text = (
+        "# Webhook deliveries delayed\n\n## Resolution\n\n"
+        "Raising the webhook worker concurrency to 64 was not successful, since the queue stayed flat.\n\n"
+        "Moving the delivery queue to its own database fixed the delay.\n"
+    )
+    draft = parse_markdown(text, team_id="T", incident_id="pm-webhooks")
+    [attempt] = draft.failed_attempts
+    assert attempt.action.startswith("Raising the webhook worker concurrency to 64")
+    assert "Moving the delivery queue" in draft.resolution
+    told = timeline(
+        "Engineer applied the network policy again to the payments namespace.",
+        "It was a no-op: the egress rules read the same as before.",
+    )
+    [no_op] = read(told).failed_attempts()
+    assert no_op.text.startswith("Engineer applied the network policy")
+    assert "no-op" in no_op.why
