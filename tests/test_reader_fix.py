@@ -85,3 +85,28 @@ def test_a_fix_word_in_a_cause_or_a_state_names_no_step(sentence: str) -> None:
 )
 def test_a_step_that_fixed_it_is_kept(sentence: str) -> None:
     assert not names_no_step(sentence)
+
+
+def test_a_fix_told_only_under_a_section_of_its_own_name_is_stored() -> None:
+    draft = imported(
+        "# Uploads failing\n\nUploads to the asset store returned 502 errors for an hour.\n\n"
+        "## Notes from the morning\n\n"
+        "The storage gateway kept dropping connections. Turning off its write cache resolved the issue.\n"
+    )
+    assert "Turning off its write cache resolved the issue" in draft.resolution
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Like the last two times, the errors resolved themselves before anyone could look.",
+        "Users report that the nameservers periodically fail to resolve names.",
+        "0B repaired, 20.80% done, no estimated completion time",
+    ],
+)
+def test_a_fix_word_that_tells_no_step_under_such_a_section_is_not_stored(sentence: str) -> None:
+    draft = imported(
+        f"# Uploads failing\n\nUploads to the asset store returned 502 errors for an hour.\n\n"
+        f"## Notes from the morning\n\nThe storage gateway kept dropping connections. {sentence}\n"
+    )
+    assert draft.resolution is None

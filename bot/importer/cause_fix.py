@@ -12,17 +12,21 @@ from bot.importer.metadata import is_field_line, read_prose_details
 from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
 from bot.importer.timeline import Entry, read_timeline
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
+from bot.reader.fix import names_no_step
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import strip_metadata
 from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
 
 
 def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]:
-    """The sentences that match, with the sentence before one that starts "This ..." (what "this" is)."""
+    """The sentences that match, with the sentence before one that starts "This ..." (what "this" is);
+    for the fix, never one that names no step (bot/reader/fix.py), nor what "this" points at then."""
     said = units(text)
     read = [strip_metadata(u) for u in said]  # a figure's clause out, the rest read
     chosen: dict[int, None] = {}
     for i, unit in enumerate(said):
+        if pattern is FIX and names_no_step(unit):
+            continue
         if pattern.search(unit) and not is_critique(unit):
             if i and ANAPHOR.match(unit):  # "This caused 40min of total outage": what "this" is, even so
                 chosen[i - 1] = None
@@ -70,12 +74,18 @@ def root_cause_without_section(
     return title_cause, title_from
 
 
-def fix_without_section(summary: str, summary_from: str, entries: list[Entry], timeline_prose: str) -> tuple[str, str]:
+def fix_without_section(
+    summary: str, summary_from: str, entries: list[Entry], timeline_prose: str, other: str = ""
+) -> tuple[str, str]:
     """The summary's "resolved by ..." sentences, the timeline entries that restored service and
-    the timeline's sentences that say what fixed it."""
+    the timeline's sentences that say what fixed it; when none of these says it, the sentences of
+    other sections that do ("disabling the CDN's shield resolved the issue" under "Details")."""
     said = " ".join(_sentences(summary, FIX))
     fixed = resolving(entries)
     told = " ".join(_sentences(timeline_prose, FIX))
+    if not (said or fixed or told):
+        elsewhere = " ".join(_sentences(other, FIX))
+        return elsewhere, "sentences of other sections" if elsewhere else ""
     fixes = [said, *(f"{e.when} — {e.text}" for e in fixed), told]
     origins = [
         f"sentences of {summary_from}" if said else "", *(f"timeline entry {e.when!r}" for e in fixed),

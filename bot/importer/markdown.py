@@ -279,7 +279,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         rules = root_cause_without_section(doc, title, summary, summary_from, other)
         fields.put("root_cause", *with_model("cause", rules, candidates))
     if "resolution" not in fields.values:
-        rules = fix_without_section(summary, summary_from, entries, timeline_prose)
+        rules = fix_without_section(summary, summary_from, entries, timeline_prose, other)
         fields.put("resolution", *with_model("fix", rules, candidates))
     for kind in ("root_cause", "resolution"):  # whichever way they were found: no metadata line in them
         if kind in fields.values:

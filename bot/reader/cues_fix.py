@@ -49,10 +49,12 @@ FIX_UNDER_WAY = re.compile(
     re.I,
 )
 # a fix word with a negation a few words before it ("had not been renewed", "was not reenabled across
-# reboots", "hasn't been fully discovered yet or patched"): a state, after was / has / had; "did not
+# reboots", "hasn't been fully discovered yet or patched"), or said to fail ("fail to resolve names"): a state, after was / has / had; "did not
 # resolve it" is an outcome (a failed attempt), "was not resolved until we …" names the step
 FIX_NOT_DONE = re.compile(
-    r"\b(?:was|were|is|are|has|have|had|been)\s*(?:not|never|n't)\s+(?:(?!until\b|till\b|before\b|after\b|once\b|when\b|but\b)[\w'-]+\s+){0,4}?"
+    r"(?:\b(?:was|were|is|are|has|have|had|been)\s*(?:not|never|n't)\s+(?:(?!until\b|till\b|before\b|after\b|once\b|when\b|but\b)[\w'-]+\s+){0,4}?|"
+    # "the nameservers periodically fail to resolve names", "unable to restore it": a failure, not a step
+    r"\b(?:fail(?:s|ed|ing)?|unable|not able) to\s+|\b(?:could|can|would)\s*(?:not|n't)\s+|\bcannot\s+)"
     r"(?:renew|re-?enabl|patch|updat|fix|restor|repair|rotat|revok|resolv|mitigat|remov|delet)\w*\b"
     r"(?![^.;]{0,120}\b(?:until|till|unless)\b)",
     re.I,
@@ -79,5 +81,16 @@ STATE_OF_THE_INCIDENT = re.compile(
     r"returned to normal)\b"
     r"(?![^.;]{0,120}\b(?:by|after|via|from|thanks|because|due|following|once|when|with|using|through)\b)"
     r"[^.;!]{0,120}[.!]?\s*$",
+    re.I,
+)
+# it went away with no one's step ("it has previously always resolved itself", "recovered on its own"):
+# self-recovery has no fix (eval/README.md)
+FIX_BY_ITSELF = re.compile(
+    r"\b(?:resolv|recover|fix|clear|heal|restor)\w*\s+(?:(?:itself|themselves)|(?:on|by) (?:its|their) own|by itself)\b",
+    re.I,
+)
+# a tool's reading, a count of what it repaired ("0B repaired, 20.80% done"): what was seen, not a step
+FIX_COUNTED = re.compile(
+    r"(?<![\w.,])\d[\d.,]*\s?[a-z]{0,3}\s+(?:repaired|fixed|restored|recovered|resolved)\b(?!\s+(?:by|after|with|via))",
     re.I,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from bot.reader.cues import DID_NOT_WORK, FIX, SAYS_IT_FAILED
-from bot.reader.cues_fix import FIX_NOT_DONE, FIX_UNDER_WAY, STATE_OF_THE_INCIDENT
+from bot.reader.cues_fix import FIX_BY_ITSELF, FIX_COUNTED, FIX_NOT_DONE, FIX_UNDER_WAY, STATE_OF_THE_INCIDENT
 from bot.reader.narrative import _clauses as clauses
 from bot.reader.narrative import attempts_in
 
@@ -24,7 +24,12 @@ def names_no_step(sentence: str) -> bool:
     said = sentence.strip()[:_MAX_SENTENCE_CHARS]
     if STATE_OF_THE_INCIDENT.match(said):
         return True
-    for frame in (FIX_UNDER_WAY, FIX_NOT_DONE):  # the fix word only inside the frame: nothing done named
+    for frame in (
+        FIX_UNDER_WAY,
+        FIX_NOT_DONE,
+        FIX_BY_ITSELF,
+        FIX_COUNTED,
+    ):  # the fix word only inside the frame: nothing done named
         if frame.search(said) and not FIX.search(frame.sub(" ", said)):
             return True
     if attempts_in(said):  # told as a failed attempt, and every clause of it says it failed
