@@ -483,6 +483,7 @@ FOUND_BY = re.compile(
     re.I,
 )
 # "No process was set up to alert", "did not fire alerts", "Users may see warnings": not how it was found
-NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may|might|could|would|will|if)\b|n't\b", re.I)
+# ("On May 12 we received a ticket": the month, not a hedge)
+NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may(?!\s+\d)|might|could|would|will|if)\b|n't\b", re.I)
 # a section headed "Detection", "How it was discovered", "Alert": told as how it was found
 DETECTION_HEADING = re.compile(r"\b(?:detect\w*|discover\w*|notic\w*|alert\w*|how (?:\w+ )*(?:found|find))\b", re.I)

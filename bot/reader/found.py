@@ -12,6 +12,7 @@ the answer.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from bot.reader.cues import CRITIQUE, DID_NOT_WORK, FOUND_BY, NOT_FOUND_BY, RESOLVED
@@ -21,16 +22,25 @@ _CHARS_BEFORE = 40  # a negation or hedge this close before the cue undoes it ("
 MAX_SENTENCE_CHARS = 1_000
 
 
+# after the cue, a failure is what was found ("users report all launches are failing", "the hub log
+# shows that it failed"); only a failure said to go on ("still failing", "errors persist") makes it
+# a later word, not the first sign
+_LATER_STATE = re.compile(
+    r"\b(?:still|again|persist\w*|continu\w*|remain\w*|recurr?\w*|came back|reappear\w*|yet another)\b", re.I
+)
+
+
 def says_how_found(sentence: str) -> bool:
     sentence = sentence[:MAX_SENTENCE_CHARS]
     cue = FOUND_BY.search(sentence)
-    if (
-        cue is None
-        or sentence.lstrip().startswith(">")
-        or CRITIQUE.search(sentence)
-        or RESOLVED.search(sentence)
-        or DID_NOT_WORK.search(sentence)
-    ):
+    if cue is None or sentence.lstrip().startswith(">") or RESOLVED.search(sentence):
+        return False
+    # a critique or a failed step told before the cue or in it undoes it ("it took us hours to
+    # notice"); told after it, a failure is what was seen
+    head, tail = sentence[: cue.end()], sentence[cue.end() :]
+    if CRITIQUE.search(head) or DID_NOT_WORK.search(head):
+        return False
+    if any(_LATER_STATE.search(m.group(0)) for m in DID_NOT_WORK.finditer(tail)):
         return False
     return not NOT_FOUND_BY.search(sentence[max(0, cue.start() - _CHARS_BEFORE) : cue.end()])
 

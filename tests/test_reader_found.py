@@ -1,0 +1,32 @@
+"""How an incident was found, as the one reader tells it (issue 23): the first sign — an alert, a
+report, a graph, a log — and never a missing alert, a critique or a failure said to go on. Small
+texts written by us: a behaviour check, not a measure (bench/reading_eval.py is the measure)."""
+
+from __future__ import annotations
+
+from bot.reader import Kind, Statement, read
+
+
+def found(*said: str) -> list[str]:
+    statements = [Statement(text, ref=f"timeline entry {i}", section="timeline") for i, text in enumerate(said)]
+    return [f.text for f in read(statements).of(Kind.FOUND)]
+
+
+def test_a_report_of_the_failure_is_how_it_was_found_whatever_failure_it_tells() -> None:
+    said = [
+        "Users report all launches are failing with a 'took too long to launch' error.",
+        "The hub log shows that it failed due to a bad configuration parameter.",
+        "The support team reported that they were unable to publish content.",
+    ]
+    assert found(*said) == said
+
+
+def test_a_failure_said_to_go_on_or_a_critique_before_the_cue_is_not_how_it_was_found() -> None:
+    assert not found("Users report the site is still down after the restart.")
+    assert not found("It took us two hours before users reported the problem.")
+
+
+def test_a_month_named_may_is_not_a_hedge() -> None:
+    said = "On May 12 2025 we received a support ticket about servers taking 15 minutes to start."
+    assert found(said) == [said]
+    assert not found("Users may report slow starts while the image is pulled.")
