@@ -110,3 +110,28 @@ def test_a_fix_word_that_tells_no_step_under_such_a_section_is_not_stored(senten
         f"## Notes from the morning\n\nThe storage gateway kept dropping connections. {sentence}\n"
     )
     assert draft.resolution is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We will next update this page within 20 minutes.",
+        "We will provide a further update within the next hour.",
+        "Next update will be at 16:30 UTC unless something changes.",
+        "Thank you for your patience.",
+        "There is still no ETA for a full recovery.",
+        "The hosting company's status page can be followed here: https://status.example.net",
+        "Running jobs in other regions continue to operate as normal.",
+        "Customers may experience delays when submitting jobs.",
+        "Duration of interruption was 6 minutes 12s.",
+        "Incident team: Ana Ruiz, Tomas Berg",
+    ],
+)
+def test_a_status_pages_stock_line_is_never_the_stored_fix_or_cause(line: str) -> None:
+    draft = imported(
+        "# Queue workers down\n\n## Root cause\n\n"
+        f"A failed disk on the queue host, caused by a faulty controller. {line}\n\n"
+        f"## Resolution\n\nThe disk was replaced and the workers restarted. {line}\n"
+    )
+    assert draft.root_cause == "A failed disk on the queue host, caused by a faulty controller."
+    assert draft.resolution == "The disk was replaced and the workers restarted."

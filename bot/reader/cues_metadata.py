@@ -19,7 +19,7 @@ METADATA_LINE = re.compile(
     r"(?:users?|customers?|requests?) (?:affected|impacted)|affected (?:users?|customers?)|severity|sev|priority|"
     r"start(?:ed)?(?: at| time)?|end(?:ed)?(?: at| time)?|detected(?: at)?|resolved(?: at| in)?|resolution (?:time|date)|"
     r"time of (?:resolution|detection)|date|status|"
-    r"author\w*|owner|participants?|responders?|(?:total |user |funds? )?loss(?:es)?|funds? (?:at risk|lost)|"
+    r"author\w*|owner|participants?|responders?|(?:rca|incident|response|post-?mortem) team|written by|prepared by|reviewers?|(?:total |user |funds? )?loss(?:es)?|funds? (?:at risk|lost)|"
     r"amount (?:lost|stolen|at risk)|reported by|reporter|detected by|incident (?:id|number|date|start|end|lead)|"
     r"(?:users?|customers?|systems?|services?|components?) affected|symptoms?)[*_]*\s*[:|=]",
     re.I,
@@ -133,6 +133,10 @@ METADATA_IMPACT = re.compile(
     r"exposed|leaked|lost|accessed|compromised)|"
     r"(?:remain(?:s|ed)?|stay(?:s|ed)?) (?:fully )?(?:available|unaffected|operational|online|up|functional|accessible|usable)|"
     r"(?:were|was|are|is) (?:not |un)affected|"
+    # "All customer workloads continue to operate as normal", "should be unaffected", "Customers may experience
+    # increased latency": who it did not hit, or a status page's stock word on who it may
+    r"continu(?:e|es|ed) (?:to (?:operate|run|work|function) (?:as normal|normally|as usual|as expected)|unaffected)|"
+    r"should (?:be|remain) unaffected|(?:customers?|users?) (?:may|might|could) (?:experience|encounter)|"
     r"no (?:user[- ]facing |customer[- ]facing |production |real |actual )?(?:impact|downtime|data loss))\b",
     re.I,
 )
@@ -143,7 +147,7 @@ _APPROX = r"(?:approximately|approx\.?|about|around|roughly|nearly|almost|over|~
 METADATA_SPAN = re.compile(
     r"\bfor (?:a (?:period|total) of |the next )?" + _APPROX + r"\s*" + _NUMBER + r"\s*" + _UNIT + r"\b|"
     r"\b(?:over|during|in) the course of (?:" + _APPROX + r"\s*)?" + _NUMBER + r"\s*" + _UNIT + r"\b|"
-    r"\b(?:downtime|outage|disruption)\s*(?:was|of|lasted|totall?ed|:)\s*(?:\w+\s+){0,2}?"
+    r"\b(?:downtime|outage|disruption|interruption)\s*(?:was|of|lasted|totall?ed|:)\s*(?:\w+\s+){0,2}?"
     + _NUMBER
     + r"\s*"
     + _UNIT
@@ -179,6 +183,14 @@ STATUS_BOILERPLATE = re.compile(
     r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the) inconvenience|"
     r"we are (?:currently |still |actively )?(?:investigating|looking into|aware of|continuing to (?:investigate|monitor|work))|"
     r"we (?:will|'ll) (?:provide|post|share) (?:an? |further |more )?updates?|(?:subscribe|sign up) (?:to|for) updates|"
+    # when the next word comes, thanks, no ETA, where the provider's own page is ("We will next update here in
+    # 15 minutes", "We will provide a further update within the next 15 minutes", "Thank you for your patience",
+    # "There is still no ETA for full resolution", "Their status page can be followed here")
+    r"we (?:will|'ll) (?:next )?(?:provide |post |share |give |send )?(?:an? |the )?(?:further |next |more |another |regular )?update|"
+    r"next update (?:will be|is|at|in|within)|thank you for your (?:patience|understanding)|"
+    r"we (?:appreciate|thank you for) your (?:patience|understanding)|no (?:eta|estimated time|estimate) (?:for|of|yet|at)|"
+    r"status page (?:for this incident )?(?:can be (?:followed|found|seen)|is (?:available|here))|"
+    r"(?:published|posted|shared) (?:a|an|the|their|its) (?:post-?mortem|incident report|rca)|"
     r"a fix has been implemented and we are monitoring|we are (?:still |currently )?experiencing|"
     r"not (?:service|customer|user)[- ]impacting|an investigation is (?:ongoing|under ?way|in progress)|"
     # work under way that names no step ("The data center provider continue to work towards resolving the problem",
