@@ -10,7 +10,8 @@ from typing import Any
 
 import dateparser
 
-from bot.reader.cues import FAILURE_WORDS, FOUND_BY
+from bot.reader.cues import FAILURE_WORDS
+from bot.reader.cues_found import FOUND_BY
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"

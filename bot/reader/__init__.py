@@ -10,6 +10,7 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
     over.py       "the incident is over" (the nudge to write down what was learned)
     notice.py     a notice of planned work (scheduled maintenance) is not an incident
     found.py      how an incident was found (an alert, a user report, a log line)
+    cues_found.py its words (the vocabulary's section on how it was found)
     support.py    the one check that a field's quotes support it
     text.py       plain text of a Markdown line
 """

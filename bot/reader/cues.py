@@ -13,8 +13,9 @@ What is metadata (a duration, an impact count, a field's bare value, a quoted al
 bot/reader/cues_metadata.py, and how a postmortem tells one failed attempt (who tried, asides,
 what refers back, where the action ends and the why begins) in bot/reader/cues_attempts.py, and
 what makes a channel's sentence no fix or no failed attempt whatever its score (a state, a part
-that did not do its job, work done before the incident) in bot/reader/cues_conversation.py: all
-kept apart for length only, sections of this one vocabulary.
+that did not do its job, work done before the incident) in bot/reader/cues_conversation.py, and how
+an incident was found (an alert, a report, a graph, a log) in bot/reader/cues_found.py: all kept
+apart for length only, sections of this one vocabulary.
 """
 
 from __future__ import annotations
@@ -452,38 +453,6 @@ CAUSE_NEGATED = re.compile(
     r"\b(?:ruled out|red herring|not (?:related|responsible|at fault)|unrelated)\b",
     re.I,
 )
-# ---- how the incident was found (postmortems and narrative prose) ---------------------------------
+# ---- how the incident was found: bot/reader/cues_found.py (re-exported here) ----------------------
 
-_A_FEW = r"(?:[\w@#`'.-]+ ){0,3}"  # up to three words between ("users of the hub report", "received a Freshdesk support ticket")
-# "the first alert fires", "we received a support ticket", "users reported", "was detected by", "looking at the logs"
-FOUND_BY = re.compile(
-    r"\b(?:alerts? (?:fired|fires|firing|were firing|was firing|was triggered|triggered|went off|began|started)|"
-    r"(?:received|got|had|saw|sees|see|receives|gets) (?:an? |the |several |multiple |some )?" + _A_FEW + r"(?:alerts?|"
-    r"pages?|reports?|tickets?|e-?mails?|mails?|warnings?|notifications?|notices?|requests?|messages?)\b|"
-    r"(?:were|was|got|get|are|is|been) (?:alerted|paged|notified|informed)|alert(?:ing|ed|s)? us|"
-    r"monitoring (?:fired|alerted|showed|shows|is showing|detected|picked up|flagged)|"
-    r"(?:sentry|pagerduty|grafana|prometheus|nagios|uptime ?robot|munin|stackdriver|datadog|opsgenie|alertmanager|"
-    r"new ?relic|cloudwatch|pingdom|statuscake|icinga|zabbix|monitoring|monitors?) "
-    r"(?:began|begins|starts|started|sent|sends|alert\w*|report\w*|show\w*|email\w*|fired|fires|rais\w*|flag\w*)|"
-    r"(?:began|begins|started|starts) (?:sending|firing|raising|reporting) (?:\w+ )?(?:alerts?|errors?|pages?)|"
-    r"rais(?:es|ed|ing) (?:an? )?" + _A_FEW + r"alerts?|"
-    r"(?:posted|posts|sent|sends|wrote|writes) (?:a |an )?(?:message |post |note |report |issue )?(?:on|in|to) (?:the )?"
-    r"(?:slack|github|discord|matrix|irc|mastodon|twitter|#[\w-]+)|reports? (?:on|in) (?:slack|github|discord|#[\w-]+)|"
-    r"@\w+ reports?\b|reports of|"
-    r"(?:first|initial) (?:alert|report|page|notice|sign)|"
-    r"(?:users?|customers?|someone|people|members?|community|folks) " + _A_FEW + r"(?:reported|report|reports|noticed|"
-    r"notice|notices|complained|emailed|emails|posted|pinged|alerted|signal(?:l)?ed|flagged)|"
-    r"reported (?:by|to us|in|on|via|that)|(?:was|were) reported|notified (?:us|that)|"
-    r"notic(?:ed|es|ing) (?:that|the|a|an|it|this|something|some|errors?|high|slow)|"
-    r"(?:was|were) (?:first )?(?:detected|noticed|discovered|spotted|found|caught|identified) "
-    r"(?:by|when|after|within|while|through|via|in|on|during)|detection|"
-    r"(?:looking at|checking|checked|checks|reading|read|grep\w*|inspect\w*) (?:the )?" + _A_FEW + r"(?:logs?|syslog|"
-    r"journal\w*|graphs?|dashboards?|metrics)|"
-    r"logs? (?:show\w*|indicat\w*|reveal\w*|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w*|indicat\w*|reveal\w*))\b",
-    re.I,
-)
-# "No process was set up to alert", "did not fire alerts", "Users may see warnings": not how it was found
-# ("On May 12 we received a ticket": the month, not a hedge)
-NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may(?!\s+\d)|might|could|would|will|if)\b|n't\b", re.I)
-# a section headed "Detection", "How it was discovered", "Alert": told as how it was found
-DETECTION_HEADING = re.compile(r"\b(?:detect\w*|discover\w*|notic\w*|alert\w*|how (?:\w+ )*(?:found|find))\b", re.I)
+from bot.reader.cues_found import DETECTION_HEADING, FOUND_BY, NOT_FOUND_BY  # noqa: E402, F401

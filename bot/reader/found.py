@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from bot.reader.cues import CRITIQUE, DID_NOT_WORK, FOUND_BY, NOT_FOUND_BY, RESOLVED
+from bot.reader.cues import CRITIQUE, DID_NOT_WORK, RESOLVED
+from bot.reader.cues_found import FOUND_BY, NOT_FOUND_BY
 
 MAX_FOUND_SENTENCES = 3
 _CHARS_BEFORE = 40  # a negation or hedge this close before the cue undoes it ("no process was set up to alert")
