@@ -71,3 +71,17 @@ def test_an_action_that_had_no_effect_is_a_failed_attempt_with_its_why() -> None
     [no_op] = read(told).failed_attempts()
     assert no_op.text.startswith("Engineer applied the network policy")
     assert "no-op" in no_op.why
+
+
+def test_an_attempt_whose_failure_is_told_after_the_reason_is_one_attempt_with_that_failure() -> None:
+    told = (
+        "We attempted to switch the orders queue over to the standby broker. "
+        "The standby had no copy of the topic configuration. "
+        "It refused to take over the orders queue as the standby broker."
+    )
+    [attempt] = read([Statement(told, section="resolution")]).failed_attempts()
+    assert attempt.text == "We attempted to switch the orders queue over to the standby broker"
+    assert attempt.why == "It refused to take over the orders queue as the standby broker"
+    # the same attempt followed by its recovery is no failed attempt
+    recovered = told.replace("It refused to take over", "Then the standby broker recovered and took over")
+    assert not read([Statement(recovered, section="resolution")]).failed_attempts()

@@ -113,9 +113,12 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
     ("The proxy pod is restarted. This does not resolve the issue."). With `said_by_someone`, a
     sentence must say who tried (narrative prose, where most sentences describe the system)."""
     found = []
+    told: set[int] = set()  # sentences read as the failure of an attempt told before them
     clauses = _clauses(text)
     for i, clause in enumerate(clauses):
         previous = clauses[i - 1] if i else ""
+        if i in told:
+            continue
         if (
             previous
             and (REFERS_BACK.match(clause) or re.search(r"\battempt(?:ed|s)?\b", previous, re.I))
@@ -131,10 +134,51 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
             continue
         if said_by_someone and not WE_TRIED.search(clause):
             continue
+        later = _failed_later(clauses, i)
+        if later is not None:
+            told.add(later)
+            found.append({"action": plain(clause).rstrip(" ,;:."), "why_it_failed": plain(clauses[later]).rstrip(" .")})
+            continue
         attempt = _attempt(clause)
         if attempt is not None:
             found.append(attempt)
     return [a for a in found if len(a["action"]) <= MAX_ACTION_CHARS]
+
+
+# how many sentences after an explicit attempt its failure may be told, the ones between explaining
+FAILED_WITHIN_SENTENCES = 2
+_CODE = re.compile(r"`[^`]{0,200}`")
+SHARED_OBJECTS = 2
+
+
+def _failed_later(clauses: list[str], i: int) -> int | None:
+    """ "We attempted to start the replica in standby mode." · (why that could not work) · "It
+    refused to start in standby mode.": an attempt said as one, not failing in its own sentence,
+    whose failure two sentences later names its object again (two words of it), the sentence
+    between naming no action or recovery of its own."""
+    action = clauses[i]
+    if not EXPLICIT_TRY.search(action) or FAILED_OUTCOME.search(action) or CRITIQUE.search(TESTING_IT.sub(" ", action)):
+        return None
+    if IF_IT_FAILS.search(action) or BEFORE_THE_INCIDENT.search(action) or AUTOMATIC.search(action):
+        return None
+    for k in range(i + 1, min(i + 1 + FAILED_WITHIN_SENTENCES, len(clauses))):
+        said = _CODE.sub(" ", clauses[k])  # "`restore_command`" is a name, not "restored"
+        failing = FAILED_OUTCOME.search(said)
+        if failing is None:
+            if TRIED.search(said) or RESOLVED.search(said):
+                return None
+            continue
+        if (
+            k == i + 1
+            or EXPLICIT_TRY.search(said[: failing.start()])
+            or RESOLVED.search(said)
+            or PARTLY_WORKED.search(said)
+        ):
+            return None  # the next sentence's failure is read with its action by the rules above
+        if len(_objects(said) & _objects(action)) >= SHARED_OBJECTS and not CRITIQUE.search(said):
+            return k
+        return None
+    return None
 
 
 def _actions(text: str) -> set[str]:
