@@ -135,3 +135,24 @@ def test_a_status_pages_stock_line_is_never_the_stored_fix_or_cause(line: str) -
     )
     assert draft.root_cause == "A failed disk on the queue host, caused by a faulty controller."
     assert draft.resolution == "The disk was replaced and the workers restarted."
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "Sam posts a short note in #ops that the queue workers have been restored.",
+        "The wider team is informed of the fix in #incidents.",
+        "Nova acknowledges that a fix is being worked on.",
+    ],
+)
+def test_telling_people_about_the_fix_is_never_the_stored_fix(entry: str) -> None:
+    draft = imported(
+        "# Queue workers down\n\nJobs were not processed for an hour.\n\n## Timeline\n\n"
+        f"- 10:02 jobs stop being processed\n- 10:40 {entry}\n"
+    )
+    assert draft.resolution is None
+
+
+def test_a_fix_said_beside_what_should_work_now_is_stored() -> None:
+    draft = imported(status_page("We have fixed the scheduler - job submissions should be working as usual now."))
+    assert "We have fixed the scheduler" in draft.resolution

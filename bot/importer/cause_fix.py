@@ -12,7 +12,8 @@ from bot.importer.metadata import is_field_line, read_prose_details
 from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
 from bot.importer.timeline import Entry, read_timeline
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
-from bot.reader.fix import names_no_step
+from bot.reader.cues_fix import EXPECTED_STATE
+from bot.reader.fix import names_no_step, tells_no_step_taken
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import strip_metadata
 from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
@@ -27,7 +28,8 @@ def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]
     for i, unit in enumerate(said):
         if pattern is FIX and names_no_step(unit):
             continue
-        if pattern.search(unit) and not is_critique(unit):
+        judged = EXPECTED_STATE.sub(" ", unit) if pattern is FIX else unit  # "should be operational": no critique
+        if pattern.search(unit) and not is_critique(judged):
             if i and ANAPHOR.match(unit):  # "This caused 40min of total outage": what "this" is, even so
                 chosen[i - 1] = None
             if read[i] and pattern.search(read[i]):
@@ -81,7 +83,9 @@ def fix_without_section(
     the timeline's sentences that say what fixed it; when none of these says it, the sentences of
     other sections that do ("disabling the CDN's shield resolved the issue" under "Details")."""
     said = " ".join(_sentences(summary, FIX))
-    fixed = resolving(entries)
+    # an entry that tells no step taken ("Sam posts that it is restored") is no fix, nor does it make
+    # the entry before it one, as a state-only entry would
+    fixed = resolving([e for e in entries if not tells_no_step_taken(e.text)])
     told = " ".join(_sentences(timeline_prose, FIX))
     if not (said or fixed or told):
         elsewhere = " ".join(_sentences(other, FIX))

@@ -64,18 +64,18 @@ FIX_NOT_DONE = re.compile(
 # been restored"); "… restored from the snapshot", "… resolved by restarting" name the step.
 _STATE_PREFIX = (
     r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40})?(?:\{\{[<%][^{}]{0,80}[>%]\}\}\s*)?"
-    r"(?:[\d/:.T -]{4,25}(?:utc|gmt|z)?\s*(?:—|–|-|:)\s*)?"
+    r"(?:[\d/:.T -]{4,25}(?:utc|gmt|z|[a-z]{1,3}t)?\s*(?:—|–|-|:)\s*)?"
     r"(?:we (?:believe|think|are (?:happy|pleased|glad) to (?:report|confirm|say)) (?:that )?)?"
 )
 _INCIDENT_NOUN = (
-    r"(?:issues?|problems?|incidents?|errors?|outages?|disruptions?|services?|workloads?|connectivity|access|"
+    r"(?:issues?|problems?|incidents?|errors?|failures?|outages?|disruptions?|services?|workloads?|connectivity|access|"
     r"functionality|performance|systems?|everything|instances?|resources?|clusters?|nodes?|power)"
 )
 STATE_OF_THE_INCIDENT = re.compile(
     _STATE_PREFIX + r"(?:(?:all|most|some|the majority|the rest|the remainder|\d+ ?%)\s+of\s+)?"
     r"(?:(?:all|the|this|these|that|our|affected|customer|remaining)\s+){0,3}(?:[\w-]+\s+){0,2}?"
     + _INCIDENT_NOUN
-    + r"\b(?:[^.;:]{0,80}?)\s+"
+    + r"\b(?:[^.;:]{0,120}?)\s+"
     r"(?:has|have|had|is|are|was|were)\s+(?:(?:now|all|fully|been|also|identified and|(?:\w+ )?transitory and)\s+){0,3}"
     r"(?:resolved|fixed|mitigated|cleared|addressed|gone|restored|recovered|resumed|back (?:up|online|to normal)|"
     r"returned to normal)\b"
@@ -92,5 +92,20 @@ FIX_BY_ITSELF = re.compile(
 # a tool's reading, a count of what it repaired ("0B repaired, 20.80% done"): what was seen, not a step
 FIX_COUNTED = re.compile(
     r"(?<![\w.,])\d[\d.,]*\s?[a-z]{0,3}\s+(?:repaired|fixed|restored|recovered|resolved)\b(?!\s+(?:by|after|with|via))",
+    re.I,
+)
+# telling people about it ("Joel posts a short summary … that it has now been resolved", "wider team informed of
+# fix", "acknowledges that a fix is being worked on", "announced the recovery on Discord"): a line about the
+# incident, not a step in it
+FIX_TOLD = re.compile(
+    r"\b(?:posts|posted|announc(?:es|ed|ing)|inform(?:s|ed)? (?:of|that|about)|notif(?:ies|ied) (?:of|that|about)|"
+    r"tweet(?:s|ed)|acknowledg(?:es|ed)|let (?:\w+ ){1,2}know)\b[^.;,]{0,160}?\b(?:fix|resolv|restor|recover|mitigat)\w*",
+    re.I,
+)
+# what a status page expects once it is fixed ("launches should be operational as usual now"): not a
+# critique's "should", so a fix said beside it is still read
+EXPECTED_STATE = re.compile(
+    r"\bshould (?:now )?(?:be )?(?:back |fully )?(?:operational|working|functional|available|online|normal|stable|"
+    r"fine|ok|up)\b",
     re.I,
 )

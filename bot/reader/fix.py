@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 
 from bot.reader.cues import DID_NOT_WORK, FIX, SAYS_IT_FAILED
-from bot.reader.cues_fix import FIX_BY_ITSELF, FIX_COUNTED, FIX_NOT_DONE, FIX_UNDER_WAY, STATE_OF_THE_INCIDENT
+from bot.reader.cues_fix import (
+    FIX_BY_ITSELF,
+    FIX_COUNTED,
+    FIX_NOT_DONE,
+    FIX_TOLD,
+    FIX_UNDER_WAY,
+    STATE_OF_THE_INCIDENT,
+)
 from bot.reader.narrative import _clauses as clauses
 from bot.reader.narrative import attempts_in
 
@@ -21,15 +28,15 @@ def names_no_step(sentence: str) -> bool:
     """True when `sentence` reads like a fix but tells no step that fixed it: "restarting the pods did
     not help", "we are working with our provider to restore service", "the certificate had not been
     renewed", "The issue affecting launches has been resolved."."""
+    return bool(STATE_OF_THE_INCIDENT.match(sentence.strip()[:_MAX_SENTENCE_CHARS])) or tells_no_step_taken(sentence)
+
+
+def tells_no_step_taken(sentence: str) -> bool:
+    """`names_no_step` but for the state said once it is over: such a line ("Service is restored") may
+    follow the step that restored it, where this one (work under way, a failure, telling people) does not."""
     said = sentence.strip()[:_MAX_SENTENCE_CHARS]
-    if STATE_OF_THE_INCIDENT.match(said):
-        return True
-    for frame in (
-        FIX_UNDER_WAY,
-        FIX_NOT_DONE,
-        FIX_BY_ITSELF,
-        FIX_COUNTED,
-    ):  # the fix word only inside the frame: nothing done named
+    # the fix word only inside the frame: nothing done named
+    for frame in (FIX_UNDER_WAY, FIX_NOT_DONE, FIX_BY_ITSELF, FIX_COUNTED, FIX_TOLD):
         if frame.search(said) and not FIX.search(frame.sub(" ", said)):
             return True
     if attempts_in(said):  # told as a failed attempt, and every clause of it says it failed
