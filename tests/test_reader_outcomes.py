@@ -85,3 +85,18 @@ def test_an_attempt_whose_failure_is_told_after_the_reason_is_one_attempt_with_t
     # the same attempt followed by its recovery is no failed attempt
     recovered = told.replace("It refused to take over", "Then the standby broker recovered and took over")
     assert not read([Statement(recovered, section="resolution")]).failed_attempts()
+
+
+def test_a_later_entry_that_rejects_what_the_action_named_by_its_number_is_its_outcome() -> None:
+    said = [
+        "@sam submits ticket #4411 to the DNS provider to restore the zone.",
+        "Customers are told on the status page.",
+        'The provider closes #4411 as "won\'t fix".',
+    ]
+    [attempt] = read(timeline(*said)).failed_attempts()
+    assert attempt.text.startswith("@sam submits ticket #4411")
+    assert attempt.why == 'The provider closes #4411 as "won\'t fix"'
+    assert [q.statement for q in attempt.quotes] == [0, 2]
+    # another ticket's answer, or a time both entries share, is not this action's outcome
+    other = [said[0], said[1], 'The provider closes #4410 as "won\'t fix".']
+    assert not read(timeline(*other)).failed_attempts()

@@ -87,7 +87,8 @@ QUOTED = re.compile(r"(?:^|\s)>\s")
 
 # A failed outcome said in other words than DID_NOT_WORK's, each a kind rather than one report's
 # phrase: the trouble still there ("the issue still persists"), no effect ("it was a no-op", "was
-# not successful", "did not change the outcome"). Read by the postmortem reader only (an action must
+# not successful", "did not change the outcome"), turned down ("responds to the report as "invalid"",
+# "closes #12 as won't fix"). Read by the postmortem reader only (an action must
 # be told before it, or the entry before names one); the shared DID_NOT_WORK stays as the sentence
 # model was fitted on it. Measured and left out (fold A, one organisation out, each a wrong line by
 # the document labels): the same error met again ("runs into same error"), "is blocked by/on", a
@@ -96,6 +97,8 @@ _OTHERWISE = (
     r"still (?:persist|recur|re-?occur)\w*|"
     r"(?:was|is|were|are|it's|proved|turned out to be) (?:a |effectively a |just a )?no-?op|"
     r"(?:was|were|is|are) not successful|"
-    r"(?:did|does) ?n[o']t change (?:anything|much|the (?:situation|outcome|result|behaviou?r|symptoms?))"
+    r"(?:did|does) ?n[o']t change (?:anything|much|the (?:situation|outcome|result|behaviou?r|symptoms?))|"
+    r"(?:reject(?:s|ed)|refus(?:es|ed)|clos(?:es|ed)|answer(?:s|ed)|respon(?:ds?|ded|se)|mark(?:s|ed)) "
+    r"(?:[\w#()-]+ ){0,8}?as [\"“']?(?:invalid|rejected|won't fix|wontfix|not (?:a bug|actionable))"
 )
 FAILED_OUTCOME = re.compile(DID_NOT_WORK.pattern + r"|\b(?:" + _OTHERWISE + r")\b", re.I)

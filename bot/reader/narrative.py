@@ -230,11 +230,20 @@ def _named_later(entries: list[E], i: int) -> tuple[int, str] | None:
     for j in range(i + 1, min(i + 1 + NAMED_LATER_WITHIN, len(entries))):
         for clause in _clauses(entries[j].text):
             failing = FAILED_OUTCOME.search(clause)
-            if failing is None or CRITIQUE.search(clause) or not _names_again(action, clause):
+            if failing is None or CRITIQUE.search(clause):
                 continue
-            if _objects(clause[: failing.start()]) & _objects(action):
+            if _names_again(action, clause) and _objects(clause[: failing.start()]) & _objects(action):
+                return j, plain(" ".join(clause.split()))
+            if _identifiers(clause) & _identifiers(action) and not _acts_before_failing(clause):
                 return j, plain(" ".join(clause.split()))
     return None
+
+
+def _identifiers(text: str) -> set[str]:
+    """What names one thing and no other ("report #3", "db-02", "v2.3.1"): a word with a digit and a
+    letter or "#" (never a time, a date or a count)."""
+    words = re.findall(r"#?[a-z0-9][a-z0-9_.#-]*[a-z0-9]|#\d+", text.lower())
+    return {w for w in words if re.search(r"\d", w) and re.search(r"[a-z#]", w)}
 
 
 def _refers_back(action: str, opening: str) -> bool:
