@@ -30,3 +30,27 @@ def test_a_month_named_may_is_not_a_hedge() -> None:
     said = "On May 12 2025 we received a support ticket about servers taking 15 minutes to start."
     assert found(said) == [said]
     assert not found("Users may report slow starts while the image is pulled.")
+
+
+def test_reports_from_the_people_a_service_has_and_from_outside_are_how_it_was_found() -> None:
+    said = [
+        "Students report that their notebooks keep dying.",
+        "A report in the course forum said that two students could not start their servers.",
+        "Jay reported the bug to us via security@example.org.",
+        "The discord user @sam notified the core-devs-channel on the project's discord.",
+        "Peter posted a message on the site-feedback Slack channel that some articles were missing.",
+    ]
+    assert found(*said[:3]) == said[:3]
+    assert found(*said[3:]) == said[3:]
+
+
+def test_a_graph_looked_at_and_a_detection_in_quotes_are_how_it_was_found() -> None:
+    said = [
+        "This was noticed because Tim happened to look at grafana.",
+        'This was "detected" by members noticing failures.',
+    ]
+    assert found(*said) == said
+
+
+def test_telling_others_is_not_how_it_was_found() -> None:
+    assert not found("I've invalidated all affected tokens and notified the impacted project maintainers.")

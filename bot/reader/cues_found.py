@@ -11,6 +11,39 @@ from __future__ import annotations
 import re
 
 _A_FEW = r"(?:[\w@#`'.-]+ ){0,3}"  # up to three words between ("users of the hub report", "received a Freshdesk support ticket")
+_TOOLS = (
+    r"(?:sentry|pagerduty|grafana|kibana|prometheus|nagios|uptime ?robot|munin|stackdriver|datadog|opsgenie|"
+    r"alertmanager|new ?relic|cloudwatch|pingdom|statuscake|icinga|zabbix)"
+)
+# told by someone outside the responders: the people a service has ("Students report that their kernels
+# keep dying", "validators reported errors"), a report somewhere ("A report in the course Piazza
+# said"), a finding sent in ("reported the bug to us via security@…", "reports their finding"), a
+# channel notified ("notified the allcoredevs-channel"), "signaled us on slack"
+_REPORTED_BY = (
+    r"(?:students?|validators?|operators?|partners?|developers?|contributors?|researchers?|maintainers?|"
+    r"instructors?|clients?|subscribers?|visitors?|editors?|staff|teams?|engineers?) "
+    r"(?:(?:also|then|first|all|had|have) )?(?:reported|report|reports|noticed|notice|notices|complained|emailed|"
+    r"posted|pinged|flagged)|"
+    r"(?:an?|first) report (?:in|on|from|via|came|arrived)|"
+    r"reported (?:(?:the|a|an|this|their) )?(?:[\w-]+ ){0,2}(?:to us|via|through)|reports? (?:their|his|her|a|the) findings?|"
+    r"notified (?:the |our )?#?[\w-]{0,40}channel|signal(?:l)?ed us|flagged (?:it|this|the issue) to us|"
+    r"@\w+ (?:reported|notified|flagged|raised|posted)"
+)
+# a message on a named channel ("posted a message on the sitefeedback Slack channel", "posted the
+# situation in Slack")
+_POSTED_ON = (
+    r"(?:posted|posts|sent|sends|wrote|writes) (?:[\w'-]+ ){0,3}(?:on|in|to) (?:the |our )?(?:[\w#-]+ ){0,2}"
+    r"(?:slack|github|discord|matrix|irc|mastodon|twitter|piazza)"
+)
+# a graph or a tool looked at ("happened to look at grafana", "noticed via grafana"), and "detected"
+# in quotes or with a second verb ("was "detected" by", "was discovered and reported internally")
+_SEEN_ON = (
+    r"look(?:ed|s|ing)? at (?:the )?(?:[\w-]+ ){0,2}(?:logs?|graphs?|dashboards?|metrics|" + _TOOLS[3:] + r"|"
+    r"(?:notic\w+|seen|spotted|detected) (?:via|on|in|through) (?:the )?(?:[\w-]+ ){0,2}"
+    r"(?:graphs?|dashboards?|metrics|logs?|" + _TOOLS[3:] + r"|"
+    r"(?:was|were) (?:first )?[\"'“”‘’]?(?:detected|noticed|discovered|spotted|found|caught|identified)[\"'“”‘’]?"
+    r"(?: and \w+)? (?:by|when|after|within|while|through|via|in|on|during|internally|externally)"
+)
 # "the first alert fires", "we received a support ticket", "users reported", "was detected by", "looking at the logs"
 FOUND_BY = re.compile(
     r"\b(?:alerts? (?:fired|fires|firing|were firing|was firing|was triggered|triggered|went off|began|started)|"
@@ -35,7 +68,13 @@ FOUND_BY = re.compile(
     r"(?:by|when|after|within|while|through|via|in|on|during)|detection|"
     r"(?:looking at|checking|checked|checks|reading|read|grep\w*|inspect\w*) (?:the )?" + _A_FEW + r"(?:logs?|syslog|"
     r"journal\w*|graphs?|dashboards?|metrics)|"
-    r"logs? (?:show\w*|indicat\w*|reveal\w*|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w*|indicat\w*|reveal\w*))\b",
+    r"logs? (?:show\w*|indicat\w*|reveal\w*|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w*|indicat\w*|reveal\w*)|"
+    + _REPORTED_BY
+    + r"|"
+    + _POSTED_ON
+    + r"|"
+    + _SEEN_ON
+    + r")\b",
     re.I,
 )
 # "No process was set up to alert", "did not fire alerts", "Users may see warnings": not how it was found
