@@ -30,6 +30,7 @@ def status_page(*updates: str) -> str:
         "We believe the issue affecting job processing is now fixed.",
         "All affected workloads have been recovered.",
         "Job processing is now recovering.",
+        "The cause has been found and a fix is being implemented.",
     ],
 )
 def test_a_status_page_line_that_names_no_step_is_never_the_stored_fix(update: str) -> None:
@@ -125,6 +126,10 @@ def test_a_fix_word_that_tells_no_step_under_such_a_section_is_not_stored(senten
         "Customers may experience delays when submitting jobs.",
         "Duration of interruption was 6 minutes 12s.",
         "Incident team: Ana Ruiz, Tomas Berg",
+        "A fix has been rolled out and we are monitoring the results.",
+        "We are marking this incident as resolved.",
+        "We will continue to monitor the situation.",
+        "The post-mortem is available here: https://status.example.net/pm/42",
     ],
 )
 def test_a_status_pages_stock_line_is_never_the_stored_fix_or_cause(line: str) -> None:

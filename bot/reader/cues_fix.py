@@ -31,6 +31,9 @@ FIX_UNDER_WAY = re.compile(
     + _FIX_WORD
     + r"|\b(?:is|are)\s+(?:still\s+|now\s+|currently\s+)?being\s+"
     + _FIX_WORD
+    # "a fix is being implemented", "the fix is still being tested": which step, not said yet
+    + r"|\bfix(?:es)?\s+(?:is|are)\s+(?:still\s+|now\s+|currently\s+)?being\s+(?:implemented|deployed|worked on|rolled out|"
+    r"developed|prepared|tested|written|reviewed|applied)\b"
     # "the work to recover the affected virtual machines is ongoing", "restoration is under way"
     + r"|\b(?:work|restoration|recovery|efforts?)\s+"
     + _WORDS

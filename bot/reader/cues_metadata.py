@@ -192,6 +192,14 @@ STATUS_BOILERPLATE = re.compile(
     r"status page (?:for this incident )?(?:can be (?:followed|found|seen)|is (?:available|here))|"
     r"(?:published|posted|shared) (?:a|an|the|their|its) (?:post-?mortem|incident report|rca)|"
     r"a fix has been implemented and we are monitoring|we are (?:still |currently )?experiencing|"
+    # the stock lines of a hosted status page's states (identified, monitoring, resolved) and what follows
+    # them: "A fix has been deployed and we are monitoring the results", "We are marking this incident as
+    # resolved", "We will continue to monitor the situation", "The post-mortem is available here: …"
+    r"(?:a|the) fix has been (?:deployed|rolled out|applied|released|put in place) and we (?:are|will be|will) monitor|"
+    r"(?:marking|marked|mark) (?:this|the) incident as (?:resolved|closed|fixed)|"
+    r"we (?:will|'ll) continue to monitor(?! and)|we are (?:continuing to |still )?monitoring (?:the|for|closely)(?! and)|"
+    r"post-?mortem (?:is|will be|has been) (?:now )?(?:available|published|posted)|"
+    r"(?:post-?mortem|rca|incident report)\s*[:-]\s*(?:<|\[|https?://)|"
     r"not (?:service|customer|user)[- ]impacting|an investigation is (?:ongoing|under ?way|in progress)|"
     # work under way that names no step ("The data center provider continue to work towards resolving the problem",
     # "we are working to get the remaining ones back online")
