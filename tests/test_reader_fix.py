@@ -130,6 +130,9 @@ def test_a_fix_word_that_tells_no_step_under_such_a_section_is_not_stored(senten
         "We are marking this incident as resolved.",
         "We will continue to monitor the situation.",
         "The post-mortem is available here: https://status.example.net/pm/42",
+        "SEV-2 – queue processing halted (staging)",
+        "We announced the recovery on Discord and Twitter.",
+        "Job processing was halted for about 3 and a half hours.",
     ],
 )
 def test_a_status_pages_stock_line_is_never_the_stored_fix_or_cause(line: str) -> None:

@@ -25,7 +25,10 @@ METADATA_LINE = re.compile(
     re.I,
 )
 # a statement that is a figure about the incident: how long it lasted, how many it hit, that nothing was lost
-_NUMBER = r"(?:(?<![\d.,])\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|several|few|24)"
+_NUMBER = (
+    r"(?:(?:(?<![\d.,])\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|several|few|24)(?: and a half)?)"  # "for about 7 and a half hours"
+)
 _UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?|h|m)"
 METADATA_FIGURE = re.compile(
     r"\b(?:lasted|(?:(?:down|unusable|unavailable|offline|degraded|disrupted|inaccessible|unreachable|outages?|ongoing|"
@@ -105,7 +108,9 @@ FIELD_WITH_BARE_VALUE = re.compile(
 # tools write it.
 ALERT_LINE = re.compile(
     r"^[\W_]*(?:\[?(?:FIRING|RESOLVED|ALERT|ALARM|CRITICAL|WARNING|PROBLEM|RECOVERY)[Ss]?\b[^\w\n]{0,3}(?::|\]|\s-)|"
-    r"(?i:monitor|check|service|host|alert) (?i:is|went) (?:DOWN|UP|CRITICAL|OK)\b)"
+    r"(?i:monitor|check|service|host|alert) (?i:is|went) (?:DOWN|UP|CRITICAL|OK)\b|"
+    # a severity label opening the line ("SEV-1 – full chain halt (testnet)", "Sev 2: degraded API")
+    r"(?i:sev(?:erity)?)[- ]?[0-5]\b\s*[–—:|-])"
 )
 # who or what it hit, said without a number or with a count ("a lot of requests are being rejected", "only
 # users of carbonplan were disrupted", "a number of hosts have already been compromised", "this caused 21
@@ -200,6 +205,10 @@ STATUS_BOILERPLATE = re.compile(
     r"we (?:will|'ll) continue to monitor(?! and)|we are (?:continuing to |still )?monitoring (?:the|for|closely)(?! and)|"
     r"post-?mortem (?:is|will be|has been) (?:now )?(?:available|published|posted)|"
     r"(?:post-?mortem|rca|incident report)\s*[:-]\s*(?:<|\[|https?://)|"
+    # telling the users where ("announced incident occurrence on discord", "announced the recovery of the
+    # mainnet on discord and twitter"): a line about the incident, not a step in it
+    r"announc(?:ed|es|ing|ement)\b[^.;]{0,80}?\b(?:on|via|in|to|through) (?:our |the |its )?(?:discord|twitter|x|telegram|"
+    r"slack|forums?|blog|mailing lists?|status page|social media|community)|"
     r"not (?:service|customer|user)[- ]impacting|an investigation is (?:ongoing|under ?way|in progress)|"
     # work under way that names no step ("The data center provider continue to work towards resolving the problem",
     # "we are working to get the remaining ones back online")
