@@ -4,6 +4,7 @@ texts written by us: a behaviour check, not a measure (bench/reading_eval.py is 
 
 from __future__ import annotations
 
+from bot.importer.markdown import parse_markdown
 from bot.reader import Kind, Statement, read
 
 
@@ -54,3 +55,18 @@ def test_a_graph_looked_at_and_a_detection_in_quotes_are_how_it_was_found() -> N
 
 def test_telling_others_is_not_how_it_was_found() -> None:
     assert not found("I've invalidated all affected tokens and notified the impacted project maintainers.")
+
+
+def test_a_postmortem_that_is_only_a_timeline_is_read_as_one() -> None:
+    text = (
+        "1436 - alert that the CDN check has failed\n1436 - acknowledged\n1438 - attempted ssh\n"
+        "        - eventually timed out\n1441 - stopping the instance\n1443 - starting the instance\n"
+        "1446 - complete, all green\n\nThe monitoring reported about 11 minutes of downtime.\n"
+    )
+    draft = parse_markdown(text, team_id="T", incident_id="pm-t", name="2020-05-26-cdn-outage.md")
+    assert "alert that the CDN check has failed" in draft.diagnosis
+    assert "timeline entry" in draft.provenance.fields["diagnosis"]
+    prose = "# CDN outage\n\nAt 14:36 the CDN check failed. We restarted the instance at 14:43 and it recovered.\n"
+    assert "timeline entry" not in parse_markdown(prose, team_id="T", incident_id="pm-p").provenance.fields.get(
+        "diagnosis", ""
+    )

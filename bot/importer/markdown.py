@@ -41,7 +41,7 @@ from bot.importer.metadata import (
     read_prose_details,
 )
 from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
-from bot.importer.timeline import Entry, read_timeline
+from bot.importer.timeline import Entry, headless_timeline, read_timeline
 from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
 from bot.reader.cues import DETECTION_HEADING, INCIDENT_WORDS
@@ -261,6 +261,8 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     )
     timelines = [read_timeline(logical_lines(s.lines)) for s in doc.of_kind("timeline")]
     entries = [e for found, _ in timelines for e in found]
+    if not timelines:  # no timeline heading: the text under the title may be one ("1436 - alert that …")
+        entries = headless_timeline(doc.title or "", logical_lines(doc.preamble))
     timeline_prose = "\n\n".join(prose for _, prose in timelines if prose)
     other = "\n\n".join(section_text(s) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):

@@ -167,3 +167,17 @@ def _is_new_block(line: str) -> bool:
 
 def _tidy(text: str) -> str:
     return " ".join(plain(text).split())
+
+
+HEADLESS_MIN_ENTRIES = 3
+
+
+def headless_timeline(title: str, lines: list[str]) -> list[Entry]:
+    """The entries of a document with no timeline heading whose text is a timeline: three lines or
+    more led by a time ("1436 - alert that CDN check has failed", "1438 - attempted ssh"), telling
+    more than the prose between them; its first line, taken for the title, too when it is led by a
+    time the same way. [] when the text is prose that names a few times."""
+    entries, prose = read_timeline([title, *lines] if title else lines)
+    if len(entries) >= HEADLESS_MIN_ENTRIES and sum(len(e.text) for e in entries) > len(prose):
+        return entries
+    return []

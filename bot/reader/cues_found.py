@@ -35,6 +35,9 @@ _POSTED_ON = (
     r"(?:posted|posts|sent|sends|wrote|writes) (?:[\w'-]+ ){0,3}(?:on|in|to) (?:the |our )?(?:[\w#-]+ ){0,2}"
     r"(?:slack|github|discord|matrix|irc|mastodon|twitter|piazza)"
 )
+# a line that opens with the alert it tells ("1436 - alert that CDN check has failed", "alert from
+# the uptime check: …"): a timeline entry's text
+_ALERT_OPENS = r"^\W*alerts? (?:that|from|saying)"
 # a graph or a tool looked at ("happened to look at grafana", "noticed via grafana"), and "detected"
 # in quotes or with a second verb ("was "detected" by", "was discovered and reported internally")
 _SEEN_ON = (
@@ -74,6 +77,8 @@ FOUND_BY = re.compile(
     + _POSTED_ON
     + r"|"
     + _SEEN_ON
+    + r"|"
+    + _ALERT_OPENS
     + r")\b",
     re.I,
 )
