@@ -92,7 +92,7 @@ QUOTED = re.compile(r"(?:^|\s)>\s")
 # be told before it, or the entry before names one); the shared DID_NOT_WORK stays as the sentence
 # model was fitted on it. Measured and left out (fold A, one organisation out, each a wrong line by
 # the document labels): the same error met again ("runs into same error"), "is blocked by/on", a
-# typeset apostrophe ("didn’t"); docs/BENCHMARKS.md, issue 23 tenth pass.
+# typeset apostrophe ("didn’t"); docs/BENCHMARKS.md, issue 23, eleventh pass.
 _OTHERWISE = (
     r"still (?:persist|recur|re-?occur)\w*|"
     r"(?:was|is|were|are|it's|proved|turned out to be) (?:a |effectively a |just a )?no-?op|"
