@@ -164,3 +164,26 @@ def test_telling_people_about_the_fix_is_never_the_stored_fix(entry: str) -> Non
 def test_a_fix_said_beside_what_should_work_now_is_stored() -> None:
     draft = imported(status_page("We have fixed the scheduler - job submissions should be working as usual now."))
     assert "We have fixed the scheduler" in draft.resolution
+
+
+@pytest.mark.parametrize(
+    "update",
+    [
+        "We have identified the root cause and are working on a fix.",
+        "We are still investigating the cause of the failed jobs.",
+        "Restarting your workers now will cause them to be affected too.",
+    ],
+)
+def test_a_status_page_line_that_names_no_cause_is_never_the_stored_cause(update: str) -> None:
+    draft = imported(status_page(update, "Jobs are piling up in the queue and are not processed."))
+    assert not draft.root_cause or update not in draft.root_cause
+
+
+def test_a_cause_named_when_it_was_found_is_stored() -> None:
+    draft = imported(
+        status_page(
+            "We have identified the root cause as a full disk on the queue host.",
+            "Jobs are piling up in the queue and are not processed.",
+        )
+    )
+    assert "a full disk on the queue host" in draft.root_cause

@@ -45,7 +45,7 @@ from bot.importer.timeline import Entry, headless_timeline, read_timeline
 from bot.importer.vocabulary import normalize_heading
 from bot.models import MAX_TEXT, MemoryDraft
 from bot.reader.cues import DETECTION_HEADING, INCIDENT_WORDS
-from bot.reader.fix import without_non_fixes
+from bot.reader.fix import without_non_causes, without_non_fixes
 from bot.reader.found import how_found
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique
 from bot.reader.notice import is_planned_work_notice
@@ -287,7 +287,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         if kind in fields.values:
             fields.values[kind] = without_metadata(fields.values[kind])
             if kind == "root_cause":  # "unable to establish root cause" is no cause
-                fields.values[kind] = without_unknown_cause(fields.values[kind])
+                fields.values[kind] = without_non_causes(without_unknown_cause(fields.values[kind]))
             else:  # "we are working to restore service", "restarting did not help": no step that fixed it
                 fields.values[kind] = without_non_fixes(fields.values[kind])
             if not fields.values[kind]:  # nothing left: no field, and no origin for it

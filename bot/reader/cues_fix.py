@@ -112,3 +112,18 @@ EXPECTED_STATE = re.compile(
     r"fine|ok|up)\b",
     re.I,
 )
+# What is no cause, on a status page: the cause said found but not named ("We have identified the root
+# cause and are working on the fix", "The root causes have been identified"), the cause still sought
+# ("We're investigating the cause", "continuing to track down the cause"), a warning to users
+# ("Restarting instances will cause them to be affected", "Affected users may notice restarts").
+# "We identified the root cause as a full disk" names it and is kept.
+CAUSE_NOT_SAID = re.compile(
+    r"\b(?:(?:identified|located|found|determined|confirmed|isolated|pinpointed|tracked down|know)\s+(?:what (?:is |was )?)?"
+    r"(?:the |a |an )?(?:likely |probable |underlying )?(?:root )?(?:causes?|culprit)|"
+    r"(?:root )?causes? (?:has|have) (?:now )?been (?:identified|found|located|determined|confirmed|isolated))\b"
+    r"(?!\s+(?:as|was|were|is|are|being|to be|of|behind|for)\b|\s*[:—–-])|"
+    r"\b(?:investigat\w*|track(?:ing)? down|looking (?:into|for)|(?:try|trying|work\w*) to (?:identify|determine|understand|find))\s+"
+    r"(?:the |what (?:is |was )?|possible )?(?:root )?(?:causes?|culprit)\b|"
+    r"\b(?:will|may|might|could) (?:cause (?:them|it|these|those|your|you)|notice|experience)\b",
+    re.I,
+)

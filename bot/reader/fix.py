@@ -1,4 +1,4 @@
-"""What is no fix, whatever its words: a step that did not work, work still under way, a fix word
+"""What is no fix (and, at the end, no cause), whatever its words: a step that did not work, work still under way, a fix word
 said not to have happened, the state said once it is over. Precision first: an empty fix beats a
 wrong one (the next responder would repeat a step that did nothing). The words are the vocabulary's
 (bot/reader/cues_fix.py, cues.py); the importer runs every fix it found through `without_non_fixes`.
@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import DID_NOT_WORK, FIX, SAYS_IT_FAILED
+from bot.reader.cues import CAUSE, DID_NOT_WORK, FIX, SAYS_IT_FAILED
 from bot.reader.cues_fix import (
+    CAUSE_NOT_SAID,
     FIX_BY_ITSELF,
     FIX_COUNTED,
     FIX_NOT_DONE,
@@ -54,6 +55,29 @@ def without_non_fixes(text: str) -> str:
     kept_lines = []
     for line in text.split("\n"):
         kept = [p for p in _LINE_SENTENCES.split(line) if not names_no_step(p)]
+        if kept:
+            kept_lines.append(" ".join(kept))
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
+
+
+def names_no_cause(sentence: str) -> bool:
+    """True when `sentence` says something of the cause but not what it was: "We have identified the
+    root cause and are working on the fix", "we are investigating the cause", "restarting instances
+    will cause them to be affected"; or is a status page's progress or state line ("we are working to
+    restore service") with no cause word outside it."""
+    said = sentence.strip()[:_MAX_SENTENCE_CHARS]
+    if CAUSE_NOT_SAID.search(said) and not CAUSE.search(CAUSE_NOT_SAID.sub(" ", said)):
+        return True
+    if STATE_OF_THE_INCIDENT.match(said):
+        return True
+    return bool(FIX_UNDER_WAY.search(said) and not CAUSE.search(FIX_UNDER_WAY.sub(" ", said)))
+
+
+def without_non_causes(text: str) -> str:
+    """A cause's text without the sentences that name no cause (`names_no_cause`); "" when none is left."""
+    kept_lines = []
+    for line in text.split("\n"):
+        kept = [p for p in _LINE_SENTENCES.split(line) if not names_no_cause(p)]
         if kept:
             kept_lines.append(" ".join(kept))
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
