@@ -53,8 +53,10 @@ def test_a_graph_looked_at_and_a_detection_in_quotes_are_how_it_was_found() -> N
     assert found(*said) == said
 
 
-def test_telling_others_is_not_how_it_was_found() -> None:
+def test_telling_others_advice_or_a_responder_s_update_is_not_how_it_was_found() -> None:
     assert not found("I've invalidated all affected tokens and notified the impacted project maintainers.")
+    assert not found("It's a good idea to look at the proxmox graph about disk usage, it is easier to read.")
+    assert not found("Engineer reports the issue still persists after the restart.")
 
 
 def test_a_postmortem_that_is_only_a_timeline_is_read_as_one() -> None:

@@ -21,7 +21,7 @@ _TOOLS = (
 # channel notified ("notified the allcoredevs-channel"), "signaled us on slack"
 _REPORTED_BY = (
     r"(?:students?|validators?|operators?|partners?|developers?|contributors?|researchers?|maintainers?|"
-    r"instructors?|clients?|subscribers?|visitors?|editors?|staff|teams?|engineers?) "
+    r"instructors?|clients?|subscribers?|visitors?|editors?|staff|teams?) "
     r"(?:(?:also|then|first|all|had|have) )?(?:reported|report|reports|noticed|notice|notices|complained|emailed|"
     r"posted|pinged|flagged)|"
     r"(?:an?|first) report (?:in|on|from|via|came|arrived)|"
@@ -38,10 +38,13 @@ _POSTED_ON = (
 # a line that opens with the alert it tells ("1436 - alert that CDN check has failed", "alert from
 # the uptime check: …"): a timeline entry's text
 _ALERT_OPENS = r"^\W*alerts? (?:that|from|saying)"
-# a graph or a tool looked at ("happened to look at grafana", "noticed via grafana"), and "detected"
+# a graph or a tool looked at ("happened to look at grafana", "noticed via grafana"; "a good idea to
+# look at the graph" is advice), and "detected"
 # in quotes or with a second verb ("was "detected" by", "was discovered and reported internally")
 _SEEN_ON = (
-    r"look(?:ed|s|ing)? at (?:the )?(?:[\w-]+ ){0,2}(?:logs?|graphs?|dashboards?|metrics|" + _TOOLS[3:] + r"|"
+    r"(?:looked|looks|looking|happened to look) at (?:the )?(?:[\w-]+ ){0,2}(?:logs?|graphs?|dashboards?|metrics|"
+    + _TOOLS[3:]
+    + r"|"
     r"(?:notic\w+|seen|spotted|detected) (?:via|on|in|through) (?:the )?(?:[\w-]+ ){0,2}"
     r"(?:graphs?|dashboards?|metrics|logs?|" + _TOOLS[3:] + r"|"
     r"(?:was|were) (?:first )?[\"'“”‘’]?(?:detected|noticed|discovered|spotted|found|caught|identified)[\"'“”‘’]?"
