@@ -192,11 +192,11 @@ def _acts_before_failing(opening: str) -> bool:
     return bool(TRIED.search(opening[: failing.start()] if failing else opening))
 
 
-def _names_again(action: str, outcome: str) -> bool:
+def _names_again(action: str, outcome: str, failing: re.Match[str] | None = None) -> bool:
     """ "10:11 Redis instance is resized" … "10:15 cache turned off, since resizing the instances did
     not solve the issue": the later entry names the same action (a word of the same stem) where it
     says it failed, so the failure is that action's, not a new one's."""
-    failing = FAILED_OUTCOME.search(outcome)
+    failing = failing or FAILED_OUTCOME.search(outcome)
     if failing is None or EXPLICIT_TRY.search(outcome[: failing.start()]):
         return False  # "tried deleting the rebooting pods, which just made more": an attempt of its own
     return bool(_actions(outcome[: failing.start()]) & _actions(action))
@@ -220,21 +220,32 @@ def _objects(text: str) -> set[str]:
     return {w.rstrip("s")[:6] for w in words - _NOT_OBJECTS if not TRIED.fullmatch(w)}
 
 
-def _named_later(entries: list[E], i: int) -> tuple[int, str] | None:
+def _failing_clauses(text: str, read: dict[str, list[tuple[str, re.Match[str]]]]) -> list[tuple[str, re.Match[str]]]:
+    """The clauses of an entry that say something failed (no critique), each with that match; read
+    once per entry however many actions before it look at it (`read` keeps them for one timeline)."""
+    if text not in read:
+        read[text] = [
+            (c, m) for c in _clauses(text) if (m := FAILED_OUTCOME.search(c)) is not None and not CRITIQUE.search(c)
+        ]
+    return read[text]
+
+
+def _named_later(
+    entries: list[E], i: int, read: dict[str, list[tuple[str, re.Match[str]]]] | None = None
+) -> tuple[int, str] | None:
     """A later entry (within NAMED_LATER_WITHIN) that names entry i's action again, on the same
     object, where it says it failed: (its index, that clause). Entry i must be an action said to be
     tried or taken by someone, not a failure or a critique of its own."""
     action = entries[i].text
     if not (EXPLICIT_TRY.search(action) or WE_TRIED.search(action) and TRIED.search(action)):
         return None
+    named = _identifiers(action)  # once per action, not per later clause
+    read = {} if read is None else read
     for j in range(i + 1, min(i + 1 + NAMED_LATER_WITHIN, len(entries))):
-        for clause in _clauses(entries[j].text):
-            failing = FAILED_OUTCOME.search(clause)
-            if failing is None or CRITIQUE.search(clause):
-                continue
-            if _names_again(action, clause) and _objects(clause[: failing.start()]) & _objects(action):
+        for clause, failing in _failing_clauses(entries[j].text, read):
+            if _names_again(action, clause, failing) and _objects(clause[: failing.start()]) & _objects(action):
                 return j, plain(" ".join(clause.split()))
-            if _identifiers(clause) & _identifiers(action) and not _acts_before_failing(clause):
+            if named and named & _identifiers(clause) and not TRIED.search(clause[: failing.start()]):
                 return j, plain(" ".join(clause.split()))
     return None
 
@@ -267,6 +278,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
     in the first words of the one after when the entry between only observes)."""
     found = []
     told: dict[int, str] = {}  # an entry's words already read as the failure of an entry before it
+    read: dict[str, list[tuple[str, re.Match[str]]]] = {}  # entries' failing clauses, read once
     for i, entry in enumerate(entries):
         # "…, since resizing the instances did not solve the issue" told the failure of the entry
         # before: not an attempt of this entry (its action is what was done next)
@@ -296,7 +308,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
             if named_again:
                 told[i + 1] = plain(" ".join(opening.split()))
             continue
-        named_later = _named_later(entries, i)
+        named_later = _named_later(entries, i, read)
         if named_later is not None:
             j, clause = named_later
             found.append((entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": clause.rstrip(" .")}))
