@@ -4,6 +4,12 @@ out inside fold A). The fields other than failed attempts (those: bench/attempts
 
     .venv/bin/python bench/fields_by_org.py --dump /tmp/before.json     # on the code before a change
     .venv/bin/python bench/fields_by_org.py --against /tmp/before.json  # on the code after it
+    FIT_FEATURES=nonword .venv/bin/python bench/fields_by_org.py --sentence-model-loo [--policy cause=both,fix=rules]
+
+With --sentence-model-loo each organisation is read with a sentence model (bot/reader/sentences.py)
+fitted by bench/fit_reader_sentences.py on fold A's other organisations (FIT_FEATURES chooses its
+features; its thresholds chosen on the other organisations' leave-one-out probabilities), so the cause and fix figures are out of sample for every organisation, not the shipped
+model's in-sample ones; --policy says how the model joins the cue words (default: the code's).
 
 Per organisation and field: right, and stored but wrong (a cause or fix filled whose text does not
 hold the label's phrases; for metadata, items whose fix or cause holds a labelled metadata line).
@@ -32,10 +38,42 @@ FIELDS = ("date", "root_cause", "fix", "found", "metadata")
 METADATA_COST = 10
 
 
-def outcomes(fold: str = "A") -> dict[str, dict[str, str]]:
-    """File → field → "right", "wrong" (stored but not right), "empty" or "" (not labelled)."""
+def held_out_drafts(truths: list, policy: dict[str, str]) -> dict:
+    """Each organisation's drafts read with a sentence model fitted on the other organisations."""
+    import bench.fit_reader_sentences as fitting
+    import bot.importer.cause_fix as cause_fix
+    from bot.reader.sentences import use_model
+
+    everything = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A"]
+    docs = fitting.documents(everything)
+    models = fitting.models_without_each(docs, orgs=sorted({t.org or t.file for t in truths}))
+    before = dict(cause_fix.MODEL_POLICY)
+    cause_fix.MODEL_POLICY.update(policy)
+    drafts: dict = {}
+    try:
+        for org in sorted({t.org or t.file for t in truths}):
+            use_model(models[org])
+            only = {t.file for t in truths if (t.org or t.file) == org}
+            drafts.update(read_corpus(POSTMORTEMS, only=only)[0])
+    finally:
+        use_model(None)
+        cause_fix.MODEL_POLICY.clear()
+        cause_fix.MODEL_POLICY.update(before)
+    chosen = {o: {h: (x.threshold, x.keep) for h, x in m.heads.items()} for o, m in models.items()}
+    print(
+        f"sentence model one organisation out ({fitting.FEATURES}): policy {dict(before, **policy)}; thresholds {chosen}"
+    )
+    return drafts
+
+
+def outcomes(fold: str = "A", held_out: dict[str, str] | None = None) -> dict[str, dict[str, str]]:
+    """File → field → "right", "wrong" (stored but not right), "empty" or "" (not labelled).
+    `held_out`: read each organisation with a sentence model fitted without it, joined by this policy."""
     truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold and not t.not_an_incident]
-    drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
+    if held_out is not None:
+        drafts = held_out_drafts(truths, held_out)
+    else:
+        drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
     out: dict[str, dict[str, str]] = {}
     for truth in truths:
         draft = drafts.get(truth.file)
@@ -81,8 +119,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, help="write fold A's per-file outcomes here (the code before a change)")
     parser.add_argument("--against", type=Path, help="a --dump of the code before: per-organisation change, LOO value")
     parser.add_argument("--changed", action="store_true", help="with --against: fold A's files whose outcome moved")
+    parser.add_argument(
+        "--sentence-model-loo", action="store_true", help="each organisation read with a model fitted without it"
+    )
+    parser.add_argument("--policy", default="", help="with --sentence-model-loo: e.g. cause=both,fix=rules")
     args = parser.parse_args(argv)
-    rows = outcomes()
+    policy = dict(p.split("=", 1) for p in args.policy.split(",") if p)
+    rows = outcomes(held_out=policy if args.sentence_model_loo else None)
     if args.dump:
         args.dump.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
     old = json.loads(args.against.read_text(encoding="utf-8")) if args.against else rows

@@ -2,15 +2,17 @@
 
     .venv/bin/python bench/fit_reader_sentences.py [--write]
 
-For each head ("cause", "fix") a logistic model over a sentence's words, word pairs, cues, section
-and place: a sentence is labelled 1 when it holds one of its item's truth phrases for that field
+For each head ("cause", "fix") a logistic model over a sentence's cues, section, cue × section, place
+and length, and for the fix head its words too (FIT_FEATURES below; what ships was chosen end to end on
+fold A one organisation out): a sentence is labelled 1 when it holds one of its item's truth phrases for that field
 (root_cause_keywords / fix_keywords), 0 otherwise (weak labels: no person marks sentences).
 
 Honest by construction:
 - the threshold and how many sentences to keep are chosen on the fitting fold only, from
   leave-one-organisation-out predictions inside it;
 - how the model joins the cue words (cause_fix.MODEL_POLICY) is chosen on fold A (the tuning fold)
-  only, end to end through the importer, with leave-one-organisation-out models;
+  only, end to end through the importer, each organisation read with a model fitted on the others
+  whose threshold was chosen on the others' leave-one-out predictions (never its own);
 - the model fitted on fold A is reported on fold B, and the one fitted on B on fold A (the swap):
   both figures are out-of-sample. Fold B's misses are never printed.
 `--write` stores the model fitted on fold A in bot/data/reader_sentences.json (what ships) and
@@ -42,6 +44,12 @@ EPOCHS = int(os.environ.get("FIT_EPOCHS", "8"))
 L2 = float(os.environ.get("FIT_L2", "1e-3"))
 RATE = 0.2
 PAIRS = os.environ.get("FIT_PAIRS", "0") == "1"  # word pairs as features
+# which of a sentence's features each head is fitted on: "nonword" (cues, section, place, length),
+# "cross" (those and section × cue pairs), "words" (those of "nonword" and words). FIT_FEATURES: one
+# set for both heads, or per head ("cause=cross,fix=words"); the default is what ships.
+_SETS = os.environ.get("FIT_FEATURES", "cause=cross,fix=words")
+FEATURES = dict(p.split("=", 1) if "=" in p else (h, p) for p in _SETS.split(",") for h in ("cause", "fix"))
+FEATURES = {h: FEATURES[h] for h in ("cause", "fix")}
 MIN_ORGS = int(
     os.environ.get("FIT_MIN_ORGS", "4")
 )  # a word counts only when sentences of two organisations or more hold it
@@ -78,6 +86,8 @@ def fit_head(docs: list[Doc], head: str) -> Head:
                 orgs[f].add(truth.org or truth.file)
     kept = {f for f, o in orgs.items() if len(o) >= MIN_ORGS or not f.startswith(("w:", "b:"))}
     kept = {f for f in kept if PAIRS or not f.startswith("b:")}
+    kept = {f for f in kept if FEATURES[head] == "words" or not f.startswith(("w:", "b:"))}
+    kept = {f for f in kept if FEATURES[head] == "cross" or not f.startswith("x:")}
     rows = [([f for f in feats if f in kept], label(t, head, c.text)) for t, cands in docs for feats, c in cands]
     return reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS, rate=RATE, l2=L2)
 
@@ -88,20 +98,31 @@ def field_outcome(truth: Truth, head: str, chosen: list[str]) -> str:
     return "right" if holds_half(" ".join(chosen), getattr(truth, HEADS[head])) else "wrong"
 
 
-def choose_threshold(docs: list[Doc], head: str) -> tuple[float, int]:
-    """Threshold and keep from leave-one-organisation-out probabilities inside `docs`."""
+Held = list[tuple[str, Truth, list[tuple[float, str]]]]  # organisation, item, (probability, sentence)
+
+
+def held_out(docs: list[Doc], head: str) -> Held:
+    """Every sentence's probability under the head fitted on the other organisations of `docs`."""
     by_org: dict[str, list[Doc]] = defaultdict(list)
     for doc in docs:
         by_org[doc[0].org or doc[0].file].append(doc)
-    held: list[tuple[Truth, list[tuple[float, str]]]] = []
+    held: Held = []
     for org, inside in by_org.items():
         model = fit_head([d for d in docs if (d[0].org or d[0].file) != org], head)
-        held += [(t, [(model.probability(f), c.text) for f, c in cands]) for t, cands in inside]
+        held += [(org, t, [(model.probability(f), c.text) for f, c in cands]) for t, cands in inside]
+    return held
+
+
+def pick_threshold(held: Held, head: str, without: str | None = None) -> tuple[float, int]:
+    """Threshold and keep that do best on `held` (but the organisation `without`: a model reported on
+    that organisation never has its threshold chosen on it)."""
     best, best_value = (0.5, 2), -1e9
     for keep in KEEPS:
         for t in THRESHOLDS:
             value = 0.0
-            for truth, scored in held:
+            for org, truth, scored in held:
+                if org == without:
+                    continue
                 if not getattr(truth, HEADS[head]):
                     value -= WRONG_COST * any(p >= t for p, _ in scored)  # anything said is wrong
                     continue
@@ -113,6 +134,24 @@ def choose_threshold(docs: list[Doc], head: str) -> tuple[float, int]:
             if value > best_value:
                 best, best_value = (t, keep), value
     return best
+
+
+def choose_threshold(docs: list[Doc], head: str) -> tuple[float, int]:
+    """Threshold and keep from leave-one-organisation-out probabilities inside `docs`."""
+    return pick_threshold(held_out(docs, head), head)
+
+
+def models_without_each(
+    docs: list[Doc], held: dict[str, Held] | None = None, orgs: list[str] | None = None
+) -> dict[str, SentenceModel]:
+    """Organisation → both heads fitted on the other organisations of `docs`, each head's threshold
+    and keep chosen on the other organisations' leave-one-out probabilities (never its own)."""
+    held = held or {head: held_out(docs, head) for head in HEADS}
+    models = {}
+    for org in orgs or dict.fromkeys(d[0].org or d[0].file for d in docs):
+        chosen = {head: pick_threshold(held[head], head, without=org) for head in HEADS}
+        models[org] = fit([d for d in docs if (d[0].org or d[0].file) != org], f"without {org}", chosen)
+    return models
 
 
 def fit(docs: list[Doc], fold: str, chosen: dict[str, tuple[float, int]] | None = None) -> SentenceModel:
@@ -161,8 +200,9 @@ def choose_policy(docs_a: list[Doc], truths_a: list[Truth]) -> tuple[dict[str, s
     by_org: dict[str, list[Truth]] = defaultdict(list)
     for t in truths_a:
         by_org[t.org or t.file].append(t)
-    chosen_a = {head: choose_threshold(docs_a, head) for head in HEADS}
-    models = {org: fit([d for d in docs_a if (d[0].org or d[0].file) != org], "A", chosen_a) for org in by_org}
+    held = {head: held_out(docs_a, head) for head in HEADS}
+    models = models_without_each(docs_a, held, list(by_org))
+    chosen_a = {head: pick_threshold(held[head], head) for head in HEADS}
     chosen = {}
     for head, field in (("cause", "root_cause"), ("fix", "fix")):
         results: dict[str, tuple[float, int]] = {}
