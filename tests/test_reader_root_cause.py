@@ -90,3 +90,43 @@ def test_a_status_update_naming_a_cooling_fault_gives_the_cause() -> None:
         "We have been notified of a cooling issue at the datacenter. The provider is working to resolve it.\n"
     )
     assert "cooling issue at the datacenter" in draft.root_cause
+
+
+def test_a_cause_the_root_cause_section_states_without_a_cue_word_is_stored() -> None:
+    draft = imported(
+        "# Checkout errors\n\n## Summary\n\nCheckout failed for a third of requests for an hour.\n\n"
+        "## Root cause\n\nMonday's storage migration halved the provisioned throughput of the orders database.\n\n"
+        "## Resolution\n\nWe moved the database back to its old volume class.\n"
+    )
+    assert draft.root_cause == "Monday's storage migration halved the provisioned throughput of the orders database."
+
+
+def test_a_duration_line_is_never_the_cause_or_the_fix_even_to_a_model_sure_of_every_sentence() -> None:
+    from bot.reader.sentences import Head, SentenceModel, use_model
+
+    text = (
+        "# Checkout errors\n\n## Summary\n\nDuration: 2 hours 14 minutes\n\nTime to resolve: 31 minutes\n\n"
+        "Checkout failed for a third of requests.\n\n## Impact\n\nThe outage lasted 45 minutes.\n"
+    )
+    shipped = imported(text)
+    assert shipped.root_cause is None and shipped.resolution is None
+    sure = SentenceModel({head: Head(10.0, {}, threshold=0.5, keep=2) for head in ("cause", "fix")})
+    use_model(sure)
+    try:
+        draft = imported(text)
+    finally:
+        use_model(None)
+    stored = f"{draft.root_cause} {draft.resolution}"
+    assert "Checkout failed" in stored  # the model was read: it took what it was sure of
+    assert "minutes" not in stored
+
+
+def test_a_status_entry_that_says_what_caused_it_after_its_headline_gets_that_cause() -> None:
+    draft = imported(
+        "---\ntitle: Queue stalled\nseverity: notice\n---\n\n"
+        "**An issue with the job queue caused some builds to be dropped**. A change to our broker settings "
+        "caused consumers to disconnect without warning, and it took some time to detect. During this period, "
+        "new builds failed.\n"
+    )
+    assert "A change to our broker settings caused consumers to disconnect" in draft.root_cause
+    assert "new builds failed" not in draft.root_cause

@@ -1,16 +1,20 @@
-"""Which sentences of a postmortem say its cause, or its fix: a small logistic model over words,
-cue words and where the sentence sits, beyond what the cue words alone can tell.
+"""Which sentences of a postmortem say its cause, or its fix: a small logistic model over cue words,
+where the sentence sits and (for the fix) words, beyond what the cue words alone can tell.
 
 The cue words (bot/reader/cues.py) find "caused by …" and "resolved by …"; many real reports say
 it otherwise ("Tonight we were mitigating a large inbound DDoS attack", "the datacentre confirmed
 a transit provider was passing traffic on damaged fiber"). Each candidate sentence gets features:
-its crude-stemmed words and word pairs, the cues it matches, the section it sits in, where in the
-document it is; a head per field ("cause", "fix") gives the probability that it says that field.
+its crude-stemmed words and word pairs, the cues it matches, the section it sits in, each cue with
+that section ("x:root_cause+cause"), where in the document it is and its length; a head per field
+("cause", "fix") gives the probability that it says that field. A head weighs only the features it
+was fitted on: the cause head none of the words (one organisation out on fold A, words learned one
+organisation's subjects and cost the cause; docs/BENCHMARKS.md, issue 23 tenth pass), the fix head
+words seen in four organisations or more.
 
 The coefficients are data (bot/data/reader_sentences.json), fitted by bench/fit_reader_sentences.py
-(with bot/reader/fit.py, the reader's one fitting routine) on one organisation fold of eval/postmortems and reported on the other (then the other way). Pure
-Python at run time: a dictionary look-up per feature; work linear in the text (capped per
-sentence and per document).
+(with bot/reader/fit.py, the reader's one fitting routine) on one organisation fold of eval/postmortems
+and reported on the other (then the other way). Pure Python at run time: a dictionary look-up per
+feature; work linear in the text (capped per sentence and per document).
 """
 
 from __future__ import annotations
@@ -85,7 +89,9 @@ def features(candidate: Candidate) -> list[str]:
     text = candidate.text[:MAX_SENTENCE_CHARS]
     found = word_features(text)
     words = sum(1 for f in found if f.startswith("w:"))
-    found += [f"cue:{name}" for name, pattern in _CUES.items() if pattern.search(text)]
+    cues = [name for name, pattern in _CUES.items() if pattern.search(text)]
+    found += [f"cue:{name}" for name in cues]
+    found += [f"x:{candidate.section}+{name}" for name in cues]
     found.append(f"sec:{candidate.section}")
     found.append(f"pos:{min(int(candidate.position * 5), 4)}")
     found.append(f"len:{min(words // 10, 4)}")
