@@ -23,19 +23,39 @@ from bot.reader.narrative import attempts_in
 
 _LINE_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'*`\[@])")
 _MAX_SENTENCE_CHARS = 1_000  # a sentence is judged on its first 1,000 characters
+# "… succeed again. (alice) Rolled back …": an author's mark after a sentence belongs to it, not to the next
+_AUTHOR_MARK = re.compile(r"^\([\w@][\w@ .'-]{0,40}\)(?:\s+|$)")
+_TRAILING_MARK = re.compile(r"\s+\([\w@][\w@ .'-]{0,40}\)$")
+
+
+def _judged(sentence: str) -> str:
+    """The sentence as its words are judged: capped, without an author's mark at its end."""
+    return _TRAILING_MARK.sub("", sentence.strip()[:_MAX_SENTENCE_CHARS])
+
+
+def _sentences_of(line: str) -> list[str]:
+    parts: list[str] = []
+    for part in _LINE_SENTENCES.split(line):
+        mark = _AUTHOR_MARK.match(part)
+        if parts and mark:
+            parts[-1] = f"{parts[-1]} {mark.group().strip()}"
+            part = part[mark.end() :]
+        if part:
+            parts.append(part)
+    return parts
 
 
 def names_no_step(sentence: str) -> bool:
     """True when `sentence` reads like a fix but tells no step that fixed it: "restarting the pods did
     not help", "we are working with our provider to restore service", "the certificate had not been
     renewed", "The issue affecting launches has been resolved."."""
-    return bool(STATE_OF_THE_INCIDENT.match(sentence.strip()[:_MAX_SENTENCE_CHARS])) or tells_no_step_taken(sentence)
+    return bool(STATE_OF_THE_INCIDENT.match(_judged(sentence))) or tells_no_step_taken(sentence)
 
 
 def tells_no_step_taken(sentence: str) -> bool:
     """`names_no_step` but for the state said once it is over: such a line ("Service is restored") may
     follow the step that restored it, where this one (work under way, a failure, telling people) does not."""
-    said = sentence.strip()[:_MAX_SENTENCE_CHARS]
+    said = _judged(sentence)
     # the fix word only inside the frame: nothing done named
     for frame in (FIX_UNDER_WAY, FIX_NOT_DONE, FIX_BY_ITSELF, FIX_COUNTED, FIX_TOLD):
         if frame.search(said) and not FIX.search(frame.sub(" ", said)):
@@ -54,7 +74,7 @@ def without_non_fixes(text: str) -> str:
     """A fix's text without the sentences that name no step (`names_no_step`); "" when none is left."""
     kept_lines = []
     for line in text.split("\n"):
-        kept = [p for p in _LINE_SENTENCES.split(line) if not names_no_step(p)]
+        kept = [p for p in _sentences_of(line) if not names_no_step(p)]
         if kept:
             kept_lines.append(" ".join(kept))
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
@@ -65,7 +85,7 @@ def names_no_cause(sentence: str) -> bool:
     root cause and are working on the fix", "we are investigating the cause", "restarting instances
     will cause them to be affected"; or is a status page's progress or state line ("we are working to
     restore service") with no cause word outside it."""
-    said = sentence.strip()[:_MAX_SENTENCE_CHARS]
+    said = _judged(sentence)
     if CAUSE_NOT_SAID.search(said) and not CAUSE.search(CAUSE_NOT_SAID.sub(" ", said)):
         return True
     if STATE_OF_THE_INCIDENT.match(said):
@@ -77,7 +97,7 @@ def without_non_causes(text: str) -> str:
     """A cause's text without the sentences that name no cause (`names_no_cause`); "" when none is left."""
     kept_lines = []
     for line in text.split("\n"):
-        kept = [p for p in _LINE_SENTENCES.split(line) if not names_no_cause(p)]
+        kept = [p for p in _sentences_of(line) if not names_no_cause(p)]
         if kept:
             kept_lines.append(" ".join(kept))
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
