@@ -27,6 +27,7 @@ POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 MIN_ORGS = int(os.environ.get("GATE_MIN_ORGS", "4"))
 EPOCHS, RATE, L2 = int(os.environ.get("GATE_EPOCHS", "8")), 0.2, float(os.environ.get("GATE_L2", "1e-3"))
 WITH_POSTMORTEMS = os.environ.get("GATE_POSTMORTEMS", "1") == "1"
+LABELS = os.environ.get("GATE_LABELS", "truth")  # or "statements": fold A's sentence labels (issue 23)
 ROWS = os.environ.get("GATE_ROWS", "all")  # "all" sentences no veto rules out, or "rest": those the cue gate misses
 
 
@@ -64,8 +65,16 @@ def fit_word_gate(
     from bench.fit_reader import is_kind
 
     fold = read[0][0]["fold"] if read else "A"
+
+    def labelled(label: dict[str, Any], s: Sentence) -> bool:
+        if LABELS != "statements":
+            return is_kind(kind, s.text, label)
+        from bench.conversation_statements import WANTED, labels_of, statements
+
+        return any(WANTED[kind](x) for x in labels_of(s, statements()[label["file"]]))
+
     rows = [
-        (label["org"].lower(), words_of(s.text), is_kind(kind, s.text, label))
+        (label["org"].lower(), words_of(s.text), labelled(label, s))
         for label, found in read
         for s in found
         if not vetoed(kind, s) and (ROWS == "all" or not cue_gated(kind, s))

@@ -304,3 +304,74 @@ def test_a_part_that_did_not_do_its_job_or_work_done_before_the_incident_is_no_f
 ) -> None:
     # "nginx didn't reload the certs" tells the cause; "upgraded … yesterday" was done before the incident
     assert draft(*channel).failed_attempts == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "reply", "action"),
+    [
+        ("Could you please retrigger it?", "@ana even now it fails", "Retrigger it"),
+        ("We had issues with build processing earlier. Could you try restarting them now?", "hm, still doesnt work",
+         "Restarting them now"),
+    ],
+)  # fmt: skip
+def test_a_suggestion_the_next_reply_says_failed_is_a_failed_attempt(asked: str, reply: str, action: str) -> None:
+    result = draft(("ana", "The cloud build throws an error since yesterday"), ("ben", asked), ("ana", reply))
+    assert [(a.action, a.why_it_failed) for a in result.failed_attempts] == [(action, reply[0].upper() + reply[1:])]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ["Thanks, I will try that tonight", "That fixed it, thanks!", "Could it be the cache instead? Still failing here"],
+)
+def test_a_suggestion_nobody_says_failed_is_no_failed_attempt(reply: str) -> None:
+    result = draft(
+        ("ana", "The cloud build throws an error since yesterday"), ("ben", "Could you retrigger it?"), ("ana", reply)
+    )
+    assert result.failed_attempts == []
+
+
+def test_a_step_the_same_message_says_did_not_work_is_not_the_fix() -> None:
+    result = draft(
+        ("ana", "A build is just stuck, it never started"),
+        ("ana", "disabled CI integration in my project, enabled back. Closed-Opened PR: new one is stuck"),
+        ("ana", "Looks like fixed."),
+    )
+    assert result.resolution is None or "enabled back" not in result.resolution.text
+
+
+def test_a_failure_told_before_a_step_is_the_earlier_steps() -> None:
+    result = draft(
+        ("ana", "Website down, CPU at 100%"),
+        ("ana", 'Enabling "under attack" mode as an interim measure:'),
+        ("ana", "Didn't help! Also restarting web server."),
+        ("ana", "That worked."),
+    )
+    assert result.resolution is not None and "restarting web server" in result.resolution.text
+
+
+def test_a_question_without_its_question_mark_is_no_cause() -> None:
+    said = "are you seeing pods in the build cluster in the wrong namespace"
+    reading = read_conversation([Message("ana", "prow jobs are stuck"), Message("ben", said)])
+    assert reading.cause is None or reading.sentences[reading.cause.sentence].text != said
+
+
+def test_a_sentence_written_in_lower_case_ends_at_its_full_stop() -> None:
+    assert split_sentences("Nope still dead. the last reversion seemed to kill the world.") == [
+        "Nope still dead.",
+        "the last reversion seemed to kill the world.",
+    ]
+    for one in (
+        "we've managed to exhaust our IOPS quota... by a factor of two",
+        "The code update from 1. is broken and the backend won't start",
+        "docker needs some maintenance w.r.t. cleanup",
+    ):
+        assert split_sentences(one) == [one]
+
+
+def test_what_caused_it_is_the_cause_not_the_fix() -> None:
+    result = draft(
+        ("ana", "Demo site is down, the browser says there is a DNS server error"),
+        ("ben", "Thank you for letting us know.\nSome changes to our DNS caused this. It is fixed now."),
+    )
+    assert result.resolution is None
+    assert result.root_cause is not None and "changes to our DNS" in result.root_cause.text

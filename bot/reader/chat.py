@@ -131,8 +131,8 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
         sentence = talk.sentences[picked.sentence]
         if sentence.message in used:
             continue
-        split = split_attempt(sentence.text) or _split_at_outcome(sentence.text)
-        action, why = split if split else (whole(sentence.text), "")
+        split = None if picked.suggested else split_attempt(sentence.text) or _split_at_outcome(sentence.text)
+        action, why = split if split else (_as_step(sentence.text) if picked.suggested else whole(sentence.text), "")
         quotes = [Said(sentence.message, sentence.text)]
         if not split and picked.follow is not None:
             follow = talk.sentences[picked.follow]
@@ -140,6 +140,16 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
             quotes.append(Said(follow.message, follow.text))
         reading.attempts.append(ChatFinding(action, tuple(quotes), why=why))
     return reading
+
+
+_ASKED = re.compile(
+    r"^(?:(?:@\w+[,:]?|please|could|can|would|will|you|maybe|just|try(?: to)?|and|then|simply|should)\s+)+", re.I
+)
+
+
+def _as_step(sentence: str) -> str:
+    """ "Could you please retrigger it?" as the step that was taken: "Retrigger it"."""
+    return whole(_ASKED.sub("", sentence.strip()).rstrip(" ?")) or whole(sentence)
 
 
 def _split_at_outcome(sentence: str) -> tuple[str, str] | None:

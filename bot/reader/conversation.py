@@ -18,8 +18,11 @@ issue template's heading, or (per kind) says the cause is unknown, plans rather 
 recovers "again", confesses the cause, or names an earlier fix that has not taken effect. Of
 the rest, the best-scoring sentence over its kind's threshold is the cause (hedged when it says
 "I think", "looks like"…) and the fix (one said only as a state, "that worked", gives way to the
-action said just before it); every attempt over its threshold is an attempt, never a part that did
-not do its job nor work done before the incident (bot/reader/cues_conversation.py). Beyond the
+action said just before it; a step the same message then says did not work, or what "caused this",
+is no fix); every attempt over its threshold is an attempt, never a part that did not do its job nor
+work done before the incident (bot/reader/cues_conversation.py). The thread's structure tells
+attempts too: a suggestion ("could you try restarting them now?") answered in the next message, by
+someone else, with a failure ("hm, still doesnt work") is a failed attempt. Beyond the
 cue gate, a word gate per kind (`_candidate`: a head "<kind>_words" over the sentence's words) may
 propose what no cue word says; none ships (one organisation of fold A out, every threshold drafted
 more wrong than right: docs/BENCHMARKS.md), so the shipped coefficients read by the cue gate alone.
@@ -75,7 +78,10 @@ STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that w
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
 _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(@#\[])")
+# a sentence ends at ". " before a capital, or before a small letter (chat is often written in lower
+# case: "Nope still dead. the last reversion seemed to kill the world") when a word ends there: not
+# after "...", a number ("the update from 1. is broken") or an abbreviation ("w.r.t. cleanup")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(@#\[])|(?<=[A-Za-z]{2}[.!?])\s+(?=[a-z])")
 _DOT = "\x00"
 
 
@@ -105,6 +111,7 @@ class Picked:
     hedged: bool = False
     follow: int | None = None
     by_words: bool = False  # proposed by the word gate, not the cue gate: gives way to a cue rule's find
+    suggested: bool = False  # an attempt asked or proposed ("could you try restarting them?") that a reply says failed
 
 
 @dataclass(slots=True)
@@ -241,6 +248,8 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
     if kind == "fix":  # nor is what did not work, a status update, an outage told or a user's workaround
         failed = "failed_outcome" in f or ("said_failed" in f and not f & {"recovered_again", "resolved_now"})
         told = "outage_noun" in f and not f & {"did", "fix_noun", "how_fixed"}
+        # "Some changes to our DNS caused this": what caused it, not what fixed it
+        told = told or ("cause_marker" in f and not f & {"did", "how_fixed"})
         return (
             failed
             or told
@@ -308,6 +317,8 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         best: Picked | None = None
         for i in range(len(found)):
             picked = sure(kind, i)
+            if kind == "fix" and picked is not None and _told_failing(found, i):
+                continue
             if picked is None or (best is not None and picked.by_words and not best.by_words):
                 continue  # the cue gate's picks first; the word gate's only where it has none
             if best is None or (best.by_words and not picked.by_words) or picked.score >= best.score:
@@ -320,11 +331,51 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
     keep = models.heads.get("attempt", NEVER).keep
     for i, s in enumerate(found):
         # an attempt is something someone did: "the build fails to start", no action said, is a symptom
-        picked = sure("attempt", i)
+        picked = sure("attempt", i) or _suggested_then_failed(found, i)
         if picked is not None and len(reading.attempts) < keep:
-            picked.follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
+            if picked.follow is None:
+                picked.follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
             reading.attempts.append(picked)
     return reading
+
+
+def _told_failing(found: list[Sentence], i: int) -> bool:
+    """ "disabled CI integration, enabled back. Closed-Opened PR: new one is stuck": a step the same
+    message says did not work in the sentence after it, one that names no step of its own (not "Simply
+    restarting the builds would not work", another step's failure), is no fix. An outcome follows its
+    step: in "Didn't help! Also restarting web server." the failure before is the earlier step's."""
+    after = i + 1
+    return (
+        "next_failed" in found[i].features
+        and found[after].message == found[i].message
+        and not found[after].features & ACTED
+    )
+
+
+def _suggested_then_failed(found: list[Sentence], i: int) -> Picked | None:
+    """ "Could you try restarting them now?" answered, in the next message by someone else, "hm, still
+    doesnt work": the step was taken and did not work, told by the thread (who said what after which
+    suggestion), not by the suggestion's words. The reply must open with the failure and name no
+    step of its own; the suggestion passes every attempt veto but the one for plans and questions."""
+    s = found[i]
+    if not s.features & {"question", "plan", "imperative_advice"} or not s.features & (ACTED | {"imperative_advice"}):
+        return None
+    if s.features & {"me_too", "template", "negated_cause"} or vetoed("attempt", _as_said(s)):
+        return None
+    reply = next((r for r in found[i + 1 :] if r.message != s.message), None)
+    if reply is None or reply.message != s.message + 1 or reply.author == s.author:
+        return None
+    f = reply.features
+    if "failed_outcome" not in f or f & (
+        ACTED | {"recovered_again", "resolved_now", "question", "cause_marker", "hedge"}
+    ):
+        return None
+    return Picked(i, 1.0, follow=found.index(reply), suggested=True)
+
+
+def _as_said(s: Sentence) -> Sentence:
+    """The sentence as if it were told, not asked or proposed: the other vetoes still apply."""
+    return Sentence(s.text, s.message, s.author, s.features - {"question", "plan"})
 
 
 def _candidate(models: SentenceModel, kind: str, s: Sentence) -> tuple[float, float, bool] | None:

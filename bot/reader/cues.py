@@ -238,7 +238,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"for some reason", r"misbehaving", r"culprit", r"related to", r"responsible for",
         # general English for "this is why", whoever says it
         r"(?:was|were|is|are|been|being) caused", r"caused (?:the|this|that|an?|our|all|these|those) (?:[\w-]+ )?"
-        r"(?:outage|issue|problem|incident|failure|error|downtime|bug)s?", r"cause of", r"the reason", r"result(?:ed)? (?:of|from|in)", r"as a result", r"led to",
+        r"(?:outage|issue|problem|incident|failure|error|downtime|bug)s?", r"caused (?:this|it|that)(?! \w)", r"cause of", r"the reason", r"result(?:ed)? (?:of|from|in)", r"as a result", r"led to",
         r"trigger(?:ed|ing)? by", r"stem(?:s|med) from", r"(?:that|this)(?:'s| is| was) why", r"thanks to",
         r"(?:an? |the )?regression", r"known (?:issue|problem|bug)",
     ),
@@ -357,7 +357,8 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"(?:did|does|do|would|will|wo|could|can)(?:n'?t| not) (?:seem to )?(?:help|work|resolve|fix|change|"
         r"do anything|start|make a difference)", r"nothing (?:happened|changed|helps?)", r"persists?",
         r"no (?:luck|change|effect|difference|dice)", r"still (?:doesn'?t|does not|not|stuck|fail\w*|broken|the same|"
-        r"hang\w*|happen\w*|timing out|erroring|queued|pending|down)", r"all paths lead", r"always only",
+        r"hang\w*|happen\w*|timing out|erroring|queued|pending|down|dead)", r"even now (?:it |this |that )?(?:still )?fails?",
+        r"all paths lead", r"always only",
         r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck", r"stuck (?:again|too)",
         r"not working", r"didn'?t", r"doesn'?t help", r"without (?:success|luck)", r"to no avail", r"in vain",
         r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load)",
@@ -398,7 +399,11 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"will (?:post|update|keep)", r"keep monitoring", r"monitoring",
     ),
     "thanks": _words(r"thanks?", r"thank you", r"sorry", r"apolog\w*"),
-    "question": re.compile(r"\?\s*$"),
+    # asked, with or without its "?" ("are you seeing pods in the wrong namespace"): the word order says it
+    "question": re.compile(
+        r"\?\s*$|^(?:are|is|do|does|did|can|could|would|have|has|was|were)\s+(?:you|it|there|we|they|anyone|anybody)\b",
+        re.IGNORECASE,
+    ),
     # an issue template's heading ("Describe the outage: 503 …") is the form, not what was found
     "template": re.compile(
         r"^(?:describe|steps to reproduce|expected|actual|what happened|environment|version)\b[^:]{0,40}:", re.I

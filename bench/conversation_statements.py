@@ -1,0 +1,143 @@
+"""The conversation reader judged sentence by sentence against fold A's statement labels
+(eval/conversations/statements.jsonl), one organisation of fold A left out at a time: which
+sentences it reads as a cause, a fix or a failed attempt, which of those the labels call something
+else, and which labelled causes, fixes and failed attempts it misses, with why (`vetoed`, the cue
+gate `SAYS` / `FAILED` not open, or the head's score under its threshold).
+
+    .venv/bin/python bench/conversation_statements.py            # totals
+    .venv/bin/python bench/conversation_statements.py --misses   # every wrong pick and miss, fold A
+
+A reader sentence carries a label when it holds the label's quote (or the quote holds it) in the
+same message. Picks are the reader's own (bot/reader/conversation.py `read_conversation`), before
+the drafter's explicit rules (bot/reader/chat.py); the drafted fields are bench/fit_reader.py's.
+Fold A only: fold B has no statement labels and its conversations are never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.fit_reader import conversations, fit_models, messages  # noqa: E402
+from bot.config import PROJECT_ROOT  # noqa: E402
+from bot.reader.conversation import (  # noqa: E402
+    NEVER,
+    SAYS,
+    Sentence,
+    cue_gated,
+    read_conversation,
+    use_models,
+    vetoed,
+)
+
+STATEMENTS = PROJECT_ROOT / "eval" / "conversations" / "statements.jsonl"
+# what the labels count as each kind the reader drafts
+WANTED = {
+    "cause": lambda s: s["kind"] == "cause" and s["assertion"] != "negated",
+    "fix": lambda s: s["kind"] == "fix",
+    "attempt": lambda s: s.get("outcome") == "did_not_work",
+}
+
+
+@cache
+def statements() -> dict[str, list[dict[str, Any]]]:
+    return {json.loads(line)["file"]: json.loads(line)["statements"] for line in STATEMENTS.read_text().splitlines()}
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def labels_of(sentence: Sentence, statements: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    text = _norm(sentence.text)
+    return [s for s in statements if s["message"] == sentence.message and (s["quote"] in text or text in s["quote"])]
+
+
+def name(statements: list[dict[str, Any]]) -> str:
+    if not statements:
+        return "unlabelled"
+    return "+".join(
+        sorted(
+            {
+                s["kind"] + (f":{s.get('outcome') or s.get('assertion')}" if s["kind"] in ("action", "cause") else "")
+                for s in statements
+            }
+        )
+    )
+
+
+def why_missed(kind: str, sentence: Sentence, models: Any) -> str:
+    if vetoed(kind, sentence):
+        return "vetoed"
+    if not cue_gated(kind, sentence):
+        return "no cue (SAYS)" if not sentence.features & SAYS[kind] else "no failure cue (FAILED)"
+    head = models.heads.get(kind, NEVER)
+    p = head.probability(sentence.features)
+    return f"score {p:.2f} < {head.threshold}" if p < head.threshold else f"score {p:.2f}, not the best"
+
+
+def judge() -> tuple[Counter[str], list[str]]:
+    rows = statements()
+    data = conversations("A")
+    totals: Counter[str] = Counter()
+    lines: list[str] = []
+    for org in sorted({label["org"] for label, _ in data}):
+        models = fit_models([d for d in data if d[0]["org"] != org], f"fold A without {org}")
+        use_models(models)
+        try:
+            for label, conversation in (d for d in data if d[0]["org"] == org):
+                said = rows[label["file"]]
+                reading = read_conversation(messages(conversation))
+                found = reading.sentences
+                picks = {
+                    "cause": [reading.cause] if reading.cause else [],
+                    "fix": [reading.fix] if reading.fix else [],
+                    "attempt": reading.attempts,
+                }
+                for kind, picked in picks.items():
+                    chosen = {p.sentence for p in picked}
+                    for p in picked:
+                        got = labels_of(found[p.sentence], said)
+                        ok = any(WANTED[kind](s) for s in got)
+                        totals[f"{kind} picked"] += 1
+                        totals[f"{kind} picked right"] += ok
+                        if not ok:
+                            lines.append(
+                                f"{label['file']}: {kind} WRONG ({name(got)}): {found[p.sentence].text[:160]!r}"
+                            )
+                    labelled = [s for s in said if WANTED[kind](s)]
+                    totals[f"{kind} labelled"] += len(labelled)
+                    for s in labelled:
+                        at = [i for i, x in enumerate(found) if s in labels_of(x, [s])]
+                        if any(i in chosen for i in at):
+                            totals[f"{kind} labelled found"] += 1
+                            continue
+                        why = why_missed(kind, found[at[0]], models) if at else "not read as a sentence"
+                        totals[f"{kind} missed: {why.split(' ')[0]}"] += 1
+                        lines.append(f"{label['file']}: {kind} MISSED [{why}] {s['quote'][:140]!r}")
+        finally:
+            use_models(None)
+    return totals, lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="list every wrong pick and missed label (fold A)")
+    args = parser.parse_args(argv)
+    totals, lines = judge()
+    for key in sorted(totals):
+        print(f"{key:<32} {totals[key]}")
+    if args.misses:
+        print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
