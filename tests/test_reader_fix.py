@@ -133,6 +133,8 @@ def test_a_fix_word_that_tells_no_step_under_such_a_section_is_not_stored(senten
         "SEV-2 – queue processing halted (staging)",
         "We announced the recovery on Discord and Twitter.",
         "Job processing was halted for about 3 and a half hours.",
+        "The queue would have stayed full for the next 2 years.",
+        "Such stalls usually last anywhere from 20 to 40+ minutes.",
     ],
 )
 def test_a_status_pages_stock_line_is_never_the_stored_fix_or_cause(line: str) -> None:

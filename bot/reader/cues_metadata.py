@@ -151,6 +151,11 @@ METADATA_IMPACT = re.compile(
 _APPROX = r"(?:approximately|approx\.?|about|around|roughly|nearly|almost|over|~|≈)"
 METADATA_SPAN = re.compile(
     r"\bfor (?:a (?:period|total) of |the next )?" + _APPROX + r"\s*" + _NUMBER + r"\s*" + _UNIT + r"\b|"
+    # "for the next ~1.5 years", "would usually last anywhere from 45 to 90+ minutes", "estimating 18 days until
+    # finalization"; a bare "for 30 days" stays out ("had been failing silently for 30 days after …" is a cause)
+    r"\bfor the (?:next|last|past) [~≈]?" + _NUMBER + r"\s*(?:" + _UNIT + r"|months?|years?)\b|"
+    r"\blast(?:s|ed|ing)? (?:anywhere )?(?:from|between) \d+ (?:to|and) \d+\+?\s*" + _UNIT + r"\b|"
+    r"\bestimat\w* [~≈]?\d[\d.,]*\s*(?:" + _UNIT + r"|months?|years?) (?:until|to|before|for)\b|"
     r"\b(?:over|during|in) the course of (?:" + _APPROX + r"\s*)?" + _NUMBER + r"\s*" + _UNIT + r"\b|"
     r"\b(?:downtime|outage|disruption|interruption)\s*(?:was|of|lasted|totall?ed|:)\s*(?:\w+\s+){0,2}?"
     + _NUMBER
