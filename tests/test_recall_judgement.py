@@ -168,3 +168,20 @@ def test_two_copies_of_one_incident_stand_out_of_an_empty_bank_as_far_as_one_alo
     assert rival["score_z"] < alone["score_z"]  # two different incidents alike: neither stands out as far
     judgement = load_judgement()  # as a bank of one, the copies post the thread
     assert judgement.probability(seed) == judgement.probability(alone) >= judgement.strong_from
+
+
+def test_standing_out_of_an_empty_bank_counts_only_once_the_opening_shares_two_words() -> None:
+    from bot.recall.judgement import features_of
+    from bot.recall.signals import Signals
+
+    plain = Signals(lexical=1.0, coverage=0.3, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.5)  # fmt: skip
+    # alone in a bank, each stands out as far as anything can (score_z at the cap)
+    [lone] = features_of([replace(plain, head=0.17, lone_word=True)], [1.0])  # "office" in a VPN incident
+    [body] = features_of([replace(plain, head=0.0)], [1.0])  # the query's words only in its resolution
+    [shared] = features_of([replace(plain, head=0.5)], [1.0])  # half the query in its title and symptoms
+    assert lone["score_z"] == body["score_z"] == shared["score_z"] > 0
+    assert lone["score_standout"] == body["score_standout"] == 0.0 < shared["score_standout"]
+    judgement = load_judgement()
+    assert judgement.probability(lone) < judgement.weak_from and judgement.probability(body) < judgement.weak_from
+    assert judgement.probability(shared) >= judgement.strong_from

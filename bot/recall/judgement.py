@@ -21,15 +21,19 @@ separates a true match from a neighbour instead, each feature measured per query
   out alone is scale-free: in a bank where two memories share one word, that one stands out); 0
   for a lone shared word (Signals.lone_word: one of the query's several terms in the opening),
   which in an almost empty candidate list stands out as far as anything can;
+- score_standout: score_z again, 0 when the memory's title, symptoms and error hold at most one
+  of the query's terms (a lone shared word, or none: what stands out then is the body's words,
+  or an almost empty candidate list);
 - meaning_lead: how far its cosine similarity stands above the best other candidate's (0 off).
 - echo_standout: score_z times head_echo (the share of the memory's title, symptoms and error
   terms the query names): standing out on what the query names of the memory's opening, the
   evidence a long query (a ticket pasted whole) carries where its `head` is low (by_rule).
 
 Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features), made
-on the first reports' tuning fold: lexically the head and its standout (head takes a negative
-weight: the pair reads head × (score_z − c), standing out on what the memory's opening covers;
-score_z itself lifts a lone shared word in a sparse bank), and with semantic recall on the lead in
+on the first reports' tuning fold: lexically the head, its standout (head takes a negative
+weight: the pair reads head × (score_z − c), standing out on what the memory's opening covers)
+and score_standout (standing out itself, once the opening shares two of the query's terms: raw
+score_z lifts a lone shared word in a sparse bank), and with semantic recall on the lead in
 meaning added most. A query recalled with meaning (semantic recall on, its vector in time) is
 judged by the file's "semantic" model, fitted on a semantic replay, so a memory found by meaning
 alone can be strong; without it, by the lexical one.
@@ -135,6 +139,7 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "score_z": lambda c: c.score_z,
     "head_lead": lambda c: c.head - c.head_best,
     "head_standout": lambda c: 0.0 if c.signals.lone_word else c.score_z * c.head,
+    "score_standout": lambda c: 0.0 if c.signals.lone_word or c.head <= 0 else c.score_z,
     "meaning_lead": lambda c: _meaning_lead(c),
     "echo_standout": lambda c: c.score_z * c.signals.head_echo,
     "same_alert": lambda c: c.signals.same_alert or 0.0,  # the shipped model does not read it (BENCHMARKS)
