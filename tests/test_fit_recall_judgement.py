@@ -20,7 +20,7 @@ def absent(head: float, relevance: float = 0.1) -> SimpleNamespace:
 
 def test_strong_and_weak_are_read_where_that_share_of_false_matches_would_post_or_show() -> None:
     model = Judgement({"head": 1.0}, 0.0, 1.0, 1.0)  # probability = sigmoid(head)
-    heads = [-3.0 + 0.3 * i for i in range(20)]
+    heads = [-3.0 + 0.06 * i for i in range(100)]
     strong, weak = fitting.thresholds([(absent(h), model) for h in heads])
     posted = sum(model.probability({"head": h}) >= strong for h in heads) / len(heads)
     shown = sum(model.probability({"head": h}) >= weak for h in heads) / len(heads)
