@@ -14,9 +14,6 @@ leaving one organisation of fold A out at a time (`--by-org`), never by looking 
 `--by-org` prints the drafter's figures on each left-out organisation summed over the fold:
 an estimate of out-of-sample figures that stays inside the tuning fold.
 
-The word gates (bench/fit_reader_gate.py) are fitted beside the heads only when asked
-(`WORD_THRESHOLDS='{"attempt": 0.95}'`): none ships.
-
 The end-to-end figures (through the sandbox) are bench/reading_eval_conversations.py's; with
 `--weights /tmp/chat-B.json` it reports fold A out of sample (fit B, report A).
 """
@@ -25,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, timedelta
@@ -35,7 +31,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.reader.fit as reader_fit  # noqa: E402
-from bench.fit_reader_gate import fit_word_gate  # noqa: E402
 from bench.reading_eval_conversations import CONVERSATIONS, Drafted, score  # noqa: E402
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.scoring import Ratio, holds_half  # noqa: E402
@@ -48,10 +43,6 @@ from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 THRESHOLDS = {"cause": 0.5, "fix": 0.6, "attempt": 0.8}
 KEEP = {"cause": 1, "fix": 1, "attempt": 20}  # the best cause and fix; every attempt sure enough
 L2, EPOCHS, RATE = 1.0, 200, 0.5  # batch gradient descent (bot/reader/fit.py)
-# the word gates (bench/fit_reader_gate.py): none ships. One organisation of fold A out, every
-# threshold from 0.95 down drafted more wrong causes, fixes or attempts than right ones
-# (docs/BENCHMARKS.md); WORD_THRESHOLDS='{"attempt": 0.95}' fits and measures one
-WORD_THRESHOLDS: dict[str, float] = json.loads(os.environ.get("WORD_THRESHOLDS", "{}"))
 
 
 def conversations(fold: str | None = None, folder: Path = CONVERSATIONS) -> list[tuple[dict[str, Any], dict]]:
@@ -92,10 +83,6 @@ def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str) -> Sente
     for kind in KINDS:
         examples = [(s.features, is_kind(kind, s.text, label)) for label, found in read for s in found]
         heads[kind] = fit(examples, threshold=THRESHOLDS[kind], keep=KEEP[kind])
-    fold = data[0][0]["fold"]
-    left_out = {label["org"].lower() for label, _ in conversations(fold)} - {label["org"].lower() for label, _ in data}
-    for kind, threshold in WORD_THRESHOLDS.items():
-        heads[f"{kind}_words"] = fit_word_gate(kind, read, left_out, threshold=threshold, keep=KEEP[kind])
     return SentenceModel(heads, fitted_on)
 
 

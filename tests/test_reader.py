@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.reader import (
     MAX_STATEMENT_CHARS,
     MAX_STATEMENTS,
@@ -12,6 +14,9 @@ from bot.reader import (
     is_metadata,
     read,
 )
+from bot.reader import sentences as sentence_model
+from bot.reader.sentences import word_features
+from tests.test_reading_limits import count_patterns
 
 
 def timeline(*entries: str) -> list[Statement]:
@@ -160,3 +165,11 @@ def test_an_attempt_tested_or_failing_in_the_next_sentence_is_read_as_one() -> N
     attempts = read(said).failed_attempts()
     assert [a.quotes[0].statement for a in attempts] == [0, 1]
     assert attempts[0].text == "Latest deploy is attempted" and attempts[0].why.startswith("Deploying to master fails")
+
+
+def test_the_words_read_of_a_sentence_are_capped(monkeypatch: pytest.MonkeyPatch) -> None:
+    tally = count_patterns(monkeypatch, sentence_model)
+    flood = "restarted the pool again " * 2_000  # 50,000 characters
+    found = word_features(flood)
+    assert tally[0] <= sentence_model.MAX_SENTENCE_CHARS
+    assert len(found) <= 2 * 60  # the first 60 words and their pairs

@@ -120,10 +120,7 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
     reading = ChatReading()
     reading.attempts = _explicit_attempts(sentences)
     reading.root_cause = _last(sentences, CAUSE_MARKER, "cause") or _confessed(sentences) or _picked(talk, talk.cause)
-    by_words = talk.fix is not None and talk.fix.by_words
-    reading.fix = _last(sentences, FIX_MARKER, "fix") or _fix(
-        _picked(talk, talk.fix), _action_then_recovery(sentences), by_words=by_words
-    )
+    reading.fix = _last(sentences, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix), _action_then_recovery(sentences))
     reading.found = _diagnosis(sentences)
     reading.lesson = _last(sentences, LESSON_MARKER, "lesson")
     used = {q.message for a in reading.attempts for q in a.quotes}
@@ -191,10 +188,10 @@ def _confessed(sentences: list[_Sentence]) -> ChatFinding | None:
     return None
 
 
-def _fix(picked: ChatFinding | None, rule: ChatFinding | None, *, by_words: bool = False) -> ChatFinding | None:
+def _fix(picked: ChatFinding | None, rule: ChatFinding | None) -> ChatFinding | None:
     """The model's fix; the rule's ("rolled back X, errors gone" → "Rolled back X") when it is the
-    same sentence, the model found none or only its word gate proposed one."""
-    if picked is None or (rule is not None and (by_words or rule.quotes[0] == picked.quotes[0])):
+    same sentence or the model found none."""
+    if picked is None or (rule is not None and rule.quotes[0] == picked.quotes[0]):
         return rule or picked
     return picked
 

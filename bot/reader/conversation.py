@@ -22,10 +22,9 @@ action said just before it; a step the same message then says did not work, or w
 is no fix); every attempt over its threshold is an attempt, never a part that did not do its job nor
 work done before the incident (bot/reader/cues_conversation.py). The thread's structure tells
 attempts too: a suggestion ("could you try restarting them now?") answered in the next message, by
-someone else, with a failure ("hm, still doesnt work") is a failed attempt. Beyond the
-cue gate, a word gate per kind (`_candidate`: a head "<kind>_words" over the sentence's words) may
-propose what no cue word says; none ships (one organisation of fold A out, every threshold drafted
-more wrong than right: docs/BENCHMARKS.md), so the shipped coefficients read by the cue gate alone.
+someone else, with a failure ("hm, still doesnt work") is a failed attempt. Only what a cue word
+opens for is scored: a gate learned from words (trained on fold A's sentence labels too) drafted
+more wrong than right one organisation out and was removed (docs/BENCHMARKS.md, issue 23).
 
 Bounded: each message is read up to the caller's cap and its first `MESSAGE_SENTENCES`
 sentences (bot/text_limits.py: one member's flood does not push what others said out of the
@@ -48,7 +47,7 @@ from pathlib import Path
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED
-from bot.reader.sentences import Head, SentenceModel, word_features
+from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
 SENTENCE_CHARS = 1_000
@@ -72,8 +71,6 @@ SAYS = {
 FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "prev_failed"})
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
-# what the word gate's candidate must still say (one of): an attempt is something someone did
-WORD_GATE_NEEDS: dict[str, frozenset[str]] = {"attempt": ACTED}
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
@@ -110,7 +107,6 @@ class Picked:
     score: float
     hedged: bool = False
     follow: int | None = None
-    by_words: bool = False  # proposed by the word gate, not the cue gate: gives way to a cue rule's find
     suggested: bool = False  # an attempt asked or proposed ("could you try restarting them?") that a reply says failed
 
 
@@ -293,11 +289,11 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
     reading = ConversationReading(found)
     # a sentence's verdict depends on its features and text only: asked once for each distinct one
     # (5,000 "- x" lines are a handful, not 15,000 vetoes and scores)
-    verdicts: dict[tuple[str, frozenset[str], str], tuple[float, float, bool] | None] = {}
+    verdicts: dict[tuple[str, frozenset[str], str], tuple[float, float] | None] = {}
     found_sentences = found
 
-    def candidate(kind: str, s: Sentence) -> tuple[float, float, bool] | None:
-        """(score, the threshold it must reach, proposed by the word gate), or None: never this kind."""
+    def candidate(kind: str, s: Sentence) -> tuple[float, float] | None:
+        """(score, the threshold it must reach), or None: never this kind."""
         key = (kind, s.features, s.text)
         if key not in verdicts:
             verdicts[key] = _candidate(models, kind, s)
@@ -311,7 +307,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         found = candidate(kind, found_sentences[i])
         if found is None or found[0] < found[1]:
             return None
-        return Picked(i, found[0], by_words=found[2])
+        return Picked(i, found[0])
 
     for kind in ("cause", "fix"):
         best: Picked | None = None
@@ -319,13 +315,11 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
             picked = sure(kind, i)
             if kind == "fix" and picked is not None and _told_failing(found, i):
                 continue
-            if picked is None or (best is not None and picked.by_words and not best.by_words):
-                continue  # the cue gate's picks first; the word gate's only where it has none
-            if best is None or (best.by_words and not picked.by_words) or picked.score >= best.score:
+            if picked is not None and (best is None or picked.score >= best.score):
                 best = picked  # the later of equals
         if best is not None and kind == "cause":
             best.hedged = "hedge" in found[best.sentence].features
-        if kind == "fix" and best is not None and _only_a_state(found[best.sentence], best.by_words):
+        if kind == "fix" and best is not None and _only_a_state(found[best.sentence]):
             best = _what_worked(found, best, verdict)
         setattr(reading, kind, best)
     keep = models.heads.get("attempt", NEVER).keep
@@ -378,21 +372,13 @@ def _as_said(s: Sentence) -> Sentence:
     return Sentence(s.text, s.message, s.author, s.features - {"question", "plan"})
 
 
-def _candidate(models: SentenceModel, kind: str, s: Sentence) -> tuple[float, float, bool] | None:
-    """A sentence the cue gate opens for (`SAYS`, and for an attempt `FAILED`) is scored by its
-    kind's head; one it does not, by the kind's word gate (the head "<kind>_words" over the
-    sentence's words and word pairs, bot/reader/sentences.py `word_features`), when the model has
-    one and it is sure enough. Never one the vetoes rule out."""
-    if vetoed(kind, s):
+def _candidate(models: SentenceModel, kind: str, s: Sentence) -> tuple[float, float] | None:
+    """A sentence the cue gate opens for (`SAYS`, and for an attempt `FAILED`) and no veto rules
+    out, scored by its kind's head: (score, threshold)."""
+    if vetoed(kind, s) or not cue_gated(kind, s):
         return None
     head = models.heads.get(kind, NEVER)
-    if cue_gated(kind, s):
-        return head.probability(s.features), head.threshold, False
-    gate = models.heads.get(f"{kind}_words")
-    if gate is None or (kind in WORD_GATE_NEEDS and not s.features & WORD_GATE_NEEDS[kind]):
-        return None
-    p = gate.probability(words_of(s.text))
-    return (p, gate.threshold, True) if p >= gate.threshold else None
+    return head.probability(s.features), head.threshold
 
 
 def cue_gated(kind: str, s: Sentence) -> bool:
@@ -400,17 +386,9 @@ def cue_gated(kind: str, s: Sentence) -> bool:
     return bool(s.features & SAYS[kind]) and (kind != "attempt" or bool(s.features & FAILED))
 
 
-@lru_cache(maxsize=MAX_SENTENCES)
-def words_of(text: str) -> tuple[str, ...]:
-    return tuple(word_features(text))
-
-
-def _only_a_state(sentence: Sentence, by_words: bool = False) -> bool:
+def _only_a_state(sentence: Sentence) -> bool:
     """ "That worked", "works now, thanks", "the capacity is coming back online": says it is fixed,
-    names nothing that was done. What the word gate proposes names no cue at all: a state only when
-    it says one in so many words."""
-    if by_words:
-        return bool(CHAT_STATE.search(sentence.text))
+    names nothing that was done."""
     if sentence.features & CONTENT:
         return False
     return "how_fixed" not in sentence.features or bool(CHAT_STATE.search(sentence.text))
