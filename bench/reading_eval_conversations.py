@@ -21,6 +21,8 @@ prints just the drafter. Scored with the one rule of eval/README.md (bot/importe
 - non-attempts stored: drafted attempts that are not real but hold half of a labelled plan,
   follow-up, critique, recovery or metadata line (lower is better).
 - drafted nothing: conversations whose modal came back with every field empty (lower is better).
+- cause / fix where none: conversations whose label has no cause (fix) where one was drafted, out of
+  those conversations (lower is better): the "drafted right" rows never see these.
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval_conversations.py [--json] [--misses [A|B]] [--weights chat-B.json]
 """
@@ -48,9 +50,11 @@ from bot.sandbox.local_bot import LocalBot, local_bot  # noqa: E402
 
 CONVERSATIONS = PROJECT_ROOT / "eval" / "conversations"
 FIELDS = ("root_cause", "root_cause_drafted_right", "fix", "fix_drafted_right", "found", "attempts_real", "attempts_found", "invented_attempts", "non_attempts_stored",
-          "drafted_nothing")  # fmt: skip
-# error counts, kept (as in bench/reading_eval.py) as the share of clean cases; shown as "n of total"
-ERROR_FIELDS = {"invented_attempts", "non_attempts_stored", "drafted_nothing"}
+          "drafted_nothing", "cause_where_none", "fix_where_none")  # fmt: skip
+# error counts, kept (as in bench/reading_eval.py) as the share of clean cases; shown as "n of total".
+# cause / fix where none: a cause or fix drafted in a conversation whose label has none (the thread
+# does not tell one); "drafted right" counts only the conversations that do
+ERROR_FIELDS = {"invented_attempts", "non_attempts_stored", "drafted_nothing", "cause_where_none", "fix_where_none"}
 FOLDS = ("A", "B")
 # what a tuner may read: the misses of one fold, the tuning fold A unless named. Never read the
 # reporting fold's misses while tuning (eval/README.md, the developers' guide).
@@ -161,6 +165,8 @@ def score(labels: list[dict[str, Any]], drafts: dict[str, Drafted]) -> dict[str,
                 counts[key].add(holds_half(text, keywords), name)
                 if text and key != "found":  # precision: of the drafted ones, how many are right
                     counts[f"{key}_drafted_right"].add(holds_half(text, keywords), f"{name}: {text[:120]}")
+            elif key != "found":
+                counts[f"{'cause' if key == 'root_cause' else key}_where_none"].add(not text, f"{name}: {text[:120]}")
         real = [a["action_keywords"] for a in label["failed_attempts"]]
         others = [n["keywords"] for n in label["not_attempts"]]
         for attempt in draft.attempts:
