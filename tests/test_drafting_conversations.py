@@ -375,3 +375,16 @@ def test_what_caused_it_is_the_cause_not_the_fix() -> None:
     )
     assert result.resolution is None
     assert result.root_cause is not None and "changes to our DNS" in result.root_cause.text
+
+
+def test_a_bare_fixed_names_no_fix_but_points_back_to_the_step_before_it() -> None:
+    alone = draft(
+        ("ana", "https://example.org TLS certificate expired"), ("ben", "Fixed! Thanks again for the report.")
+    )
+    assert alone.resolution is None
+    after = draft(
+        ("ana", "https://example.org TLS certificate expired"),
+        ("ben", "I renewed the certificate by hand and reloaded nginx."),
+        ("ben", "Fixed!"),
+    )
+    assert after.resolution is not None and "renewed the certificate" in after.resolution.text

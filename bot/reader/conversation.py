@@ -80,6 +80,7 @@ _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORE
 # after "...", a number ("the update from 1. is broken") or an abbreviation ("w.r.t. cleanup")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(@#\[])|(?<=[A-Za-z]{2}[.!?])\s+(?=[a-z])")
 _DOT = "\x00"
+_BARE_STATE = re.compile(r"^\W*(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,6 +390,8 @@ def cue_gated(kind: str, s: Sentence) -> bool:
 def _only_a_state(sentence: Sentence) -> bool:
     """ "That worked", "works now, thanks", "the capacity is coming back online": says it is fixed,
     names nothing that was done."""
+    if _BARE_STATE.match(sentence.text):  # "Fixed!": done, but nothing named
+        return True
     if sentence.features & CONTENT:
         return False
     return "how_fixed" not in sentence.features or bool(CHAT_STATE.search(sentence.text))
