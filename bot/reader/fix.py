@@ -7,6 +7,7 @@ wrong one (the next responder would repeat a step that did nothing). The words a
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from bot.reader.cues import CAUSE, DID_NOT_WORK, FIX, SAYS_IT_FAILED
 from bot.reader.cues_fix import (
@@ -72,9 +73,14 @@ def _failed(clause: str) -> bool:
 
 def without_non_fixes(text: str) -> str:
     """A fix's text without the sentences that name no step (`names_no_step`); "" when none is left."""
+    return _without(text, names_no_step)
+
+
+def _without(text: str, drop: Callable[[str], bool]) -> str:
+    """`text`, line by line, without the sentences `drop` says are not what the field holds."""
     kept_lines = []
     for line in text.split("\n"):
-        kept = [p for p in _sentences_of(line) if not names_no_step(p)]
+        kept = [p for p in _sentences_of(line) if not drop(p)]
         if kept:
             kept_lines.append(" ".join(kept))
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
@@ -95,9 +101,4 @@ def names_no_cause(sentence: str) -> bool:
 
 def without_non_causes(text: str) -> str:
     """A cause's text without the sentences that name no cause (`names_no_cause`); "" when none is left."""
-    kept_lines = []
-    for line in text.split("\n"):
-        kept = [p for p in _sentences_of(line) if not names_no_cause(p)]
-        if kept:
-            kept_lines.append(" ".join(kept))
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
+    return _without(text, names_no_cause)
