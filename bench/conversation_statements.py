@@ -10,7 +10,9 @@ gate `SAYS` / `FAILED` not open, or the head's score under its threshold).
 A reader sentence carries a label when it holds the label's quote (or the quote holds it) in the
 same message. Picks are the reader's own (bot/reader/conversation.py `read_conversation`), before
 the drafter's explicit rules (bot/reader/chat.py); the drafted fields are bench/fit_reader.py's.
-Fold A only: fold B has no statement labels and its conversations are never read here.
+Fold A only: fold B's statement labels (the same scheme, issue 23) are for reporting and for the
+swap fit, never for tuning; `statements()` returns one fold's lines only (default A), so nothing
+here reads fold B's.
 """
 
 from __future__ import annotations
@@ -47,8 +49,13 @@ WANTED = {
 
 
 @cache
-def statements() -> dict[str, list[dict[str, Any]]]:
-    return {json.loads(line)["file"]: json.loads(line)["statements"] for line in STATEMENTS.read_text().splitlines()}
+def statements(fold: str = "A") -> dict[str, list[dict[str, Any]]]:
+    """The statement labels of one fold's conversations (by the fold truth.jsonl gives the file, and
+    the line's own `fold`, which must agree): fold B's never reach a fold-A tuning run."""
+    truth = (STATEMENTS.parent / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+    folds = {label["file"]: label["fold"] for label in map(json.loads, filter(None, truth))}
+    rows = [json.loads(line) for line in STATEMENTS.read_text(encoding="utf-8").splitlines() if line]
+    return {r["file"]: r["statements"] for r in rows if r["fold"] == fold and folds.get(r["file"]) == fold}
 
 
 def _norm(text: str) -> str:
@@ -84,7 +91,7 @@ def why_missed(kind: str, sentence: Sentence, models: Any) -> str:
 
 
 def judge() -> tuple[Counter[str], list[str]]:
-    rows = statements()
+    rows = statements("A")
     data = conversations("A")
     totals: Counter[str] = Counter()
     lines: list[str] = []
