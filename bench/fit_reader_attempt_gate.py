@@ -187,10 +187,14 @@ def norm(text: str) -> str:
     return " ".join(_MARKUP.sub(" ", text.lower()).split())
 
 
-def statements() -> dict[str, list[dict]]:
+def statements(fold: str = "A") -> dict[str, list[dict]]:
+    """The sentence labels of one fold's reports (by the fold truth.jsonl gives the file and the
+    line's own `fold`, which must agree): fold B's labels (reporting and the swap only) never reach
+    a fold-A fit."""
+    folds = {t.file: t.fold for t in load_truth(POSTMORTEMS / "truth.jsonl")}
     path = POSTMORTEMS / "statements.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return {r["file"]: r["statements"] for r in rows}
+    return {r["file"]: r["statements"] for r in rows if r["fold"] == fold and folds.get(r["file"]) == fold}
 
 
 def dnw(labelled: list[dict]) -> list[dict]:
@@ -321,7 +325,8 @@ def main() -> int:
         return 0
     base = figures(fold_a, base_kept)
     print(f"cue rules alone (fold A, {len(fold_a)} reports): {show(base)}")
-    if args.swap:  # fold B has no sentence labels: its rows are labelled by its documents' keywords only
+    # the swap: fold B's rows are labelled by its documents' keywords only (its partial sentence labels are not read)
+    if args.swap:
         fold_b = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident and t.fold == "B"]
         rows_b: dict[str, list[Row]] = defaultdict(list)
         for t in fold_b:

@@ -146,15 +146,18 @@ STATEMENT_KINDS = {"action", "trigger", "plan", "follow_up", "automatic", "obser
 OUTCOMES = {"worked", "did_not_work", "unknown"}
 
 
-def test_sentence_labels_quote_their_documents_and_stay_in_fold_a() -> None:
+def test_sentence_labels_quote_their_documents_and_keep_their_fold() -> None:
     """eval/postmortems/statements.jsonl (issue 23): statement-level labels of actions and their
-    outcomes, written by a person for fold A only (fold B is never read to write them)."""
+    outcomes, written by a person: fold A's (what fits read), and since the fold-B pass a part of
+    fold B's (reporting and the swap fit only; tests/test_postmortem_statement_folds.py). Each line
+    carries its report's fold."""
     folds = {label["file"]: label["fold"] for label in _truth(POSTMORTEMS)}
     rows = [json.loads(line) for line in (POSTMORTEMS / "statements.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(rows) >= 100 and len({r["file"] for r in rows}) == len(rows)
+    assert sum(r["fold"] == "A" for r in rows) >= 100
     wrong = []
     for row in rows:
-        assert folds[row["file"]] == "A" == row["fold"], row["file"]
+        assert folds[row["file"]] == row["fold"], row["file"]
         text = " ".join(_text(POSTMORTEMS, row["file"]).lower().split())
         for s in row["statements"]:
             assert s["kind"] in STATEMENT_KINDS, (row["file"], s)
