@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +28,8 @@ from bot.memory.postings import derive_postings
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 from bot.recall.concepts import load_vocabulary
 from bot.recall.floor import DEFAULT_FLOOR
+from bot.recall.judgement import BELOW, STRONG, Judgement, by_rule, load_judgement
+from bot.replay_tiers import PROBABILITY_STEPS, tier_curve, tier_curve_text
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
 
@@ -37,7 +39,6 @@ POSTED = 5
 """How many memories a thread posts at most: what the floor figures count."""
 BATCH = 2000
 FLOOR_STEPS = tuple(round(0.05 * i, 2) for i in range(21))
-PROBABILITY_STEPS = tuple(round(0.05 * i, 2) for i in range(1, 20))
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,17 +68,28 @@ class CaseResult:
     probabilities: tuple[float, ...] = ()
     """The judgement's probability of each ranked memory."""
     absent_probabilities: tuple[float, ...] = ()
+    rules: tuple[str, ...] = ()
+    """The tier the judgement's rules give each ranked memory at least (judgement.by_rule)."""
+    absent_rules: tuple[str, ...] = ()
+    meaning: bool = False
+    """Recalled with meaning (judged by the semantic model)."""
 
-    def right_tier(self) -> str:
+    def right_tier(self, tiers: Sequence[str] | None = None) -> str:
         """The tier the true match is shown in: strong, weak, or below (not shown, or not ranked)."""
+        tiers = self.tiers if tiers is None else tiers
         return next(
-            (t for m, t in zip(self.ranked, self.tiers, strict=False) if m in self.case.relevant and t != "below"),
-            "below",
+            (t for m, t in zip(self.ranked, tiers, strict=False) if m in self.case.relevant and t != BELOW), BELOW
         )
 
-    def absent_shown(self) -> str:
+    def absent_shown(self, tiers: Sequence[str] | None = None) -> str:
         """Target-absent mode: strong if anything is posted, weak if only a weak line, else below."""
-        return "strong" if "strong" in self.absent_tiers else ("weak" if "weak" in self.absent_tiers else "below")
+        tiers = self.absent_tiers if tiers is None else tiers
+        return STRONG if STRONG in tiers else ("weak" if "weak" in tiers else BELOW)
+
+    def retiered(self, judgement: Judgement) -> tuple[list[str], list[str]]:
+        """The tiers (target present, target absent) under other thresholds, from what was judged."""
+        return (judgement.tiers(self.probabilities, self.relevances, self.rules),
+                judgement.tiers(self.absent_probabilities, self.absent or (), self.absent_rules))  # fmt: skip
 
     @property
     def rank(self) -> int | None:
@@ -209,6 +221,10 @@ class ReplayReport:
             out.append(point)
         return out
 
+    def tier_curve(self, judgement: Judgement | None = None) -> list[dict[str, float]]:
+        """The three tiers along the judgement's curve (bot/replay_tiers.py)."""
+        return tier_curve(self.results, judgement or load_judgement().with_floor(self.floor))
+
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "recall_at_1": self.metrics.recall_at_1,
@@ -223,6 +239,7 @@ class ReplayReport:
             out["floor_curve"] = [p.as_json() for p in self.curve()]
             out["tiers"] = self.tier_figures()
             out["judgement_curve"] = self.judgement_curve()
+            out["tier_curve"] = self.tier_curve()
         return out
 
     def subset(self, flag: str, value: object) -> Metrics | None:
@@ -260,6 +277,7 @@ class ReplayReport:
             lines += [
                 f"{c['probability']:11.2f}  {c['right']:29.3f}  {c['absent']:29.3f}" for c in self.judgement_curve()
             ]
+            lines += tier_curve_text(self.tier_curve())
         distinct = self.subset("near_identical_text", False)
         if distinct is not None:
             lines.append(
@@ -360,6 +378,10 @@ async def load_memories_into(
             await semantic.embed_pending(on_progress=lambda n: bar.advance(task, n))
 
 
+def _rules(matches: list[RecallMatch]) -> tuple[str, ...]:
+    return tuple(by_rule(m.relevance, m.score_components, m.evidence) for m in matches)
+
+
 async def recall_cases(
     recall: RecallService,
     cases: list[ReplayCase],
@@ -383,12 +405,13 @@ async def recall_cases(
                 without = case.query.model_copy(update={"exclude_ids": sorted(case.relevant), "limit": POSTED})
                 gone = await recall.recall(without)
                 absent = tuple(m.relevance for m in gone)
+            meaning = any(m.score_components.get("similarity") is not None for m in (*matches, *gone))
             results.append(
                 CaseResult(case, tuple(m.memory.incident_id for m in matches), elapsed,
                            tuple(matches) if keep_matches else (), tuple(m.relevance for m in matches), absent,
                            tuple(m.tier for m in matches), tuple(gone) if keep_matches else (),
                            tuple(m.tier for m in gone), tuple(m.probability for m in matches),
-                           tuple(m.probability for m in gone))
+                           tuple(m.probability for m in gone), _rules(matches), _rules(gone), meaning)
             )  # fmt: skip
             bar.advance(task)
     return ReplayReport.of(results, floor)

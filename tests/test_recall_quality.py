@@ -138,6 +138,9 @@ def test_target_absent_replay_counts_false_alarms_along_the_floor_curve(
     assert curve[1.0]["absent_false_alarm_rate"] <= figures["absent_false_alarm_rate"]
     rates = [p["present_pass_rate"] for p in figures["floor_curve"]]
     assert rates == sorted(rates, reverse=True)  # a higher floor never posts more
+    # the three answers along the judgement's curve: a higher strong_from never posts more false threads
+    threads = [p["strong_absent_strong"] for p in figures["tier_curve"]]
+    assert threads == sorted(threads, reverse=True) and len(threads) == len(figures["judgement_curve"])
 
 
 def test_replay_of_a_folder_without_a_corpus_says_what_is_missing(
