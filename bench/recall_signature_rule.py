@@ -5,7 +5,9 @@
     env -u DATABASE_URL EMBEDDINGS_URL=http://127.0.0.1:8089/v1 EMBEDDINGS_MODEL=all-MiniLM-L6-v2 \\
         EMBEDDINGS_TIMEOUT_S=10 .venv/bin/python bench/recall_signature_rule.py path/to/jira-dev --cache FILE
 
-`judgement.rule_of` makes a memory strong when it failed with the query's error signature. The
+`judgement.rule_of` makes a memory strong when it failed with the query's error signature (since
+r27-tiers only at relevance >= SIGNATURE_SURE, which was this bench's "relevance >= 0.7" variant:
+the variants below can only narrow it further, "no signature rule" still turns it off). The
 first reports the model is fitted on carry none, so no fitted figure says what the rule does; a
 corpus with stack traces (jira-dev) does. This replays a corpus once, target absent, with the
 shipped judgement (`incident-memory replay DIR --target-absent`: its report is printed first, the

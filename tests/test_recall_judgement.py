@@ -16,6 +16,7 @@ from bot.recall.judgement import (
     FEATURES,
     JUDGEMENT_PATH,
     SERVICE_CLOSE,
+    SIGNATURE_SURE,
     STRONG,
     SURE_FLOOR,
     WEAK,
@@ -121,9 +122,11 @@ def test_what_made_a_tier_is_named_when_the_probability_did_not() -> None:
     none = (BELOW, None)
     assert judgement.rule_behind(STRONG, strong, 0.0, none) is None  # the probability did
     assert judgement.rule_behind(WEAK, weak, 0.0, none) is None and judgement.rule_behind(BELOW, 0.0, 0.9, none) is None
-    # the same alert or the same error signature posts a thread whatever the probability (no sure rule)
-    assert rule_of(0.1, {"same_alert": 1.0})[0] == rule_of(0.1, {"signature": 1.0})[0] == STRONG
+    # the same alert, or the same error signature with most of the query's evidence, posts a thread
+    # whatever the probability (no sure rule); a bare exception name shared by chance does not
+    assert rule_of(0.1, {"same_alert": 1.0})[0] == rule_of(SIGNATURE_SURE, {"signature": 1.0})[0] == STRONG
     assert rule_of(0.1, {"same_alert": 0.0, "signature": 0.0})[0] == BELOW
+    assert rule_of(SIGNATURE_SURE - 0.01, {"signature": 1.0})[0] == BELOW
     cause = rule_of(0.1, {"cause": CAUSE_SURE})
     assert cause[0] == STRONG and judgement.rule_behind(STRONG, nothing, 0.1, cause) == cause[1]
     assert "half the query's evidence" in str(

@@ -83,6 +83,15 @@ unmatched (low `head`, so the model fitted on two-line first reports reads it as
 the tuning fold (A) of long Apache Jira re-filings filed from 2014 on (docs/BENCHMARKS.md), the
 value maximising right memories shown minus 0.42 × target-absent weak lines; a first report
 rarely reaches it (its right memory's 90th percentile is 1.1)."""
+SIGNATURE_SURE = 0.7
+"""Relevance from which the same error signature makes a memory strong (rule_of). The signature is
+the first telling line of the error text, and in tickets that is often a bare exception name
+(`java.lang.nullpointerexception`, 47 of jira-dev's 2,796 memories with one) or a line of prose:
+alone it posted a thread wherever such a line recurred. With relevance beside it, measured on
+jira-dev and the long re-filings (bench/recall_signature_rule.py; docs/BENCHMARKS.md), it removes
+17 and 29 false threads for 10 and 9 right memories no longer strong (raising strong_from until as
+many false threads go costs 19 and more than 18), and keeps a recurring incident's thread (five
+memories of one pool failure, relevance 1.0 each). The first reports carry no signature."""
 JUDGED_CANDIDATES = 40
 """The fused scores' spread (score_z) is read as if the store had answered with at least this many
 candidates, the missing ones scoring 0: in a bank of one or four memories (a new team's, the
@@ -256,7 +265,7 @@ def rule_of(
 ) -> tuple[str, str | None]:
     """The tier that evidence the fitted model cannot weigh gives a memory at least, and the rule's
     words for "Why this?": strong for the same alert (name and identifying labels), the same error
-    signature, or at CAUSE_SURE of the query's weight in its root cause and diagnosis; weak at CAUSE_CLOSE of it, at SERVICE_CLOSE of the query's evidence in the
+    signature at SIGNATURE_SURE relevance, or at CAUSE_SURE of the query's weight in its root cause and diagnosis; weak at CAUSE_CLOSE of it, at SERVICE_CLOSE of the query's evidence in the
     incident's own service, or at ECHO_CLOSE of echo_standout (a long query naming much of the
     memory's opening); else below (no words). Reads a match's signals
     (RecallMatch.score_components) and features (RecallMatch.evidence)."""
@@ -264,10 +273,11 @@ def rule_of(
         # the same alert, same identifying labels (issue 29): what the sure rule posted before it was
         # dropped (the alert alone gives half the query's evidence, floor.ALERT_EVIDENCE)
         return STRONG, "the same alert fired for it"
-    if components.get("signature") == 1.0:
+    if components.get("signature") == 1.0 and relevance >= SIGNATURE_SURE:
         # the same error signature (an exception, a status line) is the failure itself, told by
-        # the system: a recurring incident whose memories all carry it stands out of none of them
-        return STRONG, "it failed with the same error signature"
+        # the system: a recurring incident whose memories all carry it stands out of none of them;
+        # with most of the query's evidence beside it, not a bare exception name shared by chance
+        return STRONG, f"it failed with the same error signature (relevance {relevance:.2f})"
     cause = components.get("cause", 0.0)
     said = f"its root cause and diagnosis hold {cause:.2f} of the query's weight"
     if cause >= CAUSE_SURE:
