@@ -26,6 +26,7 @@ import argparse
 import json
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -38,8 +39,9 @@ FIELDS = ("date", "root_cause", "fix", "found", "metadata")
 METADATA_COST = 10
 
 
-def held_out_drafts(truths: list, policy: dict[str, str]) -> dict:
-    """Each organisation's drafts read with a sentence model fitted on the other organisations."""
+def held_out_drafts(truths: list, policy: dict[str, str], say: Callable[[str], object] = print) -> dict:
+    """Each organisation's drafts read with a sentence model fitted on the other organisations
+    (`say` is told the policy and the thresholds chosen)."""
     import bench.fit_reader_sentences as fitting
     import bot.importer.cause_fix as cause_fix
     from bot.reader.sentences import use_model
@@ -60,7 +62,7 @@ def held_out_drafts(truths: list, policy: dict[str, str]) -> dict:
         cause_fix.MODEL_POLICY.clear()
         cause_fix.MODEL_POLICY.update(before)
     chosen = {o: {h: (x.threshold, x.keep) for h, x in m.heads.items()} for o, m in models.items()}
-    print(
+    say(
         f"sentence model one organisation out ({fitting.FEATURES}): policy {dict(before, **policy)}; thresholds {chosen}"
     )
     return drafts

@@ -1,10 +1,14 @@
 """How well the bot reads real incident text, per field and per organisation fold.
 
-    .venv/bin/python bench/reading_eval.py [--json] [--misses [A|B]]   # misses: fold A unless named
+    .venv/bin/python bench/reading_eval.py [--json] [--misses [A|B]] [--quick]   # misses: fold A unless named
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval.py --drafter
 
 Fold A is in-sample (today's heuristics were tuned on its organisations), fold B is out-of-sample
-(eval/README.md); both are printed side by side for every field. Each reader is a function taking
+(eval/README.md); both are printed side by side for every field. Between them, fold A one
+organisation out: each organisation of fold A read with the sentence model (bot/reader/sentences.py,
+the fitted part of the root cause and the fix) fitted on fold A's other organisations, as
+bench/fields_by_org.py --sentence-model-loo does, so a fitted field's fold A figure is not only the
+in-sample one (~5 min on 2 shared cores; --quick leaves that column out). Each reader is a function taking
 a fold and returning its field scores (`Ratio`s, scored by the one rule in bot/importer/scoring.py);
 `READERS` lists them. Today: the importer on eval/postmortems, read the way `incident-memory import`
 reads (bench/import_postmortems.py: offline, no database, no model); with --drafter, the resolution
@@ -33,6 +37,9 @@ from bot.importer.scoring import Ratio, load_truth, score  # noqa: E402
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 FOLDS = ("A", "B")
+# fold A with the fitted sentence model one organisation out (the importer only; see the docstring)
+ONE_OUT = "A, one organisation out"
+COLUMNS = {"A": "fold A (in-sample)", ONE_OUT: "A one org. out", "B": "fold B (out-of-sample)"}
 FieldScores = dict[str, Ratio]
 Reader = Callable[[str], FieldScores]
 
@@ -59,10 +66,18 @@ def _importer_drafts() -> tuple[dict, dict]:
     return drafts, reasons
 
 
+@cache
+def _one_out_drafts() -> dict:
+    from bench.fields_by_org import held_out_drafts
+
+    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A"]
+    return held_out_drafts(truths, {}, say=lambda line: print(line, file=sys.stderr))
+
+
 def importer_scores(fold: str) -> FieldScores:
-    """The importer on the postmortems of one fold: field → Ratio."""
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
-    drafts, _ = _importer_drafts()
+    """The importer on the postmortems of one fold (or fold A one organisation out): field → Ratio."""
+    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == ("A" if fold == ONE_OUT else fold)]
+    drafts = _one_out_drafts() if fold == ONE_OUT else _importer_drafts()[0]
     scores = score(truths, drafts)
     return {name: getattr(scores, name) for name in FIELDS}
 
@@ -84,13 +99,14 @@ def cell(name: str, ratio: Ratio) -> str:
 def table(results: dict[str, dict[str, FieldScores]]) -> list[str]:
     lines = []
     for reader, by_fold in results.items():
-        lines += ["", f"{reader}", f"{'field':<32} {'fold A (in-sample)':<22} fold B (out-of-sample)"]
+        columns = [c for c in COLUMNS if c in by_fold]
+        lines += ["", f"{reader}", f"{'field':<32} " + " ".join(f"{COLUMNS[c]:<22}" for c in columns).rstrip()]
         names = list(FIELDS) + sorted({n for f in by_fold.values() for n in f} - FIELDS.keys())
         for name in names:
-            if all(name not in by_fold[fold] for fold in FOLDS):
+            if all(name not in by_fold[fold] for fold in columns):
                 continue
-            a, b = (cell(name, by_fold[fold].get(name, Ratio())) for fold in FOLDS)
-            lines.append(f"{FIELDS.get(name, name):<32} {a:<22} {b}")
+            cells = (cell(name, by_fold[fold].get(name, Ratio())) for fold in columns)
+            lines.append(f"{FIELDS.get(name, name):<32} " + " ".join(f"{c:<22}" for c in cells).rstrip())
     return lines
 
 
@@ -107,8 +123,13 @@ def as_json(results: dict[str, dict[str, FieldScores]]) -> dict:
     }
 
 
-def run(readers: dict[str, Reader] | None = None) -> dict[str, dict[str, FieldScores]]:
-    return {name: {fold: reader(fold) for fold in FOLDS} for name, reader in (readers or READERS).items()}
+def run(readers: dict[str, Reader] | None = None, *, one_out: bool = False) -> dict[str, dict[str, FieldScores]]:
+    """Every reader on both folds; `one_out`: the importer on fold A one organisation out too."""
+    results = {}
+    for name, reader in (readers or READERS).items():
+        folds = ("A", ONE_OUT, "B") if one_out and reader is importer_scores else FOLDS
+        results[name] = {fold: reader(fold) for fold in folds}
+    return results
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
         "--misses", nargs="?", const="A", choices=FOLDS, help="list what each field missed in one fold: A unless named"
     )
     parser.add_argument("--drafter", action="store_true", help="also the drafter on eval/conversations (DATABASE_URL)")
+    parser.add_argument("--quick", action="store_true", help="without fold A one organisation out (~5 min saved)")
     args = parser.parse_args(argv)
-    results = run(READERS | (DRAFTER if args.drafter else {}))
+    results = run(READERS | (DRAFTER if args.drafter else {}), one_out=not args.quick)
     if args.json:
         print(json.dumps(as_json(results), indent=2, ensure_ascii=False))
         return 0

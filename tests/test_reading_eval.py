@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 
-from bench.reading_eval import FIELDS, FOLDS, importer_scores, main, run, table
+from bench.reading_eval import FIELDS, FOLDS, ONE_OUT, importer_scores, main, run, table
 from bot.config import PROJECT_ROOT
 from bot.importer.scoring import Ratio, load_truth
 
 
 def test_the_importer_is_scored_on_every_field_for_both_folds(capsys) -> None:
-    assert main(["--json"]) == 0
+    assert main(["--json", "--quick"]) == 0  # without fold A one organisation out (minutes)
     figures = json.loads(capsys.readouterr().out)["importer (eval/postmortems)"]
     assert set(figures) == set(FOLDS)
     truths = load_truth(PROJECT_ROOT / "eval" / "postmortems" / "truth.jsonl")
@@ -32,3 +32,16 @@ def test_a_second_reader_plugs_in_as_a_function_of_the_fold() -> None:
     assert any(row.startswith("fix") and "1/2 = 50%" in row and "1/4 = 25%" in row for row in drafter_rows)
     assert any(row.startswith("invented_attempts") for row in drafter_rows)
     assert any("fold A (in-sample)" in row and "fold B (out-of-sample)" in row for row in lines)
+
+
+def test_fold_a_one_organisation_out_is_printed_between_the_folds() -> None:
+    by_fold = {
+        "A": {"root_cause": Ratio(right=7, total=10)},
+        ONE_OUT: {"root_cause": Ratio(right=6, total=10)},
+        "B": {"root_cause": Ratio(right=5, total=10)},
+    }
+    lines = table({"importer": by_fold})
+    header = next(row for row in lines if row.startswith("field"))
+    assert header.index("in-sample") < header.index("one org. out") < header.index("fold B")
+    row = next(row for row in lines if row.startswith("root cause"))
+    assert row.index("7/10 = 70%") < row.index("6/10 = 60%") < row.index("5/10 = 50%")
