@@ -174,6 +174,9 @@ def test_a_fix_said_beside_what_should_work_now_is_stored() -> None:
         "We have identified the root cause and are working on a fix.",
         "We are still investigating the cause of the failed jobs.",
         "Restarting your workers now will cause them to be affected too.",
+        "Affected users may notice restarts of their workers due to this issue.",
+        "The issue that caused the queue to become unresponsive has been rectified.",
+        "The issue is now resolved; some workers were restarted whilst resolving this.",
     ],
 )
 def test_a_status_page_line_that_names_no_cause_is_never_the_stored_cause(update: str) -> None:
@@ -189,3 +192,5 @@ def test_a_cause_named_when_it_was_found_is_stored() -> None:
         )
     )
     assert "a full disk on the queue host" in draft.root_cause
+    said = imported(status_page("The issue was caused by a full disk on the queue host.", "Jobs are piling up."))
+    assert "caused by a full disk on the queue host" in said.root_cause

@@ -40,6 +40,15 @@ def test_a_heading_asking_why_it_happened_is_the_root_cause() -> None:
     assert draft.root_cause == "- the domain was still using the old way to redirect"
 
 
+def test_a_heading_asking_how_it_happened_is_the_root_cause_and_an_impact_analysis_is_not() -> None:
+    draft = imported(
+        "# Leaked token\n\nA token was found in a published image.\n\n"
+        "## Impact Analysis\n\nThe token was valid for 12 days and was not used by anyone else.\n\n"
+        "## How did this happen?\n\nThe build did not exclude `.pyc` files holding local changes.\n"
+    )
+    assert draft.root_cause == "The build did not exclude `.pyc` files holding local changes."
+
+
 def test_a_status_pages_repaired_or_renewed_is_the_fix() -> None:
     draft = imported(
         "---\ntitle: Purple server outage\n---\n\n"

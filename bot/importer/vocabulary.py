@@ -30,8 +30,16 @@ def _phrases() -> tuple[tuple[str, re.Pattern[str]], ...]:
     unknown = set(kinds) - set(KINDS)
     if unknown:
         raise ValueError(f"postmortem_sections.json: unknown kinds {sorted(unknown)}")
+    # longest phrase first: an alternation takes the first that matches ("impact analysis", not "impact")
     return tuple(
-        (kind, re.compile(r"(?<![a-z0-9'])(?:" + "|".join(re.escape(p) for p in kinds[kind]) + r")(?![a-z0-9'])"))
+        (
+            kind,
+            re.compile(
+                r"(?<![a-z0-9'])(?:"
+                + "|".join(re.escape(p) for p in sorted(kinds[kind], key=len, reverse=True))
+                + r")(?![a-z0-9'])"
+            ),
+        )
         for kind in KINDS
         if kinds.get(kind)
     )

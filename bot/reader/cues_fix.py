@@ -127,3 +127,16 @@ CAUSE_NOT_SAID = re.compile(
     r"\b(?:will|may|might|could) (?:cause (?:them|it|these|those|your|you)|notice|experience)\b",
     re.I,
 )
+# The incident itself on the cause side and what it did on the other ("… due to this issue", "The issue that
+# caused the API to become inaccessible has been rectified", "the frustrations this prolonged outage is
+# causing"), or the issue's state ("the issue is now resolved", "the issue is confirmed with our partner"):
+# no cause named. "The issue was caused by …" and "due to the issue with the balancer" go on to name one.
+INCIDENT_AS_CAUSE = re.compile(
+    r"\b(?:due to|because of|caused by|as a result of) (?:this|that|these|those|the) "
+    r"(?:issues?|incidents?|outages?|problems?|disruptions?)\b(?!\s+(?:with|in|on|of|at|where|that|which)\b)|"
+    r"\b(?:(?:this|that|these|those) (?:\w+ )?|the )(?:issues?|incidents?|outages?|problems?|disruptions?) "
+    r"(?:that |which )?(?:(?:is|was|were|has|have|had|has been|had been) )?(?:causing|caused)\b(?! by\b)|"
+    r"\bthe (?:issue|problem) (?:is|was|has been) (?:(?:now|still|fully|being|currently|also) ){0,2}"
+    r"(?:resolved|fixed|confirmed|mitigated|ongoing)\b",
+    re.I,
+)

@@ -17,6 +17,7 @@ from bot.reader.cues_fix import (
     FIX_NOT_DONE,
     FIX_TOLD,
     FIX_UNDER_WAY,
+    INCIDENT_AS_CAUSE,
     STATE_OF_THE_INCIDENT,
 )
 from bot.reader.narrative import _clauses as clauses
@@ -89,10 +90,13 @@ def _without(text: str, drop: Callable[[str], bool]) -> str:
 def names_no_cause(sentence: str) -> bool:
     """True when `sentence` says something of the cause but not what it was: "We have identified the
     root cause and are working on the fix", "we are investigating the cause", "restarting instances
-    will cause them to be affected"; or is a status page's progress or state line ("we are working to
+    will cause them to be affected", "users may notice restarts due to this issue", "the issue is now
+    resolved"; or is a status page's progress or state line ("we are working to
     restore service") with no cause word outside it."""
     said = _judged(sentence)
-    if CAUSE_NOT_SAID.search(said) and not CAUSE.search(CAUSE_NOT_SAID.sub(" ", said)):
+    # the cause words only inside these frames: nothing that caused it named
+    rest = INCIDENT_AS_CAUSE.sub(" ", CAUSE_NOT_SAID.sub(" ", said))
+    if rest != said and not CAUSE.search(rest):
         return True
     if STATE_OF_THE_INCIDENT.match(said):
         return True
