@@ -11,12 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.recall.judgement import BELOW, STRONG, Judgement
 
-if TYPE_CHECKING:
-    from bot.replay import CaseResult
+
+class Judged(Protocol):
+    """A replayed case as judged (bot.replay.CaseResult): its tiers again under other thresholds."""
+
+    meaning: bool
+
+    def retiered(self, judgement: Judgement) -> tuple[list[str], list[str]]: ...
+
+    def right_tier(self, tiers: Sequence[str] | None = None) -> str: ...
+
+    def absent_shown(self, tiers: Sequence[str] | None = None) -> str: ...
+
 
 PROBABILITY_STEPS = tuple(round(0.05 * i, 2) for i in range(1, 20))
 """The judgement curve's steps (bot/replay.py reads them from here)."""
@@ -30,7 +40,7 @@ def _as_weak(judgement: Judgement, p: float) -> Judgement:
     return replace(judgement, weak_from=p)
 
 
-def tier_curve(results: Sequence[CaseResult], judgement: Judgement) -> list[dict[str, float]]:
+def tier_curve(results: Sequence[Judged], judgement: Judgement) -> list[dict[str, float]]:
     """At each step p: strong_from = p (weak_from the case's model's, or p if lower): right memory
     strong / shown (strong among the first 5, weak among the first 3), removed: strong / anything
     shown; weak_from = p (strong_from the model's): right memory shown, removed: anything shown."""
