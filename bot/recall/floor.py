@@ -21,9 +21,6 @@ fast (RECALL_FLOOR sets another point of the curve).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from bot.models import RecallMatch
 from bot.recall.alerts import ALERT_EVIDENCE
 from bot.recall.signals import Signals
 
@@ -51,9 +48,3 @@ def judge(signals: Signals) -> float:
     evidence = SIGNATURE_EVIDENCE * signals.signature + CONCEPT_EVIDENCE * signals.concepts
     evidence += MEANING_EVIDENCE * meaning_share(signals.similarity) + ALERT_EVIDENCE * (signals.same_alert or 0.0)
     return round(min(1.0, shares + evidence), 4)
-
-
-def split_at_floor(matches: Sequence[RecallMatch], floor: float) -> tuple[list[RecallMatch], list[RecallMatch]]:
-    """(the matches at or above the floor, those under it), each in recall order."""
-    above = [m for m in matches if m.relevance >= floor]
-    return above, [m for m in matches if m.relevance < floor]

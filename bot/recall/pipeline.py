@@ -1,7 +1,8 @@
 """The recall pipeline: candidates → signals → fusion → floor → reasons, top k by score.
 
-Every match carries its relevance (floor.judge); what is shown is decided by the caller
-(split_at_floor), so replay and `recall --all` can still see what fell under the floor.
+Every match carries its relevance (floor.judge), probability and tier (judgement.py); what is
+shown is what the tiers say (judgement.split_by_tier), so replay and `recall --all` can still
+see what fell below.
 
 Pure: the query's terms go to a store, which answers with candidates (bot/memory/search.py in
 PostgreSQL); `rank` does the rest. The composition (ask the store, then rank) is

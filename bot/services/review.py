@@ -18,6 +18,7 @@ from bot.memory.port import MemoryStore
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, RecallQuery, TruthState, utcnow
 from bot.policy import Actor
 from bot.recall.alerts import recurring_alerts
+from bot.recall.judgement import split_by_tier
 from bot.services.recall import RecallService
 
 IsMember = Callable[[str], Awaitable[bool]]
@@ -91,7 +92,8 @@ class ReviewService:
             # no channel: the store leaves private memories out of the search altogether
             matches = await self._recall.recall(RecallQuery(team_id=team_id, title=query.strip()[:3000], limit=20))
             # what the thread and /recall would show (strong, or the weak few): one judgement decides
-            shown = [m for m in matches if m.tier != "below"]
+            strong, weak, _ = split_by_tier(matches)
+            shown = strong + weak
             found = [m for m in shown if await visible(m.memory.is_private, m.memory.channel_id)]
         return HomeContent(
             awaiting=awaiting[: self._shown],

@@ -28,7 +28,7 @@ from typing import Any
 
 from bot.models import IncidentRecord, MemoryRecord, RecallMatch, Source, TruthState, utcnow
 from bot.policy import NotAllowed
-from bot.recall.judgement import tier_said
+from bot.recall.judgement import MAX_WEAK, tier_said
 from bot.recall.reasons import humanize_age
 from bot.recall.truth import ALLOWED_MOVES
 from bot.slack import ids
@@ -196,7 +196,7 @@ def recall_weak(matches: Sequence[RecallMatch], now: datetime) -> Json:
             "age": humanize_age(m.memory.happened_at, now) if m.memory.happened_at else "",
             "why": why_value(m),
         }
-        for m in matches[:3]
+        for m in matches[:MAX_WEAK]
     ]
     return _message("recall_weak.json.j2", closest=closest)
 
