@@ -170,17 +170,23 @@ def ece(cases: list[Case], judgement: Judgement, bins: int = 10) -> float:
     return round(error, 4)
 
 
-def replayed(corpus: Path, cache: Path | None) -> list[Case]:
-    if cache and cache.exists():
-        return pickle.loads(cache.read_bytes())
+def replay_kept(corpus: Path, cache: Path | None, pack: Callable, kept: Callable = list) -> list:  # noqa: ANN001
+    """Replay a corpus target absent with the matches kept (printing the CLI's report), each case
+    packed by `pack`, and write `kept(cases)` to `cache` (bench/recall_tier_policy.py's too)."""
     report = asyncio.run(run_replay(corpus, Settings(), progress=sys.stderr.isatty(), keep_matches=True,
                                     target_absent=True))  # fmt: skip
     print(report.text(), flush=True)
-    cases = [packed(r) for r in report.results]
+    cases = [pack(r) for r in report.results]
     if cache:
         cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_bytes(pickle.dumps(cases))
+        cache.write_bytes(pickle.dumps(kept(cases)))
     return cases
+
+
+def replayed(corpus: Path, cache: Path | None) -> list[Case]:
+    if cache and cache.exists():
+        return pickle.loads(cache.read_bytes())
+    return replay_kept(corpus, cache, packed)
 
 
 def main() -> int:
