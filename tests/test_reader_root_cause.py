@@ -139,3 +139,12 @@ def test_a_status_entry_that_says_what_caused_it_after_its_headline_gets_that_ca
     )
     assert "A change to our broker settings caused consumers to disconnect" in draft.root_cause
     assert "new builds failed" not in draft.root_cause
+
+
+def test_a_status_entry_naming_only_its_underlying_cause_is_imported_with_that_cause() -> None:
+    draft = imported(
+        "2021-05-17\n==========\n\n### State\n\n![Resolved](../../imgs/green.png)\n\n### Details\n\n*403s on www.example.org*\n\n"
+        "During A/B testing of a new CDN provider access to `www.example.org` was accidentally denied.\n\n"
+        "The underlying cause was an incorrectly specified edge-policy, so it applied to all requests.\n"
+    )
+    assert "an incorrectly specified edge-policy" in draft.root_cause

@@ -172,9 +172,9 @@ def first_day_gone_wrong(timeline: str, year: int | None = None) -> list[datetim
     first, start = spans[0]
     following = [s for moment, s in spans[1:] if moment.date() != first.date()]
     told = head[start : min([*following, start + DAY_TEXT_CHARS])]
-    # naming the root cause says what it was, not that something went wrong that day (a bug report
+    # naming the root (underlying) cause says what it was, not that something went wrong that day (a bug report
     # days before the outage: "submitted a bounty report … root cause identified")
-    went_wrong = any(m.group(0).lower() != "root cause" for m in FAILURE_WORDS.finditer(told))
+    went_wrong = any(not m.group(0).lower().endswith(" cause") for m in FAILURE_WORDS.finditer(told))
     return [first] if went_wrong or FOUND_BY.search(told) or _TROUBLE_BEGAN.search(told) else []
 
 

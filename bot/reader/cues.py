@@ -135,7 +135,7 @@ FIX = re.compile(
 # what went wrong ("was down", "errors", "an outage"), and (INCIDENT_WORDS) that or its recovery
 _WENT_WRONG_WORDS = (
     r"incident|outage|postmortem|post-mortem|downtime|went down|was down|error|fail\w*|degrad\w*|broken|crash\w*|"
-    r"root cause|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*|"
+    r"(?:root|underlying) cause|impact\w*|alert\w*|paged|unavailable|breach|compromis\w*|"
     r"issues? with|(?:identified|investigating|have|had|found) (?:an? |the )?(?:issue|problem)|"
     r"expired|disrupt\w*|offline|unreachable|interrupt\w*"
 )
