@@ -25,7 +25,11 @@ Value, end to end on the importer's drafts (the scorer of bench/reading_eval.py)
 attempt newly found +1, a stored attempt that is not real one more -1 (precision first: a wrong
 "did not work" line costs at least what a real one gains). Each organisation of fold A is read by
 the importer with the head fitted on the other organisations' labels; the head ships only when the
-best value is above 0. Nothing here is stored unless --write; fold B is never read.
+best value is above 0. Nothing here ships.
+
+--swap: the head is fitted on fold B's sentence labels (statements("B"), rows made as fold A's are)
+and fold A is read with it, out of sample (totals only; nothing of fold B is printed but its row
+counts); --out PATH writes that head outside the repository.
 """
 
 from __future__ import annotations
@@ -298,43 +302,70 @@ def pairs_ranked(rows: dict[str, list[Row]]) -> None:
     print(f"pairs one organisation out: {len(scored)} rows, {positives} failed; AUC {auc:.3f}; precision {at}")
 
 
-def main() -> int:
+def labelled_rows(fold: str, truths: list[Truth]) -> tuple[dict[str, list[Row]], dict[str, list[tuple[str, str]]], int]:
+    """One fold's rows by organisation, from that fold's sentence labels alone (statements(fold)) and
+    the attempts the cue rules store for its reports; also what the cue rules stored, and how many
+    reports have sentence labels. Never another fold's labels or reports."""
+    if any(t.fold != fold for t in truths):
+        raise ValueError(f"rows of fold {fold} from another fold's reports")
+    labels = statements(fold)
+    org = {t.file: t.org or t.file for t in truths}
+    base_kept = read_with(dict.fromkeys(sorted(set(org.values()))), truths)
+    rows: dict[str, list[Row]] = defaultdict(list)
+    for t in truths:
+        if t.file in labels:
+            told = [(pair_features(a, w), label(f"{a} {w}", labels[t.file], t)) for a, w in base_kept.get(t.file, [])]
+            rows[org[t.file]] += pair_rows(t, labels[t.file]) + told
+    return rows, base_kept, sum(t.file in labels for t in truths)
+
+
+def write_head(head: Head, fitted_on: str, out: Path) -> None:
+    data = {
+        "fitted_on": fitted_on,
+        "bias": round(head.bias, 5),
+        "weights": {f: round(w, 5) for f, w in sorted(head.weights.items())},
+    }
+    out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {out} ({fitted_on})")
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--keep", type=float, nargs="*", default=list(KEEPS), help="gate thresholds to try")
     parser.add_argument("--add", type=float, nargs="*", default=list(ADDS), help="add thresholds to try")
     parser.add_argument("--pairs", action="store_true", help="pair-level ranking only (no importer run)")
     parser.add_argument("--words", action="store_true", help="the words of action and outcome as features too")
     parser.add_argument("--outcome-only", action="store_true", help="added pairs: the later entry names no action")
-    parser.add_argument("--swap", action="store_true", help="fit on fold B's document labels, read fold A (totals)")
-    args = parser.parse_args()
+    parser.add_argument("--swap", action="store_true", help="fit on fold B's sentence labels, read fold A (totals)")
+    parser.add_argument("--out", type=Path, help="with --swap: write fold B's head there (outside the repository)")
+    args = parser.parse_args(argv)
+    if args.out and not args.swap:
+        parser.error("--out goes with --swap")
+    if args.out and args.out.resolve().is_relative_to(ROOT):
+        parser.error(f"--out {args.out}: inside the repository (nothing here ships)")
     WITH_WORDS[0], OUTCOME_ONLY[0] = args.words, args.outcome_only
-    labels = statements()
     fold_a = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident and t.fold == "A"]
-    org = {t.file: t.org or t.file for t in fold_a}
-    orgs = sorted(set(org.values()))
-    base_kept = read_with(dict.fromkeys(orgs), fold_a)
-    rows: dict[str, list[Row]] = defaultdict(list)
-    for t in fold_a:
-        if t.file in labels:
-            told = [(pair_features(a, w), label(f"{a} {w}", labels[t.file], t)) for a, w in base_kept.get(t.file, [])]
-            rows[org[t.file]] += pair_rows(t, labels[t.file]) + told
+    orgs = sorted({t.org or t.file for t in fold_a})
+    rows, base_kept, labelled = labelled_rows("A", fold_a)
     n, pos = sum(len(r) for r in rows.values()), sum(y for r in rows.values() for _, y in r)
-    print(f"fold A: {len(labels)} documents with sentence labels ({len(rows)} organisations), {n} rows, {pos} failed")
+    print(f"fold A: {labelled} documents with sentence labels ({len(rows)} organisations), {n} rows, {pos} failed")
     if args.pairs:
         pairs_ranked(rows)
         return 0
     base = figures(fold_a, base_kept)
     print(f"cue rules alone (fold A, {len(fold_a)} reports): {show(base)}")
-    # the swap: fold B's rows are labelled by its documents' keywords only (its partial sentence labels are not read)
+    # the swap: fitted on fold B's sentence labels (statements("B")) the way fold A's rows are made, read on fold A
     if args.swap:
         fold_b = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident and t.fold == "B"]
-        rows_b: dict[str, list[Row]] = defaultdict(list)
-        for t in fold_b:
-            rows_b[t.org or t.file] += pair_rows(t, [])
+        rows_b, _, labelled_b = labelled_rows("B", fold_b)
+        n_b, pos_b = sum(len(r) for r in rows_b.values()), sum(y for r in rows_b.values() for _, y in r)
         print(
-            f"fold B (document labels only): {sum(len(r) for r in rows_b.values())} rows, {len(rows_b)} organisations"
+            f"fold B: {labelled_b} documents with sentence labels ({len(rows_b)} organisations), {n_b} rows, {pos_b} failed"
         )
-        heads = dict.fromkeys(orgs, fit(dict(rows_b)))
+        head_b = fit(dict(rows_b))
+        if args.out:
+            write_head(head_b, "eval/postmortems fold B (statements.jsonl)", args.out)
+        heads = dict.fromkeys(orgs, head_b)
     else:
         heads = {name: fit({o: r for o, r in rows.items() if o != name}) for name in orgs}
     results = {}

@@ -17,6 +17,14 @@ Honest by construction:
   both figures are out-of-sample. Fold B's misses are never printed.
 `--write` stores the model fitted on fold A in bot/data/reader_sentences.json (what ships) and
 prints the policy to set in bot/importer/cause_fix.py.
+
+    .venv/bin/python bench/fit_reader_sentences.py --fold B --out /tmp/reader_sentences_B.json   # the swap (~3 min)
+    .venv/bin/python bench/reading_eval.py --weights /tmp/reader_sentences_B.json                # read both folds with it
+
+`--fold F --out PATH` fits both heads on fold F's reports alone (their truth phrases; threshold and keep
+chosen one organisation out inside F; nothing of the other fold is read) and writes the coefficients to
+PATH, which must lie outside the repository: the shipped file never changes this way. Read with
+bench/reading_eval.py --weights PATH, the other fold is out of sample (fold B's fit: fold A).
 """
 
 from __future__ import annotations
@@ -226,11 +234,34 @@ def choose_policy(docs_a: list[Doc], truths_a: list[Truth]) -> tuple[dict[str, s
     return chosen, chosen_a
 
 
-def main() -> int:
+REPOSITORY = Path(__file__).resolve().parent.parent
+
+
+def fit_fold(fold: str, out: Path) -> SentenceModel:
+    """Both heads fitted on `fold`'s reports alone, written to `out` (outside the repository)."""
+    out = out.resolve()
+    if out.is_relative_to(REPOSITORY):
+        raise SystemExit(f"--out {out}: inside the repository; a fold's fit is written outside it (--write ships A)")
+    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
+    model = fit(documents(truths), fold)
+    out.write_text(json.dumps(model.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    chosen = ", ".join(f"{h} threshold {x.threshold} keep {x.keep}" for h, x in model.heads.items())
+    print(f"fitted on fold {fold} ({len(truths)} items): {chosen}; wrote {out}")
+    return model
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--write", action="store_true", help="store the model fitted on fold A")
     parser.add_argument("--tune", action="store_true", help="fold A only: the policy search, nothing of fold B")
-    args = parser.parse_args()
+    parser.add_argument("--fold", choices=("A", "B"), help="fit on this fold alone and write it to --out")
+    parser.add_argument("--out", type=Path, help="with --fold: where the coefficients go (outside the repository)")
+    args = parser.parse_args(argv)
+    if (args.fold is None) != (args.out is None):
+        parser.error("--fold and --out go together")
+    if args.fold:
+        fit_fold(args.fold, args.out)
+        return 0
     truths = load_truth(POSTMORTEMS / "truth.jsonl")
     by_fold = {f: [t for t in truths if t.fold == f] for f in ("A", "B")}
     docs = {f: documents(ts) for f, ts in by_fold.items() if f == "A" or not args.tune}

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/reading_eval.py [--json] [--misses [A|B]] [--quick]   # misses: fold A unless named
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval.py --drafter
+    .venv/bin/python bench/reading_eval.py --weights /tmp/reader_sentences_B.json   # the swap (fit: see below)
 
 Fold A is in-sample (today's heuristics were tuned on its organisations), fold B is out-of-sample
 (eval/README.md); both are printed side by side for every field. Between them, fold A one
@@ -18,6 +19,11 @@ drafter on eval/conversations too, end to end through the sandbox (bench/reading
 A field's denominator is the items whose label has that field. Rows marked "errors" count
 mistakes (lower is better): stored attempts that are labelled plans / follow-ups / critiques /
 recovery steps / metadata, and items whose stored fix or cause holds a metadata line.
+
+--weights PATH reads the postmortems with the sentence model in PATH (bench/fit_reader_sentences.py
+--fold B --out PATH) instead of the shipped bot/data/reader_sentences.json (fitted on fold A): the
+swap, where fold A is out of sample and the fold the model was fitted on in-sample (no one-out
+column: that is fold A's own fit). The shipped model is read again afterwards; nothing the bot reads changes.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.import_postmortems import read_corpus  # noqa: E402
 from bench.reading_eval_conversations import drafter_scores  # noqa: E402
 from bot.importer.scoring import Ratio, load_truth, score  # noqa: E402
+from bot.reader.sentences import SentenceModel, use_model  # noqa: E402
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 FOLDS = ("A", "B")
@@ -96,11 +103,17 @@ def cell(name: str, ratio: Ratio) -> str:
     return f"{ratio.right}/{ratio.total} = {ratio.value:.0%}"
 
 
-def table(results: dict[str, dict[str, FieldScores]]) -> list[str]:
+def fitted_fold(model: SentenceModel | None) -> str:
+    """The fold a sentence model was fitted on (its `fitted_on`, "eval/postmortems fold B"); A: the shipped one."""
+    return model.fitted_on.rsplit(" ", 1)[-1] if model and model.fitted_on.endswith(FOLDS) else "A"
+
+
+def table(results: dict[str, dict[str, FieldScores]], fitted_on: str = "A") -> list[str]:
     lines = []
+    heads = COLUMNS | {f: f"fold {f} ({'in-sample' if f == fitted_on else 'out-of-sample'})" for f in FOLDS}
     for reader, by_fold in results.items():
         columns = [c for c in COLUMNS if c in by_fold]
-        lines += ["", f"{reader}", f"{'field':<32} " + " ".join(f"{COLUMNS[c]:<22}" for c in columns).rstrip()]
+        lines += ["", f"{reader}", f"{'field':<32} " + " ".join(f"{heads[c]:<22}" for c in columns).rstrip()]
         names = list(FIELDS) + sorted({n for f in by_fold.values() for n in f} - FIELDS.keys())
         for name in names:
             if all(name not in by_fold[fold] for fold in columns):
@@ -123,12 +136,23 @@ def as_json(results: dict[str, dict[str, FieldScores]]) -> dict:
     }
 
 
-def run(readers: dict[str, Reader] | None = None, *, one_out: bool = False) -> dict[str, dict[str, FieldScores]]:
-    """Every reader on both folds; `one_out`: the importer on fold A one organisation out too."""
+def run(
+    readers: dict[str, Reader] | None = None, weights: SentenceModel | None = None, *, one_out: bool = False
+) -> dict[str, dict[str, FieldScores]]:
+    """Every reader on both folds; `one_out`: the importer on fold A one organisation out too;
+    `weights`: the postmortems read with this sentence model, not the shipped one."""
+    if weights is not None:
+        _importer_drafts.cache_clear()  # the drafts read with the shipped model are not these
+        use_model(weights)
     results = {}
-    for name, reader in (readers or READERS).items():
-        folds = ("A", ONE_OUT, "B") if one_out and reader is importer_scores else FOLDS
-        results[name] = {fold: reader(fold) for fold in folds}
+    try:
+        for name, reader in (readers or READERS).items():
+            folds = ("A", ONE_OUT, "B") if one_out and reader is importer_scores else FOLDS
+            results[name] = {fold: reader(fold) for fold in folds}
+    finally:
+        if weights is not None:
+            use_model(None)
+            _importer_drafts.cache_clear()
     return results
 
 
@@ -140,12 +164,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--drafter", action="store_true", help="also the drafter on eval/conversations (DATABASE_URL)")
     parser.add_argument("--quick", action="store_true", help="without fold A one organisation out (~5 min saved)")
+    parser.add_argument(
+        "--weights", type=Path, help="read postmortems with this sentence model (fit_reader_sentences.py --out)"
+    )
     args = parser.parse_args(argv)
-    results = run(READERS | (DRAFTER if args.drafter else {}), one_out=not args.quick)
+    if args.weights and args.drafter:
+        parser.error("--weights is the postmortems' sentence model; the drafter reads with its own (no --drafter)")
+    weights = SentenceModel.from_json(json.loads(args.weights.read_text(encoding="utf-8"))) if args.weights else None
+    results = run(READERS | (DRAFTER if args.drafter else {}), weights, one_out=not (args.quick or weights))
     if args.json:
         print(json.dumps(as_json(results), indent=2, ensure_ascii=False))
         return 0
-    print("\n".join(table(results)))
+    if weights:
+        print(f"sentence model: {args.weights} ({weights.fitted_on or 'fitted on ?'})")
+    print("\n".join(table(results, fitted_fold(weights))))
     if args.misses:
         for reader, by_fold in results.items():
             for fold, fields in by_fold.items():

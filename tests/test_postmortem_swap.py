@@ -1,0 +1,93 @@
+"""The postmortem swap (issue 23): each fitted part of the postmortem reader can be fitted on fold B
+alone, written outside the repository, and read with, so fold A is out of sample too. A fit on fold B
+reads no fold-A report or sentence label; reading with the swapped weights changes what is read and
+leaves the shipped model in place afterwards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import bench.fit_reader_attempt_gate as gate
+import bench.fit_reader_sentences as sentence_fit
+import bench.reading_eval as reading_eval
+from bench.import_postmortems import read_corpus
+from bot.importer.scoring import load_truth
+from bot.reader import sentences
+from bot.reader.sentences import SentenceModel
+
+POSTMORTEMS = reading_eval.POSTMORTEMS
+
+
+def _fold(fold: str) -> list:
+    return [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
+
+
+def test_a_sentence_fit_on_fold_b_reads_fold_b_reports_only(monkeypatch, tmp_path) -> None:
+    read: list = []
+    monkeypatch.setattr(sentence_fit, "documents", lambda truths: read.extend(truths) or [])
+    monkeypatch.setattr(
+        sentence_fit, "fit", lambda docs, fold, chosen=None: SentenceModel(fitted_on=f"eval/postmortems fold {fold}")
+    )
+    out = tmp_path / "b.json"
+    assert sentence_fit.main(["--fold", "B", "--out", str(out)]) == 0
+    assert {t.file for t in read} == {t.file for t in _fold("B")}
+    assert json.loads(out.read_text(encoding="utf-8"))["fitted_on"] == "eval/postmortems fold B"
+
+
+def test_a_fold_fit_is_never_written_into_the_repository() -> None:
+    with pytest.raises(SystemExit):
+        sentence_fit.main(["--fold", "B", "--out", str(sentence_fit.DATA)])
+
+
+def test_the_gate_swap_is_fitted_on_fold_b_sentence_labels_and_no_fold_a_one(monkeypatch) -> None:
+    seen: dict[str, list] = {}
+    monkeypatch.setattr(gate, "read_with", lambda gates, truths: {})  # the cue rules' stored attempts: none here
+    monkeypatch.setattr(gate, "pair_rows", lambda truth, labelled: seen.setdefault(truth.file, labelled) and [])
+    fold_b = [t for t in _fold("B") if not t.not_an_incident]
+    _, _, labelled = gate.labelled_rows("B", fold_b)
+    labels_b, files_a = gate.statements("B"), {t.file for t in _fold("A")}
+    assert seen and not set(seen) & files_a
+    assert all(seen[f] == labels_b[f] for f in seen)  # its own sentence labels, not the keywords alone
+    assert labelled == len(seen) == sum(t.file in labels_b for t in fold_b)
+    with pytest.raises(ValueError):
+        gate.labelled_rows("B", _fold("A"))
+
+
+def _resolutions(files: set[str], stored: dict[str, str]):
+    def reader(fold: str) -> dict:
+        if fold != "A":
+            return {}
+        drafts, _, _ = read_corpus(POSTMORTEMS, only=files)
+        stored.update({f: d.resolution if d else "" for f, d in drafts.items()})
+        return {}
+
+    return reader
+
+
+def test_reading_with_swap_weights_changes_what_is_read_then_reads_the_shipped_model_again(tmp_path) -> None:
+    files = {t.file for t in _fold("A") if t.fix_keywords and not t.not_an_incident}
+    files = set(sorted(files)[:8])
+    shipped = SentenceModel.from_json(json.loads(sentence_fit.DATA.read_text(encoding="utf-8")))
+    swapped = SentenceModel.from_json(shipped.as_json())
+    swapped.fitted_on = "eval/postmortems fold B"
+    swapped.heads["fix"].threshold, swapped.heads["fix"].keep = 0.0, 1  # a fix head sure of every sentence
+    before: dict[str, str] = {}
+    after: dict[str, str] = {}
+    reading_eval.run({"importer": _resolutions(files, before)})
+    reading_eval.run({"importer": _resolutions(files, after)}, swapped)
+    assert before.keys() == after.keys() == files
+    assert any(before[f] != after[f] for f in files)
+    assert sentences.model() is sentences._shipped()  # the bot reads what ships
+    again: dict[str, str] = {}
+    reading_eval.run({"importer": _resolutions(files, again)})
+    assert again == before
+
+
+def test_the_swap_table_says_which_fold_is_out_of_sample(tmp_path: Path) -> None:
+    swapped = SentenceModel(fitted_on="eval/postmortems fold B")
+    assert reading_eval.fitted_fold(swapped) == "B" and reading_eval.fitted_fold(None) == "A"
+    lines = reading_eval.table({"importer": {"A": {}, "B": {}}}, reading_eval.fitted_fold(swapped))
+    assert any("fold A (out-of-sample)" in row and "fold B (in-sample)" in row for row in lines)
