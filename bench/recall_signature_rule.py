@@ -83,7 +83,8 @@ def _words(signature: str | None) -> int:
 
 
 VARIANTS: dict[str, Keep] = {
-    "shipped (same signature: strong)": lambda s, c, p, j, i: True,
+    "shipped (same signature and relevance >= SIGNATURE_SURE: strong)": lambda s, c, p, j, i: True,
+    "before c99c3fd (same signature alone: strong)": lambda s, c, p, j, i: True,
     "no signature rule": lambda s, c, p, j, i: False,
     "signature, relevance >= 0.5": lambda s, c, p, j, i: s.relevance >= 0.5,
     "signature, relevance >= 0.7": lambda s, c, p, j, i: s.relevance >= 0.7,
@@ -94,6 +95,7 @@ VARIANTS: dict[str, Keep] = {
     "signature carried by 1 memory of the corpus": lambda s, c, p, j, i: CARRIED.get(c.signature, 0) <= 1,
     "signature carried by <= 3 memories of the corpus": lambda s, c, p, j, i: CARRIED.get(c.signature, 0) <= 3,
 }
+BEFORE = "before c99c3fd (same signature alone: strong)"
 CARRIED: dict[str | None, int] = {}
 """How many of the corpus's memories carry each error signature (all of them, not only those
 before the case: an approximation of a rarity the store does not count today)."""
@@ -105,7 +107,9 @@ def tiers(case: Case, shown: list[Shown], keep: Keep, judgement: Judgement, weak
     rules = []
     for i, (s, p) in enumerate(zip(shown, probabilities, strict=True)):
         tier = rule_of(s.relevance, s.components, s.evidence)[0]
-        if s.components.get("signature") == 1.0 and not keep(s, case, p, judge, i):
+        if s.components.get("signature") == 1.0 and keep is VARIANTS[BEFORE]:
+            tier = STRONG  # the rule as it was: the signature alone
+        elif s.components.get("signature") == 1.0 and not keep(s, case, p, judge, i):
             tier = rule_of(s.relevance, {**s.components, "signature": 0.0}, s.evidence)[0]
             if weak_only and tier == BELOW:
                 tier = WEAK
