@@ -148,3 +148,17 @@ def test_a_status_entry_naming_only_its_underlying_cause_is_imported_with_that_c
         "The underlying cause was an incorrectly specified edge-policy, so it applied to all requests.\n"
     )
     assert "an incorrectly specified edge-policy" in draft.root_cause
+
+
+def test_a_fix_a_status_page_repeats_in_its_timeline_is_stored_once() -> None:
+    from bot.reader.sentences import Head, SentenceModel, use_model
+
+    said = "The data center temperatures are back under control and servers are powered on again."
+    text = f"# GPU nodes offline\n\n{said}\n\n## Timeline\n\n- 10:00 GPU nodes went offline.\n- 12:00 {said}\n"
+    sure_of_it = Head(-10.0, {"w:temperatur": 20.0}, threshold=0.5, keep=2)  # sure of that sentence alone
+    use_model(SentenceModel({head: sure_of_it for head in ("cause", "fix")}))
+    try:
+        draft = imported(text)
+    finally:
+        use_model(None)
+    assert draft.resolution is not None and draft.resolution.count("temperatures are back under control") == 1

@@ -141,11 +141,12 @@ def with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -
     if policy == "rules" or (policy == "rules_else_model" and rules[0]):
         return rules
     chosen = best(candidates, head)
-    said = " ".join(c.text for c, _ in chosen)
+    texts = list(dict.fromkeys(c.text for c, _ in chosen))  # a sentence a status page repeats in its timeline: once
+    said = " ".join(texts)
     origin = " + ".join(dict.fromkeys(f"sentences of {c.origin} (sentence model)" for c, _ in chosen))
     if policy == "model" or (policy == "model_else_rules" and said) or (policy == "rules_else_model"):
         return said, origin
     if policy == "both" and said:
-        parts = [rules[0]] + [c.text for c, _ in chosen if c.text not in rules[0]]
+        parts = [rules[0]] + [t for t in texts if t not in rules[0]]
         return " ".join(p for p in parts if p).strip(), " + ".join(x for x in (rules[1], origin) if x)
     return rules
