@@ -100,3 +100,16 @@ def test_a_later_entry_that_rejects_what_the_action_named_by_its_number_is_its_o
     # another ticket's answer, or a time both entries share, is not this action's outcome
     other = [said[0], said[1], 'The provider closes #4410 as "won\'t fix".']
     assert not read(timeline(*other)).failed_attempts()
+
+
+def test_looking_for_what_is_wrong_that_found_nothing_is_not_a_failed_attempt() -> None:
+    # the responder reads "did not work" lines as steps to skip; a search for the cause is not one
+    reading = read(
+        timeline(
+            "09:16 Attempts to isolate the bug start again, using git bisect on the staging cluster.",
+            "09:40 Research into the error returned no results.",
+            "10:02 We tried restarting the proxy pods, which did not help.",
+        )
+    )
+    [attempt] = reading.failed_attempts()
+    assert attempt.text.startswith("10:02 We tried restarting the proxy pods")

@@ -82,6 +82,15 @@ PARTLY_WORKED = re.compile(
     r"helped|improved|mostly|partially|partly|largely)\b",
     re.I,
 )
+# "research into the error returned no results", "attempts to isolate the bug start again", "tried to
+# reproduce the issue": looking for what is wrong is an observation (the labels' kind), not a step
+# tried to end the trouble ("No success debugging various CDN nodes" names what it acted on: kept)
+LOOKED_FOR_IT = re.compile(
+    r"\b(?:research\w*|investigat\w*|isolat\w*|bisect\w*|diagnos\w*|pinpoint\w*|track(?:ed|ing)? down|"
+    r"narrow(?:ed|ing)? down|look(?:ed|ing)? (?:into|for)|search(?:ed|ing)? (?:for|into)|(?:tr(?:y|ied|ying)|attempt\w*) to reproduce) "
+    r"(?:into |for |down )?(?:the |this |that |a |an |any )?(?:\w+ ){0,2}?(?:bug|error|issue|problem|cause|culprit|regression|fault)s?\b",
+    re.I,
+)
 # "> The following subscriptions have been canceled": a quoted email or chat line begins
 QUOTED = re.compile(r"(?:^|\s)>\s")
 

@@ -24,6 +24,7 @@ from bot.reader.cues_attempts import (
     FAILED_OUTCOME,
     FAILS_BECAUSE,
     IF_IT_FAILS,
+    LOOKED_FOR_IT,
     NOTHING_NAMED,
     PARTLY_WORKED,
     QUOTED,
@@ -93,6 +94,11 @@ def _attempt(text: str) -> dict[str, str] | None:
     return {"action": text.rstrip(" ."), "why_it_failed": ""}
 
 
+def _one_attempt(action: str) -> bool:
+    """Not a story of several steps (MAX_ACTION_CHARS), nor a search for what is wrong (LOOKED_FOR_IT)."""
+    return len(action) <= MAX_ACTION_CHARS and not LOOKED_FOR_IT.search(action)
+
+
 def _acted_before(text: str, at: int) -> bool:
     """An action is told before the words that say it still failed ("The pods are deleted; the cluster
     is still full"), not only after them ("As the build is still not fit, I restored the node": the
@@ -142,7 +148,7 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
         attempt = _attempt(clause)
         if attempt is not None:
             found.append(attempt)
-    return [a for a in found if len(a["action"]) <= MAX_ACTION_CHARS]
+    return [a for a in found if _one_attempt(a["action"])]
 
 
 # how many sentences after an explicit attempt its failure may be told, the ones between explaining
@@ -328,7 +334,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
                     (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(opening).rstrip(" .")})
                 )
                 break
-    return [(e, a) for e, a in found if len(a["action"]) <= MAX_ACTION_CHARS]
+    return [(e, a) for e, a in found if _one_attempt(a["action"])]
 
 
 def failed_in_prose(text: str) -> list[dict[str, str]]:
