@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.importer.markdown import parse_markdown
 from bot.reader import Statement, read
+from bot.reader.narrative import attempts_in
 
 
 def timeline(*entries: str) -> list[Statement]:
@@ -113,3 +114,18 @@ def test_looking_for_what_is_wrong_that_found_nothing_is_not_a_failed_attempt() 
     )
     [attempt] = reading.failed_attempts()
     assert attempt.text.startswith("10:02 We tried restarting the proxy pods")
+
+
+def test_an_alert_or_a_clean_up_once_it_was_over_is_never_a_failed_attempt() -> None:
+    alert = timeline(
+        "14:02 Alert fired: KubePodCrashLooping, pod api-7 restarting, still failing readiness probe.",
+        "14:05 On-call acknowledges the page.",
+    )
+    assert not read(alert).failed_attempts()
+    assert not attempts_in(
+        "After restoring service, we cleaned up the stale locks, which failed for two shards. "
+        "Once we were confident it was resolved, we restarted the job workers to re-queue the jobs, which did not help."
+    )
+    # a component back is not the incident over: what is tried next still counts
+    [attempt] = attempts_in("After the database was restored, we restarted the app servers, which did not help.")
+    assert attempt["action"].startswith("After the database was restored, we restarted the app servers")

@@ -91,6 +91,24 @@ LOOKED_FOR_IT = re.compile(
     r"(?:into |for |down )?(?:the |this |that |a |an |any )?(?:\w+ ){0,2}?(?:bug|error|issue|problem|cause|culprit|regression|fault)s?\b",
     re.I,
 )
+# "14:02 Alert fired: KubePodCrashLooping, pod api-7 restarting, still failing": what a monitor said, not
+# an action someone took (with cues_metadata.ALERT_LINE, the alert's own words quoted)
+ALERT_SAID = re.compile(
+    r"^[\W\d_]{0,25}(?:(?:utc|gmt|[ap]m)\W+)?(?:[\w@.-]+ ){0,2}?(?:alerts?|alarms?|monitors?|pagerduty|opsgenie|pingdom|"
+    r"alertmanager)\b(?:[^.;:]{0,40}?\b(?:fired|fires|firing|triggered|triggers|went off|goes off|raised|reports?|reported|"
+    r"says|said|shows?)\b|\s*:)",
+    re.I,
+)
+# "After restoring service, we cleaned up the stale locks", "once we were confident it was resolved, we
+# re-queued the failed jobs": a clean-up or a follow-up once the trouble was over, not an attempt (the
+# whole service or incident over: "after the database was restored, we restarted the app" is not it)
+AFTER_IT_WAS_OVER = re.compile(
+    r"\b(?:after|once|when|now that)\s+(?:[\w'’-]+\s+){0,4}?(?:service|services|the (?:site|service|platform|incident|"
+    r"issue|outage|problem)|everything|it|things)\s+(?:was|were|had been|has been|is|are)\s+(?:fully\s+|now\s+)?"
+    r"(?:restored|resolved|recovered|back online|back to normal|stable|stabili[sz]ed|over)\b|"
+    r"\bafter (?:restoring|recovering) (?:the )?(?:service|site|platform)\b|\bafter (?:the |service )?(?:recovery|restoration)\b(?! attempt)",
+    re.I,
+)
 # "> The following subscriptions have been canceled": a quoted email or chat line begins
 QUOTED = re.compile(r"(?:^|\s)>\s")
 

@@ -16,6 +16,8 @@ from typing import Protocol, TypeVar
 from bot.reader.cues import ANAPHOR, CRITIQUE, PENDING, RESOLVED, SAYS_IT_FAILED, TRIED
 from bot.reader.cues_attempts import (
     ADDRESSED,
+    AFTER_IT_WAS_OVER,
+    ALERT_SAID,
     ASIDE,
     AUTOMATIC,
     BEFORE_THE_INCIDENT,
@@ -36,6 +38,7 @@ from bot.reader.cues_attempts import (
     WE_TRIED,
     WHY_SPLIT,
 )
+from bot.reader.cues_metadata import ALERT_LINE
 from bot.reader.text import plain
 
 
@@ -94,9 +97,14 @@ def _attempt(text: str) -> dict[str, str] | None:
     return {"action": text.rstrip(" ."), "why_it_failed": ""}
 
 
-def _one_attempt(action: str) -> bool:
-    """Not a story of several steps (MAX_ACTION_CHARS), nor a search for what is wrong (LOOKED_FOR_IT)."""
-    return len(action) <= MAX_ACTION_CHARS and not LOOKED_FOR_IT.search(action)
+def _one_attempt(attempt: dict[str, str]) -> bool:
+    """Not a story of several steps (MAX_ACTION_CHARS), a search for what is wrong (LOOKED_FOR_IT), a
+    clean-up once it was over (AFTER_IT_WAS_OVER) or an alert's words (ALERT_SAID, ALERT_LINE after
+    the entry's time)."""
+    action = attempt["action"]
+    if len(action) > MAX_ACTION_CHARS or any(p.search(action) for p in (LOOKED_FOR_IT, AFTER_IT_WAS_OVER, ALERT_SAID)):
+        return False
+    return not ALERT_LINE.match(re.sub(r"^[\W\d_]{0,25}(?:utc\W+)?", "", action))
 
 
 def _acted_before(text: str, at: int) -> bool:
@@ -148,7 +156,7 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
         attempt = _attempt(clause)
         if attempt is not None:
             found.append(attempt)
-    return [a for a in found if _one_attempt(a["action"])]
+    return [a for a in found if _one_attempt(a)]
 
 
 # how many sentences after an explicit attempt its failure may be told, the ones between explaining
@@ -334,7 +342,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
                     (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(opening).rstrip(" .")})
                 )
                 break
-    return [(e, a) for e, a in found if _one_attempt(a["action"])]
+    return [(e, a) for e, a in found if _one_attempt(a)]
 
 
 def failed_in_prose(text: str) -> list[dict[str, str]]:
