@@ -129,3 +129,12 @@ def test_an_alert_or_a_clean_up_once_it_was_over_is_never_a_failed_attempt() -> 
     # a component back is not the incident over: what is tried next still counts
     [attempt] = attempts_in("After the database was restored, we restarted the app servers, which did not help.")
     assert attempt["action"].startswith("After the database was restored, we restarted the app servers")
+
+
+def test_the_change_that_set_it_off_is_not_a_failed_attempt() -> None:
+    assert not attempts_in(
+        "A routine upgrade of the cluster was started at 09:00, but it failed halfway. "
+        "We merged a PR that changed the cache key, and the deploy failed, which started the incident."
+    )
+    [attempt] = attempts_in("We attempted to restart the service but it still failed to come up.")
+    assert attempt["action"] == "We attempted to restart the service"

@@ -109,6 +109,14 @@ AFTER_IT_WAS_OVER = re.compile(
     r"\bafter (?:restoring|recovering) (?:the )?(?:service|site|platform)\b|\bafter (?:the |service )?(?:recovery|restoration)\b(?! attempt)",
     re.I,
 )
+# "a routine upgrade was started, but it failed halfway", "… and the deploy failed, which started the
+# incident": the change that set it off (the labels' trigger), not a step tried to end it ("I took down
+# the API" is a responder's step: not a trigger word)
+TRIGGERED_IT = re.compile(
+    r"\b(?:(?:started|began|caused|triggered|kicked off|set off) "
+    r"(?:the|this) (?:incident|outage|problem|issue|downtime)|routine (?:deploy\w*|upgrade|release|update|maintenance|change))\b",
+    re.I,
+)
 # "> The following subscriptions have been canceled": a quoted email or chat line begins
 QUOTED = re.compile(r"(?:^|\s)>\s")
 

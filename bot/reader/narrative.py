@@ -35,6 +35,7 @@ from bot.reader.cues_attempts import (
     REPORTS_A_STATE,
     SENTENCE,
     TESTING_IT,
+    TRIGGERED_IT,
     WE_TRIED,
     WHY_SPLIT,
 )
@@ -99,10 +100,12 @@ def _attempt(text: str) -> dict[str, str] | None:
 
 def _one_attempt(attempt: dict[str, str]) -> bool:
     """Not a story of several steps (MAX_ACTION_CHARS), a search for what is wrong (LOOKED_FOR_IT), a
-    clean-up once it was over (AFTER_IT_WAS_OVER) or an alert's words (ALERT_SAID, ALERT_LINE after
-    the entry's time)."""
+    clean-up once it was over (AFTER_IT_WAS_OVER), the change that set it off (TRIGGERED_IT, in the
+    why too) or an alert's words (ALERT_SAID, ALERT_LINE after the entry's time)."""
     action = attempt["action"]
-    if len(action) > MAX_ACTION_CHARS or any(p.search(action) for p in (LOOKED_FOR_IT, AFTER_IT_WAS_OVER, ALERT_SAID)):
+    if len(action) > MAX_ACTION_CHARS or TRIGGERED_IT.search(attempt["why_it_failed"]):
+        return False
+    if any(p.search(action) for p in (LOOKED_FOR_IT, AFTER_IT_WAS_OVER, TRIGGERED_IT, ALERT_SAID)):
         return False
     return not ALERT_LINE.match(re.sub(r"^[\W\d_]{0,25}(?:utc\W+)?", "", action))
 
