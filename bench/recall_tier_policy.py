@@ -28,7 +28,7 @@ import pickle
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -53,10 +53,20 @@ class Case:
     absent: list[Shown]
 
 
+CODED = ("same status:", "same exit code:", "same error code:", "same errno:", "same signal:")
+"""The reasons reasons.code_reason gives a memory sharing one of the query's codes (a status code)."""
+
+
+def _coded(matches, relevant) -> list[Shown]:  # noqa: ANN001
+    """The shown memories, each with `shares_code` among its components (measured here only)."""
+    return [replace(s, components={**s.components, "shares_code": float(any(r.startswith(CODED) for r in m.reasons))})
+            for s, m in zip(_shown(matches, relevant), matches, strict=True)]  # fmt: skip
+
+
 def packed(r: CaseResult) -> Case:
     meaning = any(m.score_components.get("similarity") is not None for m in (*r.matches, *r.absent_matches))
     return Case(r.rank, r.case.flags.get("fold"), r.case.flags.get("org"), meaning,
-                _shown(r.matches, r.case.relevant), _shown(r.absent_matches, r.case.relevant))  # fmt: skip
+                _coded(r.matches, r.case.relevant), _coded(r.absent_matches, r.case.relevant))  # fmt: skip
 
 
 # ---- the policies ------------------------------------------------------------------------------
@@ -107,6 +117,16 @@ POLICIES: dict[str, Policy] = {
         )
         for k in range(3, 11)
     },
+    "weak_from, a rule, or the floor and 0.7 of the head's relevance, a shared code or the own service": Policy(
+        lambda p, r, rule, h, hr, j, shared=0.0: (
+            p >= min(j.weak_from, j.strong_from) or rule != BELOW or (r >= j.floor and (r >= 0.7 * hr or shared > 0))
+        )
+    ),
+    "weak_from, a rule, or the floor and 0.7 of the head's relevance or a shared code": Policy(
+        lambda p, r, rule, h, hr, j, shared=0.0: (
+            p >= min(j.weak_from, j.strong_from) or rule != BELOW or (r >= j.floor and (r >= 0.7 * hr or shared > 0))
+        )
+    ),
     "half the head's probability": Policy(lambda p, r, rule, h, hr, j: p >= 0.5 * h),
     "a quarter of the head's probability": Policy(lambda p, r, rule, h, hr, j: p >= 0.25 * h),
     "half of weak_from or the floor": Policy(lambda p, r, rule, h, hr, j: p >= 0.5 * j.weak_from or r >= j.floor),
@@ -116,6 +136,15 @@ POLICIES: dict[str, Policy] = {
     ),
 }
 FIRST_THREE = "the first three, then weak_from or the floor"
+
+
+def _shared(name: str, shown: Shown) -> dict[str, float]:
+    """What a follower shares with the query besides words, for the policies that read it: one of
+    its codes (a status code), or the incident's own service."""
+    if "shared code" not in name:
+        return {}
+    service = shown.components.get("same_service", 0.0) if "own service" in name else 0.0
+    return {"shared": max(shown.components.get("shares_code", 0.0), service)}
 
 
 def policy_tiers(name: str, judge: Judgement, shown: list[Shown]) -> list[str]:
@@ -133,7 +162,7 @@ def policy_tiers(name: str, judge: Judgement, shown: list[Shown]) -> list[str]:
         for i in range(min(MAX_STRONG, len(shown))):
             if (
                 i in deciding
-                or policy.follows(ps[i], rs[i], rules[i], head, head_relevance, judge)
+                or policy.follows(ps[i], rs[i], rules[i], head, head_relevance, judge, **_shared(name, shown[i]))
                 or (name == FIRST_THREE and i < MAX_WEAK)
             ):
                 out[i] = STRONG
