@@ -173,7 +173,10 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
         if f & DONE:
             f -= DONE
             f.add("did")
-        if "confession" in f:  # "I had disabled the timers … and forgot": the cause, told
+        # "I had disabled the timers … and forgot": the cause, told; so is "…a deleted instance, so errors
+        # were appearing" (by what came of it) and "we think it might be some custom DNS work" (with
+        # doubt: the hedge says so)
+        if f & {"confession", "consequence", "might_be"}:
             f.add("cause_marker")
         after = matched[i + 1] if i + 1 < len(out) else frozenset()
         before = matched[i - 1] if i else frozenset()
@@ -322,6 +325,8 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
             best.hedged = "hedge" in found[best.sentence].features
         if kind == "fix" and best is not None and _only_a_state(found[best.sentence]):
             best = _what_worked(found, best, verdict)
+        elif kind == "fix" and best is not None:
+            best.follow = _said_to_work(found, best.sentence)
         setattr(reading, kind, best)
     keep = models.heads.get("attempt", NEVER).keep
     replies = _next_message_starts(found)
@@ -411,6 +416,18 @@ def _only_a_state(sentence: Sentence) -> bool:
     if sentence.features & CONTENT:
         return False
     return "how_fixed" not in sentence.features or bool(CHAT_STATE.search(sentence.text))
+
+
+def _said_to_work(found: list[Sentence], i: int) -> int | None:
+    """ "Also restarting the web server." then "That worked.": the state said right after a step (in
+    its message or the next) is the words that say the step fixed it, quoted with it, as when the
+    state is what was picked (`_what_worked`)."""
+    after = i + 1
+    if after >= len(found) or found[after].message - found[i].message > 1:
+        return None
+    state = found[after]
+    says_fixed = state.features & {"how_fixed", "resolved_now"} or CHAT_STATE.search(state.text)
+    return after if says_fixed and _only_a_state(state) and not vetoed("fix", state) else None
 
 
 def _what_worked(

@@ -262,8 +262,12 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "might_be": _words(
         r"(?:it|this|that)(?:'s| is| was)? (?:might|may|could|must|probably|likely) (?:be|have been) (?:an?|the|some)",
     ),
+    # "the site is down", "img.shields.io is down": the outage itself, said (in fold A the opener's words
+    # and never a cause by themselves: 1 of 12 such sentences is labelled one, and it says "causing");
+    # a feature, not a cause cue (bot/reader/conversation.py `SAYS`)
+    "down_state": _words(r"(?:is|was|are|were|went|has gone|have gone|being) down"),
     "broken_state": _words(
-        r"(?:is|was|are|were|went|has gone|have gone|being) down", r"filled up", r"ran out of", r"exhaust\w*",
+        r"filled up", r"ran out of", r"exhaust\w*",
         r"out of (?:disk|space|memory)", r"throttl\w*", r"overload\w*", r"stale", r"crash[ -]?loop\w*", r"expired?",
         r"not (?:reloading|renewing|renewed|picking up)", r"misconfigur\w*", r"leak\w*", r"deadlock\w*", r"oom\w*",
         r"wrong (?:namespace|cluster|version|config\w*)", r"bug",
