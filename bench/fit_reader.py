@@ -8,7 +8,9 @@ eval/conversations, and score the offline drafter on a fold without the sandbox.
 Each sentence of each conversation is labelled from truth.jsonl by the one rule of eval/README.md
 (bot/importer/scoring.py `holds_half`): a cause sentence holds half of `root_cause_keywords`, a
 fix sentence half of `fix_keywords`, an attempt sentence half of one failed attempt's
-`action_keywords`. A logistic regression per kind over the sentences' feature names
+`action_keywords`. With `--labels statements` a sentence is labelled by the sentence labels of
+its own fold (eval/conversations/statements.jsonl: a cause asserted or hedged, a fix, an action
+that did not work), the swap's "fit on B statements" (`--fold B --labels statements`). A logistic regression per kind over the sentences' feature names
 (a `Head` of bot/reader/sentences.py, the reader's one sentence model) is fitted on the chosen fold; the thresholds are fixed below, chosen by
 leaving one organisation of fold A out at a time (`--by-org`), never by looking at fold B.
 `--by-org` prints the drafter's figures on each left-out organisation summed over the fold:
@@ -35,7 +37,7 @@ from bench.reading_eval_conversations import CONVERSATIONS, Drafted, score  # no
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.scoring import Ratio, holds_half  # noqa: E402
 from bot.models import TimelineEntry  # noqa: E402
-from bot.reader.conversation import KINDS, MODEL_FILE, Message, sentences, use_models  # noqa: E402
+from bot.reader.conversation import KINDS, MODEL_FILE, Message, Sentence, sentences, use_models  # noqa: E402
 from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 
 # chosen on fold A, one organisation left out at a time: the cause at 0.5, the fix at 0.6, attempts
@@ -77,11 +79,25 @@ def fit(examples: Sequence[tuple[Collection[str], bool]], *, threshold: float, k
     return Head(round(head.bias, 4), weights, threshold, keep)
 
 
-def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str) -> SentenceModel:
+def is_said(kind: str, sentence: Sentence, label: dict[str, Any]) -> bool:
+    """The sentence labels' word (eval/conversations/statements.jsonl, of the conversation's own fold):
+    a cause asserted or hedged, a fix, an action that did not work (bench/conversation_statements.py)."""
+    from bench.conversation_statements import WANTED, labels_of, statements  # it reads this module
+
+    return any(WANTED[kind](s) for s in labels_of(sentence, statements(label["fold"]).get(label["file"], [])))
+
+
+def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str, labels: str = "truth") -> SentenceModel:
+    """The heads fitted on `data`, each sentence labelled by truth.jsonl's phrases (`is_kind`, what
+    ships) or by the sentence labels (`labels="statements"`, `is_said`)."""
     read = [(label, sentences(messages(conversation))) for label, conversation in data]
     heads = {}
     for kind in KINDS:
-        examples = [(s.features, is_kind(kind, s.text, label)) for label, found in read for s in found]
+        examples = [
+            (s.features, is_said(kind, s, label) if labels == "statements" else is_kind(kind, s.text, label))
+            for label, found in read
+            for s in found
+        ]
         heads[kind] = fit(examples, threshold=THRESHOLDS[kind], keep=KEEP[kind])
     return SentenceModel(heads, fitted_on)
 
@@ -118,11 +134,11 @@ def evaluate(data: list[tuple[dict[str, Any], dict]], models: SentenceModel) -> 
     return merged
 
 
-def by_org(fold: str) -> dict[str, Ratio]:
+def by_org(fold: str, labels: str = "truth") -> dict[str, Ratio]:
     data = conversations(fold)
     merged: dict[str, Ratio] = {}
     for org in sorted({label["org"] for label, _ in data}):
-        models = fit_models([d for d in data if d[0]["org"] != org], f"fold {fold} without {org}")
+        models = fit_models([d for d in data if d[0]["org"] != org], f"fold {fold} without {org}", labels)
         for name, ratio in evaluate([d for d in data if d[0]["org"] == org], models).items():
             total = merged.setdefault(name, Ratio())
             total.right, total.total = total.right + ratio.right, total.total + ratio.total
@@ -135,12 +151,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help=f"where to write the coefficients (ships at {MODEL_FILE})")
     parser.add_argument("--by-org", action="store_true", help="leave one organisation of the fold out at a time")
     parser.add_argument("--report", action="store_true", help="also the other fold's figures (never while tuning)")
+    parser.add_argument(
+        "--labels", choices=("truth", "statements"), default="truth",
+        help="label each sentence by truth.jsonl's phrases (what ships) or by statements.jsonl's sentence labels",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     if args.by_org:
-        for name, ratio in by_org(args.fold).items():
+        for name, ratio in by_org(args.fold, args.labels).items():
             print(f"{name:<22} {ratio.right}/{ratio.total}")
         return 0
-    models = fit_models(conversations(args.fold), f"eval/conversations fold {args.fold} (bench/fit_reader.py)")
+    said = "" if args.labels == "truth" else ", --labels statements"
+    models = fit_models(
+        conversations(args.fold), f"eval/conversations fold {args.fold} (bench/fit_reader.py{said})", args.labels
+    )
     if args.out:
         args.out.write_text(json.dumps(models.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {args.out}")
