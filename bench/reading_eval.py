@@ -105,7 +105,7 @@ def cell(name: str, ratio: Ratio) -> str:
 
 def fitted_fold(model: SentenceModel | None) -> str:
     """The fold a sentence model was fitted on (its `fitted_on`, "eval/postmortems fold B"); A: the shipped one."""
-    return model.fitted_on.rsplit(" ", 1)[-1] if model and model.fitted_on.endswith(FOLDS) else "A"
+    return model.fitted_on[-1] if model and model.fitted_on.endswith(tuple(f" fold {f}" for f in FOLDS)) else "A"
 
 
 def table(results: dict[str, dict[str, FieldScores]], fitted_on: str = "A") -> list[str]:

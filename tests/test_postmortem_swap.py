@@ -89,5 +89,6 @@ def test_reading_with_swap_weights_changes_what_is_read_then_reads_the_shipped_m
 def test_the_swap_table_says_which_fold_is_out_of_sample(tmp_path: Path) -> None:
     swapped = SentenceModel(fitted_on="eval/postmortems fold B")
     assert reading_eval.fitted_fold(swapped) == "B" and reading_eval.fitted_fold(None) == "A"
+    assert reading_eval.fitted_fold(SentenceModel(fitted_on="cue words, no model: NO FOLD B")) == "A"
     lines = reading_eval.table({"importer": {"A": {}, "B": {}}}, reading_eval.fitted_fold(swapped))
     assert any("fold A (out-of-sample)" in row and "fold B (in-sample)" in row for row in lines)
