@@ -388,3 +388,25 @@ def test_a_bare_fixed_names_no_fix_but_points_back_to_the_step_before_it() -> No
         ("ben", "Fixed!"),
     )
     assert after.resolution is not None and "renewed the certificate" in after.resolution.text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We tried rebooting the gateway, the only answer was host is unreachable.",
+        "I tried restarting the builds, started a separate request and pushed an amended commit.",
+    ],
+)
+def test_what_was_tried_is_not_the_fix(said: str) -> None:
+    # a thread that tells no fix: what someone tried is an attempt or a check, never the resolution
+    result = draft(("ana", "The server will not start since this morning"), ("ben", said))
+    assert result.resolution is None
+
+
+def test_a_step_someone_doubts_worked_is_a_failed_attempt_not_the_fix() -> None:
+    result = draft(
+        ("ana", "The site is dead after the last revision"),
+        ("ben", "Reverted the last two revisions. I don't think the reversions worked."),
+    )
+    assert result.resolution is None
+    assert [a.action for a in result.failed_attempts] == ["Reverted the last two revisions"]

@@ -18,8 +18,8 @@ issue template's heading, or (per kind) says the cause is unknown, plans rather 
 recovers "again", confesses the cause, or names an earlier fix that has not taken effect. Of
 the rest, the best-scoring sentence over its kind's threshold is the cause (hedged when it says
 "I think", "looks like"…) and the fix (one said only as a state, "that worked", gives way to the
-action said just before it; a step the same message then says did not work, or what "caused this",
-is no fix); every attempt over its threshold is an attempt, never a part that did not do its job nor
+action said just before it; a step the same message then says did not work, what "caused this", or
+what someone "tried" without saying it worked is no fix); every attempt over its threshold is an attempt, never a part that did not do its job nor
 work done before the incident (bot/reader/cues_conversation.py). The thread's structure tells
 attempts too: a suggestion ("could you try restarting them now?") answered in the next message, by
 someone else, with a failure ("hm, still doesnt work") is a failed attempt. Only what a cue word
@@ -46,7 +46,7 @@ from pathlib import Path
 
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
-from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED
+from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED, TRIED
 from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
@@ -250,9 +250,11 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
         told = "outage_noun" in f and not f & {"did", "fix_noun", "how_fixed"}
         # "Some changes to our DNS caused this": what caused it, not what fixed it
         told = told or ("cause_marker" in f and not f & {"did", "how_fixed"})
+        tried = bool(TRIED.search(sentence.text)) and not f & {"how_fixed", "resolved_now"}
         return (
             failed
             or told
+            or tried
             or bool(f & {"earlier_fix_not", "confession", "status_update"})
             or ("plan" in f and "did" not in f)
             or bool(VETO.search(sentence.text))

@@ -367,6 +367,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"not working", r"didn'?t", r"doesn'?t help", r"without (?:success|luck)", r"to no avail", r"in vain",
         r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load)",
         r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)",
+        r"(?:don'?t|do not) think (?:[\w-]+ ){0,3}(?:worked|helped|fixed|did anything)",
     ),
     "said_action": CHAT_ACTION,  # the explicit drafter's "restarted", "raised", "rolled back"
     "said_failed": CHAT_FAILED,  # the explicit drafter's "still", "back after", "didn't help"

@@ -27,3 +27,6 @@ BEFORE_THE_TALK = _words(
     r"(?:a|one|two|three|few|several|\d+) (?:days?|weeks?|months?) ago",
     r"the (?:day|night|week) before",
 )
+# "We tried to ping 10.0.0.1 but only answer was host is unreachable": what was tried, not what fixed it
+# (unless the sentence says it worked: fold A's 8 such fix candidates are all attempts or checks)
+TRIED = _words(r"tried", r"trying", r"attempted")
