@@ -4,6 +4,7 @@
     .venv/bin/python bench/fit_recall_judgement.py --corpus DIR [--write]    # a team's own history
     ... --features head,score_z,same_alert                                   # which features the model reads
     ... --nested A [--features …]                  # the feature screen inside fold A only (fold B never replayed)
+    ... --cache .bench-data/judgement            # reuse a replay of the same corpus and bot/recall code
 
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
 "semantic" model (judgement.py); without, the lexical one. `--write` replaces that model only.
@@ -36,9 +37,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import math
 import operator
+import pickle
 import sys
 import tempfile
 from collections.abc import Callable
@@ -329,6 +332,30 @@ async def replayed(corpus: Path) -> list[CaseResult]:
     return list(report.results)
 
 
+def replay_key(corpus: Path, meaning: bool) -> str:
+    """What a replay's candidate lists depend on: the corpus, recall's code, the mode."""
+    digest = hashlib.sha256(b"semantic" if meaning else b"lexical")
+    recall = Path(__file__).resolve().parent.parent / "bot" / "recall"
+    for path in [corpus / "memories.jsonl", corpus / "cases.jsonl", *sorted(recall.glob("*.py"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def cached_replay(corpus: Path, cache: Path | None) -> list[CaseResult]:
+    """The replay's results, reused from the folder `cache` when one was made from the same corpus,
+    bot/recall code and mode (a pickle this bench wrote: keep the folder your own), else replayed
+    and stored there."""
+    stored = None if cache is None else cache / f"{replay_key(corpus, bool(Settings().embeddings_url))}.pickle"
+    if stored is not None and stored.is_file():
+        print(f"replay reused from {stored}", file=sys.stderr)
+        return pickle.loads(stored.read_bytes())  # noqa: S301 (the bench's own file)
+    results = asyncio.run(replayed(corpus))
+    if stored is not None:
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        stored.write_bytes(pickle.dumps(results))
+    return results
+
+
 def _sure_from(value: str, parser: argparse.ArgumentParser) -> float | None:
     if value.lower() == "none":
         return None
@@ -349,6 +376,10 @@ def main() -> int:
     parser.add_argument(
         "--sure-from", help="relevance that posts a thread whatever the probability, or 'none' for no such rule"
     )
+    parser.add_argument(
+        "--cache", type=Path,
+        help="a folder: reuse a replay's candidate lists made from the same corpus, bot/recall code and mode",
+    )  # fmt: skip
     parser.add_argument("--l2", type=float, default=L2, help=f"L2 penalty of the logistic fit (default {L2})")
     parser.add_argument(
         "--nested", choices=("A", "B"),
@@ -367,7 +398,7 @@ def main() -> int:
             build(args.eval_dir, corpus, args.nested)
         elif args.nested:
             corpus = one_fold(corpus, args.nested, Path(folder))
-        results = asyncio.run(replayed(corpus))
+        results = cached_replay(corpus, args.cache)
     folds = {f: [r for r in results if r.case.flags.get("fold") == f] for f in ("A", "B")}
     if args.nested and not folds[args.nested]:
         parser.error(f"the corpus has no cases in fold {args.nested}")
