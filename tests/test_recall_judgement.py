@@ -188,3 +188,22 @@ def test_standing_out_of_an_empty_bank_counts_only_once_the_opening_shares_two_w
     judgement = load_judgement()
     assert judgement.probability(lone) < judgement.weak_from and judgement.probability(body) < judgement.weak_from
     assert judgement.probability(shared) >= judgement.strong_from
+
+
+def test_an_opening_holding_more_of_the_querys_rare_words_is_likelier_the_same_failure() -> None:
+    from bot.recall.judgement import HEAD_RARE_CAP, features_of
+    from bot.recall.signals import Signals
+
+    plain = Signals(lexical=1.0, coverage=0.5, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.5)  # fmt: skip
+    scores = [1.0, 0.4, 0.3]  # the first stands out of two others alike in each list
+    # half of a two-line report in the opening either way: two common words, or three rare ones
+    [common, *_] = features_of([replace(plain, head_rarity=0.6), plain, plain], scores)
+    [rare, *_] = features_of([replace(plain, head_rarity=2.4), plain, plain], scores)
+    [pasted, *_] = features_of([replace(plain, head_rarity=40.0), plain, plain], scores)  # a ticket pasted whole
+    [lone, *_] = features_of([replace(plain, head_rarity=1.0, lone_word=True), plain, plain], scores)
+    assert common["head"] == rare["head"] and common["score_z"] == rare["score_z"]
+    assert (common["head_rare"], rare["head_rare"], pasted["head_rare"]) == (0.6, 2.4, HEAD_RARE_CAP)
+    assert lone["head_rare"] == 0.0  # one shared word says little however rare it is
+    judgement = load_judgement()
+    assert judgement.probability(rare) > judgement.probability(common)

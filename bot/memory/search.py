@@ -74,6 +74,8 @@ class Found:
     query_idf: dict[str, float] = field(default_factory=dict)
     """idf of every query term for judging relevance (Candidate.query_idf)."""
     meaning: dict[int, tuple[float, str | None]] | None = None
+    rarest_idf: float = 0.0
+    """idf of a term no memory holds, on the same scale (Candidate.rarest_idf)."""
 
 
 async def search_candidates(
@@ -173,7 +175,7 @@ async def search_candidates(
         )
         rows += found
     similar = await similarities(conn, [r["pk"] for r in rows], meaning) if meaning is not None and rows else None
-    return Found(rows, frozenset(successors), query_idf, similar)
+    return Found(rows, frozenset(successors), query_idf, similar, bm25_idf(max(doc_count, JUDGED_BANK_SIZE), 0))
 
 
 async def nearest(conn: asyncpg.Connection, query: RecallQuery, meaning: QueryMeaning) -> list[int]:
@@ -224,6 +226,7 @@ def to_candidates(found: Found, memories: Sequence[MemoryRecord], terms: QueryTe
                 same_signature=bool(terms.signature) and row["error_signature"] == terms.signature,
                 shared_concepts=tuple(c for c in terms.concepts if c in set(row["concepts"] or ())),
                 query_idf=found.query_idf,
+                rarest_idf=found.rarest_idf,
                 **_meaning_of(found, row["pk"]),
             )
         )

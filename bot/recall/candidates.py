@@ -29,6 +29,8 @@ class Candidate:
     """idf of every query term (one mapping shared by a query's candidates), a term no memory
     holds counting as the rarest, the bank counted as at least JUDGED_BANK_SIZE memories: what
     relevance is judged with (floor.py), on a scale that `lexical` alone lacks."""
+    rarest_idf: float = 0.0
+    """query_idf's value for a term no memory holds: the unit Signals.head_rarity counts in."""
     extra: dict[str, float] = field(default_factory=dict)
 
 

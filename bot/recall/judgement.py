@@ -25,16 +25,20 @@ separates a true match from a neighbour instead, each feature measured per query
   of the query's terms (a lone shared word, or none: what stands out then is the body's words,
   or an almost empty candidate list);
 - meaning_lead: how far its cosine similarity stands above the best other candidate's (0 off).
+- head_rare: the query's idf found in the memory's opening, summed, counted in terms no memory
+  holds and capped at HEAD_RARE_CAP (Signals.head_rarity; 0 for a lone shared word): how much
+  the opening says of the query, not what share of it;
 - echo_standout: score_z times head_echo (the share of the memory's title, symptoms and error
   terms the query names): standing out on what the query names of the memory's opening, the
   evidence a long query (a ticket pasted whole) carries where its `head` is low (by_rule).
 
 Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features), made
 on the first reports' tuning fold: lexically the head, its standout (head takes a negative
-weight: the pair reads head × (score_z − c), standing out on what the memory's opening covers)
-and score_standout (standing out itself, once the opening shares two of the query's terms: raw
-score_z lifts a lone shared word in a sparse bank), and with semantic recall on the lead in
-meaning added most. A query recalled with meaning (semantic recall on, its vector in time) is
+weight: the pair reads head × (score_z − c), standing out on what the memory's opening covers),
+score_standout (standing out itself, once the opening shares two of the query's terms: raw
+score_z lifts a lone shared word in a sparse bank) and head_rare (how much of the query's rare
+vocabulary the opening holds, not what share of the query), and with semantic recall on the lead
+in meaning added most. A query recalled with meaning (semantic recall on, its vector in time) is
 judged by the file's "semantic" model, fitted on a semantic replay, so a memory found by meaning
 alone can be strong; without it, by the lexical one.
 
@@ -102,6 +106,11 @@ one incident written twice (a re-import, a copy with another resolution): a memo
 read against the candidates without them (_score_zs)."""
 TWINS_READ = 10
 """Near-duplicates are looked for only for the best-scoring candidates (the ones shown)."""
+HEAD_RARE_CAP = 3.0
+"""head_rare counts at most this many of the rarest terms: a long query (a ticket pasted whole)
+names dozens of an opening's words, right memory or wrong; a first report's right memory holds a
+median 2.4 (fold A), the best wrong candidate with it removed 1.7. Chosen inside fold A (nested:
+2, 3 and 4 measured; docs/BENCHMARKS.md, issue 27 r27-fit)."""
 SURE_FLOOR = 0.5
 """Relevance from which a memory posts a thread whatever the fitted probability, when a model sets
 it (`sure_from`; `bench/fit_recall_judgement.py --sure-from`). The shipped model sets none: on the
@@ -151,6 +160,7 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "score_standout": lambda c: 0.0 if c.signals.lone_word or c.head <= 0 else c.score_z,
     "meaning_lead": lambda c: _meaning_lead(c),
     "echo_standout": lambda c: c.score_z * c.signals.head_echo,
+    "head_rare": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.signals.head_rarity),
     "same_alert": lambda c: c.signals.same_alert or 0.0,  # the shipped model does not read it (BENCHMARKS)
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""

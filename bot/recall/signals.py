@@ -66,6 +66,11 @@ class Signals:
     """The memory's title, symptoms and error hold exactly one of the query's several terms: a lone
     shared word ("office" in an office-printer query), which stands out of an almost empty candidate
     list however little it says (judgement.FEATURES' head_standout reads 0 for it)."""
+    head_rarity: float = 0.0
+    """The idf of the query's terms found in the memory's title, symptoms and error, summed and
+    counted in terms no memory holds (Candidate.rarest_idf): not a share like `head`. A two-line
+    report whose rare words are the opening's carries more evidence than one naming a single
+    word, though both cover half of what they say (judgement.FEATURES' head_rare)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -145,6 +150,7 @@ def measure(
                 cause=_weighted_share(query_weighted, _cause_terms(m.root_cause, m.diagnosis), c.query_idf),
                 head_echo=_share(head, query_known),
                 lone_word=len(query_known) > 1 and len(query_known & head) == 1,
+                head_rarity=sum(c.query_idf[t] for t in query_known & head) / c.rarest_idf if c.rarest_idf else 0.0,
             )
         )
     return out
