@@ -109,8 +109,8 @@ TWINS_READ = 10
 HEAD_RARE_CAP = 3.0
 """head_rare counts at most this many of the rarest terms: a long query (a ticket pasted whole)
 names dozens of an opening's words, right memory or wrong; a first report's right memory holds a
-median 2.4 (fold A), the best wrong candidate with it removed 1.7. Chosen inside fold A (nested:
-2, 3 and 4 measured; docs/BENCHMARKS.md, issue 27 r27-fit)."""
+median 2.4 (fold A), and with it removed the most any of the first five holds a median 1.7.
+Chosen inside fold A (nested: 2, 3, 4 and 5 measured; docs/BENCHMARKS.md, issue 27 r27-fit)."""
 SURE_FLOOR = 0.5
 """Relevance from which a memory posts a thread whatever the fitted probability, when a model sets
 it (`sure_from`; `bench/fit_recall_judgement.py --sure-from`). The shipped model sets none: on the
