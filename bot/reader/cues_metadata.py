@@ -150,6 +150,10 @@ METADATA_IMPACT = re.compile(
 # without finality", "about 4% of download requests were failing"
 _APPROX = r"(?:approximately|approx\.?|about|around|roughly|nearly|almost|over|~|≈)"
 METADATA_SPAN = re.compile(
+    # the incident as the subject of what it did to the service ("Some of these outages caused TorBox to become
+    # entirely unavailable to users for extended periods of time"): who it hit and how long, not why
+    r"\b(?:outages?|incidents?|disruptions?|downtime|interruptions?) (?:\w+ ){0,2}?caused (?:\w+ ){1,4}?to (?:become|be|go) "
+    r"(?:\w+ )?(?:unavailable|inaccessible|unreachable|down|offline|unusable|degraded)\b|"
     r"\bfor (?:a (?:period|total) of |the next )?" + _APPROX + r"\s*" + _NUMBER + r"\s*" + _UNIT + r"\b|"
     # "for the next ~1.5 years", "would usually last anywhere from 45 to 90+ minutes", "estimating 18 days until
     # finalization"; a bare "for 30 days" stays out ("had been failing silently for 30 days after …" is a cause)
@@ -257,5 +261,78 @@ FIGURE_WORD = re.compile(
     r"^[\W_]{0,3}(?:[~≈<>±+-]?[$€£]?\d[\d,.:/%-]*(?:[a-z]{1,4}|[a-z]{1,3}/s)?|0x[0-9a-f]{6,}|[0-9a-f]{12,}|n/a|utc|gmt|[ap]m|"
     + _MONTH
     + r")[\W_]{0,3}$",
+    re.I,
+)
+# A `Key: value` line by its shape (bot.reader.read `_is_field_about_the_incident`): a label of one to
+# five words, or a machine key as front matter writes it (`resolved_on`, `resolvedDate`), then its value.
+# The key is told from prose before a colon ("We found the following:", "Resilver is launched: `zpool
+# replace …`") by having no verb or pronoun of its own (FIELD_KEY_IS_PROSE).
+FIELD = re.compile(
+    # a colon between digits is a clock ("Around 17:55 I restarted …", "Thurs 07:28 PDT: …"), not a field's
+    r"^[\W_]{0,6}(?P<key>[A-Za-z][\w'’/()&.-]{0,30}(?: [\w'’/()&.-]{1,30}){0,4}?)[*_]*\s*(?:(?<!\d):(?!//|\d)|=)"
+    r"[\s*_]*(?P<value>.*)$"
+)
+FIELD_KEY_IS_PROSE = re.compile(
+    r"\b(?:is|are|was|were|be|been|being|has|have|had|will|would|can|could|should|did|does|do|we|i|our|they|their|you|"
+    r"it|this|that|these|those|following|below|above|follows|here|there)\b",
+    re.I,
+)
+# a key that names a finding, an account or a title: what follows may be the cause or the fix ("Root cause:
+# …", "Resolution: …", "What happened: …", "Update: …", "Incident: Disk full on db-1"), never a field of this kind
+FIELD_KEY_NAMES_A_FINDING = re.compile(
+    r"\b(?:root|causes?|caused|why|reasons?|triggers?|trigger(?:ed)|fix(?:es|ed)?|resol\w*|solutions?|solv\w*|mitigat\w*|"
+    r"remedia\w*|workarounds?|work-arounds?|recover\w*|restor\w*|repair\w*|actions?|steps?|what|how|summary|tl;?dr|"
+    r"description|details?|happened|explanation|background|context|problems?|issues?|errors?|diagnos\w*|investigat\w*|"
+    r"findings?|analysis|lessons?|learn\w*|notes?|updates?|outcomes?|results?|changes?|timeline|follow\w*|next|plans?|"
+    r"todo|conclusion|report|post-?mortem|rca|retro\w*|title|subject|day|phase|stage|attempts?|tried|symptoms?|"
+    r"identified|investigating|monitoring|resolved|verified|done|decision|question|answer|comment|message|quote|"
+    # the other kinds of section a postmortem has (bot/data/postmortem_sections.json): their `Key:` lines are read as such
+    r"alert\w*|detection|discovery|response|troubleshooting|debugging|prevent\w*|improvements?|takeaways?|"
+    r"reflections?|observations?|whys|vulnerability|technical|contributing|factors?|overview|introduction|abstract|"
+    r"went|lucky|stack trace)\b|"
+    r"^(?:incident|outage|event|failure|bug|q|a)$",
+    re.I,
+)
+# a key that says the line is about the incident, whatever its value says ("Additional Impact: significant
+# frontend latency", "Affected contract: LiquidCore pool", "Attacker profit: 146,577 USDC", "Incident
+# commander: Sam", "Region: LON2", "Ref: https://status.example.com/incident/911580")
+FIELD_KEY_ABOUT_THE_INCIDENT = re.compile(
+    r"\b(?:impact\w*|affected|affecting|scope|blast radius|severity|sev|priority|urgency|duration|downtime|period|window|"
+    r"length|status|state|dates?|times?|when|start\w*|began|end|ended|detected|reported|reporter|authors?|owners?|"
+    r"reviewers?|editors?|commander|lead|responders?|on-?call|participants?|attendees?|team|contacts?|loss(?:es)?|lost|"
+    r"profit|cost|damage|refunds?|compensation|amount|total|count|number|region|zone|datacenter|data center|location|"
+    r"cluster|environment|env|hosts?|network|chain|services?|components?|products?|systems?|version|releases?|ticket|"
+    r"jira|id|links?|urls?|refs?|references?|sources?|tags?|categor\w*|labels?|type|kind|published|updated|written|"
+    r"created|posted|sla|slo|mtt\w|tt[rdam]|users?|customers?|accounts?|contracts?|pools?)\b",
+    re.I,
+)
+# of those, the keys whose value may be a phrase or a clause: who or what it hit and how badly, how long
+FIELD_KEY_ABOUT_THE_HARM = re.compile(
+    r"\b(?:impact\w*|affected|affecting|scope|blast radius|severity|sev|priority|urgency|duration|downtime|period|window|"
+    r"status|loss(?:es)?|profit|cost|damage)\b",
+    re.I,
+)
+FIELD_ABOUT_MAX_WORDS = 16  # an impact or status field's value is a phrase; longer, it may tell the fix
+FIELD_SHORT_VALUE_WORDS = 4  # any other key: a value of at most this many words is a name or a label
+# a value that is only a figure, a date or a time at its start ("146,577.47 USDC (net)", "~$155,000 (…)",
+# "March 12th 2014 18:50 UTC to 19:20") or only a reference (a link, a ticket, a list of names in brackets)
+FIELD_VALUE_LEADS_WITH_A_FIGURE = re.compile(
+    r"^[~≈<>]?\s*(?:[$€£]\s?\d[\d,.]*|\d[\d,.:/-]*(?:\s*(?:%|[a-z]{1,4}))?|" + _DAY + r")(?=[\s,;()\]]|$)",
+    re.I,
+)
+FIELD_VALUE_IS_A_REFERENCE = re.compile(
+    r"^(?:<?https?://\S+>?|\[[^\]]{0,200}\]\([^)]{0,300}\)|\[[^\[\]]{0,200}\]|#\d+|[A-Z][A-Z0-9]+-\d+|\"[^\"]{0,60}\"|"
+    r"'[^']{0,60}'|true|false)[\s,.;]*$",
+    re.I,
+)
+# a table's row of column names ("| Time | Block | Event |", "| Holder | Share | USDC shortfall |"): no
+# figure and no sentence in any cell
+TABLE_HEADER_CELL = re.compile(r"^[\W_]{0,3}[A-Za-z][\w'’/()&.-]{0,30}(?: [\w'’/()&.-]{1,30}){0,3}[\W_]{0,3}$")
+# how long it is expected to take, said as an estimate ("They are expecting a 10 hours recovery", "We expect
+# the recovery … to continue to improve over the next 45 minutes"); the share it hit ("affecting 0.07% of
+# its free tier databases")
+METADATA_ESTIMATE = re.compile(
+    r"\b(?:expect\w*|estimat\w*|eta)\b[^.;]{0,120}?\b(?:an? |the next |" + _NUMBER + r"\s*-?\s*)" + _UNIT + r"\b|"
+    r"\b(?:affect|impact|hit)(?:ing|ed|s)? (?:about |around |roughly |approximately |~|only )?\d+(?:[.,]\d+)?\s*% of\b",
     re.I,
 )

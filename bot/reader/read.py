@@ -21,15 +21,26 @@ from bot.reader.cues_metadata import (
     BARE_VALUE,
     CAUSE_UNKNOWN,
     EDITOR_NOTE,
+    FIELD,
+    FIELD_ABOUT_MAX_WORDS,
+    FIELD_KEY_ABOUT_THE_HARM,
+    FIELD_KEY_ABOUT_THE_INCIDENT,
+    FIELD_KEY_IS_PROSE,
+    FIELD_KEY_NAMES_A_FINDING,
+    FIELD_SHORT_VALUE_WORDS,
+    FIELD_VALUE_IS_A_REFERENCE,
+    FIELD_VALUE_LEADS_WITH_A_FIGURE,
     FIELD_WITH_BARE_VALUE,
     FIGURE_WORD,
     METADATA_CLAUSE_BREAK,
+    METADATA_ESTIMATE,
     METADATA_FIGURE,
     METADATA_IMPACT,
     METADATA_LINE,
     METADATA_SPAN,
     STATE_ONLY,
     STATUS_BOILERPLATE,
+    TABLE_HEADER_CELL,
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.found import how_found
@@ -65,7 +76,55 @@ def _is_metadata_line(sentence: str) -> bool:
         or STATUS_BOILERPLATE.search(sentence)
         or (len(sentence) <= _STATE_ONLY_CHARS and STATE_ONLY.match(sentence))
         or _mostly_figures(sentence)
+        or _is_field_about_the_incident(sentence)
+        or _is_table_header_or_figures_row(sentence)
     )
+
+
+_WHEN_WORDS = ("date", "time", "at", "on", "when")
+_FIELD_CHARS = 400  # a field is one short line; a longer one is prose that happens to hold a colon
+
+
+def _is_field_about_the_incident(line: str) -> bool:
+    """A `Key: value` line by its shape, whose key names no finding: a key about the incident with a
+    phrase for its value ("Additional Impact: frontend latency", "Affected contract: the KHYPE pool"), or
+    any other key whose value is a figure, a date, a reference or a few words ("Attacker profit:
+    146,577 USDC", "Ref: https://…", "Region: LON2", `resolved_on: 2020-11-15 18:30:00`)."""
+    if len(line) > _FIELD_CHARS or ":" not in line and "=" not in line:
+        return False
+    match = FIELD.match(line)
+    if match is None:
+        return False
+    key = re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", match.group("key")).strip(" .-")  # resolvedDate, resolved_on
+    value = match.group("value").strip(" *_")
+    when = key.lower().rsplit(" ", 1)[-1] in _WHEN_WORDS  # "Resolution date:", "resolved_on:" tell when, not how
+    if not value or FIELD_KEY_IS_PROSE.search(key) or (FIELD_KEY_NAMES_A_FINDING.search(key) and not when):
+        return False
+    words = len(value.split())
+    if FIELD_KEY_ABOUT_THE_HARM.search(key) and words <= FIELD_ABOUT_MAX_WORDS:
+        return True
+    sentence = value.endswith(".") and len(value.split()[-1]) > 2  # "Priya N." is a name, not a sentence
+    if FIELD_KEY_ABOUT_THE_INCIDENT.search(key) and not sentence:
+        return words <= FIELD_ABOUT_MAX_WORDS // 2
+    return bool(
+        FIELD_VALUE_LEADS_WITH_A_FIGURE.match(value)
+        or FIELD_VALUE_IS_A_REFERENCE.match(value)
+        or (words <= FIELD_SHORT_VALUE_WORDS and not sentence)
+    )
+
+
+def _is_table_header_or_figures_row(line: str) -> bool:
+    """A table's row of column names ("| Time | Block | Event |"), or one whose cells after the first are
+    all figures ("| **Total** | | **25,622.41** | **1,473.58** |")."""
+    if not line.startswith("|") or len(line) > _FIELD_CHARS:
+        return False
+    cells = [c.strip() for c in line.strip("|").split("|")]
+    filled = [c for c in cells if c.strip("*_` ")]
+    if len(filled) < 2:
+        return False
+    if all(TABLE_HEADER_CELL.match(c) and not any(ch.isdigit() for ch in c) for c in filled):
+        return True
+    return all(FIGURE_WORD.match(c) for c in filled[1:])
 
 
 _FIGURE_SPLIT = re.compile(r"[\s|;]+")  # a table's cells and a CSV row's fields are words too
@@ -99,7 +158,12 @@ _FIGURE_CHARS = 1_000
 def _holds_a_figure(text: str) -> bool:
     """A figure about the incident: how long, how many, who it hit."""
     text = text[:_FIGURE_CHARS]
-    return bool(METADATA_FIGURE.search(text) or METADATA_IMPACT.search(text) or METADATA_SPAN.search(text))
+    return bool(
+        METADATA_FIGURE.search(text)
+        or METADATA_IMPACT.search(text)
+        or METADATA_SPAN.search(text)
+        or METADATA_ESTIMATE.search(text)
+    )
 
 
 _MIN_CLAUSE_WORDS = 3  # what is left of a sentence once its figures are out: fewer words, nothing left
