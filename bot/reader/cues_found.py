@@ -90,3 +90,18 @@ FOUND_BY = re.compile(
 NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may(?!\s+\d)|might|could|would|will|if)\b|n't\b", re.I)
 # a section headed "Detection", "How it was discovered", "Alert": told as how it was found
 DETECTION_HEADING = re.compile(r"\b(?:detect\w*|discover\w*|notic\w*|alert\w*|how (?:\w+ )*(?:found|find))\b", re.I)
+# A found cue in a sentence that is not how this incident was found: a pointer to elsewhere in the
+# document ("a detailed timeline based on developer chat logs is available below", "see the full incident
+# report"), a call to act ("the network team were alerted to identify the destination"), a habit
+# or a policy ("When we receive reports of accounts seeking funds, we try to validate the posts"), a recovery
+NOT_HOW_FOUND = re.compile(
+    r"\b(?:(?:is|are) (?:available|described|detailed|given|included|listed|summari[sz]ed) (?:below|above|here|in (?:the )?"
+    r"(?:appendix|section|report))|see (?:the )?(?:full|detailed|complete|whole)? ?(?:incident )?(?:report|timeline|appendix)|"
+    r"for (?:more|further|full|comprehensive|complete) (?:details|information|analysis|incident analysis)|"
+    r"(?:alerted|paged|notified|called|asked|informed) to (?:identify|investigate|look|check|help|fix|assist|deal|handle|"
+    r"mitigate|restore|respond|join|work)|"
+    r"^(?:when|whenever) (?:we|users?|someone|people|members?) (?:receive|get|see|report|file|notice)s?|"
+    # what the monitoring saw once it was over ("Our internal monitoring reports all systems are now reachable again")
+    r"(?:reachable|available|accessible|responding|responsive|healthy|online|fine|normal|green) again)\b",
+    re.I,
+)

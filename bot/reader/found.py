@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable
 
 from bot.reader.cues import CRITIQUE, DID_NOT_WORK, RESOLVED
-from bot.reader.cues_found import FOUND_BY, NOT_FOUND_BY
+from bot.reader.cues_found import FOUND_BY, NOT_FOUND_BY, NOT_HOW_FOUND
 
 MAX_FOUND_SENTENCES = 3
 _CHARS_BEFORE = 40  # a negation or hedge this close before the cue undoes it ("no process was set up to alert")
@@ -35,6 +35,8 @@ def says_how_found(sentence: str) -> bool:
     sentence = sentence[:MAX_SENTENCE_CHARS]
     cue = FOUND_BY.search(sentence)
     if cue is None or sentence.lstrip().startswith(">") or RESOLVED.search(sentence):
+        return False
+    if NOT_HOW_FOUND.search(sentence.lstrip(" -*_#>")):  # a pointer, a call to act, a check, a habit
         return False
     # a critique or a failed step told before the cue or in it undoes it ("it took us hours to
     # notice"); told after it, a failure is what was seen
