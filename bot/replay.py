@@ -28,7 +28,7 @@ from bot.memory.postings import derive_postings
 from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 from bot.recall.concepts import load_vocabulary
 from bot.recall.floor import DEFAULT_FLOOR
-from bot.recall.judgement import BELOW, STRONG, Judgement, by_rule, load_judgement
+from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement, by_rule, load_judgement
 from bot.replay_tiers import PROBABILITY_STEPS, tier_curve, tier_curve_text
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
@@ -84,7 +84,7 @@ class CaseResult:
     def absent_shown(self, tiers: Sequence[str] | None = None) -> str:
         """Target-absent mode: strong if anything is posted, weak if only a weak line, else below."""
         tiers = self.absent_tiers if tiers is None else tiers
-        return STRONG if STRONG in tiers else ("weak" if "weak" in tiers else BELOW)
+        return STRONG if STRONG in tiers else (WEAK if WEAK in tiers else BELOW)
 
     def retiered(self, judgement: Judgement) -> tuple[list[str], list[str]]:
         """The tiers (target present, target absent) under other thresholds, from what was judged."""
@@ -192,14 +192,14 @@ class ReplayReport:
         n = len(self.results) or 1
         first = [r for r in self.results if r.rank == 1]
         out = {
-            "right_strong": sum(r.right_tier() == "strong" for r in self.results) / n,
-            "right_shown": sum(r.right_tier() != "below" for r in self.results) / n,
-            "first_strong": sum(r.right_tier() == "strong" for r in first) / (len(first) or 1),
-            "first_shown": sum(r.right_tier() != "below" for r in first) / (len(first) or 1),
+            "right_strong": sum(r.right_tier() == STRONG for r in self.results) / n,
+            "right_shown": sum(r.right_tier() != BELOW for r in self.results) / n,
+            "first_strong": sum(r.right_tier() == STRONG for r in first) / (len(first) or 1),
+            "first_shown": sum(r.right_tier() != BELOW for r in first) / (len(first) or 1),
         }
         if self.target_absent:
-            out["absent_strong"] = sum(r.absent_shown() == "strong" for r in self.results) / n
-            out["absent_shown"] = sum(r.absent_shown() != "below" for r in self.results) / n
+            out["absent_strong"] = sum(r.absent_shown() == STRONG for r in self.results) / n
+            out["absent_shown"] = sum(r.absent_shown() != BELOW for r in self.results) / n
         return {k: round(v, 4) for k, v in out.items()}
 
     def curve(self) -> list[FloorPoint]:

@@ -46,7 +46,7 @@ from pathlib import Path
 
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
-from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED, TRIED
+from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED, SAID_TRIED
 from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
@@ -250,7 +250,7 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
         told = "outage_noun" in f and not f & {"did", "fix_noun", "how_fixed"}
         # "Some changes to our DNS caused this": what caused it, not what fixed it
         told = told or ("cause_marker" in f and not f & {"did", "how_fixed"})
-        tried = bool(TRIED.search(sentence.text)) and not f & {"how_fixed", "resolved_now"}
+        tried = bool(SAID_TRIED.search(sentence.text)) and not f & {"how_fixed", "resolved_now"}
         return (
             failed
             or told

@@ -28,5 +28,7 @@ BEFORE_THE_TALK = _words(
     r"the (?:day|night|week) before",
 )
 # "We tried to ping 10.0.0.1 but only answer was host is unreachable": what was tried, not what fixed it
-# (unless the sentence says it worked: fold A's 8 such fix candidates are all attempts or checks)
-TRIED = _words(r"tried", r"trying", r"attempted")
+# (unless the sentence says it worked: fold A's 8 such fix candidates are all attempts or checks). Only
+# the words that say "tried": cues.TRIED is every action verb, and CONVERSATION_CUES' "tried" feature
+# also holds "I restarted", which is how a fix is told
+SAID_TRIED = _words(r"tried", r"trying", r"attempted")
