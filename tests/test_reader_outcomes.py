@@ -138,3 +138,23 @@ def test_the_change_that_set_it_off_is_not_a_failed_attempt() -> None:
     )
     [attempt] = attempts_in("We attempted to restart the service but it still failed to come up.")
     assert attempt["action"] == "We attempted to restart the service"
+
+
+def test_the_systems_own_failure_after_a_change_nobody_tried_is_how_it_began_not_a_failed_attempt() -> None:
+    # "Changes are deployed. The hub does not start.": the change that set it off, told as what the system did
+    began = timeline(
+        "22:59 Config changes are deployed to prod. The hub does not start properly.",
+        "23:10 A PR for the data hub is merged.",
+        "23:21 Towards the end of the build, the upgrade fails because the new hub pod does not start up.",
+    )
+    assert not read(began).failed_attempts()
+    # told as a responder's step, or failing in words that name the step again, it is one
+    tried = timeline(
+        "22:59 We redeployed the hub to prod. The hub does not start properly.",
+        "23:10 Chris triggers the Jenkins job to rebuild the search index.",
+        "23:41 Chris notes the index rebuild failed due to lack of disk space.",
+    )
+    assert [a.text for a in read(tried).failed_attempts()] == [
+        "22:59 We redeployed the hub to prod",
+        "23:10 Chris triggers the Jenkins job to rebuild the search index",
+    ]

@@ -117,6 +117,22 @@ TRIGGERED_IT = re.compile(
     r"(?:the|this) (?:incident|outage|problem|issue|downtime)|routine (?:deploy\w*|upgrade|release|update|maintenance|change))\b",
     re.I,
 )
+# "the upgrade fails", "the hub does not start", "wal-g had failed to restore": a failure said as what
+# the system did (its own failure), not that a step did not help. Said of an action, it links the two
+# only when the action is told as a responder's step (RESPONDER_STEP) or the failure names the action
+# again ("triggers a rebuild" ... "the rebuild failed"): "Changes are deployed. The hub does not start."
+# is how the incident began (the labels' trigger) as often as a step that failed
+OWN_FAILURE = re.compile(
+    r"\b(?:fail\w*|errored|crash\w*|time[sd] out|timing out|start\w*|boot\w*|c[ao]me (?:back|up)|respond\w*|mount|connect|load)\b",
+    re.I,
+)
+# (said as still or again there, "still failing the handshake", the trouble outlasted the step: linked)
+NOT_OWN_FAILURE = re.compile(
+    r"\b(?:help|fix|resolve|solve|work|improve|effect|succeed|difference|change|still|again|persist|remain|continu|kept)\w*",
+    re.I,
+)
+# someone is said to act: a responder, an explicit try, or a step done by hand
+RESPONDER_STEP = re.compile(WE_TRIED.pattern + r"|\b(?:manual(?:ly)?|by hand|forc(?:e|ed|ibly))\b", re.I)
 # "> The following subscriptions have been canceled": a quoted email or chat line begins
 QUOTED = re.compile(r"(?:^|\s)>\s")
 

@@ -27,12 +27,15 @@ from bot.reader.cues_attempts import (
     FAILS_BECAUSE,
     IF_IT_FAILS,
     LOOKED_FOR_IT,
+    NOT_OWN_FAILURE,
     NOTHING_NAMED,
+    OWN_FAILURE,
     PARTLY_WORKED,
     QUOTED,
     REFERS_BACK,
     REPEATED,
     REPORTS_A_STATE,
+    RESPONDER_STEP,
     SENTENCE,
     TESTING_IT,
     TRIGGERED_IT,
@@ -92,10 +95,26 @@ def _attempt(text: str) -> dict[str, str] | None:
         return None  # "Insufficient testing caused a new kind of outage": a failure word, no action
     if not SAYS_IT_FAILED.search(told) and (not _acted_before(told, failed.start()) or PARTLY_WORKED.search(told)):
         return None  # a failure said only as a state ("still …", "persists") needs an action before it, and no "it mostly worked"
+    if not _linked(told, told):
+        return None  # "dev changes are deployed but hub does not start": the system's own failure, no one's step
     split = WHY_SPLIT.match(text)
     if split and TRIED.search(split.group("action")) and len(split.group("action")) >= 6:
         return {"action": split.group("action").rstrip(" ,;:.—–-"), "why_it_failed": split.group("why").strip()}
     return {"action": text.rstrip(" ."), "why_it_failed": ""}
+
+
+def _linked(action: str, said: str) -> bool:
+    """The failure said is this action's outcome: it says the step did not help ("did not resolve",
+    "no effect", "still 503s"), or, when it only tells the system's own failure ("the upgrade fails",
+    "the hub does not start"), the action is a responder's step ("we", "@ops", "attempted",
+    "manually") or the failure names the action again ("triggers a rebuild" ... "the rebuild failed")."""
+    cues = [m for pattern in (FAILED_OUTCOME, SAYS_IT_FAILED) for m in pattern.finditer(said)]
+    if not cues or not all(OWN_FAILURE.search(m.group()) and not NOT_OWN_FAILURE.search(m.group()) for m in cues):
+        return True
+    if RESPONDER_STEP.search(action):
+        return True
+    # the failure's own words count: "the index rebuild failed" names "to rebuild the index"
+    return action != said and bool(_actions(said[: max(m.end() for m in cues)]) & _actions(action))
 
 
 def _one_attempt(attempt: dict[str, str]) -> bool:
@@ -143,6 +162,7 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
             and (FAILED_OUTCOME.search(clause) or (FAILS_BECAUSE.search(clause) and EXPLICIT_TRY.search(previous)))
             and (SAYS_IT_FAILED.search(clause) or not PARTLY_WORKED.search(clause))
             and TRIED.search(previous)
+            and _linked(previous, clause)
             and not FAILED_OUTCOME.search(previous)
             and not CRITIQUE.search(previous + " " + clause)
             and (not said_by_someone or WE_TRIED.search(previous))
@@ -318,7 +338,8 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
             TRIED.search(entry.text) and (SAYS_IT_FAILED.search(first) or refers_back)
         )
         named_again = _names_again(entry.text, opening)
-        if tried and FAILED_OUTCOME.search(first) and (not _acts_before_failing(opening) or named_again):
+        linked = refers_back or _linked(entry.text, first)
+        if tried and linked and FAILED_OUTCOME.search(first) and (not _acts_before_failing(opening) or named_again):
             found.append(
                 (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(first).rstrip(" .")})
             )
