@@ -158,3 +158,25 @@ def test_the_systems_own_failure_after_a_change_nobody_tried_is_how_it_began_not
         "22:59 We redeployed the hub to prod",
         "23:10 Chris triggers the Jenkins job to rebuild the search index",
     ]
+
+
+def test_a_failure_told_in_the_past_perfect_is_the_background_not_the_outcome_of_the_step_just_told() -> None:
+    background = (
+        "At this point we had copied the base backup from the bucket, but the restore tool had failed to restore "
+        "any incremental backups on top of it. On March 3rd we made our first attempt at rolling out the new "
+        "image. We had planned to make this rollout earlier, but we were unable to reach the template VM."
+    )
+    assert attempts_in(background) == []
+    # told in the story's own time, the same failure is the step's outcome
+    [attempt] = attempts_in("We copied the base backup from the bucket, but the restore tool failed to restore it.")
+    assert attempt["action"].startswith("We copied the base backup")
+
+
+def test_a_step_that_succeeded_before_something_else_failed_is_no_failed_attempt() -> None:
+    told = (
+        "With partner approval, a second upgrade attempt was made. "
+        "This succeeded in restarting block production, but the archive node failed again."
+    )
+    assert attempts_in(told) == []
+    [attempt] = attempts_in("A second upgrade attempt was made. This failed again on the archive node.")
+    assert attempt["action"] == "A second upgrade attempt was made"

@@ -76,10 +76,11 @@ WHY_SPLIT = re.compile(
     re.I,
 )
 # "This seems to catch most users, although some requests still failed": it mostly worked; the
-# "still" concedes a remainder, it does not say the action failed
+# "still" concedes a remainder, it does not say the action failed ("This succeeded in restarting block
+# production, but the node failed again": it worked, then something else failed)
 PARTLY_WORKED = re.compile(
     r"\b(?:(?:seems?|seemed|appears?|appeared) to (?:catch|fix|help|work|resolve|improve|solve|clear)\w*|"
-    r"helped|improved|mostly|partially|partly|largely)\b",
+    r"helped|improved|mostly|partially|partly|largely|succeed(?:s|ed)? in|(?:is|was|were) successful in)\b",
     re.I,
 )
 # "research into the error returned no results", "attempts to isolate the bug start again", "tried to
@@ -129,6 +130,13 @@ OWN_FAILURE = re.compile(
 # (said as still or again there, "still failing the handshake", the trouble outlasted the step: linked)
 NOT_OWN_FAILURE = re.compile(
     r"\b(?:help|fix|resolve|solve|work|improve|effect|succeed|difference|change|still|again|persist|remain|continu|kept)\w*",
+    re.I,
+)
+# "we had pulled the base backup, but wal-g had failed to restore", "We had planned this rollout earlier,
+# but ... we were unable to": told in the past perfect, an earlier state the story steps back to (the
+# background), not the outcome of the step just told
+PAST_PERFECT = re.compile(
+    r"\b(?:had|hadn't|'d)\s+(?:not\s+|never\s+|already\s+|just\s+|also\s+)?(?:been\s+)?(?!to\b)[a-z]+(?:ed|en|wn|ne|lt|nt)\b",
     re.I,
 )
 # someone is said to act: a responder, an explicit try, or a step done by hand

@@ -31,6 +31,7 @@ from bot.reader.cues_attempts import (
     NOTHING_NAMED,
     OWN_FAILURE,
     PARTLY_WORKED,
+    PAST_PERFECT,
     QUOTED,
     REFERS_BACK,
     REPEATED,
@@ -109,6 +110,8 @@ def _linked(action: str, said: str) -> bool:
     "the hub does not start"), the action is a responder's step ("we", "@ops", "attempted",
     "manually") or the failure names the action again ("triggers a rebuild" ... "the rebuild failed")."""
     cues = [m for pattern in (FAILED_OUTCOME, SAYS_IT_FAILED) for m in pattern.finditer(said)]
+    if cues and PAST_PERFECT.search(said[: min(m.end() for m in cues)]):
+        return False  # "…, but wal-g had failed to restore": the background, not this step's outcome
     if not cues or not all(OWN_FAILURE.search(m.group()) and not NOT_OWN_FAILURE.search(m.group()) for m in cues):
         return True
     if RESPONDER_STEP.search(action):
