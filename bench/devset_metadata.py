@@ -1,0 +1,139 @@
+"""A development set for metadata (issue 23): public incident reports from organisations in neither fold
+of eval/postmortems (nor eval/conversations, nor eval/README.md's reserved list), labelled by hand
+before the reader ran on them. Used to choose the metadata rules (bot/reader/cues_metadata.py); it is a
+tuning set, not a measure (fold B's totals are the measure).
+
+    .venv/bin/python bench/devset_metadata.py fetch DIR [--mirror /work/.mirror]   # texts into DIR
+    .venv/bin/python bench/devset_metadata.py score DIR [--misses] [--lines]
+
+`bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
+one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
+eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
+The texts are not committed (most sources state no licence): `fetch` copies them from GitHub
+(raw.githubusercontent.com) or from local snapshots (`--mirror`: `<owner>+<name>/repo` git directories).
+
+`score` reads each document as `incident-memory import` does (bench/import_postmortems.py) and prints
+root cause, fix, and the items whose stored fix or cause holds a labelled metadata line, per source;
+`--lines`: of the labelled metadata phrases, how many sit in a line the reader takes for metadata
+(bot.reader.is_metadata), and of the lines holding a labelled cause or fix phrase, how many it does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import urllib.request
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.import_postmortems import read_corpus  # noqa: E402
+from bot.importer.scoring import holds_half, load_truth, score  # noqa: E402
+from bot.reader import is_metadata  # noqa: E402
+
+HERE = Path(__file__).resolve().parent / "devset_metadata"
+
+
+def sources() -> list[dict]:
+    return [json.loads(line) for line in (HERE / "sources.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def _raw(source: dict, mirror: Path | None) -> str:
+    if mirror is not None:
+        git_dir = mirror / source["repo"].replace("/", "+") / "repo"
+        spec = f"{source['commit']}:{source['path']}"
+        return subprocess.run(
+            ["git", "-C", str(git_dir), "show", spec], check=True, capture_output=True
+        ).stdout.decode()
+    url = f"https://raw.githubusercontent.com/{source['repo']}/{source['commit']}/{source['path']}"
+    with urllib.request.urlopen(url, timeout=30) as response:  # noqa: S310 (a fixed https host)
+        return response.read().decode()
+
+
+def section(text: str, heading: str) -> str:
+    """The `### ` section of `text` whose heading holds `heading`, up to the next `### ` heading."""
+    lines = text.splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("### ") and heading in line)
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith(("### ", "## "))), len(lines))
+    return "".join(lines[start:end])
+
+
+def fetch(folder: Path, mirror: Path | None) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in sources():
+        text = _raw(source, mirror)
+        if source.get("section"):
+            text = section(text, source["section"])
+        (folder / source["file"]).write_text(text, encoding="utf-8")
+    (folder / "truth.jsonl").write_text((HERE / "truth.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    print(f"{len(sources())} documents in {folder}")
+
+
+def _line_counts(folder: Path, truths: list) -> dict[str, list[int]]:
+    """Per labelled kind: [phrases in a line the reader takes for metadata, phrases found in a line]."""
+    counts = {"metadata": [0, 0], "cause/fix": [0, 0]}
+    for truth in truths:
+        lines = [
+            line.strip() for line in (folder / truth.file).read_text(encoding="utf-8").splitlines() if line.strip()
+        ]
+        labelled = [("metadata", k) for k in truth.metadata_keywords]
+        labelled += [("cause/fix", [p]) for p in truth.root_cause_keywords + truth.fix_keywords]
+        for kind, keywords in labelled:
+            holding = [line for line in lines if holds_half(line, keywords)]
+            if not holding:
+                continue
+            counts[kind][1] += 1
+            counts[kind][0] += any(is_metadata(line) for line in holding)
+    return counts
+
+
+def run_score(folder: Path, misses: bool, lines: bool) -> int:
+    truths = load_truth(folder / "truth.jsonl")
+    drafts, _reasons, _ = read_corpus(folder)
+    by_org: dict[str, list] = defaultdict(list)
+    for truth in truths:
+        by_org[truth.org or "?"].append(truth)
+    print(f"{'source':<22} {'docs':>4} {'root cause':>11} {'fix':>8} {'metadata as fix/cause':>22}")
+    for org, group in [*sorted(by_org.items()), ("all", truths)]:
+        s = score(group, drafts)
+        bad = s.metadata_as_fix_or_cause
+        print(
+            f"{org:<22} {len(group):>4} {s.root_cause.right:>5}/{s.root_cause.total:<5} "
+            f"{s.fix.right:>3}/{s.fix.total:<4} {bad.total - bad.right:>10} of {bad.total}"
+        )
+    if misses:
+        s = score(truths, drafts)
+        for name in ("metadata_as_fix_or_cause", "root_cause", "fix"):
+            for file in getattr(s, name).misses:
+                draft = drafts.get(file)
+                print(f"\n{name}: {file}")
+                if draft is not None:
+                    print(f"  cause: {(draft.root_cause or '')[:300]!r}\n  fix:   {(draft.resolution or '')[:300]!r}")
+    if lines:
+        for kind, (hit, total) in _line_counts(folder, truths).items():
+            print(f"labelled {kind} phrases in a line read as metadata: {hit} of {total}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    fetch_parser = sub.add_parser("fetch")
+    fetch_parser.add_argument("folder", type=Path)
+    fetch_parser.add_argument("--mirror", type=Path, help="local snapshots: <owner>+<name>/repo git directories")
+    score_parser = sub.add_parser("score")
+    score_parser.add_argument("folder", type=Path)
+    score_parser.add_argument("--misses", action="store_true", help="what was stored where a field is wrong")
+    score_parser.add_argument("--lines", action="store_true", help="labelled phrases in lines read as metadata")
+    args = parser.parse_args(argv)
+    if args.command == "fetch":
+        fetch(args.folder, args.mirror)
+        return 0
+    return run_score(args.folder, args.misses, args.lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
