@@ -5,6 +5,7 @@ tuning set, not a measure (fold B's totals are the measure).
 
     .venv/bin/python bench/devset_metadata.py fetch DIR [--mirror /work/.mirror]   # texts into DIR
     .venv/bin/python bench/devset_metadata.py score DIR [--misses] [--lines]
+    .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines]   # the same on fold A
 
 `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
@@ -90,9 +91,11 @@ def _line_counts(folder: Path, truths: list) -> dict[str, list[int]]:
     return counts
 
 
-def run_score(folder: Path, misses: bool, lines: bool) -> int:
-    truths = load_truth(folder / "truth.jsonl")
-    drafts, _reasons, _ = read_corpus(folder)
+def run_score(folder: Path, misses: bool, lines: bool, fold: str | None = None) -> int:
+    if fold is None:  # the devset: its labels beside the texts
+        (folder / "truth.jsonl").write_text((HERE / "truth.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    truths = [t for t in load_truth(folder / "truth.jsonl") if fold is None or t.fold == fold]
+    drafts, _reasons, _ = read_corpus(folder, only={t.file for t in truths})
     by_org: dict[str, list] = defaultdict(list)
     for truth in truths:
         by_org[truth.org or "?"].append(truth)
@@ -128,11 +131,14 @@ def main(argv: list[str] | None = None) -> int:
     score_parser.add_argument("folder", type=Path)
     score_parser.add_argument("--misses", action="store_true", help="what was stored where a field is wrong")
     score_parser.add_argument("--lines", action="store_true", help="labelled phrases in lines read as metadata")
+    score_parser.add_argument(
+        "--fold", choices=("A",), help="eval/postmortems' own labels, fold A only (never B: its items are not read)"
+    )
     args = parser.parse_args(argv)
     if args.command == "fetch":
         fetch(args.folder, args.mirror)
         return 0
-    return run_score(args.folder, args.misses, args.lines)
+    return run_score(args.folder, args.misses, args.lines, args.fold)
 
 
 if __name__ == "__main__":
