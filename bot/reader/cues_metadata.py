@@ -90,6 +90,8 @@ _ONE_VALUE = (
     r"\d+(?:[.,]\d+)?\s*%|(?:\$|usd ?|€|£)\s?\d[\d,.]*\s*(?:k|m|mm|million|b|bn|billion)?|\d[\d,.]*\s*(?:k|m|million)?)|"
     + _WHEN
     + r"|n/?a|none|nil|null|unknown|tb[cda]|\?+|-+|–|—|yes|no|ok|critical|warning|down|up|failed|firing|resolved|"
+    # "**Root Causes:** Yet To Be Determined", "Trigger: under investigation": a blank said in words
+    r"(?:yet |still )?to be (?:determined|confirmed|decided|announced)|undetermined|(?:still )?under investigation|"
     r"ongoing|open|closed|investigating|identified|monitoring|mitigated|operational|degraded)"
 )
 BARE_VALUE = re.compile(r"^\W*" + _ONE_VALUE + r"(?:\s*(?:-|–|—|to|until|→)\s*" + _ONE_VALUE + r")?\W*$", re.I)
@@ -137,11 +139,11 @@ METADATA_IMPACT = re.compile(
     r"no (?:[\w-]+ ){0,2}(?:was |were |has been |have been )?(?:apparently |seemingly )?(?:affected|impacted|disclosed|"
     r"exposed|leaked|lost|accessed|compromised)|"
     r"(?:remain(?:s|ed)?|stay(?:s|ed)?) (?:fully )?(?:available|unaffected|operational|online|up|functional|accessible|usable)|"
-    r"(?:were|was|are|is) (?:not |un)affected|"
+    r"(?:were|was|are|is|remained) (?:\w+ly )?(?:not |un)affected|"
     # "All customer workloads continue to operate as normal", "should be unaffected", "Customers may experience
     # increased latency": who it did not hit, or a status page's stock word on who it may
     r"continu(?:e|es|ed) (?:to (?:operate|run|work|function) (?:as normal|normally|as usual|as expected)|unaffected)|"
-    r"should (?:be|remain) unaffected|(?:customers?|users?) (?:may|might|could) (?:experience|encounter)|"
+    r"should (?:be|remain) unaffected|(?:customers?|users?)(?: \([^()]{0,80}\))? (?:may|might|could) (?:experience|encounter)|"
     r"no (?:user[- ]facing |customer[- ]facing |production |real |actual )?(?:impact|downtime|data loss))\b",
     re.I,
 )
@@ -172,8 +174,13 @@ METADATA_SPAN = re.compile(
     r"cached|lost|dropped|rejected|delayed|erroring|served)\b",
     re.I,
 )
-# where a sentence's clauses part: "we were the target of a DDoS attack, approximately 75Gbit/s in size"
-METADATA_CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|\s+(?:--|-|—|–)\s+")
+# where a sentence's clauses part: "we were the target of a DDoS attack, approximately 75Gbit/s in size"; a time
+# window is a clause of its own ("A change caused kernels to die on start from about Mar 22 19:30 to Mar 23 09:45"),
+# and so is the reason told after it ("… between 08:00 UTC and 14:30 UTC due to an upstream outage")
+METADATA_CLAUSE_BREAK = re.compile(
+    r"(?<=[,;:])\s+|\s+(?:--|-|—|–)\s+|\s+(?=(?:from|between) (?:about |around |approximately )?(?:\d{1,4}[:/-]\d|"
+    r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d))|\s+(?=(?:due to|because|caused by)\b)"
+)
 # an author's note left in the text for someone to finish ("[Yuvi to fill in the right technical
 # information]", "[TODO: add the graph]", "(TBD)"): a blank, never a finding
 EDITOR_NOTE = re.compile(
@@ -189,7 +196,11 @@ CAUSE_UNKNOWN = re.compile(
     r"(?:the |a |an |any |what (?:the )?)?(?:exact |precise |underlying |specific |real |actual )?(?:root )?(?:cause|reason)|"
     r"(?:root )?cause (?:is|was|remains|remained) (?:still )?(?:unknown|unclear|undetermined|a mystery|"
     r"not (?:yet )?(?:known|clear|determined|identified))|not sure (?:what|why)|"
-    r"no (?:root )?cause (?:was|has been|could be) (?:found|identified|determined))\b",
+    r"no (?:root )?cause (?:was|has been|could be) (?:found|identified|determined)|"
+    # that the cause is still being looked for ("Other potential root causes still under investigation", "Still
+    # investigating other root causes", "The exact root cause of this failure was still under forensic investigation")
+    r"(?:root )?causes?\b[^.;]{0,80}?\b(?:(?:is|are|was|were|remains?|remained) )?(?:still |currently )?(?:under|pending) "
+    r"(?:\w+ )?investigation|(?:still|currently) investigating (?:\w+ ){0,3}?(?:root )?causes?)\b",
     re.I,
 )
 # a status page's own words: what it always says, never what caused or fixed this incident
@@ -225,7 +236,25 @@ STATUS_BOILERPLATE = re.compile(
     r"(?:\w+ )?(?:resolv|restor|fix|get|bring|mitigat|recover)\w*|"
     # the word that it is over ("All clear given for datahub", "an all-clear signalled at 11:35"), naming no action
     r"all[- ]clear (?:was |has been |is )?(?:given|signall?ed|sounded|declared|issued|called)|"
-    r"(?:gave|give|giving|signall?ed|sounded|declared|issued|called) (?:the |an )?all[- ]clear)\b",
+    r"(?:gave|give|giving|signall?ed|sounded|declared|issued|called) (?:the |an )?all[- ]clear|"
+    # who is on it, naming no step ("Our admins are investigating the issue and trying to resolve it asap", "Capitol
+    # Hosting is investigating both failures", "actively working to identify the root cause", "Hosting has been contacted
+    # and are working on a fix"); a fix that names no step ("We have identified the issue and implemented a fix for it.")
+    r"(?:admins?|administrators?|engineers?|team|staff|provider|hosting|support|vendor)\b[^.;]{0,30}?\b(?:is|are) (?:currently |"
+    r"actively |still |now )?(?:investigating|looking into)\b|working (?:to|on) (?:identify|determine|find|finding|identifying) "
+    r"(?:the |a )?(?:root )?cause|(?:is|are) working on (?:a|the) (?:fix|solution|resolution)\b|"
+    r"^\W*(?:we |the team )?(?:have |has )?(?:identified (?:the|this) (?:issue|problem|cause) and )?(?:have |has )?"
+    r"(?:implemented|deployed|applied|released|rolled out|put in place) a (?:fix|patch|solution)(?: for (?:it|this|the "
+    r"(?:issue|problem)))?(?=\s*[.!]?\s*$)|"
+    # watching, thanks, regrets, where news comes next ("We will keep monitoring the data center", "We will now monitor
+    # the situation", "Thank you once again to our community members", "We understand the inconvenience this may cause",
+    # "Apologies to my user base for any inconveniences", "We'll update this page with any further findings",
+    # "We have decided to close this issue", "Steps are being taken to prevent recurrence")
+    r"we (?:will|'ll|’ll) (?:now |closely )?(?:keep|continue) monitoring|we (?:will|'ll|’ll) now monitor|"
+    r"thank(?:s| you)\b[^.;]{0,40}?\b(?:community|members|operators|users|customers|everyone|everybody)\b|"
+    r"we understand the (?:inconvenience|frustration|disruption)|apologies (?:\w+ ){0,5}?for (?:any|the) "
+    r"(?:inconveniences?|troubles?|disruptions?|instability)|update this (?:page|post|status page|incident)\b|"
+    r"(?:decided to |will )close (?:this|the) (?:issue|incident)|steps are being taken to prevent)\b",
     re.I,
 )
 # A status page's word on the state, naming no action ("All services back to normal.", "We are happy to
@@ -334,5 +363,69 @@ TABLE_HEADER_CELL = re.compile(r"^[\W_]{0,3}[A-Za-z][\w'’/()&.-]{0,30}(?: [\w'
 METADATA_ESTIMATE = re.compile(
     r"\b(?:expect\w*|estimat\w*|eta)\b[^.;]{0,120}?\b(?:an? |the next |" + _NUMBER + r"\s*-?\s*)" + _UNIT + r"\b|"
     r"\b(?:affect|impact|hit)(?:ing|ed|s)? (?:about |around |roughly |approximately |~|only )?\d+(?:[.,]\d+)?\s*% of\b",
+    re.I,
+)
+# a timeline entry that names only a phase of the response ("Root cause identified", "Issue diagnosed.",
+# "Investigation ends."): when, not what; never the cause or the fix
+PHASE_ONLY = re.compile(
+    r"^[\W_]{0,6}(?:(?:the |a )?(?:root cause|cause|issue|problem|fix|incident|investigation)s? (?:was |is |has been )?"
+    r"(?:identified|found|diagnosed|determined|confirmed|understood|declared|opened|closed|started|begins|began|ends|ended|"
+    r"escalated|acknowledged|resolved)|(?:investigation|incident|war room|bridge) (?:starts?|begins?|ends?|opened|closed))"
+    r"[\s.!]{0,3}$",
+    re.I,
+)
+# a note on the clock the timeline is told in ("2019-10-27 (all times UTC)", "All times approximate, in PDT.",
+# "All below times in UTC.", "Times are in Central European Time")
+TIME_NOTE = re.compile(
+    r"^[\W_]{0,6}(?:" + _DAY + r"\s*)?\(?\s*(?:all |the )?(?:below )?times?(?: below| shown| listed)?(?: are| is)?,?"
+    r"(?: approximate,?)?(?: in| are in)? (?:[a-z]+ ){0,3}?(?:utc|gmt|[a-z]{2,4}t|time|time zone|timezone)\)?[\s.:]{0,3}$",
+    re.I,
+)
+# who or what it hit and how long, said in words rather than a figure (bot.reader.read `_holds_a_figure`): "The
+# incident resulted in reduced availability for users", "Customers … likely experienced delays or failures",
+# "SMS Long Code … services in North America were affected", "All funds were safe", "we know it hasn't been
+# exploited", "app.foundries.io is not available", "13 minutes of intermittent downtime", "over a 32-minute
+# period", "resumed approximately 5.5 hours later", "testnet fell behind for 45 minutes", "86 consecutive epochs
+# without finality", "~1000 hotspots stuck at block", "a discrepancy of approximately 274 million tokens",
+# "from 11:48 PM PDT on October 19 until 1:50 PM PDT", "between 2025-10-20 08:00 UTC and 2025-10-20 ~14:30 UTC"
+_CLOCK_AT = (
+    r"(?:" + _DAY + r"[ ,T]{1,3}(?:at )?)?~?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*(?:utc|gmt|[a-z]{2,4}t))?"
+)
+METADATA_SAID = re.compile(
+    r"\b(?:incidents?|outages?|disruptions?|downtime|halts?)\b (?:\w+ ){0,2}?(?:resulted|results) in (?:an? |the )?(?:\w+ ){0,2}?"
+    r"(?:increased|reduced|degraded|elevated|higher|lower|limited|partial|complete|total|intermittent|significant|"
+    r"widespread|delayed|no)\b|"
+    r"\b(?:customers?|users?|clients?|developers?|visitors?|merchants?|subscribers?)\b[^.;]{0,100}?\b(?:likely |may have |"
+    r"might have |would have |could have |have |had |all )?experienced (?:\w+ ){0,3}?(?:delays?|failures?|errors?|"
+    r"downtime|outages?|disruptions?|latency|slowness|timeouts?|degraded)\b|"
+    r"\b(?:services?|systems?|components?|products?|features?|endpoints?|apis?|websites?|apps?|applications?)\b"
+    r"(?: in [\w .-]{1,40}?)? (?:were|was|are|is|have been|has been) (?:also |all |both |partially |directly |heavily |"
+    r"severely )?(?:affected|impacted|disrupted)\b(?! by\b)|"
+    r"\b(?:all |user |customer )?(?:funds|assets) (?:were|are|was|is|remain(?:ed)?) (?:\w+ly )?(?:safe|secure|intact)\b|"
+    r"\b(?:has|have|had|was|were)(?:n't| not| never)(?: yet| ever)? been (?:exploited|breached|abused)\b|"
+    r"(?:^|\s)`?(?:[\w-]+\.)+[a-z]{2,}`? (?:is|are|was|were) (?:not available|unavailable|not reachable|unreachable|"
+    r"inaccessible|down)\b(?![^.]{0,80}\b(?:because|due to|caused|since|after)\b)|"
+    r"(?<![\d.,])\d+(?:[.,]\d+)?\s*"
+    + _UNIT
+    + r" of (?:[\w-]+ )?(?:downtime|outage|disruption|degradation|unavailability)\b|"
+    r"(?<![\d.,])\d+(?:\.\d+)?-(?:minute|hour|day|second|week)s? (?:long )?(?:period|window|outage|downtime|disruption|"
+    r"interruption|gap|halt|delay|degradation)\b|"
+    r"\b(?:resumed|continued|restored|recovered|returned|came back)\b[^.;]{0,40}?\b(?:"
+    + _APPROX
+    + r"\s*|just )?(?:over "
+    r"|under )?" + _NUMBER + r"\s*" + _UNIT + r" later\b|"
+    r"\b(?:halted|stalled|fell behind|paused) (?:for|by) (?:" + _APPROX + r"\s*)?" + _NUMBER + r"\s*" + _UNIT + r"\b|"
+    r"(?<![\d.,])\d+ (?:consecutive |skip(?:ped)? )?(?:epochs?|blocks?|slots?)(?: gap)? (?:without|in|of|since) "
+    r"(?:finality|missed|downtime)|\bgap (?:was|of) (?:about |~)?\d+ (?:epochs|blocks|slots)\b|"
+    r"(?<![\d.,])\d+ skip(?:ped)? slots\b|\b\d+ (?:\w+ )?(?:hours?|epochs?|blocks?) (?:out )?from finality\b|"
+    r"[~≈]?(?<![\d.,])\d[\d,.]*k?\s+(?:\w+\s+)?(?:hotspots?|validators?|nodes?|miners?|peers?|devices?)\s+(?:were |have |"
+    r"had |got )?(?:\w+\s+)?(?:stuck|slashed|ejected|exited|offline|out of sync|ceased|jailed|forked)\b|"
+    r"\b(?:discrepancy|shortfall|deficit|over-?emission|underfunding) of (?:" + _APPROX + r"\s*)?[`$]?\d|"
+    r"\b(?:from|between) (?:"
+    + _APPROX
+    + r" )?"
+    + _CLOCK_AT
+    + r"(?: on [a-z]+ \d{1,2}(?:st|nd|rd|th)?)? (?:until|till|to|and|"
+    r"through) (?:" + _APPROX + r" )?" + _CLOCK_AT,
     re.I,
 )

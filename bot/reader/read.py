@@ -37,10 +37,13 @@ from bot.reader.cues_metadata import (
     METADATA_FIGURE,
     METADATA_IMPACT,
     METADATA_LINE,
+    METADATA_SAID,
     METADATA_SPAN,
+    PHASE_ONLY,
     STATE_ONLY,
     STATUS_BOILERPLATE,
     TABLE_HEADER_CELL,
+    TIME_NOTE,
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.found import how_found
@@ -73,6 +76,8 @@ def _is_metadata_line(sentence: str) -> bool:
         or FIELD_WITH_BARE_VALUE.match(sentence)
         or ALERT_LINE.match(sentence)
         or EDITOR_NOTE.match(sentence)
+        or PHASE_ONLY.match(sentence)
+        or TIME_NOTE.match(sentence)
         or STATUS_BOILERPLATE.search(sentence)
         or (len(sentence) <= _STATE_ONLY_CHARS and STATE_ONLY.match(sentence))
         or _mostly_figures(sentence)
@@ -163,6 +168,7 @@ def _holds_a_figure(text: str) -> bool:
         or METADATA_IMPACT.search(text)
         or METADATA_SPAN.search(text)
         or METADATA_ESTIMATE.search(text)
+        or METADATA_SAID.search(text)
     )
 
 
@@ -181,7 +187,8 @@ def strip_metadata(sentence: str) -> str:
     kept = [c for c in METADATA_CLAUSE_BREAK.split(sentence) if c and not _holds_a_figure(c)]
     if sum(len(c.split()) for c in kept) < _MIN_CLAUSE_WORDS:
         return ""
-    return " ".join(kept).rstrip(" ,;:-—–") + ("." if sentence.endswith(".") else "")
+    said = re.sub(r"[\s,;:—–-]+(?:but|and|or|so)?$", "", " ".join(kept).rstrip(" ,;:-—–."))  # no dangling "…, but"
+    return said + ("." if sentence.endswith(".") else "")
 
 
 _LINE_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'*`\[])")
