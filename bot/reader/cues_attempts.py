@@ -127,9 +127,11 @@ OWN_FAILURE = re.compile(
     r"\b(?:fail\w*|errored|crash\w*|time[sd] out|timing out|start\w*|boot\w*|c[ao]me (?:back|up)|respond\w*|mount|connect|load)\b",
     re.I,
 )
-# (said as still or again there, "still failing the handshake", the trouble outlasted the step: linked)
+# (said as still or again there, "still failing the handshake", or the trouble itself came back,
+# "errors came back within minutes": the trouble outlasted the step: linked)
 NOT_OWN_FAILURE = re.compile(
-    r"\b(?:help|fix|resolve|solve|work|improve|effect|succeed|difference|change|still|again|persist|remain|continu|kept)\w*",
+    r"\b(?:help|fix|resolve|solve|work|improve|effect|succeed|difference|change|still|again|persist|remain|continu|kept)\w*"
+    r"|\b(?:errors?|alerts?|issues?|problems?|symptoms?|timeouts?|5\d\ds?) c[ao]me back",
     re.I,
 )
 # "we had pulled the base backup, but wal-g had failed to restore", "We had planned this rollout earlier,
