@@ -9,6 +9,7 @@ only have come from history.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from bot.fence import neutralise
 from bot.investigation.models import DECLARED_FIELDS, TimelineEntry
@@ -57,14 +58,13 @@ def coverage_of(words: set[str], pool: set[str] | frozenset[str], stems: frozens
 @dataclass(frozen=True)
 class CurrentEvidence:
     items: dict[str, str]  # canonical ref → its text
-    corpus: str  # everything, normalised, as declared and as the prompt showed it (for quotes)
     all_terms: frozenset[str]
-    concepts: frozenset[str]
     # each piece's content words and their stems, read once: the guard asks them for every
     # statement (re-reading the timeline per statement made it quadratic)
     item_terms: dict[str, frozenset[str]] = field(default_factory=dict)
     item_stems: dict[str, frozenset[str]] = field(default_factory=dict)
     all_stems: frozenset[str] = frozenset()
+    raw: str = ""  # the pieces' text, joined: read again only for what is asked of it (corpus, concepts)
 
     @classmethod
     def of(cls, incident: Incident, timeline: list[TimelineEntry], omitted: int = 0) -> CurrentEvidence:
@@ -78,18 +78,30 @@ class CurrentEvidence:
                 items[name] = when(value) if name == "started_at" else str(value)
         for number, entry in enumerate(ordered(timeline), start=omitted + 1):
             items[timeline_ref(number)] = f"{entry.author}: {entry.text}"
-        raw = "\n".join(items.values())
         item_terms = {ref: frozenset(content_terms(text)) for ref, text in items.items()}
-        all_terms = frozenset().union(*item_terms.values())
+        item_stems = {ref: stems_of(words) for ref, words in item_terms.items()}
         return cls(
             items=items,
-            corpus=normalise(raw) + "\n" + normalise(neutralise(raw)),
-            all_terms=all_terms,
-            concepts=frozenset(load_vocabulary().detect(raw)),
+            all_terms=frozenset().union(*item_terms.values()),
             item_terms=item_terms,
-            item_stems={ref: stems_of(words) for ref, words in item_terms.items()},
-            all_stems=stems_of(all_terms),
+            item_stems=item_stems,
+            all_stems=frozenset().union(*item_stems.values()),  # stems_of(all_terms), without a second pass
+            raw="\n".join(items.values()),
         )
+
+    # A 40,000-character message costs a pass for each of these: they are read when asked, not
+    # for every answer (a quote to check, a memory whose cause names a mechanism).
+    @cached_property
+    def corpus(self) -> str:
+        """Everything, normalised, as declared and as the prompt showed it (for quotes)."""
+        plain = normalise(self.raw)
+        neutral = neutralise(self.raw)
+        return plain + "\n" + (plain if neutral == self.raw else normalise(neutral))
+
+    @cached_property
+    def concepts(self) -> frozenset[str]:
+        """The mechanisms the current evidence names (bot/recall/concepts)."""
+        return frozenset(load_vocabulary().detect(self.raw))
 
     def resolve(self, ref: str) -> str | None:
         """The canonical ref ("t2" → "T2", "Error message" → "error_message"), or None if there is no such evidence."""
@@ -152,13 +164,14 @@ class PastContent:
         memories = []
         for match in matches:
             m = match.memory
+            named = frozenset(vocabulary.detect(m.root_cause, m.diagnosis))
             memories.append(
                 PastMemory(
                     incident_id=m.incident_id,
                     cause_terms=only_past(m.root_cause, m.diagnosis),
                     fix_terms=only_past(m.resolution),
                     other_terms=only_past(m.title, m.lesson),
-                    cause_concepts=frozenset(vocabulary.detect(m.root_cause, m.diagnosis)) - current.concepts,
+                    cause_concepts=named - current.concepts if named else named,
                 )
             )
         return cls(tuple(memories))

@@ -154,11 +154,11 @@ def check_citations(findings: Findings, recalled_ids: list[str]) -> tuple[Findin
     return repaired, flags
 
 
-def require_current_evidence(findings: Findings, corpus: str) -> tuple[Findings, list[str]]:
+def require_current_evidence(findings: Findings, current: CurrentEvidence) -> tuple[Findings, list[str]]:
     flags: list[str] = []
     hypotheses = []
     for h in findings.hypotheses:
-        quotes = [q for q in h.current_evidence if quote_found(q, corpus)]
+        quotes = [q for q in h.current_evidence if quote_found(q, current.corpus)]  # corpus: made on the first quote
         if len(quotes) < len(h.current_evidence):
             flags.append(f"removed quotes not found in the current incident from: {clip(h.statement, 80)}")
         status = h.status if quotes else HypothesisStatus.NEEDS_EVIDENCE
@@ -263,7 +263,7 @@ def claim_verdicts(
 
 def past_as_present(findings: ModelAnswer | Findings, memories: list[RecallMatch], corpus: str = "") -> list[str]:
     """What the rules refuse in an answer, worded for the model and the responders (corpus: unused, kept for callers)."""
-    current = CurrentEvidence(items={}, corpus=corpus, all_terms=frozenset(content_terms(corpus)), concepts=frozenset())
+    current = CurrentEvidence(items={}, all_terms=frozenset(content_terms(corpus)))  # raw "": no concepts
     return [v.describe() for v in claim_verdicts(findings, memories, current)[1]]
 
 
@@ -298,7 +298,7 @@ def guard(
         findings = answer
     for step in (
         lambda f: check_citations(f, [m.memory.incident_id for m in memories] + list(pattern_ids)),
-        lambda f: require_current_evidence(f, current.corpus),
+        lambda f: require_current_evidence(f, current),
         lambda f: complete_failed_actions(f, memories),
         lambda f: annotate_failed_recommendations(f, memories),
         lambda f: ensure_conflicts(f, memories),

@@ -30,7 +30,7 @@ def _verb_stem(term: str) -> str:
 
 
 def terms(text: str | None) -> set[str]:
-    return {_verb_stem(t) for t in tokenize(text)}
+    return {_verb_stem(t) for t in set(tokenize(text))}  # each distinct term once: a long text repeats them
 
 
 def similarity(a: str, b: str) -> float:
