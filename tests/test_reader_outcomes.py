@@ -180,3 +180,22 @@ def test_a_step_that_succeeded_before_something_else_failed_is_no_failed_attempt
     assert attempts_in(told) == []
     [attempt] = attempts_in("A second upgrade attempt was made. This failed again on the archive node.")
     assert attempt["action"] == "A second upgrade attempt was made"
+
+
+def test_what_picks_out_the_things_acted_on_a_chain_of_effects_a_relapse_or_a_pasted_log_is_no_failed_attempt() -> None:
+    # the failure says which things were acted on, not how the step went
+    assert attempts_in("We decided to remove the orders that could not be processed by the new worker.") == []
+    # no one acted: the sentence before is an effect of something else ("This attracted …")
+    chain = "This attracted more traffic and triggered a bug in how workers are scaled out. This caused the site to go down despite spare capacity."
+    assert attempts_in(chain) == []
+    # it worked, and the trouble came back later: a relapse, not a step that did not work
+    relapse = "We pushed a fix in an attempt to restore service. This worked until the issue reoccurred that evening."
+    assert attempts_in(relapse) == []
+    # a log the system wrote, pasted in
+    log = (
+        "Jun 04 14:51:36 db1 systemd[1]: postgresql.service: Can't open PID file after restart: Operation not permitted"
+    )
+    assert attempts_in(log) == []
+    # the same steps told as steps whose outcome was a failure are attempts
+    assert attempts_in("We removed the stuck orders, which did not help.")
+    assert attempts_in("We pushed a fix in an attempt to restore service. This did not help.")

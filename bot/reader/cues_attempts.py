@@ -80,7 +80,8 @@ WHY_SPLIT = re.compile(
 # production, but the node failed again": it worked, then something else failed)
 PARTLY_WORKED = re.compile(
     r"\b(?:(?:seems?|seemed|appears?|appeared) to (?:catch|fix|help|work|resolve|improve|solve|clear)\w*|"
-    r"helped|improved|mostly|partially|partly|largely|succeed(?:s|ed)? in|(?:is|was|were) successful in)\b",
+    r"helped|improved|mostly|partially|partly|largely|succeed(?:s|ed)? in|(?:is|was|were) successful in|"
+    r"(?:it|this|that|which) (?:also |first |initially )?worked)\b",
     re.I,
 )
 # "research into the error returned no results", "attempts to isolate the bug start again", "tried to
@@ -141,8 +142,17 @@ PAST_PERFECT = re.compile(
     r"\b(?:had|hadn't|'d)\s+(?:not\s+|never\s+|already\s+|just\s+|also\s+)?(?:been\s+)?(?!to\b)[a-z]+(?:ed|en|wn|ne|lt|nt)\b",
     re.I,
 )
+# "We removed those that could not be processed", "restarted the pods which failed to start": a failure
+# in a clause that picks out what was acted on (no comma before "that"/"which") says which things, not
+# how the step went (", which did not help" refers back to the step: not this)
+QUALIFIES = re.compile(r"(?<![,;(])\s(?:that|which|who)\b\s*$", re.I)
 # someone is said to act: a responder, an explicit try, or a step done by hand
 RESPONDER_STEP = re.compile(WE_TRIED.pattern + r"|\b(?:manual(?:ly)?|by hand|forc(?:e|ed|ibly))\b", re.I)
+# "Jun 04 14:51:36 db1 systemd[1]: postgresql.service: Can't open PID file": a log the system wrote,
+# pasted into the report, not a step someone took
+LOG_LINE = re.compile(
+    r"\b[\w.@-]+\[\d{1,7}\]:\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) +\d{1,2} \d\d:\d\d:\d\d\b", re.I
+)
 # "> The following subscriptions have been canceled": a quoted email or chat line begins
 QUOTED = re.compile(r"(?:^|\s)>\s")
 

@@ -26,12 +26,14 @@ from bot.reader.cues_attempts import (
     FAILED_OUTCOME,
     FAILS_BECAUSE,
     IF_IT_FAILS,
+    LOG_LINE,
     LOOKED_FOR_IT,
     NOT_OWN_FAILURE,
     NOTHING_NAMED,
     OWN_FAILURE,
     PARTLY_WORKED,
     PAST_PERFECT,
+    QUALIFIES,
     QUOTED,
     REFERS_BACK,
     REPEATED,
@@ -96,6 +98,9 @@ def _attempt(text: str) -> dict[str, str] | None:
         return None  # "Insufficient testing caused a new kind of outage": a failure word, no action
     if not SAYS_IT_FAILED.search(told) and (not _acted_before(told, failed.start()) or PARTLY_WORKED.search(told)):
         return None  # a failure said only as a state ("still …", "persists") needs an action before it, and no "it mostly worked"
+    relative = re.match(r"(?:that|which|who)\b", failed.group(), re.I)  # "the pods that failed": the cue's own "that"
+    if QUALIFIES.search(told[: failed.start() + (relative.end() if relative else 0)]):
+        return None  # "We removed those that could not be processed": the failure says which, not how it went
     if not _linked(told, told):
         return None  # "dev changes are deployed but hub does not start": the system's own failure, no one's step
     split = WHY_SPLIT.match(text)
@@ -123,11 +128,11 @@ def _linked(action: str, said: str) -> bool:
 def _one_attempt(attempt: dict[str, str]) -> bool:
     """Not a story of several steps (MAX_ACTION_CHARS), a search for what is wrong (LOOKED_FOR_IT), a
     clean-up once it was over (AFTER_IT_WAS_OVER), the change that set it off (TRIGGERED_IT, in the
-    why too) or an alert's words (ALERT_SAID, ALERT_LINE after the entry's time)."""
+    why too), an alert's words (ALERT_SAID, ALERT_LINE after the entry's time) or a pasted log (LOG_LINE)."""
     action = attempt["action"]
     if len(action) > MAX_ACTION_CHARS or TRIGGERED_IT.search(attempt["why_it_failed"]):
         return False
-    if any(p.search(action) for p in (LOOKED_FOR_IT, AFTER_IT_WAS_OVER, TRIGGERED_IT, ALERT_SAID)):
+    if any(p.search(action) for p in (LOOKED_FOR_IT, AFTER_IT_WAS_OVER, TRIGGERED_IT, ALERT_SAID, LOG_LINE)):
         return False
     return not ALERT_LINE.match(re.sub(r"^[\W\d_]{0,25}(?:utc\W+)?", "", action))
 
@@ -165,6 +170,8 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
             and (FAILED_OUTCOME.search(clause) or (FAILS_BECAUSE.search(clause) and EXPLICIT_TRY.search(previous)))
             and (SAYS_IT_FAILED.search(clause) or not PARTLY_WORKED.search(clause))
             and TRIED.search(previous)
+            # "This attracted more traffic …" then "This caused …": a chain of effects, nobody's step
+            and not ANAPHOR.match(previous)
             and _linked(previous, clause)
             and not FAILED_OUTCOME.search(previous)
             and not CRITIQUE.search(previous + " " + clause)
