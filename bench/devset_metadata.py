@@ -4,10 +4,12 @@ before the reader ran on them. Used to choose the metadata rules (bot/reader/cue
 tuning set, not a measure (fold B's totals are the measure).
 
     .venv/bin/python bench/devset_metadata.py fetch DIR [--mirror /work/.mirror]   # texts into DIR
-    .venv/bin/python bench/devset_metadata.py score DIR [--misses] [--lines]
+    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out] [--misses] [--lines]
     .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines]   # the same on fold A
 
-`bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
+Two batches: "tuning" (51 reports from 10 sources; the rules were chosen on them) and "held-out" (20 more
+reports of 5 of those sources, drawn and labelled after the first change landed, read once to see how far it
+carries). `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
 The texts are not committed (most sources state no licence): `fetch` copies them from GitHub
@@ -91,10 +93,14 @@ def _line_counts(folder: Path, truths: list) -> dict[str, list[int]]:
     return counts
 
 
-def run_score(folder: Path, misses: bool, lines: bool, fold: str | None = None) -> int:
+def run_score(folder: Path, misses: bool, lines: bool, fold: str | None = None, batch: str | None = None) -> int:
     if fold is None:  # the devset: its labels beside the texts
         (folder / "truth.jsonl").write_text((HERE / "truth.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
     truths = [t for t in load_truth(folder / "truth.jsonl") if fold is None or t.fold == fold]
+    if batch:  # the devset's two batches: "tuning" (the rules were chosen on it) and "held-out" (labelled, not read)
+        rows = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines() if line]
+        of = {row["file"]: row.get("batch", "tuning") for row in rows}
+        truths = [t for t in truths if of.get(t.file) == batch]
     drafts, _reasons, _ = read_corpus(folder, only={t.file for t in truths})
     by_org: dict[str, list] = defaultdict(list)
     for truth in truths:
@@ -131,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     score_parser.add_argument("folder", type=Path)
     score_parser.add_argument("--misses", action="store_true", help="what was stored where a field is wrong")
     score_parser.add_argument("--lines", action="store_true", help="labelled phrases in lines read as metadata")
+    score_parser.add_argument("--batch", choices=("tuning", "held-out"), help="one of the devset's two batches")
     score_parser.add_argument(
         "--fold", choices=("A",), help="eval/postmortems' own labels, fold A only (never B: its items are not read)"
     )
@@ -138,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "fetch":
         fetch(args.folder, args.mirror)
         return 0
-    return run_score(args.folder, args.misses, args.lines, args.fold)
+    return run_score(args.folder, args.misses, args.lines, args.fold, args.batch)
 
 
 if __name__ == "__main__":
