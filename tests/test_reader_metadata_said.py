@@ -61,6 +61,8 @@ from tests.test_reader_metadata import imported
         "~1000 hotspots stuck at block 502499.",
         "Roughly 56k validators slashed since the fork.",
         "This leaves a discrepancy of approximately 274 million tokens.",
+        # a reading of the usual level (held-out batch)
+        "The average proof rate before the halt was ~270 receipts per block.",
     ],
 )
 def test_a_line_said_this_way_is_metadata(line: str) -> None:
@@ -117,6 +119,7 @@ def test_that_the_cause_is_still_looked_for_is_no_cause(cause: str, kept: str) -
         "Three nodes were restarted and the cluster recovered.",
         "The incident was caused by an expired certificate.",
         "Root cause: the sync service read the genesis time before it was set",
+        "We raised the rate limit to 100 requests per second.",
     ],
 )
 def test_a_cause_or_fix_near_these_words_is_not_metadata(line: str) -> None:

@@ -421,6 +421,8 @@ METADATA_SAID = re.compile(
     r"[~≈]?(?<![\d.,])\d[\d,.]*k?\s+(?:\w+\s+)?(?:hotspots?|validators?|nodes?|miners?|peers?|devices?)\s+(?:were |have |"
     r"had |got )?(?:\w+\s+)?(?:stuck|slashed|ejected|exited|offline|out of sync|ceased|jailed|forked)\b|"
     r"\b(?:discrepancy|shortfall|deficit|over-?emission|underfunding) of (?:" + _APPROX + r"\s*)?[`$]?\d|"
+    # a reading of the usual level ("The average PoC rate before the halt was ~270 receipts per block")
+    r"\b(?:average|mean|median|typical|baseline)\b(?: [\w-]+){0,5} (?:was|were|is|of|at) [~≈]?\d[\d,.]*k?\s*(?:%|\w+ per \w+)|"
     r"\b(?:from|between) (?:"
     + _APPROX
     + r" )?"
