@@ -6,6 +6,7 @@ gate `SAYS` / `FAILED` not open, or the head's score under its threshold).
 
     .venv/bin/python bench/conversation_statements.py            # totals
     .venv/bin/python bench/conversation_statements.py --misses   # every wrong pick and miss, fold A
+    .venv/bin/python bench/conversation_statements.py --gates    # candidate recall by wording, fold A
 
 A reader sentence carries a label when it holds the label's quote (or the quote holds it) in the
 same message. Picks are the reader's own (bot/reader/conversation.py `read_conversation`), before
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from functools import cache
@@ -134,11 +136,64 @@ def judge() -> tuple[Counter[str], list[str]]:
     return totals, lines
 
 
+def wording(kind: str, label: dict[str, Any], at: int, found: list[Sentence]) -> str:
+    """The kind of wording of a labelled fix or failed attempt, by structure: for an attempt, where
+    its outcome is said (the label's `outcome_quote`) against the action's sentence; for a fix,
+    whether it names a step in the first person, as a bare verb, or only a state or a link."""
+    if kind == "attempt":
+        quote = _norm(label.get("outcome_quote", ""))
+        where = [i for i, x in enumerate(found) if quote and (quote in _norm(x.text) or _norm(x.text) in quote)]
+        if not where:
+            return "outcome not read"
+        i = min(where, key=lambda j: abs(j - at))
+        if i == at:
+            return "outcome in its sentence"
+        if found[i].message == found[at].message:
+            return "outcome next sentence" if abs(i - at) == 1 else "outcome further in its message"
+        return "outcome in a later message" if i > at else "outcome in an earlier message"
+    text = _norm(found[at].text)
+    if re.search(r"\b(?:i|we)(?:'ve| have| had|'m| am|'re| are)? (?:\w+ly )?\w+(?:ed|ing)\b", text):
+        return "first person, a verb"
+    if re.search(r"^(?:\W*)(?:\w+ed|\w+ing)\b", text):
+        return "bare verb"
+    return "other (a state, a link, a noun)"
+
+
+def gates() -> tuple[Counter[str], list[str]]:
+    """Candidate recall on fold A: how many labelled fixes and failed attempts the vetoes and the cue
+    gate (`SAYS`, `FAILED`) let through to the heads at all, by kind of wording. No model is read."""
+    rows = statements("A")
+    totals: Counter[str] = Counter()
+    lines: list[str] = []
+    for label, conversation in conversations("A"):
+        said = rows[label["file"]]
+        found = read_conversation(messages(conversation)).sentences
+        for kind in ("fix", "attempt"):
+            for s in (s for s in said if WANTED[kind](s)):
+                at = [i for i, x in enumerate(found) if s in labels_of(x, [s])]
+                if not at:
+                    totals[f"{kind} | not read as a sentence | -"] += 1
+                    continue
+                sentence = found[at[0]]
+                gate = (
+                    "vetoed" if vetoed(kind, sentence)
+                    else "through" if cue_gated(kind, sentence)
+                    else "no cue (SAYS)" if not sentence.features & SAYS[kind]
+                    else "no failure cue (FAILED)"
+                )  # fmt: skip
+                how = wording(kind, s, at[0], found)
+                totals[f"{kind} | {how} | {gate}"] += 1
+                if gate != "through":
+                    lines.append(f"{label['file']}: {kind} [{gate}; {how}] {s['quote'][:120]!r}")
+    return totals, lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="list every wrong pick and missed label (fold A)")
+    parser.add_argument("--gates", action="store_true", help="candidate recall by kind of wording (fold A)")
     args = parser.parse_args(argv)
-    totals, lines = judge()
+    totals, lines = gates() if args.gates else judge()
     for key in sorted(totals):
         print(f"{key:<32} {totals[key]}")
     if args.misses:

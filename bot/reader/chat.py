@@ -234,6 +234,7 @@ def _explicit_attempts(sentences: list[_Sentence]) -> list[ChatFinding]:
             and follow.message not in used
             and CHAT_FAILED.search(follow.text)
             and not CHAT_ACTION.search(follow.text)
+            and not CONVERSATION_CUES["status_update"].search(follow.text)  # "still investigating": no outcome
             and not never("attempt", follow.text)
             and (sentence.at is None or follow.at is None or follow.at - sentence.at <= FOLLOW_UP_WITHIN)
         ):

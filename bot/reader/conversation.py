@@ -22,7 +22,10 @@ action said just before it; a step the same message then says did not work, what
 what someone "tried" without saying it worked is no fix); every attempt over its threshold is an attempt, never a part that did not do its job nor
 work done before the incident (bot/reader/cues_conversation.py). The thread's structure tells
 attempts too: a suggestion ("could you try restarting them now?") answered in the next message, by
-someone else, with a failure ("hm, still doesnt work") is a failed attempt. Only what a cue word
+someone else, with a failure ("hm, still doesnt work") is a failed attempt; a step told and then said
+not to work, later in its message or at the opening of the next one ("I restarted the runner." …
+"Still seeing the same error"), carries `reply_failed`, which opens the attempt gate (the heads
+weigh it) and makes the step no fix. Only what a cue word
 opens for is scored: a gate learned from words (trained on fold A's sentence labels too) drafted
 more wrong than right one organisation out and was removed (docs/BENCHMARKS.md, issue 23).
 
@@ -68,9 +71,11 @@ SAYS = {
 }
 # and a failed attempt is one the talk says did not work, in its sentence or the one before or after
 # ("we rebooted the server and took it offline", "it restarted at 5:34pm" say no such thing)
-FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "prev_failed"})
+FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "prev_failed", "reply_failed"})
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
+NOT_TOLD = frozenset({"question", "plan", "me_too", "template"})  # a step asked, planned or someone else's
+REPLY_OPENS = 2  # sentences: where a reply says "still failing" of the step before it
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
@@ -166,6 +171,7 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
     matched = [cues_of(s.text) for s in out]
     last = max(1, len(messages) - 1)
     fixers = _fixers(out, matched, opener)
+    answered = _answered(out, matched)
     for i, s in enumerate(out):
         f = set(matched[i])
         # one feature for "it was done", however said: a way of saying it the tuning fold lacks
@@ -188,6 +194,8 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
             f.add("prev_resolved")
         if "failed_outcome" in before:
             f.add("prev_failed")
+        if i in answered:
+            f.add("reply_failed")
         f.add("reporter" if s.author == opener and not alone else "responder")
         if s.message == 0:
             f.add("first_msg")
@@ -211,11 +219,48 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
         if "tried" in f and "failed_outcome" in f:
             f.add("tried*failed")
         if "action" in f:
-            f.update(f"action*{c}" for c in ("failed_outcome", "next_failed", "prev_failed") if c in f)
+            f.update(f"action*{c}" for c in ("failed_outcome", "next_failed", "prev_failed", "reply_failed") if c in f)
         if "first_msg" in f and "tried" in f:
             f.add("first*tried")
         s.features = frozenset(f)
     return out
+
+
+def _answered(out: list[Sentence], matched: list[frozenset[str]]) -> dict[int, int]:
+    """{a step told: the sentence after it that says it did not work}: "Reverted the last two revisions.
+    I don't think the reversions worked.", or "I restarted the runner." answered "still seeing the same
+    error" (the next message opens with it, `REPLY_OPENS`). Only a message's last told step, nothing
+    between naming a step, a recovery or a plan: the thread's order, not the step's words. Linear."""
+    found: dict[int, int] = {}
+    starts = [i for i in range(len(out)) if i == 0 or out[i - 1].message != out[i].message]
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(out)
+        steps = [i for i in range(start, end) if matched[i] & (ACTED | DONE) and not matched[i] & NOT_TOLD]
+        if not steps:
+            continue
+        failure = _says_failed(out, matched, steps[-1] + 1, end, {"failed_outcome"})
+        if failure is None and end < len(out) and out[end].message == out[start].message + 1:
+            failure = _says_failed(
+                out, matched, end, min(len(out), end + REPLY_OPENS), {"failed_outcome", "said_failed"}
+            )
+        if failure is not None:
+            found[steps[-1]] = failure
+    return found
+
+
+def _says_failed(
+    out: list[Sentence], matched: list[frozenset[str]], begin: int, stop: int, failed: frozenset[str] | set[str]
+) -> int | None:
+    """The first sentence from `begin` (to `stop`, in `begin`'s message) that says something did not
+    work, with nothing before it naming a step, a recovery, a question or a plan (None: none)."""
+    for j in range(begin, stop):
+        if out[j].message != out[begin].message:
+            return None
+        if matched[j] & (ACTED | DONE | {"recovered_again", "resolved_now", "question", "plan", "status_update"}):
+            return None
+        if matched[j] & failed:
+            return j
+    return None
 
 
 def _fixers(out: list[Sentence], matched: list[frozenset[str]], opener: str) -> frozenset[str]:
@@ -319,7 +364,11 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         best: Picked | None = None
         for i in range(len(found)):
             picked = sure(kind, i)
-            if kind == "fix" and picked is not None and _told_failing(found, i):
+            if (
+                kind == "fix"
+                and picked is not None
+                and (_told_failing(found, i) or "reply_failed" in found[i].features)
+            ):
                 continue
             if picked is not None and (best is None or picked.score >= best.score):
                 best = picked  # the later of equals
@@ -332,6 +381,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         setattr(reading, kind, best)
     keep = models.heads.get("attempt", NEVER).keep
     replies = _next_message_starts(found)
+    answers = _answered(found, [s.features for s in found])
     for i, s in enumerate(found):
         if len(reading.attempts) >= keep:
             break
@@ -340,6 +390,8 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         if picked is not None:
             if picked.follow is None:
                 picked.follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
+            if picked.follow is None and not s.features & {"failed_outcome", "said_failed"}:
+                picked.follow = answers.get(i)  # "still seeing it", the next message's
             reading.attempts.append(picked)
     return reading
 

@@ -1,0 +1,70 @@
+"""The offline drafter on a step and the reply that says how it went (issue 23): "I restarted the
+runner." answered "Still seeing the same error" is a failed attempt, quoted with the reply, and
+never the fix; a reply that says it worked, or only that someone is still looking, is no failed
+attempt. Measured on real conversations by bench/reading_eval_conversations.py."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.drafting.rules import OfflineDrafter
+from bot.models import TimelineEntry
+
+T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def draft(*messages: tuple[str, str]):  # (author, text)
+    timeline = [
+        TimelineEntry(author=a, text=t, at=T0 + timedelta(minutes=i), message_ts=f"1772442{i:03d}.000100")
+        for i, (a, t) in enumerate(messages)
+    ]
+    return OfflineDrafter().answer(timeline, [])
+
+
+@pytest.mark.parametrize(
+    ("step", "reply", "action"),
+    [
+        ("I restarted the deploy runner. Can you check now?", "Still seeing the same error",
+         "I restarted the deploy runner"),
+        ("I restarted the web server.", "Hm. Still down for me", "I restarted the web server"),
+    ],
+)  # fmt: skip
+def test_a_step_the_next_message_says_did_not_work_is_a_failed_attempt(step: str, reply: str, action: str) -> None:
+    result = draft(("ana", "The docs site serves 404s since 9:00"), ("ben", step), ("ana", reply))
+    assert [(a.action, a.why_it_failed) for a in result.failed_attempts] == [(action, reply.split(". ")[-1])]
+    assert [q.author for q in result.failed_attempts[0].quotes] == ["ben", "ana"]
+
+
+@pytest.mark.parametrize(
+    "reply", ["Still seeing the same error", "Thanks. Still getting 404s on every page", "Hm. That didn't help"]
+)
+def test_a_step_the_next_message_says_did_not_work_is_no_fix(reply: str) -> None:
+    result = draft(
+        ("ana", "The docs site serves 404s since 9:00"),
+        ("ben", "Flushed the CDN cache for the docs site."),
+        ("ana", reply),
+    )
+    assert result.resolution is None
+
+
+def test_the_fix_after_a_step_that_did_not_work_is_the_later_one() -> None:
+    result = draft(
+        ("ana", "The docs site serves 404s since 9:00"),
+        ("ben", "I restarted the web server."),
+        ("ana", "Hm. Still down for me"),
+        ("ben", "Renewed the expired certificate, the site is back up"),
+    )
+    assert [a.action for a in result.failed_attempts] == ["I restarted the web server"]
+    assert result.resolution is not None and "Renewed the expired certificate" in result.resolution.text
+
+
+@pytest.mark.parametrize("reply", ["That worked, thanks!", "Still investigating on our side", "ok"])
+def test_a_step_the_reply_does_not_say_failed_is_no_failed_attempt(reply: str) -> None:
+    result = draft(
+        ("ana", "The docs site serves 404s since 9:00"),
+        ("ben", "Flushed the CDN cache for the docs site."),
+        ("ana", reply),
+    )
+    assert result.failed_attempts == []
