@@ -199,3 +199,10 @@ def test_what_picks_out_the_things_acted_on_a_chain_of_effects_a_relapse_or_a_pa
     # the same steps told as steps whose outcome was a failure are attempts
     assert attempts_in("We removed the stuck orders, which did not help.")
     assert attempts_in("We pushed a fix in an attempt to restore service. This did not help.")
+
+
+def test_nothing_helped_said_after_the_steps_tells_they_did_not_work() -> None:
+    [attempt] = attempts_in("We tried a few mitigations, including draining the queue, but nothing seemed to help.")
+    assert attempt["action"].startswith("We tried a few mitigations")
+    [attempt] = attempts_in("After an hour of restarting workers without any success, we moved the queue.")
+    assert "restarting workers" in attempt["action"]

@@ -79,7 +79,7 @@ WHY_SPLIT = re.compile(
 # "still" concedes a remainder, it does not say the action failed ("This succeeded in restarting block
 # production, but the node failed again": it worked, then something else failed)
 PARTLY_WORKED = re.compile(
-    r"\b(?:(?:seems?|seemed|appears?|appeared) to (?:catch|fix|help|work|resolve|improve|solve|clear)\w*|"
+    r"\b(?:(?<!nothing )(?<!none )(?:seems?|seemed|appears?|appeared) to (?:catch|fix|help|work|resolve|improve|solve|clear)\w*|"
     r"helped|improved|mostly|partially|partly|largely|succeed(?:s|ed)? in|(?:is|was|were) successful in|"
     r"(?:it|this|that|which) (?:also |first |initially )?worked)\b",
     re.I,
@@ -158,8 +158,8 @@ QUOTED = re.compile(r"(?:^|\s)>\s")
 
 # A failed outcome said in other words than DID_NOT_WORK's, each a kind rather than one report's
 # phrase: the trouble still there ("the issue still persists"), no effect ("it was a no-op", "was
-# not successful", "did not change the outcome"), turned down ("responds to the report as "invalid"",
-# "closes #12 as won't fix"). Read by the postmortem reader only (an action must
+# not successful", "did not change the outcome", "but nothing seemed to help", "without any success"),
+# turned down ("responds to the report as "invalid"", "closes #12 as won't fix"). Read by the postmortem reader only (an action must
 # be told before it, or the entry before names one); the shared DID_NOT_WORK stays as the sentence
 # model was fitted on it. Measured and left out (fold A, one organisation out, each a wrong line by
 # the document labels): the same error met again ("runs into same error"), "is blocked by/on", a
@@ -167,6 +167,7 @@ QUOTED = re.compile(r"(?:^|\s)>\s")
 _OTHERWISE = (
     r"still (?:persist|recur|re-?occur)\w*|"
     r"(?:was|is|were|are|it's|proved|turned out to be) (?:a |effectively a |just a )?no-?op|"
+    r"nothing (?:seemed to |appeared to |we tried )?(?:help|work|fix|chang)\w*|without any (?:success|effect|luck)|"
     r"(?:was|were|is|are) not successful|"
     r"(?:did|does) ?n[o']t change (?:anything|much|the (?:situation|outcome|result|behaviou?r|symptoms?))|"
     r"(?:reject(?:s|ed)|refus(?:es|ed)|clos(?:es|ed)|answer(?:s|ed)|respon(?:ds?|ded|se)|mark(?:s|ed)) "
