@@ -8,6 +8,7 @@ database, cloned from a migrated template, so tests never see each other's rows.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import shutil
@@ -44,6 +45,31 @@ def with_database(dsn: str, name: str) -> str:
     return urlunsplit(parts._replace(path="/" + name))
 
 
+@pytest.fixture(scope="session", autouse=True)
+async def nothing_left_unretrieved() -> AsyncIterator[None]:
+    """The session fails if any test or fixture leaves a future or task whose exception nobody
+    retrieved (asyncio logs them only when they are collected, often at interpreter exit, after
+    the report: "Future exception was never retrieved")."""
+    loop = asyncio.get_running_loop()
+    previous = loop.get_exception_handler()
+    stray: list[str] = []
+
+    def record(loop: asyncio.AbstractEventLoop, context: dict[str, object]) -> None:
+        if "never retrieved" in str(context.get("message", "")):
+            made = context.get("future") or context.get("task")
+            stray.append(f"{context['message']}: {made!r}, while {os.environ.get('PYTEST_CURRENT_TEST', '?')}")
+        if previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(record)
+    yield
+    gc.collect()  # what is left unreferenced is logged now, not at exit
+    loop.set_exception_handler(previous)
+    assert stray == [], stray
+
+
 @pytest.fixture(scope="session")
 def admin_dsn() -> Iterator[str]:
     url = os.environ.get("TEST_DATABASE_URL")
@@ -62,7 +88,12 @@ def admin_dsn() -> Iterator[str]:
 
 
 async def _admin(dsn: str) -> asyncpg.Connection:
-    return await asyncpg.connect(dsn)
+    """The fixtures' own connection. Without TLS negotiation unless the DSN asks for it (a test
+    server is local): asyncpg's `prefer` mode sends an SSLRequest first, and a connect cancelled
+    while it waits for the answer leaves that answer's future failed and never retrieved. The
+    clones' connects are cancelled so when a synchronous test holds the event loop past their
+    timeout; the stray future was logged at interpreter exit."""
+    return await asyncpg.connect(dsn, ssl=None if "sslmode" in urlsplit(dsn).query else False)
 
 
 @pytest.fixture(scope="session")
@@ -73,7 +104,7 @@ async def template_database(admin_dsn: str) -> AsyncIterator[str]:
         await conn.execute(f'CREATE DATABASE "{name}"')
     finally:
         await conn.close()
-    target = await asyncpg.connect(with_database(admin_dsn, name))
+    target = await _admin(with_database(admin_dsn, name))
     try:
         await apply_migrations(target, MIGRATIONS)
     finally:
@@ -222,7 +253,7 @@ async def vector_admin_dsn(admin_dsn: str) -> AsyncIterator[str]:
 @pytest.fixture(scope="session")
 async def vector_template_database(vector_admin_dsn: str) -> AsyncIterator[str]:
     name = await _fresh_database(vector_admin_dsn, None)
-    target = await asyncpg.connect(with_database(vector_admin_dsn, name))
+    target = await _admin(with_database(vector_admin_dsn, name))
     try:
         await apply_migrations(target, MIGRATIONS)
     finally:
