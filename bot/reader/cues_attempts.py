@@ -149,9 +149,10 @@ QUALIFIES = re.compile(r"(?<![,;(])\s(?:that|which|who)\b\s*$", re.I)
 # someone is said to act: a responder, an explicit try, or a step done by hand
 RESPONDER_STEP = re.compile(WE_TRIED.pattern + r"|\b(?:manual(?:ly)?|by hand|forc(?:e|ed|ibly))\b", re.I)
 # "Jun 04 14:51:36 db1 systemd[1]: postgresql.service: Can't open PID file": a log the system wrote,
-# pasted into the report, not a step someone took
+# pasted into the report, not a step someone took (the name before "[pid]:" bounded: linear in the text)
 LOG_LINE = re.compile(
-    r"\b[\w.@-]+\[\d{1,7}\]:\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) +\d{1,2} \d\d:\d\d:\d\d\b", re.I
+    r"\b[\w.@-]{1,60}\[\d{1,7}\]:\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) +\d{1,2} \d\d:\d\d:\d\d\b",
+    re.I,
 )
 # "> The following subscriptions have been canceled": a quoted email or chat line begins
 QUOTED = re.compile(r"(?:^|\s)>\s")
