@@ -11,6 +11,8 @@ import pytest
 
 from bot.drafting.rules import OfflineDrafter
 from bot.models import TimelineEntry
+from bot.reader import conversation
+from bot.reader.sentences import Head, SentenceModel
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -68,3 +70,28 @@ def test_a_step_the_reply_does_not_say_failed_is_no_failed_attempt(reply: str) -
         ("ana", reply),
     )
     assert result.failed_attempts == []
+
+
+@pytest.mark.parametrize(
+    "channel",
+    [
+        # the step says itself it worked; "Again, …" opens a new remark, not an outcome
+        [("ana", "Celery jobs are stuck in the queue"),
+         ("ben", "I stopped everything, including rabbit. And restarted and it worked OK."),
+         ("ben", "Again, slightly concerned about Flower messing up the events")],
+        # a step doubted or said as what cannot be done is no step taken
+        [("ana", "Jobs have been queued since noon"),
+         ("ben", "The backlog on that job probably cannot be cleared for another six hours."),
+         ("ana", "Hm. Still pending here")],
+    ],
+)  # fmt: skip
+def test_a_reply_after_what_was_no_step_taken_or_a_step_that_worked_is_no_failed_attempt(
+    channel: list[tuple[str, str]],
+) -> None:
+    # whatever weight a fit gives the reply (heads that read nothing else: a fold-B fit drafted both)
+    trusting = SentenceModel({"attempt": Head(-5.0, {"reply_failed": 10.0}, threshold=0.8, keep=20)}, "test")
+    conversation.use_models(trusting)
+    try:
+        assert draft(*channel).failed_attempts == []
+    finally:
+        conversation.use_models(None)

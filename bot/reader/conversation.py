@@ -22,10 +22,9 @@ action said just before it; a step the same message then says did not work, what
 what someone "tried" without saying it worked is no fix); every attempt over its threshold is an attempt, never a part that did not do its job nor
 work done before the incident (bot/reader/cues_conversation.py). The thread's structure tells
 attempts too: a suggestion ("could you try restarting them now?") answered in the next message, by
-someone else, with a failure ("hm, still doesnt work") is a failed attempt; a step told and then said
-not to work, later in its message or at the opening of the next one ("I restarted the runner." …
-"Still seeing the same error"), carries `reply_failed`, which opens the attempt gate (the heads
-weigh it) and makes the step no fix. Only what a cue word
+someone else, with a failure ("hm, still doesnt work") is a failed attempt; a step told, then said not
+to work later in its message or at the next one's opening ("I restarted it." … "Still seeing the same
+error"), carries `reply_failed` (`_answered`): it opens the attempt gate and the step is no fix. Only what a cue word
 opens for is scored: a gate learned from words (trained on fold A's sentence labels too) drafted
 more wrong than right one organisation out and was removed (docs/BENCHMARKS.md, issue 23).
 
@@ -74,7 +73,11 @@ SAYS = {
 FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "prev_failed", "reply_failed"})
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
-NOT_TOLD = frozenset({"question", "plan", "me_too", "template"})  # a step asked, planned or someone else's
+# a step asked, planned, doubted, someone else's, or that says itself it worked ("and restarted and it worked OK")
+NOT_A_STEP = frozenset(
+    {"question", "plan", "me_too", "template", "hedge", "how_fixed", "resolved_now", "recovered_again"}
+)
+REPLY_FAILED = {"failed_outcome", "said_failed"}  # what a reply says of the step before it ("still seeing it")
 REPLY_OPENS = 2  # sentences: where a reply says "still failing" of the step before it
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
@@ -85,6 +88,7 @@ _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORE
 # after "...", a number ("the update from 1. is broken") or an abbreviation ("w.r.t. cleanup")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(@#\[])|(?<=[A-Za-z]{2}[.!?])\s+(?=[a-z])")
 _DOT = "\x00"
+_AGAIN_ONLY = re.compile(r"\W*again\b", re.IGNORECASE)  # "Again, slightly concerned about …": no outcome
 _BARE_STATE = re.compile(r"^\W*(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
 
 
@@ -235,30 +239,27 @@ def _answered(out: list[Sentence], matched: list[frozenset[str]]) -> dict[int, i
     starts = [i for i in range(len(out)) if i == 0 or out[i - 1].message != out[i].message]
     for k, start in enumerate(starts):
         end = starts[k + 1] if k + 1 < len(starts) else len(out)
-        steps = [i for i in range(start, end) if matched[i] & (ACTED | DONE) and not matched[i] & NOT_TOLD]
+        steps = [i for i in range(start, end) if matched[i] & (ACTED | DONE) and not matched[i] & NOT_A_STEP]
         if not steps:
             continue
         failure = _says_failed(out, matched, steps[-1] + 1, end, {"failed_outcome"})
         if failure is None and end < len(out) and out[end].message == out[start].message + 1:
-            failure = _says_failed(
-                out, matched, end, min(len(out), end + REPLY_OPENS), {"failed_outcome", "said_failed"}
-            )
+            failure = _says_failed(out, matched, end, min(len(out), end + REPLY_OPENS), REPLY_FAILED)
         if failure is not None:
             found[steps[-1]] = failure
     return found
 
 
 def _says_failed(
-    out: list[Sentence], matched: list[frozenset[str]], begin: int, stop: int, failed: frozenset[str] | set[str]
+    out: list[Sentence], cues: list[frozenset[str]], begin: int, stop: int, failed: set[str]
 ) -> int | None:
-    """The first sentence from `begin` (to `stop`, in `begin`'s message) that says something did not
-    work, with nothing before it naming a step, a recovery, a question or a plan (None: none)."""
+    """The first sentence of `begin`'s message from it to `stop` that says a failure, none before a step or recovery."""
     for j in range(begin, stop):
         if out[j].message != out[begin].message:
             return None
-        if matched[j] & (ACTED | DONE | {"recovered_again", "resolved_now", "question", "plan", "status_update"}):
+        if cues[j] & (ACTED | DONE | {"recovered_again", "resolved_now", "question", "plan", "status_update"}):
             return None
-        if matched[j] & failed:
+        if cues[j] & failed and ("failed_outcome" in cues[j] or not _AGAIN_ONLY.match(out[j].text)):
             return j
     return None
 
