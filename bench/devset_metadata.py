@@ -7,7 +7,7 @@ tuning set, not a measure (fold B's totals are the measure).
     .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out] [--misses] [--lines]
     .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines]   # the same on fold A
 
-Two batches: "tuning" (51 reports from 10 sources; the rules were chosen on them) and "held-out" (20 more
+Two batches: "tuning" (49 reports from 9 sources; the rules were chosen on them; drand's two left when r23-collect put drand in fold A) and "held-out" (20 more
 reports of 5 of those sources, drawn and labelled after the first change landed, read once to see how far it
 carries). `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
