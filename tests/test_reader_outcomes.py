@@ -206,3 +206,20 @@ def test_nothing_helped_said_after_the_steps_tells_they_did_not_work() -> None:
     assert attempt["action"].startswith("We tried a few mitigations")
     [attempt] = attempts_in("After an hour of restarting workers without any success, we moved the queue.")
     assert "restarting workers" in attempt["action"]
+
+
+def test_a_step_taken_against_the_trouble_that_made_new_trouble_is_a_failed_attempt() -> None:
+    [attempt] = attempts_in(
+        "To fix this we increased the parallel processing of the status messages, which in turn led to "
+        "a lot of builds not finishing visibly."
+    )
+    assert attempt["action"] == "To fix this we increased the parallel processing of the status messages"
+    assert attempt["why_it_failed"].startswith("which in turn led to a lot of builds not finishing")
+    [attempt] = attempts_in(
+        "We scaled the API cluster to account for this increase in requests. "
+        "This caused database connection limits to be reached within the hour."
+    )
+    assert attempt["why_it_failed"].startswith("This caused database connection limits")
+    # the trouble it was taken against is not trouble it made; a change with no remedy named may be the trigger
+    assert attempts_in("To fix the issue caused by the crash, we restarted the pods.") == []
+    assert attempts_in("We deployed the new cache layer, which caused errors for an hour.") == []

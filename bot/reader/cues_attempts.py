@@ -154,6 +154,24 @@ LOG_LINE = re.compile(
     r"\b[\w.@-]{1,60}\[\d{1,7}\]:\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) +\d{1,2} \d\d:\d\d:\d\d\b",
     re.I,
 )
+# "To fix this we increased the parallel processing, which in turn led to builds not finishing", "We scaled
+# the API cluster to account for this increase in requests, but the workers led to connection limits being
+# reached": a step taken against the trouble (named: "this", "the increase") that made new trouble
+REMEDY = re.compile(
+    r"\b(?:to|in order to|in an (?:effort|attempt) to)\s+(?:fix|mitigate|handle|address|resolve|stop|reduce|account for|"
+    r"deal with|work around|alleviate|counter|cope with|absorb|relieve|keep up with)\s+(?:this|that|it|these|those|"
+    r"the (?:\w+ ){0,2}?(?:issue|problem|outage|load|increase|errors?|spikes?|traffic|backlog|incident|failures?))\b",
+    re.I,
+)
+CONSEQUENCE = re.compile(
+    r"\b(?:(?:in turn )?(?:led|leads) to|resulted in|resulting in|caused(?! by)|causing|made (?:it|things|matters) worse)\b",
+    re.I,
+)
+TROUBLE_MADE = re.compile(
+    r"\b(?:error\w*|fail\w*|crash\w*|down|outage|broke\w*|worse|degrad\w*|time ?outs?|timing out|locked out|"
+    r"not (?:finishing|completing|working|loading|starting)|limits? (?:being |to be |were |was )?(?:reached|exceeded|hit))\b",
+    re.I,
+)
 # "> The following subscriptions have been canceled": a quoted email or chat line begins
 QUOTED = re.compile(r"(?:^|\s)>\s")
 

@@ -22,6 +22,7 @@ from bot.reader.cues_attempts import (
     AUTOMATIC,
     BEFORE_THE_INCIDENT,
     CLAUSE,
+    CONSEQUENCE,
     EXPLICIT_TRY,
     FAILED_OUTCOME,
     FAILS_BECAUSE,
@@ -36,12 +37,14 @@ from bot.reader.cues_attempts import (
     QUALIFIES,
     QUOTED,
     REFERS_BACK,
+    REMEDY,
     REPEATED,
     REPORTS_A_STATE,
     RESPONDER_STEP,
     SENTENCE,
     TESTING_IT,
     TRIGGERED_IT,
+    TROUBLE_MADE,
     WE_TRIED,
     WHY_SPLIT,
 )
@@ -186,10 +189,35 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
             told.add(later)
             found.append({"action": plain(clause).rstrip(" ,;:."), "why_it_failed": plain(clauses[later]).rstrip(" .")})
             continue
-        attempt = _attempt(clause)
+        attempt = _attempt(clause) or _made_it_worse(clauses, i)
         if attempt is not None:
             found.append(attempt)
     return [a for a in found if _one_attempt(a)]
+
+
+_JOINED = re.compile(r"[,;]?\s*(?:\b(?:which|and|but|that|this|so)\b\s*)*$", re.I)
+
+
+def _made_it_worse(clauses: list[str], i: int) -> dict[str, str] | None:
+    """ "To fix this we increased the parallel processing, which in turn led to builds not finishing":
+    a responder's step taken against the trouble (REMEDY names it: "this", "the increase") whose
+    consequence, told after it in the same sentence or in the next one that refers back, is trouble."""
+    clause = clauses[i]
+    remedy = REMEDY.search(clause)
+    if remedy is None or not (WE_TRIED.search(clause) and TRIED.search(clause)) or CRITIQUE.search(clause):
+        return None
+    after = clause[remedy.end() :]
+    if (made := CONSEQUENCE.search(after)) and TROUBLE_MADE.search(after[made.end() :]):
+        head = clause[: remedy.end() + made.start()]
+        tail = max(len(head) - 40, 0)  # ", which in turn led to …": the why begins with its "which" (a bounded look)
+        cut = tail + _JOINED.search(head[tail:]).start()
+        return {"action": plain(head[:cut]).rstrip(" ,;:."), "why_it_failed": plain(clause[cut:]).strip(" ,;.")}
+    told = clauses[i + 1] if i + 1 < len(clauses) else ""
+    if not (ANAPHOR.match(told) or REFERS_BACK.match(told)) or not (made := CONSEQUENCE.search(told)):
+        return None
+    if not TROUBLE_MADE.search(told[made.end() :]):
+        return None
+    return {"action": plain(clause).rstrip(" ,;:."), "why_it_failed": plain(told).rstrip(" .")}
 
 
 # how many sentences after an explicit attempt its failure may be told, the ones between explaining
