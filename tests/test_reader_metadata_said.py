@@ -49,6 +49,7 @@ from tests.test_reader_metadata import imported
         "All funds were safe.",
         "We know it hasn't been exploited on any installation.",
         "app.example.io is not available",
+        "* `docs.example.io` is not available",
         # how long, said around the figure
         "The service saw 13 minutes of intermittent downtime.",
         "The API failed intermittently over a 32-minute period.",
@@ -120,6 +121,7 @@ def test_that_the_cause_is_still_looked_for_is_no_cause(cause: str, kept: str) -
         "The incident was caused by an expired certificate.",
         "Root cause: the sync service read the genesis time before it was set",
         "We raised the rate limit to 100 requests per second.",
+        "Investigation starts after a user reported that example.org was down.",
     ],
 )
 def test_a_cause_or_fix_near_these_words_is_not_metadata(line: str) -> None:

@@ -403,7 +403,9 @@ METADATA_SAID = re.compile(
     r"severely )?(?:affected|impacted|disrupted)\b(?! by\b)|"
     r"\b(?:all |user |customer )?(?:funds|assets) (?:were|are|was|is|remain(?:ed)?) (?:\w+ly )?(?:safe|secure|intact)\b|"
     r"\b(?:has|have|had|was|were)(?:n't| not| never)(?: yet| ever)? been (?:exploited|breached|abused)\b|"
-    r"(?:^|\s)`?(?:[\w-]+\.)+[a-z]{2,}`? (?:is|are|was|were) (?:not available|unavailable|not reachable|unreachable|"
+    # a host as the subject of the line ("* app.example.io is not available"), not one a report names ("Investigation
+    # starts after a user reported that mybinder.org was down" tells how it was found)
+    r"^[\W_]{0,4}`?(?:[\w-]+\.)+[a-z]{2,}`? (?:is|are|was|were) (?:not available|unavailable|not reachable|unreachable|"
     r"inaccessible|down)\b(?![^.]{0,80}\b(?:because|due to|caused|since|after)\b)|"
     r"(?<![\d.,])\d+(?:[.,]\d+)?\s*"
     + _UNIT
