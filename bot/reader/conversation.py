@@ -24,7 +24,7 @@ work done before the incident (bot/reader/cues_conversation.py). The thread's st
 attempts too: a suggestion ("could you try restarting them now?") answered in the next message, by
 someone else, with a failure ("hm, still doesnt work") is a failed attempt; a step told, then said not
 to work later in its message or at the next one's opening ("I restarted it." … "Still seeing the same
-error"), carries `reply_failed` (`_answered`): it opens the attempt gate and the step is no fix. Only what a cue word
+error"), carries `reply_failed` (bot/reader/conversation_replies.py): it opens the attempt gate and the step is no fix. Only what a cue word
 opens for is scored: a gate learned from words (trained on fold A's sentence labels too) drafted
 more wrong than right one organisation out and was removed (docs/BENCHMARKS.md, issue 23).
 
@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
+from bot.reader.conversation_replies import answered_by_reply
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED, SAID_TRIED
@@ -73,12 +74,6 @@ SAYS = {
 FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "prev_failed", "reply_failed"})
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
-# a step asked, planned, doubted, someone else's, or that says itself it worked ("and restarted and it worked OK")
-NOT_A_STEP = frozenset(
-    {"question", "plan", "me_too", "template", "hedge", "how_fixed", "resolved_now", "recovered_again"}
-)
-REPLY_FAILED = {"failed_outcome", "said_failed"}  # what a reply says of the step before it ("still seeing it")
-REPLY_OPENS = 2  # sentences: where a reply says "still failing" of the step before it
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
 _CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
@@ -88,7 +83,6 @@ _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORE
 # after "...", a number ("the update from 1. is broken") or an abbreviation ("w.r.t. cleanup")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(@#\[])|(?<=[A-Za-z]{2}[.!?])\s+(?=[a-z])")
 _DOT = "\x00"
-_AGAIN_ONLY = re.compile(r"\W*again\b", re.IGNORECASE)  # "Again, slightly concerned about …": no outcome
 _BARE_STATE = re.compile(r"^\W*(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
 
 
@@ -175,7 +169,7 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
     matched = [cues_of(s.text) for s in out]
     last = max(1, len(messages) - 1)
     fixers = _fixers(out, matched, opener)
-    answered = _answered(out, matched)
+    answered = answered_by_reply(out, matched, ACTED | DONE)
     for i, s in enumerate(out):
         f = set(matched[i])
         # one feature for "it was done", however said: a way of saying it the tuning fold lacks
@@ -228,40 +222,6 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
             f.add("first*tried")
         s.features = frozenset(f)
     return out
-
-
-def _answered(out: list[Sentence], matched: list[frozenset[str]]) -> dict[int, int]:
-    """{a step told: the sentence after it that says it did not work}: "Reverted the last two revisions.
-    I don't think the reversions worked.", or "I restarted the runner." answered "still seeing the same
-    error" (the next message opens with it, `REPLY_OPENS`). Only a message's last told step, nothing
-    between naming a step, a recovery or a plan: the thread's order, not the step's words. Linear."""
-    found: dict[int, int] = {}
-    starts = [i for i in range(len(out)) if i == 0 or out[i - 1].message != out[i].message]
-    for k, start in enumerate(starts):
-        end = starts[k + 1] if k + 1 < len(starts) else len(out)
-        steps = [i for i in range(start, end) if matched[i] & (ACTED | DONE) and not matched[i] & NOT_A_STEP]
-        if not steps:
-            continue
-        failure = _says_failed(out, matched, steps[-1] + 1, end, {"failed_outcome"})
-        if failure is None and end < len(out) and out[end].message == out[start].message + 1:
-            failure = _says_failed(out, matched, end, min(len(out), end + REPLY_OPENS), REPLY_FAILED)
-        if failure is not None:
-            found[steps[-1]] = failure
-    return found
-
-
-def _says_failed(
-    out: list[Sentence], cues: list[frozenset[str]], begin: int, stop: int, failed: set[str]
-) -> int | None:
-    """The first sentence of `begin`'s message from it to `stop` that says a failure, none before a step or recovery."""
-    for j in range(begin, stop):
-        if out[j].message != out[begin].message:
-            return None
-        if cues[j] & (ACTED | DONE | {"recovered_again", "resolved_now", "question", "plan", "status_update"}):
-            return None
-        if cues[j] & failed and ("failed_outcome" in cues[j] or not _AGAIN_ONLY.match(out[j].text)):
-            return j
-    return None
 
 
 def _fixers(out: list[Sentence], matched: list[frozenset[str]], opener: str) -> frozenset[str]:
@@ -382,7 +342,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         setattr(reading, kind, best)
     keep = models.heads.get("attempt", NEVER).keep
     replies = _next_message_starts(found)
-    answers = _answered(found, [s.features for s in found])
+    answers = answered_by_reply(found, [s.features for s in found], ACTED | DONE)
     for i, s in enumerate(found):
         if len(reading.attempts) >= keep:
             break
