@@ -95,3 +95,17 @@ def test_a_reply_after_what_was_no_step_taken_or_a_step_that_worked_is_no_failed
         assert draft(*channel).failed_attempts == []
     finally:
         conversation.use_models(None)
+
+
+@pytest.mark.parametrize(
+    ("asked", "reply", "action"),
+    [
+        ("Did you try clearing the cache?", "Yes, no change", "Clearing the cache"),
+        ("Have you tried restarting the runner?", "yep, didn't help", "Restarting the runner"),
+    ],
+)
+def test_a_question_whether_a_step_was_tried_answered_yes_no_change_is_the_step_that_failed(
+    asked: str, reply: str, action: str
+) -> None:
+    result = draft(("ana", "The build is stuck since 9:00"), ("ben", asked), ("ana", reply))
+    assert [(a.action, a.why_it_failed) for a in result.failed_attempts] == [(action, reply[0].upper() + reply[1:])]

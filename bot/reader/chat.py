@@ -140,7 +140,9 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
 
 
 _ASKED = re.compile(
-    r"^(?:(?:@\w+[,:]?|please|could|can|would|will|you|maybe|just|try(?: to)?|and|then|simply|should)\s+)+", re.I
+    r"^(?:(?:@\w+[,:]?|please|could|can|would|will|did|have|you|maybe|just|tr(?:y|ied)(?: to)?|and|then|simply|"
+    r"should)\s+)+",
+    re.I,
 )
 
 
