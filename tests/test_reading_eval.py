@@ -4,17 +4,48 @@ second reader (the drafter on conversations) plugs in as a function of the fold.
 from __future__ import annotations
 
 import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
+
+from bench import reading_eval
 from bench.reading_eval import FIELDS, FOLDS, ONE_OUT, importer_scores, main, run, table
 from bot.config import PROJECT_ROOT
 from bot.importer.scoring import Ratio, load_truth
 
+CORPUS = PROJECT_ROOT / "eval" / "postmortems"
 
-def test_the_importer_is_scored_on_every_field_for_both_folds(capsys) -> None:
+
+@pytest.fixture
+def small_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """eval/postmortems cut to its first three incident reports and first non-incident of each
+    fold: the scoring is what is checked here, and reading all 460 reports took ~20 s (their
+    figures are the bench's, docs/BENCHMARKS.md)."""
+    lines = (CORPUS / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+    kept, taken = [], {}
+    for line in lines:
+        label = json.loads(line)
+        kind = (label.get("fold") or "A", bool(label.get("not_an_incident")))
+        if taken.get(kind, 0) < (1 if kind[1] else 3):
+            taken[kind] = taken.get(kind, 0) + 1
+            kept.append(line)
+            (tmp_path / label["file"]).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(CORPUS / label["file"], tmp_path / label["file"])
+    (tmp_path / "truth.jsonl").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    monkeypatch.setattr(reading_eval, "POSTMORTEMS", tmp_path)
+    reading_eval._importer_drafts.cache_clear()  # drafts of the whole corpus, or of another test's copy
+    yield tmp_path
+    reading_eval._importer_drafts.cache_clear()
+
+
+def test_the_importer_is_scored_on_every_field_for_both_folds(small_corpus: Path, capsys) -> None:
     assert main(["--json", "--quick"]) == 0  # without fold A one organisation out (minutes)
     figures = json.loads(capsys.readouterr().out)["importer (eval/postmortems)"]
     assert set(figures) == set(FOLDS)
-    truths = load_truth(PROJECT_ROOT / "eval" / "postmortems" / "truth.jsonl")
+    truths = load_truth(small_corpus / "truth.jsonl")
+    assert {(t.fold, t.not_an_incident) for t in truths} == {(f, n) for f in FOLDS for n in (False, True)}
     for fold in FOLDS:
         assert set(FIELDS) <= set(figures[fold])
         incidents = [t for t in truths if t.fold == fold and not t.not_an_incident]
@@ -22,7 +53,7 @@ def test_the_importer_is_scored_on_every_field_for_both_folds(capsys) -> None:
         assert figures[fold]["fix"]["total"] == sum(bool(t.fix_keywords) for t in incidents)
 
 
-def test_a_second_reader_plugs_in_as_a_function_of_the_fold() -> None:
+def test_a_second_reader_plugs_in_as_a_function_of_the_fold(small_corpus: Path) -> None:
     def drafter(fold: str) -> dict[str, Ratio]:
         return {"fix": Ratio(right=1, total=2 if fold == "A" else 4), "invented_attempts": Ratio(right=3, total=3)}
 
