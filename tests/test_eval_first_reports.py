@@ -4,6 +4,7 @@ conversation it led to, loadable by `incident-memory replay`."""
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import sys
@@ -22,12 +23,17 @@ REPORTS = EVAL / "first-reports" / "reports.jsonl"
 pytestmark = pytest.mark.skipif(not REPORTS.is_file(), reason="eval/first-reports is not in this checkout")
 
 
+@functools.cache
 def builder() -> ModuleType:
+    """bench/first_reports.py, loaded once. Its import of a document is remembered by (name,
+    text): a fold's build imports the same ~60 documents as the whole corpus's (the fold picks
+    cases, not memories), and reading them again was half of this file's time."""
     spec = importlib.util.spec_from_file_location("first_reports", PROJECT_ROOT / "bench" / "first_reports.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # its dataclasses look their module up
     spec.loader.exec_module(module)
+    module.imported = functools.cache(module.imported)
     return module
 
 
