@@ -49,18 +49,24 @@ DATA = Path(__file__).resolve().parent.parent / "bot" / "data" / "reader_sentenc
 HEADS = {"cause": "root_cause_keywords", "fix": "fix_keywords"}
 POLICIES = ("rules", "model", "rules_else_model", "model_else_rules", "both")
 EPOCHS = int(os.environ.get("FIT_EPOCHS", "8"))
-L2 = float(os.environ.get("FIT_L2", "1e-3"))
 RATE = 0.2
 PAIRS = os.environ.get("FIT_PAIRS", "0") == "1"  # word pairs as features
+
+
+def _per_head(name: str, default: str) -> dict[str, str]:
+    """An environment setting, one value for both heads ("1e-3") or per head ("cause=1e-3,fix=1e-2")."""
+    given = os.environ.get(name, default)
+    values = dict(p.split("=", 1) if "=" in p else (h, p) for p in given.split(",") for h in ("cause", "fix"))
+    return {h: values[h] for h in ("cause", "fix")}
+
+
 # which of a sentence's features each head is fitted on: "nonword" (cues, section, place, length),
 # "cross" (those and section × cue pairs), "words" (those of "nonword" and words). FIT_FEATURES: one
 # set for both heads, or per head ("cause=cross,fix=words"); the default is what ships.
-_SETS = os.environ.get("FIT_FEATURES", "cause=cross,fix=words")
-FEATURES = dict(p.split("=", 1) if "=" in p else (h, p) for p in _SETS.split(",") for h in ("cause", "fix"))
-FEATURES = {h: FEATURES[h] for h in ("cause", "fix")}
-MIN_ORGS = int(
-    os.environ.get("FIT_MIN_ORGS", "4")
-)  # a word counts only when sentences of two organisations or more hold it
+FEATURES = _per_head("FIT_FEATURES", "cause=cross,fix=words")
+L2 = {h: float(v) for h, v in _per_head("FIT_L2", "1e-3").items()}
+# a word counts only when sentences of this many organisations or more hold it
+MIN_ORGS = {h: int(v) for h, v in _per_head("FIT_MIN_ORGS", "4").items()}
 THRESHOLDS = [round(0.05 * i, 2) for i in range(2, 19)]
 WRONG_COST = 1.0  # precision first: a wrong field costs as much as a right one gains
 METADATA_COST = 10.0  # a metadata line stored as fix or cause: never
@@ -92,12 +98,12 @@ def fit_head(docs: list[Doc], head: str) -> Head:
         for feats, _ in cands:
             for f in feats:
                 orgs[f].add(truth.org or truth.file)
-    kept = {f for f, o in orgs.items() if len(o) >= MIN_ORGS or not f.startswith(("w:", "b:"))}
+    kept = {f for f, o in orgs.items() if len(o) >= MIN_ORGS[head] or not f.startswith(("w:", "b:"))}
     kept = {f for f in kept if PAIRS or not f.startswith("b:")}
     kept = {f for f in kept if FEATURES[head] == "words" or not f.startswith(("w:", "b:"))}
     kept = {f for f in kept if FEATURES[head] == "cross" or not f.startswith("x:")}
     rows = [([f for f in feats if f in kept], label(t, head, c.text)) for t, cands in docs for feats, c in cands]
-    return reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS, rate=RATE, l2=L2)
+    return reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS, rate=RATE, l2=L2[head])
 
 
 def field_outcome(truth: Truth, head: str, chosen: list[str]) -> str:
