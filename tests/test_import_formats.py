@@ -83,7 +83,7 @@ def test_a_google_docs_web_page_reads_its_title_style_bold_labels_and_flat_lists
 
 def test_a_word_file_reads_headings_by_style_lists_and_tables(tmp_path: Path) -> None:
     path = tmp_path / "search-outage.docx"
-    path.write_bytes(as_docx(POSTMORTEM))
+    path.write_bytes(as_docx(POSTMORTEM, template_styles=True))  # all of Word's styles, as Word saves them
     parsed = read(path)
     assert parsed.format == "Word document"
     [draft] = parsed.drafts
