@@ -58,10 +58,28 @@ def test_every_stored_write_up_is_a_cases_target_or_the_pdf_it_was_read_from() -
     assert {Path(p).stem + ".txt" for p in pdfs} <= targets
 
 
+def fewer_distractors(tmp_path: Path, kept: int = 6) -> Path:
+    """eval/ as `memories` reads it, its postmortems' truth.jsonl cut to the first `kept` incident
+    reports: every other postmortem is a distractor memory, and importing all ~430 of them was
+    nearly all of the test below (what it checks is the cases' own write-ups and alerts)."""
+    copy = tmp_path / "eval"
+    (copy / "postmortems").mkdir(parents=True)
+    (copy / "alerts").symlink_to(EVAL / "alerts")
+    lines = (EVAL / "postmortems" / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+    incidents = [line for line in lines if not json.loads(line)["not_an_incident"]][:kept]
+    (copy / "postmortems" / "truth.jsonl").write_text("\n".join(incidents) + "\n", encoding="utf-8")
+    for line in incidents:
+        name = json.loads(line)["file"]
+        (copy / "postmortems" / name).symlink_to(EVAL / "postmortems" / name)
+    return copy
+
+
 def test_the_replay_corpus_carries_the_alerts_with_the_signal_and_none_without(tmp_path: Path) -> None:
     module, found = bench(), cases()
     few = [c for c in found if c["org"] == "2i2c"][:3]
-    memories, lost = module.memories(EVAL, few)
+    assert all(c["target"].startswith("alerts/") for c in few)  # in the copy whatever its postmortems
+    memories, lost = module.memories(fewer_distractors(tmp_path), few)
+    assert len(memories) + len(lost) == len({c["target"] for c in few}) + 6  # the distractors were read too
     assert not set(lost) & {c["target"] for c in few}  # a few distractors import keeps nothing of
     keys = sorted({k for c in found for a in c["alerts"] for k in a["labels"]})
     module.write_corpus(tmp_path / "with", memories, [module.case_line(c, keys, True) for c in few])
