@@ -166,3 +166,18 @@ def test_a_chain_halt_report_keeps_its_metadata_out_and_its_cause_and_fix_in() -
     ):
         assert said not in draft.root_cause
         assert said not in draft.resolution
+
+
+def test_the_sentence_models_candidates_keep_harm_said_in_words_and_the_fields_do_not() -> None:
+    # the shipped sentence model was fitted on candidates made without METADATA_SAID's cut: its inputs stay as
+    # they were (fold A one organisation out lost three causes when they changed); the stored fields lose it
+    from bot.importer.cause_fix import candidates_of
+
+    text = (
+        "# Relay outage\n\n## What happened\n\nImpacted users experienced 504 timeout responses in all regions.\n\n"
+        "## Root cause\n\nThe relay's disk filled up with logs. Impacted users experienced 504 timeout responses.\n"
+    )
+    assert any("experienced 504" in c.text for c in candidates_of(text, "relay.md"))
+    draft = imported(text)
+    assert "disk filled up" in draft.root_cause
+    assert "experienced" not in draft.root_cause

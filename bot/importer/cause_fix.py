@@ -119,7 +119,7 @@ def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list
     found += [(e.text, "timeline", f"timeline entry {e.when!r}") for e in entries]
     kept: list[tuple[str, str, str]] = []
     for text, kind, origin in found:  # each cut to the sentence cap before any pattern reads it
-        text = strip_metadata(text[:MAX_SENTENCE_CHARS])
+        text = strip_metadata(text[:MAX_SENTENCE_CHARS], in_words=False)  # as the model was fitted; fields cut later
         if len(text) >= 12:
             kept.append((text, kind, origin))
             if len(kept) >= MAX_CANDIDATES:

@@ -160,31 +160,33 @@ def is_metadata(sentence: str) -> bool:
 _FIGURE_CHARS = 1_000
 
 
-def _holds_a_figure(text: str) -> bool:
-    """A figure about the incident: how long, how many, who it hit."""
+def _holds_a_figure(text: str, in_words: bool = True) -> bool:
+    """A figure about the incident: how long, how many, who it hit (`in_words`: said in prose too, METADATA_SAID)."""
     text = text[:_FIGURE_CHARS]
     return bool(
         METADATA_FIGURE.search(text)
         or METADATA_IMPACT.search(text)
         or METADATA_SPAN.search(text)
         or METADATA_ESTIMATE.search(text)
-        or METADATA_SAID.search(text)
+        or (in_words and METADATA_SAID.search(text))
     )
 
 
 _MIN_CLAUSE_WORDS = 3  # what is left of a sentence once its figures are out: fewer words, nothing left
 
 
-def strip_metadata(sentence: str) -> str:
+def strip_metadata(sentence: str, in_words: bool = True) -> str:
     """`sentence` without what is metadata in it: "" for a metadata line; a sentence that holds a
     figure in a clause of its own ("we were the target of a DDoS attack, approximately 75Gbit/s in
-    size") keeps its other clauses."""
+    size") keeps its other clauses. `in_words=False`: harm and duration said in prose (METADATA_SAID)
+    stay, for the sentence model's candidates, which it was fitted on without that cut (the stored
+    fields lose them afterwards all the same: `without_metadata`)."""
     sentence = sentence.strip()
     if _is_metadata_line(sentence):
         return ""
-    if not _holds_a_figure(sentence):
+    if not _holds_a_figure(sentence, in_words):
         return sentence
-    kept = [c for c in METADATA_CLAUSE_BREAK.split(sentence) if c and not _holds_a_figure(c)]
+    kept = [c for c in METADATA_CLAUSE_BREAK.split(sentence) if c and not _holds_a_figure(c, in_words)]
     if sum(len(c.split()) for c in kept) < _MIN_CLAUSE_WORDS:
         return ""
     said = re.sub(r"[\s,;:—–-]+(?:but|and|or|so)?$", "", " ".join(kept).rstrip(" ,;:-—–."))  # no dangling "…, but"
