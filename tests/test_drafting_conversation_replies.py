@@ -5,24 +5,11 @@ attempt. Measured on real conversations by bench/reading_eval_conversations.py."
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 
-from bot.drafting.rules import OfflineDrafter
-from bot.models import TimelineEntry
 from bot.reader import conversation
 from bot.reader.sentences import Head, SentenceModel
-
-T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-def draft(*messages: tuple[str, str]):  # (author, text)
-    timeline = [
-        TimelineEntry(author=a, text=t, at=T0 + timedelta(minutes=i), message_ts=f"1772442{i:03d}.000100")
-        for i, (a, t) in enumerate(messages)
-    ]
-    return OfflineDrafter().answer(timeline, [])
+from tests.test_drafting_conversations import draft  # the same channel, drafted offline
 
 
 @pytest.mark.parametrize(
