@@ -100,6 +100,7 @@ class Sentence:
     message: int  # index of its message
     author: str
     features: frozenset[str] = frozenset()
+    reply: int | None = None  # the sentence that says this step did not work (`reply_failed`), if one does
 
 
 @dataclass(slots=True)
@@ -194,6 +195,7 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
             f.add("prev_failed")
         if i in answered:
             f.add("reply_failed")
+            s.reply = answered[i]
         f.add("reporter" if s.author == opener and not alone else "responder")
         if s.message == 0:
             f.add("first_msg")
@@ -342,7 +344,6 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         setattr(reading, kind, best)
     keep = models.heads.get("attempt", NEVER).keep
     replies = _next_message_starts(found)
-    answers = answered_by_reply(found, [s.features for s in found], ACTED | DONE)
     for i, s in enumerate(found):
         if len(reading.attempts) >= keep:
             break
@@ -352,7 +353,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
             if picked.follow is None:
                 picked.follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
             if picked.follow is None and not s.features & {"failed_outcome", "said_failed"}:
-                picked.follow = answers.get(i)  # "still seeing it", the next message's
+                picked.follow = s.reply  # "still seeing it", the next message's
             reading.attempts.append(picked)
     return reading
 
