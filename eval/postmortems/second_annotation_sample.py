@@ -1,0 +1,51 @@
+"""Draw the sample for the second annotation of failed attempts (SECOND_ANNOTATION.md).
+
+Prints the sampled file names in a seeded order that does not reveal the stratum, so the annotator
+reads each document without knowing whether its label holds a failed attempt. Reads only each
+label's fold, organisation, not_an_incident and whether failed_attempts is empty.
+
+    python3 eval/postmortems/second_annotation_sample.py            # file names, reading order
+    python3 eval/postmortems/second_annotation_sample.py --strata   # after annotating: with stratum
+"""
+
+import json
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+SEED = 20261223
+# (fold, stratum) -> how many reports; stratum "with" = the label holds >= 1 failed attempt.
+QUOTA = {("B", "with"): 18, ("B", "without"): 12, ("A", "with"): 10, ("A", "without"): 10}
+# Read separately (README's "calls a second reader may make differently"), not drawn.
+NAMED = ("allegro-2018-08-31", "drand-2024-02-23")
+HERE = Path(__file__).parent
+
+
+def draw() -> list[tuple[str, str, str]]:
+    labels = [json.loads(line) for line in (HERE / "truth.jsonl").open()]
+    rng = random.Random(SEED)
+    picked = []
+    for (fold, stratum), quota in QUOTA.items():
+        by_org = defaultdict(list)
+        for t in labels:
+            if t["fold"] != fold or t["not_an_incident"] or t["file"].startswith(NAMED):
+                continue
+            if ("with" if t["failed_attempts"] else "without") == stratum:
+                by_org[t["org"]].append(t["file"])
+        orgs = sorted(by_org)
+        rng.shuffle(orgs)
+        queues = {o: rng.sample(sorted(by_org[o]), len(by_org[o])) for o in orgs}
+        chosen = []
+        while len(chosen) < quota and any(queues.values()):
+            for o in orgs:  # one file per organisation in turn
+                if queues[o] and len(chosen) < quota:
+                    chosen.append(queues[o].pop(0))
+        picked += [(f, fold, stratum) for f in chosen]
+    rng.shuffle(picked)  # reading order: strata mixed
+    return picked
+
+
+if __name__ == "__main__":
+    for file, fold, stratum in draw():
+        print(file, fold, stratum) if "--strata" in sys.argv else print(file, fold)
