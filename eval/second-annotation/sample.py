@@ -1,11 +1,11 @@
-"""Draw the sample for the second annotation of failed attempts (SECOND_ANNOTATION.md).
+"""Draw the sample for the second annotation of failed attempts (README.md beside this file).
 
 Prints the sampled file names in a seeded order that does not reveal the stratum, so the annotator
 reads each document without knowing whether its label holds a failed attempt. Reads only each
 label's fold, organisation, not_an_incident and whether failed_attempts is empty.
 
-    python3 eval/postmortems/second_annotation_sample.py            # file names, reading order
-    python3 eval/postmortems/second_annotation_sample.py --strata   # after annotating: with stratum
+    python3 eval/second-annotation/sample.py            # file names, reading order
+    python3 eval/second-annotation/sample.py --strata   # after annotating: with stratum
 """
 
 import json
@@ -19,7 +19,7 @@ SEED = 20261223
 QUOTA = {("B", "with"): 18, ("B", "without"): 12, ("A", "with"): 10, ("A", "without"): 10}
 # Read separately (README's "calls a second reader may make differently"), not drawn.
 NAMED = ("allegro-2018-08-31", "drand-2024-02-23")
-HERE = Path(__file__).parent
+HERE = Path(__file__).parent.parent / "postmortems"
 
 
 def draw() -> list[tuple[str, str, str]]:
