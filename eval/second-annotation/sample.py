@@ -6,6 +6,7 @@ label's fold, organisation, not_an_incident and whether failed_attempts is empty
 
     python3 eval/second-annotation/sample.py            # file names, reading order
     python3 eval/second-annotation/sample.py --strata   # after annotating: with stratum
+    python3 eval/second-annotation/sample.py --extension  # fold B's extension only
 """
 
 import json
@@ -17,16 +18,19 @@ from pathlib import Path
 SEED = 20261223
 # (fold, stratum) -> how many reports; stratum "with" = the label holds >= 1 failed attempt.
 QUOTA = {("B", "with"): 18, ("B", "without"): 12, ("A", "with"): 10, ("A", "without"): 10}
+# Fold B extended after the first comparison (the same order's next reports: the shuffles do not
+# depend on the quotas, so the first draw is a subset): 9 more "with", 12 more "without".
+EXTENDED = {**QUOTA, ("B", "with"): 27, ("B", "without"): 24}
 # Read separately (README's "calls a second reader may make differently"), not drawn.
 NAMED = ("allegro-2018-08-31", "drand-2024-02-23")
 HERE = Path(__file__).parent.parent / "postmortems"
 
 
-def draw() -> list[tuple[str, str, str]]:
+def draw(quota: dict = QUOTA) -> list[tuple[str, str, str]]:
     labels = [json.loads(line) for line in (HERE / "truth.jsonl").open()]
     rng = random.Random(SEED)
     picked = []
-    for (fold, stratum), quota in QUOTA.items():
+    for (fold, stratum), wanted in quota.items():
         by_org = defaultdict(list)
         for t in labels:
             if t["fold"] != fold or t["not_an_incident"] or t["file"].startswith(NAMED):
@@ -37,9 +41,9 @@ def draw() -> list[tuple[str, str, str]]:
         rng.shuffle(orgs)
         queues = {o: rng.sample(sorted(by_org[o]), len(by_org[o])) for o in orgs}
         chosen = []
-        while len(chosen) < quota and any(queues.values()):
+        while len(chosen) < wanted and any(queues.values()):
             for o in orgs:  # one file per organisation in turn
-                if queues[o] and len(chosen) < quota:
+                if queues[o] and len(chosen) < wanted:
                     chosen.append(queues[o].pop(0))
         picked += [(f, fold, stratum) for f in chosen]
     rng.shuffle(picked)  # reading order: strata mixed
@@ -47,5 +51,7 @@ def draw() -> list[tuple[str, str, str]]:
 
 
 if __name__ == "__main__":
-    for file, fold, stratum in draw():
+    first = {f for f, _, _ in draw()}
+    picked = [p for p in draw(EXTENDED) if p[0] not in first] if "--extension" in sys.argv else draw()
+    for file, fold, stratum in picked:
         print(file, fold, stratum) if "--strata" in sys.argv else print(file, fold)
