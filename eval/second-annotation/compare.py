@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from sample import NAMED, draw
+from sample import EXTENDED, NAMED, draw
 
 HERE = Path(__file__).parent
 # Reports whose attempts ../postmortems/README.md discusses (read before the draw): not blind.
@@ -18,6 +18,9 @@ NOT_BLIND = (
     "python-discord-2021-07-11", "mezo-2026-07-02", "cheqd-v.4x-testnet-retrial", "artsy-2019-11-14",
     "artsy-2014-11-19", "cumulo-2026-07-23", "chia-2021-05-26", "yearn-2021-02-18", "travis-ci-2013-04-26",
     "torbox-2026-27-April", "kubernetes-test-infra-2019-02-05",
+    # fold B's extension
+    "decentraland-2022-09-08", "posthog-2025-10-21", "decentraland-2023-04-13", "posthog-2026-01-17",
+    "dddice-2023-01-20", "dddice-2023-02-15",
 )  # fmt: skip
 # (truth phrase, second annotator's quote): the same action.
 MATCHES = [
@@ -63,6 +66,24 @@ MATCHES = [
     ("we manually added even more instances", "we manually added even more instances"),
     ("we restarted our nodes", "we restarted our nodes"),
     ("abort the dkg and retry", "we decided to abort the dkg and retry"),
+    # fold B's extension
+    ("to fix the p2p communications on firefox", "a [patch](https://github.com/decentraland/comms3-transports/commit/622c7bf6fded83a746a309f33007d520a5c79b89) to fix the p2p communications on firefox was pushed"),
+    ("try to restart apache", "try to restart apache"),
+    ("planetscale plan is upgraded", "planetscale plan is upgraded"),
+    ("`maxusers` of **peer-ap1** was set to", "the `maxusers` of **peer-ap1** was set to ``0``"),
+    ("for the db changes was added and tested", "a [fix](https://github.com/decentraland/catalyst/commit/3f12deb2536bf6dab39ae7bcdfdfcacb1e71f803) for the db changes was added and tested on **peer-ap1**"),
+    ("rollback of **all the catalyst db** changes", "a catalyst tag version with a rollback of **all the catalyst db** changes was created and tested on **peer-ap1**"),
+    ("immediate rollback initiated", "immediate rollback initiated and completed"),
+    ("attempted the same remediation approach from october 21", "we initially attempted the same remediation approach from october 21"),
+    ("application memory increased", "application memory increased in attempt to alleviate oom errors"),
+    ("redis cache cleared", "redis cache cleared in attempt to free memory"),
+    ("restarted queue worker", "restarted queue worker"),
+    ("stop the migration", "stop the migration but the service doesn't recover"),
+    ("restart apache", "restart apache"),
+    ("attempted fix", "a new version (1.323.0) of the posthog sdk was released with an [attempted fix]"),
+    ("amended fix", "a new version (1.325.0) of the posthog sdk was released with an [amended fix]"),
+    ("new version (1.327.0)", "a new version (1.327.0) of the posthog sdk was released"),
+    ("new version (1.328.0)", "a new version (1.328.0) of the posthog sdk was released"),
 ]  # fmt: skip
 
 
@@ -70,13 +91,14 @@ def compare(truth_path: Path) -> dict:
     truth = {t["file"]: t for t in map(json.loads, truth_path.read_text(encoding="utf-8").splitlines())}
     second = {d["file"]: d for d in map(json.loads, (HERE / "attempts.jsonl").read_text().splitlines())}
     stratum = {f: (fold, s) for f, fold, s in draw()}
+    extension = {f: (fold, s) for f, fold, s in draw(EXTENDED) if f not in stratum}
     rows = {}
     for file, d in second.items():
         first = truth[file]["failed_attempts"]
         quotes = [a["quote"] for a in d["attempts"]]
         paired = {q for p, q in MATCHES if any(p == k for a in first for k in a["action_keywords"])}
         both = sum(any((p, q) in MATCHES for p in a["action_keywords"] for q in quotes) for a in first)
-        group = "named" if file.startswith(NAMED) else stratum[file][0]
+        group = "named" if file.startswith(NAMED) else "B+" if file in extension else stratum[file][0]
         rows[file] = {
             "group": group,
             "blind": not file.startswith(NOT_BLIND + NAMED),
@@ -105,11 +127,12 @@ def summary(rows: list[dict]) -> str:
 
 if __name__ == "__main__":
     rows = compare(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parent / "postmortems" / "truth.jsonl")
-    for group in ("B", "A", "named"):
+    groups = {"B": ("B",), "B extension": ("B+",), "B, all 51": ("B", "B+"), "A": ("A",), "named calls": ("named",)}
+    for name, members in groups.items():
         for label, keep in (("all", lambda r: True), ("blind only", lambda r: r["blind"])):
-            sel = [r for r in rows.values() if r["group"] == group and keep(r)]
-            if sel and not (group == "named" and label != "all"):
-                print(f"fold {group} ({label}): {summary(sel)}")
+            sel = [r for r in rows.values() if r["group"] in members and keep(r)]
+            if sel and not (name == "named calls" and label != "all"):
+                print(f"{name} ({label}): {summary(sel)}")
     for file, r in rows.items():
         if r["only_first"] or r["only_second"]:
             print(f"  {file}: only truth.jsonl {r['only_first']}, only second {r['only_second']}")
