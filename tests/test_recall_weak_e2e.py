@@ -22,6 +22,7 @@ from bot.replay import load_memories
 from bot.sandbox.local_bot import local_bot
 from bot.slack import ids
 from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
+from tests.test_review_e2e import home_of
 from tests.test_slack_e2e import SEED, declare
 from tests.test_slack_investigation import ANSWER, investigate
 
@@ -76,3 +77,26 @@ async def test_the_investigation_reads_the_strong_memories_only(
         await investigate(bot)
         [request] = model_api.requests
         assert "CURRENT INCIDENT" in request.prompt and "INC-OLD-1" not in request.prompt
+
+
+async def test_app_home_search_says_a_weak_answer_is_weak_as_recall_does(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the same judgement as the thread and /recall: nothing strong, so App Home names the closest
+    # memories as closest, each with what it shares, not as memories that look like the query
+    shipped = judgement.load_judgement()
+    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None)
+    monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
+    async with local_bot(Settings(database_url=database_url)) as bot:
+        bot.sandbox.add_user("U1", "alice")
+        await bot.runtime.services.memory.retain(draft_from_json(SEED, team_id=bot.sandbox.team_id))
+        home = await home_of(bot, "U1")
+        await bot.slack.block_action(ids.HOME_SEARCH, user_id="U1", view=home, value="checkout timeouts")
+        await bot.sandbox.wait_for(
+            lambda c: c.method == "views.publish" and "Recalled for" in json.dumps(c.params["view"], ensure_ascii=False)
+        )
+        shown = json.dumps(bot.sandbox.home("U1")["blocks"], ensure_ascii=False)
+        assert "INC-OLD-1" in shown and "nothing strong in memory" in shown.lower()
+        [found] = [b["text"]["text"] for b in bot.sandbox.home("U1")["blocks"] if b.get("block_id") == "found_1"]
+        # what it shares with the query, as the weak line says it (its title names neither word)
+        assert "timeouts" in found and "checkout" in found

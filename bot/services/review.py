@@ -34,6 +34,8 @@ class HomeContent:
     recent: list[MemoryRecord] = field(default_factory=list)
     query: str | None = None
     found: list[RecallMatch] = field(default_factory=list)
+    found_weak: bool = False
+    """Nothing strong: `found` are the closest few (tier weak), named as such, as /recall names them."""
     recurring: list[str] = field(default_factory=list)
     """`HighErrorRate on payments: 3 times in 90 days: INC-…`: alerts of confirmed incidents that recur"""
 
@@ -88,12 +90,13 @@ class ReviewService:
         days = self._recall.recurrence_days  # counted from the newest SCANNED confirmed memories the person may see
         recurring = [r.line(days) for r in recurring_alerts(recent, utcnow() - timedelta(days=days))]
         found: list[RecallMatch] = []
+        found_weak = False
         if query and query.strip():
             # no channel: the store leaves private memories out of the search altogether
             matches = await self._recall.recall(RecallQuery(team_id=team_id, title=query.strip()[:3000], limit=20))
             # what the thread and /recall would show (strong, or the weak few): one judgement decides
             strong, weak, _ = split_by_tier(matches)
-            shown = strong + weak
+            shown, found_weak = strong + weak, not strong and bool(weak)
             found = [m for m in shown if await visible(m.memory.is_private, m.memory.channel_id)]
         return HomeContent(
             awaiting=awaiting[: self._shown],
@@ -102,6 +105,7 @@ class ReviewService:
             recent=recent[: self._shown],
             query=query.strip() if query else None,
             found=found[: self._shown],
+            found_weak=found_weak and bool(found),
             recurring=recurring[: self._shown],
         )
 

@@ -27,6 +27,7 @@ def home_view(content: HomeContent, now: datetime) -> dict[str, Any]:
             recent=content.recent,
             query=content.query,
             found=content.found,
+            found_weak=content.found_weak,
             recurring=content.recurring,
             truth_lines={m.incident_id: truth_line(m, now) for m in memories},
         )
