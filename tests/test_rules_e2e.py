@@ -6,6 +6,7 @@ real app, Slack's Web API replaced by the sandbox, memory in a real PostgreSQL."
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from bot.cli import main
 from bot.config import Settings
 from bot.memory.files import draft_from_json
 from bot.models import TruthState
+from bot.recall import judgement, pipeline
 from bot.sandbox.local_bot import LocalBot, local_bot
 from tests.rules_bank import BANK, REJECTED
 from tests.test_rules import RULE_ID
@@ -110,6 +112,30 @@ async def test_the_bot_shows_a_rule_only_while_it_is_approved(bot: LocalBot, tmp
     await cli("rules", "replay", RULE_ID)
     replies = await declare_and_read_thread(bot, "C4")
     assert not any("Known pattern" in r for r in replies)
+
+
+async def test_a_known_pattern_beside_memories_that_are_only_close_keeps_the_weak_line(
+    bot: LocalBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # nothing strong (thresholds and rules that make the closest memories weak), an approved rule
+    # that fires: the channel gets the weak line naming the closest, as /recall and App Home name
+    # them, with the pattern in its thread; never "Nothing in memory looks like this" over them
+    await cli("rules", "propose")
+    await cli("rules", "replay")
+    await cli("rules", "approve", RULE_ID, "--by", "maya")
+    weak_only = dataclasses.replace(judgement.load_judgement(), strong_from=1.0, sure_from=None, weak_from=0.01)
+    monkeypatch.setattr(pipeline, "load_judgement", lambda: dataclasses.replace(weak_only, semantic=None))
+    monkeypatch.setattr(pipeline, "rule_of", lambda *_: (judgement.BELOW, None))
+    assert (await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1")).status == 200
+    await bot.sandbox.wait_for("views.open", timeout=10)
+    answers = {"title": "Payments: connection pool exhausted, checkout failing", "service": "payments",
+               "error_message": "HikariPool-1 - Connection is not available, request timed out after 30001ms."}  # fmt: skip
+    submitted = await bot.slack.view_submission(bot.sandbox.last_view(), user_id="U1", answers=answers)
+    assert submitted.status == 200 and await settle(bot, submitted) == ""
+    line = await bot.sandbox.wait_for_message("C1", lambda m: m.text.startswith("Nothing strong in memory"))
+    assert "INC-10" in line.text
+    await bot.sandbox.wait_for(lambda c: any(HEADLINE in m.text for m in bot.sandbox.thread("C1", line.ts)))
+    assert not any("Nothing in memory looks like this" in m.text for m in bot.sandbox.messages("C1"))
 
 
 def read_replay(path: Path) -> dict:

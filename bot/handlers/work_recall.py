@@ -35,22 +35,27 @@ class IncidentRef(JobPayload):
 async def post_recall_thread(ctx: JobContext, incident: IncidentRecord, *, asked: bool = False) -> str | None:
     """The parent message ("3 past incidents look like this one"), one reply per approved rule
     that fires on the incident (a known pattern), then one per memory, each posted once: a rerun
-    after a failure continues where the last one stopped. With nothing above the relevance floor
-    and no known pattern: one line, or nothing if the team chose silence
+    after a failure continues where the last one stopped. Nothing strong but a few memories close:
+    the weak line naming them instead of the parent (the known patterns, if any, in its thread).
+    With nothing at all and no known pattern: one line, or nothing if the team chose silence
     (RECALL_WHEN_NOTHING_FOUND) and nobody `asked` (/recall)."""
     services = ctx.services
     result = await services.recall.for_incident(incident)
     quiet = not result.matches and not result.known_patterns
     key = f"recall-thread:{incident.team}:{incident.incident_id}"
-    if quiet and result.weak:  # nothing strong, a few close: one line, the responder decides
-        return await post_once(ctx, f"{key}:weak", incident.channel, messages.recall_weak(result.weak, utcnow()))
-    if quiet and not asked and services.settings.recall_when_nothing_found == "silent":
-        return None
-    parent = messages.recall_parent(
-        incident.title, result.matches, result.conflicts, incident_ref=incident.incident_id,
-        recurrence=result.recurrence,
-    )  # fmt: skip
-    thread_ts = await post_once(ctx, f"{key}:parent", incident.channel, parent)
+    if not result.matches and result.weak:  # nothing strong, a few close: one line, the responder decides
+        line = await post_once(ctx, f"{key}:weak", incident.channel, messages.recall_weak(result.weak, utcnow()))
+        if not result.known_patterns:
+            return line
+        thread_ts = line
+    else:
+        if quiet and not asked and services.settings.recall_when_nothing_found == "silent":
+            return None
+        parent = messages.recall_parent(
+            incident.title, result.matches, result.conflicts, incident_ref=incident.incident_id,
+            recurrence=result.recurrence,
+        )  # fmt: skip
+        thread_ts = await post_once(ctx, f"{key}:parent", incident.channel, parent)
     await services.incidents.remember_recall_thread(incident, thread_ts)
     for rule in result.known_patterns:  # reviewed knowledge first, then the memories
         reply = known_pattern_reply(rule)
