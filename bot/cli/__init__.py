@@ -133,7 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--until", type=timestamp, help="only incidents up to this time (ISO 8601)")
     p.add_argument("--channel", help="recall as seen in this channel (its private memories included)")
     p.add_argument("--limit", type=at_least(1, 50), default=5, help="at most this many, 1…50 (default %(default)s)")
-    p.add_argument("--all", action="store_true", help="also list what fell under the relevance floor (RECALL_FLOOR)")
+    p.add_argument("--all", action="store_true", help="also list what the judgement left below")
     as_help = "who runs this, recorded as cli:<USER> (default: your login name)"
     p = add("correct", cmd_correct, "attach a correction to a memory")
     p.add_argument("id")
