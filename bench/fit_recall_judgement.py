@@ -7,7 +7,8 @@
     ... --cache .bench-data/judgement            # reuse a replay of the same corpus and bot/recall code
 
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
-"semantic" model (judgement.py); without, the lexical one. `--write` replaces that model only.
+semantic model (judgement.py, bot/data/recall_judgement_semantic.json); without, the lexical one
+(bot/data/recall_judgement.json). `--write` replaces that model's file only.
 The features are names of judgement.FEATURES: a new signal is an entry there, then a refit with
 its name added to --features (default: the model's own names, else LEXICAL / SEMANTIC below).
 
@@ -17,7 +18,7 @@ database: as it is (the true match labelled 1, every other candidate 0) and with
 matches removed (every candidate 0). The logistic model is fitted on fold A's cases only, its
 tier thresholds chosen on fold A, and the figures are reported on fold B; then the other way.
 Fold B's cases are never read while fitting on A. `--write` stores the model fitted on both folds
-(thresholds chosen the same way on both) in bot/data/recall_judgement.json; the out-of-sample
+(thresholds chosen the same way on both) in its file (above); the out-of-sample
 figures printed are what to expect of it on new incidents.
 
 `--nested A` screens a choice (features, --l2, a change to a signal) without reading fold B: each
@@ -57,6 +58,7 @@ from bot.recall.judgement import (  # noqa: E402
     JUDGEMENT_PATH,
     MAX_STRONG,
     MAX_WEAK,
+    SEMANTIC_NAME,
     SURE_FLOOR,
     Judgement,
     by_rule,
@@ -373,7 +375,9 @@ def main() -> int:
     parser.add_argument("eval_dir", type=Path, nargs="?", help="the eval/ folder: its first reports are the corpus")
     parser.add_argument("--corpus", type=Path, help="a replay folder whose cases carry a fold (A/B) instead")
     parser.add_argument(
-        "--write", action="store_true", help=f"store the model fitted on both folds in {JUDGEMENT_PATH}"
+        "--write",
+        action="store_true",
+        help="store the model fitted on both folds in its file (the lexical or the semantic one)",
     )
     parser.add_argument("--features", help="comma-separated names of judgement.FEATURES the model reads")
     parser.add_argument(
@@ -409,7 +413,9 @@ def main() -> int:
         parser.error("the corpus needs cases in both folds A and B")
     meaning = any(m.score_components.get("similarity") is not None for r in results for m in r.matches)
     shipped = json.loads(JUDGEMENT_PATH.read_text(encoding="utf-8"))
-    current = shipped.get("semantic") if meaning else shipped
+    semantic_path = JUDGEMENT_PATH.with_name(SEMANTIC_NAME)
+    semantic = json.loads(semantic_path.read_text(encoding="utf-8")) if semantic_path.is_file() else None
+    current = (semantic or shipped.get("semantic")) if meaning else shipped
     names = tuple(args.features.split(",")) if args.features else tuple(current["coefficients"]) if current else ()
     names = names or (SEMANTIC if meaning else LEXICAL)
     if unknown := set(names) - set(FEATURES):
@@ -428,12 +434,11 @@ def main() -> int:
                           "out_of_sample": {"fold": test, **evaluate(model, folds[test])}}))  # fmt: skip
     if args.write:
         model = fit(results, "A+B", names, sure, args.l2)
-        if meaning:  # the lexical model stays, the semantic one is replaced
-            shipped["semantic"] = model.model_json()
-        else:
-            shipped = {**model.as_json(), **({"semantic": shipped["semantic"]} if "semantic" in shipped else {})}
-        JUDGEMENT_PATH.write_text(json.dumps(shipped, indent=1) + "\n", encoding="utf-8")
-        print(json.dumps({"written": str(JUDGEMENT_PATH), "recall": mode, "in_sample": evaluate(model, results),
+        # each model in its own file: the semantic one beside the lexical one, the other left alone
+        written = semantic_path if meaning else JUDGEMENT_PATH
+        kept = model.model_json() if meaning else {k: v for k, v in model.as_json().items() if k != "semantic"}
+        written.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps({"written": str(written), "recall": mode, "in_sample": evaluate(model, results),
                           **{f"in_sample_{f}": evaluate(model, folds[f]) for f in folds}}))  # fmt: skip
     return 0
 

@@ -15,6 +15,7 @@ from bot.recall.judgement import (
     ECHO_CLOSE,
     FEATURES,
     JUDGEMENT_PATH,
+    SEMANTIC_NAME,
     SERVICE_CLOSE,
     SIGNATURE_SURE,
     STRONG,
@@ -38,6 +39,24 @@ def test_the_fitted_judgement_loads_names_known_features_and_ranks_probabilities
     assert (semantic.floor, semantic.sure_from) == (judgement.floor, judgement.sure_from)
     assert judgement.for_meaning(False) is judgement
     assert judgement.with_floor(0.4).for_meaning(True).floor == 0.4
+
+
+def test_the_semantic_model_is_its_own_file_beside_the_lexical_one(tmp_path) -> None:  # noqa: ANN001
+    # a refit with meaning rewrites only its own file; without that file a query recalled with
+    # meaning is judged by the lexical model (and a file of the older shape still carries both)
+    lexical = json.loads(JUDGEMENT_PATH.read_text(encoding="utf-8"))
+    semantic = json.loads(JUDGEMENT_PATH.with_name(SEMANTIC_NAME).read_text(encoding="utf-8"))
+    assert "semantic" not in lexical and "meaning_lead" in semantic["coefficients"]
+    (tmp_path / "recall_judgement.json").write_text(json.dumps(lexical), encoding="utf-8")
+    alone = load_judgement(tmp_path / "recall_judgement.json")
+    assert alone.for_meaning(True) is alone
+    (tmp_path / SEMANTIC_NAME).write_text(json.dumps({**semantic, "strong_from": 0.77}), encoding="utf-8")
+    both = load_judgement.__wrapped__(tmp_path / "recall_judgement.json")
+    assert both.for_meaning(True).strong_from == 0.77 and both.for_meaning(False).coefficients == alone.coefficients
+    older = tmp_path / "older" / "recall_judgement.json"
+    older.parent.mkdir()
+    older.write_text(json.dumps({**lexical, "semantic": semantic}), encoding="utf-8")
+    assert load_judgement(older).for_meaning(True).coefficients == semantic["coefficients"]
 
 
 def test_the_judgement_posts_a_thread_and_the_floor_fills_it_else_a_weak_line_names_the_closest() -> None:

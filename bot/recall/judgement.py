@@ -42,7 +42,8 @@ in meaning added most. A query recalled with meaning (semantic recall on, its ve
 judged by the file's "semantic" model, fitted on a semantic replay, so a memory found by meaning
 alone can be strong; without it, by the lexical one.
 
-They are combined by a logistic model whose coefficients are data (bot/data/recall_judgement.json),
+They are combined by a logistic model whose coefficients are data (bot/data/recall_judgement.json;
+the semantic model's in bot/data/recall_judgement_semantic.json),
 fitted on first reports of real incidents by organisation fold (bench/fit_recall_judgement.py,
 which a team reruns on its own history). A new feature is a new entry in FEATURES and a refit.
 """
@@ -62,6 +63,9 @@ from bot.recall.floor import DEFAULT_FLOOR, judge, meaning_share
 from bot.recall.signals import Signals
 
 JUDGEMENT_PATH = Path(__file__).resolve().parent.parent / "data" / "recall_judgement.json"
+SEMANTIC_NAME = "recall_judgement_semantic.json"
+"""Beside the lexical model's file: the model that judges a query recalled with meaning (semantic
+recall on, EMBEDDINGS_URL set), fitted on a semantic replay and refitted on its own."""
 STRONG, WEAK, BELOW = "strong", "weak", "below"
 MAX_STRONG = 5
 """A thread posts at most this many memories."""
@@ -324,7 +328,13 @@ def split_by_tier(matches: Sequence[RecallMatch]) -> tuple[list[RecallMatch], li
 
 @lru_cache(maxsize=8)
 def load_judgement(path: Path = JUDGEMENT_PATH) -> Judgement:
-    return Judgement.from_json(json.loads(path.read_text(encoding="utf-8")))
+    """The lexical model in `path`, with the semantic one from SEMANTIC_NAME beside it (when there:
+    a file of the older shape keeps it under the key "semantic")."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    semantic = path.with_name(SEMANTIC_NAME)
+    if semantic.is_file():
+        data = {**data, "semantic": json.loads(semantic.read_text(encoding="utf-8"))}
+    return Judgement.from_json(data)
 
 
 def _others_best(values: Sequence[float]) -> list[float]:
