@@ -4,12 +4,14 @@ before the reader ran on them. Used to choose the metadata rules (bot/reader/cue
 tuning set, not a measure (fold B's totals are the measure).
 
     .venv/bin/python bench/devset_metadata.py fetch DIR [--mirror /work/.mirror]   # texts into DIR
-    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out] [--misses] [--lines]
+    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs] [--misses] [--lines]
     .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines]   # the same on fold A
 
 Two batches: "tuning" (49 reports from 9 sources; the rules were chosen on them; drand's two left when r23-collect put drand in fold A) and "held-out" (20 more
 reports of 5 of those sources, drawn and labelled after the first change landed, read once to see how far it
-carries). `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
+carries); then two batches of organisations new to it (2026-12-04, labelled before any reader ran on them):
+"tuning-orgs" (IFCA's status page 19, Persistence's chain-halt post-mortems 5, Avail 1) and "held-out-orgs"
+(Terp Network 4, CNS-UVA's status page 5), the latter read for totals only. `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
 The texts are not committed (most sources state no licence): `fetch` copies them from GitHub
@@ -97,7 +99,7 @@ def run_score(folder: Path, misses: bool, lines: bool, fold: str | None = None, 
     if fold is None:  # the devset: its labels beside the texts
         (folder / "truth.jsonl").write_text((HERE / "truth.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
     truths = [t for t in load_truth(folder / "truth.jsonl") if fold is None or t.fold == fold]
-    if batch:  # the devset's two batches: "tuning" (the rules were chosen on it) and "held-out" (labelled, not read)
+    if batch:  # "tuning"/"tuning-orgs": the rules were chosen on them; "held-out"/"held-out-orgs": totals only
         rows = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines() if line]
         of = {row["file"]: row.get("batch", "tuning") for row in rows}
         truths = [t for t in truths if of.get(t.file) == batch]
@@ -137,7 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     score_parser.add_argument("folder", type=Path)
     score_parser.add_argument("--misses", action="store_true", help="what was stored where a field is wrong")
     score_parser.add_argument("--lines", action="store_true", help="labelled phrases in lines read as metadata")
-    score_parser.add_argument("--batch", choices=("tuning", "held-out"), help="one of the devset's two batches")
+    score_parser.add_argument(
+        "--batch", choices=("tuning", "held-out", "tuning-orgs", "held-out-orgs"), help="one of the devset's batches"
+    )
     score_parser.add_argument(
         "--fold", choices=("A",), help="eval/postmortems' own labels, fold A only (never B: its items are not read)"
     )
