@@ -26,14 +26,14 @@ METADATA_LINE = re.compile(
 )
 # a statement that is a figure about the incident: how long it lasted, how many it hit, that nothing was lost
 _NUMBER = (
-    r"(?:(?:(?<![\d.,])\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-    r"twelve|several|few|24)(?: and a half)?)"  # "for about 7 and a half hours"
+    r"(?:[~≈]\s?)?(?:(?:(?<![\d.,])\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"twelve|twenty|thirty|forty|fifty|sixty|several|few|24)(?: and a half)?)"  # "for about 7 and a half hours"
 )
 _UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?|h|m)"
 METADATA_FIGURE = re.compile(
     r"\b(?:lasted|(?:(?:down|unusable|unavailable|offline|degraded|disrupted|inaccessible|unreachable|outages?|ongoing|"
-    r"on going|lasting|interrupted|impacted|affected)\b[^.]{0,30}?\b(?:for|of)|took) (?:about |roughly |approximately |"
-    r"around |nearly |over |almost |just |some )?"
+    r"on going|lasting|interrupted|impacted|affected)\b[^.]{0,30}?\b(?:for|of)|took) (?:(?:about|roughly|approximately|"
+    r"around|nearly|over|almost|just|some|under|up to|at least|less than|more than) ){0,2}"
     + _NUMBER
     + r"\s*"
     + _UNIT
@@ -254,7 +254,14 @@ STATUS_BOILERPLATE = re.compile(
     r"thank(?:s| you)\b[^.;]{0,40}?\b(?:community|members|operators|users|customers|everyone|everybody)\b|"
     r"we understand the (?:inconvenience|frustration|disruption)|apologies (?:\w+ ){0,5}?for (?:any|the) "
     r"(?:inconveniences?|troubles?|disruptions?|instability)|update this (?:page|post|status page|incident)\b|"
-    r"(?:decided to |will )close (?:this|the) (?:issue|incident)|steps are being taken to prevent)\b",
+    r"(?:decided to |will )close (?:this|the) (?:issue|incident)|steps are being taken to prevent|"
+    # work under way on the incident itself, no step named ("We are working on solving this issue", "We are currently
+    # trying to recover the service", "we are working on it"), and watching it ("Monitoring the situation.")
+    # (the whole sentence: "An openstack problem was detected with neutron dhcp, we are trying to solve it" tells the cause)
+    r"^\W*(?:we|our (?:team|admins|engineers)|the team) (?:are|is) (?:currently |still |actively |now )?(?:working on|trying to|"
+    r"attempting to) (?:(?:solv|resolv|fix|recover|restor|investigat)\w* )?(?:it|this|(?:the|this) (?:issue|problem|service|"
+    r"incident|outage|situation))(?=\W*$)|"
+    r"^\W*(?:we are |we're |we will be )?(?:closely |still |now )?monitoring (?:the (?:situation|service|system|issue)|it)(?=\W*$))\b",
     re.I,
 )
 # A status page's word on the state, naming no action ("All services back to normal.", "We are happy to
@@ -267,7 +274,7 @@ _STATE_SUBJECT = (
     r"(?:the|this) (?:issue|incident|problem|outage)|it)"
 )
 _STATE = (
-    r"(?:back to normal|(?:fully )?operational|stable|stabili[sz](?:ed|ing)|nominal|working(?: normally| again| fine)?|"
+    r"(?:back to normal|(?:fully )?operational|stable|stabili[sz](?:ed|ing)|nominal|working(?: normally| again| fine)?|solved|"
     r"(?:back )?up(?: again| and running)?|(?:back )?online|restored|recovered|resolved|fixed|draining|running (?:normally|smoothly|again)|"
     r"returned to normal|healthy|available again|normal again)"
 )
@@ -278,12 +285,49 @@ STATE_ONLY = re.compile(
     r"(?:we are (?:happy|pleased|glad) to (?:report|confirm|say) (?:that )?)?"
     + _STATE_SUBJECT
     + r"(?:(?:\s+[\w-]+){0,2}?(?:\s+(?:now|all|fully|again|still)){0,2}(?:\s+(?:is|are|has|have|was|were|seems?|appears?|should|"
-    r"looks?|remains?|now|all|fully|again|been|be|to)){1,4}\s+"
+    r"looks?|remains?|now|all|fully|again|been|be|to|already|currently|finally)){1,4}\s+"
     + _STATE
     + r"|\s+(?:now\s+|all\s+)?(?:back to normal|back online|back up|nominal again))"
     r"\b(?![^.;]{0,100}?\b(?:by|after|via|thanks|because|due|following|once|when|with)\b)[^.;!]{0,100}[.;!]?\s*$",
     re.I,
 )
+# The same word on the state with any part of the service for its subject ("The authentication service in
+# Openstack is working well now", "HPC/Grid Storage - GPFS is operational.", "The Backup system was restored and
+# currently up.", "Some of them are already recovered, but the rest are waiting for a manual check"): a short
+# noun phrase with no verb or pronoun of its own, one copula, a state of being up. Never a fix, a patch or a
+# release as the subject ("A fix is available in 2.3" tells the fix), nor a state told with its means or its
+# end ("… up again after we moved the disk", "… was running fine until the disk filled").
+_PART_WORD = (
+    r"(?!(?:is|are|was|were|has|have|had|been|be|being|will|would|should|can|could|did|do|does|we|i|you|they|he|she|"
+    r"after|by|when|once|because|since|if|until|then|but|as|so|while|though|although|whereas|where|which|that|who|"
+    r"fix\w*|patch\w*|workarounds?|releases?|versions?|updates?|"
+    r"upgrades?|solutions?|mitigations?|changes?)\b)[\w/&().,’'+\ufeff-]{1,40}"
+)
+_ADVERB = r"(?:now|already|currently|finally|all|fully|again|still|completely|mostly|largely|also|back)"
+_UP = (
+    r"(?:up(?: and running)?|online|running(?: (?:normally|smoothly|again|fine|well))?|operational|functional|"
+    r"available|accessible|reachable|working(?: (?:well|fine|properly|correctly|normally|as expected))?|stable|healthy|"
+    r"back to normal|restored|recovered|ok)"
+)
+_SUBJECT_OF_A_STATE = r"(?:" + _PART_WORD + r"\s+(?:[-–—]\s+)?){1,7}?"  # "HPC/Grid Storage - GPFS "
+_IS_UP = r"(?:is|are|was|were|seems?|appears?|looks?|remains?|has been|have been)\s+(?:" + _ADVERB + r"\s+){0,2}" + _UP
+_AND_UP = r"(?:\s+(?:and|but)\s+(?:" + _ADVERB + r"\s+){0,2}" + _UP + r")?(?:\s+" + _ADVERB + r")?"
+STATE_OF_A_PART = re.compile(
+    r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40})?"
+    + _SUBJECT_OF_A_STATE
+    + _IS_UP
+    + _AND_UP
+    # no means, no end ("… up again after we moved the disk", "… running fine until the disk filled"), and a "but"
+    # only for the rest of the parts ("…, but the rest are waiting for a manual check")
+    + r"\b(?![^.;]{0,100}?\b(?:by|after|via|thanks|because|due|following|once|when|with|from|using|through|until|"
+    r"before|since|then)\b)(?![^.;]{0,100}?\bbut\b(?! (?:the rest|the others|others|some|a few|several|one|two|\d+)\b))"
+    r"[^.;!]{0,100}[.;!]?\s*$",
+    re.I,
+)
+# a line that is only a handle, linked or not ("[@sh3ll3x3c](https://github.com/sh3ll3x3c)", "@sam, @alex"): who
+# wrote it, a value; a line of links stays (a fix may cite the page it followed)
+_HANDLE = r"(?:\[@[\w-]{1,40}\]\([^)\s]{1,300}\)|@[\w-]{1,40})"
+REFERENCE_ONLY = re.compile(r"^[\s*+>-]{0,6}" + _HANDLE + r"(?:[\s,;]+(?:and\s+)?" + _HANDLE + r"){0,5}[\s.,;]*$", re.I)
 # one word of a line that is mostly figures: a number, an amount, a share, a duration, a clock time, a
 # date, a block height or a hash ("| 02-13 11:56 | 1674 | 485 |", "2h 32m / 3h 42m", "$1.2M, 340 ETH")
 FIGURE_WORD = re.compile(
@@ -370,7 +414,7 @@ METADATA_ESTIMATE = re.compile(
 PHASE_ONLY = re.compile(
     r"^[\W_]{0,6}(?:(?:the |a )?(?:root cause|cause|issue|problem|fix|incident|investigation)s? (?:was |is |has been )?"
     r"(?:identified|found|diagnosed|determined|confirmed|understood|declared|opened|closed|started|begins|began|ends|ended|"
-    r"escalated|acknowledged|resolved)|(?:investigation|incident|war room|bridge) (?:starts?|begins?|ends?|opened|closed))"
+    r"escalated|acknowledged|resolved|solved|fixed)|(?:investigation|incident|war room|bridge) (?:starts?|begins?|ends?|opened|closed))"
     r"[\s.!]{0,3}$",
     re.I,
 )
@@ -401,6 +445,10 @@ METADATA_SAID = re.compile(
     r"\b(?:services?|systems?|components?|products?|features?|endpoints?|apis?|websites?|apps?|applications?)\b"
     r"(?: in [\w .-]{1,40}?)? (?:were|was|are|is|have been|has been) (?:also |all |both |partially |directly |heavily |"
     r"severely )?(?:affected|impacted|disrupted)\b(?! by\b)|"
+    # what it stopped, bound to the incident's own span ("All transactions … were non-functional during the downtime")
+    r"\b(?:were|was|are|is|became) (?:\w+ )?(?:non-?functional|unavailable|inaccessible|unusable|unreachable|down|offline|"
+    r"degraded|blocked|halted|paused|stuck) (?:\w+ ){0,3}?(?:during|throughout|for the (?:duration|length) of) the "
+    r"(?:downtime|outage|incident|halt|disruption)\b|"
     r"\b(?:all |user |customer )?(?:funds|assets) (?:were|are|was|is|remain(?:ed)?) (?:\w+ly )?(?:safe|secure|intact)\b|"
     r"\b(?:has|have|had|was|were)(?:n't| not| never)(?: yet| ever)? been (?:exploited|breached|abused)\b|"
     # a host as the subject of the line ("* app.example.io is not available"), not one a report names ("Investigation

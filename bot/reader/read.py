@@ -40,6 +40,8 @@ from bot.reader.cues_metadata import (
     METADATA_SAID,
     METADATA_SPAN,
     PHASE_ONLY,
+    REFERENCE_ONLY,
+    STATE_OF_A_PART,
     STATE_ONLY,
     STATUS_BOILERPLATE,
     TABLE_HEADER_CELL,
@@ -79,7 +81,8 @@ def _is_metadata_line(sentence: str) -> bool:
         or PHASE_ONLY.match(sentence)
         or TIME_NOTE.match(sentence)
         or STATUS_BOILERPLATE.search(sentence)
-        or (len(sentence) <= _STATE_ONLY_CHARS and STATE_ONLY.match(sentence))
+        or (len(sentence) <= _STATE_ONLY_CHARS and (STATE_ONLY.match(sentence) or STATE_OF_A_PART.match(sentence)))
+        or REFERENCE_ONLY.match(sentence)
         or _mostly_figures(sentence)
         or _is_field_about_the_incident(sentence)
         or _is_table_header_or_figures_row(sentence)
