@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.importer.markdown import parse_markdown
 from bot.reader import Statement, read
-from bot.reader.narrative import attempts_in
+from bot.reader.narrative import attempts_in, failed_in_prose
 
 
 def timeline(*entries: str) -> list[Statement]:
@@ -158,6 +158,28 @@ def test_the_systems_own_failure_after_a_change_nobody_tried_is_how_it_began_not
         "22:59 We redeployed the hub to prod",
         "23:10 Chris triggers the Jenkins job to rebuild the search index",
     ]
+
+
+def test_a_step_whose_thing_is_told_back_as_it_failing_after_but_or_however_is_a_failed_attempt() -> None:
+    # "it" after the contrast is what the step was done to: the step's outcome, though no one is named
+    [attempt] = attempts_in("Node pool1-13 was rebooted from the shell, however it did not come back online.")
+    assert attempt == {
+        "action": "Node pool1-13 was rebooted from the shell",
+        "why_it_failed": "it did not come back online.",
+    }
+    # the system named as the subject is still how it began ("dev changes are deployed but hub does not start")
+    assert not attempts_in("Dev changes are deployed to staging, but the hub does not start.")
+    assert not attempts_in("The new config was rolled out and then the hub did not come back online.")
+
+
+def test_prose_that_says_a_step_had_no_effect_is_a_failed_attempt_though_it_names_no_one() -> None:
+    # a summary mostly tells what the system did, so a step needs someone named; a step that "did not
+    # resolve the issue" is one whoever took it
+    [attempt] = failed_in_prose("A planned service restart at 00:30 UTC did not resolve the issue, and it went on.")
+    assert attempt["action"].startswith("A planned service restart at 00:30 UTC did not resolve the issue")
+    # the system's own failure, told with no one named, stays out of a summary's attempts
+    assert not failed_in_prose("The primary database was restarted and the replica did not come back.")
+    assert not failed_in_prose("The cache did not help under this load pattern, as the key space was too wide.")
 
 
 def test_a_failure_told_in_the_past_perfect_is_the_background_not_the_outcome_of_the_step_just_told() -> None:

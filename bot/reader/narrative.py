@@ -124,8 +124,21 @@ def _linked(action: str, said: str) -> bool:
         return True
     if RESPONDER_STEP.search(action):
         return True
+    if action == said and all(_SAID_OF_IT.search(said[max(m.start() - 40, 0) : m.start()]) for m in cues):
+        return True  # "X was rebooted from the shell, however it did not come back online": "it" is what was acted on
     # the failure's own words count: "the index rebuild failed" names "to rebuild the index"
     return action != said and bool(_actions(said[: max(m.end() for m in cues)]) & _actions(action))
+
+
+# "A planned service restart at 00:30 UTC did not resolve the issue": the step is the subject of
+# words that say it had no effect, however it is told (no one named)
+_NO_EFFECT = re.compile(
+    r"\b(?:did|does|do) ?n[o']t (?:seem to )?(?:help|resolve|fix|solve|improve|make (?:a|any) difference|have (?:any|an|the intended) effect)\b|"
+    r"\b(?:made|had) no (?:difference|effect)\b",
+    re.I,
+)
+# the failure's subject is what the step was done to, told back as "it" / "they" after a contrast
+_SAID_OF_IT = re.compile(r"\b(?:but|however|yet)\b,?\s+(?:it|they)\s+(?:\w+\s+){0,2}$", re.I)
 
 
 def _one_attempt(attempt: dict[str, str]) -> bool:
@@ -182,7 +195,7 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
         ):
             found.append({"action": plain(previous).rstrip(" ,;:."), "why_it_failed": plain(clause).rstrip(" .")})
             continue
-        if said_by_someone and not WE_TRIED.search(clause):
+        if said_by_someone and not WE_TRIED.search(clause) and not _NO_EFFECT.search(clause):
             continue
         later = _failed_later(clauses, i)
         if later is not None:
