@@ -49,19 +49,31 @@ import bot.importer.markdown as markdown  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
 from bot.importer.scoring import Truth, holds_half, load_truth  # noqa: E402
-from bot.reader.cues import ANAPHOR, CRITIQUE, DID_NOT_WORK, PENDING, RESOLVED, SAYS_IT_FAILED, TRIED  # noqa: E402
+from bot.reader.cues import (  # noqa: E402
+    ANAPHOR,
+    CRITIQUE,
+    DID_NOT_WORK,
+    FAILURE_WORDS,
+    PENDING,
+    RESOLVED,
+    SAYS_IT_FAILED,
+    TRIED,
+)
 from bot.reader.cues_attempts import (  # noqa: E402
     AUTOMATIC,
     BEFORE_THE_INCIDENT,
     EXPLICIT_TRY,
+    FAILED_OUTCOME,
     IF_IT_FAILS,
     PARTLY_WORKED,
     QUOTED,
     REFERS_BACK,
+    REPEATED,
     TESTING_IT,
     WE_TRIED,
     WHY_SPLIT,
 )
+from bot.reader.narrative import _objects  # noqa: E402
 from bot.reader.sentences import _WORD, Head, _stem  # noqa: E402
 from bot.reader.text import plain  # noqa: E402
 
@@ -105,16 +117,47 @@ WHY_CUES = {
 }  # fmt: skip
 
 Row = tuple[list[str], int]
+STORY = [False]  # --story: where in the timeline the action was told (before the trouble, during, after it was over)
+TROUBLE_SAID = re.compile(FAILURE_WORDS.pattern + "|" + TROUBLE.pattern, re.I)
+
+
+def story(texts: list[str], i: int) -> list[str]:
+    """Where entry i stands in its timeline's story: before anything was said to be wrong (a trigger
+    or the background), after it was said to be over (a clean-up), whether a later entry (up to
+    AHEAD) refers back with a failure or names its object again failing, whether the next one is a recovery."""
+    if not STORY[0]:
+        return []
+    found = []
+    if not any(TROUBLE_SAID.search(t) for t in texts[:i]):
+        found.append("s:before_trouble")
+    over = [
+        k
+        for k in range(i)
+        if RESOLVED.search(texts[k]) and not FAILED_OUTCOME.search(texts[k]) and not PENDING.search(texts[k])
+    ]
+    if over and not any(FAILED_OUTCOME.search(t) or REPEATED.search(t) for t in texts[over[-1] + 1 : i]):
+        found.append("s:after_over")
+    objects = _objects(texts[i])
+    for t in texts[i + 1 : i + 1 + AHEAD]:
+        failing = FAILED_OUTCOME.search(t)
+        if failing and REFERS_BACK.match(t):
+            found.append("s:later_refers_back")
+        if failing and objects & _objects(t[: failing.start()] or t):
+            found.append("s:later_same_object_fails")
+    if i + 1 < len(texts) and RESOLVED.search(texts[i + 1]) and not FAILED_OUTCOME.search(texts[i + 1]):
+        found.append("s:next_recovers")
+    return list(dict.fromkeys(found))
 
 
 def _words(text: str) -> list[str]:
     return [_stem(w) for w in _WORD.findall(text.lower())[:40]]
 
 
-def pair_features(action: str, why: str) -> list[str]:
-    """The action's cues, the outcome's (prefixed "o:"), and with --words their words."""
+def pair_features(action: str, why: str, where: list[str] | None = None) -> list[str]:
+    """The action's cues, the outcome's (prefixed "o:"), and with --words their words; with --story where it was told."""
     action, why = action[:1000], why[:1000]
     found = [f"w:{w}" for w in _words(action)] if WITH_WORDS[0] else []
+    found += where or []
     found += [f"cue:{name}" for name, pattern in ACTION_CUES.items() if pattern.search(action)]
     if why:
         found += [f"o:w:{w}" for w in _words(why)] if WITH_WORDS[0] else []
@@ -131,11 +174,11 @@ class Gate:
     keep: float = 0.0
     add: float = 1.0
 
-    def probability(self, action: str, why: str) -> float:
-        return self.head.probability(pair_features(action, why))
+    def probability(self, action: str, why: str, where: list[str] | None = None) -> float:
+        return self.head.probability(pair_features(action, why, where))
 
-    def holds(self, attempt: dict[str, str]) -> bool:
-        return self.keep <= 0 or self.probability(attempt["action"], attempt["why_it_failed"]) >= self.keep
+    def holds(self, attempt: dict[str, str], where: list[str] | None = None) -> bool:
+        return self.keep <= 0 or self.probability(attempt["action"], attempt["why_it_failed"], where) >= self.keep
 
 
 # ---- the gate put in front of (and beside) the importer's cue rules, for this bench only ----------
@@ -151,8 +194,9 @@ def _gated(name: str, gate: Gate) -> Callable:
     def timeline(entries: list) -> list:
         found = original(entries)
         at = {id(e): i for i, e in enumerate(entries)}
+        texts = [plain(" ".join(e.text.split())) for e in entries]
         used = {at[id(e)] for e, _ in found} | {at[id(e)] + 1 for e, _ in found}
-        kept = [(e, a) for e, a in found if gate.holds(a)]
+        kept = [(e, a) for e, a in found if gate.holds(a, story(texts, at[id(e)]))]
         return kept + (added(entries, used, gate) if gate.add < 1 else [])
 
     return timeline
@@ -162,8 +206,9 @@ def added(entries: list, used: set[int], gate: Gate) -> list:
     """An entry that names an action, read with itself or one of the AHEAD entries after it, when
     the gate is sure enough the pair tells a failed attempt; never an entry that told one already."""
     found = []
+    texts = [plain(" ".join(e.text.split())) for e in entries]
     for i, entry in enumerate(entries):
-        text = plain(" ".join(entry.text.split()))
+        text = texts[i]
         if i in used or len(text) > 500 or not TRIED.search(text) or QUOTED.search(text):
             continue
         split = WHY_SPLIT.match(text)
@@ -172,7 +217,8 @@ def added(entries: list, used: set[int], gate: Gate) -> list:
         if OUTCOME_ONLY[0]:
             later = [w for w in later if not TRIED.search(w) or REFERS_BACK.match(w)]
         pairs += [(text, w) for w in later]
-        p, action, why = max(((gate.probability(a, w), a, w) for a, w in pairs), key=lambda s: s[0])
+        where = story(texts, i)
+        p, action, why = max(((gate.probability(a, w, where), a, w) for a, w in pairs), key=lambda s: s[0])
         if p >= gate.add:
             found.append((entry, {"action": action.rstrip(" ,;:."), "why_it_failed": why.rstrip(" .")}))
             used.add(i)
@@ -228,18 +274,30 @@ def pair_label(a: str, o: str | None, labelled: list[dict], truth: Truth) -> int
 def pair_rows(truth: Truth, labelled: list[dict]) -> list[Row]:
     text = (POSTMORTEMS / truth.file).read_text(encoding="utf-8", errors="replace")
     cands = candidates_of(text, truth.file)
+    timeline = [c.text for c in cands if c.section == "timeline"]
+    first = next((i for i, c in enumerate(cands) if c.section == "timeline"), len(cands))
     rows: list[Row] = []
     for i, a in enumerate(cands):
         if not TRIED.search(a.text):
             continue
+        where = story(timeline, i - first) if a.section == "timeline" else []
         split = WHY_SPLIT.match(a.text)
         action, why = (split.group("action"), split.group("why")) if split else (a.text, "")
-        rows.append((pair_features(action, why), pair_label(a.text, None, labelled, truth)))
+        rows.append((pair_features(action, why, where), pair_label(a.text, None, labelled, truth)))
         for o in cands[i + 1 : i + 1 + AHEAD]:
             if o.section != a.section:
                 break
-            rows.append((pair_features(a.text, o.text[:300]), pair_label(a.text, o.text, labelled, truth)))
+            rows.append((pair_features(a.text, o.text[:300], where), pair_label(a.text, o.text, labelled, truth)))
     return rows
+
+
+def told_where(truth: Truth, action: str) -> list[str]:
+    """Story features of a stored attempt told in a timeline entry (none for one told in prose)."""
+    text = (POSTMORTEMS / truth.file).read_text(encoding="utf-8", errors="replace")
+    timeline = [c.text for c in candidates_of(text, truth.file) if c.section == "timeline"]
+    said = norm(action)[:50]
+    at = next((i for i, t in enumerate(timeline) if said and said in norm(t)), None)
+    return story(timeline, at) if at is not None else []
 
 
 def fit(rows_by_org: dict[str, list[Row]]) -> Head:
@@ -314,7 +372,10 @@ def labelled_rows(fold: str, truths: list[Truth]) -> tuple[dict[str, list[Row]],
     rows: dict[str, list[Row]] = defaultdict(list)
     for t in truths:
         if t.file in labels:
-            told = [(pair_features(a, w), label(f"{a} {w}", labels[t.file], t)) for a, w in base_kept.get(t.file, [])]
+            told = [
+                (pair_features(a, w, told_where(t, a)), label(f"{a} {w}", labels[t.file], t))
+                for a, w in base_kept.get(t.file, [])
+            ]
             rows[org[t.file]] += pair_rows(t, labels[t.file]) + told
     return rows, base_kept, sum(t.file in labels for t in truths)
 
@@ -336,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", action="store_true", help="pair-level ranking only (no importer run)")
     parser.add_argument("--words", action="store_true", help="the words of action and outcome as features too")
     parser.add_argument("--outcome-only", action="store_true", help="added pairs: the later entry names no action")
+    parser.add_argument("--story", action="store_true", help="where in its timeline the action was told, as features")
     parser.add_argument("--swap", action="store_true", help="fit on fold B's sentence labels, read fold A (totals)")
     parser.add_argument("--out", type=Path, help="with --swap: write fold B's head there (outside the repository)")
     args = parser.parse_args(argv)
@@ -343,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--out goes with --swap")
     if args.out and args.out.resolve().is_relative_to(ROOT):
         parser.error(f"--out {args.out}: inside the repository (nothing here ships)")
-    WITH_WORDS[0], OUTCOME_ONLY[0] = args.words, args.outcome_only
+    WITH_WORDS[0], OUTCOME_ONLY[0], STORY[0] = args.words, args.outcome_only, args.story
     fold_a = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident and t.fold == "A"]
     orgs = sorted({t.org or t.file for t in fold_a})
     rows, base_kept, labelled = labelled_rows("A", fold_a)
