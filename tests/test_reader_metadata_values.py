@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.reader import is_metadata, without_metadata
+from bot.reader.read import without_unknown_cause
 from tests.test_reader_metadata import imported
 
 
@@ -86,3 +87,81 @@ def test_a_status_entry_that_only_says_it_is_up_stores_no_fix_and_keeps_its_caus
     assert "power break" in draft.root_cause
     assert "up and running" not in (draft.resolution or "")
     assert "up and running" not in draft.root_cause
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a share of who or what it hit
+        "About 40% of builds failed during the window.",
+        "Half of the nodes were down.",
+        "12% of customers saw errors.",
+        "Validators representing 35% of voting power were offline.",
+        # a chain's height as where it stopped, a window told in heights
+        "The chain halted at block 1,234,567.",
+        "No blocks were produced between heights 100 and 200.",
+        # how long, after the fact or without a figure; who could not, for how long
+        "Service was restored after 45 minutes.",
+        "Users could not log in for 20 min.",
+        "New jobs can take hours before being processed.",
+        # the clock of the timeline, with its offset
+        "(all times are UTC+2)",
+        "All timestamps are in UTC.",
+        # what followed, told as a state
+        "As a result, we have a long-standing queue, and new jobs can take hours before being processed.",
+        "Consequently, users were unable to log in.",
+        # a status page's regrets, progress and forecasts
+        "Sorry for any interruption over the past 5 minutes.",
+        "*Update* Upstream confirms that the issue is taking longer than expected to resolve.",
+        "Eastern US may experience higher than expected latency until the situation is resolved.",
+        "Services will return online when upstream resolves.",
+    ],
+)
+def test_a_share_a_height_a_span_or_a_forecast_is_metadata(line: str) -> None:
+    assert is_metadata(line), line
+    assert without_metadata(line) == "", line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "100% of traffic was shifted to the new cluster.",
+        "We moved 100% of traffic to the new cluster.",
+        "The chain was restarted at height 1,234,600 with the patched binary.",
+        "The service was restored after 45 minutes by failing over to the replica.",
+        "As a result, we rolled back the deploy.",
+        "As a result, the scheduler was restarted with a higher memory limit.",
+        "This meant the variable was set to 9.09% instead of 6.98%.",
+        "Users may see SSL warnings to say that the certificate expired today.",
+        "A fix will be deployed tomorrow.",
+    ],
+)
+def test_a_step_or_a_cause_told_with_these_words_is_not_metadata(line: str) -> None:
+    assert not is_metadata(line), line
+
+
+def test_a_halt_height_leaves_the_reason_told_after_it() -> None:
+    assert "apphash mismatch" in without_metadata("The chain halted at block 1,234,567 due to an apphash mismatch.")
+
+
+def test_no_information_on_the_cause_is_no_cause() -> None:
+    assert without_unknown_cause("No information currently on the cause or status.") == ""
+
+
+FORECAST_ENTRY = """---
+title: "Routing issues in New York"
+resolved: true
+severity: disrupted
+---
+
+*Investigating* - A fibre cut at our upstream provider took the New York routes down.
+
+*Update* New York has been routed around by moving the traffic to the Newark uplink.
+Eastern US may experience higher than expected latency until the situation is resolved.
+"""
+
+
+def test_a_forecast_after_the_step_is_not_stored_with_the_fix() -> None:
+    draft = imported(FORECAST_ENTRY)
+    assert "may experience" not in (draft.resolution or "")
+    assert "may experience" not in (draft.root_cause or "")

@@ -32,7 +32,7 @@ _NUMBER = (
 _UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?|h|m)"
 METADATA_FIGURE = re.compile(
     r"\b(?:lasted|(?:(?:down|unusable|unavailable|offline|degraded|disrupted|inaccessible|unreachable|outages?|ongoing|"
-    r"on going|lasting|interrupted|impacted|affected)\b[^.]{0,30}?\b(?:for|of)|took) (?:(?:about|roughly|approximately|"
+    r"on going|lasting|interrupted|impacted|affected|unable to \w+|could(?: not|n't) \w+)\b[^.]{0,30}?\b(?:for|of)|took) (?:(?:about|roughly|approximately|"
     r"around|nearly|over|almost|just|some|under|up to|at least|less than|more than) ){0,2}"
     + _NUMBER
     + r"\s*"
@@ -52,6 +52,13 @@ METADATA_FIGURE = re.compile(
     + r"\s*"
     + _UNIT
     + r"\b|"
+    # "Service was restored after 45 minutes."; "… after 45 minutes by failing over" names the step
+    r"\b(?:can |could |may |might |would |will )?(?:take|takes|took|taking) (?:up to |several |many |a few )?(?:hours|days|weeks)\b|"
+    r"(?:resolved|restored|recovered|back up|back online) after (?:about |roughly |approximately |around )?"
+    + _NUMBER
+    + r"\s*"
+    + _UNIT
+    + r"\b(?![^.;]{0,80}\b(?:by|via|using|through|thanks to|once|when)\b)|"
     r"(?<![\d.,])\d[\d,.]*+\s*(?:\w{1,40}\s+)?(?:users?|customers?|requests?|participants?|sites?|accounts?|hosts?|servers?|projects?|"
     r"packages?|releases?|tokens?)\s+(?:were |was |have been |had been )?(?:\w+ly )?(?:affected|impacted|phished|"
     r"compromised|lost|dropped|failed)|"
@@ -147,6 +154,17 @@ METADATA_IMPACT = re.compile(
     r"no (?:user[- ]facing |customer[- ]facing |production |real |actual )?(?:impact|downtime|data loss))\b",
     re.I,
 )
+# a share of who or what it hit ("About 40% of builds failed during the window", "Half of the nodes were down",
+# "12% of customers saw errors", "Validators representing 35% of voting power were offline"); a share moved or
+# shifted is a step ("100% of traffic was shifted to the new cluster")
+METADATA_SHARE = re.compile(
+    r"\b(?:[~≈]?(?<![\d.,])\d+(?:[.,]\d+)?\s?%|half|a third|a quarter|two[- ]thirds|three[- ]quarters)\s+of\s+"
+    r"(?:[\w-]+\s+){0,3}?(?:" + _THINGS + r"|voting power|stake|traffic|capacity|(?:the |our )?network)\s+"
+    r"(?:[\w-]+\s+){0,2}?(?:(?:were|was|are|is|got|had|have)\s+(?:\w+\s+)?)?(?:" + _HIT + r"|down|offline|unavailable|"
+    r"unreachable|timed out|timing out|erroring|errored|(?:saw|got|hit|received|returned|experienced|encountered) "
+    r"(?:\w+ )?(?:errors?|failures?|timeouts?|5\d\d|delays?|outages?))\b",
+    re.I,
+)
 # how long, said around the figure: "for approximately 1hr, 9mins", "over the course of 19 minutes", "actual downtime was probably from 16
 # minutes", "some downtime: 53 minutes", "from about 8:43 UTC until 14:07 UTC", "after 2 weeks of running
 # without finality", "about 4% of download requests were failing"
@@ -195,7 +213,7 @@ CAUSE_UNKNOWN = re.compile(
     r"(?:\w+ )?(?:establish|determine|identify|find|pin ?point|work out|figure out|isolate|confirm|understand)\w* "
     r"(?:the |a |an |any |what (?:the )?)?(?:exact |precise |underlying |specific |real |actual )?(?:root )?(?:cause|reason)|"
     r"(?:root )?cause (?:is|was|remains|remained) (?:still )?(?:unknown|unclear|undetermined|a mystery|"
-    r"not (?:yet )?(?:known|clear|determined|identified))|not sure (?:what|why)|"
+    r"not (?:yet )?(?:known|clear|determined|identified))|not sure (?:what|why)|no information (?:\w+ ){0,2}?(?:on|about|as to) (?:the )?(?:root )?cause|"
     r"no (?:root )?cause (?:was|has been|could be) (?:found|identified|determined)|"
     # that the cause is still being looked for ("Other potential root causes still under investigation", "Still
     # investigating other root causes", "The exact root cause of this failure was still under forensic investigation")
@@ -205,7 +223,8 @@ CAUSE_UNKNOWN = re.compile(
 )
 # a status page's own words: what it always says, never what caused or fixed this incident
 STATUS_BOILERPLATE = re.compile(
-    r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the) inconvenience|"
+    r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the|this) (?:\w+ )?(?:inconveniences?|"
+    r"interruptions?|disruptions?|troubles?|downtime|outages?|delays?|issues?)|"
     r"we are (?:currently |still |actively )?(?:investigating|looking into|aware of|continuing to (?:investigate|monitor|work))|"
     r"we (?:will|'ll) (?:provide|post|share) (?:an? |further |more )?updates?|(?:subscribe|sign up) (?:to|for) updates|"
     # when the next word comes, thanks, no ETA, where the provider's own page is ("We will next update here in
@@ -229,7 +248,7 @@ STATUS_BOILERPLATE = re.compile(
     # mainnet on discord and twitter"): a line about the incident, not a step in it
     r"announc(?:ed|es|ing|ement)\b[^.;]{0,80}?\b(?:on|via|in|to|through) (?:our |the |its )?(?:discord|twitter|x|telegram|"
     r"slack|forums?|blog|mailing lists?|status page|social media|community)|"
-    r"not (?:service|customer|user)[- ]impacting|an investigation is (?:ongoing|under ?way|in progress)|"
+    r"not (?:service|customer|user)[- ]impacting|(?:is|are) taking longer than (?:expected|anticipated|planned)|an investigation is (?:ongoing|under ?way|in progress)|"
     # work under way that names no step ("The data center provider continue to work towards resolving the problem",
     # "we are working to get the remaining ones back online")
     r"(?:are|is|continues?|remains?) (?:still |actively |currently )?(?:working|continuing to work|to work) (?:to|towards|on) "
@@ -291,43 +310,6 @@ STATE_ONLY = re.compile(
     r"\b(?![^.;]{0,100}?\b(?:by|after|via|thanks|because|due|following|once|when|with)\b)[^.;!]{0,100}[.;!]?\s*$",
     re.I,
 )
-# The same word on the state with any part of the service for its subject ("The authentication service in
-# Openstack is working well now", "HPC/Grid Storage - GPFS is operational.", "The Backup system was restored and
-# currently up.", "Some of them are already recovered, but the rest are waiting for a manual check"): a short
-# noun phrase with no verb or pronoun of its own, one copula, a state of being up. Never a fix, a patch or a
-# release as the subject ("A fix is available in 2.3" tells the fix), nor a state told with its means or its
-# end ("… up again after we moved the disk", "… was running fine until the disk filled").
-_PART_WORD = (
-    r"(?!(?:is|are|was|were|has|have|had|been|be|being|will|would|should|can|could|did|do|does|we|i|you|they|he|she|"
-    r"after|by|when|once|because|since|if|until|then|but|as|so|while|though|although|whereas|where|which|that|who|"
-    r"fix\w*|patch\w*|workarounds?|releases?|versions?|updates?|"
-    r"upgrades?|solutions?|mitigations?|changes?)\b)[\w/&().,’'+\ufeff-]{1,40}"
-)
-_ADVERB = r"(?:now|already|currently|finally|all|fully|again|still|completely|mostly|largely|also|back)"
-_UP = (
-    r"(?:up(?: and running)?|online|running(?: (?:normally|smoothly|again|fine|well))?|operational|functional|"
-    r"available|accessible|reachable|working(?: (?:well|fine|properly|correctly|normally|as expected))?|stable|healthy|"
-    r"back to normal|restored|recovered|ok)"
-)
-_SUBJECT_OF_A_STATE = r"(?:" + _PART_WORD + r"\s+(?:[-–—]\s+)?){1,7}?"  # "HPC/Grid Storage - GPFS "
-_IS_UP = r"(?:is|are|was|were|seems?|appears?|looks?|remains?|has been|have been)\s+(?:" + _ADVERB + r"\s+){0,2}" + _UP
-_AND_UP = r"(?:\s+(?:and|but)\s+(?:" + _ADVERB + r"\s+){0,2}" + _UP + r")?(?:\s+" + _ADVERB + r")?"
-STATE_OF_A_PART = re.compile(
-    r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40})?"
-    + _SUBJECT_OF_A_STATE
-    + _IS_UP
-    + _AND_UP
-    # no means, no end ("… up again after we moved the disk", "… running fine until the disk filled"), and a "but"
-    # only for the rest of the parts ("…, but the rest are waiting for a manual check")
-    + r"\b(?![^.;]{0,100}?\b(?:by|after|via|thanks|because|due|following|once|when|with|from|using|through|until|"
-    r"before|since|then)\b)(?![^.;]{0,100}?\bbut\b(?! (?:the rest|the others|others|some|a few|several|one|two|\d+)\b))"
-    r"[^.;!]{0,100}[.;!]?\s*$",
-    re.I,
-)
-# a line that is only a handle, linked or not ("[@sh3ll3x3c](https://github.com/sh3ll3x3c)", "@sam, @alex"): who
-# wrote it, a value; a line of links stays (a fix may cite the page it followed)
-_HANDLE = r"(?:\[@[\w-]{1,40}\]\([^)\s]{1,300}\)|@[\w-]{1,40})"
-REFERENCE_ONLY = re.compile(r"^[\s*+>-]{0,6}" + _HANDLE + r"(?:[\s,;]+(?:and\s+)?" + _HANDLE + r"){0,5}[\s.,;]*$", re.I)
 # one word of a line that is mostly figures: a number, an amount, a share, a duration, a clock time, a
 # date, a block height or a hash ("| 02-13 11:56 | 1674 | 485 |", "2h 32m / 3h 42m", "$1.2M, 340 ETH")
 FIGURE_WORD = re.compile(
@@ -421,8 +403,10 @@ PHASE_ONLY = re.compile(
 # a note on the clock the timeline is told in ("2019-10-27 (all times UTC)", "All times approximate, in PDT.",
 # "All below times in UTC.", "Times are in Central European Time")
 TIME_NOTE = re.compile(
-    r"^[\W_]{0,6}(?:" + _DAY + r"\s*)?\(?\s*(?:all |the )?(?:below )?times?(?: below| shown| listed)?(?: are| is)?,?"
-    r"(?: approximate,?)?(?: in| are in)? (?:[a-z]+ ){0,3}?(?:utc|gmt|[a-z]{2,4}t|time|time zone|timezone)\)?[\s.:]{0,3}$",
+    r"^[\W_]{0,6}(?:"
+    + _DAY
+    + r"\s*)?\(?\s*(?:all |the )?(?:below )?(?:times?|timestamps?)(?: below| shown| listed)?(?: are| is)?,?"
+    r"(?: approximate,?)?(?: in| are in)? (?:[a-z]+ ){0,3}?(?:utc|gmt|[a-z]{2,4}t|time|time zone|timezone)(?:\s?[+-]\d{1,2}(?::?\d{2})?)?\)?[\s.:]{0,3}$",
     re.I,
 )
 # who or what it hit and how long, said in words rather than a figure (bot.reader.read `_holds_a_figure`): "The
@@ -470,6 +454,8 @@ METADATA_SAID = re.compile(
     r"(?<![\d.,])\d+ skip(?:ped)? slots\b|\b\d+ (?:\w+ )?(?:hours?|epochs?|blocks?) (?:out )?from finality\b|"
     r"[~≈]?(?<![\d.,])\d[\d,.]*k?\s+(?:\w+\s+)?(?:hotspots?|validators?|nodes?|miners?|peers?|devices?)\s+(?:were |have |"
     r"had |got )?(?:\w+\s+)?(?:stuck|slashed|ejected|exited|offline|out of sync|ceased|jailed|forked)\b|"
+    r"\b(?:halted|stopped|stalled|froze|frozen|hung|stuck) (?:at|on) (?:block height|block|height|slot|epoch) (?:number |#)?`?\d|"
+    r"\bbetween (?:block heights?|blocks?|heights?|slots?|epochs?) #?`?\d[\d,]*`? and #?`?\d|"
     r"\b(?:discrepancy|shortfall|deficit|over-?emission|underfunding) of (?:" + _APPROX + r"\s*)?[`$]?\d|"
     # a reading of the usual level ("The average PoC rate before the halt was ~270 receipts per block")
     r"\b(?:average|mean|median|typical|baseline)\b(?: [\w-]+){0,5} (?:was|were|is|of|at) [~≈]?\d[\d,.]*k?\s*(?:%|\w+ per \w+)|"

@@ -38,15 +38,15 @@ from bot.reader.cues_metadata import (
     METADATA_IMPACT,
     METADATA_LINE,
     METADATA_SAID,
+    METADATA_SHARE,
     METADATA_SPAN,
     PHASE_ONLY,
-    REFERENCE_ONLY,
-    STATE_OF_A_PART,
     STATE_ONLY,
     STATUS_BOILERPLATE,
     TABLE_HEADER_CELL,
     TIME_NOTE,
 )
+from bot.reader.cues_metadata_state import CONSEQUENCE_ONLY, REFERENCE_ONLY, STATE_FORECAST, STATE_OF_A_PART
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.found import how_found
 from bot.reader.narrative import NAMED_LATER_WITHIN, attempts_in, failed_in_prose, failed_in_timeline, resolving
@@ -81,8 +81,12 @@ def _is_metadata_line(sentence: str) -> bool:
         or PHASE_ONLY.match(sentence)
         or TIME_NOTE.match(sentence)
         or STATUS_BOILERPLATE.search(sentence)
-        or (len(sentence) <= _STATE_ONLY_CHARS and (STATE_ONLY.match(sentence) or STATE_OF_A_PART.match(sentence)))
+        or (
+            len(sentence) <= _STATE_ONLY_CHARS
+            and (STATE_ONLY.match(sentence) or STATE_OF_A_PART.match(sentence) or STATE_FORECAST.match(sentence))
+        )
         or REFERENCE_ONLY.match(sentence)
+        or CONSEQUENCE_ONLY.match(sentence)
         or _mostly_figures(sentence)
         or _is_field_about_the_incident(sentence)
         or _is_table_header_or_figures_row(sentence)
@@ -171,6 +175,7 @@ def _holds_a_figure(text: str, in_words: bool = True) -> bool:
         or METADATA_IMPACT.search(text)
         or METADATA_SPAN.search(text)
         or METADATA_ESTIMATE.search(text)
+        or METADATA_SHARE.search(text)
         or (in_words and METADATA_SAID.search(text))
     )
 
