@@ -96,3 +96,58 @@ def test_a_question_whether_a_step_was_tried_answered_yes_no_change_is_the_step_
 ) -> None:
     result = draft(("ana", "The build is stuck since 9:00"), ("ben", asked), ("ana", reply))
     assert [(a.action, a.why_it_failed) for a in result.failed_attempts] == [(action, reply[0].upper() + reply[1:])]
+
+
+@pytest.mark.parametrize(
+    "channel",
+    [
+        # a check: "to see if they all work again" says no outcome
+        [("ana", "The Windows nightly builds have not run since Monday"),
+         ("ben", "The build disk was full, I freed 40 GB."),
+         ("ben", "I restarted all nightlies to see if they all work again.")],
+        # thanks, said again
+        [("ana", "The worker is not picking up jobs"), ("ben", "I restarted the worker."), ("ana", "Thanks again!")],
+    ],
+)  # fmt: skip
+def test_again_said_of_no_trouble_is_no_failure(channel: list[tuple[str, str]]) -> None:
+    assert draft(*channel).failed_attempts == []
+
+
+@pytest.mark.parametrize(
+    ("said", "action"),
+    [
+        ([("ben", "I restarted the bridge."), ("ana", "It kicked me again after a minute.")], "Restarted the bridge"),
+        ([("ben", "I rebooted, deleted the app and reinstalled it. It won't let me log in.")],
+         "I rebooted, deleted the app and reinstalled it"),
+    ],
+)  # fmt: skip
+def test_the_trouble_said_again_or_a_refusal_after_a_step_is_its_failure(
+    said: list[tuple[str, str]], action: str
+) -> None:
+    result = draft(("ana", "I can't log in since this morning"), *said)
+    assert [a.action for a in result.failed_attempts] == [action]
+
+
+def test_trying_to_use_the_service_and_meeting_the_trouble_is_the_symptom_not_a_failed_attempt() -> None:
+    result = draft(
+        ("ana", "I tried to access the dashboard but it still returns 502."),
+        ("ben", "I tried to download the release again, same error."),
+    )
+    # using the service is the symptom; a retry is a step taken
+    assert [a.action for a in result.failed_attempts] == ["Tried to download the release again"]
+
+
+def test_what_caused_it_said_before_a_step_that_failed_is_not_a_failed_attempt() -> None:
+    # whatever weight a fit gives "the next sentence says it failed" (fold A's fit: 0.89 for such a cause)
+    trusting = SentenceModel({"attempt": Head(-5.0, {"next_failed": 10.0, "failed_outcome": 10.0}, 0.8, 20)}, "test")
+    conversation.use_models(trusting)
+    try:
+        result = draft(
+            ("ana", "Our CI cannot pull images since yesterday"),
+            ("ben", "Same for us."),
+            ("ana", "The problem is, the token has been blocked for a day and it seems denied requests count too. "
+                    "I tried to reset the token but nothing changed."),
+        )  # fmt: skip
+    finally:
+        conversation.use_models(None)
+    assert [a.action for a in result.failed_attempts] == ["Tried to reset the token"]

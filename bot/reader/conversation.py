@@ -49,7 +49,7 @@ from pathlib import Path
 from bot.reader.conversation_replies import answered_by_reply
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
-from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED, SAID_TRIED
+from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED, RETRY, SAID_TRIED, TRIED_TO_USE
 from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
@@ -61,6 +61,8 @@ NEVER = Head(threshold=2.0)  # a kind the coefficients lack: nothing passes
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "reader_chat.json"
 DONE = frozenset({"we_did", "bare_did", "passive_did"})
 FIXED = DONE | {"how_fixed"}
+CAUSE_SAID = frozenset({"cause_marker", "consequence", "might_be"})  # a cause said, however (raw or folded)
+STEP_CUES = DONE | {"did", "action"}  # a step named: restarted, cleared, deployed (a sentence's own or folded)
 # what a sentence must say at all to be read as a kind (precision first): an attempt is something
 # someone did (and, below, that failed); a cause names a cause or a broken part ("I think so", "the backlog seems to clear
 # now" name none); a fix says something was done or is back
@@ -272,10 +274,17 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
     part = bool(PART_FAILED.search(sentence.text)) and (
         "cause_marker" in f or not f & {"first_person", "first_person_plural"}
     )
+    # "trying to browse your docs but getting 503s": the symptom, met while using the service
+    used = bool(TRIED_TO_USE.search(sentence.text)) and not RETRY.search(sentence.text) and not f & STEP_CUES
+    # "The problem is, it's more than 24 hours that I'm blocked": what caused it, not a step that failed (fold A:
+    # the 3 such sentences past the attempt gate are causes), unless it says what was tried
+    cause = bool(f & CAUSE_SAID) and not SAID_TRIED.search(sentence.text)
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)
         or part
+        or used
+        or cause
         or bool(BEFORE_THE_TALK.search(sentence.text))
         or bool(VETO.search(sentence.text))
     )

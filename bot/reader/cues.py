@@ -177,8 +177,15 @@ CHAT_ACTION = re.compile(
     r"rate.limited|switch(?:ed)?|moved|resiz(?:ed|e)|vacuum(?:ed)?|reindex(?:ed)?|truncat(?:ed|e))\b",
     re.IGNORECASE,
 )
+# "again" says it failed only after the trouble it repeats ("stuck again", "it's happened again", "kicked me
+# again"): a check ("to see if they all work again"), a repeat ("ran it again"), thanks or a recovery are no outcome
+_TROUBLE_AGAIN = (
+    r"(?:fail\w*|stuck|down|broke\w*|crash\w*|happen\w*|errors?|erroring|errored|hang\w*|hung|dead|died|stopped|"
+    r"kick\w*|offline|timing out|timed out|not working)(?: \w+){0,2} again"
+)
 CHAT_FAILED = re.compile(
-    r"\b(?:still|again|came back|comes? back|(?:errors?|alerts?|timeouts?|latency|it)(?: (?:is|are|was|were))? back|"
+    r"\b(?:still|" + _TROUBLE_AGAIN + r"|came back|comes? back|"
+    r"(?:errors?|alerts?|timeouts?|latency|it)(?: (?:is|are|was|were))? back|"
     r"back after|returned|reappeared|didn'?t (?:help|work|fix|change)|did not (?:help|work|fix|change)|"
     r"doesn'?t (?:help|work)|does not (?:help|work)|no (?:change|luck|effect|improvement|difference|dice)|"
     r"not (?:fixed|helping|working|enough)|same (?:errors?|problem|thing)|made (?:it|things) worse|"
@@ -365,7 +372,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"all paths lead", r"always only",
         r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck", r"stuck (?:again|too)",
         r"not working", r"didn'?t", r"doesn'?t help", r"without (?:success|luck)", r"to no avail", r"in vain",
-        r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load)",
+        r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load|let (?:me|us))",
         r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)",
         r"(?:don'?t|do not) think (?:[\w-]+ ){0,3}(?:worked|helped|fixed|did anything)",
     ),

@@ -32,3 +32,13 @@ BEFORE_THE_TALK = _words(
 # the words that say "tried": cues.TRIED is every action verb, and CONVERSATION_CUES' "tried" feature
 # also holds "I restarted", which is how a fix is told
 SAID_TRIED = _words(r"tried", r"trying", r"attempted")
+# "I'm trying to browse your documentation but I'm getting 503 errors", "we tried to ping 10.0.0.1 but only
+# answer was host is unreachable": using the service (or checking it) and meeting the trouble is the symptom
+# told, not a step taken to fix it (fold A: all 8 such sentences are observations or checks), unless it is
+# a retry ("after trying to refresh multiple times") or the sentence names a step of its own ("… so I
+# cleared the cache")
+TRIED_TO_USE = _words(
+    r"(?:tried|trying|try|attempted|attempting) (?:to )?(?:access|reach|brows|view|visit|open|load|install|download|"
+    r"pull|fetch|log ?in|login|sign ?in|connect|use|using|ping|curl|hit)\w*"
+)
+RETRY = _words(r"again", r"(?:multiple|several|a few|many|two|three|\d+) times", r"once more", r"re-?tr(?:y|ied|ying)")
