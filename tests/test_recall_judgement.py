@@ -226,3 +226,21 @@ def test_an_opening_holding_more_of_the_querys_rare_words_is_likelier_the_same_f
     assert lone["head_rare"] == 0.0  # one shared word says little however rare it is
     judgement = load_judgement()
     assert judgement.probability(rare) > judgement.probability(common)
+
+
+def test_a_memory_found_by_meaning_alone_is_strong_when_it_leads_in_meaning_clearly() -> None:
+    from bot.recall.judgement import features_of
+    from bot.recall.signals import Signals
+
+    # no word of the query in the memory's opening (head 0): only its closeness in meaning speaks
+    plain = Signals(lexical=0.0, coverage=0.0, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.0)  # fmt: skip
+    others = [replace(plain, similarity=0.15), replace(plain, similarity=0.1)]  # unrelated, as cosines go
+    [paraphrase, *_] = features_of([replace(plain, similarity=0.9), *others], [0.9, 0.15, 0.1])
+    [related, *_] = features_of([replace(plain, similarity=0.35), *others], [0.35, 0.15, 0.1])
+    assert paraphrase["head_standout"] == paraphrase["score_standout"] == 0.0 < paraphrase["meaning_lead"]
+    judgement = load_judgement()
+    semantic = judgement.for_meaning(True)
+    assert semantic.probability(paraphrase) >= semantic.strong_from  # issue 27: strong by meaning alone
+    assert semantic.probability(related) < semantic.weak_from  # a loose likeness is not
+    assert judgement.probability(paraphrase) < judgement.weak_from  # the lexical model cannot see it
