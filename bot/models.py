@@ -336,6 +336,9 @@ class RecallMatch(Strict):
     "Why this?"; None when the probability did (Judgement.rule_behind)."""
     evidence: dict[str, float] = Field(default_factory=dict)
     """The judgement's features, shown by "Why this?"."""
+    parts: dict[str, float] = Field(default_factory=dict)
+    """The fitted model's terms for this memory: each feature the model that judged it reads, times
+    its weight, and the intercept; their sum is the log-odds of `probability` ("Why this?")."""
 
 
 class IncidentStatus(StrEnum):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
+import re
 
 import pytest
 
@@ -50,6 +52,14 @@ async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why
         assert 1 <= len(buttons) <= 3 and all(b["action_id"] == ids.MEMORY_WHY for b in buttons)
         named = json.loads(buttons[0]["value"])["id"]
         assert named in sections[0]["text"]["text"] and named in buttons[0]["text"]["text"]
+        # "Why this?" shows the judgement's parts: each feature the model weighs with its weighted
+        # term, and the intercept, summing to the log-odds of the probability it shows
+        numbers = json.loads(buttons[0]["value"])["numbers"]
+        terms = {name: float(term) for name, term in re.findall(r"(\w+) -?\d+\.\d+ \(([+-]\d+\.\d+)\)", numbers)}
+        intercept = float(re.search(r"intercept \(([+-]\d+\.\d+)\)", numbers).group(1))
+        probability = float(re.search(r"probability (\d\.\d+)", numbers).group(1))
+        assert set(terms) == set(weak_only.coefficients)
+        assert abs(1 / (1 + math.exp(-(sum(terms.values()) + intercept))) - probability) < 0.02
 
         opened = len(bot.sandbox.calls("views.open"))
         await bot.slack.block_action(ids.MEMORY_WHY, user_id="U1", message=line)

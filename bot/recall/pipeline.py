@@ -82,6 +82,7 @@ class Recaller:
                     tier=tier,
                     rule=judgement.rule_behind(tier, probability, relevance, rule),
                     evidence=features,
+                    parts=_parts(judgement, features),
                     reasons=explain(query, candidate, signal, now, surfaces),
                     successor_id=candidate.memory.superseded_by
                     if candidate.memory.truth_state is TruthState.SUPERSEDED
@@ -89,3 +90,9 @@ class Recaller:
                 )
             )
         return out
+
+
+def _parts(judgement: Judgement, features: dict[str, float]) -> dict[str, float]:
+    """What makes the probability: each read feature times its weight, then the intercept."""
+    terms = {name: round(weight * features.get(name, 0.0), 3) for name, weight in judgement.coefficients.items()}
+    return terms | {"intercept": round(judgement.intercept, 3)}

@@ -104,7 +104,14 @@ def kept_as_hypothesis(memory: MemoryRecord) -> str:
 
 def _score_line(match: RecallMatch) -> str:
     parts = [f"{name} {value:.2f}" for name, value in match.score_components.items() if name != "score"]
-    judged = ", ".join(f"{name} {value:.2f}" for name, value in match.evidence.items())
+    # the model's parts first (feature, then its weighted term: with the intercept they sum to the
+    # log-odds), then what it read and did not weigh
+    weighed = [f"{name} {match.evidence.get(name, 0.0):.2f} ({term:+.2f})"
+               for name, term in match.parts.items() if name != "intercept"]  # fmt: skip
+    if "intercept" in match.parts:
+        weighed.append(f"intercept ({match.parts['intercept']:+.2f})")
+    others = ", ".join(f"{name} {value:.2f}" for name, value in match.evidence.items() if name not in match.parts)
+    judged = (f"log-odds: {', '.join(weighed)}" + (f"; not weighed: {others}" if others else "")) if weighed else others
     return (
         f"{tier_said(match)}: probability {match.probability:.2f}" + (f" ({judged})" if judged else "")
         + f" · relevance {match.relevance:.2f} · score {match.score:.3f}" + (f" ({', '.join(parts)})" if parts else "")
