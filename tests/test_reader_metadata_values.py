@@ -165,3 +165,50 @@ def test_a_forecast_after_the_step_is_not_stored_with_the_fix() -> None:
     draft = imported(FORECAST_ENTRY)
     assert "may experience" not in (draft.resolution or "")
     assert "may experience" not in (draft.root_cause or "")
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # that it runs as it should again, whatever runs
+        "Everything is operating normally.",
+        "Error rates have returned to normal levels.",
+        "Blocks are being produced again.",
+        "Transactions are being processed normally.",
+        "Block production resumed at 14:07 UTC.",
+        "The backlog has been processed.",
+        "Queues have drained.",
+        "Performance has improved.",
+        "All services are operating normally and we continue to monitor.",
+        # a reading that rose or fell, with the reading as its subject
+        "Block time increased to 30s.",
+        # a status page's stock words on its states
+        "The issue has been identified and a fix is being implemented.",
+        "Postmortem to follow.",
+        "We are seeing recovery across all regions.",
+        "We consider this incident resolved.",
+        "The incident is over.",
+        "This is now fixed.",
+        "Fixed.",
+    ],
+)
+def test_a_word_that_it_runs_again_or_a_reading_moved_is_metadata(line: str) -> None:
+    assert is_metadata(line), line
+    assert without_metadata(line) == "", line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We increased the timeout to 30s.",
+        "The timeout was increased to 30s.",
+        "Memory usage increased to 95% because of a leak in the cache.",
+        "The database has stabilized after we added an index.",
+        "Performance has improved with the new cache settings.",
+        "It came back online and was uncordoned.",
+        "We have rolled out a fix and are monitoring the API for stability.",
+        "This is resolved using: a reboot with PCI disabled in the BIOS.",
+    ],
+)
+def test_a_step_beside_a_state_or_a_reading_is_not_metadata(line: str) -> None:
+    assert not is_metadata(line), line

@@ -96,7 +96,7 @@ _ONE_VALUE = (
     r"(?:" + _ABOUT + r"(?:" + _DURATION + r"(?:\s*(?:and\s+|,\s*)?" + _DURATION + r"){0,3}|"
     r"\d+(?:[.,]\d+)?\s*%|(?:\$|usd ?|€|£)\s?\d[\d,.]*\s*(?:k|m|mm|million|b|bn|billion)?|\d[\d,.]*\s*(?:k|m|million)?)|"
     + _WHEN
-    + r"|n/?a|none|nil|null|unknown|tb[cda]|\?+|-+|–|—|yes|no|ok|critical|warning|down|up|failed|firing|resolved|"
+    + r"|n/?a|none|nil|null|unknown|tb[cda]|\?+|-+|–|—|yes|no|ok|critical|warning|down|up|failed|firing|resolved|fixed|solved|"
     # "**Root Causes:** Yet To Be Determined", "Trigger: under investigation": a blank said in words
     r"(?:yet |still )?to be (?:determined|confirmed|decided|announced)|undetermined|(?:still )?under investigation|"
     r"ongoing|open|closed|investigating|identified|monitoring|mitigated|operational|degraded)"
@@ -248,6 +248,11 @@ STATUS_BOILERPLATE = re.compile(
     # mainnet on discord and twitter"): a line about the incident, not a step in it
     r"announc(?:ed|es|ing|ement)\b[^.;]{0,80}?\b(?:on|via|in|to|through) (?:our |the |its )?(?:discord|twitter|x|telegram|"
     r"slack|forums?|blog|mailing lists?|status page|social media|community)|"
+    r"^\W*(?:the )?(?:root )?(?:issue|problem|cause) (?:has been|is|was) identified,? and (?:an? )?(?:fix|patch)(?:es)? "
+    r"(?:is|are|was|were) being (?:implemented|deployed|worked on|rolled out|prepared|developed)(?=\W*$)|"
+    r"post-?mortem (?:to follow|will follow|(?:is )?coming(?: soon)?)|we(?: are|'re|’re) (?:now )?seeing (?:signs of |a |full "
+    r"|partial )?(?:recovery|improvements?)|(?:consider|marking|mark|marked) (?:this |the )?(?:incident |issue )?(?:as )?"
+    r"(?:resolved|closed)|"
     r"not (?:service|customer|user)[- ]impacting|(?:is|are) taking longer than (?:expected|anticipated|planned)|an investigation is (?:ongoing|under ?way|in progress)|"
     # work under way that names no step ("The data center provider continue to work towards resolving the problem",
     # "we are working to get the remaining ones back online")
@@ -290,12 +295,12 @@ STATUS_BOILERPLATE = re.compile(
 # restarting the proxy", "… stable after we moved the disk" name the fix and are not it.
 _STATE_SUBJECT = (
     r"(?:(?:all|the|our)\s+)?(?:services?|systems?|sites?|everything|things|traffic|queues?|platform|network|website|"
-    r"(?:the|this) (?:issue|incident|problem|outage)|it)"
+    r"(?:the|this) (?:issue|incident|problem|outage)|it|this)"
 )
 _STATE = (
     r"(?:back to normal|(?:fully )?operational|stable|stabili[sz](?:ed|ing)|nominal|working(?: normally| again| fine)?|solved|"
     r"(?:back )?up(?: again| and running)?|(?:back )?online|restored|recovered|resolved|fixed|draining|running (?:normally|smoothly|again)|"
-    r"returned to normal|healthy|available again|normal again)"
+    r"returned to normal|healthy|available again|normal again|over)"
 )
 STATE_ONLY = re.compile(
     r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40}(?:[a-z]{3,9}\.?\s+\d{1,4}(?:,?\s+\d{4})?[^A-Za-z]{0,20})?)?"
@@ -307,7 +312,7 @@ STATE_ONLY = re.compile(
     r"looks?|remains?|now|all|fully|again|been|be|to|already|currently|finally)){1,4}\s+"
     + _STATE
     + r"|\s+(?:now\s+|all\s+)?(?:back to normal|back online|back up|nominal again))"
-    r"\b(?![^.;]{0,100}?\b(?:by|after|via|thanks|because|due|following|once|when|with)\b)[^.;!]{0,100}[.;!]?\s*$",
+    r"\b(?![^.;]{0,100}?\b(?:by|after|via|thanks|because|due|following|once|when|with|using|through)\b)[^.;!]{0,100}[.;!]?\s*$",
     re.I,
 )
 # one word of a line that is mostly figures: a number, an amount, a share, a duration, a clock time, a

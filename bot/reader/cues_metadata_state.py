@@ -29,15 +29,29 @@ _UP = (
 _SUBJECT_OF_A_STATE = r"(?:" + _PART_WORD + r"\s+(?:[-–—]\s+)?){1,7}?"  # "HPC/Grid Storage - GPFS "
 _IS_UP = r"(?:is|are|was|were|seems?|appears?|looks?|remains?|has been|have been)\s+(?:" + _ADVERB + r"\s+){0,2}" + _UP
 _AND_UP = r"(?:\s+(?:and|but)\s+(?:" + _ADVERB + r"\s+){0,2}" + _UP + r")?(?:\s+" + _ADVERB + r")?"
+# … or that it runs as it should again ("Everything is operating normally", "Error rates have returned to normal levels",
+# "Blocks are being produced again", "The backlog has been processed", "Block production resumed at 14:07 UTC",
+# "Performance has improved")
+_RUNS_AGAIN = (
+    r"(?:(?:(?:is|are|has been|have been|was|were)\s+)?(?:being\s+)?(?:operat|function|perform|respond|behav|run|work|process|"
+    r"serv|produc|sync|finali[sz]|accept)\w*\s+(?:[\w-]+\s+){0,2}?(?:normally|as (?:expected|usual|normal)|again)|"
+    r"(?:has|have) (?:now |since )?(?:returned to normal(?: levels)?|improved|stabili[sz]ed)|"
+    r"(?:has|have) (?:now )?(?:all )?been (?:processed|drained|cleared|caught up)|(?:has|have) (?:now )?(?:drained|caught up)|"
+    r"(?:resumed|came back(?: online| up)?)(?: (?:producing|processing) \w+)?(?: (?:normally|again))?)"
+)
 STATE_OF_A_PART = re.compile(
     r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40})?"
     + _SUBJECT_OF_A_STATE
+    + r"(?:"
     + _IS_UP
     + _AND_UP
+    + r"|"
+    + _RUNS_AGAIN
+    + r")"
     # no means, no end ("… up again after we moved the disk", "… running fine until the disk filled"), and a "but"
     # only for the rest of the parts ("…, but the rest are waiting for a manual check")
     + r"\b(?![^.;]{0,100}?\b(?:by|after|via|thanks|because|due|following|once|when|with|from|using|through|until|"
-    r"before|since|then)\b)(?![^.;]{0,100}?\bbut\b(?! (?:the rest|the others|others|some|a few|several|one|two|\d+)\b))"
+    r"before|since|then)\b)(?![^.;]{0,100}?\band (?:was|were|then|(?:we|i)(?! (?:will |are )?(?:continue|continuing|keep) (?:to )?monitor))\b)(?![^.;]{0,100}?\bbut\b(?! (?:the rest|the others|others|some|a few|several|one|two|\d+)\b))"
     r"[^.;!]{0,100}[.;!]?\s*$",
     re.I,
 )
@@ -51,6 +65,16 @@ STATE_FORECAST = re.compile(
     r"will (?:be )?(?:return(?:ing)?|come back|back|restored|available|online|operational)\b)"
     # nor one that tells why ("Users may see SSL warnings to say that the certificate expired today")
     r"(?![^.;]{0,150}?\b(?:because|due to|caused|since|as a result of|say(?:s|ing)? that|that the)\b)",
+    re.I,
+)
+# a reading that rose or fell, the reading as its subject ("Block time increased to 30s", "Error rates spiked to 40%");
+# "We increased the timeout to 30s" and "The timeout was increased to 30s" tell a step
+READING_MOVED = re.compile(
+    r"^[\W_]{0,6}"
+    + _SUBJECT_OF_A_STATE
+    + r"(?:increased|rose|spiked|climbed|jumped|dropped|fell|grew|went up|went down|peaked)(?: sharply| significantly)? "
+    r"(?:to|from [^.;]{1,30}? to|by|at) [~≈]?\d[\d,.]*\s?(?:%|x|ms|s|secs?|seconds?|mins?|minutes?|h|hours?|k|m)?"
+    r"(?![^;]{0,120}?\b(?:by|after|because|due to|when|once|since|as a result of)\b)",
     re.I,
 )
 # a line that is only a handle, linked or not ("[@sh3ll3x3c](https://github.com/sh3ll3x3c)", "@sam, @alex"): who

@@ -46,7 +46,13 @@ from bot.reader.cues_metadata import (
     TABLE_HEADER_CELL,
     TIME_NOTE,
 )
-from bot.reader.cues_metadata_state import CONSEQUENCE_ONLY, REFERENCE_ONLY, STATE_FORECAST, STATE_OF_A_PART
+from bot.reader.cues_metadata_state import (
+    CONSEQUENCE_ONLY,
+    READING_MOVED,
+    REFERENCE_ONLY,
+    STATE_FORECAST,
+    STATE_OF_A_PART,
+)
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.found import how_found
 from bot.reader.narrative import NAMED_LATER_WITHIN, attempts_in, failed_in_prose, failed_in_timeline, resolving
@@ -87,6 +93,7 @@ def _is_metadata_line(sentence: str) -> bool:
         )
         or REFERENCE_ONLY.match(sentence)
         or CONSEQUENCE_ONLY.match(sentence)
+        or READING_MOVED.match(sentence)
         or _mostly_figures(sentence)
         or _is_field_about_the_incident(sentence)
         or _is_table_header_or_figures_row(sentence)
