@@ -63,8 +63,13 @@ async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why
 
         opened = len(bot.sandbox.calls("views.open"))
         await bot.slack.block_action(ids.MEMORY_WHY, user_id="U1", message=line)
-        view = json.dumps((await bot.sandbox.wait_for("views.open", count=opened + 1)).params)
+        view = json.dumps((await bot.sandbox.wait_for("views.open", count=opened + 1)).params, ensure_ascii=False)
         assert named in view and "weak: probability" in view
+        # the button opens the memory as well as why: the line shows nothing else of it
+        memory = await bot.runtime.services.memory.get(team, named)
+        assert memory.root_cause and memory.resolution
+        assert memory.title.split()[0] in view and "Root cause:" in view and "Fix:" in view
+        assert " ".join(memory.root_cause.split()[:3]) in view and " ".join(memory.resolution.split()[:3]) in view
 
 
 async def test_the_investigation_reads_the_strong_memories_only(

@@ -121,11 +121,20 @@ def _score_line(match: RecallMatch) -> str:
 WHY_VALUE_CHARS = 2000  # Slack's limit on a button's value
 
 
-def why_value(match: RecallMatch) -> str:
-    """The "Why this?" button's value: the reasons and the numbers, for the modal it opens."""
+def _memory_gist(memory: MemoryRecord, now: datetime) -> dict[str, str]:
+    """What the weak line's button opens of a memory besides why: its title, cause, fix and truth."""
+    fields = {"title": memory.title, "cause": memory.root_cause, "fix": memory.resolution,
+              "truth": truth_line(memory, now)}  # fmt: skip
+    return {k: cut(single_line(v), 240) for k, v in fields.items() if v}
+
+
+def why_value(match: RecallMatch, now: datetime | None = None) -> str:
+    """The "Why this?" button's value: the reasons and the numbers, for the modal it opens; with
+    `now` (the weak line, which shows nothing else of the memory) its gist too."""
     reasons = [cut(single_line(r), 200) for r in match.reasons[:8]]
+    gist = {"memory": _memory_gist(match.memory, now)} if now is not None else {}
     while True:
-        value = json.dumps({"id": match.memory.incident_id, "reasons": reasons, "numbers": _score_line(match)},
+        value = json.dumps({"id": match.memory.incident_id, "reasons": reasons, "numbers": _score_line(match), **gist},
                            ensure_ascii=False, separators=(",", ":"))  # fmt: skip
         if len(value) <= WHY_VALUE_CHARS or not reasons:
             return value
@@ -201,7 +210,7 @@ def recall_weak(matches: Sequence[RecallMatch], now: datetime) -> Json:
             "id": m.memory.incident_id,
             "shares": single_line(m.reasons[0]) if m.reasons else "some of the same words",
             "age": humanize_age(m.memory.happened_at, now) if m.memory.happened_at else "",
-            "why": why_value(m),
+            "why": why_value(m, now),
         }
         for m in matches[:MAX_WEAK]
     ]

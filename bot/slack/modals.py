@@ -202,10 +202,11 @@ def why_modal(value: str) -> Json:
     try:
         data = json.loads(value)
         incident_id, reasons, numbers = str(data["id"]), [str(r) for r in data["reasons"]], str(data["numbers"])
+        gist = {str(k): cut(single_line(str(v)), 240) for k, v in dict(data.get("memory") or {}).items()}
     except (ValueError, KeyError, TypeError):
-        incident_id, reasons, numbers = "?", [], "this button's details could not be read"
+        incident_id, reasons, numbers, gist = "?", [], "this button's details could not be read", {}
     view = render("modal_why.json.j2", ids=ids, incident_id=cut(single_line(incident_id), 200),
-                  reasons=reasons, numbers=cut(single_line(numbers), 1500))  # fmt: skip
+                  reasons=reasons, numbers=cut(single_line(numbers), 1500), gist=gist)  # fmt: skip
     return check_modal(view)
 
 
