@@ -162,3 +162,22 @@ def test_a_fix_a_status_page_repeats_in_its_timeline_is_stored_once() -> None:
     finally:
         use_model(None)
     assert draft.resolution is not None and draft.resolution.count("temperatures are back under control") == 1
+
+
+def test_a_summary_sentence_naming_the_incidents_cause_is_read_before_cause_words_said_in_passing() -> None:
+    from bot.reader.sentences import SentenceModel, use_model
+
+    text = (
+        "# Card payments failing\n\n"
+        "So it makes sense to practise responding when things break, because they will. "
+        "The kiosks were slow because the venue network was busy. "
+        "Refunds were delayed due to the weekend. "
+        "That was strange because the first issue had hit every kiosk. "
+        "We realised quickly that the outage was caused by an expired certificate on the payment gateway.\n"
+    )
+    use_model(SentenceModel())  # the cue words alone: no sentence model to add the sentence
+    try:
+        draft = imported(text)
+    finally:
+        use_model(None)
+    assert draft.root_cause.startswith("We realised quickly that the outage was caused by an expired certificate")

@@ -12,7 +12,7 @@ from bot.importer.metadata import is_field_line, read_prose_details
 from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
 from bot.importer.timeline import Entry, read_timeline
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
-from bot.reader.cues_fix import EXPECTED_STATE
+from bot.reader.cues_fix import CAUSE_OF_THE_INCIDENT, EXPECTED_STATE
 from bot.reader.fix import names_no_step, tells_no_step_taken
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import strip_metadata
@@ -34,7 +34,12 @@ def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]
                 chosen[i - 1] = None
             if read[i] and pattern.search(read[i]):
                 chosen[i] = None
-    return [read[i] for i in sorted(chosen) if read[i]][:limit]
+    # the sentences that name the incident's own cause first ("the outage was caused by …", and what
+    # "this" is in "This is because …"), then the others
+    named = {i for i in chosen if pattern is CAUSE and CAUSE_OF_THE_INCIDENT.search(said[i])}
+    named |= {i - 1 for i in named if i and ANAPHOR.match(said[i]) and i - 1 in chosen}
+    order = sorted(chosen, key=lambda i: (i not in named, i))
+    return [read[i] for i in order if read[i]][:limit]
 
 
 def _went_wrong(doc: Document) -> tuple[list[str], str]:

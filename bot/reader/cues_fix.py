@@ -140,3 +140,20 @@ INCIDENT_AS_CAUSE = re.compile(
     r"(?:resolved|fixed|confirmed|mitigated|ongoing)\b",
     re.I,
 )
+# The incident's own cause named, not a cause word in passing ("… because we use kube-lego", "… causing 500
+# errors"): "the incident was caused by a misconfiguration", "The cause of the site outage has been
+# identified as a failure of the UPS", "the underlying cause is that …", "This is because …", "…, causing our
+# problem". A summary's sentences that say so are read before its other cause-word sentences.
+CAUSE_OF_THE_INCIDENT = re.compile(
+    r"\b(?:the|this|our) (?:incident|issue|outage|problem|failure|disruption|downtime|breach)s? "
+    r"(?:was|were|is|has been|had been) (?:(?:mainly|primarily|ultimately|originally|directly|actually) )?"
+    r"(?:caused|triggered) by\b|"
+    r"\b(?:root|underlying|main|primary|direct) causes? (?:of (?!why|what|how)[\w' -]{1,60}? )?(?:was|were|is|are)\b"
+    r"(?!\s+(?:still |not |yet |being |under |unknown|unclear|deeper|elsewhere))|"
+    r"\bthe cause (?:of (?!why|what|how)[\w' -]{1,60}? )?(?:was|is|has been (?:identified|confirmed|determined) as|"
+    r"(?:was|is) (?:identified|confirmed|determined) (?:as|to be)|turned out to be)\b"
+    r"(?!\s+(?:still |not |yet |being |under |unknown|unclear|deeper|elsewhere))|"
+    r"^(?:this|that|it) (?:is|was) (?:all |simply |mainly )?because\b|"
+    r"\bcausing (?:our|the|this) (?:problem|issue|outage|incident|failure|downtime)s?\b",
+    re.I,
+)
