@@ -151,3 +151,12 @@ def test_what_caused_it_said_before_a_step_that_failed_is_not_a_failed_attempt()
     finally:
         conversation.use_models(None)
     assert [a.action for a in result.failed_attempts] == ["Tried to reset the token"]
+
+
+def test_a_step_taken_to_see_if_it_works_is_not_the_fix() -> None:
+    result = draft(
+        ("ana", "Windows nightlies broken"),
+        ("ben", "I deleted 33 GB of temporary files and restarted the builds on the build host. The disk was full."),
+        ("ben", "The other host seemed to build this night. I restarted all nightlies to see if they all work again."),
+    )
+    assert result.resolution is not None and "deleted 33 GB of temporary files" in result.resolution.text

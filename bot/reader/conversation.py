@@ -49,7 +49,15 @@ from pathlib import Path
 from bot.reader.conversation_replies import answered_by_reply
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues import CONVERSATION_VETOES as VETO
-from bot.reader.cues_conversation import BEFORE_THE_TALK, CHAT_STATE, PART_FAILED, RETRY, SAID_TRIED, TRIED_TO_USE
+from bot.reader.cues_conversation import (
+    BEFORE_THE_TALK,
+    CHAT_STATE,
+    PART_FAILED,
+    RETRY,
+    SAID_TRIED,
+    TO_CHECK,
+    TRIED_TO_USE,
+)
 from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
@@ -261,6 +269,8 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
         # "Some changes to our DNS caused this": what caused it, not what fixed it
         told = told or ("cause_marker" in f and not f & {"did", "how_fixed"})
         tried = bool(SAID_TRIED.search(sentence.text)) and not f & {"how_fixed", "resolved_now"}
+        # "… to see if they all work again": the "work again" is what is to be seen, not what came of it
+        tried = tried or (bool(TO_CHECK.search(sentence.text)) and "how_fixed" not in f)
         return (
             failed
             or told

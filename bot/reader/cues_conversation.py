@@ -42,3 +42,6 @@ TRIED_TO_USE = _words(
     r"pull|fetch|log ?in|login|sign ?in|connect|use|using|ping|curl|hit)\w*"
 )
 RETRY = _words(r"again", r"(?:multiple|several|a few|many|two|three|\d+) times", r"once more", r"re-?tr(?:y|ied|ying)")
+# "I restarted all nightlies to see if they all work again": a step taken to check, whose outcome is still to
+# come, not the told fix (fold A: the 7 such sentences are checks, plans, follow-ups and observations)
+TO_CHECK = _words(r"to (?:see|check|test|verify|confirm) (?:if|whether)", r"to make sure")
