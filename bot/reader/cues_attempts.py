@@ -18,7 +18,7 @@ WE_TRIED = re.compile(
 )
 CLAUSE = re.compile(r"(?:,\s*so\s+|;\s+)")
 REFERS_BACK = re.compile(
-    r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|"
+    r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|situation|"
     r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
     re.I,
 )
@@ -72,7 +72,7 @@ AUTOMATIC = re.compile(r"\b(?:automatic(?:ally)?|automated|by itself|on its own)
 ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'@])")  # "@jsnshrmn deletes …": a handle opens a sentence too
 WHY_SPLIT = re.compile(
-    r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b))\s*(?P<why>.+)$",
+    r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b(?! (?:before|above|earlier)\b)))\s*(?P<why>.+)$",
     re.I,
 )
 # "This seems to catch most users, although some requests still failed": it mostly worked; the
@@ -189,6 +189,8 @@ _OTHERWISE = (
     r"nothing (?:seemed to |appeared to |we tried )?(?:help|work|fix|chang)\w*|without any (?:success|effect|luck)|"
     r"(?:was|were|is|are) not successful|"
     r"(?:did|does) ?n[o']t change (?:anything|much|the (?:situation|outcome|result|behaviou?r|symptoms?))|"
+    r"the (?:situation|outcome|result|behaviou?r|symptoms?) (?:did|does|has) ?n[o']t (?:change|improve)d?|"
+    r"same (?:error|issue|problem|failure|message)s?\b[\w ,]{0,30}?\b(?:as (?:before|above|earlier)|again)|"
     r"(?:reject(?:s|ed)|refus(?:es|ed)|clos(?:es|ed)|answer(?:s|ed)|respon(?:ds?|ded|se)|mark(?:s|ed)) "
     r"(?:[\w#()-]+ ){0,8}?as [\"“']?(?:invalid|rejected|won't fix|wontfix|not (?:a bug|actionable))"
 )

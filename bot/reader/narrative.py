@@ -97,8 +97,10 @@ def _attempt(text: str) -> dict[str, str] | None:
         return None
     if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text) or ANAPHOR.match(text) or AUTOMATIC.search(text):
         return None  # "As said above, it did not work": no action named; "the day before, …": not during it
-    if not TRIED.search(text):
-        return None  # "Insufficient testing caused a new kind of outage": a failure word, no action
+    if not TRIED.search(_QUOTED_WORDS.sub(" ", text)):
+        return (
+            None  # "Insufficient testing caused a new kind of outage": a failure word, no action (nor one only quoted)
+        )
     if not SAYS_IT_FAILED.search(told) and (not _acted_before(told, failed.start()) or PARTLY_WORKED.search(told)):
         return None  # a failure said only as a state ("still …", "persists") needs an action before it, and no "it mostly worked"
     relative = re.match(r"(?:that|which|who)\b", failed.group(), re.I)  # "the pods that failed": the cue's own "that"
@@ -134,9 +136,16 @@ def _linked(action: str, said: str) -> bool:
 # words that say it had no effect, however it is told (no one named)
 _NO_EFFECT = re.compile(
     r"\b(?:did|does|do) ?n[o']t (?:seem to )?(?:help|resolve|fix|solve|improve|make (?:a|any) difference|have (?:any|an|the intended) effect)\b|"
-    r"\b(?:made|had) no (?:difference|effect)\b",
+    r"\b(?:made|had) no (?:difference|effect)\b|"
+    # "The stated fix of simply deleting the addrbook and restarting did not work": a step did not work ("features
+    # such as bulk editing did not work at all" is a symptom: the subject must name a step)
+    r"\b(?:fix|workaround|restart|rollback|roll-?back|revert|patch|hotfix|reboot|redeploy|failover|retry|attempt)s?\b"
+    r"[^;]{0,250}?\b(?:did|does) ?n[o']t (?:seem to )?work\b",
     re.I,
 )
+# "… this time it had a different message similar to: "Server upgrade failed"": words in quotation marks are
+# what something said (a message, a title), not a step someone took
+_QUOTED_WORDS = re.compile(r"\"[^\"]{1,200}\"|“[^”]{1,200}”")
 # the failure's subject is what the step was done to, told back as "it" / "they" after a contrast
 _SAID_OF_IT = re.compile(r"\b(?:but|however|yet)\b,?\s+(?:it|they)\s+(?:\w+\s+){0,2}$", re.I)
 
@@ -164,8 +173,15 @@ def _clauses(text: str) -> list[str]:
     """Sentences, and the clauses of "This did not help, so the pods were restarted."."""
     parts = []
     for sentence in SENTENCE.split(" ".join(text.split())):
-        parts += [p.strip() for p in CLAUSE.split(sentence) if p.strip()]
-    return parts
+        start = 0
+        for cut in CLAUSE.finditer(sentence):
+            before = sentence[start : cut.start()]
+            if before.count("(") > before.count(")") and ")" in sentence[cut.end() : cut.end() + 200]:
+                continue  # "removed it (we don't use it much, so it was quick)": an aside, not a clause of its own
+            parts.append(sentence[start : cut.start()].strip())
+            start = cut.end()
+        parts.append(sentence[start:].strip())
+    return [p for p in parts if p]
 
 
 def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, str]]:
@@ -190,7 +206,7 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
             and not ANAPHOR.match(previous)
             and _linked(previous, clause)
             and not FAILED_OUTCOME.search(previous)
-            and not CRITIQUE.search(previous + " " + clause)
+            and not CRITIQUE.search(previous + " " + ASIDE.sub(" ", clause))  # "(… we should have …)": an aside
             and (not said_by_someone or WE_TRIED.search(previous))
         ):
             found.append({"action": plain(previous).rstrip(" ,;:."), "why_it_failed": plain(clause).rstrip(" .")})
