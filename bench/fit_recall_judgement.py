@@ -91,6 +91,13 @@ MAX_GROUPS = 40
 # 0.485 at the same false threads and lines (0.151 / 0.447 -> 0.151 / 0.444).
 LEXICAL = ("head", "head_standout", "score_standout", "head_rare")
 SEMANTIC = ("head", "head_standout", "meaning_lead")
+# The short-query model (Judgement.short) reads the query's phrases in the memory too (docs/BENCHMARKS.md,
+# issue 27 r27-judgement): SHORT_UNTIL the largest at which the long re-filings' fold A keep the model's
+# figures, and fold A's nested ones r27-judge's margins; its budgets by r27-judge's rule (0.16 / 0.45).
+SHORT = (*LEXICAL, "phrase_share")
+SHORT_UNTIL = 4.0
+SHORT_STRONG_ABSENT = 0.17
+SHORT_SHOWN_ABSENT = 0.48
 
 Row = tuple[list[float], int]
 Judged = list[tuple[CaseResult, Judgement]]
@@ -165,11 +172,18 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-12 else 0.0 for i in range(n)]
 
 
+def _model(judgement: Judgement, matches) -> Judgement:  # noqa: ANN001
+    """The model that judges this recall (the short-query one for a short query), as the pipeline picks it."""
+    return judgement.for_query(False, matches[0].evidence.get("query_phrases", 0.0) if matches else 0.0)
+
+
 def _probabilities(judgement: Judgement, matches) -> list[float]:  # noqa: ANN001
+    judgement = _model(judgement, matches)
     return [judgement.probability(m.evidence) for m in matches]
 
 
 def _tiers(judgement: Judgement, matches) -> list[str]:  # noqa: ANN001
+    judgement = _model(judgement, matches)
     return judgement.tiers(_probabilities(judgement, matches), [m.relevance for m in matches],
                            [by_rule(m.relevance, m.score_components, m.evidence) for m in matches])  # fmt: skip
 
@@ -242,11 +256,30 @@ def ece(judged: Judged, bins: int = 10) -> float:
 
 
 def fit(
-    results: list[CaseResult], label: str, names: tuple[str, ...], sure_from: float | None = SURE_FLOOR, l2: float = L2
+    results: list[CaseResult],
+    label: str,
+    names: tuple[str, ...],
+    sure_from: float | None = SURE_FLOOR,
+    l2: float = L2,
+    short: tuple[str, ...] = (),
+    short_until: float | None = None,
 ) -> Judgement:
-    """The model fitted on these cases, its thresholds read off held-out probabilities (thresholds)."""
+    """The model fitted on these cases, its thresholds read off held-out probabilities (thresholds);
+    with `short` features, and beside it the short-query model (Judgement.short) reading them,
+    fitted on the same cases with its own budgets."""
+    model = _fit_one(results, label, names, sure_from, l2, (STRONG_ABSENT, SHOWN_ABSENT))
+    if not short or short_until is None:
+        return model
+    brief = _fit_one(results, label, short, sure_from, l2, (SHORT_STRONG_ABSENT, SHORT_SHOWN_ABSENT))
+    return replace(model, short=brief, short_until=short_until)
+
+
+def _fit_one(
+    results: list[CaseResult], label: str, names: tuple[str, ...], sure_from: float | None, l2: float,
+    budgets: tuple[float, float],
+) -> Judgement:  # fmt: skip
     model = _fitted(results, names, sure_from, l2)
-    strong_from, weak_from = thresholds(held_out(results, names, sure_from, l2))
+    strong_from, weak_from = thresholds(held_out(results, names, sure_from, l2), *budgets)
     return replace(model, strong_from=strong_from, weak_from=weak_from,
                    fitted_on={"cases": len(results), "fold": label, "features": list(names), "l2": l2,
                               "thresholds": f"leave one organisation out ({len(groups(results))} groups)"})  # fmt: skip
@@ -275,11 +308,14 @@ def held_out(results: list[CaseResult], names: tuple[str, ...], sure_from: float
     return _each_held_out(results, lambda others: _fitted(others, names, sure_from, l2))
 
 
-def nested(results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float) -> Judged:
+def nested(
+    results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float,
+    short: tuple[str, ...] = (), short_until: float | None = None,
+) -> Judged:  # fmt: skip
     """Each case judged by the whole procedure (fit, then thresholds read off held-out
     probabilities) run on the other organisations' cases of its fold: what a choice of features
     or penalty gives organisations it never saw, read inside one fold (the feature screen)."""
-    return _each_held_out(results, lambda others: fit(others, "nested", names, sure_from, l2))
+    return _each_held_out(results, lambda others: fit(others, "nested", names, sure_from, l2, short, short_until))
 
 
 def _each_held_out(results: list[CaseResult], fitter: Callable[[list[CaseResult]], Judgement]) -> Judged:
@@ -294,7 +330,9 @@ def _each_held_out(results: list[CaseResult], fitter: Callable[[list[CaseResult]
     return out
 
 
-def thresholds(judged: Judged) -> tuple[float, float]:
+def thresholds(
+    judged: Judged, strong_absent: float = STRONG_ABSENT, shown_absent: float = SHOWN_ABSENT
+) -> tuple[float, float]:
     """(strong_from, weak_from) from each target-absent recall's best wrong candidate: strong from
     the (1 - STRONG_ABSENT) quantile of the probability at which it would post a thread (1 when
     the sure rule posts it anyway), weak from the (1 - SHOWN_ABSENT) quantile of that at which
@@ -307,9 +345,9 @@ def thresholds(judged: Judged) -> tuple[float, float]:
         ruled = _tiers(replace(model, strong_from=2.0, weak_from=2.0), r.absent_matches)
         posts.append(1.0 if "strong" in ruled else max(found[:MAX_STRONG], default=0.0))
         shows.append(1.0 if "weak" in ruled else max(found[:MAX_WEAK], default=0.0))
-    strong_from = round(min(0.99, max(0.01, _quantile(posts, 1 - STRONG_ABSENT))), 3)
+    strong_from = round(min(0.99, max(0.01, _quantile(posts, 1 - strong_absent))), 3)
     shown = [1.0 if p >= strong_from else s for p, s in zip(posts, shows, strict=True)]
-    weak_from = round(min(strong_from, max(0.01, _quantile(shown, 1 - SHOWN_ABSENT))), 3)
+    weak_from = round(min(strong_from, max(0.01, _quantile(shown, 1 - shown_absent))), 3)
     return strong_from, weak_from
 
 
@@ -387,6 +425,10 @@ def main() -> int:
         "--cache", type=Path,
         help="a folder: reuse a replay's candidate lists made from the same corpus, bot/recall code and mode",
     )  # fmt: skip
+    parser.add_argument("--short-features", help="the short-query model's features (lexical; default the shipped "
+                        f"model's, else {','.join(SHORT)}), or 'none' for no short-query model")  # fmt: skip
+    parser.add_argument("--short-until", type=float, help="query phrases' weight up to which the short-query model "
+                        f"judges (default the shipped model's, else {SHORT_UNTIL})")  # fmt: skip
     parser.add_argument("--l2", type=float, default=L2, help=f"L2 penalty of the logistic fit (default {L2})")
     parser.add_argument(
         "--nested", choices=("A", "B"),
@@ -421,19 +463,28 @@ def main() -> int:
     if unknown := set(names) - set(FEATURES):
         parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
     mode = "semantic" if meaning else "lexical"
+    short: tuple[str, ...] = ()
+    until: float | None = None
+    if not meaning and (args.short_features or "").lower() != "none":
+        kept = shipped.get("short") or {}
+        short = tuple(args.short_features.split(",")) if args.short_features else tuple(kept.get("coefficients", SHORT))
+        until = args.short_until if args.short_until is not None else shipped.get("short_until", SHORT_UNTIL)
+        if unknown := set(short) - set(FEATURES):
+            parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
     sure = shipped.get("sure_from", SURE_FLOOR) if args.sure_from is None else _sure_from(args.sure_from, parser)
     if args.nested:
         fold = folds[args.nested]
         print(json.dumps({"recall": mode, "nested": args.nested, "features": list(names), "l2": args.l2,
-                          "groups": len(groups(fold)), **evaluate_judged(nested(fold, names, sure, args.l2))}))  # fmt: skip
+                          "short": list(short), "short_until": until, "groups": len(groups(fold)),
+                          **evaluate_judged(nested(fold, names, sure, args.l2, short, until))}))  # fmt: skip
         return 0
     for train, test in (("A", "B"), ("B", "A")):
-        model = fit(folds[train], train, names, sure, args.l2)
+        model = fit(folds[train], train, names, sure, args.l2, short, until)
         print(json.dumps({"recall": mode, "fit_on": train, "model": model.as_json(),
                           "in_sample": evaluate(model, folds[train]),
                           "out_of_sample": {"fold": test, **evaluate(model, folds[test])}}))  # fmt: skip
     if args.write:
-        model = fit(results, "A+B", names, sure, args.l2)
+        model = fit(results, "A+B", names, sure, args.l2, short, until)
         # each model in its own file: the semantic one beside the lexical one, the other left alone
         written = semantic_path if meaning else JUDGEMENT_PATH
         kept = model.model_json() if meaning else {k: v for k, v in model.as_json().items() if k != "semantic"}

@@ -73,6 +73,8 @@ class CaseResult:
     absent_rules: tuple[str, ...] = ()
     meaning: bool = False
     """Recalled with meaning (judged by the semantic model)."""
+    query_phrases: float = 0.0
+    """The query's phrases' weight (Signals.query_phrases): whether the short-query model judged it."""
 
     def right_tier(self, tiers: Sequence[str] | None = None) -> str:
         """The tier the true match is shown in: strong, weak, or below (not shown, or not ranked)."""
@@ -411,7 +413,8 @@ async def recall_cases(
                            tuple(matches) if keep_matches else (), tuple(m.relevance for m in matches), absent,
                            tuple(m.tier for m in matches), tuple(gone) if keep_matches else (),
                            tuple(m.tier for m in gone), tuple(m.probability for m in matches),
-                           tuple(m.probability for m in gone), _rules(matches), _rules(gone), meaning)
+                           tuple(m.probability for m in gone), _rules(matches), _rules(gone), meaning,
+                           next((m.evidence.get("query_phrases", 0.0) for m in (*matches, *gone)), 0.0))
             )  # fmt: skip
             bar.advance(task)
     return ReplayReport.of(results, floor)

@@ -20,6 +20,7 @@ class Judged(Protocol):
     """A replayed case as judged (bot.replay.CaseResult): its tiers again under other thresholds."""
 
     meaning: bool
+    query_phrases: float
 
     def retiered(self, judgement: Judgement) -> tuple[list[str], list[str]]: ...
 
@@ -49,7 +50,7 @@ def tier_curve(results: Sequence[Judged], judgement: Judgement) -> list[dict[str
     for p in PROBABILITY_STEPS:
         point: dict[str, float] = {"probability": p}
         for name, at in (("strong", _as_strong), ("weak", _as_weak)):
-            tiers = [r.retiered(at(judgement.for_meaning(r.meaning), p)) for r in results]
+            tiers = [r.retiered(at(judgement.for_query(r.meaning, r.query_phrases), p)) for r in results]
             right = [r.right_tier(present) for r, (present, _) in zip(results, tiers, strict=True)]
             gone = [r.absent_shown(absent) for r, (_, absent) in zip(results, tiers, strict=True)]
             if name == "strong":

@@ -244,3 +244,30 @@ def test_a_memory_found_by_meaning_alone_is_strong_when_it_leads_in_meaning_clea
     assert semantic.probability(paraphrase) >= semantic.strong_from  # issue 27: strong by meaning alone
     assert semantic.probability(related) < semantic.weak_from  # a loose likeness is not
     assert judgement.probability(paraphrase) < judgement.weak_from  # the lexical model cannot see it
+
+
+def test_a_short_query_saying_the_memorys_words_together_is_likelier_than_one_saying_them_apart() -> None:
+    from bot.recall.judgement import Judgement, features_of
+    from bot.recall.signals import Signals
+
+    judgement = load_judgement()
+    short, until = judgement.short, judgement.short_until
+    assert short is not None and until is not None and "phrase_share" in short.coefficients
+    assert "phrase_share" not in judgement.coefficients  # a pasted ticket shares phrases with every neighbour
+    # a first report is judged by the short model, a ticket pasted whole by the other, meaning by its own
+    assert judgement.for_query(False, until) is short and judgement.for_query(False, until + 0.1) is judgement
+    assert judgement.for_query(True, 0.0) is judgement.semantic
+    assert Judgement.from_json(judgement.as_json()) == judgement
+    assert judgement.with_floor(0.4).for_query(False, 0.0).floor == 0.4
+    plain = Signals(lexical=1.0, coverage=0.5, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.4, head_rarity=1.2,
+                    query_phrases=2.0)  # fmt: skip
+    scores = [1.0, 0.8, 0.7]
+    # "cluster launches disrupted" said in a status entry, or its words scattered over a neighbour's
+    [together, *_] = features_of([replace(plain, phrase_share=0.6), plain, plain], scores)
+    [apart, *_] = features_of([plain, plain, plain], scores)
+    model = judgement.for_query(False, together["query_phrases"])
+    assert model is short and model.probability(together) > model.probability(apart)
+    # said together: the thread; the same words said apart: one line naming it (the responder decides)
+    assert short.tiers([model.probability(together)], [0.2]) == [STRONG]
+    assert short.tiers([model.probability(apart)], [0.2]) == [WEAK]

@@ -13,8 +13,18 @@ from bot.memory.postgres import PostgresMemoryStore
 from bot.memory.postings import derive_postings
 from bot.models import MemoryDraft, RecallQuery
 from bot.recall.document import TERMS_VERSION
-from bot.recall.tokens import surface_forms, tokenize
+from bot.recall.tokens import surface_forms, tokenize, word_pairs
 from bot.services.recall import RecallService
+
+
+def test_phrases_are_words_in_a_row_within_a_clause() -> None:
+    pairs = word_pairs("Cluster launches disrupted in NYC1. Builds on mybinder.org fail at 12:00:59Z with 502s")
+    # stop words and timestamps between two words leave them a phrase; a compound word is one word
+    assert ("launch", "disrupt") in pairs and ("disrupt", "nyc1") in pairs
+    assert ("mybinder.org", "fail") in pairs and ("fail", "502") in pairs
+    assert ("nyc1", "build") not in pairs  # a sentence ends between them
+    assert word_pairs("retry worked\nnext line") == [("retri", "work"), ("next", "line")]
+    assert word_pairs("") == [] and word_pairs("the of a") == []
 
 
 @pytest.mark.parametrize(

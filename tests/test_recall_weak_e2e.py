@@ -33,7 +33,7 @@ async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why
     database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shipped = judgement.load_judgement()
-    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None)
+    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None, short=None)
     monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
     async with local_bot(Settings(database_url=database_url)) as bot:
         bot.sandbox.add_user("U1", "alice")
@@ -77,7 +77,7 @@ async def test_the_investigation_reads_the_strong_memories_only(
 ) -> None:
     # the same memory, judged weak: named in the one line, never handed to the investigation
     shipped = judgement.load_judgement()
-    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None)
+    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None, short=None)
     monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
     settings = Settings(database_url=database_url, anthropic_api_key="test-key",
                         anthropic_base_url=model_api.base_url, investigation_timeout_s=30.0)  # fmt: skip
@@ -100,7 +100,7 @@ async def test_app_home_search_says_a_weak_answer_is_weak_as_recall_does(
     # the same judgement as the thread and /recall: nothing strong, so App Home names the closest
     # memories as closest, each with what it shares, not as memories that look like the query
     shipped = judgement.load_judgement()
-    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None)
+    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None, short=None)
     monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
     async with local_bot(Settings(database_url=database_url)) as bot:
         bot.sandbox.add_user("U1", "alice")

@@ -23,7 +23,7 @@ def case(name: str, present: list[tuple[str, float]], absent: list[float]) -> Ca
 
 
 def test_the_tier_curve_says_what_each_threshold_would_show_and_post_with_the_right_memory_gone() -> None:
-    judgement = replace(load_judgement(), weak_from=0.15, strong_from=0.5, sure_from=None)
+    judgement = replace(load_judgement(), weak_from=0.15, strong_from=0.5, sure_from=None, short=None)
     report = ReplayReport.of([
         case("found first", [("right", 0.6), ("other", 0.05)], absent=[0.3, 0.05]),
         case("found second", [("near", 0.4), ("right", 0.2)], absent=[0.1]),
@@ -46,7 +46,7 @@ def test_the_tier_curve_says_what_each_threshold_would_show_and_post_with_the_ri
 
 
 def test_the_tier_curve_at_the_replay_s_own_thresholds_is_what_the_replay_reported() -> None:
-    judgement = replace(load_judgement(), weak_from=0.15, strong_from=0.5, sure_from=None)
+    judgement = replace(load_judgement(), weak_from=0.15, strong_from=0.5, sure_from=None, short=None)
     results = [
         case("found first", [("right", 0.6), ("other", 0.05)], absent=[0.3, 0.05]),
         case("found second", [("near", 0.4), ("right", 0.2)], absent=[0.1]),

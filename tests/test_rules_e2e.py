@@ -124,7 +124,7 @@ async def test_a_known_pattern_beside_memories_that_are_only_close_keeps_the_wea
     await cli("rules", "replay")
     await cli("rules", "approve", RULE_ID, "--by", "maya")
     weak_only = dataclasses.replace(judgement.load_judgement(), strong_from=1.0, sure_from=None, weak_from=0.01)
-    monkeypatch.setattr(pipeline, "load_judgement", lambda: dataclasses.replace(weak_only, semantic=None))
+    monkeypatch.setattr(pipeline, "load_judgement", lambda: dataclasses.replace(weak_only, semantic=None, short=None))
     monkeypatch.setattr(pipeline, "rule_of", lambda *_: (judgement.BELOW, None))
     assert (await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1")).status == 200
     await bot.sandbox.wait_for("views.open", timeout=10)

@@ -28,6 +28,10 @@ separates a true match from a neighbour instead, each feature measured per query
 - head_rare: the query's idf found in the memory's opening, summed, counted in terms no memory
   holds and capped at HEAD_RARE_CAP (Signals.head_rarity; 0 for a lone shared word): how much
   the opening says of the query, not what share of it;
+- phrase_share: the share of the query's phrases (two words in a row) the memory says too
+  (Signals.phrase_share), read by the short-query model only (Judgement.short);
+- query_phrases: the weight of the query's phrases, in terms no memory holds: which model judges
+  it (Judgement.for_query), not evidence about a memory;
 - echo_standout: score_z times head_echo (the share of the memory's title, symptoms and error
   terms the query names): standing out on what the query names of the memory's opening, the
   evidence a long query (a ticket pasted whole) carries where its `head` is low (by_rule).
@@ -165,6 +169,8 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "meaning_lead": lambda c: _meaning_lead(c),
     "echo_standout": lambda c: c.score_z * c.signals.head_echo,
     "head_rare": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.signals.head_rarity),
+    "phrase_share": lambda c: 0.0 if c.signals.lone_word else c.signals.phrase_share,
+    "query_phrases": lambda c: c.signals.query_phrases,
     "same_alert": lambda c: c.signals.same_alert or 0.0,  # the shipped model does not read it (BENCHMARKS)
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
@@ -194,10 +200,26 @@ class Judgement:
     semantic: Judgement | None = None
     """The model for a query recalled with meaning (semantic recall on): fitted on a semantic
     replay, it reads the meaning features the lexical model cannot."""
+    short: Judgement | None = None
+    """The lexical model for a short query (its phrases weigh at most `short_until`: a first
+    report's two lines), which reads the query's phrases said in the memory (phrase_share). A
+    long query (a ticket pasted whole) shares phrases with every neighbour ("null pointer", "log
+    message"): on the long re-filings the phrases moved no right memory off the shipped model's
+    curve, and the thresholds fitted beside them on first reports showed more false lines there
+    (docs/BENCHMARKS.md, issue 27 r27-judgement), so a long query keeps this model."""
+    short_until: float | None = None
 
     def for_meaning(self, with_meaning: bool) -> Judgement:
         """The model that judges a query recalled with (or without) meaning."""
         return self.semantic if with_meaning and self.semantic is not None else self
+
+    def for_query(self, with_meaning: bool, query_phrases: float) -> Judgement:
+        """The model that judges a query: with meaning the semantic one; without, the short one
+        when the query's phrases weigh at most short_until (Signals.query_phrases), else this."""
+        model = self.for_meaning(with_meaning)
+        if model is self and self.short is not None and self.short_until is not None:
+            return self.short if query_phrases <= self.short_until else self
+        return model
 
     def probability(self, features: dict[str, float]) -> float:
         z = self.intercept + sum(w * features.get(name, 0.0) for name, w in self.coefficients.items())
@@ -245,19 +267,26 @@ class Judgement:
     def with_floor(self, floor: float) -> Judgement:
         """The same judgement (lexical and semantic) with another floor (RECALL_FLOOR)."""
         semantic = None if self.semantic is None else replace(self.semantic, floor=floor)
-        return replace(self, floor=floor, semantic=semantic)
+        short = None if self.short is None else replace(self.short, floor=floor)
+        return replace(self, floor=floor, semantic=semantic, short=short)
 
     def as_json(self) -> dict[str, object]:
         out: dict[str, object] = {"coefficients": self.coefficients, "intercept": self.intercept,
                                   "strong_from": self.strong_from, "weak_from": self.weak_from,
                                   "fitted_on": self.fitted_on, "floor": self.floor, "sure_from": self.sure_from}  # fmt: skip
+        if self.short is not None:
+            out["short"], out["short_until"] = self.short.model_json(), self.short_until
         if self.semantic is not None:
             out["semantic"] = self.semantic.model_json()
         return out
 
     def model_json(self) -> dict[str, object]:
         """The fitted part only (the floors are the lexical model's, shared)."""
-        return {k: v for k, v in self.as_json().items() if k not in ("floor", "sure_from", "semantic")}
+        return {
+            k: v
+            for k, v in self.as_json().items()
+            if k not in ("floor", "sure_from", "semantic", "short", "short_until")
+        }
 
     @classmethod
     def from_json(cls, data: dict, shared: dict | None = None) -> Judgement:
@@ -271,6 +300,8 @@ class Judgement:
             float(data["strong_from"]), float(data["weak_from"]), dict(data.get("fitted_on", {})),
             float(floors.get("floor", DEFAULT_FLOOR)), None if sure is None else float(sure),
             cls.from_json(data["semantic"], data) if data.get("semantic") and shared is None else None,
+            cls.from_json(data["short"], data) if data.get("short") and shared is None else None,
+            float(data["short_until"]) if data.get("short") and shared is None else None,
         )  # fmt: skip
 
 

@@ -60,7 +60,10 @@ class Recaller:
         # ties break on the memory's identity so the same query always answers the same way
         scored.sort(key=lambda s: (-s[0], s[1].memory.incident_id))
         # a query recalled with meaning is judged by the model fitted with meaning (judgement.py)
-        judgement = self.judgement.for_meaning(any(s.similarity is not None for s in signals))
+        # a short query (a first report) by the model that reads its phrases (judgement.Judgement.short)
+        judgement = self.judgement.for_query(
+            any(s.similarity is not None for s in signals), signals[0].query_phrases if signals else 0.0
+        )
         shown = scored[: query.limit]
         probabilities = [judgement.probability(features) for *_, features in shown]
         relevances = [judge(signal) for _, _, signal, _, _ in shown]

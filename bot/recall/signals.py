@@ -11,7 +11,7 @@ from functools import lru_cache
 from bot.models import MemoryRecord, RecallQuery, TruthState
 from bot.recall.alerts import same_alert
 from bot.recall.candidates import TITLE_QUERY_BONUS, Candidate
-from bot.recall.tokens import tokenize
+from bot.recall.tokens import tokenize, word_pairs
 
 # A verified fix outranks an unverified guess with the same text.
 TRUTH_WEIGHT: dict[TruthState, float] = {
@@ -71,6 +71,13 @@ class Signals:
     counted in terms no memory holds (Candidate.rarest_idf): not a share like `head`. A two-line
     report whose rare words are the opening's carries more evidence than one naming a single
     word, though both cover half of what they say (judgement.FEATURES' head_rare)."""
+    phrase_share: float = 0.0
+    """Share of the query's phrases (tokens.word_pairs: two words in a row, each weighing the mean
+    idf of its words) that the memory says too, anywhere in its text: a status page's entries
+    share their words from one incident to the next, the same failure says them together."""
+    query_phrases: float = 0.0
+    """The weight of all the query's phrases, counted in terms no memory holds (as head_rarity):
+    how much a query says; a ticket pasted whole says dozens of phrases, a first report a few."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -99,6 +106,11 @@ def _cause_terms(root_cause: str | None, diagnosis: str | None) -> frozenset[str
     return frozenset(tokenize(root_cause or "")) | frozenset(tokenize(diagnosis or ""))
 
 
+@lru_cache(maxsize=4_096)
+def _phrases(*texts: str | None) -> frozenset[tuple[str, str]]:
+    return frozenset(pair for text in texts for pair in word_pairs(text))
+
+
 def _weighted_share(wanted: tuple[str, ...], found: Set[str], idf: Mapping[str, float]) -> float:
     """Σ idf of the wanted terms found / Σ idf of all wanted terms (a repeated term counts again)."""
     total = sum(idf.get(t, 0.0) for t in wanted)
@@ -120,6 +132,12 @@ def measure(
     # min-max like the lexical score's division by the best: measured better than raw cosine
     # (the cosines of one query's candidates sit in a narrow band that differs between queries)
     cosines = [c.semantic for c in candidates if c.semantic is not None]
+    idf = candidates[0].query_idf if candidates else {}
+    phrases = {
+        p: (idf.get(p[0], 0.0) + idf.get(p[1], 0.0)) / 2 for p in _phrases(query.title, query.text, query.error_message)
+    }
+    said = sum(phrases.values())
+    rarest = candidates[0].rarest_idf if candidates else 0.0
     low, high = (min(cosines), max(cosines)) if cosines else (0.0, 0.0)
     out: list[Signals] = []
     for c in candidates:
@@ -130,6 +148,7 @@ def measure(
         coverage = _weighted_share(query_weighted, set(c.matched_terms), c.query_idf)
         title = _title_terms(m.title)
         head = _head_terms(m.title, m.symptoms, m.error_message)
+        text_phrases = _phrases(m.title, m.symptoms, m.error_message, m.root_cause, m.diagnosis, m.resolution, m.lesson)
         out.append(
             Signals(
                 lexical=c.lexical / top,
@@ -151,6 +170,8 @@ def measure(
                 head_echo=_share(head, query_known),
                 lone_word=len(query_known) > 1 and len(query_known & head) == 1,
                 head_rarity=sum(c.query_idf[t] for t in query_known & head) / c.rarest_idf if c.rarest_idf else 0.0,
+                phrase_share=sum(w for p, w in phrases.items() if p in text_phrases) / said if said > 0 else 0.0,
+                query_phrases=said / rarest if rarest else 0.0,
             )
         )
     return out

@@ -176,3 +176,35 @@ def term_counts(texts: Iterable[tuple[str | None, int]]) -> Counter[str]:
         for term in tokenize(text):
             counts[term] += weight
     return counts
+
+
+_CLAUSE_END = re.compile(r"[.!?;:](?:\s|$)|\n")
+
+
+def word_pairs(text: str | None) -> list[tuple[str, str]]:
+    """The text's phrases: each two words that follow each other in one clause, as terms (a
+    compound word such as `mybinder.org` is one word, its whole term), stop words, ids and numbers
+    between them left out. Two incidents that read alike word for word ("cluster launches
+    disrupted") share phrases where a neighbour holds the same words scattered."""
+    if not text:
+        return []
+    stripped = _VOLATILE.sub(" ", text)
+    pairs: list[tuple[str, str]] = []
+    previous: str | None = None
+    end = 0
+    seen: dict[str, tuple[tuple[str, str], ...]] = {}
+    for match in _RAW.finditer(stripped):
+        raw = match.group(0)
+        if _CLAUSE_END.search(stripped[end : match.start()]):
+            previous = None  # a sentence or line ends between them
+        end = match.end()
+        found = seen.get(raw)
+        if found is None:
+            found = seen[raw] = _word_terms(raw)
+        if not found:
+            continue
+        term = found[0][0]
+        if previous is not None and previous != term:
+            pairs.append((previous, term))
+        previous = term
+    return pairs
