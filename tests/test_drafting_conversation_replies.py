@@ -160,3 +160,21 @@ def test_a_step_taken_to_see_if_it_works_is_not_the_fix() -> None:
         ("ben", "The other host seemed to build this night. I restarted all nightlies to see if they all work again."),
     )
     assert result.resolution is not None and "deleted 33 GB of temporary files" in result.resolution.text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "It looks like it got spun up on another node when the old one was drained and then crash looped forever.",
+        "I've just removed the CNAME and it might be a browser cache of the old CNAME record.",
+    ],
+)
+def test_a_cause_offered_with_doubt_is_not_the_fix_whatever_step_it_names(said: str) -> None:
+    # whatever weight a fit gives a step said (fold A's fit drafted both as the fix)
+    trusting = SentenceModel({"fix": Head(-5.0, {"did": 10.0, "said_action": 10.0}, threshold=0.6, keep=1)}, "test")
+    conversation.use_models(trusting)
+    try:
+        result = draft(("ana", "The docs site serves 404s since 9:00"), ("ben", said))
+    finally:
+        conversation.use_models(None)
+    assert result.resolution is None

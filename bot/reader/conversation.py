@@ -268,6 +268,9 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
         told = "outage_noun" in f and not f & {"did", "fix_noun", "how_fixed"}
         # "Some changes to our DNS caused this": what caused it, not what fixed it
         told = told or ("cause_marker" in f and not f & {"did", "how_fixed"})
+        # "It looks like it got spun up on another node … and crash looped": a cause offered with doubt, whatever
+        # step it names, is a hypothesis, not the told fix
+        told = told or ("hedge" in f and bool(f & (CAUSE_SAID | {"broken_state"})) and "how_fixed" not in f)
         tried = bool(SAID_TRIED.search(sentence.text)) and not f & {"how_fixed", "resolved_now"}
         # "… to see if they all work again": the "work again" is what is to be seen, not what came of it
         tried = tried or (bool(TO_CHECK.search(sentence.text)) and "how_fixed" not in f)
