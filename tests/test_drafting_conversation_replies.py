@@ -178,3 +178,19 @@ def test_a_cause_offered_with_doubt_is_not_the_fix_whatever_step_it_names(said: 
     finally:
         conversation.use_models(None)
     assert result.resolution is None
+
+
+def test_what_keeps_it_from_happening_again_is_not_the_fix() -> None:
+    # whatever weight a fit gives a step said (two steps alike: the later one would be the fix)
+    trusting = SentenceModel({"fix": Head(-5.0, {"did": 10.0}, threshold=0.6, keep=1)}, "test")
+    conversation.use_models(trusting)
+    try:
+        result = draft(
+            ("ana", "The nightly releases are missing"),
+            ("ben", "The disk was full. I deleted the old images and the builds are restarted."),
+            ("ben", "I've updated things so future failures won't delete the existing nightly releases, "
+                    "to hopefully prevent this in the future."),
+        )  # fmt: skip
+    finally:
+        conversation.use_models(None)
+    assert result.resolution is not None and "deleted the old images" in result.resolution.text

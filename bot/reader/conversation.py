@@ -52,6 +52,7 @@ from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.cues_conversation import (
     BEFORE_THE_TALK,
     CHAT_STATE,
+    FOLLOW_UP,
     PART_FAILED,
     RETRY,
     SAID_TRIED,
@@ -273,7 +274,9 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
         told = told or ("hedge" in f and bool(f & (CAUSE_SAID | {"broken_state"})) and "how_fixed" not in f)
         tried = bool(SAID_TRIED.search(sentence.text)) and not f & {"how_fixed", "resolved_now"}
         # "… to see if they all work again": the "work again" is what is to be seen, not what came of it
-        tried = tried or (bool(TO_CHECK.search(sentence.text)) and "how_fixed" not in f)
+        tried = tried or (
+            bool(TO_CHECK.search(sentence.text) or FOLLOW_UP.search(sentence.text)) and "how_fixed" not in f
+        )
         return (
             failed
             or told

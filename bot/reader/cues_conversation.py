@@ -45,3 +45,12 @@ RETRY = _words(r"again", r"(?:multiple|several|a few|many|two|three|\d+) times",
 # "I restarted all nightlies to see if they all work again": a step taken to check, whose outcome is still to
 # come, not the told fix (fold A: the 7 such sentences are checks, plans, follow-ups and observations)
 TO_CHECK = _words(r"to (?:see|check|test|verify|confirm) (?:if|whether)", r"to make sure")
+# "I've updated things so future failures won't delete the existing nightly releases … to hopefully prevent this
+# in the future": what keeps it from happening again is a follow-up, not what fixed it
+FOLLOW_UP = _words(
+    r"prevent (?:this|it|that|us|future|the same|a repeat)",
+    r"in the future",
+    r"future (?:failures|outages|incidents|problems|issues)",
+    r"going forward",
+    r"from now on",
+)
