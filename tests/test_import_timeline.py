@@ -94,3 +94,21 @@ def test_a_status_pages_entry_is_imported_however_its_updates_are_worded() -> No
     draft = parse_markdown(text, team_id="T", incident_id="pm-x", name="2024-11-14-website-issues.md")
     assert draft.title == "Website issues"
     assert draft.occurred_at.date().isoformat() == "2024-11-14"
+
+
+def test_a_table_timeline_told_as_offsets_from_the_start_is_read_entry_by_entry() -> None:
+    text = (
+        "# Testnet upgrade halted\n\n## Summary\n\nThe upgrade halted the chain.\n\n## Timeline\n\n"
+        "| Time | Event |\n| --- | --- |\n"
+        "| +0 minutes | Upgrade height reached; block production stops |\n"
+        "| \\[+6 hrs] | First patched binary prepared and deployed internally |\n"
+        "| +130 minutes | Upgrade re-attempted; the node fails again |\n"
+        "| +145 minutes | Full server reboot performed; the node recovers |\n"
+    )
+    entries, _ = timeline(text.split("## Timeline\n\n")[1])
+    assert [when for when, _ in entries] == ["+0 minutes", "\\[+6 hrs]", "+130 minutes", "+145 minutes"]
+    draft = parse_markdown(text, team_id="T", incident_id="pm-offsets")
+    assert [a.action for a in draft.failed_attempts] == ["Upgrade re-attempted"]
+    # a count or a duration alone in a cell is no time
+    rows, _ = timeline("| 3 | nodes restarted |\n| 1 hour | of downtime |")
+    assert rows == []

@@ -156,9 +156,16 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
 
 
 def _time_cell(cell: str) -> bool:
-    return (
+    return bool(_OFFSET_CELL.match(cell)) or (
         bool(cell) and len(cell) <= 40 and bool(_HAS_TIME.match(cell)) and not re.search(r"[a-z]{4,}\s+[a-z]{4,}", cell)
     )
+
+
+# "| +130 minutes | Upgrade re-attempted; AP node fails again |", "| [+6.5 hrs] | …": a table timeline told as
+# offsets from the start (a cell that is only the offset)
+_OFFSET_CELL = re.compile(
+    r"^\\?\[?\s*[+-]\s*\d{1,4}(?:\.\d)?\s*(?:m|mins?|minutes?|h|hrs?|hours?|d|days?)\s*\\?\]?$", re.I
+)
 
 
 def _is_new_block(line: str) -> bool:
