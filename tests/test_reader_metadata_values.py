@@ -61,6 +61,7 @@ def test_a_line_that_is_a_value_or_a_state_is_metadata(line: str) -> None:
         "https://mariadb.com/kb/en/configuring-mariadb-for-optimal-performance/",
         "[eth_config](https://hackmd.io/@someone/eth_config).",
         "The backend has been rebuilt.",
+        "It is now running on an 8 vCPU/32 GB RAM system.",
     ],
 )
 def test_a_state_with_its_means_a_fix_or_what_went_wrong_is_not_metadata(line: str) -> None:

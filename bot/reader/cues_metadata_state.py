@@ -27,7 +27,15 @@ _UP = (
     r"back to normal|restored|recovered|ok)"
 )
 _SUBJECT_OF_A_STATE = r"(?:" + _PART_WORD + r"\s+(?:[-–—]\s+)?){1,7}?"  # "HPC/Grid Storage - GPFS "
-_IS_UP = r"(?:is|are|was|were|seems?|appears?|looks?|remains?|has been|have been)\s+(?:" + _ADVERB + r"\s+){0,2}" + _UP
+# what it now runs on or in is a change, not a state ("It is now running on an 8 vCPU/32 GB RAM system")
+_NOT_WHERE = r"(?! (?:on|in|with|from|under|at|via) (?:an?|the|our|its|their|new|version|v?\d)\b)"
+_IS_UP = (
+    r"(?:is|are|was|were|seems?|appears?|looks?|remains?|has been|have been)\s+(?:"
+    + _ADVERB
+    + r"\s+){0,2}"
+    + _UP
+    + _NOT_WHERE
+)
 _AND_UP = r"(?:\s+(?:and|but)\s+(?:" + _ADVERB + r"\s+){0,2}" + _UP + r")?(?:\s+" + _ADVERB + r")?"
 # … or that it runs as it should again ("Everything is operating normally", "Error rates have returned to normal levels",
 # "Blocks are being produced again", "The backlog has been processed", "Block production resumed at 14:07 UTC",
