@@ -181,3 +181,26 @@ def test_a_summary_sentence_naming_the_incidents_cause_is_read_before_cause_word
     finally:
         use_model(None)
     assert draft.root_cause.startswith("We realised quickly that the outage was caused by an expired certificate")
+
+
+def test_a_cause_word_denied_is_never_stored_as_the_cause() -> None:
+    draft = imported(
+        "# Publishing tokens stolen from CI\n\n## Summary\n\n"
+        "The package index was not compromised, and no packages were published by the attackers. "
+        "The issue was not exploited on any installation we know of. "
+        "Malicious actors injected code into CI workflows, which caused publishing tokens to be sent to them.\n"
+    )
+    assert "injected code into CI workflows" in draft.root_cause
+    assert "not compromised" not in draft.root_cause and "not exploited" not in draft.root_cause
+
+
+def test_a_sentence_pointing_to_the_details_is_never_stored_as_the_cause() -> None:
+    draft = imported(
+        "# Function runs stalled\n\n"
+        "Full timeline, root cause and corrective actions are detailed below. "
+        "You can read more about the gateway in our earlier blog post on its design.\n\n"
+        "The gateway ran out of disk space because its logs were rotated too rarely.\n\n"
+        "## Timeline\n\n- 10:00 Runs stalled.\n- 11:00 Disk cleared, runs resumed.\n"
+    )
+    assert "ran out of disk space" in draft.root_cause
+    assert "detailed below" not in draft.root_cause and "read more" not in draft.root_cause

@@ -127,6 +127,22 @@ CAUSE_NOT_SAID = re.compile(
     r"\b(?:will|may|might|could) (?:cause (?:them|it|these|those|your|you)|notice|experience)\b",
     re.I,
 )
+# A cause word denied ("PyPI was not compromised", "The issue was not exploited", "has not been breached with
+# this attack"): what did not happen is no cause
+CAUSE_DENIED = re.compile(
+    r"\b(?:was|were|is|are|has|have|had)(?:n't| not| never)(?: been)? "
+    r"(?:compromised|exploited|breached|hacked|attacked|leaked|corrupted)\b",
+    re.I,
+)
+# A pointer to where the details are ("Full timeline, root cause and corrective actions are detailed below",
+# "You can read more about the attack on their blog"): it names no cause, whatever words it lists
+CAUSE_ELSEWHERE = re.compile(
+    r"\b(?:read more|(?:more|further|full) (?:details|information|info)(?: \w+){0,3} "
+    r"(?:can be found|is available|are available|below|above|here|in|at|on)|"
+    r"(?:are|is) (?:detailed|described|explained|outlined|documented|covered) (?:below|above|here|in (?:the|this|our) \w+)|"
+    r"see (?:the |our )?(?:\w+ ){0,3}for (?:more |further |full )?(?:details|information))\b",
+    re.I,
+)
 # The incident itself on the cause side and what it did on the other ("… due to this issue", "The issue that
 # caused the API to become inaccessible has been rectified", "the frustrations this prolonged outage is
 # causing"), or the issue's state ("the issue is now resolved", "the issue is confirmed with our partner"):

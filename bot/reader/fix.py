@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 from bot.reader.cues import CAUSE, DID_NOT_WORK, FIX, SAYS_IT_FAILED
 from bot.reader.cues_fix import (
+    CAUSE_DENIED,
+    CAUSE_ELSEWHERE,
     CAUSE_NOT_SAID,
     FIX_BY_ITSELF,
     FIX_COUNTED,
@@ -91,14 +93,14 @@ def names_no_cause(sentence: str) -> bool:
     """True when `sentence` says something of the cause but not what it was: "We have identified the
     root cause and are working on the fix", "we are investigating the cause", "restarting instances
     will cause them to be affected", "users may notice restarts due to this issue", "the issue is now
-    resolved"; or is a status page's progress or state line ("we are working to
-    restore service") with no cause word outside it."""
+    resolved", "PyPI was not compromised"; or is a status page's progress or state line ("we are working to
+    restore service") with no cause word outside it; or points to where the details are ("… are detailed below")."""
     said = _judged(sentence)
     # the cause words only inside these frames: nothing that caused it named
-    rest = INCIDENT_AS_CAUSE.sub(" ", CAUSE_NOT_SAID.sub(" ", said))
+    rest = CAUSE_DENIED.sub(" ", INCIDENT_AS_CAUSE.sub(" ", CAUSE_NOT_SAID.sub(" ", said)))
     if rest != said and not CAUSE.search(rest):
         return True
-    if STATE_OF_THE_INCIDENT.match(said):
+    if STATE_OF_THE_INCIDENT.match(said) or CAUSE_ELSEWHERE.search(said):
         return True
     return bool(FIX_UNDER_WAY.search(said) and not CAUSE.search(FIX_UNDER_WAY.sub(" ", said)))
 
