@@ -34,7 +34,7 @@ BEFORE_THE_TALK = _words(
 SAID_TRIED = _words(r"tried", r"trying", r"attempted")
 # "I'm trying to browse your documentation but I'm getting 503 errors", "we tried to ping 10.0.0.1 but only
 # answer was host is unreachable": using the service (or checking it) and meeting the trouble is the symptom
-# told, not a step taken to fix it (fold A: all 8 such sentences are observations or checks), unless it is
+# told, not a step taken to fix it (fold A: its 7 such sentences are 6 observations and a check), unless it is
 # a retry ("after trying to refresh multiple times") or the sentence names a step of its own ("… so I
 # cleared the cache")
 TRIED_TO_USE = _words(
@@ -43,7 +43,7 @@ TRIED_TO_USE = _words(
 )
 RETRY = _words(r"again", r"(?:multiple|several|a few|many|two|three|\d+) times", r"once more", r"re-?tr(?:y|ied|ying)")
 # "I restarted all nightlies to see if they all work again": a step taken to check, whose outcome is still to
-# come, not the told fix (fold A: the 7 such sentences are checks, plans, follow-ups and observations)
+# come, not the told fix (fold A: its 6 such sentences are checks, plans, follow-ups and observations)
 TO_CHECK = _words(r"to (?:see|check|test|verify|confirm) (?:if|whether)", r"to make sure")
 # "I've updated things so future failures won't delete the existing nightly releases … to hopefully prevent this
 # in the future": what keeps it from happening again is a follow-up, not what fixed it
