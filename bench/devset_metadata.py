@@ -10,8 +10,9 @@ tuning set, not a measure (fold B's totals are the measure).
 Two batches: "tuning" (49 reports from 9 sources; the rules were chosen on them; drand's two left when r23-collect put drand in fold A) and "held-out" (20 more
 reports of 5 of those sources, drawn and labelled after the first change landed, read once to see how far it
 carries); then two batches of organisations new to it (2026-12-04, labelled before any reader ran on them):
-"tuning-orgs" (IFCA's status page 19, Persistence's chain-halt post-mortems 5, Avail 1) and "held-out-orgs"
-(Terp Network 4, CNS-UVA's status page 5), the latter read for totals only. `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
+"tuning-orgs" (IFCA's status page 19, Persistence's chain-halt post-mortems 5, Avail 1, pgmac-net's homelab
+reviews 3) and "held-out-orgs" (Terp Network 4, CNS-UVA's status page 5, tzBTC bridge 1), the latter read for
+totals only. `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
 The texts are not committed (most sources state no licence): `fetch` copies them from GitHub
