@@ -194,3 +194,13 @@ def test_what_keeps_it_from_happening_again_is_not_the_fix() -> None:
     finally:
         conversation.use_models(None)
     assert result.resolution is not None and "deleted the old images" in result.resolution.text
+
+
+def test_what_we_managed_to_break_is_the_cause_not_the_fix() -> None:
+    result = draft(
+        ("ana", "Jobs are crawling, I/O throttling everywhere"),
+        ("ben", "(we've managed to exhaust our IOPS quota by a factor of two.)"),
+        ("ben", "I'm migrating capacity to the node pool with bigger disks."),
+    )
+    assert result.resolution is None or "exhaust" not in result.resolution.text
+    assert result.root_cause is not None and "exhaust our IOPS quota" in result.root_cause.text

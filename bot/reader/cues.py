@@ -395,6 +395,8 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"overwrote|pushed|merged|deployed|turned off|shut down|stopped|killed)", r"forgot to (?:turn|re-?enable|renew|restart|"
         r"update|add|remove|set|switch|run|deploy|merge|apply|change|re-?start|put)", r"(?:my|our) bad",
         r"(?:it was|that was|that's|it's|this was) (?:my|our) (?:fault|mistake)",
+        # "we've managed to exhaust our IOPS quota": what they did is what broke it
+        r"managed to (?:exhaust|break|fill|overload|crash|lose|exceed|take down|knock)\w*",
     ),
     # "the fix was merged days ago but has not propagated": a symptom, not the resolution
     "earlier_fix_not": _words(
