@@ -72,7 +72,7 @@ def main() -> int:
     rows = [
         Row(t.org or t.file, t.file, c.text, feats, label(t, "cause", c.text))
         for t, cands in docs
-        for feats, c in cands
+        for feats, c in cands["cause"]
     ]
     orgs = sorted({r.org for r in rows})
     print(

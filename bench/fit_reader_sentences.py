@@ -34,6 +34,7 @@ import json
 import os
 import sys
 from collections import defaultdict
+from functools import cache
 from pathlib import Path, PurePath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -42,7 +43,16 @@ import bot.importer.cause_fix as cause_fix  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
 from bot.importer.scoring import Truth, holds_half, keyword_in, load_truth, score  # noqa: E402
-from bot.reader.sentences import Candidate, Head, SentenceModel, features, use_model  # noqa: E402
+from bot.reader.fix import without_non_causes, without_non_fixes  # noqa: E402
+from bot.reader.read import without_metadata, without_unknown_cause  # noqa: E402
+from bot.reader.sentences import (  # noqa: E402
+    QUOTES_WHAT_WAS_SEEN,
+    Candidate,
+    Head,
+    SentenceModel,
+    features,
+    use_model,
+)
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 DATA = Path(__file__).resolve().parent.parent / "bot" / "data" / "reader_sentences.json"
@@ -55,8 +65,9 @@ PAIRS = os.environ.get("FIT_PAIRS", "0") == "1"  # word pairs as features
 
 def _per_head(name: str, default: str) -> dict[str, str]:
     """An environment setting, one value for both heads ("1e-3") or per head ("cause=1e-3,fix=1e-2")."""
-    given = os.environ.get(name, default)
-    values = dict(p.split("=", 1) if "=" in p else (h, p) for p in given.split(",") for h in ("cause", "fix"))
+    values: dict[str, str] = {}
+    for given in (default, os.environ.get(name, "")):  # a head the setting leaves out keeps the default
+        values.update(p.split("=", 1) if "=" in p else (h, p) for p in given.split(",") if p for h in ("cause", "fix"))
     return {h: values[h] for h in ("cause", "fix")}
 
 
@@ -67,22 +78,35 @@ FEATURES = _per_head("FIT_FEATURES", "cause=cross,fix=words")
 L2 = {h: float(v) for h, v in _per_head("FIT_L2", "1e-3").items()}
 # a word counts only when sentences of this many organisations or more hold it
 MIN_ORGS = {h: int(v) for h, v in _per_head("FIT_MIN_ORGS", "4").items()}
-THRESHOLDS = [round(0.05 * i, 2) for i in range(2, 19)]
+# which candidates each head is fitted on (FIT_CUT_SAID, "1" or "0" per head): "0", as the importer reads
+# them (harm and duration said in words kept; the fields lose them later), "1" cut with METADATA_SAID too
+# (the importer does not read those: measured only, docs/BENCHMARKS.md r23-fix)
+CUT_SAID = {h: v == "1" for h, v in _per_head("FIT_CUT_SAID", "0").items()}
+# the thresholds tried: 0.1 … 0.9 by 0.05, then by 0.01 up to FIT_GRID_TOP (per head, as FIT_L2)
+GRID_TOP = {h: float(v) for h, v in _per_head("FIT_GRID_TOP", "0.9").items()}
+THRESHOLDS = {
+    h: [round(0.05 * i, 2) for i in range(2, 19)]
+    + [round(0.9 + 0.01 * i, 2) for i in range(1, 10) if 0.9 + 0.01 * i <= top + 1e-9]
+    for h, top in GRID_TOP.items()
+}
 WRONG_COST = 1.0  # precision first: a wrong field costs as much as a right one gains
 METADATA_COST = 10.0  # a metadata line stored as fix or cause: never
 KEEPS = (1, 2)
 
 
-Doc = tuple[Truth, list[tuple[list[str], Candidate]]]
+Doc = tuple[Truth, dict[str, list[tuple[list[str], Candidate]]]]  # head → its candidates and their features
 
 
 def documents(truths: list[Truth]) -> list[Doc]:
+    if any(JOINED.values()):
+        rules_said(truths)
     docs = []
     for truth in truths:
         if truth.not_an_incident:
             continue
         text = (POSTMORTEMS / truth.file).read_text(encoding="utf-8", errors="replace")
-        docs.append((truth, [(features(c), c) for c in cause_fix.candidates_of(text, truth.file)]))
+        cands = {cut: cause_fix.candidates_of(text, truth.file, said=cut) for cut in set(CUT_SAID.values())}
+        docs.append((truth, {head: [(features(c), c) for c in cands[CUT_SAID[head]]] for head in HEADS}))
     return docs
 
 
@@ -95,14 +119,14 @@ def fit_head(docs: list[Doc], head: str) -> Head:
     positives weighted to balance the classes; a word only when enough organisations use it."""
     orgs: dict[str, set[str]] = defaultdict(set)
     for truth, cands in docs:
-        for feats, _ in cands:
+        for feats, _ in cands[head]:
             for f in feats:
                 orgs[f].add(truth.org or truth.file)
     kept = {f for f, o in orgs.items() if len(o) >= MIN_ORGS[head] or not f.startswith(("w:", "b:"))}
     kept = {f for f in kept if PAIRS or not f.startswith("b:")}
     kept = {f for f in kept if FEATURES[head] == "words" or not f.startswith(("w:", "b:"))}
     kept = {f for f in kept if FEATURES[head] == "cross" or not f.startswith("x:")}
-    rows = [([f for f in feats if f in kept], label(t, head, c.text)) for t, cands in docs for feats, c in cands]
+    rows = [([f for f in feats if f in kept], label(t, head, c.text)) for t, cands in docs for feats, c in cands[head]]
     return reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS, rate=RATE, l2=L2[head])
 
 
@@ -123,8 +147,61 @@ def held_out(docs: list[Doc], head: str) -> Held:
     held: Held = []
     for org, inside in by_org.items():
         model = fit_head([d for d in docs if (d[0].org or d[0].file) != org], head)
-        held += [(org, t, [(model.probability(f), c.text) for f, c in cands]) for t, cands in inside]
+        held += [(org, t, [(model.probability(f), c.text) for f, c in cands[head]]) for t, cands in inside]
     return held
+
+
+# How a head's threshold and keep are scored (FIT_JOINED, per head as FIT_L2): "alone", the head's
+# sentences as the field by themselves; "joined", the field the importer stores with them: only where
+# no section names the field (the importer asks the model there alone), the cue words' text for that
+# report joined by MODEL_POLICY "both" to the sentences `best` may pick (none quoting what was seen),
+# cut as the importer cuts a field.
+JOINED = {h: v == "joined" for h, v in _per_head("FIT_JOINED", "alone").items()}
+RULES_SAID: dict[str, dict[str, str]] = {h: {} for h in HEADS}  # head → file → the cue words' text (rules_said)
+
+
+def rules_said(truths: list[Truth]) -> None:
+    """Read `truths`' files with the cue words alone and keep, where the importer would ask the
+    model (no section names the field), the text the cue words give (RULES_SAID)."""
+    import bot.importer.markdown as markdown
+
+    current, original = [""], markdown.with_model
+
+    def spy(head: str, rules: tuple[str, str], candidates: list[Candidate]) -> tuple[str, str]:
+        RULES_SAID[head][current[0]] = rules[0]
+        return original(head, rules, candidates)
+
+    before = dict(cause_fix.MODEL_POLICY)
+    markdown.with_model, cause_fix.MODEL_POLICY["cause"], cause_fix.MODEL_POLICY["fix"] = spy, "rules", "rules"
+    try:
+        for truth in truths:
+            current[0] = truth.file
+            parse_file(FoundFile(POSTMORTEMS / truth.file, PurePath(truth.file)), team_id="bench")
+    finally:
+        markdown.with_model = original
+        cause_fix.MODEL_POLICY.update(before)
+
+
+@cache
+def joined_field(head: str, rules: str, chosen: tuple[str, ...]) -> str:
+    """The field the importer stores from the cue words' text and the model's sentences ("both")."""
+    said = without_metadata(" ".join([rules] + [t for t in dict.fromkeys(chosen) if t not in rules]).strip())
+    return without_non_fixes(said) if head == "fix" else without_non_causes(without_unknown_cause(said))
+
+
+def joined_value(truth: Truth, head: str, scored: list[tuple[float, str]], t: float, keep: int) -> float:
+    if truth.file not in RULES_SAID[head]:
+        return 0.0  # a section names the field: the model is not asked
+    plain = [(p, text) for p, text in scored if p >= t and not QUOTES_WHAT_WAS_SEEN.search(text)]
+    chosen = tuple(text for _, text in sorted(plain, key=lambda s: -s[0])[:keep])
+    said = joined_field(head, RULES_SAID[head][truth.file], chosen)
+    if not said:
+        return 0.0
+    if not getattr(truth, HEADS[head]):
+        return -WRONG_COST
+    right = holds_half(said, getattr(truth, HEADS[head]))
+    metadata = any(holds_half(said, k) for k in truth.metadata_keywords)
+    return (1.0 if right else -WRONG_COST) - METADATA_COST * metadata
 
 
 def pick_threshold(held: Held, head: str, without: str | None = None) -> tuple[float, int]:
@@ -132,10 +209,13 @@ def pick_threshold(held: Held, head: str, without: str | None = None) -> tuple[f
     that organisation never has its threshold chosen on it)."""
     best, best_value = (0.5, 2), -1e9
     for keep in KEEPS:
-        for t in THRESHOLDS:
+        for t in THRESHOLDS[head]:
             value = 0.0
             for org, truth, scored in held:
                 if org == without:
+                    continue
+                if JOINED[head]:
+                    value += joined_value(truth, head, scored, t, keep)
                     continue
                 if not getattr(truth, HEADS[head]):
                     value -= WRONG_COST * any(p >= t for p, _ in scored)  # anything said is wrong
@@ -168,10 +248,15 @@ def models_without_each(
     return models
 
 
-def fit(docs: list[Doc], fold: str, chosen: dict[str, tuple[float, int]] | None = None) -> SentenceModel:
-    """Both heads fitted on `docs`; thresholds chosen on them (or given: `chosen`)."""
+def fit(
+    docs: list[Doc],
+    fold: str,
+    chosen: dict[str, tuple[float, int]] | None = None,
+    heads: tuple[str, ...] = tuple(HEADS),
+) -> SentenceModel:
+    """The heads (both unless `heads`) fitted on `docs`; thresholds chosen on them (or given: `chosen`)."""
     model = SentenceModel(fitted_on=f"eval/postmortems fold {fold}")
-    for head in HEADS:
+    for head in heads:
         fitted = fit_head(docs, head)
         fitted.threshold, fitted.keep = (chosen or {}).get(head) or choose_threshold(docs, head)
         model.heads[head] = fitted
@@ -243,13 +328,19 @@ def choose_policy(docs_a: list[Doc], truths_a: list[Truth]) -> tuple[dict[str, s
 REPOSITORY = Path(__file__).resolve().parent.parent
 
 
-def fit_fold(fold: str, out: Path) -> SentenceModel:
-    """Both heads fitted on `fold`'s reports alone, written to `out` (outside the repository)."""
+def fit_fold(fold: str, out: Path, carry: tuple[str, ...] = ()) -> SentenceModel:
+    """Both heads fitted on `fold`'s reports alone, written to `out` (outside the repository); a head in
+    `carry` is not fitted but copied from the shipped file as it is (fold A's: another pass refits it)."""
     out = out.resolve()
     if out.is_relative_to(REPOSITORY):
         raise SystemExit(f"--out {out}: inside the repository; a fold's fit is written outside it (--write ships A)")
+    if carry and fold != "A":
+        raise SystemExit("--carry copies a head fitted on fold A: with --fold B the swap would not be out of sample")
     truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
-    model = fit(documents(truths), fold)
+    model = fit(documents(truths), fold, heads=tuple(h for h in HEADS if h not in carry))
+    if carry:
+        shipped = SentenceModel.from_json(json.loads(DATA.read_text(encoding="utf-8")))
+        model.heads.update({h: shipped.heads[h] for h in carry})
     out.write_text(json.dumps(model.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     chosen = ", ".join(f"{h} threshold {x.threshold} keep {x.keep}" for h, x in model.heads.items())
     print(f"fitted on fold {fold} ({len(truths)} items): {chosen}; wrote {out}")
@@ -262,11 +353,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tune", action="store_true", help="fold A only: the policy search, nothing of fold B")
     parser.add_argument("--fold", choices=("A", "B"), help="fit on this fold alone and write it to --out")
     parser.add_argument("--out", type=Path, help="with --fold: where the coefficients go (outside the repository)")
+    parser.add_argument(
+        "--carry", choices=tuple(HEADS), action="append", default=[], help="with --fold A: copy this head unfitted"
+    )
     args = parser.parse_args(argv)
     if (args.fold is None) != (args.out is None):
         parser.error("--fold and --out go together")
     if args.fold:
-        fit_fold(args.fold, args.out)
+        fit_fold(args.fold, args.out, tuple(args.carry))
         return 0
     truths = load_truth(POSTMORTEMS / "truth.jsonl")
     by_fold = {f: [t for t in truths if t.fold == f] for f in ("A", "B")}

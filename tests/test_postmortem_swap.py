@@ -6,6 +6,7 @@ leaves the shipped model in place afterwards."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,9 @@ def test_a_sentence_fit_on_fold_b_reads_fold_b_reports_only(monkeypatch, tmp_pat
     read: list = []
     monkeypatch.setattr(sentence_fit, "documents", lambda truths: read.extend(truths) or [])
     monkeypatch.setattr(
-        sentence_fit, "fit", lambda docs, fold, chosen=None: SentenceModel(fitted_on=f"eval/postmortems fold {fold}")
+        sentence_fit,
+        "fit",
+        lambda docs, fold, chosen=None, heads=(): SentenceModel(fitted_on=f"eval/postmortems fold {fold}"),
     )
     out = tmp_path / "b.json"
     assert sentence_fit.main(["--fold", "B", "--out", str(out)]) == 0
@@ -92,3 +95,39 @@ def test_the_swap_table_says_which_fold_is_out_of_sample(tmp_path: Path) -> None
     assert reading_eval.fitted_fold(SentenceModel(fitted_on="cue words, no model: NO FOLD B")) == "A"
     lines = reading_eval.table({"importer": {"A": {}, "B": {}}}, reading_eval.fitted_fold(swapped))
     assert any("fold A (out-of-sample)" in row and "fold B (in-sample)" in row for row in lines)
+
+
+def test_a_fold_a_fit_can_carry_the_shipped_cause_head_and_a_fold_b_fit_cannot(monkeypatch, tmp_path) -> None:
+    # one pass refits the fix head while the cause head it does not own ships as it is; the swap never mixes
+    # a fold-A head into a fold-B fit
+    fitted: list[tuple] = []
+    monkeypatch.setattr(sentence_fit, "documents", lambda truths: [])
+
+    def fit(docs, fold, chosen=None, heads=("cause", "fix")) -> SentenceModel:
+        fitted.append(heads)
+        return SentenceModel({h: sentences.Head(0.1, {"w:restart": 1.0}, 0.5, 1) for h in heads}, f"fold {fold}")
+
+    monkeypatch.setattr(sentence_fit, "fit", fit)
+    out = tmp_path / "a.json"
+    assert sentence_fit.main(["--fold", "A", "--out", str(out), "--carry", "cause"]) == 0
+    written = json.loads(out.read_text(encoding="utf-8"))["heads"]
+    shipped = json.loads(sentence_fit.DATA.read_text(encoding="utf-8"))["heads"]
+    assert fitted == [("fix",)]
+    assert written["cause"] == shipped["cause"] and written["fix"]["weights"] == {"w:restart": 1.0}
+    with pytest.raises(SystemExit):
+        sentence_fit.main(["--fold", "B", "--out", str(tmp_path / "b.json"), "--carry", "cause"])
+
+
+def test_the_fitting_bench_gives_each_head_its_own_candidates(monkeypatch, tmp_path) -> None:
+    # FIT_CUT_SAID=fix=1: the fix head fitted on candidates without harm said in words, the cause head on
+    # those the importer reads (kept)
+    monkeypatch.setattr(sentence_fit, "CUT_SAID", {"cause": False, "fix": True})
+    truth = replace(next(t for t in _fold("A") if not t.not_an_incident), file="relay.md")
+    said = "Impacted users experienced 504 timeout responses in all regions."
+    text = f"# Relay outage\n\n## What happened\n\n{said}\n\n## Root cause\n\nThe relay's disk filled up with logs.\n"
+    (tmp_path / "relay.md").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(sentence_fit, "POSTMORTEMS", tmp_path)
+    [(_, cands)] = sentence_fit.documents([truth])
+    assert any(c.text == said for _, c in cands["cause"])
+    assert not any(c.text == said for _, c in cands["fix"])
+    assert any("disk filled up" in c.text for _, c in cands["fix"])

@@ -111,10 +111,12 @@ MODEL_POLICY = {"cause": "both", "fix": "both"}
 _NOT_CANDIDATES = ("lesson", "action_items", "metadata", "timeline", "failed_attempts")
 
 
-def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list[Candidate]:
+def sentence_candidates(doc: Document, title: str, entries: list[Entry], said: bool = False) -> list[Candidate]:
     """The sentences of a postmortem that could say its cause or its fix, each with its section:
     the title, the text under it, every section's sentences but lessons, action items and metadata,
-    and the timeline's entries; never a metadata line."""
+    and the timeline's entries; never a metadata line. Harm and duration said in words (METADATA_SAID)
+    are kept, as the shipped model was fitted on them (the fields lose them later); `said=True` cuts
+    them too (the fitting bench's FIT_CUT_SAID: measured, docs/BENCHMARKS.md r23-fix)."""
     found: list[tuple[str, str, str]] = [(title, "title", "the title")]
     preamble = join_lines([line for line in doc.preamble if not is_field_line(line)])
     found += [(u, "summary", "the text under the title") for u in units(preamble)]
@@ -124,7 +126,7 @@ def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list
     found += [(e.text, "timeline", f"timeline entry {e.when!r}") for e in entries]
     kept: list[tuple[str, str, str]] = []
     for text, kind, origin in found:  # each cut to the sentence cap before any pattern reads it
-        text = strip_metadata(text[:MAX_SENTENCE_CHARS], in_words=False)  # as the model was fitted; fields cut later
+        text = strip_metadata(text[:MAX_SENTENCE_CHARS], in_words=said)
         if len(text) >= 12:
             kept.append((text, kind, origin))
             if len(kept) >= MAX_CANDIDATES:
@@ -133,12 +135,12 @@ def sentence_candidates(doc: Document, title: str, entries: list[Entry]) -> list
     return [Candidate(t, kind, origin, i / last) for i, (t, kind, origin) in enumerate(kept)]
 
 
-def candidates_of(text: str, name: str) -> list[Candidate]:
+def candidates_of(text: str, name: str, said: bool = False) -> list[Candidate]:
     """The sentence candidates of one postmortem's text (for the fitting bench)."""
     doc = parse_document(text)
     read_prose_details(doc)
     entries = [e for s in doc.of_kind("timeline") for e in read_timeline(s.lines)[0]]
-    return sentence_candidates(doc, doc.title or title_from_name(name), entries)
+    return sentence_candidates(doc, doc.title or title_from_name(name), entries, said)
 
 
 def with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -> tuple[str, str]:

@@ -165,7 +165,7 @@ def model() -> SentenceModel:
 
 # a sentence that quotes an error, a log line or code reports what was seen, not what caused or fixed
 # it (labelled metadata in eval/: "timed out while fetching a snapshot from S3"): never the model's pick
-_QUOTES_WHAT_WAS_SEEN = re.compile(
+QUOTES_WHAT_WAS_SEEN = re.compile(
     r"[`\"“”]|\b(?:timed out|time ?outs?|exception|traceback|stack ?trace|\d{3} (?:bad gateway|error))\b", re.I
 )
 
@@ -176,7 +176,7 @@ def best(candidates: Sequence[Candidate], head: str) -> list[tuple[Candidate, fl
     chosen = model().heads.get(head)
     if chosen is None:
         return []
-    plain = [c for c in candidates[:MAX_CANDIDATES] if not _QUOTES_WHAT_WAS_SEEN.search(c.text[:MAX_SENTENCE_CHARS])]
+    plain = [c for c in candidates[:MAX_CANDIDATES] if not QUOTES_WHAT_WAS_SEEN.search(c.text[:MAX_SENTENCE_CHARS])]
     scored = [(c, chosen.probability(features(c))) for c in plain]
     sure = sorted((s for s in scored if s[1] >= chosen.threshold), key=lambda s: -s[1])
     return sure[: chosen.keep]
