@@ -204,3 +204,16 @@ def test_a_sentence_pointing_to_the_details_is_never_stored_as_the_cause() -> No
     )
     assert "ran out of disk space" in draft.root_cause
     assert "detailed below" not in draft.root_cause and "read more" not in draft.root_cause
+
+
+def test_a_status_pages_schedule_and_its_warning_of_a_delay_are_no_cause() -> None:
+    draft = imported(
+        "# Outage Notice - Site Power Issue\n\n"
+        "The cause of the site outage has been identified as a failure of the resilient UPS systems. "
+        "The cleaning of the UPS room is due to be completed by 2PM. "
+        "The data center operator was due to provide an update at 8AM. "
+        "While this will cause us a delay, we are working with our vendors on the remediation.\n"
+    )
+    assert "failure of the resilient UPS systems" in draft.root_cause
+    assert "due to be completed" not in draft.root_cause and "delay" not in draft.root_cause
+    assert "due to provide" not in draft.root_cause

@@ -111,7 +111,7 @@ PENDING = re.compile(
 # ---- causes and fixes said in prose; what makes a text an incident report ------------------
 
 CAUSE = re.compile(
-    r"\b(?:caus\w*|due to|because|root cause|result(?:ed|ing)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
+    r"\b(?:caus\w*|due to(?! (?:be|provide|begin|start|arrive|complete|finish|end|expire|run|go|launch|ship|close|open|return|resume|give|publish|release)\b)|because|root cause|result(?:ed|ing)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
     r"was introduced|introduced a|bug in|misconfigur\w*|regression|determined that|turned out|found that|"
     r"the (?:problem|issue|culprit|reason) (?:was|is)|suspected (?:it|that)|was down to|starv\w*|exhaust\w*|"
     r"ran out|out of (?:memory|disk|space)|no space|leak\w*|expired|compromis\w*|phish\w*|vulnerab\w*|exploit\w*|"

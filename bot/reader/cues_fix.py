@@ -124,7 +124,7 @@ CAUSE_NOT_SAID = re.compile(
     r"(?!\s+(?:as|was|were|is|are|being|to be|of|behind|for)\b|\s*[:—–-])|"
     r"\b(?:investigat\w*|track(?:ing)? down|looking (?:into|for)|(?:try|trying|work\w*) to (?:identify|determine|understand|find))\s+"
     r"(?:the |what (?:is |was )?|possible )?(?:root )?(?:causes?|culprit)\b|"
-    r"\b(?:will|may|might|could) (?:cause (?:them|it|these|those|your|you)|notice|experience)\b",
+    r"\b(?:will|may|might|could) (?:cause (?:them|it|these|those|your|you|us)|notice|experience)\b",
     re.I,
 )
 # A cause word denied ("PyPI was not compromised", "The issue was not exploited", "has not been breached with
