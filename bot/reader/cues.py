@@ -178,10 +178,14 @@ CHAT_ACTION = re.compile(
     re.IGNORECASE,
 )
 # "again" says it failed only after the trouble it repeats ("stuck again", "it's happened again", "kicked me
-# again"): a check ("to see if they all work again"), a repeat ("ran it again"), thanks or a recovery are no outcome
+# again"): a check ("to see if they all work again"), a repeat ("ran it again"), thanks or a recovery are no outcome.
+# A resource running out again is the trouble too ("pool filled again after 20 minutes", "disk is full again").
+# Word endings are bounded: an unbounded \w* followed by more pattern backtracks over a crafted message.
 _TROUBLE_AGAIN = (
-    r"(?:fail\w*|stuck|down|broke\w*|crash\w*|happen\w*|errors?|erroring|errored|hang\w*|hung|dead|died|stopped|"
-    r"kick\w*|offline|timing out|timed out|not working)(?: \w+){0,2} again"
+    r"(?:fail\w{0,6}|stuck|down|broke\w{0,3}|crash\w{0,3}|happen\w{0,4}|errors?|erroring|errored|hang\w{0,3}|hung|"
+    r"dead|died|stopped|kick\w{0,3}|offline|timing out|timed out|not working|"
+    r"fill(?:ed|ing|s)? up|filled|full|exhaust\w{0,3}|saturat\w{0,4}|maxed(?: out)?|spik\w{0,3}|leak\w{0,3})"
+    r"(?: \w{1,20}){0,2} again"
 )
 CHAT_FAILED = re.compile(
     r"\b(?:still|" + _TROUBLE_AGAIN + r"|came back|comes? back|"
