@@ -3,6 +3,7 @@ its place — from the real Anthropic client talking to a local fake of the Mess
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 
@@ -72,6 +73,29 @@ async def test_a_good_answer_replaces_the_placeholder_in_the_thread(bot: LocalBo
     prompt = request.prompt
     assert prompt.index("CURRENT INCIDENT") < prompt.index("PAST INCIDENT MEMORIES")
     assert "pool at 100/100 since the 11:55 deploy" in prompt and "INC-OLD-1" in prompt
+
+
+async def test_the_answer_reads_the_message_posted_just_before_the_command(
+    bot: LocalBot, model_api: FakeMessagesAPI
+) -> None:
+    """A message joins the timeline through a job of its own (its author looked up first); the
+    investigation that starts a moment later waits for it instead of answering without it."""
+    model_api.script(ToolAnswer(ANSWER))
+    await declare(bot)
+    bot.sandbox.add_user("U2", "bob")
+    lookup = bot.sandbox.hold("users.info")  # the message is on its way into the timeline, not there yet
+    await bot.slack.say("C1", "replica lag at 40 s since the failover", user="U2")
+    await lookup.arrived()
+    assert (await bot.slack.command("/investigate", user_id="U1", channel_id="C1")).status == 200
+    await bot.sandbox.wait_for(lambda c: c.method == "chat.postMessage" and "Investigating" in c.params.get("text", ""))
+    for _ in range(20):  # before the fix the model was asked here, without the message
+        if model_api.requests:
+            break
+        await asyncio.sleep(0.1)
+    lookup.release()
+    await bot.sandbox.wait_for("chat.update", timeout=15)
+    [request] = model_api.requests
+    assert "replica lag at 40 s since the failover" in request.prompt
 
 
 async def test_an_overloaded_model_gives_the_offline_answer_with_a_note(

@@ -19,6 +19,7 @@ from bot.handlers.work import (
     respond_once,
     slack_failure,
 )
+from bot.handlers.work_channel import record_message
 from bot.jobs import JobContext, job
 from bot.models import IncidentRecord
 from bot.services.limits import INVESTIGATION
@@ -35,6 +36,19 @@ class InvestigationRequest(JobPayload):
     user_id: str
     incident_id: str | None = None
     response_url: str | None = None
+
+
+# A message posted a second before /investigate joins the timeline through a job of its own, which
+# can still be running when the investigation starts: the answer waits for it (this long at most, so a
+# channel that never stops talking delays it only this much), or it would not read what was just said.
+RECORDING_WAIT_S = 5.0
+
+
+async def _after_messages_recorded(ctx: JobContext, incident: IncidentRecord) -> None:
+    prefix = record_message.dedupe(incident.team, incident.channel) + ":"
+    deadline = asyncio.get_running_loop().time() + RECORDING_WAIT_S
+    while await ctx.services.jobs.waiting_under(prefix) and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.1)
 
 
 async def _placeholder(ctx: JobContext, incident: IncidentRecord) -> str:
@@ -89,6 +103,7 @@ async def run_investigation(ctx: JobContext, request: InvestigationRequest) -> N
         return
     placeholder = await _placeholder(ctx, incident)
     recalled = await services.recall.for_incident(incident)
+    await _after_messages_recorded(ctx, incident)
     timeline = await services.incidents.timeline(incident)
     investigation = await services.investigation.investigate(
         incident, timeline, recalled.matches, recalled.known_patterns

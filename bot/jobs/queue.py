@@ -22,5 +22,8 @@ class JobQueue:
     async def waiting(self, dedupe_key: str) -> bool:
         return await self._queue.waiting(dedupe_key)
 
+    async def waiting_under(self, prefix: str) -> bool:
+        return await self._queue.waiting_under(prefix)
+
     async def pending(self) -> dict[str, int]:
         return await self._queue.pending()

@@ -69,6 +69,21 @@ class PostgresJobQueue:
         except (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
             raise StoreUnavailable(f"the database does not answer: {exc}") from exc
 
+    async def waiting_under(self, prefix: str) -> bool:
+        """Whether any work whose dedupe_key starts with `prefix` is queued or running (the messages
+        of one channel still on their way into its timeline)."""
+        table = DBSettings().queue_table
+        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        try:
+            return bool(
+                await self._pool.fetchval(
+                    f"SELECT EXISTS (SELECT 1 FROM {table} WHERE dedupe_key LIKE $1 AND status IN ('queued', 'picked'))",
+                    pattern,
+                )
+            )
+        except (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
+            raise StoreUnavailable(f"the database does not answer: {exc}") from exc
+
     async def pending(self) -> dict[str, int]:
         """Jobs waiting or running, by kind (for /metrics and tests)."""
         counts: dict[str, int] = {}
