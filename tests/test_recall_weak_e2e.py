@@ -29,12 +29,19 @@ from tests.test_slack_e2e import SEED, declare
 from tests.test_slack_investigation import ANSWER, investigate
 
 
-async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why(
-    database_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def judge_nothing_strong(monkeypatch: pytest.MonkeyPatch) -> judgement.Judgement:
+    """Every recall judged by the shipped lexical model with its cut-offs moved: nothing is strong,
+    whatever is close is weak (one model for every query: no semantic, no short-query model)."""
     shipped = judgement.load_judgement()
     weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None, short=None)
     monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
+    return weak_only
+
+
+async def test_close_but_not_strong_memories_get_one_line_whose_buttons_open_why(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    weak_only = judge_nothing_strong(monkeypatch)
     async with local_bot(Settings(database_url=database_url)) as bot:
         bot.sandbox.add_user("U1", "alice")
         bot.sandbox.add_channel("C1", "inc-users-cannot-log-in")  # the incident's title: the same words
@@ -76,9 +83,7 @@ async def test_the_investigation_reads_the_strong_memories_only(
     database_url: str, model_api: FakeMessagesAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # the same memory, judged weak: named in the one line, never handed to the investigation
-    shipped = judgement.load_judgement()
-    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None, short=None)
-    monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
+    judge_nothing_strong(monkeypatch)
     settings = Settings(database_url=database_url, anthropic_api_key="test-key",
                         anthropic_base_url=model_api.base_url, investigation_timeout_s=30.0)  # fmt: skip
     async with local_bot(settings) as bot:
@@ -99,9 +104,7 @@ async def test_app_home_search_says_a_weak_answer_is_weak_as_recall_does(
 ) -> None:
     # the same judgement as the thread and /recall: nothing strong, so App Home names the closest
     # memories as closest, each with what it shares, not as memories that look like the query
-    shipped = judgement.load_judgement()
-    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None, short=None)
-    monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
+    judge_nothing_strong(monkeypatch)
     async with local_bot(Settings(database_url=database_url)) as bot:
         bot.sandbox.add_user("U1", "alice")
         await bot.runtime.services.memory.retain(draft_from_json(SEED, team_id=bot.sandbox.team_id))

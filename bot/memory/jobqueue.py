@@ -58,27 +58,20 @@ class PostgresJobQueue:
 
     async def waiting(self, dedupe_key: str) -> bool:
         """Whether work with this dedupe_key is queued or running (what a second enqueue would skip)."""
-        table = DBSettings().queue_table
-        try:
-            return bool(
-                await self._pool.fetchval(
-                    f"SELECT EXISTS (SELECT 1 FROM {table} WHERE dedupe_key = $1 AND status IN ('queued', 'picked'))",
-                    dedupe_key,
-                )
-            )
-        except (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
-            raise StoreUnavailable(f"the database does not answer: {exc}") from exc
+        return await self._any_waiting("dedupe_key = $1", dedupe_key)
 
     async def waiting_under(self, prefix: str) -> bool:
         """Whether any work whose dedupe_key starts with `prefix` is queued or running (the messages
         of one channel still on their way into its timeline)."""
+        escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return await self._any_waiting("dedupe_key LIKE $1", escaped + "%")
+
+    async def _any_waiting(self, condition: str, value: str) -> bool:
         table = DBSettings().queue_table
-        pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         try:
             return bool(
                 await self._pool.fetchval(
-                    f"SELECT EXISTS (SELECT 1 FROM {table} WHERE dedupe_key LIKE $1 AND status IN ('queued', 'picked'))",
-                    pattern,
+                    f"SELECT EXISTS (SELECT 1 FROM {table} WHERE {condition} AND status IN ('queued', 'picked'))", value
                 )
             )
         except (TimeoutError, OSError, asyncpg.PostgresConnectionError, asyncpg.InterfaceError) as exc:
