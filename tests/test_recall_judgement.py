@@ -135,6 +135,35 @@ def test_a_weak_match_renders_as_one_line_with_a_button_to_open_each() -> None:
     )
 
 
+def test_the_weak_lines_button_fits_slacks_limit_whatever_the_memory_says() -> None:
+    # a member wrote the memory: quotes and backslashes double when escaped, and the button that
+    # opens its gist must still fit Slack's 2,000 characters, or the whole weak line is refused
+    said = '"\\' * 200
+    memory = MemoryRecord.model_validate(
+        {
+            "incident_id": "INC-9",
+            "team_id": "T1",
+            "title": said,
+            "root_cause": said,
+            "resolution": said,
+            "verified_by": said[:100],
+            "occurred_at": "2024-01-01T00:00:00Z",
+            "truth_state": "human_confirmed",
+            "source": "seed",
+            "created_at": "2024-01-01T00:00:00Z",
+            "updated_at": "2024-01-01T00:00:00Z",
+        },
+    )
+    evidence = dict.fromkeys(FEATURES, 0.5)  # every feature read, five weighed: the numbers' longest line
+    parts = {**dict.fromkeys(list(FEATURES)[:5], 0.3), "intercept": -4.4}
+    match = RecallMatch(memory=memory, score=0.4, score_components={"lexical": 0.3}, reasons=[said] * 8,
+                        relevance=0.1, probability=0.3, tier="weak", evidence=evidence, parts=parts)  # fmt: skip
+    message = messages.recall_weak([match], datetime(2026, 1, 1, tzinfo=UTC))
+    [button] = [e for b in message["blocks"] if b["type"] == "actions" for e in b["elements"]]
+    assert len(button["value"]) <= messages.WHY_VALUE_CHARS
+    assert json.loads(button["value"])["id"] == "INC-9"  # it still opens the memory's why
+
+
 def test_what_made_a_tier_is_named_when_the_probability_did_not() -> None:
     judgement = load_judgement()
     strong, weak, nothing = judgement.strong_from, judgement.weak_from, judgement.weak_from / 2

@@ -136,9 +136,12 @@ def why_value(match: RecallMatch, now: datetime | None = None) -> str:
     while True:
         value = json.dumps({"id": match.memory.incident_id, "reasons": reasons, "numbers": _score_line(match), **gist},
                            ensure_ascii=False, separators=(",", ":"))  # fmt: skip
-        if len(value) <= WHY_VALUE_CHARS or not reasons:
+        if len(value) <= WHY_VALUE_CHARS or not (reasons or gist):
             return value
-        reasons = reasons[:-1]
+        if reasons:
+            reasons = reasons[:-1]
+        else:  # a gist of quotes and backslashes doubles when escaped: the button must still fit
+            gist = {}
 
 
 def _outcome(memory: MemoryRecord, attempts: int, corrections: int, more_hint: str) -> Json:
