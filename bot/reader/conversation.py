@@ -15,7 +15,8 @@ Precision first: a sentence is read as a kind only when it says something of tha
 (`SAYS`: a cause cue, a done-or-back cue, an action; an attempt also a failure in or beside it,
 `FAILED`), and never a cause, fix or attempt when it is a question, a "me too", an
 issue template's heading, or (per kind) says the cause is unknown, plans rather than reports,
-recovers "again", confesses the cause, or names an earlier fix that has not taken effect. Of
+recovers "again", confesses the cause, or names an earlier fix that has not taken effect (the fix's
+and the attempt's vetoes: bot/reader/conversation_vetoes.py). Of
 the rest, the best-scoring sentence over its kind's threshold is the cause (hedged when it says
 "I think", "looks like"…) and the fix (one said only as a state, "that worked", gives way to the
 action said just before it; a step the same message then says did not work, what "caused this", or
@@ -47,18 +48,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from bot.reader.conversation_replies import answered_by_reply
+from bot.reader.conversation_vetoes import DONE, no_attempt, no_fix
 from bot.reader.cues import CONVERSATION_CUES as CUES
-from bot.reader.cues import CONVERSATION_VETOES as VETO
-from bot.reader.cues_conversation import (
-    BEFORE_THE_TALK,
-    CHAT_STATE,
-    FOLLOW_UP,
-    PART_FAILED,
-    RETRY,
-    SAID_TRIED,
-    TO_CHECK,
-    TRIED_TO_USE,
-)
+from bot.reader.cues_conversation import CHAT_STATE
 from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
@@ -68,10 +60,7 @@ KINDS = ("cause", "fix", "attempt")
 ACTED = frozenset({"action", "tried", "did", "said_action"})
 NEVER = Head(threshold=2.0)  # a kind the coefficients lack: nothing passes
 MODEL_FILE = Path(__file__).resolve().parent.parent / "data" / "reader_chat.json"
-DONE = frozenset({"we_did", "bare_did", "passive_did"})
 FIXED = DONE | {"how_fixed"}
-CAUSE_SAID = frozenset({"cause_marker", "consequence", "might_be"})  # a cause said, however (raw or folded)
-STEP_CUES = DONE | {"did", "action"}  # a step named: restarted, cleared, deployed (a sentence's own or folded)
 # what a sentence must say at all to be read as a kind (precision first): an attempt is something
 # someone did (and, below, that failed); a cause names a cause or a broken part ("I think so", "the backlog seems to clear
 # now" name none); a fix says something was done or is back
@@ -264,46 +253,9 @@ def vetoed(kind: str, sentence: Sentence) -> bool:
         return True
     if kind == "cause":
         return "negated_cause" in f or (bool(f & {"resolved_now", "status_update"}) and "cause_marker" not in f)
-    if kind == "fix":  # nor is what did not work, a status update, an outage told or a user's workaround
-        failed = "failed_outcome" in f or ("said_failed" in f and not f & {"recovered_again", "resolved_now"})
-        told = "outage_noun" in f and not f & {"did", "fix_noun", "how_fixed"}
-        # "Some changes to our DNS caused this": what caused it, not what fixed it
-        told = told or ("cause_marker" in f and not f & {"did", "how_fixed"})
-        # "It looks like it got spun up on another node … and crash looped": a cause offered with doubt, whatever
-        # step it names, is a hypothesis, not the told fix
-        told = told or ("hedge" in f and bool(f & (CAUSE_SAID | {"broken_state"})) and "how_fixed" not in f)
-        tried = bool(SAID_TRIED.search(sentence.text)) and not f & {"how_fixed", "resolved_now"}
-        # "… to see if they all work again": the "work again" is what is to be seen, not what came of it
-        tried = tried or (
-            bool(TO_CHECK.search(sentence.text) or FOLLOW_UP.search(sentence.text)) and "how_fixed" not in f
-        )
-        return (
-            failed
-            or told
-            or tried
-            or bool(f & {"earlier_fix_not", "confession", "status_update"})
-            or ("plan" in f and "did" not in f)
-            or bool(VETO.search(sentence.text))
-        )
-    # nor a part that did not do its job, told as the cause or not by the responders ("nginx didn't
-    # reload the certs"), nor what was done before the incident ("upgraded the clusters yesterday")
-    part = bool(PART_FAILED.search(sentence.text)) and (
-        "cause_marker" in f or not f & {"first_person", "first_person_plural"}
-    )
-    # "trying to browse your docs but getting 503s": the symptom, met while using the service
-    used = bool(TRIED_TO_USE.search(sentence.text)) and not RETRY.search(sentence.text) and not f & STEP_CUES
-    # "The problem is, it's more than 24 hours that I'm blocked": what caused it, not a step that failed (fold A:
-    # the 3 such sentences past the attempt gate are causes), unless it says what was tried
-    cause = bool(f & CAUSE_SAID) and not SAID_TRIED.search(sentence.text)
-    return (
-        bool(f & {"recovered_again", "confession"})
-        or ("plan" in f and "tried" not in f)
-        or part
-        or used
-        or cause
-        or bool(BEFORE_THE_TALK.search(sentence.text))
-        or bool(VETO.search(sentence.text))
-    )
+    if kind == "fix":
+        return no_fix(f, sentence.text)
+    return no_attempt(f, sentence.text)
 
 
 _override: list[SentenceModel] = []

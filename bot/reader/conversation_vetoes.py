@@ -1,0 +1,67 @@
+"""What a conversation's sentence can never be read as, whatever its score (bot/reader/conversation.py
+`vetoed`, precision first): the fix's vetoes and the failed attempt's, from the sentence's features
+(its cue groups, bot/reader/cues.py `CONVERSATION_CUES`, folded as conversation.py folds them) and
+its text (the checks of bot/reader/cues_conversation.py). Kept apart from the reading for length
+only; each check is one bounded pattern search, so a veto is linear in the sentence.
+"""
+
+from __future__ import annotations
+
+from bot.reader.cues import CONVERSATION_VETOES as VETO
+from bot.reader.cues_conversation import (
+    BEFORE_THE_TALK,
+    FOLLOW_UP,
+    PART_FAILED,
+    RETRY,
+    SAID_TRIED,
+    TO_CHECK,
+    TRIED_TO_USE,
+)
+
+DONE = frozenset({"we_did", "bare_did", "passive_did"})
+CAUSE_SAID = frozenset({"cause_marker", "consequence", "might_be"})  # a cause said, however (raw or folded)
+STEP_CUES = DONE | {"did", "action"}  # a step named: restarted, cleared, deployed (a sentence's own or folded)
+
+
+def no_fix(f: frozenset[str], text: str) -> bool:
+    """Not the fix: what did not work, a status update, an outage told or a user's workaround."""
+    failed = "failed_outcome" in f or ("said_failed" in f and not f & {"recovered_again", "resolved_now"})
+    told = "outage_noun" in f and not f & {"did", "fix_noun", "how_fixed"}
+    # "Some changes to our DNS caused this": what caused it, not what fixed it
+    told = told or ("cause_marker" in f and not f & {"did", "how_fixed"})
+    # "It looks like it got spun up on another node … and crash looped": a cause offered with doubt, whatever
+    # step it names, is a hypothesis, not the told fix
+    told = told or ("hedge" in f and bool(f & (CAUSE_SAID | {"broken_state"})) and "how_fixed" not in f)
+    tried = bool(SAID_TRIED.search(text)) and not f & {"how_fixed", "resolved_now"}
+    # "… to see if they all work again": the "work again" is what is to be seen, not what came of it
+    tried = tried or (bool(TO_CHECK.search(text) or FOLLOW_UP.search(text)) and "how_fixed" not in f)
+    return (
+        failed
+        or told
+        or tried
+        or bool(f & {"earlier_fix_not", "confession", "status_update"})
+        or ("plan" in f and "did" not in f)
+        or bool(VETO.search(text))
+    )
+
+
+def no_attempt(f: frozenset[str], text: str) -> bool:
+    """Not a failed attempt: a recovery, a confession, a plan, a part that did not do its job, the
+    trouble met while using the service, a cause, or work done before the incident."""
+    # nor a part that did not do its job, told as the cause or not by the responders ("nginx didn't
+    # reload the certs"), nor what was done before the incident ("upgraded the clusters yesterday")
+    part = bool(PART_FAILED.search(text)) and ("cause_marker" in f or not f & {"first_person", "first_person_plural"})
+    # "trying to browse your docs but getting 503s": the symptom, met while using the service
+    used = bool(TRIED_TO_USE.search(text)) and not RETRY.search(text) and not f & STEP_CUES
+    # "The problem is, it's more than 24 hours that I'm blocked": what caused it, not a step that failed (fold A:
+    # the 3 such sentences past the attempt gate are causes), unless it says what was tried
+    cause = bool(f & CAUSE_SAID) and not SAID_TRIED.search(text)
+    return (
+        bool(f & {"recovered_again", "confession"})
+        or ("plan" in f and "tried" not in f)
+        or part
+        or used
+        or cause
+        or bool(BEFORE_THE_TALK.search(text))
+        or bool(VETO.search(text))
+    )
