@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 from unittest.mock import AsyncMock
@@ -18,13 +19,14 @@ from bot.app import open_services
 from bot.config import Settings
 from bot.errors import StoreUnavailable
 from bot.handlers import modal_save, resolution_form
-from bot.handlers.action_open_form import OPEN_BUDGET_S
+from bot.handlers.action_open_form import OPEN_BUDGET_S, open_form
 from bot.handlers.command_recall import recall_command
 from bot.handlers.context import context_middleware
 from bot.handlers.errors import report_error
 from bot.handlers.lookups import SlackLookups
 from bot.handlers.view_resolution import on_resolution
 from bot.models import Incident, IncidentStatus, MemoryDraft, TruthState
+from bot.observability.context import arrived_at
 from bot.services.container import Services
 from bot.services.incidents import ChannelInfo
 from bot.slack.modals import resolution_modal
@@ -306,6 +308,35 @@ async def test_a_saved_resolution_whose_follow_up_is_slow_still_answers_slack_wi
     assert await services.jobs.pending() == {"slack.post": 1}  # the confirmation was still queued
 
 
+async def test_a_save_counts_slacks_three_seconds_from_the_requests_arrival(
+    services: Services, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The request waited 2.9 s in the server before the listener ran (a starved event loop): a
+    # 0.3 s save would answer Slack after 3.2 s, when Slack has already shown the user an error.
+    incident_id = await open_incident(services)
+    resolve = services.resolution.resolve
+
+    async def slow_resolve(*args: object, **kwargs: object) -> object:
+        await asyncio.sleep(0.3)
+        return await resolve(*args, **kwargs)
+
+    monkeypatch.setattr(services.resolution, "resolve", slow_resolve)
+    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
+    view = submitted(modal, {"root_cause": "pool too small after the deploy", "resolution": "raised the pool to 50"})
+    view["id"] = "V1"
+    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
+    ack, client = AsyncMock(), slack_client()
+
+    with arrived_at(time.monotonic() - 2.9):
+        await on_resolution(ack=ack, view=view, client=client, context=await bolt_context(services, body))
+    # answered at once, what was typed kept on screen; the modal is updated when the save ends
+    assert ack.await_args.kwargs["response_action"] == "update"
+    assert "Still saving" in json.dumps(ack.await_args.kwargs["view"])
+    await services.background.drain()
+    assert "saved" in json.dumps(client.views_update.await_args.kwargs["view"]).lower()
+    assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
+
+
 async def test_a_slow_incident_lookup_leaves_views_open_only_what_is_left_of_the_trigger(
     services: Services, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -328,6 +359,25 @@ async def test_a_slow_incident_lookup_leaves_views_open_only_what_is_left_of_the
     await resolution_form.open_resolution_modal(slack_client(), context, "trigger-1", AsyncMock())
     # the 3 s trigger does not restart after the lookup: views.open gets what is left of it
     assert budgets and budgets[0] <= OPEN_BUDGET_S - 0.5
+
+
+async def test_a_request_that_waited_in_the_server_gets_the_forms_button_instead_of_a_late_views_open(
+    services: Services,
+) -> None:
+    # Slack's trigger expires 3 s after the click; the request reached the listener 2.8 s late and
+    # views.open answers in 0.6 s: waiting for it would hand Slack an expired trigger.
+    client = slack_client()
+
+    async def slow_views_open(**kwargs: object) -> dict[str, Any]:
+        await asyncio.sleep(0.6)
+        return {"view": {"id": "V1"}}
+
+    client.views_open = AsyncMock(side_effect=slow_views_open)
+    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL})
+    with arrived_at(time.monotonic() - 2.8):
+        opened = await open_form(client, services, "trigger-1", modal, channel_id=CHANNEL, user_id=USER)
+    assert opened is None  # not opened late: the responder gets a button that opens it
+    assert await services.jobs.pending() == {"slack.ephemeral": 1}
 
 
 # ---- the per-app Slack lookups -----------------------------------------------------------------

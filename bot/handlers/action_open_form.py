@@ -19,6 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.handlers.context import services_of
 from bot.handlers.work import tell_later
+from bot.observability.context import request_age
 from bot.services.container import Services
 from bot.slack import messages
 
@@ -44,7 +45,8 @@ async def open_form(
     draft). `budget_s`: what is left of the trigger's 3 s (less when the caller read first). The
     opened view as Slack returned it, or None."""
     try:
-        async with asyncio.timeout(budget_s):
+        # the trigger's 3 s run from the click, so what the server spent before this listener is gone too
+        async with asyncio.timeout(min(budget_s, max(0.1, OPEN_BUDGET_S - request_age()))):
             response = await client.views_open(trigger_id=trigger_id, view=view)
         return response["view"]
     except (SlackApiError, TimeoutError) as exc:

@@ -18,6 +18,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundWork
 from bot.errors import MemoryError_
+from bot.observability.context import request_age
 from bot.slack.limits import check_modal
 from bot.slack.modals import prefilled_modal
 from bot.slack.submissions import Submission
@@ -26,7 +27,9 @@ from bot.slack.templating import render
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Slack gives 3 s to acknowledge; saving gets this much of it, the rest is for the network.
+# Slack gives 3 s to acknowledge, counted from the request's arrival; saving may use up to this
+# much of it from then (what the server spent before the listener ran is taken off), the rest is
+# for the network.
 SAVE_BUDGET_S = 2.0
 
 
@@ -64,7 +67,7 @@ async def save_modal(
 
     deciding = asyncio.ensure_future(save_then_decide())
     try:
-        async with asyncio.timeout(SAVE_BUDGET_S):
+        async with asyncio.timeout(max(0.0, SAVE_BUDGET_S - request_age())):
             ack_with = await asyncio.shield(deciding)
     except TimeoutError:
         await ack(

@@ -7,6 +7,7 @@ request inherits the context, because asyncio copies contextvars into every task
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -17,10 +18,29 @@ FIELDS = ("request_id", "team", "channel", "incident")
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 _context: ContextVar[Mapping[str, Any]] = ContextVar("incident_memory_log_context", default=_EMPTY)
+# When this request reached the web server (time.monotonic): Slack's 3 s runs from then, not from
+# the moment a listener starts, so budgets inside a listener are taken from what is left of it.
+_arrived: ContextVar[float | None] = ContextVar("incident_memory_request_arrived", default=None)
 
 
 def current_context() -> Mapping[str, Any]:
     return _context.get()
+
+
+def request_age() -> float:
+    """Seconds since this request reached the web server (0.0 outside a request)."""
+    arrived = _arrived.get()
+    return 0.0 if arrived is None else max(0.0, time.monotonic() - arrived)
+
+
+@contextmanager
+def arrived_at(moment: float) -> Iterator[None]:
+    """Mark when the request being served arrived (time.monotonic), for `request_age`."""
+    token = _arrived.set(moment)
+    try:
+        yield
+    finally:
+        _arrived.reset(token)
 
 
 def bind(**fields: Any) -> None:

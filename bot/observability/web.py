@@ -37,7 +37,7 @@ from urllib.parse import parse_qs
 
 from aiohttp import web
 
-from bot.observability.context import bind, request_scope
+from bot.observability.context import arrived_at, bind, request_scope
 from bot.observability.metrics import Metrics, label
 
 log = logging.getLogger("bot.requests")
@@ -335,7 +335,7 @@ def slack_events_middleware(
             return await handler(request)
         start = time.perf_counter()
         status = 500
-        with request_scope(request_id=_request_id(request)):
+        with request_scope(request_id=_request_id(request)), arrived_at(time.monotonic()):
             try:
                 response = await handler(request)
                 status = response.status
