@@ -48,9 +48,13 @@ NOTHING_NAMED = re.compile(
     re.I,
 )
 # "the day before, Charles rebooted the proxy": before the incident, not an attempt during it
+# ("bumped boskos last week", "we changed it two weeks ago": long before it, a change that may have set
+# it off, not a step against it; "yesterday" and "the previous day" stay: an incident can span days and
+# "the fix from the previous day did not work" is an attempt)
 BEFORE_THE_INCIDENT = re.compile(
     r"\b(?:the (?:day|night|week|evening) before|(?:a|one|two|three|several|few) (?:days?|weeks?|months?) "
-    r"(?:before|earlier|prior)|before the (?:incident|outage)|prior to the (?:incident|outage))\b",
+    r"(?:before|earlier|prior|ago)|before the (?:incident|outage)|prior to the (?:incident|outage)|"
+    r"last (?:week|month|year)|(?:a|one|two|three|several|few|\d{1,2}) (?:weeks?|months?|years?) ago)\b",
     re.I,
 )
 # "Deploying to master fails due to a bug", said right after "a deploy is attempted"
@@ -91,6 +95,36 @@ LOOKED_FOR_IT = re.compile(
     r"\b(?:research\w*|investigat\w*|isolat\w*|bisect\w*|diagnos\w*|pinpoint\w*|track(?:ed|ing)? down|"
     r"narrow(?:ed|ing)? down|look(?:ed|ing)? (?:into|for)|search(?:ed|ing)? (?:for|into)|(?:tr(?:y|ied|ying)|attempt\w*) to reproduce) "
     r"(?:into |for |down )?(?:the |this |that |a |an |any )?(?:\w+ ){0,2}?(?:bug|error|issue|problem|cause|culprit|regression|fault)s?\b",
+    re.I,
+)
+# "I am still attempting to figure out why the branchprotector failed": working out what is wrong,
+# whatever the object is called (LOOKED_FOR_IT needs it named bug/error/cause), not a step against it
+FIGURING_OUT = re.compile(
+    r"\b(?:figur\w* out|work(?:ed|ing)? out|find(?:ing)? out|found out|understand|determine) "
+    r"(?:why|what|how|where|which|whether)\b",
+    re.I,
+)
+# "Users trying to log in received 502 errors", "when we tried to access the console, the page failed to
+# load", "Connection attempts to the primary failed": someone using the service (a symptom, however it is
+# worded) or the system's own tries, not a responder's step against the trouble (a bounded list of the
+# ways a service is used; "tried to restart it" is a step and stays)
+USED_THE_SERVICE = re.compile(
+    r"\b(?:(?:when|while|whilst)\s+(?:[\w'-]+\s+){0,3}?|(?:users?|customers?|clients?|visitors?|people|requests?|"
+    r"browsers?|anyone|members?|i'?m|i am|we're|we are)\s+(?:who\s+)?(?:were\s+|are\s+|currently\s+)?)"
+    r"(?:tr(?:y|ies|ied|ying)|attempt\w*)\s+to\s+(?:log ?in|sign ?in|sign ?up|access|reach|connect|load|open|browse|"
+    r"visit|use|view|download|upload|push|pull|check ?out|fetch|clone|install|buy|pay|register|send|post|read|write)\b|"
+    r"\b(?:connection|login|log-?in|sign-?in|authentication|auth|access|write|read|request|reconnect\w*|delivery|"
+    r"download|upload|payment|api|client|user)\s+(?:re)?(?:attempts|retries)\b",
+    re.I,
+)
+# "Kubernetes restarted the pod several times but it kept crashing", "Our monitoring attempted to restart
+# the container": the system acted on itself (AUTOMATIC, said by its name), not a responder
+SYSTEM_ACTED = re.compile(
+    r"^[\W\d_]{0,25}(?:(?:utc|gmt|[ap]m)\W+)?(?:the\s+|our\s+|its\s+)?(?:kubernetes|k8s|kubelet|systemd|"
+    r"orchestrator|scheduler|monitoring|health ?-?checks?|load ?-?balancers?|auto-?scaler|watchdog|supervisor|"
+    r"the (?:cluster|system|database|client|controller|operator|service))\s+(?:\w+\s+){0,2}?"
+    r"(?:tried|tries|attempt\w*|restart\w*|retr(?:y|ied|ies)\w*|reboot\w*|kill\w*|evict\w*|re-?schedul\w*|"
+    r"roll(?:ed|s)? back|fail(?:ed|s)? over)\b",
     re.I,
 )
 # "14:02 Alert fired: KubePodCrashLooping, pod api-7 restarting, still failing": what a monitor said, not
@@ -191,6 +225,15 @@ _OTHERWISE = (
     r"(?:did|does) ?n[o']t change (?:anything|much|the (?:situation|outcome|result|behaviou?r|symptoms?))|"
     r"the (?:situation|outcome|result|behaviou?r|symptoms?) (?:did|does|has) ?n[o']t (?:change|improve)d?|"
     r"same (?:error|issue|problem|failure|message)s?\b[\w ,]{0,30}?\b(?:as (?:before|above|earlier)|again)|"
+    # "I tried to cancel it and start a new one, but nothing happened", "I restarted the server but still
+    # leading to the error", "cleared the cache, but I still can't log in", "tried to turn it on but it never
+    # connected", "still doesnt work": the step's outcome in the same sentence, said in plain words (read
+    # from fold A's conversations, measured on the postmortems: docs/BENCHMARKS.md, r23-attempts)
+    r"nothing happen(?:ed|s)|(?:did|does|do)nt (?:help|work|fix|resolve|change)|"
+    r"(?:but|yet)\s+(?:(?:it|we|i|they|the \w{1,30})\s+)?still\s+(?!(?:work|up|fine|ok|okay|good|healthy|running|serving|"
+    r"available|operational|functional|online|responsive|valid|safe|possible|need|had|have|has|within|early|able|"
+    r"manag|wait|want|took|take|requir|recommend|chose|decid|continu|kept|the best))[\w']{1,30}|"
+    r"(?:but|and) (?:it |they |the \w{1,30} )?never (?:connect|start|boot|c[ao]me (?:back|up)|recover|finish|complet|respond)\w{0,6}|"
     r"(?:reject(?:s|ed)|refus(?:es|ed)|clos(?:es|ed)|answer(?:s|ed)|respon(?:ds?|ded|se)|mark(?:s|ed)) "
     r"(?:[\w#()-]+ ){0,8}?as [\"“']?(?:invalid|rejected|won't fix|wontfix|not (?:a bug|actionable))"
 )

@@ -26,6 +26,7 @@ from bot.reader.cues_attempts import (
     EXPLICIT_TRY,
     FAILED_OUTCOME,
     FAILS_BECAUSE,
+    FIGURING_OUT,
     IF_IT_FAILS,
     LOG_LINE,
     LOOKED_FOR_IT,
@@ -42,9 +43,11 @@ from bot.reader.cues_attempts import (
     REPORTS_A_STATE,
     RESPONDER_STEP,
     SENTENCE,
+    SYSTEM_ACTED,
     TESTING_IT,
     TRIGGERED_IT,
     TROUBLE_MADE,
+    USED_THE_SERVICE,
     WE_TRIED,
     WHY_SPLIT,
 )
@@ -151,13 +154,16 @@ _SAID_OF_IT = re.compile(r"\b(?:but|however|yet)\b,?\s+(?:it|they)\s+(?:\w+\s+){
 
 
 def _one_attempt(attempt: dict[str, str]) -> bool:
-    """Not a story of several steps (MAX_ACTION_CHARS), a search for what is wrong (LOOKED_FOR_IT), a
-    clean-up once it was over (AFTER_IT_WAS_OVER), the change that set it off (TRIGGERED_IT, in the
-    why too), an alert's words (ALERT_SAID, ALERT_LINE after the entry's time) or a pasted log (LOG_LINE)."""
+    """Not a story of several steps (MAX_ACTION_CHARS), a search for what is wrong (LOOKED_FOR_IT,
+    FIGURING_OUT), a clean-up once it was over (AFTER_IT_WAS_OVER), the change that set it off
+    (TRIGGERED_IT, in the why too; BEFORE_THE_INCIDENT), someone using the service or the system's own
+    tries (USED_THE_SERVICE, SYSTEM_ACTED), an alert's words (ALERT_SAID, ALERT_LINE after the entry's
+    time) or a pasted log (LOG_LINE)."""
     action = attempt["action"]
     if len(action) > MAX_ACTION_CHARS or TRIGGERED_IT.search(attempt["why_it_failed"]):
         return False
-    if any(p.search(action) for p in (LOOKED_FOR_IT, AFTER_IT_WAS_OVER, TRIGGERED_IT, ALERT_SAID, LOG_LINE)):
+    vetoes = (LOOKED_FOR_IT, FIGURING_OUT, AFTER_IT_WAS_OVER, TRIGGERED_IT, BEFORE_THE_INCIDENT, USED_THE_SERVICE)
+    if any(p.search(action) for p in vetoes + (SYSTEM_ACTED, ALERT_SAID, LOG_LINE)):
         return False
     return not ALERT_LINE.match(re.sub(r"^[\W\d_]{0,25}(?:utc\W+)?", "", action))
 

@@ -1,0 +1,64 @@
+"""Failed attempts on organisations the postmortem rules were never read on (issue 23, precision
+first): kinds of line that are never a responder's step however they are worded (someone using the
+service, the system's own tries, a change long before it, working out what is wrong), and plain ways a
+step's outcome is said in the same sentence ("but nothing happened", "but still …", "never connected").
+Read from fold A's conversations and from how postmortems are written, measured on fold A's postmortems
+(docs/BENCHMARKS.md, r23-attempts)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline
+
+
+def test_someone_using_the_service_is_the_symptom_not_an_attempt() -> None:
+    assert not attempts_in("When we tried to log in to the console, the page failed to load.")
+    assert not attempts_in(
+        "Cocoapods website and CDN are down. I am getting errors in both CI and locally when trying to install "
+        "the pods, it still fails."
+    )
+    assert not attempts_in("Connection attempts to the primary database failed.")
+    # a step someone tried against the trouble stays one
+    [attempt] = attempts_in("We tried to restart the primary database, but it still failed to start.")
+    assert attempt["action"].startswith("We tried to restart the primary database")
+
+
+def test_the_system_acting_on_itself_is_not_a_responders_attempt() -> None:
+    assert not attempts_in("Our monitoring attempted to restart the container, which failed repeatedly.")
+    assert not attempts_in("Kubernetes restarted the pod several times but it kept crashing.")
+    [attempt] = attempts_in("We restarted the pod several times but it kept crashing.")
+    assert attempt["action"].startswith("We restarted the pod")
+
+
+def test_a_change_made_weeks_before_is_not_an_attempt_during_it() -> None:
+    assert not attempts_in("We bumped boskos last week, from a version that worked to a version that did not work.")
+    assert not attempts_in("We bumped boskos two weeks ago, and the new version did not work.")
+    # the day before is still the incident when it spans days
+    [attempt] = attempts_in("We restarted the indexer yesterday, but it did not help.")
+    assert attempt["action"].startswith("We restarted the indexer yesterday")
+
+
+def test_working_out_what_is_wrong_is_not_a_step_against_it() -> None:
+    entries = [
+        SimpleNamespace(text="I am still attempting to figure out why the branchprotector failed to drop statuses")
+    ]
+    assert not failed_in_timeline(entries)
+    assert not attempts_in("We tried to work out what broke the queue, but it still failed.")
+
+
+def test_a_steps_outcome_said_in_plain_words_in_the_same_sentence() -> None:
+    [attempt] = failed_in_prose("I tried to cancel the previous build and start a new one, but nothing happened.")
+    assert attempt["action"] == "I tried to cancel the previous build and start a new one"
+    assert attempt["why_it_failed"] == "nothing happened."
+    [attempt] = failed_in_prose("I restarted the server but still leading to the error.")
+    assert attempt["action"] == "I restarted the server"
+    [attempt] = failed_in_prose("We cleared the cache, but I still can't log in.")
+    assert attempt["action"] == "We cleared the cache"
+    [attempt] = failed_in_prose("We tried to turn it on but it never connected.")
+    assert attempt["action"] == "We tried to turn it on"
+    [attempt] = failed_in_prose("I reset the runner's token but it didnt help.")
+    assert attempt["action"] == "I reset the runner's token"
+    # "still" that tells what was still needed or still fine is no failure
+    assert not failed_in_prose("We restarted the pods but still had to wait for the cache to warm up.")
+    assert not failed_in_prose("We restarted the pods, but the service was still healthy.")
