@@ -93,7 +93,8 @@ PARTLY_WORKED = re.compile(
 # tried to end the trouble ("No success debugging various CDN nodes" names what it acted on: kept)
 LOOKED_FOR_IT = re.compile(
     r"\b(?:research\w*|investigat\w*|isolat\w*|bisect\w*|diagnos\w*|pinpoint\w*|track(?:ed|ing)? down|"
-    r"narrow(?:ed|ing)? down|look(?:ed|ing)? (?:into|for)|search(?:ed|ing)? (?:for|into)|(?:tr(?:y|ied|ying)|attempt\w*) to reproduce) "
+    r"narrow(?:ed|ing)? down|look(?:ed|ing)? (?:into|for)|search(?:ed|ing)? (?:for|into)|(?:tr(?:y|ied|ying)|attempt\w*) to reproduce|"
+    r"(?:tr(?:y|ied|ying)|attempt\w*) to (?:identify|find|determine|understand|explain)) "
     r"(?:into |for |down )?(?:the |this |that |a |an |any )?(?:\w+ ){0,2}?(?:bug|error|issue|problem|cause|culprit|regression|fault)s?\b",
     re.I,
 )
@@ -127,6 +128,20 @@ SYSTEM_ACTED = re.compile(
     r"roll(?:ed|s)? back|fail(?:ed|s)? over)\b",
     re.I,
 )
+# "We reduced max_connections, after which the database restarted without issues. However, some queries
+# still failed": the step is told as having worked (the issue's own example), so what failed after it is a
+# remainder or something else, not its outcome
+STEP_WORKED = re.compile(
+    r"\bwithout (?:any |further |more )?(?:issues?|problems?|errors?|trouble|incident)\b|"
+    r"\b(?:which|and|this) (?:then |quickly |immediately )?(?:restored|resolved|fixed|recovered|stabili[sz]ed) "
+    r"(?:the |it\b|service|things|everything)|\band the (?:\w+ ){0,2}?(?:recovered|came back|was restored|were restored)\b",
+    re.I,
+)
+# "The queue drained within minutes, although a few jobs still failed": a remainder conceded, not the
+# step failing (a failure told after a concession in its own clause)
+# ("Though the subscription is re-enabled, the portal still does not permit it": the step is in the
+# concession and the failure in the main clause: a comma between, not this)
+CONCEDED = re.compile(r"\b(?:although|though|albeit|except(?: that| for)?|apart from|other than)\b[^.;,]{0,120}$", re.I)
 # "14:02 Alert fired: KubePodCrashLooping, pod api-7 restarting, still failing": what a monitor said, not
 # an action someone took (with cues_metadata.ALERT_LINE, the alert's own words quoted)
 ALERT_SAID = re.compile(
@@ -141,7 +156,8 @@ ALERT_SAID = re.compile(
 AFTER_IT_WAS_OVER = re.compile(
     r"\b(?:after|once|when|now that)\s+(?:[\w'’-]+\s+){0,4}?(?:service|services|the (?:site|service|platform|incident|"
     r"issue|outage|problem)|everything|it|things)\s+(?:was|were|had been|has been|is|are)\s+(?:fully\s+|now\s+)?"
-    r"(?:restored|resolved|recovered|back online|back to normal|stable|stabili[sz]ed|over)\b|"
+    r"(?:restored|resolved|recovered|back online|back to normal|stable|stabili[sz]ed|over|healthy|up and running|"
+    r"(?:up|available|working|operational) again)\b|"
     r"\bafter (?:restoring|recovering) (?:the )?(?:service|site|platform)\b|\bafter (?:the |service )?(?:recovery|restoration)\b(?! attempt)",
     re.I,
 )

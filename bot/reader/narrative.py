@@ -22,6 +22,7 @@ from bot.reader.cues_attempts import (
     AUTOMATIC,
     BEFORE_THE_INCIDENT,
     CLAUSE,
+    CONCEDED,
     CONSEQUENCE,
     EXPLICIT_TRY,
     FAILED_OUTCOME,
@@ -43,6 +44,7 @@ from bot.reader.cues_attempts import (
     REPORTS_A_STATE,
     RESPONDER_STEP,
     SENTENCE,
+    STEP_WORKED,
     SYSTEM_ACTED,
     TESTING_IT,
     TRIGGERED_IT,
@@ -106,6 +108,8 @@ def _attempt(text: str) -> dict[str, str] | None:
         )
     if not SAYS_IT_FAILED.search(told) and (not _acted_before(told, failed.start()) or PARTLY_WORKED.search(told)):
         return None  # a failure said only as a state ("still …", "persists") needs an action before it, and no "it mostly worked"
+    if CONCEDED.search(told[max(failed.start() - 130, 0) : failed.start()]):
+        return None  # "The queue drained, although a few jobs still failed": a remainder conceded
     relative = re.match(r"(?:that|which|who)\b", failed.group(), re.I)  # "the pods that failed": the cue's own "that"
     if QUALIFIES.search(told[: failed.start() + (relative.end() if relative else 0)]):
         return None  # "We removed those that could not be processed": the failure says which, not how it went
@@ -154,7 +158,8 @@ _SAID_OF_IT = re.compile(r"\b(?:but|however|yet)\b,?\s+(?:it|they)\s+(?:\w+\s+){
 
 
 def _one_attempt(attempt: dict[str, str]) -> bool:
-    """Not a story of several steps (MAX_ACTION_CHARS), a search for what is wrong (LOOKED_FOR_IT,
+    """Not a story of several steps (MAX_ACTION_CHARS), a step told as having worked (STEP_WORKED), a
+    search for what is wrong (LOOKED_FOR_IT,
     FIGURING_OUT), a clean-up once it was over (AFTER_IT_WAS_OVER), the change that set it off
     (TRIGGERED_IT, in the why too; BEFORE_THE_INCIDENT), someone using the service or the system's own
     tries (USED_THE_SERVICE, SYSTEM_ACTED), an alert's words (ALERT_SAID, ALERT_LINE after the entry's
@@ -163,6 +168,8 @@ def _one_attempt(attempt: dict[str, str]) -> bool:
     if len(action) > MAX_ACTION_CHARS or TRIGGERED_IT.search(attempt["why_it_failed"]):
         return False
     vetoes = (LOOKED_FOR_IT, FIGURING_OUT, AFTER_IT_WAS_OVER, TRIGGERED_IT, BEFORE_THE_INCIDENT, USED_THE_SERVICE)
+    if STEP_WORKED.search(action):
+        return False  # "…, after which the database restarted without issues": the step worked
     if any(p.search(action) for p in vetoes + (SYSTEM_ACTED, ALERT_SAID, LOG_LINE)):
         return False
     return not ALERT_LINE.match(re.sub(r"^[\W\d_]{0,25}(?:utc\W+)?", "", action))
