@@ -78,6 +78,8 @@ class Case:
     rank: int | None
     present: list[Candidate]
     absent: list[Candidate]
+    meaning: bool = False
+    """Recalled with meaning (the semantic model judges it)."""
 
 
 def _candidates(matches, relevant) -> list[Candidate]:  # noqa: ANN001
@@ -93,8 +95,10 @@ def _candidates(matches, relevant) -> list[Candidate]:  # noqa: ANN001
 def packed(r: CaseResult) -> Case:
     q = r.case.query
     terms = len(set(tokenize(" ".join(p for p in (q.title, q.text, q.error_message) if p))))
+    meaning = any(m.score_components.get("similarity") is not None for m in (*r.matches, *r.absent_matches))
     return Case(r.case.flags.get("fold"), str(r.case.flags.get("org") or r.case.id), terms, r.rank,
-                _candidates(r.matches, r.case.relevant), _candidates(r.absent_matches, r.case.relevant))  # fmt: skip
+                _candidates(r.matches, r.case.relevant), _candidates(r.absent_matches, r.case.relevant),
+                meaning)  # fmt: skip
 
 
 def replayed(source: Path, cache: Path | None, name: str) -> list[Case]:
@@ -117,13 +121,16 @@ def replayed(source: Path, cache: Path | None, name: str) -> list[Case]:
 
 @dataclass(frozen=True, slots=True)
 class ByLength:
-    """The shipped judgement for short queries (with its echo rule), `long` for the long ones."""
+    """The shipped judgement for short queries (with its echo rule; the model the pipeline picks:
+    semantic, short-query or lexical), `long` for the long ones."""
 
     short: Judgement
     long: Judgement | None = None
 
-    def tiers(self, candidates: list[Candidate], terms: int) -> list[str]:
+    def tiers(self, candidates: list[Candidate], terms: int, meaning: bool = False) -> list[str]:
         judgement, long = (self.long, True) if self.long is not None and terms >= LONG_FROM else (self.short, False)
+        if not long:
+            judgement = judgement.for_recall(meaning, [c.x for c in candidates])
         return judgement.tiers([judgement.probability(c.x) for c in candidates], [c.relevance for c in candidates],
                                [c.plain if long else c.rule for c in candidates])  # fmt: skip
 
@@ -133,14 +140,14 @@ def evaluate(judge: ByLength, cases: list[Case]) -> dict[str, float]:
     n = len(cases) or 1
     first = first_shown = first_strong = shown = absent_strong = absent_shown = 0
     for c in cases:
-        tiers = judge.tiers(c.present, c.terms)
+        tiers = judge.tiers(c.present, c.terms, c.meaning)
         right = next((t for m, t in zip(c.present, tiers, strict=True) if m.right and t != BELOW), BELOW)
         shown += right != BELOW
         if c.rank == 1:
             first += 1
             first_shown += right != BELOW
             first_strong += right == STRONG
-        absent = judge.tiers(c.absent, c.terms)
+        absent = judge.tiers(c.absent, c.terms, c.meaning)
         absent_strong += STRONG in absent
         absent_shown += STRONG in absent or WEAK in absent
     return {"cases": len(cases), "long": sum(c.terms >= LONG_FROM for c in cases),

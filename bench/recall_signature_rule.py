@@ -102,7 +102,7 @@ before the case: an approximation of a rarity the store does not count today).""
 
 
 def tiers(case: Case, shown: list[Shown], keep: Keep, judgement: Judgement, weak_only: bool = False) -> list[str]:
-    judge = judgement.for_meaning(case.meaning)
+    judge = judgement.for_recall(case.meaning, [s.evidence for s in shown])  # the model the pipeline picks
     probabilities = [judge.probability(s.evidence) for s in shown]
     rules = []
     for i, (s, p) in enumerate(zip(shown, probabilities, strict=True)):
@@ -163,9 +163,9 @@ def ece(cases: list[Case], judgement: Judgement, bins: int = 10) -> float:
     recalls), as bench/fit_recall_judgement.py reads it; no rule moves it."""
     pairs = []
     for c in cases:
-        judge = judgement.for_meaning(c.meaning)
-        pairs += [(judge.probability(s.evidence), int(s.right)) for s in c.present]
-        pairs += [(judge.probability(s.evidence), 0) for s in c.absent]
+        for shown, right in ((c.present, True), (c.absent, False)):
+            judge = judgement.for_recall(c.meaning, [s.evidence for s in shown])
+            pairs += [(judge.probability(s.evidence), int(right and s.right)) for s in shown]
     error = 0.0
     for b in range(bins):
         inside = [(p, y) for p, y in pairs if b / bins <= p < (b + 1) / bins or (b == bins - 1 and p == 1.0)]

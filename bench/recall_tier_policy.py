@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import pickle
 import sys
 import tempfile
@@ -183,7 +184,7 @@ def figures(name: str, cases: list[tuple[Case, Judgement]]) -> dict[str, float]:
                        "threads", "followers", "followers_right", "shown_by_following", "lines", "names",
                        "names_right", "absent_followers", "absent_names"), 0)  # fmt: skip
     for case, model in cases:
-        judge = model.for_meaning(case.meaning)
+        judge = model.for_recall(case.meaning, [s.evidence for s in case.present])  # the model the pipeline picks
         tiers = policy_tiers(name, judge, case.present)
         ps = [judge.probability(s.evidence) for s in case.present]
         right = next((t for s, t in zip(case.present, tiers, strict=True) if s.right and t != BELOW), BELOW)
@@ -209,7 +210,7 @@ def figures(name: str, cases: list[tuple[Case, Judgement]]) -> dict[str, float]:
                 if t == WEAK:
                     c["names"] += 1
                     c["names_right"] += s.right
-        gone = policy_tiers(name, judge, case.absent)
+        gone = policy_tiers(name, model.for_recall(case.meaning, [s.evidence for s in case.absent]), case.absent)
         c["absent_strong"] += STRONG in gone
         c["absent_shown"] += STRONG in gone or WEAK in gone
         if STRONG in gone:
@@ -237,8 +238,8 @@ def figures(name: str, cases: list[tuple[Case, Judgement]]) -> dict[str, float]:
 def check_shipped(cases: list[tuple[Case, Judgement]]) -> None:
     """The bench's `shipped` policy is the product's (Judgement.tiers), recall for recall."""
     for case, model in cases:
-        judge = model.for_meaning(case.meaning)
         for shown in (case.present, case.absent):
+            judge = model.for_recall(case.meaning, [s.evidence for s in shown])
             product = judge.tiers([judge.probability(s.evidence) for s in shown], [s.relevance for s in shown],
                                   [rule_of(s.relevance, s.components, s.evidence)[0] for s in shown])  # fmt: skip
             if product != policy_tiers(next(iter(POLICIES)), judge, shown):
@@ -298,14 +299,26 @@ def _results_of(cases: list[Case]) -> list[CaseResult]:
     return out  # type: ignore[return-value]
 
 
+def fitted_as_shipped(cases: list[Case], label: str, shipped: Judgement) -> Judgement:
+    """A fold's fit of the models the product judges these cases with (Judgement.for_query): on a
+    replay with meaning the semantic model's features; without, the lexical model's and, beside
+    it, the short-query model's (its features and switch), as bench/fit_recall_judgement.py fits them."""
+    results = _results_of(cases)
+    if any(c.meaning for c in cases) and shipped.semantic is not None:
+        return fit(results, label, tuple(shipped.semantic.coefficients), shipped.sure_from)
+    short = tuple(shipped.short.coefficients) if shipped.short is not None else ()
+    return fit(results, label, tuple(shipped.coefficients), shipped.sure_from, short=short,
+               short_until=shipped.short_until)  # fmt: skip
+
+
 def tier_curve_of(cases: list[Case], model: Judgement) -> list[dict[str, float]]:
     """The product's tier curve (bot/replay_tiers.py, what `replay --target-absent` prints) for
     these cases judged by `model` (a fold's fit, in or out of sample)."""
     results = []
     for k, c in enumerate(cases):
-        judge = model.for_meaning(c.meaning)
 
-        def read(shown: list[Shown], judge: Judgement = judge) -> dict:
+        def read(shown: list[Shown], meaning: bool = c.meaning) -> dict:
+            judge = model.for_recall(meaning, [s.evidence for s in shown])
             return {"probabilities": tuple(judge.probability(s.evidence) for s in shown),
                     "rules": tuple(rule_of(s.relevance, s.components, s.evidence)[0] for s in shown)}  # fmt: skip
 
@@ -316,6 +329,7 @@ def tier_curve_of(cases: list[Case], model: Judgement) -> list[dict[str, float]]
             relevances=tuple(s.relevance for s in c.present), absent=tuple(s.relevance for s in c.absent),
             probabilities=present["probabilities"], rules=present["rules"], meaning=c.meaning,
             absent_probabilities=absent["probabilities"], absent_rules=absent["rules"],
+            query_phrases=c.present[0].evidence.get("query_phrases", math.inf) if c.present else math.inf,
         ))  # fmt: skip
     return tier_curve(results, model)
 
@@ -344,12 +358,12 @@ def main() -> int:
     shipped = load_judgement()
     if args.curves:  # totals along the curve, both swaps (fold B read as totals only)
         for train, test in (("A", "A"), ("A", "B"), ("B", "B"), ("B", "A")):
-            fitted = fit(_results_of([c for c in cases if c.fold == train]), train, tuple(shipped.coefficients), None)
+            fitted = fitted_as_shipped([c for c in cases if c.fold == train], train, shipped)
             curve = tier_curve_of([c for c in cases if c.fold == test], fitted.with_floor(shipped.floor))
             print(json.dumps({"fit_on": train, "reported_on": test, "strong_from": fitted.strong_from,
                               "weak_from": fitted.weak_from, "tier_curve": curve}))  # fmt: skip
         return 0
-    model = fit(_results_of([c for c in cases if c.fold == "A"]), "A", tuple(shipped.coefficients), None)
+    model = fitted_as_shipped([c for c in cases if c.fold == "A"], "A", shipped)
     model = model.with_floor(shipped.floor)
     fold = "B" if args.report == "B" else "A"
     judged = [(c, model) for c in cases if c.fold == fold]

@@ -4,6 +4,7 @@ reads as one line with a button to open each of the closest memories."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from datetime import UTC, datetime
 
@@ -34,11 +35,11 @@ def test_the_fitted_judgement_loads_names_known_features_and_ranks_probabilities
     assert set(judgement.coefficients) <= set(FEATURES) and data["fitted_on"]["cases"] > 0
     assert 0 < judgement.weak_from <= judgement.strong_from <= 1
     # with meaning, the semantic model judges (it reads the lead in meaning), under the same floors
-    semantic = judgement.for_meaning(True)
+    semantic = judgement.for_query(True, math.inf)
     assert semantic is not judgement and "meaning_lead" in semantic.coefficients
     assert (semantic.floor, semantic.sure_from) == (judgement.floor, judgement.sure_from)
-    assert judgement.for_meaning(False) is judgement
-    assert judgement.with_floor(0.4).for_meaning(True).floor == 0.4
+    assert judgement.for_query(False, math.inf) is judgement
+    assert judgement.with_floor(0.4).for_query(True, math.inf).floor == 0.4
 
 
 def test_the_semantic_model_is_its_own_file_beside_the_lexical_one(tmp_path) -> None:  # noqa: ANN001
@@ -49,14 +50,17 @@ def test_the_semantic_model_is_its_own_file_beside_the_lexical_one(tmp_path) -> 
     assert "semantic" not in lexical and "meaning_lead" in semantic["coefficients"]
     (tmp_path / "recall_judgement.json").write_text(json.dumps(lexical), encoding="utf-8")
     alone = load_judgement(tmp_path / "recall_judgement.json")
-    assert alone.for_meaning(True) is alone
+    assert alone.for_query(True, math.inf) is alone
     (tmp_path / SEMANTIC_NAME).write_text(json.dumps({**semantic, "strong_from": 0.77}), encoding="utf-8")
     both = load_judgement.__wrapped__(tmp_path / "recall_judgement.json")
-    assert both.for_meaning(True).strong_from == 0.77 and both.for_meaning(False).coefficients == alone.coefficients
+    assert (
+        both.for_query(True, math.inf).strong_from == 0.77
+        and both.for_query(False, math.inf).coefficients == alone.coefficients
+    )
     older = tmp_path / "older" / "recall_judgement.json"
     older.parent.mkdir()
     older.write_text(json.dumps({**lexical, "semantic": semantic}), encoding="utf-8")
-    assert load_judgement(older).for_meaning(True).coefficients == semantic["coefficients"]
+    assert load_judgement(older).for_query(True, math.inf).coefficients == semantic["coefficients"]
 
 
 def test_the_judgement_posts_a_thread_and_the_floor_fills_it_else_a_weak_line_names_the_closest() -> None:
@@ -269,7 +273,7 @@ def test_a_memory_found_by_meaning_alone_is_strong_when_it_leads_in_meaning_clea
     [related, *_] = features_of([replace(plain, similarity=0.35), *others], [0.35, 0.15, 0.1])
     assert paraphrase["head_standout"] == paraphrase["score_standout"] == 0.0 < paraphrase["meaning_lead"]
     judgement = load_judgement()
-    semantic = judgement.for_meaning(True)
+    semantic = judgement.for_query(True, math.inf)
     assert semantic.probability(paraphrase) >= semantic.strong_from  # issue 27: strong by meaning alone
     assert semantic.probability(related) < semantic.weak_from  # a loose likeness is not
     assert judgement.probability(paraphrase) < judgement.weak_from  # the lexical model cannot see it

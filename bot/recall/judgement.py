@@ -209,17 +209,20 @@ class Judgement:
     (docs/BENCHMARKS.md, issue 27 r27-judgement), so a long query keeps this model."""
     short_until: float | None = None
 
-    def for_meaning(self, with_meaning: bool) -> Judgement:
-        """The model that judges a query recalled with (or without) meaning."""
-        return self.semantic if with_meaning and self.semantic is not None else self
-
     def for_query(self, with_meaning: bool, query_phrases: float) -> Judgement:
         """The model that judges a query: with meaning the semantic one; without, the short one
         when the query's phrases weigh at most short_until (Signals.query_phrases), else this."""
-        model = self.for_meaning(with_meaning)
-        if model is self and self.short is not None and self.short_until is not None:
-            return self.short if query_phrases <= self.short_until else self
-        return model
+        if with_meaning and self.semantic is not None:
+            return self.semantic
+        if self.short is not None and self.short_until is not None and query_phrases <= self.short_until:
+            return self.short
+        return self
+
+    def for_recall(self, with_meaning: bool, evidence: Sequence[Mapping[str, float]]) -> Judgement:
+        """for_query for a recall kept as its matches' features (RecallMatch.evidence: a replay, a
+        bench), the query's phrases read off them as the pipeline reads them off its signals; a
+        recall kept before the short model (no query_phrases) is judged by this model."""
+        return self.for_query(with_meaning, evidence[0].get("query_phrases", math.inf) if evidence else math.inf)
 
     def probability(self, features: dict[str, float]) -> float:
         z = self.intercept + sum(w * features.get(name, 0.0) for name, w in self.coefficients.items())

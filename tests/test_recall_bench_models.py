@@ -1,0 +1,45 @@
+"""The analysis benches that re-judge a kept replay (bench/recall_signature_rule.py,
+recall_tier_policy.py, recall_long_queries.py) judge each recall by the model the bot picks for it
+(Judgement.for_query: the semantic model with meaning, the short-query model for a first report's
+two lines, else the lexical one), so their figures say what the bot would do."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bench import recall_long_queries as long_queries
+from bench import recall_signature_rule as signature_rule
+from bench import recall_tier_policy as tier_policy
+from bot.recall.judgement import BELOW, STRONG, Judgement
+
+# three models that disagree on the same memory: the lexical one shows nothing, the short-query
+# one posts a thread, the semantic one names it in a weak line
+SILENT = Judgement({"head": 1.0}, -10.0, 0.5, 0.3, sure_from=None)
+SHORT = Judgement({"head": 1.0}, 10.0, 0.5, 0.3, sure_from=None)
+SEMANTIC = Judgement({"head": 1.0}, -0.5, 0.9, 0.3, sure_from=None)
+JUDGEMENT = replace(SILENT, short=SHORT, short_until=4.0, semantic=SEMANTIC)
+
+
+def shown(query_phrases: float, right: bool = True) -> signature_rule.Shown:
+    return signature_rule.Shown(right, 0.1, {}, {"head": 1.0, "query_phrases": query_phrases})
+
+
+def product(query_phrases: float, meaning: bool) -> list[str]:
+    """The tiers the pipeline gives this one memory (bot/recall/pipeline.py's choice of model)."""
+    model = JUDGEMENT.for_query(meaning, query_phrases)
+    return model.tiers([model.probability({"head": 1.0, "query_phrases": query_phrases})], [0.1], [BELOW])
+
+
+def test_each_bench_judges_a_first_report_by_the_short_query_model_as_the_bot_does() -> None:
+    assert product(2.0, False) == [STRONG] and product(9.0, False) == [BELOW]  # the models do disagree
+    for phrases, meaning in ((2.0, False), (9.0, False), (2.0, True)):
+        expected = product(phrases, meaning)
+        case = signature_rule.Case(1, None, meaning, [shown(phrases)], [shown(phrases, right=False)])
+        keep = signature_rule.VARIANTS[next(iter(signature_rule.VARIANTS))]
+        assert signature_rule.tiers(case, case.present, keep, JUDGEMENT) == expected
+        policy_case = tier_policy.Case(1, "A", "org", meaning, case.present, case.absent)
+        tier_policy.check_shipped([(policy_case, JUDGEMENT)])  # the bench's shipped policy is the product's
+        figures = tier_policy.figures(next(iter(tier_policy.POLICIES)), [(policy_case, JUDGEMENT)])
+        assert figures["first_strong"] == (expected == [STRONG]) and figures["first_shown"] == (expected != [BELOW])
+        candidate = long_queries.Candidate({"head": 1.0, "query_phrases": phrases}, 0.1, BELOW, BELOW, True)
+        assert long_queries.ByLength(JUDGEMENT).tiers([candidate], 10, meaning) == expected
