@@ -304,3 +304,24 @@ def test_a_short_query_saying_the_memorys_words_together_is_likelier_than_one_sa
     # said together: the thread; the same words said apart: one line naming it (the responder decides)
     assert short.tiers([model.probability(together)], [0.2]) == [STRONG]
     assert short.tiers([model.probability(apart)], [0.2]) == [WEAK]
+
+
+def test_meaning_z_says_how_far_a_cosine_stands_out_of_the_candidates_cosines() -> None:
+    from statistics import fmean, pstdev
+
+    from bot.recall.judgement import STANDOUT_CAP, features_of
+    from bot.recall.signals import Signals
+
+    plain = Signals(lexical=0.0, coverage=0.0, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.0)  # fmt: skip
+    cosines = [0.8, 0.3, 0.25, 0.2]
+    found = features_of([replace(plain, similarity=c) for c in cosines], [1.0, 0.5, 0.4, 0.3])
+    expected = [(c - fmean(cosines)) / pstdev(cosines) for c in cosines]
+    assert [f["meaning_z"] for f in found] == [round(min(STANDOUT_CAP, e), 4) for e in expected]
+    # one far ahead of a crowd stands out more than the same lead over one runner-up
+    crowd = [0.8, *[0.3] * 9]
+    [ahead, *_] = features_of([replace(plain, similarity=c) for c in crowd], [1.0] + [0.5] * 9)
+    assert ahead["meaning_z"] > found[0]["meaning_z"] and ahead["meaning_lead"] == found[0]["meaning_lead"]
+    # without meaning (semantic recall off), or a lone cosine: nothing to stand out of
+    assert [f["meaning_z"] for f in features_of([plain, plain], [1.0, 0.5])] == [0.0, 0.0]
+    assert features_of([replace(plain, similarity=0.9), plain], [1.0, 0.5])[0]["meaning_z"] == 0.0
