@@ -410,3 +410,32 @@ def test_a_step_someone_doubts_worked_is_a_failed_attempt_not_the_fix() -> None:
     )
     assert result.resolution is None
     assert [a.action for a in result.failed_attempts] == ["Reverted the last two revisions"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The last one just finished updating. If it had been only one of the two bugs, this would have been resolved "
+        "ten hours earlier.",
+        "Restarting the agents wouldn't have helped, the queue itself was full.",
+    ],
+)
+def test_what_would_have_happened_is_never_the_fix_nor_a_failed_attempt(said: str) -> None:
+    result = draft(
+        ("ana", "The package mirror has served stale files since Monday"),
+        ("ben", "Thanks, I see two mirrors out of sync and am checking each one now."),
+        ("ben", said),
+        ("ana", "Looks fixed, thanks!"),
+    )
+    assert result.resolution is None or "would" not in result.resolution.text
+    assert result.failed_attempts == []
+
+
+def test_a_fix_told_beside_what_would_have_helped_is_still_the_fix() -> None:
+    result = draft(
+        ("ana", "The package mirror has served stale files since Monday"),
+        ("ben", "We deployed a fix for the sync job."),
+        ("ben", "Restarting the sync job would have fixed it sooner, we did not think of it."),
+        ("ana", "It works now"),
+    )
+    assert result.resolution is not None and "Deployed a fix for the sync job" in result.resolution.text

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.cues_conversation import (
     BEFORE_THE_TALK,
+    COUNTERFACTUAL,
     FOLLOW_UP,
     PART_FAILED,
     RETRY,
@@ -24,7 +25,8 @@ STEP_CUES = DONE | {"did", "action"}  # a step named: restarted, cleared, deploy
 
 
 def no_fix(f: frozenset[str], text: str) -> bool:
-    """Not the fix: what did not work, a status update, an outage told or a user's workaround."""
+    """Not the fix: what did not work, a status update, an outage told, a user's workaround or what would
+    have happened."""
     failed = "failed_outcome" in f or ("said_failed" in f and not f & {"recovered_again", "resolved_now"})
     told = "outage_noun" in f and not f & {"did", "fix_noun", "how_fixed"}
     # "Some changes to our DNS caused this": what caused it, not what fixed it
@@ -41,13 +43,15 @@ def no_fix(f: frozenset[str], text: str) -> bool:
         or tried
         or bool(f & {"earlier_fix_not", "confession", "status_update"})
         or ("plan" in f and "did" not in f)
+        or bool(COUNTERFACTUAL.search(text))
         or bool(VETO.search(text))
     )
 
 
 def no_attempt(f: frozenset[str], text: str) -> bool:
     """Not a failed attempt: a recovery, a confession, a plan, a part that did not do its job, the
-    trouble met while using the service, a cause, or work done before the incident."""
+    trouble met while using the service, a cause, work done before the incident or what would have
+    happened."""
     # nor a part that did not do its job, told as the cause or not by the responders ("nginx didn't
     # reload the certs"), nor what was done before the incident ("upgraded the clusters yesterday")
     part = bool(PART_FAILED.search(text)) and ("cause_marker" in f or not f & {"first_person", "first_person_plural"})
@@ -63,5 +67,6 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
         or used
         or cause
         or bool(BEFORE_THE_TALK.search(text))
+        or bool(COUNTERFACTUAL.search(text))
         or bool(VETO.search(text))
     )

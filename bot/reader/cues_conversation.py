@@ -54,3 +54,11 @@ FOLLOW_UP = _words(
     r"going forward",
     r"from now on",
 )
+# "If it had been only one or the other, this would have been resolved about 10 hours earlier": what would have
+# happened, not what did (the mood says so, whatever the verb): never the told fix nor a step that failed. A cause
+# may still be said so ("from a version that would have worked to one that did not")
+COUNTERFACTUAL = _words(
+    r"would(?:n'?t| not)? have",
+    r"could(?:n'?t| not)? have (?:been )?(?:fixed|resolved|avoided|prevented)",
+    r"if (?:it|we|i|they|this|that|you|he|she|only) had(?:n'?t| not)?",
+)
