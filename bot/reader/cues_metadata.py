@@ -125,7 +125,7 @@ ALERT_LINE = re.compile(
 # users of carbonplan were disrupted", "a number of hosts have already been compromised", "this caused 21
 # incoming emails to be wrongfully rejected", "we dropped 10 of our ~500 upstream connections", "a total
 # outage", "no services apparently affected", "other services remained available")
-_THINGS = (
+THINGS = (
     r"(?:users?|customers?|clients?|requests?|hosts?|accounts?|sites?|servers?|jobs?|pods?|projects?|packages?|members?|"
     r"people|visitors?|funds|e-?mails?|messages?|connections?|builds?|transactions?|files?|articles?|repositories|repos?|"
     r"nodes?|validators?|blocks?|images?|pages?|downloads?|uploads?|orders?|payments?)"
@@ -137,7 +137,7 @@ _HIT = (
 METADATA_IMPACT = re.compile(
     r"\b(?:(?:a (?:lot|number|large number|handful|majority|few) of|many|most|some|all|several|only|"
     r"(?:thousands|hundreds|dozens|millions) of|[~≈]?(?<![\d.,])\d[\d,.]*k?)\s+(?:[\w-]+\s+){0,3}?"
-    + _THINGS
+    + THINGS
     + r"\s+(?:[\w-]+\s+){0,2}?"
     r"(?:were|was|are|is|have|has|had|got|get|to be|being)\s+(?:\w+\s+)?(?:been\s+)?(?:\w+ly\s+)?" + _HIT + r"|"
     r"(?:dropped|lost|rejected|failed|affected|impacted) (?:about |~)?\d[\d,.]*k? (?:of (?:our|the|all|about|~|\s)*\d[\d,.]*k?)|"
@@ -159,7 +159,7 @@ METADATA_IMPACT = re.compile(
 # shifted is a step ("100% of traffic was shifted to the new cluster")
 METADATA_SHARE = re.compile(
     r"\b(?:[~≈]?(?<![\d.,])\d+(?:[.,]\d+)?\s?%|half|a third|a quarter|two[- ]thirds|three[- ]quarters)\s+of\s+"
-    r"(?:[\w-]+\s+){0,3}?(?:" + _THINGS + r"|voting power|stake|traffic|capacity|(?:the |our )?network)\s+"
+    r"(?:[\w-]+\s+){0,3}?(?:" + THINGS + r"|voting power|stake|traffic|capacity|(?:the |our )?network)\s+"
     r"(?:[\w-]+\s+){0,2}?(?:(?:were|was|are|is|got|had|have)\s+(?:\w+\s+)?)?(?:" + _HIT + r"|down|offline|unavailable|"
     r"unreachable|timed out|timing out|erroring|errored|(?:saw|got|hit|received|returned|experienced|encountered) "
     r"(?:\w+ )?(?:errors?|failures?|timeouts?|5\d\d|delays?|outages?))\b",

@@ -46,6 +46,7 @@ from bot.reader.cues_metadata import (
     TABLE_HEADER_CELL,
     TIME_NOTE,
 )
+from bot.reader.cues_metadata_shape import COUNT_OF_HARM, DURATION_CELL, HARM_IN_THE_SPAN, TALK_ONLY
 from bot.reader.cues_metadata_state import (
     CONSEQUENCE_ONLY,
     READING_MOVED,
@@ -169,12 +170,23 @@ def is_metadata(sentence: str) -> bool:
     return _is_metadata_line(sentence) or _holds_a_figure(sentence)
 
 
+def _is_metadata_by_shape(line: str) -> bool:
+    """What the users could not do while it lasted ("During this period, ticket submission failed"), or an impact
+    table's row ending in how long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
+    if HARM_IN_THE_SPAN.match(line):
+        return True
+    if not line.startswith("|") or len(line) > _FIELD_CHARS:
+        return False
+    filled = [c.strip("*_` ") for c in line.strip("|").split("|") if c.strip("*_` ")]
+    return len(filled) >= 3 and bool(DURATION_CELL.match(filled[-1]))
+
+
 # a figure is looked for in a sentence's first 1,000 characters (as fix.py, found.py and the sentence
 # model read it): a 40,000-character "sentence" of "$1$1…" took METADATA_FIGURE 150 ms a search
 _FIGURE_CHARS = 1_000
 
 
-def _holds_a_figure(text: str, in_words: bool = True) -> bool:
+def _holds_a_figure(text: str, in_words: bool = True, shapes: bool = False) -> bool:
     """A figure about the incident: how long, how many, who it hit (`in_words`: said in prose too, METADATA_SAID)."""
     text = text[:_FIGURE_CHARS]
     return bool(
@@ -184,24 +196,32 @@ def _holds_a_figure(text: str, in_words: bool = True) -> bool:
         or METADATA_ESTIMATE.search(text)
         or METADATA_SHARE.search(text)
         or (in_words and METADATA_SAID.search(text))
+        or (shapes and _said_by_shape(text))
     )
+
+
+def _said_by_shape(text: str) -> bool:
+    """A status page's talk, a count of what it hit or left waiting, whatever the words."""
+    return bool(TALK_ONLY.match(text) or COUNT_OF_HARM.match(text))
 
 
 _MIN_CLAUSE_WORDS = 3  # what is left of a sentence once its figures are out: fewer words, nothing left
 
 
-def strip_metadata(sentence: str, in_words: bool = True) -> str:
+def strip_metadata(sentence: str, in_words: bool = True, shapes: bool = False) -> str:
     """`sentence` without what is metadata in it: "" for a metadata line; a sentence that holds a
     figure in a clause of its own ("we were the target of a DDoS attack, approximately 75Gbit/s in
     size") keeps its other clauses. `in_words=False`: harm and duration said in prose (METADATA_SAID)
     stay, for the sentence model's candidates, which it was fitted on without that cut (the stored
-    fields lose them afterwards all the same: `without_metadata`)."""
+    fields lose them afterwards all the same: `without_metadata`). `shapes`: bot/reader/cues_metadata_shape.py's
+    shapes cut too, for what is stored only (`without_metadata`): the sentences the fix and the cause are chosen
+    from stay those the sentence model and the cue words were tuned on."""
     sentence = sentence.strip()
-    if _is_metadata_line(sentence):
+    if _is_metadata_line(sentence) or (shapes and _is_metadata_by_shape(sentence)):
         return ""
-    if not _holds_a_figure(sentence, in_words):
+    if not _holds_a_figure(sentence, in_words, shapes):
         return sentence
-    kept = [c for c in METADATA_CLAUSE_BREAK.split(sentence) if c and not _holds_a_figure(c, in_words)]
+    kept = [c for c in METADATA_CLAUSE_BREAK.split(sentence) if c and not _holds_a_figure(c, in_words, shapes)]
     if sum(len(c.split()) for c in kept) < _MIN_CLAUSE_WORDS:
         return ""
     said = re.sub(r"[\s,;:—–-]+(?:but|and|or|so)?$", "", " ".join(kept).rstrip(" ,;:-—–."))  # no dangling "…, but"
@@ -217,7 +237,7 @@ def without_metadata(text: str) -> str:
     kept_lines = []
     for line in text.split("\n"):
         parts = _LINE_SENTENCES.split(line)
-        kept = [strip_metadata(p) for p in parts]
+        kept = [strip_metadata(p, shapes=True) for p in parts]
         if kept == [p.strip() for p in parts]:
             kept_lines.append(line)
         elif any(kept):

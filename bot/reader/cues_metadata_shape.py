@@ -1,0 +1,74 @@
+r"""The one vocabulary's metadata section, continued (bot/reader/cues_metadata.py, split for length only): metadata
+told by its shape, whatever the organisation's words (issue 23: the rules read from the tuning fold's own phrasings
+missed the reporting fold's). Never a fix or a cause (bot.reader.read `is_metadata`). Each is matched against one
+sentence or clause of bounded length, with bounded repeats only.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.reader.cues_metadata import THINGS
+
+# A status page's line on the talking, not the incident: sorry, waiting for someone, when news comes, that it stays open
+# ("Appologies for the resolution time, this was an incredibly difficult issue to resolve", "We still await upstream
+# fix", "No update from upstream yet.", "Will keep this incident open until we know more.", "We have contacted our
+# support team to further investigate and are awaiting a resolution.", "A resolution time is unknown."). A status
+# label may open it ("*Update* …", "**Investigating** - …"); a sentence that also tells why is not one.
+_STATUS_LABEL = r"(?:[*_\[(]{0,2}(?:update|investigating|identified|monitoring|resolved|scheduled)[*_\])]{0,2}\s{0,3}(?:[:–—-]\s{0,3})?)?"
+TALK_ONLY = re.compile(
+    r"^[\W_]{0,6}"
+    + _STATUS_LABEL
+    + r"(?:(?:(?!(?:and|then|so)\b)[\w@.’'()\[\]/:?=&-]{1,120}\s{1,3}){0,12}?(?:sincerely |deeply |again )?(?:a{1,2}p{1,2}olog\w{0,6}|sorry)\b|"
+    r"(?:(?:we|i|the team) )?(?:(?:are|am|is) |still |currently |now ){0,3}(?:await|wait(?:ing)? (?:for|on))\w{0,3} (?:an? |the |"
+    r"further |their |any )?(?:[\w-]{1,30} )?(?:fix|response|reply|resolution|update|feedback|news|word|answer|eta)s?\b|"
+    r"no (?:[\w-]{1,30} ){0,2}?(?:update|response|reply|news|word|answer|eta|feedback)s?(?: (?:from|by) [\w .-]{1,40}?)? (?:yet|so far)\b|"
+    r"(?:(?:we|i) )?(?:will|'ll) (?:keep|leave) (?:this|the) (?:incident|issue|ticket|status|page) open\b|"
+    r"(?:a |the )?(?:resolution|recovery|restoration) (?:time|date|eta) is (?:unknown|not (?:yet )?known|unclear)\b)"
+    r"(?![^.;!?]{0,200}?\b(?:because|due to|caused|as a result of)\b)",
+    re.I,
+)
+# What the users could not do while it lasted, bound to the incident's own span ("During this period, ticket submission
+# to todo.sr.ht failed", "During this period, customers were unable to access the CircleCI UI", "Builds/tests that
+# require containerized environments were blocked in this window", "Certain dashboard features are interrupted during
+# this time", "Deployments are paused until this was fixed"): the harm, never why (no "because", "due to", "caused")
+_SPAN = (
+    r"\b(?:(?:during|in|throughout|for) (?:this|that|the) (?:period|time|window|interval|outage|incident|disruption|downtime)|"
+    r"while (?:the |this )?(?:issue|incident|outage|problem) (?:was )?(?:in place|ongoing|lasted)|"
+    r"until (?:this|it|the issue) (?:was|is|had been|has been) (?:fixed|resolved)|over the course of the (?:incident|outage|disruption))\b"
+)
+_HARM = (
+    r"\b(?:(?:were|was|are|is|got|became|remained) (?:\w{1,30} )?(?:unable|blocked|paused|interrupted|unavailable|inaccessible|"
+    r"unreachable|delayed|stuck|degraded|slowed(?: down)?|not (?:\w{1,30}ed|available|accessible|working))|"
+    r"(?<!we )(?<!i )(?:failed|errored|timed out)(?! over\b)|could(?: not|n't) (?:be )?\w{1,30})\b"
+)
+_IN_SENTENCE = r"(?:[^.;!?]|\.(?=\S)){0,300}?"  # a host's dots ("todo.sr.ht") do not end it
+HARM_IN_THE_SPAN = re.compile(
+    r"^(?=" + _IN_SENTENCE + _SPAN + r")(?=" + _IN_SENTENCE + _HARM + r")"
+    r"(?!" + _IN_SENTENCE + r"\b(?:because|due to|caused|as a result of|since|root cause)\b)"
+    # nor a step someone took in it ("During the outage we could not reach the console, so we rebooted the host"), nor
+    # the recovery ("Users can select to only replay functions that failed during this time range")
+    r"(?!"
+    + _IN_SENTENCE
+    + r"\b(?:(?:we|i|they|the team)(?: \w{1,30}){0,2}? \w{2,30}ed|(?:so|then|and) (?:we|i|the team)|"
+    r"re-?(?:play|run|try|queue|start|deploy)\w{0,3}|retri\w{0,3}|roll(?:ed|ing)? back)\b)",
+    re.I,
+)
+# a table row whose last cell is a duration (an impact table: "| `seerr` | Completely unavailable | ~31m |")
+DURATION_CELL = re.compile(
+    r"^[~≈<>]?\s{0,3}\d{1,9}(?:[.,]\d{1,9})?\s{0,3}(?:m|mins?|minutes?|h|hrs?|hours?|d|days?|s|secs?|seconds?)$", re.I
+)
+# a count of what it hit or left waiting ("Telemetry showed this affected 316,378 requests between 11:03 and 11:42",
+# "we had 3300 requests waiting to be handled", "there are 94 pending pods")
+_MORE_THINGS = r"(?:" + THINGS + r"|failures|errors|tasks|vms|instances|tickets|calls|queries)"
+COUNT_OF_HARM = re.compile(
+    # never in a sentence that tells why ("there are 600 pending pods stuck because of not finding the right secret")
+    r"^(?!" + _IN_SENTENCE + r"\b(?:because|due to|caused|as a result of)\b)" + _IN_SENTENCE + r"(?:"
+    r"\b(?:affected|impacted|rejected|delayed) (?:about |around |roughly |approximately |over |~)?"
+    r"(?<![\d.,])\d[\d,.]{0,15}k?\+? (?:[\w-]{1,30} )?" + _MORE_THINGS + r"\b|"
+    r"(?<![\d.,])\d[\d,.]{0,15}k?\+?\s{1,3}(?:[\w-]{1,30}\s{1,3}){0,2}?"
+    + _MORE_THINGS
+    + r"\s{1,3}(?:were |are |still )?(?:waiting|pending|queued)\b|"
+    r"(?<![\d.,])\d[\d,.]{0,15}k?\+? (?:pending|queued|waiting|stuck|failed|failing) " + _MORE_THINGS + r"\b)",
+    re.I,
+)

@@ -1,0 +1,100 @@
+"""Metadata told by its shape, whatever an organisation's words (issue 23: what leaked on organisations the rules
+had never seen): a status page's talk (sorry, waiting for someone, no news yet, kept open), what the users could not
+do while it lasted, a count of what it hit or left waiting, an impact table's row ending in a duration. None may be
+stored as the fix or the cause; a step, a cause or a recovery told with the same words ("We pulled the routes while
+we await the upstream fix", "600 pending pods stuck because of a missing secret") is still read."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.reader import cues_metadata_shape, without_metadata
+from tests.test_reader_metadata import imported
+from tests.test_reading_limits import unbounded_then_more
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a status page's talk: sorry, waiting for someone, no news yet, kept open, no time known
+        "Appologies for the long resolution time.",
+        "Our operator team apologizes for the problem and the downtime.",
+        "Sorry about the trouble!",
+        "*Update* We still await the upstream fix",
+        "We are waiting on a response from the datacenter.",
+        "No update from the provider yet.",
+        "No upstream response so far.",
+        "Will keep this incident open until we know more.",
+        "A resolution time is unknown.",
+        # what the users could not do while it lasted
+        "During this period, ticket submission to todo.sr.ht failed.",
+        "During this period, customers were unable to open the dashboard or start new builds.",
+        "Builds that need containers were blocked in this window.",
+        "Certain dashboard features are interrupted during this time.",
+        "Deployments are paused until this was fixed.",
+        # a count of what it hit or left waiting
+        "Telemetry showed this affected 316,378 requests between 11:03 and 11:42.",
+        "There were 3300 requests waiting to be handled.",
+        "There are 94 pending pods and ten full nodes.",
+        # an impact table's row: what it hit and for how long
+        "| `seerr` (Overseerr) | Completely unavailable; pod could not start | ~31m |",
+        "| radarr | writes failing | 43 min |",
+    ],
+)
+def test_a_line_of_that_shape_is_never_stored_as_a_fix_or_a_cause(line: str) -> None:
+    assert without_metadata(line) == "", line
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We rolled back the deploy in 5 minutes.",
+        "The nodes were rebooted in under 20 minutes.",
+        "We failed over 3 nodes to the secondary region.",
+        "We dropped 500 stale connections from the pool.",
+        "We restarted the broker and are sorry for the noise.",
+        "During the outage we could not reach the console, so we rebooted the host over IPMI.",
+        "I restarted the pods, which came back within 2 minutes.",
+        "We have pulled routes from the region while we await the upstream fix.",
+        "We are temporarily removing london from the mix while we await the GTT resolution.",
+        "During this time we failed over to the secondary database.",
+        "During this period the queue backed up because the worker had crashed.",
+        "We apologise: the outage was caused by a bad deploy of the router.",
+        "The cron job ran for 3 hours and filled the disk.",
+        "| 10:39 | restarted the pod on k8s02 | ops |",
+        "There were 600 pending pods stuck because the secret was missing.",
+        "Users can replay the functions that failed during this time range.",
+        "We currently await Akamai to fix their internal networking.",
+    ],
+)
+def test_a_step_or_a_cause_told_with_those_words_is_read(line: str) -> None:
+    assert without_metadata(line) != "", line
+
+
+def test_an_apology_opening_the_fix_goes_and_the_fix_stays() -> None:
+    kept = without_metadata(
+        "Appologies for the resolution time, this was a difficult issue to resolve that required IPMI access to each "
+        "server. We have disabled the problematic locations."
+    )
+    assert "ppolog" not in kept
+    assert "required IPMI access to each server" in kept and "disabled the problematic locations" in kept
+
+
+def test_a_status_pages_resolution_section_keeps_the_fix_without_its_talk_and_its_harm() -> None:
+    draft = imported(
+        "# Routing issues in London\n\n"
+        "## Root cause\n\nA line card in the upstream router failed and dropped our announcements.\n\n"
+        "## Resolution\n\n"
+        "*Update* We still await the upstream fix\n\n"
+        "During this period, customers were unable to reach the London servers.\n\n"
+        "We withdrew the London routes and moved the traffic to Amsterdam. No update from the carrier yet.\n"
+    )
+    assert draft.resolution is not None
+    assert "withdrew the London routes" in draft.resolution
+    for said in ("await the upstream fix", "were unable to reach", "No update from the carrier"):
+        assert said not in draft.resolution, draft.resolution
+
+
+@pytest.mark.parametrize("name", ["TALK_ONLY", "HARM_IN_THE_SPAN", "DURATION_CELL", "COUNT_OF_HARM"])
+def test_the_shape_patterns_cannot_backtrack_over_a_crafted_line(name: str) -> None:
+    assert unbounded_then_more(getattr(cues_metadata_shape, name)) == []
