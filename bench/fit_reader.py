@@ -4,6 +4,7 @@ eval/conversations, and score the offline drafter on a fold without the sandbox.
     .venv/bin/python bench/fit_reader.py --fold A [--out bot/data/reader_chat.json]   # what ships: fold A
     .venv/bin/python bench/fit_reader.py --fold B --out /tmp/chat-B.json                   # the swap
     .venv/bin/python bench/fit_reader.py --fold A --by-org                                 # leave one org out, within A
+    .venv/bin/python bench/fit_reader.py --fold A --halves       # the same, per half: write from one, measure on the other
 
 Each sentence of each conversation is labelled from truth.jsonl by the one rule of eval/README.md
 (bot/importer/scoring.py `holds_half`): a cause sentence holds half of `root_cause_keywords`, a
@@ -134,14 +135,28 @@ def evaluate(data: list[tuple[dict[str, Any], dict]], models: SentenceModel) -> 
     return merged
 
 
-def by_org(fold: str, labels: str = "truth") -> dict[str, Ratio]:
+def halves(orgs: Collection[str]) -> dict[str, frozenset[str]]:
+    """The fold's organisations cut in two by name alone, before any thread is read: sorted without
+    regard to case, "write" the even places and "measure" the odd ones. A rule is written from what
+    the write half's threads say and judged by the measure half's figures: it has never seen them."""
+    ordered = sorted(orgs, key=str.lower)
+    return {"write": frozenset(ordered[0::2]), "measure": frozenset(ordered[1::2])}
+
+
+def by_org(fold: str, labels: str = "truth", split: bool = False) -> dict[str, dict[str, Ratio]]:
+    """Each organisation drafted by heads fitted on the rest of the fold, summed: {"all": …}, and with
+    `split` also per half (`halves`)."""
     data = conversations(fold)
-    merged: dict[str, Ratio] = {}
-    for org in sorted({label["org"] for label, _ in data}):
+    orgs = {label["org"] for label, _ in data}
+    parts = {"all": frozenset(orgs)} | (halves(orgs) if split else {})
+    merged: dict[str, dict[str, Ratio]] = {part: {} for part in parts}
+    for org in sorted(orgs):
         models = fit_models([d for d in data if d[0]["org"] != org], f"fold {fold} without {org}", labels)
         for name, ratio in evaluate([d for d in data if d[0]["org"] == org], models).items():
-            total = merged.setdefault(name, Ratio())
-            total.right, total.total = total.right + ratio.right, total.total + ratio.total
+            for part, members in parts.items():
+                if org in members:
+                    total = merged[part].setdefault(name, Ratio())
+                    total.right, total.total = total.right + ratio.right, total.total + ratio.total
     return merged
 
 
@@ -150,15 +165,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fold", choices=("A", "B"), default="A", help="the fold to fit on (what ships: A)")
     parser.add_argument("--out", type=Path, help=f"where to write the coefficients (ships at {MODEL_FILE})")
     parser.add_argument("--by-org", action="store_true", help="leave one organisation of the fold out at a time")
+    parser.add_argument(
+        "--halves",
+        action="store_true",
+        help="--by-org, summed per half of the organisations too: write from one, measure on the other",
+    )
     parser.add_argument("--report", action="store_true", help="also the other fold's figures (never while tuning)")
     parser.add_argument(
         "--labels", choices=("truth", "statements"), default="truth",
         help="label each sentence by truth.jsonl's phrases (what ships) or by statements.jsonl's sentence labels",
     )  # fmt: skip
     args = parser.parse_args(argv)
-    if args.by_org:
-        for name, ratio in by_org(args.fold, args.labels).items():
-            print(f"{name:<22} {ratio.right}/{ratio.total}")
+    if args.by_org or args.halves:
+        figures = by_org(args.fold, args.labels, split=args.halves)
+        if not args.halves:
+            for name, ratio in figures["all"].items():
+                print(f"{name:<22} {ratio.right}/{ratio.total}")
+            return 0
+        print(f"{'':<24}" + "".join(f"{part:>12}" for part in figures))
+        for name in figures["all"]:
+            print(
+                f"{name:<24}"
+                + "".join(f"{str(figures[p][name].right) + '/' + str(figures[p][name].total):>12}" for p in figures)
+            )
+        for part, members in halves({label["org"] for label, _ in conversations(args.fold)}).items():
+            print(f"{part}: {', '.join(sorted(members, key=str.lower))}")
         return 0
     said = "" if args.labels == "truth" else ", --labels statements"
     models = fit_models(

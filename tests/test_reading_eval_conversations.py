@@ -57,3 +57,14 @@ async def test_a_posted_conversation_is_drafted_and_scored_per_fold(bot: LocalBo
     assert (b["non_attempts_stored"].right, b["non_attempts_stored"].total) == (1, 2)
     assert (a["invented_attempts"].right, a["invented_attempts"].total) == (0, 1)  # attempts drafted, none real
     assert b["found"].total == 0 and "1 of 2" in bench.table(scores)
+
+
+def test_the_halves_of_a_fold_split_its_organisations_by_name_alone() -> None:
+    """bench/fit_reader.py --halves: a rule written from one half is judged on organisations it never saw."""
+    from bench.fit_reader import conversations, halves
+
+    orgs = {label["org"] for label, _ in conversations("A")}
+    parts = halves(orgs)
+    assert parts["write"] | parts["measure"] == orgs and not parts["write"] & parts["measure"]
+    assert abs(len(parts["write"]) - len(parts["measure"])) <= 1
+    assert halves(sorted(orgs, reverse=True)) == parts  # the names decide, not the order they come in
