@@ -32,8 +32,6 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
@@ -159,6 +157,8 @@ def evaluate(judge: ByLength, cases: list[Case]) -> dict[str, float]:
 def fit_logistic(cases: list[Case], names: tuple[str, ...]) -> Judgement:
     """L2-penalised logistic fit on standardised features (as bench/fit_recall_judgement.py), every
     candidate of both recalls a row; thresholds left out of reach (set by `thresholds`)."""
+    import numpy as np  # the `bench` extra: only the fit needs it, so the test install can import this module
+
     rows = [(c.x, float(c.right)) for case in cases for c in (*case.present, *case.absent)]
     x = np.array([[row[n] for n in names] for row, _ in rows])
     y = np.array([label for _, label in rows])
