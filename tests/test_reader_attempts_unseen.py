@@ -99,3 +99,24 @@ def test_trying_to_find_the_cause_is_not_a_step_against_the_trouble() -> None:
     assert not attempts_in("We tried to identify the root cause but were unable to reproduce the issue.")
     [attempt] = attempts_in("We tried to restart the broker but were unable to get it running.")
     assert attempt["action"].startswith("We tried to restart the broker")
+
+
+def test_a_status_update_saying_the_step_has_not_resolved_it_is_its_outcome() -> None:
+    entries = [
+        SimpleNamespace(text="Update: We applied a configuration change to the load balancers."),
+        SimpleNamespace(
+            text="Update: The configuration change has not resolved the issue. We are investigating further."
+        ),
+    ]
+    [(entry, attempt)] = failed_in_timeline(entries)
+    assert attempt["action"] == "Update: We applied a configuration change to the load balancers"
+    assert attempt["why_it_failed"].startswith("Update: The configuration change has not resolved the issue")
+    [attempt] = failed_in_prose("We restarted the workers, but this hasn't helped.")
+    assert attempt["action"] == "We restarted the workers"
+    # the state after a fix said to be deployed is not its failure
+    assert not failed_in_timeline(
+        [
+            SimpleNamespace(text="We have deployed a fix."),
+            SimpleNamespace(text="We have not yet resolved every report."),
+        ]
+    )

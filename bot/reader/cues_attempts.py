@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import DID_NOT_WORK
+from bot.reader.cues import DID_NOT_WORK, SAYS_IT_FAILED
 
 EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying|to see (?:if|whether)|in the hope)\b", re.I)
 WE_TRIED = re.compile(
@@ -253,4 +253,13 @@ _OTHERWISE = (
     r"(?:reject(?:s|ed)|refus(?:es|ed)|clos(?:es|ed)|answer(?:s|ed)|respon(?:ds?|ded|se)|mark(?:s|ed)) "
     r"(?:[\w#()-]+ ){0,8}?as [\"“']?(?:invalid|rejected|won't fix|wontfix|not (?:a bug|actionable))"
 )
-FAILED_OUTCOME = re.compile(DID_NOT_WORK.pattern + r"|\b(?:" + _OTHERWISE + r")\b", re.I)
+# "Update: The configuration change has not resolved the issue", "the restart hasn't helped": a status
+# page's present perfect says by itself that the step did not work, as "did not resolve" does
+# ("We have not yet resolved every report" is where the work stands, not the step's outcome; SAYS_IT_FAILED is
+# shared with the sentence model: this is the postmortem reader's alone)
+_HAS_NOT_HELPED = (
+    r"(?<!\bwe )(?<!\bi )(?<!\bthey )(?:has|have) ?n[o']?t (?:yet |fully |completely )?(?:resolved|helped|fixed|solved|improved|worked|"
+    r"changed anything|made (?:a|any) difference|had (?:any|an|the intended) effect)"
+)
+FAILED_OUTCOME = re.compile(DID_NOT_WORK.pattern + r"|\b(?:" + _OTHERWISE + "|" + _HAS_NOT_HELPED + r")\b", re.I)
+SAYS_THE_STEP_FAILED = re.compile(SAYS_IT_FAILED.pattern + r"|\b" + _HAS_NOT_HELPED + r"\b", re.I)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Protocol, TypeVar
 
-from bot.reader.cues import ANAPHOR, CRITIQUE, PENDING, RESOLVED, SAYS_IT_FAILED, TRIED
+from bot.reader.cues import ANAPHOR, CRITIQUE, PENDING, RESOLVED, TRIED
 from bot.reader.cues_attempts import (
     ADDRESSED,
     AFTER_IT_WAS_OVER,
@@ -43,6 +43,7 @@ from bot.reader.cues_attempts import (
     REPEATED,
     REPORTS_A_STATE,
     RESPONDER_STEP,
+    SAYS_THE_STEP_FAILED,
     SENTENCE,
     STEP_WORKED,
     SYSTEM_ACTED,
@@ -93,11 +94,11 @@ def _attempt(text: str) -> dict[str, str] | None:
     """An action tried that did not work, said in one sentence, as {action, why_it_failed}."""
     text = " ".join(plain(text).split())
     judged = TESTING_IT.sub(" ", text)  # "to see if it would help" is the attempt, not a critique's "would"
-    # SAYS_IT_FAILED too: "…, it didn't." ends in a full stop, where DID_NOT_WORK's closing \b cannot match
+    # SAYS_THE_STEP_FAILED too: "…, it didn't." ends in a full stop, where DID_NOT_WORK's closing \b cannot match
     # a failure said in an aside is not this action's outcome; "(it does not) manually reset the
     # node in the hope that …" opens with its outcome, not an aside
     told = (text[:1] + ASIDE.sub(" ", text[1:])).replace("*", "")  # "does *not* fix": emphasis is not a word
-    failed = FAILED_OUTCOME.search(told) or SAYS_IT_FAILED.search(told)
+    failed = FAILED_OUTCOME.search(told) or SAYS_THE_STEP_FAILED.search(told)
     if len(text) < 8 or CRITIQUE.search(judged) or IF_IT_FAILS.search(judged) or not failed or ADDRESSED.search(text):
         return None
     if NOTHING_NAMED.match(text) or BEFORE_THE_INCIDENT.search(text) or ANAPHOR.match(text) or AUTOMATIC.search(text):
@@ -106,7 +107,9 @@ def _attempt(text: str) -> dict[str, str] | None:
         return (
             None  # "Insufficient testing caused a new kind of outage": a failure word, no action (nor one only quoted)
         )
-    if not SAYS_IT_FAILED.search(told) and (not _acted_before(told, failed.start()) or PARTLY_WORKED.search(told)):
+    if not SAYS_THE_STEP_FAILED.search(told) and (
+        not _acted_before(told, failed.start()) or PARTLY_WORKED.search(told)
+    ):
         return None  # a failure said only as a state ("still …", "persists") needs an action before it, and no "it mostly worked"
     if CONCEDED.search(told[max(failed.start() - 130, 0) : failed.start()]):
         return None  # "The queue drained, although a few jobs still failed": a remainder conceded
@@ -126,7 +129,7 @@ def _linked(action: str, said: str) -> bool:
     "no effect", "still 503s"), or, when it only tells the system's own failure ("the upgrade fails",
     "the hub does not start"), the action is a responder's step ("we", "@ops", "attempted",
     "manually") or the failure names the action again ("triggers a rebuild" ... "the rebuild failed")."""
-    cues = [m for pattern in (FAILED_OUTCOME, SAYS_IT_FAILED) for m in pattern.finditer(said)]
+    cues = [m for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED) for m in pattern.finditer(said)]
     if cues and PAST_PERFECT.search(said[: min(m.end() for m in cues)]):
         return False  # "…, but wal-g had failed to restore": the background, not this step's outcome
     if not cues or not all(OWN_FAILURE.search(m.group()) and not NOT_OWN_FAILURE.search(m.group()) for m in cues):
@@ -213,7 +216,7 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
             and (REFERS_BACK.match(clause) or re.search(r"\battempt(?:ed|s)?\b", previous, re.I))
             # "Latest deploy is attempted." then "Deploying fails due to a bug": the failure of what was attempted
             and (FAILED_OUTCOME.search(clause) or (FAILS_BECAUSE.search(clause) and EXPLICIT_TRY.search(previous)))
-            and (SAYS_IT_FAILED.search(clause) or not PARTLY_WORKED.search(clause))
+            and (SAYS_THE_STEP_FAILED.search(clause) or not PARTLY_WORKED.search(clause))
             and TRIED.search(previous)
             # "This attracted more traffic …" then "This caused …": a chain of effects, nobody's step
             and not ANAPHOR.match(previous)
@@ -415,7 +418,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         # the state the action left, referring back to it
         refers_back = _refers_back(entry.text, opening)
         tried = EXPLICIT_TRY.search(entry.text) or (
-            TRIED.search(entry.text) and (SAYS_IT_FAILED.search(first) or refers_back)
+            TRIED.search(entry.text) and (SAYS_THE_STEP_FAILED.search(first) or refers_back)
         )
         named_again = _names_again(entry.text, opening)
         linked = refers_back or _linked(entry.text, first)
