@@ -120,3 +120,25 @@ def test_a_status_update_saying_the_step_has_not_resolved_it_is_its_outcome() ->
             SimpleNamespace(text="We have not yet resolved every report."),
         ]
     )
+
+
+def test_the_trouble_said_to_remain_after_a_step_is_its_outcome() -> None:
+    def timeline(*texts: str) -> list[SimpleNamespace]:
+        return [SimpleNamespace(text=t) for t in texts]
+
+    [(_, attempt)] = failed_in_timeline(timeline("We restarted the database.", "The site remains unavailable."))
+    assert (attempt["action"], attempt["why_it_failed"]) == (
+        "We restarted the database",
+        "The site remains unavailable",
+    )
+    assert failed_in_timeline(timeline("We restarted the database.", "Error rates remain high."))
+    assert failed_in_timeline(timeline("We restarted the database.", "Errors are unchanged."))
+    # a recovery word negated is no recovery
+    assert failed_in_timeline(timeline("We restarted the database.", "The problem is not fixed."))
+    [attempt] = failed_in_prose("We restarted the database, but the site remained unavailable.")
+    assert attempt["action"] == "We restarted the database"
+    # "remaining" names what is left to do, not the trouble staying
+    assert not attempts_in(
+        "Workloads are now recovering, and we are continuing to try and restore any remaining affected resources."
+    )
+    assert not failed_in_timeline(timeline("We restarted the database.", "The site remains available to most users."))

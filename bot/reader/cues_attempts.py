@@ -27,7 +27,7 @@ REFERS_BACK = re.compile(
 # with (read on the words DID_NOT_WORK matched, so "the pods are up again" never counts)
 # ("is taken down again" is someone's action told again, not the trouble coming back)
 REPEATED = re.compile(
-    r"\b(?:still|same|persist\w*|re-?occur\w*|recur\w*|remain\w*|continu\w*)\b|"
+    r"\b(?:still|same|persist\w*|re-?occur\w*|recur\w*|remain\w*|stay(?:s|ed)?|unchanged|continu\w*)\b|"
     r"\b(?:fail\w*|crash\w*|out|error\w*|broke\w*|hang\w*|hung) again\b",
     re.I,
 )
@@ -261,5 +261,19 @@ _HAS_NOT_HELPED = (
     r"(?<!\bwe )(?<!\bi )(?<!\bthey )(?:has|have) ?n[o']?t (?:yet |fully |completely )?(?:resolved|helped|fixed|solved|improved|worked|"
     r"changed anything|made (?:a|any) difference|had (?:any|an|the intended) effect)"
 )
-FAILED_OUTCOME = re.compile(DID_NOT_WORK.pattern + r"|\b(?:" + _OTHERWISE + "|" + _HAS_NOT_HELPED + r")\b", re.I)
+# "The site remains unavailable", "Error rates remained high", "Errors are unchanged": the trouble still
+# there, said of whatever shows it (DID_NOT_WORK's "remain" needs the error or issue as its subject)
+_REMAINS = (
+    r"(?:remain(?:s|ed)?|stay(?:s|ed)?) (?:completely |largely |mostly |very )?(?:unavailable|down|high|elevated|"
+    r"degraded|broken|stuck|unchanged|the same|offline|unreachable|inaccessible|unresponsive|slow|full|impacted|affected)|"
+    r"(?:is|are|was|were) (?:still )?unchanged"
+)
+FAILED_OUTCOME = re.compile(
+    DID_NOT_WORK.pattern + r"|\b(?:" + _OTHERWISE + "|" + _HAS_NOT_HELPED + "|" + _REMAINS + r")\b", re.I
+)
+# "The problem is not fixed", "has not been resolved": a recovery word negated tells no recovery
+NEGATED_RECOVERY = re.compile(
+    r"\b(?:not|n't|never)\s+(?:yet\s+|been\s+|fully\s+|completely\s+){0,3}(?:resolv|fix|restor|recover|mitigat)\w*",
+    re.I,
+)
 SAYS_THE_STEP_FAILED = re.compile(SAYS_IT_FAILED.pattern + r"|\b" + _HAS_NOT_HELPED + r"\b", re.I)

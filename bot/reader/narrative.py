@@ -31,6 +31,7 @@ from bot.reader.cues_attempts import (
     IF_IT_FAILS,
     LOG_LINE,
     LOOKED_FOR_IT,
+    NEGATED_RECOVERY,
     NOT_OWN_FAILURE,
     NOTHING_NAMED,
     OWN_FAILURE,
@@ -384,8 +385,8 @@ def _refers_back(action: str, opening: str) -> bool:
     only as still or again, the action must be one: not a recovery that relapsed ("service
     restored" … "the issue recurs"), not a state someone reported ("X confirms the nodes are updated")."""
     failing = FAILED_OUTCOME.search(opening)
-    if failing is None or RESOLVED.search(opening) or PARTLY_WORKED.search(opening):
-        return False
+    if failing is None or RESOLVED.search(NEGATED_RECOVERY.sub(" ", opening)) or PARTLY_WORKED.search(opening):
+        return False  # ("The problem is not fixed" tells no recovery)
     if REFERS_BACK.match(opening):
         return True
     acted = not (RESOLVED.search(action) or REPORTS_A_STATE.match(plain(action)))
