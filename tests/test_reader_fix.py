@@ -194,3 +194,5 @@ def test_a_cause_named_when_it_was_found_is_stored() -> None:
     assert "a full disk on the queue host" in draft.root_cause
     said = imported(status_page("The issue was caused by a full disk on the queue host.", "Jobs are piling up."))
     assert "caused by a full disk on the queue host" in said.root_cause
+    named = "Sam has found the culprit (a VM taking all the disk I/O of the queue host) after stopping VMs one by one."
+    assert "a VM taking all the disk I/O" in imported(status_page(named, "Jobs are piling up.")).root_cause

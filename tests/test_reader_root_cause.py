@@ -217,3 +217,50 @@ def test_a_status_pages_schedule_and_its_warning_of_a_delay_are_no_cause() -> No
     assert "failure of the resilient UPS systems" in draft.root_cause
     assert "due to be completed" not in draft.root_cause and "delay" not in draft.root_cause
     assert "due to provide" not in draft.root_cause
+
+
+def test_a_status_page_saying_what_the_issue_was_related_to_gives_that_cause() -> None:
+    from bot.reader.sentences import SentenceModel, use_model
+
+    use_model(SentenceModel())  # the cue words alone: no sentence model to add the sentence
+    try:
+        related = imported(
+            "# Outage: packet loss in Sao Paulo\n\nCustomers saw errors and packet loss on routes towards Brazil. "
+            "Issue was related to outgoing routes via one transit carrier.\n"
+        )
+        suggested = imported(
+            "# Outage: 502s for a short period\n\nFor a short period the site returned 502 errors. "
+            "IP level routing to the origin was not affected, suggesting the 502s relate to issues routing "
+            "between the CDN's tiers.\n"
+        )
+        unrelated = imported(
+            "# Checkout outage\n\nCheckout returned errors for an hour. We closed the tickets related to checkout.\n"
+        )
+    finally:
+        use_model(None)
+    assert related.root_cause == "Issue was related to outgoing routes via one transit carrier."
+    assert "relate to issues routing between the CDN's tiers" in suggested.root_cause
+    assert unrelated.root_cause is None
+
+
+def test_the_root_cause_named_after_a_colon_is_kept_among_many_cause_words_said_in_passing() -> None:
+    from bot.reader.sentences import SentenceModel, use_model
+
+    text = (
+        "# Blog down\n\n## What happened\n\n"
+        "I had no way to know about the alert because the inbox is not on my phone. "
+        "The install failed because the process was killed. "
+        "It worked the second time because memory was free then. "
+        "Postgres stopped because its locale was missing. "
+        "This leads me to the root cause of this problem: the server needs more RAM!\n"
+    )
+    use_model(SentenceModel())
+    try:
+        draft = imported(text)
+    finally:
+        use_model(None)
+    # read first, with what "this" is: the four cause-word sentences before it no longer push it out
+    assert draft.root_cause.startswith(
+        "Postgres stopped because its locale was missing. This leads me to the root cause of this problem: "
+        "the server needs more RAM!"
+    )

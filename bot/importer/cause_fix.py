@@ -12,7 +12,7 @@ from bot.importer.metadata import is_field_line, read_prose_details
 from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
 from bot.importer.timeline import Entry, read_timeline
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
-from bot.reader.cues_fix import CAUSE_OF_THE_INCIDENT, EXPECTED_STATE
+from bot.reader.cues_fix import CAUSE_OF_THE_INCIDENT, CAUSE_RELATED, EXPECTED_STATE
 from bot.reader.fix import names_no_step, tells_no_step_taken
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import strip_metadata
@@ -24,15 +24,19 @@ def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]
     for the fix, never one that names no step (bot/reader/fix.py), nor what "this" points at then."""
     said = units(text)
     read = [strip_metadata(u) for u in said]  # a figure's clause out, the rest read
+
+    def says(unit: str) -> bool:  # the cause also when the incident is said to relate to something
+        return bool(pattern.search(unit) or (pattern is CAUSE and CAUSE_RELATED.search(unit)))
+
     chosen: dict[int, None] = {}
     for i, unit in enumerate(said):
         if pattern is FIX and names_no_step(unit):
             continue
         judged = EXPECTED_STATE.sub(" ", unit) if pattern is FIX else unit  # "should be operational": no critique
-        if pattern.search(unit) and not is_critique(judged):
+        if says(unit) and not is_critique(judged):
             if i and ANAPHOR.match(unit):  # "This caused 40min of total outage": what "this" is, even so
                 chosen[i - 1] = None
-            if read[i] and pattern.search(read[i]):
+            if read[i] and says(read[i]):
                 chosen[i] = None
     # the sentences that name the incident's own cause first ("the outage was caused by …", and what
     # "this" is in "This is because …"), then the others

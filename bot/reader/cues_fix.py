@@ -116,12 +116,13 @@ EXPECTED_STATE = re.compile(
 # cause and are working on the fix", "The root causes have been identified"), the cause still sought
 # ("We're investigating the cause", "continuing to track down the cause"), a warning to users
 # ("Restarting instances will cause them to be affected", "Affected users may notice restarts").
-# "We identified the root cause as a full disk" names it and is kept.
+# "We identified the root cause as a full disk" and "Sam found the culprit (a VM taking all the disk I/O)"
+# name it and are kept.
 CAUSE_NOT_SAID = re.compile(
     r"\b(?:(?:identified|located|found|determined|confirmed|isolated|pinpointed|tracked down|know)\s+(?:what (?:is |was )?)?"
     r"(?:the |a |an )?(?:likely |probable |underlying )?(?:root )?(?:causes?|culprit)|"
     r"(?:root )?causes? (?:has|have) (?:now )?been (?:identified|found|located|determined|confirmed|isolated))\b"
-    r"(?!\s+(?:as|was|were|is|are|being|to be|of|behind|for)\b|\s*[:—–-])|"
+    r"(?!\s+(?:as|was|were|is|are|being|to be|of|behind|for)\b|\s*[:(—–-])|"
     r"\b(?:investigat\w*|track(?:ing)? down|looking (?:into|for)|(?:try|trying|work\w*) to (?:identify|determine|understand|find))\s+"
     r"(?:the |what (?:is |was )?|possible )?(?:root )?(?:causes?|culprit)\b|"
     r"\b(?:will|may|might|could) (?:cause (?:them|it|these|those|your|you|us)|notice|experience)\b",
@@ -159,17 +160,28 @@ INCIDENT_AS_CAUSE = re.compile(
 # The incident's own cause named, not a cause word in passing ("… because we use kube-lego", "… causing 500
 # errors"): "the incident was caused by a misconfiguration", "The cause of the site outage has been
 # identified as a failure of the UPS", "the underlying cause is that …", "This is because …", "…, causing our
-# problem". A summary's sentences that say so are read before its other cause-word sentences.
+# problem", "the root cause of this problem: the server needs more RAM". A summary's sentences that say so are
+# read before its other cause-word sentences.
 CAUSE_OF_THE_INCIDENT = re.compile(
     r"\b(?:the|this|our) (?:incident|issue|outage|problem|failure|disruption|downtime|breach)s? "
     r"(?:was|were|is|has been|had been) (?:(?:mainly|primarily|ultimately|originally|directly|actually) )?"
     r"(?:caused|triggered) by\b|"
-    r"\b(?:root|underlying|main|primary|direct) causes? (?:of (?!why|what|how)[\w' -]{1,60}? )?(?:was|were|is|are)\b"
+    r"\b(?:root|underlying|main|primary|direct) causes?(?: of (?!why|what|how)[\w' -]{1,60}?)?(?:\s(?:was|were|is|are)\b|\s?:)"
     r"(?!\s+(?:still |not |yet |being |under |unknown|unclear|deeper|elsewhere))|"
     r"\bthe cause (?:of (?!why|what|how)[\w' -]{1,60}? )?(?:was|is|has been (?:identified|confirmed|determined) as|"
     r"(?:was|is) (?:identified|confirmed|determined) (?:as|to be)|turned out to be)\b"
     r"(?!\s+(?:still |not |yet |being |under |unknown|unclear|deeper|elsewhere))|"
     r"^(?:this|that|it) (?:is|was) (?:all |simply |mainly )?because\b|"
     r"\bcausing (?:our|the|this) (?:problem|issue|outage|incident|failure|downtime)s?\b",
+    re.I,
+)
+# The incident said to relate to something ("Issue was related to outgoing routes via Algar", "suggesting the 502s
+# relate to issues routing between the CDN's tiers", "The pruning issue was largely related to the patch"): a cause
+# the summary names without a cause word (CAUSE). Read beside CAUSE where the importer picks a section's cause
+# sentences (bot/importer/cause_fix.py); the sentence model's cue features stay CAUSE's.
+CAUSE_RELATED = re.compile(
+    r"\b(?:issues?|problems?|outages?|incidents?|errors?|failures?|disruptions?|[1-5]\d\ds|it)\s{1,4}"
+    r"(?:(?:is|was|were|are|seems?|seemed|appears?|appeared)\s{1,4})?"
+    r"(?:(?:likely|largely|mainly|mostly|probably|specifically|partly|most likely|all)\s{1,4}){0,2}relat(?:ed|es?) to\b",
     re.I,
 )
