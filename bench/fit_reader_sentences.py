@@ -89,7 +89,9 @@ THRESHOLDS = {
     + [round(0.9 + 0.01 * i, 2) for i in range(1, 10) if 0.9 + 0.01 * i <= top + 1e-9]
     for h, top in GRID_TOP.items()
 }
-WRONG_COST = 1.0  # precision first: a wrong field costs as much as a right one gains
+# precision first: a wrong field costs this many right ones (FIT_WRONG_COST, per head as FIT_L2); 1 by
+# default, what ships; a wrong fix misleads the next responder more than an empty one
+WRONG_COST = {h: float(v) for h, v in _per_head("FIT_WRONG_COST", "1").items()}
 METADATA_COST = 10.0  # a metadata line stored as fix or cause: never
 KEEPS = (1, 2)
 
@@ -198,10 +200,10 @@ def joined_value(truth: Truth, head: str, scored: list[tuple[float, str]], t: fl
     if not said:
         return 0.0
     if not getattr(truth, HEADS[head]):
-        return -WRONG_COST
+        return -WRONG_COST[head]
     right = holds_half(said, getattr(truth, HEADS[head]))
     metadata = any(holds_half(said, k) for k in truth.metadata_keywords)
-    return (1.0 if right else -WRONG_COST) - METADATA_COST * metadata
+    return (1.0 if right else -WRONG_COST[head]) - METADATA_COST * metadata
 
 
 def pick_threshold(held: Held, head: str, without: str | None = None) -> tuple[float, int]:
@@ -218,11 +220,11 @@ def pick_threshold(held: Held, head: str, without: str | None = None) -> tuple[f
                     value += joined_value(truth, head, scored, t, keep)
                     continue
                 if not getattr(truth, HEADS[head]):
-                    value -= WRONG_COST * any(p >= t for p, _ in scored)  # anything said is wrong
+                    value -= WRONG_COST[head] * any(p >= t for p, _ in scored)  # anything said is wrong
                     continue
                 chosen = [text for p, text in sorted(scored, reverse=True) if p >= t][:keep]
                 outcome = field_outcome(truth, head, chosen)
-                value += 1.0 if outcome == "right" else (-WRONG_COST if outcome == "wrong" else 0.0)
+                value += 1.0 if outcome == "right" else (-WRONG_COST[head] if outcome == "wrong" else 0.0)
                 said = " ".join(chosen)
                 value -= METADATA_COST * any(holds_half(said, k) for k in truth.metadata_keywords)
             if value > best_value:
@@ -320,7 +322,10 @@ def choose_policy(docs_a: list[Doc], truths_a: list[Truth]) -> tuple[dict[str, s
         # precision first: a wrong field costs WRONG_COST of a right one, a metadata line METADATA_COST
         chosen[head] = max(
             POLICIES,
-            key=lambda p: (results[p][0] - WRONG_COST * results[p][2] - METADATA_COST * results[p][3], p == "rules"),
+            key=lambda p: (
+                results[p][0] - WRONG_COST[head] * results[p][2] - METADATA_COST * results[p][3],
+                p == "rules",
+            ),
         )
     return chosen, chosen_a
 

@@ -131,3 +131,25 @@ def test_the_fitting_bench_gives_each_head_its_own_candidates(monkeypatch, tmp_p
     assert any(c.text == said for _, c in cands["cause"])
     assert not any(c.text == said for _, c in cands["fix"])
     assert any("disk filled up" in c.text for _, c in cands["fix"])
+
+
+def test_a_wrong_fix_costing_more_than_a_right_one_raises_the_fix_threshold(monkeypatch) -> None:
+    from bot.importer.scoring import Truth
+
+    def report(name: str, fix: list[str]) -> Truth:
+        return Truth(name, None, [], fix, [], None, False, org=name)
+
+    # three reports the head gives 0.6 read right, two it gives as much have no fix, one it gives 0.95 reads right
+    held = [
+        ("a", report("a", ["moved the queue"]), [(0.6, "We moved the queue to a new disk.")]),
+        ("b", report("b", ["rolled back"]), [(0.6, "We rolled back the deploy.")]),
+        ("c", report("c", ["restarted"]), [(0.6, "We restarted the consumer.")]),
+        ("d", report("d", []), [(0.6, "The status page was updated.")]),
+        ("e", report("e", []), [(0.6, "Customers were told by mail.")]),
+        ("f", report("f", ["failed over"]), [(0.95, "We failed over to the replica.")]),
+    ]
+    monkeypatch.setattr(sentence_fit, "JOINED", {"cause": False, "fix": False})
+    monkeypatch.setattr(sentence_fit, "WRONG_COST", {"cause": 1.0, "fix": 1.0})
+    assert sentence_fit.pick_threshold(held, "fix")[0] <= 0.6  # 4 right − 2 wrong beats 1 right
+    monkeypatch.setattr(sentence_fit, "WRONG_COST", {"cause": 1.0, "fix": 2.5})
+    assert sentence_fit.pick_threshold(held, "fix")[0] > 0.6  # 4 − 5 loses to 1: only the sure one
