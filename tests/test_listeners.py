@@ -216,6 +216,33 @@ async def open_incident(services: Services) -> str:
     return incident.incident_id
 
 
+TYPED = {"root_cause": "pool too small after the deploy", "resolution": "raised the pool to 50"}
+
+
+async def submit_resolution(
+    services: Services, incident_id: str, answers: dict[str, str] = TYPED
+) -> tuple[AsyncMock, AsyncMock]:
+    """The responder submits the incident's resolution modal with `answers` typed: (ack, Slack client), what
+    Slack was answered and called."""
+    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
+    view = submitted(modal, answers)
+    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
+    ack, client = AsyncMock(), slack_client()
+    await on_resolution(ack=ack, view=view, client=client, context=await bolt_context(services, body))
+    return ack, client
+
+
+async def assert_still_saving_then_saved(
+    services: Services, incident_id: str, ack: AsyncMock, client: AsyncMock
+) -> None:
+    """Slack was answered at once with what was typed kept on screen; the modal says saved once the save ends."""
+    assert ack.await_args.kwargs["response_action"] == "update"
+    assert "Still saving" in json.dumps(ack.await_args.kwargs["view"])
+    await services.background.drain()
+    assert "saved" in json.dumps(client.views_update.await_args.kwargs["view"]).lower()
+    assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
+
+
 async def test_resolving_saves_the_memory_closes_the_incident_and_closes_the_modal(services: Services) -> None:
     incident_id = await open_incident(services)
     modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
@@ -248,12 +275,7 @@ async def test_resolving_saves_the_memory_closes_the_incident_and_closes_the_mod
 
 async def test_a_resolution_missing_its_root_cause_stays_open_with_the_error_inline(services: Services) -> None:
     incident_id = await open_incident(services)
-    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
-    view = submitted(modal, {"resolution": "raised the pool to 50"})
-    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
-    ack, client = AsyncMock(), slack_client()
-
-    await on_resolution(ack=ack, view=view, client=client, context=await bolt_context(services, body))
+    ack, _ = await submit_resolution(services, incident_id, {"resolution": "raised the pool to 50"})
     ack.assert_awaited_once_with(response_action="errors", errors={"root_cause": "This is required."})
     assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.OPEN
 
@@ -267,12 +289,7 @@ async def test_a_resolution_the_database_refuses_keeps_every_typed_word(
         raise StoreUnavailable("the database does not answer")
 
     monkeypatch.setattr(services.resolution, "resolve", database_down)
-    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
-    view = submitted(modal, {"root_cause": "pool too small after the deploy", "resolution": "raised the pool to 50"})
-    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
-    ack, client = AsyncMock(), slack_client()
-
-    await on_resolution(ack=ack, view=view, client=client, context=await bolt_context(services, body))
+    ack, _ = await submit_resolution(services, incident_id)
     shown = ack.await_args.kwargs
     assert shown["response_action"] == "update"
     rendered = json.dumps(shown["view"])
@@ -292,19 +309,9 @@ async def test_a_saved_resolution_whose_follow_up_is_slow_still_answers_slack_wi
         return await enqueue(*args, **kwargs)
 
     monkeypatch.setattr(services.jobs, "enqueue", slow_enqueue)
-    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
-    view = submitted(modal, {"root_cause": "pool too small after the deploy", "resolution": "raised the pool to 50"})
-    view["id"] = "V1"
-    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
-    ack, client = AsyncMock(), slack_client()
-
-    await on_resolution(ack=ack, view=view, client=client, context=await bolt_context(services, body))
+    ack, client = await submit_resolution(services, incident_id)
     # Slack is answered before the slow follow-up ends: the modal says it is still saving
-    assert ack.await_args.kwargs["response_action"] == "update"
-    assert "Still saving" in json.dumps(ack.await_args.kwargs["view"])
-    await services.background.drain()
-    assert "saved" in json.dumps(client.views_update.await_args.kwargs["view"]).lower()
-    assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
+    await assert_still_saving_then_saved(services, incident_id, ack, client)
     assert await services.jobs.pending() == {"slack.post": 1}  # the confirmation was still queued
 
 
@@ -321,20 +328,10 @@ async def test_a_save_counts_slacks_three_seconds_from_the_requests_arrival(
         return await resolve(*args, **kwargs)
 
     monkeypatch.setattr(services.resolution, "resolve", slow_resolve)
-    modal = resolution_modal("Checkout timeouts", context={"channel_id": CHANNEL, "current_incident": incident_id})
-    view = submitted(modal, {"root_cause": "pool too small after the deploy", "resolution": "raised the pool to 50"})
-    view["id"] = "V1"
-    body = {"type": "view_submission", "team": {"id": TEAM}, "user": {"id": USER}, "view": view}
-    ack, client = AsyncMock(), slack_client()
-
     with arrived_at(time.monotonic() - 2.9):
-        await on_resolution(ack=ack, view=view, client=client, context=await bolt_context(services, body))
+        ack, client = await submit_resolution(services, incident_id)
     # answered at once, what was typed kept on screen; the modal is updated when the save ends
-    assert ack.await_args.kwargs["response_action"] == "update"
-    assert "Still saving" in json.dumps(ack.await_args.kwargs["view"])
-    await services.background.drain()
-    assert "saved" in json.dumps(client.views_update.await_args.kwargs["view"]).lower()
-    assert (await services.incidents.get(TEAM, incident_id)).status is IncidentStatus.RESOLVED
+    await assert_still_saving_then_saved(services, incident_id, ack, client)
 
 
 async def test_a_slow_incident_lookup_leaves_views_open_only_what_is_left_of_the_trigger(
