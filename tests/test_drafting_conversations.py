@@ -439,3 +439,26 @@ def test_a_fix_told_beside_what_would_have_helped_is_still_the_fix() -> None:
         ("ana", "It works now"),
     )
     assert result.resolution is not None and "Deployed a fix for the sync job" in result.resolution.text
+
+
+def test_a_cause_said_by_pointing_back_is_the_sentence_it_points_at() -> None:
+    result = draft(
+        ("ana", "The API returns HTTP 500 on every search"),
+        ("ben", "We deployed new search code this morning. It may be the cause."),
+        ("ana", "ok, thanks"),
+    )
+    assert result.root_cause is not None
+    assert result.root_cause.text == f"{HYPOTHESIS}We deployed new search code this morning"
+    assert [q.text for q in result.root_cause.quotes] == [
+        "We deployed new search code this morning.",
+        "It may be the cause.",
+    ]
+
+
+def test_a_pointer_to_no_cause_told_drafts_no_cause() -> None:
+    result = draft(
+        ("ana", "The API returns HTTP 500 on every search"),
+        ("ben", "Could that be the cause?"),
+        ("ben", "That explains why it broke."),
+    )
+    assert result.root_cause is None

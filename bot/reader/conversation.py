@@ -50,7 +50,7 @@ from pathlib import Path
 from bot.reader.conversation_replies import answered_by_reply
 from bot.reader.conversation_vetoes import DONE, no_attempt, no_fix
 from bot.reader.cues import CONVERSATION_CUES as CUES
-from bot.reader.cues_conversation import CHAT_STATE
+from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
 from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
@@ -313,7 +313,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
             if picked is not None and (best is None or picked.score >= best.score):
                 best = picked  # the later of equals
         if best is not None and kind == "cause":
-            best.hedged = "hedge" in found[best.sentence].features
+            best = _pointed_at(found, best)
         if kind == "fix" and best is not None and _only_a_state(found[best.sentence]):
             best = _what_worked(found, best, verdict)
         elif kind == "fix" and best is not None:
@@ -333,6 +333,21 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
                 picked.follow = s.reply  # "still seeing it", the next message's
             reading.attempts.append(picked)
     return reading
+
+
+def _pointed_at(found: list[Sentence], cause: Picked) -> Picked | None:
+    """ "We're rolling back some recently deployed code. It may be the cause.": a cause said by pointing
+    back names the sentence just before it in its message, quoted with it (`follow`; hedged if either
+    doubts); with none there, or one that can be no cause, no cause (precision first)."""
+    said = found[cause.sentence]
+    if not POINTS_BACK.match(said.text):
+        cause.hedged = "hedge" in said.features
+        return cause
+    before = cause.sentence - 1
+    if before < 0 or found[before].message != said.message or vetoed("cause", found[before]):
+        return None
+    hedged = "hedge" in said.features or "hedge" in found[before].features
+    return Picked(before, cause.score, hedged=hedged, follow=cause.sentence)
 
 
 def _told_failing(found: list[Sentence], i: int) -> bool:

@@ -5,6 +5,8 @@ vocabulary of bot/reader/cues.py, kept apart for length only; linear patterns, a
 
 from __future__ import annotations
 
+import re
+
 from bot.reader.cues import _words
 
 # "that worked", "fixed it", "works now": says it is fixed, not what fixed it (the fix is said before)
@@ -61,4 +63,12 @@ COUNTERFACTUAL = _words(
     r"would(?:n'?t| not)? have",
     r"could(?:n'?t| not)? have (?:been )?(?:fixed|resolved|avoided|prevented)",
     r"if (?:it|we|i|they|this|that|you|he|she|only) had(?:n'?t| not)?",
+)
+# "It may be the cause.", "That explains why the build worked and the deploy didn't": a cause said by pointing
+# back at what was just said; the cause is that sentence, not the pointer (which names nothing)
+POINTS_BACK = re.compile(
+    r"^\W{0,3}(?:and |so )?(?:that|this|it|which)(?:'s| is| was| (?:may|might|could|must|would) (?:be|explain)|"
+    r" seems to be| explains| would explain)(?: (?:also|probably|likely|definitely|really|indeed))? "
+    r"(?:the (?:(?:root )?cause|reason|culprit)|why)\b",
+    re.IGNORECASE,
 )
