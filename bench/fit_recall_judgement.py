@@ -75,20 +75,11 @@ L2 = 1.0
 """On standardised features (fit_logistic): every feature is penalised alike, whatever its unit."""
 MAX_GROUPS = 40
 """Held-out groups for the thresholds: each organisation is one up to this many (then dealt round)."""
-# chosen inside fold A only (never fold B's cases), by running the whole fitting procedure
-# organisation by organisation (nested): the head coverage and its standout (head_standout =
-# score_z x head) as well as the standout with the z-score beside it, and better than the standout
-# alone (0.51 / 0.49 / 0.29 of the first-ranked right memories strong at 0.16-0.17 false threads);
-# head takes a negative weight, so the pair reads head x (score_z - c): standing out on what the
-# memory's opening covers, where score_z beside it lifts a lone shared word in a sparse bank
-# (tests/test_recall_floor.py's office printer). With meaning, the lead in cosine added most.
-# On the 429 first reports (nested in fold A, six dealings of its organisations) score_standout
-# (score_z, 0 unless the opening holds two of the query's terms: the printer stays quiet) beside
-# the pair lifted shown 0.745 -> 0.825 and strong 0.452 -> 0.487 at fewer false threads (0.164 ->
-# 0.152); coverage of the title or symptoms alone, shared concepts and the relative score gap did not.
-# On the 467 (nested in fold A, four dealings) head_rare (the query's idf in the opening, summed, in
-# terms no memory holds, at most 3) beside the three lifted shown 0.844 -> 0.867 and strong 0.450 ->
-# 0.485 at the same false threads and lines (0.151 / 0.447 -> 0.151 / 0.444).
+# Chosen inside fold A only, by the nested procedure (docs/BENCHMARKS.md, issue 27: r27-refit, r27-fit): head and
+# head_standout (= score_z x head; head's negative weight makes the pair head x (score_z - c), standing out on what
+# the memory's opening covers), score_standout (score_z once the opening holds two of the query's terms: a lone
+# shared word in a sparse bank stays quiet, tests/test_recall_floor.py's printer) and head_rare; with meaning, the
+# lead in cosine added most. Coverage of the title or symptoms alone, shared concepts and the relative gap did not.
 LEXICAL = ("head", "head_standout", "score_standout", "head_rare")
 SEMANTIC = ("head", "head_standout", "meaning_lead")
 # The short-query model (Judgement.short) reads the query's phrases in the memory too (docs/BENCHMARKS.md,
@@ -98,6 +89,8 @@ SHORT = (*LEXICAL, "phrase_share")
 SHORT_UNTIL = 4.0
 SHORT_STRONG_ABSENT = 0.17
 SHORT_SHOWN_ABSENT = 0.48
+BUDGETS = ((STRONG_ABSENT, SHOWN_ABSENT), (SHORT_STRONG_ABSENT, SHORT_SHOWN_ABSENT))
+"""(strong, shown) budgets of the model and of the short-query one (--budgets, --short-budgets)."""
 
 Row = tuple[list[float], int]
 Judged = list[tuple[CaseResult, Judgement]]
@@ -263,14 +256,15 @@ def fit(
     l2: float = L2,
     short: tuple[str, ...] = (),
     short_until: float | None = None,
+    budgets: tuple[tuple[float, float], tuple[float, float]] = BUDGETS,
 ) -> Judgement:
-    """The model fitted on these cases, its thresholds read off held-out probabilities (thresholds);
-    with `short` features, and beside it the short-query model (Judgement.short) reading them,
-    fitted on the same cases with its own budgets."""
-    model = _fit_one(results, label, names, sure_from, l2, (STRONG_ABSENT, SHOWN_ABSENT))
+    """The model fitted on these cases, its thresholds read off held-out probabilities (thresholds)
+    at budgets[0]; with `short` features, and beside it the short-query model (Judgement.short)
+    reading them, fitted on the same cases with its own budgets (budgets[1])."""
+    model = _fit_one(results, label, names, sure_from, l2, budgets[0])
     if not short or short_until is None:
         return model
-    brief = _fit_one(results, label, short, sure_from, l2, (SHORT_STRONG_ABSENT, SHORT_SHOWN_ABSENT))
+    brief = _fit_one(results, label, short, sure_from, l2, budgets[1])
     return replace(model, short=brief, short_until=short_until)
 
 
@@ -282,7 +276,8 @@ def _fit_one(
     strong_from, weak_from = thresholds(held_out(results, names, sure_from, l2), *budgets)
     return replace(model, strong_from=strong_from, weak_from=weak_from,
                    fitted_on={"cases": len(results), "fold": label, "features": list(names), "l2": l2,
-                              "thresholds": f"leave one organisation out ({len(groups(results))} groups)"})  # fmt: skip
+                              "thresholds": f"leave one organisation out ({len(groups(results))} groups)",
+                              "budgets": list(budgets)})  # fmt: skip
 
 
 def _fitted(results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float) -> Judgement:
@@ -310,12 +305,14 @@ def held_out(results: list[CaseResult], names: tuple[str, ...], sure_from: float
 
 def nested(
     results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float,
-    short: tuple[str, ...] = (), short_until: float | None = None,
+    short: tuple[str, ...] = (), short_until: float | None = None, budgets: tuple = BUDGETS,
 ) -> Judged:  # fmt: skip
     """Each case judged by the whole procedure (fit, then thresholds read off held-out
     probabilities) run on the other organisations' cases of its fold: what a choice of features
     or penalty gives organisations it never saw, read inside one fold (the feature screen)."""
-    return _each_held_out(results, lambda others: fit(others, "nested", names, sure_from, l2, short, short_until))
+    return _each_held_out(
+        results, lambda others: fit(others, "nested", names, sure_from, l2, short, short_until, budgets)
+    )
 
 
 def _each_held_out(results: list[CaseResult], fitter: Callable[[list[CaseResult]], Judgement]) -> Judged:
@@ -408,19 +405,19 @@ def _sure_from(value: str, parser: argparse.ArgumentParser) -> float | None:
         parser.error(f"--sure-from takes a relevance or 'none', not {value!r}")
 
 
+def _budgets(value: str) -> tuple[float, float]:
+    strong, shown = (float(v) for v in value.split(","))  # a ValueError: argparse says the value is invalid
+    return strong, shown
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("eval_dir", type=Path, nargs="?", help="the eval/ folder: its first reports are the corpus")
     parser.add_argument("--corpus", type=Path, help="a replay folder whose cases carry a fold (A/B) instead")
-    parser.add_argument(
-        "--write",
-        action="store_true",
-        help="store the model fitted on both folds in its file (the lexical or the semantic one)",
-    )
+    parser.add_argument("--write", action="store_true",
+                        help="store the model fitted on both folds in its file (the lexical or the semantic one)")  # fmt: skip
     parser.add_argument("--features", help="comma-separated names of judgement.FEATURES the model reads")
-    parser.add_argument(
-        "--sure-from", help="relevance that posts a thread whatever the probability, or 'none' for no such rule"
-    )
+    parser.add_argument("--sure-from", help="relevance that posts a thread whatever the probability, or 'none'")
     parser.add_argument(
         "--cache", type=Path,
         help="a folder: reuse a replay's candidate lists made from the same corpus, bot/recall code and mode",
@@ -430,6 +427,9 @@ def main() -> int:
     parser.add_argument("--short-until", type=float, help="query phrases' weight up to which the short-query model "
                         f"judges (default the shipped model's, else {SHORT_UNTIL})")  # fmt: skip
     parser.add_argument("--l2", type=float, default=L2, help=f"L2 penalty of the logistic fit (default {L2})")
+    for flag, (strong, shown) in zip(("--budgets", "--short-budgets"), BUDGETS, strict=True):
+        parser.add_argument(flag, type=_budgets, default=(strong, shown), help="STRONG,SHOWN: shares of target-absent "
+                            f"recalls the thresholds let post a thread / show anything (default {strong},{shown})")  # fmt: skip
     parser.add_argument(
         "--nested", choices=("A", "B"),
         help="the feature screen inside this fold only: each organisation judged by the whole procedure "
@@ -472,19 +472,20 @@ def main() -> int:
         if unknown := set(short) - set(FEATURES):
             parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
     sure = shipped.get("sure_from", SURE_FLOOR) if args.sure_from is None else _sure_from(args.sure_from, parser)
+    budgets = (args.budgets, args.short_budgets)
     if args.nested:
         fold = folds[args.nested]
         print(json.dumps({"recall": mode, "nested": args.nested, "features": list(names), "l2": args.l2,
                           "short": list(short), "short_until": until, "groups": len(groups(fold)),
-                          **evaluate_judged(nested(fold, names, sure, args.l2, short, until))}))  # fmt: skip
+                          **evaluate_judged(nested(fold, names, sure, args.l2, short, until, budgets))}))  # fmt: skip
         return 0
     for train, test in (("A", "B"), ("B", "A")):
-        model = fit(folds[train], train, names, sure, args.l2, short, until)
+        model = fit(folds[train], train, names, sure, args.l2, short, until, budgets)
         print(json.dumps({"recall": mode, "fit_on": train, "model": model.as_json(),
                           "in_sample": evaluate(model, folds[train]),
                           "out_of_sample": {"fold": test, **evaluate(model, folds[test])}}))  # fmt: skip
     if args.write:
-        model = fit(results, "A+B", names, sure, args.l2, short, until)
+        model = fit(results, "A+B", names, sure, args.l2, short, until, budgets)
         # each model in its own file: the semantic one beside the lexical one, the other left alone
         written = semantic_path if meaning else JUDGEMENT_PATH
         kept = model.model_json() if meaning else {k: v for k, v in model.as_json().items() if k != "semantic"}

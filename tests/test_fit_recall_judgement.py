@@ -73,3 +73,20 @@ def test_the_nested_screen_judges_each_organisation_by_a_procedure_that_never_sa
     odd = [(r, m) for r, m in judged if r.case.flags["org"] == "odd"]
     assert fitting.evaluate_judged(odd)["first_shown"] == 0.0
     assert fitting.evaluate_judged([(r, m) for r, m in judged if r.case.flags["org"] != "odd"])["first_strong"] == 1.0
+
+
+def test_a_team_that_allows_more_false_threads_gets_thresholds_that_let_that_many_through() -> None:
+    # --budgets / --short-budgets: the shares of target-absent recalls a threshold may post or show
+    results = [recalled(org, n, 3.0 + 0.1 * n, 0.5 * n) for org in "abcdef" for n in range(5)]
+    shipped = fitting.fit(results, "team", ("head_standout",), None, 1.0)
+    looser = fitting.fit(results, "team", ("head_standout",), None, 1.0, budgets=((0.5, 0.7), fitting.BUDGETS[1]))
+    assert shipped.fitted_on["budgets"] == [fitting.STRONG_ABSENT, fitting.SHOWN_ABSENT]
+    assert looser.fitted_on["budgets"] == [0.5, 0.7] and looser.coefficients == shipped.coefficients
+    assert looser.strong_from < shipped.strong_from and looser.weak_from < shipped.weak_from
+    posted = sum(looser.probability(r.absent_matches[0].evidence) >= looser.strong_from for r in results)
+    assert posted > fitting.STRONG_ABSENT * len(results)
+    # the short-query model keeps its own budgets unless told otherwise
+    both = fitting.fit(results, "team", ("head_standout",), None, 1.0, ("head_standout",), 4.0,
+                       budgets=(fitting.BUDGETS[0], (0.5, 0.7)))  # fmt: skip
+    assert both.short is not None and both.short.strong_from == looser.strong_from
+    assert both.strong_from == shipped.strong_from
