@@ -1,8 +1,9 @@
 """Metadata told by its shape, whatever an organisation's words (issue 23: what leaked on organisations the rules
 had never seen): a status page's talk (sorry, waiting for someone, no news yet, kept open), what the users could not
-do while it lasted, a count of what it hit or left waiting, an impact table's row ending in a duration. None may be
-stored as the fix or the cause; a step, a cause or a recovery told with the same words ("We pulled the routes while
-we await the upstream fix", "600 pending pods stuck because of a missing secret") is still read."""
+do while it lasted, a count of what it hit or left waiting, a status label and a bare state ("*Update* Resolved."),
+an impact table's row ending in a duration. None may be stored as the fix or the cause; a step, a cause or a
+recovery told with the same words ("We pulled the routes while we await the upstream fix", "600 pending pods stuck
+because of a missing secret", "It was resolved by restarting the proxy") is still read."""
 
 from __future__ import annotations
 
@@ -36,6 +37,12 @@ from tests.test_reading_limits import unbounded_then_more
         "Telemetry showed this affected 316,378 requests between 11:03 and 11:42.",
         "There were 3300 requests waiting to be handled.",
         "There are 94 pending pods and ten full nodes.",
+        # a status label and a bare state, naming no step
+        "*Update* Resolved.",
+        "*Update* - Looks resolved.",
+        "**Update** Situation seems to be resolving.",
+        "There has been a Packit outage now resolved.",
+        "This incident is now closed.",
         # an impact table's row: what it hit and for how long
         "| `seerr` (Overseerr) | Completely unavailable; pod could not start | ~31m |",
         "| radarr | writes failing | 43 min |",
@@ -63,6 +70,9 @@ def test_a_line_of_that_shape_is_never_stored_as_a_fix_or_a_cause(line: str) -> 
         "The cron job ran for 3 hours and filled the disk.",
         "| 10:39 | restarted the pod on k8s02 | ops |",
         "There were 600 pending pods stuck because the secret was missing.",
+        "*Update* issue was found upstream and resolved.",
+        "It was resolved by restarting the proxy.",
+        "Traffic is routed around the PoP.",
         "Users can replay the functions that failed during this time range.",
         "We currently await Akamai to fix their internal networking.",
     ],
@@ -95,6 +105,6 @@ def test_a_status_pages_resolution_section_keeps_the_fix_without_its_talk_and_it
         assert said not in draft.resolution, draft.resolution
 
 
-@pytest.mark.parametrize("name", ["TALK_ONLY", "HARM_IN_THE_SPAN", "DURATION_CELL", "COUNT_OF_HARM"])
+@pytest.mark.parametrize("name", ["TALK_ONLY", "HARM_IN_THE_SPAN", "DURATION_CELL", "COUNT_OF_HARM", "STATE_WORD_ONLY"])
 def test_the_shape_patterns_cannot_backtrack_over_a_crafted_line(name: str) -> None:
     assert unbounded_then_more(getattr(cues_metadata_shape, name)) == []

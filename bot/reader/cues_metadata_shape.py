@@ -72,3 +72,20 @@ COUNT_OF_HARM = re.compile(
     r"(?<![\d.,])\d[\d,.]{0,15}k?\+? (?:pending|queued|waiting|stuck|failed|failing) " + _MORE_THINGS + r"\b)",
     re.I,
 )
+# a status label and a bare state, naming no step ("*Update* Resolved.", "*Update* - Looks resolved.", "**Update**
+# Situation seems to be resolving.", "There has been a Packit outage now resolved."): when, never the fix
+_BARE_STATE = (
+    r"(?:resolved|resolving|fixed|stable|stabili[sz](?:ed|ing)|ok|okay|better|improving|recovered|recovering|back to normal|"
+    r"back up|back online|operational|over|gone|done|closed)"
+)
+STATE_WORD_ONLY = re.compile(
+    r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified|investigating)[\W_]{0,4}\s{0,3}(?:[-–—:]\s{0,3})?)?"
+    r"(?:(?:the |this )?(?:issue|incident|problem|situation|outage|it|everything|all)\s{1,3})?"
+    r"(?:(?:now |all |fully |finally )?(?:(?:is|has been|was|seems|looks|appears)(?: to be)?\s{1,3})?(?:now |all |fully |finally )?)?"
+    + _BARE_STATE
+    + r"[\s.!]{0,3}$|"
+    # an incident named and said to be over, naming nothing else ("There has been a Packit outage now resolved.")
+    r"^[\W_]{0,6}there (?:has been|was) an? (?:[\w-]{1,30} ){0,2}?(?:outage|incident|disruption|issue|problem)(?: (?:which|that) "
+    r"(?:is|has been|was))? (?:now |since )?" + _BARE_STATE + r"[\s.!]{0,3}$",
+    re.I,
+)
