@@ -24,6 +24,7 @@ DISTINCTIVE_THOUGH_REPEATED = {
     ("yearn-2020-10-10.md", "root_cause_keywords"),  # `EvilGauge`, only in the exploit's steps
     ("cog-uk-20220420_foel_prod_listener_failure.md", "root_cause_keywords"),  # "DNS glitch" in four cause lines
     ("posthog-2025-10-21-feature-flags-recurring-outages.md", "root_cause_keywords"),  # the cause said four times
+    ("lucos-2026-03-13-lucos-monitoring-ssl-not-started.md", "fix_keywords"),  # the one-call fix, in each fix line
 }
 
 
