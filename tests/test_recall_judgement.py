@@ -325,3 +325,17 @@ def test_meaning_z_says_how_far_a_cosine_stands_out_of_the_candidates_cosines() 
     # without meaning (semantic recall off), or a lone cosine: nothing to stand out of
     assert [f["meaning_z"] for f in features_of([plain, plain], [1.0, 0.5])] == [0.0, 0.0]
     assert features_of([replace(plain, similarity=0.9), plain], [1.0, 0.5])[0]["meaning_z"] == 0.0
+
+
+def test_meaning_z_top_reads_a_cosine_against_the_shown_candidates_not_the_long_tail() -> None:
+    from bot.recall.judgement import TWINS_READ, features_of
+    from bot.recall.signals import Signals
+
+    plain = Signals(lexical=0.0, coverage=0.0, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.0)  # fmt: skip
+    # the best-scoring ten sit close in meaning; forty lexical candidates behind them are unrelated
+    cosines = [0.7, *[0.6] * (TWINS_READ - 1), *[0.05] * 40]
+    scores = [1.0, *[0.9] * (TWINS_READ - 1), *[0.1] * 40]
+    [first, *_] = features_of([replace(plain, similarity=c) for c in cosines], scores)
+    # against all fifty the unrelated tail widens the spread (2.4); against the ten shown, 3 deviations
+    assert 2.3 < first["meaning_z"] < 2.5 and first["meaning_z_top"] == 3.0

@@ -28,6 +28,8 @@ separates a true match from a neighbour instead, each feature measured per query
 - meaning_z: how many standard deviations its cosine stands above the mean of the candidates'
   cosines (those that carry one; 0 off, or with fewer than two): standing out in meaning as
   score_z is in the fused score, read against the whole candidate list, not the runner-up alone;
+- meaning_z_top: the same against the cosines of the TWINS_READ best-scoring candidates (the ones
+  shown), not the long tail of lexical candidates;
 - head_rare: the query's idf found in the memory's opening, summed, counted in terms no memory
   holds and capped at HEAD_RARE_CAP (Signals.head_rarity; 0 for a lone shared word): how much
   the opening says of the query, not what share of it;
@@ -150,6 +152,8 @@ class Context:
     """The best cosine similarity among the other candidates (None: semantic recall off)."""
     meaning_z: float = 0.0
     """How many standard deviations its cosine stands above the mean of the candidates' cosines."""
+    meaning_z_top: float = 0.0
+    """The same, read against the cosines of the TWINS_READ best-scoring candidates only."""
 
 
 def _agreement(s: Signals) -> float:
@@ -173,6 +177,7 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "score_standout": lambda c: 0.0 if c.signals.lone_word or c.head <= 0 else c.score_z,
     "meaning_lead": lambda c: _meaning_lead(c),
     "meaning_z": lambda c: c.meaning_z,
+    "meaning_z_top": lambda c: c.meaning_z_top,
     "echo_standout": lambda c: c.score_z * c.signals.head_echo,
     "head_rare": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.signals.head_rarity),
     "phrase_share": lambda c: 0.0 if c.signals.lone_word else c.signals.phrase_share,
@@ -430,14 +435,19 @@ def features_of(
     similar = _others_best([s.similarity or 0.0 for s in signals]) if with_meaning else [None] * len(signals)
     cosines = [s.similarity for s in signals if s.similarity is not None]
     cosine_mean, cosine_spread = (fmean(cosines), pstdev(cosines)) if len(cosines) > 1 else (0.0, 0.0)
+    leading = sorted(range(len(scores)), key=lambda i: -scores[i])[:TWINS_READ]
+    top = [signals[i].similarity for i in leading if signals[i].similarity is not None]
+    top_mean, top_spread = (fmean(top), pstdev(top)) if len(top) > 1 else (0.0, 0.0)
     out = []
     for s, r, best, score, score_best, score_z, head_best, similarity_best in zip(
         signals, relevances, _others_best(relevances), scores, _others_best(scores), _score_zs(scores, openings),
         heads, similar, strict=True,
     ):  # fmt: skip
         meaning_z = 0.0 if s.similarity is None else _z(s.similarity, cosine_mean, cosine_spread)
+        meaning_z_top = 0.0 if s.similarity is None else _z(s.similarity, top_mean, top_spread)
         context = Context(
-            s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best, meaning_z
-        )
+            s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best, meaning_z,
+            meaning_z_top,
+        )  # fmt: skip
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out
