@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
+from bot.reader import cues_attempts
 from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline
+from tests.test_reading_limits import unbounded_then_more
 
 
 def test_someone_using_the_service_is_the_symptom_not_an_attempt() -> None:
@@ -142,3 +146,11 @@ def test_the_trouble_said_to_remain_after_a_step_is_its_outcome() -> None:
         "Workloads are now recovering, and we are continuing to try and restore any remaining affected resources."
     )
     assert not failed_in_timeline(timeline("We restarted the database.", "The site remains available to most users."))
+
+
+@pytest.mark.parametrize(
+    "name", ["FIGURING_OUT", "USED_THE_SERVICE", "SYSTEM_ACTED", "STEP_WORKED", "CONCEDED", "NEGATED_RECOVERY"]
+)
+def test_the_patterns_added_here_cannot_backtrack_over_a_members_text(name: str) -> None:
+    # a member's message reaches them: every repeat followed by more pattern is bounded
+    assert unbounded_then_more(getattr(cues_attempts, name)) == []
