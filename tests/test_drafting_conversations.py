@@ -462,3 +462,20 @@ def test_a_pointer_to_no_cause_told_drafts_no_cause() -> None:
         ("ben", "That explains why it broke."),
     )
     assert result.root_cause is None
+
+
+def test_trouble_said_to_have_been_fixed_names_no_fix() -> None:
+    result = draft(
+        ("ana", "Login gives a 502 Bad Gateway"),
+        ("ben", "Yes, there were some technical problems on our side yesterday, which have been fixed now."),
+        ("ana", "so all is good, thanks"),
+    )
+    assert result.resolution is None
+
+
+def test_a_step_told_in_the_passive_beside_the_state_is_still_the_fix() -> None:
+    result = draft(
+        ("ana", "Login gives a 502 Bad Gateway"),
+        ("ben", "The expired certificate has been renewed and the login has been fixed."),
+    )
+    assert result.resolution is not None and "certificate has been renewed" in result.resolution.text

@@ -83,6 +83,7 @@ _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORE
 # after "...", a number ("the update from 1. is broken") or an abbreviation ("w.r.t. cleanup")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(@#\[])|(?<=[A-Za-z]{2}[.!?])\s+(?=[a-z])")
 _DOT = "\x00"
+_OUTCOME_VERB = re.compile(r"(?:fixed|resolved|solved)$", re.IGNORECASE)
 _BARE_STATE = re.compile(r"^\W*(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
 
 
@@ -421,9 +422,20 @@ def _only_a_state(sentence: Sentence) -> bool:
     names nothing that was done."""
     if _BARE_STATE.match(sentence.text):  # "Fixed!": done, but nothing named
         return True
-    if sentence.features & CONTENT:
+    content = sentence.features & CONTENT
+    if content == {"did"} and _done_is_the_state(sentence.text):
+        content = frozenset()  # "problems …, which have been fixed now": the state, told in the passive
+    if content:
         return False
     return "how_fixed" not in sentence.features or bool(CHAT_STATE.search(sentence.text))
+
+
+def _done_is_the_state(text: str) -> bool:
+    """The only thing said done is the trouble itself: "has been fixed", "have been resolved" (the passive
+    of bot/reader/cues.py's `passive_did` names no step when its verb is the outcome)."""
+    if cues_of(text) & DONE != {"passive_did"}:
+        return False
+    return all(_OUTCOME_VERB.search(m.group()) for m in CUES["passive_did"].finditer(text[:SENTENCE_CHARS]))
 
 
 def _said_to_work(found: list[Sentence], i: int) -> int | None:
