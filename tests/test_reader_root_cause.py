@@ -264,3 +264,20 @@ def test_the_root_cause_named_after_a_colon_is_kept_among_many_cause_words_said_
         "Postgres stopped because its locale was missing. This leads me to the root cause of this problem: "
         "the server needs more RAM!"
     )
+
+
+def test_the_sentence_model_reads_a_cause_whose_quotes_only_name_things_but_never_a_quoted_error() -> None:
+    from bot.reader.sentences import Head, SentenceModel, use_model
+
+    text = (
+        "# Hub outage\n\nUsers could not start servers.\n\n## Details\n\n"
+        "The GKE resource quota was preventing the `prod` hub from creating new pods. "
+        "The hub log shows: `Failed to start hub: fatal signal received by control process`\n"
+    )
+    by_words = {"w:quota": 3.0, "w:log": 3.0}  # sure of both sentences (no cause word), nothing else
+    use_model(SentenceModel({"cause": Head(-2.0, by_words, threshold=0.6, keep=2)}))
+    try:
+        draft = imported(text)
+    finally:
+        use_model(None)
+    assert draft.root_cause == "The GKE resource quota was preventing the `prod` hub from creating new pods."

@@ -170,13 +170,37 @@ QUOTES_WHAT_WAS_SEEN = re.compile(
 )
 
 
+# what a quote holds: a code span or a double-quoted span (bounded, read from the capped sentence)
+_QUOTED_SPAN = re.compile(r"`([^`]{0,400})`|[\"“]([^\"“”]{0,400})[\"”]")
+_SEEN_WORDS = re.compile(
+    r"\b(?:timed out|time ?outs?|exception|traceback|stack ?trace|\d{3} (?:bad gateway|error))\b", re.I
+)
+
+
+def only_names_in_quotes(text: str) -> bool:
+    """True when a sentence's quotes only name things (`prod`, `thread_stack`, "Origin Shield": at most
+    three words and 40 characters each) and it names no error: a cause told with its names, not what
+    was seen. Measured for the cause head on fold A one organisation out (docs/BENCHMARKS.md r23-cause)."""
+    text = text[:MAX_SENTENCE_CHARS]
+    if _SEEN_WORDS.search(text) or text.count("`") % 2:
+        return False
+    spans = [a or b for a, b in _QUOTED_SPAN.findall(text)]
+    return all(len(span) <= 40 and len(span.split()) <= 3 for span in spans)
+
+
 def best(candidates: Sequence[Candidate], head: str) -> list[tuple[Candidate, float]]:
     """The candidates the head is sure enough of (at most its `keep`, most probable first), never
-    one that quotes what was seen (an error, a log line, code)."""
+    one that quotes what was seen (an error, a log line, code); for the cause, one whose quotes
+    only name things is read."""
     chosen = model().heads.get(head)
     if chosen is None:
         return []
-    plain = [c for c in candidates[:MAX_CANDIDATES] if not QUOTES_WHAT_WAS_SEEN.search(c.text[:MAX_SENTENCE_CHARS])]
+
+    def quotes_what_was_seen(text: str) -> bool:
+        said = QUOTES_WHAT_WAS_SEEN.search(text[:MAX_SENTENCE_CHARS]) is not None
+        return said and not (head == "cause" and only_names_in_quotes(text))
+
+    plain = [c for c in candidates[:MAX_CANDIDATES] if not quotes_what_was_seen(c.text)]
     scored = [(c, chosen.probability(features(c))) for c in plain]
     sure = sorted((s for s in scored if s[1] >= chosen.threshold), key=lambda s: -s[1])
     return sure[: chosen.keep]
