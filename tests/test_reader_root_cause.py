@@ -281,3 +281,33 @@ def test_the_sentence_model_reads_a_cause_whose_quotes_only_name_things_but_neve
     finally:
         use_model(None)
     assert draft.root_cause == "The GKE resource quota was preventing the `prod` hub from creating new pods."
+
+
+def test_the_cause_a_later_section_tells_joins_a_summary_that_only_tells_the_effect() -> None:
+    from bot.reader.sentences import SentenceModel, use_model
+
+    story = (
+        "# Hub outage\n\n## Summary\n\n"
+        "On February 25 the kubernetes API server became unreachable, causing new servers to fail to start.\n\n"
+        "## Timeline\n\n### 11:21\n\nStudents report errors.\n\n"
+        "## Conclusion\n\nThe subscription was disabled because its budget ran out.\n\n"
+        "## Action items\n\n- Monitor the budget.\n"
+    )
+    busy = story.replace(
+        "causing new servers to fail to start.",
+        "causing new servers to fail to start. The proxy failed because of it. Logins failed due to it. "
+        "That caused many reports.",
+    )
+    use_model(SentenceModel())  # the cue words alone
+    try:
+        draft, crowded = imported(story), imported(busy)
+    finally:
+        use_model(None)
+    # the summary's sentence first, then the cause the conclusion names
+    assert draft.root_cause == (
+        "On February 25 the kubernetes API server became unreachable, causing new servers to fail to start. "
+        "The subscription was disabled because its budget ran out."
+    )
+    # a summary that already gives four cause-word sentences keeps the field at four: nothing added
+    assert "budget ran out" not in crowded.root_cause
+    assert "Monitor the budget" not in draft.root_cause

@@ -18,8 +18,10 @@ from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import strip_metadata
 from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
 
+CAUSE_SENTENCES = 4  # the cue words' sentences a cause or a fix is made of, at most
 
-def _sentences(text: str, pattern: re.Pattern[str], limit: int = 4) -> list[str]:
+
+def _sentences(text: str, pattern: re.Pattern[str], limit: int = CAUSE_SENTENCES) -> list[str]:
     """The sentences that match, with the sentence before one that starts "This ..." (what "this" is);
     for the fix, never one that names no step (bot/reader/fix.py), nor what "this" points at then."""
     said = units(text)
@@ -74,8 +76,19 @@ def root_cause_without_section(
     # alert"): its points that are not critiques of the response, after a cause the summary says
     factors, factors_from = sections_text(doc.of_kind("contributing"))
     points = [u for u in (strip_metadata(u) for u in units(factors)) if u and not is_critique(u)][:3]
+    summary_said, summary_origin = _sentences(summary, CAUSE), f"sentences of {summary_from}"
+    if 0 < len(summary_said) < CAUSE_SENTENCES:
+        # a summary that says a cause word in fewer than four sentences often tells the effect ("… became
+        # unreachable, causing new resource creation requests to fail") while a later section tells the cause
+        # ("The store height not equalling the historic height is what caused our pruning issue", "The resources
+        # were deleted by the cloud vendor before the grace period ran out"): their cause sentences fill the same
+        # four, after the summary's (fold A one organisation out: docs/BENCHMARKS.md, r23-cause third pass)
+        told = [u for u in _sentences(other, CAUSE, 2 * CAUSE_SENTENCES) if u not in summary_said]
+        if told:
+            summary_said = summary_said + told[: CAUSE_SENTENCES - len(summary_said)]
+            summary_origin += " + sentences of other sections"
     for said, origin in (
-        (_sentences(summary, CAUSE), f"sentences of {summary_from}"),
+        (summary_said, summary_origin),
         (points, f"points of {factors_from}"),
         (_sentences(other, CAUSE), "sentences of other sections"),
         _went_wrong(doc),
