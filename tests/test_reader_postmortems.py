@@ -85,7 +85,7 @@ def test_attempts_told_the_way_real_timelines_tell_them() -> None:
             "This took several minutes per deployment because the pods could not be evicted.",
             "I discover that downgrading postgres without a restart does *not* fix the problem.",
             "A restart of php-fpm puts the service back online for a short time only, then it is unresponsive again.",
-            "Chris triggers the Jenkins job to rebuild the index.",
+            "Chris tries the Jenkins job to rebuild the index.",
             "Chris notes the index rebuild failed due to lack of disk space.",
         )
     ).failed_attempts()
@@ -93,7 +93,7 @@ def test_attempts_told_the_way_real_timelines_tell_them() -> None:
         "@sam deletes the dns p",
         "I discover that downgr",
         "A restart of php-fpm p",
-        "Chris triggers the Jen",
+        "Chris tries the Jenkin",
     ]
     assert attempts[-1].why == "Chris notes the index rebuild failed due to lack of disk space"
 
@@ -132,7 +132,6 @@ def test_everyday_ways_to_say_an_attempt_failed() -> None:
         # "That said" opens the sentence: a discourse marker, not "that" pointing back
         "That said I issued a zfs rollback to see if it would help, it didn't.": "That said I issued a zfs rollback",
         "We ssh'd in and rebooted in rescue mode but rescue mode was not useful to us.": "We ssh'd in and rebooted",
-        "We saw the reverse proxy is stopped and cannot be restarted.": "We saw the reverse proxy",
         "We restarted the indexer but were unable to get it to pick up new documents.": "We restarted the indexer",
     }
     for sentence, action in said.items():

@@ -47,7 +47,7 @@ from bot.models import MAX_TEXT, MemoryDraft
 from bot.reader.cues import DETECTION_HEADING, INCIDENT_WORDS
 from bot.reader.fix import without_non_causes, without_non_fixes
 from bot.reader.found import how_found
-from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline, is_critique
+from bot.reader.narrative import failed_in_prose, failed_in_text, failed_in_timeline, is_critique
 from bot.reader.notice import is_planned_work_notice
 from bot.reader.read import without_metadata, without_unknown_cause
 
@@ -105,7 +105,7 @@ def _failed_attempts(
     for entry, attempt in failed_in_timeline(entries):
         attempts.append(attempt)
         origins.append(f"timeline entry {entry.when!r}")
-    for attempt in attempts_in(timeline_prose):
+    for attempt in failed_in_text(timeline_prose):
         attempts.append(attempt)
         origins.append("the timeline's prose")
     # the text under the title tells the story when no section does: read as a summary is
@@ -115,7 +115,7 @@ def _failed_attempts(
     origins += ["the text under the title"] * len(found)
     for section in doc.sections:
         if section.kind in ("resolution", "diagnosis"):  # they tell what was done: every sentence counts
-            found = attempts_in(section_text(section))
+            found = failed_in_text(section_text(section))
         elif section.kind in ("summary", None):  # they mostly tell what the system did
             # quoted chat logs ("> alice [5:13 PM] ...") are not the story of what was tried
             told = [line for line in section.lines if not line.lstrip().startswith(">")]

@@ -277,3 +277,44 @@ NEGATED_RECOVERY = re.compile(
     re.I,
 )
 SAYS_THE_STEP_FAILED = re.compile(SAYS_IT_FAILED.pattern + r"|\b" + _HAS_NOT_HELPED + r"\b", re.I)
+
+# What a stored attempt needs (precision first, on organisations no rule was read from: the bar "told as
+# tried, or an outcome that refers back"): words inside its failure cue that say the step had no effect,
+# the trouble stayed or came back, it made things worse or it was turned down ("did not help", "still
+# failing", "no change", "same error", "without success", "was insufficient", "responds … as invalid").
+# Failure words that only say something failed ("the upgrade fails", "the hub does not start") tell the
+# trouble itself as often as a step's outcome: alone, they need the step told as tried.
+STEP_OUTCOME = re.compile(
+    r"\b(?:help|fix|resolv|solv|work|improv|effect|succe|solution|difference|chang|still|again|persist|remain|"
+    r"continu|kept|same|unchanged|recur|re-?occur|vain|avail|no-?op|joy|luck|(?:in)?sufficient|enough|invalid|"
+    r"reject|worse|breaking|mediation|no results?)|"
+    r"\b(?:errors?|alerts?|issues?|problems?|symptoms?|timeouts?|5\d\ds?) c[ao]me back",
+    re.I,
+)
+# "we restarted the pods, but …": a responder's step told against its outcome; or its outcome, told apart,
+# opening on the step ("It crashed again", "Still 503s"; not "The hub does not start": the trouble's own words)
+CONTRAST = re.compile(r"\b(?:but|however|yet|unfortunately)\b", re.I)
+OPENS_ON_THE_STEP = re.compile(r"^(?:but|however|yet|unfortunately|still|again|it|they|this|that|which)\b", re.I)
+# "cheqd validators isolated. - AP node crash resolved via restart … - Second upgrade attempt initiated.":
+# list items run together are a story of several steps (or a list of follow-ups), not one attempt
+LIST_MARKER = re.compile(r"(?:^|\s)(?:[*•]|\d{1,2}[.)])\s{1,4}(?=\S)")
+LIST_DASH = re.compile(r"(?:^|\s)-\s{1,4}(?=\S)")
+
+
+def told_as_failed(attempt: dict[str, str]) -> bool:
+    """What a postmortem may store as "did not work" (precision first: the next responder skips a step
+    it reads there): one step, told as tried ("tried", "attempted", "to see if"; a responder's step and a
+    contrast, "we restarted it, but …") or with an outcome that refers back to it (STEP_OUTCOME: "did not
+    help", "still failing", "no change", "same error"). "The upgrade fails" alone is as often the trouble
+    itself as a step's outcome: on organisations no rule was read from, such lines were mostly wrong.
+    `told`: the sentence as the reader judged it, when the action and its why were cut out of one."""
+    action, why = attempt["action"], attempt["why_it_failed"]
+    said = attempt.get("told") or f"{action} {why}"
+    if len(LIST_MARKER.findall(action)) >= 2 or len(LIST_DASH.findall(action)) >= 3:
+        return False
+    if EXPLICIT_TRY.search(said) or (
+        WE_TRIED.search(action) and (CONTRAST.search(said) or OPENS_ON_THE_STEP.match(why))
+    ):
+        return True
+    cues = (m.group() for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED) for m in pattern.finditer(said))
+    return any(STEP_OUTCOME.search(cue) for cue in cues)

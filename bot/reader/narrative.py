@@ -54,6 +54,7 @@ from bot.reader.cues_attempts import (
     USED_THE_SERVICE,
     WE_TRIED,
     WHY_SPLIT,
+    told_as_failed,
 )
 from bot.reader.cues_metadata import ALERT_LINE
 from bot.reader.text import plain
@@ -121,8 +122,13 @@ def _attempt(text: str) -> dict[str, str] | None:
         return None  # "dev changes are deployed but hub does not start": the system's own failure, no one's step
     split = WHY_SPLIT.match(text)
     if split and TRIED.search(split.group("action")) and len(split.group("action")) >= 6:
-        return {"action": split.group("action").rstrip(" ,;:.—–-"), "why_it_failed": split.group("why").strip()}
-    return {"action": text.rstrip(" ."), "why_it_failed": ""}
+        # "told": the sentence as judged, the "but" it was split on kept (told_as_failed reads it)
+        return {
+            "action": split.group("action").rstrip(" ,;:.—–-"),
+            "why_it_failed": split.group("why").strip(),
+            "told": told,
+        }
+    return {"action": text.rstrip(" ."), "why_it_failed": "", "told": told}
 
 
 def _linked(action: str, said: str) -> bool:
@@ -205,6 +211,14 @@ def attempts_in(text: str, *, said_by_someone: bool = False) -> list[dict[str, s
     """Attempts that did not work, in one sentence ("Restarted the pods — still 404") or in two
     ("The proxy pod is restarted. This does not resolve the issue."). With `said_by_someone`, a
     sentence must say who tried (narrative prose, where most sentences describe the system)."""
+    return [_as_stored(a) for a in _attempts(text, said_by_someone=said_by_someone)]
+
+
+def _as_stored(attempt: dict[str, str]) -> dict[str, str]:
+    return {"action": attempt["action"], "why_it_failed": attempt["why_it_failed"]}
+
+
+def _attempts(text: str, *, said_by_someone: bool = False) -> list[dict[str, str]]:
     found = []
     told: set[int] = set()  # sentences read as the failure of an attempt told before them
     clauses = _clauses(text)
@@ -404,7 +418,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         # "…, since resizing the instances did not solve the issue" told the failure of the entry
         # before: not an attempt of this entry (its action is what was done next)
         told_before = told.pop(i, "")
-        within = [a for a in attempts_in(entry.text) if not told_before or a["action"] not in told_before]
+        within = [a for a in _attempts(entry.text) if not told_before or a["action"] not in told_before]
         found += [(entry, attempt) for attempt in within]
         following = entries[i + 1] if i + 1 < len(entries) else None
         # "deleted the pod to see if a clean data directory would clear the issue": testing, not a critique's "would"
@@ -450,13 +464,18 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
                     (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(opening).rstrip(" .")})
                 )
                 break
-    return [(e, a) for e, a in found if _one_attempt(a)]
+    return [(e, _as_stored(a)) for e, a in found if _one_attempt(a) and told_as_failed(a)]
 
 
 def failed_in_prose(text: str) -> list[dict[str, str]]:
     """Sentences of narrative prose that say someone tried something and it did not work ("We
     first restarted the pods, but errors continued")."""
-    return attempts_in(text, said_by_someone=True)
+    return [_as_stored(a) for a in _attempts(text, said_by_someone=True) if told_as_failed(a)]
+
+
+def failed_in_text(text: str) -> list[dict[str, str]]:
+    """`attempts_in` as a postmortem stores them (`told_as_failed`): sections that tell what was done."""
+    return [_as_stored(a) for a in _attempts(text) if told_as_failed(a)]
 
 
 def is_critique(text: str) -> bool:

@@ -56,7 +56,7 @@ from bot.reader.cues_metadata_state import (
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.found import how_found
-from bot.reader.narrative import NAMED_LATER_WITHIN, attempts_in, failed_in_prose, failed_in_timeline, resolving
+from bot.reader.narrative import NAMED_LATER_WITHIN, failed_in_prose, failed_in_text, failed_in_timeline, resolving
 from bot.reader.text import plain
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
 
@@ -330,7 +330,7 @@ def _narrative(statements: list[Statement]) -> list[Finding]:
     for i, statement in enumerate(statements):
         if statement.section != "timeline":
             if statement.section in _TOLD_AS_ACTIONS:
-                attempts = attempts_in(statement.text)
+                attempts = failed_in_text(statement.text)
             elif statement.section in _TOLD_AS_SYSTEM:
                 attempts = failed_in_prose(statement.text)
             else:
