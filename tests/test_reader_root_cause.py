@@ -311,3 +311,19 @@ def test_the_cause_a_later_section_tells_joins_a_summary_that_only_tells_the_eff
     # a summary that already gives four cause-word sentences keeps the field at four: nothing added
     assert "budget ran out" not in crowded.root_cause
     assert "Monitor the budget" not in draft.root_cause
+
+
+def test_a_section_telling_the_mechanism_is_read_after_the_summarys_cause_and_a_root_cause_section_alone() -> None:
+    mechanism = (
+        "# Chain split\n\nA memory-corruption bug within the EVM can cause a consensus error on crafted input.\n\n"
+        "## Technical details\n\nDuring CALL-variants, the node does not copy the input.\n"
+    )
+    named = mechanism.replace("## Technical details", "## Root cause")
+    draft, plain = imported(mechanism), imported(named)
+    # a heading that names no cause tells how it broke; the summary says what broke, read first
+    assert draft.root_cause == (
+        "A memory-corruption bug within the EVM can cause a consensus error on crafted input.\n"
+        "During CALL-variants, the node does not copy the input."
+    )
+    # a section headed "Root cause" is the cause as its authors wrote it, alone
+    assert plain.root_cause == "During CALL-variants, the node does not copy the input."

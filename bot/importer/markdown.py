@@ -25,6 +25,7 @@ from typing import Any
 from bot.importer.alerts import alerts_from, alerts_in_section
 from bot.importer.cause_fix import (
     MODEL_POLICY,
+    cause_before_the_mechanism,
     fix_without_section,
     root_cause_without_section,
     sentence_candidates,
@@ -277,6 +278,11 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
             said = "" if is_placeholder(said) else said
         fields.put(kind, said, origin)
     candidates = sentence_candidates(doc, title, entries) if set(MODEL_POLICY.values()) != {"rules"} else []
+    if fields.origins.get("root_cause", "").startswith("section"):  # a section's mechanism: what broke first
+        before = cause_before_the_mechanism(doc, summary, fields.values["root_cause"])
+        if before:
+            fields.values["root_cause"] = " ".join(before) + "\n\n" + fields.values["root_cause"]
+            fields.origins["root_cause"] = f"sentences of {summary_from} + {fields.origins['root_cause']}"
     if "root_cause" not in fields.values:
         rules = root_cause_without_section(doc, title, summary, summary_from, other)
         fields.put("root_cause", *with_model("cause", rules, candidates))
