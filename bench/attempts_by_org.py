@@ -3,6 +3,7 @@ organisations it was not chosen on (leave one organisation out inside fold A).
 
     .venv/bin/python bench/attempts_by_org.py --dump /tmp/before.json     # on the code before a change
     .venv/bin/python bench/attempts_by_org.py --against /tmp/before.json  # on the code after it
+    .venv/bin/python bench/attempts_by_org.py --halves --since 3109e1c    # totals per half, and for organisations new since a commit
 
 A cue-word change is chosen by reading fold A; its figure on fold A is in-sample. The tuning signal
 here is the change judged organisation by organisation: for each organisation of fold A, the change
@@ -15,7 +16,9 @@ across organisations scores what it gains on each. Fold A only: fold B is never 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -53,6 +56,29 @@ def by_org(stored: dict[str, list[str]]) -> dict[str, dict[str, int]]:
     return dict(figures)
 
 
+def half(org: str) -> str:
+    """The two halves of fold A's organisations that a rule is chosen on and measured on (S1: sha1 of the
+    name starts with an even hex digit), fixed so that every pass splits alike."""
+    return "S1" if int(hashlib.sha1(org.encode()).hexdigest()[0], 16) % 2 == 0 else "S2"
+
+
+def organisations_at(commit: str) -> set[str]:
+    """Fold A's organisations in truth.jsonl as it was at `commit`: the ones after it were collected since."""
+    said = subprocess.run(
+        ["git", "show", f"{commit}:eval/postmortems/truth.jsonl"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=POSTMORTEMS,
+    ).stdout
+    return {row.get("org") or row["file"] for row in map(json.loads, said.splitlines()) if row["fold"] == "A"}
+
+
+def totals(rows: list[dict[str, int]]) -> str:
+    t = {k: sum(r[k] for r in rows) for k in ("real", "wrong", "found", "labelled")}
+    return f"stored real {t['real']}/{t['real'] + t['wrong']}, found {t['found']}/{t['labelled']}"
+
+
 def gain(before: dict[str, int], after: dict[str, int]) -> int:
     return (after["found"] - before["found"]) - WRONG_COST * (after["wrong"] - before["wrong"])
 
@@ -61,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dump", type=Path, help="write fold A's stored attempts here (the code before a change)")
     parser.add_argument("--against", type=Path, help="a --dump of the code before: per-organisation change, LOO value")
+    parser.add_argument("--halves", action="store_true", help="totals for each half of the organisations (S1, S2)")
+    parser.add_argument("--since", help="totals for the organisations new since this commit, and for the others")
     args = parser.parse_args(argv)
     stored = stored_attempts()
     if args.dump:
@@ -77,6 +105,13 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"fold A: stored real {total['real']}/{total['real'] + total['wrong']}, found {total['found']}/{total['labelled']}"
     )
+    if args.halves:
+        for name in ("S1", "S2"):
+            print(f"half {name}: {totals([r for org, r in after.items() if half(org) == name])}")
+    if args.since:
+        old = organisations_at(args.since)
+        print(f"organisations new since {args.since}: {totals([r for org, r in after.items() if org not in old])}")
+        print(f"the others: {totals([r for org, r in after.items() if org in old])}")
     if args.against:
         gains = {org: gain(before[org], after[org]) for org in after}
         kept = {org: sum(g for o, g in gains.items() if o != org) > 0 for org in gains}
