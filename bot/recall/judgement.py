@@ -70,6 +70,7 @@ from statistics import fmean, pstdev
 from bot.models import RecallMatch
 from bot.recall.floor import DEFAULT_FLOOR, judge, meaning_share
 from bot.recall.signals import Signals
+from bot.recall.views import exclusive, views_first
 
 JUDGEMENT_PATH = Path(__file__).resolve().parent.parent / "data" / "recall_judgement.json"
 SEMANTIC_NAME = "recall_judgement_semantic.json"
@@ -154,6 +155,12 @@ class Context:
     """How many standard deviations its cosine stands above the mean of the candidates' cosines."""
     meaning_z_top: float = 0.0
     """The same, read against the cosines of the TWINS_READ best-scoring candidates only."""
+    exclusive: float = 0.0
+    """Its opening's query weight no other of the TWINS_READ best candidates holds (views.exclusive)."""
+    rare_best: float = 0.0
+    """The best head_rare among the other candidates."""
+    views: float = 0.0
+    """The share of views in which it comes first (views.views_first)."""
 
 
 def _agreement(s: Signals) -> float:
@@ -179,12 +186,19 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "meaning_z": lambda c: c.meaning_z,
     "meaning_z_top": lambda c: c.meaning_z_top,
     "echo_standout": lambda c: c.score_z * c.signals.head_echo,
-    "head_rare": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.signals.head_rarity),
+    "head_rare": lambda c: _head_rare(c.signals),
     "phrase_share": lambda c: 0.0 if c.signals.lone_word else c.signals.phrase_share,
     "query_phrases": lambda c: c.signals.query_phrases,
     "same_alert": lambda c: c.signals.same_alert or 0.0,  # the shipped model does not read it (BENCHMARKS)
+    "opening_exclusive": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.exclusive),
+    "rare_lead": lambda c: _head_rare(c.signals) - c.rare_best,
+    "views_first": lambda c: 0.0 if c.signals.lone_word else c.views,
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
+
+
+def _head_rare(s: Signals) -> float:
+    return 0.0 if s.lone_word else min(HEAD_RARE_CAP, s.head_rarity)
 
 
 def _meaning_lead(c: Context) -> float:
@@ -438,16 +452,19 @@ def features_of(
     leading = sorted(range(len(scores)), key=lambda i: -scores[i])[:TWINS_READ]
     top = [signals[i].similarity for i in leading if signals[i].similarity is not None]
     top_mean, top_spread = (fmean(top), pstdev(top)) if len(top) > 1 else (0.0, 0.0)
+    twins = (lambda i, j: near_duplicates(openings[i], openings[j])) if openings is not None else lambda i, j: False
+    standing = zip(exclusive(signals, leading, twins), _others_best([_head_rare(s) for s in signals]),
+                   views_first(signals), strict=True)  # fmt: skip
     out = []
-    for s, r, best, score, score_best, score_z, head_best, similarity_best in zip(
+    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, rare_best, views) in zip(
         signals, relevances, _others_best(relevances), scores, _others_best(scores), _score_zs(scores, openings),
-        heads, similar, strict=True,
+        heads, similar, standing, strict=True,
     ):  # fmt: skip
         meaning_z = 0.0 if s.similarity is None else _z(s.similarity, cosine_mean, cosine_spread)
         meaning_z_top = 0.0 if s.similarity is None else _z(s.similarity, top_mean, top_spread)
         context = Context(
             s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best, meaning_z,
-            meaning_z_top,
+            meaning_z_top, alone, rare_best, views,
         )  # fmt: skip
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out

@@ -78,6 +78,10 @@ class Signals:
     query_phrases: float = 0.0
     """The weight of all the query's phrases, counted in terms no memory holds (as head_rarity):
     how much a query says; a ticket pasted whole says dozens of phrases, a first report a few."""
+    head_found: tuple[tuple[str, float], ...] = ()
+    """The query's terms the memory's title, symptoms and error hold, each with its idf in terms no
+    memory holds (head_rarity is their sum): which of them a neighbour holds too is read against
+    the other candidates (views.exclusive)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -148,6 +152,7 @@ def measure(
         coverage = _weighted_share(query_weighted, set(c.matched_terms), c.query_idf)
         title = _title_terms(m.title)
         head = _head_terms(m.title, m.symptoms, m.error_message)
+        found = query_known & head
         text_phrases = _phrases(m.title, m.symptoms, m.error_message, m.root_cause, m.diagnosis, m.resolution, m.lesson)
         out.append(
             Signals(
@@ -169,9 +174,10 @@ def measure(
                 cause=_weighted_share(query_weighted, _cause_terms(m.root_cause, m.diagnosis), c.query_idf),
                 head_echo=_share(head, query_known),
                 lone_word=len(query_known) > 1 and len(query_known & head) == 1,
-                head_rarity=sum(c.query_idf[t] for t in query_known & head) / c.rarest_idf if c.rarest_idf else 0.0,
+                head_rarity=sum(c.query_idf[t] for t in found) / c.rarest_idf if c.rarest_idf else 0.0,
                 phrase_share=sum(w for p, w in phrases.items() if p in text_phrases) / said if said > 0 else 0.0,
                 query_phrases=said / rarest if rarest else 0.0,
+                head_found=tuple(sorted((t, c.query_idf[t] / c.rarest_idf) for t in found)) if c.rarest_idf else (),
             )
         )
     return out
