@@ -52,7 +52,7 @@ def fuse(signals: Signals, weights: FusionWeights = DEFAULT_WEIGHTS) -> tuple[fl
     score = relevance(signals, weights)
     for factor in multipliers.values():
         score *= max(0.0, factor)
-    # without embeddings the components are what they always were
-    components = {name: round(value, 4) for name, value in asdict(signals).items() if value is not None}
+    # without embeddings the components are what they always were; numbers only (not head_found's terms)
+    components = {name: round(value, 4) for name, value in asdict(signals).items() if isinstance(value, int | float)}
     components["score"] = round(max(0.0, score), 6)
     return max(0.0, score), components
