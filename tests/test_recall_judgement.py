@@ -339,3 +339,43 @@ def test_meaning_z_top_reads_a_cosine_against_the_shown_candidates_not_the_long_
     [first, *_] = features_of([replace(plain, similarity=c) for c in cosines], scores)
     # against all fifty the unrelated tail widens the spread (2.4); against the ten shown, 3 deviations
     assert 2.3 < first["meaning_z"] < 2.5 and first["meaning_z_top"] == 3.0
+
+
+def test_opening_exclusive_weighs_the_querys_words_only_this_memorys_opening_holds() -> None:
+    from bot.recall.judgement import HEAD_RARE_CAP, features_of
+    from bot.recall.signals import Signals
+
+    plain = Signals(lexical=1.0, coverage=0.5, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.5)  # fmt: skip
+    # "checkout 5xx after the kafka consumer lag": every neighbour says checkout and 5xx, one says kafka and lag
+    right = replace(plain, head_found=(("5xx", 0.3), ("checkout", 0.2), ("kafka", 1.0), ("lag", 0.8)))
+    near = replace(plain, head_found=(("5xx", 0.3), ("checkout", 0.2)))
+    scores = [1.0, 0.8, 0.7]
+    openings = [frozenset({"checkout", "5xx", "kafka", "lag"}), frozenset({"checkout", "5xx"}), frozenset({"5xx"})]
+    found = features_of([right, near, replace(near, head_found=(("5xx", 0.3),))], scores, openings)
+    assert [f["opening_exclusive"] for f in found] == [1.8, 0.0, 0.0]
+    # a second copy of the same incident (a re-import) is no neighbour: the two read as the one alone
+    [alone] = features_of([right], [1.0], openings[:1])
+    [first, copy] = features_of([right, right], [1.0, 1.0], [openings[0], openings[0] | {"evening"}])
+    assert first["opening_exclusive"] == copy["opening_exclusive"] == alone["opening_exclusive"] == 2.3
+    # a pasted ticket's dozens of rare words count no more than head_rare does; one shared word says little
+    many = replace(right, head_found=tuple((f"t{i}", 1.0) for i in range(20)))
+    assert features_of([many, near], [1.0, 0.5])[0]["opening_exclusive"] == HEAD_RARE_CAP
+    assert features_of([replace(right, lone_word=True), near], [1.0, 0.5])[0]["opening_exclusive"] == 0.0
+
+
+def test_views_first_counts_the_views_of_the_candidate_list_that_agree_on_a_memory() -> None:
+    from bot.recall.judgement import features_of
+    from bot.recall.signals import Signals
+
+    plain = Signals(lexical=1.0, coverage=0.5, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.5)  # fmt: skip
+    agreed = replace(plain, head=0.6, head_rarity=2.0, phrase_share=0.5)  # first on its opening, rare words, phrases
+    phrases = replace(plain, head=0.3, head_rarity=1.0, phrase_share=0.5)  # says the same phrases, little else
+    nothing = replace(plain, head=0.1, head_rarity=0.2)
+    assert [f["views_first"] for f in features_of([agreed, phrases, nothing], [1.0, 0.9, 0.5])] == [1.0, 0.3333, 0.0]
+    assert features_of([replace(agreed, lone_word=True), nothing], [1.0, 0.5])[0]["views_first"] == 0.0
+    # measured, not shipped (docs/BENCHMARKS.md): no model reads them, so no tier moves
+    judgement = load_judgement()
+    for model in (judgement, judgement.short, judgement.semantic):
+        assert model is not None and not {"opening_exclusive", "views_first"} & set(model.coefficients)

@@ -40,6 +40,10 @@ separates a true match from a neighbour instead, each feature measured per query
 - echo_standout: score_z times head_echo (the share of the memory's title, symptoms and error
   terms the query names): standing out on what the query names of the memory's opening, the
   evidence a long query (a ticket pasted whole) carries where its `head` is low (by_rule).
+- opening_exclusive, views_first (views.py): the query's weight in the memory's opening that no
+  other of the best candidates' openings holds, and in how many of three views (head, head_rarity,
+  phrase_share) it comes first. No shipped model reads them: on the first reports' fold A they
+  lifted strong at equal false threads but cost right memories shown (docs/BENCHMARKS.md, r27-lex).
 
 Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features), made
 on the first reports' tuning fold: lexically the head, its standout (head takes a negative
@@ -157,8 +161,6 @@ class Context:
     """The same, read against the cosines of the TWINS_READ best-scoring candidates only."""
     exclusive: float = 0.0
     """Its opening's query weight no other of the TWINS_READ best candidates holds (views.exclusive)."""
-    rare_best: float = 0.0
-    """The best head_rare among the other candidates."""
     views: float = 0.0
     """The share of views in which it comes first (views.views_first)."""
 
@@ -186,19 +188,14 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "meaning_z": lambda c: c.meaning_z,
     "meaning_z_top": lambda c: c.meaning_z_top,
     "echo_standout": lambda c: c.score_z * c.signals.head_echo,
-    "head_rare": lambda c: _head_rare(c.signals),
+    "head_rare": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.signals.head_rarity),
     "phrase_share": lambda c: 0.0 if c.signals.lone_word else c.signals.phrase_share,
     "query_phrases": lambda c: c.signals.query_phrases,
     "same_alert": lambda c: c.signals.same_alert or 0.0,  # the shipped model does not read it (BENCHMARKS)
     "opening_exclusive": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.exclusive),
-    "rare_lead": lambda c: _head_rare(c.signals) - c.rare_best,
     "views_first": lambda c: 0.0 if c.signals.lone_word else c.views,
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
-
-
-def _head_rare(s: Signals) -> float:
-    return 0.0 if s.lone_word else min(HEAD_RARE_CAP, s.head_rarity)
 
 
 def _meaning_lead(c: Context) -> float:
@@ -453,10 +450,9 @@ def features_of(
     top = [signals[i].similarity for i in leading if signals[i].similarity is not None]
     top_mean, top_spread = (fmean(top), pstdev(top)) if len(top) > 1 else (0.0, 0.0)
     twins = (lambda i, j: near_duplicates(openings[i], openings[j])) if openings is not None else lambda i, j: False
-    standing = zip(exclusive(signals, leading, twins), _others_best([_head_rare(s) for s in signals]),
-                   views_first(signals), strict=True)  # fmt: skip
+    standing = zip(exclusive(signals, leading, twins), views_first(signals), strict=True)
     out = []
-    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, rare_best, views) in zip(
+    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views) in zip(
         signals, relevances, _others_best(relevances), scores, _others_best(scores), _score_zs(scores, openings),
         heads, similar, standing, strict=True,
     ):  # fmt: skip
@@ -464,7 +460,7 @@ def features_of(
         meaning_z_top = 0.0 if s.similarity is None else _z(s.similarity, top_mean, top_spread)
         context = Context(
             s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best, meaning_z,
-            meaning_z_top, alone, rare_best, views,
+            meaning_z_top, alone, views,
         )  # fmt: skip
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out

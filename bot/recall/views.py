@@ -3,16 +3,15 @@
 
 A neighbour of the right memory shares the query's common incident words ("outage", "latency",
 "customers") as much as the right one does; the right memory's opening also holds the words that
-name this failure (a product, a component, a region), which its neighbours do not. Three readings,
+name this failure (a product, a component, a region), which its neighbours do not. Two readings,
 each per candidate and against the other candidates of one query:
 
 - exclusive: the weight of the query's terms its opening holds and no other of the best-scoring
   candidates' openings holds (a near-duplicate, one incident written twice, is not counted as an
   other);
-- rare_best: the best other candidate's head_rare (the query's rare vocabulary in the opening), for
-  the lead over it;
 - views_first: in how many of three views of the candidate list it comes first (the share of the
-  query's weight in its opening, the rare weight there, the query's phrases it says).
+  query's weight in its opening, the rare weight there, the query's phrases it says): independent
+  readings agreeing on the same memory.
 """
 
 from __future__ import annotations
