@@ -154,3 +154,14 @@ def test_the_trouble_said_to_remain_after_a_step_is_its_outcome() -> None:
 def test_the_patterns_added_here_cannot_backtrack_over_a_members_text(name: str) -> None:
     # a member's message reaches them: every repeat followed by more pattern is bounded
     assert unbounded_then_more(getattr(cues_attempts, name)) == []
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["DID_NOT_WORK", "SAYS_IT_FAILED", "REPEATED", "WHY_SPLIT", "LOOKED_FOR_IT", "PAST_PERFECT", "FAILED_OUTCOME"],
+)
+def test_the_older_failure_patterns_cannot_backtrack_over_a_members_text(name: str) -> None:
+    # the failure cues every message and postmortem sentence is read with: WHY_SPLIT's open split point
+    # and its runs of spaces took 0.6 s on "x" + 4,000 spaces + "y", growing with the square (0.2 ms
+    # bounded); every word ending, run of spaces and split point in fold A's reports still fits
+    assert unbounded_then_more(getattr(cues_attempts, name)) == []

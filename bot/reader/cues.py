@@ -50,17 +50,17 @@ FAILED_ATTEMPT = (
     # "Not able to fix this by putting `yes` first", "Attempting to ssh in fails with: …", "this fix
     # resulted in breaking the other hub", "turning it off, however, led to a second issue"
     r"(?:not able|unable) to (?:fix|resolve|solve|get|make|stop|restore|recover|bring)|"
-    r"(?:attempt\w*|trying|tried) (?:to )?[^.;]{0,80}? fail(?:s|ed)\b|"
+    r"(?:attempt\w{0,3}|trying|tried) (?:to )?[^.;]{0,80}? fail(?:s|ed)\b|"
     r"resulted in breaking|(?:led to|resulted in|caused) (?:a |the )?(?:second|another|new|further) (?:issue|problem|outage|error|failure)|"
     # "attempted ssh - eventually timed out": the attempt's own end
     r"(?:eventually|finally|then|just) (?:timed|times) out|"
     r"to no avail|without (?:success|effect)|made no difference|had no (?:effect|impact)|false (?:re)?mediation|"
-    r"(?:just |only )made (?:it |things |the \w+ )?(?:worse|more)|"
-    r"(?:it|this|that|which) (?:also )?(?:did|does) ?n[o']t\s*(?:\)|$|[.;,])|"
+    r"(?:just |only )made (?:it |things |the \w{1,30} )?(?:worse|more)|"
+    r"(?:it|this|that|which) (?:also )?(?:did|does) ?n[o']t\s{0,4}(?:\)|$|[.;,])|"
     r"(?:rollback|roll back|revert|restart|retry|attempt|fix|workaround|failover|redeploy|re-deploy|upgrade|deploy|restore|command|"
-    r"rebuild|re-?index|reboot|reinstall|re-install)\w* "
+    r"rebuild|re-?index|reboot|reinstall|re-install)\w{0,8} "
     r"(?:also |again |then |still |itself )?fail(?:s|ed)\b|failed to (?:help|fix|resolve|solve|work|recover|restore|stop)|"
-    r"(?:but|and) (?:it |this |that |then |also )*(?:immediately )?(?:fail(?:s|ed)(?! over)|errored)"
+    r"(?:but|and) (?:it |this |that |then |also ){0,4}(?:immediately )?(?:fail(?:s|ed)(?! over)|errored)"
 )
 DID_NOT_WORK = re.compile(
     r"\b(?:" + FAILED_ATTEMPT + r"|"
@@ -78,7 +78,7 @@ DID_NOT_WORK = re.compile(
     # "the portal still does not permit it", "the hub was unreachable even though the VMs were online"
     r"still (?:does|did|do|is|was|are|were) ?n(?:o|')t|"
     r"(?:unreachable|unavailable|down|broken|failing|erroring|inaccessible|crashing) (?:even though|despite)|"
-    r"(?:is|was|are|were|went|goes|it's|'s|became|becomes) (?:\w+ )?(?:unresponsive|down|failing|broken|stuck|erroring|crashing|hanging|full) again|"
+    r"(?:is|was|are|were|went|goes|it's|'s|became|becomes) (?:\w{1,30} )?(?:unresponsive|down|failing|broken|stuck|erroring|crashing|hanging|full) again|"
     r"(?:for a short time|briefly|temporarily) only|only (?:briefly|temporarily|for a (?:short|little) (?:time|while))|"
     r"(?:is|was|does not seem to be|doesn't seem to be|not) (?:a|the) (?:solution|fix)|not seems? to be a solution)\b",
     re.I,

@@ -28,7 +28,7 @@ REFERS_BACK = re.compile(
 # ("is taken down again" is someone's action told again, not the trouble coming back)
 REPEATED = re.compile(
     r"\b(?:still|same|persist\w*|re-?occur\w*|recur\w*|remain\w*|stay(?:s|ed)?|unchanged|continu\w*)\b|"
-    r"\b(?:fail\w*|crash\w*|out|error\w*|broke\w*|hang\w*|hung) again\b",
+    r"\b(?:fail\w{0,8}|crash\w{0,8}|out|error\w{0,8}|broke\w{0,8}|hang\w{0,8}|hung) again\b",
     re.I,
 )
 # "jakubgs confirms all nodes are updated": an entry that reports a state someone checked, not an
@@ -75,8 +75,10 @@ IF_IT_FAILS = re.compile(
 AUTOMATIC = re.compile(r"\b(?:automatic(?:ally)?|automated|by itself|on its own)\b", re.I)
 ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'@])")  # "@jsnshrmn deletes …": a handle opens a sentence too
+# "Restarted the pods — still 404": the action, then why it failed (the action at most 500 characters,
+# fold A's longest is 232: bounded, a member's long line cannot make the split point backtrack)
 WHY_SPLIT = re.compile(
-    r"^(?P<action>.+?)\s*(?:[—–]|\s-\s|;|,\s*but\b|\bbut\b|\bhowever\b|\.\s|,\s*(?=still\b)|(?=\b(?:due to|because|as)\b(?! (?:before|above|earlier)\b)))\s*(?P<why>.+)$",
+    r"^(?P<action>.{1,500}?)\s{0,4}(?:[—–]|\s-\s|;|,\s{0,4}but\b|\bbut\b|\bhowever\b|\.\s|,\s{0,4}(?=still\b)|(?=\b(?:due to|because|as)\b(?! (?:before|above|earlier)\b)))\s{0,4}(?P<why>.+)$",
     re.I,
 )
 # "This seems to catch most users, although some requests still failed": it mostly worked; the
@@ -92,10 +94,10 @@ PARTLY_WORKED = re.compile(
 # reproduce the issue": looking for what is wrong is an observation (the labels' kind), not a step
 # tried to end the trouble ("No success debugging various CDN nodes" names what it acted on: kept)
 LOOKED_FOR_IT = re.compile(
-    r"\b(?:research\w*|investigat\w*|isolat\w*|bisect\w*|diagnos\w*|pinpoint\w*|track(?:ed|ing)? down|"
-    r"narrow(?:ed|ing)? down|look(?:ed|ing)? (?:into|for)|search(?:ed|ing)? (?:for|into)|(?:tr(?:y|ied|ying)|attempt\w*) to reproduce|"
+    r"\b(?:research\w{0,6}|investigat\w{0,6}|isolat\w{0,6}|bisect\w{0,6}|diagnos\w{0,6}|pinpoint\w{0,6}|track(?:ed|ing)? down|"
+    r"narrow(?:ed|ing)? down|look(?:ed|ing)? (?:into|for)|search(?:ed|ing)? (?:for|into)|(?:tr(?:y|ied|ying)|attempt\w{0,3}) to reproduce|"
     r"(?:tr(?:y|ied|ying)|attempt\w{0,3}) to (?:identify|find|determine|understand|explain)) "
-    r"(?:into |for |down )?(?:the |this |that |a |an |any )?(?:\w+ ){0,2}?(?:bug|error|issue|problem|cause|culprit|regression|fault)s?\b",
+    r"(?:into |for |down )?(?:the |this |that |a |an |any )?(?:\w{1,30} ){0,2}?(?:bug|error|issue|problem|cause|culprit|regression|fault)s?\b",
     re.I,
 )
 # "I am still attempting to figure out why the branchprotector failed": working out what is wrong,
@@ -189,7 +191,7 @@ NOT_OWN_FAILURE = re.compile(
 # but ... we were unable to": told in the past perfect, an earlier state the story steps back to (the
 # background), not the outcome of the step just told
 PAST_PERFECT = re.compile(
-    r"\b(?:had|hadn't|'d)\s+(?:not\s+|never\s+|already\s+|just\s+|also\s+)?(?:been\s+)?(?!to\b)[a-z]+(?:ed|en|wn|ne|lt|nt)\b",
+    r"\b(?:had|hadn't|'d)\s{1,4}(?:not\s{1,4}|never\s{1,4}|already\s{1,4}|just\s{1,4}|also\s{1,4})?(?:been\s{1,4})?(?!to\b)[a-z]{1,30}(?:ed|en|wn|ne|lt|nt)\b",
     re.I,
 )
 # "We removed those that could not be processed", "restarted the pods which failed to start": a failure
@@ -251,7 +253,7 @@ _OTHERWISE = (
     r"manag|wait|want|took|take|requir|recommend|chose|decid|continu|kept|the best))[\w']{1,30}|"
     r"(?:but|and) (?:it |they |the \w{1,30} )?never (?:connect|start|boot|c[ao]me (?:back|up)|recover|finish|complet|respond)\w{0,6}|"
     r"(?:reject(?:s|ed)|refus(?:es|ed)|clos(?:es|ed)|answer(?:s|ed)|respon(?:ds?|ded|se)|mark(?:s|ed)) "
-    r"(?:[\w#()-]+ ){0,8}?as [\"“']?(?:invalid|rejected|won't fix|wontfix|not (?:a bug|actionable))"
+    r"(?:[\w#()-]{1,30} ){0,8}?as [\"“']?(?:invalid|rejected|won't fix|wontfix|not (?:a bug|actionable))"
 )
 # "Update: The configuration change has not resolved the issue", "the restart hasn't helped": a status
 # page's present perfect says by itself that the step did not work, as "did not resolve" does
