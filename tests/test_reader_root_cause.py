@@ -327,3 +327,12 @@ def test_a_section_telling_the_mechanism_is_read_after_the_summarys_cause_and_a_
     )
     # a section headed "Root cause" is the cause as its authors wrote it, alone
     assert plain.root_cause == "During CALL-variants, the node does not copy the input."
+
+
+def test_a_summary_sentence_saying_a_share_of_users_is_never_read_before_the_mechanism() -> None:
+    draft = imported(
+        "# Tokens exposed\n\nWe found a vulnerability that may have exposed tokens for <0.01% of our users, "
+        "stemming from the import feature.\n\n"
+        "## Technical details\n\nThe import cloned the repository with a URL that contained the token.\n"
+    )
+    assert draft.root_cause == "The import cloned the repository with a URL that contained the token."

@@ -44,6 +44,7 @@ from bot.reader.cues_metadata import (
     STATE_ONLY,
     STATUS_BOILERPLATE,
     TABLE_HEADER_CELL,
+    THINGS,
     TIME_NOTE,
 )
 from bot.reader.cues_metadata_shape import COUNT_OF_HARM, DURATION_CELL, HARM_IN_THE_SPAN, STATE_WORD_ONLY, TALK_ONLY
@@ -198,6 +199,20 @@ def _holds_a_figure(text: str, in_words: bool = True, shapes: bool = False) -> b
         or (in_words and METADATA_SAID.search(text))
         or (shapes and _said_by_shape(text))
     )
+
+
+# a share of what it hit, whatever follows ("tokens for <0.01% of Replit users, stemming from …"): METADATA_SHARE
+# also asks for the harm said after it ("5% of users were affected")
+_SHARE_OF_THINGS = re.compile(
+    r"(?<![\d.,])\d{1,6}(?:[.,]\d{1,6})?\s?% of (?:[\w-]{1,40}\s){0,3}?" + THINGS + r"\b", re.I
+)
+
+
+def holds_a_figure(text: str) -> bool:
+    """A sentence that says a figure about the incident anywhere in it (how long, how many, a share of the users),
+    in prose or by its shape, even where no clause of it can be cut off alone."""
+    text = text[:_FIGURE_CHARS]
+    return _holds_a_figure(text, in_words=True, shapes=True) or _SHARE_OF_THINGS.search(text) is not None
 
 
 def _said_by_shape(text: str) -> bool:
