@@ -180,11 +180,19 @@ OWN_FAILURE = re.compile(
     r"\b(?:fail\w*|errored|crash\w*|time[sd] out|timing out|start\w*|boot\w*|c[ao]me (?:back|up)|respond\w*|mount|connect|load)\b",
     re.I,
 )
-# (said as still or again there, "still failing the handshake", or the trouble itself came back,
-# "errors came back within minutes": the trouble outlasted the step: linked)
-NOT_OWN_FAILURE = re.compile(
-    r"\b(?:help|fix|resolve|solve|work|improve|effect|succeed|difference|change|still|again|persist|remain|continu|kept)\w*"
-    r"|\b(?:errors?|alerts?|issues?|problems?|symptoms?|timeouts?|5\d\ds?) c[ao]me back",
+# What a stored attempt needs (precision first, on organisations no rule was read from: the bar "told as
+# tried, or an outcome that refers back"): words inside its failure cue that say the step had no effect,
+# the trouble stayed or came back, it made things worse or it was turned down ("did not help", "still
+# failing", "no change", "same error", "without success", "was insufficient", "responds … as invalid").
+# Failure words that only say something failed ("the upgrade fails", "the hub does not start") tell the
+# trouble itself as often as a step's outcome: alone, they need the step told as tried (told_as_failed), and
+# they link a step to it only when it is a responder's (narrative._linked); these words link it by themselves
+# ("still failing the handshake", "errors came back within minutes": the trouble outlasted the step).
+STEP_OUTCOME = re.compile(
+    r"\b(?:help|fix|resolv|solv|work|improv|effect|succe|solution|difference|chang|still|again|persist|remain|"
+    r"continu|kept|same|unchanged|recur|re-?occur|vain|avail|no-?op|joy|luck|(?:in)?sufficient|enough|invalid|"
+    r"reject|worse|breaking|mediation|no results?)|"
+    r"\b(?:errors?|alerts?|issues?|problems?|symptoms?|timeouts?|5\d\ds?) c[ao]me back",
     re.I,
 )
 # "we had pulled the base backup, but wal-g had failed to restore", "We had planned this rollout earlier,
@@ -280,19 +288,6 @@ NEGATED_RECOVERY = re.compile(
 )
 SAYS_THE_STEP_FAILED = re.compile(SAYS_IT_FAILED.pattern + r"|\b" + _HAS_NOT_HELPED + r"\b", re.I)
 
-# What a stored attempt needs (precision first, on organisations no rule was read from: the bar "told as
-# tried, or an outcome that refers back"): words inside its failure cue that say the step had no effect,
-# the trouble stayed or came back, it made things worse or it was turned down ("did not help", "still
-# failing", "no change", "same error", "without success", "was insufficient", "responds … as invalid").
-# Failure words that only say something failed ("the upgrade fails", "the hub does not start") tell the
-# trouble itself as often as a step's outcome: alone, they need the step told as tried.
-STEP_OUTCOME = re.compile(
-    r"\b(?:help|fix|resolv|solv|work|improv|effect|succe|solution|difference|chang|still|again|persist|remain|"
-    r"continu|kept|same|unchanged|recur|re-?occur|vain|avail|no-?op|joy|luck|(?:in)?sufficient|enough|invalid|"
-    r"reject|worse|breaking|mediation|no results?)|"
-    r"\b(?:errors?|alerts?|issues?|problems?|symptoms?|timeouts?|5\d\ds?) c[ao]me back",
-    re.I,
-)
 # "we restarted the pods, but …": a responder's step told against its outcome; or its outcome, told apart,
 # opening on the step ("It crashed again", "Still 503s"; not "The hub does not start": the trouble's own words)
 CONTRAST = re.compile(r"\b(?:but|however|yet|unfortunately)\b", re.I)

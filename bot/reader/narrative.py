@@ -32,7 +32,6 @@ from bot.reader.cues_attempts import (
     LOG_LINE,
     LOOKED_FOR_IT,
     NEGATED_RECOVERY,
-    NOT_OWN_FAILURE,
     NOTHING_NAMED,
     OWN_FAILURE,
     PARTLY_WORKED,
@@ -46,6 +45,7 @@ from bot.reader.cues_attempts import (
     RESPONDER_STEP,
     SAYS_THE_STEP_FAILED,
     SENTENCE,
+    STEP_OUTCOME,
     STEP_WORKED,
     SYSTEM_ACTED,
     TESTING_IT,
@@ -139,7 +139,7 @@ def _linked(action: str, said: str) -> bool:
     cues = [m for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED) for m in pattern.finditer(said)]
     if cues and PAST_PERFECT.search(said[: min(m.end() for m in cues)]):
         return False  # "…, but wal-g had failed to restore": the background, not this step's outcome
-    if not cues or not all(OWN_FAILURE.search(m.group()) and not NOT_OWN_FAILURE.search(m.group()) for m in cues):
+    if not cues or not all(OWN_FAILURE.search(m.group()) and not STEP_OUTCOME.search(m.group()) for m in cues):
         return True
     if RESPONDER_STEP.search(action):
         return True
