@@ -12,7 +12,7 @@ sentence model of the reader; coefficients in bot/data/reader_chat.json, fitted 
 bench/fit_reader.py on one fold of eval/conversations) scores it.
 
 Precision first: a sentence is read as a kind only when it says something of that kind at all
-(`SAYS`: a cause cue, a done-or-back cue, an action; an attempt also a failure in or beside it,
+(`SAYS`: a cause cue, a done-or-back cue, an action; an attempt also a failure in or after it,
 `FAILED`), and never a cause, fix or attempt when it is a question, a "me too", an
 issue template's heading, or (per kind) says the cause is unknown, plans rather than reports,
 recovers "again", confesses the cause, or names an earlier fix that has not taken effect (the fix's
@@ -69,9 +69,11 @@ SAYS = {
     "cause": frozenset({"cause_marker", "outage_noun", "broken_state", "consequence", "might_be"}),
     "fix": frozenset({"did", "how_fixed", "fix_noun", "action", "said_action", "resolved_now", "imperative_advice"}),
 }
-# and a failed attempt is one the talk says did not work, in its sentence or the one before or after
-# ("we rebooted the server and took it offline", "it restarted at 5:34pm" say no such thing)
-FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "prev_failed", "reply_failed"})
+# and a failed attempt is one the talk says did not work, in its sentence or after it ("we rebooted the server
+# and took it offline", "it restarted at 5:34pm" say no such thing). An outcome follows its step: a failure said
+# in the sentence before ("…it's still failing." "I removed the `node` call") is the trouble the step answers or
+# comes from, not how the step went (`prev_failed` stays a feature the heads weigh; it no longer opens the gate)
+FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "reply_failed"})
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked

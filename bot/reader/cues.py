@@ -239,6 +239,16 @@ def _words(*alternatives: str) -> re.Pattern[str]:
 
 
 _TROUBLE = r"(?:outage|issue|problem|bug|incident|failure|trouble)s?"
+# verbs of seeing, saying, thinking, wanting and trying: what someone did that is no step on the system
+_NOT_A_STEP = (
+    r"(?:noticed|checked|looked|asked|reached|tracked|investigated|logged|started|tried|attempted|wanted|needed|used|"
+    r"experienced|observed|received|expected|hoped|wondered|suspected|assumed|guessed|decided|reali[sz]ed|figured|"
+    r"confirmed|verified|tested|mentioned|contacted|emailed|posted|replied|answered|reported|opened|created|seemed|"
+    r"appeared|waited|talked|discussed|learned|considered|planned|agreed|encountered|faced|worked|called|pinged|"
+    r"filed|followed|monitored|watched|inspected|reviewed|searched|googled|debugged|discovered|identified|traced|"
+    r"determined|diagnosed|narrowed|spotted|liked|loved|missed|failed|noted|explained|described|documented|"
+    r"attached|pasted|shared|linked|included|listed|subscribed|signed|managed|ended|stopped)\b"
+)
 _FEW_WORDS = r"(?:[\w`'-]{1,40} ){0,3}"
 CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     # what caused it
@@ -316,6 +326,10 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"kicked|re-?ran|re-?indexed|re-?created|re-?installed|installed|downgraded|rolled|got it|managed to|deleted)",
         r"(?:i'm|i am|we're|we are) (?:now |also )?(?:bringing up|migrating|rolling (?:back|out)|reverting|deploying|"
         r"restarting|moving|switching|increasing|adding|draining|scaling|patching)",
+        # any step told in the first person past ("I shut down a few services", "I have pruned docker images"),
+        # not a verb of seeing, saying, thinking or trying (what someone looked at or asked is no step)
+        r"(?:we|i)(?:'ve| have| had)? (?:just |now |also |finally |then |already |manually )?(?!" + _NOT_A_STEP + r")"
+        r"(?:[a-z]{1,20}[a-df-z]ed|shut|cut|built)",
     ),
     "bare_did": re.compile(
         r"^(?:deployed|configured|bounced|restarted|reverted|rolled (?:back|out)|rebooted|redeployed|fixed|patched|"
