@@ -16,7 +16,7 @@ WE_TRIED = re.compile(
     r"\b(?:we|i|our team|the team|on-?call|engineers?|responders?|admins?|sres?|ops)\b|@\w+|\b(?:tried|attempt\w*|initially)\b",
     re.I,
 )
-CLAUSE = re.compile(r"(?:,\s*so\s+|;\s+)")
+CLAUSE = re.compile(r"(?:,\s{0,4}so\s+|;\s+)")
 REFERS_BACK = re.compile(
     r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|situation|"
     r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
@@ -34,7 +34,7 @@ REPEATED = re.compile(
 # "jakubgs confirms all nodes are updated": an entry that reports a state someone checked, not an
 # action whose outcome a later "still …" could be
 REPORTS_A_STATE = re.compile(
-    r"^(?:[\w@.:'`-]+ ){0,3}?(?:confirm(?:s|ed)|report(?:s|ed)|notes|noted|verif(?:ies|ied)|observe[sd]|notice[sd]|"
+    r"^(?:[\w@.:'`-]{1,60} ){0,3}?(?:confirm(?:s|ed)|report(?:s|ed)|notes|noted|verif(?:ies|ied)|observe[sd]|notice[sd]|"
     r"sees|saw|finds|found|identifies|identified)\b",
     re.I,
 )
@@ -43,8 +43,8 @@ REPORTS_A_STATE = re.compile(
 ASIDE = re.compile(r"\([^()]{0,500}(?:\)|$)")
 # "As said above, it did not work at first try": a failure that names no action
 NOTHING_NAMED = re.compile(
-    r"^(?:(?:as (?:said|mentioned|explained|noted) (?:above|before|earlier)|again|unfortunately|but|however),?\s+)*"
-    r"(?:it|this|that)\s+(?:did|does|do)\s?n[o']t\s+(?:work|help)",
+    r"^(?:(?:as (?:said|mentioned|explained|noted) (?:above|before|earlier)|again|unfortunately|but|however),?\s{1,4}){0,4}"
+    r"(?:it|this|that)\s{1,4}(?:did|does|do)\s?n[o']t\s{1,4}(?:work|help)",
     re.I,
 )
 # "the day before, Charles rebooted the proxy": before the incident, not an attempt during it
@@ -58,23 +58,23 @@ BEFORE_THE_INCIDENT = re.compile(
     re.I,
 )
 # "Deploying to master fails due to a bug", said right after "a deploy is attempted"
-FAILS_BECAUSE = re.compile(r"\bfail(?:s|ed)\s+(?:due to|because|with)\b", re.I)
+FAILS_BECAUSE = re.compile(r"\bfail(?:s|ed)\s{1,4}(?:due to|because|with)\b", re.I)
 # "I issued a rollback to see if it would help, it didn't": testing an attempt, not a critique's "would"
 # (or "to see if a clean data directory would clear the issue": a few words before the "would")
 TESTING_IT = re.compile(
-    r"\bto see (?:if|whether) (?:[\w'-]+ ){0,6}?(?:would|could|might) (?:help|work|fix\w*|solve\w*|clear\w*|"
+    r"\bto see (?:if|whether) (?:[\w'-]{1,30} ){0,6}?(?:would|could|might) (?:help|work|fix\w*|solve\w*|clear\w*|"
     r"resolve\w*|improve\w*|change\w*|make a difference)\b",
     re.I,
 )
 # "if this approach didn't succeed, a shadow fork would be created": a plan for a failure, not one
 IF_IT_FAILS = re.compile(
-    r"\b(?:if|unless|in case|should) (?:[\w'-]+ ){0,4}?(?:(?:did|does|do) ?n[o']t|fail\w*|not)\b", re.I
+    r"\b(?:if|unless|in case|should) (?:[\w'-]{1,30} ){0,4}?(?:(?:did|does|do) ?n[o']t|fail\w*|not)\b", re.I
 )
 # "the templates are automatically rolled back by AWS", "the automated deployment failed": the system
 # acted, not a responder
 AUTOMATIC = re.compile(r"\b(?:automatic(?:ally)?|automated|by itself|on its own)\b", re.I)
 ADDRESSED = re.compile(r"\byou\b", re.I)  # an FAQ's "No, you didn't do anything wrong": not what responders did
-SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'@])")  # "@jsnshrmn deletes …": a handle opens a sentence too
+SENTENCE = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'@])")  # "@jsnshrmn deletes …": a handle opens a sentence too
 # "Restarted the pods — still 404": the action, then why it failed (the action at most 500 characters,
 # fold A's longest is 232: bounded, a member's long line cannot make the split point backtrack)
 WHY_SPLIT = re.compile(
@@ -147,17 +147,17 @@ CONCEDED = re.compile(r"\b(?:although|though|albeit|except(?: that| for)?|apart 
 # "14:02 Alert fired: KubePodCrashLooping, pod api-7 restarting, still failing": what a monitor said, not
 # an action someone took (with cues_metadata.ALERT_LINE, the alert's own words quoted)
 ALERT_SAID = re.compile(
-    r"^[\W\d_]{0,25}(?:(?:utc|gmt|[ap]m)\W+)?(?:[\w@.-]+ ){0,2}?(?:alerts?|alarms?|monitors?|pagerduty|opsgenie|pingdom|"
+    r"^[\W\d_]{0,25}(?:(?:utc|gmt|[ap]m)\W{1,4})?(?:[\w@.-]{1,60} ){0,2}?(?:alerts?|alarms?|monitors?|pagerduty|opsgenie|pingdom|"
     r"alertmanager)\b(?:[^.;:]{0,40}?\b(?:fired|fires|firing|triggered|triggers|went off|goes off|raised|reports?|reported|"
-    r"says|said|shows?)\b|\s*:)",
+    r"says|said|shows?)\b|\s{0,4}:)",
     re.I,
 )
 # "After restoring service, we cleaned up the stale locks", "once we were confident it was resolved, we
 # re-queued the failed jobs": a clean-up or a follow-up once the trouble was over, not an attempt (the
 # whole service or incident over: "after the database was restored, we restarted the app" is not it)
 AFTER_IT_WAS_OVER = re.compile(
-    r"\b(?:after|once|when|now that)\s+(?:[\w'’-]+\s+){0,4}?(?:service|services|the (?:site|service|platform|incident|"
-    r"issue|outage|problem)|everything|it|things)\s+(?:was|were|had been|has been|is|are)\s+(?:fully\s+|now\s+)?"
+    r"\b(?:after|once|when|now that)\s{1,4}(?:[\w'’-]{1,30}\s{1,4}){0,4}?(?:service|services|the (?:site|service|platform|incident|"
+    r"issue|outage|problem)|everything|it|things)\s{1,4}(?:was|were|had been|has been|is|are)\s{1,4}(?:fully\s{1,4}|now\s{1,4})?"
     r"(?:restored|resolved|recovered|back online|back to normal|stable|stabili[sz]ed|over|healthy|up and running|"
     r"(?:up|available|working|operational) again)\b|"
     r"\bafter (?:restoring|recovering) (?:the )?(?:service|site|platform)\b|\bafter (?:the |service )?(?:recovery|restoration)\b(?! attempt)",
@@ -211,16 +211,16 @@ RESPONDER_STEP = re.compile(WE_TRIED.pattern + r"|\b(?:manual(?:ly)?|by hand|for
 # "Jun 04 14:51:36 db1 systemd[1]: postgresql.service: Can't open PID file": a log the system wrote,
 # pasted into the report, not a step someone took (the name before "[pid]:" bounded: linear in the text)
 LOG_LINE = re.compile(
-    r"\b[\w.@-]{1,60}\[\d{1,7}\]:\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) +\d{1,2} \d\d:\d\d:\d\d\b",
+    r"\b[\w.@-]{1,60}\[\d{1,7}\]:\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) {1,3}\d{1,2} \d\d:\d\d:\d\d\b",
     re.I,
 )
 # "To fix this we increased the parallel processing, which in turn led to builds not finishing", "We scaled
 # the API cluster to account for this increase in requests, but the workers led to connection limits being
 # reached": a step taken against the trouble (named: "this", "the increase") that made new trouble
 REMEDY = re.compile(
-    r"\b(?:to|in order to|in an (?:effort|attempt) to)\s+(?:fix|mitigate|handle|address|resolve|stop|reduce|account for|"
-    r"deal with|work around|alleviate|counter|cope with|absorb|relieve|keep up with)\s+(?:this|that|it|these|those|"
-    r"the (?:\w+ ){0,2}?(?:issue|problem|outage|load|increase|errors?|spikes?|traffic|backlog|incident|failures?))\b",
+    r"\b(?:to|in order to|in an (?:effort|attempt) to)\s{1,4}(?:fix|mitigate|handle|address|resolve|stop|reduce|account for|"
+    r"deal with|work around|alleviate|counter|cope with|absorb|relieve|keep up with)\s{1,4}(?:this|that|it|these|those|"
+    r"the (?:\w{1,30} ){0,2}?(?:issue|problem|outage|load|increase|errors?|spikes?|traffic|backlog|incident|failures?))\b",
     re.I,
 )
 CONSEQUENCE = re.compile(
