@@ -9,14 +9,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bot.reader.cues import CAUSE, DID_NOT_WORK, FIX, SAYS_IT_FAILED
+from bot.reader.cues import CAUSE, DID_NOT_WORK, FIX, SAYS_IT_FAILED, TRIED
 from bot.reader.cues_fix import (
     CAUSE_DENIED,
     CAUSE_ELSEWHERE,
     CAUSE_NOT_SAID,
     FIX_BY_ITSELF,
     FIX_COUNTED,
+    FIX_ELSEWHERE,
+    FIX_FOR_LATER,
     FIX_NOT_DONE,
+    FIX_NOT_YET,
     FIX_TOLD,
     FIX_UNDER_WAY,
     INCIDENT_AS_CAUSE,
@@ -64,6 +67,17 @@ def tells_no_step_taken(sentence: str) -> bool:
     for frame in (FIX_UNDER_WAY, FIX_NOT_DONE, FIX_BY_ITSELF, FIX_COUNTED, FIX_TOLD):
         if frame.search(said) and not FIX.search(frame.sub(" ", said)):
             return True
+    # under way, planned, expected or only looking right: no step taken, unless one is named beside it
+    rest = said
+    for frame in (
+        FIX_UNDER_WAY,
+        FIX_NOT_YET,
+        FIX_ELSEWHERE,
+        FIX_FOR_LATER,
+    ):  # under way, a plan, a pointer, a follow-up
+        rest = frame.sub(" ", rest)
+    if rest != said and not FIX.search(rest) and not TRIED.search(rest):
+        return True
     if attempts_in(said):  # told as a failed attempt, and every clause of it says it failed
         return all(_failed(c) for c in clauses(said))
     return False
