@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-_A_FEW = r"(?:[\w@#`'.-]+ ){0,3}"  # up to three words between ("users of the hub report", "received a Freshdesk support ticket")
+_A_FEW = r"(?:[\w@#`'.-]{1,40} ){0,3}"  # up to three words between ("users of the hub report", "received a Freshdesk support ticket")
 _TOOLS = (
     r"(?:sentry|pagerduty|grafana|kibana|prometheus|nagios|uptime ?robot|munin|stackdriver|datadog|opsgenie|"
     r"alertmanager|new ?relic|cloudwatch|pingdom|statuscake|icinga|zabbix)"
@@ -25,30 +25,30 @@ _REPORTED_BY = (
     r"(?:(?:also|then|first|all|had|have) )?(?:reported|report|reports|noticed|notice|notices|complained|emailed|"
     r"posted|pinged|flagged)|"
     r"(?:an?|first) report (?:in|on|from|via|came|arrived)|"
-    r"reported (?:(?:the|a|an|this|their) )?(?:[\w-]+ ){0,2}(?:to us|via|through)|reports? (?:their|his|her|a|the) findings?|"
+    r"reported (?:(?:the|a|an|this|their) )?(?:[\w-]{1,40} ){0,2}(?:to us|via|through)|reports? (?:their|his|her|a|the) findings?|"
     r"notified (?:the |our )?#?[\w-]{0,40}channel|signal(?:l)?ed us|flagged (?:it|this|the issue) to us|"
-    r"@\w+ (?:reported|notified|flagged|raised|posted)"
+    r"@\w{1,40} (?:reported|notified|flagged|raised|posted)"
 )
 # a message on a named channel ("posted a message on the sitefeedback Slack channel", "posted the
 # situation in Slack")
 _POSTED_ON = (
-    r"(?:posted|posts|sent|sends|wrote|writes) (?:[\w'-]+ ){0,3}(?:on|in|to) (?:the |our )?(?:[\w#-]+ ){0,2}"
+    r"(?:posted|posts|sent|sends|wrote|writes) (?:[\w'-]{1,40} ){0,3}(?:on|in|to) (?:the |our )?(?:[\w#-]{1,40} ){0,2}"
     r"(?:slack|github|discord|matrix|irc|mastodon|twitter|piazza)"
 )
 # a line that opens with the alert it tells ("1436 - alert that CDN check has failed", "alert from
 # the uptime check: …"): a timeline entry's text
-_ALERT_OPENS = r"^\W*alerts? (?:that|from|saying)"
+_ALERT_OPENS = r"^\W{0,25}alerts? (?:that|from|saying)"
 # a graph or a tool looked at ("happened to look at grafana", "noticed via grafana"; "a good idea to
 # look at the graph" is advice), and "detected"
 # in quotes or with a second verb ("was "detected" by", "was discovered and reported internally")
 _SEEN_ON = (
-    r"(?:looked|looks|looking|happened to look) at (?:the )?(?:[\w-]+ ){0,2}(?:logs?|graphs?|dashboards?|metrics|"
+    r"(?:looked|looks|looking|happened to look) at (?:the )?(?:[\w-]{1,40} ){0,2}(?:logs?|graphs?|dashboards?|metrics|"
     + _TOOLS[3:]
     + r"|"
-    r"(?:notic\w+|seen|spotted|detected) (?:via|on|in|through) (?:the )?(?:[\w-]+ ){0,2}"
+    r"(?:notic\w{1,8}|seen|spotted|detected) (?:via|on|in|through) (?:the )?(?:[\w-]{1,40} ){0,2}"
     r"(?:graphs?|dashboards?|metrics|logs?|" + _TOOLS[3:] + r"|"
     r"(?:was|were) (?:first )?[\"'“”‘’]?(?:detected|noticed|discovered|spotted|found|caught|identified)[\"'“”‘’]?"
-    r"(?: and \w+)? (?:by|when|after|within|while|through|via|in|on|during|internally|externally)"
+    r"(?: and \w{1,30})? (?:by|when|after|within|while|through|via|in|on|during|internally|externally)"
 )
 # "the first alert fires", "we received a support ticket", "users reported", "was detected by", "looking at the logs"
 FOUND_BY = re.compile(
@@ -59,12 +59,12 @@ FOUND_BY = re.compile(
     r"monitoring (?:fired|alerted|showed|shows|is showing|detected|picked up|flagged)|"
     r"(?:sentry|pagerduty|grafana|prometheus|nagios|uptime ?robot|munin|stackdriver|datadog|opsgenie|alertmanager|"
     r"new ?relic|cloudwatch|pingdom|statuscake|icinga|zabbix|monitoring|monitors?) "
-    r"(?:began|begins|starts|started|sent|sends|alert\w*|report\w*|show\w*|email\w*|fired|fires|rais\w*|flag\w*)|"
-    r"(?:began|begins|started|starts) (?:sending|firing|raising|reporting) (?:\w+ )?(?:alerts?|errors?|pages?)|"
+    r"(?:began|begins|starts|started|sent|sends|alert\w{0,8}|report\w{0,8}|show\w{0,8}|email\w{0,8}|fired|fires|rais\w{0,8}|flag\w{0,8})|"
+    r"(?:began|begins|started|starts) (?:sending|firing|raising|reporting) (?:\w{1,40} )?(?:alerts?|errors?|pages?)|"
     r"rais(?:es|ed|ing) (?:an? )?" + _A_FEW + r"alerts?|"
     r"(?:posted|posts|sent|sends|wrote|writes) (?:a |an )?(?:message |post |note |report |issue )?(?:on|in|to) (?:the )?"
     r"(?:slack|github|discord|matrix|irc|mastodon|twitter|#[\w-]+)|reports? (?:on|in) (?:slack|github|discord|#[\w-]+)|"
-    r"@\w+ reports?\b|reports of|"
+    r"@\w{1,40} reports?\b|reports of|"
     r"(?:first|initial) (?:alert|report|page|notice|sign)|"
     r"(?:users?|customers?|someone|people|members?|community|folks) " + _A_FEW + r"(?:reported|report|reports|noticed|"
     r"notice|notices|complained|emailed|emails|posted|pinged|alerted|signal(?:l)?ed|flagged)|"
@@ -72,9 +72,11 @@ FOUND_BY = re.compile(
     r"notic(?:ed|es|ing) (?:that|the|a|an|it|this|something|some|errors?|high|slow)|"
     r"(?:was|were) (?:first )?(?:detected|noticed|discovered|spotted|found|caught|identified) "
     r"(?:by|when|after|within|while|through|via|in|on|during)|detection|"
-    r"(?:looking at|checking|checked|checks|reading|read|grep\w*|inspect\w*) (?:the )?" + _A_FEW + r"(?:logs?|syslog|"
-    r"journal\w*|graphs?|dashboards?|metrics)|"
-    r"logs? (?:show\w*|indicat\w*|reveal\w*|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w*|indicat\w*|reveal\w*)|"
+    r"(?:looking at|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8}) (?:the )?"
+    + _A_FEW
+    + r"(?:logs?|syslog|"
+    r"journal\w{0,8}|graphs?|dashboards?|metrics)|"
+    r"logs? (?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8}|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8})|"
     + _REPORTED_BY
     + r"|"
     + _POSTED_ON
@@ -89,7 +91,9 @@ FOUND_BY = re.compile(
 # ("On May 12 we received a ticket": the month, not a hedge)
 NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may(?!\s+\d)|might|could|would|will|if)\b|n't\b", re.I)
 # a section headed "Detection", "How it was discovered", "Alert": told as how it was found
-DETECTION_HEADING = re.compile(r"\b(?:detect\w*|discover\w*|notic\w*|alert\w*|how (?:\w+ )*(?:found|find))\b", re.I)
+DETECTION_HEADING = re.compile(
+    r"\b(?:detect\w{0,8}|discover\w{0,8}|notic\w{0,8}|alert\w{0,8}|how (?:\w{1,40} ){0,4}(?:found|find))\b", re.I
+)
 # A found cue in a sentence that is not how this incident was found: a pointer to elsewhere in the
 # document ("a detailed timeline based on developer chat logs is available below", "see the full incident
 # report"), a call to act ("the network team were alerted to identify the destination"), a habit
