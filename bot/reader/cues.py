@@ -128,8 +128,8 @@ CAUSE = re.compile(
 ANAPHOR = re.compile(r"^(?:this|that(?!\s+(?:said|being said)\b)|these|it|which|as a result)\b", re.I)
 FIX = re.compile(
     r"\b(?:fix\w*|resolv\w*|mitigat\w*|restor\w*|roll(?:ed)?[ -]?back|revert\w*|recover\w*|patch\w*|"
-    r"deployed a|remov\w+ the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*|"
-    r"repaired|renewed|replaced the|null-?routed|re-?routed|routed (?:\w+ )?around|reclaimed|freed up|cleared (?:up )?space)\b",
+    r"deployed a|remov\w{1,8} the|disabled|re-?enabled|back to normal|revok\w*|rotat\w*|delet\w*|unpublish\w*|"
+    r"repaired|renewed|replaced the|null-?routed|re-?routed|routed (?:\w{1,30} )?around|reclaimed|freed up|cleared (?:up )?space)\b",
     re.I,
 )
 # what went wrong ("was down", "errors", "an outage"), and (INCIDENT_WORDS) that or its recovery
@@ -203,17 +203,17 @@ CHAT_RECOVERED = re.compile(
     re.IGNORECASE,
 )
 FIX_MARKER = re.compile(
-    r"\b(?:the fix (?:is|was)|fix(?:ed)? (?:by|with)|resolved (?:by|with)|mitigated (?:by|with)|fix:)\s*:?\s*",
+    r"\b(?:the fix (?:is|was)|fix(?:ed)? (?:by|with)|resolved (?:by|with)|mitigated (?:by|with)|fix:)\s{0,4}:?\s*",
     re.IGNORECASE,
 )
 CAUSE_MARKER = re.compile(
     r"\b(?:root ?cause(?: is| was|:)|the cause (?:is|was)|caused by|turns out|turned out|"
-    r"culprit (?:is|was)|it was because|because of|^(?:the )?(?:reason|cause)\s*:|post-?mortem (?:is|was) that)\s*:?\s*",
+    r"culprit (?:is|was)|it was because|because of|^(?:the )?(?:reason|cause)\s{0,4}:|post-?mortem (?:is|was) that)\s{0,4}:?\s*",
     re.IGNORECASE,
 )
 HOW_FOUND = re.compile(
     r"\b(?:(?:found|spotted|noticed|saw|seen|confirmed) (?:it |this |that )?(?:in|on|via|through|from|with|by)|"
-    r"(?:dashboard|graph|logs?|query|trace|profile|heap ?dump|metrics?|explain|pg_stat\w*) "
+    r"(?:dashboard|graph|logs?|query|trace|profile|heap ?dump|metrics?|explain|pg_stat\w{0,20}) "
     r"(?:show(?:s|ed|n)?|says|said|reveal(?:s|ed)|point(?:s|ed)))\b",
     re.IGNORECASE,
 )
@@ -224,7 +224,7 @@ LESSON_MARKER = re.compile(
 # a long run of spaces, it made splitting quadratic (the pieces are tidied of spaces anyway)
 CHAT_SPLIT = re.compile(r"(?:,|;|\s-\s|\s—\s|\s–\s|\.\.\.|…|\bbut\b|\bthen\b)", re.IGNORECASE)
 STARTS_WITH_ACTION = re.compile(
-    r"^(?:(?:i|we|i've|we've|just|so|then|also|ok|okay),? )*" + CHAT_ACTION.pattern, re.IGNORECASE
+    r"^(?:(?:i|we|i've|we've|just|so|then|also|ok|okay),? ){0,6}" + CHAT_ACTION.pattern, re.IGNORECASE
 )
 
 
@@ -450,7 +450,7 @@ CONVERSATION_VETOES = _words(
     r"workaround:",
     r"as a workaround",
     r"works for (?:us|me)",
-    r"if (?:you|your)(?: \w+)? (?:were|are|was)",
+    r"if (?:you|your)(?: \w{1,30})? (?:were|are|was)",
 )
 
 # ---- the guard: words that turn a claim into a question or a hypothesis --------------------------
