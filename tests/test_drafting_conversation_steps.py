@@ -1,7 +1,8 @@
 """The offline drafter on how a step is told (issue 23, tenth pass): a step told in the first person
 past is something done, whatever its verb ("I shut down a few services now", "I have pruned the
 docker images"), while what someone noticed, checked or asked is no step; and a failure said before
-a step, with nothing after it, does not say the step failed (an outcome follows its step).
+a step, with nothing after it, does not say the step failed (an outcome follows its step); "but it
+never connected" says it did.
 Measured on real conversations by bench/fit_reader.py and bench/reading_eval_conversations.py."""
 
 from __future__ import annotations
@@ -76,3 +77,15 @@ def test_a_failure_said_after_a_step_still_says_the_step_failed() -> None:
         ("ben", "I removed the stale lock file from the runner. Still failing at the upload step."),
     )
     assert [a.action for a in result.failed_attempts] == ["I removed the stale lock file from the runner"]
+
+
+@pytest.mark.parametrize("weighs_only", [("attempt", "failed_outcome")], indirect=True)
+@pytest.mark.usefixtures("weighs_only")
+def test_a_step_that_never_came_to_anything_is_a_failed_attempt() -> None:
+    result = draft(
+        ("ana", "The lab server is unreachable since the power cut"),
+        ("ben", "We tried to turn it on but it never connected."),
+    )
+    assert [(a.action, a.why_it_failed) for a in result.failed_attempts] == [
+        ("Tried to turn it on", "It never connected")
+    ]

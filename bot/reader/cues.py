@@ -391,7 +391,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck", r"stuck (?:again|too)",
         r"not working", r"didn'?t", r"doesn'?t help", r"without (?:success|luck)", r"to no avail", r"in vain",
         r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load|let (?:me|us))",
-        r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)",
+        r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)", r"(?<=but )(?:(?:it|they|this|that) )?never (?!mind)[a-z]{2,20}",
         r"(?:don'?t|do not) think (?:[\w-]+ ){0,3}(?:worked|helped|fixed|did anything)",
     ),
     "said_action": CHAT_ACTION,  # the explicit drafter's "restarted", "raised", "rolled back"
