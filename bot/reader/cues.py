@@ -327,7 +327,8 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"(?:i'm|i am|we're|we are) (?:now |also )?(?:bringing up|migrating|rolling (?:back|out)|reverting|deploying|"
         r"restarting|moving|switching|increasing|adding|draining|scaling|patching)",
         # any step told in the first person past ("I shut down a few services", "I have pruned docker images"),
-        # not a verb of seeing, saying, thinking or trying (what someone looked at or asked is no step)
+        # not a verb of seeing, saying, thinking or trying (what someone looked at or asked is no step); the
+        # letter before "ed" is never "e": "I need", "we feed" are no past tense
         r"(?:we|i)(?:'ve| have| had)? (?:just |now |also |finally |then |already |manually )?(?!" + _NOT_A_STEP + r")"
         r"(?:[a-z]{1,20}[a-df-z]ed|shut|cut|built)",
     ),
