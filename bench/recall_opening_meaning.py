@@ -4,7 +4,7 @@ items 1 and 4; r27-sem): measured bench-side before any product change.
     HF_HUB_OFFLINE=1 nice -n 5 .venv/bin/python bench/embeddings_server.py --port 8137 --cache .bench-data/emb.sqlite &
     SEM="env -u DATABASE_URL EMBEDDINGS_URL=http://127.0.0.1:8137/v1 EMBEDDINGS_MODEL=all-MiniLM-L6-v2 EMBEDDINGS_TIMEOUT_S=10"
     $SEM .venv/bin/python bench/recall_opening_meaning.py eval --cache .bench-data/judgement --nested A \
-        --variants "head,head_standout,meaning_lead,score_standout;+meaning_head_lead"   # the screen (fold A only)
+        --variants "+meaning_head_lead;+meaning_head"   # the screen (fold A only)
     $SEM .venv/bin/python bench/recall_opening_meaning.py eval --cache .bench-data/judgement --variants "…"  # the swap
 
 A whole postmortem's vector is dominated by its body (bot.recall.meaning.memory_text: title, symptoms,
@@ -102,11 +102,12 @@ def add_features(results, url: str) -> None:  # noqa: ANN001 - CaseResults
                 m.evidence.update(zip(ADDED, (round(v, 4) for v in (h, hl, s, sl)), strict=True))
 
 
-def _variants(spec: str) -> list[tuple[str, ...]]:
+def _variants(spec: str, base: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Feature lists separated by ';': "+a,b" adds to the base, "base" is the base itself."""
     out: list[tuple[str, ...]] = []
-    for part in spec.split(";"):
-        names = tuple(n for n in part.strip().lstrip("+").split(",") if n)
-        out.append((*out[0], *names) if part.strip().startswith("+") else names)
+    for part in (p.strip() for p in spec.split(";")):
+        names = tuple(n for n in part.lstrip("+").split(",") if n)
+        out.append(base if part == "base" else (*base, *names) if part.startswith("+") else names)
     return out
 
 
@@ -120,7 +121,8 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--nested", choices=("A", "B"))
     parser.add_argument("--url", default="http://127.0.0.1:8137/v1")
-    parser.add_argument("--variants", required=True, help="feature lists separated by ';' ('+a,b' adds to the first)")
+    parser.add_argument("--base", default="head,head_standout,meaning_lead,score_standout", help="the shipped features")
+    parser.add_argument("--variants", required=True, help="feature lists separated by ';' ('+a,b' adds to --base)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         build(args.eval_dir, Path(folder), args.nested)
@@ -129,7 +131,7 @@ def main() -> int:
         parser.error("the replay was lexical: set EMBEDDINGS_URL (semantic recall) as for the bench")
     add_features(results, args.url)
     folds = {f: [r for r in results if r.case.flags.get("fold") == f] for f in ("A", "B")}
-    for names in _variants(args.variants):
+    for names in _variants(args.variants, tuple(args.base.split(","))):
         if args.nested:
             figures = evaluate_judged(nested(folds[args.nested], names, None, L2))
             print(json.dumps({"nested": args.nested, "features": names, **_totals(figures)}), flush=True)

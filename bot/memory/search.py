@@ -67,13 +67,14 @@ def _tsquery(terms: Sequence[str]) -> str:
 class Found:
     """The candidate rows (`columns` plus score, matched terms, signals and votes), the
     incident_ids among them that came along as successors of superseded memories, and, when the
-    query was embedded, each row's similarity in meaning and closest sentence (by pk)."""
+    query was embedded, each row's similarity in meaning, closest sentence and its opening's
+    similarity (by pk)."""
 
     rows: list[asyncpg.Record]
     successors: frozenset[str] = frozenset()
     query_idf: dict[str, float] = field(default_factory=dict)
     """idf of every query term for judging relevance (Candidate.query_idf)."""
-    meaning: dict[int, tuple[float, str | None]] | None = None
+    meaning: dict[int, tuple[float, str | None, float | None]] | None = None
     rarest_idf: float = 0.0
     """idf of a term no memory holds, on the same scale (Candidate.rarest_idf)."""
 
@@ -238,8 +239,8 @@ def _meaning_of(found: Found, pk: int) -> dict[str, object]:
     query's model (a memory retained a moment ago is embedded in the background soon)."""
     if found.meaning is None or pk not in found.meaning:
         return {}
-    similarity, closest = found.meaning[pk]
-    return {"semantic": similarity, "closest_sentence": closest}
+    similarity, closest, opening = found.meaning[pk]
+    return {"semantic": similarity, "closest_sentence": closest, "opening_semantic": opening}
 
 
 async def _postings_candidates(

@@ -19,7 +19,9 @@ from bot.recall.meaning import QueryMeaning
 
 log = logging.getLogger(__name__)
 
-VECTOR_MIGRATION = "0009_memory_vectors.sql"
+VECTOR_MIGRATIONS = ("0009_memory_vectors.sql", "0019_memory_opening_vectors.sql")
+"""The migrations that create the vector tables and columns, each idempotent: run again, in order,
+when the extension appears after the migrations ran."""
 SEMANTIC_CANDIDATES = 10
 """Memories closest in meaning that compete besides the lexical ones (they may share no word).
 On jira-dev 10, 20 and 30 gave the same figures (±0.001): most of the gain is the similarity
@@ -37,6 +39,8 @@ class MemoryVectors:
     document: Sequence[float]
     sentences: Sequence[str]
     sentence_vectors: Sequence[Sequence[float]]
+    opening: Sequence[float] | None = None
+    """The memory's title, symptoms and error embedded apart (meaning.opening_text)."""
 
 
 def literal(vector: Sequence[float]) -> str:
@@ -52,10 +56,11 @@ async def extension_available(conn: asyncpg.Connection) -> bool:
 
 
 async def ensure_vector_tables(conn: asyncpg.Connection, migrations_dir: Path) -> bool:
-    """Run the (idempotent) vector migration again: the extension may have been installed after
+    """Run the (idempotent) vector migrations again: the extension may have been installed after
     the migrations ran. Whether the tables are there now."""
     if not await vectors_ready(conn) and await extension_available(conn):
-        await conn.execute((migrations_dir / VECTOR_MIGRATION).read_text(encoding="utf-8"))
+        for name in VECTOR_MIGRATIONS:
+            await conn.execute((migrations_dir / name).read_text(encoding="utf-8"))
     return await vectors_ready(conn)
 
 
@@ -64,13 +69,14 @@ async def pending_rows(
     include_private: bool, after_pk: int, limit: int,
 ) -> list[asyncpg.Record]:  # fmt: skip
     """Memories past `after_pk` without a vector of `model` (none yet, another model's, or — with
-    `dims` — one of another size: the same model name served with another dimension); memories
-    from private channels only with `include_private`."""
+    `dims` — one of another size: the same model name served with another dimension — or one saved
+    before openings were embedded); memories from private channels only with `include_private`."""
     return await conn.fetch(
         f"""SELECT {columns} FROM memories m
             WHERE m.pk > $1 AND ($5 OR NOT m.is_private) AND NOT EXISTS (
                 SELECT 1 FROM memory_vectors v
-                WHERE v.memory_pk = m.pk AND v.model = $2 AND ($4::int IS NULL OR v.dims = $4))
+                WHERE v.memory_pk = m.pk AND v.model = $2 AND ($4::int IS NULL OR v.dims = $4)
+                  AND v.opening IS NOT NULL)
             ORDER BY m.pk LIMIT $3""",
         after_pk, model, limit, dims, include_private,
     )  # fmt: skip
@@ -79,11 +85,13 @@ async def pending_rows(
 async def count_vectors(
     conn: asyncpg.Connection, model: str, dims: int | None, *, include_private: bool
 ) -> tuple[int, int, int]:
-    """(memories with a vector of `model` — and of `dims` when given —, with another one, with
-    none; private memories count as missing only with `include_private`)."""
+    """(memories with a vector of `model` — and of `dims` when given —, with another one (or one
+    without its opening's), with none; private memories count as missing only with `include_private`)."""
     row = await conn.fetchrow(
-        """SELECT count(*) FILTER (WHERE v.model = $1 AND ($2::int IS NULL OR v.dims = $2)) AS current,
-                  count(*) FILTER (WHERE v.model <> $1 OR v.dims <> $2) AS stale,
+        """SELECT count(*) FILTER (WHERE v.model = $1 AND ($2::int IS NULL OR v.dims = $2)
+                                    AND v.opening IS NOT NULL) AS current,
+                  count(*) FILTER (WHERE v.model <> $1 OR v.dims <> $2
+                                    OR (v.memory_pk IS NOT NULL AND v.opening IS NULL)) AS stale,
                   count(*) FILTER (WHERE v.memory_pk IS NULL AND ($3 OR NOT m.is_private)) AS missing
            FROM memories m LEFT JOIN memory_vectors v ON v.memory_pk = m.pk""",
         model, dims, include_private,
@@ -96,13 +104,14 @@ async def save_vectors(conn: asyncpg.Connection, model: str, items: Sequence[Mem
     async with conn.transaction():
         for item in items:
             saved = await conn.fetchval(
-                """INSERT INTO memory_vectors (memory_pk, team_id, occurred_at, model, dims, embedding)
-                   SELECT pk, team_id, occurred_at, $2, $4, $3::vector FROM memories WHERE pk = $1
+                """INSERT INTO memory_vectors (memory_pk, team_id, occurred_at, model, dims, embedding, opening)
+                   SELECT pk, team_id, occurred_at, $2, $4, $3::vector, $5::vector FROM memories WHERE pk = $1
                    ON CONFLICT (memory_pk) DO UPDATE
                        SET model = EXCLUDED.model, dims = EXCLUDED.dims, embedding = EXCLUDED.embedding,
-                           embedded_at = now()
+                           opening = EXCLUDED.opening, embedded_at = now()
                    RETURNING memory_pk""",
                 item.memory_pk, model, literal(item.document), len(item.document),
+                None if item.opening is None else literal(item.opening),
             )  # fmt: skip
             if saved is None:
                 continue
@@ -137,10 +146,12 @@ async def semantic_candidates(
 
 async def similarities(
     conn: asyncpg.Connection, pks: Sequence[int], meaning: QueryMeaning
-) -> dict[int, tuple[float, str | None]]:
-    """pk → (cosine similarity to the query, the memory's sentence closest to it)."""
+) -> dict[int, tuple[float, str | None, float | None]]:
+    """pk → (cosine similarity to the query, the memory's sentence closest to it, the cosine of its
+    opening — title, symptoms, error — with the query: None for a vector saved without one)."""
     rows = await conn.fetch(
         """SELECT v.memory_pk, 1 - (v.embedding <=> $2::vector) AS similarity,
+                  1 - (v.opening <=> $2::vector) AS opening,
                   (SELECT s.sentence FROM memory_sentence_vectors s
                    WHERE s.memory_pk = v.memory_pk AND vector_dims(s.embedding) = $4
                    ORDER BY s.embedding <=> $2::vector LIMIT 1) AS closest
@@ -148,4 +159,7 @@ async def similarities(
            WHERE v.memory_pk = ANY($1::bigint[]) AND v.model = $3 AND v.dims = $4""",
         list(pks), literal(meaning.vector), meaning.model, len(meaning.vector),
     )  # fmt: skip
-    return {r["memory_pk"]: (float(r["similarity"]), r["closest"]) for r in rows}
+    return {
+        r["memory_pk"]: (float(r["similarity"]), r["closest"], None if r["opening"] is None else float(r["opening"]))
+        for r in rows
+    }

@@ -25,6 +25,9 @@ class Candidate:
     has none (semantic recall off, the endpoint down, the memory not embedded yet)."""
     closest_sentence: str | None = None
     """The memory's sentence closest in meaning to the query."""
+    opening_semantic: float | None = None
+    """Cosine similarity of the query's vector and the memory's opening's (its title, symptoms and
+    error embedded apart, meaning.opening_text); None when the memory has no such vector yet."""
     query_idf: Mapping[str, float] = field(default_factory=dict)
     """idf of every query term (one mapping shared by a query's candidates), a term no memory
     holds counting as the rarest, the bank counted as at least JUDGED_BANK_SIZE memories: what

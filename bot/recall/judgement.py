@@ -30,6 +30,10 @@ separates a true match from a neighbour instead, each feature measured per query
   score_z is in the fused score, read against the whole candidate list, not the runner-up alone;
 - meaning_z_top: the same against the cosines of the TWINS_READ best-scoring candidates (the ones
   shown), not the long tail of lexical candidates;
+- meaning_head: the cosine of the query with the memory's opening (title, symptoms and error
+  embedded apart: Signals.opening_similarity; 0 off), `head` in meaning; meaning_head_lead: how far
+  it stands above the best other of the MAX_STRONG best-scoring candidates' (the ones a thread
+  shows): a first report says symptoms in two lines, a whole postmortem's vector is its body's;
 - head_rare: the query's idf found in the memory's opening, summed, counted in terms no memory
   holds and capped at HEAD_RARE_CAP (Signals.head_rarity; 0 for a lone shared word): how much
   the opening says of the query, not what share of it;
@@ -163,6 +167,8 @@ class Context:
     """Its opening's query weight no other of the TWINS_READ best candidates holds (views.exclusive)."""
     views: float = 0.0
     """The share of views in which it comes first (views.views_first)."""
+    opening_lead: float = 0.0
+    """Its opening's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
 
 
 def _agreement(s: Signals) -> float:
@@ -187,6 +193,8 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "meaning_lead": lambda c: _meaning_lead(c),
     "meaning_z": lambda c: c.meaning_z,
     "meaning_z_top": lambda c: c.meaning_z_top,
+    "meaning_head": lambda c: c.signals.opening_similarity or 0.0,
+    "meaning_head_lead": lambda c: c.opening_lead,
     "echo_standout": lambda c: c.score_z * c.signals.head_echo,
     "head_rare": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.signals.head_rarity),
     "phrase_share": lambda c: 0.0 if c.signals.lone_word else c.signals.phrase_share,
@@ -432,6 +440,15 @@ def _score_zs(scores: Sequence[float], openings: Sequence[frozenset[str]] | None
     return zs
 
 
+def _opening_leads(signals: Sequence[Signals], shown: Sequence[int]) -> list[float]:
+    """Each candidate's opening cosine minus the best other among `shown` (the best-scoring ones;
+    a lone candidate's lead is its cosine, as meaning_lead's is); 0 for all without openings."""
+    if all(s.opening_similarity is None for s in signals):
+        return [0.0] * len(signals)
+    values = [s.opening_similarity or 0.0 for s in signals]
+    return [v - max((values[j] for j in shown if j != i), default=0.0) for i, v in enumerate(values)]
+
+
 def features_of(
     signals: Sequence[Signals], scores: Sequence[float], openings: Sequence[frozenset[str]] | None = None
 ) -> list[dict[str, float]]:
@@ -451,16 +468,17 @@ def features_of(
     top_mean, top_spread = (fmean(top), pstdev(top)) if len(top) > 1 else (0.0, 0.0)
     twins = (lambda i, j: near_duplicates(openings[i], openings[j])) if openings is not None else lambda i, j: False
     standing = zip(exclusive(signals, leading, twins), views_first(signals), strict=True)
+    opening_leads = _opening_leads(signals, leading[:MAX_STRONG])
     out = []
-    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views) in zip(
+    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views), opening_lead in zip(
         signals, relevances, _others_best(relevances), scores, _others_best(scores), _score_zs(scores, openings),
-        heads, similar, standing, strict=True,
+        heads, similar, standing, opening_leads, strict=True,
     ):  # fmt: skip
         meaning_z = 0.0 if s.similarity is None else _z(s.similarity, cosine_mean, cosine_spread)
         meaning_z_top = 0.0 if s.similarity is None else _z(s.similarity, top_mean, top_spread)
         context = Context(
             s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best, meaning_z,
-            meaning_z_top, alone, views,
+            meaning_z_top, alone, views, opening_lead,
         )  # fmt: skip
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out

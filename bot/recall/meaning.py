@@ -47,6 +47,13 @@ def memory_text(draft: MemoryDraft) -> str:
     return text[:MAX_EMBEDDED_CHARS]
 
 
+def opening_text(draft: MemoryDraft) -> str:
+    """The memory's opening embedded apart: its title, what people saw first and the error. A
+    responder's first report says symptoms in two lines; the whole text's vector is its body's
+    (judgement.py's meaning_head reads the query's cosine with this one, as `head` reads words)."""
+    return _joined(draft.title, draft.symptoms, draft.error_message)[:MAX_EMBEDDED_CHARS]
+
+
 def query_text(query: RecallQuery) -> str:
     """The text embedded for a query, read the way a memory is."""
     return _joined(query.title, query.text, query.error_message)[:MAX_EMBEDDED_CHARS]

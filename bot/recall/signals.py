@@ -82,6 +82,9 @@ class Signals:
     """The query's terms the memory's title, symptoms and error hold, each with its idf in terms no
     memory holds (head_rarity is their sum): which of them a neighbour holds too is read against
     the other candidates (views.exclusive)."""
+    opening_similarity: float | None = None
+    """The cosine of the query's vector with the memory's opening's (title, symptoms and error
+    embedded apart): `head` in meaning. None with semantic recall off or no such vector yet."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -178,6 +181,7 @@ def measure(
                 phrase_share=sum(w for p, w in phrases.items() if p in text_phrases) / said if said > 0 else 0.0,
                 query_phrases=said / rarest if rarest else 0.0,
                 head_found=tuple(sorted((t, c.query_idf[t] / c.rarest_idf) for t in found)) if c.rarest_idf else (),
+                opening_similarity=c.opening_semantic,
             )
         )
     return out

@@ -25,14 +25,14 @@ from bot.memory.port import MemoryVectorStore
 from bot.memory.vectors import MemoryVectors
 from bot.models import RecallQuery
 from bot.observability import Metrics
-from bot.recall.meaning import QueryMeaning, memory_text, query_text, sentences
+from bot.recall.meaning import QueryMeaning, memory_text, opening_text, query_text, sentences
 
 log = logging.getLogger(__name__)
 
 DEFAULT_QUERY_TIMEOUT_S = 1.0
 COOLDOWN_S = 30.0
 EMBED_BATCH = 16
-"""Memories per endpoint call while embedding (with their sentences: ~150 texts)."""
+"""Memories per endpoint call while embedding (with their openings and sentences: ~160 texts)."""
 
 
 class SemanticRecall:
@@ -152,7 +152,8 @@ class SemanticRecall:
             for _, memory in pending:
                 said = sentences(memory) if self._quote_sentences else []
                 spans.append((len(texts), len(said)))
-                texts += [memory_text(memory), *said]
+                # the whole text (ranking), its opening (the judgement's meaning_head), its sentences (the card)
+                texts += [memory_text(memory), opening_text(memory), *said]
             began = time.perf_counter()
             vectors = await self.embedder.embed(texts)
             resized = len(vectors[0]) != self._dims  # the endpoint changed size mid-pass: start over
@@ -163,8 +164,9 @@ class SemanticRecall:
                 MemoryVectors(
                     pk,
                     vectors[start],
-                    texts[start + 1 : start + 1 + n],
-                    vectors[start + 1 : start + 1 + n],
+                    texts[start + 2 : start + 2 + n],
+                    vectors[start + 2 : start + 2 + n],
+                    opening=vectors[start + 1],
                 )
                 for (pk, memory), (start, n) in zip(pending, spans, strict=True)
             ]
