@@ -379,3 +379,22 @@ def test_views_first_counts_the_views_of_the_candidate_list_that_agree_on_a_memo
     judgement = load_judgement()
     for model in (judgement, judgement.short, judgement.semantic):
         assert model is not None and not {"opening_exclusive", "views_first"} & set(model.coefficients)
+
+
+def test_meaning_head_lead_reads_the_openings_cosine_against_the_best_other_of_the_shown_five() -> None:
+    from bot.recall.judgement import MAX_STRONG, features_of
+    from bot.recall.signals import Signals
+
+    plain = Signals(lexical=0.0, coverage=0.0, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
+                    same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.0, similarity=0.3)  # fmt: skip
+    # the first report's symptoms are the first memory's opening; a low-scoring tail says them too
+    openings = [0.8, 0.5, *[0.4] * (MAX_STRONG - 2), 0.9]
+    scores = [1.0, 0.9, *[0.8] * (MAX_STRONG - 2), 0.1]
+    found = features_of([replace(plain, opening_similarity=o) for o in openings], scores)
+    assert [f["meaning_head"] for f in found[:2]] == [0.8, 0.5]
+    # read against the shown five, not the tail: 0.8 - 0.5, and the others against 0.8
+    assert found[0]["meaning_head_lead"] == 0.3 and found[1]["meaning_head_lead"] == -0.3
+    assert found[-1]["meaning_head_lead"] == 0.1
+    # alone, its lead is its cosine (as meaning_lead's); semantic recall off or no opening yet: 0
+    assert features_of([replace(plain, opening_similarity=0.7)], [1.0])[0]["meaning_head_lead"] == 0.7
+    assert [f["meaning_head_lead"] for f in features_of([plain, plain], [1.0, 0.5])] == [0.0, 0.0]

@@ -286,6 +286,37 @@ async def test_embedding_is_resumable_after_the_endpoint_fails_midway(
     assert sent_again == []
 
 
+async def test_a_memory_whose_opening_says_the_query_reads_close_though_its_body_says_other_things(
+    store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi, vector_database_url: str
+) -> None:
+    """A first report says symptoms in two lines; a postmortem's whole vector is its body's. The
+    opening (title, symptoms, error) is embedded apart and read against the query (meaning_head);
+    a vector saved before openings were embedded (an upgrade) is redone by the next pass."""
+    body = " ".join(f"step{i} rotated credentials replayed ledger" for i in range(30))
+    await store.retain(POOL.model_copy(update={"incident_id": "INC-LONG", "title": "Billing API errors",
+                                               "resolution": body, "lesson": body}))  # fmt: skip
+    semantic = await semantic_on(store, embeddings_api)
+    assert await semantic.embed_pending() == 4
+    found = {m.memory.incident_id: m for m in await RecallService(store, semantic=semantic).recall(QUERY)}
+    long, short = found["INC-LONG"], found["INC-POOL"]
+    # the whole text drowns the symptoms in the body; the opening says what the query says
+    assert long.score_components["similarity"] < 0.5 < 0.8 < long.evidence["meaning_head"]
+    assert long.evidence["meaning_head"] == pytest.approx(short.evidence["meaning_head"], abs=0.1)
+    assert found["INC-DISK"].evidence["meaning_head"] < 0.2
+    conn = await asyncpg.connect(vector_database_url)
+    try:
+        await conn.execute("UPDATE memory_vectors SET opening = NULL")  # as saved before migration 0019
+    finally:
+        await conn.close()
+    assert await semantic.counts() == (0, 4, 0)
+    before = {m.memory.incident_id: m for m in await RecallService(store, semantic=semantic).recall(QUERY)}
+    assert before["INC-LONG"].evidence["meaning_head"] == 0.0  # no opening yet: nothing read, nothing made up
+    assert await semantic.embed_pending() == 4
+    assert await semantic.counts() == (4, 0, 0)
+    after = {m.memory.incident_id: m for m in await RecallService(store, semantic=semantic).recall(QUERY)}
+    assert after["INC-LONG"].evidence["meaning_head"] == long.evidence["meaning_head"]
+
+
 async def test_a_purged_memory_takes_its_vectors_along(
     store: PostgresMemoryStore, embeddings_api: FakeEmbeddingsApi
 ) -> None:
