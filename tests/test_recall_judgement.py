@@ -268,15 +268,22 @@ def test_a_memory_found_by_meaning_alone_is_strong_when_it_leads_in_meaning_clea
     # no word of the query in the memory's opening (head 0): only its closeness in meaning speaks
     plain = Signals(lexical=0.0, coverage=0.0, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
                     same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.0)  # fmt: skip
-    others = [replace(plain, similarity=0.15), replace(plain, similarity=0.1)]  # unrelated, as cosines go
-    [paraphrase, *_] = features_of([replace(plain, similarity=0.9), *others], [0.9, 0.15, 0.1])
-    [related, *_] = features_of([replace(plain, similarity=0.35), *others], [0.35, 0.15, 0.1])
+
+    def meaning(whole: float, opening: float) -> Signals:  # the whole text's cosine, the opening's
+        return replace(plain, similarity=whole, opening_similarity=opening)
+
+    others = [meaning(0.15, 0.15), meaning(0.1, 0.1)]  # unrelated, as cosines go
+    [paraphrase, *_] = features_of([meaning(0.9, 0.9), *others], [0.9, 0.15, 0.1])
+    [related, *_] = features_of([meaning(0.35, 0.35), *others], [0.35, 0.15, 0.1])
     assert paraphrase["head_standout"] == paraphrase["score_standout"] == 0.0 < paraphrase["meaning_lead"]
     judgement = load_judgement()
     semantic = judgement.for_query(True, math.inf)
     assert semantic.probability(paraphrase) >= semantic.strong_from  # issue 27: strong by meaning alone
     assert semantic.probability(related) < semantic.weak_from  # a loose likeness is not
     assert judgement.probability(paraphrase) < judgement.weak_from  # the lexical model cannot see it
+    # the opening says it (a first report's symptoms are a postmortem's opening), not the body alone
+    [body_only, *_] = features_of([meaning(0.9, 0.15), *others], [0.9, 0.15, 0.1])
+    assert semantic.probability(body_only) < semantic.strong_from
 
 
 def test_a_short_query_saying_the_memorys_words_together_is_likelier_than_one_saying_them_apart() -> None:
