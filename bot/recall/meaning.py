@@ -2,8 +2,9 @@
 the query's vector as recall's other steps see it.
 
 A memory is embedded as one text (what happened first, the stack trace last: embedding models
-read a few hundred words at most) and sentence by sentence, so that a card can name the
-sentence closest to the query. Which model made a vector travels with it: vectors of two
+read a few hundred words at most), its opening apart (title, symptoms, error: what a first report
+says, read by the judgement) and sentence by sentence, so that a card can name the sentence
+closest to the query. Which model made a vector travels with it: vectors of two
 models are never compared.
 """
 
