@@ -35,6 +35,8 @@ import bot.reader.cues as cues
 import bot.reader.cues_attempts as cues_attempts
 import bot.reader.cues_fix as cues_fix
 import bot.reader.cues_found as cues_found
+import bot.reader.cues_metadata as cues_metadata
+import bot.reader.cues_metadata_state as cues_metadata_state
 import bot.reader.over as phrases
 import bot.reader.sentences as reader_sentences
 from bot.drafting.rules import OfflineDrafter
@@ -253,7 +255,11 @@ def test_the_patterns_the_crafted_messages_broke_cannot_backtrack_over_the_rest(
     assert unbounded_then_more(phrases._SENTENCE_END) == []
 
 
-@pytest.mark.parametrize("module", [cues, cues_attempts, cues_found, cues_fix], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module",
+    [cues, cues_attempts, cues_found, cues_fix, cues_metadata, cues_metadata_state],
+    ids=lambda m: m.__name__,
+)
 def test_no_cue_of_the_reader_can_backtrack_over_a_members_text(module: ModuleType) -> None:
     # every message and postmortem sentence is read with them; a module whose patterns all pass also
     # checks the pattern added to it later (WHY_SPLIT's open split point took 0.6 s on "x" + 4,000

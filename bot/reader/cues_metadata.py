@@ -14,66 +14,66 @@ import re
 
 # a `Key: value` line about the incident ("Time to resolve: 31 minutes", "Impact: 1,200 users")
 METADATA_LINE = re.compile(
-    r"^\W*(?:total )?(?:time to (?:resolve|resolution|detect\w*|recover\w*|mitigat\w*|acknowledge\w*|repair)|"
-    r"tt[rdam]|mtt[rdam]|duration|downtime|outage (?:length|duration|window)|length|impact(?:ed)?(?: \w+)?|"
+    r"^\W{0,20}(?:total )?(?:time to (?:resolve|resolution|detect\w{0,30}|recover\w{0,30}|mitigat\w{0,30}|acknowledge\w{0,30}|repair)|"
+    r"tt[rdam]|mtt[rdam]|duration|downtime|outage (?:length|duration|window)|length|impact(?:ed)?(?: \w{1,30})?|"
     r"(?:users?|customers?|requests?) (?:affected|impacted)|affected (?:users?|customers?)|severity|sev|priority|"
     r"start(?:ed)?(?: at| time)?|end(?:ed)?(?: at| time)?|detected(?: at)?|resolved(?: at| in)?|resolution (?:time|date)|"
     r"time of (?:resolution|detection)|date|status|"
-    r"author\w*|owner|participants?|responders?|(?:rca|incident|response|post-?mortem) team|written by|prepared by|reviewers?|(?:total |user |funds? )?loss(?:es)?|funds? (?:at risk|lost)|"
+    r"author\w{0,30}|owner|participants?|responders?|(?:rca|incident|response|post-?mortem) team|written by|prepared by|reviewers?|(?:total |user |funds? )?loss(?:es)?|funds? (?:at risk|lost)|"
     r"amount (?:lost|stolen|at risk)|reported by|reporter|detected by|incident (?:id|number|date|start|end|lead)|"
-    r"(?:users?|customers?|systems?|services?|components?) affected|symptoms?)[*_]*\s*[:|=]",
+    r"(?:users?|customers?|systems?|services?|components?) affected|symptoms?)[*_]{0,40}\s{0,40}[:|=]",
     re.I,
 )
 # a statement that is a figure about the incident: how long it lasted, how many it hit, that nothing was lost
 _NUMBER = (
-    r"(?:[~≈]\s?)?(?:(?:(?<![\d.,])\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+    r"(?:[~≈]\s?)?(?:(?:(?<![\d.,])\d{1,12}(?:[.,]\d{1,12})?(?:\s{0,40}(?:-|–|to)\s{0,40}\d{1,12})?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
     r"twelve|twenty|thirty|forty|fifty|sixty|several|few|24)(?: and a half)?)"  # "for about 7 and a half hours"
 )
 _UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?|h|m)"
 METADATA_FIGURE = re.compile(
     r"\b(?:lasted|(?:(?:down|unusable|unavailable|offline|degraded|disrupted|inaccessible|unreachable|outages?|ongoing|"
-    r"on going|lasting|interrupted|impacted|affected|unable to \w+|could(?: not|n't) \w+)\b[^.]{0,30}?\b(?:for|of)|took) (?:(?:about|roughly|approximately|"
+    r"on going|lasting|interrupted|impacted|affected|unable to \w{1,30}|could(?: not|n't) \w{1,30})\b[^.]{0,30}?\b(?:for|of)|took) (?:(?:about|roughly|approximately|"
     r"around|nearly|over|almost|just|some|under|up to|at least|less than|more than) ){0,2}"
     + _NUMBER
-    + r"\s*"
+    + r"\s{0,40}"
     + _UNIT
-    + r"\b|(?<![\d.,])\d+h\d+m?\b|"
+    + r"\b|(?<![\d.,])\d{1,12}h\d{1,12}m?\b|"
     + _NUMBER
-    + r"\s*"
+    + r"\s{0,40}"
     + _UNIT
     + r" (?:of )?(?:downtime|outage|disruption|degradation|offline|delay|lag|latency)|"
     r"\b(?:delayed|lagg(?:ed|ing)|behind) (?:by )?(?:about |roughly |approximately |around |over |up to |several )?"
     + _NUMBER
-    + r"\s*"
+    + r"\s{0,40}"
     + _UNIT
     + r"\b|"
     r"(?:resolved|restored|mitigated|fixed|recovered) (?:with)?in (?:about |roughly |approximately |around )?"
     + _NUMBER
-    + r"\s*"
+    + r"\s{0,40}"
     + _UNIT
     + r"\b|"
     # "Service was restored after 45 minutes."; "… after 45 minutes by failing over" names the step
     r"\b(?:can |could |may |might |would |will )?(?:take|takes|took|taking) (?:up to |several |many |a few )?(?:hours|days|weeks)\b|"
     r"(?:resolved|restored|recovered|back up|back online) after (?:about |roughly |approximately |around )?"
     + _NUMBER
-    + r"\s*"
+    + r"\s{0,40}"
     + _UNIT
     + r"\b(?![^.;]{0,80}\b(?:by|via|using|through|thanks to|once|when)\b)|"
-    r"(?<![\d.,])\d[\d,.]*+\s*(?:\w{1,40}\s+)?(?:users?|customers?|requests?|participants?|sites?|accounts?|hosts?|servers?|projects?|"
-    r"packages?|releases?|tokens?)\s+(?:were |was |have been |had been )?(?:\w+ly )?(?:affected|impacted|phished|"
+    r"(?<![\d.,])\d[\d,.]{0,40}+\s{0,40}(?:\w{1,40}\s{1,40})?(?:users?|customers?|requests?|participants?|sites?|accounts?|hosts?|servers?|projects?|"
+    r"packages?|releases?|tokens?)\s{1,40}(?:were |was |have been |had been )?(?:\w{1,30}ly )?(?:affected|impacted|phished|"
     r"compromised|lost|dropped|failed)|"
-    r"no (?:loss of|impact (?:to|on)|data (?:was |were )?lost|\w+ (?:was |were |should have been |has been )?lost)|nothing was lost|"
-    r"peak(?:ed)? (?:of|at) [~≈]?\d|[~≈]?(?<![\d.,])\d[\d,.]*k?\s+(?:[\w-]+\s+){0,2}(?:were|was|had been|have been|are|got) "
-    r"(?:\w+ )?(?:affected|impacted|phished|compromised|lost|dropped|failed|stuck|unable|delayed|pending|queued|rejected)|"
-    r"[~≈]?(?<![\d.,])\d[\d,.]*k?\s+(?:\w+\s+){0,2}(?:were|was) caused by|(?:over |about |~)\d[\d.,]*k? times|"
-    r"(?:restarted|downloaded|retried|failed) (?:over |about |~)?\d[\d.,]*k? times|"
-    r"between \d{1,2}:\d{2}\s*(?:utc)? and \d{1,2}:\d{2}|(?:total )?(?:exposure|response) times?\b|"
-    r"(?:rate|success|availability|uptime)\s+(?:\w+\s+){0,3}\d+(?:\.\d+)?\s*%|"
-    r"(?<![\d.,])\d+(?:[.,]\d+)?\s*(?:[kmgt]bits?/s|[kmgt]b/s|[kmgt]bps|rps|req(?:uest)?s?/s(?:ec)?|qps|pps)\b|"
+    r"no (?:loss of|impact (?:to|on)|data (?:was |were )?lost|\w{1,30} (?:was |were |should have been |has been )?lost)|nothing was lost|"
+    r"peak(?:ed)? (?:of|at) [~≈]?\d|[~≈]?(?<![\d.,])\d[\d,.]{0,40}k?\s{1,40}(?:[\w-]{1,40}\s{1,40}){0,2}(?:were|was|had been|have been|are|got) "
+    r"(?:\w{1,30} )?(?:affected|impacted|phished|compromised|lost|dropped|failed|stuck|unable|delayed|pending|queued|rejected)|"
+    r"[~≈]?(?<![\d.,])\d[\d,.]{0,40}k?\s{1,40}(?:\w{1,30}\s{1,40}){0,2}(?:were|was) caused by|(?:over |about |~)\d[\d.,]{0,40}k? times|"
+    r"(?:restarted|downloaded|retried|failed) (?:over |about |~)?\d[\d.,]{0,40}k? times|"
+    r"between \d{1,2}:\d{2}\s{0,40}(?:utc)? and \d{1,2}:\d{2}|(?:total )?(?:exposure|response) times?\b|"
+    r"(?:rate|success|availability|uptime)\s{1,40}(?:\w{1,30}\s{1,40}){0,3}\d{1,12}(?:\.\d{1,12})?\s{0,40}%|"
+    r"(?<![\d.,])\d{1,12}(?:[.,]\d{1,12})?\s{0,40}(?:[kmgt]bits?/s|[kmgt]b/s|[kmgt]bps|rps|req(?:uest)?s?/s(?:ec)?|qps|pps)\b|"
     r"\bload (?:average )?(?:gets?|got|went|goes|is|was|of|at|back to|reached)(?: back)?(?: to)? [~≈]?\d|"
-    r"(?:\$|usd ?|€|£)\s?\d[\d,.]*\s*(?:k|m|mm|million|b|bn|billion)?\b[^.]{0,60}\b(?:lost|stolen|drained|at risk|losses?|"
+    r"(?:\$|usd ?|€|£)\s?\d[\d,.]{0,40}\s{0,40}(?:k|m|mm|million|b|bn|billion)?\b[^.]{0,60}\b(?:lost|stolen|drained|at risk|losses?|"
     r"exploited|affected)|\b(?:lost|stole|stolen|drained|losses? of|loss of) (?:about |roughly |approximately |around |over )?"
-    r"(?:\$|usd ?|€|£)\s?\d|(?<![\d.,])\d[\d,.]*\s*(?:k|m|million)?\s*(?:usd|eth|dai|usdc|usdt|btc|tokens?)\b[^.]{0,40}\b(?:lost|stolen|drained)|"
+    r"(?:\$|usd ?|€|£)\s?\d|(?<![\d.,])\d[\d,.]{0,40}\s{0,40}(?:k|m|million)?\s{0,40}(?:usd|eth|dai|usdc|usdt|btc|tokens?)\b[^.]{0,40}\b(?:lost|stolen|drained)|"
     r"(?:there was|with) no (?:user[- ]facing |customer[- ]facing |production )?(?:impact|downtime|loss))",
     re.I,
 )
@@ -81,45 +81,49 @@ METADATA_FIGURE = re.compile(
 # "99.5 %", "$1.2M", "OK"): never a fix or a cause, whatever the field is called. Each part is a
 # fixed-length alternation or a single bounded repeat (linear work).
 _ABOUT = r"(?:~|≈|<|>|about |approx\.? |approximately |around |roughly |nearly |almost |over |under |(?:less|more) than |just |some )?"
-_DURATION = r"\d+(?:[.,]\d+)?\s*(?:min(?:ute)?s?|m|h(?:ou)?rs?|h|hours?|days?|d|weeks?|w|months?|seconds?|secs?|s)\b\.?"
+_DURATION = r"\d{1,12}(?:[.,]\d{1,12})?\s{0,40}(?:min(?:ute)?s?|m|h(?:ou)?rs?|h|hours?|days?|d|weeks?|w|months?|seconds?|secs?|s)\b\.?"
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
-_CLOCK = r"\d{1,2}[:.h]\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?(?:\s*\(?(?:utc|gmt|z|[a-z]{2,4}t|[+-]\d{2}:?\d{2})\)?)?"
+_CLOCK = (
+    r"\d{1,2}[:.h]\d{2}(?::\d{2})?(?:\s{0,40}[ap]\.?m\.?)?(?:\s{0,40}\(?(?:utc|gmt|z|[a-z]{2,4}t|[+-]\d{2}:?\d{2})\)?)?"
+)
 _DAY = (
-    r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? )?(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}\.\d{1,2}\.\d{4}|"
+    r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,40},? )?(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}\.\d{1,2}\.\d{4}|"
     r"\d{1,2}(?:st|nd|rd|th)? " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?)"
 )
-_WHEN = r"(?:" + _DAY + r"(?:(?:,|\s+at|\s|T)\s*" + _CLOCK + r")?|" + _CLOCK + r")"
+_WHEN = r"(?:" + _DAY + r"(?:(?:,|\s{1,40}at|\s|T)\s{0,40}" + _CLOCK + r")?|" + _CLOCK + r")"
 _ONE_VALUE = (
-    r"(?:" + _ABOUT + r"(?:" + _DURATION + r"(?:\s*(?:and\s+|,\s*)?" + _DURATION + r"){0,3}|"
-    r"\d+(?:[.,]\d+)?\s*%|(?:\$|usd ?|€|£)\s?\d[\d,.]*\s*(?:k|m|mm|million|b|bn|billion)?|\d[\d,.]*\s*(?:k|m|million)?)|"
+    r"(?:" + _ABOUT + r"(?:" + _DURATION + r"(?:\s{0,40}(?:and\s{1,40}|,\s{0,40})?" + _DURATION + r"){0,3}|"
+    r"\d{1,12}(?:[.,]\d{1,12})?\s{0,40}%|(?:\$|usd ?|€|£)\s?\d[\d,.]{0,40}\s{0,40}(?:k|m|mm|million|b|bn|billion)?|\d[\d,.]{0,40}\s{0,40}(?:k|m|million)?)|"
     + _WHEN
-    + r"|n/?a|none|nil|null|unknown|tb[cda]|\?+|-+|–|—|yes|no|ok|critical|warning|down|up|failed|firing|resolved|fixed|solved|"
+    + r"|n/?a|none|nil|null|unknown|tb[cda]|\?{1,10}|-{1,10}|–|—|yes|no|ok|critical|warning|down|up|failed|firing|resolved|fixed|solved|"
     # "**Root Causes:** Yet To Be Determined", "Trigger: under investigation": a blank said in words
     r"(?:yet |still )?to be (?:determined|confirmed|decided|announced)|undetermined|(?:still )?under investigation|"
     r"ongoing|open|closed|investigating|identified|monitoring|mitigated|operational|degraded)"
 )
-BARE_VALUE = re.compile(r"^\W*" + _ONE_VALUE + r"(?:\s*(?:-|–|—|to|until|→)\s*" + _ONE_VALUE + r")?\W*$", re.I)
+BARE_VALUE = re.compile(
+    r"^\W{0,20}" + _ONE_VALUE + r"(?:\s{0,40}(?:-|–|—|to|until|→)\s{0,40}" + _ONE_VALUE + r")?\W*$", re.I
+)
 # "Time to resolve: 31 minutes", "**Detected:** ?", "| Duration | 1h 20m |", "- Impact: N/A": a field's label
 # (a few words) and a value that is only a figure, a date or a blank
 FIELD_WITH_BARE_VALUE = re.compile(
-    r"^[\W_]*[a-z][\w '’/()&.-]{0,40}?[*_]*\s*(?::|\||=)[\s*_]*"
+    r"^[\W_]{0,40}[a-z][\w '’/()&.-]{0,40}?[*_]{0,40}\s{0,40}(?::|\||=)[\s*_]{0,40}"
     + _ONE_VALUE
-    + r"(?:\s*(?:-|–|—|to|until|→)\s*"
+    + r"(?:\s{0,40}(?:-|–|—|to|until|→)\s{0,40}"
     + _ONE_VALUE
-    + r")?[\W_]*$",
+    + r")?[\W_]{0,40}$",
     re.I,
 )
 # a monitor's or an alert's own words, quoted ("Monitor is DOWN: hachyderm streaming", "CRITICALs: /rpool
 # is 99.51", "[FIRING:1] HighErrorRate"): what was seen, not what caused or fixed it. Upper case as the
 # tools write it.
 ALERT_LINE = re.compile(
-    r"^[\W_]*(?:\[?(?:FIRING|RESOLVED|ALERT|ALARM|CRITICAL|WARNING|PROBLEM|RECOVERY)[Ss]?\b[^\w\n]{0,3}(?::|\]|\s-)|"
+    r"^[\W_]{0,40}(?:\[?(?:FIRING|RESOLVED|ALERT|ALARM|CRITICAL|WARNING|PROBLEM|RECOVERY)[Ss]?\b[^\w\n]{0,3}(?::|\]|\s-)|"
     r"(?i:monitor|check|service|host|alert) (?i:is|went) (?:DOWN|UP|CRITICAL|OK)\b|"
     # a severity label opening the line ("SEV-1 – full chain halt (testnet)", "Sev 2: degraded API")
-    r"(?i:sev(?:erity)?)[- ]?[0-5]\b\s*[–—:|-])"
+    r"(?i:sev(?:erity)?)[- ]?[0-5]\b\s{0,40}[–—:|-])"
 )
 # who or what it hit, said without a number or with a count ("a lot of requests are being rejected", "only
 # users of carbonplan were disrupted", "a number of hosts have already been compromised", "this caused 21
@@ -136,17 +140,19 @@ _HIT = (
 )
 METADATA_IMPACT = re.compile(
     r"\b(?:(?:a (?:lot|number|large number|handful|majority|few) of|many|most|some|all|several|only|"
-    r"(?:thousands|hundreds|dozens|millions) of|[~≈]?(?<![\d.,])\d[\d,.]*k?)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:thousands|hundreds|dozens|millions) of|[~≈]?(?<![\d.,])\d[\d,.]{0,40}k?)\s{1,40}(?:[\w-]{1,40}\s{1,40}){0,3}?"
     + THINGS
-    + r"\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:were|was|are|is|have|has|had|got|get|to be|being)\s+(?:\w+\s+)?(?:been\s+)?(?:\w+ly\s+)?" + _HIT + r"|"
-    r"(?:dropped|lost|rejected|failed|affected|impacted) (?:about |~)?\d[\d,.]*k? (?:of (?:our|the|all|about|~|\s)*\d[\d,.]*k?)|"
-    r"(?<!caused )(?<!caused a )(?<!caused an )(?:total|full|complete|partial|site-?wide|global|widespread)\s+"
-    r"(?:[\w-]+\s+)?(?:outage|downtime|disruption)|"
-    r"no (?:[\w-]+ ){0,2}(?:was |were |has been |have been )?(?:apparently |seemingly )?(?:affected|impacted|disclosed|"
+    + r"\s{1,40}(?:[\w-]{1,40}\s{1,40}){0,2}?"
+    r"(?:were|was|are|is|have|has|had|got|get|to be|being)\s{1,40}(?:\w{1,30}\s{1,40})?(?:been\s{1,40})?(?:\w{1,30}ly\s{1,40})?"
+    + _HIT
+    + r"|"
+    r"(?:dropped|lost|rejected|failed|affected|impacted) (?:about |~)?\d[\d,.]{0,40}k? (?:of (?:our|the|all|about|~|\s){0,6}\d[\d,.]{0,40}k?)|"
+    r"(?<!caused )(?<!caused a )(?<!caused an )(?:total|full|complete|partial|site-?wide|global|widespread)\s{1,40}"
+    r"(?:[\w-]{1,40}\s{1,40})?(?:outage|downtime|disruption)|"
+    r"no (?:[\w-]{1,40} ){0,2}(?:was |were |has been |have been )?(?:apparently |seemingly )?(?:affected|impacted|disclosed|"
     r"exposed|leaked|lost|accessed|compromised)|"
     r"(?:remain(?:s|ed)?|stay(?:s|ed)?) (?:fully )?(?:available|unaffected|operational|online|up|functional|accessible|usable)|"
-    r"(?:were|was|are|is|remained) (?:\w+ly )?(?:not |un)affected|"
+    r"(?:were|was|are|is|remained) (?:\w{1,30}ly )?(?:not |un)affected|"
     # "All customer workloads continue to operate as normal", "should be unaffected", "Customers may experience
     # increased latency": who it did not hit, or a status page's stock word on who it may
     r"continu(?:e|es|ed) (?:to (?:operate|run|work|function) (?:as normal|normally|as usual|as expected)|unaffected)|"
@@ -158,11 +164,15 @@ METADATA_IMPACT = re.compile(
 # "12% of customers saw errors", "Validators representing 35% of voting power were offline"); a share moved or
 # shifted is a step ("100% of traffic was shifted to the new cluster")
 METADATA_SHARE = re.compile(
-    r"\b(?:[~≈]?(?<![\d.,])\d+(?:[.,]\d+)?\s?%|half|a third|a quarter|two[- ]thirds|three[- ]quarters)\s+of\s+"
-    r"(?:[\w-]+\s+){0,3}?(?:" + THINGS + r"|voting power|stake|traffic|capacity|(?:the |our )?network)\s+"
-    r"(?:[\w-]+\s+){0,2}?(?:(?:were|was|are|is|got|had|have)\s+(?:\w+\s+)?)?(?:" + _HIT + r"|down|offline|unavailable|"
+    r"\b(?:[~≈]?(?<![\d.,])\d{1,12}(?:[.,]\d{1,12})?\s?%|half|a third|a quarter|two[- ]thirds|three[- ]quarters)\s{1,40}of\s{1,40}"
+    r"(?:[\w-]{1,40}\s{1,40}){0,3}?(?:"
+    + THINGS
+    + r"|voting power|stake|traffic|capacity|(?:the |our )?network)\s{1,40}"
+    r"(?:[\w-]{1,40}\s{1,40}){0,2}?(?:(?:were|was|are|is|got|had|have)\s{1,40}(?:\w{1,30}\s{1,40})?)?(?:"
+    + _HIT
+    + r"|down|offline|unavailable|"
     r"unreachable|timed out|timing out|erroring|errored|(?:saw|got|hit|received|returned|experienced|encountered) "
-    r"(?:\w+ )?(?:errors?|failures?|timeouts?|5\d\d|delays?|outages?))\b",
+    r"(?:\w{1,30} )?(?:errors?|failures?|timeouts?|5\d\d|delays?|outages?))\b",
     re.I,
 )
 # how long, said around the figure: "for approximately 1hr, 9mins", "over the course of 19 minutes", "actual downtime was probably from 16
@@ -172,23 +182,23 @@ _APPROX = r"(?:approximately|approx\.?|about|around|roughly|nearly|almost|over|~
 METADATA_SPAN = re.compile(
     # the incident as the subject of what it did to the service ("Some of these outages caused TorBox to become
     # entirely unavailable to users for extended periods of time"): who it hit and how long, not why
-    r"\b(?:outages?|incidents?|disruptions?|downtime|interruptions?) (?:\w+ ){0,2}?caused (?:\w+ ){1,4}?to (?:become|be|go) "
-    r"(?:\w+ )?(?:unavailable|inaccessible|unreachable|down|offline|unusable|degraded)\b|"
-    r"\bfor (?:a (?:period|total) of |the next )?" + _APPROX + r"\s*" + _NUMBER + r"\s*" + _UNIT + r"\b|"
+    r"\b(?:outages?|incidents?|disruptions?|downtime|interruptions?) (?:\w{1,30} ){0,2}?caused (?:\w{1,30} ){1,4}?to (?:become|be|go) "
+    r"(?:\w{1,30} )?(?:unavailable|inaccessible|unreachable|down|offline|unusable|degraded)\b|"
+    r"\bfor (?:a (?:period|total) of |the next )?" + _APPROX + r"\s{0,40}" + _NUMBER + r"\s{0,40}" + _UNIT + r"\b|"
     # "for the next ~1.5 years", "would usually last anywhere from 45 to 90+ minutes", "estimating 18 days until
     # finalization"; a bare "for 30 days" stays out ("had been failing silently for 30 days after …" is a cause)
-    r"\bfor the (?:next|last|past) [~≈]?" + _NUMBER + r"\s*(?:" + _UNIT + r"|months?|years?)\b|"
-    r"\blast(?:s|ed|ing)? (?:anywhere )?(?:from|between) \d+ (?:to|and) \d+\+?\s*" + _UNIT + r"\b|"
-    r"\bestimat\w* [~≈]?\d[\d.,]*\s*(?:" + _UNIT + r"|months?|years?) (?:until|to|before|for)\b|"
-    r"\b(?:over|during|in) the course of (?:" + _APPROX + r"\s*)?" + _NUMBER + r"\s*" + _UNIT + r"\b|"
-    r"\b(?:downtime|outage|disruption|interruption)\s*(?:was|of|lasted|totall?ed|:)\s*(?:\w+\s+){0,2}?"
+    r"\bfor the (?:next|last|past) [~≈]?" + _NUMBER + r"\s{0,40}(?:" + _UNIT + r"|months?|years?)\b|"
+    r"\blast(?:s|ed|ing)? (?:anywhere )?(?:from|between) \d{1,12} (?:to|and) \d{1,12}\+?\s{0,40}" + _UNIT + r"\b|"
+    r"\bestimat\w{0,30} [~≈]?\d[\d.,]{0,40}\s{0,40}(?:" + _UNIT + r"|months?|years?) (?:until|to|before|for)\b|"
+    r"\b(?:over|during|in) the course of (?:" + _APPROX + r"\s{0,40})?" + _NUMBER + r"\s{0,40}" + _UNIT + r"\b|"
+    r"\b(?:downtime|outage|disruption|interruption)\s{0,40}(?:was|of|lasted|totall?ed|:)\s{0,40}(?:\w{1,30}\s{1,40}){0,2}?"
     + _NUMBER
-    + r"\s*"
+    + r"\s{0,40}"
     + _UNIT
     + r"\b|"
-    r"\bfrom (?:about |around )?\d{1,2}:\d{2}\s*(?:utc|gmt)? (?:until|till|to) \d{1,2}:\d{2}|"
-    r"\bafter (?:about |over |nearly |~)?" + _NUMBER + r"\s*" + _UNIT + r" of\b|"
-    r"\b\d+(?:\.\d+)?\s*%\s+of\s+(?:[\w-]+\s+){0,3}(?:were|was|are|is)\s+(?:\w+\s+)?(?:failing|failed|affected|impacted|"
+    r"\bfrom (?:about |around )?\d{1,2}:\d{2}\s{0,40}(?:utc|gmt)? (?:until|till|to) \d{1,2}:\d{2}|"
+    r"\bafter (?:about |over |nearly |~)?" + _NUMBER + r"\s{0,40}" + _UNIT + r" of\b|"
+    r"\b\d{1,12}(?:\.\d{1,12})?\s{0,40}%\s{1,40}of\s{1,40}(?:[\w-]{1,40}\s{1,40}){0,3}(?:were|was|are|is)\s{1,40}(?:\w{1,30}\s{1,40})?(?:failing|failed|affected|impacted|"
     r"cached|lost|dropped|rejected|delayed|erroring|served)\b",
     re.I,
 )
@@ -196,13 +206,13 @@ METADATA_SPAN = re.compile(
 # window is a clause of its own ("A change caused kernels to die on start from about Mar 22 19:30 to Mar 23 09:45"),
 # and so is the reason told after it ("… between 08:00 UTC and 14:30 UTC due to an upstream outage")
 METADATA_CLAUSE_BREAK = re.compile(
-    r"(?<=[,;:])\s+|\s+(?:--|-|—|–)\s+|\s+(?=(?:from|between) (?:about |around |approximately )?(?:\d{1,4}[:/-]\d|"
-    r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d))|\s+(?=(?:due to|because|caused by)\b)"
+    r"(?<=[,;:])\s{1,40}|\s{1,40}(?:--|-|—|–)\s{1,40}|\s{1,40}(?=(?:from|between) (?:about |around |approximately )?(?:\d{1,4}[:/-]\d|"
+    r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,40}\.? \d))|\s{1,40}(?=(?:due to|because|caused by)\b)"
 )
 # an author's note left in the text for someone to finish ("[Yuvi to fill in the right technical
 # information]", "[TODO: add the graph]", "(TBD)"): a blank, never a finding
 EDITOR_NOTE = re.compile(
-    r"^[\[(]\s*(?:[\w@.'-]+\s+){0,2}?(?:to fill(?: in| out)?|fill in|to be (?:added|filled|confirmed|written)|todo|tbd|to confirm)"
+    r"^[\[(]\s{0,40}(?:[\w@.'-]{1,40}\s{1,40}){0,2}?(?:to fill(?: in| out)?|fill in|to be (?:added|filled|confirmed|written)|todo|tbd|to confirm)"
     r"\b[^\[\]()]{0,200}[\])]\W{0,3}$",
     re.I,
 )
@@ -210,20 +220,20 @@ EDITOR_NOTE = re.compile(
 # unknown", "we could not determine why"): a line about the investigation, never the cause itself
 CAUSE_UNKNOWN = re.compile(
     r"\b(?:(?:(?:unable|not able|failed) to|could(?: not|n't)|can(?:not|'t)|did(?: not|n't)|never|yet to|not yet) "
-    r"(?:\w+ )?(?:establish|determine|identify|find|pin ?point|work out|figure out|isolate|confirm|understand)\w* "
+    r"(?:\w{1,30} )?(?:establish|determine|identify|find|pin ?point|work out|figure out|isolate|confirm|understand)\w{0,30} "
     r"(?:the |a |an |any |what (?:the )?)?(?:exact |precise |underlying |specific |real |actual )?(?:root )?(?:cause|reason)|"
     r"(?:root )?cause (?:is|was|remains|remained) (?:still )?(?:unknown|unclear|undetermined|a mystery|"
-    r"not (?:yet )?(?:known|clear|determined|identified))|not sure (?:what|why)|no information (?:\w+ ){0,2}?(?:on|about|as to) (?:the )?(?:root )?cause|"
+    r"not (?:yet )?(?:known|clear|determined|identified))|not sure (?:what|why)|no information (?:\w{1,30} ){0,2}?(?:on|about|as to) (?:the )?(?:root )?cause|"
     r"no (?:root )?cause (?:was|has been|could be) (?:found|identified|determined)|"
     # that the cause is still being looked for ("Other potential root causes still under investigation", "Still
     # investigating other root causes", "The exact root cause of this failure was still under forensic investigation")
     r"(?:root )?causes?\b[^.;]{0,80}?\b(?:(?:is|are|was|were|remains?|remained) )?(?:still |currently )?(?:under|pending) "
-    r"(?:\w+ )?investigation|(?:still|currently) investigating (?:\w+ ){0,3}?(?:root )?causes?)\b",
+    r"(?:\w{1,30} )?investigation|(?:still|currently) investigating (?:\w{1,30} ){0,3}?(?:root )?causes?)\b",
     re.I,
 )
 # a status page's own words: what it always says, never what caused or fixed this incident
 STATUS_BOILERPLATE = re.compile(
-    r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the|this) (?:\w+ )?(?:inconveniences?|"
+    r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the|this) (?:\w{1,30} )?(?:inconveniences?|"
     r"interruptions?|disruptions?|troubles?|downtime|outages?|delays?|issues?)|"
     r"we are (?:currently |still |actively )?(?:investigating|looking into|aware of|continuing to (?:investigate|monitor|work))|"
     r"we (?:will|'ll) (?:provide|post|share) (?:an? |further |more )?updates?|(?:subscribe|sign up) (?:to|for) updates|"
@@ -243,12 +253,12 @@ STATUS_BOILERPLATE = re.compile(
     r"(?:marking|marked|mark) (?:this|the) incident as (?:resolved|closed|fixed)|"
     r"we (?:will|'ll) continue to monitor(?! and)|we are (?:continuing to |still )?monitoring (?:the|for|closely)(?! and)|"
     r"post-?mortem (?:is|will be|has been) (?:now )?(?:available|published|posted)|"
-    r"(?:post-?mortem|rca|incident report)\s*[:-]\s*(?:<|\[|https?://)|"
+    r"(?:post-?mortem|rca|incident report)\s{0,40}[:-]\s{0,40}(?:<|\[|https?://)|"
     # telling the users where ("announced incident occurrence on discord", "announced the recovery of the
     # mainnet on discord and twitter"): a line about the incident, not a step in it
     r"announc(?:ed|es|ing|ement)\b[^.;]{0,80}?\b(?:on|via|in|to|through) (?:our |the |its )?(?:discord|twitter|x|telegram|"
     r"slack|forums?|blog|mailing lists?|status page|social media|community)|"
-    r"^\W*(?:the )?(?:root )?(?:issue|problem|cause) (?:has been|is|was) identified,? and (?:an? )?(?:fix|patch)(?:es)? "
+    r"^\W{0,20}(?:the )?(?:root )?(?:issue|problem|cause) (?:has been|is|was) identified,? and (?:an? )?(?:fix|patch)(?:es)? "
     r"(?:is|are|was|were) being (?:implemented|deployed|worked on|rolled out|prepared|developed)(?=\W*$)|"
     r"post-?mortem (?:to follow|will follow|(?:is )?coming(?: soon)?)|we(?: are|'re|’re) (?:now )?seeing (?:signs of |a |full "
     r"|partial )?(?:recovery|improvements?)|(?:consider|marking|mark|marked) (?:this |the )?(?:incident |issue )?(?:as )?"
@@ -257,7 +267,7 @@ STATUS_BOILERPLATE = re.compile(
     # work under way that names no step ("The data center provider continue to work towards resolving the problem",
     # "we are working to get the remaining ones back online")
     r"(?:are|is|continues?|remains?) (?:still |actively |currently )?(?:working|continuing to work|to work) (?:to|towards|on) "
-    r"(?:\w+ )?(?:resolv|restor|fix|get|bring|mitigat|recover)\w*|"
+    r"(?:\w{1,30} )?(?:resolv|restor|fix|get|bring|mitigat|recover)\w{0,30}|"
     # the word that it is over ("All clear given for datahub", "an all-clear signalled at 11:35"), naming no action
     r"all[- ]clear (?:was |has been |is )?(?:given|signall?ed|sounded|declared|issued|called)|"
     r"(?:gave|give|giving|signall?ed|sounded|declared|issued|called) (?:the |an )?all[- ]clear|"
@@ -267,7 +277,7 @@ STATUS_BOILERPLATE = re.compile(
     r"(?:admins?|administrators?|engineers?|team|staff|provider|hosting|support|vendor)\b[^.;]{0,30}?\b(?:is|are) (?:currently |"
     r"actively |still |now )?(?:investigating|looking into)\b|working (?:to|on) (?:identify|determine|find|finding|identifying) "
     r"(?:the |a )?(?:root )?cause|(?:is|are) working on (?:a|the) (?:fix|solution|resolution)\b|"
-    r"^\W*(?:we |the team )?(?:have |has )?(?:identified (?:the|this) (?:issue|problem|cause) and )?(?:have |has )?"
+    r"^\W{0,20}(?:we |the team )?(?:have |has )?(?:identified (?:the|this) (?:issue|problem|cause) and )?(?:have |has )?"
     r"(?:implemented|deployed|applied|released|rolled out|put in place) a (?:fix|patch|solution)(?: for (?:it|this|the "
     r"(?:issue|problem)))?(?=\s*[.!]?\s*$)|"
     # watching, thanks, regrets, where news comes next ("We will keep monitoring the data center", "We will now monitor
@@ -276,16 +286,16 @@ STATUS_BOILERPLATE = re.compile(
     # "We have decided to close this issue", "Steps are being taken to prevent recurrence")
     r"we (?:will|'ll|’ll) (?:now |closely )?(?:keep|continue) monitoring|we (?:will|'ll|’ll) now monitor|"
     r"thank(?:s| you)\b[^.;]{0,40}?\b(?:community|members|operators|users|customers|everyone|everybody)\b|"
-    r"we understand the (?:inconvenience|frustration|disruption)|apologies (?:\w+ ){0,5}?for (?:any|the) "
+    r"we understand the (?:inconvenience|frustration|disruption)|apologies (?:\w{1,30} ){0,5}?for (?:any|the) "
     r"(?:inconveniences?|troubles?|disruptions?|instability)|update this (?:page|post|status page|incident)\b|"
     r"(?:decided to |will )close (?:this|the) (?:issue|incident)|steps are being taken to prevent|"
     # work under way on the incident itself, no step named ("We are working on solving this issue", "We are currently
     # trying to recover the service", "we are working on it"), and watching it ("Monitoring the situation.")
     # (the whole sentence: "An openstack problem was detected with neutron dhcp, we are trying to solve it" tells the cause)
-    r"^\W*(?:we|our (?:team|admins|engineers)|the team) (?:are|is) (?:currently |still |actively |now )?(?:working on|trying to|"
-    r"attempting to) (?:(?:solv|resolv|fix|recover|restor|investigat)\w* )?(?:it|this|(?:the|this) (?:issue|problem|service|"
+    r"^\W{0,20}(?:we|our (?:team|admins|engineers)|the team) (?:are|is) (?:currently |still |actively |now )?(?:working on|trying to|"
+    r"attempting to) (?:(?:solv|resolv|fix|recover|restor|investigat)\w{0,30} )?(?:it|this|(?:the|this) (?:issue|problem|service|"
     r"incident|outage|situation))(?=\W*$)|"
-    r"^\W*(?:we are |we're |we will be )?(?:closely |still |now )?monitoring (?:the (?:situation|service|system|issue)|it)(?=\W*$))\b",
+    r"^\W{0,20}(?:we are |we're |we will be )?(?:closely |still |now )?monitoring (?:the (?:situation|service|system|issue)|it)(?=\W*$))\b",
     re.I,
 )
 # A status page's word on the state, naming no action ("All services back to normal.", "We are happy to
@@ -294,7 +304,7 @@ STATUS_BOILERPLATE = re.compile(
 # timeline's time, an "Update: 21:18" label or "@sam confirms that" may open it; "… resolved by
 # restarting the proxy", "… stable after we moved the disk" name the fix and are not it.
 _STATE_SUBJECT = (
-    r"(?:(?:all|the|our)\s+)?(?:services?|systems?|sites?|everything|things|traffic|queues?|platform|network|website|"
+    r"(?:(?:all|the|our)\s{1,40})?(?:services?|systems?|sites?|everything|things|traffic|queues?|platform|network|website|"
     r"(?:the|this) (?:issue|incident|problem|outage)|it|this)"
 )
 _STATE = (
@@ -303,22 +313,22 @@ _STATE = (
     r"returned to normal|healthy|available again|normal again|over)"
 )
 STATE_ONLY = re.compile(
-    r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40}(?:[a-z]{3,9}\.?\s+\d{1,4}(?:,?\s+\d{4})?[^A-Za-z]{0,20})?)?"
-    r"(?:\{\{[<%][^{}]{0,80}[>%]\}\}\s*)?(?:[\d/:.T -]{4,25}(?:utc|gmt|z)?\s*(?:—|–|-|:)\s*)?"
-    r"(?:(?:[@\w`.’'-]+\s+){0,3}(?:notes?|confirms?|confirmed|reports?|reported|says|said|posts?|announces?)\s+(?:that\s+)?)?"
+    r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40}(?:[a-z]{3,9}\.?\s{1,40}\d{1,4}(?:,?\s{1,40}\d{4})?[^A-Za-z]{0,20})?)?"
+    r"(?:\{\{[<%][^{}]{0,80}[>%]\}\}\s{0,40})?(?:[\d/:.T -]{4,25}(?:utc|gmt|z)?\s{0,40}(?:—|–|-|:)\s{0,40})?"
+    r"(?:(?:[@\w`.’'-]{1,40}\s{1,40}){0,3}(?:notes?|confirms?|confirmed|reports?|reported|says|said|posts?|announces?)\s{1,40}(?:that\s{1,40})?)?"
     r"(?:we are (?:happy|pleased|glad) to (?:report|confirm|say) (?:that )?)?"
     + _STATE_SUBJECT
-    + r"(?:(?:\s+[\w-]+){0,2}?(?:\s+(?:now|all|fully|again|still)){0,2}(?:\s+(?:is|are|has|have|was|were|seems?|appears?|should|"
-    r"looks?|remains?|now|all|fully|again|been|be|to|already|currently|finally)){1,4}\s+"
+    + r"(?:(?:\s{1,40}[\w-]{1,40}){0,2}?(?:\s{1,40}(?:now|all|fully|again|still)){0,2}(?:\s{1,40}(?:is|are|has|have|was|were|seems?|appears?|should|"
+    r"looks?|remains?|now|all|fully|again|been|be|to|already|currently|finally)){1,4}\s{1,40}"
     + _STATE
-    + r"|\s+(?:now\s+|all\s+)?(?:back to normal|back online|back up|nominal again))"
+    + r"|\s{1,40}(?:now\s{1,40}|all\s{1,40})?(?:back to normal|back online|back up|nominal again))"
     r"\b(?![^.;]{0,100}?\b(?:by|after|via|thanks|because|due|following|once|when|with|using|through)\b)[^.;!]{0,100}[.;!]?\s*$",
     re.I,
 )
 # one word of a line that is mostly figures: a number, an amount, a share, a duration, a clock time, a
 # date, a block height or a hash ("| 02-13 11:56 | 1674 | 485 |", "2h 32m / 3h 42m", "$1.2M, 340 ETH")
 FIGURE_WORD = re.compile(
-    r"^[\W_]{0,3}(?:[~≈<>±+-]?[$€£]?\d[\d,.:/%-]*(?:[a-z]{1,4}|[a-z]{1,3}/s)?|0x[0-9a-f]{6,}|[0-9a-f]{12,}|n/a|utc|gmt|[ap]m|"
+    r"^[\W_]{0,3}(?:[~≈<>±+-]?[$€£]?\d[\d,.:/%-]{0,200}(?:[a-z]{1,4}|[a-z]{1,3}/s)?|0x[0-9a-f]{6,256}|[0-9a-f]{12,256}|n/a|utc|gmt|[ap]m|"
     + _MONTH
     + r")[\W_]{0,3}$",
     re.I,
@@ -329,8 +339,8 @@ FIGURE_WORD = re.compile(
 # replace …`") by having no verb or pronoun of its own (FIELD_KEY_IS_PROSE).
 FIELD = re.compile(
     # a colon between digits is a clock ("Around 17:55 I restarted …", "Thurs 07:28 PDT: …"), not a field's
-    r"^[\W_]{0,6}(?P<key>[A-Za-z][\w'’/()&.-]{0,30}(?: [\w'’/()&.-]{1,30}){0,4}?)[*_]*\s*(?:(?<!\d):(?!//|\d)|=)"
-    r"[\s*_]*(?P<value>.*)$"
+    r"^[\W_]{0,6}(?P<key>[A-Za-z][\w'’/()&.-]{0,30}(?: [\w'’/()&.-]{1,30}){0,4}?)[*_]{0,40}\s{0,40}(?:(?<!\d):(?!//|\d)|=)"
+    r"[\s*_]{0,40}(?P<value>.*)$"
 )
 FIELD_KEY_IS_PROSE = re.compile(
     r"\b(?:is|are|was|were|be|been|being|has|have|had|will|would|can|could|should|did|does|do|we|i|our|they|their|you|"
@@ -340,14 +350,14 @@ FIELD_KEY_IS_PROSE = re.compile(
 # a key that names a finding, an account or a title: what follows may be the cause or the fix ("Root cause:
 # …", "Resolution: …", "What happened: …", "Update: …", "Incident: Disk full on db-1"), never a field of this kind
 FIELD_KEY_NAMES_A_FINDING = re.compile(
-    r"\b(?:root|causes?|caused|why|reasons?|triggers?|trigger(?:ed)|fix(?:es|ed)?|resol\w*|solutions?|solv\w*|mitigat\w*|"
-    r"remedia\w*|workarounds?|work-arounds?|recover\w*|restor\w*|repair\w*|actions?|steps?|what|how|summary|tl;?dr|"
-    r"description|details?|happened|explanation|background|context|problems?|issues?|errors?|diagnos\w*|investigat\w*|"
-    r"findings?|analysis|lessons?|learn\w*|notes?|updates?|outcomes?|results?|changes?|timeline|follow\w*|next|plans?|"
-    r"todo|conclusion|report|post-?mortem|rca|retro\w*|title|subject|day|phase|stage|attempts?|tried|symptoms?|"
+    r"\b(?:root|causes?|caused|why|reasons?|triggers?|trigger(?:ed)|fix(?:es|ed)?|resol\w{0,30}|solutions?|solv\w{0,30}|mitigat\w{0,30}|"
+    r"remedia\w{0,30}|workarounds?|work-arounds?|recover\w{0,30}|restor\w{0,30}|repair\w{0,30}|actions?|steps?|what|how|summary|tl;?dr|"
+    r"description|details?|happened|explanation|background|context|problems?|issues?|errors?|diagnos\w{0,30}|investigat\w{0,30}|"
+    r"findings?|analysis|lessons?|learn\w{0,30}|notes?|updates?|outcomes?|results?|changes?|timeline|follow\w{0,30}|next|plans?|"
+    r"todo|conclusion|report|post-?mortem|rca|retro\w{0,30}|title|subject|day|phase|stage|attempts?|tried|symptoms?|"
     r"identified|investigating|monitoring|resolved|verified|done|decision|question|answer|comment|message|quote|"
     # the other kinds of section a postmortem has (bot/data/postmortem_sections.json): their `Key:` lines are read as such
-    r"alert\w*|detection|discovery|response|troubleshooting|debugging|prevent\w*|improvements?|takeaways?|"
+    r"alert\w{0,30}|detection|discovery|response|troubleshooting|debugging|prevent\w{0,30}|improvements?|takeaways?|"
     r"reflections?|observations?|whys|vulnerability|technical|contributing|factors?|overview|introduction|abstract|"
     r"went|lucky|stack trace)\b|"
     r"^(?:incident|outage|event|failure|bug|q|a)$",
@@ -357,18 +367,18 @@ FIELD_KEY_NAMES_A_FINDING = re.compile(
 # frontend latency", "Affected contract: LiquidCore pool", "Attacker profit: 146,577 USDC", "Incident
 # commander: Sam", "Region: LON2", "Ref: https://status.example.com/incident/911580")
 FIELD_KEY_ABOUT_THE_INCIDENT = re.compile(
-    r"\b(?:impact\w*|affected|affecting|scope|blast radius|severity|sev|priority|urgency|duration|downtime|period|window|"
-    r"length|status|state|dates?|times?|when|start\w*|began|end|ended|detected|reported|reporter|authors?|owners?|"
+    r"\b(?:impact\w{0,30}|affected|affecting|scope|blast radius|severity|sev|priority|urgency|duration|downtime|period|window|"
+    r"length|status|state|dates?|times?|when|start\w{0,30}|began|end|ended|detected|reported|reporter|authors?|owners?|"
     r"reviewers?|editors?|commander|lead|responders?|on-?call|participants?|attendees?|team|contacts?|loss(?:es)?|lost|"
     r"profit|cost|damage|refunds?|compensation|amount|total|count|number|region|zone|datacenter|data center|location|"
     r"cluster|environment|env|hosts?|network|chain|services?|components?|products?|systems?|version|releases?|ticket|"
-    r"jira|id|links?|urls?|refs?|references?|sources?|tags?|categor\w*|labels?|type|kind|published|updated|written|"
+    r"jira|id|links?|urls?|refs?|references?|sources?|tags?|categor\w{0,30}|labels?|type|kind|published|updated|written|"
     r"created|posted|sla|slo|mtt\w|tt[rdam]|users?|customers?|accounts?|contracts?|pools?)\b",
     re.I,
 )
 # of those, the keys whose value may be a phrase or a clause: who or what it hit and how badly, how long
 FIELD_KEY_ABOUT_THE_HARM = re.compile(
-    r"\b(?:impact\w*|affected|affecting|scope|blast radius|severity|sev|priority|urgency|duration|downtime|period|window|"
+    r"\b(?:impact\w{0,30}|affected|affecting|scope|blast radius|severity|sev|priority|urgency|duration|downtime|period|window|"
     r"status|loss(?:es)?|profit|cost|damage)\b",
     re.I,
 )
@@ -377,12 +387,14 @@ FIELD_SHORT_VALUE_WORDS = 4  # any other key: a value of at most this many words
 # a value that is only a figure, a date or a time at its start ("146,577.47 USDC (net)", "~$155,000 (…)",
 # "March 12th 2014 18:50 UTC to 19:20") or only a reference (a link, a ticket, a list of names in brackets)
 FIELD_VALUE_LEADS_WITH_A_FIGURE = re.compile(
-    r"^[~≈<>]?\s*(?:[$€£]\s?\d[\d,.]*|\d[\d,.:/-]*(?:\s*(?:%|[a-z]{1,4}))?|" + _DAY + r")(?=[\s,;()\]]|$)",
+    r"^[~≈<>]?\s{0,40}(?:[$€£]\s?\d[\d,.]{0,40}|\d[\d,.:/-]{0,40}(?:\s{0,40}(?:%|[a-z]{1,4}))?|"
+    + _DAY
+    + r")(?=[\s,;()\]]|$)",
     re.I,
 )
 FIELD_VALUE_IS_A_REFERENCE = re.compile(
-    r"^(?:<?https?://\S+>?|\[[^\]]{0,200}\]\([^)]{0,300}\)|\[[^\[\]]{0,200}\]|#\d+|[A-Z][A-Z0-9]+-\d+|\"[^\"]{0,60}\"|"
-    r"'[^']{0,60}'|true|false)[\s,.;]*$",
+    r"^(?:<?https?://\S{1,2000}>?|\[[^\]]{0,200}\]\([^)]{0,300}\)|\[[^\[\]]{0,200}\]|#\d{1,12}|[A-Z][A-Z0-9]{1,40}-\d{1,12}|\"[^\"]{0,60}\"|"
+    r"'[^']{0,60}'|true|false)[\s,.;]{0,40}$",
     re.I,
 )
 # a table's row of column names ("| Time | Block | Event |", "| Holder | Share | USDC shortfall |"): no
@@ -392,8 +404,12 @@ TABLE_HEADER_CELL = re.compile(r"^[\W_]{0,3}[A-Za-z][\w'’/()&.-]{0,30}(?: [\w'
 # the recovery … to continue to improve over the next 45 minutes"); the share it hit ("affecting 0.07% of
 # its free tier databases")
 METADATA_ESTIMATE = re.compile(
-    r"\b(?:expect\w*|estimat\w*|eta)\b[^.;]{0,120}?\b(?:an? |the next |" + _NUMBER + r"\s*-?\s*)" + _UNIT + r"\b|"
-    r"\b(?:affect|impact|hit)(?:ing|ed|s)? (?:about |around |roughly |approximately |~|only )?\d+(?:[.,]\d+)?\s*% of\b",
+    r"\b(?:expect\w{0,30}|estimat\w{0,30}|eta)\b[^.;]{0,120}?\b(?:an? |the next |"
+    + _NUMBER
+    + r"\s{0,40}-?\s{0,40})"
+    + _UNIT
+    + r"\b|"
+    r"\b(?:affect|impact|hit)(?:ing|ed|s)? (?:about |around |roughly |approximately |~|only )?\d{1,12}(?:[.,]\d{1,12})?\s{0,40}% of\b",
     re.I,
 )
 # a timeline entry that names only a phase of the response ("Root cause identified", "Issue diagnosed.",
@@ -410,8 +426,8 @@ PHASE_ONLY = re.compile(
 TIME_NOTE = re.compile(
     r"^[\W_]{0,6}(?:"
     + _DAY
-    + r"\s*)?\(?\s*(?:all |the )?(?:below )?(?:times?|timestamps?)(?: below| shown| listed)?(?: are| is)?,?"
-    r"(?: approximate,?)?(?: in| are in)? (?:[a-z]+ ){0,3}?(?:utc|gmt|[a-z]{2,4}t|time|time zone|timezone)(?:\s?[+-]\d{1,2}(?::?\d{2})?)?\)?[\s.:]{0,3}$",
+    + r"\s{0,40})?\(?\s{0,40}(?:all |the )?(?:below )?(?:times?|timestamps?)(?: below| shown| listed)?(?: are| is)?,?"
+    r"(?: approximate,?)?(?: in| are in)? (?:[a-z]{1,40} ){0,3}?(?:utc|gmt|[a-z]{2,4}t|time|time zone|timezone)(?:\s?[+-]\d{1,2}(?::?\d{2})?)?\)?[\s.:]{0,3}$",
     re.I,
 )
 # who or what it hit and how long, said in words rather than a figure (bot.reader.read `_holds_a_figure`): "The
@@ -422,53 +438,61 @@ TIME_NOTE = re.compile(
 # without finality", "~1000 hotspots stuck at block", "a discrepancy of approximately 274 million tokens",
 # "from 11:48 PM PDT on October 19 until 1:50 PM PDT", "between 2025-10-20 08:00 UTC and 2025-10-20 ~14:30 UTC"
 _CLOCK_AT = (
-    r"(?:" + _DAY + r"[ ,T]{1,3}(?:at )?)?~?\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?(?:\s*(?:utc|gmt|[a-z]{2,4}t))?"
+    r"(?:"
+    + _DAY
+    + r"[ ,T]{1,3}(?:at )?)?~?\d{1,2}:\d{2}(?::\d{2})?\s{0,40}(?:[ap]\.?m\.?)?(?:\s{0,40}(?:utc|gmt|[a-z]{2,4}t))?"
 )
 METADATA_SAID = re.compile(
-    r"\b(?:incidents?|outages?|disruptions?|downtime|halts?)\b (?:\w+ ){0,2}?(?:resulted|results) in (?:an? |the )?(?:\w+ ){0,2}?"
+    r"\b(?:incidents?|outages?|disruptions?|downtime|halts?)\b (?:\w{1,30} ){0,2}?(?:resulted|results) in (?:an? |the )?(?:\w{1,30} ){0,2}?"
     r"(?:increased|reduced|degraded|elevated|higher|lower|limited|partial|complete|total|intermittent|significant|"
     r"widespread|delayed|no)\b|"
     r"\b(?:customers?|users?|clients?|developers?|visitors?|merchants?|subscribers?)\b[^.;]{0,100}?\b(?:likely |may have |"
-    r"might have |would have |could have |have |had |all )?experienced (?:\w+ ){0,3}?(?:delays?|failures?|errors?|"
+    r"might have |would have |could have |have |had |all )?experienced (?:\w{1,30} ){0,3}?(?:delays?|failures?|errors?|"
     r"downtime|outages?|disruptions?|latency|slowness|timeouts?|degraded)\b|"
     r"\b(?:services?|systems?|components?|products?|features?|endpoints?|apis?|websites?|apps?|applications?)\b"
     r"(?: in [\w .-]{1,40}?)? (?:were|was|are|is|have been|has been) (?:also |all |both |partially |directly |heavily |"
     r"severely )?(?:affected|impacted|disrupted)\b(?! by\b)|"
     # what it stopped, bound to the incident's own span ("All transactions … were non-functional during the downtime")
-    r"\b(?:were|was|are|is|became) (?:\w+ )?(?:non-?functional|unavailable|inaccessible|unusable|unreachable|down|offline|"
-    r"degraded|blocked|halted|paused|stuck) (?:\w+ ){0,3}?(?:during|throughout|for the (?:duration|length) of) the "
+    r"\b(?:were|was|are|is|became) (?:\w{1,30} )?(?:non-?functional|unavailable|inaccessible|unusable|unreachable|down|offline|"
+    r"degraded|blocked|halted|paused|stuck) (?:\w{1,30} ){0,3}?(?:during|throughout|for the (?:duration|length) of) the "
     r"(?:downtime|outage|incident|halt|disruption)\b|"
-    r"\b(?:all |user |customer )?(?:funds|assets) (?:were|are|was|is|remain(?:ed)?) (?:\w+ly )?(?:safe|secure|intact)\b|"
+    r"\b(?:all |user |customer )?(?:funds|assets) (?:were|are|was|is|remain(?:ed)?) (?:\w{1,30}ly )?(?:safe|secure|intact)\b|"
     r"\b(?:has|have|had|was|were)(?:n't| not| never)(?: yet| ever)? been (?:exploited|breached|abused)\b|"
     # a host as the subject of the line ("* app.example.io is not available"), not one a report names ("Investigation
     # starts after a user reported that mybinder.org was down" tells how it was found)
-    r"^[\W_]{0,4}`?(?:[\w-]+\.)+[a-z]{2,}`? (?:is|are|was|were) (?:not available|unavailable|not reachable|unreachable|"
+    r"^[\W_]{0,4}`?(?:[\w-]{1,40}\.){1,8}[a-z]{2,24}`? (?:is|are|was|were) (?:not available|unavailable|not reachable|unreachable|"
     r"inaccessible|down)\b(?![^.]{0,80}\b(?:because|due to|caused|since|after)\b)|"
-    r"(?<![\d.,])\d+(?:[.,]\d+)?\s*"
+    r"(?<![\d.,])\d{1,12}(?:[.,]\d{1,12})?\s{0,40}"
     + _UNIT
-    + r" of (?:[\w-]+ )?(?:downtime|outage|disruption|degradation|unavailability)\b|"
-    r"(?<![\d.,])\d+(?:\.\d+)?-(?:minute|hour|day|second|week)s? (?:long )?(?:period|window|outage|downtime|disruption|"
+    + r" of (?:[\w-]{1,40} )?(?:downtime|outage|disruption|degradation|unavailability)\b|"
+    r"(?<![\d.,])\d{1,12}(?:\.\d{1,12})?-(?:minute|hour|day|second|week)s? (?:long )?(?:period|window|outage|downtime|disruption|"
     r"interruption|gap|halt|delay|degradation)\b|"
     r"\b(?:resumed|continued|restored|recovered|returned|came back)\b[^.;]{0,40}?\b(?:"
     + _APPROX
-    + r"\s*|just )?(?:over "
-    r"|under )?" + _NUMBER + r"\s*" + _UNIT + r" later\b|"
-    r"\b(?:halted|stalled|fell behind|paused) (?:for|by) (?:" + _APPROX + r"\s*)?" + _NUMBER + r"\s*" + _UNIT + r"\b|"
-    r"(?<![\d.,])\d+ (?:consecutive |skip(?:ped)? )?(?:epochs?|blocks?|slots?)(?: gap)? (?:without|in|of|since) "
-    r"(?:finality|missed|downtime)|\bgap (?:was|of) (?:about |~)?\d+ (?:epochs|blocks|slots)\b|"
-    r"(?<![\d.,])\d+ skip(?:ped)? slots\b|\b\d+ (?:\w+ )?(?:hours?|epochs?|blocks?) (?:out )?from finality\b|"
-    r"[~≈]?(?<![\d.,])\d[\d,.]*k?\s+(?:\w+\s+)?(?:hotspots?|validators?|nodes?|miners?|peers?|devices?)\s+(?:were |have |"
-    r"had |got )?(?:\w+\s+)?(?:stuck|slashed|ejected|exited|offline|out of sync|ceased|jailed|forked)\b|"
+    + r"\s{0,40}|just )?(?:over "
+    r"|under )?" + _NUMBER + r"\s{0,40}" + _UNIT + r" later\b|"
+    r"\b(?:halted|stalled|fell behind|paused) (?:for|by) (?:"
+    + _APPROX
+    + r"\s{0,40})?"
+    + _NUMBER
+    + r"\s{0,40}"
+    + _UNIT
+    + r"\b|"
+    r"(?<![\d.,])\d{1,12} (?:consecutive |skip(?:ped)? )?(?:epochs?|blocks?|slots?)(?: gap)? (?:without|in|of|since) "
+    r"(?:finality|missed|downtime)|\bgap (?:was|of) (?:about |~)?\d{1,12} (?:epochs|blocks|slots)\b|"
+    r"(?<![\d.,])\d{1,12} skip(?:ped)? slots\b|\b\d{1,12} (?:\w{1,30} )?(?:hours?|epochs?|blocks?) (?:out )?from finality\b|"
+    r"[~≈]?(?<![\d.,])\d[\d,.]{0,40}k?\s{1,40}(?:\w{1,30}\s{1,40})?(?:hotspots?|validators?|nodes?|miners?|peers?|devices?)\s{1,40}(?:were |have |"
+    r"had |got )?(?:\w{1,30}\s{1,40})?(?:stuck|slashed|ejected|exited|offline|out of sync|ceased|jailed|forked)\b|"
     r"\b(?:halted|stopped|stalled|froze|frozen|hung|stuck) (?:at|on) (?:block height|block|height|slot|epoch) (?:number |#)?`?\d|"
-    r"\bbetween (?:block heights?|blocks?|heights?|slots?|epochs?) #?`?\d[\d,]*`? and #?`?\d|"
-    r"\b(?:discrepancy|shortfall|deficit|over-?emission|underfunding) of (?:" + _APPROX + r"\s*)?[`$]?\d|"
+    r"\bbetween (?:block heights?|blocks?|heights?|slots?|epochs?) #?`?\d[\d,]{0,40}`? and #?`?\d|"
+    r"\b(?:discrepancy|shortfall|deficit|over-?emission|underfunding) of (?:" + _APPROX + r"\s{0,40})?[`$]?\d|"
     # a reading of the usual level ("The average PoC rate before the halt was ~270 receipts per block")
-    r"\b(?:average|mean|median|typical|baseline)\b(?: [\w-]+){0,5} (?:was|were|is|of|at) [~≈]?\d[\d,.]*k?\s*(?:%|\w+ per \w+)|"
+    r"\b(?:average|mean|median|typical|baseline)\b(?: [\w-]{1,40}){0,5} (?:was|were|is|of|at) [~≈]?\d[\d,.]{0,40}k?\s{0,40}(?:%|\w{1,30} per \w{1,30})|"
     r"\b(?:from|between) (?:"
     + _APPROX
     + r" )?"
     + _CLOCK_AT
-    + r"(?: on [a-z]+ \d{1,2}(?:st|nd|rd|th)?)? (?:until|till|to|and|"
+    + r"(?: on [a-z]{1,40} \d{1,2}(?:st|nd|rd|th)?)? (?:until|till|to|and|"
     r"through) (?:" + _APPROX + r" )?" + _CLOCK_AT,
     re.I,
 )
