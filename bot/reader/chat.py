@@ -140,8 +140,8 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
 
 
 _ASKED = re.compile(
-    r"^(?:(?:@\w+[,:]?|please|could|can|would|will|did|have|you|maybe|just|tr(?:y|ied)(?: to)?|and|then|simply|"
-    r"should)\s+)+",
+    r"^(?:(?:@\w{1,40}[,:]?|please|could|can|would|will|did|have|you|maybe|just|tr(?:y|ied)(?: to)?|and|then|simply|"
+    r"should)\s{1,8}){1,12}",
     re.I,
 )
 

@@ -19,7 +19,7 @@ NOT_A_STEP = frozenset(
 # what a reply says of the step before it ("still seeing it")
 REPLY_FAILED = frozenset({"failed_outcome", "said_failed"})
 REPLY_OPENS = 2  # sentences: where a reply says "still failing" of the step before it
-_AGAIN_ONLY = re.compile(r"\W*again\b", re.IGNORECASE)  # "Again, slightly concerned about …": no outcome
+_AGAIN_ONLY = re.compile(r"\W{0,20}again\b", re.IGNORECASE)  # "Again, slightly concerned about …": no outcome
 
 
 class Said(Protocol):

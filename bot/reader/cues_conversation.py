@@ -11,7 +11,7 @@ from bot.reader.cues import _words
 
 # "that worked", "fixed it", "works now": says it is fixed, not what fixed it (the fix is said before)
 CHAT_STATE = _words(
-    r"(?:that|this|it|which|these|those)(?: \w+)? (?:worked|works|did it|did the trick|fixed it|helped|solved it)",
+    r"(?:that|this|it|which|these|those)(?: \w{1,30})? (?:worked|works|did it|did the trick|fixed it|helped|solved it)",
     r"fixed it",
     r"works? (?:now|again)",
     r"(?:it|this|that|everything|all)(?:'s| is| are| seems| looks)? (?:fine|good|ok|okay)",
@@ -20,13 +20,13 @@ CHAT_STATE = _words(
 # its job (the cause, told), not an action of the responders that failed
 PART_FAILED = _words(
     r"(?:didn'?t|did not|wasn'?t|was not|failed to) (?:properly |correctly )?(?:restart|reload|renew|scale|sync|"
-    r"update|rotate|trigger|pick up)\w*"
+    r"update|rotate|trigger|pick up)\w{0,12}"
 )
 # "upgraded the clusters yesterday", "we tried to update it last week": done before the incident
 BEFORE_THE_TALK = _words(
     r"yesterday",
     r"last (?:week|month|night|year)",
-    r"(?:a|one|two|three|few|several|\d+) (?:days?|weeks?|months?) ago",
+    r"(?:a|one|two|three|few|several|\d{1,4}) (?:days?|weeks?|months?) ago",
     r"the (?:day|night|week) before",
 )
 # "We tried to ping 10.0.0.1 but only answer was host is unreachable": what was tried, not what fixed it
@@ -41,9 +41,9 @@ SAID_TRIED = _words(r"tried", r"trying", r"attempted")
 # cleared the cache")
 TRIED_TO_USE = _words(
     r"(?:tried|trying|try|attempted|attempting) (?:to )?(?:access|reach|brows|view|visit|open|load|install|download|"
-    r"pull|fetch|log ?in|login|sign ?in|connect|use|using|ping|curl|hit)\w*"
+    r"pull|fetch|log ?in|login|sign ?in|connect|use|using|ping|curl|hit)\w{0,12}"
 )
-RETRY = _words(r"again", r"(?:multiple|several|a few|many|two|three|\d+) times", r"once more", r"re-?tr(?:y|ied|ying)")
+RETRY = _words(r"again", r"(?:multiple|several|a few|many|two|three|\d{1,4}) times", r"once more", r"re-?tr(?:y|ied|ying)")
 # "I restarted all nightlies to see if they all work again": a step taken to check, whose outcome is still to
 # come, not the told fix (fold A: its 6 such sentences are checks, plans, follow-ups and observations)
 TO_CHECK = _words(r"to (?:see|check|test|verify|confirm) (?:if|whether)", r"to make sure")

@@ -28,11 +28,11 @@ from bot.reader.cues_fix import (
 from bot.reader.narrative import _clauses as clauses
 from bot.reader.narrative import attempts_in
 
-_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'*`\[@])")
+_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'*`\[@])")
 _MAX_SENTENCE_CHARS = 1_000  # a sentence is judged on its first 1,000 characters
 # "… succeed again. (alice) Rolled back …": an author's mark after a sentence belongs to it, not to the next
 _AUTHOR_MARK = re.compile(r"^\([\w@][\w@ .'-]{0,40}\)(?:\s+|$)")
-_TRAILING_MARK = re.compile(r"\s+\([\w@][\w@ .'-]{0,40}\)$")
+_TRAILING_MARK = re.compile(r"\s{1,40}\([\w@][\w@ .'-]{0,40}\)$")
 
 
 def _judged(sentence: str) -> str:

@@ -164,7 +164,7 @@ _NO_EFFECT = re.compile(
 # what something said (a message, a title), not a step someone took
 _QUOTED_WORDS = re.compile(r"\"[^\"]{1,200}\"|“[^”]{1,200}”")
 # the failure's subject is what the step was done to, told back as "it" / "they" after a contrast
-_SAID_OF_IT = re.compile(r"\b(?:but|however|yet)\b,?\s+(?:it|they)\s+(?:\w+\s+){0,2}$", re.I)
+_SAID_OF_IT = re.compile(r"\b(?:but|however|yet)\b,?\s{1,40}(?:it|they)\s{1,40}(?:\w{1,40}\s{1,40}){0,2}$", re.I)
 
 
 def _one_attempt(attempt: dict[str, str]) -> bool:
@@ -255,7 +255,7 @@ def _attempts(text: str, *, said_by_someone: bool = False) -> list[dict[str, str
     return [a for a in found if _one_attempt(a)]
 
 
-_JOINED = re.compile(r"[,;]?\s*(?:\b(?:which|and|but|that|this|so)\b\s*)*$", re.I)
+_JOINED = re.compile(r"[,;]?\s{0,40}(?:\b(?:which|and|but|that|this|so)\b\s{0,40}){0,20}$", re.I)
 
 
 def _made_it_worse(clauses: list[str], i: int) -> dict[str, str] | None:

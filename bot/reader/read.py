@@ -243,7 +243,7 @@ def strip_metadata(sentence: str, in_words: bool = True, shapes: bool = False) -
     return said + ("." if sentence.endswith(".") else "")
 
 
-_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'*`\[])")
+_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'*`\[])")
 
 
 def without_metadata(text: str) -> str:

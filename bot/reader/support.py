@@ -30,11 +30,11 @@ MAX_CHECKED_CHARS = 20_000  # a field is a few sentences; anything longer is jud
 
 _URL = r"(?:\b(?:https?|ftp|file)://|\bwww\.)[^\s<>\"'`|]+"
 _CODE_SPAN = r"`[^`\n]{1,500}`"
-_PIPE_TO_SHELL = r"\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b|\|\s*(?:python\d?|perl|ruby|node)\b"
+_PIPE_TO_SHELL = r"\|\s{0,8}(?:sudo\s{1,8})?(?:ba|z|da|k)?sh\b|\|\s{0,8}(?:python\d?|perl|ruby|node)\b"
 _SUBSHELL = r"\$\([^)\n]{0,200}\)"
 _COMMAND = (
     r"\b(?:curl|wget|kubectl|helm|docker|systemctl|psql|terraform|iptables|mkfs|eval|sudo|chmod|chown)\b"
-    r"(?:[ \t]+[^\s]+)?|\brm\s+-\w+"
+    r"(?:[ \t]{1,8}[^\s]{1,200})?|\brm\s{1,8}-\w{1,30}"
 )
 _RISKY = re.compile("|".join((_URL, _CODE_SPAN, _PIPE_TO_SHELL, _SUBSHELL, _COMMAND)), re.IGNORECASE)
 _SPACE = re.compile(r"\s+")
