@@ -250,9 +250,9 @@ def test_the_patterns_the_crafted_messages_broke_cannot_backtrack_over_the_rest(
     assert unbounded_then_more(phrases._SENTENCE_END) == []
 
 
-# every module of the reader but conversation.py (its _SENTENCE_END and _BARE_STATE are still unbounded)
+# every module of the reader
 READER_MODULES = "cues cues_attempts cues_conversation cues_fix cues_found cues_metadata cues_metadata_state chat"
-READER_MODULES += " conversation_replies conversation_vetoes fix narrative read support"
+READER_MODULES += " conversation conversation_replies conversation_vetoes fix narrative read support"
 
 
 @pytest.mark.parametrize("name", READER_MODULES.split())

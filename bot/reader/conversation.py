@@ -83,10 +83,10 @@ _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORE
 # a sentence ends at ". " before a capital, or before a small letter (chat is often written in lower
 # case: "Nope still dead. the last reversion seemed to kill the world") when a word ends there: not
 # after "...", a number ("the update from 1. is broken") or an abbreviation ("w.r.t. cleanup")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(@#\[])|(?<=[A-Za-z]{2}[.!?])\s+(?=[a-z])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z`\"'(@#\[])|(?<=[A-Za-z]{2}[.!?])\s{1,80}(?=[a-z])")
 _DOT = "\x00"
 _OUTCOME_VERB = re.compile(r"(?:fixed|resolved|solved)$", re.IGNORECASE)
-_BARE_STATE = re.compile(r"^\W*(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
+_BARE_STATE = re.compile(r"^\W{0,20}(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
