@@ -43,7 +43,9 @@ TRIED_TO_USE = _words(
     r"(?:tried|trying|try|attempted|attempting) (?:to )?(?:access|reach|brows|view|visit|open|load|install|download|"
     r"pull|fetch|log ?in|login|sign ?in|connect|use|using|ping|curl|hit)\w{0,12}"
 )
-RETRY = _words(r"again", r"(?:multiple|several|a few|many|two|three|\d{1,4}) times", r"once more", r"re-?tr(?:y|ied|ying)")
+RETRY = _words(
+    r"again", r"(?:multiple|several|a few|many|two|three|\d{1,4}) times", r"once more", r"re-?tr(?:y|ied|ying)"
+)
 # "I restarted all nightlies to see if they all work again": a step taken to check, whose outcome is still to
 # come, not the told fix (fold A: its 6 such sentences are checks, plans, follow-ups and observations)
 TO_CHECK = _words(r"to (?:see|check|test|verify|confirm) (?:if|whether)", r"to make sure")
