@@ -319,6 +319,7 @@ def test_a_section_telling_the_mechanism_is_read_after_the_summarys_cause_and_a_
         "## Technical details\n\nDuring CALL-variants, the node does not copy the input.\n"
     )
     named = mechanism.replace("## Technical details", "## Root cause")
+    analysed = mechanism.replace("## Technical details", "## Root Cause Analysis")
     draft, plain = imported(mechanism), imported(named)
     # a heading that names no cause tells how it broke; the summary says what broke, read first
     assert draft.root_cause == (
@@ -327,6 +328,8 @@ def test_a_section_telling_the_mechanism_is_read_after_the_summarys_cause_and_a_
     )
     # a section headed "Root cause" is the cause as its authors wrote it, alone
     assert plain.root_cause == "During CALL-variants, the node does not copy the input."
+    # "analysis" beside a phrase that names the cause: the cause section, alone
+    assert imported(analysed).root_cause == plain.root_cause
 
 
 def test_a_summary_sentence_saying_a_share_of_users_is_never_read_before_the_mechanism() -> None:

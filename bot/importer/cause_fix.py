@@ -11,8 +11,9 @@ from bot.importer.document import Document, parse_document, title_from_name
 from bot.importer.metadata import is_field_line, read_prose_details
 from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
 from bot.importer.timeline import Entry, read_timeline
+from bot.importer.vocabulary import names_the_cause
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
-from bot.reader.cues_fix import CAUSE_HEADING, CAUSE_OF_THE_INCIDENT, CAUSE_RELATED, EXPECTED_STATE
+from bot.reader.cues_fix import CAUSE_OF_THE_INCIDENT, CAUSE_RELATED, EXPECTED_STATE
 from bot.reader.fix import names_no_step, tells_no_step_taken
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import holds_a_figure, strip_metadata
@@ -100,13 +101,13 @@ def root_cause_without_section(
 
 def cause_before_the_mechanism(doc: Document, summary: str, said: str) -> list[str]:
     """The summary's cause sentences (the incident's own cause first, at most four) to read before a root cause
-    section whose heading names no cause ("Analysis", "Technical details", "The vulnerability"): such a section
+    section whose heading names no cause (`root_cause_mechanism` in bot/data/postmortem_sections.json): such a section
     tells how it broke at length ("During CALL-variants, `geth` does not copy the input"), the summary what broke
     ("A memory-corruption bug within the EVM can cause a consensus error"). [] when a heading names the cause. A
     sentence that says a figure ("… exposed tokens for <0.01% of users, stemming from …") is left out: the section
     names the cause already, and a share of users is never part of a cause."""
     sections = doc.of_kind("root_cause")
-    if not sections or any(CAUSE_HEADING.search(s.heading) for s in sections):
+    if not sections or any(names_the_cause(s.heading) for s in sections):
         return []
     return [u for u in _sentences(summary, CAUSE) if u not in said and not holds_a_figure(u)]
 

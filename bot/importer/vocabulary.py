@@ -23,26 +23,43 @@ def normalize_heading(text: str) -> str:
     return " ".join(text.replace(" '", " ").replace("' ", " ").split()).strip("'")
 
 
+def _alternation(phrases: list[str]) -> re.Pattern[str]:
+    # longest phrase first: an alternation takes the first that matches ("impact analysis", not "impact")
+    return re.compile(
+        r"(?<![a-z0-9'])(?:"
+        + "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+        + r")(?![a-z0-9'])"
+    )
+
+
 @lru_cache(maxsize=1)
-def _phrases() -> tuple[tuple[str, re.Pattern[str]], ...]:
+def _data() -> tuple[dict[str, list[str]], list[str]]:
     data = json.loads(resources.files("bot").joinpath("data/postmortem_sections.json").read_text(encoding="utf-8"))
     kinds: dict[str, list[str]] = data["kinds"]
     unknown = set(kinds) - set(KINDS)
     if unknown:
         raise ValueError(f"postmortem_sections.json: unknown kinds {sorted(unknown)}")
-    # longest phrase first: an alternation takes the first that matches ("impact analysis", not "impact")
-    return tuple(
-        (
-            kind,
-            re.compile(
-                r"(?<![a-z0-9'])(?:"
-                + "|".join(re.escape(p) for p in sorted(kinds[kind], key=len, reverse=True))
-                + r")(?![a-z0-9'])"
-            ),
-        )
-        for kind in KINDS
-        if kinds.get(kind)
-    )
+    return kinds, data.get("root_cause_mechanism", [])
+
+
+@lru_cache(maxsize=1)
+def _phrases() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    kinds, mechanism = _data()
+    # a heading that tells the mechanism ("Technical details") opens a root cause section all the same
+    kinds = {**kinds, "root_cause": [*kinds.get("root_cause", []), *mechanism]}
+    return tuple((kind, _alternation(kinds[kind])) for kind in KINDS if kinds.get(kind))
+
+
+@lru_cache(maxsize=1)
+def _names_a_cause() -> re.Pattern[str]:
+    return _alternation(_data()[0].get("root_cause", []))
+
+
+def names_the_cause(heading: str) -> bool:
+    """Whether a root cause section's heading names the cause ("Root cause", "Why did it happen", "Trigger") rather
+    than only heading the mechanism told at length ("Analysis", "Technical details", "The vulnerability"): one of
+    its phrases is a root cause phrase of the data that is not a `root_cause_mechanism` one."""
+    return _names_a_cause().search(normalize_heading(heading)[:80]) is not None
 
 
 def section_kind(heading: str) -> str | None:

@@ -227,10 +227,3 @@ CAUSE_RELATED = re.compile(
     r"(?:(?:likely|largely|mainly|mostly|probably|specifically|partly|most likely|all)\s{1,4}){0,2}relat(?:ed|es?) to\b",
     re.I,
 )
-# A root cause section's heading that names the cause ("Root cause", "Why did it happen", "What caused the outage",
-# "Trigger"); one that does not ("Analysis", "Technical details", "The vulnerability") heads the mechanism told at
-# length, while the summary says what broke (bot/importer/cause_fix.py `cause_before_the_mechanism`). Headings are
-# short (a heading is one line): read whole.
-CAUSE_HEADING = re.compile(
-    r"\b(?:caus\w{0,6}|whys?|how (?:did|was|could)|happen\w{0,4}|trigger\w{0,3}|culprit|reasons?|bugs?)\b", re.I
-)
