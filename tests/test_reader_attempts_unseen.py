@@ -148,8 +148,26 @@ def test_the_trouble_said_to_remain_after_a_step_is_its_outcome() -> None:
     assert not failed_in_timeline(timeline("We restarted the database.", "The site remains available to most users."))
 
 
+def test_a_step_decided_against_or_not_yet_taken_is_no_attempt() -> None:
+    # what the next responder would read as "tried, did not work" was never done
+    assert not attempts_in(
+        "Because of this, we decided to not restart the resynchronization, instead we let it continue in the hope "
+        "it would finish, but it failed again."
+    )
+    assert not attempts_in("We chose not to fail over the database, and the errors continued.")
+    assert not attempts_in(
+        "Before the fix could be deployed to production, the production instance went down again and was brought back."
+    )
+    # the step taken stays one, whatever "before" or a decision says elsewhere in the sentence
+    [attempt] = attempts_in("We decided to restart the resynchronization, but it failed again.")
+    assert attempt["action"].startswith("We decided to restart the resynchronization")
+    [attempt] = attempts_in("We restarted the pods before the deploy could finish, but they still crashed.")
+    assert attempt["action"].startswith("We restarted the pods")
+
+
 @pytest.mark.parametrize(
-    "name", ["FIGURING_OUT", "USED_THE_SERVICE", "SYSTEM_ACTED", "STEP_WORKED", "CONCEDED", "NEGATED_RECOVERY"]
+    "name",
+    ["FIGURING_OUT", "USED_THE_SERVICE", "SYSTEM_ACTED", "STEP_WORKED", "CONCEDED", "NEGATED_RECOVERY", "NOT_TAKEN"],
 )
 def test_the_patterns_added_here_cannot_backtrack_over_a_members_text(name: str) -> None:
     # a member's message reaches them: every repeat followed by more pattern is bounded

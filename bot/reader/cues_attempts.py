@@ -139,6 +139,15 @@ STEP_WORKED = re.compile(
     r"(?:the |it\b|service|things|everything)|\band the (?:\w{1,30} ){0,2}?(?:recovered|came back|was restored|were restored)\b",
     re.I,
 )
+# "Because of this, we decided to not restart the resynchronization, instead let it continue", "Before the fix could
+# be deployed to production, the production instance went down again": a step decided against, or not yet taken when
+# the trouble came back, is no attempt, whatever failed after it (read before the failure's words; a step taken before
+# something else "could" is another matter: only a sentence that opens on "before … could" is read so)
+NOT_TAKEN = re.compile(
+    r"\b(?:decided|chose|opted|elected|agreed)\s{1,4}(?:not|against)\b|\b(?:decided|chose|opted) to not\b|"
+    r"^[\W\d_]{0,25}(?:(?:utc|gmt|[ap]m)\W{1,4})?before\s{1,4}(?:[\w'-]{1,30}\s{1,4}){0,5}?(?:could|can|was able|were able)\b",
+    re.I,
+)
 # "The queue drained within minutes, although a few jobs still failed": a remainder conceded, not the
 # step failing (a failure told after a concession in its own clause)
 # ("Though the subscription is re-enabled, the portal still does not permit it": the step is in the

@@ -32,6 +32,7 @@ from bot.reader.cues_attempts import (
     LOG_LINE,
     LOOKED_FOR_IT,
     NEGATED_RECOVERY,
+    NOT_TAKEN,
     NOTHING_NAMED,
     OWN_FAILURE,
     PARTLY_WORKED,
@@ -168,8 +169,8 @@ _SAID_OF_IT = re.compile(r"\b(?:but|however|yet)\b,?\s{1,40}(?:it|they)\s{1,40}(
 
 
 def _one_attempt(attempt: dict[str, str]) -> bool:
-    """Not a story of several steps (MAX_ACTION_CHARS), a step told as having worked (STEP_WORKED), a
-    search for what is wrong (LOOKED_FOR_IT,
+    """Not a story of several steps (MAX_ACTION_CHARS), a step told as having worked (STEP_WORKED) or not
+    taken (NOT_TAKEN), a search for what is wrong (LOOKED_FOR_IT,
     FIGURING_OUT), a clean-up once it was over (AFTER_IT_WAS_OVER), the change that set it off
     (TRIGGERED_IT, in the why too; BEFORE_THE_INCIDENT), someone using the service or the system's own
     tries (USED_THE_SERVICE, SYSTEM_ACTED), an alert's words (ALERT_SAID, ALERT_LINE after the entry's
@@ -180,6 +181,9 @@ def _one_attempt(attempt: dict[str, str]) -> bool:
     vetoes = (LOOKED_FOR_IT, FIGURING_OUT, AFTER_IT_WAS_OVER, TRIGGERED_IT, BEFORE_THE_INCIDENT, USED_THE_SERVICE)
     if STEP_WORKED.search(action):
         return False  # "…, after which the database restarted without issues": the step worked
+    failing = FAILED_OUTCOME.search(action)
+    if NOT_TAKEN.search(action[: failing.start()] if failing else action):
+        return False  # "we decided not to restart it": no step was taken
     if any(p.search(action) for p in vetoes + (SYSTEM_ACTED, ALERT_SAID, LOG_LINE)):
         return False
     return not ALERT_LINE.match(re.sub(r"^[\W\d_]{0,25}(?:utc\W+)?", "", action))
