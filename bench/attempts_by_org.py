@@ -5,6 +5,11 @@ organisations it was not chosen on (leave one organisation out inside fold A).
     .venv/bin/python bench/attempts_by_org.py --against /tmp/before.json  # on the code after it
     .venv/bin/python bench/attempts_by_org.py --halves --since 3109e1c    # totals per half, and for organisations new since a commit
 
+The halves are bench/fit_reader.py's `halves` (fold A's organisations sorted by name, "write" the even
+places, "measure" the odd ones), the one split every bench of the reader uses: a rule written from the
+write half's text is judged on the measure half's figures. (Until this pass this bench cut its own
+halves, S1/S2, by the sha1 of each name: docs/BENCHMARKS.md's earlier S1/S2 figures are that split.)
+
 A cue-word change is chosen by reading fold A; its figure on fold A is in-sample. The tuning signal
 here is the change judged organisation by organisation: for each organisation of fold A, the change
 is "kept" when it pays on the other organisations (real attempts newly found minus stored attempts
@@ -16,7 +21,6 @@ across organisations scores what it gains on each. Fold A only: fold B is never 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import subprocess
 import sys
@@ -25,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.fit_reader import halves  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
 from bot.importer.scoring import holds_half, load_truth  # noqa: E402
 
@@ -56,12 +61,6 @@ def by_org(stored: dict[str, list[str]]) -> dict[str, dict[str, int]]:
     return dict(figures)
 
 
-def half(org: str) -> str:
-    """The two halves of fold A's organisations that a rule is chosen on and measured on (S1: sha1 of the
-    name starts with an even hex digit), fixed so that every pass splits alike."""
-    return "S1" if int(hashlib.sha1(org.encode()).hexdigest()[0], 16) % 2 == 0 else "S2"
-
-
 def organisations_at(commit: str) -> set[str]:
     """Fold A's organisations in truth.jsonl as it was at `commit`: the ones after it were collected since."""
     said = subprocess.run(
@@ -87,7 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dump", type=Path, help="write fold A's stored attempts here (the code before a change)")
     parser.add_argument("--against", type=Path, help="a --dump of the code before: per-organisation change, LOO value")
-    parser.add_argument("--halves", action="store_true", help="totals for each half of the organisations (S1, S2)")
+    parser.add_argument(
+        "--halves", action="store_true", help="totals for each half of the organisations (write, measure)"
+    )
     parser.add_argument("--since", help="totals for the organisations new since this commit, and for the others")
     args = parser.parse_args(argv)
     stored = stored_attempts()
@@ -106,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
         f"fold A: stored real {total['real']}/{total['real'] + total['wrong']}, found {total['found']}/{total['labelled']}"
     )
     if args.halves:
-        for name in ("S1", "S2"):
-            print(f"half {name}: {totals([r for org, r in after.items() if half(org) == name])}")
+        for name, members in halves(after).items():
+            print(f"half {name}: {totals([r for org, r in after.items() if org in members])}")
     if args.since:
         old = organisations_at(args.since)
         print(f"organisations new since {args.since}: {totals([r for org, r in after.items() if org not in old])}")
