@@ -379,7 +379,8 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"re-?creat(?:ed|ing)", r"re-?ran", r"re-?run(?:ning)?", r"re-?trigger(?:ed|ing)?", r"amend(?:ed)?",
     ),
     "tried": _words(
-        r"(?:i|we)(?:'ve| have)? (?:also )?tried", r"tried (?:to )?", r"(?:i|we) (?:also )?attempted", r"if i try",
+        # an adverb between the speaker and the verb ("I already tried", "we've previously tried") is the same step
+        r"(?:i|we)(?:'ve| have| had)? (?:also |already |even |just |then |again |\w{1,12}ly )?tried", r"tried (?:to )?", r"(?:i|we) (?:also )?attempted", r"if i try",
         r"i (?:also )?(?:deleted|canceled|cancelled|restarted|re-?ran|pushed|disabled|cleared|removed|re-?installed|"
         r"reset|re-?created|cloned)",
     ),
@@ -392,7 +393,10 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck", r"stuck (?:again|too)",
         r"not working", r"didn'?t", r"doesn'?t help", r"without (?:success|luck)", r"to no avail", r"in vain",
         r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load|let (?:me|us))",
-        r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)", r"(?<=but )(?:(?:it|they|this|that) )?never (?!mind)[a-z]{2,20}",
+        r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)",
+        r"(?<=but )(?:(?:it|they|this|that|i|we|he|she) )?never (?!mind)[a-z]{2,20}",
+        # "Still nothing works.", "nothing worked": the outcome negated by its subject, whatever the step
+        r"still nothing", r"nothing (?:works?|worked|helped|fixed it)",
         r"(?:don'?t|do not) think (?:[\w-]+ ){0,3}(?:worked|helped|fixed|did anything)",
     ),
     "said_action": CHAT_ACTION,  # the explicit drafter's "restarted", "raised", "rolled back"

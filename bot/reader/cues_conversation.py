@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import _words
+from bot.reader.cues import _NOT_A_STEP, _words
 
 # "that worked", "fixed it", "works now": says it is fixed, not what fixed it (the fix is said before)
 CHAT_STATE = _words(
@@ -72,5 +72,14 @@ POINTS_BACK = re.compile(
     r"^\W{0,3}(?:and |so )?(?:that|this|it|which)(?:'s| is| was| (?:may|might|could|must|would) (?:be|explain)|"
     r" seems to be| explains| would explain)(?: (?:also|probably|likely|definitely|really|indeed))? "
     r"(?:the (?:(?:root )?cause|reason|culprit)|why)\b",
+    re.IGNORECASE,
+)
+# "I have restarted the machine and runner.", "I already tried re-installing the bot": a step told in the perfect
+# or with "already" (done before now, while the trouble is still told), not a verb of seeing, saying or thinking
+# ("I have checked", "we've noticed"; trying counts). Read only in the opening report (conversation.py)
+REPORTED_STEP = re.compile(
+    r"(?<![\w-])(?:i|we)(?:(?:'ve| have)(?: already| also| even| just)?| already) "
+    r"(?!been\b|got\b|had\b|seen\b|(?!tried|attempted)" + _NOT_A_STEP + r")"
+    r"[a-z]{1,20}(?:ed|[^e\W]en|ne|un|ut|lt|ried)(?![\w-])",
     re.IGNORECASE,
 )
