@@ -253,11 +253,15 @@ def test_the_patterns_the_crafted_messages_broke_cannot_backtrack_over_the_rest(
 # every module of the reader
 READER_MODULES = "cues cues_attempts cues_conversation cues_fix cues_found cues_metadata cues_metadata_state chat"
 READER_MODULES += " conversation conversation_replies conversation_vetoes fix narrative read support"
+# and the other modules whose patterns read a member's text: a postmortem's timeline lines, the model's
+# statements the guard reads for claims, every message and memory the tokeniser splits into terms
+MEMBERS_TEXT_MODULES = [f"bot.reader.{name}" for name in READER_MODULES.split()]
+MEMBERS_TEXT_MODULES += ["bot.importer.timeline"]
 
 
-@pytest.mark.parametrize("name", READER_MODULES.split())
+@pytest.mark.parametrize("name", MEMBERS_TEXT_MODULES)
 def test_no_cue_of_the_reader_can_backtrack_over_a_members_text(name: str) -> None:
-    module = import_module(f"bot.reader.{name}")
+    module = import_module(name)
     # every message and postmortem sentence is read with them; a module whose patterns all pass also
     # checks the pattern added to it later (WHY_SPLIT's open split point took 0.6 s on "x" + 4,000
     # spaces + "y", growing with the square). The bounds fit every word and gap of fold A's reports.

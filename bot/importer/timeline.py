@@ -13,48 +13,48 @@ from dataclasses import dataclass
 
 from bot.importer.document import fence_after, plain
 
-_WEEKDAY = r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?,?\s+)?"  # "Thurs 07:06 PDT"
+_WEEKDAY = r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,12}\.?,?\s{1,40})?"  # "Thurs 07:06 PDT"
 _CLOCKS = (
     r"\d{4}-\d{2}-\d{2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?",  # 2024-03-04 10:02
     r"\d{1,2}[-/]\d{1,2}[ T]\d{1,2}:\d{2}",  # 12-05 16:21 (month and day, no year)
-    _WEEKDAY + r"\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?",  # 10:02, 3:15 pm
-    _WEEKDAY + r"\d{1,2}\s*[ap]\.?m\.?",  # 3pm
-    r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s+\S+\s+\d{1,2}",  # Tue, May 10
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?",
-    r"\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{4})?",
-    r"[tT]\s*[+-]\s*\d+\s*(?:min|m|h|hours?|minutes?)",
+    _WEEKDAY + r"\d{1,2}:\d{2}(?::\d{2})?(?:\s{0,40}[ap]\.?m\.?)?",  # 10:02, 3:15 pm
+    _WEEKDAY + r"\d{1,2}\s{0,40}[ap]\.?m\.?",  # 3pm
+    r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,12},?\s{1,40}\S{1,40}\s{1,40}\d{1,2}",  # Tue, May 10
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,12}\.?\s{1,40}\d{1,2}(?:st|nd|rd|th)?(?:,?\s{1,40}\d{4})?",
+    r"\d{1,2}(?:st|nd|rd|th)?\s{1,40}(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,12}\.?(?:\s{1,40}\d{4})?",
+    r"[tT]\s{0,40}[+-]\s{0,40}\d{1,12}\s{0,40}(?:min|m|h|hours?|minutes?)",
 )
 _TIME = "(?:" + "|".join(_CLOCKS) + ")"
 # a 24-hour time written without its colon ("1438 - attempted ssh", "* 0717: upgrade merged"): read only
 # in a timeline whose lines are written so, and one of them is no year ("2019: we moved" is a year)
 _HHMM = r"(?:[01]\d|2[0-3])[0-5]\d(?!\d|[:/.-]\d)"
-_ZONE = r"(?:\s*(?:UTC|GMT|Z|[A-Z]{2,4}T|[+-]\d{2}:?\d{2}))?"
+_ZONE = r"(?:\s{0,40}(?:UTC|GMT|Z|[A-Z]{2,4}T|[+-]\d{2}:?\d{2}))?"
 # (one run of spaces, not two side by side: "\s*x?\s*" splits a line of spaces every way there is)
-_MARKS_BEFORE = r"^\s*(?:(?:[-*+]|\d+[.)])\s*)?(?:\*\*|__|`)?\[?\(?"
+_MARKS_BEFORE = r"^\s{0,40}(?:(?:[-*+]|\d{1,12}[.)])\s{0,40})?(?:\*\*|__|`)?\[?\(?"
 _MARKS_AFTER = r"\)?\]?(?:\*\*|__|`)?"
 
 
 def _entry_pattern(time: str, separator: str) -> re.Pattern[str]:
-    span = time + _ZONE + r"(?:\s*(?:-|–|to|/)\s*" + time + _ZONE + r")?"  # "03:16/13:46": two zones
+    span = time + _ZONE + r"(?:\s{0,40}(?:-|–|to|/)\s{0,40}" + time + _ZONE + r")?"  # "03:16/13:46": two zones
     return re.compile(
-        _MARKS_BEFORE + r"(?P<time>(?:" + span + r")(?:,?\s+" + span + r")?)" + _MARKS_AFTER + separator
+        _MARKS_BEFORE + r"(?P<time>(?:" + span + r")(?:,?\s{1,40}" + span + r")?)" + _MARKS_AFTER + separator
         + r"(?:\*\*|__)?(?P<text>\S.*)$",
         re.I,
     )  # fmt: skip
 
 
-_ENTRY = _entry_pattern(_TIME, r"(?:\s*[-–—:|]\s*|\s+)")
+_ENTRY = _entry_pattern(_TIME, r"(?:\s{0,40}[-–—:|]\s{0,40}|\s{1,40})")
 # with a colonless time the separator is required: "1438 attempted" could be a count
-_ENTRY_HHMM = _entry_pattern("(?:" + "|".join((*_CLOCKS, _HHMM)) + ")", r"\s*[-–—:|]\s*")
+_ENTRY_HHMM = _entry_pattern("(?:" + "|".join((*_CLOCKS, _HHMM)) + ")", r"\s{0,40}[-–—:|]\s{0,40}")
 _HHMM_LINE = re.compile(
-    _MARKS_BEFORE + r"(?:\d{4}-\d{2}-\d{2}\s+)?(" + _HHMM + r")" + _ZONE + _MARKS_AFTER + r"\s*[-–—:|]"
+    _MARKS_BEFORE + r"(?:\d{4}-\d{2}-\d{2}\s{1,40})?(" + _HHMM + r")" + _ZONE + _MARKS_AFTER + r"\s{0,40}[-–—:|]"
 )
 _DAY_LINE = re.compile(
-    r"^(?:\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|(?:[a-z]+,?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
-    r"\.?\s+\d{1,2}(?:st|nd|rd|th)?(?:,?\s+\d{4})?)\s*:?$",
+    r"^(?:\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|(?:[a-z]{1,30},?\s{1,40})?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,12}"
+    r"\.?\s{1,40}\d{1,2}(?:st|nd|rd|th)?(?:,?\s{1,40}\d{4})?)\s{0,40}:?$",
     re.I,
 )
-_TABLE_RULE = re.compile(r"^\s*(?:\|\s*)?:?-{2,}")
+_TABLE_RULE = re.compile(r"^\s{0,40}(?:\|\s{0,40})?:?-{2,}")
 _HAS_TIME = re.compile(_TIME, re.I)
 _HH_MM_ANY = re.compile(r"\d{1,2}:\d{2}")
 _FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]{1,20}\]")  # "- 2023-03-03[^3]: …": a footnote's mark, not the entry's text
@@ -157,19 +157,23 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
 
 def _time_cell(cell: str) -> bool:
     return bool(_OFFSET_CELL.match(cell)) or (
-        bool(cell) and len(cell) <= 40 and bool(_HAS_TIME.match(cell)) and not re.search(r"[a-z]{4,}\s+[a-z]{4,}", cell)
+        bool(cell)
+        and len(cell) <= 40
+        and bool(_HAS_TIME.match(cell))
+        and not re.search(r"[a-z]{4,}\s{1,40}[a-z]{4,}", cell)
     )
 
 
 # "| +130 minutes | Upgrade re-attempted; AP node fails again |", "| [+6.5 hrs] | …": a table timeline told as
 # offsets from the start (a cell that is only the offset)
 _OFFSET_CELL = re.compile(
-    r"^\\?\[?\s*[+-]\s*\d{1,4}(?:\.\d)?\s*(?:m|mins?|minutes?|h|hrs?|hours?|d|days?)\s*\\?\]?$", re.I
+    r"^\\?\[?\s{0,40}[+-]\s{0,40}\d{1,4}(?:\.\d)?\s{0,40}(?:m|mins?|minutes?|h|hrs?|hours?|d|days?)\s{0,40}\\?\]?$",
+    re.I,
 )
 
 
 def _is_new_block(line: str) -> bool:
-    return bool(re.match(r"^(?:[-*+]|\d+[.)])\s", line)) or line.startswith(("#", ">"))
+    return bool(re.match(r"^(?:[-*+]|\d{1,12}[.)])\s", line)) or line.startswith(("#", ">"))
 
 
 def _tidy(text: str) -> str:
