@@ -116,17 +116,17 @@ _PERIOD = r"(?:time|" + _SEASON[3:-1] + r"|year|month|week|quarter|incident|outa
 # The present thing is a past one (recurrence, identity). Enough on its own where a verdict is read.
 RECURRENCE = _words(
     r"again", r"once more", r"one more time", r"a second time", r"all over again",
-    r"(?:is|are|'s|'re|was|were|be|been|being|has|have|had)\s+(?:\w+\s+)?back",
-    r"(?:came|come|comes|coming)\s+back", r"back again",
-    r"(?:has|have|had)\s+returned(?=\s*(?:$|[.,;:!?]|and\b|to\b))",
-    r"recurr\w*", r"re-?occurr\w*", r"reappear\w*", r"resurfac\w*", r"relaps\w*",
-    r"repeat(?:s|ing|ed)?\s+itself", r"repeating", r"a repeat of", r"repetition of",
-    r"(?:a\s+)?(?:rerun|re-run|replay|rehash|reprise|redux|carbon copy|copy|instance|recurrence) of",
+    r"(?:is|are|'s|'re|was|were|be|been|being|has|have|had)\s{1,40}(?:\w{1,40}\s{1,40})?back",
+    r"(?:came|come|comes|coming)\s{1,40}back", r"back again",
+    r"(?:has|have|had)\s{1,40}returned(?=\s{0,40}(?:$|[.,;:!?]|and\b|to\b))",
+    r"recurr\w{0,30}", r"re-?occurr\w{0,30}", r"reappear\w{0,30}", r"resurfac\w{0,30}", r"relaps\w{0,30}",
+    r"repeat(?:s|ing|ed)?\s{1,40}itself", r"repeating", r"a repeat of", r"repetition of",
+    r"(?:a\s{1,40})?(?:rerun|re-run|replay|rehash|reprise|redux|carbon copy|copy|instance|recurrence) of",
     r"d[ée]j[àa] vu",
-    r"(?:seen|had|hit|faced|met|fixed|solved|handled)\s+(?:\w+\s+){0,2}before(?=\s*(?:$|[.,;:!?]))",
-    r"we(?:'ve| have)?\s+(?:seen|had|hit|fixed|solved|handled)\s+(?:exactly\s+)?(?:this|that|it)",
+    r"(?:seen|had|hit|faced|met|fixed|solved|handled)\s{1,40}(?:\w{1,40}\s{1,40}){0,2}before(?=\s{0,40}(?:$|[.,;:!?]))",
+    r"we(?:'ve| have)?\s{1,40}(?:seen|had|hit|fixed|solved|handled)\s{1,40}(?:exactly\s{1,40})?(?:this|that|it)",
     r"been here before",
-    r"(?:the\s+)?same\s+(?:[\w-]+\s+){0,2}?(?:story|thing|issue|problem|bug|failure|fault|cause|culprit|incident|outage|"
+    r"(?:the\s{1,40})?same\s{1,40}(?:[\w-]{1,40}\s{1,40}){0,2}?(?:story|thing|issue|problem|bug|failure|fault|cause|culprit|incident|outage|"
     r"pattern|leak|mechanism|beast|defect|root cause|playbook|old)",
     r"exactly (?:like|as) (?:in|last|before|it|we|they|the)", r"just like (?:last|before|in)", r"like last", r"as last",
     r"as (?:it|they|we) (?:did|had|saw)", r"identical (?:to|with)",
@@ -136,24 +136,24 @@ RECURRENCE = _words(
 
 # A time in the past: a reference to history, not yet a claim.
 PAST_TIME = _words(
-    r"before(?=\s*(?:$|[.,;:!?]))", r"previously", r"historically", r"back then", r"at the time", r"in the past",
-    r"last " + _PERIOD + r"(?:'s)?", r"(?:a|one|two|three|few|several|some|many)\s+(?:\w+\s+)?(?:days|weeks|months|years|quarters)\s+ago",
-    r"(?:in|during|this)\s+(?:the\s+)?" + _SEASON + r"(?:'s)?", r"(?:previous|prior|earlier|past|former)\s+(?:incident|outage|occurrence|time)s?",
+    r"before(?=\s{0,40}(?:$|[.,;:!?]))", r"previously", r"historically", r"back then", r"at the time", r"in the past",
+    r"last " + _PERIOD + r"(?:'s)?", r"(?:a|one|two|three|few|several|some|many)\s{1,40}(?:\w{1,40}\s{1,40})?(?:days|weeks|months|years|quarters)\s{1,40}ago",
+    r"(?:in|during|this)\s{1,40}(?:the\s{1,40})?" + _SEASON + r"(?:'s)?", r"(?:previous|prior|earlier|past|former)\s{1,40}(?:incident|outage|occurrence|time)s?",
 )  # fmt: skip
 
 # ...and a link to today: a time (weak: "look at the locks now" links nothing) or a predicate
 # that makes something today's cause (strong).
 NOW_TIME = _words(
     r"now", r"today(?:'s)?", r"currently", r"right now", r"at the moment", r"at present", r"this time",
-    r"this (?:incident|outage|one|failure|problem|issue|event|alert|page|fault|beast|mess|exact \w+)",
+    r"this (?:incident|outage|one|failure|problem|issue|event|alert|page|fault|beast|mess|exact \w{1,40})",
     r"these (?:errors|failures|timeouts|503s|5xx|alerts|symptoms)",
     r"the current (?:incident|outage|errors?|failures?|problem|one|issue|state|situation)",
 )  # fmt: skip
 CAUSE_LINK = _words(
     r"what(?:'s| is) (?:happening|going on)", r"(?:is|are) (?:happening|going on)", r"going on",
-    r"(?:is|are|'s)\s+(?:the\s+|our\s+)?(?:real\s+|actual\s+)?(?:root\s+)?cause", r"cause of (?:this|it|today|the current)",
+    r"(?:is|are|'s)\s{1,40}(?:the\s{1,40}|our\s{1,40})?(?:real\s{1,40}|actual\s{1,40})?(?:root\s{1,40})?cause", r"cause of (?:this|it|today|the current)",
     r"to blame", r"responsible for", r"behind (?:this|it|the (?:errors|outage|503s|timeouts|failures))",
-    r"explains?", r"accounts? for", r"(?:is|are) causing", r"culprit", r"the answer", r"hitting", r"brought \w+ down",
+    r"explains?", r"accounts? for", r"(?:is|are) causing", r"culprit", r"the answer", r"hitting", r"brought \w{1,40} down",
     r"we(?:'re| are) (?:seeing|facing|dealing with|living through|in)", r"what we have",
 )  # fmt: skip
 PRESENT = re.compile(NOW_TIME.pattern + "|" + CAUSE_LINK.pattern, re.I)
@@ -161,9 +161,9 @@ PRESENT = re.compile(NOW_TIME.pattern + "|" + CAUSE_LINK.pattern, re.I)
 LIKENED = _words(
     r"match(?:es|ing)?",
     r"mirror(?:s|ing)?",
-    r"resembl\w*",
-    r"replicat\w*",
-    r"duplicat\w*",
+    r"resembl\w{0,30}",
+    r"replicat\w{0,30}",
+    r"duplicat\w{0,30}",
     r"echo(?:es|ing)?",
     r"same as",
     r"identical",
@@ -182,7 +182,8 @@ CERTAIN = _words(
 
 # "It's the…", "This is the…": the present thing named as something.
 _IDENTITY = re.compile(
-    r"^(?:it|this)(?:'s|’s|\s+is)\b(?!\s+(?:how|why|when|where|worth|unclear|not|likely|possible|unknown))", re.I
+    r"^(?:it|this)(?:'s|’s|\s{1,40}is)\b(?!\s{1,40}(?:how|why|when|where|worth|unclear|not|likely|possible|unknown))",
+    re.I,
 )
 _NOT_A_HEDGE = re.compile(r"\b(?:not|no longer) a (?:hypothesis|guess|theory)\b", re.I)
 
@@ -193,8 +194,8 @@ HEDGE = _words(
 )  # fmt: skip
 NEGATION = _words(
     r"not",
-    r"\w+n't",
-    r"\w+n’t",
+    r"\w{1,40}n't",
+    r"\w{1,40}n’t",
     r"no",
     r"never",
     r"no longer",
@@ -204,28 +205,28 @@ NEGATION = _words(
     r"different from",
     r"differs?",
 )
-_CLAUSE = re.compile(r"\s*[,:;—–]\s*|\s+(?:and|but|so|because|while|which|since)\s+", re.I)
+_CLAUSE = re.compile(r"\s{0,40}[,:;—–]\s{0,40}|\s{1,40}(?:and|but|so|because|while|which|since)\s{1,40}", re.I)
 
 # Applying a fix: an imperative, a prediction that it will work, or calling it the fix.
 _IMPERATIVE = re.compile(
-    r"^(?:(?:just|simply|now|so|then|please|immediately|and)\s+)*"
-    r"(?:re-?apply|apply|re-?deploy|deploy|roll\s+out|ship|push|re-?run|do|use|put|implement|bring\s+back|restore|"
-    r"re-?use|hotfix|patch|re-?release|release|go\s+(?:ahead\s+)?with|fall\s+back\s+to|reinstate|re-?do|repeat)\b",
+    r"^(?:(?:just|simply|now|so|then|please|immediately|and)\s{1,40}){0,6}"
+    r"(?:re-?apply|apply|re-?deploy|deploy|roll\s{1,40}out|ship|push|re-?run|do|use|put|implement|bring\s{1,40}back|restore|"
+    r"re-?use|hotfix|patch|re-?release|release|go\s{1,40}(?:ahead\s{1,40})?with|fall\s{1,40}back\s{1,40}to|reinstate|re-?do|repeat)\b",
     re.I,
 )
 PREDICTION = _words(
-    r"(?:will|'ll|should|shall|would|is going to|are going to|going to|must|can)\s+(?:\w+\s+)?"
+    r"(?:will|'ll|should|shall|would|is going to|are going to|going to|must|can)\s{1,40}(?:\w{1,40}\s{1,40})?"
     r"(?:fix|resolve|solve|sort|cure|clear|end|stop|remedy|mitigate|take care of|do the trick|work|restore|settle|handle)",
-    r"(?:cures|fixes|resolves|solves|sorts)\s+(?:it|this|the)",
-    r"(?:is|'s)\s+(?:today's|the|our|the only|the real|the right)\s+(?:fix|remedy|answer|solution|cure)",
+    r"(?:cures|fixes|resolves|solves|sorts)\s{1,40}(?:it|this|the)",
+    r"(?:is|'s)\s{1,40}(?:today's|the|our|the only|the real|the right)\s{1,40}(?:fix|remedy|answer|solution|cure)",
     r"(?:all|what) (?:we|you) need",
 )  # fmt: skip
 OLD_FIX = _words(
-    r"(?:old|same|previous|prior|earlier|last time's|known|usual|proven|existing|spring|[\w-]+-block)\s+"
-    r"(?:[\w-]+\s+)?(?:fix|patch|remedy|workaround|solution|change|playbook|runbook|hotfix|mitigation|cure)",
+    r"(?:old|same|previous|prior|earlier|last time's|known|usual|proven|existing|spring|[\w-]{1,40}-block)\s{1,40}"
+    r"(?:[\w-]{1,40}\s{1,40})?(?:fix|patch|remedy|workaround|solution|change|playbook|runbook|hotfix|mitigation|cure)",
     r"what (?:worked|fixed it)", r"the fix that worked",
 )  # fmt: skip
-_GENERIC_FIX = _words(r"(?:the|that|this) (?:[\w-]+\s+)?(?:fix|patch|remedy|workaround|hotfix)")
+_GENERIC_FIX = _words(r"(?:the|that|this) (?:[\w-]{1,40}\s{1,40})?(?:fix|patch|remedy|workaround|hotfix)")
 CONDITION = _words(
     r"if",
     r"once",
@@ -245,25 +246,25 @@ CONDITION = _words(
 
 # Skipping verification.
 _TARGET = (
-    r"(?:investigat\w*|check\w*|verif\w*|confirm\w*|look\w*|dig\w*|debug\w*|diagnos\w*|triag\w*|test\w*|validat\w*|"
-    r"analy[sz]\w*|troubleshoot\w*|inspect\w*|evidence|data|question\w*|research\w*|explor\w*|examin\w*|review\w*|"
-    r"figur\w* out|find out|work out|learn\w*|understand\w*|gather\w*|pg_stat_activity|dashboards?|logs|metrics|traces?|"
-    r"theor(?:y|ies)|hypothes\w*|the investigation)"
+    r"(?:investigat\w{0,30}|check\w{0,30}|verif\w{0,30}|confirm\w{0,30}|look\w{0,30}|dig\w{0,30}|debug\w{0,30}|diagnos\w{0,30}|triag\w{0,30}|test\w{0,30}|validat\w{0,30}|"
+    r"analy[sz]\w{0,30}|troubleshoot\w{0,30}|inspect\w{0,30}|evidence|data|question\w{0,30}|research\w{0,30}|explor\w{0,30}|examin\w{0,30}|review\w{0,30}|"
+    r"figur\w{0,30} out|find out|work out|learn\w{0,30}|understand\w{0,30}|gather\w{0,30}|pg_stat_activity|dashboards?|logs|metrics|traces?|"
+    r"theor(?:y|ies)|hypothes\w{0,30}|the investigation)"
 )
 SKIP = re.compile(
     r"(?<![\w-])(?:"
     r"(?:skip|skipping|bypass|forgo|forget|ditch|abandon|drop|ignore|stop|halt|cease|quit|end|close|call off|wrap up|"
-    r"give up|cut short|short-circuit)\s+(?:[\w'-]+\s+){0,5}?"
+    r"give up|cut short|short-circuit)\s{1,40}(?:[\w'-]{1,40}\s{1,40}){0,5}?"
     + _TARGET
     + r"|(?:no need|needn't|need not|(?:don't|do not) need|no reason|no point|nothing (?:new |more |else |further |left )?|"
     r"no further|no more|without (?:any |more |further )?|(?:don't|do not) bother|not worth|why bother|why waste)"
-    r"\s*(?:[\w'-]+\s+){0,3}?"
+    r"\s{0,40}(?:[\w'-]{1,40}\s{1,40}){0,3}?"
     + _TARGET
     + r"|"
     + _TARGET
-    + r"\s+(?:[\w'-]+\s+){0,3}?(?:unnecessary|pointless|not needed|needless|moot|redundant|superfluous|"
-    r"overkill|a formality|only delay\w*|a waste)"
-    + r"|no (?:\w+ )?(?:checks?|investigation|verification|evidence|questions?)\b(?! (?:of|that|about|from))"
+    + r"\s{1,40}(?:[\w'-]{1,40}\s{1,40}){0,3}?(?:unnecessary|pointless|not needed|needless|moot|redundant|superfluous|"
+    r"overkill|a formality|only delay\w{0,30}|a waste)"
+    + r"|no (?:\w{1,40} )?(?:checks?|investigation|verification|evidence|questions?)\b(?! (?:of|that|about|from))"
     + r"|none needed|not needed|a waste of time|waste (?:of )?time|wasting time|(?:only |just |merely )?a formality|"
     r"box-ticking|case closed|end of story|move on|nothing to ask|already know|we know (?:it|what|the)|would only delay|"
     r"close (?:the|this) (?:incident|investigation|out)|close (?:it|this) out"
