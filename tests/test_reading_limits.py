@@ -256,7 +256,7 @@ READER_MODULES += " conversation conversation_replies conversation_vetoes fix na
 # and the other modules whose patterns read a member's text: a postmortem's timeline lines, the model's
 # statements the guard reads for claims, every message and memory the tokeniser splits into terms
 MEMBERS_TEXT_MODULES = [f"bot.reader.{name}" for name in READER_MODULES.split()]
-MEMBERS_TEXT_MODULES += ["bot.importer.timeline", "bot.investigation.claims"]
+MEMBERS_TEXT_MODULES += ["bot.importer.timeline", "bot.investigation.claims", "bot.recall.tokens"]
 
 
 @pytest.mark.parametrize("name", MEMBERS_TEXT_MODULES)
