@@ -28,7 +28,16 @@ from bot.reader.cues_fix import (
 from bot.reader.narrative import _clauses as clauses
 from bot.reader.narrative import attempts_in
 
+# a status site's markup, not its writer's words: cState's "::: update Resolved | 2020-11-14T16:09:32Z" … ":::" around
+# an update, a Hugo shortcode (`{{< track "2025-05-27 11:47:00" >}}`). It ends a sentence, and a sentence is judged
+# without it: "::: update Resolved | <time> This incident has been resolved. :::" is the state said, no step.
+_SITE_MARKUP = re.compile(
+    r":{3}(?:[ \t]{0,4}update[ \t]{1,4}[A-Za-z]{1,20}[ \t]{0,4}\|[ \t]{0,4}[\dT:.+Z-]{4,40})?|\{\{[<%][^{}]{0,200}[>%]\}\}",
+    re.I,
+)
+_A_WORD = re.compile(r"[^\W\d_]{2}")
 _LINE_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'*`\[@])")
+_FIX_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'*`\[@]|:{3}|\{\{[<%])")  # and before the site's markup
 _MAX_SENTENCE_CHARS = 1_000  # a sentence is judged on its first 1,000 characters
 # "… succeed again. (alice) Rolled back …": an author's mark after a sentence belongs to it, not to the next
 _AUTHOR_MARK = re.compile(r"^\([\w@][\w@ .'-]{0,40}\)(?:\s+|$)")
@@ -40,9 +49,14 @@ def _judged(sentence: str) -> str:
     return _TRAILING_MARK.sub("", sentence.strip()[:_MAX_SENTENCE_CHARS])
 
 
-def _sentences_of(line: str) -> list[str]:
+def _without_markup(sentence: str) -> str:
+    """The sentence as a fix's words are judged: `_judged`, without a status site's markup."""
+    return _judged(_SITE_MARKUP.sub(" ", sentence.strip()[:_MAX_SENTENCE_CHARS]))
+
+
+def _sentences_of(line: str, split: re.Pattern[str] = _LINE_SENTENCES) -> list[str]:
     parts: list[str] = []
-    for part in _LINE_SENTENCES.split(line):
+    for part in split.split(line):
         mark = _AUTHOR_MARK.match(part)
         if parts and mark:
             parts[-1] = f"{parts[-1]} {mark.group().strip()}"
@@ -56,13 +70,15 @@ def names_no_step(sentence: str) -> bool:
     """True when `sentence` reads like a fix but tells no step that fixed it: "restarting the pods did
     not help", "we are working with our provider to restore service", "the certificate had not been
     renewed", "The issue affecting launches has been resolved."."""
-    return bool(STATE_OF_THE_INCIDENT.match(_judged(sentence))) or tells_no_step_taken(sentence)
+    return bool(STATE_OF_THE_INCIDENT.match(_without_markup(sentence))) or tells_no_step_taken(sentence)
 
 
 def tells_no_step_taken(sentence: str) -> bool:
     """`names_no_step` but for the state said once it is over: such a line ("Service is restored") may
     follow the step that restored it, where this one (work under way, a failure, telling people) does not."""
-    said = _judged(sentence)
+    said = _without_markup(sentence)
+    if not _A_WORD.search(said):  # the site's markup alone (":::"), a time: no step
+        return True
     # the fix word only inside the frame: nothing done named
     for frame in (FIX_UNDER_WAY, FIX_NOT_DONE, FIX_BY_ITSELF, FIX_COUNTED, FIX_TOLD):
         if frame.search(said) and not FIX.search(frame.sub(" ", said)):
@@ -90,14 +106,14 @@ def _failed(clause: str) -> bool:
 
 def without_non_fixes(text: str) -> str:
     """A fix's text without the sentences that name no step (`names_no_step`); "" when none is left."""
-    return _without(text, names_no_step)
+    return _without(text, names_no_step, _FIX_SENTENCES)
 
 
-def _without(text: str, drop: Callable[[str], bool]) -> str:
+def _without(text: str, drop: Callable[[str], bool], split: re.Pattern[str] = _LINE_SENTENCES) -> str:
     """`text`, line by line, without the sentences `drop` says are not what the field holds."""
     kept_lines = []
     for line in text.split("\n"):
-        kept = [p for p in _sentences_of(line) if not drop(p)]
+        kept = [p for p in _sentences_of(line, split) if not drop(p)]
         if kept:
             kept_lines.append(" ".join(kept))
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
