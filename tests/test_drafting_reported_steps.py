@@ -85,3 +85,18 @@ def test_but_i_never_received_says_the_step_failed() -> None:
         ("ben", "I tried to revalidate my email, but I never received the token."),
     )
     assert len(result.failed_attempts) == 1 and "revalidate my email" in result.failed_attempts[0].action
+
+
+@pytest.mark.parametrize("weighs_only", [("attempt", "reported_step")], indirect=True)
+@pytest.mark.usefixtures("weighs_only")
+def test_the_items_under_a_heading_of_what_was_tried_are_failed_attempts() -> None:
+    opening = "Jenkins won't start new jobs.\nthings I have tried so far:\n\n* logging out and back in\n* clearing the browser cache"
+    result = draft(("ana", opening), ANSWER)
+    assert [a.action for a in result.failed_attempts] == ["Logging out and back in", "Clearing the browser cache"]
+
+
+@pytest.mark.parametrize("weighs_only", [("attempt", "reported_step")], indirect=True)
+@pytest.mark.usefixtures("weighs_only")
+def test_a_list_under_another_heading_is_no_attempt() -> None:
+    opening = "Jenkins won't start new jobs.\nWhat I see:\n\n* the queue is empty\n* logging out and back in shows the same page"
+    assert draft(("ana", opening), ANSWER).failed_attempts == []

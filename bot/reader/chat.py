@@ -105,8 +105,8 @@ class _Sentence:
 
 
 def whole(text: str) -> str:
-    """A whole sentence as a field's text: trimmed of end punctuation, first letter up."""
-    text = text.strip(" ,;:-—–.…")
+    """A whole sentence as a field's text: trimmed of end punctuation and a list item's bullet, first letter up."""
+    text = text.strip(" ,;:-—–.…*•")
     return clip(text[:1].upper() + text[1:]) if text else ""
 
 

@@ -47,10 +47,10 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
-from bot.reader.conversation_replies import answered_by_reply
+from bot.reader.conversation_replies import answered_by_reply, reported_steps
 from bot.reader.conversation_vetoes import DONE, no_attempt, no_fix
 from bot.reader.cues import CONVERSATION_CUES as CUES
-from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK, REPORTED_STEP
+from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
 from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, fair_shares
 
@@ -175,7 +175,7 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
     last = max(1, len(messages) - 1)
     fixers = _fixers(out, matched, opener)
     answered = answered_by_reply(out, matched, ACTED | DONE)
-    reported = _reported_steps(out, matched, opener) if not alone else frozenset()
+    reported = reported_steps(out, matched, opener) if not alone else frozenset()
     for i, s in enumerate(out):
         f = set(matched[i])
         # one feature for "it was done", however said: a way of saying it the tuning fold lacks
@@ -231,26 +231,6 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
             f.add("first*tried")
         s.features = frozenset(f)
     return out
-
-
-def _reported_steps(out: list[Sentence], matched: list[frozenset[str]], opener: str) -> frozenset[int]:
-    """ "I have restarted the machine and runner.", "I already tried re-installing the bot": a step the one
-    who opens the channel says, in the opening report, that they took is one that did not fix it (the
-    trouble is reported after it), unless the report says it is over. Told by who speaks where and by the
-    tense, not by the step's words; only when someone else answers (`sentences`: not a one-person thread)."""
-    opening = [i for i, s in enumerate(out) if s.message == 0 and s.author == opener]
-    if any(matched[i] & {"how_fixed", "resolved_now", "recovered_again"} for i in opening):
-        return frozenset()
-    return frozenset(i for i in opening if _told_step(out[i].text, matched[i]))
-
-
-def _told_step(text: str, cues: frozenset[str]) -> bool:
-    """A step the speaker says they took before now: "I have restarted", "we've tried", "I already cleared"
-    (bot/reader/cues_conversation.py `REPORTED_STEP`), not asked, planned or a list's heading ("things I have
-    tried so far:")."""
-    if cues & {"question", "plan", "status_update"} or text.rstrip().endswith(":"):
-        return False
-    return bool(REPORTED_STEP.search(text[:SENTENCE_CHARS]))
 
 
 def _fixers(out: list[Sentence], matched: list[frozenset[str]], opener: str) -> frozenset[str]:

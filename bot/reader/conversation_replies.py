@@ -3,7 +3,8 @@ don't think the reversions worked.", or "I restarted the runner." answered, at t
 next message, "Hm. Still seeing the same error" (`reply_failed`: an attempt that did not work, no
 fix). Told by the thread's order, not by the step's words: only a message's last told step, and
 nothing between it and the outcome names a step, a recovery, a question or a plan. Each message is
-looked at a bounded number of times: linear.
+looked at a bounded number of times: linear. And the steps the opening report says were taken
+before it was written (`reported_steps`): they did not fix it, or it would not have been reported.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+from bot.reader.cues_conversation import REPORTED_STEP
+
 # a step asked, planned, doubted, someone else's, or that says itself it worked ("and restarted and it worked OK")
 NOT_A_STEP = frozenset(
     {"question", "plan", "me_too", "template", "hedge", "how_fixed", "resolved_now", "recovered_again"}
@@ -19,12 +22,15 @@ NOT_A_STEP = frozenset(
 # what a reply says of the step before it ("still seeing it")
 REPLY_FAILED = frozenset({"failed_outcome", "said_failed"})
 REPLY_OPENS = 2  # sentences: where a reply says "still failing" of the step before it
+_LIST_ITEM = re.compile(r"^\s{0,8}(?:[-*\u2022]|\d{1,3}[.)])\s")
+_STEP_CHARS = 1_000  # as the conversation reader's SENTENCE_CHARS
 _AGAIN_ONLY = re.compile(r"\W{0,20}again\b", re.IGNORECASE)  # "Again, slightly concerned about …": no outcome
 
 
 class Said(Protocol):
     message: int
     text: str
+    author: str
 
 
 def answered_by_reply(out: Sequence[Said], cues: Sequence[frozenset[str]], steps_are: frozenset[str]) -> dict[int, int]:
@@ -58,3 +64,35 @@ def _says_failed(
         if cues[j] & failed and ("failed_outcome" in cues[j] or not _AGAIN_ONLY.match(out[j].text)):
             return j
     return None
+
+
+def reported_steps(out: Sequence[Said], matched: list[frozenset[str]], opener: str) -> frozenset[int]:
+    """ "I have restarted the machine and runner.", "I already tried re-installing the bot": a step the one
+    who opens the channel says, in the opening report, that they took is one that did not fix it (the
+    trouble is reported after it), unless the report says it is over. Told by who speaks where and by the
+    tense, not by the step's words; read only when someone else answers (conversation.py `sentences`).
+    `matched`: each sentence's cue groups; a list item under a heading of what was tried gets its "tried"."""
+    opening = [i for i, s in enumerate(out) if s.message == 0 and s.author == opener]
+    if any(matched[i] & {"how_fixed", "resolved_now", "recovered_again"} for i in opening):
+        return frozenset()
+    steps = set()
+    listed = False  # under a heading that says what was tried ("things I have tried so far:"), its list's items
+    for i in opening:
+        text = out[i].text
+        if listed and _LIST_ITEM.match(text):
+            steps.add(i)
+            matched[i] = matched[i] | {"tried"}  # the heading's "tried" is each item's
+            continue
+        listed = "tried" in matched[i] and text.rstrip().endswith(":")
+        if _told_step(text, matched[i]):
+            steps.add(i)
+    return frozenset(steps)
+
+
+def _told_step(text: str, cues: frozenset[str]) -> bool:
+    """A step the speaker says they took before now: "I have restarted", "we've tried", "I already cleared"
+    (bot/reader/cues_conversation.py `REPORTED_STEP`), not asked, planned or a list's heading ("things I have
+    tried so far:")."""
+    if cues & {"question", "plan", "status_update"} or text.rstrip().endswith(":"):
+        return False
+    return bool(REPORTED_STEP.search(text[:_STEP_CHARS]))

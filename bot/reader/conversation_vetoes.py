@@ -12,10 +12,13 @@ from bot.reader.cues_conversation import (
     BEFORE_THE_TALK,
     COUNTERFACTUAL,
     FOLLOW_UP,
+    NOT_ENOUGH,
     PART_FAILED,
     RETRY,
     SAID_TRIED,
+    STEP_AFTER_SO,
     TO_CHECK,
+    TRIED_AGAIN,
     TRIED_TO_USE,
 )
 
@@ -33,7 +36,13 @@ def no_fix(f: frozenset[str], text: str) -> bool:
     told = told or ("cause_marker" in f and not f & {"did", "how_fixed"})
     # "It looks like it got spun up on another node … and crash looped": a cause offered with doubt, whatever
     # step it names, is a hypothesis, not the told fix
-    told = told or ("hedge" in f and bool(f & (CAUSE_SAID | {"broken_state"})) and "how_fixed" not in f)
+    # ("… crashed around 1 AM, so I've restarted it": the doubt is the cause's, the step after "so" is told)
+    told = told or (
+        "hedge" in f
+        and bool(f & (CAUSE_SAID | {"broken_state"}))
+        and "how_fixed" not in f
+        and not STEP_AFTER_SO.search(text)
+    )
     tried = bool(SAID_TRIED.search(text)) and not f & {"how_fixed", "resolved_now"}
     # "… to see if they all work again": the "work again" is what is to be seen, not what came of it
     tried = tried or (bool(TO_CHECK.search(text) or FOLLOW_UP.search(text)) and "how_fixed" not in f)
@@ -44,6 +53,7 @@ def no_fix(f: frozenset[str], text: str) -> bool:
         or bool(f & {"earlier_fix_not", "confession", "status_update"})
         or ("plan" in f and "did" not in f)
         or bool(COUNTERFACTUAL.search(text))
+        or bool(NOT_ENOUGH.search(text))
         or bool(VETO.search(text))
     )
 
@@ -60,12 +70,15 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
     # "The problem is, it's more than 24 hours that I'm blocked": what caused it, not a step that failed (fold A:
     # the 3 such sentences past the attempt gate are causes), unless it says what was tried
     cause = bool(f & CAUSE_SAID) and not SAID_TRIED.search(text)
+    # "I tried again, still no luck": a retry that names no step of its own is a check
+    retried = bool(TRIED_AGAIN.search(text)) and not f & STEP_CUES
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)
         or part
         or used
         or cause
+        or retried
         or bool(BEFORE_THE_TALK.search(text))
         or bool(COUNTERFACTUAL.search(text))
         or bool(VETO.search(text))

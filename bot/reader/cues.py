@@ -330,7 +330,8 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         # not a verb of seeing, saying, thinking or trying (what someone looked at or asked is no step); the
         # letter before "ed" is never "e": "I need", "we feed" are no past tense
         r"(?:we|i)(?:'ve| have| had)? (?:just |now |also |finally |then |already |manually )?(?!" + _NOT_A_STEP + r")"
-        r"(?:[a-z]{1,20}[a-df-z]ed|shut|cut|built)",
+        r"(?:[a-z]{1,20}[a-df-z]ed|shut|cut|built|paid|made|took|gave|put|set|ran|re-?ran|brought|bought|"  # irregular
+        r"(?:re)?wrote|spun|threw|undid|redid|split|swept)(?![\w-])",  # pasts too: "I've paid them more", "we put a limit"
     ),
     "bare_did": re.compile(
         r"^(?:deployed|configured|bounced|restarted|reverted|rolled (?:back|out)|rebooted|redeployed|fixed|patched|"
@@ -379,7 +380,6 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"re-?creat(?:ed|ing)", r"re-?ran", r"re-?run(?:ning)?", r"re-?trigger(?:ed|ing)?", r"amend(?:ed)?",
     ),
     "tried": _words(
-        # an adverb between the speaker and the verb ("I already tried", "we've previously tried") is the same step
         r"(?:i|we)(?:'ve| have| had)? (?:also |already |even |just |then |again |\w{1,12}ly )?tried", r"tried (?:to )?", r"(?:i|we) (?:also )?attempted", r"if i try",
         r"i (?:also )?(?:deleted|canceled|cancelled|restarted|re-?ran|pushed|disabled|cleared|removed|re-?installed|"
         r"reset|re-?created|cloned)",
@@ -395,8 +395,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load|let (?:me|us))",
         r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)",
         r"(?<=but )(?:(?:it|they|this|that|i|we|he|she) )?never (?!mind)[a-z]{2,20}",
-        # "Still nothing works.", "nothing worked": the outcome negated by its subject, whatever the step
-        r"still nothing", r"nothing (?:works?|worked|helped|fixed it)",
+        r"still nothing", r"nothing (?:works?|worked|helped|fixed it)",  # the outcome negated by its subject
         r"(?:don'?t|do not) think (?:[\w-]+ ){0,3}(?:worked|helped|fixed|did anything)",
     ),
     "said_action": CHAT_ACTION,  # the explicit drafter's "restarted", "raised", "rolled back"
@@ -406,7 +405,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"(?:working|running|spawning|back|up|green|moving|processing|flowing|passing|building|starting)(?: \w+ly)? again"
     ),
     "plan": _words(
-        r"(?:we|i|you) (?:could|should|will|'ll|can|might|need to|ought to)", r"let'?s", r"plan(?:ning)? to",
+        r"(?:we|i|you)(?: \w{1,12}ly| still| also| just)? (?:could|should|will|'ll|can|might|need to|ought to)", r"let'?s", r"plan(?:ning)? to",
         r"going to", r"i'?ll", r"we'?ll", r"consider\w*", r"next time", r"follow[ -]?up", r"ideally", r"in the future",
         r"should (?:fix|help|resolve|work)", r"you (?:want|may want|might want) to", r"what you can do",
     ),

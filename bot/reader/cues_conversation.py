@@ -83,3 +83,14 @@ REPORTED_STEP = re.compile(
     r"[a-z]{1,20}(?:ed|[^e\W]en|ne|un|ut|lt|ried)(?![\w-])",
     re.IGNORECASE,
 )
+# "It looks like the server crashed around 1 AM, so I've restarted it": the doubt is the cause's, said before "so";
+# the step after it is told as done (a past tense after "so I / so we")
+STEP_AFTER_SO = _words(r"so (?:i|we)(?:'ve| have)?(?: just| also| then| now)? [a-z]{2,20}(?:ed|ran|put|reset)")
+# "Hi, I tried again, still no luck on google DNS": trying again with no step named is using the service once more
+# (a check of whether it works), not a step taken to fix it
+TRIED_AGAIN = _words(r"tried (?:it )?again", r"trying (?:it )?again")
+# "I allocated the last GB to the pool but it seems like I also need to remove files": a step followed by "but" and
+# what is still to do was not enough, whatever its verb: never the told fix
+NOT_ENOUGH = _words(
+    r"but (?:[\w'-]{1,20} ){0,6}(?:i|we|you)(?: \w{1,12}ly| still| also| just)? (?:need to|have to|must|will have to)"
+)
