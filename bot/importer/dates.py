@@ -13,18 +13,19 @@ import dateparser
 from bot.reader.cues import FAILURE_WORDS
 from bot.reader.cues_found import FOUND_BY
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,12}\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d{2}"
 _FOUND = re.compile(
-    rf"(?<!\d)(?:{_YEAR}[-/.]\d{{1,2}}[-/.]\d{{1,2}}(?:[ T]\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s*(?:UTC|GMT|Z))?)?"
-    rf"|{_MONTH}[\s-]+{_DAY},?[\s-]+(?:of\s+)?{_YEAR}"
-    rf"|{_DAY}(?:\s+of)?[\s-]+{_MONTH},?[\s-]+{_YEAR}"
+    rf"(?<!\d)(?:{_YEAR}[-/.]\d{{1,2}}[-/.]\d{{1,2}}(?:[ T]\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s{{0,40}}(?:UTC|GMT|Z))?)?"
+    rf"|{_MONTH}[\s-]{{1,40}}{_DAY},?[\s-]{{1,40}}(?:of\s{{1,40}})?{_YEAR}"
+    rf"|{_DAY}(?:\s{{1,40}}of)?[\s-]{{1,40}}{_MONTH},?[\s-]{{1,40}}{_YEAR}"
     rf"|\d{{1,2}}[-/]\d{{1,2}}[-/](?:{_YEAR}|\d{{2}}))(?![\d])",
     re.I,
 )
 _MONTH_DAY = re.compile(
-    rf"(?<![\w-])(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+{_MONTH})(?![\w-])", re.I
+    rf"(?<![\w-])(?:{_MONTH}\s{{1,40}}\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?(?:\s{{1,40}}of)?\s{{1,40}}{_MONTH})(?![\w-])",
+    re.I,
 )
 # bounded, and a file name is read from where its word starts: `\S+\.md` tried at every
 # character of a long word rescanned the rest of it (6 s on 40k characters without a space)
@@ -32,8 +33,8 @@ _URL = re.compile(r"\]\([^)\n]{0,500}\)|https?://\S+|(?<!\S)\S{1,300}?\.md\b")
 _MONTHS = {
     m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
 }
-_MONTH_FIRST = re.compile(r"(?P<month>[a-z]+\.?)[\s-]+(?P<day>\d{1,2}),?[\s-]+(?P<year>\d{4})", re.I)
-_DAY_FIRST = re.compile(r"(?P<day>\d{1,2})[\s-]+(?P<month>[a-z]+\.?),?[\s-]+(?P<year>\d{4})", re.I)
+_MONTH_FIRST = re.compile(r"(?P<month>[a-z]{1,30}\.?)[\s-]{1,40}(?P<day>\d{1,2}),?[\s-]{1,40}(?P<year>\d{4})", re.I)
+_DAY_FIRST = re.compile(r"(?P<day>\d{1,2})[\s-]{1,40}(?P<month>[a-z]{1,30}\.?),?[\s-]{1,40}(?P<year>\d{4})", re.I)
 _SETTINGS: dict[str, Any] = {
     "TIMEZONE": "UTC",
     "TO_TIMEZONE": "UTC",
@@ -45,10 +46,10 @@ _SETTINGS: dict[str, Any] = {
 # "the date the issue started", "errors began": the trouble itself began ("Investigation started" is
 # not it: that is the response)
 _TROUBLE_BEGAN = re.compile(
-    r"\b(?:issues?|problems?|outage|incident|errors?|failures?|trouble|downtime)\s+(?:\w+\s+)?(?:start(?:ed|s)|beg[au]n)\b",
+    r"\b(?:issues?|problems?|outage|incident|errors?|failures?|trouble|downtime)\s{1,40}(?:\w{1,40}\s{1,40})?(?:start(?:ed|s)|beg[au]n)\b",
     re.I,
 )
-_HH_MM = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s*([ap]\.?m\.?)?", re.I)
+_HH_MM = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?::\d{2})?\s{0,40}([ap]\.?m\.?)?", re.I)
 
 
 def _parse(text: str) -> datetime | None:
@@ -88,7 +89,7 @@ def parse_date(value: Any) -> datetime | None:
     return find_date(text)
 
 
-_NUMERIC = re.compile(rf"\s*(\d{{1,2}})([-/.])(\d{{1,2}})\2({_YEAR})\b")
+_NUMERIC = re.compile(rf"\s{{0,40}}(\d{{1,2}})([-/.])(\d{{1,2}})\2({_YEAR})\b")
 
 
 def other_reading(value: Any) -> datetime | None:
@@ -183,13 +184,13 @@ def first_day_gone_wrong(timeline: str, year: int | None = None) -> list[datetim
 # follow-up's "by 2024-07-01", "Due date: …"): not the day the incident began
 _LEAD_IN_CHARS = 40
 _THE_DOCUMENT_S = re.compile(
-    r"\b(?:(?:last\s+)?(?:updated|edited|modified|revised|reviewed)|published|posted|written|created|authored)"
-    r"(?:\s+on|\s+at)?[\s:*_,(]*$",
+    r"\b(?:(?:last\s{1,40})?(?:updated|edited|modified|revised|reviewed)|published|posted|written|created|authored)"
+    r"(?:\s{1,40}on|\s{1,40}at)?[\s:*_,(]{0,40}$",
     re.I,
 )
 _DEADLINE = re.compile(
-    r"\b(?:by|due(?:\s+date)?|deadline|no\s+later\s+than|(?:scheduled|planned|targeted)\s+for|target\s+date|eta)"
-    r"[\s:*_,(]*(?:the\s+)?$",
+    r"\b(?:by|due(?:\s{1,40}date)?|deadline|no\s{1,40}later\s{1,40}than|(?:scheduled|planned|targeted)\s{1,40}for|target\s{1,40}date|eta)"
+    r"[\s:*_,(]{0,40}(?:the\s{1,40})?$",
     re.I,
 )
 
