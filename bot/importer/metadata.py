@@ -93,7 +93,7 @@ METADATA: dict[str, str] = {
     **dict.fromkeys(["error message"], "error_message"),
 }
 _KEY_VALUE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?P<key>(?:\*\*|__)?[A-Za-z][\w '’/()-]{0,38}?(?:\*\*|__)?)\s*:\s*(?P<value>.*)$"
+    r"^\s{0,40}(?:[-*+]\s{1,40})?(?P<key>(?:\*\*|__)?[A-Za-z][\w '’/()-]{0,38}?(?:\*\*|__)?)\s{0,40}:\s{0,40}(?P<value>.*)$"
 )
 
 
@@ -201,7 +201,7 @@ SAID_START_CHARS = 4000  # the opening of the text: where a report says when it 
 # "On November 5th ’24 we had a global outage", "The issues started on Feb 12th", "the incident that
 # occurred during the upgrade on March 5, 2025": a day the text says the incident began on, when the
 # sentence says something went wrong or began (the date itself is found by find_dates)
-_ON_A_DAY = re.compile(r"\b(?:on|since)\s+(?:the\s+)?[`*_(]?$", re.I)
+_ON_A_DAY = re.compile(r"\b(?:on|since)\s{1,40}(?:the\s{1,40})?[`*_(]?$", re.I)
 _BEGAN = re.compile(r"\b(?:start(?:ed|ing)|beg[au]n|beginning|occurr(?:ed|ing)|happen(?:ed|ing)|since)\b", re.I)
 _SENTENCE_END = re.compile(r"[.!?\n]\s")
 
