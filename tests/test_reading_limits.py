@@ -257,7 +257,7 @@ READER_MODULES += " conversation conversation_replies conversation_vetoes fix na
 # statements the guard reads for claims, every message and memory the tokeniser splits into terms
 MEMBERS_TEXT_MODULES = [f"bot.reader.{name}" for name in READER_MODULES.split()]
 MEMBERS_TEXT_MODULES += ["bot.importer.timeline", "bot.investigation.claims", "bot.recall.tokens"]
-MEMBERS_TEXT_MODULES += ["bot.importer.dates", "bot.importer.metadata"]
+MEMBERS_TEXT_MODULES += ["bot.importer.dates", "bot.importer.metadata", "bot.importer.cause_fix"]
 
 
 @pytest.mark.parametrize("name", MEMBERS_TEXT_MODULES)

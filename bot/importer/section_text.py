@@ -8,8 +8,8 @@ import re
 
 from bot.importer.document import Section, fence_after
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
-LIST_ITEM = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$")
+_SENTENCE = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'])")
+LIST_ITEM = re.compile(r"^(\s{0,40})(?:[-*+]|\d{1,12}[.)])\s{1,40}(.*)$")
 _OWN_LINE = re.compile(r"^(?:\||>|#{1,6}(?:\s|$))")  # a table row, a quote, a heading ("#. step" is text)
 _OTHER_BULLET = re.compile(r"^[*+]\s+")
 _THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
