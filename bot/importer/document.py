@@ -29,8 +29,8 @@ from bot.text_limits import HEADING_LINES
 
 # kinds whose subsections are always part of them: "What went well" under "Lessons" is a lesson
 _SWALLOWING = frozenset({"lesson", "action_items", "failed_attempts", "timeline", "metadata"})
-_HTML_HEADING = re.compile(r"^\s*<h([1-6])[^>]*>(.*?)</h\1>\s*$", re.I)
-_BR = re.compile(r"<br\s*/?>", re.I)
+_HTML_HEADING = re.compile(r"^\s{0,40}<h([1-6])[^>]*>(.*?)</h\1>\s{0,40}$", re.I)
+_BR = re.compile(r"<br\s{0,40}/?>", re.I)
 _IMG = re.compile(r"<img\b[^<>]*>", re.I)  # [^<>]: an unclosed "<img" stops at the next tag, not the end
 _TAG = re.compile(
     r"</?(?:a|b|i|u|s|p|em|strong|span|div|font|center|small|big|sup|sub|del|ins|mark|kbd|code|pre|blockquote|"
@@ -38,10 +38,10 @@ _TAG = re.compile(
     r"figcaption|picture|source|video|iframe|br)\b[^<>]*/?>",
     re.I,
 )
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+_LIST_ITEM = re.compile(r"^\s{0,40}(?:[-*+]|\d{1,12}[.)])\s{1,40}")
 # a line Markdown may read as (part of) a heading: `#` after list or quote markers, or an underline
 _MAYBE_HEADING = re.compile(r"[ \t>*+\-.)0-9]*#|[ \t>]*(?:=+|-+)[ \t]*$")
-_BOLD_LINE = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)\s*:?\s*$")
+_BOLD_LINE = re.compile(r"^\s{0,40}(?:\*\*|__)(.+?)(?:\*\*|__)\s{0,40}:?\s{0,40}$")
 # Only headings are read, and a heading's raw text comes from the block parser: the inline pass
 # (emphasis, links, HTML in every paragraph) is not run (24,000 `<img` took 40 ms in it).
 _MARKDOWN = MarkdownIt("commonmark").enable("table").disable(["inline", "text_join"])
@@ -138,7 +138,7 @@ def outside_code(lines: list[str]) -> list[str]:
     return out
 
 
-_NEW_BLOCK = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|>|\||```|~~~)")
+_NEW_BLOCK = re.compile(r"^\s{0,40}(?:[-*+]\s|\d{1,12}[.)]\s|#{1,6}\s|>|\||```|~~~)")
 
 
 def logical_lines(lines: list[str]) -> list[str]:
@@ -390,8 +390,8 @@ def parse_document(text: str) -> Document:
 
 
 _TIME_HEADING = re.compile(
-    r"^(?:[~≈]?\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|(?:\w+day,?\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
-    r"nov|dec)[a-z]*\.?\s+\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\.?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)",
+    r"^(?:[~≈]?\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|(?:\w{1,40}day,?\s{1,40})?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
+    r"nov|dec)[a-z]{0,12}\.?\s{1,40}\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\.?\s{1,40}(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,12})",
     re.I,
 )
 
