@@ -18,7 +18,7 @@ from bot.memory.files import UNNAMED, IdFor, draft_from_json, expected_shape, sa
 from bot.models import MemoryDraft, Source, TruthState
 
 MAX_FILE_BYTES = 20 * 1024 * 1024  # a postmortem or a seed export, not a data dump
-WHY_SEPARATOR = re.compile(r"\s+(?:—|–|--|-)\s+")  # "restarted the pods — it only bought 25 minutes"
+WHY_SEPARATOR = re.compile(r"\s{1,40}(?:—|–|--|-)\s{1,40}")  # "restarted the pods — it only bought 25 minutes"
 
 
 _PLACEHOLDER = re.compile(r"^(?:tbd|tba|todo|n/?a|none|unknown|-+|—|\?+|<[^>]*>|\[[^\]]*\]|_+)$", re.I)

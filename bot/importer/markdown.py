@@ -54,17 +54,17 @@ from bot.reader.read import without_metadata, without_unknown_cause
 
 EXTRACTOR = "markdown-sections/2"
 
-_WHY_LABEL = re.compile(r"^(?:why(?: it failed)?|because)\s*:?\s*", re.I)
+_WHY_LABEL = re.compile(r"^(?:why(?: it failed)?|because)\s{0,40}:?\s{0,40}", re.I)
 # "{{ service }}" is a blank to fill; "{{ 06:10 }}" is one filled in (a figure in the braces); a Hugo shortcode
 # ("{{< track … >}}", "{{% note %}}", and as a web page's text escapes it, "{{&lt; …") is the site's markup
 _PLACEHOLDER_TEXT = re.compile(
-    r"\{\{(?!\s*(?:<|%|&lt;))[^{}\d]{0,200}\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
+    r"\{\{(?!\s{0,40}(?:<|%|&lt;))[^{}\d]{0,200}\}\}|\[(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title)[^\]]*\]|"
     r"<(?:insert|add|describe|link|todo|tbd|enter|your|name|date|title|service|team|description)[^>]*>|"
     r"\b(?:YYYY-MM-DD|HH:MM|XX:XX|MM/DD/YYYY|lorem ipsum)\b",
     re.I,
 )
 _TEMPLATE_TITLE = re.compile(
-    r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s*(?:title|name|template|summary)(?: here)?$|template",
+    r"^(?:incident|issue|postmortem|post mortem|outage|event)?\s{0,40}(?:title|name|template|summary)(?: here)?$|template",
     re.I,
 )
 _INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
@@ -196,7 +196,7 @@ def _how_found(doc: Document, entries: list[Entry]) -> tuple[str, str]:
     return " ".join(found), " + ".join(dict.fromkeys(f"sentences of {origin[u]}" for u in found))
 
 
-_SERVICE_TAG = re.compile(r"^(?:service|component|system|app)\s*[:/=]\s*(\S.*)$", re.I)
+_SERVICE_TAG = re.compile(r"^(?:service|component|system|app)\s{0,40}[:/=]\s{0,40}(\S.*)$", re.I)
 
 
 def _coerced(found: dict[str, Any]) -> dict[str, Any]:
