@@ -293,3 +293,17 @@ async def model_api() -> AsyncIterator[FakeMessagesAPI]:
 
     async with FakeMessagesAPI() as fake:
         yield fake
+
+
+@pytest.fixture
+def weighs_only(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The reader's sentence heads replaced by one that weighs one feature and nothing else ("whatever
+    weight a fit gives it"): what the offline drafter drafts is then what the gates and vetoes let
+    through. Parametrised indirectly with (kind, feature)."""
+    from bot.reader import conversation
+    from bot.reader.sentences import Head, SentenceModel
+
+    kind, feature = request.param
+    conversation.use_models(SentenceModel({kind: Head(-5.0, {feature: 10.0}, threshold=0.6, keep=20)}, "test"))
+    yield
+    conversation.use_models(None)

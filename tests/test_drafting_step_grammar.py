@@ -6,24 +6,11 @@ Measured on real conversations by bench/fit_reader.py and bench/reading_eval_con
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from bot.reader import conversation
-from bot.reader.sentences import Head, SentenceModel
 from tests.test_drafting_conversations import draft  # the same channel, drafted offline
 
 REPORT = ("ana", "The online demo returns 502 for every request since this morning")
-
-
-@pytest.fixture
-def weighs_only(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Heads that weigh one feature and nothing else: what is drafted is what the gates and vetoes let through."""
-    kind, feature = request.param
-    conversation.use_models(SentenceModel({kind: Head(-5.0, {feature: 10.0}, threshold=0.6, keep=20)}, "test"))
-    yield
-    conversation.use_models(None)
 
 
 @pytest.mark.parametrize("weighs_only", [("fix", "action")], indirect=True)
