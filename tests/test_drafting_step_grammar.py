@@ -32,6 +32,10 @@ def test_a_plan_with_an_adverb_before_its_modal_is_no_fix(said: str) -> None:
             "This might have been caused by the disk filling up, so I cleaned out some generated files.",
             "so I cleaned out some generated files",
         ),
+        (  # an irregular past after "so": "ran", "put", "reset" stand alone, not after two letters
+            "It looks like the disk filled up overnight, so I put a limit on the log size.",
+            "so I put a limit on the log size",
+        ),
     ],
 )
 @pytest.mark.usefixtures("weighs_only")

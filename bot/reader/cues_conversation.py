@@ -85,7 +85,7 @@ REPORTED_STEP = re.compile(
 )
 # "It looks like the server crashed around 1 AM, so I've restarted it": the doubt is the cause's, said before "so";
 # the step after it is told as done (a past tense after "so I / so we")
-STEP_AFTER_SO = _words(r"so (?:i|we)(?:'ve| have)?(?: just| also| then| now)? [a-z]{2,20}(?:ed|ran|put|reset)")
+STEP_AFTER_SO = _words(r"so (?:i|we)(?:'ve| have)?(?: just| also| then| now)? (?:[a-z]{2,20}ed|ran|put|reset)")
 # "Hi, I tried again, still no luck on google DNS": trying again with no step named is using the service once more
 # (a check of whether it works), not a step taken to fix it
 TRIED_AGAIN = _words(r"tried (?:it )?again", r"trying (?:it )?again")
