@@ -10,11 +10,9 @@ sentence that says something failed or caused something, not as a risk or ahead 
 
 from __future__ import annotations
 
-import re
-
 from bot.reader.cues import AHEAD_OR_RISK, CAUSE, FAILURE_WORDS, PLANNED_WORK
+from bot.reader.text import SENTENCE_BREAK
 
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 MAX_NOTICE_CHARS = 20_000  # a notice is short; a longer text is read up to this
 _OPENING_SENTENCES = 2
 
@@ -27,7 +25,7 @@ def reports_a_failure(sentence: str) -> bool:
 def is_planned_work_notice(title: str, text: str) -> bool:
     """True when the title or the opening sentences announce planned work and no sentence reports
     a failure."""
-    said = [s for s in _SENTENCES.split(text[:MAX_NOTICE_CHARS]) if s.strip()]
+    said = [s for s in SENTENCE_BREAK.split(text[:MAX_NOTICE_CHARS]) if s.strip()]
     title = title[:1_000]
     if not any(PLANNED_WORK.search(s) for s in (title, *said[:_OPENING_SENTENCES])):
         return False

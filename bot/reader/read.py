@@ -58,18 +58,17 @@ from bot.reader.cues_metadata_state import (
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.found import how_found
 from bot.reader.narrative import NAMED_LATER_WITHIN, failed_in_prose, failed_in_text, failed_in_timeline, resolving
-from bot.reader.text import plain
+from bot.reader.text import SENTENCE_BREAK, plain
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
 
 MAX_STATEMENTS = DRAFT_MESSAGES * 4  # a long postmortem's timeline and paragraphs, or a channel's window
 MAX_STATEMENT_CHARS = MESSAGE_CHARS
-_SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
 _TOLD_AS_ACTIONS = ("resolution", "diagnosis")  # sections that tell what was done: every sentence counts
 _TOLD_AS_SYSTEM = ("summary", None)  # sections that mostly tell what the system did
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCES.split(text) if s.strip()]
+    return [s.strip() for s in SENTENCE_BREAK.split(text) if s.strip()]
 
 
 _FIGURES_WORDS = 60  # the words of a line looked at to tell it is mostly figures
