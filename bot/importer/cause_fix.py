@@ -9,7 +9,7 @@ import re
 
 from bot.importer.document import Document, parse_document, title_from_name
 from bot.importer.metadata import is_field_line, read_prose_details
-from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, units
+from bot.importer.section_text import LIST_ITEM, join_lines, section_text, sections_text, unit_parts, units
 from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import names_the_cause
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
@@ -20,13 +20,22 @@ from bot.reader.read import holds_a_figure, strip_metadata
 from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
 
 CAUSE_SENTENCES = 4  # the cue words' sentences a cause or a fix is made of, at most
+_LIST_ITEMS = 40  # a candidate's list items read for what is stored, at most
+
+
+def _read_unit(parts: list[str], in_words: bool = True) -> str:
+    """A unit without what is metadata in it: a figure's clause out, the rest read; a list's items each judged alone,
+    as a line of their own is ("Full downtime: - Scheduled: 96 hours = 4.0 days - Unscheduled: …": the items are
+    metadata, not the sentence's cause)."""
+    return " ".join(x for x in (strip_metadata(p, in_words=in_words) for p in parts) if x)
 
 
 def _sentences(text: str, pattern: re.Pattern[str], limit: int = CAUSE_SENTENCES) -> list[str]:
     """The sentences that match, with the sentence before one that starts "This ..." (what "this" is);
     for the fix, never one that names no step (bot/reader/fix.py), nor what "this" points at then."""
-    said = units(text)
-    read = [strip_metadata(u) for u in said]  # a figure's clause out, the rest read
+    parts = unit_parts(text)
+    said = [" ".join(p) for p in parts]
+    read = [_read_unit(p) for p in parts]
 
     def says(unit: str) -> bool:  # the cause also when the incident is said to relate to something
         return bool(pattern.search(unit) or (pattern is CAUSE and CAUSE_RELATED.search(unit)))
@@ -84,7 +93,11 @@ def root_cause_without_section(
         # ("The store height not equalling the historic height is what caused our pruning issue", "The resources
         # were deleted by the cloud vendor before the grace period ran out"): their cause sentences fill the same
         # four, after the summary's (fold A one organisation out: docs/BENCHMARKS.md, r23-cause third pass)
-        told = [u for u in _sentences(other, CAUSE, 2 * CAUSE_SENTENCES) if u not in summary_said]
+        # (a sentence of theirs that says a figure is left out, as before the mechanism: a count or a share of users
+        # is never part of a cause)
+        told = [
+            u for u in _sentences(other, CAUSE, 2 * CAUSE_SENTENCES) if u not in summary_said and not holds_a_figure(u)
+        ]
         if told:
             summary_said = summary_said + told[: CAUSE_SENTENCES - len(summary_said)]
             summary_origin += " + sentences of other sections"
@@ -148,22 +161,25 @@ def sentence_candidates(doc: Document, title: str, entries: list[Entry], said: b
     and the timeline's entries; never a metadata line. Harm and duration said in words (METADATA_SAID)
     are kept, as the shipped model was fitted on them (the fields lose them later); `said=True` cuts
     them too (the fitting bench's FIT_CUT_SAID: measured, docs/BENCHMARKS.md r23-fix)."""
-    found: list[tuple[str, str, str]] = [(title, "title", "the title")]
+
+    found: list[tuple[list[str], str, str]] = [([title], "title", "the title")]
     preamble = join_lines([line for line in doc.preamble if not is_field_line(line)])
-    found += [(u, "summary", "the text under the title") for u in units(preamble)]
+    found += [(p, "summary", "the text under the title") for p in unit_parts(preamble)]
     for section in doc.sections:
         if section.kind not in _NOT_CANDIDATES:
-            found += [(u, section.kind or "other", section.label) for u in units(section_text(section))]
-    found += [(e.text, "timeline", f"timeline entry {e.when!r}") for e in entries]
-    kept: list[tuple[str, str, str]] = []
-    for text, kind, origin in found:  # each cut to the sentence cap before any pattern reads it
-        text = strip_metadata(text[:MAX_SENTENCE_CHARS], in_words=said)
+            found += [(p, section.kind or "other", section.label) for p in unit_parts(section_text(section))]
+    found += [([e.text], "timeline", f"timeline entry {e.when!r}") for e in entries]
+    kept: list[tuple[str, str, str, str]] = []
+    for parts, kind, origin in found:  # each cut to the sentence cap before any pattern reads it
+        text = strip_metadata(" ".join(parts)[:MAX_SENTENCE_CHARS], in_words=said)
         if len(text) >= 12:
-            kept.append((text, kind, origin))
+            # the model reads the unit as it was fitted on it; a list's items are judged one by one for what is stored
+            stored = _read_unit([p[:MAX_SENTENCE_CHARS] for p in parts[:_LIST_ITEMS]], said) if len(parts) > 1 else ""
+            kept.append((text, kind, origin, stored if stored != text else ""))
             if len(kept) >= MAX_CANDIDATES:
                 break
     last = max(len(kept) - 1, 1)
-    return [Candidate(t, kind, origin, i / last) for i, (t, kind, origin) in enumerate(kept)]
+    return [Candidate(t, kind, origin, i / last, stored) for i, (t, kind, origin, stored) in enumerate(kept)]
 
 
 def candidates_of(text: str, name: str, said: bool = False) -> list[Candidate]:
@@ -179,7 +195,9 @@ def with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -
     if policy == "rules" or (policy == "rules_else_model" and rules[0]):
         return rules
     chosen = best(candidates, head)
-    texts = list(dict.fromkeys(c.text for c, _ in chosen))  # a sentence a status page repeats in its timeline: once
+    texts = list(
+        dict.fromkeys(c.stored or c.text for c, _ in chosen)
+    )  # a sentence a status page repeats in its timeline: once
     said = " ".join(texts)
     origin = " + ".join(dict.fromkeys(f"sentences of {c.origin} (sentence model)" for c, _ in chosen))
     if policy == "model" or (policy == "model_else_rules" and said) or (policy == "rules_else_model"):

@@ -76,18 +76,25 @@ def sections_text(sections: list[Section]) -> tuple[str, str]:
 def units(text: str) -> list[str]:
     """Sentences of a section, a sentence ending in ':' together with the list that follows it
     ("This was resolved by: 1. Giving core pods more resource guarantees 2. ...")."""
-    found: list[str] = []
+    return [" ".join(parts) for parts in unit_parts(text)]
+
+
+def unit_parts(text: str) -> list[list[str]]:
+    """`units`, each as its parts: a sentence alone, or a sentence ending in ':' and the list items it
+    introduces, one part each (so that each item can be judged alone: "- Scheduled: 96 hours = 4.0 days")."""
+    found: list[list[str]] = []
     open_colon = False
     for line in text.split("\n"):
         stripped = line.strip()
         if not stripped:
             continue
         if open_colon and LIST_ITEM.match(line):
-            found[-1] += " " + stripped
+            found[-1].append(stripped)
             continue
         open_colon = False
         one = " ".join(stripped.split())
         # a sentence ends only after ".", "!" or "?": a line without one is one unit, unsplit
-        found += [s for s in _SENTENCE.split(one) if s] if ("." in one or "!" in one or "?" in one) else [one]
+        said = [s for s in _SENTENCE.split(one) if s] if ("." in one or "!" in one or "?" in one) else [one]
+        found += [[s] for s in said]
         open_colon = stripped.endswith(":")
     return found

@@ -61,12 +61,13 @@ _WORDS_PER_SENTENCE = 60
 class Candidate:
     """One sentence of a document: its text, the kind of section it sits in ("summary",
     "root_cause", "timeline", "title", "other", …), where that is for the person, and its place
-    in the document (0 first … 1 last)."""
+    in the document (0 first … 1 last). Its features are read from `text`."""
 
     text: str
     section: str
     origin: str = ""
     position: float = 0.0
+    stored: str = ""  # what a field stores when it is picked, when not `text` (a list's metadata items cut)
 
 
 def _stem(word: str) -> str:
