@@ -25,6 +25,9 @@ DRAFT_CHARS = 120_000
 # conversation reader's newest-2,000-sentence budget (bot/reader/conversation.py). eval/'s real
 # conversations say at most 12 in one message.
 MESSAGE_SENTENCES = 100
+# The conversation reader judges a sentence on its first this many characters (its cues, the steps an
+# opening report says were taken: bot/reader/conversation.py, conversation_replies.py).
+SENTENCE_CHARS = 1_000
 # An imported postmortem (Markdown or plain text) longer than this is refused, not cut.
 DOCUMENT_CHARS = 2_000_000
 # An imported document is read for Markdown headings in its first this many lines that can hold

@@ -195,9 +195,8 @@ def with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -
     if policy == "rules" or (policy == "rules_else_model" and rules[0]):
         return rules
     chosen = best(candidates, head)
-    texts = list(
-        dict.fromkeys(c.stored or c.text for c, _ in chosen)
-    )  # a sentence a status page repeats in its timeline: once
+    # a sentence a status page repeats in its timeline: once
+    texts = list(dict.fromkeys(c.stored or c.text for c, _ in chosen))
     said = " ".join(texts)
     origin = " + ".join(dict.fromkeys(f"sentences of {c.origin} (sentence model)" for c, _ in chosen))
     if policy == "model" or (policy == "model_else_rules" and said) or (policy == "rules_else_model"):

@@ -52,9 +52,8 @@ from bot.reader.conversation_vetoes import DONE, no_attempt, no_fix
 from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
 from bot.reader.sentences import Head, SentenceModel
-from bot.text_limits import MESSAGE_SENTENCES, fair_shares
+from bot.text_limits import MESSAGE_SENTENCES, SENTENCE_CHARS, fair_shares
 
-SENTENCE_CHARS = 1_000
 MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of short lines, 10,000
 KINDS = ("cause", "fix", "attempt")
 ACTED = frozenset({"action", "tried", "did", "said_action"})

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.reader.cues_conversation import REPORTED_STEP
+from bot.text_limits import SENTENCE_CHARS
 
 # a step asked, planned, doubted, someone else's, or that says itself it worked ("and restarted and it worked OK")
 NOT_A_STEP = frozenset(
@@ -23,7 +24,6 @@ NOT_A_STEP = frozenset(
 REPLY_FAILED = frozenset({"failed_outcome", "said_failed"})
 REPLY_OPENS = 2  # sentences: where a reply says "still failing" of the step before it
 _LIST_ITEM = re.compile(r"^\s{0,8}(?:[-*\u2022]|\d{1,3}[.)])\s")
-_STEP_CHARS = 1_000  # as the conversation reader's SENTENCE_CHARS
 _AGAIN_ONLY = re.compile(r"\W{0,20}again\b", re.IGNORECASE)  # "Again, slightly concerned about …": no outcome
 
 
@@ -95,4 +95,4 @@ def _told_step(text: str, cues: frozenset[str]) -> bool:
     tried so far:")."""
     if cues & {"question", "plan", "status_update"} or text.rstrip().endswith(":"):
         return False
-    return bool(REPORTED_STEP.search(text[:_STEP_CHARS]))
+    return bool(REPORTED_STEP.search(text[:SENTENCE_CHARS]))
