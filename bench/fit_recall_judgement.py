@@ -52,6 +52,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
+from bench.judgement_figures import Judged, evaluate, evaluate_judged, probabilities_of, tiers_of  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.recall.judgement import (  # noqa: E402
     FEATURES,
@@ -61,7 +62,6 @@ from bot.recall.judgement import (  # noqa: E402
     SEMANTIC_NAME,
     SURE_FLOOR,
     Judgement,
-    by_rule,
 )
 from bot.replay import CaseResult, run_replay  # noqa: E402
 
@@ -93,8 +93,6 @@ BUDGETS = ((STRONG_ABSENT, SHOWN_ABSENT), (SHORT_STRONG_ABSENT, SHORT_SHOWN_ABSE
 """(strong, shown) budgets of the model and of the short-query one (--budgets, --short-budgets)."""
 
 Row = tuple[list[float], int]
-Judged = list[tuple[CaseResult, Judgement]]
-"""Cases, each with the judgement that judges it (one for all, or one per held-out organisation)."""
 
 
 def rows_of(results: list[CaseResult], names: tuple[str, ...]) -> list[Row]:
@@ -163,89 +161,6 @@ def _solve(a: list[list[float]], b: list[float]) -> list[float]:
                 f = m[r][c] / m[c][c]
                 m[r] = [x - f * y for x, y in zip(m[r], m[c], strict=True)]
     return [m[i][n] / m[i][i] if abs(m[i][i]) > 1e-12 else 0.0 for i in range(n)]
-
-
-def _model(judgement: Judgement, matches) -> Judgement:  # noqa: ANN001
-    """The model that judges this recall (the short-query one for a short query), as the pipeline picks it."""
-    return judgement.for_query(False, matches[0].evidence.get("query_phrases", 0.0) if matches else 0.0)
-
-
-def _probabilities(judgement: Judgement, matches) -> list[float]:  # noqa: ANN001
-    judgement = _model(judgement, matches)
-    return [judgement.probability(m.evidence) for m in matches]
-
-
-def _tiers(judgement: Judgement, matches) -> list[str]:  # noqa: ANN001
-    judgement = _model(judgement, matches)
-    return judgement.tiers(_probabilities(judgement, matches), [m.relevance for m in matches],
-                           [by_rule(m.relevance, m.score_components, m.evidence) for m in matches])  # fmt: skip
-
-
-def evaluate(judgement: Judgement, results: list[CaseResult]) -> dict[str, float]:
-    """The Done-when figures of issue 27 for one judgement on some cases."""
-    return evaluate_judged([(r, judgement) for r in results])
-
-
-def evaluate_judged(judged: Judged) -> dict[str, float]:
-    """The Done-when figures of issue 27, each case judged by its own judgement."""
-    results = [r for r, _ in judged]
-    n = len(results) or 1
-    first = shown_first = strong_first = absent_strong = absent_shown = 0
-    right_strong = right_shown = 0
-    for r, judgement in judged:
-        tiers = _tiers(judgement, r.matches)
-        right = next((t for m, t in zip(r.matches, tiers, strict=True) if m.memory.incident_id in r.case.relevant
-                      and t != "below"), "below")  # fmt: skip
-        right_strong += right == "strong"
-        right_shown += right != "below"
-        if r.rank == 1:
-            first += 1
-            strong_first += right == "strong"
-            shown_first += right != "below"
-        absent = _tiers(judgement, r.absent_matches)
-        absent_strong += "strong" in absent
-        absent_shown += "strong" in absent or "weak" in absent
-    return {
-        "cases": len(results), "first": first,
-        "first_shown": round(shown_first / (first or 1), 3), "first_strong": round(strong_first / (first or 1), 3),
-        "right_shown": round(right_shown / n, 3), "right_strong": round(right_strong / n, 3),
-        "absent_strong": round(absent_strong / n, 3), "absent_shown": round(absent_shown / n, 3),
-        "ece": round(ece(judged), 3), "curve": curve(judged),
-    }  # fmt: skip
-
-
-def curve(judged: Judged) -> list[list[float]]:
-    """[p, right memory at ≥ p among the first 5, anything at ≥ p target absent] for p 0.1…0.9:
-    the probability curve a strong_from is read from (in- or out-of-sample)."""
-    n = len(judged) or 1
-    out = []
-    for p in (round(0.1 * i, 1) for i in range(1, 10)):
-        right = sum(any(m.memory.incident_id in r.case.relevant and q >= p
-                        for m, q in zip(r.matches[:5], _probabilities(judgement, r.matches[:5]), strict=True))
-                    for r, judgement in judged)  # fmt: skip
-        absent = sum(any(q >= p for q in _probabilities(judgement, r.absent_matches[:5])) for r, judgement in judged)
-        out.append([p, round(right / n, 3), round(absent / n, 3)])
-    return out
-
-
-def ece(judged: Judged, bins: int = 10) -> float:
-    """Expected calibration error over every judged candidate (present and absent recalls)."""
-    pairs = []
-    for r, judgement in judged:
-        pairs += [(p, int(m.memory.incident_id in r.case.relevant))
-                  for p, m in zip(_probabilities(judgement, r.matches), r.matches, strict=True)]  # fmt: skip
-        pairs += [(p, 0) for p in _probabilities(judgement, r.absent_matches)]
-    total = len(pairs) or 1
-    error = 0.0
-    for b in range(bins):
-        inside = [(p, y) for p, y in pairs if b / bins <= p < (b + 1) / bins or (b == bins - 1 and p == 1.0)]
-        if inside:
-            error += (
-                len(inside)
-                / total
-                * abs(sum(p for p, _ in inside) / len(inside) - sum(y for _, y in inside) / len(inside))
-            )
-    return error
 
 
 def fit(
@@ -337,9 +252,9 @@ def thresholds(
     small fold moves the threshold into the gap, not across it."""
     posts, shows = [], []
     for r, model in judged:
-        found = _probabilities(model, r.absent_matches)
+        found = probabilities_of(model, r.absent_matches)
         # what the rules show whatever the probability (Judgement.tiers with thresholds out of reach)
-        ruled = _tiers(replace(model, strong_from=2.0, weak_from=2.0), r.absent_matches)
+        ruled = tiers_of(replace(model, strong_from=2.0, weak_from=2.0), r.absent_matches)
         posts.append(1.0 if "strong" in ruled else max(found[:MAX_STRONG], default=0.0))
         shows.append(1.0 if "weak" in ruled else max(found[:MAX_WEAK], default=0.0))
     strong_from = round(min(0.99, max(0.01, _quantile(posts, 1 - strong_absent))), 3)

@@ -28,18 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build, load_reports  # noqa: E402
-from bench.fit_recall_judgement import (  # noqa: E402
-    BUDGETS,
-    L2,
-    LEXICAL,
-    SHORT,
-    SHORT_UNTIL,
-    Judged,
-    _tiers,
-    cached_replay,
-    ece,
-    fit,
-)
+from bench.fit_recall_judgement import BUDGETS, L2, LEXICAL, SHORT, SHORT_UNTIL, cached_replay, fit  # noqa: E402
+from bench.judgement_figures import Judged, ece, tiers_of  # noqa: E402
 from bot.replay import CaseResult  # noqa: E402
 
 MIN_REPORTS, MIN_FIRST = 80, 40
@@ -68,13 +58,13 @@ def counts(judged: Judged) -> dict[str, int]:
     for r, judgement in judged:
         out["reports"] += 1
         if r.rank == 1:
-            tiers = _tiers(judgement, r.matches)
+            tiers = tiers_of(judgement, r.matches)
             right = next((t for m, t in zip(r.matches, tiers, strict=True)
                           if m.memory.incident_id in r.case.relevant and t != "below"), "below")  # fmt: skip
             out["first"] += 1
             out["strong_first"] += right == "strong"
             out["shown_first"] += right != "below"
-        absent = _tiers(judgement, r.absent_matches)
+        absent = tiers_of(judgement, r.absent_matches)
         out["absent_strong"] += "strong" in absent
         out["absent_shown"] += "strong" in absent or "weak" in absent
     return out

@@ -10,7 +10,7 @@ import pytest
 
 from bot.drafting.rules import HYPOTHESIS, OfflineDrafter
 from bot.models import TimelineEntry
-from bot.reader import conversation, cues
+from bot.reader import conversation, cues_conversation
 from bot.reader.conversation import Message, read_conversation, split_sentences
 from bot.text_limits import MESSAGE_CHARS
 from tests.test_reading_limits import Counted
@@ -118,8 +118,8 @@ def test_the_modal_says_which_fields_it_could_not_fill() -> None:
 
 def test_the_reader_reads_a_crafted_flood_within_its_caps_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
     tally = [0]
-    for name, cue in list(cues.CONVERSATION_CUES.items()):
-        monkeypatch.setitem(cues.CONVERSATION_CUES, name, Counted(cue, tally))
+    for name, cue in list(cues_conversation.CONVERSATION_CUES.items()):
+        monkeypatch.setitem(cues_conversation.CONVERSATION_CUES, name, Counted(cue, tally))
     conversation.cues_of.cache_clear()
     flood = "".join(f"tried restarting {i}, still failing. " for i in range(2_000))[:MESSAGE_CHARS]
     reading = read_conversation([Message("ana", flood)] * 3)

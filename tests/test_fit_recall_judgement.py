@@ -9,6 +9,7 @@ import math
 from types import SimpleNamespace
 
 from bench import fit_recall_judgement as fitting
+from bench.judgement_figures import evaluate_judged
 from bot.recall.judgement import Judgement
 
 
@@ -71,8 +72,8 @@ def test_the_nested_screen_judges_each_organisation_by_a_procedure_that_never_sa
     assert all(model.fitted_on["cases"] == len(results) - 4 for _, model in judged)  # never its own organisation
     # the odd organisation is judged by what the other five teach: its right memories are not shown
     odd = [(r, m) for r, m in judged if r.case.flags["org"] == "odd"]
-    assert fitting.evaluate_judged(odd)["first_shown"] == 0.0
-    assert fitting.evaluate_judged([(r, m) for r, m in judged if r.case.flags["org"] != "odd"])["first_strong"] == 1.0
+    assert evaluate_judged(odd)["first_shown"] == 0.0
+    assert evaluate_judged([(r, m) for r, m in judged if r.case.flags["org"] != "odd"])["first_strong"] == 1.0
 
 
 def test_a_team_that_allows_more_false_threads_gets_thresholds_that_let_that_many_through() -> None:

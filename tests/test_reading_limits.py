@@ -251,7 +251,8 @@ def test_the_patterns_the_crafted_messages_broke_cannot_backtrack_over_the_rest(
 
 
 # every module of the reader
-READER_MODULES = "cues cues_attempts cues_conversation cues_fix cues_found cues_metadata cues_metadata_state chat"
+READER_MODULES = "cues cues_attempts cues_conversation cues_fix cues_found cues_metadata cues_metadata_field"
+READER_MODULES += " cues_metadata_shape cues_metadata_state chat"
 READER_MODULES += " conversation conversation_replies conversation_vetoes fix narrative read support"
 # and the other modules whose patterns read a member's text: a postmortem's timeline lines, the model's
 # statements the guard reads for claims, every message and memory the tokeniser splits into terms

@@ -20,12 +20,12 @@ from bot.reader.cues import (
     CHAT_FAILED,
     CHAT_RECOVERED,
     CHAT_SPLIT,
-    CONVERSATION_CUES,
     FIX_MARKER,
     HOW_FOUND,
     LESSON_MARKER,
     STARTS_WITH_ACTION,
 )
+from bot.reader.cues_conversation import CONVERSATION_CUES
 
 # a bare "still timing out" answers the message before it, if it came soon after
 FOLLOW_UP_WITHIN = timedelta(minutes=30)

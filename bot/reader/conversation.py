@@ -4,7 +4,7 @@ an attempt that did not work.
 Real responders rarely write "root cause was …"; they write "There was an outage of Service Bus
 on June 5th", "Disk filled up so we moved files to a much larger partition", "I tried to cancel
 previous and start new one, but nothing happened". Each sentence of each message is described by
-named features: the cue groups of bot/reader/cues.py it matches (`CONVERSATION_CUES`), who says it
+named features: the cue groups of bot/reader/cues_conversation.py it matches (`CONVERSATION_CUES`), who says it
 (the person who opened the channel, or someone answering; `by_fixer`: someone who says elsewhere
 that they did something), where it stands, what the sentence
 after it says. A logistic head per kind of finding (bot/reader/sentences.py's `Head`, the one
@@ -49,8 +49,8 @@ from pathlib import Path
 
 from bot.reader.conversation_replies import answered_by_reply, reported_steps
 from bot.reader.conversation_vetoes import DONE, no_attempt, no_fix
-from bot.reader.cues import CONVERSATION_CUES as CUES
 from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
+from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
 from bot.reader.sentences import Head, SentenceModel
 from bot.text_limits import MESSAGE_SENTENCES, SENTENCE_CHARS, fair_shares
 

@@ -1,13 +1,12 @@
 """What a conversation's sentence can never be read as, whatever its score (bot/reader/conversation.py
 `vetoed`, precision first): the fix's vetoes and the failed attempt's, from the sentence's features
-(its cue groups, bot/reader/cues.py `CONVERSATION_CUES`, folded as conversation.py folds them) and
+(its cue groups, bot/reader/cues_conversation.py `CONVERSATION_CUES`, folded as conversation.py folds them) and
 its text (the checks of bot/reader/cues_conversation.py). Kept apart from the reading for length
 only; each check is one bounded pattern search, so a veto is linear in the sentence.
 """
 
 from __future__ import annotations
 
-from bot.reader.cues import CONVERSATION_VETOES as VETO
 from bot.reader.cues_conversation import (
     BEFORE_THE_TALK,
     COUNTERFACTUAL,
@@ -21,6 +20,7 @@ from bot.reader.cues_conversation import (
     TRIED_AGAIN,
     TRIED_TO_USE,
 )
+from bot.reader.cues_conversation import CONVERSATION_VETOES as VETO
 
 DONE = frozenset({"we_did", "bare_did", "passive_did"})
 CAUSE_SAID = frozenset({"cause_marker", "consequence", "might_be"})  # a cause said, however (raw or folded)

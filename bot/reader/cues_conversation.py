@@ -1,4 +1,5 @@
-"""The conversation reader's checks beside its cue groups (bot/reader/cues.py `CONVERSATION_CUES`):
+"""The conversation reader's vocabulary (bot/reader/conversation.py): its named cue groups
+(`CONVERSATION_CUES`, each a feature of a sentence for its linear models) and the checks beside them,
 what a sentence says that makes it no fix or no failed attempt, whatever its score. Part of the one
 vocabulary of bot/reader/cues.py, kept apart for length only; linear patterns, as there.
 """
@@ -7,7 +8,238 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import _NOT_A_STEP, _words
+from bot.reader.cues import CHAT_ACTION, CHAT_FAILED
+
+# ---- channel messages read as a conversation (bot/reader/conversation.py) --------------------------
+# Named cue groups: each is a feature of a sentence for the conversation's linear models (their
+# weights in bot/data/reader_chat.json are keyed by these names: rename one, refit).
+
+
+def _words(*alternatives: str) -> re.Pattern[str]:
+    """One of the phrases, as whole words (a hyphen joins words), case-insensitive."""
+    return re.compile(r"(?<![\w-])(?:" + "|".join(alternatives) + r")(?![\w-])", re.IGNORECASE)
+
+
+_TROUBLE = r"(?:outage|issue|problem|bug|incident|failure|trouble)s?"
+# verbs of seeing, saying, thinking, wanting and trying: what someone did that is no step on the system
+_NOT_A_STEP = (
+    r"(?:noticed|checked|looked|asked|reached|tracked|investigated|logged|started|tried|attempted|wanted|needed|used|"
+    r"experienced|observed|received|expected|hoped|wondered|suspected|assumed|guessed|decided|reali[sz]ed|figured|"
+    r"confirmed|verified|tested|mentioned|contacted|emailed|posted|replied|answered|reported|opened|created|seemed|"
+    r"appeared|waited|talked|discussed|learned|considered|planned|agreed|encountered|faced|worked|called|pinged|"
+    r"filed|followed|monitored|watched|inspected|reviewed|searched|googled|debugged|discovered|identified|traced|"
+    r"determined|diagnosed|narrowed|spotted|liked|loved|missed|failed|noted|explained|described|documented|"
+    r"attached|pasted|shared|linked|included|listed|subscribed|signed|managed|ended|stopped)\b"
+)
+_FEW_WORDS = r"(?:[\w`'-]{1,40} ){0,3}"
+CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
+    # what caused it
+    "cause_marker": _words(
+        r"root[ -]?caus\w*", r"caused by", r"causing", r"because", r"due to", r"which is why", r"turn(?:s|ed) out",
+        r"the (?:problem|issue|cause|culprit|reason) (?:is|was|were|seems)(?! (?:now )?(?:resolved|fixed|gone|back))",
+        r"what happened(?: here)? (?:is|was)",
+        r"for some reason", r"misbehaving", r"culprit", r"related to", r"responsible for",
+        # general English for "this is why", whoever says it
+        r"(?:was|were|is|are|been|being) caused", r"caused (?:the|this|that|an?|our|all|these|those) (?:[\w-]+ )?"
+        r"(?:outage|issue|problem|incident|failure|error|downtime|bug)s?", r"caused (?:this|it|that)(?! \w)", r"cause of", r"the reason", r"result(?:ed)? (?:of|from|in)", r"as a result", r"led to",
+        r"trigger(?:ed|ing)? by", r"stem(?:s|med) from", r"(?:that|this)(?:'s| is| was) why", r"thanks to",
+        r"(?:an? |the )?regression", r"known (?:issue|problem|bug)",
+    ),
+    "outage_noun": _words(
+        r"there (?:was|were|is|has been|have been) (?:an? |some |a couple of |several )?" + _FEW_WORDS + _TROUBLE,
+        r"(?:we|they|it) (?:had|have|are having|were having|'re having|'ve had|have had|experienced|are experiencing) "
+        r"(?:an? |some |a couple of |several )?" + _FEW_WORDS + _TROUBLE,
+        r"(?:an? |the )?(?:outage|incident|issue|problem|bug) (?:in|of|with|on)",
+        # "GitHub had an outage", "it was a DNS problem", "Fastly is experiencing issues": anyone's trouble
+        r"[\w.-]{2,40}(?:'s)? (?:had|has had|have had|(?:is|are|was|were) (?:having|experiencing)|experienced|suffered) "
+        r"(?:an? |some |a couple of |several )?(?:[\w`'-]{1,40} ){0,2}" + _TROUBLE,
+        r"(?:was|were|is|it's|that's|this is) (?:an? |some )?(?:[\w./-]{1,40} ){1,2}(?:outage|issue|problem|bug|failure|error)s?",
+        r"(?:scheduled |planned |unplanned |emergency )?maintenance",
+    ),
+    # "…pointing to a deleted instance, so errors were appearing": what came of it names the cause
+    "consequence": _words(
+        r"so (?:that )?(?:[\w`'-]+ ){0,4}(?:errors?|fail\w*|can ?not|cannot|couldn'?t|can'?t|never|down|broken|"
+        r"inconsisten\w*|unavailable|timeouts?|timing out|crash\w*|not (?:be )?(?:able|work\w*|load\w*))",
+    ),
+    # "we think it might be some custom DNS work": what it is, offered as a hypothesis
+    "might_be": _words(
+        r"(?:it|this|that)(?:'s| is| was)? (?:might|may|could|must|probably|likely) (?:be|have been) (?:an?|the|some)",
+    ),
+    # "the site is down", "img.shields.io is down": the outage itself, said (in fold A the opener's words
+    # and never a cause by themselves: 1 of 12 such sentences is labelled one, and it says "causing");
+    # a feature, not a cause cue (bot/reader/conversation.py `SAYS`)
+    "down_state": _words(r"(?:is|was|are|were|went|has gone|have gone|being) down"),
+    "broken_state": _words(
+        r"filled up", r"ran out of", r"exhaust\w*",
+        r"out of (?:disk|space|memory)", r"throttl\w*", r"overload\w*", r"stale", r"crash[ -]?loop\w*", r"expired?",
+        r"not (?:reloading|renewing|renewed|picking up)", r"misconfigur\w*", r"leak\w*", r"deadlock\w*", r"oom\w*",
+        r"wrong (?:namespace|cluster|version|config\w*)", r"bug",
+        # general English for a part that broke
+        r"(?:not|n't) (?:been )?(?:renewed|updated|reloaded|restarted|deployed|synced|running|responding)",
+        r"(?:disk|drive|server|node|host|machine|job|cron\w*|deploy\w*|migration|upgrade|update|renewal|sync\w*|"
+        r"database|db|provider|upstream|dns|certificate|cert) (?:had |has |have )?(?:fail(?:ed|ure|ing)|broke|died|crashed)",
+        r"broke(?:n by)?", r"corrupt\w*", r"out of (?:sync|date)", r"outdated", r"(?:got|was|were|been) "
+        r"(?:blocked|banned|suspended|blacklisted|rate[ -]limited|revoked|deleted|removed|compromised)",
+        r"hit (?:the |a |an |our |their )?(?:\w+ ){0,2}(?:limit|quota|cap)", r"exceeded", r"rate[ -]limit\w*",
+        r"ddos\w*", r"(?:under|an?) attack", r"(?:is|was|are|were) full", r"full disk", r"no (?:disk )?space",
+        r"(?:didn'?t|did not|wasn'?t|was not|failed to) (?:properly |correctly )?(?:restart|reload|renew|scale|sync|"
+        r"update|rotate|trigger|pick up)\w*", r"maxed out", r"piling up", r"lack of", r"over (?:quota|capacity)",
+        r"too (?:high|low|many|much|big|large|small|old)", r"(?:got|was|were|been) paused", r"low on \w+",
+    ),
+    "hedge": _words(
+        r"think", r"might", r"may", r"maybe", r"suspect\w*", r"believe", r"probably", r"possibl[ey]", r"perhaps",
+        r"looks? like", r"seems?", r"guess", r"not sure", r"unclear", r"likely", r"could be", r"wonder\w*",
+        r"assume", r"theory",
+    ),
+    # "not sure what the root cause was, but for now it's fixed": no cause said
+    "negated_cause": _words(
+        r"not sure (?:what|why)", r"no idea (?:what|why)", r"unrelated", r"not related", r"isn't related",
+        r"not the (?:cause|problem|issue)", r"don'?t know (?:what|why)", r"unknown reasons?",
+    ),
+    # what was done
+    "we_did": _words(
+        r"(?:we|i)(?:'ve| have| had|'d)? (?:just |now |also |finally |then |actually )?(?:re-?)?(?:deployed|rolled|"
+        r"implemented|disabled|enabled|moved|configured|restarted|bounced|reverted|fixed|patched|upgraded|"
+        r"increased|added|removed|migrat\w+|bringing up|brought up|switched|re-?deployed|pushed|updated|changed|"
+        r"ended up|resolved|flushed|cleared|purged|rebuilt|replaced|renewed|rotated|reloaded|killed|scaled|spun up|"
+        r"span up|applied|merged|released|reset|cleaned|set up|put|rebooted|restored|repaired|corrected|adjusted|"
+        r"regenerated|re-?issued|re-?published|re-?uploaded|uploaded|re-?synced|synced|invalidated|freed|extended|raised|"
+        r"bumped|lowered|reduced|tuned|whitelisted|allowlisted|unblocked|blocked|redirected|pointed|terminated|stopped|"
+        r"kicked|re-?ran|re-?indexed|re-?created|re-?installed|installed|downgraded|rolled|got it|managed to|deleted)",
+        r"(?:i'm|i am|we're|we are) (?:now |also )?(?:bringing up|migrating|rolling (?:back|out)|reverting|deploying|"
+        r"restarting|moving|switching|increasing|adding|draining|scaling|patching)",
+        # any step told in the first person past ("I shut down a few services", "I have pruned docker images"),
+        # not a verb of seeing, saying, thinking or trying (what someone looked at or asked is no step); the
+        # letter before "ed" is never "e": "I need", "we feed" are no past tense
+        r"(?:we|i)(?:'ve| have| had)? (?:just |now |also |finally |then |already |manually )?(?!" + _NOT_A_STEP + r")"
+        r"(?:[a-z]{1,20}[a-df-z]ed|shut|cut|built|paid|made|took|gave|put|set|ran|re-?ran|brought|bought|"  # irregular
+        r"(?:re)?wrote|spun|threw|undid|redid|split|swept)(?![\w-])",  # pasts too: "I've paid them more", "we put a limit"
+    ),
+    "bare_did": re.compile(
+        r"^(?:deployed|configured|bounced|restarted|reverted|rolled (?:back|out)|rebooted|redeployed|fixed|patched|"
+        r"disabled|enabled|moved|migrated|flushed|purged|cleared|renewed|applied|merged|released)\b",
+        re.IGNORECASE,
+    ),
+    # "a fix has been deployed", "the certificate was renewed": done, said without saying who
+    "passive_did": _words(
+        r"(?:has|have|had) (?:now |just )?been (?:fixed|renewed|restarted|deployed|rolled back|reverted|updated|upgraded|"
+        r"replaced|patched|resolved|re-?enabled|disabled|increased|cleared|purged|reloaded|rebooted|rebuilt|"
+        r"re-?deployed|merged|released|applied|moved|migrated|rotated|reset|removed|added|restored)",
+        r"(?:was|were) (?:restarted|renewed|rebooted|redeployed|reverted|rolled back|purged|flushed|restored|replaced)",
+    ),
+    "fix_noun": _words(r"(?:a |the |some )?(?:fix|patch|hotfix|workaround|changes?|rollback|revert)"),
+    "how_fixed": _words(
+        r"ended up", r"resolving (?:this|it) (?:using|by|with)", r"in order to (?:resume|fix|get)", r"had to",
+        r"(?:fixed|resolved|solved|mitigated) (?:it |this |the issue )?(?:by|using|with)", r"\w+ worked",
+        r"that (?:fixed|did) it", r"the fix (?:is|was)", r"fix(?:ed)? by",
+        r"(?:this|that|which) (?:fixed|solved|resolved) (?:it|the|this)", r"fixed (?:in|with|via)",
+        r"fix (?:is|was|has been|have been) (?:now )?(?:deployed|released|merged|live|out|applied|pushed)",
+        r"(?:fixed|solved|resolved) (?:it|the (?:issue|problem))", r"after (?:a |an |the |i |we )?(?:re-?start\w*|"
+        r"reboot\w*|re-?deploy\w*|rollback|revert\w*|fix|upgrade|update|renewal|rebuil\w*)",
+        # "this is resolved after deploying the new config": the state, and what brought it
+        r"(?:works?|working|resolved|fixed|fine|ok|okay|solved|gone)(?: now| again)? (?:after|since|once|thanks to)",
+    ),
+    "resolved_now": _words(
+        r"should be (?:all )?(?:fixed|resolved|fine|working|ok|good|back)(?: now)?", r"back (?:online|up|to normal)",
+        r"(?:is|are|'s|seems?|looks?) (?:fixed|resolved|back|fine)", r"(?:working|running|moving|processing) "
+        r"(?:again|now|fine|normally)", r"looks? (?:good|fixed|better)", r"coming back", r"resolved now",
+        r"recover\w*", r"all good", r"works? (?:now|again)", r"normal operations",
+        r"(?:is|are|should be|has been|have been) now (?:fixed|resolved|working|up|back|online|available|restored)",
+    ),
+    "imperative_advice": re.compile(
+        r"^(?:please |just |simply |you can |you should |try |could you try )?(?:re-?save|cancel|re-?start|re-?run|"
+        r"retry|re-?trigger|clear|re-?build|push)\b",
+        re.IGNORECASE,
+    ),
+    # what was tried and how it went
+    "action": _words(
+        r"re-?start(?:ed|ing)?", r"reboot(?:ed|ing)?", r"bounc(?:ed|ing)", r"revert(?:ed|ing)?",
+        r"roll(?:ed|ing) ?back", r"rollback", r"cancel(?:l?ed|l?ing)?", r"disabl(?:ed|ing)", r"enabl(?:ed|ing)",
+        r"delet(?:ed|ing)", r"remov(?:ed|ing)", r"re-?add(?:ed|ing)?", r"re-?build(?:ing)?", r"rebuilt",
+        r"re-?deploy(?:ed|ing)?", r"re-?push(?:ed|ing)?", r"push(?:ed|ing)", r"clon(?:ed|ing)", r"reset(?:ting)?",
+        r"clear(?:ed|ing)", r"flush(?:ed|ing)", r"purg(?:ed|ing)", r"re-?install(?:ed|ing)?", r"upgrad(?:ed|ing)",
+        r"downgrad(?:ed|ing)", r"bump(?:ed|ing)", r"scal(?:ed|ing)", r"block(?:ed|ing)", r"switch(?:ed|ing)",
+        r"re-?creat(?:ed|ing)", r"re-?ran", r"re-?run(?:ning)?", r"re-?trigger(?:ed|ing)?", r"amend(?:ed)?",
+    ),
+    "tried": _words(
+        r"(?:i|we)(?:'ve| have| had)? (?:also |already |even |just |then |again |\w{1,12}ly )?tried", r"tried (?:to )?", r"(?:i|we) (?:also )?attempted", r"if i try",
+        r"i (?:also )?(?:deleted|canceled|cancelled|restarted|re-?ran|pushed|disabled|cleared|removed|re-?installed|"
+        r"reset|re-?created|cloned)",
+    ),
+    "failed_outcome": _words(
+        r"(?:did|does|do|would|will|wo|could|can)(?:n'?t| not) (?:seem to )?(?:help|work|resolve|fix|change|"
+        r"do anything|start|make a difference)", r"nothing (?:happened|changed|helps?)", r"persists?",
+        r"no (?:luck|change|effect|difference|dice)", r"still (?:doesn'?t|does not|not|stuck|fail\w*|broken|the same|"
+        r"hang\w*|happen\w*|timing out|erroring|queued|pending|down|dead)", r"even now (?:it |this |that )?(?:still )?fails?",
+        r"all paths lead", r"always only",
+        r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck", r"stuck (?:again|too)",
+        r"not working", r"didn'?t", r"doesn'?t help", r"without (?:success|luck)", r"to no avail", r"in vain",
+        r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load|let (?:me|us))",
+        r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)",
+        r"(?<=but )(?:(?:it|they|this|that|i|we|he|she) )?never (?!mind)[a-z]{2,20}",
+        r"still nothing", r"nothing (?:works?|worked|helped|fixed it)",  # the outcome negated by its subject
+        r"(?:don'?t|do not) think (?:[\w-]+ ){0,3}(?:worked|helped|fixed|did anything)",
+    ),
+    "said_action": CHAT_ACTION,  # the explicit drafter's "restarted", "raised", "rolled back"
+    "said_failed": CHAT_FAILED,  # the explicit drafter's "still", "back after", "didn't help"
+    # "restarted it and the agents are spawning again": a recovery, not a failure
+    "recovered_again": _words(
+        r"(?:working|running|spawning|back|up|green|moving|processing|flowing|passing|building|starting)(?: \w+ly)? again"
+    ),
+    "plan": _words(
+        r"(?:we|i|you)(?: \w{1,12}ly| still| also| just)? (?:could|should|will|'ll|can|might|need to|ought to)", r"let'?s", r"plan(?:ning)? to",
+        r"going to", r"i'?ll", r"we'?ll", r"consider\w*", r"next time", r"follow[ -]?up", r"ideally", r"in the future",
+        r"should (?:fix|help|resolve|work)", r"you (?:want|may want|might want) to", r"what you can do",
+    ),
+    "closing": _words(r"clos(?:e|ing|ed) (?:this|it|the (?:issue|ticket|incident))", r"ok to close"),
+    # "I had disabled the timers during maintenance and forgot to turn them back on": the cause, told
+    "confession": _words(
+        r"(?:i|we) (?:had |have )?(?:accidentally|mistakenly) \w+",
+        r"(?:accidentally|mistakenly|inadvertently) (?:re)?(?:removed|deleted|disabled|dropped|broke|changed|revoked|"
+        r"overwrote|pushed|merged|deployed|turned off|shut down|stopped|killed)", r"forgot to (?:turn|re-?enable|renew|restart|"
+        r"update|add|remove|set|switch|run|deploy|merge|apply|change|re-?start|put)", r"(?:my|our) bad",
+        r"(?:it was|that was|that's|it's|this was) (?:my|our) (?:fault|mistake)",
+        # "we've managed to exhaust our IOPS quota": what they did is what broke it
+        r"managed to (?:exhaust|break|fill|overload|crash|lose|exceed|take down|knock)\w*",
+    ),
+    # "the fix was merged days ago but has not propagated": a symptom, not the resolution
+    "earlier_fix_not": _words(
+        r"(?:has|have|had|is|was)(?:n'?t| not) (?:yet )?(?:propagated|deployed|released|landed|rolled out|taken effect)",
+        r"but (?:it )?(?:has|have|is)(?:n'?t| not)",
+    ),
+    "me_too": _words(
+        r"same (?:issue|problem|here|for me|thing)", r"me too", r"\+1", r"seeing (?:the same|this too)",
+        r"having the same",
+    ),
+    # "we are investigating", "having a look": the response under way, not what caused it
+    "status_update": _words(
+        r"investigat\w*", r"looking into", r"(?:having|take|taking) a look", r"(?:we are|we're) aware",
+        r"will (?:post|update|keep)", r"keep monitoring", r"monitoring",
+    ),
+    "thanks": _words(r"thanks?", r"thank you", r"sorry", r"apolog\w*"),
+    # asked, with or without its "?" ("are you seeing pods in the wrong namespace"): the word order says it
+    "question": re.compile(
+        r"\?\s*$|^(?:are|is|do|does|did|can|could|would|have|has|was|were)\s+(?:you|it|there|we|they|anyone|anybody)\b",
+        re.IGNORECASE,
+    ),
+    # an issue template's heading ("Describe the outage: 503 …") is the form, not what was found
+    "template": re.compile(
+        r"^(?:describe|steps to reproduce|expected|actual|what happened|environment|version)\b[^:]{0,40}:", re.I
+    ),
+    "first_person_plural": _words(r"we", r"we've", r"we're", r"we'd", r"our"),
+    "first_person": _words(r"i", r"i've", r"i'm", r"my"),
+    "you": _words(r"you", r"your"),
+}  # fmt: skip
+# never an attempt, whatever else the sentence says: a user's workaround offered to others
+CONVERSATION_VETOES = _words(
+    r"quick fix:",
+    r"workaround:",
+    r"as a workaround",
+    r"works for (?:us|me)",
+    r"if (?:you|your)(?: \w{1,30})? (?:were|are|was)",
+)
+
+# ---- what makes a sentence no fix or no failed attempt, whatever its score ---------------------
 
 # "that worked", "fixed it", "works now": says it is fixed, not what fixed it (the fix is said before)
 CHAT_STATE = _words(
