@@ -36,8 +36,11 @@ _SITE_MARKUP = re.compile(
     re.I,
 )
 _A_WORD = re.compile(r"[^\W\d_]{2}")
-_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'*`\[@])")
-_FIX_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'*`\[@]|:{3}|\{\{[<%])")  # and before the site's markup
+# what opens a line's next sentence: a capital, a bracket, a quote, emphasis, code, a link or a handle
+_SENTENCE_OPENS = r"[A-Z(\"'*`\[@]"
+_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=" + _SENTENCE_OPENS + r")")
+# the same, and before the site's markup (a fix's sentences)
+_FIX_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=" + _SENTENCE_OPENS + r"|:{3}|\{\{[<%])")
 _MAX_SENTENCE_CHARS = 1_000  # a sentence is judged on its first 1,000 characters
 # "… succeed again. (alice) Rolled back …": an author's mark after a sentence belongs to it, not to the next
 _AUTHOR_MARK = re.compile(r"^\([\w@][\w@ .'-]{0,40}\)(?:\s+|$)")

@@ -244,6 +244,9 @@ def strip_metadata(sentence: str, in_words: bool = True, shapes: bool = False) -
     return said + ("." if sentence.endswith(".") else "")
 
 
+# fix.py's `_LINE_SENTENCES` also breaks before a handle ("… resolved. @sam restarts …"); not here: with it, one
+# fold A report's stored fix changes (edgi 2018-10-10 loses "Incident resolved." from its 11:35 line), a reading
+# change to measure, not a merge (docs/BENCHMARKS.md, hygiene)
 _LINE_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'*`\[])")
 
 
