@@ -188,10 +188,15 @@ _TROUBLE_AGAIN = (
     r"fill(?:ed|ing|s)? up|filled|full|exhaust\w{0,3}|saturat\w{0,4}|maxed(?: out)?|spik\w{0,3}|leak\w{0,3})"
     r"(?: \w{1,20}){0,2} again"
 )
+# the trouble back ("errors back after 25 minutes", "the issue is back", "alerts came back"): its subject says so.
+# "it's back up", "the site came back online", "it is back now" and "returned to normal" are recoveries
+_TROUBLE_BACK = (
+    r"(?:errors?|alerts?|timeouts?|latency|issues?|problems?|failures?|outages?|5\d\d ?s?|5xx|crash(?:es)?|"
+    r"(?:the )?same \w{1,20})(?: (?:is|are|was|were|have|has|had|came|come|comes|keeps?|kept|coming|been)){0,2} back"
+)
 CHAT_FAILED = re.compile(
-    r"\b(?:still|" + _TROUBLE_AGAIN + r"|came back|comes? back|"
-    r"(?:errors?|alerts?|timeouts?|latency|it)(?: (?:is|are|was|were))? back|"
-    r"back after|returned|reappeared|didn'?t (?:help|work|fix|change)|did not (?:help|work|fix|change)|"
+    r"\b(?:still|" + _TROUBLE_AGAIN + r"|" + _TROUBLE_BACK + r"|returned(?! to (?:normal|service|life))|reappeared|"
+    r"didn'?t (?:help|work|fix|change)|did not (?:help|work|fix|change)|"
     r"doesn'?t (?:help|work)|does not (?:help|work)|no (?:change|luck|effect|improvement|difference|dice)|"
     r"not (?:fixed|helping|working|enough)|same (?:errors?|problem|thing)|made (?:it|things) worse|"
     r"only (?:bought|helped for|lasted)|bought us|for (?:a few|about|\d{1,4}) min\w{0,12}\b.{0,80}?\bthen|nope)\b",
