@@ -5,7 +5,7 @@ tuning set, not a measure (fold B's totals are the measure).
 
     .venv/bin/python bench/devset_metadata.py fetch DIR [--mirror /work/.mirror]   # texts into DIR
     .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs] [--misses] [--lines]
-    .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines]   # the same on fold A
+    .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines] [--sentences] [--show KIND]   # fold A
 
 Two batches: "tuning" (49 reports from 9 sources; the rules were chosen on them; drand's two left when r23-collect put drand in fold A) and "held-out" (20 more
 reports of 5 of those sources, drawn and labelled after the first change landed, read once to see how far it
@@ -22,6 +22,10 @@ The texts are not committed (most sources state no licence): `fetch` copies them
 root cause, fix, and the items whose stored fix or cause holds a labelled metadata line, per source;
 `--lines`: of the labelled metadata phrases, how many sit in a line the reader takes for metadata
 (bot.reader.is_metadata), and of the lines holding a labelled cause or fix phrase, how many it does.
+`--sentences`: what is stored is cut line by line (bot.reader.read `without_metadata`), so, per kind of
+metadata (bot.reader.metadata_kind) and per organisation: of the lines holding a labelled metadata
+phrase, how many lose it; and the labelled cause/fix phrases every line of which loses it (a cost).
+`--show KIND`: those lines of one kind that keep it (the tuning set's only: the devset or fold A).
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.import_postmortems import read_corpus  # noqa: E402
 from bot.importer.scoring import holds_half, load_truth, score  # noqa: E402
 from bot.reader import is_metadata  # noqa: E402
+from bot.reader.metadata_kind import METADATA_KINDS, metadata_kind  # noqa: E402
+from bot.reader.read import sentences, without_metadata  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "devset_metadata"
 
@@ -96,7 +102,41 @@ def _line_counts(folder: Path, truths: list) -> dict[str, list[int]]:
     return counts
 
 
-def run_score(folder: Path, misses: bool, lines: bool, fold: str | None = None, batch: str | None = None) -> int:
+def _sentence_counts(folder: Path, truths: list, show: str | None) -> None:
+    """Per kind and per organisation: lines holding a labelled metadata phrase that `without_metadata` cuts it from;
+    then the labelled cause/fix phrases no line of which keeps them (each phrase is one keyword)."""
+    by_kind = {kind: [0, 0] for kind in METADATA_KINDS}
+    by_org: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    lost = []
+    for truth in truths:
+        lines = [line for line in (folder / truth.file).read_text(encoding="utf-8").splitlines() if line.strip()]
+        cut = {line: without_metadata(line) for line in lines}
+        for keywords in truth.metadata_keywords:
+            for line in (line for line in lines if holds_half(line, keywords)):
+                said = next((s for s in sentences(line) if holds_half(s, keywords)), line)
+                kind, gone = metadata_kind(said), not holds_half(cut[line], keywords)
+                for counts in (by_kind[kind], by_org[truth.org or "?"]):
+                    counts[0] += gone
+                    counts[1] += 1
+                if show == kind and not gone:
+                    print(f"  keeps [{truth.org}] {truth.file}: {said[:200]!r}")
+        for phrase in truth.root_cause_keywords + truth.fix_keywords:
+            holding = [line for line in lines if holds_half(line, [phrase])]
+            if holding and not any(holds_half(cut[line], [phrase]) for line in holding):
+                lost.append(f"{truth.file}: {phrase!r}")
+    for kind, (gone, total) in by_kind.items():
+        print(f"lines holding a labelled metadata phrase, cut: {kind:<18} {gone:>4} of {total}")
+    print(f"all kinds: {sum(g for g, _ in by_kind.values())} of {sum(t for _, t in by_kind.values())}")
+    for org, (gone, total) in sorted(by_org.items()):
+        print(f"  {org[:40]:<40} {gone:>4} of {total}")
+    print(f"labelled cause/fix phrases every line of which loses them: {len(lost)}")
+    for line in lost:
+        print(f"  lost {line}")
+
+
+def run_score(
+    folder: Path, misses: bool, lines: bool, fold: str | None = None, batch: str | None = None, **kw: object
+) -> int:
     if fold is None:  # the devset: its labels beside the texts
         (folder / "truth.jsonl").write_text((HERE / "truth.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
     truths = [t for t in load_truth(folder / "truth.jsonl") if fold is None or t.fold == fold]
@@ -104,6 +144,9 @@ def run_score(folder: Path, misses: bool, lines: bool, fold: str | None = None, 
         rows = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines() if line]
         of = {row["file"]: row.get("batch", "tuning") for row in rows}
         truths = [t for t in truths if of.get(t.file) == batch]
+    if kw.get("sentences") or kw.get("show"):  # line by line only: no import
+        _sentence_counts(folder, truths, kw.get("show"))  # type: ignore[arg-type]
+        return 0
     drafts, _reasons, _ = read_corpus(folder, only={t.file for t in truths})
     by_org: dict[str, list] = defaultdict(list)
     for truth in truths:
@@ -140,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     score_parser.add_argument("folder", type=Path)
     score_parser.add_argument("--misses", action="store_true", help="what was stored where a field is wrong")
     score_parser.add_argument("--lines", action="store_true", help="labelled phrases in lines read as metadata")
+    score_parser.add_argument("--sentences", action="store_true", help="lines cut of labelled metadata, by kind")
+    score_parser.add_argument("--show", choices=METADATA_KINDS, help="lines of this kind that keep their metadata")
     score_parser.add_argument(
         "--batch", choices=("tuning", "held-out", "tuning-orgs", "held-out-orgs"), help="one of the devset's batches"
     )
@@ -150,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "fetch":
         fetch(args.folder, args.mirror)
         return 0
-    return run_score(args.folder, args.misses, args.lines, args.fold, args.batch)
+    return run_score(
+        args.folder, args.misses, args.lines, args.fold, args.batch, sentences=args.sentences, show=args.show
+    )
 
 
 if __name__ == "__main__":

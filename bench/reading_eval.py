@@ -18,7 +18,9 @@ drafter on eval/conversations too, end to end through the sandbox (bench/reading
 
 A field's denominator is the items whose label has that field. Rows marked "errors" count
 mistakes (lower is better): stored attempts that are labelled plans / follow-ups / critiques /
-recovery steps / metadata, and items whose stored fix or cause holds a metadata line.
+recovery steps / metadata, and items whose stored fix or cause holds a metadata line; that last one also in
+the cause, in the fix and by kind (duration, impact, date or time, status, … named by the reader's own
+detectors, bot.reader.metadata_kind): so a fold's leaks are told by kind from its totals alone.
 
 --weights PATH reads the postmortems with the sentence model in PATH (bench/fit_reader_sentences.py
 --fold B --out PATH) instead of the shipped bot/data/reader_sentences.json (fitted on fold A): the
@@ -39,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.import_postmortems import read_corpus  # noqa: E402
 from bench.reading_eval_conversations import drafter_scores  # noqa: E402
-from bot.importer.scoring import Ratio, load_truth, score  # noqa: E402
+from bot.importer.scoring import Ratio, Scores, load_truth, score  # noqa: E402
+from bot.reader.metadata_kind import METADATA_KINDS  # noqa: E402
 from bot.reader.sentences import SentenceModel, use_model  # noqa: E402
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
@@ -62,9 +65,16 @@ FIELDS = {
     "found": "found how",
     "non_attempts_stored": "errors: non-attempts stored",
     "metadata_as_fix_or_cause": "errors: metadata as fix/cause",
+    "metadata_in_cause": "  of which in the cause",
+    "metadata_in_fix": "  of which in the fix",
 }
+# the same leaks by kind (bot.reader.metadata_kind; an item storing two kinds counts under both): printed only
+# where a column has one, always in --json
+BY_KIND = {f"metadata_by_kind.{kind}": f"  of which {kind}" for kind in METADATA_KINDS}
+FIELDS |= BY_KIND
 # kept as clean shares; shown as counts (the last two: the drafter's own rows, outside FIELDS)
-ERROR_FIELDS = {"non_attempts_stored", "metadata_as_fix_or_cause", "invented_attempts", "drafted_nothing"}
+ERROR_FIELDS = {"non_attempts_stored", "metadata_as_fix_or_cause", "metadata_in_cause", "metadata_in_fix"}
+ERROR_FIELDS |= BY_KIND.keys() | {"invented_attempts", "drafted_nothing"}
 
 
 @cache
@@ -85,8 +95,13 @@ def importer_scores(fold: str) -> FieldScores:
     """The importer on the postmortems of one fold (or fold A one organisation out): field → Ratio."""
     truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == ("A" if fold == ONE_OUT else fold)]
     drafts = _one_out_drafts() if fold == ONE_OUT else _importer_drafts()[0]
-    scores = score(truths, drafts)
-    return {name: getattr(scores, name) for name in FIELDS}
+    return importer_fields(score(truths, drafts))
+
+
+def importer_fields(scores: Scores) -> FieldScores:
+    """The scores of FIELDS, the metadata leaks by kind as fields of their own."""
+    by_kind = {f"metadata_by_kind.{kind}": ratio for kind, ratio in scores.metadata_by_kind.items()}
+    return {name: by_kind[name] if name in by_kind else getattr(scores, name) for name in FIELDS}
 
 
 READERS: dict[str, Reader] = {"importer (eval/postmortems)": importer_scores}
@@ -118,6 +133,8 @@ def table(results: dict[str, dict[str, FieldScores]], fitted_on: str = "A") -> l
         for name in names:
             if all(name not in by_fold[fold] for fold in columns):
                 continue
+            if name in BY_KIND and all(r.right == r.total for r in (by_fold[c].get(name, Ratio()) for c in columns)):
+                continue  # a kind no column stored
             cells = (cell(name, by_fold[fold].get(name, Ratio())) for fold in columns)
             lines.append(f"{FIELDS.get(name, name):<32} " + " ".join(f"{c:<22}" for c in cells).rstrip())
     return lines

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from bench import reading_eval
-from bench.reading_eval import FIELDS, FOLDS, ONE_OUT, importer_scores, main, run, table
+from bench.reading_eval import FIELDS, FOLDS, ONE_OUT, importer_fields, importer_scores, main, run, table
 from bot.config import PROJECT_ROOT
-from bot.importer.scoring import Ratio, load_truth
+from bot.importer.scoring import Ratio, Truth, load_truth, score
+from bot.models import MemoryDraft
+from bot.reader.metadata_kind import metadata_kind
 
 CORPUS = PROJECT_ROOT / "eval" / "postmortems"
 
@@ -76,3 +78,63 @@ def test_fold_a_one_organisation_out_is_printed_between_the_folds() -> None:
     assert header.index("in-sample") < header.index("one org. out") < header.index("fold B")
     row = next(row for row in lines if row.startswith("root cause"))
     assert row.index("7/10 = 70%") < row.index("6/10 = 60%") < row.index("5/10 = 50%")
+
+
+def _postmortem(file: str, metadata: list[list[str]]) -> Truth:
+    return Truth.from_json({
+        "file": file, "fold": "B", "date": None, "root_cause_keywords": ["disk filled"], "fix_keywords": ["rotated logs"],
+        "not_attempts": [{"keywords": keywords, "kind": "metadata"} for keywords in metadata],
+    })  # fmt: skip
+
+
+def _stored(file: str, cause: str, fix: str) -> MemoryDraft:
+    return MemoryDraft(incident_id=file, team_id="T", title=file, root_cause=cause, resolution=fix)
+
+
+def test_a_folds_metadata_leaks_are_told_by_kind_and_where_without_reading_them() -> None:
+    truths = [
+        _postmortem("duration.md", [["time to resolve", "31 minutes"]]),
+        _postmortem("status.md", [["we apologize for the inconvenience"]]),
+        _postmortem("both.md", [["1,200 users"], ["reported by", "sam"]]),
+        _postmortem("clean.md", [["lasted two hours"]]),
+    ]
+    drafts = {
+        "duration.md": _stored("d", "The disk filled up.\nTime to resolve: 31 minutes", "We rotated logs."),
+        "status.md": _stored("s", "The disk filled up.", "We rotated logs. We apologize for the inconvenience."),
+        "both.md": _stored("b", "Impact: 1,200 users", "Reported by: Sam"),
+        "clean.md": _stored("c", "The disk filled up.", "We rotated logs."),
+    }
+    scores = score(truths, drafts)
+    leaks = {kind: r.total - r.right for kind, r in scores.metadata_by_kind.items() if r.right < r.total}
+    assert leaks == {"duration": 1, "status": 1, "impact": 1, "people or roles": 1}
+    assert all(r.total == 4 for r in scores.metadata_by_kind.values())  # the same items as the leak count
+    assert scores.metadata_as_fix_or_cause.total - scores.metadata_as_fix_or_cause.right == 3
+    assert (scores.metadata_in_cause.misses, scores.metadata_in_fix.misses) == (
+        ["duration.md", "both.md"],
+        ["status.md", "both.md"],
+    )
+    rows = table({"importer": {"B": importer_fields(scores)}})
+    assert any(row.startswith("  of which duration") and "1 of 4" in row for row in rows)
+    assert not any(row.startswith("  of which ticket or link") for row in rows)  # a kind nobody stored: no row
+
+
+@pytest.mark.parametrize(
+    ("line", "kind"),
+    [
+        ("Duration: ~14 hours", "duration"),
+        ("Our outage really only lasted about 40 minutes.", "duration"),
+        ("415 jobs were unable to start", "impact"),
+        ("Revenue loss: R$ 0", "impact"),
+        ("Start: 2021-07-16 at 3:15pm CDT", "date or time"),
+        ("We are very sorry for the inconvenience.", "status"),
+        ("*Update* Resolved.", "status"),
+        ("**Incident severity**: critical", "severity or alert"),
+        ("CRITICALs: /rpool/off/products is 99.51", "severity or alert"),
+        ("Incident commander: Priya N.", "people or roles"),
+        ("Ticket: OPS-1234", "ticket or link"),
+        ("Region: LON2", "place or system"),
+        ("We restarted the database with a larger pool.", "other"),
+    ],
+)
+def test_a_metadata_line_is_named_by_the_readers_own_detectors(line: str, kind: str) -> None:
+    assert metadata_kind(line) == kind

@@ -26,8 +26,13 @@ The rule:
   taken for an attempt), out of all stored attempts.
 - **metadata as fix/cause** (an error count): items whose stored root cause or fix holds half of a
   `metadata` `not_attempts` entry (a duration line, an impact count, a quoted alert), out of the
-  items that have such an entry.
-Both are kept as a Ratio of the clean cases, so that `misses` lists the offending ones.
+  items that have such an entry. **By kind** (`metadata_by_kind`): each such item counted once under
+  every kind of metadata it stored, the kind named by the reader's own detectors
+  (bot.reader.metadata_kind) from the stored sentence holding the labelled phrases (duration, impact,
+  date or time, status, severity or alert, people or roles, ticket or link, place or system, figures or
+  blank, other), so an item storing two kinds counts under both; and where: `metadata_in_cause`,
+  `metadata_in_fix`. Same denominator; a fold's leaks are told by kind without reading its items.
+All are kept as a Ratio of the clean cases, so that `misses` lists the offending ones.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.models import MemoryDraft
+from bot.reader.metadata_kind import METADATA_KINDS, metadata_kind
+from bot.reader.read import sentences
 
 _WORD = re.compile(r"[a-z0-9]+")
 _SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
@@ -146,6 +153,10 @@ class Scores:
     # error counts, kept as the share of clean cases (misses = the offending ones)
     non_attempts_stored: Ratio = field(default_factory=Ratio)  # stored attempts that are not labelled non-attempts
     metadata_as_fix_or_cause: Ratio = field(default_factory=Ratio)  # items with no metadata line in fix/cause
+    # the same items, clean of one kind of metadata (bot.reader.metadata_kind), or clean in the cause, in the fix
+    metadata_by_kind: dict[str, Ratio] = field(default_factory=lambda: {kind: Ratio() for kind in METADATA_KINDS})
+    metadata_in_cause: Ratio = field(default_factory=Ratio)
+    metadata_in_fix: Ratio = field(default_factory=Ratio)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -157,6 +168,8 @@ class Scores:
                 ("attempts_found", self.attempts_found), ("found", self.found),
                 ("non_attempts_stored", self.non_attempts_stored),
                 ("metadata_as_fix_or_cause", self.metadata_as_fix_or_cause),
+                ("metadata_in_cause", self.metadata_in_cause), ("metadata_in_fix", self.metadata_in_fix),
+                *((f"metadata_by_kind.{kind}", r) for kind, r in self.metadata_by_kind.items()),
             )
         }  # fmt: skip
 
@@ -206,7 +219,22 @@ def _score_non_attempts(scores: Scores, truth: Truth, draft: MemoryDraft | None,
         real = any(holds_half(text, keywords) for keywords in truth.failed_attempts)
         kinds = [] if real else [kind for keywords, kind in truth.not_attempts if holds_half(text, keywords)]
         scores.non_attempts_stored.add(not kinds, f"{truth.file} #{i + 1} ({', '.join(kinds)}): {text[:80]}")
-    if truth.metadata_keywords:
-        fields = [draft.root_cause, draft.resolution] if draft is not None else []
-        hit = any(holds_half(text, keywords) for text in fields for keywords in truth.metadata_keywords)
-        scores.metadata_as_fix_or_cause.add(not hit, truth.file)
+    if not truth.metadata_keywords:
+        return
+    cause, fix = (draft.root_cause, draft.resolution) if draft is not None else (None, None)
+    kinds_in = {name: _metadata_kinds(text, truth.metadata_keywords) for name, text in (("cause", cause), ("fix", fix))}
+    scores.metadata_as_fix_or_cause.add(not (kinds_in["cause"] or kinds_in["fix"]), truth.file)
+    scores.metadata_in_cause.add(not kinds_in["cause"], truth.file)
+    scores.metadata_in_fix.add(not kinds_in["fix"], truth.file)
+    for kind, ratio in scores.metadata_by_kind.items():
+        ratio.add(kind not in kinds_in["cause"] | kinds_in["fix"], truth.file)
+
+
+def _metadata_kinds(text: str | None, metadata_keywords: list[list[str]]) -> set[str]:
+    """The kinds of the labelled metadata lines `text` holds: each named by the stored sentence holding half of its
+    phrases (by the phrases themselves where they are spread over several sentences)."""
+    held = [keywords for keywords in metadata_keywords if holds_half(text, keywords)]
+    if not held:
+        return set()
+    said = sentences(text or "")
+    return {metadata_kind(next((s for s in said if holds_half(s, keywords)), " ".join(keywords))) for keywords in held}

@@ -1,7 +1,9 @@
 r"""The one vocabulary's metadata section, continued (bot/reader/cues_metadata.py, split for length only): a
 `Key: value` line about the incident ("Time to resolve: 31 minutes") and a field or a table's row told by its
 shape (its key's words, its value's first figure, a row of column names). Never a fix or a cause (bot.reader.read
-`is_metadata`, `_is_field_about_the_incident`). Bounded repeats only, as there.
+`is_metadata`, `_is_field_about_the_incident`). Bounded repeats only, as there. The keys about the incident are
+grouped by what they tell (how long, who or what it hit, when, …): the reader reads their union, the reading eval
+names a metadata line stored as a fix or a cause by its group (bot.reader.metadata_kind). One list of words.
 """
 
 from __future__ import annotations
@@ -60,25 +62,47 @@ FIELD_KEY_NAMES_A_FINDING = re.compile(
     r"^(?:incident|outage|event|failure|bug|q|a)$",
     re.I,
 )
+# each group's keys, in the words FIELD_KEY_ABOUT_THE_INCIDENT always had (bounded repeats only); the first part of a
+# group is also a key about the harm (FIELD_KEY_ABOUT_THE_HARM: its value may be a phrase or a clause)
+_KEYS = {
+    "duration": (r"duration|downtime|period|window", r"length|mtt\w|tt[rdam]|sla|slo"),
+    "impact": (
+        r"impact\w{0,30}|affected|affecting|scope|blast radius|loss(?:es)?|profit|cost|damage",
+        r"lost|refunds?|compensation|amount|total|count|number|users?|customers?|accounts?|contracts?|pools?",
+    ),
+    "date or time": (
+        "",
+        r"dates?|times?|when|start\w{0,30}|began|end|ended|published|updated|written|created|posted",
+    ),
+    "status": (r"status", r"state"),
+    "severity or alert": (r"severity|sev|priority|urgency", ""),
+    "people or roles": (
+        "",
+        r"detected|reported|reporter|authors?|owners?|reviewers?|editors?|commander|lead|responders?|on-?call|participants?|attendees?|team|contacts?",
+    ),
+    "ticket or link": (
+        "",
+        r"ticket|jira|id|links?|urls?|refs?|references?|sources?|tags?|categor\w{0,30}|labels?|type|kind|version|releases?",
+    ),
+    "place or system": (
+        "",
+        r"region|zone|datacenter|data center|location|cluster|environment|env|hosts?|network|chain|services?|components?|"
+        r"products?|systems?",
+    ),
+}
+
+
+def _words(*parts: str) -> re.Pattern[str]:
+    return re.compile(r"\b(?:" + "|".join(p for p in parts if p) + r")\b", re.I)
+
+
+KEY_OF_KIND = {kind: _words(*parts) for kind, parts in _KEYS.items()}
 # a key that says the line is about the incident, whatever its value says ("Additional Impact: significant
 # frontend latency", "Affected contract: LiquidCore pool", "Attacker profit: 146,577 USDC", "Incident
 # commander: Sam", "Region: LON2", "Ref: https://status.example.com/incident/911580")
-FIELD_KEY_ABOUT_THE_INCIDENT = re.compile(
-    r"\b(?:impact\w{0,30}|affected|affecting|scope|blast radius|severity|sev|priority|urgency|duration|downtime|period|window|"
-    r"length|status|state|dates?|times?|when|start\w{0,30}|began|end|ended|detected|reported|reporter|authors?|owners?|"
-    r"reviewers?|editors?|commander|lead|responders?|on-?call|participants?|attendees?|team|contacts?|loss(?:es)?|lost|"
-    r"profit|cost|damage|refunds?|compensation|amount|total|count|number|region|zone|datacenter|data center|location|"
-    r"cluster|environment|env|hosts?|network|chain|services?|components?|products?|systems?|version|releases?|ticket|"
-    r"jira|id|links?|urls?|refs?|references?|sources?|tags?|categor\w{0,30}|labels?|type|kind|published|updated|written|"
-    r"created|posted|sla|slo|mtt\w|tt[rdam]|users?|customers?|accounts?|contracts?|pools?)\b",
-    re.I,
-)
+FIELD_KEY_ABOUT_THE_INCIDENT = _words(*(p for parts in _KEYS.values() for p in parts))
 # of those, the keys whose value may be a phrase or a clause: who or what it hit and how badly, how long
-FIELD_KEY_ABOUT_THE_HARM = re.compile(
-    r"\b(?:impact\w{0,30}|affected|affecting|scope|blast radius|severity|sev|priority|urgency|duration|downtime|period|window|"
-    r"status|loss(?:es)?|profit|cost|damage)\b",
-    re.I,
-)
+FIELD_KEY_ABOUT_THE_HARM = _words(*(harm for harm, _ in _KEYS.values()))
 FIELD_ABOUT_MAX_WORDS = 16  # an impact or status field's value is a phrase; longer, it may tell the fix
 FIELD_SHORT_VALUE_WORDS = 4  # any other key: a value of at most this many words is a name or a label
 # a value that is only a figure, a date or a time at its start ("146,577.47 USDC (net)", "~$155,000 (…)",

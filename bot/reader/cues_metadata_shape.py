@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues_metadata import THINGS
+from bot.reader.cues_metadata import _NUMBER, _UNIT, _WHEN, THINGS
 
 # A status page's line on the talking, not the incident: sorry, waiting for someone, when news comes, that it stays open
 # ("Appologies for the resolution time, this was an incredibly difficult issue to resolve", "We still await upstream
@@ -89,3 +89,10 @@ STATE_WORD_ONLY = re.compile(
     r"(?:is|has been|was))? (?:now |since )?" + _BARE_STATE + r"[\s.!]{0,3}$",
     re.I,
 )
+# what a line's own words tell, for the kinds no key names (bot.reader.metadata_kind; never what is metadata): a
+# figure with a unit of time anywhere in it ("lasted approximately nine hours", "Unscheduled: 551.25 hours (= 23.0
+# days)", "2h32m"), a date or a clock time anywhere in it ("between 10:39-10:52am on april 2")
+DURATION_SAID = re.compile(
+    r"(?<![$€£\w])" + _NUMBER + r"\s{0,40}" + _UNIT + r"\b|(?<![\d.,])\d{1,12}h\d{1,12}m?\b", re.I
+)
+WHEN_SAID = re.compile(r"(?<![\w.])" + _WHEN + r"(?!\w)", re.I)

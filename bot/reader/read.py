@@ -107,6 +107,11 @@ _WHEN_WORDS = ("date", "time", "at", "on", "when")
 _FIELD_CHARS = 400  # a field is one short line; a longer one is prose that happens to hold a colon
 
 
+def _field_key(field: re.Match[str]) -> str:
+    """A `Key: value` line's key in words: resolvedDate, resolved_on → "resolved Date", "resolved on"."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", field.group("key")).strip(" .-")
+
+
 def _is_field_about_the_incident(line: str) -> bool:
     """A `Key: value` line by its shape, whose key names no finding: a key about the incident with a
     phrase for its value ("Additional Impact: frontend latency", "Affected contract: the KHYPE pool"), or
@@ -117,7 +122,7 @@ def _is_field_about_the_incident(line: str) -> bool:
     match = FIELD.match(line)
     if match is None:
         return False
-    key = re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", match.group("key")).strip(" .-")  # resolvedDate, resolved_on
+    key = _field_key(match)
     value = match.group("value").strip(" *_")
     when = key.lower().rsplit(" ", 1)[-1] in _WHEN_WORDS  # "Resolution date:", "resolved_on:" tell when, not how
     if not value or FIELD_KEY_IS_PROSE.search(key) or (FIELD_KEY_NAMES_A_FINDING.search(key) and not when):
