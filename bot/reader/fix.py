@@ -27,6 +27,7 @@ from bot.reader.cues_fix import (
 )
 from bot.reader.narrative import _clauses as clauses
 from bot.reader.narrative import attempts_in
+from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_OPENS
 
 # a status site's markup, not its writer's words: cState's "::: update Resolved | 2020-11-14T16:09:32Z" … ":::" around
 # an update, a Hugo shortcode (`{{< track "2025-05-27 11:47:00" >}}`). It ends a sentence, and a sentence is judged
@@ -36,11 +37,8 @@ _SITE_MARKUP = re.compile(
     re.I,
 )
 _A_WORD = re.compile(r"[^\W\d_]{2}")
-# what opens a line's next sentence: a capital, a bracket, a quote, emphasis, code, a link or a handle
-_SENTENCE_OPENS = r"[A-Z(\"'*`\[@]"
-_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=" + _SENTENCE_OPENS + r")")
-# the same, and before the site's markup (a fix's sentences)
-_FIX_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=" + _SENTENCE_OPENS + r"|:{3}|\{\{[<%])")
+# a line's sentence break (bot/reader/text.py), and before the site's markup (a fix's sentences)
+_FIX_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=" + SENTENCE_OPENS + r"|:{3}|\{\{[<%])")
 _MAX_SENTENCE_CHARS = 1_000  # a sentence is judged on its first 1,000 characters
 # "… succeed again. (alice) Rolled back …": an author's mark after a sentence belongs to it, not to the next
 _AUTHOR_MARK = re.compile(r"^\([\w@][\w@ .'-]{0,40}\)(?:\s+|$)")
@@ -57,7 +55,7 @@ def _without_markup(sentence: str) -> str:
     return _judged(_SITE_MARKUP.sub(" ", sentence.strip()[:_MAX_SENTENCE_CHARS]))
 
 
-def _sentences_of(line: str, split: re.Pattern[str] = _LINE_SENTENCES) -> list[str]:
+def _sentences_of(line: str, split: re.Pattern[str] = LINE_SENTENCE_BREAK) -> list[str]:
     parts: list[str] = []
     for part in split.split(line):
         mark = _AUTHOR_MARK.match(part)
@@ -112,7 +110,7 @@ def without_non_fixes(text: str) -> str:
     return _without(text, names_no_step, _FIX_SENTENCES)
 
 
-def _without(text: str, drop: Callable[[str], bool], split: re.Pattern[str] = _LINE_SENTENCES) -> str:
+def _without(text: str, drop: Callable[[str], bool], split: re.Pattern[str] = LINE_SENTENCE_BREAK) -> str:
     """`text`, line by line, without the sentences `drop` says are not what the field holds."""
     kept_lines = []
     for line in text.split("\n"):

@@ -60,7 +60,7 @@ from bot.reader.cues_metadata_state import (
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.found import how_found
 from bot.reader.narrative import NAMED_LATER_WITHIN, failed_in_prose, failed_in_text, failed_in_timeline, resolving
-from bot.reader.text import SENTENCE_BREAK, plain
+from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_BREAK, plain
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
 
 MAX_STATEMENTS = DRAFT_MESSAGES * 4  # a long postmortem's timeline and paragraphs, or a channel's window
@@ -249,18 +249,12 @@ def strip_metadata(sentence: str, in_words: bool = True, shapes: bool = False) -
     return said + ("." if sentence.endswith(".") else "")
 
 
-# fix.py's `_LINE_SENTENCES` also breaks before a handle ("… resolved. @sam restarts …"); not here: with it, one
-# fold A report's stored fix changes (edgi 2018-10-10 loses "Incident resolved." from its 11:35 line), a reading
-# change to measure, not a merge (docs/BENCHMARKS.md, hygiene)
-_LINE_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'*`\[])")
-
-
 def without_metadata(text: str) -> str:
     """`text` without its metadata lines and sentences ("Time to resolve: 31 minutes", "it lasted
     two hours"): what is left may be a fix or a cause; nothing left, nothing to store."""
     kept_lines = []
     for line in text.split("\n"):
-        parts = _LINE_SENTENCES.split(line)
+        parts = LINE_SENTENCE_BREAK.split(line)
         kept = [strip_metadata(p, shapes=True) for p in parts]
         if kept == [p.strip() for p in parts]:
             kept_lines.append(line)
@@ -275,7 +269,7 @@ def without_unknown_cause(text: str) -> str:
     if not CAUSE_UNKNOWN.search(text):
         return text
     lines = [
-        " ".join(p for p in _LINE_SENTENCES.split(line) if not CAUSE_UNKNOWN.search(p)) for line in text.split("\n")
+        " ".join(p for p in LINE_SENTENCE_BREAK.split(line) if not CAUSE_UNKNOWN.search(p)) for line in text.split("\n")
     ]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
