@@ -34,6 +34,7 @@ import json
 import os
 import sys
 from collections import defaultdict
+from dataclasses import replace
 from functools import cache
 from pathlib import Path, PurePath
 
@@ -141,14 +142,17 @@ def field_outcome(truth: Truth, head: str, chosen: list[str]) -> str:
 Held = list[tuple[str, Truth, list[tuple[float, str]]]]  # organisation, item, (probability, sentence)
 
 
-def held_out(docs: list[Doc], head: str) -> Held:
-    """Every sentence's probability under the head fitted on the other organisations of `docs`."""
+def held_out(docs: list[Doc], head: str, fitted: dict[str, Head] | None = None) -> Held:
+    """Every sentence's probability under the head fitted on the other organisations of `docs` (each such head
+    is left in `fitted`, by the organisation left out: `models_without_each` needs the same fits again)."""
     by_org: dict[str, list[Doc]] = defaultdict(list)
     for doc in docs:
         by_org[doc[0].org or doc[0].file].append(doc)
     held: Held = []
     for org, inside in by_org.items():
         model = fit_head([d for d in docs if (d[0].org or d[0].file) != org], head)
+        if fitted is not None:
+            fitted[org] = model
         held += [(org, t, [(model.probability(f), c.text) for f, c in cands[head]]) for t, cands in inside]
     return held
 
@@ -238,15 +242,26 @@ def choose_threshold(docs: list[Doc], head: str) -> tuple[float, int]:
 
 
 def models_without_each(
-    docs: list[Doc], held: dict[str, Held] | None = None, orgs: list[str] | None = None
+    docs: list[Doc],
+    held: dict[str, Held] | None = None,
+    orgs: list[str] | None = None,
+    fitted: dict[str, dict[str, Head]] | None = None,
 ) -> dict[str, SentenceModel]:
     """Organisation → both heads fitted on the other organisations of `docs`, each head's threshold
     and keep chosen on the other organisations' leave-one-out probabilities (never its own)."""
-    held = held or {head: held_out(docs, head) for head in HEADS}
+    fitted = fitted if held else {head: {} for head in HEADS}  # `held`'s heads, by the organisation left out
+    held = held or {head: held_out(docs, head, fitted[head]) for head in HEADS}
     models = {}
     for org in orgs or dict.fromkeys(d[0].org or d[0].file for d in docs):
         chosen = {head: pick_threshold(held[head], head, without=org) for head in HEADS}
-        models[org] = fit([d for d in docs if (d[0].org or d[0].file) != org], f"without {org}", chosen)
+        # the heads held_out fitted without `org` are fitted on the same rows in the same order: the same heads
+        if fitted and all(org in fitted[head] for head in HEADS):
+            model = SentenceModel(fitted_on=f"eval/postmortems fold without {org}")
+            for head in HEADS:
+                model.heads[head] = replace(fitted[head][org], threshold=chosen[head][0], keep=chosen[head][1])
+            models[org] = model
+        else:
+            models[org] = fit([d for d in docs if (d[0].org or d[0].file) != org], f"without {org}", chosen)
     return models
 
 
@@ -301,8 +316,9 @@ def choose_policy(docs_a: list[Doc], truths_a: list[Truth]) -> tuple[dict[str, s
     by_org: dict[str, list[Truth]] = defaultdict(list)
     for t in truths_a:
         by_org[t.org or t.file].append(t)
-    held = {head: held_out(docs_a, head) for head in HEADS}
-    models = models_without_each(docs_a, held, list(by_org))
+    fitted: dict[str, dict[str, Head]] = {head: {} for head in HEADS}
+    held = {head: held_out(docs_a, head, fitted[head]) for head in HEADS}
+    models = models_without_each(docs_a, held, list(by_org), fitted)
     chosen_a = {head: pick_threshold(held[head], head) for head in HEADS}
     chosen = {}
     for head, field in (("cause", "root_cause"), ("fix", "fix")):

@@ -153,3 +153,29 @@ def test_a_wrong_fix_costing_more_than_a_right_one_raises_the_fix_threshold(monk
     assert sentence_fit.pick_threshold(held, "fix")[0] <= 0.6  # 4 right − 2 wrong beats 1 right
     monkeypatch.setattr(sentence_fit, "WRONG_COST", {"cause": 1.0, "fix": 2.5})
     assert sentence_fit.pick_threshold(held, "fix")[0] > 0.6  # 4 − 5 loses to 1: only the sure one
+
+
+def test_the_models_left_one_organisation_out_reuse_the_held_out_fits_and_are_the_same(monkeypatch) -> None:
+    # the bench's one-organisation-out models (fields_by_org --sentence-model-loo) take the heads held_out already
+    # fitted without each organisation instead of fitting them again: the same models, half the fits
+    from bot.importer.scoring import Truth
+    from bot.reader.sentences import Candidate, features
+
+    monkeypatch.setattr(sentence_fit, "MIN_ORGS", {"cause": 1, "fix": 1})
+    said = {
+        "a": ("The disk filled up with logs.", "We rotated the logs.", "disk filled up", "rotated the logs"),
+        "b": ("A certificate expired overnight.", "We renewed the certificate.", "certificate expired", "renewed"),
+        "c": ("The deploy broke the router.", "We rolled back the deploy.", "deploy broke", "rolled back"),
+        "d": ("A bad config was pushed.", "I reverted the config.", "bad config", "reverted the config"),
+    }
+    docs = []
+    for org, (cause, fix, cause_label, fix_label) in said.items():
+        truth = Truth(f"{org}.md", None, [cause_label], [fix_label], [], None, False, org=org)
+        cands = [Candidate(cause, "summary"), Candidate(fix, "resolution"), Candidate("Users saw errors.", "summary")]
+        docs.append((truth, {head: [(features(c), c) for c in cands] for head in sentence_fit.HEADS}))
+    reused = sentence_fit.models_without_each(docs)
+    held = {head: sentence_fit.held_out(docs, head) for head in sentence_fit.HEADS}
+    fitted_again = sentence_fit.models_without_each(docs, held)  # no held-out heads given: each fitted again
+    assert set(reused) == set(said)
+    assert all(reused[org].as_json() == fitted_again[org].as_json() for org in said)
+    assert all(reused[org].heads["fix"].weights for org in said)
