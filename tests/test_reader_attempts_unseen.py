@@ -172,3 +172,25 @@ def test_a_step_decided_against_or_not_yet_taken_is_no_attempt() -> None:
 def test_the_patterns_added_here_cannot_backtrack_over_a_members_text(name: str) -> None:
     # a member's message reaches them: every repeat followed by more pattern is bounded
     assert unbounded_then_more(getattr(cues_attempts, name)) == []
+
+
+def test_a_failure_told_as_the_reason_for_a_step_is_not_that_steps_outcome() -> None:
+    # the step before "since" / "because" was done next; what failed is the step the reason names
+    [attempt] = failed_in_prose("We scaled the workers up, since restarting them did not help.")
+    assert attempt["action"] == "restarting them"
+    assert attempt["why_it_failed"] == "did not help"
+    entries = [
+        SimpleNamespace(
+            text="Edge proxy Redis cache is turned off, since resizing the instances did not solve the issue"
+        )
+    ]
+    [(_, attempt)] = failed_in_timeline(entries)
+    assert attempt["action"] == "resizing the instances"
+    # the reason names no step: the trouble that led to it, no failed attempt at all
+    assert not attempts_in("We restarted the database because it kept crashing.")
+    assert not attempts_in("We restarted the database as the replica was still failing.")
+    # a contrast before the reason, or "as" that opens no clause: the step's own outcome, as before
+    [attempt] = attempts_in("We restarted the pods, but as they were still crashing we rolled back.")
+    assert attempt["action"] == "We restarted the pods"
+    [attempt] = attempts_in("We restarted the pods as well, which did not help.")
+    assert attempt["action"] == "We restarted the pods"

@@ -57,6 +57,15 @@ BEFORE_THE_INCIDENT = re.compile(
     r"last (?:week|month|year)|(?:a|one|two|three|several|few|\d{1,2}) (?:weeks?|months?|years?) ago)\b",
     re.I,
 )
+# "We scaled the workers up, since restarting them did not help", "We restarted the database because it kept
+# crashing": a failure told in the clause that gives the reason for the step is what led to it (an earlier step's
+# failure, or the trouble itself), not its outcome ("as" only opening a clause of its own: "as it was still
+# failing", never "as well", "as a test"; "failed due to …" gives the failure's reason, not the step's)
+REASON_FOR_IT = re.compile(
+    r"(?:,\s{0,4}|\s)(?:since|because|given that|seeing that|as (?=(?:the|it|they|this|that|these|those|we|our|there|[\w-]{1,30}'s)\s"
+    r"(?:[\w'`-]{1,30}\s{1,4}){0,4}?(?:was|were|is|are|had|has|did|does|do|could|would|kept|still|continued)\b))\s{0,4}",
+    re.I,
+)
 # "Deploying to master fails due to a bug", said right after "a deploy is attempted"
 FAILS_BECAUSE = re.compile(r"\bfail(?:s|ed)\s{1,4}(?:due to|because|with)\b", re.I)
 # "I issued a rollback to see if it would help, it didn't": testing an attempt, not a critique's "would"
@@ -324,3 +333,15 @@ def told_as_failed(attempt: dict[str, str]) -> bool:
         return True
     cues = (m.group() for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED) for m in pattern.finditer(said))
     return any(STEP_OUTCOME.search(cue) for cue in cues)
+
+
+def reason_begins(told: str, at: int) -> int | None:
+    """Where the clause that gives the step's reason begins, when the failure at `at` is told in it after a step
+    ("We scaled the workers up, since restarting them did not help"); None when it is not (no reason clause, or a
+    contrast or another sentence between: "we restarted it, but as it still failed …")."""
+    cut = None
+    for cut in REASON_FOR_IT.finditer(told, 6, at):  # noqa: B007 (the nearest reason before the failure: one look, linear)
+        pass
+    if cut is None or re.search(r"[.;]|\b(?:but|however|yet|then|so)\b", told[cut.end() : at], re.I):
+        return None
+    return None if CONTRAST.search(told[max(cut.start() - 30, 0) : cut.start()]) else cut.end()

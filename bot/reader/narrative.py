@@ -55,6 +55,7 @@ from bot.reader.cues_attempts import (
     USED_THE_SERVICE,
     WE_TRIED,
     WHY_SPLIT,
+    reason_begins,
     told_as_failed,
 )
 from bot.reader.cues_metadata import ALERT_LINE
@@ -114,6 +115,14 @@ def _attempt(text: str) -> dict[str, str] | None:
         not _acted_before(told, failed.start()) or PARTLY_WORKED.search(told)
     ):
         return None  # a failure said only as a state ("still …", "persists") needs an action before it, and no "it mostly worked"
+    reason = reason_begins(told, failed.start())
+    if reason is not None:
+        # "We scaled up, since restarting them did not help": the step that failed is the one the reason names
+        # ("restarting them"), when it names one; the step before "since" is what was done next
+        named = told[reason : failed.start()].strip(" ,")
+        if not TRIED.search(named) or len(named) < 6:
+            return None
+        return {"action": named, "why_it_failed": told[failed.start() :].strip(" ."), "told": told[reason:]}
     if CONCEDED.search(told[max(failed.start() - 130, 0) : failed.start()]):
         return None  # "The queue drained, although a few jobs still failed": a remainder conceded
     relative = re.match(r"(?:that|which|who)\b", failed.group(), re.I)  # "the pods that failed": the cue's own "that"
