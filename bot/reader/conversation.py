@@ -49,6 +49,7 @@ from pathlib import Path
 
 from bot.reader.conversation_replies import answered_by_reply, reported_steps
 from bot.reader.conversation_vetoes import DONE, no_attempt, no_fix
+from bot.reader.cues import TROUBLE_BACK
 from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
 from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
 from bot.reader.sentences import Head, SentenceModel
@@ -243,7 +244,11 @@ def _fixers(out: list[Sentence], matched: list[frozenset[str]], opener: str) -> 
 def cues_of(text: str) -> frozenset[str]:
     """The cue groups a sentence matches, by themselves (no context). Remembered: a draft's rules
     ask again for sentences already read (`never`), and ~30 searches a sentence were most of it."""
-    return frozenset(name for name, cue in CUES.items() if cue.search(text[:SENTENCE_CHARS]))
+    text = text[:SENTENCE_CHARS]
+    found = frozenset(name for name, cue in CUES.items() if cue.search(text))
+    if "resolved_now" in found and TROUBLE_BACK.search(text):
+        return found - {"resolved_now"}  # "the errors are back": the trouble is back, not the service
+    return found
 
 
 @lru_cache(maxsize=MAX_SENTENCES)

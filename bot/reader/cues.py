@@ -193,7 +193,10 @@ _TROUBLE_AGAIN = (
 _TROUBLE_BACK = (
     r"(?:errors?|alerts?|timeouts?|latency|issues?|problems?|failures?|outages?|5\d\d ?s?|5xx|crash(?:es)?|"
     r"(?:the )?same \w{1,20})(?: (?:is|are|was|were|have|has|had|came|come|comes|keeps?|kept|coming|been)){0,2} back"
+    r"(?! to normal| down| under| within)"
 )
+# the trouble back is never "back" as a recovery (bot/reader/conversation.py drops `resolved_now` for it)
+TROUBLE_BACK = re.compile(r"\b" + _TROUBLE_BACK + r"\b", re.IGNORECASE)
 CHAT_FAILED = re.compile(
     r"\b(?:still|" + _TROUBLE_AGAIN + r"|" + _TROUBLE_BACK + r"|returned(?! to (?:normal|service|life))|reappeared|"
     r"didn'?t (?:help|work|fix|change)|did not (?:help|work|fix|change)|"
