@@ -167,6 +167,15 @@ AHEAD_OR_RISK = re.compile(
 STARTS_WITH_WE = re.compile(r"^(?:we|i)\b", re.I)
 WENT_WRONG = re.compile(r"\b(?:went wrong|went poorly|went badly|didn't go|did not go|could have gone better)\b", re.I)
 
+# ---- who saw or said, not who acted --------------------------------------------------------------
+# verbs of seeing and saying ("jakubgs confirms all nodes are updated", "I noticed the queue was stuck"): a
+# state someone checked or told, never a step taken on the system; the postmortem's REPORTS_A_STATE and the
+# conversation's _NOT_A_STEP (bot/reader/cues_attempts.py, cues_conversation.py) both read them from here
+SEEING_VERB = (
+    r"(?:confirm(?:s|ed)|report(?:s|ed)|notes|noted|verif(?:ies|ied)|observe[sd]|notice[sd]|sees|saw|finds|found|"
+    r"identifies|identified)"
+)
+
 # ---- channel messages (the offline drafter) ------------------------------------------------------
 
 CHAT_ACTION = re.compile(

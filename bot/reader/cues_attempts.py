@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import DID_NOT_WORK, SAYS_IT_FAILED
+from bot.reader.cues import DID_NOT_WORK, SAYS_IT_FAILED, SEEING_VERB
 
 EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying|to see (?:if|whether)|in the hope)\b", re.I)
 WE_TRIED = re.compile(
@@ -34,8 +34,7 @@ REPEATED = re.compile(
 # "jakubgs confirms all nodes are updated": an entry that reports a state someone checked, not an
 # action whose outcome a later "still …" could be
 REPORTS_A_STATE = re.compile(
-    r"^(?:[\w@.:'`-]{1,60} ){0,3}?(?:confirm(?:s|ed)|report(?:s|ed)|notes|noted|verif(?:ies|ied)|observe[sd]|notice[sd]|"
-    r"sees|saw|finds|found|identifies|identified)\b",
+    r"^(?:[\w@.:'`-]{1,60} ){0,3}?" + SEEING_VERB + r"\b",
     re.I,
 )
 # "(strangely queue 17 does not work…)", "(we noticed that staging was still stuck)": an aside in

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import CHAT_ACTION, CHAT_FAILED
+from bot.reader.cues import CHAT_ACTION, CHAT_FAILED, SEEING_VERB
 
 # ---- channel messages read as a conversation (bot/reader/conversation.py) --------------------------
 # Named cue groups: each is a feature of a sentence for the conversation's linear models (their
@@ -22,13 +22,14 @@ def _words(*alternatives: str) -> re.Pattern[str]:
 
 _TROUBLE = r"(?:outage|issue|problem|bug|incident|failure|trouble)s?"
 # verbs of seeing, saying, thinking, wanting and trying: what someone did that is no step on the system
+# (seeing and saying: cues.SEEING_VERB, shared with the postmortem's REPORTS_A_STATE)
 _NOT_A_STEP = (
-    r"(?:noticed|checked|looked|asked|reached|tracked|investigated|logged|started|tried|attempted|wanted|needed|used|"
-    r"experienced|observed|received|expected|hoped|wondered|suspected|assumed|guessed|decided|reali[sz]ed|figured|"
-    r"confirmed|verified|tested|mentioned|contacted|emailed|posted|replied|answered|reported|opened|created|seemed|"
+    r"(?:" + SEEING_VERB + r"|checked|looked|asked|reached|tracked|investigated|logged|started|tried|attempted|wanted|"
+    r"needed|used|experienced|received|expected|hoped|wondered|suspected|assumed|guessed|decided|reali[sz]ed|figured|"
+    r"tested|mentioned|contacted|emailed|posted|replied|answered|opened|created|seemed|"
     r"appeared|waited|talked|discussed|learned|considered|planned|agreed|encountered|faced|worked|called|pinged|"
-    r"filed|followed|monitored|watched|inspected|reviewed|searched|googled|debugged|discovered|identified|traced|"
-    r"determined|diagnosed|narrowed|spotted|liked|loved|missed|failed|noted|explained|described|documented|"
+    r"filed|followed|monitored|watched|inspected|reviewed|searched|googled|debugged|discovered|traced|"
+    r"determined|diagnosed|narrowed|spotted|liked|loved|missed|failed|explained|described|documented|"
     r"attached|pasted|shared|linked|included|listed|subscribed|signed|managed|ended|stopped)\b"
 )
 _FEW_WORDS = r"(?:[\w`'-]{1,40} ){0,3}"
