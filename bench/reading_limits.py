@@ -8,7 +8,8 @@ entry point, in this process (no pool: the reading itself is what is timed). A r
 median and the worst of the repeats; the reader's worst case is its slowest input's median. The
 target is ≤ 50 ms median per reader for a 40k message. The issue's own heavier cases (the guard
 over 50 such messages with 5 unsupported statements, an importer file of 100 KB of `<!--`) are
-printed below the table for reference.
+printed below the table for reference. The importer also reads crafted saved pages (`PAGES`, .html: what a
+Google Docs, Confluence or Word export becomes), one row each.
 """
 
 from __future__ import annotations
@@ -76,6 +77,20 @@ CRAFTED = {
     # a time, a run of spaces, a dash, a run of spaces and no text: each run of spaces the entry's
     # separator, zone and range could take
     "timeline: time, spaces, -, spaces": "## Timeline\n10:02" + " " * (SIZE // 2 - 20) + "-" + " " * (SIZE // 2),
+    # a template's placeholder, opened and never closed (each was read to the line's end: 0.8 s)
+    "[todo ×": fill("[todo "),
+}
+# Saved pages (.html, the importer only): a Google Docs style sheet of rules opened and never closed (each was
+# read to the sheet's end: 1.1 s), a Confluence page whose metadata line is "Created by a", spaces, "x" (growing
+# with the square: 0.1 s at 4,000 characters)
+_PAGE = "<html><head><style>{style}</style></head><body><p>Checkout outage</p></body></html>"
+_CONFLUENCE = (
+    '<html><head><title>Ops : Checkout outage</title></head><body><div class="page-metadata">{meta}</div>'
+    '<div id="main-content"><p>Checkout outage</p></div></body></html>'
+)
+PAGES = {
+    "page: .c1{ × in its style sheet": _PAGE.format(style=fill(".c1{")),
+    "Confluence page: Created by a, spaces": _CONFLUENCE.format(meta="Created by a" + " " * SIZE + "x"),
 }
 
 
@@ -85,6 +100,12 @@ def entry(text: str, minute: int = 0) -> TimelineEntry:
 
 def statements(n: int = 5) -> ModelAnswer:
     return ModelAnswer(happening_now=[NowStatement(statement=f"kafka broker {i} ran out of disk") for i in range(n)])
+
+
+def page(text: str, folder: Path, name: str) -> FoundFile:
+    path = folder / f"{name}.html"
+    path.write_text(text, encoding="utf-8")
+    return FoundFile(path, PurePath(path.name))
 
 
 def document(text: str, folder: Path, name: str) -> FoundFile:
@@ -130,6 +151,15 @@ def main() -> None:
                         "cpu_median_ms": round(cpu, 2),
                     }
                 )  # fmt: skip
+        for i, (name, text) in enumerate(PAGES.items()):
+            found = page(text, Path(folder), f"p{i}")
+            median, worst, cpu = timed(lambda found=found: parse_file(found, team_id="T1"), args.repeat)
+            rows.append(
+                {
+                    "reader": "importer parse_file, saved pages", "input": name, "median_ms": round(median, 2),
+                    "max_ms": round(worst, 2), "cpu_median_ms": round(cpu, 2),
+                }
+            )  # fmt: skip
         heavy_timeline = [entry(CRAFTED["words, no punctuation"], i) for i in range(50)]
         guard_50 = timed(lambda: guard(statements(), incident, heavy_timeline, []), max(3, args.repeat // 2))
         # as an investigation calls it: only the messages its prompt (60k budget) showed are read

@@ -29,7 +29,8 @@ from bot.text_limits import HEADING_LINES
 
 # kinds whose subsections are always part of them: "What went well" under "Lessons" is a lesson
 _SWALLOWING = frozenset({"lesson", "action_items", "failed_attempts", "timeline", "metadata"})
-_HTML_HEADING = re.compile(r"^\s{0,40}<h([1-6])[^>]*>(.*?)</h\1>\s{0,40}$", re.I)
+# "<h2 class="x">Impact</h2>" on a line of its own (its attributes and text bounded, as every member's text is)
+_HTML_HEADING = re.compile(r"^\s{0,40}<h([1-6])[^>]{0,2000}>(.{0,2000}?)</h\1>\s{0,40}$", re.I)
 _BR = re.compile(r"<br\s{0,40}/?>", re.I)
 _IMG = re.compile(r"<img\b[^<>]*>", re.I)  # [^<>]: an unclosed "<img" stops at the next tag, not the end
 _TAG = re.compile(
