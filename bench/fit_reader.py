@@ -5,6 +5,7 @@ eval/conversations, and score the offline drafter on a fold without the sandbox.
     .venv/bin/python bench/fit_reader.py --fold B --out /tmp/chat-B.json                   # the swap
     .venv/bin/python bench/fit_reader.py --fold A --by-org                                 # leave one org out, within A
     .venv/bin/python bench/fit_reader.py --fold A --halves       # the same, per half: write from one, measure on the other
+    .venv/bin/python bench/fit_reader.py --fold A --new-since b52c6dd  # fit on the organisations then, draft the new ones
 
 Each sentence of each conversation is labelled from truth.jsonl by the one rule of eval/README.md
 (bot/importer/scoring.py `holds_half`): a cause sentence holds half of `root_cause_keywords`, a
@@ -161,6 +162,23 @@ def by_org(fold: str, labels: str = "truth", split: bool = False) -> dict[str, d
     return merged
 
 
+def new_since(fold: str, commit: str) -> dict[str, dict[str, Ratio]]:
+    """Heads fitted on the fold's conversations from the organisations it held at `commit` (git), drafting
+    those ("then", in-sample) and the organisations added since ("new": out of sample, no head has seen them)."""
+    import subprocess
+
+    then = subprocess.run(
+        ["git", "show", f"{commit}:eval/conversations/truth.jsonl"], capture_output=True, text=True, check=True
+    ).stdout
+    known = {label["org"] for label in map(json.loads, filter(None, then.splitlines())) if label["fold"] == fold}
+    data = conversations(fold)
+    models = fit_models([d for d in data if d[0]["org"] in known], f"fold {fold} as at {commit}")
+    return {
+        "then": evaluate([d for d in data if d[0]["org"] in known], models),
+        "new": evaluate([d for d in data if d[0]["org"] not in known], models),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fold", choices=("A", "B"), default="A", help="the fold to fit on (what ships: A)")
@@ -176,7 +194,17 @@ def main(argv: list[str] | None = None) -> int:
         "--labels", choices=("truth", "statements"), default="truth",
         help="label each sentence by truth.jsonl's phrases (what ships) or by statements.jsonl's sentence labels",
     )  # fmt: skip
+    parser.add_argument(
+        "--new-since", metavar="COMMIT",
+        help="fit on the fold's organisations at COMMIT, draft those and the ones added since (out of sample)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.new_since:
+        figures = new_since(args.fold, args.new_since)
+        for name in figures["then"]:
+            then, new = figures["then"][name], figures["new"][name]
+            print(f"{name:<24} {then.right}/{then.total:<8} {new.right}/{new.total}")
+        return 0
     if args.by_org or args.halves:
         figures = by_org(args.fold, args.labels, split=args.halves)
         if not args.halves:
