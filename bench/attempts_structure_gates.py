@@ -8,7 +8,7 @@ The lines judged: the failed attempts today's importer stores on fold A, and tho
 and cf87a0b (bench/attempts_old_readers.py) put through today's bar (`told_as_failed`): the wrong lines a
 reader makes where no veto was written. Parts: bench/fit_reader.halves' write half (what a gate may be written
 from), its measure half (what judges it), and the organisations collected in the seventh collection (new since
-3109e1c, collected blind). Each gate keeps a line when it returns True. Fold A only: fold B is never read.
+3109e1c, collected blind) and the ninth's (new since a67eda1, collected blind while this was measured). Each gate keeps a line when it returns True. Fold A only: fold B is never read.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from bot.reader.narrative import _objects  # noqa: E402
 
 POSTMORTEMS = ROOT / "eval" / "postmortems"
 OLD_READERS = ("9b1fd57", "cf87a0b")
-COLLECTED_BLIND_SINCE = "3109e1c"
+COLLECTED_BLIND_SINCE = ("3109e1c", "a67eda1")  # the seventh collection's organisations; the ninth's (e62f90b)
 
 # the step as the subject of a predicate about its effect ("did not help", "no effect", "was not successful")
 NO_EFFECT = re.compile(
@@ -123,13 +123,16 @@ def rows(readings: dict[str, dict[str, list[list[str]]]]) -> list[dict]:
     """One row per stored line (old readers' through today's bar): reading, parts, real."""
     truths = {t.file: t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A" and not t.not_an_incident}
     split = halves({t.org or t.file for t in truths.values()})
-    earlier = organisations_at(COLLECTED_BLIND_SINCE)
+    earlier = {commit: organisations_at(commit) for commit in COLLECTED_BLIND_SINCE}
     out = []
     for reading, lines in readings.items():
         for file, stored in lines.items():
             truth = truths[file]
             org = truth.org or truth.file
-            parts = [name for name, members in split.items() if org in members] + ([] if org in earlier else ["c7"])
+            parts = [name for name, members in split.items() if org in members]
+            # a collection's organisations: absent at its commit, present at the next one named
+            at = [org in earlier[commit] for commit in COLLECTED_BLIND_SINCE] + [True]
+            parts += [f"new since {c}" for n, c in enumerate(COLLECTED_BLIND_SINCE) if not at[n] and at[n + 1]]
             for action, why in stored:
                 if reading != "today" and not cues.told_as_failed({"action": action, "why_it_failed": why}):
                     continue
@@ -169,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         cells = table(lines, keep)
         for reading in ("today", *OLD_READERS, "pooled"):
             said = []
-            for part in ("write", "measure", "c7"):
+            for part in ("write", "measure", *(f"new since {commit}" for commit in COLLECTED_BLIND_SINCE)):
                 real, stored, real_kept, kept = cells.get((reading, part), [0, 0, 0, 0])
                 lost, removed = real - real_kept, (stored - real) - (kept - real_kept)
                 share = f" = {real_kept / kept:.0%}" if reading == "pooled" and kept else ""
