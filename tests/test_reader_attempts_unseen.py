@@ -12,7 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 from bot.reader import cues_attempts
-from bot.reader.narrative import attempts_in, failed_in_prose, failed_in_timeline
+from bot.reader.narrative import attempts_in, failed_in_prose
+from bot.reader.narrative_timeline import failed_in_timeline
 from tests.test_reading_limits import unbounded_then_more
 
 

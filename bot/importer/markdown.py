@@ -48,7 +48,8 @@ from bot.models import MAX_TEXT, MemoryDraft
 from bot.reader.cues import DETECTION_HEADING, INCIDENT_WORDS
 from bot.reader.fix import without_non_causes, without_non_fixes
 from bot.reader.found import how_found
-from bot.reader.narrative import failed_in_prose, failed_in_text, failed_in_timeline, is_critique
+from bot.reader.narrative import failed_in_prose, failed_in_text, is_critique
+from bot.reader.narrative_timeline import failed_in_timeline
 from bot.reader.notice import is_planned_work_notice
 from bot.reader.read import without_metadata, without_unknown_cause
 

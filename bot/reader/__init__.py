@@ -6,6 +6,7 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
     cues.py       the one vocabulary: every cue-word pattern (actions, outcomes, causes, fixes, ...)
     cues_attempts.py  its section on how one failed attempt is told (asides, plans, what refers back)
     narrative.py  postmortems and prose: the entries that fixed it, the attempts that failed
+    narrative_timeline.py  an attempt in one timeline entry, its failure told in a later one
     chat.py       channel messages: an attempt and why it failed, in one sentence
     over.py       "the incident is over" (the nudge to write down what was learned)
     notice.py     a notice of planned work (scheduled maintenance) is not an incident

@@ -59,7 +59,8 @@ from bot.reader.cues_metadata_state import (
 )
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement, quote
 from bot.reader.found import how_found
-from bot.reader.narrative import NAMED_LATER_WITHIN, failed_in_prose, failed_in_text, failed_in_timeline, resolving
+from bot.reader.narrative import failed_in_prose, failed_in_text, resolving
+from bot.reader.narrative_timeline import NAMED_LATER_WITHIN, failed_in_timeline
 from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_BREAK, plain
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
 
