@@ -1,6 +1,6 @@
 """Every reader of members' text reads a capped amount, in work linear in it: the crafted inputs
 of issue 25, through the readers' public entry points (the "is it over?" check, the drafter,
-`parse_file`, the guard).
+the guard; the importer's `parse_file` and format readers: tests/test_reader_limits_import.py).
 
 Work is counted, never timed: the characters each reader hands to its regular expressions (and
 the guard to its tokeniser). A reader that rescans the rest of a message at every match hands
@@ -16,17 +16,12 @@ import re._constants as sre
 import re._parser as sre_parse
 from datetime import UTC, datetime, timedelta
 from importlib import import_module
-from pathlib import Path, PurePath
 from types import ModuleType
 from typing import Any
 
 import pytest
 
 import bot.drafting.rules as rules
-import bot.importer.cause_fix as cause_fix
-import bot.importer.document as document
-import bot.importer.markdown as markdown
-import bot.importer.section_text as section_text
 import bot.investigation.prompt as prompt
 import bot.investigation.text as guard_text
 import bot.reader.chat as chat
@@ -36,16 +31,13 @@ import bot.reader.over as phrases
 import bot.reader.sentences as reader_sentences
 from bot.drafting.rules import OfflineDrafter
 from bot.fence import fence
-from bot.importer.formats import FoundFile, parse_file
 from bot.investigation.anthropic_investigator import AnthropicInvestigator
 from bot.investigation.guard import guard
 from bot.investigation.models import ModelAnswer, NowStatement
 from bot.models import Incident, TimelineEntry
 from bot.reader.over import says_it_is_over
-from bot.text_limits import DRAFT_CHARS, HEADING_LINES, MESSAGE_CHARS, ReadLimits
+from bot.text_limits import DRAFT_CHARS, MESSAGE_CHARS, ReadLimits
 from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
-
-reader_read = import_module("bot.reader.read")  # the module (bot.reader exports its function `read`)
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 CRAFTED_OVER = "not resolved " * 3077  # 40,001 characters, a "resolved" every 13
@@ -357,119 +349,6 @@ def test_the_prompt_renders_only_the_messages_that_could_fit(monkeypatch: pytest
     assert rendered.omitted_timeline == 99 and "T100" in rendered.text and "[T99]" not in rendered.text
     # each try of the trimming renders what could fit (~60k), not the channel's 4 million characters
     assert fenced[0] <= 20 * prompt.DEFAULT_BUDGET_CHARS
-
-
-# --- the importer --------------------------------------------------------------------------------
-
-
-def test_parse_file_reads_an_unclosed_comment_in_one_pass(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    tally = count_patterns(monkeypatch, document)
-    path = tmp_path / "crafted.md"
-    path.write_text(
-        "# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Appendix\n" + "<!--" * 25_000, encoding="utf-8"
-    )
-    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
-    assert parsed.error is None and parsed.drafts[0].root_cause == "A leaked connection."
-    assert tally[0] <= 10 * path.stat().st_size
-    assert not hasattr(document, "_COMMENT")  # no pattern rescans the document from every "<!--"
-
-
-def test_parse_file_looks_for_a_figure_in_a_sentences_first_characters_only(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A 40,000-character "sentence" of amounts ("$1$1…") in a section read for a fix: each metadata
-    figure pattern reads at most the first 1,000 characters of a sentence, not all of it every time
-    (it read 280,000 characters: 250 ms CPU for one crafted document)."""
-    tally = [0]
-    for name in ("METADATA_FIGURE", "METADATA_IMPACT", "METADATA_SPAN"):
-        monkeypatch.setattr(reader_read, name, Counted(getattr(reader_read, name), tally))
-    path = tmp_path / "crafted.md"
-    path.write_text(
-        "# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Notes\n" + "$1" * 20_000, encoding="utf-8"
-    )
-    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
-    assert parsed.error is None and parsed.drafts[0].root_cause == "A leaked connection."
-    assert 0 < tally[0] <= 3 * 1_000 * 20
-
-
-def test_parse_file_joins_each_section_once_and_parses_only_what_can_be_a_heading(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    joined, parsed_chars = [0], [0]
-    real_join, real_markdown = section_text.join_lines, document._MARKDOWN
-
-    def counting_join(lines: list[str]) -> str:
-        joined[0] += len(lines)
-        return real_join(lines)
-
-    class CountingMarkdown:
-        def parse(self, text: str) -> Any:
-            parsed_chars[0] += len(text)
-            return real_markdown.parse(text)
-
-    for module in (section_text, markdown, cause_fix):  # every caller of join_lines, counted
-        monkeypatch.setattr(module, "join_lines", counting_join)
-    monkeypatch.setattr(document, "_MARKDOWN", CountingMarkdown())
-    head = "# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Notes\n"
-    path = tmp_path / "blank-lines.md"
-    path.write_text(head + "\n" * 40_000 + "all clear", encoding="utf-8")
-    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
-    assert parsed.drafts[0].root_cause == "A leaked connection."
-    assert joined[0] <= 2 * 40_000  # each field, check and date once joined all 40,000 lines again
-    assert parsed_chars[0] <= 200  # 40,000 blank lines read as one
-
-    parsed_chars[0] = 0
-    path = tmp_path / "a-long-list.md"
-    path.write_text("Checkout outage\n\nRoot cause:\nA leaked connection.\n\n" + "- x\n" * 10_000, encoding="utf-8")
-    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
-    assert (parsed.drafts[0].root_cause or "").startswith("A leaked connection.")
-    assert parsed_chars[0] == 0  # no line could be a Markdown heading: the parser is not asked
-
-
-@pytest.mark.parametrize("line", ["- x", "> x", "restarted the pods", "# h"])
-def test_parse_file_hands_the_parser_only_the_blocks_around_possible_headings(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, line: str
-) -> None:
-    handed: list[int] = []
-    real_markdown = document._MARKDOWN
-
-    class CountingMarkdown:
-        def parse(self, text: str) -> Any:
-            handed.append(text.count("\n") + 1)
-            return real_markdown.parse(text)
-
-    monkeypatch.setattr(document, "_MARKDOWN", CountingMarkdown())
-    head = "# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Notes\n"
-    path = tmp_path / "crafted.md"
-    path.write_text(head + f"{line}\n" * 10_000 + "\n## Fix\nRolled back the pool change.\n", encoding="utf-8")
-    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
-    draft = parsed.drafts[0]
-    assert draft.root_cause == "A leaked connection."
-    # 10,000 lines the parser's work grows with: only the headings' blocks are handed over, and
-    # at most HEADING_LINES of them (10,000 `# h` lines: the rest is the last section's text)
-    assert len(handed) == 1 and handed[0] <= (HEADING_LINES if line == "# h" else 12)
-    if line != "# h":
-        assert draft.resolution == "Rolled back the pool change."
-
-
-def test_a_heading_in_a_code_block_is_still_no_heading_when_blocks_are_read_apart() -> None:
-    text = "# Outage\n\n```\n- x\n\n# not a heading\n```\n\n   ```\n\nx\n\n## Root cause\n~~~\n# nor this\n"
-    headings = [h[3] for h in document._markdown_headings(text)]
-    assert headings == ["Outage"]  # the indented fence may be top-level: the rest is read whole
-    text = "# Outage\n\n<div>\n```\n\n# a heading after the HTML block\n\n```\n# in a fence\n"  # the div holds the first ```
-    assert [h[3] for h in document._markdown_headings(text)] == ["Outage", "a heading after the HTML block"]
-
-
-def test_comments_are_removed_and_an_unclosed_one_is_left_as_written() -> None:
-    assert document.without_comments("a<!-- x -->b<!--y-->c") == "abc"
-    assert document.without_comments("a<!-- x -->b<!-- never closed") == "ab<!-- never closed"
-
-
-def test_a_postmortem_over_the_document_cap_is_refused_with_the_setting_named(tmp_path: Path) -> None:
-    path = tmp_path / "huge.md"
-    path.write_text("# Outage\n\n## Root cause\n" + "word " * 2_000, encoding="utf-8")
-    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1", max_chars=5_000)
-    assert parsed.error is not None and "IMPORT_MAX_DOCUMENT_CHARS" in parsed.error and not parsed.drafts
 
 
 def test_the_tokeniser_reads_each_distinct_word_of_a_message_once(monkeypatch: pytest.MonkeyPatch) -> None:
