@@ -18,6 +18,7 @@ RECOVERIES = [
     "We rebooted the database and it is back up and running.",
     "Redeployed the app and it came back up after a minute.",
     "Restarted the pods, the errors are back to normal.",
+    "Restarted the api, it was slow for a few minutes then recovered.",
 ]
 
 
@@ -47,6 +48,7 @@ def test_a_recovery_said_in_the_reply_opens_no_attempt() -> None:
         ("Restarted payments pods, errors back after 25 minutes.", "Restarted payments pods"),
         ("Bumped the pool size, the 502s came back.", "Bumped the pool size"),
         ("Restarted it, the issue is back.", "Restarted it"),
+        ("Raised the limit, it held for a few minutes then fell over again.", "Raised the limit"),
     ],
 )
 def test_the_trouble_said_to_be_back_still_makes_a_failed_attempt(said: str, action: str) -> None:

@@ -206,12 +206,19 @@ _TROUBLE_BACK = (
 )
 # the trouble back is never "back" as a recovery (bot/reader/conversation.py drops `resolved_now` for it)
 TROUBLE_BACK = re.compile(r"\b" + _TROUBLE_BACK + r"\b", re.IGNORECASE)
+# "slow for a few minutes, then recovered": what came after the minutes is a recovery, not the trouble back
+_THEN_RECOVERED = (
+    r"(?!,? (?:it |they |everything |all |things |the \w{1,20} )?(?:recovered|came back|was back|is back|worked|works|"
+    r"was fine|stabili[sz]ed|returned to normal|back to normal|cleared|went away|resolved))"
+)
 CHAT_FAILED = re.compile(
     r"\b(?:still|" + _TROUBLE_AGAIN + r"|" + _TROUBLE_BACK + r"|returned(?! to (?:normal|service|life))|reappeared|"
     r"didn'?t (?:help|work|fix|change)|did not (?:help|work|fix|change)|"
     r"doesn'?t (?:help|work)|does not (?:help|work)|no (?:change|luck|effect|improvement|difference|dice)|"
     r"not (?:fixed|helping|working|enough)|same (?:errors?|problem|thing)|made (?:it|things) worse|"
-    r"only (?:bought|helped for|lasted)|bought us|for (?:a few|about|\d{1,4}) min\w{0,12}\b.{0,80}?\bthen|nope)\b",
+    r"only (?:bought|helped for|lasted)|bought us|for (?:a few|about|\d{1,4}) min\w{0,12}\b.{0,80}?\bthen\b"
+    + _THEN_RECOVERED
+    + r"|nope)\b",
     re.IGNORECASE,
 )
 CHAT_RECOVERED = re.compile(
