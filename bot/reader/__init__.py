@@ -8,12 +8,19 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
     narrative.py  postmortems and prose: the entries that fixed it, the attempts that failed
     narrative_timeline.py  an attempt in one timeline entry, its failure told in a later one
     chat.py       channel messages: an attempt and why it failed, in one sentence
+    conversation.py  a channel read as a conversation: which sentence says the cause, the fix, an attempt
+    conversation_replies.py, conversation_vetoes.py  how the thread answers a step; what a sentence never is
+    cues_conversation.py  the conversation's named cue groups (features of its linear models)
+    sentences.py, fit.py  a postmortem's cause and fix sentences by a small logistic model, and its fitting
+    fix.py        what is no fix (and no cause), whatever its words; cues_fix.py its words
+    cues_metadata*.py  what is metadata (durations, impact, fields, status boilerplate), never a fix or cause
+    metadata_kind.py  a metadata line's kind, for the reading eval's counts (decides nothing stored)
     over.py       "the incident is over" (the nudge to write down what was learned)
     notice.py     a notice of planned work (scheduled maintenance) is not an incident
     found.py      how an incident was found (an alert, a user report, a log line)
     cues_found.py its words (the vocabulary's section on how it was found)
     support.py    the one check that a field's quotes support it
-    text.py       plain text of a Markdown line
+    text.py       plain text of a Markdown line, statements cut to their caps, where sentences break
 """
 
 from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, Statement
