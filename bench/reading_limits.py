@@ -8,8 +8,8 @@ entry point, in this process (no pool: the reading itself is what is timed). A r
 median and the worst of the repeats; the reader's worst case is its slowest input's median. The
 target is ≤ 50 ms median per reader for a 40k message. The issue's own heavier cases (the guard
 over 50 such messages with 5 unsupported statements, an importer file of 100 KB of `<!--`) are
-printed below the table for reference. The importer also reads crafted saved pages (`PAGES`, .html: what a
-Google Docs, Confluence or Word export becomes), one row each.
+printed below the table for reference. The importer also reads crafted saved pages and tables (`PAGES`: .html,
+what a Google Docs, Confluence or Word export becomes, and a .csv history), one row each.
 """
 
 from __future__ import annotations
@@ -88,9 +88,15 @@ _CONFLUENCE = (
     '<html><head><title>Ops : Checkout outage</title></head><body><div class="page-metadata">{meta}</div>'
     '<div id="main-content"><p>Checkout outage</p></div></body></html>'
 )
-PAGES = {
-    "page: .c1{ × in its style sheet": _PAGE.format(style=fill(".c1{")),
-    "Confluence page: Created by a, spaces": _CONFLUENCE.format(meta="Created by a" + " " * SIZE + "x"),
+# a CSV history whose failed-attempts cell holds a run of spaces (a leading \s* of its separator was tried from
+# every space: 27 s)
+_CSV = (
+    'title,root_cause,resolution,failed_attempts\nCheckout outage,A leaked connection,Rolled back,"restarted{cell}x"\n'
+)
+PAGES = {  # name: (the file's suffix, its text)
+    "page: .c1{ × in its style sheet": ("html", _PAGE.format(style=fill(".c1{"))),
+    "Confluence page: Created by a, spaces": ("html", _CONFLUENCE.format(meta="Created by a" + " " * SIZE + "x")),
+    "CSV: an attempts cell of spaces": ("csv", _CSV.format(cell=" " * SIZE)),
 }
 
 
@@ -102,8 +108,8 @@ def statements(n: int = 5) -> ModelAnswer:
     return ModelAnswer(happening_now=[NowStatement(statement=f"kafka broker {i} ran out of disk") for i in range(n)])
 
 
-def page(text: str, folder: Path, name: str) -> FoundFile:
-    path = folder / f"{name}.html"
+def page(text: str, folder: Path, name: str, suffix: str = "html") -> FoundFile:
+    path = folder / f"{name}.{suffix}"
     path.write_text(text, encoding="utf-8")
     return FoundFile(path, PurePath(path.name))
 
@@ -151,12 +157,12 @@ def main() -> None:
                         "cpu_median_ms": round(cpu, 2),
                     }
                 )  # fmt: skip
-        for i, (name, text) in enumerate(PAGES.items()):
-            found = page(text, Path(folder), f"p{i}")
+        for i, (name, (suffix, text)) in enumerate(PAGES.items()):
+            found = page(text, Path(folder), f"p{i}", suffix)
             median, worst, cpu = timed(lambda found=found: parse_file(found, team_id="T1"), args.repeat)
             rows.append(
                 {
-                    "reader": "importer parse_file, saved pages", "input": name, "median_ms": round(median, 2),
+                    "reader": "importer parse_file, saved pages and tables", "input": name, "median_ms": round(median, 2),
                     "max_ms": round(worst, 2), "cpu_median_ms": round(cpu, 2),
                 }
             )  # fmt: skip

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import bot.importer.cause_fix as cause_fix
+import bot.importer.csv_ as csv_
 import bot.importer.document as document
 import bot.importer.html as page_html
 import bot.importer.markdown as markdown
@@ -153,6 +154,7 @@ METADATA_LINE = (
 BOUNDED = {f"html.{name}": value for name, value in vars(page_html).items() if isinstance(value, re.Pattern)}
 BOUNDED |= {f"markdown.{name}": value for name, value in vars(markdown).items() if isinstance(value, re.Pattern)}
 BOUNDED |= {"document._HTML_HEADING": document._HTML_HEADING, "trackers._WIKI_NOISE": trackers._WIKI_NOISE}
+BOUNDED |= {"csv_._ATTEMPT_SEPARATOR": csv_._ATTEMPT_SEPARATOR}
 
 
 @pytest.mark.parametrize("name", sorted(BOUNDED))
@@ -186,3 +188,12 @@ def test_unclosed_macros_and_mentions_are_left_as_written_and_closed_ones_droppe
     crafted = "{code " * 6_000 + "[~a " * 2_000
     assert wiki_to_markdown(crafted) == crafted
     assert wiki_to_markdown("{code:java}x = 1{code} asked [~alice]") == "x = 1 asked "
+
+
+def test_a_csv_cells_attempts_split_on_lines_and_semicolons_whatever_the_spaces_around() -> None:
+    cell = "restarted the pods — still 503s ;  \n ; rolled back" + " " * 20_000 + "; raised the pool"
+    assert csv_.failed_attempts_cell(cell.strip()) == [
+        {"action": "restarted the pods", "why_it_failed": "still 503s"},
+        {"action": "rolled back", "why_it_failed": ""},
+        {"action": "raised the pool", "why_it_failed": ""},
+    ]

@@ -27,7 +27,9 @@ from bot.models import MemoryDraft
 
 COLUMNS = frozenset(MemoryDraft.model_fields) - {"team_id", "superseded_by"}
 ALIASES = {"id": "incident_id", "confirmed_by": "verified_by"}
-_ATTEMPT_SEPARATOR = re.compile(r"\s*[;\n]\s*")
+# a cell's attempts, one per line or after a ";" (each part stripped: a leading \s* tried from every space of a long
+# run made the split quadratic, 5.4 s for 20,000 spaces)
+_ATTEMPT_SEPARATOR = re.compile(r"[;\n]")
 
 
 def _column(name: str) -> str:
@@ -52,7 +54,7 @@ def failed_attempts_cell(cell: str) -> list[Any]:
     if as_json is not None:
         return [{"action": a} if isinstance(a, str) else a for a in as_json]
     attempts = []
-    for part in _ATTEMPT_SEPARATOR.split(cell):
+    for part in (p.strip() for p in _ATTEMPT_SEPARATOR.split(cell)):
         if part:
             action, why = (WHY_SEPARATOR.split(part, maxsplit=1) + [""])[:2]
             attempts.append({"action": action, "why_it_failed": why})
