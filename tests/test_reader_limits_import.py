@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import bot.importer.alerts as alerts
 import bot.importer.cause_fix as cause_fix
 import bot.importer.csv_ as csv_
 import bot.importer.document as document
@@ -154,7 +155,7 @@ METADATA_LINE = (
 BOUNDED = {f"html.{name}": value for name, value in vars(page_html).items() if isinstance(value, re.Pattern)}
 BOUNDED |= {f"markdown.{name}": value for name, value in vars(markdown).items() if isinstance(value, re.Pattern)}
 BOUNDED |= {"document._HTML_HEADING": document._HTML_HEADING, "trackers._WIKI_NOISE": trackers._WIKI_NOISE}
-BOUNDED |= {"csv_._ATTEMPT_SEPARATOR": csv_._ATTEMPT_SEPARATOR}
+BOUNDED |= {"csv_._ATTEMPT_SEPARATOR": csv_._ATTEMPT_SEPARATOR, "alerts._RUN": alerts._RUN}
 
 
 @pytest.mark.parametrize("name", sorted(BOUNDED))
@@ -196,4 +197,18 @@ def test_a_csv_cells_attempts_split_on_lines_and_semicolons_whatever_the_spaces_
         {"action": "restarted the pods", "why_it_failed": "still 503s"},
         {"action": "rolled back", "why_it_failed": ""},
         {"action": "raised the pool", "why_it_failed": ""},
+    ]
+
+
+def test_an_alerts_section_reads_written_alerts_and_nothing_from_a_crafted_line_of_braces() -> None:
+    section = "- HighErrorRate{service=payments}, DiskFull{host=db1}\n- " + "{a" * 2_500 + "\n- KubePodCrashLooping"
+    assert alerts.alerts_in_section(section) == [
+        {"name": "HighErrorRate", "labels": {"service": "payments"}},
+        {"name": "DiskFull", "labels": {"host": "db1"}},
+        {"name": "KubePodCrashLooping", "labels": {}},
+    ]
+    # a brace never closed: the name before it is still read, what follows it is no alert
+    assert alerts.alerts_from("HighErrorRate{service=payments}, DiskFull{" + "x" * 19_000) == [
+        {"name": "HighErrorRate", "labels": {"service": "payments"}},
+        {"name": "DiskFull", "labels": {}},
     ]

@@ -20,8 +20,26 @@ from bot.models import MAX_ALERT_LABELS, MAX_ALERTS
 
 _NAME = r"[A-Za-z_][\w:.-]{0,199}"
 _WRITTEN = re.compile(rf"^\s*({_NAME})\s*(?:\{{([^{{}}]{{0,4000}})\}})?\s*$")
-_ITEMS = re.compile(r"[^,{]+(?:\{[^}]*\})?")
+_RUN = re.compile(r"[^,{]+")
 _PAIR = re.compile(r"^\s*([A-Za-z_]\w{0,99})\s*=\s*\"?([^\"]{0,300}?)\"?\s*$")
+
+
+def _items(text: str) -> list[str]:
+    r"""`A, B{x=1,y=2}` as "A" and " B{x=1,y=2}": a run up to a comma or a brace, with what follows it from a "{" to
+    the first "}" (the items `[^,{]+(?:\{[^}]*\})?` finds, in linear work: that pattern read a line of "{a" to its
+    end from every "{", 0.3 s for 20,000 characters; here the next "}" is looked for once per stretch)."""
+    items: list[str] = []
+    at, close = 0, None  # close: the first "}" past the last brace looked at (-1: none left)
+    while (run := _RUN.search(text, at)) is not None:
+        end = run.end()
+        if end < len(text) and text[end] == "{":
+            if close is None or (close != -1 and close < end):
+                close = text.find("}", end + 1)
+            if close != -1:
+                end = close + 1
+        items.append(text[run.start() : end])
+        at = end
+    return items
 
 
 def _labels(mapping: Any) -> dict[str, str] | None:
@@ -66,7 +84,7 @@ def _in_line(line: str) -> list[dict[str, Any]]:
     if code:  # `HighErrorRate{service=payments}` fired at 14:02
         alert = _written(code.group(1))
         return [alert] if alert else []
-    named = [_named(m.group(0)) for m in _ITEMS.finditer(candidate)]  # HighErrorRate, DiskFull{host=db1}
+    named = [_named(item) for item in _items(candidate)]  # HighErrorRate, DiskFull{host=db1}
     return [a for a in named if a] if named and all(named) else []
 
 
@@ -82,7 +100,7 @@ def alerts_from(value: Any) -> list[dict[str, Any]]:
     """The alerts front matter names: a list of maps (`name`, `labels`) or of written alerts, or
     one string of written alerts separated by commas; unreadable items are left out."""
     if isinstance(value, str):
-        items: list[Any] = [m.group(0) for m in _ITEMS.finditer(value[:20_000])]
+        items: list[Any] = _items(value[:20_000])
     elif isinstance(value, list):
         items = value
     else:
