@@ -134,10 +134,23 @@ def _sentence_counts(folder: Path, truths: list, show: str | None) -> None:
         print(f"  lost {line}")
 
 
+def _holds_a_folds_labels(truth: Path) -> bool:
+    """A truth.jsonl of eval/'s corpora (its rows in fold A or B), not a copy of the devset's (fold "dev")."""
+    if not truth.is_file():
+        return False
+    rows = (json.loads(line) for line in truth.read_text(encoding="utf-8").splitlines() if line.strip())
+    return any(row.get("fold") in ("A", "B") for row in rows)
+
+
 def run_score(
     folder: Path, misses: bool, lines: bool, fold: str | None = None, batch: str | None = None, **kw: object
 ) -> int:
     if fold is None:  # the devset: its labels beside the texts
+        if _holds_a_folds_labels(folder / "truth.jsonl"):
+            # `score eval/postmortems` without --fold would have written the devset's labels over the corpus's own
+            raise SystemExit(
+                f"{folder} holds a fold's own labels (truth.jsonl): score it with --fold A; nothing written"
+            )
         (folder / "truth.jsonl").write_text((HERE / "truth.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
     truths = [t for t in load_truth(folder / "truth.jsonl") if fold is None or t.fold == fold]
     if batch:  # "tuning"/"tuning-orgs": the rules were chosen on them; "held-out"/"held-out-orgs": totals only
