@@ -147,6 +147,9 @@ class OfflineDrafter:
         )
 
     def _marked_attempt(self, mark: Mark, entry: TimelineEntry | None) -> DraftedAttempt:
+        """A message the person marked "did not work" with the message shortcut: the person decided it is a
+        failed attempt, not the reader (not a second reading of attempts); `split_attempt` only cuts their words
+        into what was tried and why, when they say both."""
         split = split_attempt(mark.text)
         action = split[0] if split else _tidy(mark.text)
         why = mark.why or (split[1] if split else "")

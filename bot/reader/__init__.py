@@ -10,6 +10,7 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
     chat.py       channel messages: an attempt and why it failed, in one sentence
     conversation.py  a channel read as a conversation: which sentence says the cause, the fix, an attempt
     conversation_replies.py, conversation_vetoes.py  how the thread answers a step; what a sentence never is
+    conversation_told.py  failed attempts told in so many words ("restarted X, still failing"), cut into step and why
     cues_conversation.py  the conversation's named cue groups (features of its linear models)
     sentences.py, fit.py  a postmortem's cause and fix sentences by a small logistic model, and its fitting
     fix.py        what is no fix (and no cause), whatever its words; cues_fix.py its words

@@ -1,8 +1,10 @@
 """Channel messages, read: the cause, the fix, how it was found, the lesson and the attempts that
 did not work, each with the words of the messages it came from (`read_chat`). The cue words are
 bot/reader/cues.py's; the offline drafter (bot/drafting/rules.py) puts what this finds in the
-resolution modal. `split_attempt` cuts a sentence that says an action failed into what was tried
-and why it failed.
+resolution modal. Which sentences are failed attempts is decided once, by the conversation reader
+(bot/reader/conversation.py, with the ones told in so many words from bot/reader/conversation_told.py);
+this module only puts them in words. `split_attempt` (conversation_told.py, named here for the
+drafter's marks) cuts a sentence that says an action failed into what was tried and why it failed.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from bot.models import MAX_TEXT
 from bot.reader.conversation import ConversationReading, Message, Picked, never, read_conversation
+from bot.reader.conversation_told import clip, split_attempt, tidy
 from bot.reader.cues import (
     CAUSE_MARKER,
     CHAT_ACTION,
@@ -23,42 +25,10 @@ from bot.reader.cues import (
     FIX_MARKER,
     HOW_FOUND,
     LESSON_MARKER,
-    STARTS_WITH_ACTION,
 )
 from bot.reader.cues_conversation import CONVERSATION_CUES
 
-# a bare "still timing out" answers the message before it, if it came soon after
-FOLLOW_UP_WITHIN = timedelta(minutes=30)
-
-
-def clip(text: str, limit: int = MAX_TEXT) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def tidy(text: str) -> str:
-    """A clause as a field's text: trimmed of joining words and punctuation, first letter up."""
-    text = re.sub(r"^(?:and|so|then|we|i|just|also)\s+", "", text.strip(" ,;:-—–.…"), flags=re.IGNORECASE)
-    text = text.strip(" ,;:-—–.…")
-    return clip(text[:1].upper() + text[1:]) if text else ""
-
-
-def split_attempt(sentence: str) -> tuple[str, str] | None:
-    """("restarted payments pods", "errors back after 25 minutes"), or None when the sentence
-    does not say an action failed."""
-    failed = CHAT_FAILED.search(sentence)
-    action = CHAT_ACTION.search(sentence) or CONVERSATION_CUES["action"].search(sentence)  # "cloning …"
-    if failed is None or action is None or action.start() > failed.start():
-        return None
-    before = sentence[: failed.start()]
-    cuts = [m for m in CHAT_SPLIT.finditer(before) if m.start() > action.end()]
-    if cuts:
-        tried, why = sentence[: cuts[-1].start()], sentence[cuts[-1].end() :]
-    else:
-        tried, why = before, sentence[failed.start() :]
-    tried, why = tidy(tried[action.start() :] if action.start() < 12 else tried), tidy(why)
-    return (tried, why) if tried and why else None
-
+__all__ = ["ChatFinding", "ChatMessage", "ChatReading", "Said", "clip", "read_chat", "split_attempt", "tidy", "whole"]
 
 # ---- a whole channel, read: the findings the offline drafter puts in the modal ----------------------
 
@@ -101,7 +71,6 @@ class ChatReading:
 class _Sentence:
     message: int
     text: str
-    at: datetime | None
 
 
 def whole(text: str) -> str:
@@ -115,18 +84,21 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
     that did not work. The explicit phrasings come first ("root cause was …", "the fix was …",
     "restarted X, still failing", an action then a recovery); the conversation's models
     (bot/reader/conversation.py) fill what they leave empty."""
-    talk = read_conversation([Message(m.author, m.text) for m in messages])
-    sentences = [_Sentence(s.message, s.text, messages[s.message].at) for s in talk.sentences]
+    talk = read_conversation([Message(m.author, m.text, m.at) for m in messages])
+    sentences = [_Sentence(s.message, s.text) for s in talk.sentences]
     reading = ChatReading()
-    reading.attempts = _explicit_attempts(sentences)
     reading.root_cause = _last(sentences, CAUSE_MARKER, "cause") or _confessed(sentences) or _picked(talk, talk.cause)
     reading.fix = _last(sentences, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix), _action_then_recovery(sentences))
     reading.found = _diagnosis(sentences)
     reading.lesson = _last(sentences, LESSON_MARKER, "lesson")
-    used = {q.message for a in reading.attempts for q in a.quotes}
+    # which sentences are failed attempts is the conversation reader's (told in so many words, cut
+    # already, or scored); here they are only put in words
     for picked in talk.attempts:
         sentence = talk.sentences[picked.sentence]
-        if sentence.message in used:
+        if picked.words is not None:
+            told = [sentence] if picked.follow is None else [sentence, talk.sentences[picked.follow]]
+            quoted = tuple(Said(s.message, s.text) for s in told)
+            reading.attempts.append(ChatFinding(picked.words[0], quoted, why=picked.words[1]))
             continue
         split = None if picked.suggested else split_attempt(sentence.text) or _split_at_outcome(sentence.text)
         action, why = split if split else (_as_step(sentence.text) if picked.suggested else whole(sentence.text), "")
@@ -210,39 +182,6 @@ def _last(sentences: list[_Sentence], marker: re.Pattern[str], kind: str) -> Cha
             hedged = kind == "cause" and bool(CONVERSATION_CUES["hedge"].search(sentence.text))
             return ChatFinding(text, (_said(sentence),), hedged=hedged)
     return None
-
-
-def _explicit_attempts(sentences: list[_Sentence]) -> list[ChatFinding]:
-    """ "restarted payments pods, errors back after 25 minutes"; or an action answered by the next
-    message ("bumped the pool size" … "still timing out") within `FOLLOW_UP_WITHIN`."""
-    attempts: list[ChatFinding] = []
-    used: set[int] = set()
-    for position, sentence in enumerate(sentences):
-        if never("attempt", sentence.text):
-            continue
-        split = split_attempt(sentence.text)
-        if split is not None:
-            attempts.append(ChatFinding(split[0], (_said(sentence),), why=split[1]))
-            used.add(sentence.message)
-            continue
-        if not STARTS_WITH_ACTION.match(sentence.text):
-            continue
-        if CHAT_RECOVERED.search(sentence.text) or CHAT_FAILED.search(sentence.text):
-            continue
-        follow = sentences[position + 1] if position + 1 < len(sentences) else None
-        if (
-            follow is not None
-            and follow.message == sentence.message + 1
-            and follow.message not in used
-            and CHAT_FAILED.search(follow.text)
-            and not CHAT_ACTION.search(follow.text)
-            and not CONVERSATION_CUES["status_update"].search(follow.text)  # "still investigating": no outcome
-            and not never("attempt", follow.text)
-            and (sentence.at is None or follow.at is None or follow.at - sentence.at <= FOLLOW_UP_WITHIN)
-        ):
-            attempts.append(ChatFinding(tidy(sentence.text), (_said(sentence), _said(follow)), why=tidy(follow.text)))
-            used.update((sentence.message, follow.message))
-    return attempts
 
 
 def _action_then_recovery(sentences: list[_Sentence]) -> ChatFinding | None:

@@ -44,10 +44,12 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cache, lru_cache
 from pathlib import Path
 
 from bot.reader.conversation_replies import answered_by_reply, reported_steps
+from bot.reader.conversation_told import told_attempts
 from bot.reader.conversation_vetoes import DONE, no_attempt, no_fix
 from bot.reader.cues import TROUBLE_BACK
 from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
@@ -96,6 +98,7 @@ class Message:
 
     author: str
     text: str
+    at: datetime | None = None  # when it was posted: a bare "still failing" answers only a recent step
 
 
 @dataclass(slots=True)
@@ -117,6 +120,7 @@ class Picked:
     hedged: bool = False
     follow: int | None = None
     suggested: bool = False  # an attempt asked or proposed ("could you try restarting them?") that a reply says failed
+    words: tuple[str, str] | None = None  # an attempt told in so many words: (what was tried, why it did not work)
 
 
 @dataclass(slots=True)
@@ -330,10 +334,16 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         elif kind == "fix" and best is not None:
             best.follow = _said_to_work(found, best.sentence)
         setattr(reading, kind, best)
+    # the attempts told in so many words first (bot/reader/conversation_told.py), then the scored ones
+    # from messages those do not quote (up to the head's `keep`, counted before that)
+    told = told_attempts(found, [messages[s.message].at for s in found], lambda text: never("attempt", text))
+    reading.attempts = [Picked(t.sentence, 1.0, follow=t.follow, words=t.words) for t in told]
+    quoted = {found[i].message for t in told for i in (t.sentence, t.follow) if i is not None}
     keep = models.heads.get("attempt", NEVER).keep
     replies = _next_message_starts(found)
+    scored: list[Picked] = []
     for i, s in enumerate(found):
-        if len(reading.attempts) >= keep:
+        if len(scored) >= keep:
             break
         # an attempt is something someone did: "the build fails to start", no action said, is a symptom
         picked = sure("attempt", i) or _suggested_then_failed(found, i, replies[i])
@@ -342,7 +352,8 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
                 picked.follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
             if picked.follow is None and not s.features & {"failed_outcome", "said_failed"}:
                 picked.follow = s.reply  # "still seeing it", the next message's
-            reading.attempts.append(picked)
+            scored.append(picked)
+    reading.attempts += [p for p in scored if found[p.sentence].message not in quoted]
     return reading
 
 

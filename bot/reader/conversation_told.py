@@ -1,0 +1,108 @@
+"""Failed attempts a conversation tells in so many words (bot/reader/conversation.py `read_conversation`
+reads them first, beside its scored ones): "restarted payments pods, errors back after 25 minutes" (an
+action then, in the same sentence, its failure: `split_attempt`), or an action answered by the next
+message ("bumped the pool size" … "still timing out") within `FOLLOW_UP_WITHIN`. Each comes with its
+words already cut into what was tried and why it did not work (`Told.words`).
+
+The cue words are bot/reader/cues.py's (`CHAT_ACTION`, `CHAT_FAILED`, …); the same cue groups are
+features the conversation's heads weigh (`said_action`, `said_failed`). `split_attempt` also cuts a
+message a person marked "did not work" with the message shortcut (bot/drafting/rules.py): there the
+person decided, and it only cuts their words. Every pattern is bounded: linear in what is read.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from bot.models import MAX_TEXT
+from bot.reader.cues import CHAT_ACTION, CHAT_FAILED, CHAT_RECOVERED, CHAT_SPLIT, STARTS_WITH_ACTION
+from bot.reader.cues_conversation import CONVERSATION_CUES
+
+# a bare "still timing out" answers the message before it, if it came soon after
+FOLLOW_UP_WITHIN = timedelta(minutes=30)
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def tidy(text: str) -> str:
+    """A clause as a field's text: trimmed of joining words and punctuation, first letter up."""
+    text = re.sub(r"^(?:and|so|then|we|i|just|also)\s+", "", text.strip(" ,;:-—–.…"), flags=re.IGNORECASE)
+    text = text.strip(" ,;:-—–.…")
+    return clip(text[:1].upper() + text[1:]) if text else ""
+
+
+def split_attempt(sentence: str) -> tuple[str, str] | None:
+    """("restarted payments pods", "errors back after 25 minutes"), or None when the sentence
+    does not say an action failed."""
+    failed = CHAT_FAILED.search(sentence)
+    action = CHAT_ACTION.search(sentence) or CONVERSATION_CUES["action"].search(sentence)  # "cloning …"
+    if failed is None or action is None or action.start() > failed.start():
+        return None
+    before = sentence[: failed.start()]
+    cuts = [m for m in CHAT_SPLIT.finditer(before) if m.start() > action.end()]
+    if cuts:
+        tried, why = sentence[: cuts[-1].start()], sentence[cuts[-1].end() :]
+    else:
+        tried, why = before, sentence[failed.start() :]
+    tried, why = tidy(tried[action.start() :] if action.start() < 12 else tried), tidy(why)
+    return (tried, why) if tried and why else None
+
+
+class Said(Protocol):
+    message: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """A failed attempt told in so many words: its sentence, the next message's sentence that says it
+    failed (None: its own sentence says so) and (what was tried, why it did not work)."""
+
+    sentence: int
+    follow: int | None
+    words: tuple[str, str]
+
+
+def told_attempts(
+    found: Sequence[Said], at: Sequence[datetime | None], never_attempt: Callable[[str], bool]
+) -> list[Told]:
+    """The attempts `found`'s sentences tell in so many words (see the module's docstring); `at`: when
+    each sentence's message was posted (None: not known), `never_attempt`: the reader's attempt vetoes
+    for a sentence read by itself."""
+    attempts: list[Told] = []
+    used: set[int] = set()
+    for position, sentence in enumerate(found):
+        if never_attempt(sentence.text):
+            continue
+        split = split_attempt(sentence.text)
+        if split is not None:
+            attempts.append(Told(position, None, split))
+            used.add(sentence.message)
+            continue
+        if not STARTS_WITH_ACTION.match(sentence.text):
+            continue
+        if CHAT_RECOVERED.search(sentence.text) or CHAT_FAILED.search(sentence.text):
+            continue
+        follow = found[position + 1] if position + 1 < len(found) else None
+        if (
+            follow is not None
+            and follow.message == sentence.message + 1
+            and follow.message not in used
+            and CHAT_FAILED.search(follow.text)
+            and not CHAT_ACTION.search(follow.text)
+            and not CONVERSATION_CUES["status_update"].search(follow.text)  # "still investigating": no outcome
+            and not never_attempt(follow.text)
+            and (
+                at[position] is None or at[position + 1] is None or at[position + 1] - at[position] <= FOLLOW_UP_WITHIN
+            )
+        ):
+            attempts.append(Told(position, position + 1, (tidy(sentence.text), tidy(follow.text))))
+            used.update((sentence.message, follow.message))
+    return attempts
