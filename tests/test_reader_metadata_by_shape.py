@@ -27,6 +27,17 @@ from tests.test_reading_limits import unbounded_then_more
         "No upstream response so far.",
         "Will keep this incident open until we know more.",
         "A resolution time is unknown.",
+        # watching, with news or a look for the cause to come; where to ask
+        "We're monitoring the system and will shortly update",
+        "We are monitoring affected systems closely and investigating the root cause.",
+        "Our engineers are monitoring the service and will keep you posted.",
+        "If you have any questions or concerns, please feel free to contact us.",
+        # a note on the report itself
+        "Note: We most likely forgot writing this post mortem properly, so this file is here as a placeholder.",
+        "This document is a draft.",
+        "Timestamps are approximate.",
+        "All times approximate.",
+        "Numbers based on https://status.example.com/",
         # what the users could not do while it lasted
         "During this period, ticket submission to todo.sr.ht failed.",
         "During this period, customers were unable to open the dashboard or start new builds.",
@@ -75,6 +86,9 @@ def test_a_line_of_that_shape_is_never_stored_as_a_fix_or_a_cause(line: str) -> 
         "Traffic is routed around the PoP.",
         "Users can replay the functions that failed during this time range.",
         "We currently await Akamai to fix their internal networking.",
+        "This postmortem describes an outage caused by a bad deploy of the router.",
+        "Timestamps were rough because the NTP daemon had crashed on the host.",
+        "Numbers were estimated from the logs after the disk filled because of a bug.",
     ],
 )
 def test_a_step_or_a_cause_told_with_those_words_is_read(line: str) -> None:
@@ -105,6 +119,20 @@ def test_a_status_pages_resolution_section_keeps_the_fix_without_its_talk_and_it
         assert said not in draft.resolution, draft.resolution
 
 
-@pytest.mark.parametrize("name", ["TALK_ONLY", "HARM_IN_THE_SPAN", "DURATION_CELL", "COUNT_OF_HARM", "STATE_WORD_ONLY"])
+def test_a_status_pages_watching_and_a_note_on_the_report_are_no_cause() -> None:
+    draft = imported(
+        "# Hub unreachable\n\n"
+        "## Root cause\n\nThe load balancer's certificate expired. We're monitoring the system and will shortly update\n\n"
+        "## Resolution\n\nWe renewed the certificate and reloaded the load balancer.\n\nTimestamps are approximate.\n"
+    )
+    assert draft.root_cause is not None and "certificate expired" in draft.root_cause
+    assert "monitoring" not in draft.root_cause, draft.root_cause
+    assert draft.resolution is not None and "renewed the certificate" in draft.resolution
+    assert "approximate" not in draft.resolution, draft.resolution
+
+
+@pytest.mark.parametrize(
+    "name", ["TALK_ONLY", "HARM_IN_THE_SPAN", "DURATION_CELL", "COUNT_OF_HARM", "STATE_WORD_ONLY", "REPORT_NOTE"]
+)
 def test_the_shape_patterns_cannot_backtrack_over_a_crafted_line(name: str) -> None:
     assert unbounded_then_more(getattr(cues_metadata_shape, name)) == []

@@ -29,8 +29,8 @@ The rule:
   items that have such an entry. **By kind** (`metadata_by_kind`): each such item counted once under
   every kind of metadata it stored, the kind named by the reader's own detectors
   (bot.reader.metadata_kind) from the stored sentence holding the labelled phrases (duration, impact,
-  date or time, status, severity or alert, people or roles, ticket or link, place or system, figures or
-  blank, other), so an item storing two kinds counts under both; and where: `metadata_in_cause`,
+  date or time, status, severity or alert, people or roles, ticket or link, place or system, figures,
+  blank or note, other), so an item storing two kinds counts under both; and where: `metadata_in_cause`,
   `metadata_in_fix`. Same denominator; a fold's leaks are told by kind without reading its items.
 All are kept as a Ratio of the clean cases, so that `misses` lists the offending ones.
 """

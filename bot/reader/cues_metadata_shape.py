@@ -24,7 +24,15 @@ TALK_ONLY = re.compile(
     r"further |their |any )?(?:[\w-]{1,30} )?(?:fix|response|reply|resolution|update|feedback|news|word|answer|eta)s?\b|"
     r"no (?:[\w-]{1,30} ){0,2}?(?:update|response|reply|news|word|answer|eta|feedback)s?(?: (?:from|by) [\w .-]{1,40}?)? (?:yet|so far)\b|"
     r"(?:(?:we|i) )?(?:will|'ll) (?:keep|leave) (?:this|the) (?:incident|issue|ticket|status|page) open\b|"
-    r"(?:a |the )?(?:resolution|recovery|restoration) (?:time|date|eta) is (?:unknown|not (?:yet )?known|unclear)\b)"
+    r"(?:a |the )?(?:resolution|recovery|restoration) (?:time|date|eta) is (?:unknown|not (?:yet )?known|unclear)\b|"
+    # watching, and news or a look for the cause to come ("We're monitoring the system and will shortly update", "We are
+    # monitoring affected systems closely and investigating the root cause"); what is watched and done next is a step
+    r"(?:we|the team|our (?:team|engineers|admins))(?: are|'re|’re| is) (?:\w{1,30}ly |still |now ){0,2}monitoring "
+    r"(?:[\w-]{1,30} ){0,3}?(?:closely )?(?:and (?:will |are )?(?:shortly |soon |\w{1,30}ly )?(?:update|investigat\w{0,10}|"
+    r"provide|post|share|keep (?:you|everyone) (?:posted|updated))\b|[.!]?$)|"
+    # where to ask ("If you have any questions or concerns, please feel free to contact us")
+    r"(?:if you have any (?:further )?(?:questions|concerns)|(?:please )?(?:feel free to|do not hesitate to|don't hesitate to) "
+    r"(?:contact|reach out|get in touch))\b)"
     r"(?![^.;!?]{0,200}?\b(?:because|due to|caused|as a result of)\b)",
     re.I,
 )
@@ -96,3 +104,17 @@ DURATION_SAID = re.compile(
     r"(?<![$€£\w])" + _NUMBER + r"\s{0,40}" + _UNIT + r"\b|(?<![\d.,])\d{1,12}h\d{1,12}m?\b", re.I
 )
 WHEN_SAID = re.compile(r"(?<![\w.])" + _WHEN + r"(?!\w)", re.I)
+# a note on the report itself, not on the incident ("Note: We most likely forgot writing this post mortem properly, so
+# this file is here as a placeholder", "Timestamps are approximate.", "Numbers based on https://status.cloudinary.com/")
+_REPORT = r"(?:post[- ]?mortem|incident report|report|document|write-?up|page|file|rca)"
+REPORT_NOTE = re.compile(
+    r"^[\W_]{0,6}(?:(?:note|nb|disclaimer)\s{0,3}[:-]\s{0,3})?(?:"
+    r"(?:[\w'’,-]{1,30}\s{1,3}){0,8}?(?:forgot|neglected|never got (?:round|around)) (?:to )?(?:writ\w{1,5}|fill\w{0,5}|"
+    r"finish\w{0,5}) (?:(?:in|out) )?(?:this|the) " + _REPORT + r"\b|"
+    r"(?:this|the) " + _REPORT + r" (?:is|was) (?:here |left |only )?(?:as )?(?:a |an )?(?:placeholder|draft|stub|"
+    r"work in progress|wip|incomplete|unfinished)\b|"
+    r"(?:all )?(?:times|timestamps|numbers|figures|durations)(?: (?:are|were|is))? (?:\w{1,30}ly )?(?:approximate|approximated|"
+    r"estimates|estimated|rough|based on|taken from)\b)"
+    r"(?![^.;!?]{0,200}?\b(?:because|due to|caused|as a result of)\b)",
+    re.I,
+)

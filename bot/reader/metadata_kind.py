@@ -27,6 +27,7 @@ from bot.reader.cues_metadata_shape import (
     COUNT_OF_HARM,
     DURATION_SAID,
     HARM_IN_THE_SPAN,
+    REPORT_NOTE,
     STATE_WORD_ONLY,
     TALK_ONLY,
     WHEN_SAID,
@@ -85,11 +86,12 @@ _KIND_SHAPES = (
     ("people or roles", lambda line: REFERENCE_ONLY.match(line)),
     ("ticket or link", lambda line: FIELD_VALUE_IS_A_REFERENCE.match(line)),
     (
-        "figures or blank",
+        "figures, blank or note",
         lambda line: (
             BARE_VALUE.match(line)
             or FIELD_WITH_BARE_VALUE.match(line)
             or EDITOR_NOTE.match(line)
+            or REPORT_NOTE.match(line)
             or _mostly_figures(line)
             or _is_table_header_or_figures_row(line)
         ),

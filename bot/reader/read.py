@@ -49,7 +49,14 @@ from bot.reader.cues_metadata_field import (
     METADATA_LINE,
     TABLE_HEADER_CELL,
 )
-from bot.reader.cues_metadata_shape import COUNT_OF_HARM, DURATION_CELL, HARM_IN_THE_SPAN, STATE_WORD_ONLY, TALK_ONLY
+from bot.reader.cues_metadata_shape import (
+    COUNT_OF_HARM,
+    DURATION_CELL,
+    HARM_IN_THE_SPAN,
+    REPORT_NOTE,
+    STATE_WORD_ONLY,
+    TALK_ONLY,
+)
 from bot.reader.cues_metadata_state import (
     CONSEQUENCE_ONLY,
     READING_MOVED,
@@ -179,9 +186,11 @@ def is_metadata(sentence: str) -> bool:
 
 
 def _is_metadata_by_shape(line: str) -> bool:
-    """What the users could not do while it lasted ("During this period, ticket submission failed"), a status label
-    and a bare state ("*Update* Resolved."), or an impact table's row ending in how long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
-    if HARM_IN_THE_SPAN.match(line) or (len(line) <= _STATE_ONLY_CHARS and STATE_WORD_ONLY.match(line)):
+    """What the users could not do while it lasted ("During this period, ticket submission failed"), a note on the
+    report itself ("Timestamps are approximate."), a status label and a bare state ("*Update* Resolved."), or an impact table's row ending in how long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
+    if HARM_IN_THE_SPAN.match(line) or REPORT_NOTE.match(line):
+        return True
+    if len(line) <= _STATE_ONLY_CHARS and STATE_WORD_ONLY.match(line):
         return True
     if not line.startswith("|") or len(line) > _FIELD_CHARS:
         return False
