@@ -10,6 +10,10 @@ import re
 
 from bot.reader.cues_metadata import _NUMBER, _UNIT, _WHEN, THINGS
 
+# a sentence that tells why ("… because the disk filled up", "… due to a bad deploy") is never only metadata: the
+# shapes below stop where one of these words follows in the same sentence
+_TELLS_WHY = r"\b(?:because|due to|caused|as a result of)\b"
+
 # A status page's line on the talking, not the incident: sorry, waiting for someone, when news comes, that it stays open
 # ("Appologies for the resolution time, this was an incredibly difficult issue to resolve", "We still await upstream
 # fix", "No update from upstream yet.", "Will keep this incident open until we know more.", "We have contacted our
@@ -33,7 +37,7 @@ TALK_ONLY = re.compile(
     # where to ask ("If you have any questions or concerns, please feel free to contact us")
     r"(?:if you have any (?:further )?(?:questions|concerns)|(?:please )?(?:feel free to|do not hesitate to|don't hesitate to) "
     r"(?:contact|reach out|get in touch))\b)"
-    r"(?![^.;!?]{0,200}?\b(?:because|due to|caused|as a result of)\b)",
+    r"(?![^.;!?]{0,200}?" + _TELLS_WHY + r")",
     re.I,
 )
 # What the users could not do while it lasted, bound to the incident's own span ("During this period, ticket submission
@@ -71,7 +75,7 @@ DURATION_CELL = re.compile(
 _MORE_THINGS = r"(?:" + THINGS + r"|failures|errors|tasks|vms|instances|tickets|calls|queries)"
 COUNT_OF_HARM = re.compile(
     # never in a sentence that tells why ("there are 600 pending pods stuck because of not finding the right secret")
-    r"^(?!" + _IN_SENTENCE + r"\b(?:because|due to|caused|as a result of)\b)" + _IN_SENTENCE + r"(?:"
+    r"^(?!" + _IN_SENTENCE + _TELLS_WHY + r")" + _IN_SENTENCE + r"(?:"
     r"\b(?:affected|impacted|rejected|delayed) (?:about |around |roughly |approximately |over |~)?"
     r"(?<![\d.,])\d[\d,.]{0,15}k?\+? (?:[\w-]{1,30} )?" + _MORE_THINGS + r"\b|"
     r"(?<![\d.,])\d[\d,.]{0,15}k?\+?\s{1,3}(?:[\w-]{1,30}\s{1,3}){0,2}?"
@@ -115,6 +119,6 @@ REPORT_NOTE = re.compile(
     r"work in progress|wip|incomplete|unfinished)\b|"
     r"(?:all )?(?:times|timestamps|numbers|figures|durations)(?: (?:are|were|is))? (?:\w{1,30}ly )?(?:approximate|approximated|"
     r"estimates|estimated|rough|based on|taken from)\b)"
-    r"(?![^.;!?]{0,200}?\b(?:because|due to|caused|as a result of)\b)",
+    r"(?![^.;!?]{0,200}?" + _TELLS_WHY + r")",
     re.I,
 )
