@@ -9,8 +9,9 @@ gate `SAYS` / `FAILED` not open, or the head's score under its threshold).
     .venv/bin/python bench/conversation_statements.py --gates    # candidate recall by wording, fold A
 
 A reader sentence carries a label when it holds the label's quote (or the quote holds it) in the
-same message. Picks are the reader's own (bot/reader/conversation.py `read_conversation`), before
-the drafter's explicit rules (bot/reader/chat.py); the drafted fields are bench/fit_reader.py's.
+same message. Picks are the reader's own (bot/reader/conversation.py `read_conversation`: the attempts
+told in so many words, bot/reader/conversation_told.py, and the scored ones; the cause and fix before the
+drafter's explicit rules, bot/reader/chat.py); the drafted fields are bench/fit_reader.py's.
 Fold A only: fold B's statement labels (the same scheme, issue 23) are for reporting and for the
 swap fit, never for tuning; `statements()` returns one fold's lines only (default A), so nothing
 here reads fold B's.
