@@ -14,39 +14,39 @@ from __future__ import annotations
 import re
 
 # a statement that is a figure about the incident: how long it lasted, how many it hit, that nothing was lost
-_NUMBER = (
+NUMBER = (
     r"(?:[~≈]\s?)?(?:(?:(?<![\d.,])\d{1,12}(?:[.,]\d{1,12})?(?:\s{0,40}(?:-|–|to)\s{0,40}\d{1,12})?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
     r"twelve|twenty|thirty|forty|fifty|sixty|several|few|24)(?: and a half)?)"  # "for about 7 and a half hours"
 )
-_UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?|h|m)"
+UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?|h|m)"
 METADATA_FIGURE = re.compile(
     r"\b(?:lasted|(?:(?:down|unusable|unavailable|offline|degraded|disrupted|inaccessible|unreachable|outages?|ongoing|"
     r"on going|lasting|interrupted|impacted|affected|unable to \w{1,30}|could(?: not|n't) \w{1,30})\b[^.]{0,30}?\b(?:for|of)|took) (?:(?:about|roughly|approximately|"
     r"around|nearly|over|almost|just|some|under|up to|at least|less than|more than) ){0,2}"
-    + _NUMBER
+    + NUMBER
     + r"\s{0,40}"
-    + _UNIT
+    + UNIT
     + r"\b|(?<![\d.,])\d{1,12}h\d{1,12}m?\b|"
-    + _NUMBER
+    + NUMBER
     + r"\s{0,40}"
-    + _UNIT
+    + UNIT
     + r" (?:of )?(?:downtime|outage|disruption|degradation|offline|delay|lag|latency)|"
     r"\b(?:delayed|lagg(?:ed|ing)|behind) (?:by )?(?:about |roughly |approximately |around |over |up to |several )?"
-    + _NUMBER
+    + NUMBER
     + r"\s{0,40}"
-    + _UNIT
+    + UNIT
     + r"\b|"
     r"(?:resolved|restored|mitigated|fixed|recovered) (?:with)?in (?:about |roughly |approximately |around )?"
-    + _NUMBER
+    + NUMBER
     + r"\s{0,40}"
-    + _UNIT
+    + UNIT
     + r"\b|"
     # "Service was restored after 45 minutes."; "… after 45 minutes by failing over" names the step
     r"\b(?:can |could |may |might |would |will )?(?:take|takes|took|taking) (?:up to |several |many |a few )?(?:hours|days|weeks)\b|"
     r"(?:resolved|restored|recovered|back up|back online) after (?:about |roughly |approximately |around )?"
-    + _NUMBER
+    + NUMBER
     + r"\s{0,40}"
-    + _UNIT
+    + UNIT
     + r"\b(?![^.;]{0,80}\b(?:by|via|using|through|thanks to|once|when)\b)|"
     r"(?<![\d.,])\d[\d,.]{0,40}+\s{0,40}(?:\w{1,40}\s{1,40})?(?:users?|customers?|requests?|participants?|sites?|accounts?|hosts?|servers?|projects?|"
     r"packages?|releases?|tokens?)\s{1,40}(?:were |was |have been |had been )?(?:\w{1,30}ly )?(?:affected|impacted|phished|"
@@ -82,11 +82,11 @@ _DAY = (
     r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,40},? )?(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}\.\d{1,2}\.\d{4}|"
     r"\d{1,2}(?:st|nd|rd|th)? " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?)"
 )
-_WHEN = r"(?:" + _DAY + r"(?:(?:,|\s{1,40}at|\s|T)\s{0,40}" + _CLOCK + r")?|" + _CLOCK + r")"
+WHEN = r"(?:" + _DAY + r"(?:(?:,|\s{1,40}at|\s|T)\s{0,40}" + _CLOCK + r")?|" + _CLOCK + r")"
 _ONE_VALUE = (
     r"(?:" + _ABOUT + r"(?:" + _DURATION + r"(?:\s{0,40}(?:and\s{1,40}|,\s{0,40})?" + _DURATION + r"){0,3}|"
     r"\d{1,12}(?:[.,]\d{1,12})?\s{0,40}%|(?:\$|usd ?|€|£)\s?\d[\d,.]{0,40}\s{0,40}(?:k|m|mm|million|b|bn|billion)?|\d[\d,.]{0,40}\s{0,40}(?:k|m|million)?)|"
-    + _WHEN
+    + WHEN
     + r"|n/?a|none|nil|null|unknown|tb[cda]|\?{1,10}|-{1,10}|–|—|yes|no|ok|critical|warning|down|up|failed|firing|resolved|fixed|solved|"
     # "**Root Causes:** Yet To Be Determined", "Trigger: under investigation": a blank said in words
     r"(?:yet |still )?to be (?:determined|confirmed|decided|announced)|undetermined|(?:still )?under investigation|"
@@ -173,20 +173,20 @@ METADATA_SPAN = re.compile(
     # entirely unavailable to users for extended periods of time"): who it hit and how long, not why
     r"\b(?:outages?|incidents?|disruptions?|downtime|interruptions?) (?:\w{1,30} ){0,2}?caused (?:\w{1,30} ){1,4}?to (?:become|be|go) "
     r"(?:\w{1,30} )?(?:unavailable|inaccessible|unreachable|down|offline|unusable|degraded)\b|"
-    r"\bfor (?:a (?:period|total) of |the next )?" + _APPROX + r"\s{0,40}" + _NUMBER + r"\s{0,40}" + _UNIT + r"\b|"
+    r"\bfor (?:a (?:period|total) of |the next )?" + _APPROX + r"\s{0,40}" + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
     # "for the next ~1.5 years", "would usually last anywhere from 45 to 90+ minutes", "estimating 18 days until
     # finalization"; a bare "for 30 days" stays out ("had been failing silently for 30 days after …" is a cause)
-    r"\bfor the (?:next|last|past) [~≈]?" + _NUMBER + r"\s{0,40}(?:" + _UNIT + r"|months?|years?)\b|"
-    r"\blast(?:s|ed|ing)? (?:anywhere )?(?:from|between) \d{1,12} (?:to|and) \d{1,12}\+?\s{0,40}" + _UNIT + r"\b|"
-    r"\bestimat\w{0,30} [~≈]?\d[\d.,]{0,40}\s{0,40}(?:" + _UNIT + r"|months?|years?) (?:until|to|before|for)\b|"
-    r"\b(?:over|during|in) the course of (?:" + _APPROX + r"\s{0,40})?" + _NUMBER + r"\s{0,40}" + _UNIT + r"\b|"
+    r"\bfor the (?:next|last|past) [~≈]?" + NUMBER + r"\s{0,40}(?:" + UNIT + r"|months?|years?)\b|"
+    r"\blast(?:s|ed|ing)? (?:anywhere )?(?:from|between) \d{1,12} (?:to|and) \d{1,12}\+?\s{0,40}" + UNIT + r"\b|"
+    r"\bestimat\w{0,30} [~≈]?\d[\d.,]{0,40}\s{0,40}(?:" + UNIT + r"|months?|years?) (?:until|to|before|for)\b|"
+    r"\b(?:over|during|in) the course of (?:" + _APPROX + r"\s{0,40})?" + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
     r"\b(?:downtime|outage|disruption|interruption)\s{0,40}(?:was|of|lasted|totall?ed|:)\s{0,40}(?:\w{1,30}\s{1,40}){0,2}?"
-    + _NUMBER
+    + NUMBER
     + r"\s{0,40}"
-    + _UNIT
+    + UNIT
     + r"\b|"
     r"\bfrom (?:about |around )?\d{1,2}:\d{2}\s{0,40}(?:utc|gmt)? (?:until|till|to) \d{1,2}:\d{2}|"
-    r"\bafter (?:about |over |nearly |~)?" + _NUMBER + r"\s{0,40}" + _UNIT + r" of\b|"
+    r"\bafter (?:about |over |nearly |~)?" + NUMBER + r"\s{0,40}" + UNIT + r" of\b|"
     r"\b\d{1,12}(?:\.\d{1,12})?\s{0,40}%\s{1,40}of\s{1,40}(?:[\w-]{1,40}\s{1,40}){0,3}(?:were|was|are|is)\s{1,40}(?:\w{1,30}\s{1,40})?(?:failing|failed|affected|impacted|"
     r"cached|lost|dropped|rejected|delayed|erroring|served)\b",
     re.I,
@@ -319,9 +319,9 @@ STATE_ONLY = re.compile(
 # its free tier databases")
 METADATA_ESTIMATE = re.compile(
     r"\b(?:expect\w{0,30}|estimat\w{0,30}|eta)\b[^.;]{0,120}?\b(?:an? |the next |"
-    + _NUMBER
+    + NUMBER
     + r"\s{0,40}-?\s{0,40})"
-    + _UNIT
+    + UNIT
     + r"\b|"
     r"\b(?:affect|impact|hit)(?:ing|ed|s)? (?:about |around |roughly |approximately |~|only )?\d{1,12}(?:[.,]\d{1,12})?\s{0,40}% of\b",
     re.I,
@@ -377,20 +377,20 @@ METADATA_SAID = re.compile(
     r"^[\W_]{0,4}`?(?:[\w-]{1,40}\.){1,8}[a-z]{2,24}`? (?:is|are|was|were) (?:not available|unavailable|not reachable|unreachable|"
     r"inaccessible|down)\b(?![^.]{0,80}\b(?:because|due to|caused|since|after)\b)|"
     r"(?<![\d.,])\d{1,12}(?:[.,]\d{1,12})?\s{0,40}"
-    + _UNIT
+    + UNIT
     + r" of (?:[\w-]{1,40} )?(?:downtime|outage|disruption|degradation|unavailability)\b|"
     r"(?<![\d.,])\d{1,12}(?:\.\d{1,12})?-(?:minute|hour|day|second|week)s? (?:long )?(?:period|window|outage|downtime|disruption|"
     r"interruption|gap|halt|delay|degradation)\b|"
     r"\b(?:resumed|continued|restored|recovered|returned|came back)\b[^.;]{0,40}?\b(?:"
     + _APPROX
     + r"\s{0,40}|just )?(?:over "
-    r"|under )?" + _NUMBER + r"\s{0,40}" + _UNIT + r" later\b|"
+    r"|under )?" + NUMBER + r"\s{0,40}" + UNIT + r" later\b|"
     r"\b(?:halted|stalled|fell behind|paused) (?:for|by) (?:"
     + _APPROX
     + r"\s{0,40})?"
-    + _NUMBER
+    + NUMBER
     + r"\s{0,40}"
-    + _UNIT
+    + UNIT
     + r"\b|"
     r"(?<![\d.,])\d{1,12} (?:consecutive |skip(?:ped)? )?(?:epochs?|blocks?|slots?)(?: gap)? (?:without|in|of|since) "
     r"(?:finality|missed|downtime)|\bgap (?:was|of) (?:about |~)?\d{1,12} (?:epochs|blocks|slots)\b|"

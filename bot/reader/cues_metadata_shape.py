@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues_metadata import _NUMBER, _UNIT, _WHEN, THINGS
+from bot.reader.cues_metadata import NUMBER, THINGS, UNIT, WHEN
 
 # a sentence that tells why ("… because the disk filled up", "… due to a bad deploy") is never only metadata: the
 # shapes below stop where one of these words follows in the same sentence
@@ -104,10 +104,8 @@ STATE_WORD_ONLY = re.compile(
 # what a line's own words tell, for the kinds no key names (bot.reader.metadata_kind; never what is metadata): a
 # figure with a unit of time anywhere in it ("lasted approximately nine hours", "Unscheduled: 551.25 hours (= 23.0
 # days)", "2h32m"), a date or a clock time anywhere in it ("between 10:39-10:52am on april 2")
-DURATION_SAID = re.compile(
-    r"(?<![$€£\w])" + _NUMBER + r"\s{0,40}" + _UNIT + r"\b|(?<![\d.,])\d{1,12}h\d{1,12}m?\b", re.I
-)
-WHEN_SAID = re.compile(r"(?<![\w.])" + _WHEN + r"(?!\w)", re.I)
+DURATION_SAID = re.compile(r"(?<![$€£\w])" + NUMBER + r"\s{0,40}" + UNIT + r"\b|(?<![\d.,])\d{1,12}h\d{1,12}m?\b", re.I)
+WHEN_SAID = re.compile(r"(?<![\w.])" + WHEN + r"(?!\w)", re.I)
 # a note on the report itself, not on the incident ("Note: We most likely forgot writing this post mortem properly, so
 # this file is here as a placeholder", "Timestamps are approximate.", "Numbers based on https://status.cloudinary.com/")
 _REPORT = r"(?:post[- ]?mortem|incident report|report|document|write-?up|page|file|rca)"

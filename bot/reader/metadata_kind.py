@@ -40,15 +40,16 @@ from bot.reader.cues_metadata_state import (
     STATE_OF_A_PART,
 )
 
-# read.py's own measures of a line (a field's length, a state's, a figure's window) and its line shapes
+# read.py's own measures of a line (a field's length, a state's, a figure's window) and its line shapes: public,
+# because this module names a line's kind by the same measures the reader decides by
 from bot.reader.read import (
-    _FIELD_CHARS,
-    _FIGURE_CHARS,
-    _SHARE_OF_THINGS,
-    _STATE_ONLY_CHARS,
-    _field_key,
-    _is_table_header_or_figures_row,
-    _mostly_figures,
+    FIELD_CHARS,
+    FIGURE_CHARS,
+    SHARE_OF_THINGS,
+    STATE_ONLY_CHARS,
+    field_key,
+    is_table_header_or_figures_row,
+    mostly_figures,
 )
 
 _STATE_SHAPES = (STATE_ONLY, STATE_WORD_ONLY, STATE_OF_A_PART, STATE_FORECAST)
@@ -58,7 +59,7 @@ _KIND_SHAPES = (
     (
         "status",
         lambda line: (
-            (len(line) <= _STATE_ONLY_CHARS and any(p.match(line) for p in _STATE_SHAPES))
+            (len(line) <= STATE_ONLY_CHARS and any(p.match(line) for p in _STATE_SHAPES))
             or STATUS_BOILERPLATE.search(line)
             or TALK_ONLY.match(line)
             or PHASE_ONLY.match(line)
@@ -70,7 +71,7 @@ _KIND_SHAPES = (
         lambda line: (
             METADATA_IMPACT.search(line)
             or METADATA_SHARE.search(line)
-            or _SHARE_OF_THINGS.search(line)
+            or SHARE_OF_THINGS.search(line)
             or COUNT_OF_HARM.match(line)
             or HARM_IN_THE_SPAN.match(line)
             or CONSEQUENCE_ONLY.match(line)
@@ -92,8 +93,8 @@ _KIND_SHAPES = (
             or FIELD_WITH_BARE_VALUE.match(line)
             or EDITOR_NOTE.match(line)
             or REPORT_NOTE.match(line)
-            or _mostly_figures(line)
-            or _is_table_header_or_figures_row(line)
+            or mostly_figures(line)
+            or is_table_header_or_figures_row(line)
         ),
     ),
 )
@@ -107,9 +108,9 @@ def metadata_kind(line: str) -> str:
     (bot/reader/cues_metadata_field.py: "Severity: critical", "Reported by: Sam", "Region: LON2"). "other": nothing
     fires, a kind the reader has no shape for. For counting what was stored where it should not be (the reading eval), not
     for deciding what is metadata (`is_metadata`)."""
-    line = line.strip()[:_FIGURE_CHARS]
-    field = FIELD.match(line) if len(line) <= _FIELD_CHARS else None
-    key = _field_key(field) if field is not None else ""
+    line = line.strip()[:FIGURE_CHARS]
+    field = FIELD.match(line) if len(line) <= FIELD_CHARS else None
+    key = field_key(field) if field is not None else ""
     if not key or FIELD_KEY_IS_PROSE.search(key) or ALERT_LINE.match(line):  # "CRITICALs: /rpool is 99.51" an alert
         return _kind_by_shape(line)
     told = _kind_by_shape(field.group("value").strip(" *_"))

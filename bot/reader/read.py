@@ -82,7 +82,7 @@ def sentences(text: str) -> list[str]:
 
 
 _FIGURES_WORDS = 60  # the words of a line looked at to tell it is mostly figures
-_STATE_ONLY_CHARS = 240  # a status page's word on the state is one short sentence
+STATE_ONLY_CHARS = 240  # a status page's word on the state is one short sentence
 
 
 def _is_metadata_line(sentence: str) -> bool:
@@ -99,23 +99,23 @@ def _is_metadata_line(sentence: str) -> bool:
         or TIME_NOTE.match(sentence)
         or STATUS_BOILERPLATE.search(sentence)
         or (
-            len(sentence) <= _STATE_ONLY_CHARS
+            len(sentence) <= STATE_ONLY_CHARS
             and (STATE_ONLY.match(sentence) or STATE_OF_A_PART.match(sentence) or STATE_FORECAST.match(sentence))
         )
         or REFERENCE_ONLY.match(sentence)
         or CONSEQUENCE_ONLY.match(sentence)
         or READING_MOVED.match(sentence)
-        or _mostly_figures(sentence)
+        or mostly_figures(sentence)
         or _is_field_about_the_incident(sentence)
-        or _is_table_header_or_figures_row(sentence)
+        or is_table_header_or_figures_row(sentence)
     )
 
 
 _WHEN_WORDS = ("date", "time", "at", "on", "when")
-_FIELD_CHARS = 400  # a field is one short line; a longer one is prose that happens to hold a colon
+FIELD_CHARS = 400  # a field is one short line; a longer one is prose that happens to hold a colon
 
 
-def _field_key(field: re.Match[str]) -> str:
+def field_key(field: re.Match[str]) -> str:
     """A `Key: value` line's key in words: resolvedDate, resolved_on → "resolved Date", "resolved on"."""
     return re.sub(r"(?<=[a-z])(?=[A-Z])|_", " ", field.group("key")).strip(" .-")
 
@@ -125,12 +125,12 @@ def _is_field_about_the_incident(line: str) -> bool:
     phrase for its value ("Additional Impact: frontend latency", "Affected contract: the KHYPE pool"), or
     any other key whose value is a figure, a date, a reference or a few words ("Attacker profit:
     146,577 USDC", "Ref: https://…", "Region: LON2", `resolved_on: 2020-11-15 18:30:00`)."""
-    if len(line) > _FIELD_CHARS or ":" not in line and "=" not in line:
+    if len(line) > FIELD_CHARS or ":" not in line and "=" not in line:
         return False
     match = FIELD.match(line)
     if match is None:
         return False
-    key = _field_key(match)
+    key = field_key(match)
     value = match.group("value").strip(" *_")
     when = key.lower().rsplit(" ", 1)[-1] in _WHEN_WORDS  # "Resolution date:", "resolved_on:" tell when, not how
     if not value or FIELD_KEY_IS_PROSE.search(key) or (FIELD_KEY_NAMES_A_FINDING.search(key) and not when):
@@ -148,10 +148,10 @@ def _is_field_about_the_incident(line: str) -> bool:
     )
 
 
-def _is_table_header_or_figures_row(line: str) -> bool:
+def is_table_header_or_figures_row(line: str) -> bool:
     """A table's row of column names ("| Time | Block | Event |"), or one whose cells after the first are
     all figures ("| **Total** | | **25,622.41** | **1,473.58** |")."""
-    if not line.startswith("|") or len(line) > _FIELD_CHARS:
+    if not line.startswith("|") or len(line) > FIELD_CHARS:
         return False
     cells = [c.strip() for c in line.strip("|").split("|")]
     filled = [c for c in cells if c.strip("*_` ")]
@@ -167,7 +167,7 @@ _FIGURES_SHARE = 0.6  # a line this much figures, and at least _MIN_FIGURES of t
 _MIN_FIGURES = 3
 
 
-def _mostly_figures(sentence: str) -> bool:
+def mostly_figures(sentence: str) -> bool:
     """A line that is mostly numbers, amounts, durations, times or hashes (at least three of them): a
     reading or a table row, not a finding. A timeline's leading date and time do not count
     ("2021-08-24 10:00 — released 1.10.8" is an action)."""
@@ -190,9 +190,9 @@ def _is_metadata_by_shape(line: str) -> bool:
     report itself ("Timestamps are approximate."), a status label and a bare state ("*Update* Resolved."), or an impact table's row ending in how long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
     if HARM_IN_THE_SPAN.match(line) or REPORT_NOTE.match(line):
         return True
-    if len(line) <= _STATE_ONLY_CHARS and STATE_WORD_ONLY.match(line):
+    if len(line) <= STATE_ONLY_CHARS and STATE_WORD_ONLY.match(line):
         return True
-    if not line.startswith("|") or len(line) > _FIELD_CHARS:
+    if not line.startswith("|") or len(line) > FIELD_CHARS:
         return False
     filled = [c.strip("*_` ") for c in line.strip("|").split("|") if c.strip("*_` ")]
     return len(filled) >= 3 and bool(DURATION_CELL.match(filled[-1]))
@@ -200,12 +200,12 @@ def _is_metadata_by_shape(line: str) -> bool:
 
 # a figure is looked for in a sentence's first 1,000 characters (as fix.py, found.py and the sentence
 # model read it): a 40,000-character "sentence" of "$1$1…" took METADATA_FIGURE 150 ms a search
-_FIGURE_CHARS = 1_000
+FIGURE_CHARS = 1_000
 
 
 def _holds_a_figure(text: str, in_words: bool = True, shapes: bool = False) -> bool:
     """A figure about the incident: how long, how many, who it hit (`in_words`: said in prose too, METADATA_SAID)."""
-    text = text[:_FIGURE_CHARS]
+    text = text[:FIGURE_CHARS]
     return bool(
         METADATA_FIGURE.search(text)
         or METADATA_IMPACT.search(text)
@@ -219,7 +219,7 @@ def _holds_a_figure(text: str, in_words: bool = True, shapes: bool = False) -> b
 
 # a share of what it hit, whatever follows ("tokens for <0.01% of Replit users, stemming from …"): METADATA_SHARE
 # also asks for the harm said after it ("5% of users were affected")
-_SHARE_OF_THINGS = re.compile(
+SHARE_OF_THINGS = re.compile(
     r"(?<![\d.,])\d{1,6}(?:[.,]\d{1,6})?\s?% of (?:[\w-]{1,40}\s){0,3}?" + THINGS + r"\b", re.I
 )
 
@@ -227,8 +227,8 @@ _SHARE_OF_THINGS = re.compile(
 def holds_a_figure(text: str) -> bool:
     """A sentence that says a figure about the incident anywhere in it (how long, how many, a share of the users),
     in prose or by its shape, even where no clause of it can be cut off alone."""
-    text = text[:_FIGURE_CHARS]
-    return _holds_a_figure(text, in_words=True, shapes=True) or _SHARE_OF_THINGS.search(text) is not None
+    text = text[:FIGURE_CHARS]
+    return _holds_a_figure(text, in_words=True, shapes=True) or SHARE_OF_THINGS.search(text) is not None
 
 
 def _said_by_shape(text: str) -> bool:
