@@ -308,6 +308,9 @@ SAYS_THE_STEP_FAILED = re.compile(SAYS_IT_FAILED.pattern + r"|\b" + _HAS_NOT_HEL
 # "we restarted the pods, but …": a responder's step told against its outcome; or its outcome, told apart,
 # opening on the step ("It crashed again", "Still 503s"; not "The hub does not start": the trouble's own words)
 CONTRAST = re.compile(r"\b(?:but|however|yet|unfortunately)\b", re.I)
+# a reason clause ends at another sentence or a turn of the story ("but", "then", "so"): a failure told after that
+# is not the reason's own (reason_begins)
+REASON_CLAUSE_BROKEN = re.compile(r"[.;]|\b(?:but|however|yet|then|so)\b", re.I)
 OPENS_ON_THE_STEP = re.compile(r"^(?:but|however|yet|unfortunately|still|again|it|they|this|that|which)\b", re.I)
 # "cheqd validators isolated. - AP node crash resolved via restart … - Second upgrade attempt initiated.":
 # list items run together are a story of several steps (or a list of follow-ups), not one attempt
@@ -341,6 +344,6 @@ def reason_begins(told: str, at: int) -> int | None:
     cut = None
     for cut in REASON_FOR_IT.finditer(told, 6, at):  # noqa: B007 (the nearest reason before the failure: one look, linear)
         pass
-    if cut is None or re.search(r"[.;]|\b(?:but|however|yet|then|so)\b", told[cut.end() : at], re.I):
+    if cut is None or REASON_CLAUSE_BROKEN.search(told[cut.end() : at]):
         return None
     return None if CONTRAST.search(told[max(cut.start() - 30, 0) : cut.start()]) else cut.end()
