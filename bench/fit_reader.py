@@ -92,7 +92,9 @@ def is_said(kind: str, sentence: Sentence, label: dict[str, Any]) -> bool:
 
 def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str, labels: str = "truth") -> SentenceModel:
     """The heads fitted on `data`, each sentence labelled by truth.jsonl's phrases (`is_kind`, what
-    ships) or by the sentence labels (`labels="statements"`, `is_said`)."""
+    ships) or by the sentence labels (`labels="statements"`, `is_said`). The record (`fitted_on`) ends with
+    how many conversations of how many organisations: which of a grown fold a fit has seen is then
+    told by the coefficients' file, not only by a commit message."""
     read = [(label, sentences(messages(conversation))) for label, conversation in data]
     heads = {}
     for kind in KINDS:
@@ -102,7 +104,8 @@ def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str, labels: 
             for s in found
         ]
         heads[kind] = fit(examples, threshold=THRESHOLDS[kind], keep=KEEP[kind])
-    return SentenceModel(heads, fitted_on)
+    orgs = len({label["org"] for label, _ in data})
+    return SentenceModel(heads, f"{fitted_on}: {len(data)} conversations of {orgs} organisations")
 
 
 def draft(conversation: dict[str, Any], models: SentenceModel) -> Drafted:

@@ -68,3 +68,20 @@ def test_the_halves_of_a_fold_split_its_organisations_by_name_alone() -> None:
     assert parts["write"] | parts["measure"] == orgs and not parts["write"] & parts["measure"]
     assert abs(len(parts["write"]) - len(parts["measure"])) <= 1
     assert halves(sorted(orgs, reverse=True)) == parts  # the names decide, not the order they come in
+
+
+def test_a_fit_records_how_many_conversations_of_how_many_organisations_it_saw() -> None:
+    """The heads' file says which part of a grown fold they were fitted on (the shipped heads were once
+    fitted on 113 of fold A's conversations while their record said only "fold A")."""
+    from bench.fit_reader import conversations, fit_models
+
+    data = conversations("A")[:3]
+    orgs = len({label["org"] for label, _ in data})
+    record = fit_models(data, "eval/conversations fold A").fitted_on
+    assert record == f"eval/conversations fold A: 3 conversations of {orgs} organisations"
+
+
+def test_the_shipped_heads_say_which_conversations_they_were_fitted_on() -> None:
+    from bot.reader.conversation import shipped_models
+
+    assert " conversations of " in shipped_models().fitted_on and "fold A" in shipped_models().fitted_on
