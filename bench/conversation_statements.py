@@ -35,12 +35,12 @@ from bot.config import PROJECT_ROOT  # noqa: E402
 from bot.reader.conversation import (  # noqa: E402
     NEVER,
     SAYS,
-    Sentence,
     cue_gated,
     read_conversation,
     use_models,
     vetoed,
 )
+from bot.reader.conversation_features import Sentence  # noqa: E402
 
 STATEMENTS = PROJECT_ROOT / "eval" / "conversations" / "statements.jsonl"
 # what the labels count as each kind the reader drafts

@@ -10,8 +10,9 @@ import pytest
 
 from bot.drafting.rules import HYPOTHESIS, OfflineDrafter
 from bot.models import TimelineEntry
-from bot.reader import conversation, cues_conversation
-from bot.reader.conversation import Message, read_conversation, split_sentences
+from bot.reader import conversation_features, cues_conversation
+from bot.reader.conversation import read_conversation
+from bot.reader.conversation_features import Message, split_sentences
 from bot.text_limits import MESSAGE_CHARS
 from tests.test_reading_limits import Counted
 
@@ -120,11 +121,11 @@ def test_the_reader_reads_a_crafted_flood_within_its_caps_in_linear_work(monkeyp
     tally = [0]
     for name, cue in list(cues_conversation.CONVERSATION_CUES.items()):
         monkeypatch.setitem(cues_conversation.CONVERSATION_CUES, name, Counted(cue, tally))
-    conversation.cues_of.cache_clear()
+    conversation_features.cues_of.cache_clear()
     flood = "".join(f"tried restarting {i}, still failing. " for i in range(2_000))[:MESSAGE_CHARS]
     reading = read_conversation([Message("ana", flood)] * 3)
-    assert len(reading.sentences) <= conversation.MAX_SENTENCES
-    assert all(len(s.text) <= conversation.SENTENCE_CHARS for s in reading.sentences)
+    assert len(reading.sentences) <= conversation_features.MAX_SENTENCES
+    assert all(len(s.text) <= conversation_features.SENTENCE_CHARS for s in reading.sentences)
     assert 0 < tally[0] <= 60 * 3 * len(flood)  # each cue group over each sentence once
 
     # below every cap (each message's, the reading's), twice the messages are twice the text: about
@@ -137,12 +138,12 @@ def test_the_reader_reads_a_crafted_flood_within_its_caps_in_linear_work(monkeyp
     work = []
     for messages in (small, large):
         tally[0] = 0
-        conversation.cues_of.cache_clear()
+        conversation_features.cues_of.cache_clear()
         assert len(read_conversation(messages).sentences) == 40 * len(messages)
         work.append(tally[0])
     assert sum(len(m.text) for m in large) <= 2.05 * sum(len(m.text) for m in small)
     assert work[1] <= 2.2 * work[0]
-    conversation.cues_of.cache_clear()
+    conversation_features.cues_of.cache_clear()
 
 
 def test_a_confessed_cause_is_drafted_as_the_cause() -> None:

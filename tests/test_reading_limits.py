@@ -27,6 +27,7 @@ import bot.investigation.prompt as prompt
 import bot.investigation.text as guard_text
 import bot.reader.chat as chat
 import bot.reader.conversation as conversation
+import bot.reader.conversation_features as conversation_features
 import bot.reader.cues as cues
 import bot.reader.over as phrases
 import bot.reader.sentences as reader_sentences
@@ -195,16 +196,16 @@ def test_the_drafter_finds_each_suggestions_reply_without_searching_the_thread_a
     sentences, the reader's cap): where each reply begins is found once for the thread, not by a
     search from every suggestion (2 million sentence comparisons, 0.9 s, before)."""
     compared: list[int] = []
-    real_eq = conversation.Sentence.__eq__
+    real_eq = conversation_features.Sentence.__eq__
 
     def counting(a: Any, b: Any) -> Any:
         compared.append(1)
         return real_eq(a, b)
 
-    monkeypatch.setattr(conversation.Sentence, "__eq__", counting)
+    monkeypatch.setattr(conversation_features.Sentence, "__eq__", counting)
     asked = " ".join(["Could you try restarting the pods?"] * 100)
     thread = [(asked, "still doesnt work")[k % 2] for k in range(40)]
-    messages = [conversation.Message(("u1", "u2")[k % 2], text) for k, text in enumerate(thread)]
+    messages = [conversation_features.Message(("u1", "u2")[k % 2], text) for k, text in enumerate(thread)]
     reading = conversation.read_conversation(messages)
     assert len(reading.sentences) == 2_000
     assert reading.attempts and all(reading.sentences[a.follow].text == "still doesnt work" for a in reading.attempts)

@@ -14,7 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.reader.conversation import ConversationReading, Message, Picked, never, read_conversation
+from bot.reader.conversation import ConversationReading, Picked, never, read_conversation
+from bot.reader.conversation_features import Message
 from bot.reader.conversation_told import clip, split_attempt, tidy
 from bot.reader.cues import (
     CAUSE_MARKER,

@@ -70,7 +70,7 @@ def reported_steps(out: Sequence[Said], matched: list[frozenset[str]], opener: s
     """ "I have restarted the machine and runner.", "I already tried re-installing the bot": a step the one
     who opens the channel says, in the opening report, that they took is one that did not fix it (the
     trouble is reported after it), unless the report says it is over. Told by who speaks where and by the
-    tense, not by the step's words; read only when someone else answers (conversation.py `sentences`).
+    tense, not by the step's words; read only when someone else answers (conversation_features.py `sentences`).
     `matched`: each sentence's cue groups; a list item under a heading of what was tried gets its "tried"."""
     opening = [i for i, s in enumerate(out) if s.message == 0 and s.author == opener]
     if any(matched[i] & {"how_fixed", "resolved_now", "recovered_again"} for i in opening):
