@@ -12,7 +12,9 @@ reports of 5 of those sources, drawn and labelled after the first change landed,
 carries); then two batches of organisations new to it (2026-12-04, labelled before any reader ran on them):
 "tuning-orgs" (IFCA's status page 19, Persistence's chain-halt post-mortems 5, Avail 1, pgmac-net's homelab
 reviews 3) and "held-out-orgs" (Terp Network 4, CNS-UVA's status page 5, tzBTC bridge 1), the latter read for
-totals only. `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
+totals only; then "tuning-orgs-2" (2026-12-06, labelled before any reader ran on them: a homelab's postmortems with
+their header fields and success metrics, ibraheemcisse 4; a DeFi exploit report with its loss and fund-flow figures,
+LIQD Labs 1, which has no snapshot here: `fetch` names what it could not fetch and fetches the rest). `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
 The texts are not committed (most sources state no licence): `fetch` copies them from GitHub
@@ -75,13 +77,20 @@ def section(text: str, heading: str) -> str:
 
 def fetch(folder: Path, mirror: Path | None) -> None:
     folder.mkdir(parents=True, exist_ok=True)
+    missing = []
     for source in sources():
-        text = _raw(source, mirror)
+        try:
+            text = _raw(source, mirror)
+        except (OSError, subprocess.CalledProcessError):  # no snapshot here, no network: say which, fetch the rest
+            missing.append(f"{source['repo']}:{source['path']}")
+            continue
         if source.get("section"):
             text = section(text, source["section"])
         (folder / source["file"]).write_text(text, encoding="utf-8")
     (folder / "truth.jsonl").write_text((HERE / "truth.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
-    print(f"{len(sources())} documents in {folder}")
+    print(f"{len(sources()) - len(missing)} documents in {folder}")
+    for where in missing:
+        print(f"  not fetched: {where}", file=sys.stderr)
 
 
 def _line_counts(folder: Path, truths: list) -> dict[str, list[int]]:
@@ -199,7 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     score_parser.add_argument("--sentences", action="store_true", help="lines cut of labelled metadata, by kind")
     score_parser.add_argument("--show", choices=METADATA_KINDS, help="lines of this kind that keep their metadata")
     score_parser.add_argument(
-        "--batch", choices=("tuning", "held-out", "tuning-orgs", "held-out-orgs"), help="one of the devset's batches"
+        "--batch",
+        choices=("tuning", "held-out", "tuning-orgs", "held-out-orgs", "tuning-orgs-2"),
+        help="one of the devset's batches",
     )
     score_parser.add_argument(
         "--fold", choices=("A",), help="eval/postmortems' own labels, fold A only (never B: its items are not read)"
