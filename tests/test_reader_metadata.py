@@ -72,6 +72,10 @@ def test_a_field_figure_alert_or_boilerplate_line_is_metadata(line: str) -> None
         "# 2018-10-10: Diff Service Locked Up the Whole Cluster",
         "(the cache was full, so we had to add a node)",
         "The all-clear alarm was disabled by the upgrade, so nobody was paged.",
+        # watching said beside the step taken: the step is the fix, not a status page's stock line
+        "We are monitoring the database and rolled back the deploy.",
+        "We are monitoring the API and restarted the workers.",
+        "We will continue to monitor the queue and have drained the stuck jobs.",
     ],
 )
 def test_a_cause_or_a_fix_is_not_metadata(line: str) -> None:

@@ -220,6 +220,12 @@ CAUSE_UNKNOWN = re.compile(
     r"(?:\w{1,30} )?investigation|(?:still|currently) investigating (?:\w{1,30} ){0,3}?(?:root )?causes?)\b",
     re.I,
 )
+# the watching said beside a step taken ("We are monitoring the database and rolled back the deploy"): the step is the
+# fix, so the line is no stock line
+_NO_STEP_BESIDE = (
+    r"(?![^.;]{0,120}?\band (?:then |also |have |had |we |i ){0,2}(?:\w{2,30}ed|took|ran|put|set|made|brought|shut|cut|"
+    r"kept|built|rebuilt)\b)"
+)
 # a status page's own words: what it always says, never what caused or fixed this incident
 STATUS_BOILERPLATE = re.compile(
     r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the|this) (?:\w{1,30} )?(?:inconveniences?|"
@@ -240,7 +246,8 @@ STATUS_BOILERPLATE = re.compile(
     # resolved", "We will continue to monitor the situation", "The post-mortem is available here: …"
     r"(?:a|the) fix has been (?:deployed|rolled out|applied|released|put in place) and we (?:are|will be|will) monitor|"
     r"(?:marking|marked|mark) (?:this|the) incident as (?:resolved|closed|fixed)|"
-    r"we (?:will|'ll) continue to monitor(?! and)|we are (?:continuing to |still )?monitoring (?:the|for|closely)(?! and)|"
+    r"we (?:will|'ll) continue to monitor(?! and)" + _NO_STEP_BESIDE + r"|"
+    r"we are (?:continuing to |still )?monitoring (?:the|for|closely)(?! and)" + _NO_STEP_BESIDE + r"|"
     r"post-?mortem (?:is|will be|has been) (?:now )?(?:available|published|posted)|"
     r"(?:post-?mortem|rca|incident report)\s{0,40}[:-]\s{0,40}(?:<|\[|https?://)|"
     # telling the users where ("announced incident occurrence on discord", "announced the recovery of the
