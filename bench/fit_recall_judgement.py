@@ -63,7 +63,8 @@ from bot.recall.judgement import (  # noqa: E402
     SURE_FLOOR,
     Judgement,
 )
-from bot.replay import CaseResult, run_replay  # noqa: E402
+from bot.replay import run_replay  # noqa: E402
+from bot.replay_report import CaseResult  # noqa: E402
 
 STRONG_ABSENT = 0.15
 SHOWN_ABSENT = 0.44

@@ -6,8 +6,9 @@ and the benches that compare its fits.
 
 from __future__ import annotations
 
-from bot.recall.judgement import Judgement, by_rule
-from bot.replay import CaseResult
+from bot.recall.judgement import Judgement
+from bot.recall.judgement_rules import by_rule
+from bot.replay_report import CaseResult
 
 Judged = list[tuple[CaseResult, Judgement]]
 """Cases, each with the judgement that judges it (one for all, or one per held-out organisation)."""

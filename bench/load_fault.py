@@ -56,7 +56,7 @@ from bot.memory.pool import create_pool
 from bot.memory.postings import derive_postings
 from bot.models import Incident
 from bot.recall.concepts import load_vocabulary
-from bot.replay import percentile
+from bot.replay_report import percentile
 from bot.sandbox import SignedSender, SlackSandbox, message_event
 from bot.sandbox.tcp_proxy import TcpProxy
 

@@ -27,7 +27,8 @@ import bm25s
 import numpy as np
 
 from bot.config import Settings
-from bot.replay import TOP_K, Metrics, ReplayCase, load_cases, percentile, run_replay
+from bot.replay import load_cases, run_replay
+from bot.replay_report import TOP_K, Metrics, ReplayCase, percentile
 from bot.report import recall_at_k
 
 MIN_TIME = datetime.min.replace(tzinfo=UTC)

@@ -5,7 +5,7 @@
 
 Replays (lexical, target absent, on throwaway databases) the first reports (eval/, through
 bench/first_reports.py), the long re-filings (bench/jira_refilings.py) and jira-dev, then compares
-the shipped judgement (its model, and judgement.ECHO_CLOSE's rule for a long query naming much of
+the shipped judgement (its model, and judgement_rules.ECHO_CLOSE's rule for a long query naming much of
 a memory's opening) with a judgement by query length: queries of LONG_FROM distinct terms or more
 are judged by a model fitted on the long queries of fold A of both corpora together (the first
 reports' and the re-filings'), without the echo rule, its thresholds read off held-out
@@ -36,9 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
 from bot.config import Settings  # noqa: E402
-from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement, by_rule, load_judgement  # noqa: E402
+from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
+from bot.recall.judgement_rules import by_rule  # noqa: E402
 from bot.recall.tokens import tokenize  # noqa: E402
-from bot.replay import CaseResult, run_replay  # noqa: E402
+from bot.replay import run_replay  # noqa: E402
+from bot.replay_report import CaseResult  # noqa: E402
 
 LONG_FROM = 40
 """Distinct terms from which a query is long: the first reports' 95th percentile is 28-35, the

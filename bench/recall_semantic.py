@@ -49,18 +49,8 @@ from bot.models import RecallMatch
 from bot.recall import floor
 from bot.recall.fusion import DEFAULT_WEIGHTS
 from bot.recall.pipeline import Recaller
-from bot.replay import (
-    POSTED,
-    TOP_K,
-    CaseResult,
-    Metrics,
-    ReplayCase,
-    ReplayReport,
-    load_cases,
-    load_memories,
-    load_memories_into,
-    percentile,
-)
+from bot.replay import load_cases, load_memories, load_memories_into
+from bot.replay_report import POSTED, TOP_K, CaseResult, Metrics, ReplayCase, ReplayReport, percentile
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
 

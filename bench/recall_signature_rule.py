@@ -5,7 +5,7 @@
     env -u DATABASE_URL EMBEDDINGS_URL=http://127.0.0.1:8089/v1 EMBEDDINGS_MODEL=all-MiniLM-L6-v2 \\
         EMBEDDINGS_TIMEOUT_S=10 .venv/bin/python bench/recall_signature_rule.py path/to/jira-dev --cache FILE
 
-`judgement.rule_of` makes a memory strong when it failed with the query's error signature (since
+`judgement_rules.rule_of` makes a memory strong when it failed with the query's error signature (since
 r27-tiers only at relevance >= SIGNATURE_SURE, which was this bench's "relevance >= 0.7" variant:
 the variants below can only narrow it further, "no signature rule" still turns it off). The
 first reports the model is fitted on carry none, so no fitted figure says what the rule does; a
@@ -34,9 +34,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.config import Settings  # noqa: E402
-from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement, load_judgement, rule_of  # noqa: E402
+from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
+from bot.recall.judgement_rules import rule_of  # noqa: E402
 from bot.recall.signature import error_signature  # noqa: E402
-from bot.replay import CaseResult, load_memories, run_replay  # noqa: E402
+from bot.replay import load_memories, run_replay  # noqa: E402
+from bot.replay_report import CaseResult  # noqa: E402
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,8 +39,9 @@ from bench.fit_recall_judgement import fit  # noqa: E402
 from bench.recall_signature_rule import Case as SignatureCase  # noqa: E402
 from bench.recall_signature_rule import Shown, _shown, replay_kept  # noqa: E402
 from bot.models import RecallQuery  # noqa: E402
-from bot.recall.judgement import BELOW, MAX_STRONG, MAX_WEAK, STRONG, WEAK, Judgement, load_judgement, rule_of  # noqa: E402
-from bot.replay import CaseResult, ReplayCase  # noqa: E402
+from bot.recall.judgement import BELOW, MAX_STRONG, MAX_WEAK, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
+from bot.recall.judgement_rules import rule_of  # noqa: E402
+from bot.replay_report import CaseResult, ReplayCase  # noqa: E402
 from bot.replay_tiers import tier_curve  # noqa: E402
 
 

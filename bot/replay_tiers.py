@@ -17,7 +17,7 @@ from bot.recall.judgement import BELOW, STRONG, Judgement
 
 
 class Judged(Protocol):
-    """A replayed case as judged (bot.replay.CaseResult): its tiers again under other thresholds."""
+    """A replayed case as judged (bot.replay_report.CaseResult): its tiers again under other thresholds."""
 
     meaning: bool
     query_phrases: float

@@ -11,19 +11,21 @@ from datetime import UTC, datetime
 from bot.models import MemoryRecord, RecallMatch
 from bot.recall.judgement import (
     BELOW,
-    CAUSE_CLOSE,
-    CAUSE_SURE,
-    ECHO_CLOSE,
     FEATURES,
     JUDGEMENT_PATH,
     SEMANTIC_NAME,
-    SERVICE_CLOSE,
-    SIGNATURE_SURE,
     STRONG,
     SURE_FLOOR,
     WEAK,
-    by_rule,
     load_judgement,
+)
+from bot.recall.judgement_rules import (
+    CAUSE_CLOSE,
+    CAUSE_SURE,
+    ECHO_CLOSE,
+    SERVICE_CLOSE,
+    SIGNATURE_SURE,
+    by_rule,
     rule_of,
 )
 from bot.slack import ids, messages

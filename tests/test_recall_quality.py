@@ -17,7 +17,8 @@ from bot.memory.postgres import PostgresMemoryStore
 from bot.models import MemoryDraft, RecallQuery, TruthState
 from bot.recall.conflicts import find_conflicts
 from bot.recall.floor import DEFAULT_FLOOR
-from bot.replay import CaseResult, ReplayReport, load_cases, load_memories, replay_on
+from bot.replay import load_cases, load_memories, replay_on
+from bot.replay_report import CaseResult, ReplayReport
 from bot.services.recall import RecallService
 
 

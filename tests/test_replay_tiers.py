@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from bot.models import RecallQuery
 from bot.recall.judgement import BELOW, STRONG, load_judgement
-from bot.replay import CaseResult, ReplayCase, ReplayReport
+from bot.replay_report import CaseResult, ReplayCase, ReplayReport
 
 
 def case(name: str, present: list[tuple[str, float]], absent: list[float]) -> CaseResult:

@@ -56,12 +56,12 @@ class Signals:
     when the query has no alerts (a declared incident, a replay), so nothing changes for it."""
     cause: float = 0.0
     """Like `head`, against the memory's root cause and diagnosis: a responder who types the cause
-    they suspect names what the memory found, not what it saw (judgement.by_rule reads it)."""
+    they suspect names what the memory found, not what it saw (judgement_rules.by_rule reads it)."""
     head_echo: float = 0.0
     """`head` the other way round: the share of the memory's title, symptoms and error terms the
     query names. A long query (a ticket pasted whole) leaves most of its own terms unmatched even
     by its duplicate, so its `head` is low, while it names much of the duplicate's opening; a two-
-    line first report names little of anything (judgement.by_rule reads it, ECHO_CLOSE)."""
+    line first report names little of anything (judgement_rules.by_rule reads it, ECHO_CLOSE)."""
     lone_word: bool = False
     """The memory's title, symptoms and error hold exactly one of the query's several terms: a lone
     shared word ("office" in an office-printer query), which stands out of an almost empty candidate
