@@ -61,6 +61,25 @@ def test_parse_file_looks_for_a_figure_in_a_sentences_first_characters_only(
     assert 0 < tally[0] <= 3 * 1_000 * 20
 
 
+def test_parse_file_looks_for_a_status_pages_stock_words_in_a_sentences_first_characters_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 40,000-character line of "[todo " (no full stop): the status page's boilerplate is looked for in the
+    first 1,000 characters of a sentence, not along all of it (it read the whole line: a quarter of the
+    importer's work on the crafted document); within them it is still found."""
+    tally = [0]
+    monkeypatch.setattr(reader_read, "STATUS_BOILERPLATE", Counted(reader_read.STATUS_BOILERPLATE, tally))
+    path = tmp_path / "crafted.md"
+    path.write_text(
+        "# Checkout outage\n\n## Root cause\nA leaked connection.\n\n## Notes\n" + "[todo " * 6_700, encoding="utf-8"
+    )
+    parsed = parse_file(FoundFile(path, PurePath(path.name)), team_id="T1")
+    assert parsed.error is None and parsed.drafts[0].root_cause == "A leaked connection."
+    assert 0 < tally[0] <= 1_000 * 20
+    assert reader_read.says_status_boilerplate("We apologize for the inconvenience " + "x" * 40_000)
+    assert not reader_read.says_status_boilerplate("x" * 1_000 + " We apologize for the inconvenience")
+
+
 def test_parse_file_joins_each_section_once_and_parses_only_what_can_be_a_heading(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

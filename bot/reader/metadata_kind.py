@@ -19,7 +19,6 @@ from bot.reader.cues_metadata import (
     METADATA_SPAN,
     PHASE_ONLY,
     STATE_ONLY,
-    STATUS_BOILERPLATE,
     TIME_NOTE,
 )
 from bot.reader.cues_metadata_field import FIELD, FIELD_KEY_IS_PROSE, FIELD_VALUE_IS_A_REFERENCE, KEY_OF_KIND
@@ -50,6 +49,7 @@ from bot.reader.read import (
     field_key,
     is_table_header_or_figures_row,
     mostly_figures,
+    says_status_boilerplate,
 )
 
 _STATE_SHAPES = (STATE_ONLY, STATE_WORD_ONLY, STATE_OF_A_PART, STATE_FORECAST)
@@ -60,7 +60,7 @@ _KIND_SHAPES = (
         "status",
         lambda line: (
             (len(line) <= STATE_ONLY_CHARS and any(p.match(line) for p in _STATE_SHAPES))
-            or STATUS_BOILERPLATE.search(line)
+            or says_status_boilerplate(line)
             or TALK_ONLY.match(line)
             or PHASE_ONLY.match(line)
         ),

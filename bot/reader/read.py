@@ -69,7 +69,7 @@ from bot.reader.found import how_found
 from bot.reader.narrative import failed_in_prose, failed_in_text, resolving
 from bot.reader.narrative_timeline import NAMED_LATER_WITHIN, failed_in_timeline
 from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_BREAK, plain
-from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS
+from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS, SENTENCE_CHARS
 
 MAX_STATEMENTS = DRAFT_MESSAGES * 4  # a long postmortem's timeline and paragraphs, or a channel's window
 MAX_STATEMENT_CHARS = MESSAGE_CHARS
@@ -85,6 +85,14 @@ _FIGURES_WORDS = 60  # the words of a line looked at to tell it is mostly figure
 STATE_ONLY_CHARS = 240  # a status page's word on the state is one short sentence
 
 
+def says_status_boilerplate(line: str) -> bool:
+    """A status page's stock words ("We apologize for the inconvenience", "We are investigating") in the line's
+    first `SENTENCE_CHARS` characters: a sentence is read that far (bot/text_limits.py). The pattern's ~50
+    alternatives tried at every word of a 40,000-character line without a full stop were a quarter of the
+    importer's work on it (docs/BENCHMARKS.md, "Reading crafted text")."""
+    return STATUS_BOILERPLATE.search(line[:SENTENCE_CHARS]) is not None
+
+
 def _is_metadata_line(sentence: str) -> bool:
     """A whole line about the incident: a field whose value is only a figure or a blank, a quoted
     alert, an author's note left to fill in, a status page's boilerplate or its word on the state
@@ -97,7 +105,7 @@ def _is_metadata_line(sentence: str) -> bool:
         or EDITOR_NOTE.match(sentence)
         or PHASE_ONLY.match(sentence)
         or TIME_NOTE.match(sentence)
-        or STATUS_BOILERPLATE.search(sentence)
+        or says_status_boilerplate(sentence)
         or (
             len(sentence) <= STATE_ONLY_CHARS
             and (STATE_ONLY.match(sentence) or STATE_OF_A_PART.match(sentence) or STATE_FORECAST.match(sentence))
