@@ -362,3 +362,41 @@ def test_a_figure_in_a_later_sections_cause_sentence_never_fills_the_summarys_ca
     )
     assert "renewal job had been disabled" in draft.root_cause
     assert "12% of users" not in draft.root_cause
+
+
+def test_a_status_update_naming_what_broke_as_its_subject_gives_the_cause_without_the_sites_markup() -> None:
+    draft = imported(
+        "---\ntitle: Sign-in problems\nseverity: partial-outage\nresolved: true\n---\n"
+        "Sign-ins are failing, our engineers are looking into it.\n\n"
+        "::: update Identified | 2021-03-02T10:15:00Z\n"
+        "There is an issue with the old session store that keeps mobile logins. "
+        "We have paused mobile logins for now.\n:::\n\n"
+        "::: update Resolved | 2021-03-02T11:00:00Z\nSign-ins work again for everyone.\n:::\n"
+    )
+    assert draft.root_cause == "There is an issue with the old session store that keeps mobile logins."
+    provider = imported(
+        '+++\ntitle = "CDN outage"\n+++\n'
+        "It seems that our CDN provider is having some issues with its edge nodes. We're aware of the outage "
+        "and are looking into it.\n"
+    )
+    assert provider.root_cause == "It seems that our CDN provider is having some issues with its edge nodes."
+
+
+def test_what_users_saw_said_as_a_subject_is_no_cause_and_a_cause_said_elsewhere_is_kept_alone() -> None:
+    from bot.reader.sentences import SentenceModel, use_model
+
+    use_model(SentenceModel())  # the cue words alone: what they read, not a model's pick
+    try:
+        seen = imported(
+            "---\ntitle: Routing problems\nseverity: disrupted\nresolved: true\n---\n"
+            "We are aware some locations are having issues and are investigating. "
+            "The website is having issues for some users.\n"
+        )
+        said = imported(
+            "---\ntitle: Checkout errors\nseverity: disrupted\nresolved: true\n---\nThere is an issue with checkout for some users. "
+            "The errors were caused by an expired certificate on the payment gateway.\n"
+        )
+    finally:
+        use_model(None)
+    assert seen.root_cause is None
+    assert said.root_cause == "The errors were caused by an expired certificate on the payment gateway."

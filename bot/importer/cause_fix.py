@@ -13,8 +13,8 @@ from bot.importer.section_text import LIST_ITEM, join_lines, section_text, secti
 from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import names_the_cause
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
-from bot.reader.cues_fix import CAUSE_OF_THE_INCIDENT, CAUSE_RELATED, EXPECTED_STATE
-from bot.reader.fix import names_no_step, tells_no_step_taken
+from bot.reader.cues_fix import CAUSE_AS_SUBJECT, CAUSE_OF_THE_INCIDENT, CAUSE_RELATED, EXPECTED_STATE
+from bot.reader.fix import SITE_MARKUP, names_no_step, tells_no_step_taken
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import holds_a_figure, strip_metadata
 from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
@@ -109,7 +109,19 @@ def root_cause_without_section(
     ):
         if said:
             return " ".join([title_cause, *said]).strip(), " + ".join(x for x in (title_from, origin) if x)
+    if not title_cause and (subject := _cause_as_subject(summary)):
+        return subject, f"sentences of {summary_from} (what broke, as the subject)"
     return title_cause, title_from
+
+
+def _cause_as_subject(summary: str) -> str:
+    """The first sentence of a status entry that names what broke as its subject ("There is an issue with a legacy
+    database …", `CAUSE_AS_SUBJECT`), without the site's markup around it; "" when none does."""
+    for unit in (_read_unit(p) for p in unit_parts(summary)):
+        said = " ".join(SITE_MARKUP.sub(" ", unit).split()).lstrip("*_ ")
+        if said and CAUSE_AS_SUBJECT.search(said) and not is_critique(said):
+            return said
+    return ""
 
 
 def cause_before_the_mechanism(doc: Document, summary: str, said: str) -> list[str]:

@@ -227,3 +227,21 @@ CAUSE_RELATED = re.compile(
     r"(?:(?:likely|largely|mainly|mostly|probably|specifically|partly|most likely|all)\s{1,4}){0,2}relat(?:ed|es?) to\b",
     re.I,
 )
+# A status entry that names what broke as its sentence's subject, a cause told without a cause word: "There is an
+# issue with a legacy database that stores Aozora data.", "An issue with hardware security key is currently preventing
+# builds …", "It seems that our CDN provider is having some issues at DNS level.", "Some services are affected by a
+# service interruption with Linode". A provider or an upstream having issues is named as one ("The website is having
+# issues" is what users saw, not why). Read on a sentence without a status site's markup, and only where nothing else
+# names a cause (bot/importer/cause_fix.py `root_cause_without_section`: fold A one organisation out, docs/BENCHMARKS.md).
+_SEEMS = r"(?:it (?:seems|appears|looks like)(?: that)?\s{1,4})?"
+CAUSE_AS_SUBJECT = re.compile(
+    r"^" + _SEEMS + r"(?:there (?:is|was|are|were|has been|have been)\s{1,4})?(?:an?|some)\s{1,4}"
+    r"(?:[\w-]{1,30}\s{1,4}){0,2}(?:issues?|problems?|faults?)\s{1,4}with\b|"
+    r"^" + _SEEMS + r"(?:our|the|an?|one of (?:our|the))\s{1,4}(?:[\w.'-]{1,30}\s{1,4}){0,3}"
+    r"(?:provider|upstream|isp|vendor|host|hosting provider|data ?cent(?:er|re)|carrier|supplier|partner)s?\s{1,4}"
+    r"(?:is|are|was|were|has been|have been)\s{1,4}(?:(?:currently|also|still)\s{1,4})?(?:having|experiencing)\s{1,4}"
+    r"(?:(?:some|an?|a few|\w{1,30})\s{1,4}){0,2}(?:issues?|problems?|outages?|difficult(?:y|ies)|interruptions?)\b|"
+    r"\baffected by (?:an?|the)\s{1,4}(?:[\w-]{1,30}\s{1,4}){0,2}(?:interruption|outage|issue|problem|failure)s?\s{1,4}"
+    r"(?:with|at)\b",
+    re.I,
+)

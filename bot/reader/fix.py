@@ -32,7 +32,7 @@ from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_OPENS
 # a status site's markup, not its writer's words: cState's "::: update Resolved | 2020-11-14T16:09:32Z" … ":::" around
 # an update, a Hugo shortcode (`{{< track "2025-05-27 11:47:00" >}}`). It ends a sentence, and a sentence is judged
 # without it: "::: update Resolved | <time> This incident has been resolved. :::" is the state said, no step.
-_SITE_MARKUP = re.compile(
+SITE_MARKUP = re.compile(
     r":{3}(?:[ \t]{0,4}update[ \t]{1,4}[A-Za-z]{1,20}[ \t]{0,4}\|[ \t]{0,4}[\dT:.+Z-]{4,40})?|\{\{[<%][^{}]{0,200}[>%]\}\}",
     re.I,
 )
@@ -52,7 +52,7 @@ def _judged(sentence: str) -> str:
 
 def _without_markup(sentence: str) -> str:
     """The sentence as a fix's words are judged: `_judged`, without a status site's markup."""
-    return _judged(_SITE_MARKUP.sub(" ", sentence.strip()[:_MAX_SENTENCE_CHARS]))
+    return _judged(SITE_MARKUP.sub(" ", sentence.strip()[:_MAX_SENTENCE_CHARS]))
 
 
 def _sentences_of(line: str, split: re.Pattern[str] = LINE_SENTENCE_BREAK) -> list[str]:
