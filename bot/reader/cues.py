@@ -206,10 +206,15 @@ _TROUBLE_BACK = (
 )
 # the trouble back is never "back" as a recovery (bot/reader/conversation.py drops `resolved_now` for it)
 TROUBLE_BACK = re.compile(r"\b" + _TROUBLE_BACK + r"\b", re.IGNORECASE)
+# the words that say the service recovered, whoever reads them: CHAT_RECOVERED (a message says so) and
+# _THEN_RECOVERED (what follows "for a few minutes … then") each add their own. One list for both was measured
+# (2026-12-06, hygiene): "worked", "cleared", "came back" as a message's recovery cut the step said before them
+# ("Okay, manual rollback worked" drafted the fix "Okay"; 5 of fold A's 192 conversations changed): not merged
+_RECOVERED = r"recovered|stabili[sz]ed|back to normal|resolved"
 # "slow for a few minutes, then recovered": what came after the minutes is a recovery, not the trouble back
 _THEN_RECOVERED = (
-    r"(?!,? (?:it |they |everything |all |things |the \w{1,20} )?(?:recovered|came back|was back|is back|worked|works|"
-    r"was fine|stabili[sz]ed|returned to normal|back to normal|cleared|went away|resolved))"
+    r"(?!,? (?:it |they |everything |all |things |the \w{1,20} )?(?:" + _RECOVERED + r"|came back|was back|is back|"
+    r"worked|works|was fine|returned to normal|cleared|went away))"
 )
 CHAT_FAILED = re.compile(
     r"\b(?:still|" + _TROUBLE_AGAIN + r"|" + _TROUBLE_BACK + r"|returned(?! to (?:normal|service|life))|reappeared|"
@@ -222,9 +227,9 @@ CHAT_FAILED = re.compile(
     re.IGNORECASE,
 )
 CHAT_RECOVERED = re.compile(
-    r"\b(?:recovered|recovering|back to normal|(?:errors?|alerts?|timeouts?|5xx|latency)(?: (?:are|is|have|has))? "
-    r"(?:gone|stopped|dropped|cleared|down|normal)|stable|stabili[sz]ed|that (?:fixed|did) it|fixed it|"
-    r"looks? good|green again|healthy|all clear|mitigated|resolved|working again|back up)\b",
+    r"\b(?:" + _RECOVERED + r"|recovering|(?:errors?|alerts?|timeouts?|5xx|latency)(?: (?:are|is|have|has))? "
+    r"(?:gone|stopped|dropped|cleared|down|normal)|stable|that (?:fixed|did) it|fixed it|"
+    r"looks? good|green again|healthy|all clear|mitigated|working again|back up)\b",
     re.IGNORECASE,
 )
 FIX_MARKER = re.compile(
