@@ -15,11 +15,11 @@ import pytest
 
 from bot.config import Settings
 from bot.memory.files import draft_from_json
-from bot.observability.logs import make_handler
 from bot.sandbox.local_bot import LocalBot, local_bot
 from bot.sandbox.signed import Signing, message_event
 from bot.sandbox.slack_api import SlackSandbox
 from bot.slack import ids
+from tests.test_observability import json_logs
 from tests.test_slack_e2e import SEED, settle
 
 FORM = "application/x-www-form-urlencoded"
@@ -38,18 +38,9 @@ async def bot(database_url: str) -> AsyncIterator[LocalBot]:
 
 @pytest.fixture
 def captured_logs() -> Iterator[io.StringIO]:
-    """Every log line at every level, as `serve` would write it (JSON)."""
-    stream = io.StringIO()
-    handler = make_handler("json", stream)
-    root = logging.getLogger()
-    level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    try:
+    """Every log line at every level, as `serve` would write it."""
+    with json_logs(logging.DEBUG) as stream:
         yield stream
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(level)
 
 
 async def submit_correction(bot: LocalBot, text: str):  # noqa: ANN201 - SignedResponse

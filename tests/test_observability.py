@@ -9,7 +9,7 @@ import io
 import json
 import logging
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 
 import aiohttp
 import pytest
@@ -66,20 +66,27 @@ async def bot(database_url: str) -> AsyncIterator[LocalBot]:
         yield running
 
 
-@pytest.fixture
-def captured_logs() -> Iterator[io.StringIO]:
-    """Every log line at INFO and above, as `serve` would write it (JSON)."""
+@contextmanager
+def json_logs(level: int) -> Iterator[io.StringIO]:
+    """Every log line at `level` and above, as `serve` would write it (JSON); the root logger as it was after."""
     stream = io.StringIO()
     handler = make_handler("json", stream)
     root = logging.getLogger()
-    level = root.level
+    was = root.level
     root.addHandler(handler)
-    root.setLevel(logging.INFO)
+    root.setLevel(level)
     try:
         yield stream
     finally:
         root.removeHandler(handler)
-        root.setLevel(level)
+        root.setLevel(was)
+
+
+@pytest.fixture
+def captured_logs() -> Iterator[io.StringIO]:
+    """Every log line at INFO and above, as `serve` would write it."""
+    with json_logs(logging.INFO) as stream:
+        yield stream
 
 
 # ---- /metrics, end to end ----------------------------------------------------------------------

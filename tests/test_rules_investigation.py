@@ -6,29 +6,15 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from bot.investigation import AnthropicInvestigator, InvestigatorKind, OfflineInvestigator
+from bot.investigation import InvestigatorKind, OfflineInvestigator
 from bot.slack.investigation import investigation_message
 from tests.fakes.anthropic_api import FakeMessagesAPI, ToolAnswer
-from tests.investigation_cases import GOOD, INCIDENT, LEAK, MEMORIES, NOW, TIMELINE
+from tests.investigation_cases import GOOD, INCIDENT, LEAK, MEMORIES, TIMELINE
+from tests.test_investigation import api, investigator  # noqa: F401 - the same fake Messages API and client
 from tests.test_rules_rendering import rule
 
 RULE = rule()
 HEADLINE = "Known pattern R-connection-pool-exhaustion-helper-retry (reviewed by maya on 2026-11-30, from INC-101, INC-102, INC-103)"
-
-
-@pytest.fixture
-async def api():
-    async with FakeMessagesAPI() as fake:
-        yield fake
-
-
-@pytest.fixture
-async def investigator(api: FakeMessagesAPI):
-    inv = AnthropicInvestigator(api_key="test-key", base_url=api.base_url, timeout_s=2, clock=lambda: NOW)
-    yield inv
-    await inv.aclose()
 
 
 async def test_the_model_sees_the_pattern_as_past_context_and_may_cite_it(api: FakeMessagesAPI, investigator) -> None:  # noqa: ANN001
