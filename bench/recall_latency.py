@@ -38,7 +38,7 @@ from bot.memory.pool import create_pool
 from bot.memory.postgres import PostgresMemoryStore
 from bot.memory.postings import derive_postings
 from bot.models import MemoryDraft, RecallQuery
-from bot.replay import percentile
+from bot.replay_report import percentile
 from bot.services.recall import RecallService
 
 TEAM = "bench"

@@ -30,7 +30,7 @@ class Judged(Protocol):
 
 
 PROBABILITY_STEPS = tuple(round(0.05 * i, 2) for i in range(1, 20))
-"""The judgement curve's steps (bot/replay.py reads them from here)."""
+"""The judgement curve's steps (bot/replay_report.py reads them from here)."""
 
 
 def _as_strong(judgement: Judgement, p: float) -> Judgement:
