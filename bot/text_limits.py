@@ -22,11 +22,12 @@ DRAFT_CHARS = 120_000
 # said out of a draft.
 # A draft reads at most this many sentences (lines, at least) of any one message, its first: one
 # member's flood (40k of "- x" lines is 10,000) cannot push what others said out of the
-# conversation reader's newest-2,000-sentence budget (bot/reader/conversation.py). eval/'s real
+# conversation reader's newest-2,000-sentence budget (bot/reader/conversation_features.py). eval/'s real
 # conversations say at most 12 in one message.
 MESSAGE_SENTENCES = 100
-# The conversation reader judges a sentence on its first this many characters (its cues, the steps an
-# opening report says were taken: bot/reader/conversation.py, conversation_replies.py).
+# The reader judges a sentence on its first this many characters (a conversation's cues and the steps an
+# opening report says were taken: bot/reader/conversation_features.py, conversation_replies.py; a status
+# page's stock words in a postmortem: bot/reader/read.py).
 SENTENCE_CHARS = 1_000
 # An imported postmortem (Markdown or plain text) longer than this is refused, not cut.
 DOCUMENT_CHARS = 2_000_000

@@ -9,6 +9,7 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
     narrative_timeline.py  an attempt in one timeline entry, its failure told in a later one
     chat.py       channel messages: an attempt and why it failed, in one sentence
     conversation.py  a channel read as a conversation: which sentence says the cause, the fix, an attempt
+    conversation_features.py  a channel's messages cut into sentences, each with its cue groups and who said it
     conversation_replies.py, conversation_vetoes.py  how the thread answers a step; what a sentence never is
     conversation_told.py  failed attempts told in so many words ("restarted X, still failing"), cut into step and why
     cues_conversation.py  the conversation's named cue groups (features of its linear models)

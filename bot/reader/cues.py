@@ -204,7 +204,7 @@ _TROUBLE_BACK = (
     r"(?:the )?same \w{1,20})(?: (?:is|are|was|were|have|has|had|came|come|comes|keeps?|kept|coming|been)){0,2} back"
     r"(?! to normal| down| under| within)"
 )
-# the trouble back is never "back" as a recovery (bot/reader/conversation.py drops `resolved_now` for it)
+# the trouble back is never "back" as a recovery (bot/reader/conversation_features.py drops `resolved_now` for it)
 TROUBLE_BACK = re.compile(r"\b" + _TROUBLE_BACK + r"\b", re.IGNORECASE)
 # the words that say the service recovered, whoever reads them: CHAT_RECOVERED (a message says so) and
 # _THEN_RECOVERED (what follows "for a few minutes … then") each add their own. One list for both was measured
