@@ -25,7 +25,8 @@ from bot.config import PROJECT_ROOT, Settings
 from bot.memory.database import throwaway_database
 from bot.observability.logs import make_handler
 from bot.sandbox.local_bot import LocalBot, local_bot
-from bot.sandbox.signed import Signing, message_event
+from bot.sandbox.signed import message_event
+from bot.sandbox.signing import Signing
 
 
 class _NotAccessLog(logging.Filter):

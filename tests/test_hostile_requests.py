@@ -16,7 +16,8 @@ import pytest
 from bot.config import Settings
 from bot.memory.files import draft_from_json
 from bot.sandbox.local_bot import LocalBot, local_bot
-from bot.sandbox.signed import Signing, message_event
+from bot.sandbox.signed import message_event
+from bot.sandbox.signing import Signing
 from bot.sandbox.slack_api import SlackSandbox
 from bot.slack import ids
 from tests.test_observability import json_logs

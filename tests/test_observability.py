@@ -160,7 +160,7 @@ async def test_a_refused_slack_call_is_counted_by_method_and_error(bot: LocalBot
 
 
 async def test_forged_requests_are_not_counted(bot: LocalBot) -> None:
-    from bot.sandbox.signed import Signing
+    from bot.sandbox.signing import Signing
 
     event = message_event(CHANNEL, BODY, user="U1")
     assert (await bot.slack.event(event, signing=Signing.forged())).status == 401

@@ -207,7 +207,7 @@ async def test_invalid_resolution_shows_errors_inline(bot: LocalBot) -> None:
 
 
 async def test_forged_or_stale_requests_get_401_and_store_nothing(bot: LocalBot) -> None:
-    from bot.sandbox.signed import Signing
+    from bot.sandbox.signing import Signing
 
     for signing in (Signing.forged(), Signing.stale()):
         response = await bot.slack.command("/incident", "declare", user_id="U1", channel_id="C1", signing=signing)

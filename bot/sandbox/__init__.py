@@ -25,6 +25,7 @@ The modules, by responsibility:
     calls.py       Call, SlackError, and how a request's arguments are decoded
     scripting.py   scripted faults: fail_next, rate_limit_next, delay, hold
     signed.py      SignedSender: Slack's requests to the app, signed
+    signing.py     Signing (valid, forged, stale), SentRequest, SignedResponse: one signed exchange
     payloads.py    what those requests carry: events, clicked actions, submitted modals
     local_bot.py   the real app wired to a sandbox (the demo's and the e2e tests' harness)
     alerts.py      AlertSender: what Alertmanager, Grafana, PagerDuty and Opsgenie POST to
@@ -116,7 +117,8 @@ from bot.sandbox.payloads import (
     message_event,
 )
 from bot.sandbox.scripting import Hold
-from bot.sandbox.signed import VALID, SignedResponse, SignedSender, Signing
+from bot.sandbox.signed import SignedSender
+from bot.sandbox.signing import VALID, SignedResponse, Signing
 from bot.sandbox.slack_api import SlackSandbox
 from bot.sandbox.workspace import DEFAULT_SCOPES
 

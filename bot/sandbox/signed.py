@@ -3,8 +3,8 @@
 Slash commands go as a form; events as JSON; block actions, view submissions and view closes
 as a form with one `payload` field holding JSON. Every request carries `X-Slack-Request-Timestamp`
 and `X-Slack-Signature` (`v0=` + HMAC-SHA256 over `v0:{timestamp}:{body}`, made by slack_sdk's
-own `SignatureVerifier.generate_signature`); `Signing.forged()` and `Signing.stale()` break them
-on purpose.
+own `SignatureVerifier.generate_signature`); `Signing.forged()` and `Signing.stale()` (bot/sandbox/signing.py) break
+them on purpose.
 
 Given the sandbox (`SignedSender(url, secret, sandbox=sandbox)`), trigger ids and response URLs
 are ones the sandbox issued and checks, team and bot ids match its `auth.test`, `say()` puts the
@@ -21,7 +21,6 @@ import json
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Final
 from urllib.parse import urlencode
 
@@ -38,56 +37,11 @@ from bot.sandbox.payloads import (
     now_ts,
     submitted_view,
 )
+from bot.sandbox.signing import VALID, SentRequest, SignedResponse, Signing
 from bot.sandbox.slack_api import SlackSandbox
 from bot.sandbox.workspace import DEFAULT_APP_ID, DEFAULT_BOT_USER_ID, DEFAULT_TEAM_ID
 
 VERIFICATION_TOKEN: Final = "sandbox-verification-token"  # legacy field Slack still sends
-STALE_AGE: Final = 10 * 60  # Bolt refuses timestamps more than 5 minutes off
-
-
-@dataclass(frozen=True)
-class Signing:
-    """How to sign one request: validly (the default), with a wrong secret, or too long ago."""
-
-    forge: bool = False
-    age: int = 0
-
-    @classmethod
-    def forged(cls) -> Signing:
-        return cls(forge=True)
-
-    @classmethod
-    def stale(cls, age: int = STALE_AGE) -> Signing:
-        return cls(age=age)
-
-
-VALID: Final = Signing()
-
-
-@dataclass(frozen=True)
-class SentRequest:
-    """Exactly what went over the wire: `SignedSender.resend` replays it byte for byte, as an
-    attacker who captured it would (same timestamp, same signature)."""
-
-    body: bytes
-    headers: Mapping[str, str]
-
-
-@dataclass(frozen=True)
-class SignedResponse:
-    """The app's answer, and what was sent (to read back a generated event_id or trigger_id)."""
-
-    status: int
-    body: Any  # the parsed JSON when the app answered JSON, else the text ("" for a bare ack)
-    headers: Mapping[str, str]
-    sent: dict[str, Any] = field(default_factory=dict)
-    request: SentRequest | None = None
-
-    @property
-    def json(self) -> dict[str, Any]:
-        if not isinstance(self.body, dict):
-            raise TypeError(f"the app answered {self.body!r}, not a JSON object")
-        return self.body
 
 
 class SignedSender:
