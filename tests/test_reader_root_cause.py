@@ -380,6 +380,12 @@ def test_a_status_update_naming_what_broke_as_its_subject_gives_the_cause_withou
         "and are looking into it.\n"
     )
     assert provider.root_cause == "It seems that our CDN provider is having some issues with its edge nodes."
+    upstream = imported(
+        "---\ntitle: Frankfurt unreachable\nseverity: disrupted\nresolved: true\n---\n"
+        "*Update* Traffic is flowing again, no word from upstream yet.\n\n"
+        "Upstream network is offline in Frankfurt. We have been told they are investigating.\n"
+    )
+    assert upstream.root_cause == "Upstream network is offline in Frankfurt."
 
 
 def test_what_users_saw_said_as_a_subject_is_no_cause_and_a_cause_said_elsewhere_is_kept_alone() -> None:
@@ -390,7 +396,7 @@ def test_what_users_saw_said_as_a_subject_is_no_cause_and_a_cause_said_elsewhere
         seen = imported(
             "---\ntitle: Routing problems\nseverity: disrupted\nresolved: true\n---\n"
             "We are aware some locations are having issues and are investigating. "
-            "The website is having issues for some users.\n"
+            "The website is having issues for some users. Upstream is investigating.\n"
         )
         said = imported(
             "---\ntitle: Checkout errors\nseverity: disrupted\nresolved: true\n---\nThere is an issue with checkout for some users. "
