@@ -48,6 +48,18 @@ from tests.test_reading_limits import unbounded_then_more
         "Telemetry showed this affected 316,378 requests between 11:03 and 11:42.",
         "There were 3300 requests waiting to be handled.",
         "There are 94 pending pods and ten full nodes.",
+        # who or what it hit, said with "affected", whatever the subject is called
+        "Multiple DE accounts are affected.",
+        "Five LP positions were affected.",
+        "- k8s02: not affected",
+        "These are affecting some Discover services.",
+        "This issue only affected devices attempting joins or downlinks.",
+        "Any app that is hosted on or makes requests to `mapserv.utah.gov` is affected including:",
+        # telling the users about it
+        "notifying the community of the app outage.",
+        "Throughout the disruption, the team worked to keep users up to date on the status.",
+        "The community was asked to be patient at this time.",
+        "We will continue to provide updates on our status page until the services are fully restored.",
         # a status label and a bare state, naming no step
         "*Update* Resolved.",
         "*Update* - Looks resolved.",
@@ -89,6 +101,15 @@ def test_a_line_of_that_shape_is_never_stored_as_a_fix_or_a_cause(line: str) -> 
         "This postmortem describes an outage caused by a bad deploy of the router.",
         "Timestamps were rough because the NTP daemon had crashed on the host.",
         "Numbers were estimated from the logs after the disk filled because of a bug.",
+        "A bad deploy of the router affected the API.",
+        "Users were affected by a bad deploy of the router.",
+        "All regions were affected because the config was global.",
+        "The EU region was affected after the upgrade to 2.3.",
+        "Any builds that were affected during the outage have been restarted.",
+        "We scanned the file system to find which files were affected and restored them.",
+        "IP routing does not appear to have been affected, suggesting the 502s come from the CDN's tiers.",
+        "We rolled back the deploy and notified customers.",
+        "We kept customers informed because the fix needed a maintenance window.",
     ],
 )
 def test_a_step_or_a_cause_told_with_those_words_is_read(line: str) -> None:
@@ -131,8 +152,30 @@ def test_a_status_pages_watching_and_a_note_on_the_report_are_no_cause() -> None
     assert "approximate" not in draft.resolution, draft.resolution
 
 
+def test_who_was_affected_is_no_cause_and_the_cause_stays() -> None:
+    draft = imported(
+        "# Connection issues in DE\n\n"
+        "## Root cause\n\nOur upstream provider's router in Frankfurt dropped the BGP session. "
+        "Multiple DE accounts are affected.\n\n"
+        "## Resolution\n\nWe moved the DE traffic to the Amsterdam uplink. These are affecting some chat widgets.\n"
+    )
+    assert draft.root_cause is not None and "dropped the BGP session" in draft.root_cause
+    assert "accounts are affected" not in draft.root_cause, draft.root_cause
+    assert draft.resolution is not None and "moved the DE traffic" in draft.resolution
+    assert "affecting" not in draft.resolution, draft.resolution
+
+
 @pytest.mark.parametrize(
-    "name", ["TALK_ONLY", "HARM_IN_THE_SPAN", "DURATION_CELL", "COUNT_OF_HARM", "STATE_WORD_ONLY", "REPORT_NOTE"]
+    "name",
+    [
+        "TALK_ONLY",
+        "HARM_IN_THE_SPAN",
+        "DURATION_CELL",
+        "COUNT_OF_HARM",
+        "STATE_WORD_ONLY",
+        "REPORT_NOTE",
+        "AFFECTED_ONLY",
+    ],
 )
 def test_the_shape_patterns_cannot_backtrack_over_a_crafted_line(name: str) -> None:
     assert unbounded_then_more(getattr(cues_metadata_shape, name)) == []

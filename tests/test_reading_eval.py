@@ -125,6 +125,7 @@ def test_a_folds_metadata_leaks_are_told_by_kind_and_where_without_reading_them(
         ("Our outage really only lasted about 40 minutes.", "duration"),
         ("415 jobs were unable to start", "impact"),
         ("Revenue loss: R$ 0", "impact"),
+        ("Multiple DE accounts are affected.", "impact"),
         ("Start: 2021-07-16 at 3:15pm CDT", "date or time"),
         ("We are very sorry for the inconvenience.", "status"),
         ("*Update* Resolved.", "status"),

@@ -84,6 +84,46 @@ COUNT_OF_HARM = re.compile(
     r"(?<![\d.,])\d[\d,.]{0,15}k?\+? (?:pending|queued|waiting|stuck|failed|failing) " + _MORE_THINGS + r"\b)",
     re.I,
 )
+# who or what it hit, said with "affected" whatever the subject is called ("Multiple DE accounts are affected.", "Five
+# LP positions were affected.", "- k8s02: not affected", "Any app that makes requests to `mapserv.utah.gov` is
+# affected including:", "These are affecting some Discover services.", "This issue only affected devices attempting
+# joins"): the harm; never with a why or an agent ("because", "due to", "… suggesting the 502s relate to …", "affected
+# by a bad deploy", "affected after the upgrade"), nor a step someone took ("we", "I": "We are scanning the file
+# system to identify which files are affected"), nor "affected" in a clause that leads to another ("Any builds that
+# were affected have been restarted", "While only a minority of nodes were affected, …"); a subject of its own
+# other than the incident is not one ("A bad deploy affected the API" names what did it)
+_AFFECTED_WHY = (
+    r"(?:" + _TELLS_WHY + r"|\b(?:suggest\w{0,5}|since|by|when|after|once|following|while|we|i)\b|"
+    r"\b(?:that|which|who) (?:(?:is|are|was|were|had been|have been|has been) )?(?:\w{1,30}ly )?affected\b)"
+)
+AFFECTED_ONLY = re.compile(
+    r"^(?!"
+    + _IN_SENTENCE
+    + _AFFECTED_WHY
+    + r")(?:"
+    + _IN_SENTENCE
+    + r"\b(?:is|are|was|were|been|being|not|only|also)\s{1,3}(?:\w{1,30}ly\s{1,3})?affected\b|"
+    r"[\W_]{0,6}(?:this|these|it|which)(?:\s{1,3}(?:issue|incident|outage|problem|disruption))?\s{1,3}"
+    r"(?:(?:is|are|was|were|has been|have been)\s{1,3})?(?:only\s{1,3})?affect(?:ing|ed|s)\b)",
+    re.I,
+)
+# telling the users about it, not a step in it ("Throughout the disruption, the team worked to keep users up to date on
+# the status", "notifying the community of the app outage.", "The community was asked to be patient at this time", "We
+# will continue to provide updates on our status page until the services are fully restored"); never in a sentence
+# that also names a step or tells why ("We rolled back the deploy and notified customers")
+TELLING_USERS = re.compile(
+    r"^(?!"
+    + _IN_SENTENCE
+    + r"(?:"
+    + _TELLS_WHY
+    + r"|\b(?:restart\w{0,5}|roll\w{0,5} back|revert\w{0,5}|deploy\w{0,5}|fix\w{0,5}|patch\w{0,5})\b))"
+    + _IN_SENTENCE
+    + r"(?:\b(?:keep|kept|keeping) (?:\w{1,30} ){0,3}?(?:up to date|updated|informed|posted)\b|"
+    r"\bnotif(?:y|ied|ying) (?:the |our |all |affected )?(?:community|users|customers|clients|everyone|subscribers)\b|"
+    r"\b(?:asked|told|requested) (?:\w{1,30} ){0,2}?to be patient\b|"
+    r"\b(?:continue to|will) (?:provide|post|share|publish) (?:\w{1,30} ){0,2}?updates\b)",
+    re.I,
+)
 # a status label and a bare state, naming no step ("*Update* Resolved.", "*Update* - Looks resolved.", "**Update**
 # Situation seems to be resolving.", "There has been a Packit outage now resolved."): when, never the fix
 _BARE_STATE = (

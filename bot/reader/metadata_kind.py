@@ -23,12 +23,14 @@ from bot.reader.cues_metadata import (
 )
 from bot.reader.cues_metadata_field import FIELD, FIELD_KEY_IS_PROSE, FIELD_VALUE_IS_A_REFERENCE, KEY_OF_KIND
 from bot.reader.cues_metadata_shape import (
+    AFFECTED_ONLY,
     COUNT_OF_HARM,
     DURATION_SAID,
     HARM_IN_THE_SPAN,
     REPORT_NOTE,
     STATE_WORD_ONLY,
     TALK_ONLY,
+    TELLING_USERS,
     WHEN_SAID,
 )
 from bot.reader.cues_metadata_state import (
@@ -62,6 +64,7 @@ _KIND_SHAPES = (
             (len(line) <= STATE_ONLY_CHARS and any(p.match(line) for p in _STATE_SHAPES))
             or says_status_boilerplate(line)
             or TALK_ONLY.match(line)
+            or TELLING_USERS.match(line)
             or PHASE_ONLY.match(line)
         ),
     ),
@@ -74,6 +77,7 @@ _KIND_SHAPES = (
             or SHARE_OF_THINGS.search(line)
             or COUNT_OF_HARM.match(line)
             or HARM_IN_THE_SPAN.match(line)
+            or AFFECTED_ONLY.match(line)
             or CONSEQUENCE_ONLY.match(line)
             or READING_MOVED.match(line)
             or METADATA_SAID.search(line)

@@ -50,12 +50,14 @@ from bot.reader.cues_metadata_field import (
     TABLE_HEADER_CELL,
 )
 from bot.reader.cues_metadata_shape import (
+    AFFECTED_ONLY,
     COUNT_OF_HARM,
     DURATION_CELL,
     HARM_IN_THE_SPAN,
     REPORT_NOTE,
     STATE_WORD_ONLY,
     TALK_ONLY,
+    TELLING_USERS,
 )
 from bot.reader.cues_metadata_state import (
     CONSEQUENCE_ONLY,
@@ -194,9 +196,12 @@ def is_metadata(sentence: str) -> bool:
 
 
 def _is_metadata_by_shape(line: str) -> bool:
-    """What the users could not do while it lasted ("During this period, ticket submission failed"), a note on the
-    report itself ("Timestamps are approximate."), a status label and a bare state ("*Update* Resolved."), or an impact table's row ending in how long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
-    if HARM_IN_THE_SPAN.match(line) or REPORT_NOTE.match(line):
+    """What the users could not do while it lasted ("During this period, ticket submission failed"), who or what it
+    hit said with "affected" ("Multiple DE accounts are affected."), telling the users about it ("notifying the
+    community of the app outage"), a note on the report itself ("Timestamps are
+    approximate."), a status label and a bare state ("*Update* Resolved."), or an impact table's row ending in how
+    long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
+    if any(p.match(line) for p in (HARM_IN_THE_SPAN, REPORT_NOTE, AFFECTED_ONLY, TELLING_USERS)):
         return True
     if len(line) <= STATE_ONLY_CHARS and STATE_WORD_ONLY.match(line):
         return True
