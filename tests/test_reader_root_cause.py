@@ -369,11 +369,11 @@ def test_a_status_update_naming_what_broke_as_its_subject_gives_the_cause_withou
         "---\ntitle: Sign-in problems\nseverity: partial-outage\nresolved: true\n---\n"
         "Sign-ins are failing, our engineers are looking into it.\n\n"
         "::: update Identified | 2021-03-02T10:15:00Z\n"
-        "There is an issue with the old session store that keeps mobile logins. "
+        "There is an issue with the old session store that is preventing mobile logins. "
         "We have paused mobile logins for now.\n:::\n\n"
         "::: update Resolved | 2021-03-02T11:00:00Z\nSign-ins work again for everyone.\n:::\n"
     )
-    assert draft.root_cause == "There is an issue with the old session store that keeps mobile logins."
+    assert draft.root_cause == "There is an issue with the old session store that is preventing mobile logins."
     provider = imported(
         '+++\ntitle = "CDN outage"\n+++\n'
         "It seems that our CDN provider is having some issues with its edge nodes. We're aware of the outage "
@@ -396,7 +396,8 @@ def test_what_users_saw_said_as_a_subject_is_no_cause_and_a_cause_said_elsewhere
         seen = imported(
             "---\ntitle: Routing problems\nseverity: disrupted\nresolved: true\n---\n"
             "We are aware some locations are having issues and are investigating. "
-            "The website is having issues for some users. Upstream is investigating.\n"
+            "The website is having issues for some users. Upstream is investigating. "
+            "There is an issue with logins for some users. There is currently an outage of the dashboard.\n"
         )
         said = imported(
             "---\ntitle: Checkout errors\nseverity: disrupted\nresolved: true\n---\nThere is an issue with checkout for some users. "

@@ -227,20 +227,20 @@ CAUSE_RELATED = re.compile(
     r"(?:(?:likely|largely|mainly|mostly|probably|specifically|partly|most likely|all)\s{1,4}){0,2}relat(?:ed|es?) to\b",
     re.I,
 )
-# A status entry that names what broke as its sentence's subject, a cause told without a cause word: "There is an
-# issue with a legacy database that stores Aozora data.", "An issue with hardware security key is currently preventing
-# builds …", "It seems that our CDN provider is having some issues at DNS level.", "Some services are affected by a
-# service interruption with Linode", "There is currently an outage of many Google Cloud hosted sites", "Upstream network
-# is offline in Singapore", "Upstream has confirmed an interruption in AMS". A provider or an upstream having issues is
-# named as one ("The website is having issues" is what users saw, not why; "Upstream is investigating" no trouble). Read on a sentence without a status site's markup, and only where nothing else
-# names a cause (bot/importer/cause_fix.py `root_cause_without_section`: fold A one organisation out, docs/BENCHMARKS.md).
+# A status entry that names what broke as its sentence's subject, a cause told without a cause word: "An issue with
+# hardware security key is currently preventing builds …" (what it does to something else said), "It seems that our
+# CDN provider is having some issues at DNS level.", "Some services are affected by a service interruption with
+# Linode", "Upstream network is offline in Singapore", "Upstream has confirmed an interruption in AMS". A provider or
+# an upstream in trouble is named as one; "There is an issue with logins for some users", "The website is having
+# issues" or "There is an outage of the dashboard" is what users saw, not why (precision first: the review's symptoms);
+# "Upstream is investigating" tells no trouble. Read on a sentence without a status site's markup, and only where
+# nothing else names a cause (bot/importer/cause_fix.py `root_cause_without_section`; docs/BENCHMARKS.md, r23-cause
+# fifth pass).
 _SEEMS = r"(?:it (?:seems|appears|looks like)(?: that)?\s{1,4})?"
 CAUSE_AS_SUBJECT = re.compile(
     r"^" + _SEEMS + r"(?:there (?:is|was|are|were|has been|have been)\s{1,4})?(?:an?|some)\s{1,4}"
-    r"(?:[\w-]{1,30}\s{1,4}){0,2}(?:issues?|problems?|faults?)\s{1,4}with\b|"
-    r"^"
-    + _SEEMS
-    + r"there (?:is|was) (?:currently\s{1,4})?an? (?:[\w-]{1,30}\s{1,4}){0,2}(?:outage|interruption)\s{1,4}of\b|"
+    r"(?:[\w-]{1,30}\s{1,4}){0,2}(?:issues?|problems?|faults?)\s{1,4}with\b[^.;:!?]{1,120}?\s"
+    r"(?:(?:is|are|was|were)\s{1,4}(?:(?:currently|also|still|now)\s{1,4})?)?(?:preventing|causing|stopping|blocking)\b|"
     r"^(?:our\s{1,4}|the\s{1,4})?upstream\b(?:\s{1,4}[\w-]{1,30}){0,6}?\s{1,4}(?:is|are|has|have)\s{1,4}"
     r"(?:(?:currently|now|confirmed)\s{1,4}){0,2}(?:offline\b|down\b|an?\s{1,4}(?:(?:reported|confirmed|power|network)\s{1,4})?"
     r"(?:interruption|outage)\b)|"
