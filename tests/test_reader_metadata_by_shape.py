@@ -110,6 +110,10 @@ def test_a_line_of_that_shape_is_never_stored_as_a_fix_or_a_cause(line: str) -> 
         "IP routing does not appear to have been affected, suggesting the 502s come from the CDN's tiers.",
         "We rolled back the deploy and notified customers.",
         "We kept customers informed because the fix needed a maintenance window.",
+        # what broke or what was done, then who it hit: the cause or the step is read
+        "The primary database ran out of disk and every write was affected.",
+        "A faulty network switch dropped packets and our EU customers were affected.",
+        "The cron job deleted the index and search was affected.",
     ],
 )
 def test_a_step_or_a_cause_told_with_those_words_is_read(line: str) -> None:

@@ -407,3 +407,11 @@ def test_what_users_saw_said_as_a_subject_is_no_cause_and_a_cause_said_elsewhere
         use_model(None)
     assert seen.root_cause is None
     assert said.root_cause == "The errors were caused by an expired certificate on the payment gateway."
+
+
+def test_a_root_cause_section_that_also_says_who_it_hit_keeps_its_cause() -> None:
+    draft = imported(
+        "# API outage\n\n## Root cause\n\nThe primary database ran out of disk and every write was affected.\n\n"
+        "## Resolution\n\nWe grew the volume and restarted the writers.\n"
+    )
+    assert draft.root_cause == "The primary database ran out of disk and every write was affected."

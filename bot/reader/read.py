@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import Literal
 
 from bot.reader.chat import ChatFinding, ChatMessage, read_chat
-from bot.reader.cues import CAUSE, CAUSE_HEDGE, CAUSE_NEGATED, CRITIQUE
+from bot.reader.cues import CAUSE, CAUSE_HEDGE, CAUSE_NEGATED, CRITIQUE, FIX
 from bot.reader.cues_metadata import (
     ALERT_LINE,
     BARE_VALUE,
@@ -201,7 +201,12 @@ def _is_metadata_by_shape(line: str) -> bool:
     community of the app outage"), a note on the report itself ("Timestamps are
     approximate."), a status label and a bare state ("*Update* Resolved."), or an impact table's row ending in how
     long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
-    if any(p.match(line) for p in (HARM_IN_THE_SPAN, REPORT_NOTE, AFFECTED_ONLY, TELLING_USERS)):
+    if any(p.match(line) for p in (HARM_IN_THE_SPAN, REPORT_NOTE, TELLING_USERS)):
+        return True
+    # who it hit, unless the line also says what broke or what was done in the vocabulary's cause or fix words ("The
+    # primary database ran out of disk and every write was affected" is a root cause section's cause; "The cron job
+    # deleted the index and search was affected" too): precision first, a cause kept beats an impact line cut
+    if AFFECTED_ONLY.match(line) and not (CAUSE.search(line) or FIX.search(line)):
         return True
     if len(line) <= STATE_ONLY_CHARS and STATE_WORD_ONLY.match(line):
         return True
