@@ -385,7 +385,8 @@ def test_a_status_update_naming_what_broke_as_its_subject_gives_the_cause_withou
         "*Update* Traffic is flowing again, no word from upstream yet.\n\n"
         "Upstream network is offline in Frankfurt. We have been told they are investigating.\n"
     )
-    assert upstream.root_cause == "Upstream network is offline in Frankfurt."
+    # one organisation's wording, not read (the rule asks for two; docs/BENCHMARKS.md, r23-cause fifth pass)
+    assert upstream.root_cause is None
 
 
 def test_what_users_saw_said_as_a_subject_is_no_cause_and_a_cause_said_elsewhere_is_kept_alone() -> None:
