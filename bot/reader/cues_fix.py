@@ -1,5 +1,6 @@
-r"""What reads like a fix but names no step that fixed it: a section of the one vocabulary
-(bot/reader/cues.py, kept apart for length only), used by bot/reader/fix.py.
+r"""What reads like a fix but names no step that fixed it, and the cause said around it: a section of
+the one vocabulary (bot/reader/cues.py, kept apart for length only), used by bot/reader/fix.py and
+bot/importer/cause_fix.py.
 
 - Work still under way ("we are working with the data centre provider to restore service", "work
   continues with restoring affected pods", "connectivity is being restored", "we hope to have the
@@ -10,6 +11,9 @@ r"""What reads like a fix but names no step that fixed it: a section of the one 
   how ("The issue affecting cluster launches has been resolved.", "We believe the issue around DNS
   records is fixed."). `STATE_ONLY` (cues_metadata.py) keeps the shorter "All services back to
   normal."; this one is the longer subject a status page names its incident by.
+- The cause beside them (`CAUSE_*`, `INCIDENT_AS_CAUSE`): a cause said found but not named, denied or
+  told elsewhere, the incident on its own cause side, the incident's own cause named, what it relates
+  to, and what broke named as a status entry's subject (`CAUSE_AS_SUBJECT`).
 
 Patterns are linear in the text (bounded repeats only); the readers cap the text first.
 """
@@ -231,8 +235,9 @@ CAUSE_RELATED = re.compile(
 # hardware security key is currently preventing builds …" (what it does to something else said), "It seems that our
 # CDN provider is having some issues at DNS level.", "Some services are affected by a service interruption with
 # Linode". A provider or an upstream having issues is named as one ("Upstream network is offline in Singapore" is not
-# read: that wording helped one organisation only, against the two the rule asks, after 2934bcb; the review); "There is an issue with logins for some users", "The website is having
-# issues" or "There is an outage of the dashboard" is what users saw, not why (precision first: the review's symptoms);
+# read: that wording helped one organisation only, against the two the rule asks, after 2934bcb; the review);
+# "There is an issue with logins for some users", "The website is having issues" or "There is an outage of the
+# dashboard" is what users saw, not why (precision first: the review's symptoms);
 # "Upstream is investigating" tells no trouble. Read on a sentence without a status site's markup, and only where
 # nothing else names a cause (bot/importer/cause_fix.py `root_cause_without_section`; docs/BENCHMARKS.md, r23-cause
 # fifth pass).
