@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.importer.markdown as markdown  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
-from bench.fit_reader_attempt_gate import ACTION_CUES, WHY_CUES, figures, norm, show, statements  # noqa: E402
+from bench.fit_reader_attempt_gate import ACTION_CUES, WHY_CUES, figures, norm, ranking, show, statements  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
 from bot.importer.cause_fix import candidates_of, sentence_candidates  # noqa: E402
 from bot.importer.scoring import Truth, load_truth  # noqa: E402
@@ -278,17 +278,8 @@ def by_org(truths: list[Truth], kept: dict[str, list[tuple[str, str]]]) -> dict[
 
 def ranked(rows: dict[str, list[dict]], heads: dict[str, tuple[Head, Head]]) -> None:
     for k, outcome in enumerate(("did_not_work", "worked")):
-        scored = sorted(
-            ((heads[o][k].probability(r["features"]), r["class"] == outcome) for o in rows for r in rows[o]),
-            key=lambda s: -s[0],
-        )
-        pos = sum(y for _, y in scored)
-        below, right = 0, 0
-        for _, y in reversed(scored):
-            right += below if y else 0
-            below += 0 if y else 1
-        auc = right / max(pos * (len(scored) - pos), 1)
-        at = ", ".join(f"top {n} {sum(y for _, y in scored[:n]) / n:.2f}" for n in (25, 50, 100))
+        scored = [(heads[o][k].probability(r["features"]), r["class"] == outcome) for o in rows for r in rows[o]]
+        pos, auc, at = ranking(scored, (25, 50, 100))
         print(f"  {outcome}: {pos} of {len(scored)} pairs; one organisation out AUC {auc:.3f}; precision {at}")
 
 

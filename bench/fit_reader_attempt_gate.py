@@ -343,20 +343,27 @@ def show(f: dict[str, int]) -> str:
     return f"stored real {f['real']}/{f['real'] + f['wrong']}, wrong {f['wrong']}, found {f['found']}/{f['labelled']}"
 
 
-def pairs_ranked(rows: dict[str, list[Row]]) -> None:
-    """Pair-level: each organisation's rows scored by the head fitted without it; AUC and precision at k."""
-    scored = []
-    for name in rows:
-        head = fit({o: r for o, r in rows.items() if o != name})
-        scored += [(head.probability(f), y) for f, y in rows[name]]
-    scored.sort(key=lambda s: -s[0])
+def ranking(scored: list[tuple[float, bool]], tops: tuple[int, ...]) -> tuple[int, float, str]:
+    """How well probabilities rank the positives (also bench/attempt_pairs.py's): their count, the AUC
+    (the share of positive-negative pairs ranked right) and the precision among the first k of `tops`."""
+    scored = sorted(scored, key=lambda s: -s[0])
     positives = sum(y for _, y in scored)
     negatives_below, pairs_right = 0, 0
     for _, y in reversed(scored):
         pairs_right += negatives_below if y else 0
         negatives_below += 0 if y else 1
     auc = pairs_right / max(positives * (len(scored) - positives), 1)
-    at = ", ".join(f"top {k} {sum(y for _, y in scored[:k]) / k:.2f}" for k in (10, 25, 50, 100))
+    at = ", ".join(f"top {k} {sum(y for _, y in scored[:k]) / k:.2f}" for k in tops)
+    return positives, auc, at
+
+
+def pairs_ranked(rows: dict[str, list[Row]]) -> None:
+    """Pair-level: each organisation's rows scored by the head fitted without it; AUC and precision at k."""
+    scored = []
+    for name in rows:
+        head = fit({o: r for o, r in rows.items() if o != name})
+        scored += [(head.probability(f), y) for f, y in rows[name]]
+    positives, auc, at = ranking(scored, (10, 25, 50, 100))
     print(f"pairs one organisation out: {len(scored)} rows, {positives} failed; AUC {auc:.3f}; precision {at}")
 
 
