@@ -132,6 +132,27 @@ def test_no_source_is_reserved_for_the_independent_check() -> None:
     assert _reserved("https://github.com/yearn/yearn-security/blob/x/a.md") is None
 
 
+def test_no_first_report_alert_case_or_devset_document_comes_from_a_reserved_source() -> None:
+    """The reservation holds for every folder we tune or measure on, not only the two labelled corpora: a metadata
+    devset document from a reserved status archive (jenkins-infra's, say) would spend the independent check."""
+    rows = [
+        json.loads(line)
+        for path in (EVAL / "first-reports" / "reports.jsonl", EVAL / "alerts" / "cases.jsonl")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    devset = PROJECT_ROOT / "bench" / "devset_metadata" / "sources.jsonl"
+    rows += [
+        {"id": row["file"], "source": f"https://github.com/{row['repo']}/"}
+        for row in map(json.loads, devset.read_text(encoding="utf-8").splitlines())
+        if row.get("repo")
+    ]
+    used = [(row.get("id"), _reserved(row["source"])) for row in rows if row.get("source")]
+    assert len(used) > 900
+    assert not [u for u in used if u[1]], [u for u in used if u[1]]
+    assert _reserved("https://github.com/jenkins-infra/status/") == "jenkins-infra"
+
+
 def test_the_postmortem_corpus_is_as_large_as_issue_22_asks() -> None:
     new = [t for t in _truth(POSTMORTEMS) if t["org"] not in ORIGINAL_ORGS and not t["not_an_incident"]]
     assert len(new) >= 80
