@@ -1,0 +1,197 @@
+"""A pasted ticket's right memory shown, by project half: evidence rules on jira-dev (issue 27).
+
+    DATABASE_URL=… .venv/bin/python bench/recall_by_project.py path/to/jira-dev --cache .bench-data/by-project.pkl
+    ... --read P2        # the other half's totals, once, for a rule chosen on P1
+
+jira-dev's "right memory shown" (strong among the first 5, or weak among the first 3) sat at 0.634
+against issue 27's 0.65, and no threshold move or rule over which answer holds a memory reached
+it inside the target-absent budgets (docs/BENCHMARKS.md, r27's passes). This replays a corpus once,
+target absent, with the shipped judgement (`incident-memory replay DIR --target-absent`: its report
+is printed first), keeps what the judgement read of each memory (numbers only: relevance, signals,
+features, and the case's project; no text, no ids), and judges the same recalls again with each RULE added: one JSON line
+per rule with right shown / strong and, with the right memory removed, strong / anything shown.
+
+The corpus is split by project (the case's `service`, sorted, dealt alternately): P1 tunes, P2 is
+read once (`--read P2`) for a rule chosen on P1. `shipped` must equal the replay's own tiers on
+every recall (checked). Shipped behaviour is not changed here; a rule exists only in RULES until it
+is chosen and moved into bot/recall/judgement_rules.py. `--separation` prints, for the half read,
+how well each number the judgement reads tells the right memories a lower bar could show (among
+the first three of recalls that answer nothing) from what it would show with them removed (AUC).
+
+Measured at main 8a55c66 (docs/BENCHMARKS.md, r27's third pass): E(0.85), chosen on P1 by the rule
+written first (+7 shown for +18 target-absent weak lines of 396), gave P2 +1 for +18; not shipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import pickle
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.recall_signature_rule import Shown, _shown, replay_kept  # noqa: E402
+from bot.recall.judgement import BELOW, MAX_WEAK, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
+from bot.recall.judgement_rules import rule_of  # noqa: E402
+from bot.recall.signals import RECENCY_HALF_LIFE_DAYS  # noqa: E402
+from bot.replay import load_cases  # noqa: E402
+from bot.replay_report import CaseResult  # noqa: E402
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    rank: int | None
+    project: str | None
+    meaning: bool
+    present: list[Shown]
+    absent: list[Shown]
+    tiers: tuple[tuple[str, ...], tuple[str, ...]]
+    """The replay's own tiers (present, absent): what `shipped` must give back."""
+
+
+def packed(r: CaseResult) -> Case:
+    meaning = any(m.score_components.get("similarity") is not None for m in (*r.matches, *r.absent_matches))
+    return Case(r.rank, r.case.query.service, meaning, _shown(r.matches, r.case.relevant),
+                _shown(r.absent_matches, r.case.relevant), (tuple(r.tiers), tuple(r.absent_tiers)))  # fmt: skip
+
+
+def replayed(corpus: Path, cache: Path | None) -> list[Case]:
+    if cache and cache.exists():
+        return pickle.loads(cache.read_bytes())
+    return replay_kept(corpus, cache, packed)
+
+
+def halves(corpus: Path) -> dict[str, str]:
+    """Each project's half: the projects sorted, dealt alternately (P1, P2, P1, …)."""
+    projects = sorted({c.query.service or "" for c in load_cases(corpus)})
+    return {p: ("P1", "P2")[i % 2] for i, p in enumerate(projects)}
+
+
+Rule = Callable[[Judgement, list[Shown], list[float], int], str]
+"""The tier a rule gives the memory at `i` of a recall at least (its judge, the recall's memories, their
+probabilities), BELOW when it gives none; the shipped rules (judgement_rules.rule_of) still apply."""
+
+
+def tiers(judgement: Judgement, case: Case, shown: list[Shown], rule: Rule | None) -> list[str]:
+    judge = judgement.for_recall(case.meaning, [s.evidence for s in shown])  # the model the pipeline picks
+    probabilities = [judge.probability(s.evidence) for s in shown]
+    ruled = []
+    for i, s in enumerate(shown):
+        tier = rule_of(s.relevance, s.components, s.evidence)[0]
+        extra = rule(judge, shown, probabilities, i) if rule is not None else BELOW
+        ruled.append(STRONG if STRONG in (tier, extra) else WEAK if WEAK in (tier, extra) else BELOW)
+    return judge.tiers(probabilities, [s.relevance for s in shown], ruled)
+
+
+def figures(judgement: Judgement, cases: Sequence[Case], rule: Rule | None) -> dict[str, float]:
+    n = len(cases) or 1
+    shown = strong = absent_strong = absent_shown = 0
+    for c in cases:
+        present = tiers(judgement, c, c.present, rule)
+        right = next((t for s, t in zip(c.present, present, strict=True) if s.right and t != BELOW), BELOW)
+        shown += right != BELOW
+        strong += right == STRONG
+        gone = tiers(judgement, c, c.absent, rule)
+        absent_strong += STRONG in gone
+        absent_shown += STRONG in gone or WEAK in gone
+    return {"cases": len(cases), "shown_n": shown, "strong_n": strong, "absent_strong_n": absent_strong,
+            "absent_shown_n": absent_shown, "shown": round(shown / n, 4), "strong": round(strong / n, 4),
+            "absent_strong": round(absent_strong / n, 4), "absent_shown": round(absent_shown / n, 4)}  # fmt: skip
+
+
+def check_shipped(judgement: Judgement, cases: Sequence[Case]) -> None:
+    for c in cases:
+        for shown, kept in ((c.present, c.tiers[0]), (c.absent, c.tiers[1])):
+            if tuple(tiers(judgement, c, shown, None)) != kept:
+                raise SystemExit(
+                    "the bench's shipped tiers differ from the replay's: it no longer judges as the product"
+                )
+
+
+def exclusive_near_weak(k: float) -> Rule:
+    """Rule E(k): for a query the long model judges (a ticket pasted whole), a memory among the first
+    MAX_WEAK at k x weak_from whose opening holds some of the query's weight no other of the best
+    candidates' openings holds (judgement.FEATURES' opening_exclusive > 0) is weak."""
+
+    def rule(judge: Judgement, shown: list[Shown], probabilities: list[float], i: int) -> str:
+        long_query = judge.short is not None  # the long model is the one that carries the short one
+        near = probabilities[i] >= k * judge.weak_from and shown[i].evidence.get("opening_exclusive", 0.0) > 0
+        return WEAK if long_query and i < MAX_WEAK and near else BELOW
+
+    return rule
+
+
+def near_weak(k: float, days: float = math.inf) -> Rule:
+    """T(k): the long model's weak_from lowered to k x weak_from for the first MAX_WEAK (a threshold
+    move); R(k, days): the same for a memory filed at most `days` before the query (Signals.recency)."""
+
+    def rule(judge: Judgement, shown: list[Shown], probabilities: list[float], i: int) -> str:
+        near = judge.short is not None and i < MAX_WEAK and probabilities[i] >= k * judge.weak_from
+        return WEAK if near and age_days(shown[i]) <= days else BELOW
+
+    return rule
+
+
+def age_days(shown: Shown) -> float:
+    """How long before the query the memory happened, read back from its recency (signals.py)."""
+    return -RECENCY_HALF_LIFE_DAYS * math.log2(max(shown.components.get("recency", 0.5), 1e-12))
+
+
+RULES: dict[str, Rule | None] = {
+    "shipped": None,
+    **{f"E({k})": exclusive_near_weak(k) for k in (0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6)},
+    **{f"T({k})": near_weak(k) for k in (0.9, 0.8, 0.7)},
+    **{f"R({k}, {d} days)": near_weak(k, d) for k in (0.8, 0.7, 0.6) for d in (14, 60)},
+}
+
+
+def separation(judgement: Judgement, cases: Sequence[Case]) -> dict[str, float]:
+    """Where gains can come from: the right memories among the first MAX_WEAK of recalls that answer
+    nothing, against each of the first MAX_WEAK of target-absent recalls that answer nothing; the AUC
+    of each number the judgement reads (the probability, its features, its signals) between them."""
+    right, wrong = [], []
+    for c in cases:
+        for shown, into in ((c.present, right), (c.absent, wrong)):
+            if {STRONG, WEAK} & set(tiers(judgement, c, shown, None)):
+                continue
+            judge = judgement.for_recall(c.meaning, [s.evidence for s in shown])
+            into += [{"probability": judge.probability(s.evidence), **s.evidence,
+                      **{f"signal {k}": v for k, v in s.components.items()}}
+                     for s in shown[:MAX_WEAK] if into is wrong or s.right]  # fmt: skip
+    if not right or not wrong:
+        return {}
+    aucs = {}
+    for name in right[0]:
+        pairs = [(r.get(name, 0.0), w.get(name, 0.0)) for r in right for w in wrong]
+        aucs[name] = round(sum((a > b) + 0.5 * (a == b) for a, b in pairs) / len(pairs), 3)
+    top = dict(sorted(aucs.items(), key=lambda kv: -kv[1])[:8])
+    return {"right": len(right), "absent": len(wrong), **top}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", type=Path, help="a replay folder (docs/REPLAY.md) whose cases carry a service")
+    parser.add_argument("--cache", type=Path, help="keep the replay here (a pickle of numbers) and reuse it")
+    parser.add_argument("--read", default="P1", choices=("P1", "P2", "all"), help="which half's totals to print")
+    parser.add_argument("--rule", action="append", help="only these rules (names of RULES; default all)")
+    parser.add_argument("--separation", action="store_true", help="the AUC of each number between right and wrong")
+    args = parser.parse_args()
+    cases = replayed(args.corpus, args.cache)
+    judgement = load_judgement()
+    check_shipped(judgement, cases)
+    half = halves(args.corpus)
+    read = [c for c in cases if args.read == "all" or half.get(c.project or "") == args.read]
+    if args.separation:
+        print(json.dumps({"separation": args.read, **separation(judgement, read)}), flush=True)
+    for name in args.rule or list(RULES):
+        print(json.dumps({"rule": name, "half": args.read, **figures(judgement, read, RULES[name])}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
