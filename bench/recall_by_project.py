@@ -2,6 +2,7 @@
 
     DATABASE_URL=… .venv/bin/python bench/recall_by_project.py path/to/jira-dev --cache .bench-data/by-project.pkl
     ... --read P2        # the other half's totals, once, for a rule chosen on P1
+    ... --read all --rule shipped --model /tmp/model.json   # another fitted model on the same kept replay
 
 jira-dev's "right memory shown" (strong among the first 5, or weak among the first 3) sat at 0.634
 against issue 27's 0.65, and no threshold move or rule over which answer holds a memory reached
@@ -179,11 +180,18 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, help="keep the replay here (a pickle of numbers) and reuse it")
     parser.add_argument("--read", default="P1", choices=("P1", "P2", "all"), help="which half's totals to print")
     parser.add_argument("--rule", action="append", help="only these rules (names of RULES; default all)")
+    parser.add_argument(
+        "--model",
+        type=Path,
+        help="judge with this model file instead of the shipped one "
+        "(bench/fit_recall_judgement.py --write's; ranking does not read it, so the replay is reused)",
+    )
     parser.add_argument("--separation", action="store_true", help="the AUC of each number between right and wrong")
     args = parser.parse_args()
     cases = replayed(args.corpus, args.cache)
-    judgement = load_judgement()
-    check_shipped(judgement, cases)
+    judgement = load_judgement() if args.model is None else load_judgement(args.model)
+    if args.model is None:
+        check_shipped(judgement, cases)
     half = halves(args.corpus)
     read = [c for c in cases if args.read == "all" or half.get(c.project or "") == args.read]
     if args.separation:
