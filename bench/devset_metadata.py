@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     score_parser.add_argument("--show", choices=METADATA_KINDS, help="lines of this kind that keep their metadata")
     score_parser.add_argument(
         "--batch",
-        choices=("tuning", "held-out", "tuning-orgs", "held-out-orgs", "tuning-orgs-2"),
+        choices=("tuning", "held-out", "tuning-orgs", "held-out-orgs", "tuning-orgs-2", "tuning-orgs-3"),
         help="one of the devset's batches",
     )
     score_parser.add_argument(
