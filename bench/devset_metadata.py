@@ -4,7 +4,7 @@ before the reader ran on them. Used to choose the metadata rules (bot/reader/cue
 tuning set, not a measure (fold B's totals are the measure).
 
     .venv/bin/python bench/devset_metadata.py fetch DIR [--mirror /work/.mirror]   # texts into DIR
-    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs] [--misses] [--lines]
+    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs|tuning-orgs-2|tuning-orgs-3] [--misses] [--lines]
     .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines] [--sentences] [--show KIND]   # fold A
 
 Two batches: "tuning" (49 reports from 9 sources; the rules were chosen on them; drand's two left when r23-collect put drand in fold A) and "held-out" (20 more
@@ -14,7 +14,10 @@ carries); then two batches of organisations new to it (2026-12-04, labelled befo
 reviews 3) and "held-out-orgs" (Terp Network 4, CNS-UVA's status page 5, tzBTC bridge 1), the latter read for
 totals only; then "tuning-orgs-2" (2026-12-06, labelled before any reader ran on them: a homelab's postmortems with
 their header fields and success metrics, ibraheemcisse 4; a DeFi exploit report with its loss and fund-flow figures,
-LIQD Labs 1, which has no snapshot here: `fetch` names what it could not fetch and fetches the rest). `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
+LIQD Labs 1, which has no snapshot here: `fetch` names what it could not fetch and fetches the rest; `score` leaves
+out, and names, a document not fetched); then "tuning-orgs-3" (2026-12-06, labelled before any reader ran on them:
+status-page archives kept as Markdown, Jenkins Infra's cState issues 8, Papirfly's cState issues 2, Bithell Studios'
+Statusfy incidents 8, with their front matter, update headers and stock lines). `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
 The texts are not committed (most sources state no licence): `fetch` copies them from GitHub
@@ -166,6 +169,10 @@ def run_score(
         rows = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines() if line]
         of = {row["file"]: row.get("batch", "tuning") for row in rows}
         truths = [t for t in truths if of.get(t.file) == batch]
+    missing = [t.file for t in truths if not (folder / t.file).is_file()]
+    if missing:  # not fetched (no snapshot here): scored without them, and said
+        print(f"not in {folder} (not fetched), left out: {', '.join(missing)}", file=sys.stderr)
+        truths = [t for t in truths if t.file not in set(missing)]
     if kw.get("sentences") or kw.get("show"):  # line by line only: no import
         _sentence_counts(folder, truths, kw.get("show"))  # type: ignore[arg-type]
         return 0

@@ -44,3 +44,19 @@ def test_markup_alone_names_no_step_and_a_step_after_a_header_is_one() -> None:
     assert names_no_step("::: update Resolved | 2021-05-25T20:47:20.389Z")
     assert names_no_step("::: update Resolved | 2020-11-14T16:09:32-08:00 This incident has been resolved. :::")
     assert not names_no_step("::: update Resolved | 2020-08-10T19:20:00.000Z We rolled back the release.")
+
+
+def test_the_stored_fix_and_cause_hold_no_update_header_nor_its_time() -> None:
+    # r23-meta, 2026-12-06: a Statusfy archive (the devset's Bithell Studios) stored "::: update Resolved |
+    # 2020-12-29T14:52:00Z A bugfix has been pushed …": the update's state and time are metadata, never the fix
+    draft = imported(
+        cstate(
+            ("Identified", "Cause has been traced to a minor bug in a software update"),
+            ("Resolved", "A bugfix has been pushed to the live service"),
+        )
+    )
+    for field in (draft.root_cause, draft.resolution):
+        assert field is not None
+        assert ":::" not in field and "update" not in field.split()[0].lower() and "2020-11-14T" not in field
+    assert "bugfix has been pushed to the live service" in draft.resolution
+    assert "minor bug in a software update" in draft.root_cause

@@ -14,10 +14,11 @@ from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import names_the_cause
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
 from bot.reader.cues_fix import CAUSE_AS_SUBJECT, CAUSE_OF_THE_INCIDENT, CAUSE_RELATED, EXPECTED_STATE
-from bot.reader.fix import SITE_MARKUP, names_no_step, tells_no_step_taken
+from bot.reader.fix import names_no_step, tells_no_step_taken
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import holds_a_figure, strip_metadata
 from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
+from bot.reader.text import SITE_MARKUP
 
 CAUSE_SENTENCES = 4  # the cue words' sentences a cause or a fix is made of, at most
 _LIST_ITEMS = 40  # a candidate's list items read for what is stored, at most

@@ -27,15 +27,8 @@ from bot.reader.cues_fix import (
 )
 from bot.reader.narrative import _clauses as clauses
 from bot.reader.narrative import attempts_in
-from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_OPENS
+from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_OPENS, SITE_MARKUP
 
-# a status site's markup, not its writer's words: cState's "::: update Resolved | 2020-11-14T16:09:32Z" … ":::" around
-# an update, a Hugo shortcode (`{{< track "2025-05-27 11:47:00" >}}`). It ends a sentence, and a sentence is judged
-# without it: "::: update Resolved | <time> This incident has been resolved. :::" is the state said, no step.
-SITE_MARKUP = re.compile(
-    r":{3}(?:[ \t]{0,4}update[ \t]{1,4}[A-Za-z]{1,20}[ \t]{0,4}\|[ \t]{0,4}[\dT:.+Z-]{4,40})?|\{\{[<%][^{}]{0,200}[>%]\}\}",
-    re.I,
-)
 _A_WORD = re.compile(r"[^\W\d_]{2}")
 # a line's sentence break (bot/reader/text.py), and before the site's markup (a fix's sentences)
 _FIX_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=" + SENTENCE_OPENS + r"|:{3}|\{\{[<%])")

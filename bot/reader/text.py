@@ -15,6 +15,14 @@ SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
 # bracket, a quote, emphasis, code, a link or a handle); a lower-case "e.g. the" or "v1.2 and" stays whole
 SENTENCE_OPENS = r"[A-Z(\"'*`\[@]"
 LINE_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s{1,80}(?=" + SENTENCE_OPENS + r")")
+# a status site's markup, not its writer's words: Statusfy's "::: update Resolved | 2020-11-14T16:09:32Z" … ":::"
+# around an update, a Hugo shortcode (`{{< track "2025-05-27 11:47:00" >}}`). It ends a sentence, and a sentence is
+# judged without it (fix.py: "::: update Resolved | <time> This incident has been resolved. :::" is the state said, no
+# step); a stored fix or cause is kept without it (read.without_metadata): its state and time are metadata.
+SITE_MARKUP = re.compile(
+    r":{3}(?:[ \t]{0,4}update[ \t]{1,4}[A-Za-z]{1,20}[ \t]{0,4}\|[ \t]{0,4}[\dT:.+Z-]{4,40})?|\{\{[<%][^{}]{0,200}[>%]\}\}",
+    re.I,
+)
 
 
 def plain(text: str) -> str:
