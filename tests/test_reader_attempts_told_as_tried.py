@@ -85,3 +85,36 @@ def test_steps_told_as_tried_or_with_an_outcome_that_refers_back_are_stored() ->
 @pytest.mark.parametrize("name", ["STEP_OUTCOME", "CONTRAST", "OPENS_ON_THE_STEP", "LIST_MARKER", "LIST_DASH"])
 def test_the_bars_patterns_cannot_backtrack_over_a_members_text(name: str) -> None:
     assert unbounded_then_more(getattr(cues_attempts, name)) == []
+
+
+def test_a_step_told_as_having_worked_is_not_stored_as_failed_for_what_failed_after_it() -> None:
+    # the step worked: what failed after it is something else (or a remainder), not its outcome; the next
+    # responder reading "did not work" would skip the upgrade that did help
+    assert not stored(
+        "## Timeline\n\n- 09:00 Block production halts after the upgrade.\n"
+        "- 09:30 With partner approval, a second upgrade attempt was made.\n"
+        "- 09:40 This succeeded in reinitiating block production, but the AP node failed again.\n"
+    )
+    assert not stored(
+        "## Timeline\n\n- 10:00 Downloads fail for all users.\n"
+        "- 10:20 We hurriedly pushed an untested fix in a misguided attempt to restore services.\n"
+        "- 10:25 This worked and provided the team with a false sense of security as the issue reoccurred that evening.\n"
+    )
+    assert not stored(
+        "## Timeline\n\n- 10:00 Downloads fail for all users.\n"
+        "- 10:20 We tried a rollback, which helped, but some downloads still failed.\n"
+    )
+    # the same words negated say the step did not work: stored
+    assert stored(
+        "## Timeline\n\n- 10:00 Downloads fail for all users.\n"
+        "- 10:20 We tried restarting the workers, but it did not seem to help and downloads still failed.\n"
+        "- 10:30 We attempted a rollback. It hasn't helped.\n"
+        "- 10:40 We rolled back the database and service is restored.\n"
+    ) == [
+        ("We tried restarting the workers", "it did not seem to help and downloads still failed."),
+        ("We attempted a rollback", "It hasn't helped"),
+    ]
+
+
+def test_the_worked_check_cannot_backtrack_over_a_members_text() -> None:
+    assert unbounded_then_more(cues_attempts.NEGATED_BEFORE) == []

@@ -318,16 +318,36 @@ LIST_MARKER = re.compile(r"(?:^|\s)(?:[*•]|\d{1,2}[.)])\s{1,4}(?=\S)")
 LIST_DASH = re.compile(r"(?:^|\s)-\s{1,4}(?=\S)")
 
 
+# "did not seem to help", "hasn't helped", "nothing has improved": a word of PARTLY_WORKED / STEP_WORKED negated in
+# the few words before it says the step did not work (read on the 40 characters before the word: bounded)
+NEGATED_BEFORE = re.compile(
+    r"(?:\b(?:not|no|never|nothing|none|without)|n[’']t)\W{1,4}(?:[\w’'-]{1,30}\W{1,4}){0,2}$", re.I
+)
+
+
+def told_as_worked(said: str) -> bool:
+    """The line's own words say the step worked, wholly or mostly ("This succeeded in reinitiating block production,
+    but the AP node failed again", "This worked and provided the team with a false sense of security", "the pods
+    are restarted … This seems to catch most users' state, although some requests still failed"): what failed after
+    it is a remainder or something else, not that step's outcome."""
+    for pattern in (PARTLY_WORKED, STEP_WORKED):
+        for m in pattern.finditer(said):
+            if not NEGATED_BEFORE.search(said[max(m.start() - 40, 0) : m.start()]):
+                return True
+    return False
+
+
 def told_as_failed(attempt: dict[str, str]) -> bool:
     """What a postmortem may store as "did not work" (precision first: the next responder skips a step
     it reads there): one step, told as tried ("tried", "attempted", "to see if"; a responder's step and a
     contrast, "we restarted it, but …") or with an outcome that refers back to it (STEP_OUTCOME: "did not
     help", "still failing", "no change", "same error"). "The upgrade fails" alone is as often the trouble
     itself as a step's outcome: on organisations no rule was read from, such lines were mostly wrong.
+    A line whose own words say the step worked (`told_as_worked`) is not stored: what failed after it is not its outcome.
     `told`: the sentence as the reader judged it, when the action and its why were cut out of one."""
     action, why = attempt["action"], attempt["why_it_failed"]
     said = attempt.get("told") or f"{action} {why}"
-    if len(LIST_MARKER.findall(action)) >= 2 or len(LIST_DASH.findall(action)) >= 3:
+    if len(LIST_MARKER.findall(action)) >= 2 or len(LIST_DASH.findall(action)) >= 3 or told_as_worked(said):
         return False
     if EXPLICIT_TRY.search(said) or (
         WE_TRIED.search(action) and (CONTRAST.search(said) or OPENS_ON_THE_STEP.match(why))
