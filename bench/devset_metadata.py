@@ -16,8 +16,9 @@ totals only; then "tuning-orgs-2" (2026-12-06, labelled before any reader ran on
 their header fields and success metrics, ibraheemcisse 4; a DeFi exploit report with its loss and fund-flow figures,
 LIQD Labs 1, which has no snapshot here: `fetch` names what it could not fetch and fetches the rest; `score` leaves
 out, and names, a document not fetched); then "tuning-orgs-3" (2026-12-06, labelled before any reader ran on them:
-status-page archives kept as Markdown, Jenkins Infra's cState issues 8, Papirfly's cState issues 2, Bithell Studios'
-Statusfy incidents 8, with their front matter, update headers and stock lines). `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
+status-page archives kept as Markdown, Papirfly's cState issues 2, Bithell Studios' Statusfy incidents 8, with their
+front matter, update headers and stock lines; Jenkins Infra's 8 were taken out the same day: jenkins-infra is reserved
+for the independent check, eval/README.md). `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
 The texts are not committed (most sources state no licence): `fetch` copies them from GitHub
