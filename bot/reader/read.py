@@ -70,7 +70,7 @@ from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, 
 from bot.reader.found import how_found
 from bot.reader.narrative import failed_in_prose, failed_in_text, resolving
 from bot.reader.narrative_timeline import NAMED_LATER_WITHIN, failed_in_timeline
-from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_BREAK, SITE_MARKUP, plain
+from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_BREAK, UPDATE_MARKUP, plain
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS, SENTENCE_CHARS
 
 MAX_STATEMENTS = DRAFT_MESSAGES * 4  # a long postmortem's timeline and paragraphs, or a channel's window
@@ -282,8 +282,8 @@ def without_metadata(text: str) -> str:
     two hours"): what is left may be a fix or a cause; nothing left, nothing to store."""
     kept_lines = []
     for line in text.split("\n"):
-        if SITE_MARKUP.search(line):  # a status site's markup: an update's state and time, never a fix or a cause
-            line = " ".join(SITE_MARKUP.sub(" ", line).split())
+        if UPDATE_MARKUP.search(line):  # a status site's update markup: its state and time, never a fix or a cause
+            line = " ".join(UPDATE_MARKUP.sub(" ", line).split())
         parts = LINE_SENTENCE_BREAK.split(line)
         kept = [strip_metadata(p, shapes=True) for p in parts]
         if kept == [p.strip() for p in parts]:

@@ -16,13 +16,15 @@ SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
 SENTENCE_OPENS = r"[A-Z(\"'*`\[@]"
 LINE_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s{1,80}(?=" + SENTENCE_OPENS + r")")
 # a status site's markup, not its writer's words: Statusfy's "::: update Resolved | 2020-11-14T16:09:32Z" … ":::"
-# around an update, a Hugo shortcode (`{{< track "2025-05-27 11:47:00" >}}`). It ends a sentence, and a sentence is
-# judged without it (fix.py: "::: update Resolved | <time> This incident has been resolved. :::" is the state said, no
-# step); a stored fix or cause is kept without it (read.without_metadata): its state and time are metadata.
-SITE_MARKUP = re.compile(
-    r":{3}(?:[ \t]{0,4}update[ \t]{1,4}[A-Za-z]{1,20}[ \t]{0,4}\|[ \t]{0,4}[\dT:.+Z-]{4,40})?|\{\{[<%][^{}]{0,200}[>%]\}\}",
-    re.I,
+# around an update (UPDATE_MARKUP), a Hugo shortcode (`{{< track "2025-05-27 11:47:00" >}}`). It ends a sentence, and a
+# sentence is judged without it (fix.py: "::: update Resolved | <time> This incident has been resolved. :::" is the
+# state said, no step). A stored fix or cause is kept without the update's markup (read.without_metadata: its state
+# and time are metadata); a shortcode stays there, as measured: taken off too, it let a step glued behind it ("… until
+# the issue is resolved. {{< track … >}} We have removed SpamCop from our list …") be read as the cause (fold A)
+UPDATE_MARKUP = re.compile(
+    r":{3}(?:[ \t]{0,4}update[ \t]{1,4}[A-Za-z]{1,20}[ \t]{0,4}\|[ \t]{0,4}[\dT:.+Z-]{4,40})?", re.I
 )
+SITE_MARKUP = re.compile(UPDATE_MARKUP.pattern + r"|\{\{[<%][^{}]{0,200}[>%]\}\}", re.I)
 
 
 def plain(text: str) -> str:
