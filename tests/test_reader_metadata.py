@@ -83,6 +83,20 @@ def test_a_cause_or_a_fix_is_not_metadata(line: str) -> None:
     assert without_metadata(line) == line
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        # the watching beside a state word, not a step: the stock line still (r23-meta, 2026-12-06: one list of the
+        # words that tell a thing done, cues_metadata_state.DONE_WORD, without the states that look like one)
+        "We are monitoring the situation and related alerts.",
+        "We will continue to monitor the cluster and affected hosts.",
+    ],
+)
+def test_the_watching_beside_a_state_word_is_never_stored(line: str) -> None:
+    assert is_metadata(line)
+    assert without_metadata(line) == ""
+
+
 def test_an_authors_note_left_to_fill_in_is_not_stored_with_the_cause() -> None:
     said = "A dependency upgrade broke the image build. [Yuvi to fill in the right technical information]"
     assert without_metadata(said) == "A dependency upgrade broke the image build."

@@ -111,6 +111,9 @@ def test_a_status_entry_that_only_says_it_is_up_stores_no_fix_and_keeps_its_caus
         # what followed, told as a state
         "As a result, we have a long-standing queue, and new jobs can take hours before being processed.",
         "Consequently, users were unable to log in.",
+        # … and a state with a past's shape is a state still (bot/reader/cues_metadata_state.py DONE_WORD)
+        "As a result, Binder service was degraded with periodic outages of 10-30 minutes.",
+        "As a result, many upstream connections were affected.",
         # a status page's regrets, progress and forecasts
         "Sorry for any interruption over the past 5 minutes.",
         "*Update* Upstream confirms that the issue is taking longer than expected to resolve.",
@@ -132,6 +135,7 @@ def test_a_share_a_height_a_span_or_a_forecast_is_metadata(line: str) -> None:
         "The service was restored after 45 minutes by failing over to the replica.",
         "As a result, we rolled back the deploy.",
         "As a result, the scheduler was restarted with a higher memory limit.",
+        "As a result, the node was taken out of rotation.",
         "This meant the variable was set to 9.09% instead of 6.98%.",
         "Users may see SSL warnings to say that the certificate expired today.",
         "A fix will be deployed tomorrow.",

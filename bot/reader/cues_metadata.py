@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from bot.reader.cues_metadata_state import DONE_WORD
+
 # a statement that is a figure about the incident: how long it lasted, how many it hit, that nothing was lost
 NUMBER = (
     r"(?:[~≈]\s?)?(?:(?:(?<![\d.,])\d{1,12}(?:[.,]\d{1,12})?(?:\s{0,40}(?:-|–|to)\s{0,40}\d{1,12})?|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
@@ -222,10 +224,7 @@ CAUSE_UNKNOWN = re.compile(
 )
 # the watching said beside a step taken ("We are monitoring the database and rolled back the deploy"): the step is the
 # fix, so the line is no stock line
-_NO_STEP_BESIDE = (
-    r"(?![^.;]{0,120}?\band (?:then |also |have |had |we |i ){0,2}(?:\w{2,30}ed|took|ran|put|set|made|brought|shut|cut|"
-    r"kept|built|rebuilt)\b)"
-)
+_NO_STEP_BESIDE = r"(?![^.;]{0,120}?\band (?:then |also |have |had |we |i ){0,2}" + DONE_WORD + r"\b)"
 # a status page's own words: what it always says, never what caused or fixed this incident
 STATUS_BOILERPLATE = re.compile(
     r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the|this) (?:\w{1,30} )?(?:inconveniences?|"

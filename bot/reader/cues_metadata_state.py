@@ -92,6 +92,17 @@ REFERENCE_ONLY = re.compile(
     r"^[\s*+>-]{0,6}" + _HANDLE + r"(?:[\s,;]{1,40}(?:and\s{1,40})?" + _HANDLE + r"){0,5}[\s.,;]{0,40}$", re.I
 )
 
+# a word that tells a thing done, a past or a participle ("rolled back", "took", "was restarted", "rebuilt", "sent"): the
+# one list for a step beside the watching (cues_metadata's STATUS_BOILERPLATE: "We are monitoring the database and rolled
+# back the deploy") and for a step told after what followed (CONSEQUENCE_ONLY: "… the scheduler was restarted"). Never
+# a state that has a past's shape ("degraded", "affected", "related", "delayed"): "We are monitoring the situation and
+# related alerts" is the stock line still, "As a result, Binder service was degraded …" what followed, told as a state
+_STATE_NOT_A_STEP = r"(?:un)?(?:related|associated|affected|impacted|degraded|delayed|expected|interrupted)\b"
+DONE_WORD = (
+    r"(?!" + _STATE_NOT_A_STEP + r")(?:\w{2,30}ed|took|taken|ran|run|put|set|made|brought|shut|cut|kept|"
+    r"built|rebuilt|done|sent|given|(?:re)?written|driven|chosen|forgotten|undone|redone)"
+)
+
 # what followed from it, told as a state (CONSEQUENCE_ONLY: the whole sentence): "As a result, we have a long-standing
 # queue, and new jobs can take hours before being processed", "Consequently, users were unable to log in"; a step told
 # after it ("As a result, we rolled back the deploy", "… the scheduler was restarted with more memory") is not one, nor
@@ -99,7 +110,6 @@ REFERENCE_ONLY = re.compile(
 CONSEQUENCE_ONLY = re.compile(
     r"^\W{0,20}(?:as a (?:result|consequence)|consequently|because of this|due to this)\s{0,40},?\s{1,40}"
     r"(?:[\w'’-]{1,40}\s{1,40}){1,4}?(?:have|has|had|is|are|was|were|can|could|may|might|would|saw|see|experienced|experience|"
-    r"became|become|got|remained|remain)\b(?!\s+(?:\w{1,30}ly\s{1,40})?(?:been\s{1,40})?(?:\w{1,30}ed|\w{1,30}en|set|put|made|built|run|done|sent|"
-    r"shut|cut|kept)\b)",
+    r"became|become|got|remained|remain)\b(?!\s+(?:\w{1,30}ly\s{1,40})?(?:been\s{1,40})?" + DONE_WORD + r"\b)",
     re.I,
 )
