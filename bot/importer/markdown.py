@@ -172,9 +172,10 @@ FOUND_ENTRIES = 10
 _NOT_FOUND_IN = ("lesson", "action_items", "metadata", "failed_attempts", "resolution", "timeline")
 
 
-def _how_found(doc: Document, entries: list[Entry]) -> tuple[str, str]:
+def _how_found(doc: Document, entries: list[Entry], timeline_prose: str = "") -> tuple[str, str]:
     """The sentences that say how the incident was found, preferring a "Detection" section's, then
-    the text under the title and the summary's, then the timeline's first entries, then the rest."""
+    the text under the title and the summary's, then the timeline's first entries and its prose (a
+    timeline told in paragraphs: "At 11:17 UTC … Our monitoring fired"), then the rest."""
     detection = [s for s in doc.sections if DETECTION_HEADING.search(s.heading or "")]
     told: list[tuple[str, str]] = [(u, s.label) for s in detection for u in units(section_text(s))]
     told += [
@@ -187,6 +188,7 @@ def _how_found(doc: Document, entries: list[Entry]) -> tuple[str, str]:
         for u in units(section_text(s))
     ]
     told += [(u, f"timeline entry {e.when!r}") for e in entries[:FOUND_ENTRIES] for u in units(e.text)]
+    told += [(u, "the timeline's prose") for u in units(timeline_prose)]
     told += [
         (u, s.label)
         for s in doc.sections
@@ -271,7 +273,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
         said, origin = take(kind)
         if kind == "diagnosis":  # how it was found first, then the section that tells the investigation
-            found, found_from = _how_found(doc, entries)
+            found, found_from = _how_found(doc, entries, timeline_prose)
             if found and found not in said:
                 said = f"{found}\n\n{said}".strip()
                 origin = " + ".join(x for x in (found_from, origin) if x)

@@ -15,6 +15,8 @@ _TOOLS = (
     r"(?:sentry|pagerduty|grafana|kibana|prometheus|nagios|uptime ?robot|munin|stackdriver|datadog|opsgenie|"
     r"alertmanager|new ?relic|cloudwatch|pingdom|statuscake|icinga|zabbix)"
 )
+# what a responder looked at when they found it ("found it in the heap dump")
+_INSTRUMENT_SEEN = r"(?:heap ?dumps?|logs?|graphs?|dashboards?|metrics|traces?|profiles?|query plan|explain output)"
 # told by someone outside the responders: the people a service has ("Students report that their kernels
 # keep dying", "validators reported errors"), a report somewhere ("A report in the course Piazza
 # said"), a finding sent in ("reported the bug to us via security@…", "reports their finding"), a
@@ -55,6 +57,9 @@ FOUND_BY = re.compile(
     r"\b(?:alerts? (?:fired|fires|firing|were firing|was firing|was triggered|triggered|went off|began|started)|"
     r"(?:received|got|had|saw|sees|see|receives|gets) (?:an? |the |several |multiple |some )?" + _A_FEW + r"(?:alerts?|"
     r"pages?|reports?|tickets?|e-?mails?|mails?|warnings?|notifications?|notices?|requests?|messages?)\b|"
+    # "started receiving reports that …", "started getting pages for …": not "getting error messages" (a symptom)
+    r"(?:receiving|getting) (?:an? |the |several |multiple |some )?" + _A_FEW + r"(?:alerts?|pages?|reports?|"
+    r"tickets?|e-?mails?|notifications?|notices?)\b|"
     r"(?:were|was|got|get|are|is|been) (?:alerted|paged|notified|informed)|alert(?:ing|ed|s)? us|"
     r"monitoring (?:fired|alerted|showed|shows|is showing|detected|picked up|flagged)|"
     r"(?:sentry|pagerduty|grafana|prometheus|nagios|uptime ?robot|munin|stackdriver|datadog|opsgenie|alertmanager|"
@@ -68,7 +73,7 @@ FOUND_BY = re.compile(
     r"(?:first|initial) (?:alert|report|page|notice|sign)|"
     r"(?:users?|customers?|someone|people|members?|community|folks) " + _A_FEW + r"(?:reported|report|reports|noticed|"
     r"notice|notices|complained|emailed|emails|posted|pinged|alerted|signal(?:l)?ed|flagged)|"
-    r"reported (?:by|to us|in|on|via|that)|(?:was|were) reported|notified (?:us|that)|"
+    r"reported (?:by|to us|in|on|via|that)|(?:was|were) reported|notif(?:ied|ies|y) (?:us|that)|"
     r"notic(?:ed|es|ing) (?:that|the|a|an|it|this|something|some|errors?|high|slow)|"
     r"(?:was|were) (?:first )?(?:detected|noticed|discovered|spotted|found|caught|identified) "
     r"(?:by|when|after|within|while|through|via|in|on|during)|detection|"
@@ -77,6 +82,9 @@ FOUND_BY = re.compile(
     + r"(?:logs?|syslog|"
     r"journal\w{0,8}|graphs?|dashboards?|metrics)|"
     r"logs? (?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8}|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8})|"
+    # what pinned it down, in a channel's words ("found it in the heap dump", "the query plan shows a seq scan")
+    r"(?:found|spotted|saw|seen) (?:it |this |that )?(?:in|on|via|through|from) (?:the |a )?" + _INSTRUMENT_SEEN + r"|"
+    r"(?:traces?|profiles?|heap ?dumps?|query plan|explain|pg_stat\w{0,20}) (?:show\w{0,8}|reveal\w{0,8}|point\w{0,8}|says|said)|"
     + _REPORTED_BY
     + r"|"
     + _POSTED_ON

@@ -31,21 +31,44 @@ _LATER_STATE = re.compile(
 )
 
 
+# where one clause ends and the next begins: a recovery told after it is the story going on ("was
+# discovered and reported internally by 22:50 GMT and resolved at 23:01 GMT")
+_NEXT_CLAUSE = re.compile(r"[,;:]|\.\s|\band\b|\bthen\b")
+
+
+def _recovery_is_what_was_seen(sentence: str, cue_at: int) -> bool:
+    """A recovery before the cue, or in the cue's own clause, is what this sentence tells ("Chris
+    notices the pod is working again", "once it was restored, users reported …"); one in a later
+    clause is the story going on ("After being alerted … through our monitoring, we began rolling back")."""
+    for recovery in RESOLVED.finditer(sentence):
+        if recovery.start() < cue_at or not _NEXT_CLAUSE.search(sentence, cue_at, recovery.start()):
+            return True
+    return False
+
+
 def says_how_found(sentence: str) -> bool:
+    return how_found_cue(sentence) is not None
+
+
+def how_found_cue(sentence: str) -> str | None:
+    """The words that say how it was found ("alerts started firing", "checked the logs"), when the
+    sentence says so; None when it does not."""
     sentence = sentence[:MAX_SENTENCE_CHARS]
     cue = FOUND_BY.search(sentence)
-    if cue is None or sentence.lstrip().startswith(">") or RESOLVED.search(sentence):
-        return False
+    if cue is None or sentence.lstrip().startswith(">") or _recovery_is_what_was_seen(sentence, cue.start()):
+        return None
     if NOT_HOW_FOUND.search(sentence.lstrip(" -*_#>")):  # a pointer, a call to act, a check, a habit
-        return False
+        return None
     # a critique or a failed step told before the cue or in it undoes it ("it took us hours to
     # notice"); told after it, a failure is what was seen
     head, tail = sentence[: cue.end()], sentence[cue.end() :]
     if CRITIQUE.search(head) or DID_NOT_WORK.search(head):
-        return False
+        return None
     if any(_LATER_STATE.search(m.group(0)) for m in DID_NOT_WORK.finditer(tail)):
-        return False
-    return not NOT_FOUND_BY.search(sentence[max(0, cue.start() - _CHARS_BEFORE) : cue.end()])
+        return None
+    if NOT_FOUND_BY.search(sentence[max(0, cue.start() - _CHARS_BEFORE) : cue.end()]):
+        return None
+    return cue.group(0)
 
 
 def how_found(sentences: Iterable[str], *, limit: int = MAX_FOUND_SENTENCES) -> list[str]:
