@@ -24,10 +24,11 @@ from bot.reader.cues import (
     CHAT_RECOVERED,
     CHAT_SPLIT,
     FIX_MARKER,
-    HOW_FOUND,
     LESSON_MARKER,
 )
 from bot.reader.cues_conversation import CONVERSATION_CUES
+from bot.reader.cues_found import FOUND_BY_INSTRUMENT, LOOKING_STEP
+from bot.reader.found import MAX_SENTENCE_CHARS, how_found_cue
 
 __all__ = ["ChatFinding", "ChatMessage", "ChatReading", "Said", "clip", "read_chat", "split_attempt", "tidy", "whole"]
 
@@ -212,9 +213,14 @@ def _action_then_recovery(sentences: list[_Sentence]) -> ChatFinding | None:
 
 
 def _diagnosis(sentences: list[_Sentence]) -> ChatFinding | None:
-    """The last sentence that says how it was found ("found it in the heap dump"), never an issue
-    template's heading ("Describe the outage: …")."""
-    chosen = [s for s in sentences if HOW_FOUND.search(s.text) and not CONVERSATION_CUES["template"].search(s.text)]
-    if not chosen:
-        return None
-    return ChatFinding(tidy(chosen[-1].text), (_said(chosen[-1]),))
+    """The first sentence after the opening message that says how it was found in the reader's one
+    vocabulary (bot/reader/found.py) and names what showed it ("got an alert earlier this morning",
+    "The logs show …"); never the opening report itself, a step of looking ("checking dashboards"),
+    nor an issue template's heading ("Describe the outage: …")."""
+    for sentence in sentences:
+        if sentence.message == 0 or CONVERSATION_CUES["template"].search(sentence.text):
+            continue
+        cue = how_found_cue(sentence.text)
+        if cue and not LOOKING_STEP.match(cue) and FOUND_BY_INSTRUMENT.search(sentence.text[:MAX_SENTENCE_CHARS]):
+            return ChatFinding(tidy(sentence.text), (_said(sentence),))
+    return None

@@ -241,12 +241,6 @@ CAUSE_MARKER = re.compile(
     r"culprit (?:is|was)|it was because|because of|^(?:the )?(?:reason|cause)\s{0,4}:|post-?mortem (?:is|was) that)\s{0,4}:?\s*",
     re.IGNORECASE,
 )
-HOW_FOUND = re.compile(
-    r"\b(?:(?:found|spotted|noticed|saw|seen|confirmed) (?:it |this |that )?(?:in|on|via|through|from|with|by)|"
-    r"(?:dashboard|graph|logs?|query|trace|profile|heap ?dump|metrics?|explain|pg_stat\w{0,20}) "
-    r"(?:show(?:s|ed|n)?|says|said|reveal(?:s|ed)|point(?:s|ed)))\b",
-    re.IGNORECASE,
-)
 LESSON_MARKER = re.compile(
     r"\b(?:lesson(?: learned)?:|next time|we should|action item:?|follow.?up:)\s*", re.IGNORECASE
 )

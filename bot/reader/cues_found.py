@@ -95,6 +95,20 @@ FOUND_BY = re.compile(
     + r")\b",
     re.I,
 )
+# In a channel, how it was found names what showed it: an alert or a page, monitoring or a named tool,
+# a log, a graph, a dashboard or metrics ("got an alert earlier this morning", "Saw the Nagios alert",
+# "The logs show …"). Someone noticing, reporting or posting is mostly the symptom told again
+# ("noticed this as well", "Noticed it last night") or the opening report, which is not how it was found.
+FOUND_BY_INSTRUMENT = re.compile(
+    r"\b(?:alert\w{0,8}|alarms?|pag(?:ed|es?|ing|er)|monitor\w{0,8}|logs?|logging|syslog|journal\w{0,8}|graphs?|"
+    r"dashboards?|metrics|dumps?|traces?|profil\w{0,8}|explain|query plan|" + _TOOLS[3:] + r"\b",
+    re.I,
+)
+# a found-cue that is a step of the investigation ("checking dashboards", "Checked the audit logs, pod was …"):
+# in a postmortem it tells what showed the cause; in a channel it is mostly the looking, not the finding
+LOOKING_STEP = re.compile(
+    r"^(?:looking at|looked at|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8})\b", re.I
+)
 # "No process was set up to alert", "did not fire alerts", "Users may see warnings": not how it was found
 # ("On May 12 we received a ticket": the month, not a hedge)
 NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may(?!\s+\d)|might|could|would|will|if)\b|n't\b", re.I)
