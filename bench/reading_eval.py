@@ -63,6 +63,8 @@ FIELDS = {
     "attempts_real": "stored attempts real",
     "attempts_found": "real attempts found",
     "found": "found how",
+    "found_filled_right": "found how filled → right",
+    "found_where_none": "errors: found how where none",
     "non_attempts_stored": "errors: non-attempts stored",
     "metadata_as_fix_or_cause": "errors: metadata as fix/cause",
     "metadata_in_cause": "  of which in the cause",
@@ -72,9 +74,9 @@ FIELDS = {
 # where a column has one, always in --json
 BY_KIND = {f"metadata_by_kind.{kind}": f"  of which {kind}" for kind in METADATA_KINDS}
 FIELDS |= BY_KIND
-# kept as clean shares; shown as counts (the last two: the drafter's own rows, outside FIELDS)
+# kept as clean shares; shown as counts (invented_attempts, drafted_nothing: the drafter's own rows, outside FIELDS)
 ERROR_FIELDS = {"non_attempts_stored", "metadata_as_fix_or_cause", "metadata_in_cause", "metadata_in_fix"}
-ERROR_FIELDS |= BY_KIND.keys() | {"invented_attempts", "drafted_nothing"}
+ERROR_FIELDS |= BY_KIND.keys() | {"invented_attempts", "drafted_nothing", "found_where_none"}
 
 
 @cache

@@ -12,8 +12,8 @@ bench/reading_eval.py shows these beside the importer's (reader "drafter"); this
 prints just the drafter. Scored with the one rule of eval/README.md (bot/importer/scoring.py `holds_half`):
 - root cause / fix / found how: the drafted root cause / fix / diagnosis holds half of the label's
   phrases; the denominator is the conversations whose label has that field.
-- root cause / fix drafted right: the same, out of the conversations (with that field labelled)
-  where one was drafted: how far a drafted cause or fix can be trusted.
+- root cause / fix drafted right, found how filled right: the same, out of the conversations (with that field
+  labelled) where one was drafted: how far a drafted cause, fix or "how it was found" can be trusted.
 - attempts real: drafted attempts (action and why) that hold half of one real attempt's phrases,
   out of all drafted attempts; attempts found: real attempts matched by a drafted one.
 - invented attempts: conversations with no real attempt where at least one attempt was drafted,
@@ -21,8 +21,8 @@ prints just the drafter. Scored with the one rule of eval/README.md (bot/importe
 - non-attempts stored: drafted attempts that are not real but hold half of a labelled plan,
   follow-up, critique, recovery or metadata line (lower is better).
 - drafted nothing: conversations whose modal came back with every field empty (lower is better).
-- cause / fix where none: conversations whose label has no cause (fix) where one was drafted, out of
-  those conversations (lower is better): the "drafted right" rows never see these.
+- cause / fix / found how where none: conversations whose label has no cause (fix, how found) where one was
+  drafted, out of those conversations (lower is better): the "drafted right" rows never see these.
 
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval_conversations.py [--json] [--misses [A|B]] [--weights chat-B.json]
 """
@@ -49,12 +49,13 @@ from bot.sandbox import form_values  # noqa: E402
 from bot.sandbox.local_bot import LocalBot, local_bot  # noqa: E402
 
 CONVERSATIONS = PROJECT_ROOT / "eval" / "conversations"
-FIELDS = ("root_cause", "root_cause_drafted_right", "fix", "fix_drafted_right", "found", "attempts_real", "attempts_found", "invented_attempts", "non_attempts_stored",
-          "drafted_nothing", "cause_where_none", "fix_where_none")  # fmt: skip
+FIELDS = ("root_cause", "root_cause_drafted_right", "fix", "fix_drafted_right", "found", "found_filled_right", "attempts_real", "attempts_found", "invented_attempts", "non_attempts_stored",
+          "drafted_nothing", "cause_where_none", "fix_where_none", "found_where_none")  # fmt: skip
 # error counts, kept (as in bench/reading_eval.py) as the share of clean cases; shown as "n of total".
 # cause / fix where none: a cause or fix drafted in a conversation whose label has none (the thread
 # does not tell one); "drafted right" counts only the conversations that do
-ERROR_FIELDS = {"invented_attempts", "non_attempts_stored", "drafted_nothing", "cause_where_none", "fix_where_none"}
+ERROR_FIELDS = {"invented_attempts", "non_attempts_stored", "drafted_nothing", "cause_where_none", "fix_where_none",
+                "found_where_none"}  # fmt: skip
 FOLDS = ("A", "B")
 # what a tuner may read: the misses of one fold, the tuning fold A unless named. Never read the
 # reporting fold's misses while tuning (eval/README.md, the developers' guide).
@@ -163,9 +164,10 @@ def score(labels: list[dict[str, Any]], drafts: dict[str, Drafted]) -> dict[str,
         ):
             if keywords:
                 counts[key].add(holds_half(text, keywords), name)
-                if text and key != "found":  # precision: of the drafted ones, how many are right
-                    counts[f"{key}_drafted_right"].add(holds_half(text, keywords), f"{name}: {text[:120]}")
-            elif key != "found":
+                if text:  # precision: of the drafted ones, how many are right
+                    precision = "found_filled_right" if key == "found" else f"{key}_drafted_right"
+                    counts[precision].add(holds_half(text, keywords), f"{name}: {text[:120]}")
+            else:
                 counts[f"{'cause' if key == 'root_cause' else key}_where_none"].add(not text, f"{name}: {text[:120]}")
         real = [a["action_keywords"] for a in label["failed_attempts"]]
         others = [n["keywords"] for n in label["not_attempts"]]

@@ -139,3 +139,25 @@ def test_a_folds_metadata_leaks_are_told_by_kind_and_where_without_reading_them(
 )
 def test_a_metadata_line_is_named_by_the_readers_own_detectors(line: str, kind: str) -> None:
     assert metadata_kind(line) == kind
+
+
+def test_how_it_was_found_is_scored_for_precision_and_where_the_label_has_none() -> None:
+    truths = [
+        Truth.from_json({"file": f, "fold": "A", "date": None, "found_keywords": found})
+        for f, found in (("right.md", ["pager fired"]), ("wrong.md", ["users reported"]), ("empty.md", ["alert"]),
+                         ("none.md", []), ("none-empty.md", []))
+    ]  # fmt: skip
+    said = {
+        "right.md": "The pager fired at 02:10.",
+        "wrong.md": "We looked at the graphs.",
+        "none.md": "A log showed it.",
+    }
+    drafts = {
+        t.file: MemoryDraft(incident_id=t.file, team_id="T", title=t.file, diagnosis=said.get(t.file)) for t in truths
+    }
+    scores = score(truths, drafts)
+    assert (scores.found.right, scores.found.total) == (1, 3)
+    assert (scores.found_filled_right.right, scores.found_filled_right.total) == (1, 2)  # the empty one not counted
+    assert (scores.found_where_none.right, scores.found_where_none.total) == (1, 2)
+    rows = table({"importer": {"A": importer_fields(scores)}})
+    assert any(row.startswith("errors: found how where none") and "1 of 2" in row for row in rows)

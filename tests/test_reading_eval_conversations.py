@@ -85,3 +85,19 @@ def test_the_shipped_heads_say_which_conversations_they_were_fitted_on() -> None
     from bot.reader.conversation import shipped_models
 
     assert " conversations of " in shipped_models().fitted_on and "fold A" in shipped_models().fitted_on
+
+
+def test_a_drafted_how_it_was_found_is_scored_for_precision_and_where_the_label_has_none() -> None:
+    bench = harness()
+    label = {"file": "a.json", "fold": "A", "root_cause_keywords": [], "fix_keywords": [],
+             "found_keywords": ["got an alert"], "failed_attempts": [], "not_attempts": []}  # fmt: skip
+    labels = [label, {**label, "file": "b.json"}, {**label, "file": "c.json", "found_keywords": []}]
+    drafts = {
+        "a.json": bench.Drafted(diagnosis="Ack, got an alert this morning"),
+        "b.json": bench.Drafted(diagnosis="Checked the dashboards"),
+        "c.json": bench.Drafted(diagnosis="The logs show timeouts"),
+    }
+    a = bench.score(labels, drafts)["A"]
+    assert (a["found"].right, a["found"].total) == (1, 2)
+    assert (a["found_filled_right"].right, a["found_filled_right"].total) == (1, 2)
+    assert (a["found_where_none"].right, a["found_where_none"].total) == (0, 1)  # drafted where the label has none

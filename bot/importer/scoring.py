@@ -20,7 +20,10 @@ The rule:
 - **failed attempts**: a stored attempt (its action and why, as one text) is *real* when it holds
   at least half of one truth attempt's action keywords. precision = real stored / stored;
   recall = truth attempts matched by some stored attempt / truth attempts.
-- **found how**: the stored diagnosis holds half of `found_keywords` (items that have them).
+- **found how**: the stored diagnosis holds half of `found_keywords` (items that have them); **filled →
+  right**, the same out of those items whose diagnosis is filled (precision); **where none** (an error count):
+  imported items whose label has no `found_keywords` and whose diagnosis is filled (the whole field, with an
+  investigation section's text), out of those items.
 - **non-attempts stored** (an error count): stored attempts that are not real and hold half of one
   `not_attempts` entry's keywords (a plan, follow-up, critique, recovery step or metadata line
   taken for an attempt), out of all stored attempts.
@@ -150,6 +153,8 @@ class Scores:
     attempts_real: Ratio = field(default_factory=Ratio)  # of stored attempts, how many are real
     attempts_found: Ratio = field(default_factory=Ratio)  # of truth attempts, how many were stored
     found: Ratio = field(default_factory=Ratio)  # the diagnosis says how it was found
+    # precision of the same field: of the items whose label has it and whose diagnosis is filled, how many hold it
+    found_filled_right: Ratio = field(default_factory=Ratio)
     # error counts, kept as the share of clean cases (misses = the offending ones)
     non_attempts_stored: Ratio = field(default_factory=Ratio)  # stored attempts that are not labelled non-attempts
     metadata_as_fix_or_cause: Ratio = field(default_factory=Ratio)  # items with no metadata line in fix/cause
@@ -157,6 +162,8 @@ class Scores:
     metadata_by_kind: dict[str, Ratio] = field(default_factory=lambda: {kind: Ratio() for kind in METADATA_KINDS})
     metadata_in_cause: Ratio = field(default_factory=Ratio)
     metadata_in_fix: Ratio = field(default_factory=Ratio)
+    # items whose label says nothing of how it was found, with an empty diagnosis
+    found_where_none: Ratio = field(default_factory=Ratio)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -166,6 +173,7 @@ class Scores:
                 ("date", self.date), ("root_cause", self.root_cause), ("fix", self.fix),
                 ("service", self.service), ("attempts_real", self.attempts_real),
                 ("attempts_found", self.attempts_found), ("found", self.found),
+                ("found_filled_right", self.found_filled_right), ("found_where_none", self.found_where_none),
                 ("non_attempts_stored", self.non_attempts_stored),
                 ("metadata_as_fix_or_cause", self.metadata_as_fix_or_cause),
                 ("metadata_in_cause", self.metadata_in_cause), ("metadata_in_fix", self.metadata_in_fix),
@@ -206,8 +214,15 @@ def score(truths: list[Truth], drafts: dict[str, MemoryDraft | None]) -> Scores:
         for keywords in truth.failed_attempts:
             found_it = any(holds_half(text, keywords) for text in stored)
             scores.attempts_found.add(found_it, f"{truth.file}: {' / '.join(keywords)}")
+        diagnosis = (draft.diagnosis or "") if draft else ""
         if truth.found_keywords:
-            scores.found.add(draft is not None and holds_half(draft.diagnosis, truth.found_keywords), truth.file)
+            scores.found.add(holds_half(diagnosis, truth.found_keywords), truth.file)
+            if diagnosis:
+                scores.found_filled_right.add(
+                    holds_half(diagnosis, truth.found_keywords), f"{truth.file}: {diagnosis[:120]}"
+                )
+        elif draft is not None:
+            scores.found_where_none.add(not diagnosis, f"{truth.file}: {diagnosis[:120]}")
         _score_non_attempts(scores, truth, draft, stored)
     return scores
 
