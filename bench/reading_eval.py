@@ -1,6 +1,7 @@
 """How well the bot reads real incident text, per field and per organisation fold.
 
-    .venv/bin/python bench/reading_eval.py [--json] [--misses [A|B]] [--quick]   # misses: fold A unless named
+    .venv/bin/python bench/reading_eval.py [--json] [--misses [A|B]] [--quick]   # misses: fold A unless named; --json
+                                                                                  # holds only those misses
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval.py --drafter
     .venv/bin/python bench/reading_eval.py --weights /tmp/reader_sentences_B.json   # the swap (fit: see below)
 
@@ -142,11 +143,14 @@ def table(results: dict[str, dict[str, FieldScores]], fitted_on: str = "A") -> l
     return lines
 
 
-def as_json(results: dict[str, dict[str, FieldScores]]) -> dict:
+def as_json(results: dict[str, dict[str, FieldScores]], misses_of: str | None = None) -> dict:
+    """Every fold's totals; the misses (file names, drafted text) of the fold `misses_of` names only, as
+    --misses prints them: a tuner reads fold B's totals with --json, and its misses must not come with them."""
     return {
         reader: {
             fold: {
-                name: {"right": r.right, "total": r.total, "value": round(r.value, 3), "misses": r.misses}
+                name: {"right": r.right, "total": r.total, "value": round(r.value, 3)}
+                | ({"misses": r.misses} if fold == misses_of else {})
                 for name, r in fields.items()
             }
             for fold, fields in by_fold.items()
@@ -192,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     weights = SentenceModel.from_json(json.loads(args.weights.read_text(encoding="utf-8"))) if args.weights else None
     results = run(READERS | (DRAFTER if args.drafter else {}), weights, one_out=not (args.quick or weights))
     if args.json:
-        print(json.dumps(as_json(results), indent=2, ensure_ascii=False))
+        print(json.dumps(as_json(results, args.misses), indent=2, ensure_ascii=False))
         return 0
     if weights:
         print(f"sentence model: {args.weights} ({weights.fitted_on or 'fitted on ?'})")

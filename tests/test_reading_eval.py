@@ -55,6 +55,19 @@ def test_the_importer_is_scored_on_every_field_for_both_folds(small_corpus: Path
         assert figures[fold]["fix"]["total"] == sum(bool(t.fix_keywords) for t in incidents)
 
 
+def test_the_json_holds_fold_b_totals_but_never_its_misses(small_corpus: Path, capsys) -> None:
+    # a tuner reads fold B's totals with --json; the files it missed (and their drafted text) must not come with
+    # them, as --misses prints only the fold it names (the developers' guide: fold B's misses are never read)
+    assert main(["--json", "--quick"]) == 0
+    figures = json.loads(capsys.readouterr().out)["importer (eval/postmortems)"]
+    assert figures["B"]["fix"]["total"] > 0
+    assert all("misses" not in row for fold in FOLDS for row in figures[fold].values())
+    assert main(["--json", "--quick", "--misses"]) == 0  # fold A's misses, the tuning fold's, when asked
+    figures = json.loads(capsys.readouterr().out)["importer (eval/postmortems)"]
+    assert all("misses" in row for row in figures["A"].values())
+    assert all("misses" not in row for row in figures["B"].values())
+
+
 def test_a_second_reader_plugs_in_as_a_function_of_the_fold(small_corpus: Path) -> None:
     def drafter(fold: str) -> dict[str, Ratio]:
         return {"fix": Ratio(right=1, total=2 if fold == "A" else 4), "invented_attempts": Ratio(right=3, total=3)}
