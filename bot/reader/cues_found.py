@@ -45,13 +45,16 @@ _ALERT_OPENS = r"^\W{0,25}alerts? (?:that|from|saying)"
 # in quotes or with a second verb ("was "detected" by", "was discovered and reported internally")
 _SEEN_ON = (
     r"(?:looked|looks|looking|happened to look) at (?:the )?(?:[\w-]{1,40} ){0,2}(?:logs?|graphs?|dashboards?|metrics|"
-    + _TOOLS[3:]
-    + r"|"
+    + _TOOLS
+    + r")|"
     r"(?:notic\w{1,8}|seen|spotted|detected) (?:via|on|in|through) (?:the )?(?:[\w-]{1,40} ){0,2}"
-    r"(?:graphs?|dashboards?|metrics|logs?|" + _TOOLS[3:] + r"|"
+    r"(?:graphs?|dashboards?|metrics|logs?|" + _TOOLS + r")|"
     r"(?:was|were) (?:first )?[\"'“”‘’]?(?:detected|noticed|discovered|spotted|found|caught|identified)[\"'“”‘’]?"
     r"(?: and \w{1,30})? (?:by|when|after|within|while|through|via|in|on|during|internally|externally)"
 )
+# a step of looking ("checking the logs", "grepping the journal"): how it was found when it names what it looked
+# at (FOUND_BY), and in a channel the looking rather than the finding (LOOKING_STEP)
+_LOOKING = r"(?:looking at|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8})"
 # "the first alert fires", "we received a support ticket", "users reported", "was detected by", "looking at the logs"
 FOUND_BY = re.compile(
     r"\b(?:alerts? (?:fired|fires|firing|were firing|was firing|was triggered|triggered|went off|began|started)|"
@@ -77,7 +80,8 @@ FOUND_BY = re.compile(
     r"notic(?:ed|es|ing) (?:that|the|a|an|it|this|something|some|errors?|high|slow)|"
     r"(?:was|were) (?:first )?(?:detected|noticed|discovered|spotted|found|caught|identified) "
     r"(?:by|when|after|within|while|through|via|in|on|during)|detection|"
-    r"(?:looking at|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8}) (?:the )?"
+    + _LOOKING
+    + r" (?:the )?"
     + _A_FEW
     + r"(?:logs?|syslog|"
     r"journal\w{0,8}|graphs?|dashboards?|metrics)|"
@@ -101,14 +105,12 @@ FOUND_BY = re.compile(
 # ("noticed this as well", "Noticed it last night") or the opening report, which is not how it was found.
 FOUND_BY_INSTRUMENT = re.compile(
     r"\b(?:alert\w{0,8}|alarms?|pag(?:ed|es?|ing|er)|monitor\w{0,8}|logs?|logging|syslog|journal\w{0,8}|graphs?|"
-    r"dashboards?|metrics|dumps?|traces?|profil\w{0,8}|explain|query plan|" + _TOOLS[3:] + r"\b",
+    r"dashboards?|metrics|dumps?|traces?|profil\w{0,8}|explain|query plan|" + _TOOLS + r")\b",
     re.I,
 )
 # a found-cue that is a step of the investigation ("checking dashboards", "Checked the audit logs, pod was …"):
 # in a postmortem it tells what showed the cause; in a channel it is mostly the looking, not the finding
-LOOKING_STEP = re.compile(
-    r"^(?:looking at|looked at|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8})\b", re.I
-)
+LOOKING_STEP = re.compile(r"^(?:looked at|" + _LOOKING + r")\b", re.I)
 # "No process was set up to alert", "did not fire alerts", "Users may see warnings": not how it was found
 # ("On May 12 we received a ticket": the month, not a hedge)
 NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may(?!\s+\d)|might|could|would|will|if)\b|n't\b", re.I)
