@@ -26,7 +26,6 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -34,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.attempts_by_org import organisations_at  # noqa: E402
+from bench.attempts_old_readers import run_old_reader  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
 from bot.importer.scoring import holds_half, load_truth  # noqa: E402
 from bot.reader import cues_attempts  # noqa: E402
@@ -52,19 +52,6 @@ from bot.reader.narrative import _one_attempt  # noqa: E402
 POSTMORTEMS = ROOT / "eval" / "postmortems"
 TRUTH = "eval/postmortems/truth.jsonl"
 MIN_ORGS = 2
-# run inside an old worktree: its own bot package first on the path, today's corpus read (the files given only)
-_DUMP = """
-import json, sys
-from pathlib import Path, PurePath
-sys.path.insert(0, ".")
-from bot.importer.formats import FoundFile, parse_file
-folder, files, out = Path(sys.argv[1]), json.loads(sys.argv[2]), {}
-for name in files:
-    parsed = parse_file(FoundFile(folder / name, PurePath(name)), team_id="bench")
-    draft = parsed.drafts[0] if parsed.drafts else None
-    out[name] = [[a.action, a.why_it_failed] for a in draft.failed_attempts] if draft else []
-print(json.dumps(out))
-"""
 
 
 def arrivals() -> dict[str, str]:
@@ -116,22 +103,7 @@ def blind_lines() -> dict[str, list[list[str]] | None]:
         batches[first.get(t.org or t.file, "HEAD")].append(t.file)
     out: dict[str, list[list[str]] | None] = {}
     for commit, files in batches.items():
-        with tempfile.TemporaryDirectory(prefix="blind-reader-") as tmp:
-            tree = Path(tmp) / "tree"
-            subprocess.run(
-                ["git", "worktree", "add", "--detach", str(tree), commit], cwd=ROOT, check=True, capture_output=True
-            )
-            try:
-                run = subprocess.run(
-                    [sys.executable, "-c", _DUMP, str(POSTMORTEMS), json.dumps(files)],
-                    cwd=tree,
-                    capture_output=True,
-                    text=True,
-                )
-            finally:
-                subprocess.run(
-                    ["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False, capture_output=True
-                )
+        run = run_old_reader(commit, files)
         said = json.loads(run.stdout) if run.returncode == 0 else {}
         print(f"  {commit}: {len(files)} files, {'read' if run.returncode == 0 else 'does not run'}", file=sys.stderr)
         out.update({f: said.get(f) for f in files})

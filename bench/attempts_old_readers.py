@@ -33,40 +33,49 @@ from bot.importer.scoring import holds_half, load_truth  # noqa: E402
 from bot.reader.cues_attempts import told_as_failed  # noqa: E402
 
 POSTMORTEMS = ROOT / "eval" / "postmortems"
-# run inside the old worktree: its own bot package first on the path, today's corpus read
+# run inside the old worktree: its own bot package first on the path, today's corpus read (fold A's incident reports,
+# or the files named in the second argument)
 _DUMP = """
 import json, sys
 from pathlib import Path, PurePath
 sys.path.insert(0, ".")
 from bot.importer.formats import FoundFile, parse_file
 folder, out = Path(sys.argv[1]), {}
-for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines():
-    row = json.loads(line)
-    if row["fold"] != "A" or row.get("not_an_incident"):
-        continue
-    parsed = parse_file(FoundFile(folder / row["file"], PurePath(row["file"])), team_id="bench")
+if len(sys.argv) > 2:
+    files = json.loads(sys.argv[2])
+else:
+    rows = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    files = [row["file"] for row in rows if row["fold"] == "A" and not row.get("not_an_incident")]
+for name in files:
+    parsed = parse_file(FoundFile(folder / name, PurePath(name)), team_id="bench")
     draft = parsed.drafts[0] if parsed.drafts else None
-    out[row["file"]] = [[a.action, a.why_it_failed] for a in draft.failed_attempts] if draft else []
+    out[name] = [[a.action, a.why_it_failed] for a in draft.failed_attempts] if draft else []
 print(json.dumps(out))
 """
 
 
-def old_lines(commit: str) -> dict[str, list[list[str]]]:
-    """File → [action, why] as the reader of `commit` stores them, fold A of today's corpus."""
+def run_old_reader(commit: str, files: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The importer of `commit`, checked out in a temporary git worktree (removed after), run on today's
+    eval/postmortems: fold A's incident reports, or `files`; its stdout is the JSON of `old_lines`."""
     with tempfile.TemporaryDirectory(prefix="old-reader-") as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(
             ["git", "worktree", "add", "--detach", str(tree), commit], cwd=ROOT, check=True, capture_output=True
         )
         try:
-            said = subprocess.run(
-                [sys.executable, "-c", _DUMP, str(POSTMORTEMS)], cwd=tree, check=True, capture_output=True, text=True
-            ).stdout
+            argv = [sys.executable, "-c", _DUMP, str(POSTMORTEMS)] + ([json.dumps(files)] if files is not None else [])
+            return subprocess.run(argv, cwd=tree, capture_output=True, text=True)
         finally:
             subprocess.run(
                 ["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=False, capture_output=True
             )
-    return json.loads(said)
+
+
+def old_lines(commit: str) -> dict[str, list[list[str]]]:
+    """File → [action, why] as the reader of `commit` stores them, fold A of today's corpus."""
+    run = run_old_reader(commit)
+    run.check_returncode()
+    return json.loads(run.stdout)
 
 
 def figures(lines: dict[str, list[list[str]]], keep: Callable[[str, str], bool]) -> dict[str, list[int]]:
