@@ -99,10 +99,31 @@ Row = tuple[list[float], int]
 def rows_of(results: list[CaseResult], names: tuple[str, ...]) -> list[Row]:
     rows: list[Row] = []
     for r in results:
-        for m in r.matches:
-            rows.append(([m.evidence[n] for n in names], int(m.memory.incident_id in r.case.relevant)))
-        rows += [([m.evidence[n] for n in names], 0) for m in r.absent_matches]
+        rows += _case_rows(r, names)
     return rows
+
+
+def _case_rows(r: CaseResult, names: tuple[str, ...]) -> list[Row]:
+    rows = [([m.evidence[n] for n in names], int(m.memory.incident_id in r.case.relevant)) for m in r.matches]
+    return rows + [([m.evidence[n] for n in names], 0) for m in r.absent_matches]
+
+
+class CaseRows:
+    """Each case's rows, read once per feature list for one run: the nested screen refits the same
+    cases some 3,300 times, and reading the rows off the matches was two thirds of each fit. Rows
+    are the same lists in the same order as rows_of's, so every fit is the same to the bit."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[int, tuple[str, ...]], tuple[CaseResult, list[Row]]] = {}
+
+    def of(self, results: list[CaseResult], names: tuple[str, ...]) -> list[Row]:
+        rows: list[Row] = []
+        for r in results:
+            key = (id(r), names)
+            if key not in self._kept:
+                self._kept[key] = (r, _case_rows(r, names))  # the case kept alive: its id stays its own
+            rows += self._kept[key][1]
+        return rows
 
 
 def fit_logistic(rows: list[Row], iterations: int = 50, l2: float = L2) -> tuple[list[float], float]:
@@ -173,31 +194,36 @@ def fit(
     short: tuple[str, ...] = (),
     short_until: float | None = None,
     budgets: tuple[tuple[float, float], tuple[float, float]] = BUDGETS,
+    rows: CaseRows | None = None,
 ) -> Judgement:
     """The model fitted on these cases, its thresholds read off held-out probabilities (thresholds)
     at budgets[0]; with `short` features, and beside it the short-query model (Judgement.short)
-    reading them, fitted on the same cases with its own budgets (budgets[1])."""
-    model = _fit_one(results, label, names, sure_from, l2, budgets[0])
+    reading them, fitted on the same cases with its own budgets (budgets[1]). `rows`: the cases'
+    rows read once for a run that fits them again (nested)."""
+    rows = rows if rows is not None else CaseRows()
+    model = _fit_one(results, label, names, sure_from, l2, budgets[0], rows)
     if not short or short_until is None:
         return model
-    brief = _fit_one(results, label, short, sure_from, l2, budgets[1])
+    brief = _fit_one(results, label, short, sure_from, l2, budgets[1], rows)
     return replace(model, short=brief, short_until=short_until)
 
 
 def _fit_one(
     results: list[CaseResult], label: str, names: tuple[str, ...], sure_from: float | None, l2: float,
-    budgets: tuple[float, float],
+    budgets: tuple[float, float], rows: CaseRows,
 ) -> Judgement:  # fmt: skip
-    model = _fitted(results, names, sure_from, l2)
-    strong_from, weak_from = thresholds(held_out(results, names, sure_from, l2), *budgets)
+    model = _fitted(results, names, sure_from, l2, rows)
+    strong_from, weak_from = thresholds(held_out(results, names, sure_from, l2, rows), *budgets)
     return replace(model, strong_from=strong_from, weak_from=weak_from,
                    fitted_on={"cases": len(results), "fold": label, "features": list(names), "l2": l2,
                               "thresholds": f"leave one organisation out ({len(groups(results))} groups)",
                               "budgets": list(budgets)})  # fmt: skip
 
 
-def _fitted(results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float) -> Judgement:
-    weights, intercept = fit_logistic(rows_of(results, names), l2=l2)
+def _fitted(
+    results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float, rows: CaseRows | None = None
+) -> Judgement:
+    weights, intercept = fit_logistic(rows_of(results, names) if rows is None else rows.of(results, names), l2=l2)
     return Judgement(dict(zip(names, (round(w, 4) for w in weights), strict=True)), round(intercept, 4), 1.0, 1.0,
                      sure_from=sure_from)  # fmt: skip
 
@@ -213,10 +239,13 @@ def groups(results: list[CaseResult]) -> list[list[CaseResult]]:
     return dealt
 
 
-def held_out(results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float) -> Judged:
+def held_out(
+    results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float, rows: CaseRows | None = None
+) -> Judged:
     """Each case with the model fitted on the other organisations' cases (of the same fold): the
     probabilities a threshold is read from are what the model gives cases it was not fitted on."""
-    return _each_held_out(results, lambda others: _fitted(others, names, sure_from, l2))
+    rows = rows if rows is not None else CaseRows()
+    return _each_held_out(results, lambda others: _fitted(others, names, sure_from, l2, rows))
 
 
 def nested(
@@ -226,8 +255,9 @@ def nested(
     """Each case judged by the whole procedure (fit, then thresholds read off held-out
     probabilities) run on the other organisations' cases of its fold: what a choice of features
     or penalty gives organisations it never saw, read inside one fold (the feature screen)."""
+    rows = CaseRows()
     return _each_held_out(
-        results, lambda others: fit(others, "nested", names, sure_from, l2, short, short_until, budgets)
+        results, lambda others: fit(others, "nested", names, sure_from, l2, short, short_until, budgets, rows)
     )
 
 

@@ -91,3 +91,16 @@ def test_a_team_that_allows_more_false_threads_gets_thresholds_that_let_that_man
                        budgets=(fitting.BUDGETS[0], (0.5, 0.7)))  # fmt: skip
     assert both.short is not None and both.short.strong_from == looser.strong_from
     assert both.strong_from == shipped.strong_from
+
+
+def test_the_nested_screen_reading_each_case_once_judges_as_a_fresh_fit_of_the_other_organisations() -> None:
+    # nested keeps each case's rows for its ~3,300 refits (CaseRows): each organisation must still get exactly
+    # the model, thresholds included, that fitting the fold's other organisations from scratch gives
+    results = [recalled(org, n, 1.0 + 0.4 * n + 0.3 * i, 0.5 * n) for i, org in enumerate("abcdef") for n in range(4)]
+    judged = fitting.nested(results, ("head_standout",), None, 1.0, ("head_standout",), 4.0)
+    for group in fitting.groups(results):
+        inside = {id(r) for r in group}
+        fresh = fitting.fit([r for r in results if id(r) not in inside], "nested", ("head_standout",), None, 1.0,
+                            ("head_standout",), 4.0)  # fmt: skip
+        assert all(model == fresh for r, model in judged if id(r) in inside)
+    assert len({(m.strong_from, m.weak_from, m.intercept) for _, m in judged}) > 1  # the groups do differ
