@@ -5,6 +5,7 @@ out inside fold A). The fields other than failed attempts (those: bench/attempts
     .venv/bin/python bench/fields_by_org.py --dump /tmp/before.json     # on the code before a change
     .venv/bin/python bench/fields_by_org.py --against /tmp/before.json  # on the code after it
     FIT_FEATURES=nonword .venv/bin/python bench/fields_by_org.py --sentence-model-loo [--policy cause=both,fix=rules]
+    FIT_THRESHOLD=cause=0.55:2 .venv/bin/python bench/fields_by_org.py --sentence-model-loo   # threshold:keep given
 
 With --sentence-model-loo each organisation is read with a sentence model (bot/reader/sentences.py)
 fitted by bench/fit_reader_sentences.py on fold A's other organisations (FIT_FEATURES chooses its
@@ -89,6 +90,7 @@ def outcomes(fold: str = "A", held_out: dict[str, str] | None = None) -> dict[st
         ):
             ratio = getattr(scores, name)
             row[name] = "" if not labelled else "right" if ratio.right else "wrong" if stored else "empty"
+            row[f"{name}_unlabelled"] = not labelled and stored  # filled where the label has none: not right either
         meta = scores.metadata_as_fix_or_cause
         row["metadata"] = "" if not meta.total else "right" if meta.right else "wrong"
         row["cause_text"] = (draft.root_cause or "")[:300] if draft else ""
@@ -147,9 +149,11 @@ def main(argv: list[str] | None = None) -> int:
         loo = sum(g for o, g in gains.items() if sum(gains.values()) - g > 0)
         helped = sum(g > 0 for g in gains.values())
         hurt = sum(g < 0 for g in gains.values())
+        unlabelled = [sum(bool(r.get(f"{field}_unlabelled")) for r in x.values()) for x in (old, rows)]
         print(
-            f"{field:<11} right {total_b[0]}→{total_a[0]}/{total_a[2]}, wrong {total_b[1]}→{total_a[1]}; "
-            f"value {sum(gains.values()):+d}, one organisation out {loo:+d} ({helped} helped, {hurt} hurt)"
+            f"{field:<11} right {total_b[0]}→{total_a[0]}/{total_a[2]}, wrong {total_b[1]}→{total_a[1]}"
+            + (f" (+ filled where none is labelled {unlabelled[0]}→{unlabelled[1]})" if any(unlabelled) else "")
+            + f"; value {sum(gains.values()):+d}, one organisation out {loo:+d} ({helped} helped, {hurt} hurt)"
         )
     if args.against and args.changed:
         for file, row in sorted(rows.items()):

@@ -95,6 +95,13 @@ THRESHOLDS = {
 WRONG_COST = {h: float(v) for h, v in _per_head("FIT_WRONG_COST", "1").items()}
 METADATA_COST = 10.0  # a metadata line stored as fix or cause: never
 KEEPS = (1, 2)
+# a head's threshold and keep given, not chosen (FIT_THRESHOLD, per head: "cause=0.55:2"): so that fold A one
+# organisation out (bench/fields_by_org.py --sentence-model-loo) reads a fixed threshold, e.g. the shipped one
+FIXED = {
+    h: (float(v.split(":")[0]), int(v.split(":")[1]) if ":" in v else 2)
+    for h, v in _per_head("FIT_THRESHOLD", "cause=,fix=").items()
+    if v
+}
 
 
 Doc = tuple[Truth, dict[str, list[tuple[list[str], Candidate]]]]  # head → its candidates and their features
@@ -213,6 +220,8 @@ def joined_value(truth: Truth, head: str, scored: list[tuple[float, str]], t: fl
 def pick_threshold(held: Held, head: str, without: str | None = None) -> tuple[float, int]:
     """Threshold and keep that do best on `held` (but the organisation `without`: a model reported on
     that organisation never has its threshold chosen on it)."""
+    if head in FIXED:
+        return FIXED[head]
     best, best_value = (0.5, 2), -1e9
     for keep in KEEPS:
         for t in THRESHOLDS[head]:

@@ -153,6 +153,10 @@ def test_a_wrong_fix_costing_more_than_a_right_one_raises_the_fix_threshold(monk
     assert sentence_fit.pick_threshold(held, "fix")[0] <= 0.6  # 4 right − 2 wrong beats 1 right
     monkeypatch.setattr(sentence_fit, "WRONG_COST", {"cause": 1.0, "fix": 2.5})
     assert sentence_fit.pick_threshold(held, "fix")[0] > 0.6  # 4 − 5 loses to 1: only the sure one
+    # FIT_THRESHOLD=fix=0.6:1: the threshold and keep given, not chosen (the one-out column read at a fixed threshold)
+    monkeypatch.setattr(sentence_fit, "FIXED", {"fix": (0.6, 1)})
+    assert sentence_fit.pick_threshold(held, "fix") == (0.6, 1)
+    assert sentence_fit.pick_threshold(held, "cause") != (0.6, 1)  # a head not given is still chosen
 
 
 def test_the_models_left_one_organisation_out_reuse_the_held_out_fits_and_are_the_same(monkeypatch) -> None:
