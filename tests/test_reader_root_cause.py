@@ -416,3 +416,25 @@ def test_a_root_cause_section_that_also_says_who_it_hit_keeps_its_cause() -> Non
         "## Resolution\n\nWe grew the volume and restarted the writers.\n"
     )
     assert draft.root_cause == "The primary database ran out of disk and every write was affected."
+
+
+def test_what_users_saw_is_never_the_cause_even_to_a_model_sure_of_every_sentence() -> None:
+    from bot.reader.sentences import Head, SentenceModel, use_model
+
+    symptoms = (
+        "Some customers were unable to log in to the dashboard. "
+        "The checkout page is not working on iOS. We are noticing issues with new cluster launches."
+    )
+    sure = SentenceModel({head: Head(10.0, {}, threshold=0.5, keep=2) for head in ("cause", "fix")})
+    use_model(sure)
+    try:
+        told = imported(
+            f"# Instances restarted\n\n{symptoms} A kernel update rolled out to the hypervisors rebooted them.\n"
+        )
+        only_symptoms = imported(f"# Instances restarted\n\n{symptoms}\n")
+    finally:
+        use_model(None)
+    assert "A kernel update rolled out to the hypervisors rebooted them" in told.root_cause  # the model was read
+    for seen in ("unable to log in", "not working on iOS", "noticing issues"):
+        assert seen not in told.root_cause
+        assert seen not in (only_symptoms.root_cause or "")

@@ -14,7 +14,7 @@ from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import names_the_cause
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
 from bot.reader.cues_fix import CAUSE_AS_SUBJECT, CAUSE_OF_THE_INCIDENT, CAUSE_RELATED, EXPECTED_STATE
-from bot.reader.fix import names_no_step, tells_no_step_taken
+from bot.reader.fix import names_no_step, tells_no_step_taken, tells_trouble_not_why
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import holds_a_figure, strip_metadata
 from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
@@ -207,6 +207,8 @@ def with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -
     policy = MODEL_POLICY.get(head, "rules")
     if policy == "rules" or (policy == "rules_else_model" and rules[0]):
         return rules
+    if head == "cause":  # what users saw is no cause, however sure the model is (precision first)
+        candidates = [c for c in candidates if not tells_trouble_not_why((c.stored or c.text)[:MAX_SENTENCE_CHARS])]
     chosen = best(candidates, head)
     # a sentence a status page repeats in its timeline: once
     texts = list(dict.fromkeys(c.stored or c.text for c, _ in chosen))

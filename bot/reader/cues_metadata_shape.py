@@ -54,6 +54,9 @@ _HARM = (
     r"unreachable|delayed|stuck|degraded|slowed(?: down)?|not (?:\w{1,30}ed|available|accessible|working))|"
     r"(?<!we )(?<!i )(?:failed|errored|timed out)(?! over\b)|could(?: not|n't) (?:be )?\w{1,30})\b"
 )
+# what the users met, said anywhere in a sentence ("The in app purchase … is not working on iOS"): the sentence model's
+# cause picks are read with it (bot/reader/fix.py `tells_trouble_not_why`)
+HARM_SAID = re.compile(_HARM, re.I)
 _IN_SENTENCE = r"(?:[^.;!?]|\.(?=\S)){0,300}?"  # a host's dots ("todo.sr.ht") do not end it
 HARM_IN_THE_SPAN = re.compile(
     r"^(?=" + _IN_SENTENCE + _SPAN + r")(?=" + _IN_SENTENCE + _HARM + r")"

@@ -9,11 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bot.reader.cues import CAUSE, DID_NOT_WORK, FIX, SAYS_IT_FAILED, TRIED
+from bot.reader.cues import CAUSE, DID_NOT_WORK, FAILURE_WORDS, FIX, SAYS_IT_FAILED, TRIED
+from bot.reader.cues_conversation import CONVERSATION_CUES
 from bot.reader.cues_fix import (
+    CAUSE_AS_SUBJECT,
     CAUSE_DENIED,
     CAUSE_ELSEWHERE,
     CAUSE_NOT_SAID,
+    CAUSE_OF_THE_INCIDENT,
+    CAUSE_RELATED,
     FIX_BY_ITSELF,
     FIX_COUNTED,
     FIX_ELSEWHERE,
@@ -25,6 +29,8 @@ from bot.reader.cues_fix import (
     INCIDENT_AS_CAUSE,
     STATE_OF_THE_INCIDENT,
 )
+from bot.reader.cues_metadata_shape import HARM_SAID
+from bot.reader.metadata_kind import metadata_kind
 from bot.reader.narrative import _clauses as clauses
 from bot.reader.narrative import attempts_in
 from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_OPENS, SITE_MARKUP
@@ -132,3 +138,19 @@ def names_no_cause(sentence: str) -> bool:
 def without_non_causes(text: str) -> str:
     """A cause's text without the sentences that name no cause (`names_no_cause`); "" when none is left."""
     return _without(text, names_no_cause)
+
+
+# the reader's words for trouble met and for a cause named (the vocabulary's, the chat reader's among them): no new list
+_TROUBLE = (FAILURE_WORDS, HARM_SAID, *(CONVERSATION_CUES[k] for k in ("outage_noun", "down_state", "status_update")))
+_WHY = (CAUSE, CAUSE_RELATED, CAUSE_AS_SUBJECT, CAUSE_OF_THE_INCIDENT, CONVERSATION_CUES["cause_marker"])
+
+
+def tells_trouble_not_why(sentence: str) -> bool:
+    """True when `sentence` is a status page's talk or the harm (`metadata_kind` "status" / "impact"), or tells the
+    trouble met with no word of why: "A small number of compute instances have experienced an unexpected restart",
+    "The in app purchase is not working on iOS", "We are noticing issues with new node launches". The sentence model's
+    cause picks are read with it (bot/importer/cause_fix.py): what users saw is no cause (fold A one organisation out,
+    docs/BENCHMARKS.md r23-veto)."""
+    if metadata_kind(sentence) in ("status", "impact"):
+        return True
+    return any(p.search(sentence) for p in _TROUBLE) and not any(p.search(sentence) for p in _WHY)
