@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from sample import EXTENDED, NAMED, draw
+from sample import NAMED
 
 HERE = Path(__file__).parent
 # Reports whose attempts ../postmortems/README.md discusses (read before the draw): not blind.
@@ -87,18 +87,37 @@ MATCHES = [
 ]  # fmt: skip
 
 
+def drawn() -> dict[str, tuple[str, str]]:
+    """File → (fold, which draw: "first" or "extension"), as sample.py drew them (drawn.tsv)."""
+    rows = (line.split("\t") for line in (HERE / "drawn.tsv").read_text(encoding="utf-8").splitlines())
+    return {file: (fold, group) for file, fold, _stratum, group in rows}
+
+
+def kappa(pairs: list[tuple[bool, bool]]) -> float:
+    """Cohen's kappa of two readers' yes/no calls (here: the report holds a failed attempt)."""
+    n = len(pairs)
+    po = sum(a == b for a, b in pairs) / n
+    p1, p2 = sum(a for a, _ in pairs) / n, sum(b for _, b in pairs) / n
+    pe = p1 * p2 + (1 - p1) * (1 - p2)
+    return (po - pe) / (1 - pe) if pe < 1 else 1.0
+
+
+def positive_agreement(both: int, only_first: int, only_second: int) -> float:
+    """How often an attempt one reader names the other names too (1.0 when neither names any)."""
+    return 2 * both / (2 * both + only_first + only_second) if both + only_first + only_second else 1.0
+
+
 def compare(truth_path: Path) -> dict:
     truth = {t["file"]: t for t in map(json.loads, truth_path.read_text(encoding="utf-8").splitlines())}
     second = {d["file"]: d for d in map(json.loads, (HERE / "attempts.jsonl").read_text().splitlines())}
-    stratum = {f: (fold, s) for f, fold, s in draw()}
-    extension = {f: (fold, s) for f, fold, s in draw(EXTENDED) if f not in stratum}
+    sample = drawn()
     rows = {}
     for file, d in second.items():
         first = truth[file]["failed_attempts"]
         quotes = [a["quote"] for a in d["attempts"]]
         paired = {q for p, q in MATCHES if any(p == k for a in first for k in a["action_keywords"])}
         both = sum(any((p, q) in MATCHES for p in a["action_keywords"] for q in quotes) for a in first)
-        group = "named" if file.startswith(NAMED) else "B+" if file in extension else stratum[file][0]
+        group = "named" if file.startswith(NAMED) else "B+" if sample[file][1] == "extension" else sample[file][0]
         rows[file] = {
             "group": group,
             "blind": not file.startswith(NOT_BLIND + NAMED),
@@ -115,13 +134,11 @@ def summary(rows: list[dict]) -> str:
     both, o1, o2 = (sum(r[k] for r in rows) for k in ("both", "only_first", "only_second"))
     n = len(rows)
     agree = sum(r["first_has"] == r["second_has"] for r in rows)
-    p1, p2 = sum(r["first_has"] for r in rows) / n, sum(r["second_has"] for r in rows) / n
-    pe = p1 * p2 + (1 - p1) * (1 - p2)
-    kappa = (agree / n - pe) / (1 - pe) if pe < 1 else 1.0
-    pa = 2 * both / (2 * both + o1 + o2) if both + o1 + o2 else 1.0
+    pa = positive_agreement(both, o1, o2)
+    k = kappa([(r["first_has"], r["second_has"]) for r in rows])
     return (
         f"{n} reports: attempts both {both}, only truth.jsonl {o1}, only second {o2}, positive agreement {pa:.1%}; "
-        f"report level (>= 1 attempt) {agree}/{n}, kappa {kappa:.2f}"
+        f"report level (>= 1 attempt) {agree}/{n}, kappa {k:.2f}"
     )
 
 

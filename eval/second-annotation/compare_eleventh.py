@@ -10,6 +10,8 @@ by MATCHES (truth phrase, second phrase: the same step). Fields are counted on i
 import json
 from pathlib import Path
 
+from compare import kappa, positive_agreement
+
 HERE = Path(__file__).parent
 FIELDS = ("date", "root_cause_keywords", "fix_keywords", "found_keywords")
 # Items whose attempts the collectors' commit messages named before the draw.
@@ -82,14 +84,6 @@ def judged(file: str, field: str) -> bool:
     return JUDGED[keys[0]]
 
 
-def kappa(pairs: list[tuple[bool, bool]]) -> float:
-    n = len(pairs)
-    po = sum(a == b for a, b in pairs) / n
-    p1, p2 = sum(a for a, _ in pairs) / n, sum(b for _, b in pairs) / n
-    pe = p1 * p2 + (1 - p1) * (1 - p2)
-    return (po - pe) / (1 - pe) if pe < 1 else 1.0
-
-
 def compare(corpus: str) -> dict:
     truth = {}
     for line in (HERE.parent / corpus / "truth.jsonl").read_text(encoding="utf-8").splitlines():
@@ -133,7 +127,7 @@ if __name__ == "__main__":
             continue
         n = r["incidents"]
         both, o1, o2 = r["both"], r["only_first"], r["only_second"]
-        pa = 2 * both / (2 * both + o1 + o2) if both + o1 + o2 else 1.0
+        pa = positive_agreement(both, o1, o2)
         print(f"{corpus}: {r['files']} files, not-an-incident {r['not_an_incident']}/{r['files']}, {n} incidents")
         for f in FIELDS:
             print(f"  {f}: {r[f]}/{n}")

@@ -7,6 +7,11 @@ label's fold, organisation, not_an_incident and whether failed_attempts is empty
     python3 eval/second-annotation/sample.py            # file names, reading order
     python3 eval/second-annotation/sample.py --strata   # after annotating: with stratum
     python3 eval/second-annotation/sample.py --extension  # fold B's extension only
+    python3 eval/second-annotation/sample.py --truth T --record > drawn.tsv  # the draw kept (below)
+
+The draw depends on the corpus it is made from: as ../postmortems/truth.jsonl grew, the same seed drew other
+files. drawn.tsv keeps the draw as it was made (from truth.jsonl at 267c906, the extension's commit:
+`git show 267c906:eval/postmortems/truth.jsonl > T`), and compare.py reads it.
 """
 
 import json
@@ -26,8 +31,8 @@ NAMED = ("allegro-2018-08-31", "drand-2024-02-23")
 HERE = Path(__file__).parent.parent / "postmortems"
 
 
-def draw(quota: dict = QUOTA) -> list[tuple[str, str, str]]:
-    labels = [json.loads(line) for line in (HERE / "truth.jsonl").open()]
+def draw(quota: dict = QUOTA, truth: Path = HERE / "truth.jsonl") -> list[tuple[str, str, str]]:
+    labels = [json.loads(line) for line in truth.open()]
     rng = random.Random(SEED)
     picked = []
     for (fold, stratum), wanted in quota.items():
@@ -51,7 +56,11 @@ def draw(quota: dict = QUOTA) -> list[tuple[str, str, str]]:
 
 
 if __name__ == "__main__":
-    first = {f for f, _, _ in draw()}
-    picked = [p for p in draw(EXTENDED) if p[0] not in first] if "--extension" in sys.argv else draw()
-    for file, fold, stratum in picked:
+    truth = Path(sys.argv[sys.argv.index("--truth") + 1]) if "--truth" in sys.argv else HERE / "truth.jsonl"
+    first = draw(truth=truth)
+    extension = [p for p in draw(EXTENDED, truth) if p[0] not in {f for f, _, _ in first}]
+    if "--record" in sys.argv:  # file, fold, stratum, which draw: drawn.tsv
+        for (file, fold, stratum), group in [*((p, "first") for p in first), *((p, "extension") for p in extension)]:
+            print(file, fold, stratum, group, sep="\t")
+    for file, fold, stratum in () if "--record" in sys.argv else extension if "--extension" in sys.argv else first:
         print(file, fold, stratum) if "--strata" in sys.argv else print(file, fold)
