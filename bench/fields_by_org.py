@@ -8,9 +8,12 @@ out inside fold A). The fields other than failed attempts (those: bench/attempts
     FIT_THRESHOLD=cause=0.55:2 .venv/bin/python bench/fields_by_org.py --sentence-model-loo   # threshold:keep given
 
 With --sentence-model-loo each organisation is read with a sentence model (bot/reader/sentences.py)
-fitted by bench/fit_reader_sentences.py on fold A's other organisations (FIT_FEATURES chooses its
-features; its thresholds chosen on the other organisations' leave-one-out probabilities), so the cause and fix figures are out of sample for every organisation, not the shipped
-model's in-sample ones; --policy says how the model joins the cue words (default: the code's).
+fitted by bench/fit_reader_sentences.py on fold A's other organisations, by the settings the shipped
+bot/data/reader_sentences.json records it was fitted with unless FIT_* says otherwise (FIT_FEATURES its
+features, FIT_THRESHOLD a threshold given; a head whose threshold is "chosen" has it chosen on the other
+organisations' leave-one-out probabilities), so the cause and fix figures are out of sample for every
+organisation, not the shipped model's in-sample ones; --policy says how the model joins the cue words
+(default: the code's).
 
 Per organisation and field: right, and stored but wrong (a cause or fix filled whose text does not
 hold the label's phrases; for metadata, items whose fix or cause holds a labelled metadata line).

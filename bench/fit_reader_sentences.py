@@ -18,6 +18,12 @@ Honest by construction:
 `--write` stores the model fitted on fold A in bot/data/reader_sentences.json (what ships) and
 prints the policy to set in bot/importer/cause_fix.py.
 
+Each head in a written file says what it was fitted with (`fitted_with`: every FIT_* setting below,
+FIT_THRESHOLD "chosen" or the threshold:keep given), and those of the shipped file are this bench's
+defaults (the environment still overrides them): a refit with no setting reproduces the shipped file,
+and fold A one organisation out (bench/reading_eval.py's column, bench/fields_by_org.py
+--sentence-model-loo) reads the procedure that ships, not another one.
+
     .venv/bin/python bench/fit_reader_sentences.py --fold B --out /tmp/reader_sentences_B.json   # the swap (~3 min)
     .venv/bin/python bench/reading_eval.py --weights /tmp/reader_sentences_B.json                # read both folds with it
 
@@ -59,19 +65,37 @@ POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 DATA = Path(__file__).resolve().parent.parent / "bot" / "data" / "reader_sentences.json"
 HEADS = {"cause": "root_cause_keywords", "fix": "fix_keywords"}
 POLICIES = ("rules", "model", "rules_else_model", "model_else_rules", "both")
-EPOCHS = int(os.environ.get("FIT_EPOCHS", "8"))
 RATE = 0.2
-PAIRS = os.environ.get("FIT_PAIRS", "0") == "1"  # word pairs as features
 
 
-def _per_head(name: str, default: str) -> dict[str, str]:
-    """An environment setting, one value for both heads ("1e-3") or per head ("cause=1e-3,fix=1e-2")."""
+def recorded_settings(data: dict) -> dict[str, dict[str, str]]:
+    """Head → the settings (FIT_* name → value) a sentence model's file says its head was fitted with
+    (`with_settings` writes them): none for a file written before they were recorded."""
+    return {h: dict(data.get("heads", {}).get(h, {}).get("fitted_with", {})) for h in ("cause", "fix")}
+
+
+# the settings the shipped file was fitted with: each one's default, so that fold A one organisation out
+# (bench/reading_eval.py's column, bench/fields_by_org.py --sentence-model-loo) and a refit read the shipped
+# procedure without anyone setting FIT_* by hand; the environment still overrides them
+SHIPPED_SETTINGS = recorded_settings(json.loads(DATA.read_text(encoding="utf-8")) if DATA.is_file() else {})
+SETTINGS: dict[str, dict[str, str]] = {"cause": {}, "fix": {}}  # head → FIT_* name → value in effect
+
+
+def _per_head(name: str, default: str, environ: dict[str, str] | None = None) -> dict[str, str]:
+    """A setting, one value for both heads ("1e-3") or per head ("cause=1e-3,fix=1e-2"): the code's `default`,
+    then what the shipped file was fitted with, then the environment (a head a layer leaves out keeps the one below)."""
+    environ = os.environ if environ is None else environ
+    shipped = ",".join(f"{h}={s[name]}" for h, s in SHIPPED_SETTINGS.items() if name in s)
     values: dict[str, str] = {}
-    for given in (default, os.environ.get(name, "")):  # a head the setting leaves out keeps the default
+    for given in (default, shipped, environ.get(name, "")):
         values.update(p.split("=", 1) if "=" in p else (h, p) for p in given.split(",") if p for h in ("cause", "fix"))
+    for h in ("cause", "fix"):
+        SETTINGS[h][name] = values[h]
     return {h: values[h] for h in ("cause", "fix")}
 
 
+EPOCHS = {h: int(v) for h, v in _per_head("FIT_EPOCHS", "8").items()}
+PAIRS = {h: v == "1" for h, v in _per_head("FIT_PAIRS", "0").items()}  # word pairs as features
 # which of a sentence's features each head is fitted on: "nonword" (cues, section, place, length),
 # "cross" (those and section × cue pairs), "words" (those of "nonword" and words). FIT_FEATURES: one
 # set for both heads, or per head ("cause=cross,fix=words"); the default is what ships.
@@ -96,11 +120,12 @@ WRONG_COST = {h: float(v) for h, v in _per_head("FIT_WRONG_COST", "1").items()}
 METADATA_COST = 10.0  # a metadata line stored as fix or cause: never
 KEEPS = (1, 2)
 # a head's threshold and keep given, not chosen (FIT_THRESHOLD, per head: "cause=0.55:2"): so that fold A one
-# organisation out (bench/fields_by_org.py --sentence-model-loo) reads a fixed threshold, e.g. the shipped one
+# organisation out (bench/fields_by_org.py --sentence-model-loo) reads a fixed threshold, e.g. the shipped one;
+# "chosen" (or nothing): chosen as above. The default is what the shipped file was fitted with.
 FIXED = {
     h: (float(v.split(":")[0]), int(v.split(":")[1]) if ":" in v else 2)
-    for h, v in _per_head("FIT_THRESHOLD", "cause=,fix=").items()
-    if v
+    for h, v in _per_head("FIT_THRESHOLD", "chosen").items()
+    if v not in ("", "chosen")
 }
 
 
@@ -133,11 +158,11 @@ def fit_head(docs: list[Doc], head: str) -> Head:
             for f in feats:
                 orgs[f].add(truth.org or truth.file)
     kept = {f for f, o in orgs.items() if len(o) >= MIN_ORGS[head] or not f.startswith(("w:", "b:"))}
-    kept = {f for f in kept if PAIRS or not f.startswith("b:")}
+    kept = {f for f in kept if PAIRS[head] or not f.startswith("b:")}
     kept = {f for f in kept if FEATURES[head] == "words" or not f.startswith(("w:", "b:"))}
     kept = {f for f in kept if FEATURES[head] == "cross" or not f.startswith("x:")}
     rows = [([f for f in feats if f in kept], label(t, head, c.text)) for t, cands in docs for feats, c in cands[head]]
-    return reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS, rate=RATE, l2=L2[head])
+    return reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS[head], rate=RATE, l2=L2[head])
 
 
 def field_outcome(truth: Truth, head: str, chosen: list[str]) -> str:
@@ -358,6 +383,18 @@ def choose_policy(docs_a: list[Doc], truths_a: list[Truth]) -> tuple[dict[str, s
 REPOSITORY = Path(__file__).resolve().parent.parent
 
 
+def with_settings(model: SentenceModel, carried: tuple[str, ...] = ()) -> dict:
+    """`model`'s file, each head with the settings it was fitted with (`fitted_with`: FIT_* name → value, the
+    threshold "chosen" or the one given): a refit and fold A one organisation out read them as their defaults. A
+    head in `carried` was copied from the shipped file, so its settings are the shipped file's."""
+    data = model.as_json()
+    for head, fields in data["heads"].items():
+        settings = (SHIPPED_SETTINGS if head in carried else SETTINGS)[head]
+        if settings:  # a carried head from a file that records none: none
+            fields["fitted_with"] = dict(sorted(settings.items()))
+    return data
+
+
 def fit_fold(fold: str, out: Path, carry: tuple[str, ...] = ()) -> SentenceModel:
     """Both heads fitted on `fold`'s reports alone, written to `out` (outside the repository); a head in
     `carry` is not fitted but copied from the shipped file as it is (fold A's: another pass refits it)."""
@@ -371,7 +408,7 @@ def fit_fold(fold: str, out: Path, carry: tuple[str, ...] = ()) -> SentenceModel
     if carry:
         shipped = SentenceModel.from_json(json.loads(DATA.read_text(encoding="utf-8")))
         model.heads.update({h: shipped.heads[h] for h in carry})
-    out.write_text(json.dumps(model.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    out.write_text(json.dumps(with_settings(model, carry), indent=1, sort_keys=True) + "\n", encoding="utf-8")
     chosen = ", ".join(f"{h} threshold {x.threshold} keep {x.keep}" for h, x in model.heads.items())
     print(f"fitted on fold {fold} ({len(truths)} items): {chosen}; wrote {out}")
     return model
@@ -410,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fold {fold}: model fitted on A        {figures(imported(by_fold[fold], models['A'], policy))}")
         print(f"fold {fold}: model fitted on B        {figures(imported(by_fold[fold], models['B'], policy))}")
     if args.write:
-        DATA.write_text(json.dumps(models["A"].as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        DATA.write_text(json.dumps(with_settings(models["A"]), indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {DATA} (fitted on fold A); set cause_fix.MODEL_POLICY = {policy}")
     return 0
 

@@ -9,8 +9,9 @@ Fold A is in-sample (today's heuristics were tuned on its organisations), fold B
 (eval/README.md); both are printed side by side for every field. Between them, fold A one
 organisation out: each organisation of fold A read with the sentence model (bot/reader/sentences.py,
 the fitted part of the root cause and the fix) fitted on fold A's other organisations, as
-bench/fields_by_org.py --sentence-model-loo does, so a fitted field's fold A figure is not only the
-in-sample one (~5 min on 2 shared cores; --quick leaves that column out). Each reader is a function taking
+bench/fields_by_org.py --sentence-model-loo does, by the procedure the shipped file records it was
+fitted with (its heads' `fitted_with`: e.g. the cause threshold given, not chosen), so a fitted field's
+fold A figure is not only the in-sample one (~5 min on 2 shared cores; --quick leaves that column out). Each reader is a function taking
 a fold and returning its field scores (`Ratio`s, scored by the one rule in bot/importer/scoring.py);
 `READERS` lists them. Today: the importer on eval/postmortems, read the way `incident-memory import`
 reads (bench/import_postmortems.py: offline, no database, no model); with --drafter, the resolution

@@ -174,3 +174,73 @@ def test_how_it_was_found_is_scored_for_precision_and_where_the_label_has_none()
     assert (scores.found_where_none.right, scores.found_where_none.total) == (1, 2)
     rows = table({"importer": {"A": importer_fields(scores)}})
     assert any(row.startswith("errors: found how where none") and "1 of 2" in row for row in rows)
+
+
+def _tiny_fold() -> tuple[list[Truth], list]:
+    """Four one-report organisations, each a cause, a fix and a symptom sentence (the fitting bench's rows)."""
+    import bench.fit_reader_sentences as fitting
+    from bot.reader.sentences import Candidate, features
+
+    said = {
+        "a": ("The disk filled up with logs.", "We rotated the logs.", "disk filled up", "rotated the logs"),
+        "b": ("A certificate expired overnight.", "We renewed the certificate.", "certificate expired", "renewed"),
+        "c": ("The deploy broke the router.", "We rolled back the deploy.", "deploy broke", "rolled back"),
+        "d": ("A bad config was pushed.", "I reverted the config.", "bad config", "reverted the config"),
+    }
+    truths, docs = [], []
+    for org, (cause, fix, cause_label, fix_label) in said.items():
+        truth = Truth(f"{org}.md", None, [cause_label], [fix_label], [], None, False, org=org, fold="A")
+        cands = [Candidate(cause, "summary"), Candidate(fix, "resolution"), Candidate("Users saw errors.", "summary")]
+        truths.append(truth)
+        docs.append((truth, {head: [(features(c), c) for c in cands] for head in fitting.HEADS}))
+    return truths, docs
+
+
+def test_the_one_out_column_reads_the_procedure_the_shipped_sentence_model_was_fitted_with(monkeypatch) -> None:
+    # the shipped cause threshold was given to the fit (0.6, keep 2), not chosen; the one-out column chose it per
+    # organisation unless FIT_THRESHOLD was set by hand, and so read 239 right causes where the shipped procedure
+    # reads 245 (docs/BENCHMARKS.md, r23-veto / r23-cause seventh pass)
+    import bench.fields_by_org as fields_by_org
+    import bench.fit_reader_sentences as fitting
+    from bot.reader import sentences
+
+    shipped = json.loads(fitting.DATA.read_text(encoding="utf-8"))["heads"]
+    recorded = {head: shipped[head]["fitted_with"]["FIT_THRESHOLD"] for head in fitting.HEADS}
+    given = {h: (float(v.split(":")[0]), int(v.split(":")[1])) for h, v in recorded.items() if v != "chosen"}
+    assert given, "the shipped file says which thresholds were given to its fit"
+    assert all((shipped[h]["threshold"], shipped[h]["keep"]) == given[h] for h in given)
+    truths, docs = _tiny_fold()
+    monkeypatch.setattr(fitting, "documents", lambda _: docs)
+    monkeypatch.setattr(fitting, "MIN_ORGS", {"cause": 1, "fix": 1})
+    monkeypatch.setattr(fields_by_org, "read_corpus", lambda path, only: ({}, {}, []))
+    used: list = []
+    monkeypatch.setattr(sentences, "use_model", lambda model: used.append(model))
+    fields_by_org.held_out_drafts(truths, {}, say=lambda line: None)
+    read_with = [m for m in used if m is not None]
+    assert len(read_with) == len(truths)
+    for head, (threshold, keep) in given.items():
+        assert all((m.heads[head].threshold, m.heads[head].keep) == (threshold, keep) for m in read_with)
+
+
+def test_a_written_sentence_model_records_its_settings_and_a_refit_reads_them_first(monkeypatch, tmp_path) -> None:
+    import bench.fit_reader_sentences as fitting
+    from bot.reader.sentences import SentenceModel
+
+    _, docs = _tiny_fold()
+    monkeypatch.setattr(fitting, "documents", lambda _: docs)
+    monkeypatch.setattr(fitting, "MIN_ORGS", {"cause": 1, "fix": 1})
+    monkeypatch.setattr(fitting, "FIXED", {"cause": (0.55, 1)})
+    monkeypatch.setattr(fitting, "SETTINGS", {h: dict(s) for h, s in fitting.SETTINGS.items()})
+    monkeypatch.setitem(fitting.SETTINGS["cause"], "FIT_THRESHOLD", "0.55:1")
+    out = tmp_path / "a.json"
+    assert fitting.main(["--fold", "A", "--out", str(out)]) == 0
+    written = json.loads(out.read_text(encoding="utf-8"))
+    assert SentenceModel.from_json(written).heads["cause"].threshold == 0.55  # the bot reads the file as before
+    settings = fitting.recorded_settings(written)
+    assert settings["cause"]["FIT_THRESHOLD"] == "0.55:1" and settings["fix"]["FIT_THRESHOLD"] == "chosen"
+    assert settings["fix"]["FIT_FEATURES"] == fitting.FEATURES["fix"]
+    # that file shipped: its settings are the defaults, the environment above them
+    monkeypatch.setattr(fitting, "SHIPPED_SETTINGS", settings)
+    assert fitting._per_head("FIT_THRESHOLD", "chosen", {}) == {"cause": "0.55:1", "fix": "chosen"}
+    again = {"FIT_THRESHOLD": "cause=chosen,fix=0.9:2"}
+    assert fitting._per_head("FIT_THRESHOLD", "chosen", again) == {"cause": "chosen", "fix": "0.9:2"}
