@@ -4,6 +4,7 @@
     .venv/bin/python bench/fit_recall_judgement.py --corpus DIR [--write]    # a team's own history
     ... --features head,score_z,same_alert                                   # which features the model reads
     ... --nested A [--features …]                  # the feature screen inside fold A only (fold B never replayed)
+    ... --nested A --budget-grid "0.15,0.44;0.15,0.42"   # the same screen at several budgets, for the cost of one
     ... --cache .bench-data/judgement            # reuse a replay of the same corpus and bot/recall code
 
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
@@ -261,6 +262,26 @@ def nested(
     )
 
 
+def nested_budgets(
+    results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float,
+    grid: list[tuple[float, float]],
+) -> list[Judged]:  # fmt: skip
+    """nested (no short-query model) at each (strong, shown) budgets of `grid`, for the cost of one:
+    an organisation's model and the held-out probabilities its thresholds are read from are the same
+    whatever the budgets; only the thresholds read off them differ."""
+    rows = CaseRows()
+    dealt = groups(results)
+    out: list[Judged] = [[] for _ in grid]
+    for group in dealt:
+        others = [r for other in dealt if other is not group for r in other] if len(dealt) > 1 else group
+        model = _fitted(others, names, sure_from, l2, rows)
+        judged = held_out(others, names, sure_from, l2, rows)
+        for kept, budgets in zip(out, grid, strict=True):
+            strong_from, weak_from = thresholds(judged, *budgets)
+            kept += [(r, replace(model, strong_from=strong_from, weak_from=weak_from)) for r in group]
+    return out
+
+
 def _each_held_out(results: list[CaseResult], fitter: Callable[[list[CaseResult]], Judgement]) -> Judged:
     dealt = groups(results)
     if len(dealt) < 2:  # nothing to hold out: in-sample
@@ -381,7 +402,11 @@ def main() -> int:
         help="the feature screen inside this fold only: each organisation judged by the whole procedure "
         "run on the fold's others (the other fold's cases are not replayed or printed)",
     )  # fmt: skip
+    parser.add_argument("--budget-grid", help="with --nested and no short-query model: 'STRONG,SHOWN;…', one line "
+                        "of figures for each budgets, the fits shared")  # fmt: skip
     args = parser.parse_args()
+    if args.budget_grid and not args.nested:
+        parser.error("--budget-grid screens budgets inside one fold: give --nested")
     if (args.eval_dir is None) == (args.corpus is None):
         parser.error("give the eval/ folder or --corpus DIR")
     if args.nested and args.write:
@@ -419,6 +444,14 @@ def main() -> int:
             parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
     sure = shipped.get("sure_from", SURE_FLOOR) if args.sure_from is None else _sure_from(args.sure_from, parser)
     budgets = (args.budgets, args.short_budgets)
+    if args.nested and args.budget_grid:
+        if short:
+            parser.error("--budget-grid judges one model: give --short-features none (semantic has none)")
+        grid = [_budgets(v) for v in args.budget_grid.split(";")]
+        for budgets, judged in zip(grid, nested_budgets(folds[args.nested], names, sure, args.l2, grid), strict=True):
+            print(json.dumps({"recall": mode, "nested": args.nested, "features": list(names), "l2": args.l2,
+                              "budgets": budgets, **evaluate_judged(judged)}), flush=True)  # fmt: skip
+        return 0
     if args.nested:
         fold = folds[args.nested]
         print(json.dumps({"recall": mode, "nested": args.nested, "features": list(names), "l2": args.l2,

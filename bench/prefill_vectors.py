@@ -6,8 +6,8 @@
 A replay with semantic recall embeds memories 16 to a request and each query alone, under a
 query timeout: on a loaded host a query that misses the cache can time out, and recall then
 falls back to lexical for that case and the cooldown after it, silently changing the figures.
-This posts the very texts the product embeds (bot.recall.meaning.memory_text and opening_text of
-every memory, query_text of every case) once, in large batches, so the replay that follows only reads the
+This posts the very texts the product embeds (bot.recall.meaning.memory_text, opening_text and
+sentences of every memory, query_text of every case) once, in large batches, so the replay that follows only reads the
 cache. Prints texts per minute of model time and of wall time (what the host gave the model).
 """
 
@@ -26,16 +26,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
 from bot.embeddings.openai_http import endpoint_url  # noqa: E402
-from bot.recall.meaning import memory_text, opening_text, query_text  # noqa: E402
+from bot.recall.meaning import memory_text, opening_text, query_text, sentences  # noqa: E402
 from bot.replay import load_cases, load_memories  # noqa: E402
 
 MODEL = "all-MiniLM-L6-v2"
 
 
 def texts_of(folder: Path) -> list[str]:
-    """Every text a semantic replay of this folder embeds (memory texts and openings, then query texts), once each."""
+    """Every text a semantic replay of this folder embeds (memory texts, openings and sentences, then
+    query texts), once each."""
     memories = load_memories(folder)
     texts = [memory_text(m) for m in memories] + [opening_text(m) for m in memories]
+    texts += [s for m in memories for s in sentences(m)]
     texts += [query_text(c.query) for c in load_cases(folder)]
     return list(dict.fromkeys(t for t in texts if t))
 

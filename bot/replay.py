@@ -205,10 +205,9 @@ async def run_replay(
         pool = await create_pool(replay_dsn, max_size=2)
         try:
             store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
-            # EMBEDDINGS_URL: fused recall, where the server has pgvector. Sentence vectors only
-            # choose the sentence a card quotes (neither ranking nor the relevance floor reads
-            # them): a replay skips them, about half the model time
-            async with semantic_recall(settings, store, quote_sentences=False) as semantic:
+            # EMBEDDINGS_URL: fused recall, where the server has pgvector. The memories' sentences
+            # are embedded too: the judgement reads the closest one's lead (meaning_sentence_lead)
+            async with semantic_recall(settings, store) as semantic:
                 return await replay_on(
                     store,
                     pool,

@@ -104,3 +104,17 @@ def test_the_nested_screen_reading_each_case_once_judges_as_a_fresh_fit_of_the_o
                             ("head_standout",), 4.0)  # fmt: skip
         assert all(model == fresh for r, model in judged if id(r) in inside)
     assert len({(m.strong_from, m.weak_from, m.intercept) for _, m in judged}) > 1  # the groups do differ
+
+
+def test_the_budget_grid_judges_each_organisation_as_the_nested_screen_does_at_each_budget() -> None:
+    # --budget-grid shares the fits between budgets: each point must give each case the model, thresholds
+    # included, that the nested screen gives at that budget alone
+    results = [recalled(org, n, 1.0 + 0.4 * n + 0.3 * i, 0.5 * n) for i, org in enumerate("abcdef") for n in range(4)]
+    grid = [(0.15, 0.44), (0.5, 0.7)]
+    for budgets, judged in zip(grid, fitting.nested_budgets(results, ("head_standout",), None, 1.0, grid), strict=True):
+        alone = fitting.nested(results, ("head_standout",), None, 1.0, budgets=(budgets, fitting.BUDGETS[1]))
+        assert [r.case.id for r, _ in judged] == [r.case.id for r, _ in alone]
+        fitted = [(m.coefficients, m.intercept, m.strong_from, m.weak_from) for _, m in judged]
+        assert fitted == [(m.coefficients, m.intercept, m.strong_from, m.weak_from) for _, m in alone]
+    first, looser = (evaluate_judged(j) for j in fitting.nested_budgets(results, ("head_standout",), None, 1.0, grid))
+    assert looser["absent_shown"] >= first["absent_shown"]

@@ -106,12 +106,12 @@ async def test_embed_without_the_variables_or_without_pgvector_says_why(
         assert code == 1 and "no pgvector" in err
 
 
-async def test_replay_sends_the_embeddings_endpoint_only_memory_texts_openings_and_queries(
+async def test_replay_sends_the_embeddings_endpoint_memory_texts_openings_sentences_and_queries(
     vector_database_url: str, embeddings_api: FakeEmbeddingsApi, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Sentence vectors never change a ranking or a tier: a replay does not pay for them. The
-    opening's vector is read by the judgement (meaning_head), so it is sent."""
-    from bot.recall.meaning import memory_text, opening_text, query_text
+    """What the product embeds: the whole text (ranking), the opening (meaning_head) and the sentences
+    (the card's quote and the judgement's meaning_sentence_lead), so a replay judges as the bot does."""
+    from bot.recall.meaning import memory_text, opening_text, query_text, sentences
     from bot.replay import load_cases, load_memories
 
     (tmp_path / "memories.jsonl").write_text("\n".join(json.dumps(m) for m in MEMORIES))
@@ -125,5 +125,6 @@ async def test_replay_sends_the_embeddings_endpoint_only_memory_texts_openings_a
     assert code == 0
     memories = load_memories(tmp_path)
     expected = [memory_text(m) for m in memories] + [opening_text(m) for m in memories]
+    expected += [s for m in memories for s in sentences(m)]
     expected += [query_text(c.query) for c in load_cases(tmp_path)]
     assert sorted(embeddings_api.texts) == sorted(expected)

@@ -157,6 +157,9 @@ async def test_a_memory_sharing_no_word_comes_back_by_meaning_with_its_closest_s
     assert matches[0].memory.incident_id == "INC-POOL"
     assert "similar meaning: “Connection slots saturated on the primary.”" in matches[0].reasons
     assert matches[0].score_components["semantic"] == 1.0
+    # the judgement reads how far the quoted sentence stands closer than the others' closest (meaning_sentence_lead)
+    leads = [m.evidence["meaning_sentence_lead"] for m in matches]
+    assert leads[0] > 0 and all(lead < 0 for lead in leads[1:])
     # the query was embedded as one text: title, symptoms, error
     assert embeddings_api.requests[-1]["input"] == ["sessions starved"]
 

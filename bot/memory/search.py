@@ -67,14 +67,14 @@ def _tsquery(terms: Sequence[str]) -> str:
 class Found:
     """The candidate rows (`columns` plus score, matched terms, signals and votes), the
     incident_ids among them that came along as successors of superseded memories, and, when the
-    query was embedded, each row's similarity in meaning, closest sentence and its opening's
-    similarity (by pk)."""
+    query was embedded, each row's similarity in meaning, closest sentence, its opening's
+    similarity and the closest sentence's (by pk)."""
 
     rows: list[asyncpg.Record]
     successors: frozenset[str] = frozenset()
     query_idf: dict[str, float] = field(default_factory=dict)
     """idf of every query term for judging relevance (Candidate.query_idf)."""
-    meaning: dict[int, tuple[float, str | None, float | None]] | None = None
+    meaning: dict[int, tuple[float, str | None, float | None, float | None]] | None = None
     rarest_idf: float = 0.0
     """idf of a term no memory holds, on the same scale (Candidate.rarest_idf)."""
 
@@ -239,8 +239,10 @@ def _meaning_of(found: Found, pk: int) -> dict[str, object]:
     query's model (a memory retained a moment ago is embedded in the background soon)."""
     if found.meaning is None or pk not in found.meaning:
         return {}
-    similarity, closest, opening = found.meaning[pk]
-    return {"semantic": similarity, "closest_sentence": closest, "opening_semantic": opening}
+    similarity, closest, opening, sentence = found.meaning[pk]
+    return {
+        "semantic": similarity, "closest_sentence": closest, "opening_semantic": opening, "sentence_semantic": sentence,
+    }  # fmt: skip
 
 
 async def _postings_candidates(

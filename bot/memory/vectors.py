@@ -146,20 +146,27 @@ async def semantic_candidates(
 
 async def similarities(
     conn: asyncpg.Connection, pks: Sequence[int], meaning: QueryMeaning
-) -> dict[int, tuple[float, str | None, float | None]]:
+) -> dict[int, tuple[float, str | None, float | None, float | None]]:
     """pk → (cosine similarity to the query, the memory's sentence closest to it, the cosine of its
-    opening — title, symptoms, error — with the query: None for a vector saved without one)."""
+    opening — title, symptoms, error — with the query: None for a vector saved without one, the
+    closest sentence's cosine: None for a memory without sentence vectors)."""
     rows = await conn.fetch(
         """SELECT v.memory_pk, 1 - (v.embedding <=> $2::vector) AS similarity,
-                  1 - (v.opening <=> $2::vector) AS opening,
-                  (SELECT s.sentence FROM memory_sentence_vectors s
-                   WHERE s.memory_pk = v.memory_pk AND vector_dims(s.embedding) = $4
-                   ORDER BY s.embedding <=> $2::vector LIMIT 1) AS closest
+                  1 - (v.opening <=> $2::vector) AS opening, s.sentence AS closest, 1 - s.distance AS sentence
            FROM memory_vectors v
+           LEFT JOIN LATERAL (SELECT ms.sentence, ms.embedding <=> $2::vector AS distance
+                              FROM memory_sentence_vectors ms
+                              WHERE ms.memory_pk = v.memory_pk AND vector_dims(ms.embedding) = $4
+                              ORDER BY distance LIMIT 1) s ON true
            WHERE v.memory_pk = ANY($1::bigint[]) AND v.model = $3 AND v.dims = $4""",
         list(pks), literal(meaning.vector), meaning.model, len(meaning.vector),
     )  # fmt: skip
     return {
-        r["memory_pk"]: (float(r["similarity"]), r["closest"], None if r["opening"] is None else float(r["opening"]))
+        r["memory_pk"]: (
+            float(r["similarity"]),
+            r["closest"],
+            None if r["opening"] is None else float(r["opening"]),
+            None if r["sentence"] is None else float(r["sentence"]),
+        )  # fmt: skip
         for r in rows
     }

@@ -28,6 +28,9 @@ class Candidate:
     opening_semantic: float | None = None
     """Cosine similarity of the query's vector and the memory's opening's (its title, symptoms and
     error embedded apart, meaning.opening_text); None when the memory has no such vector yet."""
+    sentence_semantic: float | None = None
+    """Cosine similarity of the query's vector and closest_sentence's (meaning.sentences, embedded one
+    by one); None when the memory has no sentence vectors."""
     query_idf: Mapping[str, float] = field(default_factory=dict)
     """idf of every query term (one mapping shared by a query's candidates), a term no memory
     holds counting as the rarest, the bank counted as at least JUDGED_BANK_SIZE memories: what

@@ -34,6 +34,9 @@ separates a true match from a neighbour instead, each feature measured per query
   embedded apart: Signals.opening_similarity; 0 off), `head` in meaning; meaning_head_lead: how far
   it stands above the best other of the MAX_STRONG best-scoring candidates' (the ones a thread
   shows): a first report says symptoms in two lines, a whole postmortem's vector is its body's;
+- meaning_sentence_lead: the cosine of the query with the memory's closest sentence
+  (Signals.sentence_similarity, the one the card quotes) minus the best other of the MAX_STRONG
+  best-scoring candidates' (0 off): one sentence of a long postmortem may say what the report says;
 - head_rare: the query's idf found in the memory's opening, summed, counted in terms no memory
   holds and capped at HEAD_RARE_CAP (Signals.head_rarity; 0 for a lone shared word): how much
   the opening says of the query, not what share of it;
@@ -141,6 +144,8 @@ class Context:
     """The share of views in which it comes first (views.views_first)."""
     opening_lead: float = 0.0
     """Its opening's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
+    sentence_lead: float = 0.0
+    """Its closest sentence's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
 
 
 def _agreement(s: Signals) -> float:
@@ -167,6 +172,7 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "meaning_z_top": lambda c: c.meaning_z_top,
     "meaning_head": lambda c: c.signals.opening_similarity or 0.0,
     "meaning_head_lead": lambda c: c.opening_lead,
+    "meaning_sentence_lead": lambda c: c.sentence_lead,
     "echo_standout": lambda c: c.score_z * c.signals.head_echo,
     "head_rare": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.signals.head_rarity),
     "phrase_share": lambda c: 0.0 if c.signals.lone_word else c.signals.phrase_share,
@@ -375,12 +381,13 @@ def _score_zs(scores: Sequence[float], openings: Sequence[frozenset[str]] | None
     return zs
 
 
-def _opening_leads(signals: Sequence[Signals], shown: Sequence[int]) -> list[float]:
-    """Each candidate's opening cosine minus the best other among `shown` (the best-scoring ones;
-    a lone candidate's lead is its cosine, as meaning_lead's is); 0 for all without openings."""
-    if all(s.opening_similarity is None for s in signals):
-        return [0.0] * len(signals)
-    values = [s.opening_similarity or 0.0 for s in signals]
+def _leads_among(cosines: Sequence[float | None], shown: Sequence[int]) -> list[float]:
+    """Each candidate's cosine (its opening's, its closest sentence's) minus the best other among
+    `shown` (the best-scoring ones; a lone candidate's lead is its cosine, as meaning_lead's is); 0
+    for all when none has one (semantic recall off, nothing embedded so yet)."""
+    if all(v is None for v in cosines):
+        return [0.0] * len(cosines)
+    values = [v or 0.0 for v in cosines]
     return [v - max((values[j] for j in shown if j != i), default=0.0) for i, v in enumerate(values)]
 
 
@@ -403,17 +410,21 @@ def features_of(
     top_mean, top_spread = (fmean(top), pstdev(top)) if len(top) > 1 else (0.0, 0.0)
     twins = (lambda i, j: near_duplicates(openings[i], openings[j])) if openings is not None else lambda i, j: False
     standing = zip(exclusive(signals, leading, twins), views_first(signals), strict=True)
-    opening_leads = _opening_leads(signals, leading[:MAX_STRONG])
+    cosine_leads = zip(
+        _leads_among([s.opening_similarity for s in signals], leading[:MAX_STRONG]),
+        _leads_among([s.sentence_similarity for s in signals], leading[:MAX_STRONG]),
+        strict=True,
+    )
     out = []
-    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views), opening_lead in zip(
+    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views), leads in zip(
         signals, relevances, _others_best(relevances), scores, _others_best(scores), _score_zs(scores, openings),
-        heads, similar, standing, opening_leads, strict=True,
+        heads, similar, standing, cosine_leads, strict=True,
     ):  # fmt: skip
         meaning_z = 0.0 if s.similarity is None else _z(s.similarity, cosine_mean, cosine_spread)
         meaning_z_top = 0.0 if s.similarity is None else _z(s.similarity, top_mean, top_spread)
         context = Context(
             s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best, meaning_z,
-            meaning_z_top, alone, views, opening_lead,
+            meaning_z_top, alone, views, *leads,
         )  # fmt: skip
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out

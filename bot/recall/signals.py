@@ -85,6 +85,10 @@ class Signals:
     opening_similarity: float | None = None
     """The cosine of the query's vector with the memory's opening's (title, symptoms and error
     embedded apart): `head` in meaning. None with semantic recall off or no such vector yet."""
+    sentence_similarity: float | None = None
+    """The cosine of the query's vector with the memory's closest sentence's (meaning.sentences, what
+    the card quotes): one sentence of a long postmortem may say what a two-line report says. None
+    with semantic recall off or no sentence vectors."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -182,6 +186,7 @@ def measure(
                 query_phrases=said / rarest if rarest else 0.0,
                 head_found=tuple(sorted((t, c.query_idf[t] / c.rarest_idf) for t in found)) if c.rarest_idf else (),
                 opening_similarity=c.opening_semantic,
+                sentence_similarity=c.sentence_semantic,
             )
         )
     return out
