@@ -9,6 +9,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from bot.config import PROJECT_ROOT
 
 HERE = PROJECT_ROOT / "eval" / "second-annotation"
@@ -33,3 +35,31 @@ def test_the_first_rounds_agreement_reruns_on_the_files_it_drew() -> None:
 def test_the_eleventh_collections_agreement_reruns() -> None:
     out = _run("compare_eleventh.py")
     assert "conversations: 25 files" in out and "kappa (report level)" in out, out
+
+
+def test_the_twelfth_collections_agreement_reruns_on_its_recorded_draw() -> None:
+    out = _run("compare_twelfth.py")
+    assert "postmortems: 25 files" in out and "scored by scoring.py's rule" in out, out
+    drawn = [line.split("\t") for line in (HERE / "drawn-twelfth.tsv").read_text(encoding="utf-8").splitlines()]
+    annotated = [
+        json.loads(line)["file"]
+        for line in (HERE / "twelfth-collection.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert sorted(annotated) == sorted(file for _corpus, file, _stratum, _commit in drawn)
+    for corpus in {row[0] for row in drawn}:
+        truth = {
+            json.loads(line)["file"]
+            for line in (PROJECT_ROOT / "eval" / corpus / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+        }
+        files = {file for c, file, _stratum, _commit in drawn if c == corpus}
+        assert files <= truth, files - truth  # a drawn item renamed or dropped: the draw and the corpus fell apart
+        assert all((PROJECT_ROOT / "eval" / corpus / f).is_file() for f in files)
+
+
+def test_the_twelfth_draw_is_what_its_seed_draws_from_the_pinned_commits() -> None:
+    done = subprocess.run(
+        [sys.executable, str(HERE / "sample_twelfth.py"), "--check"], capture_output=True, text=True, timeout=60
+    )
+    if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
+        pytest.skip("the pinned commits are not in this clone")
+    assert done.returncode == 0, done.stderr[-2000:] + done.stdout[-500:]

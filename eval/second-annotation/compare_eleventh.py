@@ -77,20 +77,24 @@ MATCHES = [
 ]
 
 
-def judged(file: str, field: str) -> bool:
-    keys = [k for k in JUDGED if file.startswith((k[0] + "-", k[0] + ".")) and k[1] == field]
+def judged(file: str, field: str, table: dict = JUDGED) -> bool:
+    keys = [k for k in table if file.startswith((k[0] + "-", k[0] + ".")) and k[1] == field]
     if len(keys) != 1:
         raise KeyError(f"{file} {field}: differs and is not judged (or judged twice)")
-    return JUDGED[keys[0]]
+    return table[keys[0]]
 
 
-def compare(corpus: str) -> dict:
+def compare(
+    corpus: str, labels: str = "eleventh-collection.jsonl", table: dict = JUDGED, matches: list = MATCHES, only=None
+) -> dict:
+    """Field by field over the items of `labels` (a second annotation) in <corpus>/truth.jsonl (and in `only`, if given)."""
     truth = {}
     for line in (HERE.parent / corpus / "truth.jsonl").read_text(encoding="utf-8").splitlines():
         t = json.loads(line)
         truth[t["file"]] = t
-    second = [json.loads(line) for line in (HERE / "eleventh-collection.jsonl").read_text().splitlines()]
+    second = [json.loads(line) for line in (HERE / labels).read_text(encoding="utf-8").splitlines()]
     second = [s for s in second if s["file"] in truth and (HERE.parent / corpus / s["file"]).exists()]
+    second = [s for s in second if only is None or s["file"] in only]
     out = {"files": len(second), "not_an_incident": 0, "incidents": 0, "both": 0, "only_first": 0}
     out |= {"only_second": 0, "list": 0, "report_level": [], "differs": []}
     out |= {f: 0 for f in FIELDS}
@@ -101,14 +105,14 @@ def compare(corpus: str) -> dict:
             continue
         out["incidents"] += 1
         for f in FIELDS:
-            same = t[f] == s[f] or judged(s["file"], f)
+            same = t[f] == s[f] or judged(s["file"], f, table)
             out[f] += same
             if not same:
                 out["differs"].append((s["file"], f, t[f], s[f]))
         first = [a["action_keywords"] for a in t["failed_attempts"]]
         quotes = [q for a in s["failed_attempts"] for q in a["action_keywords"][:1]]
-        both = sum(any((p, q) in MATCHES for p in a for q in quotes) for a in first)
-        paired = {q for p, q in MATCHES if any(p in a for a in first)}
+        both = sum(any((p, q) in matches for p in a for q in quotes) for a in first)
+        paired = {q for p, q in matches if any(p in a for a in first)}
         only_second = sum(q not in paired for q in quotes)
         out["both"] += both
         out["only_first"] += len(first) - both
@@ -120,20 +124,22 @@ def compare(corpus: str) -> dict:
     return out
 
 
+def report(corpus: str, r: dict) -> None:
+    """Print one corpus's figures and its differing pairs."""
+    n = r["incidents"]
+    both, o1, o2 = r["both"], r["only_first"], r["only_second"]
+    pa = positive_agreement(both, o1, o2)
+    print(f"{corpus}: {r['files']} files, not-an-incident {r['not_an_incident']}/{r['files']}, {n} incidents")
+    for f in FIELDS:
+        print(f"  {f}: {r[f]}/{n}")
+    print(f"  failed-attempt list: {r['list']}/{n}, kappa (report level) {kappa(r['report_level']):.2f}")
+    print(f"  attempts one by one: both {both}, only truth.jsonl {o1}, only second {o2}, positive agreement {pa:.0%}")
+    for d in r["differs"]:
+        print("   ", *d)
+
+
 if __name__ == "__main__":
     for corpus in ("conversations", "postmortems"):
         r = compare(corpus)
-        if not r["files"]:
-            continue
-        n = r["incidents"]
-        both, o1, o2 = r["both"], r["only_first"], r["only_second"]
-        pa = positive_agreement(both, o1, o2)
-        print(f"{corpus}: {r['files']} files, not-an-incident {r['not_an_incident']}/{r['files']}, {n} incidents")
-        for f in FIELDS:
-            print(f"  {f}: {r[f]}/{n}")
-        print(f"  failed-attempt list: {r['list']}/{n}, kappa (report level) {kappa(r['report_level']):.2f}")
-        print(
-            f"  attempts one by one: both {both}, only truth.jsonl {o1}, only second {o2}, positive agreement {pa:.0%}"
-        )
-        for d in r["differs"]:
-            print("   ", *d)
+        if r["files"]:
+            report(corpus, r)
