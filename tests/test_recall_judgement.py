@@ -407,3 +407,35 @@ def test_meaning_head_lead_reads_the_openings_cosine_against_the_best_other_of_t
     # alone, its lead is its cosine (as meaning_lead's); semantic recall off or no opening yet: 0
     assert features_of([replace(plain, opening_similarity=0.7)], [1.0])[0]["meaning_head_lead"] == 0.7
     assert [f["meaning_head_lead"] for f in features_of([plain, plain], [1.0, 0.5])] == [0.0, 0.0]
+
+
+def test_matched_rare_is_the_rarest_of_the_querys_words_a_memory_holds_wherever_it_says_it() -> None:
+    from bot.models import RecallQuery
+    from bot.recall.candidates import Candidate
+    from bot.recall.judgement import features_of
+    from bot.recall.signals import measure
+    from bot.recall.tokens import tokenize
+
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def memory(incident_id: str, **fields: str) -> MemoryRecord:
+        return MemoryRecord(incident_id=incident_id, team_id="T1", created_at=at, updated_at=at, **fields)
+
+    # "Radiation" is a code-name one write-up says, in its body; "email" and "slow" every neighbour says
+    query = RecallQuery(team_id="T1", text="Radiation email responses slow")
+    radiation, email, slow = (tokenize(word)[0] for word in ("Radiation", "email", "slow"))
+    idf = {radiation: 4.6, email: 1.5, slow: 1.0, tokenize("responses")[0]: 2.0}  # 4.6: a term no memory holds
+
+    def candidate(record: MemoryRecord, lexical: float, *matched: str) -> Candidate:
+        return Candidate(record, lexical, matched, query_idf=idf, rarest_idf=4.6)
+
+    named = memory("INC-1", title="Diagnosing our problems", symptoms="Email was slow.",
+                   root_cause="The Radiation service ran out of workers.")  # fmt: skip
+    neighbour = memory("INC-2", title="Slow email delivery", symptoms="Email responses were slow.")
+    found = measure(query, [candidate(named, 1.0, radiation, email, slow), candidate(neighbour, 0.9, email, slow)], at)
+    assert [s.matched_rarity for s in found] == [1.0, 1.5 / 4.6]
+    # the opening alone would not tell them apart: the name is in the first one's root cause only
+    assert radiation not in {t for t, _ in found[0].head_found}
+    features = features_of(found, [1.0, 0.9])
+    assert [f["matched_rare"] for f in features] == [1.0, round(1.5 / 4.6, 4)]
+    assert measure(query, [candidate(neighbour, 0.9)], at)[0].matched_rarity == 0.0  # nothing matched

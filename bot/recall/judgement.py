@@ -51,6 +51,10 @@ separates a true match from a neighbour instead, each feature measured per query
   other of the best candidates' openings holds, and in how many of three views (head, head_rarity,
   phrase_share) it comes first. No shipped model reads them: on the first reports' fold A they
   lifted strong at equal false threads but cost right memories shown (docs/BENCHMARKS.md, r27-lex).
+- matched_rare: the idf of the rarest of the query's terms the memory holds anywhere
+  (Signals.matched_rarity): a code-name or host said in the memory's body. No shipped model reads it:
+  on fold A it lifted strong by 12 of 188 at equal false threads, out of sample it cost more false
+  answers than the rule allowed (docs/BENCHMARKS.md, issue 27: r27-lex, 2026-12-06).
 
 Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features), made
 on the first reports' tuning fold: lexically the head, its standout (head takes a negative
@@ -180,6 +184,7 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "same_alert": lambda c: c.signals.same_alert or 0.0,  # the shipped model does not read it (BENCHMARKS)
     "opening_exclusive": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.exclusive),
     "views_first": lambda c: 0.0 if c.signals.lone_word else c.views,
+    "matched_rare": lambda c: c.signals.matched_rarity,
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
 

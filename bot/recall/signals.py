@@ -82,6 +82,10 @@ class Signals:
     """The query's terms the memory's title, symptoms and error hold, each with its idf in terms no
     memory holds (head_rarity is their sum): which of them a neighbour holds too is read against
     the other candidates (views.exclusive)."""
+    matched_rarity: float = 0.0
+    """The idf of the rarest of the query's terms the memory holds anywhere (its matched terms), in
+    terms no memory holds (Candidate.rarest_idf): a name few memories say (a service, a host, a
+    product, a code-name) said by the query and by this memory, wherever in the memory it is."""
     opening_similarity: float | None = None
     """The cosine of the query's vector with the memory's opening's (title, symptoms and error
     embedded apart): `head` in meaning. None with semantic recall off or no such vector yet."""
@@ -185,6 +189,9 @@ def measure(
                 phrase_share=sum(w for p, w in phrases.items() if p in text_phrases) / said if said > 0 else 0.0,
                 query_phrases=said / rarest if rarest else 0.0,
                 head_found=tuple(sorted((t, c.query_idf[t] / c.rarest_idf) for t in found)) if c.rarest_idf else (),
+                matched_rarity=max((c.query_idf.get(t, 0.0) for t in c.matched_terms), default=0.0) / c.rarest_idf
+                if c.rarest_idf
+                else 0.0,
                 opening_similarity=c.opening_semantic,
                 sentence_similarity=c.sentence_semantic,
             )
