@@ -23,7 +23,10 @@ work done before the incident (bot/reader/cues_conversation.py). The thread's st
 attempts too: a suggestion ("could you try restarting them now?") answered in the next message, by
 someone else, with a failure ("hm, still doesnt work") is a failed attempt; a step told, then said not
 to work later in its message or at the next one's opening ("I restarted it." … "Still seeing the same
-error"), carries `reply_failed` (bot/reader/conversation_replies.py): it opens the attempt gate and the step is no fix. Only what a cue word
+error"), carries `reply_failed` (bot/reader/conversation_replies.py): it opens the attempt gate and the step is no fix.
+Whichever sentence says the failure, its words must tell how the step went (the trouble still there, the step
+did not help), not ongoing work, an event or the trouble beginning after the step ("still investigating",
+"didn't take long", "Now it doesn't start"): conversation_vetoes.py `outcome_told`, `came_after`. Only what a cue word
 opens for is scored: a gate learned from words (trained on fold A's sentence labels too) drafted
 more wrong than right one organisation out and was removed (docs/BENCHMARKS.md, issue 23).
 
@@ -43,7 +46,7 @@ from pathlib import Path
 
 from bot.reader.conversation_features import ACTED, MAX_SENTENCES, Message, Sentence, cues_of, sentences
 from bot.reader.conversation_told import told_attempts
-from bot.reader.conversation_vetoes import DONE, no_attempt, no_fix
+from bot.reader.conversation_vetoes import DONE, came_after, no_attempt, no_fix, outcome_told
 from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
 from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
 from bot.reader.sentences import Head, SentenceModel
@@ -186,7 +189,8 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         if len(scored) >= keep:
             break
         # an attempt is something someone did: "the build fails to start", no action said, is a symptom
-        picked = sure("attempt", i) or _suggested_then_failed(found, i, replies[i])
+        picked = sure("attempt", i) if _how_it_went(found, i) else None
+        picked = picked or _suggested_then_failed(found, i, replies[i])
         if picked is not None:
             if picked.follow is None:
                 picked.follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
@@ -195,6 +199,18 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
             scored.append(picked)
     reading.attempts += [p for p in scored if found[p.sentence].message not in quoted]
     return reading
+
+
+def _how_it_went(found: list[Sentence], i: int) -> bool:
+    """ "I upgraded the package." "Now it doesn't start at all.": when only a sentence after a step says it failed
+    (the next one, `next_failed`, or the thread's answer, `reply_failed`), that sentence must tell how the step went
+    (the trouble still there, the step did not help), not a failure word of something else nor the trouble beginning
+    after the step (bot/reader/conversation_vetoes.py `outcome_told`, `came_after`)."""
+    s = found[i]
+    if s.features & {"failed_outcome", "said_failed", "reported_step"}:
+        return True
+    after = [found[j].text for j in (s.reply, i + 1 if "next_failed" in s.features else None) if j is not None]
+    return not after or any(outcome_told(text) and not came_after(text) for text in after)
 
 
 def _pointed_at(found: list[Sentence], cause: Picked) -> Picked | None:

@@ -7,22 +7,30 @@ only; each check is one bounded pattern search, so a veto is linear in the sente
 
 from __future__ import annotations
 
+from bot.reader.cues import CHAT_FAILED, TROUBLE_BACK
 from bot.reader.cues_conversation import (
     BEFORE_THE_TALK,
+    CAME_AFTER,
     COUNTERFACTUAL,
     FOLLOW_UP,
+    NO_OUTCOME,
     NOT_ENOUGH,
+    ON_ITS_OWN,
     PART_FAILED,
     RETRY,
     SAID_TRIED,
     STEP_AFTER_SO,
+    STILL_THERE,
     TO_CHECK,
     TRIED_AGAIN,
     TRIED_TO_USE,
 )
+from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
 from bot.reader.cues_conversation import CONVERSATION_VETOES as VETO
 
 DONE = frozenset({"we_did", "bare_did", "passive_did"})
+SAID_FAILED = frozenset({"failed_outcome", "said_failed"})  # a failure said in the sentence itself
+TOLD_AFTER = frozenset({"next_failed", "reply_failed", "reported_step"})  # how the step went, told by the thread
 CAUSE_SAID = frozenset({"cause_marker", "consequence", "might_be"})  # a cause said, however (raw or folded)
 STEP_CUES = DONE | {"did", "action"}  # a step named: restarted, cleared, deployed (a sentence's own or folded)
 
@@ -60,8 +68,9 @@ def no_fix(f: frozenset[str], text: str) -> bool:
 
 def no_attempt(f: frozenset[str], text: str) -> bool:
     """Not a failed attempt: a recovery, a confession, a plan, a part that did not do its job, the
-    trouble met while using the service, a cause, work done before the incident or what would have
-    happened."""
+    trouble met while using the service, a cause, work done before the incident, what would have
+    happened, a failure word that tells no outcome of the step, the step that set the trouble off, one said
+    to have fixed it or what the system did on its own."""
     # nor a part that did not do its job, told as the cause or not by the responders ("nginx didn't
     # reload the certs"), nor what was done before the incident ("upgraded the clusters yesterday")
     part = bool(PART_FAILED.search(text)) and ("cause_marker" in f or not f & {"first_person", "first_person_plural"})
@@ -72,6 +81,15 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
     cause = bool(f & CAUSE_SAID) and not SAID_TRIED.search(text)
     # "I tried again, still no luck": a retry that names no step of its own is a check
     retried = bool(TRIED_AGAIN.search(text)) and not f & STEP_CUES
+    # "We restarted the workers and are still investigating", "Reverting didn't take long": a failure word that
+    # tells no outcome of the step, and nothing after it that does
+    unbound = bool(f & SAID_FAILED) and not f & TOLD_AFTER and not outcome_told(text)
+    # "I have resolved this issue … had to remove and re-add the project", then "Simply restarting would not work":
+    # a step said to have fixed it is the fix, whatever the thread says after it failed
+    fixed_here = bool(f & {"how_fixed", "resolved_now"}) and not f & SAID_FAILED
+    set_off = came_after(text)
+    # "… after a mysterious automatic reboot": what the system did by itself, when no one says they did it
+    own_accord = bool(ON_ITS_OWN.search(text)) and not f & {"first_person", "first_person_plural", "tried"}
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)
@@ -79,7 +97,24 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
         or used
         or cause
         or retried
+        or unbound
+        or fixed_here
+        or set_off
+        or own_accord
         or bool(BEFORE_THE_TALK.search(text))
         or bool(COUNTERFACTUAL.search(text))
         or bool(VETO.search(text))
     )
+
+
+def outcome_told(text: str) -> bool:
+    """The sentence says how a step went (the trouble still there, the step did not help), once the failure words
+    that tell no outcome (`NO_OUTCOME`: "still investigating", "didn't take long", "won't help") are set aside."""
+    rest = NO_OUTCOME.sub(" ", text)
+    return bool(CUES["failed_outcome"].search(rest) or CHAT_FAILED.search(rest))
+
+
+def came_after(text: str) -> bool:
+    """The trouble told as beginning after the step (`CAME_AFTER`: "and since then", "Now it doesn't start"), not
+    as the step's failure to end it: the step set it off, unless the trouble is said to be still there or back."""
+    return bool(CAME_AFTER.search(text)) and not (STILL_THERE.search(text) or TROUBLE_BACK.search(text))

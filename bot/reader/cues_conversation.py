@@ -255,6 +255,40 @@ PART_FAILED = _words(
     r"(?:didn'?t|did not|wasn'?t|was not|failed to) (?:properly |correctly )?(?:restart|reload|renew|scale|sync|"
     r"update|rotate|trigger|pick up)\w{0,12}"
 )
+# What says no outcome of a step, though it holds a failure word (a failed attempt's outcome must be bound to its
+# step: the trouble still there, or the step said not to help): "still" of ongoing work, a need, a use, what is
+# fine or what is foretold ("still investigating", "we still need to", "should still work fine", "still a
+# mystery"); "didn't" of anything but what a step was for ("didn't take long", "nginx didn't come back", "didn't
+# update the CNAME", "scaling up didn't happen": an event or a part, not how a step went); "won't help" foretells.
+# Blanked before the failure words are looked for again (conversation_vetoes.py `no_attempt`)
+NO_OUTCOME = re.compile(
+    r"(?<![\w-])(?:(?:should|would|could|will|'ll|may|might|must|can)(?: [\w']{1,12})? still"
+    r"|still(?= (?:be |being )?(?:investigat\w{0,6}|looking|monitor\w{0,4}|work(?:s|ing)? (?:fine|ok|well|normally)|"
+    r"need\w{0,2}|us(?:e|es|ed|ing)|want\w{0,3}|wait\w{0,3}|hav(?:e|ing) to|has to|in progress|an? (?:mystery|open)|"
+    r"unclear|unknown|not (?:sure|clear|known)|tr(?:y|ying)|figuring|digging|up|online|available|valid|fine|ok|okay|"
+    r"good|able)(?![\w-]))"
+    r"|(?:didn'?t|did not)(?! (?:seem to |really |even |quite )?(?:help|work|fix|resolve|solve|change|do (?:anything|a thing|"
+    r"much|it)|make (?:a|any|much) difference|start|succeed|matter|go through|take effect)(?![\w-]))"
+    r"|(?:won'?t|will not)(?= (?:help|fix|resolve|solve|change|make (?:a|any) difference|matter)(?![\w-]))"
+    # "Someone deleted the DNS record, so mail still bounces": what came of it (a cause), not how a step went
+    r"|(?<=so )(?:[\w'-]{1,20} ){0,4}still)",
+    re.IGNORECASE,
+)
+# "I have upgraded to 2.3 and since then the builds fail", "I upgraded the package." "Now it doesn't start": the
+# trouble told as beginning after the step (the step set it off), not as the step's failure to end it, unless it
+# says the trouble is still there ("I restarted it, now it's still down")
+CAME_AFTER = _words(
+    r"^\W{0,3}(?:and |but |so )?(?:now|since (?:then|that|this)|ever since|after (?:that|this|which)|from then on)",
+    r"(?:and|,) (?:ever )?since (?:then|that|this)",
+    r"(?:and|,) now",
+    r"since (?:i|we)(?: \w{1,12}ly)? [a-z]{2,20}ed",  # "builds fail since we upgraded"
+)
+# "Apparently it happened again, after a mysterious automatic reboot": the system acted on its own, no one's step
+ON_ITS_OWN = _words(
+    r"automatic(?:ally)?", r"automated", r"mysterious(?:ly)?", r"unattended", r"on its own", r"by itself"
+)
+STILL_THERE = _words(r"still", r"again", r"persist\w{0,3}", r"same", r"no (?:luck|change|difference|effect)",
+                     r"nothing (?:changed|happened)")  # fmt: skip
 # "upgraded the clusters yesterday", "we tried to update it last week": done before the incident
 BEFORE_THE_TALK = _words(
     r"yesterday",
