@@ -7,7 +7,8 @@ only; each check is one bounded pattern search, so a veto is linear in the sente
 
 from __future__ import annotations
 
-from bot.reader.cues import CHAT_FAILED, TROUBLE_BACK
+from bot.reader.cues import CHAT_FAILED
+from bot.reader.cues_attempts import AUTOMATIC
 from bot.reader.cues_conversation import (
     BEFORE_THE_TALK,
     CAME_AFTER,
@@ -15,12 +16,10 @@ from bot.reader.cues_conversation import (
     FOLLOW_UP,
     NO_OUTCOME,
     NOT_ENOUGH,
-    ON_ITS_OWN,
     PART_FAILED,
     RETRY,
     SAID_TRIED,
     STEP_AFTER_SO,
-    STILL_THERE,
     TO_CHECK,
     TRIED_AGAIN,
     TRIED_TO_USE,
@@ -89,7 +88,7 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
     fixed_here = bool(f & {"how_fixed", "resolved_now"}) and not f & SAID_FAILED
     set_off = came_after(text)
     # "… after a mysterious automatic reboot": what the system did by itself, when no one says they did it
-    own_accord = bool(ON_ITS_OWN.search(text)) and not f & {"first_person", "first_person_plural", "tried"}
+    own_accord = bool(AUTOMATIC.search(text)) and not f & {"first_person", "first_person_plural", "tried"}
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)
@@ -116,5 +115,6 @@ def outcome_told(text: str) -> bool:
 
 def came_after(text: str) -> bool:
     """The trouble told as beginning after the step (`CAME_AFTER`: "and since then", "Now it doesn't start"), not
-    as the step's failure to end it: the step set it off, unless the trouble is said to be still there or back."""
-    return bool(CAME_AFTER.search(text)) and not (STILL_THERE.search(text) or TROUBLE_BACK.search(text))
+    as the step's failure to end it: the step set it off, unless the trouble is said to be still there, again or back
+    (the one list of those, cues.CHAT_FAILED)."""
+    return bool(CAME_AFTER.search(text)) and not CHAT_FAILED.search(text)

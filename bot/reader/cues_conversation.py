@@ -283,12 +283,6 @@ CAME_AFTER = _words(
     r"(?:and|,) now",
     r"since (?:i|we)(?: \w{1,12}ly)? [a-z]{2,20}ed",  # "builds fail since we upgraded"
 )
-# "Apparently it happened again, after a mysterious automatic reboot": the system acted on its own, no one's step
-ON_ITS_OWN = _words(
-    r"automatic(?:ally)?", r"automated", r"mysterious(?:ly)?", r"unattended", r"on its own", r"by itself"
-)
-STILL_THERE = _words(r"still", r"again", r"persist\w{0,3}", r"same", r"no (?:luck|change|difference|effect)",
-                     r"nothing (?:changed|happened)")  # fmt: skip
 # "upgraded the clusters yesterday", "we tried to update it last week": done before the incident
 BEFORE_THE_TALK = _words(
     r"yesterday",
