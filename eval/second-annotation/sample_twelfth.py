@@ -21,7 +21,7 @@ BASE = "864e579"  # main before the twelfth collection
 # corpus -> (commit the draw reads, {stratum: quota}); postmortems first, conversations from the same generator continued.
 PLAN = {
     "postmortems": ("7ebdfb1", {"with": 6, "without": 20}),
-    "conversations": (None, {"with": 8, "without": 12}),
+    "conversations": ("151a475", {"with": 6, "without": 9}),  # the freeze; cut from 8 + 12 before the draw (time)
 }
 REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent
