@@ -39,7 +39,9 @@ def test_the_eleventh_collections_agreement_reruns() -> None:
 
 def test_the_twelfth_collections_agreement_reruns_on_its_recorded_draw() -> None:
     out = _run("compare_twelfth.py")
-    assert "postmortems: 25 files" in out and "scored by scoring.py's rule" in out, out
+    assert (
+        "postmortems: 25 files" in out and "conversations: 15 files" in out and "scored by scoring.py's rule" in out
+    ), out
     drawn = [line.split("\t") for line in (HERE / "drawn-twelfth.tsv").read_text(encoding="utf-8").splitlines()]
     annotated = [
         json.loads(line)["file"]

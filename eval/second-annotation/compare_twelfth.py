@@ -21,7 +21,12 @@ from bot.importer.scoring import holds_half
 HERE = Path(__file__).parent
 LABELS = "twelfth-collection.jsonl"
 # Items whose stratum (a labelled failed attempt or none) the collectors' commit messages told before the draw.
-STRATUM_SEEN = ("uwcs-", "berkeley-scf-", "pine64-")
+STRATUM_SEEN = (
+    "uwcs-", "berkeley-scf-", "pine64-",  # c12-pm's batch 2: "no failed attempt"
+    # c12-conv's batches 2-5 name the organisations with labelled attempts (the rest by elimination)
+    "auroraeditor-", "openrc-", "uqcomputingsociety-", "thebowja-", "nodester-",
+    "iftechfoundation-", "jsperf-", "jiangcuo-", "kevinnovak-", "stellagk-", "joebiellik-", "solgenomics-",
+)  # fmt: skip
 # (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
 JUDGED: dict[tuple[str, str], bool] = {
     # postmortems (c12-pm)
@@ -50,6 +55,15 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("osuosl-mysql1-vip-outage-post-mortem", "root_cause_keywords"): True,
     ("osuosl-mysql1-vip-outage-post-mortem", "fix_keywords"): True,
     ("osuosl-mysql1-vip-outage-post-mortem", "found_keywords"): True,
+    # conversations (c12-conv)
+    ("iftechfoundation-ifdb-1202", "found_keywords"): True,
+    ("auroraeditor-429", "date"): False,  # null / the day reported (the artefact had expired before)
+    ("auroraeditor-429", "root_cause_keywords"): True,
+    ("thebowja-poringworldbot-7", "date"): False,  # 03-10 / 03-09 ("for the past two days" on 03-11), within a day
+    ("nodester-159", "fix_keywords"): False,  # [] / the restart asked of users and the "new logging mech"
+    ("nodester-159", "found_keywords"): False,  # [] / "from the tcpdump" (the reporter's timeout)
+    ("sumpfork-dominiontabs-274", "fix_keywords"): True,
+    ("openrc-331", "root_cause_keywords"): True,
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
@@ -66,6 +80,14 @@ MATCHES: list[tuple[str, str]] = [
         "multiple manual physical reboots attempted to recover s0",
         "multiple manual physical reboots attempted to recover s0",
     ),
+    # conversations
+    ("#430 did fail", "#430 did fail"),
+    ("removing and inviting the bot again", "tried removing and inviting the bot again"),
+    ("updating nodester-cli", "updating nodester-cli"),
+    ("re-launch it", "tried to re-launch it yesterday"),
+    ("tried to renew", "tried to renew"),
+    ("ctrl+f5", "ctrl+f5, deleting my cookies"),
+    ("clear the cache selectively", "clear the cache selectively"),
 ]
 
 
