@@ -18,7 +18,7 @@ NO_OUTCOME = [
     # "still" of ongoing work, a need, what is fine or foretold
     "We restarted the workers and are still investigating the cause.",
     "I disabled the plugin; the other commands should still work fine.",
-    "We cleared the queue but we still need to find out why it filled up.",
+    "We cleared the queue, but we still have to find out why it filled up.",
     # "didn't" of anything but what the step was for
     "Reverting the change didn't take long, the site is back.",
     "Our hosting provider rebooted the server and nginx didn't come back.",
