@@ -85,6 +85,9 @@ _DAY = (
     r"\d{1,2}(?:st|nd|rd|th)? " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?)"
 )
 WHEN = r"(?:" + _DAY + r"(?:(?:,|\s{1,40}at|\s|T)\s{0,40}" + _CLOCK + r")?|" + _CLOCK + r")"
+# a timeline entry's time opening a stored line ("2013-02-06 12:20 UTC — Incident closed.", the importer's own "when —
+# text"): when, not what; the line is judged by what follows it (read.without_metadata)
+WHEN_LEAD = re.compile(r"^[\W_]{0,6}" + WHEN + r"[ \t]{0,3}(?:—|–|-{1,2}|:)[ \t*_-]{1,6}(?=\S)", re.I)
 _ONE_VALUE = (
     r"(?:" + _ABOUT + r"(?:" + _DURATION + r"(?:\s{0,40}(?:and\s{1,40}|,\s{0,40})?" + _DURATION + r"){0,3}|"
     r"\d{1,12}(?:[.,]\d{1,12})?\s{0,40}%|(?:\$|usd ?|€|£)\s?\d[\d,.]{0,40}\s{0,40}(?:k|m|mm|million|b|bn|billion)?|\d[\d,.]{0,40}\s{0,40}(?:k|m|million)?)|"
@@ -92,6 +95,7 @@ _ONE_VALUE = (
     + r"|n/?a|none|nil|null|unknown|tb[cda]|\?{1,10}|-{1,10}|–|—|yes|no|ok|critical|warning|down|up|failed|firing|resolved|fixed|solved|"
     # "**Root Causes:** Yet To Be Determined", "Trigger: under investigation": a blank said in words
     r"(?:yet |still )?to be (?:determined|confirmed|decided|announced)|undetermined|(?:still )?under investigation|"
+    r"not (?:yet )?(?:determined|known|identified|confirmed)|"
     r"ongoing|open|closed|investigating|identified|monitoring|mitigated|operational|degraded)"
 )
 BARE_VALUE = re.compile(
@@ -258,7 +262,7 @@ STATUS_BOILERPLATE = re.compile(
     r"post-?mortem (?:to follow|will follow|(?:is )?coming(?: soon)?)|we(?: are|'re|’re) (?:now )?seeing (?:signs of |a |full "
     r"|partial )?(?:recovery|improvements?)|(?:consider|marking|mark|marked) (?:this |the )?(?:incident |issue )?(?:as )?"
     r"(?:resolved|closed)|"
-    r"not (?:service|customer|user)[- ]impacting|(?:is|are) taking longer than (?:expected|anticipated|planned)|an investigation is (?:ongoing|under ?way|in progress)|"
+    r"not (?:service|customer|user)[- ]impacting|(?:is|are) taking longer than (?:expected|anticipated|planned)|(?:an? |the |our )?(?:root[- ]cause )?(?:investigation|analysis) (?:is|remains) (?:still )?(?:ongoing|under ?way|in progress)|"
     # work under way that names no step ("The data center provider continue to work towards resolving the problem",
     # "we are working to get the remaining ones back online")
     r"(?:are|is|continues?|remains?) (?:still |actively |currently )?(?:working|continuing to work|to work) (?:to|towards|on) "

@@ -110,6 +110,31 @@ AFFECTED_ONLY = re.compile(
     r"(?:(?:is|are|was|were|has been|have been)\s{1,3})?(?:only\s{1,3})?affect(?:ing|ed|s)\b)",
     re.I,
 )
+# what someone is seeing or has met, told by a status page with no why ("A small number of compute instances in the NYC1
+# region have experienced an unexpected restart.", "We are seeing elevated error rates on the API.", "Some customers are
+# experiencing intermittent errors when creating clusters."): the symptom, never the cause; a why or a trigger in the
+# sentence ("… errors because the disk filled up", "… since the deploy") makes it no such line. The harm is a symptom's
+# word, never a fault's ("experienced a disk failure" names what broke)
+_SEEN_HARM = (
+    r"(?:(?:error|failure|timeout|retry) rates?|errors?|failures?|timeouts?|latenc(?:y|ies)|slowness|(?:response|load|build|queue) "
+    r"times|restarts?|reboots?|outages?|downtime|disruptions?|interruptions?|degradation|(?:degraded )?performance(?: issues| "
+    r"problems| degradation)?|(?:connectivity|connection|network|login|access|delivery) (?:issues|problems|errors|failures)|"
+    r"issues|problems|instability|packet loss|delays?|5\d\d(?:s| errors| responses)?)"
+)
+SYMPTOM_SEEN = re.compile(
+    r"^[\W_]{0,6}"
+    + _STATUS_LABEL
+    + r"(?:(?!(?:and|then|so|but|because|after|since|which|that)\b)[\w@.’'()/&,-]{1,60}\s{1,3}){1,10}?"
+    r"(?:is|are|was|were|has|have|had)\s{1,3}(?:been\s{1,3})?(?:(?:currently|still|now|also|intermittently)\s{1,3}){0,2}"
+    r"(?:experienc(?:ing|ed)|seeing|observing|noticing|encountering)\s{1,3}"
+    r"(?:(?:an?|some|the|intermittent|elevated|increased|higher|high|unexpected|significant|occasional|sporadic|partial|major|"
+    r"minor|brief|short|slow|slower|degraded|widespread|\w{1,30}ly)\s{1,3}){0,4}"
+    + _SEEN_HARM
+    + r"\b(?![^.;!?]{0,200}?(?:"
+    + _TELLS_WHY
+    + r"|\b(?:after|since|following|from the|triggered|related to|caused)\b))[^.;!?]{0,200}[.!]?\s*$",
+    re.I,
+)
 # telling the users about it, not a step in it ("Throughout the disruption, the team worked to keep users up to date on
 # the status", "notifying the community of the app outage.", "The community was asked to be patient at this time", "We
 # will continue to provide updates on our status page until the services are fully restored"); never in a sentence

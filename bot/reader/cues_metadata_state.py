@@ -24,7 +24,9 @@ _ADVERB = r"(?:now|already|currently|finally|all|fully|again|still|completely|mo
 _UP = (
     r"(?:up(?: and running)?|online|running(?: (?:normally|smoothly|again|fine|well))?|operational|functional|"
     r"available|accessible|reachable|working(?: (?:well|fine|properly|correctly|normally|as expected))?|stable|healthy|"
-    r"back to normal|restored|recovered|ok)"
+    r"back to normal|restored|recovered|ok|"
+    # the trouble gone ("The behavior is no longer exhibiting.", "The errors are no longer occurring.")
+    r"no longer (?:occurring|happening|exhibiting|present|reproducible|observed|seen|an issue))"
 )
 _SUBJECT_OF_A_STATE = r"(?:" + _PART_WORD + r"\s{1,40}(?:[-–—]\s{1,40})?){1,7}?"  # "HPC/Grid Storage - GPFS "
 # what it now runs on or in is a change, not a state ("It is now running on an 8 vCPU/32 GB RAM system")
@@ -45,7 +47,7 @@ _RUNS_AGAIN = (
     r"serv|produc|sync|finali[sz]|accept)\w{0,30}\s{1,40}(?:[\w-]{1,40}\s{1,40}){0,2}?(?:normally|as (?:expected|usual|normal)|again)|"
     r"(?:has|have) (?:now |since )?(?:returned to normal(?: levels)?|improved|stabili[sz]ed)|"
     r"(?:has|have) (?:now )?(?:all )?been (?:processed|drained|cleared|caught up)|(?:has|have) (?:now )?(?:drained|caught up)|"
-    r"(?:resumed|came back(?: online| up)?)(?: (?:producing|processing) \w{1,30})?(?: (?:normally|again))?)"
+    r"(?:resumed|(?:came|comes?) back(?: online| up)?)(?: (?:producing|processing) \w{1,30})?(?: (?:normally|again))?)"
 )
 STATE_OF_A_PART = re.compile(
     r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40})?"

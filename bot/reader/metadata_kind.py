@@ -29,6 +29,7 @@ from bot.reader.cues_metadata_shape import (
     HARM_IN_THE_SPAN,
     REPORT_NOTE,
     STATE_WORD_ONLY,
+    SYMPTOM_SEEN,
     TALK_ONLY,
     TELLING_USERS,
     WHEN_SAID,
@@ -78,6 +79,7 @@ _KIND_SHAPES = (
             or COUNT_OF_HARM.match(line)
             or HARM_IN_THE_SPAN.match(line)
             or AFFECTED_ONLY.match(line)
+            or SYMPTOM_SEEN.match(line)
             or CONSEQUENCE_ONLY.match(line)
             or READING_MOVED.match(line)
             or METADATA_SAID.search(line)

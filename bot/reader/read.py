@@ -34,6 +34,7 @@ from bot.reader.cues_metadata import (
     STATUS_BOILERPLATE,
     THINGS,
     TIME_NOTE,
+    WHEN_LEAD,
 )
 from bot.reader.cues_metadata_field import (
     FIELD,
@@ -56,6 +57,7 @@ from bot.reader.cues_metadata_shape import (
     HARM_IN_THE_SPAN,
     REPORT_NOTE,
     STATE_WORD_ONLY,
+    SYMPTOM_SEEN,
     TALK_ONLY,
     TELLING_USERS,
 )
@@ -70,7 +72,7 @@ from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, 
 from bot.reader.found import how_found
 from bot.reader.narrative import failed_in_prose, failed_in_text, resolving
 from bot.reader.narrative_timeline import NAMED_LATER_WITHIN, failed_in_timeline
-from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_BREAK, UPDATE_MARKUP, plain
+from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_BREAK, TRAILING_SHORTCODE, UPDATE_MARKUP, plain
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS, SENTENCE_CHARS
 
 MAX_STATEMENTS = DRAFT_MESSAGES * 4  # a long postmortem's timeline and paragraphs, or a channel's window
@@ -201,7 +203,7 @@ def _is_metadata_by_shape(line: str) -> bool:
     community of the app outage"), a note on the report itself ("Timestamps are
     approximate."), a status label and a bare state ("*Update* Resolved."), or an impact table's row ending in how
     long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
-    if any(p.match(line) for p in (HARM_IN_THE_SPAN, REPORT_NOTE, TELLING_USERS)):
+    if any(p.match(line) for p in (HARM_IN_THE_SPAN, REPORT_NOTE, TELLING_USERS, SYMPTOM_SEEN)):
         return True
     # who it hit, unless the line also says what broke or what was done in the vocabulary's cause or fix words ("The
     # primary database ran out of disk and every write was affected" is a root cause section's cause; "The cron job
@@ -284,13 +286,30 @@ def without_metadata(text: str) -> str:
     for line in text.split("\n"):
         if UPDATE_MARKUP.search(line):  # a status site's update markup: its state and time, never a fix or a cause
             line = " ".join(UPDATE_MARKUP.sub(" ", line).split())
-        parts = LINE_SENTENCE_BREAK.split(line)
-        kept = [strip_metadata(p, shapes=True) for p in parts]
-        if kept == [p.strip() for p in parts]:
-            kept_lines.append(line)
-        elif any(kept):
-            kept_lines.append(" ".join(k for k in kept if k))
+        kept = _kept_of_line(line)
+        lead = WHEN_LEAD.match(line) if kept == line else None
+        if lead:  # a timeline entry: its words judged without its time ("2013-02-06 12:20 UTC — Incident closed.")
+            told = _kept_of_line(line[lead.end() :])
+            kept = line if told == line[lead.end() :] else lead.group(0) + told if told else ""
+        if kept:
+            kept_lines.append(kept)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
+
+
+def _metadata_before_a_shortcode(sentence: str) -> bool:
+    """A metadata sentence a site's shortcode closes (`*Resolved* - The behavior is no longer exhibiting. {{< track
+    "…" >}}`): judged without the shortcode, cut with it. A shortcode alone is no sentence: judged as before."""
+    said = TRAILING_SHORTCODE.sub("", sentence)
+    return said != sentence and bool(said.strip()) and not strip_metadata(said, shapes=True)
+
+
+def _kept_of_line(line: str) -> str:
+    """One line without its metadata sentences: the line itself when none is, "" when all are."""
+    parts = LINE_SENTENCE_BREAK.split(line)
+    kept = ["" if _metadata_before_a_shortcode(p) else strip_metadata(p, shapes=True) for p in parts]
+    if kept == [p.strip() for p in parts]:
+        return line
+    return " ".join(k for k in kept if k)
 
 
 def without_unknown_cause(text: str) -> str:

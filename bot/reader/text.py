@@ -24,7 +24,11 @@ LINE_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s{1,80}(?=" + SENTENCE_OPENS + r")
 UPDATE_MARKUP = re.compile(
     r":{3}(?:[ \t]{0,4}update[ \t]{1,4}[A-Za-z]{1,20}[ \t]{0,4}\|[ \t]{0,4}[\dT:.+Z-]{4,40})?", re.I
 )
-SITE_MARKUP = re.compile(UPDATE_MARKUP.pattern + r"|\{\{[<%][^{}]{0,200}[>%]\}\}", re.I)
+SHORTCODE = r"\{\{[<%][^{}]{0,200}[>%]\}\}"
+SITE_MARKUP = re.compile(UPDATE_MARKUP.pattern + r"|" + SHORTCODE, re.I)
+# a shortcode closing a sentence (`*Resolved* - The behavior is no longer exhibiting. {{< track "…" >}}`): the sentence is
+# judged without it (read.without_metadata); it stays in the stored text
+TRAILING_SHORTCODE = re.compile(r"\s{0,80}" + SHORTCODE + r"\s{0,80}$")
 
 
 def plain(text: str) -> str:
