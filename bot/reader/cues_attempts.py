@@ -95,6 +95,8 @@ WHY_SPLIT = re.compile(
 PARTLY_WORKED = re.compile(
     r"\b(?:(?<!nothing )(?<!none )(?:seems?|seemed|appears?|appeared) to (?:catch|fix|help|work|resolve|improve|solve|clear)\w*|"
     r"helped|improved|mostly|partially|partly|largely|succeed(?:s|ed)? in|(?:is|was|were) successful in|"
+    # "We rolled back, which restored most traffic, but the EU region still returned errors": it worked for the most part
+    r"(?:restored|resolved|fixed|recovered|brought back) (?:most|much|the majority|the bulk|part|some)\b|"
     r"(?:it|this|that|which) (?:also |first |initially )?worked)\b",
     re.I,
 )
@@ -125,7 +127,10 @@ USED_THE_SERVICE = re.compile(
     r"(?:tr(?:y|ies|ied|ying)|attempt\w{0,3})\s{1,4}to\s{1,4}(?:log ?in|sign ?in|sign ?up|access|reach|connect|load|open|browse|"
     r"visit|use|view|download|upload|push|pull|check ?out|fetch|clone|install|buy|pay|register|send|post|read|write)\b|"
     r"\b(?:connection|login|log-?in|sign-?in|authentication|auth|access|write|read|request|reconnect\w{0,4}|delivery|"
-    r"download|upload|payment|api|client|user)\s{1,4}(?:re)?(?:attempts|retries)\b",
+    r"download|upload|payment|api|client|user)\s{1,4}(?:re)?(?:attempts|retries)\b|"
+    # "Some users tried clearing their cache, but it did not help": whatever users tried, they are not the responders
+    r"\b(?:users?|customers?|clients?|visitors?|subscribers?)\s{1,4}(?:who\s{1,4}[\w'-]{1,30}\s{1,4})?"
+    r"(?:had\s{1,4}|have\s{1,4}|also\s{1,4}|then\s{1,4})?(?:tr(?:y|ies|ied|ying)|attempt\w{0,3})\b",
     re.I,
 )
 # "Kubernetes restarted the pod several times but it kept crashing", "Our monitoring attempted to restart
@@ -144,7 +149,13 @@ SYSTEM_ACTED = re.compile(
 STEP_WORKED = re.compile(
     r"\bwithout (?:any |further |more )?(?:issues?|problems?|errors?|trouble|incident)\b|"
     r"\b(?:which|and|this) (?:then |quickly |immediately )?(?:restored|resolved|fixed|recovered|stabili[sz]ed) "
-    r"(?:the |it\b|service|things|everything)|\band the (?:\w{1,30} ){0,2}?(?:recovered|came back|was restored|were restored)\b",
+    r"(?:the |it\b|service|things|everything)|\band the (?:\w{1,30} ){0,2}?(?:recovered|came back|was restored|were restored)\b|"
+    # "I published the new version and updated the database, it's fixed for now": the step told as having worked
+    r"\b(?:it|this|that|which)(?:'s|’s|\s{1,4}is|\s{1,4}was|\s{1,4}has been)\s{1,4}(?:now\s{1,4}|finally\s{1,4})?(?:fixed|resolved|solved)\b|"
+    # "we had the fix out and could start builds again. Unfortunately a few builds could not be restarted": what could
+    # be done again is the service back, and a remainder failing after it is not the step's outcome ("could not start
+    # again" is no recovery)
+    r"\b(?:could|can|(?:was|were|are|is) able to)\s{1,4}(?!not\b|never\b)(?:[\w'-]{1,30}\s{1,4}){1,3}?again\b",
     re.I,
 )
 # "Because of this, we decided to not restart the resynchronization, instead let it continue", "Before the fix could
@@ -318,6 +329,20 @@ LIST_MARKER = re.compile(r"(?:^|\s)(?:[*•]|\d{1,2}[.)])\s{1,4}(?=\S)")
 LIST_DASH = re.compile(r"(?:^|\s)-\s{1,4}(?=\S)")
 
 
+# "Some customers may still see delayed webhooks", "this will not resolve it for every user": a failure foretold or
+# feared (AHEAD_OR_RISK's modals, read just before the failure's words), not the outcome of a step taken ("could not",
+# "would not start" tell what happened: their modal is in the failure's own words)
+FORECAST = re.compile(
+    r"\b(?:may|might|will|shall|should)\s{1,4}(?:(?:also|probably|likely|possibly|still|continue to|be)\s{1,4}){0,2}$",
+    re.I,
+)
+# "it's fixed for now, I am still not sure what caused it": not knowing is no failure of the step
+UNSURE = re.compile(r"still\s{1,4}not\s{1,4}(?:sure|certain|clear|known|aware)\b", re.I)
+# "This attracted more traffic than we anticipated", "(we noticed that staging was still stuck)": a responder named in
+# a comparison, a clause of their own or an aside is not who took the step the line tells
+NOT_THE_ACTOR = re.compile(r"\b(?:than|as|what|how|because|whether)\s{1,4}(?:we|i)\b|\([^()]{0,500}(?:\)|$)", re.I)
+
+
 # "did not seem to help", "hasn't helped", "nothing has improved": a word of PARTLY_WORKED / STEP_WORKED negated in
 # the few words before it says the step did not work (read on the 40 characters before the word: bounded)
 NEGATED_BEFORE = re.compile(
@@ -349,12 +374,19 @@ def told_as_failed(attempt: dict[str, str]) -> bool:
     said = attempt.get("told") or f"{action} {why}"
     if len(LIST_MARKER.findall(action)) >= 2 or len(LIST_DASH.findall(action)) >= 3 or told_as_worked(said):
         return False
+    found = [
+        m
+        for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED)
+        for m in pattern.finditer(said)
+        if not UNSURE.match(said, m.start())
+    ]
+    if found and all(FORECAST.search(said[max(m.start() - 40, 0) : m.start()]) for m in found):
+        return False  # "some users may still see errors": a failure foretold, not an outcome seen
     if EXPLICIT_TRY.search(said) or (
-        WE_TRIED.search(action) and (CONTRAST.search(said) or OPENS_ON_THE_STEP.match(why))
+        WE_TRIED.search(NOT_THE_ACTOR.sub(" ", action)) and (CONTRAST.search(said) or OPENS_ON_THE_STEP.match(why))
     ):
         return True
-    cues = (m.group() for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED) for m in pattern.finditer(said))
-    return any(STEP_OUTCOME.search(cue) for cue in cues)
+    return any(STEP_OUTCOME.search(m.group()) for m in found)
 
 
 def reason_begins(told: str, at: int) -> int | None:

@@ -192,6 +192,8 @@ def _one_attempt(attempt: dict[str, str]) -> bool:
         return False  # "we decided not to restart it": no step was taken
     if any(p.search(action) for p in vetoes + (SYSTEM_ACTED, ALERT_SAID, LOG_LINE)):
         return False
+    if NOTHING_NAMED.match(action) or IF_IT_FAILS.search(TESTING_IT.sub(" ", f"{action} {attempt['why_it_failed']}")):
+        return False  # "As said above, it did not work"; "if the restart did not help, we would …": no step, or a plan
     return not ALERT_LINE.match(re.sub(r"^[\W\d_]{0,25}(?:utc\W+)?", "", action))
 
 
