@@ -366,13 +366,18 @@ _CLOCK_AT = (
     + _DAY
     + r"[ ,T]{1,3}(?:at )?)?~?\d{1,2}:\d{2}(?::\d{2})?\s{0,40}(?:[ap]\.?m\.?)?(?:\s{0,40}(?:utc|gmt|[a-z]{2,4}t))?"
 )
+# the trouble users met, as a noun ("customers experienced delays", "We are seeing elevated error rates"): the one list
+# METADATA_SAID's "… experienced <harm>" and cues_metadata_shape.SYMPTOM_SEEN's "… are seeing <harm>" both read (each adds
+# forms of its own)
+HARM_NOUN = r"delays?|failures?|errors?|downtime|outages?|disruptions?|latency|slowness|timeouts?"
 METADATA_SAID = re.compile(
     r"\b(?:incidents?|outages?|disruptions?|downtime|halts?)\b (?:\w{1,30} ){0,2}?(?:resulted|results) in (?:an? |the )?(?:\w{1,30} ){0,2}?"
     r"(?:increased|reduced|degraded|elevated|higher|lower|limited|partial|complete|total|intermittent|significant|"
     r"widespread|delayed|no)\b|"
     r"\b(?:customers?|users?|clients?|developers?|visitors?|merchants?|subscribers?)\b[^.;]{0,100}?\b(?:likely |may have |"
-    r"might have |would have |could have |have |had |all )?experienced (?:\w{1,30} ){0,3}?(?:delays?|failures?|errors?|"
-    r"downtime|outages?|disruptions?|latency|slowness|timeouts?|degraded)\b|"
+    r"might have |would have |could have |have |had |all )?experienced (?:\w{1,30} ){0,3}?(?:"
+    + HARM_NOUN
+    + r"|degraded)\b|"
     r"\b(?:services?|systems?|components?|products?|features?|endpoints?|apis?|websites?|apps?|applications?)\b"
     r"(?: in [\w .-]{1,40}?)? (?:were|was|are|is|have been|has been) (?:also |all |both |partially |directly |heavily |"
     r"severely )?(?:affected|impacted|disrupted)\b(?! by\b)|"

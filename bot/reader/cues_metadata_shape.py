@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues_metadata import NUMBER, THINGS, UNIT, WHEN
+from bot.reader.cues_metadata import HARM_NOUN, NUMBER, THINGS, UNIT, WHEN
 
 # a sentence that tells why ("… because the disk filled up", "… due to a bad deploy") is never only metadata: the
 # shapes below stop where one of these words follows in the same sentence
@@ -114,12 +114,13 @@ AFFECTED_ONLY = re.compile(
 # region have experienced an unexpected restart.", "We are seeing elevated error rates on the API.", "Some customers are
 # experiencing intermittent errors when creating clusters."): the symptom, never the cause; a why or a trigger in the
 # sentence ("… errors because the disk filled up", "… since the deploy") makes it no such line. The harm is a symptom's
-# word, never a fault's ("experienced a disk failure" names what broke)
+# word, never a fault's ("experienced a disk failure" names what broke): cues_metadata.HARM_NOUN, and the forms a status
+# page's "seeing" takes besides
 _SEEN_HARM = (
-    r"(?:(?:error|failure|timeout|retry) rates?|errors?|failures?|timeouts?|latenc(?:y|ies)|slowness|(?:response|load|build|queue) "
-    r"times|restarts?|reboots?|outages?|downtime|disruptions?|interruptions?|degradation|(?:degraded )?performance(?: issues| "
-    r"problems| degradation)?|(?:connectivity|connection|network|login|access|delivery) (?:issues|problems|errors|failures)|"
-    r"issues|problems|instability|packet loss|delays?|5\d\d(?:s| errors| responses)?)"
+    r"(?:(?:error|failure|timeout|retry) rates?|latencies|(?:response|load|build|queue) times|restarts?|reboots?|"
+    r"interruptions?|degradation|(?:degraded )?performance(?: issues| problems| degradation)?|"
+    r"(?:connectivity|connection|network|login|access|delivery) (?:issues|problems|errors|failures)|"
+    r"issues|problems|instability|packet loss|5\d\d(?:s| errors| responses)?|" + HARM_NOUN + r")"
 )
 SYMPTOM_SEEN = re.compile(
     r"^[\W_]{0,6}"
