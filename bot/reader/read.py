@@ -289,8 +289,10 @@ def without_metadata(text: str) -> str:
         kept = _kept_of_line(line)
         lead = WHEN_LEAD.match(line) if kept == line else None
         if lead:  # a timeline entry: its words judged without its time ("2013-02-06 12:20 UTC — Incident closed.")
-            told = _kept_of_line(line[lead.end() :])
-            kept = line if told == line[lead.end() :] else lead.group(0) + told if told else ""
+            words = line[lead.end() :]
+            told = _kept_of_line(words)
+            if told != words:  # some of its words are metadata: keep the time only before what is left
+                kept = lead.group(0) + told if told else ""
         if kept:
             kept_lines.append(kept)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(kept_lines)).strip()
