@@ -148,6 +148,7 @@ def judged(lines: dict[str, list[list[str]] | None]) -> list[dict]:
                     "kinds": sorted(kinds(action, why)),
                     "today_keeps": told_as_failed(attempt) and _one_attempt(attempt),
                     "line": f"{action} | {why}"[:160],
+                    "said": f"{action} {why}",
                 }
             )
     return rows
