@@ -32,18 +32,18 @@ def _git(*args: str) -> str:
     return subprocess.run(["git", "-C", str(REPO), *args], capture_output=True, text=True, check=True).stdout
 
 
-def new_files(corpus: str, commit: str) -> set[str]:
-    """Item files under eval/<corpus>/ at commit that were not there at BASE."""
+def new_files(corpus: str, commit: str, base: str = BASE) -> set[str]:
+    """Item files under eval/<corpus>/ at commit that were not there at base."""
 
     def names(rev: str) -> set[str]:
         return {Path(p).name for p in _git("ls-tree", "--name-only", rev, f"eval/{corpus}/").split()}
 
-    return {n for n in names(commit) - names(BASE) if n not in NOT_ITEMS}
+    return {n for n in names(commit) - names(base) if n not in NOT_ITEMS}
 
 
-def strata(corpus: str, commit: str) -> dict[str, dict[str, list[str]]]:
+def strata(corpus: str, commit: str, base: str = BASE) -> dict[str, dict[str, list[str]]]:
     """stratum -> organisation -> files, from truth.jsonl at commit (no other field is read)."""
-    new = new_files(corpus, commit)
+    new = new_files(corpus, commit, base)
     out: dict[str, dict[str, list[str]]] = {"with": defaultdict(list), "without": defaultdict(list)}
     for line in _git("show", f"{commit}:eval/{corpus}/truth.jsonl").splitlines():
         t = json.loads(line)
@@ -52,13 +52,15 @@ def strata(corpus: str, commit: str) -> dict[str, dict[str, list[str]]]:
     return out
 
 
-def draw(corpora: tuple[str, ...] = tuple(PLAN)) -> list[tuple[str, str, str, str]]:
+def draw(
+    corpora: tuple[str, ...] = tuple(PLAN), plan: dict = PLAN, seed: int = SEED, base: str = BASE
+) -> list[tuple[str, str, str, str]]:
     """(corpus, file, stratum, commit) in reading order."""
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     picked = []
     for corpus in corpora:
-        commit, quota = PLAN[corpus]
-        by_stratum = strata(corpus, commit)
+        commit, quota = plan[corpus]
+        by_stratum = strata(corpus, commit, base)
         chosen = []
         for stratum, wanted in quota.items():
             by_org = by_stratum[stratum]
@@ -76,14 +78,21 @@ def draw(corpora: tuple[str, ...] = tuple(PLAN)) -> list[tuple[str, str, str, st
     return picked
 
 
-def recorded() -> list[tuple[str, ...]]:
-    return [tuple(line.split("\t")) for line in (HERE / "drawn-twelfth.tsv").read_text(encoding="utf-8").splitlines()]
+def recorded(tsv: str = "drawn-twelfth.tsv") -> list[tuple[str, ...]]:
+    return [tuple(line.split("\t")) for line in (HERE / tsv).read_text(encoding="utf-8").splitlines()]
+
+
+def main(
+    argv: list[str], plan: dict = PLAN, seed: int = SEED, base: str = BASE, tsv: str = "drawn-twelfth.tsv"
+) -> None:
+    """Print the draw in reading order, or --record it as tsv rows, or --check it against tsv (exits non-zero)."""
+    corpora = ("postmortems",) if "--postmortems-only" in argv or plan["conversations"][0] is None else tuple(plan)
+    rows = draw(corpora, plan, seed, base)
+    if "--check" in argv:
+        sys.exit(0 if rows == recorded(tsv) else f"{tsv} differs from the draw")
+    for corpus, file, stratum, commit in rows:
+        print(corpus, file, stratum, commit, sep="\t") if "--record" in argv else print(corpus, file)
 
 
 if __name__ == "__main__":
-    corpora = ("postmortems",) if "--postmortems-only" in sys.argv or PLAN["conversations"][0] is None else tuple(PLAN)
-    rows = draw(corpora)
-    if "--check" in sys.argv:
-        sys.exit(0 if rows == recorded() else "drawn-twelfth.tsv differs from the draw")
-    for corpus, file, stratum, commit in rows:
-        print(corpus, file, stratum, commit, sep="\t") if "--record" in sys.argv else print(corpus, file)
+    main(sys.argv)
