@@ -61,8 +61,10 @@ from bot.recall.judgement import (  # noqa: E402
     MAX_STRONG,
     MAX_WEAK,
     SEMANTIC_NAME,
+    SENTENCE_FEATURES,
     SURE_FLOOR,
     Judgement,
+    load_judgement,
 )
 from bot.replay import run_replay  # noqa: E402
 from bot.replay_report import CaseResult  # noqa: E402
@@ -334,29 +336,36 @@ def one_fold(corpus: Path, fold: str, out: Path) -> Path:
     return out
 
 
-async def replayed(corpus: Path) -> list[CaseResult]:
-    report = await run_replay(corpus, Settings(), progress=sys.stderr.isatty(), keep_matches=True, target_absent=True)
+async def replayed(corpus: Path, sentences: bool = False) -> list[CaseResult]:
+    report = await run_replay(corpus, Settings(), progress=sys.stderr.isatty(), keep_matches=True, target_absent=True,
+                              sentences=sentences)  # fmt: skip
     return list(report.results)
 
 
-def replay_key(corpus: Path, meaning: bool) -> str:
-    """What a replay's candidate lists depend on: the corpus, recall's code, the mode."""
-    digest = hashlib.sha256(b"semantic" if meaning else b"lexical")
+def replay_key(corpus: Path, meaning: bool, sentences: bool = False) -> str:
+    """What a replay's candidate lists depend on: the corpus, recall's code, the mode (with meaning:
+    whether the memories' sentences were embedded, which SENTENCE_FEATURES read)."""
+    digest = hashlib.sha256(
+        (b"semantic" if meaning else b"lexical") + (b"+sentences" if meaning and sentences else b"")
+    )
     recall = Path(__file__).resolve().parent.parent / "bot" / "recall"
     for path in [corpus / "memories.jsonl", corpus / "cases.jsonl", *sorted(recall.glob("*.py"))]:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
-def cached_replay(corpus: Path, cache: Path | None) -> list[CaseResult]:
+def cached_replay(corpus: Path, cache: Path | None, sentences: bool | None = None) -> list[CaseResult]:
     """The replay's results, reused from the folder `cache` when one was made from the same corpus,
     bot/recall code and mode (a pickle this bench wrote: keep the folder your own), else replayed
-    and stored there."""
-    stored = None if cache is None else cache / f"{replay_key(corpus, bool(Settings().embeddings_url))}.pickle"
+    and stored there. `sentences`: a semantic replay embeds the memories' sentences (a model to fit
+    reads SENTENCE_FEATURES), else not (they read 0); None: when the shipped judgement reads them."""
+    sentences = load_judgement().reads_sentences() if sentences is None else sentences
+    key = replay_key(corpus, bool(Settings().embeddings_url), sentences)
+    stored = None if cache is None else cache / f"{key}.pickle"
     if stored is not None and stored.is_file():
         print(f"replay reused from {stored}", file=sys.stderr)
         return pickle.loads(stored.read_bytes())  # noqa: S301 (the bench's own file)
-    results = asyncio.run(replayed(corpus))
+    results = asyncio.run(replayed(corpus, sentences))
     if stored is not None:
         stored.parent.mkdir(parents=True, exist_ok=True)
         stored.write_bytes(pickle.dumps(results))
@@ -418,7 +427,8 @@ def main() -> int:
             build(args.eval_dir, corpus, args.nested)
         elif args.nested:
             corpus = one_fold(corpus, args.nested, Path(folder))
-        results = cached_replay(corpus, args.cache)
+        asked = set((args.features or "").split(","))
+        results = cached_replay(corpus, args.cache, True if asked & SENTENCE_FEATURES else None)
     folds = {f: [r for r in results if r.case.flags.get("fold") == f] for f in ("A", "B")}
     if args.nested and not folds[args.nested]:
         parser.error(f"the corpus has no cases in fold {args.nested}")

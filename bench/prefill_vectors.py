@@ -6,9 +6,11 @@
 A replay with semantic recall embeds memories 16 to a request and each query alone, under a
 query timeout: on a loaded host a query that misses the cache can time out, and recall then
 falls back to lexical for that case and the cooldown after it, silently changing the figures.
-This posts the very texts the product embeds (bot.recall.meaning.memory_text, opening_text and
-sentences of every memory, query_text of every case) once, in large batches, so the replay that follows only reads the
-cache. Prints texts per minute of model time and of wall time (what the host gave the model).
+This posts the very texts a replay embeds (bot.recall.meaning.memory_text and opening_text of every
+memory, query_text of every case; the memories' sentences only when the shipped judgement reads them,
+as the replay does, or with --sentences for a fit that will) once, in large batches, so the replay that
+follows only reads the cache. Prints texts per minute of model time and of wall time (what the host gave
+the model), and at the end the model seconds the endpoint reported in all.
 """
 
 from __future__ import annotations
@@ -26,23 +28,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
 from bot.embeddings.openai_http import endpoint_url  # noqa: E402
+from bot.recall.judgement import load_judgement  # noqa: E402
 from bot.recall.meaning import memory_text, opening_text, query_text, sentences  # noqa: E402
 from bot.replay import load_cases, load_memories  # noqa: E402
 
 MODEL = "all-MiniLM-L6-v2"
 
 
-def texts_of(folder: Path) -> list[str]:
-    """Every text a semantic replay of this folder embeds (memory texts, openings and sentences, then
-    query texts), once each."""
+def texts_of(folder: Path, with_sentences: bool = True) -> list[str]:
+    """Every text a semantic replay of this folder embeds (memory texts, openings, with_sentences their
+    sentences, then query texts), once each."""
     memories = load_memories(folder)
     texts = [memory_text(m) for m in memories] + [opening_text(m) for m in memories]
-    texts += [s for m in memories for s in sentences(m)]
+    texts += [s for m in memories for s in sentences(m)] if with_sentences else []
     texts += [query_text(c.query) for c in load_cases(folder)]
     return list(dict.fromkeys(t for t in texts if t))
 
 
-async def prefill(url: str, texts: list[str], batch: int) -> None:
+async def prefill(url: str, texts: list[str], batch: int) -> float:
+    """Post the texts; the model seconds the endpoint reported (X-Model-Seconds) in all."""
     began = time.perf_counter()
     model_s = computed = 0.0
     async with aiohttp.ClientSession() as session:
@@ -61,6 +65,7 @@ async def prefill(url: str, texts: list[str], batch: int) -> None:
                 f"{60 * computed / max(model_s, 1e-9):.0f}/min of model time, {60 * computed / wall:.0f}/min of wall time",
                 flush=True,
             )
+    return model_s
 
 
 def main() -> int:
@@ -69,7 +74,10 @@ def main() -> int:
     parser.add_argument("--first-reports", action="store_true", help="the folders are eval/: their first reports")
     parser.add_argument("--url", default="http://127.0.0.1:8089/v1")
     parser.add_argument("--batch", type=int, default=256, help="texts per request")
+    parser.add_argument("--sentences", action=argparse.BooleanOptionalAction, default=None,
+                        help="post the memories' sentences (default: when the shipped judgement reads them)")  # fmt: skip
     args = parser.parse_args()
+    with_sentences = load_judgement().reads_sentences() if args.sentences is None else args.sentences
     texts: list[str] = []
     with tempfile.TemporaryDirectory() as scratch:
         for i, folder in enumerate(args.folders):
@@ -77,10 +85,13 @@ def main() -> int:
                 built = Path(scratch) / str(i)
                 build(folder, built)
                 folder = built
-            texts += texts_of(folder)
+            texts += texts_of(folder, with_sentences)
     texts = list(dict.fromkeys(texts))
-    print(f"{len(texts)} distinct texts", flush=True)
-    asyncio.run(prefill(args.url, texts, args.batch))
+    print(
+        f"{len(texts)} distinct texts ({'with' if with_sentences else 'without'} the memories' sentences)", flush=True
+    )
+    model_s = asyncio.run(prefill(args.url, texts, args.batch))
+    print(f"model time {model_s:.1f} s", flush=True)
     return 0
 
 

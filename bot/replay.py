@@ -27,6 +27,7 @@ from bot.models import MAX_TEXT, MemoryDraft, RecallMatch, RecallQuery, Source
 from bot.recall.concepts import load_vocabulary
 from bot.recall.floor import DEFAULT_FLOOR
 from bot.recall.judgement_rules import by_rule
+from bot.recall.pipeline import Recaller
 from bot.replay_report import POSTED, TOP_K, CaseResult, ReplayCase, ReplayReport
 from bot.services.meaning import SemanticRecall
 from bot.services.recall import RecallService
@@ -177,10 +178,11 @@ async def replay_on(
     target_absent: bool = False,
     floor: float = DEFAULT_FLOOR,
     semantic: SemanticRecall | None = None,
+    recaller: Recaller | None = None,
 ) -> ReplayReport:
     """Retain (and, semantic recall on, embed), then recall each case."""
     await load_memories_into(store, pool, memories, semantic=semantic, progress=progress)
-    recall = RecallService(store, semantic=semantic)
+    recall = RecallService(store, semantic=semantic, recaller=recaller)
     return await recall_cases(
         recall, cases, progress=progress, keep_matches=keep_matches, target_absent=target_absent, floor=floor
     )
@@ -195,7 +197,10 @@ async def run_replay(
     keep_matches: bool = False,
     target_absent: bool = False,
     floor: float | None = None,
+    sentences: bool | None = None,
 ) -> ReplayReport:
+    """`sentences`: embed the memories' sentences (semantic recall on); None: when the judgement
+    the replay recalls with reads them (Judgement.reads_sentences)."""
     from bot.memory.database import database_url
 
     memories = load_memories(folder)
@@ -206,8 +211,12 @@ async def run_replay(
         try:
             store = PostgresMemoryStore(pool, vocabulary=load_vocabulary(settings.incident_memory_concepts_path))
             # EMBEDDINGS_URL: fused recall, where the server has pgvector. The memories' sentences
-            # are embedded too: the judgement reads the closest one's lead (meaning_sentence_lead)
-            async with semantic_recall(settings, store) as semantic:
+            # choose the sentence a card quotes (no replay shows one) and are read by the judgement
+            # only through meaning_sentence_lead: embedded when the model does, else skipped (about
+            # half a first replay's model time)
+            recaller = Recaller(vocabulary=store.vocabulary)
+            quote = recaller.judgement.reads_sentences() if sentences is None else sentences
+            async with semantic_recall(settings, store, quote_sentences=quote) as semantic:
                 return await replay_on(
                     store,
                     pool,
@@ -218,6 +227,7 @@ async def run_replay(
                     target_absent=target_absent,
                     floor=settings.recall_floor if floor is None else floor,
                     semantic=semantic,
+                    recaller=recaller,
                 )
         finally:
             await pool.close()

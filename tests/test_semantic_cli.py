@@ -4,6 +4,7 @@ in a thread (it has its own event loop) while the fake embeddings endpoint serve
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from pathlib import Path
 
@@ -106,14 +107,34 @@ async def test_embed_without_the_variables_or_without_pgvector_says_why(
         assert code == 1 and "no pgvector" in err
 
 
-async def test_replay_sends_the_embeddings_endpoint_memory_texts_openings_sentences_and_queries(
-    vector_database_url: str, embeddings_api: FakeEmbeddingsApi, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+def reading_the_sentences(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recall judged by the shipped models, the semantic one also reading the closest sentence's lead."""
+    from bot.recall import judgement, pipeline
+
+    shipped = judgement.load_judgement()
+    semantic = dataclasses.replace(
+        shipped.semantic, coefficients={**shipped.semantic.coefficients, "meaning_sentence_lead": 1.0}
+    )
+    monkeypatch.setattr(pipeline, "load_judgement", lambda: dataclasses.replace(shipped, semantic=semantic))
+
+
+@pytest.mark.parametrize("model_reads_sentences", [False, True])
+async def test_replay_embeds_the_memories_sentences_only_when_its_judgement_reads_them(
+    vector_database_url: str,
+    embeddings_api: FakeEmbeddingsApi,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    model_reads_sentences: bool,
 ) -> None:
-    """What the product embeds: the whole text (ranking), the opening (meaning_head) and the sentences
-    (the card's quote and the judgement's meaning_sentence_lead), so a replay judges as the bot does."""
+    """The whole text (ranking) and the opening (meaning_head) are always embedded, each query too.
+    The sentences (the card's quote, which no replay shows) are asked of the endpoint only when the
+    judgement reads meaning_sentence_lead: no shipped model does, and they were about half a first
+    replay's model time."""
     from bot.recall.meaning import memory_text, opening_text, query_text, sentences
     from bot.replay import load_cases, load_memories
 
+    if model_reads_sentences:
+        reading_the_sentences(monkeypatch)
     (tmp_path / "memories.jsonl").write_text("\n".join(json.dumps(m) for m in MEMORIES))
     (tmp_path / "cases.jsonl").write_text(json.dumps(
         {"id": "c1", "relevant": ["INC-POOL"], "incident": {"title": "sessions starved", "service": "orders"}}
@@ -124,7 +145,10 @@ async def test_replay_sends_the_embeddings_endpoint_memory_texts_openings_senten
     code = await asyncio.to_thread(main, ["replay", str(tmp_path), "--json", "--no-progress"])
     assert code == 0
     memories = load_memories(tmp_path)
+    said = [s for m in memories for s in sentences(m)]
     expected = [memory_text(m) for m in memories] + [opening_text(m) for m in memories]
-    expected += [s for m in memories for s in sentences(m)]
     expected += [query_text(c.query) for c in load_cases(tmp_path)]
-    assert sorted(embeddings_api.texts) == sorted(expected)
+    assert len(said) == 6 and not set(said) & set(expected)  # each memory's title and two symptoms, told apart
+    sent = embeddings_api.texts
+    assert sorted(sent) == sorted(expected + (said if model_reads_sentences else []))
+    assert sum(t in said for t in sent) == (len(said) if model_reads_sentences else 0)

@@ -187,6 +187,8 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "matched_rare": lambda c: c.signals.matched_rarity,
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
+SENTENCE_FEATURES = frozenset({"meaning_sentence_lead"})
+"""The features read off the memories' sentence vectors (Signals.sentence_similarity)."""
 
 
 def _meaning_lead(c: Context) -> float:
@@ -236,6 +238,13 @@ class Judgement:
         bench), the query's phrases read off them as the pipeline reads them off its signals; a
         recall kept before the short model (no query_phrases) is judged by this model."""
         return self.for_query(with_meaning, evidence[0].get("query_phrases", math.inf) if evidence else math.inf)
+
+    def reads_sentences(self) -> bool:
+        """Whether this model, or one it hands a query to (semantic, short), reads SENTENCE_FEATURES:
+        only then does a replay embed the memories' sentences (as much model time again as the whole
+        texts and openings; the bot embeds them anyway, for the sentence a card quotes)."""
+        models = (self, self.semantic, self.short)
+        return any(SENTENCE_FEATURES & set(m.coefficients) for m in models if m is not None)
 
     def probability(self, features: dict[str, float]) -> float:
         z = self.intercept + sum(w * features.get(name, 0.0) for name, w in self.coefficients.items())
