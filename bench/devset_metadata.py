@@ -4,7 +4,7 @@ before the reader ran on them. Used to choose the metadata rules (bot/reader/cue
 tuning set, not a measure (fold B's totals are the measure).
 
     .venv/bin/python bench/devset_metadata.py fetch DIR [--mirror /work/.mirror]   # texts into DIR
-    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs|tuning-orgs-2|tuning-orgs-3|tuning-orgs-4] [--misses] [--lines]
+    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs|tuning-orgs-2|tuning-orgs-3|tuning-orgs-4|tuning-orgs-5|held-out-orgs-2] [--misses] [--lines]
     .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines] [--sentences] [--show KIND]   # fold A
 
 Two batches: "tuning" (49 reports from 9 sources; the rules were chosen on them; drand's two left when r23-collect put drand in fold A) and "held-out" (20 more
@@ -21,7 +21,12 @@ front matter, update headers and stock lines; Jenkins Infra's 8 were taken out t
 for the independent check, eval/README.md); then "tuning-orgs-4" (2026-12-06, labelled before any reader ran on them:
 Bioconductor's cState issues 3, two of them auto-detected with a title only; freistil's status blog 12 and r0cketNet 3,
 labelled too, were left out: freistil went to eval/postmortems the same morning (c12-pm), r0cketNet was already in its
-fold B, and an organisation is in one place). `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
+fold B, and an organisation is in one place); then, 2026-12-06 (r23-meta2, labelled before any reader ran on them, the
+split by organisation written down first): "tuning-orgs-5", CEDA/JASMIN's service notices (10: narrative, figures in the
+prose, stock sign-offs), and "held-out-orgs-2", read for totals only: ARCHER2's service alerts (10: front matter only,
+`impact:`/`reason:`/`scope:` lines); UCL Research Computing's status page, labelled too, was taken out the same morning
+(c13-pm had claimed it first for eval/postmortems).
+`bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
 The texts are not committed (most sources state no licence): `fetch` copies them from GitHub
@@ -228,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
             "tuning-orgs-2",
             "tuning-orgs-3",
             "tuning-orgs-4",
+            "tuning-orgs-5",
+            "held-out-orgs-2",
         ),
         help="one of the devset's batches",
     )
