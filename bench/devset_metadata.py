@@ -24,8 +24,9 @@ labelled too, were left out: freistil went to eval/postmortems the same morning 
 fold B, and an organisation is in one place); then, 2026-12-06 (r23-meta2, labelled before any reader ran on them, the
 split by organisation written down first): "tuning-orgs-5", CEDA/JASMIN's service notices (10: narrative, figures in the
 prose, stock sign-offs), and "held-out-orgs-2", read for totals only: ARCHER2's service alerts (10: front matter only,
-`impact:`/`reason:`/`scope:` lines); UCL Research Computing's status page, labelled too, was taken out the same morning
-(c13-pm had claimed it first for eval/postmortems).
+`impact:`/`reason:`/`scope:` lines) and Libera.Chat's incident posts (3: a root CA's expiry, a bridge shut down and its
+retrospective); UCL Research Computing's status page, labelled too, was taken out the same morning (c13-pm had claimed it
+first for eval/postmortems).
 `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
