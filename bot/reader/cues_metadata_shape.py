@@ -34,9 +34,25 @@ TALK_ONLY = re.compile(
     r"(?:we|the team|our (?:team|engineers|admins))(?: are|'re|’re| is) (?:\w{1,30}ly |still |now ){0,2}monitoring "
     r"(?:[\w-]{1,30} ){0,3}?(?:closely )?(?:and (?:will |are )?(?:shortly |soon |\w{1,30}ly )?(?:update|investigat\w{0,10}|"
     r"provide|post|share|keep (?:you|everyone) (?:posted|updated))\b|[.!]?$)|"
-    # where to ask ("If you have any questions or concerns, please feel free to contact us")
-    r"(?:if you have any (?:further )?(?:questions|concerns)|(?:please )?(?:feel free to|do not hesitate to|don't hesitate to) "
-    r"(?:contact|reach out|get in touch))\b)"
+    # where to ask, what to do meanwhile ("If you have any questions or concerns, please feel free to contact us", "If you have
+    # any further issues, please contact the helpdesk.", "Please do not contact the helpdesk.", "Please watch for further
+    # updates on the status page.", "Please refer to the CEDA status page for updates on each of these.")
+    r"(?:if you have any (?:further |other )?(?:questions|concerns|issues|problems)|(?:please )?(?:feel free to|do not hesitate to|"
+    r"don't hesitate to) (?:contact|reach out|get in touch)|please (?:do not |don't )?(?:contact|report|email|e-mail|reach out to|"
+    r"get in touch with|watch|refer to|keep an eye on|check|see|follow)\b[^.;!?]{0,120}?\b(?:help ?desk|support|service ?desk|"
+    r"status page|updates?)|"
+    # that it may trouble them, and the progress made, naming no step ("We appreciate this may cause some difficulties: the
+    # system team is actively engaged with the storage vendor on this issue to find a solution", "We are making good
+    # progress with recovering data back into the Archive"); progress made by a step ("… progress by restarting …") is none
+    r"(?:we|i) (?:appreciate|understand|realise|realize|recogni[sz]e|know) (?:that )?(?:this|it|these (?:\w{1,30} )?\w{1,30}) "
+    r"(?:may|might|will|could|can|has|have|is|are)(?: be)? (?:caus\w{1,4} )?(?:\w{1,30} ){0,2}?(?:difficult(?:y|ies)|"
+    r"inconvenien\w{1,6}|disruptions?|frustrat\w{1,6}|problems|troubles?|annoying|disruptive)|"
+    r"(?:we|the team|our (?:team|engineers|staff|admins))(?: are| have| continue to| continued to|'re|’re|'ve|’ve)? "
+    r"(?:\w{1,30}ly )?(?:making|made) (?:\w{1,30} )?progress\b(?![^.;!?]{0,120}?\bby \w{2,30}ing\b)|"
+    # who is on it with whom, naming no step ("The storage vendor is engaged with the system team's investigation", "the
+    # system team is actively engaged with the storage vendor on this issue to find a solution")
+    r"(?:the |our )?(?:[\w-]{1,30} ){0,2}?(?:team|staff|engineers?|admins?|vendors?|providers?|suppliers?|partners?) (?:is|are) "
+    r"(?:(?:\w{1,30}ly|now|currently|still) ){0,2}engaged (?:with|in)\b)\b)"
     r"(?![^.;!?]{0,200}?" + _TELLS_WHY + r")",
     re.I,
 )
@@ -187,5 +203,94 @@ REPORT_NOTE = re.compile(
     r"(?:all )?(?:times|timestamps|numbers|figures|durations)(?: (?:are|were|is))? (?:\w{1,30}ly )?(?:approximate|approximated|"
     r"estimates|estimated|rough|based on|taken from)\b)"
     r"(?![^.;!?]{0,200}?" + _TELLS_WHY + r")",
+    re.I,
+)
+# The cause said found and never told, with only the work to come beside it ("The root cause of the problem has been
+# identified and work is currently underway to resolve it.", "We have identified the underlying cause of this problem and
+# working with colleagues to get this resolved", "The cause has been identified and our team is working extremely hard
+# (including out of hours) to resolve this."): a status page's phase, never the cause. A colon or a why in the sentence
+# may tell it ("The cause has been identified: a full disk"), and the line is then no such line.
+_CAUSE_NOUN = (
+    r"(?:the |an? )?(?:root |underlying |likely |probable |main )?causes?(?: of (?:the|this|these) (?:\w{1,30} )?"
+    r"(?:problems?|issues?|incidents?|outages?|failures?|disruptions?|errors?))?"
+)
+_FOUND = r"(?:identified|found|determined|located|pinpointed|established|isolated|understood)"
+_WORK_TO_COME = (
+    r"(?:under ?way|in progress|(?:working|work|engaged)\b[^.;:!?]{0,80}?\bto (?:get |getting )?(?:\w{1,30} ){0,2}?"
+    r"(?:resolv|fix|address|restor|sort|mitigat|correct)\w{0,20})"
+)
+CAUSE_FOUND_UNTOLD = re.compile(
+    r"^[\W_]{0,6}"
+    + _STATUS_LABEL
+    + r"(?:(?:we|the team|our team)(?: have| has|'ve|’ve)? (?:now |already )?"
+    + _FOUND
+    + r" "
+    + _CAUSE_NOUN
+    + r"|"
+    + _CAUSE_NOUN
+    + r" (?:has|have|had) (?:now |already )?been "
+    + _FOUND
+    + r")(?![^.;!?]{0,200}?"
+    + _TELLS_WHY
+    + r")(?:\s{0,3}[.!]?\s{0,3}$|,?\s{1,3}and\s{1,3}[^.;:!?]{0,160}?\b"
+    + _WORK_TO_COME
+    + r"\b[^.;:!?]{0,120}[.!]?\s{0,3}$)",
+    re.I,
+)
+# what it will do to those who use it, said ahead ("This will have wide-reaching effects across the JASMIN platform and
+# CEDA Archive services.", "It may cause some disruption to running jobs"): the harm to come, never why (no "because",
+# "due to") and never what did it (a subject of its own other than the incident: "A bad deploy will have effects" names it)
+IMPACT_FORECAST = re.compile(
+    r"^[\W_]{0,6}(?:this|it|these|that|the (?:issue|incident|outage|problem|disruption|failure|situation))(?: \w{1,30}ly)? "
+    r"(?:will|would|may|might|could|can|is likely to|are likely to|is expected to|are expected to) (?:also |still |likely )?"
+    r"(?:have|cause|result in|lead to) (?:an? |some |the )?(?:[\w-]{1,30} ){0,2}?(?:effects?|impacts?|consequences|"
+    r"knock-on|disruptions?|implications)\b(?![^.;!?]{0,200}?" + _TELLS_WHY + r")",
+    re.I,
+)
+# a state and, after it, what the users are asked to do ("Issues now resolved, please report any further problems.", "A
+# separate issue with PFS storage from earlier in the week is now resolved: if any further issues are encountered …,
+# please wait until the above issues are resolved before reporting to the JASMIN helpdesk."): when, never the fix. A
+# site's shortcode may open it ("{{<alert type="info">}}Issues now resolved, …"); a state with its means ("… resolved by
+# restarting the proxy", "… resolved after we moved the disk") is no such line.
+_ASKED = r"(?:if [^.;!?]{0,160}?,\s{0,3})?please\b"
+STATE_THEN_ASK = re.compile(
+    r"^[\W_]{0,6}(?:\{\{[<%][^{}]{0,80}[>%]\}\}\s{0,3})?"
+    r"(?:(?!(?:we|i|after|by|because|since|when|once|following|thanks)\b)[\w@.’'()/&`*-]{1,60}\s{1,3}){0,12}?"
+    r"(?:(?:is|are|has been|have been|was|were)\s{1,3})?(?:(?:now|all|fully|finally)\s{1,3}){0,2}"
+    r"(?:resolved|fixed|restored|back to normal|back online|over)\s{0,3}[,:;—–-]\s{0,3}"
+    + _ASKED
+    + r"[^.!?]{0,300}[.!]?\s{0,3}$",
+    re.I,
+)
+# a volume of data told with what became of it ("Over 1.6 Petabytes of data have been recovered to a holding area",
+# "1.3 Petabytes of this has now been moved to its correct location", "approximately 5 Petabytes of data have been
+# deleted"): how much, a figure about the incident; a volume that did something ("2TB of logs filled the disk") tells why
+# and is no such line, nor is a sentence that tells why after it. A clause of its own too ("As a result of this incident,
+# approximately 5 Petabytes of data have been deleted from the archive.")
+_VOLUME = (
+    r"(?:(?:over|about|around|approximately|approx\.?|roughly|nearly|almost|more than|less than|up to|some|a further|another|"
+    r"~|≈)\s{1,3})?(?<![\d.,])\d[\d,.]{0,12}\s{0,3}\+?\s{0,3}(?:[kmgtpe]i?b|bytes|(?:kilo|mega|giga|tera|peta|exa)-?bytes?)\b"
+)
+VOLUME_TOLD = re.compile(
+    r"(?:^[\W_]{0,6}|[,;:]\s{1,3}|\s[-–—]\s{1,3})"
+    + _VOLUME
+    + r"(?![^.;!?]{0,200}?"
+    + _TELLS_WHY
+    + r")[^.;!?]{0,80}?\b(?:has|have|had|was|were|is|are)\s{1,3}(?:(?:now|so far|since|already|also|successfully)\s{1,3}){0,2}"
+    r"(?:been\s{1,3})?(?:\w{1,30}ly\s{1,3})?(?:recovered|restored|copied|transferred|moved|migrated|rescued|retrieved|processed|"
+    r"deleted|lost|removed|corrupted|re-?synced|synced|uploaded|downloaded|replicated|checked|verified|freed|reclaimed)\b",
+    re.I,
+)
+# a phase of the response with its time, as a clause of its own ("The issue was identified at approximately 12:07, …",
+# "… and the incident was fully diagnosed by 14:00."): when, never the cause or the fix; a clause that goes on after the
+# time ("… resolved at 14:32 by restarting the pod") is no such clause
+PHASE_AT_TIME = re.compile(
+    r"(?:^|[,;:]\s{1,3})(?:and |then )?[\W_]{0,3}(?:the |this |our )?(?:incident|issue|problem|outage|root cause|cause|fault|"
+    r"failure|degradation)s? (?:was|were|had been|has been|got) (?:\w{1,30}ly )?(?:identified|detected|noticed|spotted|diagnosed|"
+    r"declared|escalated|acknowledged|reported|understood|confirmed|resolved|mitigated|contained|closed) (?:at|by|around|on|"
+    r"from)\s{1,3}(?:approximately |approx\.? |about |around |roughly |~)?"
+    + WHEN
+    + r"(?:\s{0,3}(?:utc|gmt|[a-z]{2,4}t))?"
+    r"\s{0,3}(?=[,;.!]|$)",
     re.I,
 )

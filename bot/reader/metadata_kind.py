@@ -24,14 +24,19 @@ from bot.reader.cues_metadata import (
 from bot.reader.cues_metadata_field import FIELD, FIELD_KEY_IS_PROSE, FIELD_VALUE_IS_A_REFERENCE, KEY_OF_KIND
 from bot.reader.cues_metadata_shape import (
     AFFECTED_ONLY,
+    CAUSE_FOUND_UNTOLD,
     COUNT_OF_HARM,
     DURATION_SAID,
     HARM_IN_THE_SPAN,
+    IMPACT_FORECAST,
+    PHASE_AT_TIME,
     REPORT_NOTE,
+    STATE_THEN_ASK,
     STATE_WORD_ONLY,
     SYMPTOM_SEEN,
     TALK_ONLY,
     TELLING_USERS,
+    VOLUME_TOLD,
     WHEN_SAID,
 )
 from bot.reader.cues_metadata_state import (
@@ -67,6 +72,8 @@ _KIND_SHAPES = (
             or TALK_ONLY.match(line)
             or TELLING_USERS.match(line)
             or PHASE_ONLY.match(line)
+            or CAUSE_FOUND_UNTOLD.match(line)
+            or STATE_THEN_ASK.match(line)
         ),
     ),
     ("duration", lambda line: DURATION_SAID.search(line)),
@@ -83,9 +90,11 @@ _KIND_SHAPES = (
             or CONSEQUENCE_ONLY.match(line)
             or READING_MOVED.match(line)
             or METADATA_SAID.search(line)
+            or IMPACT_FORECAST.match(line)
+            or VOLUME_TOLD.search(line)
         ),
     ),
-    ("date or time", lambda line: WHEN_SAID.search(line) or TIME_NOTE.match(line)),
+    ("date or time", lambda line: WHEN_SAID.search(line) or TIME_NOTE.match(line) or PHASE_AT_TIME.search(line)),
     (
         "impact",
         lambda line: METADATA_FIGURE.search(line) or METADATA_SPAN.search(line) or METADATA_ESTIMATE.search(line),

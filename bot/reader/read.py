@@ -52,14 +52,19 @@ from bot.reader.cues_metadata_field import (
 )
 from bot.reader.cues_metadata_shape import (
     AFFECTED_ONLY,
+    CAUSE_FOUND_UNTOLD,
     COUNT_OF_HARM,
     DURATION_CELL,
     HARM_IN_THE_SPAN,
+    IMPACT_FORECAST,
+    PHASE_AT_TIME,
     REPORT_NOTE,
+    STATE_THEN_ASK,
     STATE_WORD_ONLY,
     SYMPTOM_SEEN,
     TALK_ONLY,
     TELLING_USERS,
+    VOLUME_TOLD,
 )
 from bot.reader.cues_metadata_state import (
     CONSEQUENCE_ONLY,
@@ -72,7 +77,14 @@ from bot.reader.findings import Finding, Kind, Outcome, Quote, Reading, Stance, 
 from bot.reader.found import how_found
 from bot.reader.narrative import failed_in_prose, failed_in_text, resolving
 from bot.reader.narrative_timeline import NAMED_LATER_WITHIN, failed_in_timeline
-from bot.reader.text import LINE_SENTENCE_BREAK, SENTENCE_BREAK, TRAILING_SHORTCODE, UPDATE_MARKUP, plain
+from bot.reader.text import (
+    LINE_SENTENCE_BREAK,
+    SENTENCE_BREAK,
+    TRAILING_SHORTCODE,
+    UPDATE_MARKUP,
+    plain,
+    split_after_shortcodes,
+)
 from bot.text_limits import DRAFT_MESSAGES, MESSAGE_CHARS, SENTENCE_CHARS
 
 MAX_STATEMENTS = DRAFT_MESSAGES * 4  # a long postmortem's timeline and paragraphs, or a channel's window
@@ -203,7 +215,16 @@ def _is_metadata_by_shape(line: str) -> bool:
     community of the app outage"), a note on the report itself ("Timestamps are
     approximate."), a status label and a bare state ("*Update* Resolved."), or an impact table's row ending in how
     long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
-    if any(p.match(line) for p in (HARM_IN_THE_SPAN, REPORT_NOTE, TELLING_USERS, SYMPTOM_SEEN)):
+    shapes = (
+        HARM_IN_THE_SPAN,
+        REPORT_NOTE,
+        TELLING_USERS,
+        SYMPTOM_SEEN,
+        CAUSE_FOUND_UNTOLD,
+        IMPACT_FORECAST,
+        STATE_THEN_ASK,
+    )
+    if any(p.match(line) for p in shapes):
         return True
     # who it hit, unless the line also says what broke or what was done in the vocabulary's cause or fix words ("The
     # primary database ran out of disk and every write was affected" is a root cause section's cause; "The cron job
@@ -252,11 +273,19 @@ def holds_a_figure(text: str) -> bool:
 
 
 def _said_by_shape(text: str) -> bool:
-    """A status page's talk, a count of what it hit or left waiting, whatever the words."""
-    return bool(TALK_ONLY.match(text) or COUNT_OF_HARM.match(text))
+    """A status page's talk, a count of what it hit or left waiting, a volume of data and what became of it, a phase of
+    the response with its time (a clause of its own), whatever the words."""
+    return bool(
+        TALK_ONLY.match(text) or COUNT_OF_HARM.match(text) or VOLUME_TOLD.search(text) or PHASE_AT_TIME.search(text)
+    )
 
 
 _MIN_CLAUSE_WORDS = 3  # what is left of a sentence once its figures are out: fewer words, nothing left
+# what is left may be only the link to what was cut ("As a result of this incident, approximately 5 Petabytes of data have
+# been deleted"): nothing of its own, nothing left
+_ONLY_A_LINK = re.compile(
+    r"(?:as a (?:result|consequence)(?: of (?:this|the|that) \w{1,30})?|consequently|because of this)", re.I
+)
 
 
 def strip_metadata(sentence: str, in_words: bool = True, shapes: bool = False) -> str:
@@ -273,7 +302,7 @@ def strip_metadata(sentence: str, in_words: bool = True, shapes: bool = False) -
     if not _holds_a_figure(sentence, in_words, shapes):
         return sentence
     kept = [c for c in METADATA_CLAUSE_BREAK.split(sentence) if c and not _holds_a_figure(c, in_words, shapes)]
-    if sum(len(c.split()) for c in kept) < _MIN_CLAUSE_WORDS:
+    if sum(len(c.split()) for c in kept) < _MIN_CLAUSE_WORDS or _ONLY_A_LINK.fullmatch(" ".join(kept).strip(" ,;:.")):
         return ""
     said = re.sub(r"[\s,;:—–-]+(?:but|and|or|so)?$", "", " ".join(kept).rstrip(" ,;:-—–."))  # no dangling "…, but"
     return said + ("." if sentence.endswith(".") else "")
@@ -307,7 +336,7 @@ def _metadata_before_a_shortcode(sentence: str) -> bool:
 
 def _kept_of_line(line: str) -> str:
     """One line without its metadata sentences: the line itself when none is, "" when all are."""
-    parts = LINE_SENTENCE_BREAK.split(line)
+    parts = [piece for part in LINE_SENTENCE_BREAK.split(line) for piece in split_after_shortcodes(part)]
     kept = ["" if _metadata_before_a_shortcode(p) else strip_metadata(p, shapes=True) for p in parts]
     if kept == [p.strip() for p in parts]:
         return line
