@@ -128,6 +128,28 @@ def test_a_template_or_an_empty_file_is_not_an_incident(text: str, reason: str) 
         parse_markdown(text, team_id="T", incident_id="pm-x")
 
 
+SEARCH_OUTAGE = (
+    "# Search outage, 2023-05-14\n\n"
+    "On May 14 the product search returned no results for 40 minutes. The Elasticsearch index was rebuilt\n"
+    "by a nightly job that ran out of disk halfway, and the alias pointed at the empty index. Pointing the\n"
+    "alias back at the previous index restored results at 10:42 UTC.\n"
+)
+POSTMORTEMS_LIST = "# Postmortems\n\n- [2023-05-14 Search outage](2023-05-index-outage.md)\n- [CDN errors](cdn.md)\n"
+
+
+@pytest.mark.parametrize("name", ["2023-05-index-outage.md", "broken-elasticsearch-index.md"])
+def test_an_incident_about_an_index_is_imported_whatever_its_name_says(name: str) -> None:
+    # "index" in a file's name once refused any report told without root cause, fix or timeline sections
+    draft = parse_markdown(SEARCH_OUTAGE, team_id="T", incident_id="pm-x", name=name)
+    assert draft.title == "Search outage, 2023-05-14"
+
+
+@pytest.mark.parametrize("name", ["index.md", "postmortems-index.md", "ops-README.md", "Incidents_Index.md"])
+def test_a_folders_index_is_still_skipped_by_its_name(name: str) -> None:
+    with pytest.raises(NotAnIncident, match="is an index"):
+        parse_markdown(POSTMORTEMS_LIST, team_id="T", incident_id="pm-x", name=name)
+
+
 def test_times_written_into_a_templates_braces_are_filled_in_not_blanks() -> None:
     # a real postmortem (UC Berkeley DataHub, 2022-01-20) kept its template's "{{ }}" around each time
     entries = "".join(f"### {{{{ {t} }}}}\n\n{what}\n\n" for t, what in [

@@ -33,6 +33,7 @@ from bot.importer.cause_fix import (
 )
 from bot.importer.document import Document, logical_lines, parse_document, plain, title_from_name
 from bot.importer.drafts import WHY_SEPARATOR, NotAnIncident, Rejected, is_placeholder, seed_draft
+from bot.importer.identity import GENERIC_NAMES
 from bot.importer.metadata import (
     FoundFields,
     is_field_line,
@@ -70,6 +71,16 @@ _TEMPLATE_TITLE = re.compile(
     re.I,
 )
 _INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code of conduct", "security"}
+
+
+def _named_as_index(stem: str) -> bool:
+    """A folder's index by its name: "README.md", "ops-readme.md", "postmortems-index.md". "index" is
+    also what an incident is about ("2023-05-index-outage.md", "broken-elasticsearch-index.md"), so it
+    names an index only beside words that say nothing else; "readme" never names an incident."""
+    words = stem.split()
+    if stem in _INDEX_NAMES or "readme" in words:
+        return True
+    return "index" in words and all(w in GENERIC_NAMES or w.removesuffix("s") in GENERIC_NAMES for w in words)
 
 
 def _explicit_attempts(text: str) -> list[dict[str, str]]:
@@ -150,7 +161,7 @@ def _refuse_non_incidents(doc: Document, name: str, text: str) -> None:
     stem = normalize_heading(PurePath(name).stem.replace("_", " ").replace("-", " "))
     told = ("root_cause", "contributing", "resolution", "timeline", "failed_attempts")
     substantive = [s for s in doc.sections if s.kind in told]
-    if (stem in _INDEX_NAMES or set(stem.split()) & {"readme", "index"}) and not substantive:
+    if _named_as_index(stem) and not substantive:
         raise NotAnIncident(
             f"{PurePath(name).name} is an index, not an incident report (no root cause, fix or timeline)"
         )
