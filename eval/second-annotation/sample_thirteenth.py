@@ -16,7 +16,7 @@ from sample_twelfth import main
 
 SEED = 20261213
 BASE = "0bfa2a0"  # main at this session's start, before the thirteenth collection
-FREEZE = None  # the first main commit at/after the 09:50 UTC freeze (the lead's "FREEZE=<id>" in /work/notes-shared.md)
+FREEZE = "e317b9b"  # main at the corpus freeze: the lead's "FREEZE=e317b9b" in /work/notes-shared.md (09:25 UTC)
 # corpus -> (commit the draw reads, {stratum: quota}); quotas cut for time from the twelfth's before the draw.
 PLAN = {
     "postmortems": (FREEZE, {"with": 6, "without": 12}),
