@@ -91,14 +91,14 @@ MATCHES: list[tuple[str, str]] = [
 ]
 
 
-def scored(corpus: str, only: set[str]) -> dict[str, list[int]]:
+def scored(corpus: str, only: set[str], labels: str = LABELS) -> dict[str, list[int]]:
     """field -> [right, of]: the second label read as a reader's output by scoring.py's rule."""
     truth = {}
     for line in (HERE.parent / corpus / "truth.jsonl").read_text(encoding="utf-8").splitlines():
         t = json.loads(line)
         truth[t["file"]] = t
     out = {k: [0, 0] for k in ("date", *FIELDS[1:], "attempts_real", "attempts_found")}
-    for line in (HERE / LABELS).read_text(encoding="utf-8").splitlines():
+    for line in (HERE / labels).read_text(encoding="utf-8").splitlines():
         s = json.loads(line)
         t = truth.get(s["file"])
         if s["file"] not in only or t is None or t.get("not_an_incident") or s["not_an_incident"]:
@@ -124,22 +124,29 @@ def scored(corpus: str, only: set[str]) -> dict[str, list[int]]:
     return out
 
 
-if __name__ == "__main__":
+def run(
+    rows: list, labels: str = LABELS, table: dict = JUDGED, matches: list = MATCHES, seen: tuple = STRATUM_SEEN
+) -> None:
+    """Print each corpus's judged figures, those on the items whose stratum was hidden, and the scored ones."""
     drawn = {}
-    for corpus, file, _stratum, _commit in recorded():
+    for corpus, file, _stratum, _commit in rows:
         drawn.setdefault(corpus, set()).add(file)
     for corpus in ("postmortems", "conversations"):
         if corpus not in drawn:
             continue
-        r = compare(corpus, LABELS, JUDGED, MATCHES, only=drawn[corpus])
+        r = compare(corpus, labels, table, matches, only=drawn[corpus])
         report(corpus, r)
-        hidden = {f for f in drawn[corpus] if not f.startswith(STRATUM_SEEN)}
-        h = compare(corpus, LABELS, JUDGED, MATCHES, only=hidden)
+        hidden = {f for f in drawn[corpus] if not f.startswith(seen)}
+        h = compare(corpus, labels, table, matches, only=hidden)
         pa = positive_agreement(h["both"], h["only_first"], h["only_second"])
         print(
             f"  stratum hidden ({h['incidents']} incidents): list {h['list']}/{h['incidents']}, "
             f"kappa {kappa(h['report_level']):.2f}, attempts {h['both']} / {h['only_first']} / {h['only_second']}, "
             f"positive agreement {pa:.0%}"
         )
-        sc = scored(corpus, drawn[corpus])
+        sc = scored(corpus, drawn[corpus], labels)
         print("  scored by scoring.py's rule:", ", ".join(f"{k} {a}/{b}" for k, (a, b) in sc.items()))
+
+
+if __name__ == "__main__":
+    run(recorded())
