@@ -438,3 +438,16 @@ def test_what_users_saw_is_never_the_cause_even_to_a_model_sure_of_every_sentenc
     for seen in ("unable to log in", "not working on iOS", "noticing issues"):
         assert seen not in told.root_cause
         assert seen not in (only_symptoms.root_cause or "")
+
+
+def test_a_status_update_followed_by_a_rule_between_updates_is_read_as_text_not_as_a_heading() -> None:
+    # Markdown reads a paragraph underlined by `---` as a heading; status pages put `---` between their updates
+    draft = imported(
+        "---\ntitle: Nodes not ready\nseverity: disrupted\n---\n"
+        "A failed switch is causing some clusters to fall into a not ready state.\n"
+        "Some workloads may need to be restarted.\n---\n\n2026-01-12 17:05 UTC\n\n"
+        "The issue is now resolved.\n"
+    )
+    assert draft.root_cause is not None and "A failed switch is causing" in draft.root_cause
+    short = imported("# Outage\n\nSome text.\n\nWhat we saw\n---\n\nA failed switch caused the outage.\n")
+    assert short.root_cause is not None and "What we saw" not in short.root_cause

@@ -240,9 +240,20 @@ def _markdown_headings(text: str) -> list[tuple[int, int, int, str]]:
     found = []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
+            if token.markup == "-" and _reads_as_prose(tokens[i + 1].content):
+                continue  # a status page's update, then a `---` rule between updates: a paragraph, no heading
             start, end = token.map
             found.append((where[start], where[end - 1] + 1, int(token.tag[1]), tokens[i + 1].content))
     return found
+
+
+_SENTENCE_END = re.compile(r"[.!?][*_)\"']{0,3}\s*$")
+
+
+def _reads_as_prose(text: str) -> bool:
+    """True when a `---`-underlined "heading" is a paragraph: five words or more over two lines or more, or
+    ending as a sentence does ("Network instabilities are causing some clusters to fall into not ready state.")."""
+    return len(text.split()) >= 5 and ("\n" in text.strip() or _SENTENCE_END.search(text[-40:]) is not None)
 
 
 # Where a document can be cut into blocks that Markdown reads alike apart or together: before a
