@@ -196,3 +196,24 @@ def test_a_cause_named_when_it_was_found_is_stored() -> None:
     assert "caused by a full disk on the queue host" in said.root_cause
     named = "Sam has found the culprit (a VM taking all the disk I/O of the queue host) after stopping VMs one by one."
     assert "a VM taking all the disk I/O" in imported(status_page(named, "Jobs are piling up.")).root_cause
+
+
+def test_a_step_the_writer_says_they_took_is_the_fix_when_no_fix_word_says_one() -> None:
+    # "We have drained the stuck node" names the step without any fix word ("resolved", "fixed", "restored")
+    draft = imported(
+        status_page("We have drained the stuck node and are watching the queue.", "Jobs are piling up in the queue.")
+    )
+    assert draft.resolution is not None and "We have drained the stuck node" in draft.resolution
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We tried to curl the host from the proxy and it answered.",
+        "We have identified the cause and are working on a fix.",
+        "We noticed the queue was not moving.",
+    ],
+)
+def test_a_sentence_of_ours_that_takes_no_step_is_never_the_fix(sentence: str) -> None:
+    draft = imported(status_page(sentence, "Jobs are piling up in the queue and are not processed."))
+    assert draft.resolution is None or sentence[:20] not in draft.resolution

@@ -13,7 +13,13 @@ from bot.importer.section_text import LIST_ITEM, join_lines, section_text, secti
 from bot.importer.timeline import Entry, read_timeline
 from bot.importer.vocabulary import names_the_cause
 from bot.reader.cues import ANAPHOR, CAUSE, FIX, STARTS_WITH_WE, WENT_WRONG
-from bot.reader.cues_fix import CAUSE_AS_SUBJECT, CAUSE_OF_THE_INCIDENT, CAUSE_RELATED, EXPECTED_STATE
+from bot.reader.cues_fix import (
+    CAUSE_AS_SUBJECT,
+    CAUSE_OF_THE_INCIDENT,
+    CAUSE_RELATED,
+    EXPECTED_STATE,
+    WE_TOOK_A_STEP,
+)
 from bot.reader.fix import names_no_step, tells_no_step_taken, tells_trouble_not_why
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import holds_a_figure, strip_metadata
@@ -41,11 +47,12 @@ def _sentences(text: str, pattern: re.Pattern[str], limit: int = CAUSE_SENTENCES
     def says(unit: str) -> bool:  # the cause also when the incident is said to relate to something
         return bool(pattern.search(unit) or (pattern is CAUSE and CAUSE_RELATED.search(unit)))
 
+    fix = pattern in (FIX, WE_TOOK_A_STEP)
     chosen: dict[int, None] = {}
     for i, unit in enumerate(said):
-        if pattern is FIX and names_no_step(unit):
+        if fix and names_no_step(unit):
             continue
-        judged = EXPECTED_STATE.sub(" ", unit) if pattern is FIX else unit  # "should be operational": no critique
+        judged = EXPECTED_STATE.sub(" ", unit) if fix else unit  # "should be operational": no critique
         if says(unit) and not is_critique(judged):
             if i and ANAPHOR.match(unit):  # "This caused 40min of total outage": what "this" is, even so
                 chosen[i - 1] = None
@@ -144,7 +151,8 @@ def fix_without_section(
     """The summary's "resolved by ..." sentences, the timeline entries that restored service and
     the timeline's sentences that say what fixed it; when none of these says it, the sentences of
     other sections that do ("disabling the CDN's shield resolved the issue" under "Details")."""
-    said = " ".join(_sentences(summary, FIX))
+    # the summary's fix words, else the steps its writer says they took ("We have moved affected workloads")
+    said = " ".join(_sentences(summary, FIX) or _sentences(summary, WE_TOOK_A_STEP, 2))
     # an entry that tells no step taken ("Sam posts that it is restored") is no fix, nor does it make
     # the entry before it one, as a state-only entry would
     fixed = resolving([e for e in entries if not tells_no_step_taken(e.text)])

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from bot.reader.cues import CHAT_ACTION
+
 _FIX_WORD = r"(?:resolv|restor|fix|mitigat|recover|repair|re-?energi[sz])\w{0,12}"
 _WORDS = r"(?:[\w'’(),-]{1,40}\s{1,4})"
 FIX_UNDER_WAY = re.compile(
@@ -252,5 +254,15 @@ CAUSE_AS_SUBJECT = re.compile(
     r"(?:(?:some|an?|a few|\w{1,30})\s{1,4}){0,2}(?:issues?|problems?|outages?|difficult(?:y|ies)|interruptions?)\b|"
     r"\baffected by (?:an?|the)\s{1,4}(?:[\w-]{1,30}\s{1,4}){0,2}(?:interruption|outage|issue|problem|failure)s?\s{1,4}"
     r"(?:with|at)\b",
+    re.I,
+)
+
+
+# the writer says they took a step ("We have removed SpamCop from our list of DNSBLs", "We patched the vulnerability
+# the same day", "I restarted the proxy"): the sentence opens with "we" / "I", at most three helper words, then an
+# action verb (the drafter's CHAT_ACTION, one list; "tried" is an attempt, not a step): how a step is told
+WE_TOOK_A_STEP = re.compile(
+    r"^[\W_]{0,6}(?:we|i)\s{1,3}(?:(?:have|had|then|also|now|quickly|immediately|manually|finally|eventually|"
+    r"successfully|just)\s{1,3}){0,3}(?!tri(?:ed|es)\b)" + CHAT_ACTION.pattern,
     re.I,
 )
