@@ -37,16 +37,25 @@ def test_the_eleventh_collections_agreement_reruns() -> None:
     assert "conversations: 25 files" in out and "kappa (report level)" in out, out
 
 
-def test_the_twelfth_collections_agreement_reruns_on_its_recorded_draw() -> None:
-    out = _run("compare_twelfth.py")
-    assert (
-        "postmortems: 25 files" in out and "conversations: 15 files" in out and "scored by scoring.py's rule" in out
-    ), out
-    drawn = [line.split("\t") for line in (HERE / "drawn-twelfth.tsv").read_text(encoding="utf-8").splitlines()]
-    annotated = [
-        json.loads(line)["file"]
-        for line in (HERE / "twelfth-collection.jsonl").read_text(encoding="utf-8").splitlines()
-    ]
+ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, lines its output must hold)
+    "compare_twelfth.py": (
+        "sample_twelfth.py", "drawn-twelfth.tsv", "twelfth-collection.jsonl",
+        ("postmortems: 25 files", "conversations: 15 files"),
+    ),
+    "compare_thirteenth.py": (
+        "sample_thirteenth.py", "drawn-thirteenth.tsv", "thirteenth-collection.jsonl",
+        ("postmortems: 16 files", "conversations: 10 files", "stratum hidden: none"),
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("script", sorted(ROUNDS))
+def test_a_collections_agreement_reruns_on_its_recorded_draw(script: str) -> None:
+    _sampler, tsv, labels, expected = ROUNDS[script]
+    out = _run(script)
+    assert all(line in out for line in (*expected, "scored by scoring.py's rule")), out
+    drawn = [line.split("\t") for line in (HERE / tsv).read_text(encoding="utf-8").splitlines()]
+    annotated = [json.loads(line)["file"] for line in (HERE / labels).read_text(encoding="utf-8").splitlines()]
     assert sorted(annotated) == sorted(file for _corpus, file, _stratum, _commit in drawn)
     for corpus in {row[0] for row in drawn}:
         truth = {
@@ -58,10 +67,10 @@ def test_the_twelfth_collections_agreement_reruns_on_its_recorded_draw() -> None
         assert all((PROJECT_ROOT / "eval" / corpus / f).is_file() for f in files)
 
 
-def test_the_twelfth_draw_is_what_its_seed_draws_from_the_pinned_commits() -> None:
-    done = subprocess.run(
-        [sys.executable, str(HERE / "sample_twelfth.py"), "--check"], capture_output=True, text=True, timeout=60
-    )
+@pytest.mark.parametrize("script", sorted(ROUNDS))
+def test_a_draw_is_what_its_seed_draws_from_the_pinned_commits(script: str) -> None:
+    sampler = ROUNDS[script][0]
+    done = subprocess.run([sys.executable, str(HERE / sampler), "--check"], capture_output=True, text=True, timeout=60)
     if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
         pytest.skip("the pinned commits are not in this clone")
     assert done.returncode == 0, done.stderr[-2000:] + done.stdout[-500:]

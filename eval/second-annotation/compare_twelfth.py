@@ -138,12 +138,15 @@ def run(
         report(corpus, r)
         hidden = {f for f in drawn[corpus] if not f.startswith(seen)}
         h = compare(corpus, labels, table, matches, only=hidden)
-        pa = positive_agreement(h["both"], h["only_first"], h["only_second"])
-        print(
-            f"  stratum hidden ({h['incidents']} incidents): list {h['list']}/{h['incidents']}, "
-            f"kappa {kappa(h['report_level']):.2f}, attempts {h['both']} / {h['only_first']} / {h['only_second']}, "
-            f"positive agreement {pa:.0%}"
-        )
+        if not h["incidents"]:
+            print("  stratum hidden: none (every drawn item's stratum was seen before the draw)")
+        else:
+            pa = positive_agreement(h["both"], h["only_first"], h["only_second"])
+            print(
+                f"  stratum hidden ({h['incidents']} incidents): list {h['list']}/{h['incidents']}, "
+                f"kappa {kappa(h['report_level']):.2f}, attempts {h['both']} / {h['only_first']} / {h['only_second']}, "
+                f"positive agreement {pa:.0%}"
+            )
         sc = scored(corpus, drawn[corpus], labels)
         print("  scored by scoring.py's rule:", ", ".join(f"{k} {a}/{b}" for k, (a, b) in sc.items()))
 
