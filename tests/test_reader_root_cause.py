@@ -451,3 +451,13 @@ def test_a_status_update_followed_by_a_rule_between_updates_is_read_as_text_not_
     assert draft.root_cause is not None and "A failed switch is causing" in draft.root_cause
     short = imported("# Outage\n\nSome text.\n\nWhat we saw\n---\n\nA failed switch caused the outage.\n")
     assert short.root_cause is not None and "What we saw" not in short.root_cause
+
+
+def test_a_heading_underlined_by_dashes_that_asks_a_question_still_heads_its_section() -> None:
+    # "Why did …?" is how postmortems head their cause: only a statement underlined by --- is a status update
+    draft = imported(
+        "Database outage\n===============\n\nCheckout was down for 40 minutes on March 2.\n\n"
+        "Why did the primary database stop accepting writes?\n---\n\n"
+        "The disk filled up with WAL files after the archiver stalled.\n"
+    )
+    assert draft.root_cause is not None and "disk filled up with WAL files" in draft.root_cause

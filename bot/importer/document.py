@@ -247,12 +247,13 @@ def _markdown_headings(text: str) -> list[tuple[int, int, int, str]]:
     return found
 
 
-_SENTENCE_END = re.compile(r"[.!?][*_)\"']{0,3}\s*$")
+# a question is no sentence end here: headings ask ("Why did the primary database stop accepting writes?")
+_SENTENCE_END = re.compile(r"[.!][*_)\"']{0,3}\s*$")
 
 
 def _reads_as_prose(text: str) -> bool:
     """True when a `---`-underlined "heading" is a paragraph: five words or more over two lines or more, or
-    ending as a sentence does ("Network instabilities are causing some clusters to fall into not ready state.")."""
+    ending as a statement does ("Network instabilities are causing some clusters to fall into not ready state.")."""
     return len(text.split()) >= 5 and ("\n" in text.strip() or _SENTENCE_END.search(text[-40:]) is not None)
 
 
