@@ -16,7 +16,7 @@ sentences become typed findings with their quotes. Pure: no Slack, no storage, n
     sentences.py, fit.py  a postmortem's cause and fix sentences by a small logistic model, and its fitting
     fix.py        what is no fix (and no cause), whatever its words; cues_fix.py its words
     cues_metadata*.py  what is metadata (durations, impact, fields, status boilerplate), never a fix or cause
-    metadata_kind.py  a metadata line's kind, for the reading eval's counts (decides nothing stored)
+    metadata_kind.py  a metadata line's kind, for the reading eval's counts and the cause picks' veto (fix.py)
     over.py       "the incident is over" (the nudge to write down what was learned)
     notice.py     a notice of planned work (scheduled maintenance) is not an incident
     found.py      how an incident was found (an alert, a user report, a log line)

@@ -1,7 +1,9 @@
 """What kind of metadata a line is (issue 23: "no duration or metadata line ever stored as fix or cause"), named by
 the reader's own detectors (bot/reader/cues_metadata*.py, bot/reader/read.py), so that the reading eval can count a
-fold's metadata stored as a fix or a cause by kind (bot/importer/scoring.py) without anyone reading its items. It
-decides nothing the reader stores: what is metadata stays `is_metadata` / `without_metadata`.
+fold's metadata stored as a fix or a cause by kind (bot/importer/scoring.py) without anyone reading its items. What
+is metadata stays `is_metadata` / `without_metadata`, but the kind does decide one stored field: a "status" or "impact"
+line is never the sentence model's cause pick (bot/reader/fix.py `tells_trouble_not_why`, bot/importer/cause_fix.py),
+so a shape added to those kinds below changes stored causes too.
 """
 
 from __future__ import annotations
