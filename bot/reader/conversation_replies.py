@@ -25,6 +25,8 @@ REPLY_FAILED = frozenset({"failed_outcome", "said_failed"})
 REPLY_OPENS = 2  # sentences: where a reply says "still failing" of the step before it
 _LIST_ITEM = re.compile(r"^\s{0,8}(?:[-*\u2022]|\d{1,3}[.)])\s")
 _AGAIN_ONLY = re.compile(r"\W{0,20}again\b", re.IGNORECASE)  # "Again, slightly concerned about …": no outcome
+_TRIED = re.compile(r"(?:tried|attempted)$", re.IGNORECASE)
+_NAMED = re.compile(r"\w")  # a word after "tried": what was tried
 
 
 class Said(Protocol):
@@ -95,4 +97,6 @@ def _told_step(text: str, cues: frozenset[str]) -> bool:
     tried so far:")."""
     if cues & {"question", "plan", "status_update"} or text.rstrip().endswith(":"):
         return False
-    return bool(REPORTED_STEP.search(text[:SENTENCE_CHARS]))
+    step = REPORTED_STEP.search(text[:SENTENCE_CHARS])
+    # "I'm wondering if it's a network issue, so I've tried": tried, and nothing named (a heading without its colon)
+    return step is not None and not (_TRIED.search(step.group()) and not _NAMED.search(text, step.end()))

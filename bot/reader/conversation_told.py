@@ -1,6 +1,7 @@
 """Failed attempts a conversation tells in so many words (bot/reader/conversation.py `read_conversation`
 reads them first, beside its scored ones): "restarted payments pods, errors back after 25 minutes" (an
-action then, in the same sentence, its failure: `split_attempt`), or an action answered by the next
+action then, in the same sentence, its failure: `split_attempt`), a step named as the subject of its failure
+("clearing the cache didn't do anything": `step_as_subject`), or an action answered by the next
 message ("bumped the pool size" … "still timing out") within `FOLLOW_UP_WITHIN`. Each comes with its
 words already cut into what was tried and why it did not work (`Told.words`).
 
@@ -20,10 +21,18 @@ from typing import Protocol
 
 from bot.models import MAX_TEXT
 from bot.reader.cues import CHAT_ACTION, CHAT_FAILED, CHAT_RECOVERED, CHAT_SPLIT, STARTS_WITH_ACTION
-from bot.reader.cues_conversation import CONVERSATION_CUES
+from bot.reader.cues_conversation import CONVERSATION_CUES, NO_OUTCOME, STEP_AS_SUBJECT, STEP_GERUND
 
 # a bare "still timing out" answers the message before it, if it came soon after
 FOLLOW_UP_WITHIN = timedelta(minutes=30)
+# "restarting can't fix it", "wouldn't help": foretold, not told
+_FORETOLD = re.compile(r"(?:would|will|wo|could|can)(?:n'?t| not)", re.IGNORECASE)
+_ANSWER_ONLY = re.compile(
+    r"\W{0,3}(?:(?:no|nope|yes|yeah|yep|ok|okay|hm+|well|sadly|unfortunately|simply|just|also|even|then|and|so|but)"
+    r"\W{1,3}){0,3}",
+    re.IGNORECASE,
+)
+_AUXILIARY_END = re.compile(r"\s{1,8}(?:is|are|was|were|has|have|had|does|do|did)$", re.IGNORECASE)
 
 
 def clip(text: str, limit: int = MAX_TEXT) -> str:
@@ -51,7 +60,32 @@ def split_attempt(sentence: str) -> tuple[str, str] | None:
         tried, why = sentence[: cuts[-1].start()], sentence[cuts[-1].end() :]
     else:
         tried, why = before, sentence[failed.start() :]
-    tried, why = tidy(tried[action.start() :] if action.start() < 12 else tried), tidy(why)
+    tried = _AUXILIARY_END.sub("", (tried[action.start() :] if action.start() < 12 else tried).rstrip())
+    tried, why = tidy(tried), tidy(why)  # "Rebuilding the image is | not working": the verb's auxiliary is the why's
+    return (tried, why) if tried and why else None
+
+
+def step_as_subject(sentence: str) -> tuple[str, str] | None:
+    """ "Live site, clearing the cache didn't do anything": ("Live site, clearing the cache", "Didn't do anything"), a step
+    named as the subject of its own failure (bot/reader/cues_conversation.py `STEP_AS_SUBJECT`); None when the
+    sentence does not open with a step's gerund, or says no told outcome of it (a failure foretold, "wouldn't help",
+    or one that tells no outcome, `NO_OUTCOME`, is none)."""
+    opening = STEP_AS_SUBJECT.match(sentence)
+    if opening is None:
+        return None
+    step = opening.group("step")
+    if not (CONVERSATION_CUES["action"].fullmatch(step) or STEP_GERUND.fullmatch(step)):
+        return None
+    told = NO_OUTCOME.sub(lambda m: " " * len(m.group()), sentence)  # blanked in place: positions hold
+    failed = CONVERSATION_CUES["failed_outcome"].search(told, opening.end())
+    if failed is None or _FORETOLD.match(failed.group()):
+        return None
+    cuts = list(CHAT_SPLIT.finditer(sentence, opening.end(), failed.start()))
+    # the lead names where the step was taken ("Live site, clearing the cache"), unless it only answers ("Nope, …")
+    begin = 0 if not _ANSWER_ONLY.fullmatch(sentence[: opening.start("step")]) else opening.start("step")
+    tried = sentence[begin : cuts[-1].start() if cuts else failed.start()]
+    why = sentence[cuts[-1].end() if cuts else failed.start() :]
+    tried, why = tidy(_AUXILIARY_END.sub("", tried.rstrip())), tidy(why)
     return (tried, why) if tried and why else None
 
 
@@ -81,7 +115,7 @@ def told_attempts(
     for position, sentence in enumerate(found):
         if never_attempt(sentence.text):
             continue
-        split = split_attempt(sentence.text)
+        split = split_attempt(sentence.text) or step_as_subject(sentence.text)
         if split is not None:
             attempts.append(Told(position, None, split))
             used.add(sentence.message)

@@ -173,7 +173,10 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"no (?:luck|change|effect|difference|dice)", r"still (?:doesn'?t|does not|not|stuck|fail\w*|broken|the same|"
         r"hang\w*|happen\w*|timing out|erroring|queued|pending|down|dead)", r"even now (?:it |this |that )?(?:still )?fails?",
         r"all paths lead", r"always only",
-        r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck", r"stuck (?:again|too)",
+        r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck",
+        # "but this has not solved my problem", "but it isn't working yet": the outcome negated on its auxiliary
+        r"(?:has|have|had)(?:n'?t| not) (?:yet )?(?:solved|fixed|helped|resolved)",
+        r"(?:is|are|was|were)n'?t (?:yet )?working", r"stuck (?:again|too)",
         r"not working", r"didn'?t", r"doesn'?t help", r"without (?:success|luck)", r"to no avail", r"in vain",
         r"fails? to (?:start|run|build|load|connect|complete)", r"won'?t (?:start|run|build|load|let (?:me|us))",
         r"never (?:start(?:s|ed)?|ran|runs|finish(?:es|ed)?)",
@@ -197,8 +200,11 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "confession": _words(
         r"(?:i|we) (?:had |have )?(?:accidentally|mistakenly) \w+",
         r"(?:accidentally|mistakenly|inadvertently) (?:re)?(?:removed|deleted|disabled|dropped|broke|changed|revoked|"
-        r"overwrote|pushed|merged|deployed|turned off|shut down|stopped|killed)", r"forgot to (?:turn|re-?enable|renew|restart|"
-        r"update|add|remove|set|switch|run|deploy|merge|apply|change|re-?start|put)", r"(?:my|our) bad",
+        r"overwrote|pushed|merged|deployed|turned off|shut down|stopped|killed)",
+        # "forgot to turn them back on", "forgot to copy these files over on redeploy": any step left undone, not
+        # something left unsaid ("forgot to mention the logs")
+        r"forgot to (?!(?:mention|say|tell|ask|post|reply|answer|write|note|attach|share|link|include|cc|ping)(?![\w-]))"
+        r"[a-z]{2,20}", r"(?:my|our) bad",
         r"(?:it was|that was|that's|it's|this was) (?:my|our) (?:fault|mistake)",
         # "we've managed to exhaust our IOPS quota": what they did is what broke it
         r"managed to (?:exhaust|break|fill|overload|crash|lose|exceed|take down|knock)\w*",
@@ -282,6 +288,22 @@ CAME_AFTER = _words(
     r"(?:and|,) (?:ever )?since (?:then|that|this)",
     r"(?:and|,) now",
     r"since (?:i|we)(?: \w{1,12}ly)? [a-z]{2,20}ed",  # "builds fail since we upgraded"
+)
+# "Live site, clearing the cache didn't do anything", "Deploying to heroku is not working either": a step named as
+# the subject of its own failure, its gerund opening the sentence after a short lead
+# ("Nope,", "Live site,", "Simply"); the gerund is a step on the system (`STEP_GERUND`), not a use of it ("Loading
+# the dashboard doesn't work", "Trying to log in" are the trouble met). Read by conversation_told.py `step_as_subject`
+STEP_AS_SUBJECT = re.compile(
+    r"^\W{0,3}(?:[\w'-]{1,20}(?: [\w'-]{1,20}){0,2}, {1,3})?(?:(?:simply|just|also|even|manually|then|and|so|but) {1,3}){0,2}"
+    r"(?P<step>[a-z-]{3,30}ing)(?![\w-])",
+    re.IGNORECASE,
+)
+# the gerunds of steps taken on the system: the conversation's `action` cue's, and these
+STEP_GERUND = re.compile(
+    r"(?:re-?)?(?:deploy|updat|rotat|restor|replac|renew|migrat|drain|kill|resiz|reindex|recycl|rais|increas|lower|"
+    r"reduc|patch|truncat|vacuum|regenerat|reissu|reupload|re-?launch|re-?join|re-?connect|re-?authenticat|re-?invit|"
+    r"re-?load|re-?apply|re-?submit|re-?queu)ing",
+    re.IGNORECASE,
 )
 # "upgraded the clusters yesterday", "we tried to update it last week": done before the incident
 BEFORE_THE_TALK = _words(
