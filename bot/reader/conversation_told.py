@@ -28,7 +28,7 @@ FOLLOW_UP_WITHIN = timedelta(minutes=30)
 # "restarting can't fix it", "wouldn't help": foretold, not told
 _FORETOLD = re.compile(r"(?:would|will|wo|could|can)(?:n'?t| not)", re.IGNORECASE)
 _ANSWER_ONLY = re.compile(
-    r"\W{0,3}(?:(?:no|nope|yes|yeah|yep|ok|okay|hm+|well|sadly|unfortunately|simply|just|also|even|then|and|so|but)"
+    r"\W{0,3}(?:(?:no|nope|yes|yeah|yep|ok|okay|hm{1,4}|well|sadly|unfortunately|simply|just|also|even|then|and|so|but)"
     r"\W{1,3}){0,3}",
     re.IGNORECASE,
 )
