@@ -5,6 +5,7 @@
     ... --features head,score_z,same_alert                                   # which features the model reads
     ... --nested A [--features …]                  # the feature screen inside fold A only (fold B never replayed)
     ... --nested A --budget-grid "0.15,0.44;0.15,0.42"   # the same screen at several budgets, for the cost of one
+    ... --weak-features NAMES [--nested A]       # a second model decides the weak line (bench/weak_line.py)
     ... --cache .bench-data/judgement            # reuse a replay of the same corpus and bot/recall code
 
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
@@ -413,6 +414,8 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--budget-grid", help="with --nested and no short-query model: 'STRONG,SHOWN;…', one line "
                         "of figures for each budgets, the fits shared")  # fmt: skip
+    parser.add_argument("--weak-features", help="a second model's features: it decides the weak line, the model "
+                        "the thread (bench/weak_line.py; --nested [--budget-grid], or the swap)")  # fmt: skip
     args = parser.parse_args()
     if args.budget_grid and not args.nested:
         parser.error("--budget-grid screens budgets inside one fold: give --nested")
@@ -427,7 +430,7 @@ def main() -> int:
             build(args.eval_dir, corpus, args.nested)
         elif args.nested:
             corpus = one_fold(corpus, args.nested, Path(folder))
-        asked = set((args.features or "").split(","))
+        asked = {*(args.features or "").split(","), *(args.weak_features or "").split(",")}
         results = cached_replay(corpus, args.cache, True if asked & SENTENCE_FEATURES else None)
     folds = {f: [r for r in results if r.case.flags.get("fold") == f] for f in ("A", "B")}
     if args.nested and not folds[args.nested]:
@@ -454,6 +457,10 @@ def main() -> int:
             parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
     sure = shipped.get("sure_from", SURE_FLOOR) if args.sure_from is None else _sure_from(args.sure_from, parser)
     budgets = (args.budgets, args.short_budgets)
+    if args.weak_features:
+        from bench import weak_line  # it reads this module's fits
+
+        return weak_line.main(args, parser, folds, mode, names, sure, short)
     if args.nested and args.budget_grid:
         if short:
             parser.error("--budget-grid judges one model: give --short-features none (semantic has none)")

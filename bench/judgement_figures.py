@@ -26,8 +26,9 @@ def probabilities_of(judgement: Judgement, matches) -> list[float]:  # noqa: ANN
 
 def tiers_of(judgement: Judgement, matches) -> list[str]:  # noqa: ANN001
     judgement = _model(judgement, matches)
+    weak = None if judgement.weak is None else probabilities_of(judgement.weak, matches)
     return judgement.tiers(probabilities_of(judgement, matches), [m.relevance for m in matches],
-                           [by_rule(m.relevance, m.score_components, m.evidence) for m in matches])  # fmt: skip
+                           [by_rule(m.relevance, m.score_components, m.evidence) for m in matches], weak)  # fmt: skip
 
 
 def evaluate(judgement: Judgement, results: list[CaseResult]) -> dict[str, float]:
@@ -60,6 +61,8 @@ def evaluate_judged(judged: Judged) -> dict[str, float]:
         "right_shown": round(right_shown / n, 3), "right_strong": round(right_strong / n, 3),
         "absent_strong": round(absent_strong / n, 3), "absent_shown": round(absent_shown / n, 3),
         "ece": round(ece(judged), 3), "curve": curve(judged),
+        **({"ece_weak": round(ece([(r, j.weak) for r, j in judged if j.weak is not None]), 3)}
+           if any(j.weak is not None for _, j in judged) else {}),
     }  # fmt: skip
 
 

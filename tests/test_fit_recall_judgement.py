@@ -9,7 +9,7 @@ import math
 from types import SimpleNamespace
 
 from bench import fit_recall_judgement as fitting
-from bench.judgement_figures import evaluate_judged
+from bench.judgement_figures import evaluate_judged, tiers_of
 from bot.recall.judgement import Judgement
 
 
@@ -118,3 +118,47 @@ def test_the_budget_grid_judges_each_organisation_as_the_nested_screen_does_at_e
         assert fitted == [(m.coefficients, m.intercept, m.strong_from, m.weak_from) for _, m in alone]
     first, looser = (evaluate_judged(j) for j in fitting.nested_budgets(results, ("head_standout",), None, 1.0, grid))
     assert looser["absent_shown"] >= first["absent_shown"]
+
+
+def recalled_closest(org: str, number: int, standout: float, sentence: float, wrong_at: float) -> SimpleNamespace:
+    """As `recalled`, each match also carrying its closest sentence's lead (what the weak model reads)."""
+
+    def match(incident_id: str, value: float, lead: float) -> SimpleNamespace:
+        return SimpleNamespace(memory=SimpleNamespace(incident_id=incident_id), relevance=0.1, score_components={},
+                               evidence={"head_standout": value, "meaning_sentence_lead": lead})  # fmt: skip
+
+    case = SimpleNamespace(id=f"{org}-{number}", flags={"org": org}, relevant=frozenset({f"{org}-{number}"}))
+    wrong = match(f"{org}-other-{number}", wrong_at, -sentence / 2)
+    return SimpleNamespace(
+        case=case, rank=1, matches=(match(case.id, standout, sentence), wrong), absent_matches=(wrong,)
+    )
+
+
+def test_a_second_model_for_the_weak_line_leaves_every_thread_as_the_first_model_alone_posts_it() -> None:
+    # --weak-features (bench/weak_line.py): the thread is the first model's (features, strong_from, what it
+    # holds); the weak line is read off the second model's probabilities, within the same shown budget
+    from bench import weak_line
+
+    results = [recalled_closest(org, n, 0.2 * n + 0.1 * i, 0.3 * ((n + i) % 4), 0.15 * n)
+               for i, org in enumerate("abcdefgh") for n in range(5)]  # fmt: skip
+    names, weak_names, grid = ("head_standout",), ("head_standout", "meaning_sentence_lead"), [(0.15, 0.44)]
+    [paired] = weak_line.nested_pair_budgets(results, names, weak_names, None, 1.0, grid)
+    [alone] = fitting.nested_budgets(results, names, None, 1.0, grid)
+    assert [r.case.id for r, _ in paired] == [r.case.id for r, _ in alone]
+    for (r, both), (_, one) in zip(paired, alone, strict=True):
+        assert both.weak is not None and tuple(both.weak.coefficients) == weak_names
+        assert (both.coefficients, both.strong_from, both.weak_from) == (
+            one.coefficients,
+            one.strong_from,
+            one.weak_from,
+        )
+        for matches in (r.matches, r.absent_matches):  # the same threads, the same memories in them
+            first, second = tiers_of(both, matches), tiers_of(one, matches)
+            assert ("strong" in first) == ("strong" in second) and (first == second or "strong" not in first)
+    figures, baseline = evaluate_judged(paired), evaluate_judged(alone)
+    assert figures["first_strong"] == baseline["first_strong"] and figures["absent_strong"] == baseline["absent_strong"]
+    assert figures["first_shown"] > baseline["first_shown"]  # the sentence's lead tells these right memories apart
+    assert figures["absent_shown"] <= 0.44 + 1 / 8  # the budget, within one organisation's share of the fold
+    # the swap fits the pair as the nested screen fits it for each organisation
+    model = weak_line.fit_pair(results, "A", names, weak_names, None, 1.0)
+    assert model.fitted_on["weak_features"] == list(weak_names) and model.weak.weak_from < 1.0

@@ -90,6 +90,21 @@ def test_the_judgement_posts_a_thread_and_the_floor_fills_it_else_a_weak_line_na
     assert replace(judgement, weak_from=1.0).tiers([strong, nothing], [0.0, 0.0]) == [STRONG, BELOW]
 
 
+def test_a_second_model_decides_the_weak_line_only_and_the_first_keeps_every_thread() -> None:
+    # Judgement.weak (bench/fit_recall_judgement.py --weak-features): its probabilities, against its weak_from
+    judgement = load_judgement()
+    strong, weak, nothing = judgement.strong_from, judgement.weak_from, judgement.weak_from / 2
+    paired = replace(judgement, weak=replace(judgement, weak_from=0.7))
+    # a thread is the first model's, whatever the second says, and holds what the first model's weak_from holds
+    assert paired.tiers([strong, weak, nothing], [0.0] * 3, None, [0.0] * 3) == [STRONG, STRONG, BELOW]
+    # no thread: the weak line is the second model's, read against its own weak_from
+    assert paired.tiers([nothing, weak, nothing], [0.0] * 3, None, [0.1, 0.69, 0.1]) == [BELOW] * 3
+    assert paired.tiers([nothing, nothing, nothing], [0.0] * 3, None, [0.1, 0.1, 0.7]) == [WEAK] * 3
+    # a rule still shows its line; without the second model's probabilities the first model decides
+    assert paired.tiers([nothing] * 2, [0.0] * 2, [WEAK, BELOW], [0.0] * 2) == [WEAK, WEAK]
+    assert paired.tiers([nothing, weak], [0.0] * 2) == [WEAK, WEAK]
+
+
 def test_the_incidents_own_service_makes_a_memory_weak_and_the_suspected_cause_weak_or_strong() -> None:
     judgement = load_judgement()
     nothing = judgement.weak_from / 2

@@ -223,6 +223,10 @@ class Judgement:
     curve, and the thresholds fitted beside them on first reports showed more false lines there
     (docs/BENCHMARKS.md, issue 27 r27-judgement), so a long query keeps this model."""
     short_until: float | None = None
+    weak: Judgement | None = None
+    """A second model whose probability decides the weak line (its weak_from), this one's deciding
+    the thread and what it holds: evidence that tells "show the closest" from "nothing" may not tell
+    a thread (bench/fit_recall_judgement.py --weak-features; no shipped model has one)."""
 
     def for_query(self, with_meaning: bool, query_phrases: float) -> Judgement:
         """The model that judges a query: with meaning the semantic one; without, the short one
@@ -255,14 +259,16 @@ class Judgement:
         return self.sure_from is not None and relevance >= self.sure_from
 
     def tiers(
-        self, probabilities: Sequence[float], relevances: Sequence[float], ruled: Sequence[str] | None = None
-    ) -> list[str]:
+        self, probabilities: Sequence[float], relevances: Sequence[float], ruled: Sequence[str] | None = None,
+        weak: Sequence[float] | None = None,
+    ) -> list[str]:  # fmt: skip
         """The tier of each ranked match, in rank order. The judgement decides which answer is
         given, then what it holds: a thread when one of the first MAX_STRONG reaches strong_from (or
         is sure, or strong by a rule: `ruled`, judgement_rules.by_rule), holding those and the others of the first
         MAX_STRONG that reach weak_from or the floor; else, when one of the first MAX_WEAK reaches
         weak_from or is weak by a rule, a weak line naming the first MAX_WEAK (the closest
-        memories: one line, the responder decides); else nothing."""
+        memories: one line, the responder decides); else nothing. `weak`: the weak model's
+        probabilities (self.weak), which then decide the weak line against its weak_from."""
         rules = ruled if ruled is not None else [BELOW] * len(relevances)
         ranked = list(zip(probabilities, relevances, rules, strict=True))
         first = ranked[:MAX_STRONG]
@@ -270,7 +276,10 @@ class Judgement:
             held = [p >= min(self.weak_from, self.strong_from) or r >= self.floor or self.sure(r) or rule == STRONG
                     for p, r, rule in first]  # fmt: skip
             return [STRONG if i < len(held) and held[i] else BELOW for i in range(len(ranked))]
-        if any(p >= self.weak_from or rule != BELOW for p, _, rule in ranked[:MAX_WEAK]):
+        line, said = (
+            (self.weak_from, probabilities) if self.weak is None or weak is None else (self.weak.weak_from, weak)
+        )
+        if any(p >= line or rule != BELOW for p, rule in zip(said[:MAX_WEAK], rules[:MAX_WEAK], strict=True)):
             return [WEAK if i < MAX_WEAK else BELOW for i in range(len(ranked))]
         return [BELOW] * len(ranked)
 
