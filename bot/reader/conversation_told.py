@@ -74,7 +74,7 @@ def step_as_subject(sentence: str) -> tuple[str, str] | None:
     if opening is None:
         return None
     step = opening.group("step")
-    if not (CONVERSATION_CUES["action"].fullmatch(step) or STEP_GERUND.fullmatch(step)):
+    if not _a_step(step):
         return None
     told = NO_OUTCOME.sub(lambda m: " " * len(m.group()), sentence)  # blanked in place: positions hold
     failed = CONVERSATION_CUES["failed_outcome"].search(told, opening.end())
@@ -87,6 +87,17 @@ def step_as_subject(sentence: str) -> tuple[str, str] | None:
     why = sentence[cuts[-1].end() if cuts else failed.start() :]
     tried, why = tidy(_AUXILIARY_END.sub("", tried.rstrip())), tidy(why)
     return (tried, why) if tried and why else None
+
+
+def _a_step(gerund: str) -> bool:
+    """ "clearing", "deploying", "re-joining": the gerund of a step on the system, by the reader's step lists
+    (`CONVERSATION_CUES["action"]`, cues.CHAT_ACTION's stems, `STEP_GERUND`), not a use of it ("loading", "trying")."""
+    stem = gerund[:-3]
+    return bool(
+        CONVERSATION_CUES["action"].fullmatch(gerund)
+        or STEP_GERUND.fullmatch(gerund)
+        or any(CHAT_ACTION.fullmatch(form) for form in (stem, stem + "e", stem + "ed"))
+    )
 
 
 class Said(Protocol):

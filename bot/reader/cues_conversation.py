@@ -298,11 +298,13 @@ STEP_AS_SUBJECT = re.compile(
     r"(?P<step>[a-z-]{3,30}ing)(?![\w-])",
     re.IGNORECASE,
 )
-# the gerunds of steps taken on the system: the conversation's `action` cue's, and these
+# the gerunds of steps taken on the system: the conversation's `action` cue's, cues.CHAT_ACTION's stems with "ing"
+# (conversation_told.py `_a_step`: "deploying", "rotating", "draining"), and these, which neither list names. Not every
+# first-person past step (`we_did`'s "-ed" verbs): as a gerund those take in uses of the service ("loading",
+# "accessing the site doesn't work")
 STEP_GERUND = re.compile(
-    r"(?:re-?)?(?:deploy|updat|rotat|restor|replac|renew|migrat|drain|kill|resiz|reindex|recycl|rais|increas|lower|"
-    r"reduc|patch|truncat|vacuum|regenerat|reissu|reupload|re-?launch|re-?join|re-?connect|re-?authenticat|re-?invit|"
-    r"re-?load|re-?apply|re-?submit|re-?queu)ing",
+    r"(?:re-?)?(?:updat|restor|replac|renew|migrat|regenerat|reissu|reupload|re-?launch|re-?join|re-?connect|"
+    r"re-?authenticat|re-?invit|re-?load|re-?apply|re-?submit|re-?queu)ing",
     re.IGNORECASE,
 )
 # "upgraded the clusters yesterday", "we tried to update it last week": done before the incident
