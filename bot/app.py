@@ -293,6 +293,7 @@ def job_worker(services: Services, lookups: SlackLookups) -> JobWorker:
     assert settings.database_url, "the worker listens on the database the services use"
     return JobWorker(
         settings.database_url, all_jobs(), job_context, concurrency=settings.job_concurrency,
+        heartbeat_timeout_s=settings.job_heartbeat_timeout_s, retry_base_s=settings.job_retry_base_s,
         on_outcome=lambda kind, outcome: services.metrics.jobs.labels(kind=kind, outcome=outcome).inc(),
     )  # fmt: skip
 

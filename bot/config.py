@@ -149,6 +149,14 @@ class Settings(BaseSettings):
         ge=0,
         description="at SIGTERM, how long jobs in flight may finish before they go back to the queue",
     )
+    job_heartbeat_timeout_s: float = Field(
+        default=30.0, ge=1, le=3600,
+        description="a job whose worker has not beaten its heartbeat for this long (killed, or its database lost) runs again",
+    )  # fmt: skip
+    job_retry_base_s: float = Field(
+        default=1.0, ge=0.01, le=60,
+        description="a failed job runs again after this many seconds, doubled at each attempt (at most 60 s)",
+    )  # fmt: skip
     # --- limits on members' text and on cost (docs/SECURITY.md "Limits") ---
     read_message_chars: int = Field(
         default=MESSAGE_CHARS, ge=1000, le=1_000_000,

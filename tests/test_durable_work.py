@@ -30,9 +30,14 @@ async def proxy(database_url: str) -> AsyncIterator[TcpProxy]:
         yield running
 
 
+# A job whose outcome was lost with the database runs again once its heartbeat is stale, and a failed
+# one after its backoff: the same paths as the defaults (30 s, 1 s doubling), on a shorter clock.
+QUICK_JOBS = {"job_heartbeat_timeout_s": 5.0, "job_retry_base_s": 0.1}
+
+
 @pytest.fixture
 async def bot(database_url: str, proxy: TcpProxy) -> AsyncIterator[LocalBot]:
-    async with local_bot(Settings(database_url=proxy.dsn_through(database_url))) as running:
+    async with local_bot(Settings(database_url=proxy.dsn_through(database_url), **QUICK_JOBS)) as running:
         running.sandbox.add_user("U1", "alice")
         running.sandbox.add_channel("C1", "inc-checkout-timeouts")
         await running.runtime.services.memory.retain(draft_from_json(SEED, team_id=running.sandbox.team_id))
@@ -140,7 +145,7 @@ async def test_an_investigation_cut_by_a_deploy_is_finished_by_the_next_instance
         sandbox.add_channel("C1", "inc-checkout-timeouts")
         slow_model.script(Delay(60, ToolAnswer(ANSWER)))
         model.script(ToolAnswer(ANSWER))
-        settings = Settings(database_url=database_url, anthropic_api_key="k", shutdown_drain_s=0.2)
+        settings = Settings(database_url=database_url, anthropic_api_key="k", shutdown_drain_s=0.2, **QUICK_JOBS)
         first_settings = settings.model_copy(update={"anthropic_base_url": slow_model.base_url})
         async with local_bot(first_settings, sandbox=sandbox, settle=False) as first:
             await first.runtime.services.memory.retain(draft_from_json(SEED, team_id=sandbox.team_id))

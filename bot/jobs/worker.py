@@ -78,8 +78,10 @@ class JobWorker:
                     return
                 batch = max(1, self._concurrency // 2)
                 failures = 0
+                # NOTIFY wakes the worker for a new job, not for a retry whose delay has run out: it is
+                # looked for at the next poll, so the poll keeps pace with the retries' own scale
                 await self._manager.run(
-                    dequeue_timeout=timedelta(seconds=5),
+                    dequeue_timeout=timedelta(seconds=min(5.0, max(0.25, 5 * self._retry_base_s))),
                     batch_size=batch,
                     max_concurrent_tasks=2 * batch,
                     heartbeat_timeout=self._heartbeat_timeout,
