@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import anthropic
 from pydantic import ValidationError
 
 from bot.fence import DATA_RULE
@@ -139,6 +138,8 @@ class AnthropicInvestigator:
         self.private_with_model = private_with_model
         self.clock = clock
         self.offline = OfflineInvestigator()
+        import anthropic  # here, not at the top: ~1 s of CPU that every start without a model key (demo, CLI) was paying
+
         # The SDK retries 429/529/5xx and timeouts with exponential backoff; the whole
         # investigation is additionally bounded by timeout_s (see investigate).
         self.client = anthropic.AsyncAnthropic(
@@ -162,6 +163,8 @@ class AnthropicInvestigator:
         channel_is_private: bool | None = None,
         known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
+        import anthropic  # imported once by __init__: a name lookup here
+
         try:
             blockers = [] if self.private_with_model else privacy_blockers(incident, memories, channel_is_private)
             if blockers:
@@ -253,6 +256,8 @@ class AnthropicInvestigator:
         spent: _Spent,
         known_patterns: Sequence[Rule] = (),
     ) -> Investigation:
+        import anthropic  # imported once by __init__: a name lookup here
+
         prompt = render_prompt(
             incident, timeline, memories, now=self.clock(), tool_name=TOOL_NAME, budget_chars=self.prompt_budget_chars,
             known_patterns=known_patterns,

@@ -12,9 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import anthropic
 from pydantic import Field, ValidationError
 
 from bot.fence import DATA_RULE, fence
@@ -22,6 +21,9 @@ from bot.investigation.claims import Claim, Sentence, Verdict
 from bot.investigation.models import TokenUsage
 from bot.investigation.text import clip
 from bot.models import RecallMatch, Strict
+
+if TYPE_CHECKING:
+    import anthropic
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +95,8 @@ class SentenceClassifier:
     async def classify(self, sentences: list[Sentence], memories: list[RecallMatch]) -> SecondOpinion:
         if not sentences:
             return SecondOpinion(verdicts=[])
+        import anthropic  # its client was made by the investigator, which imported it: a name lookup
+
         usage = TokenUsage()
         try:
             async with asyncio.timeout(self.budget_s):
