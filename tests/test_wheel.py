@@ -36,14 +36,16 @@ def build_wheel(into: Path) -> Path:
 
 def installed_venv(into: Path, wheel: Path) -> Path:
     """A venv with only the wheel installed; its dependencies are this interpreter's (a path file:
-    nothing is downloaded, and this checkout's editable install is not seen)."""
+    nothing is downloaded, and this checkout's editable install is not seen). This interpreter's
+    pip installs into it (`--python`): a pip of its own (ensurepip) cost seconds and is not what
+    is checked."""
     venv = into / "venv"
-    run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)])
+    run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)])
     site = Path(run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]))
     deps = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     (site / "test-deps.pth").write_text("\n".join(sorted(deps)) + "\n")
-    run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-index", "--no-deps", "--force-reinstall",
-         str(wheel)])  # fmt: skip
+    run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q", "--no-index",
+         "--no-deps", "--force-reinstall", str(wheel)])  # fmt: skip
     return venv
 
 
