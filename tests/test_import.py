@@ -353,6 +353,18 @@ def test_a_scheduled_maintenance_notice_is_skipped_with_its_reason_and_maintenan
     assert parse_markdown(report, team_id="T", incident_id="pm-y").title == "Slow sites on the hosting servers"
 
 
+def test_a_status_pages_notice_of_work_we_will_be_conducting_is_skipped_with_its_reason() -> None:
+    # a status entry's front matter ("severity", "affected") makes it a record; its one paragraph, then the `---`
+    # status pages put after an update, announces work ahead and reports no failure
+    notice = (
+        "---\ntitle: Emergency maintenance in LON2\nseverity: notice\nresolved: true\naffected:\n  - Network/LON2\n---\n"
+        "We'll be conducting emergency network maintenance in the region on Monday at 22:00 BST to improve network "
+        "resiliency. No impact to customers is expected.\n---\n"
+    )
+    with pytest.raises(NotAnIncident, match="notice of planned work"):
+        parse_markdown(notice, team_id="T", incident_id="pm-x")
+
+
 def test_csv_failed_attempts_as_text_or_json_and_ids_per_row() -> None:
     text = (
         "Title,Root cause,failed_attempts,confirmed_by\n"

@@ -151,7 +151,7 @@ INCIDENT_WORDS = re.compile(
 # upgrading PHP between 13:00 and 14:00", "A three-hour window is allocated"): not an incident
 PLANNED_WORK = re.compile(
     r"\b(?:(?:scheduled|planned|routine) (?:maintenance|works?|downtime|upgrades?|reboots?)|maintenance (?:window|work)|"
-    r"(?:we|they|team) will be (?:upgrad|reboot|patch|install|migrat|carry|perform|mov|replac|updat)\w*|"
+    r"(?:we|they|team)(?: will|'ll|’ll) be (?:upgrad|reboot|patch|install|migrat|carry|perform|mov|replac|updat|conduct)\w*|"
     r"will be (?:upgraded|rebooted|patched|restarted|carrying out|performing|migrated|moved|replaced|taken offline)|"
     r"will have (?:some |a (?:short |brief )?)?downtime|window (?:is|has been) (?:allocated|scheduled|planned))\b",
     re.I,
