@@ -105,8 +105,9 @@ def evidence(said: str) -> set[str]:
     return out
 
 
-def labelled_rows(population: str) -> list[tuple[str, set[str], bool]]:
-    """(organisation, evidence, did not work) for fold A's labelled failure cues (the module's doc: populations)."""
+def labelled_rows(population: str, features: Callable[[str], set[str]] = evidence) -> list[tuple[str, set[str], bool]]:
+    """(organisation, features, did not work) for fold A's labelled failure cues (the module's doc: populations);
+    the features are the cue names unless another reading of the same text is asked for (attempts_word_gate's words)."""
     org_of = {t.file: t.org or t.file for t in load_truth(POSTMORTEMS / "truth.jsonl")}
     rows = []
     for file, said in statements("A").items():
@@ -114,8 +115,8 @@ def labelled_rows(population: str) -> list[tuple[str, set[str], bool]]:
         failed = [s for s in said if s["kind"] == "action" and s.get("outcome") == "did_not_work"]
         if population == "statements":
             for s in said:
-                if cues := evidence(f"{s['quote']} {s.get('outcome_quote') or ''}"):
-                    rows.append((org, cues, s in failed))
+                if evidence(text := f"{s['quote']} {s.get('outcome_quote') or ''}"):
+                    rows.append((org, features(text), s in failed))
             continue
         quotes = [
             (norm(q), s in failed)
@@ -124,13 +125,13 @@ def labelled_rows(population: str) -> list[tuple[str, set[str], bool]]:
             if len(norm(q)) >= 8
         ]
         for sentence in sentences((POSTMORTEMS / file).read_text(encoding="utf-8")):
-            if not (cues := evidence(sentence)):
+            if not evidence(sentence):
                 continue
             held = [dnw for q, dnw in quotes if q in norm(sentence)]
             if any(held):
-                rows.append((org, cues, True))
+                rows.append((org, features(sentence), True))
             elif held or population == "unlabelled":
-                rows.append((org, cues, False))
+                rows.append((org, features(sentence), False))
     return rows
 
 
@@ -155,6 +156,14 @@ def gated(lines: dict, head: Callable[[str | None], Head], keep: float, one_out:
             if head(org.get(file) if one_out else None).probability(sorted(evidence(f"{a} {w}"))) >= keep
         ]
         for file, said in lines.items()
+    }
+
+
+def kept_by_today(blind: dict) -> dict:
+    """The blind lines today's bar and vetoes still keep: what a gate meets on new writing after today's rules."""
+    return {
+        f: [[a, w] for a, w in v if c.told_as_failed(x := {"action": a, "why_it_failed": w}) and _one_attempt(x)]
+        for f, v in blind.items()
     }
 
 
@@ -189,11 +198,7 @@ def main(argv: list[str] | None = None) -> int:
     head = fitted(rows)
     if args.weights:
         print("  ".join(f"{n} {w:+.2f}" for n, w in sorted(head(None).weights.items(), key=lambda kv: kv[1])))
-    # the blind lines today's bar and vetoes still keep: what the gate meets on new writing after today's rules
-    kept = {
-        f: [[a, w] for a, w in v if c.told_as_failed(x := {"action": a, "why_it_failed": w}) and _one_attempt(x)]
-        for f, v in blind.items()
-    }
+    kept = kept_by_today(blind)
     today = cached["today"]
     print(
         f"{'':<16} {'blind lines, one out':<38} {'blind kept by today, one out':<38} {'today, one out':<38} today in-sample"

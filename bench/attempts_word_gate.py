@@ -34,14 +34,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.attempts_blind import found, judged, truths_a  # noqa: E402
-from bench.attempts_label_gate import evidence  # noqa: E402
-from bench.fit_reader_attempt_gate import norm, statements  # noqa: E402
-from bot.importer.scoring import load_truth  # noqa: E402
+from bench import attempts_label_gate as label_gate  # noqa: E402
+from bench.attempts_blind import judged, truths_a  # noqa: E402
+from bench.attempts_label_gate import evidence, figures, kept_by_today  # noqa: E402
 from bot.reader import cues_attempts as c  # noqa: E402
 from bot.reader.fit import fit_head  # noqa: E402
-from bot.reader.narrative import _NO_EFFECT, _one_attempt  # noqa: E402
-from bot.reader.read import sentences  # noqa: E402
+from bot.reader.narrative import _NO_EFFECT  # noqa: E402
 
 POSTMORTEMS = ROOT / "eval" / "postmortems"
 _WORD = re.compile(r"[a-z][a-z'-]{1,30}")
@@ -59,19 +57,9 @@ def words(said: str) -> set[str]:
 
 
 def labelled_rows() -> list[tuple[str, set[str], bool]]:
-    """(organisation, words, did not work): fold A's document sentences holding a failure cue."""
-    org_of = {t.file: t.org or t.file for t in load_truth(POSTMORTEMS / "truth.jsonl")}
-    rows = []
-    for file, said in statements("A").items():
-        failed = [s for s in said if s["kind"] == "action" and s.get("outcome") == "did_not_work"]
-        quotes = [(norm(q), s in failed) for s in said for q in (s["quote"], s.get("outcome_quote") or "")]
-        quotes = [(q, f) for q, f in quotes if len(q) >= 8]
-        for sentence in sentences((POSTMORTEMS / file).read_text(encoding="utf-8")):
-            if not evidence(sentence):
-                continue
-            held = [f for q, f in quotes if q in norm(sentence)]
-            rows.append((org_of.get(file, file), words(sentence), any(held)))
-    return rows
+    """(organisation, words, did not work): fold A's document sentences holding a failure cue, as
+    attempts_label_gate's "unlabelled" population reads them, by their words."""
+    return label_gate.labelled_rows("unlabelled", features=words)
 
 
 class Gate:
@@ -138,15 +126,6 @@ def gated(lines: dict, keep_it) -> dict:  # noqa: ANN001
     return {f: [[a, w] for a, w in said if keep_it(f, org.get(f, f), a, w)] for f, said in lines.items()}
 
 
-def figures(lines: dict) -> str:
-    rows = judged(lines)
-    real = sum(r["real"] for r in rows)
-    hit, total = found(lines)
-    return (
-        f"{real}/{len(rows)} = {100 * real / max(len(rows), 1):.0f} % (wrong {len(rows) - real}), found {hit}/{total}"
-    )
-
-
 def auc(scored: list[tuple[float, bool]]) -> float:
     """The chance a real line scores above a wrong one (ties half)."""
     real = [p for p, y in scored if y]
@@ -177,10 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     OPTS.update(cues=args.cues, chars=args.chars, min_orgs=args.min_orgs, l2=args.l2)
     cached = json.loads(args.cache.read_text(encoding="utf-8"))
     blind = {f: v for f, v in cached["blind"].items() if v is not None}
-    kept = {
-        f: [[a, w] for a, w in v if c.told_as_failed(x := {"action": a, "why_it_failed": w}) and _one_attempt(x)]
-        for f, v in blind.items()
-    }
+    kept = kept_by_today(blind)
     today = cached["today"]
     print(
         f"{'':<18} {'blind, one out':<40} {'blind kept by today, one out':<40} {'today, one out':<40} today in-sample"

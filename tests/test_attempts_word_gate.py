@@ -3,6 +3,7 @@ organisation alone uses carries no weight on the next, and a line's heading is t
 
 from __future__ import annotations
 
+from bench import attempts_label_gate
 from bench import attempts_word_gate as gate
 from bot.importer.scoring import load_truth
 
@@ -15,7 +16,7 @@ def test_the_word_gate_is_fitted_on_fold_a_statements_only(monkeypatch) -> None:
         asked.append(fold)
         return {}
 
-    monkeypatch.setattr(gate, "statements", statements)
+    monkeypatch.setattr(attempts_label_gate, "statements", statements)  # the rows are read there
     assert gate.labelled_rows() == []
     assert asked == ["A"] and "B" in folds.values()
 
