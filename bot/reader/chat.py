@@ -27,12 +27,16 @@ from bot.reader.cues import (
     LESSON_MARKER,
 )
 from bot.reader.cues_conversation import CONVERSATION_CUES
-from bot.reader.cues_found import FOUND_BY_INSTRUMENT, LOOKING_STEP
+from bot.reader.cues_found import FOUND_BY_INSTRUMENT, LOOKING_CLAUSE, LOOKING_STEP
 from bot.reader.found import MAX_SENTENCE_CHARS, how_found_cue
 
 __all__ = ["ChatFinding", "ChatMessage", "ChatReading", "Said", "clip", "read_chat", "split_attempt", "tidy", "whole"]
 
 # ---- a whole channel, read: the findings the offline drafter puts in the modal ----------------------
+
+# how it was found is told as the response begins: fold A's labelled ones are all in the first nine messages; a log
+# read late in a long thread ("Audit logs also indicate …", message 66 of 68) is the look back at the cause
+FOUND_WITHIN = 20  # messages
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,9 +222,13 @@ def _diagnosis(sentences: list[_Sentence]) -> ChatFinding | None:
     "The logs show …"); never the opening report itself, a step of looking ("checking dashboards"),
     nor an issue template's heading ("Describe the outage: …")."""
     for sentence in sentences:
+        if sentence.message > FOUND_WITHIN:
+            break
         if sentence.message == 0 or CONVERSATION_CUES["template"].search(sentence.text):
             continue
-        cue = how_found_cue(sentence.text)
-        if cue and not LOOKING_STEP.match(cue) and FOUND_BY_INSTRUMENT.search(sentence.text[:MAX_SENTENCE_CHARS]):
+        text = sentence.text[:MAX_SENTENCE_CHARS]
+        cue = how_found_cue(text)
+        looking = cue is not None and LOOKING_STEP.match(cue) and not LOOKING_CLAUSE.match(text)
+        if cue and not looking and FOUND_BY_INSTRUMENT.search(text):
             return ChatFinding(tidy(sentence.text), (_said(sentence),))
     return None

@@ -52,6 +52,12 @@ _SEEN_ON = (
     r"(?:was|were) (?:first )?[\"'“”‘’]?(?:detected|noticed|discovered|spotted|found|caught|identified)[\"'“”‘’]?"
     r"(?: and \w{1,30})? (?:by|when|after|within|while|through|via|in|on|during|internally|externally)"
 )
+# notifications met, what sent them named or not ("woken up to this email from the provider", "My inbox got flooded
+# with server failure mails"): in a channel these name what showed it, as an alert does (FOUND_BY_INSTRUMENT)
+_NOTIFIED = (
+    r"(?:(?:woke|woken|waking) up to|(?:flooded|spammed|bombarded|inundated) with) (?:an? |the |this |some |several |"
+    r"multiple )?(?:[\w'-]{1,40} ){0,3}(?:e-?mails?|mails?|alerts?|pages?|notifications?)"
+)
 # a step of looking ("checking the logs", "grepping the journal"): how it was found when it names what it looked
 # at (FOUND_BY), and in a channel the looking rather than the finding (LOOKING_STEP)
 _LOOKING = r"(?:looking at|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8})"
@@ -85,7 +91,20 @@ FOUND_BY = re.compile(
     + _A_FEW
     + r"(?:logs?|syslog|"
     r"journal\w{0,8}|graphs?|dashboards?|metrics)|"
-    r"logs? (?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8}|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8})|"
+    # a source as the subject of what it showed ("The logs show …", "Logs around that incident indicate …", "The
+    # terminal mentioned something about …"), or named as where it was read ("According to the Travis logs …", "In our
+    # logs the error looks like this:", "ol-www1 warning in NAGIOS")
+    r"(?:logs?|log files?|syslog|terminal|console|graphs?|dashboards?|metrics) (?:[\w-]{1,40} ){0,3}(?:show\w{0,8}|"
+    r"indicat\w{0,8}|reveal\w{0,8}|mention\w{0,8}|complain\w{0,8}|said|says)|"
+    r"according to (?:the |our |its |their )?(?:[\w-]{1,40} ){0,2}(?:logs?|graphs?|dashboards?|metrics|monitoring|"
+    + _TOOLS
+    + r")|"
+    r"^\W{0,3}in (?:the |our |its |their )?(?:[\w-]{1,40} )?(?:logs?|log files?|syslog|journal)|"
+    r"(?:warning|alert|alarm|error)s? (?:in|on|from|by) " + _TOOLS + r"|"
+    # what let someone find it ("the error logging … allowed me to find the root cause in seconds")
+    r"(?:allowed|helped|let|enabled) (?:me|us) (?:to )?(?:quickly |easily )?(?:find|spot|identify|pinpoint|locate|track down)|"
+    + _NOTIFIED
+    + r"|"
     # what pinned it down, in a channel's words ("found it in the heap dump", "the query plan shows a seq scan")
     r"(?:found|spotted|saw|seen) (?:it |this |that )?(?:in|on|via|through|from) (?:the |a )?" + _INSTRUMENT_SEEN + r"|"
     r"(?:traces?|profiles?|heap ?dumps?|query plan|explain|pg_stat\w{0,20}) (?:show\w{0,8}|reveal\w{0,8}|point\w{0,8}|says|said)|"
@@ -105,12 +124,18 @@ FOUND_BY = re.compile(
 # ("noticed this as well", "Noticed it last night") or the opening report, which is not how it was found.
 FOUND_BY_INSTRUMENT = re.compile(
     r"\b(?:alert\w{0,8}|alarms?|pag(?:ed|es?|ing|er)|monitor\w{0,8}|logs?|logging|syslog|journal\w{0,8}|graphs?|"
-    r"dashboards?|metrics|dumps?|traces?|profil\w{0,8}|explain|query plan|" + _TOOLS + r")\b",
+    r"dashboards?|metrics|dumps?|traces?|profil\w{0,8}|explain|query plan|terminal|console|"
+    + _TOOLS
+    + r")\b|"
+    + _NOTIFIED,
     re.I,
 )
 # a found-cue that is a step of the investigation ("checking dashboards", "Checked the audit logs, pod was …"):
 # in a postmortem it tells what showed the cause; in a channel it is mostly the looking, not the finding
 LOOKING_STEP = re.compile(r"^(?:looked at|" + _LOOKING + r")\b", re.I)
+# ... unless the looking is the clause that sets the scene for what was seen ("Upon inspecting the log files further, it
+# seems as if the WSGI server was indeed restarted"): then it is how it was found
+LOOKING_CLAUSE = re.compile(r"^\W{0,3}(?:upon|while|when|after|on) (?:looking at|" + _LOOKING + r")\b", re.I)
 # "No process was set up to alert", "did not fire alerts", "Users may see warnings": not how it was found
 # ("On May 12 we received a ticket": the month, not a hedge)
 NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may(?!\s+\d)|might|could|would|will|if)\b|n't\b", re.I)

@@ -32,8 +32,9 @@ _LATER_STATE = re.compile(
 
 
 # where one clause ends and the next begins: a recovery told after it is the story going on ("was
-# discovered and reported internally by 22:50 GMT and resolved at 23:01 GMT")
-_NEXT_CLAUSE = re.compile(r"[,;:]|\.\s|\band\b|\bthen\b")
+# discovered and reported internally by 22:50 GMT and resolved at 23:01 GMT"); a dash set off by spaces too
+# ("According to the Travis logs the decryption … seems to fail - unfortunately I cannot fix this issue")
+_NEXT_CLAUSE = re.compile(r"[,;:]|\.\s|\s[-–—]{1,2}\s|\band\b|\bthen\b")
 
 
 def _recovery_is_what_was_seen(sentence: str, cue_at: int) -> bool:

@@ -1,0 +1,62 @@
+"""How it was found, in a channel, when a responder names the source that showed it (issue 23, r23-convatt3): a log,
+a terminal or a graph as the subject of what it showed ("The logs around that time indicate …"), named as where it
+was read ("According to the CI logs …", "In our logs the error reads:"), a warning in a named monitoring tool, what
+let someone find it ("the error logging allowed me to find the cause"), notifications met ("woke up to an email from
+the provider"), and a look at the logs that sets the scene for what was seen ("Upon inspecting the log files, …").
+Never the opening report, a step of looking alone, a notice about something else, nor a log read late in a long
+thread. Small texts written by us: a behaviour check, not a measure (bench/reading_eval_conversations.py is the
+measure; docs/BENCHMARKS.md, issue 23, r23-convatt3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_drafting_conversations import draft
+
+REPORT = ("ana", "The upload job fails every night since Tuesday")
+
+SOURCE_NAMED = [
+    "The worker logs around midnight indicate the disk filled up.",
+    "According to the CI logs the signing step cannot read its key.",
+    "In our logs the error reads: permission denied on /srv/upload.",
+    "db-2 warning in Nagios about replication lag.",
+    "The terminal mentioned a connection refused from the database.",
+    "The error logging did its job and allowed me to find the broken key in minutes.",
+    "Woke up to an email from the hosting provider about the disk.",
+    "My inbox got flooded with cron failure mails overnight.",
+    "Upon inspecting the log files, it seems the service restarted twice at 3am.",
+    "The dashboards over the night show the memory climbing until the crash - I cannot fix it from here.",
+]
+
+
+@pytest.mark.parametrize("said", SOURCE_NAMED)
+def test_the_source_a_responder_names_is_how_it_was_found(said: str) -> None:
+    result = draft(REPORT, ("ben", said))
+    assert result.diagnosis is not None and result.diagnosis.quotes[0].author == "ben"
+    assert said[:20].lower() in result.diagnosis.text.lower()
+
+
+NOT_HOW_FOUND = [
+    "Got an email from the registry today about a new token format, haven't read it yet.",  # a notice, no source
+    "Checking the logs now.",  # a step of looking, nothing seen
+    "I'll look at the logs tonight.",
+    "Could you send me the logs?",
+]
+
+
+@pytest.mark.parametrize("said", NOT_HOW_FOUND)
+def test_a_notice_a_look_or_a_request_for_logs_is_not_how_it_was_found(said: str) -> None:
+    assert draft(REPORT, ("ben", said)).diagnosis is None
+
+
+def test_the_opening_report_naming_a_log_is_not_how_it_was_found() -> None:
+    result = draft(("ana", "The logs show the upload job fails every night."), ("ben", "Looking."))
+    assert result.diagnosis is None
+
+
+def test_a_log_read_late_in_a_long_thread_is_not_how_it_was_found() -> None:
+    talk = [REPORT] + [("ben" if i % 2 else "ana", f"Update {i}: still on it.") for i in range(1, 25)]
+    result = draft(*talk, ("ben", "Audit logs also indicate that the key was rotated last week."))
+    assert result.diagnosis is None
+    early = draft(REPORT, ("ben", "Audit logs also indicate that the key was rotated last week."))
+    assert early.diagnosis is not None
