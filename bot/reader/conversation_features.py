@@ -26,6 +26,7 @@ from bot.reader.conversation_replies import answered_by_reply, reported_steps
 from bot.reader.conversation_vetoes import DONE
 from bot.reader.cues import TROUBLE_BACK
 from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
+from bot.reader.cues_conversation import POINTS_AT_ITEM
 from bot.text_limits import MESSAGE_SENTENCES, SENTENCE_CHARS, fair_shares
 
 MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of short lines, 10,000
@@ -122,7 +123,8 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
             f.add("cause_marker")
         after = matched[i + 1] if i + 1 < len(out) else frozenset()
         before = matched[i - 1] if i else frozenset()
-        if "failed_outcome" in after and "recovered_again" not in after:
+        # ("Did 2. already - without success": the outcome of a numbered item, not of this sentence)
+        if "failed_outcome" in after and "recovered_again" not in after and not POINTS_AT_ITEM.match(out[i + 1].text):
             f.add("next_failed")
         if "resolved_now" in after:
             f.add("next_resolved")

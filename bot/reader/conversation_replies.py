@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.reader.cues_conversation import REPORTED_STEP
+from bot.reader.cues_conversation import POINTS_AT_ITEM, REPORTED_STEP
 from bot.text_limits import SENTENCE_CHARS
 
 # a step asked, planned, doubted, someone else's, or that says itself it worked ("and restarted and it worked OK")
@@ -64,7 +64,8 @@ def _says_failed(
         if out[j].message != out[begin].message or cues[j] & stops:
             return None
         if cues[j] & failed and ("failed_outcome" in cues[j] or not _AGAIN_ONLY.match(out[j].text)):
-            return j
+            # "Did 2. already - without success": the outcome of the list's item 2, not of the step told last
+            return None if POINTS_AT_ITEM.match(out[j].text) else j
     return None
 
 

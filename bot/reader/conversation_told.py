@@ -21,7 +21,7 @@ from typing import Protocol
 
 from bot.models import MAX_TEXT
 from bot.reader.cues import CHAT_ACTION, CHAT_FAILED, CHAT_RECOVERED, CHAT_SPLIT, STARTS_WITH_ACTION
-from bot.reader.cues_conversation import CONVERSATION_CUES, NO_OUTCOME, STEP_AS_SUBJECT, STEP_GERUND
+from bot.reader.cues_conversation import CONVERSATION_CUES, EVEN_AFTER, NO_OUTCOME, STEP_AS_SUBJECT, STEP_GERUND
 
 # a bare "still timing out" answers the message before it, if it came soon after
 FOLLOW_UP_WITHIN = timedelta(minutes=30)
@@ -89,6 +89,23 @@ def step_as_subject(sentence: str) -> tuple[str, str] | None:
     return (tried, why) if tried and why else None
 
 
+def step_even_after(sentence: str) -> tuple[str, str] | None:
+    """ "I'm still getting a 500 even after updating nodester-cli": ("Updating nodester-cli", "I'm still getting a
+    500"), the step named after "even after / when" (`EVEN_AFTER`: tried, or a step's gerund, not "waiting"), the
+    rest of the sentence telling how it went (the trouble still there, the same result); None when it does not."""
+    named = EVEN_AFTER.search(sentence)
+    verb = named.group("verb") if named else ""
+    if named is None or not (named.group("tried") or _a_step(verb) or CHAT_ACTION.fullmatch(verb)):
+        return None
+    tail = sentence[named.end() :].lstrip(" ,")
+    rest = sentence[: named.start()].rstrip() + ("" if tail[:1] in ".!?;:" else " ") + tail
+    told = NO_OUTCOME.sub(" ", rest)
+    if not (CONVERSATION_CUES["failed_outcome"].search(told) or CHAT_FAILED.search(told)):
+        return None
+    tried, why = tidy(named.group("step")), tidy(rest)
+    return (tried, why) if tried and why else None
+
+
 def _a_step(gerund: str) -> bool:
     """ "clearing", "deploying", "re-joining": the gerund of a step on the system, by the reader's step lists
     (`CONVERSATION_CUES["action"]`, cues.CHAT_ACTION's stems, `STEP_GERUND`), not a use of it ("loading", "trying")."""
@@ -126,7 +143,7 @@ def told_attempts(
     for position, sentence in enumerate(found):
         if never_attempt(sentence.text):
             continue
-        split = split_attempt(sentence.text) or step_as_subject(sentence.text)
+        split = split_attempt(sentence.text) or step_as_subject(sentence.text) or step_even_after(sentence.text)
         if split is not None:
             attempts.append(Told(position, None, split))
             used.add(sentence.message)

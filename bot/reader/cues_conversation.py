@@ -173,7 +173,7 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         r"no (?:luck|change|effect|difference|dice)", r"still (?:doesn'?t|does not|not|stuck|fail\w*|broken|the same|"
         r"hang\w*|happen\w*|timing out|erroring|queued|pending|down|dead)", r"even now (?:it |this |that )?(?:still )?fails?",
         r"all paths lead", r"always only",
-        r"same (?:outcome|result|error|problem|issue|thing)", r"(?:is|are) stuck",
+        r"same (?:outcome|result|response|error|problem|issue|thing)", r"(?:is|are) stuck",
         # "but this has not solved my problem", "but it isn't working yet": the outcome negated on its auxiliary
         r"(?:has|have|had)(?:n'?t| not) (?:yet )?(?:solved|fixed|helped|resolved)",
         r"(?:is|are|was|were)n'?t (?:yet )?working", r"stuck (?:again|too)",
@@ -307,6 +307,13 @@ STEP_GERUND = re.compile(
     r"re-?authenticat|re-?invit|re-?load|re-?apply|re-?submit|re-?queu)ing",
     re.IGNORECASE,
 )
+# "Did 2. already - without success": an outcome that names which of a numbered list's items it answers ("2.", "#2",
+# "option 2"), not the step told last (conversation_replies.py)
+POINTS_AT_ITEM = re.compile(
+    r"^\W{0,3}(?:(?:did|tried|done|doing|ran|and|but|also)\s{1,3}){0,2}(?:#\d{1,2}|\d{1,2}[.)](?!\d)|"
+    r"(?:item|option|step|number|no\.?|point)\s{0,3}#?\d{1,2}(?![\d.]))",
+    re.IGNORECASE,
+)
 # "upgraded the clusters yesterday", "we tried to update it last week": done before the incident
 BEFORE_THE_TALK = _words(
     r"yesterday",
@@ -329,7 +336,19 @@ TRIED_TO_USE = _words(
     r"pull|fetch|log ?in|login|sign ?in|connect|use|using|ping|curl|hit)\w{0,12}"
 )
 RETRY = _words(
-    r"again", r"(?:multiple|several|a few|many|two|three|\d{1,4}) times", r"once more", r"re-?tr(?:y|ied|ying)"
+    r"again",
+    r"(?:multiple|several|a few|many|two|three|\d{1,4}) times",
+    r"once more",
+    r"re-?tr(?:y|ied|ying)",
+    r"even (?:after|when) (?:i|we)",  # "Even when I tried using a previously tested alignment, …": tried once more
+)
+# "I'm still getting a 500 even after updating nodester-cli", "Even when I tried using a previously tested alignment, it
+# showed the same response": the step named after "even after / when", its failure told in the rest of the sentence
+# (conversation_told.py `step_even_after`: the step is tried or a step's gerund)
+EVEN_AFTER = re.compile(
+    r"(?<![\w-])even (?:after|when) (?P<step>(?:(?:i|we)(?:'ve| have| had)? (?:also |just )?)?(?:(?P<tried>tried|attempted) "
+    r"(?:to )?)?(?P<verb>[a-z-]{3,30})(?![\w-])[^,.;:!?()]{0,80})",
+    re.IGNORECASE,
 )
 # "I restarted all nightlies to see if they all work again": a step taken to check, whose outcome is still to
 # come, not the told fix (fold A: its 6 such sentences are checks, plans, follow-ups and observations)
