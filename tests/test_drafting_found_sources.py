@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.test_drafting_conversations import draft
+from tests.test_reader_found import found
 
 REPORT = ("ana", "The upload job fails every night since Tuesday")
 
@@ -60,3 +61,8 @@ def test_a_log_read_late_in_a_long_thread_is_not_how_it_was_found() -> None:
     assert result.diagnosis is None
     early = draft(REPORT, ("ben", "Audit logs also indicate that the key was rotated last week."))
     assert early.diagnosis is not None
+
+
+def test_a_figure_pointed_at_is_not_how_it_was_found() -> None:
+    assert not found("The graph below shows the delay between the primary and the replica:")
+    assert found("The graphs show the delay climbing from 02:10.")

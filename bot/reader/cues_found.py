@@ -150,6 +150,8 @@ DETECTION_HEADING = re.compile(
 NOT_HOW_FOUND = re.compile(
     r"\b(?:(?:is|are) (?:available|described|detailed|given|included|listed|summari[sz]ed) (?:below|above|here|in (?:the )?"
     r"(?:appendix|section|report))|see (?:the )?(?:full|detailed|complete|whole)? ?(?:incident )?(?:report|timeline|appendix)|"
+    # a figure pointed at ("The graph below shows the delay, in seconds, between …")
+    r"(?:graphs?|charts?|figures?|screenshots?|images?|tables?) (?:below|above)|"
     r"for (?:more|further|full|comprehensive|complete) (?:details|information|analysis|incident analysis)|"
     r"(?:alerted|paged|notified|called|asked|informed) to (?:identify|investigate|look|check|help|fix|assist|deal|handle|"
     r"mitigate|restore|respond|join|work)|"
