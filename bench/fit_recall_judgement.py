@@ -6,6 +6,7 @@
     ... --nested A [--features …]                  # the feature screen inside fold A only (fold B never replayed)
     ... --nested A --budget-grid "0.15,0.44;0.15,0.42"   # the same screen at several budgets, for the cost of one
     ... --weak-features NAMES [--nested A]       # a second model decides the weak line (bench/weak_line.py)
+    ... --weak-features NAMES --short-weak-features NAMES [--budget-grid "0.15,0.44/0.17,0.48;…"]   # and the short's
     ... --cache .bench-data/judgement            # reuse a replay of the same corpus and bot/recall code
 
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
@@ -415,7 +416,10 @@ def main() -> int:
     parser.add_argument("--budget-grid", help="with --nested and no short-query model: 'STRONG,SHOWN;…', one line "
                         "of figures for each budgets, the fits shared")  # fmt: skip
     parser.add_argument("--weak-features", help="a second model's features: it decides the weak line, the model "
-                        "the thread (bench/weak_line.py; --nested [--budget-grid], or the swap)")  # fmt: skip
+                        "the thread (bench/weak_line.py; --nested [--budget-grid], or the swap), or 'none' beside "
+                        "--short-weak-features")  # fmt: skip
+    parser.add_argument("--short-weak-features", help="with --weak-features: the short-query model's weak model's "
+                        "features, or 'none' (default): a short query's weak line is the short model's")  # fmt: skip
     args = parser.parse_args()
     if args.budget_grid and not args.nested:
         parser.error("--budget-grid screens budgets inside one fold: give --nested")
@@ -460,7 +464,7 @@ def main() -> int:
     if args.weak_features:
         from bench import weak_line  # it reads this module's fits
 
-        return weak_line.main(args, parser, folds, mode, names, sure, short)
+        return weak_line.main(args, parser, folds, mode, names, sure, short, until)
     if args.nested and args.budget_grid:
         if short:
             parser.error("--budget-grid judges one model: give --short-features none (semantic has none)")

@@ -6,6 +6,8 @@ and the benches that compare its fits.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.recall.judgement import Judgement
 from bot.recall.judgement_rules import by_rule
 from bot.replay_report import CaseResult
@@ -29,6 +31,16 @@ def tiers_of(judgement: Judgement, matches) -> list[str]:  # noqa: ANN001
     weak = None if judgement.weak is None else probabilities_of(judgement.weak, matches)
     return judgement.tiers(probabilities_of(judgement, matches), [m.relevance for m in matches],
                            [by_rule(m.relevance, m.score_components, m.evidence) for m in matches], weak)  # fmt: skip
+
+
+def weak_models(judgement: Judgement) -> Judgement:
+    """The models whose probabilities decide the weak line (each model's weak one, else itself), picked per
+    query as the pipeline picks them: what the weak line's calibration is read on."""
+    short = judgement.short
+    if judgement.weak is None and (short is None or short.weak is None):
+        return judgement
+    short = None if short is None else short.weak or short
+    return replace(judgement.weak or judgement, short=short, short_until=judgement.short_until)
 
 
 def evaluate(judgement: Judgement, results: list[CaseResult]) -> dict[str, float]:
@@ -61,8 +73,8 @@ def evaluate_judged(judged: Judged) -> dict[str, float]:
         "right_shown": round(right_shown / n, 3), "right_strong": round(right_strong / n, 3),
         "absent_strong": round(absent_strong / n, 3), "absent_shown": round(absent_shown / n, 3),
         "ece": round(ece(judged), 3), "curve": curve(judged),
-        **({"ece_weak": round(ece([(r, j.weak) for r, j in judged if j.weak is not None]), 3)}
-           if any(j.weak is not None for _, j in judged) else {}),
+        **({"ece_weak": round(ece([(r, weak_models(j)) for r, j in judged]), 3)}
+           if any(weak_models(j) is not j for _, j in judged) else {}),
     }  # fmt: skip
 
 

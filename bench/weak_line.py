@@ -27,7 +27,7 @@ from bench.fit_recall_judgement import (
     thresholds,
 )
 from bench.judgement_figures import Judged, evaluate, evaluate_judged, probabilities_of, tiers_of
-from bot.recall.judgement import FEATURES, MAX_STRONG, MAX_WEAK, Judgement
+from bot.recall.judgement import FEATURES, JUDGEMENT_PATH, MAX_STRONG, MAX_WEAK, SEMANTIC_NAME, Judgement
 from bot.replay_report import CaseResult
 
 
@@ -58,63 +58,153 @@ def paired(
 def fit_pair(
     results: list[CaseResult], label: str, names: tuple[str, ...], weak_names: tuple[str, ...],
     sure_from: float | None, l2: float, budgets: tuple[float, float] = BUDGETS[0], rows: CaseRows | None = None,
+    short: tuple[str, ...] = (), short_weak: tuple[str, ...] = (), short_until: float | None = None,
+    short_budgets: tuple[float, float] = BUDGETS[1],
 ) -> Judgement:  # fmt: skip
-    """Both models fitted on these cases, thresholds read off their held-out probabilities."""
+    """Both models fitted on these cases, thresholds read off their held-out probabilities; with `short`
+    features the short-query model beside them (Judgement.short), with `short_weak` its own weak model."""
     rows = rows if rows is not None else CaseRows()
-    model, second = _fitted(results, names, sure_from, l2, rows), _fitted(results, weak_names, sure_from, l2, rows)
-    strong, weak = held_out(results, names, sure_from, l2, rows), held_out(results, weak_names, sure_from, l2, rows)
-    fitted_on = {"cases": len(results), "fold": label, "l2": l2, "budgets": list(budgets),
+    fitted_on = {"cases": len(results), "fold": label, "l2": l2,
                  "thresholds": f"leave one organisation out ({len(groups(results))} groups)"}  # fmt: skip
-    return replace(
-        paired(model, second, strong, weak, budgets),
-        fitted_on={**fitted_on, "features": list(names), "weak_features": list(weak_names)},
-    )
+    fits = _fits(results, names, weak_names, short, short_weak, sure_from, l2, rows)
+    model = _judged_pair(fits, budgets, short_budgets, short_until)
+    if model.short is not None:
+        short_on = {**fitted_on, "budgets": list(short_budgets), "features": list(short)}
+        if short_weak:
+            short_on["weak_features"] = list(short_weak)
+        model = replace(model, short=replace(model.short, fitted_on=short_on))
+    return replace(model, fitted_on={**fitted_on, "budgets": list(budgets), "features": list(names),
+                                     **({"weak_features": list(weak_names)} if weak_names else {})})  # fmt: skip
+
+
+Fits = tuple[tuple[Judgement, Judged], ...]
+"""Each model's fit and its held-out judgements: the first, its weak one, the short one, the short's weak one
+(None for a model not asked for)."""
+
+
+def _fits(
+    results: list[CaseResult], names: tuple[str, ...], weak_names: tuple[str, ...], short: tuple[str, ...],
+    short_weak: tuple[str, ...], sure_from: float | None, l2: float, rows: CaseRows,
+) -> Fits:  # fmt: skip
+    def one(features: tuple[str, ...]) -> tuple[Judgement, Judged] | None:
+        if not features:
+            return None
+        return _fitted(results, features, sure_from, l2, rows), held_out(results, features, sure_from, l2, rows)
+
+    return one(names), one(weak_names), one(short), one(short_weak)  # type: ignore[return-value]
+
+
+def _judged_pair(
+    fits: Fits, budgets: tuple[float, float], short_budgets: tuple[float, float], short_until: float | None
+) -> Judgement:
+    """The first model at `budgets` with its weak model, the short-query one at `short_budgets` with its own
+    (each weak model's line read against its own first model's thread)."""
+
+    def at(first: tuple[Judgement, Judged], second: tuple[Judgement, Judged] | None, b: tuple) -> Judgement:
+        if second is None:
+            strong_from, weak_from = thresholds(first[1], *b)
+            return replace(first[0], strong_from=strong_from, weak_from=weak_from)
+        return paired(first[0], second[0], first[1], second[1], b)
+
+    model = at(fits[0], fits[1], budgets)
+    if fits[2] is None or short_until is None:
+        return model
+    return replace(model, short=at(fits[2], fits[3], short_budgets), short_until=short_until)
 
 
 def nested_pair_budgets(
     results: list[CaseResult], names: tuple[str, ...], weak_names: tuple[str, ...], sure_from: float | None,
-    l2: float, grid: list[tuple[float, float]],
+    l2: float, grid: list[tuple[float, float]], short: tuple[str, ...] = (), short_weak: tuple[str, ...] = (),
+    short_until: float | None = None, short_grid: list[tuple[float, float]] | None = None,
 ) -> list[Judged]:  # fmt: skip
-    """fit_recall_judgement.nested_budgets for the pair: each organisation judged by both models fitted
-    on the fold's other organisations, their thresholds read off those organisations' held-out
-    probabilities, at each budgets of `grid` (the fits shared)."""
+    """fit_recall_judgement.nested_budgets for the pair: each organisation judged by both models (and the
+    short-query pair, with `short`) fitted on the fold's other organisations, their thresholds read off those
+    organisations' held-out probabilities, at each budgets of `grid` (and `short_grid`'s, the same length;
+    the fits shared)."""
     rows = CaseRows()
     dealt = groups(results)
+    short_grid = short_grid if short_grid is not None else [BUDGETS[1]] * len(grid)
     out: list[Judged] = [[] for _ in grid]
     for group in dealt:
         others = [r for other in dealt if other is not group for r in other] if len(dealt) > 1 else group
-        model, second = _fitted(others, names, sure_from, l2, rows), _fitted(others, weak_names, sure_from, l2, rows)
-        strong, weak = held_out(others, names, sure_from, l2, rows), held_out(others, weak_names, sure_from, l2, rows)
-        for kept, budgets in zip(out, grid, strict=True):
-            judged = paired(model, second, strong, weak, budgets)
+        fits = _fits(others, names, weak_names, short, short_weak, sure_from, l2, rows)
+        for kept, budgets, short_budgets in zip(out, grid, short_grid, strict=True):
+            judged = _judged_pair(fits, budgets, short_budgets, short_until)
             kept += [(r, judged) for r in group]
     return out
 
 
-def main(args, parser, folds, mode, names, sure, short) -> int:  # noqa: ANN001
+def without_weak(judged: Judged, short_only: bool = False) -> Judged:
+    """The same judgements with no weak model (the first models alone: the baseline), or with the long
+    model's dropped only (`short_only`: a long query's weak line is the first model's)."""
+    out = []
+    for r, model in judged:
+        short = model.short if short_only or model.short is None else replace(model.short, weak=None)
+        out.append((r, replace(model, weak=None, short=short)))
+    return out
+
+
+def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: ANN001
     """fit_recall_judgement.py --weak-features: the nested screen (at --budgets or each of --budget-grid's) or
-    the swap, printed as the one-model runs print theirs. Measures only: --write stores no second model."""
-    weak_names = tuple(args.weak_features.split(","))
-    if unknown := set(weak_names) - set(FEATURES):
+    the swap, printed as the one-model runs print theirs; --write stores the pair fitted on both folds.
+    With a short-query model, --short-weak-features names its weak model (none: a short query's weak line is
+    the short model's); the nested screen prints the pair, the first models alone and, with both weak models,
+    the short one's alone."""
+    weak_names = () if args.weak_features == "none" else tuple(args.weak_features.split(","))
+    short_weak = () if (args.short_weak_features or "none") == "none" else tuple(args.short_weak_features.split(","))
+    if unknown := (set(weak_names) | set(short_weak)) - set(FEATURES):
         parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
-    if short or args.write:
-        parser.error("--weak-features measures one model beside another: give --short-features none, no --write")
-    head = {"recall": mode, "features": list(names), "weak_features": list(weak_names), "l2": args.l2}
+    if short_weak and not short:
+        parser.error("--short-weak-features needs a short-query model")
+    head = {"recall": mode, "features": list(names), "weak_features": list(weak_names), "short": list(short),
+            "short_weak_features": list(short_weak), "l2": args.l2}  # fmt: skip
     if args.nested:
-        grid = [_budgets(v) for v in args.budget_grid.split(";")] if args.budget_grid else [args.budgets]
+        grid = _grid(args.budget_grid) if args.budget_grid else [(args.budgets, args.short_budgets)]
         fold = folds[args.nested]
-        for budgets, judged in zip(
-            grid, nested_pair_budgets(fold, names, weak_names, sure, args.l2, grid), strict=True
-        ):
-            alone = [(r, replace(model, weak=None)) for r, model in judged]  # the first model alone: the baseline
-            for weak, kept in ((list(weak_names), judged), (None, alone)):
-                print(json.dumps({**head, "weak_features": weak, "nested": args.nested, "budgets": budgets,
-                                  **evaluate_judged(kept)}), flush=True)  # fmt: skip
+        screened = nested_pair_budgets(fold, names, weak_names, sure, args.l2, [g for g, _ in grid], short,
+                                       short_weak, until, [s for _, s in grid])  # fmt: skip
+        for (budgets, short_budgets), judged in zip(grid, screened, strict=True):
+            variants = [("pair", judged), ("alone", without_weak(judged))]
+            if short_weak:
+                variants.append(("short weak only", without_weak(judged, short_only=True)))
+            for name, kept in variants:
+                print(json.dumps({**head, "variant": name, "nested": args.nested, "budgets": budgets,
+                                  "short_budgets": short_budgets, **_brief(evaluate_judged(kept))}), flush=True)  # fmt: skip
         return 0
     for train, test in (("A", "B"), ("B", "A")):
-        model = fit_pair(folds[train], train, names, weak_names, sure, args.l2, args.budgets)
-        weak = model.weak.model_json() if model.weak is not None else None
-        print(json.dumps({**head, "fit_on": train, "model": model.model_json(), "weak": weak,
+        model = fit_pair(folds[train], train, names, weak_names, sure, args.l2, args.budgets, None, short, short_weak,
+                         until, args.short_budgets)  # fmt: skip
+        print(json.dumps({**head, "fit_on": train, "model": model.as_json(),
                           "in_sample": evaluate(model, folds[train]),
-                          "out_of_sample": {"fold": test, **evaluate(model, folds[test])}}), flush=True)  # fmt: skip
+                          "out_of_sample": {"fold": test, **evaluate(model, folds[test])},
+                          **{f"{name}_out_of_sample": {"fold": test, **_brief(evaluate_judged(
+                              without_weak([(r, model) for r in folds[test]], short_only)))}
+                             for name, short_only in (("alone", False), ("short_weak_only", True))
+                             if short_weak or not short_only}}), flush=True)  # fmt: skip
+    if args.write:
+        results = [*folds["A"], *folds["B"]]
+        model = fit_pair(results, "A+B", names, weak_names, sure, args.l2, args.budgets, None, short, short_weak,
+                         until, args.short_budgets)  # fmt: skip
+        # each model in its own file, as fit_recall_judgement writes it (the semantic one beside the lexical one)
+        written = JUDGEMENT_PATH.with_name(SEMANTIC_NAME) if mode == "semantic" else JUDGEMENT_PATH
+        kept = (
+            model.model_json() if mode == "semantic" else {k: v for k, v in model.as_json().items() if k != "semantic"}
+        )
+        written.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+        print(json.dumps({"written": str(written), "recall": mode, "in_sample": _brief(evaluate(model, results)),
+                          **{f"in_sample_{f}": _brief(evaluate(model, folds[f])) for f in folds}}))  # fmt: skip
     return 0
+
+
+def _grid(value: str) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """'S,W[/s,w];…': each point's budgets, and the short model's after a slash (else the default)."""
+    out = []
+    for point in value.split(";"):
+        long, _, brief = point.partition("/")
+        out.append((_budgets(long), _budgets(brief) if brief else BUDGETS[1]))
+    return out
+
+
+def _brief(figures: dict) -> dict:
+    """The figures without the probability curve (one line per variant)."""
+    return {k: v for k, v in figures.items() if k != "curve"}

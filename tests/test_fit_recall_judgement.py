@@ -162,3 +162,24 @@ def test_a_second_model_for_the_weak_line_leaves_every_thread_as_the_first_model
     # the swap fits the pair as the nested screen fits it for each organisation
     model = weak_line.fit_pair(results, "A", names, weak_names, None, 1.0)
     assert model.fitted_on["weak_features"] == list(weak_names) and model.weak.weak_from < 1.0
+
+
+def test_the_short_query_model_gets_its_own_weak_model_and_keeps_its_threads() -> None:
+    # --short-weak-features: a short query (a first report) is judged by the short model, whose weak model then
+    # decides its weak line; its threads stay those the shipped procedure (fit with a short model) posts
+    from bench import weak_line
+
+    results = [recalled_closest(org, n, 0.2 * n + 0.1 * i, 0.3 * ((n + i) % 4), 0.15 * n)
+               for i, org in enumerate("abcdefgh") for n in range(5)]  # fmt: skip
+    names, weak_names = ("head_standout",), ("head_standout", "meaning_sentence_lead")
+    [paired] = weak_line.nested_pair_budgets(results, names, (), None, 1.0, [(0.15, 0.44)], names, weak_names, 4.0)
+    alone = fitting.nested(results, names, None, 1.0, names, 4.0)
+    for (r, both), (_, one) in zip(paired, alone, strict=True):
+        assert both.weak is None and tuple(both.short.weak.coefficients) == weak_names
+        assert (both.short.coefficients, both.short.strong_from) == (one.short.coefficients, one.short.strong_from)
+        for matches in (r.matches, r.absent_matches):
+            first, second = tiers_of(both, matches), tiers_of(one, matches)
+            assert ("strong" in first) == ("strong" in second) and (first == second or "strong" not in first)
+    figures, baseline = evaluate_judged(paired), evaluate_judged(alone)
+    assert figures["first_strong"] == baseline["first_strong"] and figures["first_shown"] > baseline["first_shown"]
+    assert figures["ece_weak"] >= 0 and weak_line.without_weak(paired, short_only=True)[0][1].short.weak is not None
