@@ -334,6 +334,8 @@ class RecallMatch(Strict):
     """What put it at its tier when its probability alone did not (a rule of the judgement, the
     sure relevance, the floor filling a posted thread, the weak line's closest few), in words for
     "Why this?"; None when the probability did (Judgement.rule_behind)."""
+    weak_probability: float | None = Field(default=None, ge=0, le=1)
+    """The weak model's probability (Judgement.weak), which decides the weak line; None without one."""
     evidence: dict[str, float] = Field(default_factory=dict)
     """The judgement's features, shown by "Why this?"."""
     parts: dict[str, float] = Field(default_factory=dict)

@@ -131,6 +131,13 @@ def _rules(matches: list[RecallMatch]) -> tuple[str, ...]:
     return tuple(by_rule(m.relevance, m.score_components, m.evidence) for m in matches)
 
 
+def _weak(matches: list[RecallMatch]) -> tuple[float, ...] | None:
+    """The weak model's probabilities (RecallMatch.weak_probability), None when no weak model judged them."""
+    if not matches or any(m.weak_probability is None for m in matches):
+        return None
+    return tuple(m.weak_probability for m in matches)  # type: ignore[misc]
+
+
 async def recall_cases(
     recall: RecallService,
     cases: list[ReplayCase],
@@ -161,7 +168,8 @@ async def recall_cases(
                            tuple(m.tier for m in matches), tuple(gone) if keep_matches else (),
                            tuple(m.tier for m in gone), tuple(m.probability for m in matches),
                            tuple(m.probability for m in gone), _rules(matches), _rules(gone), meaning,
-                           next((m.evidence.get("query_phrases", 0.0) for m in (*matches, *gone)), 0.0))
+                           next((m.evidence.get("query_phrases", 0.0) for m in (*matches, *gone)), 0.0),
+                           _weak(matches), _weak(gone))
             )  # fmt: skip
             bar.advance(task)
     return ReplayReport.of(results, floor)

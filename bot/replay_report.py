@@ -55,6 +55,9 @@ class CaseResult:
     """Recalled with meaning (judged by the semantic model)."""
     query_phrases: float = 0.0
     """The query's phrases' weight (Signals.query_phrases): whether the short-query model judged it."""
+    weak_probabilities: tuple[float, ...] | None = None
+    """The weak model's probability of each ranked memory (Judgement.weak; None without one)."""
+    absent_weak_probabilities: tuple[float, ...] | None = None
 
     def right_tier(self, tiers: Sequence[str] | None = None) -> str:
         """The tier the true match is shown in: strong, weak, or below (not shown, or not ranked)."""
@@ -70,8 +73,9 @@ class CaseResult:
 
     def retiered(self, judgement: Judgement) -> tuple[list[str], list[str]]:
         """The tiers (target present, target absent) under other thresholds, from what was judged."""
-        return (judgement.tiers(self.probabilities, self.relevances, self.rules),
-                judgement.tiers(self.absent_probabilities, self.absent or (), self.absent_rules))  # fmt: skip
+        return (judgement.tiers(self.probabilities, self.relevances, self.rules, self.weak_probabilities),
+                judgement.tiers(self.absent_probabilities, self.absent or (), self.absent_rules,
+                                self.absent_weak_probabilities))  # fmt: skip
 
     @property
     def rank(self) -> int | None:

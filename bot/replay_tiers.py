@@ -38,6 +38,9 @@ def _as_strong(judgement: Judgement, p: float) -> Judgement:
 
 
 def _as_weak(judgement: Judgement, p: float) -> Judgement:
+    # the weak line is the weak model's when the model has one (Judgement.weak)
+    if judgement.weak is not None:
+        return replace(judgement, weak=replace(judgement.weak, weak_from=p))
     return replace(judgement, weak_from=p)
 
 

@@ -17,6 +17,7 @@ from bot.recall.judgement import (
     STRONG,
     SURE_FLOOR,
     WEAK,
+    Judgement,
     load_judgement,
 )
 from bot.recall.judgement_rules import (
@@ -103,6 +104,12 @@ def test_a_second_model_decides_the_weak_line_only_and_the_first_keeps_every_thr
     # a rule still shows its line; without the second model's probabilities the first model decides
     assert paired.tiers([nothing] * 2, [0.0] * 2, [WEAK, BELOW], [0.0] * 2) == [WEAK, WEAK]
     assert paired.tiers([nothing, weak], [0.0] * 2) == [WEAK, WEAK]
+    # "Why this?" names the model that raised the line; a model file keeps each model's weak one
+    assert "weak-line model's probability 0.70" in str(paired.rule_behind(WEAK, nothing, 0.0, (BELOW, None), 0.7))
+    short = replace(judgement.short, weak=replace(judgement.short, weak_from=0.6))
+    kept = Judgement.from_json(replace(paired, short=short).as_json())
+    assert (kept.weak.weak_from, kept.short.weak.weak_from, kept.weak.weak) == (0.7, 0.6, None)
+    assert kept.for_query(False, 0.0).weak == kept.short.weak and kept.for_query(False, math.inf).weak == kept.weak
 
 
 def test_the_incidents_own_service_makes_a_memory_weak_and_the_suspected_cause_weak_or_strong() -> None:

@@ -63,3 +63,14 @@ def test_the_tier_curve_at_the_replay_s_own_thresholds_is_what_the_replay_report
         figures["absent_strong"], figures["absent_shown"],
     )  # fmt: skip
     assert [r.right_tier() for r in judged] == [STRONG, "weak"]
+
+
+def test_with_a_weak_model_the_curve_reads_the_weak_line_off_its_probabilities() -> None:
+    # Judgement.weak decides the weak line: a replay keeps its probabilities, and "p as weak_from" moves its line
+    first = replace(load_judgement(), weak_from=0.15, strong_from=0.5, sure_from=None, short=None)
+    judgement = replace(first, weak=replace(first, weak_from=0.3))
+    closest = replace(case("found second", [("near", 0.4), ("right", 0.2)], absent=[0.1]),
+                      weak_probabilities=(0.1, 0.1), absent_weak_probabilities=(0.35,))  # fmt: skip
+    assert closest.retiered(judgement) == ([BELOW, BELOW], ["weak"])  # the weak model's line, not the first's
+    curve = {point["probability"]: point for point in ReplayReport.of([closest]).tier_curve(judgement)}
+    assert (curve[0.05]["weak_right_shown"], curve[0.4]["weak_absent_shown"]) == (1.0, 0.0)

@@ -130,3 +130,20 @@ async def test_a_memory_the_semantic_model_finds_only_close_is_weak_on_every_sur
     seen = await every_surface(vector_database_url, embeddings_api, model_api, monkeypatch, capsys)
     assert seen == {"thread": "weak", "/recall": "weak", "App Home": "weak", "investigation reads it": False,
                     "recall --json": "weak", "lexical recall --json": []}  # fmt: skip
+
+
+async def test_a_line_the_weak_model_raises_is_the_same_weak_line_on_every_surface(
+    vector_database_url: str, embeddings_api: FakeEmbeddingsApi, model_api: FakeMessagesAPI,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    # the semantic model alone would show nothing; its weak model (Judgement.weak, a model file's "weak")
+    # names the memory in the weak line: every surface must read the line off the weak model
+    shipped = judgement.load_judgement()
+    assert shipped.semantic is not None
+    silent = dataclasses.replace(shipped.semantic, strong_from=1.0, weak_from=1.0)
+    paired = dataclasses.replace(silent, weak=dataclasses.replace(shipped.semantic, strong_from=1.0, weak_from=0.01))
+    monkeypatch.setattr(pipeline, "load_judgement", lambda: dataclasses.replace(shipped, semantic=paired))
+    monkeypatch.setenv("DATABASE_URL", vector_database_url)
+    seen = await every_surface(vector_database_url, embeddings_api, model_api, monkeypatch, capsys)
+    assert seen == {"thread": "weak", "/recall": "weak", "App Home": "weak", "investigation reads it": False,
+                    "recall --json": "weak", "lexical recall --json": []}  # fmt: skip

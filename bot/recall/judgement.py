@@ -226,7 +226,8 @@ class Judgement:
     weak: Judgement | None = None
     """A second model whose probability decides the weak line (its weak_from), this one's deciding
     the thread and what it holds: evidence that tells "show the closest" from "nothing" may not tell
-    a thread (bench/fit_recall_judgement.py --weak-features; no shipped model has one)."""
+    a thread (bench/fit_recall_judgement.py --weak-features). Each model may have its own (the short
+    one's is its `short.weak`); a model file holds it under "weak"."""
 
     def for_query(self, with_meaning: bool, query_phrases: float) -> Judgement:
         """The model that judges a query: with meaning the semantic one; without, the short one
@@ -247,8 +248,8 @@ class Judgement:
         """Whether this model, or one it hands a query to (semantic, short), reads SENTENCE_FEATURES:
         only then does a replay embed the memories' sentences (as much model time again as the whole
         texts and openings; the bot embeds them anyway, for the sentence a card quotes)."""
-        models = (self, self.semantic, self.short)
-        return any(SENTENCE_FEATURES & set(m.coefficients) for m in models if m is not None)
+        models = [m for m in (self, self.semantic, self.short) if m is not None]
+        return any(SENTENCE_FEATURES & set(m.coefficients) for m in (*models, *(m.weak for m in models if m.weak)))
 
     def probability(self, features: dict[str, float]) -> float:
         z = self.intercept + sum(w * features.get(name, 0.0) for name, w in self.coefficients.items())
@@ -283,9 +284,16 @@ class Judgement:
             return [WEAK if i < MAX_WEAK else BELOW for i in range(len(ranked))]
         return [BELOW] * len(ranked)
 
-    def rule_behind(self, tier: str, probability: float, relevance: float, rule: tuple[str, str | None]) -> str | None:
+    def rule_behind(
+        self, tier: str, probability: float, relevance: float, rule: tuple[str, str | None],
+        weak: float | None = None,
+    ) -> str | None:  # fmt: skip
         """What put a memory at its tier (from tiers) when its probability alone did not, in words
-        for "Why this?" (`rule`: judgement_rules.rule_of's answer for it); None when the probability did."""
+        for "Why this?" (`rule`: judgement_rules.rule_of's answer for it); None when the probability did.
+        `weak`: its probability by the weak model (self.weak), which decides the weak line."""
+        if tier == WEAK and self.weak is not None and weak is not None and rule[0] != WEAK:
+            said = f"the weak-line model's probability {weak:.2f}, weak from {self.weak.weak_from:.2f}"
+            return said if weak >= self.weak.weak_from else f"named among the closest {MAX_WEAK}: {said}"
         if tier == BELOW or probability >= (self.strong_from if tier == STRONG else self.weak_from):
             return None
         if rule[0] == tier:
@@ -312,10 +320,12 @@ class Judgement:
             out["short"], out["short_until"] = self.short.model_json(), self.short_until
         if self.semantic is not None:
             out["semantic"] = self.semantic.model_json()
+        if self.weak is not None:
+            out["weak"] = self.weak.model_json()
         return out
 
     def model_json(self) -> dict[str, object]:
-        """The fitted part only (the floors are the lexical model's, shared)."""
+        """The fitted part only (the floors are the lexical model's, shared), with its weak model."""
         return {
             k: v
             for k, v in self.as_json().items()
@@ -336,6 +346,7 @@ class Judgement:
             cls.from_json(data["semantic"], data) if data.get("semantic") and shared is None else None,
             cls.from_json(data["short"], data) if data.get("short") and shared is None else None,
             float(data["short_until"]) if data.get("short") and shared is None else None,
+            cls.from_json(data["weak"], floors) if data.get("weak") else None,
         )  # fmt: skip
 
 

@@ -71,10 +71,12 @@ class Recaller:
         rules = [
             rule_of(r, components, features) for r, (*_, components, features) in zip(relevances, shown, strict=True)
         ]
-        tiers = judgement.tiers(probabilities, relevances, [tier for tier, _ in rules])
+        # the weak line by the model's weak model when it has one (Judgement.weak), the thread by the model
+        weak = None if judgement.weak is None else [judgement.weak.probability(features) for *_, features in shown]
+        tiers = judgement.tiers(probabilities, relevances, [tier for tier, _ in rules], weak)
         out = []
-        for (score, candidate, signal, components, features), probability, relevance, tier, rule in zip(
-            shown, probabilities, relevances, tiers, rules, strict=True
+        for (score, candidate, signal, components, features), probability, relevance, tier, rule, line in zip(
+            shown, probabilities, relevances, tiers, rules, weak or [None] * len(shown), strict=True
         ):
             out.append(
                 RecallMatch(
@@ -84,7 +86,8 @@ class Recaller:
                     relevance=relevance,
                     probability=round(probability, 4),
                     tier=tier,
-                    rule=judgement.rule_behind(tier, probability, relevance, rule),
+                    rule=judgement.rule_behind(tier, probability, relevance, rule, line),
+                    weak_probability=None if line is None else round(line, 4),
                     evidence=features,
                     parts=_parts(judgement, features),
                     reasons=explain(query, candidate, signal, now, surfaces),
