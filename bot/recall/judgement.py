@@ -52,9 +52,11 @@ separates a true match from a neighbour instead, each feature measured per query
   phrase_share) it comes first. No shipped model reads them: on the first reports' fold A they
   lifted strong at equal false threads but cost right memories shown (docs/BENCHMARKS.md, r27-lex).
 - matched_rare: the idf of the rarest of the query's terms the memory holds anywhere
-  (Signals.matched_rarity): a code-name or host said in the memory's body. No shipped model reads it:
-  on fold A it lifted strong by 12 of 188 at equal false threads, out of sample it cost more false
-  answers than the rule allowed (docs/BENCHMARKS.md, issue 27: r27-lex, 2026-12-06).
+  (Signals.matched_rarity): a code-name or host said in the memory's body. The thread's models do not
+  read it (on fold A it lifted strong, out of sample it cost more false threads than the rule allowed:
+  docs/BENCHMARKS.md, issue 27, r27-lex and r27-lex2); the weak-line models (Judgement.weak) do: it tells
+  "name the closest" from "nothing" (issue 27, r27-weak2: right memories shown + 10 over both swaps,
+  false lines - 23, threads unchanged).
 
 Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features), made
 on the first reports' tuning fold: lexically the head, its standout (head takes a negative
