@@ -38,10 +38,10 @@ def _as_strong(judgement: Judgement, p: float) -> Judgement:
 
 
 def _as_weak(judgement: Judgement, p: float) -> Judgement:
-    # the weak line is the weak model's when the model has one (Judgement.weak)
-    if judgement.weak is not None:
-        return replace(judgement, weak=replace(judgement.weak, weak_from=p))
-    return replace(judgement, weak_from=p)
+    # the weak line is the weak model's when the model has one (Judgement.weak) and the case kept its
+    # probabilities, else the model's own: both move
+    weak = None if judgement.weak is None else replace(judgement.weak, weak_from=p)
+    return replace(judgement, weak_from=p, weak=weak)
 
 
 def tier_curve(results: Sequence[Judged], judgement: Judgement) -> list[dict[str, float]]:

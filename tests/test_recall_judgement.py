@@ -93,7 +93,7 @@ def test_the_judgement_posts_a_thread_and_the_floor_fills_it_else_a_weak_line_na
 
 def test_a_second_model_decides_the_weak_line_only_and_the_first_keeps_every_thread() -> None:
     # Judgement.weak (bench/fit_recall_judgement.py --weak-features): its probabilities, against its weak_from
-    judgement = load_judgement()
+    judgement = replace(load_judgement(), weak=None)  # the first model alone, the shipped file's weak one apart
     strong, weak, nothing = judgement.strong_from, judgement.weak_from, judgement.weak_from / 2
     paired = replace(judgement, weak=replace(judgement, weak_from=0.7))
     # a thread is the first model's, whatever the second says, and holds what the first model's weak_from holds
@@ -106,7 +106,7 @@ def test_a_second_model_decides_the_weak_line_only_and_the_first_keeps_every_thr
     assert paired.tiers([nothing, weak], [0.0] * 2) == [WEAK, WEAK]
     # "Why this?" names the model that raised the line; a model file keeps each model's weak one
     assert "weak-line model's probability 0.70" in str(paired.rule_behind(WEAK, nothing, 0.0, (BELOW, None), 0.7))
-    short = replace(judgement.short, weak=replace(judgement.short, weak_from=0.6))
+    short = replace(judgement.short, weak=replace(judgement.short, weak=None, weak_from=0.6))
     kept = Judgement.from_json(replace(paired, short=short).as_json())
     assert (kept.weak.weak_from, kept.short.weak.weak_from, kept.weak.weak) == (0.7, 0.6, None)
     assert kept.for_query(False, 0.0).weak == kept.short.weak and kept.for_query(False, math.inf).weak == kept.weak

@@ -33,7 +33,9 @@ def judge_nothing_strong(monkeypatch: pytest.MonkeyPatch) -> judgement.Judgement
     """Every recall judged by the shipped lexical model with its cut-offs moved: nothing is strong,
     whatever is close is weak (one model for every query: no semantic, no short-query model)."""
     shipped = judgement.load_judgement()
-    weak_only = dataclasses.replace(shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None, short=None)
+    weak_only = dataclasses.replace(
+        shipped, strong_from=1.0, sure_from=None, weak_from=0.01, semantic=None, short=None, weak=None
+    )
     monkeypatch.setattr(pipeline, "load_judgement", lambda: weak_only)
     return weak_only
 
