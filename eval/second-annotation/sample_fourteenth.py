@@ -16,7 +16,7 @@ from sample_twelfth import main
 
 SEED = 20261214
 BASE = "99c6db6"  # main before the fourteenth collection (the lead's docs commit after the thirteenth)
-FREEZE = None  # main at the corpus freeze: the lead's "FREEZE=<id>" in /work/notes-shared.md (≈ 12:00 UTC)
+FREEZE = "378807e"  # main at the corpus freeze: the lead's "FREEZE=378807e…" in /work/notes-shared.md (11:40 UTC)
 # corpus -> (commit the draw reads, {stratum: quota}); all there are, if fewer.
 PLAN = {
     "postmortems": (FREEZE, {"with": 6, "without": 10}),
