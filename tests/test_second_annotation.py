@@ -46,6 +46,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_thirteenth.py", "drawn-thirteenth.tsv", "thirteenth-collection.jsonl",
         ("postmortems: 16 files", "conversations: 10 files", "stratum hidden: none"),
     ),
+    "compare_fourteenth.py": (
+        "sample_fourteenth.py", "drawn-fourteenth.tsv", "fourteenth-collection.jsonl",
+        ("postmortems: 16 files", "conversations: 14 files", "stratum hidden (12 incidents)"),
+    ),
 }  # fmt: skip
 
 
@@ -74,3 +78,14 @@ def test_a_draw_is_what_its_seed_draws_from_the_pinned_commits(script: str) -> N
     if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
         pytest.skip("the pinned commits are not in this clone")
     assert done.returncode == 0, done.stderr[-2000:] + done.stdout[-500:]
+
+
+def test_the_fold_a_reread_compares_before_and_after_its_adjudication() -> None:
+    out = _run("compare_reread.py")
+    before, _, now = out.partition("now:")
+    assert "14 reports: attempts both 14, only truth.jsonl 1, only second 2" in before, out
+    assert "berkeley-datahub-2017-05-09-gce-billing.md" not in now, out  # the one plain error, changed
+    reread = [
+        json.loads(line) for line in (HERE / "fold-a-attempts-reread.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert len(reread) == 14 and all((PROJECT_ROOT / "eval" / "postmortems" / r["file"]).is_file() for r in reread)
