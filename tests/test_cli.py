@@ -104,7 +104,7 @@ def test_recall_with_only_the_suspected_cause_shows_the_memory_whose_root_cause_
         assert "its root cause and diagnosis hold" in shown["INC-8"]["rule"]
     code, out, _ = cli("recall", *"partner retry loop held a database connection".split())
     assert out.startswith("nothing strong; closest (weak)") and "INC-8" in out.split("more below")[0]
-    assert "weak by rule (its root cause and diagnosis hold" in out.split("INC-8", 1)[1]
+    assert "weak (by rule: its root cause and diagnosis hold" in out.split("INC-8", 1)[1]
 
 
 def test_retaining_the_same_file_again_reports_it_unchanged(cli, tmp_path: Path) -> None:

@@ -156,11 +156,18 @@ def test_a_weak_match_renders_as_one_line_with_a_button_to_open_each() -> None:
     assert [b["action_id"] for b in buttons] == [ids.MEMORY_WHY] and "INC-9" in buttons[0]["text"]["text"]
     assert "probability 0.30" in json.loads(buttons[0]["value"])["numbers"]
     # a tier a rule made, not the probability, says which rule in "Why this?"
-    ruled = match.model_copy(update={"rule": rule_of(0.1, {"cause": CAUSE_CLOSE})[1]})
+    judgement = load_judgement()
+    ruled = match.model_copy(
+        update={"rule": judgement.rule_behind(WEAK, 0.0, 0.1, rule_of(0.1, {"cause": CAUSE_CLOSE}))}
+    )
     numbers = json.loads(messages.why_value(ruled))["numbers"]
     assert numbers.startswith(
-        f"weak by rule (its root cause and diagnosis hold {CAUSE_CLOSE:.2f} of the query's weight"
+        f"weak (by rule: its root cause and diagnosis hold {CAUSE_CLOSE:.2f} of the query's weight"
     )
+    # a line the weak-line model raised says that model's probability, and is no rule
+    raised = match.model_copy(update={"rule": judgement.rule_behind(WEAK, 0.0, 0.0, (BELOW, None), 0.99)})
+    said = json.loads(messages.why_value(raised))["numbers"]
+    assert said.startswith("weak (the weak-line model's probability 0.99") and "rule" not in said.split(":")[0]
 
 
 def test_the_weak_lines_button_fits_slacks_limit_whatever_the_memory_says() -> None:
@@ -204,14 +211,17 @@ def test_what_made_a_tier_is_named_when_the_probability_did_not() -> None:
     assert rule_of(0.1, {"same_alert": 0.0, "signature": 0.0})[0] == BELOW
     assert rule_of(SIGNATURE_SURE - 0.01, {"signature": 1.0})[0] == BELOW
     cause = rule_of(0.1, {"cause": CAUSE_SURE})
-    assert cause[0] == STRONG and judgement.rule_behind(STRONG, nothing, 0.1, cause) == cause[1]
+    assert cause[0] == STRONG and judgement.rule_behind(STRONG, nothing, 0.1, cause) == f"by rule: {cause[1]}"
     assert "half the query's evidence" in str(
         replace(judgement, sure_from=SURE_FLOOR).rule_behind(STRONG, nothing, SURE_FLOOR, none)
     )
     assert "over the floor" in str(judgement.rule_behind(STRONG, nothing, judgement.floor, none))
     assert "closest 3" in str(judgement.rule_behind(WEAK, nothing, 0.0, none))
     service = rule_of(SERVICE_CLOSE, {"same_service": 1.0})
-    assert judgement.rule_behind(WEAK, nothing, SERVICE_CLOSE, service) == service[1] and "own service" in service[1]
+    assert (
+        judgement.rule_behind(WEAK, nothing, SERVICE_CLOSE, service) == f"by rule: {service[1]}"
+        and "own service" in service[1]
+    )
     echoed = rule_of(0.1, {}, {"echo_standout": ECHO_CLOSE})
     assert echoed[0] == WEAK and "names much of its opening" in str(echoed[1])
 

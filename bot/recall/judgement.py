@@ -305,7 +305,7 @@ class Judgement:
         if tier == BELOW or probability >= (self.strong_from if tier == STRONG else self.weak_from):
             return None
         if rule[0] == tier:
-            return rule[1]
+            return f"by rule: {rule[1]}"
         if tier == WEAK:
             return f"named among the closest {MAX_WEAK}: another reached weak from {self.weak_from:.2f} or a rule"
         if self.sure(relevance):
@@ -359,8 +359,10 @@ class Judgement:
 
 
 def tier_said(match: RecallMatch) -> str:
-    """A match's tier as "Why this?" and the CLI say it: "weak", or "weak by rule (…)"."""
-    return match.tier + (f" by rule ({match.rule})" if match.rule else "")
+    """A match's tier as "Why this?" and the CLI say it: "weak", or "weak (…)" with what put it there when its
+    probability alone did not (Judgement.rule_behind): "by rule: …" only for a rule of judgement_rules, the weak-line
+    model, the closest few or the floor filling a thread said as themselves, never called a rule."""
+    return match.tier + (f" ({match.rule})" if match.rule else "")
 
 
 def split_by_tier(matches: Sequence[RecallMatch]) -> tuple[list[RecallMatch], list[RecallMatch], list[RecallMatch]]:
