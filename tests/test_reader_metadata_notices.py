@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.reader import cues_metadata_shape, without_metadata
+from bot.reader.fix import names_no_cause
 from bot.reader.metadata_kind import metadata_kind
 from tests.test_reader_metadata import imported
 from tests.test_reading_limits import unbounded_then_more
@@ -116,3 +117,20 @@ def test_a_service_notice_stores_its_cause_and_step_without_its_status_lines() -
 )
 def test_the_notice_patterns_cannot_backtrack_over_a_crafted_line(name: str) -> None:
     assert unbounded_then_more(getattr(cues_metadata_shape, name)) == []
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "We have tracked down the root cause and are working to resolve it.",
+        "We have confirmed the cause and are working to fix it.",
+        "The root cause has been established.",
+        "The underlying root cause has now been understood.",
+    ],
+)
+def test_the_cause_said_found_and_not_told_is_one_meaning_read_alike(line: str) -> None:
+    # the reader's cause check and its metadata shapes read one list of the verbs of finding a cause: a status page's
+    # "we have tracked down the root cause" is neither a cause nor anything but a status line, however it is worded
+    assert names_no_cause(line), line
+    assert metadata_kind(line) == "status", line
+    assert names_no_cause(line.replace("the root cause", "the culprit").replace("the cause", "the culprit")), line

@@ -166,10 +166,16 @@ EXPECTED_STATE = re.compile(
 # ("Restarting instances will cause them to be affected", "Affected users may notice restarts").
 # "We identified the root cause as a full disk" and "Sam found the culprit (a VM taking all the disk I/O)"
 # name it and are kept.
+# One meaning, one place: the cause said found ("identified", "tracked down", "pinpointed" …) and what it is called
+# ("the likely root cause", "the culprit"), read here as a frame inside a sentence and by the metadata shapes as a
+# status page's whole line (cues_metadata_shape.CAUSE_FOUND_UNTOLD).
+CAUSE_FOUND_VERB = (
+    r"(?:identified|located|found|determined|confirmed|isolated|pinpointed|tracked down|established|understood|know)"
+)
+CAUSE_NOUN = r"(?:the |an? )?(?:likely |probable |underlying |main )?(?:root )?(?:causes?|culprit)"
 CAUSE_NOT_SAID = re.compile(
-    r"\b(?:(?:identified|located|found|determined|confirmed|isolated|pinpointed|tracked down|know)\s{1,4}(?:what (?:is |was )?)?"
-    r"(?:the |a |an )?(?:likely |probable |underlying )?(?:root )?(?:causes?|culprit)|"
-    r"(?:root )?causes? (?:has|have) (?:now )?been (?:identified|found|located|determined|confirmed|isolated))\b"
+    r"\b(?:" + CAUSE_FOUND_VERB + r"\s{1,4}(?:what (?:is |was )?)?" + CAUSE_NOUN + r"|"
+    r"(?:root )?causes? (?:has|have) (?:now )?been " + CAUSE_FOUND_VERB + r")\b"
     r"(?!\s+(?:as|was|were|is|are|being|to be|of|behind|for)\b|\s*[:(—–-])|"
     r"\b(?:investigat\w{0,12}|track(?:ing)? down|looking (?:into|for)|(?:try|trying|work\w{0,12}) to (?:identify|determine|understand|find))\s{1,4}"
     r"(?:the |what (?:is |was )?|possible )?(?:root )?(?:causes?|culprit)\b|"

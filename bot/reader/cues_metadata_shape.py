@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from bot.reader.cues_fix import CAUSE_FOUND_VERB, CAUSE_NOUN
 from bot.reader.cues_metadata import HARM_NOUN, NUMBER, THINGS, UNIT, WHEN
 
 # a sentence that tells why ("… because the disk filled up", "… due to a bad deploy") is never only metadata: the
@@ -209,12 +210,12 @@ REPORT_NOTE = re.compile(
 # identified and work is currently underway to resolve it.", "We have identified the underlying cause of this problem and
 # working with colleagues to get this resolved", "The cause has been identified and our team is working extremely hard
 # (including out of hours) to resolve this."): a status page's phase, never the cause. A colon or a why in the sentence
-# may tell it ("The cause has been identified: a full disk"), and the line is then no such line.
+# may tell it ("The cause has been identified: a full disk"), and the line is then no such line. The verbs of finding and
+# the noun are the ones CAUSE_NOT_SAID reads (bot/reader/cues_fix.py): one list.
 _CAUSE_NOUN = (
-    r"(?:the |an? )?(?:root |underlying |likely |probable |main )?causes?(?: of (?:the|this|these) (?:\w{1,30} )?"
-    r"(?:problems?|issues?|incidents?|outages?|failures?|disruptions?|errors?))?"
+    CAUSE_NOUN
+    + r"(?: of (?:the|this|these) (?:\w{1,30} )?(?:problems?|issues?|incidents?|outages?|failures?|disruptions?|errors?))?"
 )
-_FOUND = r"(?:identified|found|determined|located|pinpointed|established|isolated|understood)"
 _WORK_TO_COME = (
     r"(?:under ?way|in progress|(?:working|work|engaged)\b[^.;:!?]{0,80}?\bto (?:get |getting )?(?:\w{1,30} ){0,2}?"
     r"(?:resolv|fix|address|restor|sort|mitigat|correct)\w{0,20})"
@@ -223,13 +224,13 @@ CAUSE_FOUND_UNTOLD = re.compile(
     r"^[\W_]{0,6}"
     + _STATUS_LABEL
     + r"(?:(?:we|the team|our team)(?: have| has|'ve|’ve)? (?:now |already )?"
-    + _FOUND
+    + CAUSE_FOUND_VERB
     + r" "
     + _CAUSE_NOUN
     + r"|"
     + _CAUSE_NOUN
     + r" (?:has|have|had) (?:now |already )?been "
-    + _FOUND
+    + CAUSE_FOUND_VERB
     + r")(?![^.;!?]{0,200}?"
     + _TELLS_WHY
     + r")(?:\s{0,3}[.!]?\s{0,3}$|,?\s{1,3}and\s{1,3}[^.;:!?]{0,160}?\b"
