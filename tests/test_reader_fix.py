@@ -217,3 +217,25 @@ def test_a_step_the_writer_says_they_took_is_the_fix_when_no_fix_word_says_one()
 def test_a_sentence_of_ours_that_takes_no_step_is_never_the_fix(sentence: str) -> None:
     draft = imported(status_page(sentence, "Jobs are piling up in the queue and are not processed."))
     assert draft.resolution is None or sentence[:20] not in draft.resolution
+
+
+def test_a_fix_told_over_two_sentences_is_stored_whole_and_the_trouble_beside_it_is_not() -> None:
+    # a model sure only of "rolled back" (as one organisation out it often is of one sentence of two): the step just
+    # before it in the same part is the fix too; the harm just after it is not
+    from bot.reader.sentences import Head, SentenceModel, use_model
+
+    text = (
+        "# Mail delayed\n\n## Summary\n\n"
+        "Mail delivery was slow for two hours on the relay.\n\n"
+        "Then a work around sent all mail via the backup relay. "
+        "The work around was rolled back once the relay was replaced. "
+        "Mail to some customers is failing.\n"
+    )
+    use_model(SentenceModel({"fix": Head(-5.0, {"w:roll": 10.0}, threshold=0.6, keep=1)}, "test"))
+    try:
+        draft = imported(text)
+    finally:
+        use_model(None)
+    assert "rolled back once the relay was replaced" in draft.resolution, draft.resolution
+    assert "sent all mail via the backup relay" in draft.resolution, draft.resolution
+    assert "failing" not in draft.resolution, draft.resolution

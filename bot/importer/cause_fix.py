@@ -23,7 +23,7 @@ from bot.reader.cues_fix import (
 from bot.reader.fix import names_no_step, tells_no_step_taken, tells_trouble_not_why
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import holds_a_figure, strip_metadata
-from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, Candidate, best
+from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, QUOTES_WHAT_WAS_SEEN, Candidate, best
 from bot.reader.text import SITE_MARKUP
 
 CAUSE_SENTENCES = 4  # the cue words' sentences a cause or a fix is made of, at most
@@ -218,6 +218,8 @@ def with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -
     if head == "cause":  # what users saw is no cause, however sure the model is (precision first)
         candidates = [c for c in candidates if not tells_trouble_not_why((c.stored or c.text)[:MAX_SENTENCE_CHARS])]
     chosen = best(candidates, head)
+    if head == "fix":
+        chosen = _with_the_step_beside(candidates, chosen)
     # a sentence a status page repeats in its timeline: once
     texts = list(dict.fromkeys(c.stored or c.text for c, _ in chosen))
     said = " ".join(texts)
@@ -228,3 +230,40 @@ def with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -
         parts = [rules[0]] + [t for t in texts if t not in rules[0]]
         return " ".join(p for p in parts if p).strip(), " + ".join(x for x in (rules[1], origin) if x)
     return rules
+
+
+def _names_a_step(candidate: Candidate) -> bool:
+    """A sentence the fix may store: it names a step (bot/reader/fix.py), is no metadata, tells no trouble met without
+    its why, and quotes nothing that was seen."""
+    said = (candidate.stored or candidate.text)[:MAX_SENTENCE_CHARS]
+    return bool(
+        said
+        and not QUOTES_WHAT_WAS_SEEN.search(candidate.text[:MAX_SENTENCE_CHARS])
+        and not names_no_step(said)
+        and strip_metadata(said) == said
+        and not tells_trouble_not_why(said)
+    )
+
+
+def _with_the_step_beside(candidates: list[Candidate], chosen: list[tuple[Candidate, float]]) -> list:
+    """The model's fix sentences, each with the sentence just before and just after it in the same part of the document
+    when that one names a step too: a fix is often told over two sentences ("We have implemented a work around and are
+    routing mail via another server." beside "The work around has now been rolled back …"; "Once detected we pulled
+    routes." after "We are tentatively restoring routes."), and one organisation out the model keeps the one it is
+    surer of (fold A: docs/BENCHMARKS.md, r23-fix3). A pick that names no step itself brings none."""
+    place = {id(c): i for i, c in enumerate(candidates)}
+    taken = {id(c) for c, _ in chosen}
+    out = []
+    for pick, p in chosen:
+        out.append((pick, p))
+        i = place.get(id(pick))
+        if i is None or not _names_a_step(pick):
+            continue
+        for j in (i - 1, i + 1):
+            beside = candidates[j] if 0 <= j < len(candidates) else None
+            if beside is None or id(beside) in taken or (beside.section, beside.origin) != (pick.section, pick.origin):
+                continue
+            if _names_a_step(beside):  # in the document's order
+                taken.add(id(beside))
+                out.insert(len(out) - 1 if j < i else len(out), (beside, p))
+    return out
