@@ -113,7 +113,8 @@ def test_a_service_notice_stores_its_cause_and_step_without_its_status_lines() -
 
 
 @pytest.mark.parametrize(
-    "name", ["CAUSE_FOUND_UNTOLD", "IMPACT_FORECAST", "STATE_THEN_ASK", "VOLUME_TOLD", "PHASE_AT_TIME"]
+    "name",
+    ["CAUSE_FOUND_UNTOLD", "IMPACT_FORECAST", "STATE_THEN_ASK", "VOLUME_TOLD", "PHASE_AT_TIME", "DOWNTIME_TALLY"],
 )
 def test_the_notice_patterns_cannot_backtrack_over_a_crafted_line(name: str) -> None:
     assert unbounded_then_more(getattr(cues_metadata_shape, name)) == []
@@ -134,3 +135,28 @@ def test_the_cause_said_found_and_not_told_is_one_meaning_read_alike(line: str) 
     assert names_no_cause(line), line
     assert metadata_kind(line) == "status", line
     assert names_no_cause(line.replace("the root cause", "the culprit").replace("the cause", "the culprit")), line
+
+
+def test_a_downtime_tally_is_never_the_cause_though_it_says_due_to() -> None:
+    # a yearly operational summary above the year's notices: its share of downtime "due to external factors" and its
+    # categories ("Unscheduled downtimes due to power outage:") tally hours, they are not why this incident happened
+    draft = imported(
+        "# Incidents 2024\n\n"
+        "### Operational Summary for 2024\n\n"
+        "* Full downtime:\n\n"
+        "  - Unscheduled: 142.3 hours (= 5.9 days) = 1.6%\n"
+        "  - External factors: 36% of the above downtime, corresponding to 114 hours (= 4.8 days), were due to "
+        "external factors\n\n"
+        "#### Unscheduled downtimes due to power outage\n\n"
+        "* Occurrences:\n"
+        "  - 2024-03-14 (13.0 hours)\n\n"
+        "### March 14, 2024\n\n"
+        "**Notice**: The file system is down. This is because a disk chassis that hosts part of the home folders "
+        "crashed.\n"
+    )
+    assert draft.root_cause is not None and "a disk chassis" in draft.root_cause, draft.root_cause
+    for said in ("External factors", "downtimes due to power outage", "36%"):
+        assert said not in draft.root_cause, draft.root_cause
+    assert metadata_kind("Unscheduled downtimes due to power outage:") == "duration"
+    # a downtime said to be due to something is a cause, not a tally
+    assert without_metadata("The downtime was due to a failed disk.") == "The downtime was due to a failed disk."

@@ -191,6 +191,15 @@ STATE_WORD_ONLY = re.compile(
 # figure with a unit of time anywhere in it ("lasted approximately nine hours", "Unscheduled: 551.25 hours (= 23.0
 # days)", "2h32m"), a date or a clock time anywhere in it ("between 10:39-10:52am on april 2")
 DURATION_SAID = re.compile(r"(?<![$€£\w])" + NUMBER + r"\s{0,40}" + UNIT + r"\b|(?<![\d.,])\d{1,12}h\d{1,12}m?\b", re.I)
+# a downtime tally's line, whatever it says the hours were due to (a yearly "Operational Summary": "External factors: 36%
+# of the above downtime, corresponding to 114 hours (= 4.8 days), were due to external factors", "Unscheduled downtimes
+# due to power outage:" over its list of dates and hours): a share of the downtime, or a category's title in the tally,
+# never the cause of one incident though "due to" is said ("The downtime was due to a failed disk" is no tally)
+DOWNTIME_TALLY = re.compile(
+    r"(?<![\d.,])\d{1,3}(?:[.,]\d{1,3})?\s?% of (?:the )?(?:above |total |overall |yearly |annual )?(?:downtimes?|outage time)\b|"
+    r"^[\W_]{0,6}(?:(?:un)?scheduled |(?:un)?planned |total |other )?downtimes (?:due to|caused by) [^.:;!?]{1,80}:\s{0,3}$",
+    re.I,
+)
 WHEN_SAID = re.compile(r"(?<![\w.])" + WHEN + r"(?!\w)", re.I)
 # a note on the report itself, not on the incident ("Note: We most likely forgot writing this post mortem properly, so
 # this file is here as a placeholder", "Timestamps are approximate.", "Numbers based on https://status.cloudinary.com/")

@@ -28,6 +28,7 @@ from bot.reader.cues_metadata_shape import (
     AFFECTED_ONLY,
     CAUSE_FOUND_UNTOLD,
     COUNT_OF_HARM,
+    DOWNTIME_TALLY,
     DURATION_SAID,
     HARM_IN_THE_SPAN,
     IMPACT_FORECAST,
@@ -78,7 +79,7 @@ _KIND_SHAPES = (
             or STATE_THEN_ASK.match(line)
         ),
     ),
-    ("duration", lambda line: DURATION_SAID.search(line)),
+    ("duration", lambda line: DURATION_SAID.search(line) or DOWNTIME_TALLY.search(line)),
     (
         "impact",
         lambda line: (

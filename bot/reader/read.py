@@ -54,6 +54,7 @@ from bot.reader.cues_metadata_shape import (
     AFFECTED_ONLY,
     CAUSE_FOUND_UNTOLD,
     COUNT_OF_HARM,
+    DOWNTIME_TALLY,
     DURATION_CELL,
     HARM_IN_THE_SPAN,
     IMPACT_FORECAST,
@@ -132,6 +133,7 @@ def _is_metadata_line(sentence: str) -> bool:
         or mostly_figures(sentence)
         or _is_field_about_the_incident(sentence)
         or is_table_header_or_figures_row(sentence)
+        or DOWNTIME_TALLY.search(sentence[:FIGURE_CHARS])
     )
 
 
