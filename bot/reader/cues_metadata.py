@@ -147,12 +147,17 @@ METADATA_IMPACT = re.compile(
     r"no (?:[\w-]{1,40} ){0,2}(?:was |were |has been |have been )?(?:apparently |seemingly )?(?:affected|impacted|disclosed|"
     r"exposed|leaked|lost|accessed|compromised)|"
     r"(?:remain(?:s|ed)?|stay(?:s|ed)?) (?:fully )?(?:available|unaffected|operational|online|up|functional|accessible|usable)|"
-    r"(?:were|was|are|is|remained) (?:\w{1,30}ly )?(?:not |un)affected|"
+    r"(?:were|was|are|is|remained) (?:\w{1,30}ly )?(?:[*_]{0,2}not[*_]{0,2} |un)affected|"
+    # none of the faults hit anyone ("None caused user-facing outages.")
+    r"none (?:of (?:them|these|those|it|the [\w-]{1,30}) )?(?:caused|had|saw|led to|resulted in) (?:any )?(?:[\w-]{1,40} ){0,2}?"
+    r"(?:outages?|impact|downtime|data loss)|"
     # "All customer workloads continue to operate as normal", "should be unaffected", "Customers may experience
     # increased latency": who it did not hit, or a status page's stock word on who it may
     r"continu(?:e|es|ed) (?:to (?:operate|run|work|function) (?:as normal|normally|as usual|as expected)|unaffected)|"
     r"should (?:be|remain) unaffected|(?:customers?|users?)(?: \([^()]{0,80}\))? (?:may|might|could) (?:experience|encounter)|"
-    r"no (?:user[- ]facing |customer[- ]facing |production |real |actual )?(?:impact|downtime|data loss))\b",
+    # "There was no customer impact.", "No production user impact", "No public service impact (…)"
+    r"no (?:(?:user|customer|client|end-user|production|public|service|business|external|real|actual)(?:[- ]facing)?[- ]){0,2}"
+    r"(?:impact|downtime|data loss))\b",
     re.I,
 )
 # a share of who or what it hit ("About 40% of builds failed during the window", "Half of the nodes were down",
@@ -354,6 +359,26 @@ TIME_NOTE = re.compile(
     r"(?: approximate,?)?(?: in| are in)? (?:[a-z]{1,40} ){0,3}?(?:utc|gmt|[a-z]{2,4}t|time|time zone|timezone)(?:\s?[+-]\d{1,2}(?::?\d{2})?)?\)?[\s.:]{0,3}$",
     re.I,
 )
+# how often it has happened, a clause of its own ("This is the second Thanos-compact corruption incident in 11 days, and
+# …", "This is the third outage this month", "- Recurred every hour until mitigated"): a count of incidents, never what
+# caused this one or what fixed it
+RECURRENCE = re.compile(
+    r"^[\W_]{0,6}(?:(?:this|it|that) (?:is|was|marks) (?:the|our) (?:second|third|fourth|fifth|sixth|\d{1,3}(?:st|nd|rd|th)) "
+    r"(?:[\w-]{1,40} ){0,4}?(?:incidents?|outages?|failures?|occurrences?|times?|events?|issues?|recurrences?) "
+    r"(?:in|within|over|this|of the) (?:the (?:last|past) )?(?:(?:\d{1,4}|a|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"several|few) )?(?:days?|weeks?|months?|years?|quarter)|(?:(?:it|this|the (?:[\w-]{1,40} ){0,3}?(?:issue|incident|outage|"
+    r"failure|problem|error|alert)s?) )?(?:recurred|reoccurred|recurring|repeated) (?:every|each) (?:\d{1,4} |few |other )?"
+    r"(?:minutes?|hours?|days?|nights?|weeks?|months?))\b",
+    re.I,
+)
+# an aside of figures inside a sentence, two to six items each a figure with its unit or a count ("block `01KX…` (14
+# days of raw data, 1.83 billion samples, compaction level 4)", "(03:14 UTC, 04:00 UTC)"): what the thing measured, cut
+# from what is stored; a version or a bare number is no such item ("(v1.2, v1.3)", "(5432, 6432)")
+_FIGURE_ITEM = (
+    r"[^(),]{0,60}?(?:(?<![\w.])[~≈]?\d[\d.:/-]{0,20}\s?(?:%|[a-z]{1,12}\b)|\b[a-z]{2,30} \d{1,12}(?=\s{0,3}[,)])|"
+    r"\b(?:several|many|multiple|a few|dozens|hundreds|thousands|millions)\b)[^(),]{0,60}"
+)
+FIGURES_ASIDE = re.compile(r"\s{0,3}\((?:" + _FIGURE_ITEM + r",\s{1,3}){1,5}" + _FIGURE_ITEM + r"\)", re.I)
 # who or what it hit and how long, said in words rather than a figure (bot.reader.read `_holds_a_figure`): "The
 # incident resulted in reduced availability for users", "Customers … likely experienced delays or failures",
 # "SMS Long Code … services in North America were affected", "All funds were safe", "we know it hasn't been

@@ -13,6 +13,7 @@ from bot.reader.cues_metadata import (
     BARE_VALUE,
     EDITOR_NOTE,
     FIELD_WITH_BARE_VALUE,
+    FIGURES_ASIDE,
     METADATA_ESTIMATE,
     METADATA_FIGURE,
     METADATA_IMPACT,
@@ -20,6 +21,7 @@ from bot.reader.cues_metadata import (
     METADATA_SHARE,
     METADATA_SPAN,
     PHASE_ONLY,
+    RECURRENCE,
     STATE_ONLY,
     TIME_NOTE,
 )
@@ -111,6 +113,8 @@ _KIND_SHAPES = (
             or FIELD_WITH_BARE_VALUE.match(line)
             or EDITOR_NOTE.match(line)
             or REPORT_NOTE.match(line)
+            or RECURRENCE.match(line)
+            or FIGURES_ASIDE.search(line)
             or mostly_figures(line)
             or is_table_header_or_figures_row(line)
         ),

@@ -22,6 +22,7 @@ from bot.reader.cues_metadata import (
     CAUSE_UNKNOWN,
     EDITOR_NOTE,
     FIELD_WITH_BARE_VALUE,
+    FIGURES_ASIDE,
     METADATA_CLAUSE_BREAK,
     METADATA_ESTIMATE,
     METADATA_FIGURE,
@@ -30,6 +31,7 @@ from bot.reader.cues_metadata import (
     METADATA_SHARE,
     METADATA_SPAN,
     PHASE_ONLY,
+    RECURRENCE,
     STATE_ONLY,
     STATUS_BOILERPLATE,
     THINGS,
@@ -276,9 +278,13 @@ def holds_a_figure(text: str) -> bool:
 
 def _said_by_shape(text: str) -> bool:
     """A status page's talk, a count of what it hit or left waiting, a volume of data and what became of it, a phase of
-    the response with its time (a clause of its own), whatever the words."""
+    the response with its time, how often it has happened (a clause of its own), whatever the words."""
     return bool(
-        TALK_ONLY.match(text) or COUNT_OF_HARM.match(text) or VOLUME_TOLD.search(text) or PHASE_AT_TIME.search(text)
+        TALK_ONLY.match(text)
+        or COUNT_OF_HARM.match(text)
+        or VOLUME_TOLD.search(text)
+        or PHASE_AT_TIME.search(text)
+        or RECURRENCE.match(text)
     )
 
 
@@ -298,7 +304,7 @@ def strip_metadata(sentence: str, in_words: bool = True, shapes: bool = False) -
     fields lose them afterwards all the same: `without_metadata`). `shapes`: bot/reader/cues_metadata_shape.py's
     shapes cut too, for what is stored only (`without_metadata`): the sentences the fix and the cause are chosen
     from stay those the sentence model and the cue words were tuned on."""
-    sentence = sentence.strip()
+    sentence = FIGURES_ASIDE.sub("", sentence).strip() if shapes else sentence.strip()
     if _is_metadata_line(sentence) or (shapes and _is_metadata_by_shape(sentence)):
         return ""
     if not _holds_a_figure(sentence, in_words, shapes):
