@@ -90,6 +90,26 @@ def test_subsections_stay_in_their_parent_and_a_second_top_heading_ends_it() -> 
     assert draft.failed_attempts == []  # "it took us 30 minutes" is a critique, not an attempt
 
 
+def test_what_did_not_work_beside_what_worked_is_a_critique_and_what_we_tried_stays_attempts() -> None:
+    """A retrospective's "What worked / What didn't work" pair judges the response: its gaps are no failed step."""
+    body = (
+        "# Preview disk full\n\n## Summary\n\nThe deploy failed: the disk was full.\n\n"
+        "## Resolution\n\nPruned old images with docker image prune and redeployed.\n\n"
+        "## Detection & Response\n\n### What Worked\n\n- The deploy script's disk gate failed fast\n\n"
+        "### {heading}\n\n- No proactive alerting for disk approaching capacity\n"
+        "- Restarting the deploy job did not help: the disk stayed at 100%\n"
+    )
+    pair = parse_markdown(body.format(heading="What Didn't Work"), team_id="T", incident_id="INC-1")
+    assert pair.failed_attempts == []
+    assert "No proactive alerting" in pair.lesson
+    tried = parse_markdown(
+        body.format(heading="What we tried that didn't work").replace("### What Worked", "### Alerts"),
+        team_id="T",
+        incident_id="INC-1",
+    )
+    assert [a.action for a in tried.failed_attempts if "Restarting" in a.action]
+
+
 def test_html_tags_and_entities_are_cleaned() -> None:
     draft = read("html-entities.md")
     assert draft.title == "Cache & session store evicted keys"

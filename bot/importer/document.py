@@ -372,6 +372,8 @@ def parse_document(text: str) -> Document:
         following = headings[index + 1][0] if index + 1 < len(headings) else len(lines)
         body_lines = lines[end:following]
         kind = section_kind(heading)
+        if kind == "failed_attempts" and _beside_what_worked(headings, index):
+            kind = "lesson"
         lone_h1 = level == 1 and h1s == 1
         if (
             title is None
@@ -400,6 +402,23 @@ def parse_document(text: str) -> Document:
     if title is None:
         title, title_from, preamble = _first_line_title(preamble)
     return Document(meta, title, title_from, preamble, sections, plain_text)
+
+
+# A retrospective's "What worked / What didn't work" pair judges the response (no alerting, a clean-up that
+# only runs once it fails): a critique, never the steps tried during the incident (issue 23: critiques are
+# never attempts). "What we tried that didn't work" has no such neighbour and stays failed attempts.
+_DID_NOT_WORK = frozenset(
+    {"what didn't work", "what did not work", "things that didn't work", "things that did not work"}
+)
+_WORKED = frozenset({"what worked", "things that worked", "what worked well"})
+
+
+def _beside_what_worked(headings: list[tuple[int, int, int, str]], index: int) -> bool:
+    level, heading = headings[index][2], normalize_heading(plain(headings[index][3]))
+    if heading not in _DID_NOT_WORK:
+        return False
+    beside = headings[max(index - 1, 0) : index] + headings[index + 1 : index + 2]
+    return any(h[2] == level and normalize_heading(plain(h[3])) in _WORKED for h in beside)
 
 
 _TIME_HEADING = re.compile(
