@@ -23,7 +23,7 @@ from typing import Any
 import frontmatter
 from markdown_it import MarkdownIt
 
-from bot.importer.vocabulary import normalize_heading, section_kind
+from bot.importer.vocabulary import judges_the_response, normalize_heading, section_kind
 from bot.reader.text import plain
 from bot.text_limits import HEADING_LINES
 
@@ -404,21 +404,13 @@ def parse_document(text: str) -> Document:
     return Document(meta, title, title_from, preamble, sections, plain_text)
 
 
-# A retrospective's "What worked / What didn't work" pair judges the response (no alerting, a clean-up that
-# only runs once it fails): a critique, never the steps tried during the incident (issue 23: critiques are
-# never attempts). "What we tried that didn't work" has no such neighbour and stays failed attempts.
-_DID_NOT_WORK = frozenset(
-    {"what didn't work", "what did not work", "things that didn't work", "things that did not work"}
-)
-_WORKED = frozenset({"what worked", "things that worked", "what worked well"})
-
-
 def _beside_what_worked(headings: list[tuple[int, int, int, str]], index: int) -> bool:
-    level, heading = headings[index][2], normalize_heading(plain(headings[index][3]))
-    if heading not in _DID_NOT_WORK:
-        return False
-    beside = headings[max(index - 1, 0) : index] + headings[index + 1 : index + 2]
-    return any(h[2] == level and normalize_heading(plain(h[3])) in _WORKED for h in beside)
+    """A "What didn't work" beside a "What worked" at its level judges the response (vocabulary.judges_the_response)."""
+    level = headings[index][2]
+    beside = [
+        plain(h[3]) for h in headings[max(index - 1, 0) : index] + headings[index + 1 : index + 2] if h[2] == level
+    ]
+    return judges_the_response(plain(headings[index][3]), beside)
 
 
 _TIME_HEADING = re.compile(

@@ -73,3 +73,18 @@ def section_kind(heading: str) -> str | None:
             if best is None or len(match.group(0)) > best[0]:
                 best = (len(match.group(0)), kind)
     return best[1] if best else None
+
+
+@lru_cache(maxsize=1)
+def _response_review() -> tuple[frozenset[str], frozenset[str]]:
+    data = json.loads(resources.files("bot").joinpath("data/postmortem_sections.json").read_text(encoding="utf-8"))
+    pair = data.get("response_review", {})
+    return frozenset(pair.get("worked", [])), frozenset(pair.get("did_not_work", []))
+
+
+def judges_the_response(heading: str, beside: list[str]) -> bool:
+    """Whether a "What didn't work" heading is the second half of a retrospective's "What worked / What didn't
+    work" pair (`beside`: the headings next to it at its level): then its list judges the response (no alerting, a
+    clean-up that only runs once it fails), a critique, never the steps tried during the incident."""
+    worked, did_not_work = _response_review()
+    return normalize_heading(heading) in did_not_work and any(normalize_heading(b) in worked for b in beside)
