@@ -14,7 +14,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from compare import kappa, positive_agreement
+from compare import summary
 
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]
@@ -104,17 +104,6 @@ def compare(commit: str | None) -> dict[str, dict]:
             "second_has": bool(actions),
         }
     return rows
-
-
-def summary(rows: list[dict]) -> str:
-    both, o1, o2 = (sum(r[k] for r in rows) for k in ("both", "only_first", "only_second"))
-    agree = sum(r["first_has"] == r["second_has"] for r in rows)
-    pa = positive_agreement(both, o1, o2)
-    k = kappa([(r["first_has"], r["second_has"]) for r in rows])
-    return (
-        f"{len(rows)} reports: attempts both {both}, only truth.jsonl {o1}, only second {o2}, positive agreement "
-        f"{pa:.1%}; report level (>= 1 attempt) {agree}/{len(rows)}, kappa {k:.2f}"
-    )
 
 
 if __name__ == "__main__":
