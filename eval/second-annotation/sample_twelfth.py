@@ -52,6 +52,20 @@ def strata(corpus: str, commit: str, base: str = BASE) -> dict[str, dict[str, li
     return out
 
 
+def pick(rng: random.Random, by_org: dict[str, list[str]], wanted: int) -> list[str]:
+    """Up to `wanted` files, stratified by organisation: organisations sorted and shuffled, each one's files sorted and
+    shuffled, then one file per organisation in turn (all there are, if fewer)."""
+    orgs = sorted(by_org)
+    rng.shuffle(orgs)
+    queues = {o: rng.sample(sorted(by_org[o]), len(by_org[o])) for o in orgs}
+    got: list[str] = []
+    while len(got) < wanted and any(queues.values()):
+        for o in orgs:  # one file per organisation in turn
+            if queues[o] and len(got) < wanted:
+                got.append(queues[o].pop(0))
+    return got
+
+
 def draw(
     corpora: tuple[str, ...] = tuple(PLAN), plan: dict = PLAN, seed: int = SEED, base: str = BASE
 ) -> list[tuple[str, str, str, str]]:
@@ -63,16 +77,7 @@ def draw(
         by_stratum = strata(corpus, commit, base)
         chosen = []
         for stratum, wanted in quota.items():
-            by_org = by_stratum[stratum]
-            orgs = sorted(by_org)
-            rng.shuffle(orgs)
-            queues = {o: rng.sample(sorted(by_org[o]), len(by_org[o])) for o in orgs}
-            got: list[str] = []
-            while len(got) < wanted and any(queues.values()):
-                for o in orgs:  # one file per organisation in turn
-                    if queues[o] and len(got) < wanted:
-                        got.append(queues[o].pop(0))
-            chosen += [(corpus, f, stratum, commit) for f in got]
+            chosen += [(corpus, f, stratum, commit) for f in pick(rng, by_stratum[stratum], wanted)]
         rng.shuffle(chosen)  # reading order: strata mixed
         picked += chosen
     return picked
