@@ -89,3 +89,18 @@ def test_the_fold_a_reread_compares_before_and_after_its_adjudication() -> None:
         json.loads(line) for line in (HERE / "fold-a-attempts-reread.jsonl").read_text(encoding="utf-8").splitlines()
     ]
     assert len(reread) == 14 and all((PROJECT_ROOT / "eval" / "postmortems" / r["file"]).is_file() for r in reread)
+
+
+def test_the_how_found_reread_compares_each_fold_on_its_recorded_draw() -> None:
+    out = _run("compare_found.py")
+    assert "fold A: 15 conversations, how found agrees 14/15" in out, out
+    assert "fold B: 15 conversations, how found agrees 14/15" in out, out
+    drawn = [line.split("\t") for line in (HERE / "drawn-found.tsv").read_text(encoding="utf-8").splitlines()]
+    reread = [
+        json.loads(line)["file"] for line in (HERE / "found-reread.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert sorted(reread) == sorted(file for _fold, file, _stratum, _commit in drawn)
+    done = subprocess.run([sys.executable, str(HERE / "sample_found.py"), "--check"], capture_output=True, text=True)
+    if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
+        pytest.skip("the pinned commit is not in this clone")
+    assert done.returncode == 0, done.stderr[-2000:]
