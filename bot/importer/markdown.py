@@ -232,13 +232,20 @@ def _coerced(found: dict[str, Any]) -> dict[str, Any]:
     return values
 
 
-def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "postmortem.md") -> MemoryDraft:
-    """One postmortem → one seed draft with its provenance; `incident_id` when the file names none."""
+def incident_document(text: str, name: str) -> Document:
+    """The postmortem's shape, or `NotAnIncident` (empty, a template, an index, planned work): what
+    import decides before it reads any field (about a fiftieth of the reading's time)."""
     doc = parse_document(text)
     if not text.strip():
         raise NotAnIncident("the file is empty")
     read_prose_details(doc)
     _refuse_non_incidents(doc, name, text)
+    return doc
+
+
+def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "postmortem.md") -> MemoryDraft:
+    """One postmortem → one seed draft with its provenance; `incident_id` when the file names none."""
+    doc = incident_document(text, name)
     fields = FoundFields()
     title = doc.title
     if title and _TEMPLATE_TITLE.search(normalize_heading(title)):  # "# ISSUE NAME" left from the template
@@ -332,8 +339,23 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
 
 def parse_bounded(text: str, *, team_id: str, incident_id: str, name: str, max_chars: int) -> list[MemoryDraft]:
     """A postmortem's text (a web page or Word file's too, once made Markdown), refused past `max_chars`."""
+    _refuse_too_long(text, max_chars)
+    return [parse_markdown(text, team_id=team_id, incident_id=incident_id, name=name)]
+
+
+def refusal(text: str, *, name: str, max_chars: int) -> str | None:
+    """Why import would keep nothing of this postmortem text (too long, or not an incident), or None;
+    without reading its fields: a cheap check of many documents (tests/test_eval_first_reports.py)."""
+    try:
+        _refuse_too_long(text, max_chars)
+        incident_document(text, name)
+    except Rejected as exc:  # NotAnIncident too
+        return str(exc)
+    return None
+
+
+def _refuse_too_long(text: str, max_chars: int) -> None:
     if len(text) > max_chars:  # refused, not cut: half a postmortem would be a wrong memory
         raise Rejected(
             f"longer than {max_chars:,} characters ({len(text):,}); split it, or raise IMPORT_MAX_DOCUMENT_CHARS"
         )
-    return [parse_markdown(text, team_id=team_id, incident_id=incident_id, name=name)]
