@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.reader.conversation import ConversationReading, Picked, never, read_conversation
-from bot.reader.conversation_features import Message
+from bot.reader.conversation_features import CODE_BLOCK, Message, split_sentences
 from bot.reader.conversation_told import clip, split_attempt, tidy
 from bot.reader.cues import (
     CAUSE_MARKER,
@@ -27,8 +27,16 @@ from bot.reader.cues import (
     LESSON_MARKER,
 )
 from bot.reader.cues_conversation import CONVERSATION_CUES
-from bot.reader.cues_found import FOUND_BY_INSTRUMENT, LOOKING_CLAUSE, LOOKING_STEP
-from bot.reader.found import MAX_SENTENCE_CHARS, how_found_cue
+from bot.reader.cues_found import (
+    ERROR_LINE,
+    EVIDENCE_INTRO,
+    FOUND_BY_INSTRUMENT,
+    LOOKING_CLAUSE,
+    LOOKING_STEP,
+    OPENING_SOURCE,
+    SYMPTOM_PASTE,
+)
+from bot.reader.found import LATER_STATE, MAX_SENTENCE_CHARS, how_found_cue
 
 __all__ = ["ChatFinding", "ChatMessage", "ChatReading", "Said", "clip", "read_chat", "split_attempt", "tidy", "whole"]
 
@@ -37,6 +45,8 @@ __all__ = ["ChatFinding", "ChatMessage", "ChatReading", "Said", "clip", "read_ch
 # how it was found is told as the response begins: fold A's labelled ones are all in the first nine messages; a log
 # read late in a long thread ("Audit logs also indicate …", message 66 of 68) is the look back at the cause
 FOUND_WITHIN = 20  # messages
+MAX_QUOTED_CHARS = 20_000  # a message's start, searched for a pasted block
+QUOTED_LINE_CHARS = 200  # an error line quoted as how it was found
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +105,7 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
     reading = ChatReading()
     reading.root_cause = _last(sentences, CAUSE_MARKER, "cause") or _confessed(sentences) or _picked(talk, talk.cause)
     reading.fix = _last(sentences, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix), _action_then_recovery(sentences))
-    reading.found = _diagnosis(sentences)
+    reading.found = _diagnosis(sentences) or _quoted_evidence(messages)
     reading.lesson = _last(sentences, LESSON_MARKER, "lesson")
     # which sentences are failed attempts is the conversation reader's (told in so many words, cut
     # already, or scored); here they are only put in words
@@ -224,11 +234,40 @@ def _diagnosis(sentences: list[_Sentence]) -> ChatFinding | None:
     for sentence in sentences:
         if sentence.message > FOUND_WITHIN:
             break
-        if sentence.message == 0 or CONVERSATION_CUES["template"].search(sentence.text):
-            continue
         text = sentence.text[:MAX_SENTENCE_CHARS]
+        if (sentence.message == 0 and not OPENING_SOURCE.match(text)) or CONVERSATION_CUES["template"].search(text):
+            continue
         cue = how_found_cue(text)
         looking = cue is not None and LOOKING_STEP.match(cue) and not LOOKING_CLAUSE.match(text)
         if cue and not looking and FOUND_BY_INSTRUMENT.search(text):
             return ChatFinding(tidy(sentence.text), (_said(sentence),))
+    return None
+
+
+def _quoted_evidence(messages: Sequence[ChatMessage]) -> ChatFinding | None:
+    """A message after the opening that pastes a machine's error in a code block and says around it that
+    the block showed the trouble, or gives the cause the block bears out ("The issue was caused by Redis being killed
+    … Here are the relevant log entries that identified the problem: ``` … Out of memory: Kill process 61377
+    (redis-server) … ```"): that sentence and the block's first two error lines. A block with no words around it, or
+    pasted as the symptom met or going on ("I get the following error:", "We still get ``` … ```"), is not how it was
+    found."""
+    for index, message in enumerate(messages[: FOUND_WITHIN + 1]):
+        if index == 0:
+            continue
+        text = message.text[:MAX_QUOTED_CHARS]
+        # a log's error is often two lines, what failed then why ("Failed to write out the queue file …" then
+        # "java.io.IOException: No space left on device"): the first block's first two error lines
+        blocks = [block for block in CODE_BLOCK.findall(text) if ERROR_LINE.search(block)]
+        errors = (
+            [line.strip() for line in blocks[0].strip("`").splitlines() if ERROR_LINE.search(line)] if blocks else []
+        )
+        line = " / ".join(clip(error, QUOTED_LINE_CHARS) for error in errors[:2]) or None
+        prose = split_sentences(text) if line else []
+        if not prose or any(LATER_STATE.search(sentence) or SYMPTOM_PASTE.search(sentence) for sentence in prose):
+            continue
+        intro = next(
+            (s for s in prose if EVIDENCE_INTRO.search(s) or CONVERSATION_CUES["cause_marker"].search(s)), None
+        )
+        if intro is not None and line is not None:
+            return ChatFinding(f'{tidy(intro)}: "{line}"', (Said(index, intro), Said(index, line)))
     return None

@@ -33,7 +33,7 @@ MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of sho
 ACTED = frozenset({"action", "tried", "did", "said_action"})
 FIXED = DONE | {"how_fixed"}
 
-_CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
+CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
 _ABBREVIATION = re.compile(r"\b(?:i\.e|e\.g|etc|vs|approx|incl|cf)\.", re.IGNORECASE)
 # a sentence ends at ". " before a capital, or before a small letter (chat is often written in lower
 # case: "Nope still dead. the last reversion seemed to kill the world") when a word ends there: not
@@ -64,7 +64,7 @@ def split_sentences(text: str, limit: int = MAX_SENTENCES) -> list[str]:
     """A message's sentences: code blocks and quoted lines (">") left out, "i.e." and "e.g." not
     taken for a sentence's end, each line a sentence at least; the first `limit` of them (what
     is past the reading's cap is not split either)."""
-    text = _CODE_BLOCK.sub("\n", text)
+    text = CODE_BLOCK.sub("\n", text)
     found: list[str] = []
     for line in text.split("\n"):
         if len(found) >= limit:

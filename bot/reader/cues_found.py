@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from bot.recall.signature import TELLING
+
 _A_FEW = r"(?:[\w@#`'.-]{1,40} ){0,3}"  # up to three words between ("users of the hub report", "received a Freshdesk support ticket")
 _TOOLS = (
     r"(?:sentry|pagerduty|grafana|kibana|prometheus|nagios|uptime ?robot|munin|stackdriver|datadog|opsgenie|"
@@ -60,7 +62,13 @@ _NOTIFIED = (
 )
 # a step of looking ("checking the logs", "grepping the journal"): how it was found when it names what it looked
 # at (FOUND_BY), and in a channel the looking rather than the finding (LOOKING_STEP)
-_LOOKING = r"(?:looking at|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8})"
+_LOOKING = r"(?:looking at|browsing|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8})"
+# a source as the subject of what it showed ("The logs show …", "Logs around that incident indicate …", "The terminal
+# mentioned something about …")
+_SOURCE_SAID = (
+    r"(?:logs?|log files?|syslog|terminal|console|graphs?|dashboards?|metrics) (?:[\w-]{1,40} ){0,3}(?:show\w{0,8}|"
+    r"indicat\w{0,8}|reveal\w{0,8}|mention\w{0,8}|complain\w{0,8}|said|says)"
+)
 # "the first alert fires", "we received a support ticket", "users reported", "was detected by", "looking at the logs"
 FOUND_BY = re.compile(
     r"\b(?:alerts? (?:fired|fires|firing|were firing|was firing|was triggered|triggered|went off|began|started)|"
@@ -94,8 +102,7 @@ FOUND_BY = re.compile(
     # a source as the subject of what it showed ("The logs show …", "Logs around that incident indicate …", "The
     # terminal mentioned something about …"), or named as where it was read ("According to the Travis logs …", "In our
     # logs the error looks like this:", "ol-www1 warning in NAGIOS")
-    r"(?:logs?|log files?|syslog|terminal|console|graphs?|dashboards?|metrics) (?:[\w-]{1,40} ){0,3}(?:show\w{0,8}|"
-    r"indicat\w{0,8}|reveal\w{0,8}|mention\w{0,8}|complain\w{0,8}|said|says)|"
+     + _SOURCE_SAID + r"|"
     r"according to (?:the |our |its |their )?(?:[\w-]{1,40} ){0,2}(?:logs?|graphs?|dashboards?|metrics|monitoring|"
     + _TOOLS
     + r")|"
@@ -158,5 +165,41 @@ NOT_HOW_FOUND = re.compile(
     r"^(?:when|whenever) (?:we|users?|someone|people|members?) (?:receive|get|see|report|file|notice)s?|"
     # what the monitoring saw once it was over ("Our internal monitoring reports all systems are now reachable again")
     r"(?:reachable|available|accessible|responding|responsive|healthy|online|fine|normal|green) again)\b",
+    re.I,
+)
+# ---- in a channel: a machine's words a responder quotes as evidence ------------------------------------------------
+# a line of a pasted block that tells an error: recall's telling words (bot/recall/signature.py), and a resource run out
+# ("Out of memory: Kill process 23525", "java.io.IOException: No space left on device")
+ERROR_LINE = re.compile(
+    TELLING.pattern + r"|\b(?:out of memory|no space left|kill process|oom\w{0,8}|quota exceeded)\b", re.I
+)
+# the prose around the block says it is what showed the trouble: the block named as the log, its entries or a trace
+# ("Here are the relevant log entries that identified the problem:"), the program said to complain ("Looks like it's
+# complaining about CRDs"), or the cause said or leant to ("The cause is memory.", "due to this error", "Looks like
+# the … artifacts have been hogging disk space"; never "not sure what it means", nor a question)
+EVIDENCE_INTRO = re.compile(
+    r"\b(?:logs?|log (?:entries|lines?|files?|output)|(?:these|the|relevant|following) entries|stack ?traces?|traces?|"
+    r"complain\w{0,8}|identified|looks? like|seems?|appears?|apparently)\b",
+    re.I,
+)
+# the block pasted as the symptom someone meets ("I get the following error:", "we are seeing this"): not evidence
+SYMPTOM_PASTE = re.compile(
+    r"\b(?:i|we|you|they|users?|people|everyone)\s{1,4}(?:(?:also|still|now|just|keep|are|am)\s{1,4})?"
+    r"(?:get|gets|got|getting|see|sees|seeing|saw|receiv\w{1,4}|hit|hitting|encounter\w{0,4}|run into|ran into)\b|"
+    r"\b(?:i'm|we're|i am|we are) (?:also |still |now )?(?:getting|seeing|receiving|hitting)\b|\bnot sure\b|\?\s*$",
+    re.I,
+)
+# The opening message is the report, not how it was found ("The logs show the upload fails every night"), unless a
+# sentence of it opens with the source read over a window of the incident, as the subject of what it showed ("Logs around
+# that incident indicate we had some issues with postgres"), or with a look at a source setting the scene ("While
+# browsing the bot's log I noticed an almost infinite loop …"): an issue opened after the fact by the one who found it
+OPENING_SOURCE = re.compile(
+    r"^\W{0,3}(?:(?:the |our |its |their )?(?:[\w-]{1,40} )?(?:logs?|log files?|syslog|graphs?|dashboards?|metrics) "
+    r"(?:around|from|during|at|for|over|since|before|after) (?:[\w-]{1,40} ){1,3}(?:show\w{0,8}|indicat\w{0,8}|"
+    r"reveal\w{0,8}|mention\w{0,8}|complain\w{0,8}|said|says)|(?:upon|while|when|after|on) "
+    + _LOOKING
+    + r" (?:the |our |its |their )?(?:[\w-]{1,40}'s )?(?:[\w-]{1,40} ){0,2}"
+    + _INSTRUMENT_SEEN
+    + r")\b",
     re.I,
 )

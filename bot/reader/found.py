@@ -26,7 +26,7 @@ MAX_SENTENCE_CHARS = 1_000
 # after the cue, a failure is what was found ("users report all launches are failing", "the hub log
 # shows that it failed"); only a failure said to go on ("still failing", "errors persist") makes it
 # a later word, not the first sign
-_LATER_STATE = re.compile(
+LATER_STATE = re.compile(
     r"\b(?:still|again|persist\w*|continu\w*|remain\w*|recurr?\w*|came back|reappear\w*|yet another)\b", re.I
 )
 
@@ -65,7 +65,7 @@ def how_found_cue(sentence: str) -> str | None:
     head, tail = sentence[: cue.end()], sentence[cue.end() :]
     if CRITIQUE.search(head) or DID_NOT_WORK.search(head):
         return None
-    if any(_LATER_STATE.search(m.group(0)) for m in DID_NOT_WORK.finditer(tail)):
+    if any(LATER_STATE.search(m.group(0)) for m in DID_NOT_WORK.finditer(tail)):
         return None
     if NOT_FOUND_BY.search(sentence[max(0, cue.start() - _CHARS_BEFORE) : cue.end()]):
         return None

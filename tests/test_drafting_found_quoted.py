@@ -1,0 +1,56 @@
+"""How it was found, in a channel, when a responder pastes the machine's words as evidence (issue 23, r23-convfound): a
+code block holding an error line, in a message after the opening whose words name it as the log or say the cause it
+bears out ("Here are the log entries that identified the problem: ```… Out of memory: Kill process …```"). Never a
+block pasted as the symptom met ("I get the following error:"), one pasted to say the trouble goes on, a bare block
+with no words, a block with no error line, nor the opening report's own paste. Small texts written by us: a behaviour
+check, not a measure (bench/reading_eval_conversations.py is the measure; docs/BENCHMARKS.md, issue 23, r23-convfound)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_drafting_conversations import draft
+
+REPORT = ("ana", "The upload job fails every night since Tuesday")
+KERNEL = "Mar  2 03:11:09 worker-3 kernel: Out of memory: Kill process 4121 (uploader) score 912"
+DISK = "Failed to write the spool file /var/spool/up/queue.db\njava.io.IOException: No space left on device"
+
+QUOTED_AS_EVIDENCE = [
+    (
+        f"The uploader was killed for memory. Here are the kernel log entries:\n```\n{KERNEL}\n```",
+        "out of memory: kill",
+    ),
+    (f"The cause is memory, the box has 512 MB.\n```\n{KERNEL}\n```", "kill process 4121"),
+    (
+        f"Looks like old build artifacts filled the disk.\n```\n{DISK}\n```\nI have deleted them.",
+        "no space left on device",
+    ),
+    ("Syncing broke due to this error,\n```\nAssertion failed: (plist-get plist :repo)\n```", "assertion failed"),
+]
+
+
+@pytest.mark.parametrize(("said", "shown"), QUOTED_AS_EVIDENCE)
+def test_an_error_a_responder_pastes_as_evidence_is_how_it_was_found(said: str, shown: str) -> None:
+    result = draft(REPORT, ("ben", said))
+    assert result.diagnosis is not None and result.diagnosis.quotes[0].author == "ben"
+    assert shown in result.diagnosis.text.lower()
+
+
+NOT_EVIDENCE = [
+    f"I get the following error when I upload:\n```\n{DISK}\n```",  # the symptom met
+    f"We still get this after the restart:\n```\n{KERNEL}\n```",  # the trouble going on
+    f"```\n{KERNEL}\n```",  # a bare paste
+    "Here are the log entries:\n```\nMar  2 03:11:09 worker-3 uploader: upload of 31 files done\n```",  # no error line
+    f"Not sure what this means, the logs have:\n```\n{KERNEL}\n```",  # no diagnosis
+    f"Could this be the cause?\n```\n{KERNEL}\n```",  # a question
+]
+
+
+@pytest.mark.parametrize("said", NOT_EVIDENCE)
+def test_a_paste_that_is_the_symptom_or_says_nothing_is_not_how_it_was_found(said: str) -> None:
+    assert draft(REPORT, ("ben", said)).diagnosis is None
+
+
+def test_the_opening_reports_own_paste_is_not_how_it_was_found() -> None:
+    opening = ("ana", f"Uploads fail, the cause is memory I think. Log entries:\n```\n{KERNEL}\n```")
+    assert draft(opening, ("ben", "Looking.")).diagnosis is None
