@@ -4,7 +4,7 @@ before the reader ran on them. Used to choose the metadata rules (bot/reader/cue
 tuning set, not a measure (fold B's totals are the measure).
 
     .venv/bin/python bench/devset_metadata.py fetch DIR [--mirror /work/.mirror]   # texts into DIR
-    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs|tuning-orgs-2|tuning-orgs-3|tuning-orgs-4|tuning-orgs-5|held-out-orgs-2|tuning-orgs-6|held-out-orgs-3] [--misses] [--lines]
+    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs|tuning-orgs-2|tuning-orgs-3|tuning-orgs-4|tuning-orgs-5|held-out-orgs-2|tuning-orgs-6|held-out-orgs-3|held-out-orgs-4] [--misses] [--lines]
     .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines] [--sentences] [--show KIND]   # fold A
 
 Two batches: "tuning" (49 reports from 9 sources; the rules were chosen on them; drand's two left when r23-collect put drand in fold A) and "held-out" (20 more
@@ -30,7 +30,11 @@ first for eval/postmortems); then, 2026-12-06 (r23-meta3, labelled before any re
 organisation written down first): "tuning-orgs-6", a homelab's Kubernetes postmortems with bold header fields
 (bibigon14 7: date, author, status, severity, services, platform, duration; impact lists with figures), and
 "held-out-orgs-3", read for totals only: another homelab's incident notes (APMurtha 3: impact lists, a one-line
-status) and a debugging blog's posts (mitoyosh 5: front matter, figures of a machine, corrections and plugs).
+status) and a debugging blog's posts (mitoyosh 5: front matter, figures of a machine, corrections and plugs); then,
+2026-12-06 (r23-meta4, labelled before any reader ran on them, the split written down first): "held-out-orgs-4", read
+for totals only: an e-mail marketing platform's English system-update notices (Copernica 11, kept in its documentation
+repository's history at ddd5078: who it hit, no data lost, no action needed, time windows, the hosting party) and a lab
+software's two announcements of one outage (LabIMotion 2: front matter, apologies).
 `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
@@ -242,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             "held-out-orgs-2",
             "tuning-orgs-6",
             "held-out-orgs-3",
+            "held-out-orgs-4",
         ),
         help="one of the devset's batches",
     )
