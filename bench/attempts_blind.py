@@ -54,14 +54,14 @@ TRUTH = "eval/postmortems/truth.jsonl"
 MIN_ORGS = 2
 
 
-def arrivals() -> dict[str, str]:
-    """Fold A organisation -> the first commit whose truth.jsonl holds it."""
+def arrivals(truth: str = TRUTH) -> dict[str, str]:
+    """Fold A organisation -> the first commit whose truth.jsonl (`truth`, a path in the repository) holds it."""
     log = subprocess.run(
-        ["git", "log", "--format=%h", "--reverse", "--", TRUTH], cwd=ROOT, capture_output=True, text=True, check=True
+        ["git", "log", "--format=%h", "--reverse", "--", truth], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
     first: dict[str, str] = {}
     for commit in log:
-        said = subprocess.run(["git", "show", f"{commit}:{TRUTH}"], cwd=ROOT, capture_output=True, text=True).stdout
+        said = subprocess.run(["git", "show", f"{commit}:{truth}"], cwd=ROOT, capture_output=True, text=True).stdout
         for line in said.splitlines():
             try:
                 row = json.loads(line)

@@ -61,10 +61,11 @@ def by_org(stored: dict[str, list[str]]) -> dict[str, dict[str, int]]:
     return dict(figures)
 
 
-def organisations_at(commit: str) -> set[str]:
-    """Fold A's organisations in truth.jsonl as it was at `commit`: the ones after it were collected since."""
+def organisations_at(commit: str, truth: str = "eval/postmortems/truth.jsonl") -> set[str]:
+    """Fold A's organisations in `truth` (a path in the repository) as it was at `commit`: the ones after it were
+    collected since."""
     said = subprocess.run(
-        ["git", "show", f"{commit}:eval/postmortems/truth.jsonl"],
+        ["git", "show", f"{commit}:{truth}"],
         capture_output=True,
         text=True,
         check=True,

@@ -54,16 +54,20 @@ print(json.dumps(out))
 """
 
 
-def run_old_reader(commit: str, files: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+def run_old_reader(
+    commit: str, files: list[str] | None = None, *, script: str | None = None, folder: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """The importer of `commit`, checked out in a temporary git worktree (removed after), run on today's
-    eval/postmortems: fold A's incident reports, or `files`; its stdout is the JSON of `old_lines`."""
+    eval/postmortems: fold A's incident reports, or `files`; its stdout is the JSON of `old_lines`. `script` and
+    `folder`: another reader's dump run the same way on another folder of today's corpus (its first argument)."""
     with tempfile.TemporaryDirectory(prefix="old-reader-") as tmp:
         tree = Path(tmp) / "tree"
         subprocess.run(
             ["git", "worktree", "add", "--detach", str(tree), commit], cwd=ROOT, check=True, capture_output=True
         )
         try:
-            argv = [sys.executable, "-c", _DUMP, str(POSTMORTEMS)] + ([json.dumps(files)] if files is not None else [])
+            argv = [sys.executable, "-c", script or _DUMP, str(folder or POSTMORTEMS)]
+            argv += [json.dumps(files)] if files is not None else []
             return subprocess.run(argv, cwd=tree, capture_output=True, text=True)
         finally:
             subprocess.run(
