@@ -54,3 +54,10 @@ def test_a_paste_that_is_the_symptom_or_says_nothing_is_not_how_it_was_found(sai
 def test_the_opening_reports_own_paste_is_not_how_it_was_found() -> None:
     opening = ("ana", f"Uploads fail, the cause is memory I think. Log entries:\n```\n{KERNEL}\n```")
     assert draft(opening, ("ben", "Looking.")).diagnosis is None
+
+
+def test_each_quote_is_the_messages_own_words() -> None:
+    said = f"Looks like old build artifacts filled the disk.\n```\n{DISK}\n```"
+    result = draft(REPORT, ("ben", said))
+    assert result.diagnosis is not None and len(result.diagnosis.quotes) == 3
+    assert all(" ".join(q.text.split()) in " ".join(said.split()) for q in result.diagnosis.quotes)

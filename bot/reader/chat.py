@@ -261,7 +261,8 @@ def _quoted_evidence(messages: Sequence[ChatMessage]) -> ChatFinding | None:
         errors = (
             [line.strip() for line in blocks[0].strip("`").splitlines() if ERROR_LINE.search(line)] if blocks else []
         )
-        line = " / ".join(clip(error, QUOTED_LINE_CHARS) for error in errors[:2]) or None
+        errors = errors[:2]
+        line = " / ".join(clip(error, QUOTED_LINE_CHARS) for error in errors) or None
         prose = split_sentences(text) if line else []
         if not prose or any(LATER_STATE.search(sentence) or SYMPTOM_PASTE.search(sentence) for sentence in prose):
             continue
@@ -269,5 +270,7 @@ def _quoted_evidence(messages: Sequence[ChatMessage]) -> ChatFinding | None:
             (s for s in prose if EVIDENCE_INTRO.search(s) or CONVERSATION_CUES["cause_marker"].search(s)), None
         )
         if intro is not None and line is not None:
-            return ChatFinding(f'{tidy(intro)}: "{line}"', (Said(index, intro), Said(index, line)))
+            # each quote the message's own words: the sentence, then each error line as pasted
+            quotes = (Said(index, intro), *(Said(index, error) for error in errors))
+            return ChatFinding(f'{tidy(intro)}: "{line}"', quotes)
     return None
