@@ -43,6 +43,8 @@ NOT_EVIDENCE = [
     "Here are the log entries:\n```\nMar  2 03:11:09 worker-3 uploader: upload of 31 files done\n```",  # no error line
     f"Not sure what this means, the logs have:\n```\n{KERNEL}\n```",  # no diagnosis
     f"Could this be the cause?\n```\n{KERNEL}\n```",  # a question
+    # a configuration pasted: "error" inside names, no error told
+    "Looks like the vhost is wrong, here it is:\n```\nerror_log /var/log/nginx/error.log;\nErrorDocument 404 /x\n```",
 ]
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-from bot.recall.signature import TELLING
-
 _A_FEW = r"(?:[\w@#`'.-]{1,40} ){0,3}"  # up to three words between ("users of the hub report", "received a Freshdesk support ticket")
 _TOOLS = (
     r"(?:sentry|pagerduty|grafana|kibana|prometheus|nagios|uptime ?robot|munin|stackdriver|datadog|opsgenie|"
@@ -168,10 +166,15 @@ NOT_HOW_FOUND = re.compile(
     re.I,
 )
 # ---- in a channel: a machine's words a responder quotes as evidence ------------------------------------------------
-# a line of a pasted block that tells an error: recall's telling words (bot/recall/signature.py), and a resource run out
-# ("Out of memory: Kill process 23525", "java.io.IOException: No space left on device")
+# a line of a pasted block that tells an error: an error word standing alone ("Assertion failed:", "connection
+# refused"), an exception's class ("java.io.IOException:"), a resource run out ("Out of memory: Kill process 23525",
+# "No space left on device"); not a word inside a name, as a configuration paste has them ("error_log
+# /var/log/nginx/error.log", "ErrorDocument 404")
 ERROR_LINE = re.compile(
-    TELLING.pattern + r"|\b(?:out of memory|no space left|kill process|oom\w{0,8}|quota exceeded)\b", re.I
+    r"(?<![\w/.-])(?:errors?|exception|fatal|panic\w{0,4}|fail(?:ed|s|ure)?|refused|denied|timed? ?out|killed|unable|"
+    r"cannot|can't|out of memory|no space left|kill process|oom\w{0,8}|quota exceeded|segmentation fault)(?!\.?[\w/-])|"
+    r"(?-i:[a-z](?:Error|Exception))\b",
+    re.I,
 )
 # the prose around the block says it is what showed the trouble: the block named as the log, its entries or a trace
 # ("Here are the relevant log entries that identified the problem:"), the program said to complain ("Looks like it's

@@ -29,8 +29,7 @@ _STRIP = [
 ]
 _SPACE = re.compile(r"\s+")
 _PUNCT_RUN = re.compile(r"([^\w\s])(?:\s*\1)+")
-# the words that make a line of an error text telling (also the reader's: bot/reader/cues_found.py ERROR_LINE)
-TELLING = re.compile(r"(exception|error|fatal|panic|fail|refused|denied|timed? ?out|killed|unable|cannot|can't)", re.I)
+_TELLING = re.compile(r"(exception|error|fatal|panic|fail|refused|denied|timed? ?out|killed|unable|cannot|can't)", re.I)
 
 
 def normalize_error(text: str | None) -> str:
@@ -49,7 +48,7 @@ def error_signature(text: str | None) -> str | None:
     if not text:
         return None
     lines = [line for line in text.splitlines() if line.strip()]
-    telling = [line for line in lines if TELLING.search(line)]
+    telling = [line for line in lines if _TELLING.search(line)]
     for line in telling + lines:
         signature = normalize_error(line)[:MAX_SIGNATURE_CHARS]
         if len(signature) >= MIN_SIGNATURE_CHARS:
