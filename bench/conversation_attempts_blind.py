@@ -1,4 +1,4 @@
-"""Drafted failed attempts of fold A's conversations read blind: each organisation drafted by the offline drafter of the
+"""Drafted failed attempts (and root cause, fix, how found) of fold A's conversations read blind: each organisation drafted by the offline drafter of the
 commit that added it to eval/conversations/truth.jsonl (a drafter no cue had yet been written from), beside today's.
 
     nice -n 10 .venv/bin/python bench/conversation_attempts_blind.py --cache /tmp/conv-blind.json     # ~10 min first
@@ -58,7 +58,9 @@ for name in files:
     except Exception:
         out[name] = None
         continue
-    out[name] = [f"{a.action} — {a.why_it_failed}" if a.why_it_failed else a.action for a in result.failed_attempts]
+    text = {k: (getattr(result, k).text if getattr(result, k) else "") for k in ("root_cause", "diagnosis", "resolution")}
+    attempts = [f"{a.action} — {a.why_it_failed}" if a.why_it_failed else a.action for a in result.failed_attempts]
+    out[name] = {"attempts": attempts, **text}
 print(json.dumps(out))
 """
 
@@ -68,8 +70,9 @@ def labels_a() -> list[dict]:
     return [r for r in rows if r["fold"] == "A" and not r.get("not_an_incident")]
 
 
-def drafted_at(commit: str | None, files: list[str]) -> dict[str, list[str] | None]:
-    """File -> attempts drafted by the drafter of `commit` (None: today's tree)."""
+def drafted_at(commit: str | None, files: list[str]) -> dict[str, dict | None]:
+    """File -> the fields drafted by the drafter of `commit` (None: today's tree): its attempts ("action — why"),
+    root_cause, diagnosis (how it was found) and resolution."""
     if commit is None:
         run = subprocess.run(
             [sys.executable, "-c", _DUMP, str(CONVERSATIONS), json.dumps(files)],
@@ -98,7 +101,7 @@ def read_all() -> dict:
         commit = first.get(org, "HEAD")
         blind_of[org] = rank.get(commit[:7], len(order)) > base
         batches[commit if blind_of[org] else FIRST_DRAFTER].append(label["file"])
-    blind: dict[str, list[str] | None] = {}
+    blind: dict[str, dict | None] = {}
     for commit, files in batches.items():
         said = drafted_at(commit, files)
         ran = sum(v is not None for v in said.values())
@@ -107,6 +110,28 @@ def read_all() -> dict:
     today = drafted_at(None, [label["file"] for label in labels])
     days = {org: _day(commit) for org, commit in first.items()}
     return {"blind": blind, "today": today, "blind_of": blind_of, "days": days}
+
+
+def attempts_of(drafts: dict[str, dict | None]) -> dict[str, list[str] | None]:
+    return {f: None if d is None else d["attempts"] for f, d in drafts.items()}
+
+
+def fields(labels: list[dict], drafts: dict[str, dict | None]) -> dict[str, list[int]]:
+    """Root cause, fix and how found: [right, labelled], scored as bench/reading_eval_conversations.py scores them."""
+    out = {"cause": [0, 0], "fix": [0, 0], "found how": [0, 0]}
+    for label in labels:
+        drafted = drafts.get(label["file"])
+        if drafted is None:
+            continue
+        for name, key, keywords in (
+            ("cause", "root_cause", label["root_cause_keywords"]),
+            ("fix", "resolution", label["fix_keywords"]),
+            ("found how", "diagnosis", label["found_keywords"]),
+        ):
+            if keywords:
+                out[name][0] += holds_half(drafted[key], keywords)
+                out[name][1] += 1
+    return out
 
 
 def figures(labels: list[dict], lines: dict[str, list[str] | None]) -> dict[str, int]:
@@ -159,10 +184,12 @@ def main(argv: list[str] | None = None) -> int:
             **{f"{k}, at {args.at}": [x for x in v if org(x) in known] for k, v in groups.items()},
             f"collected since {args.at} (totals only)": [x for x in labels if org(x) not in known],
         }
+    blind, today = attempts_of(cached["blind"]), attempts_of(cached["today"])
     for name, group in groups.items():
         print(f"{name}: {len({org(x) for x in group})} organisations, {len(group)} threads")
-        print(f"   blind  {said(figures(group, cached['blind']))}")
-        print(f"   today  {said(figures(group, cached['today']))}")
+        for who in ("blind", "today"):
+            other = ", ".join(f"{k} {r}/{n}" for k, (r, n) in fields(group, cached[who]).items())
+            print(f"   {who:<6} {said(figures(group, attempts_of(cached[who])))}; {other}")
     by_day: dict[str, list[dict]] = defaultdict(list)
     for x in labels:
         if cached["blind_of"].get(org(x)):
@@ -170,15 +197,15 @@ def main(argv: list[str] | None = None) -> int:
     print("blind organisations by the day they were collected (blind | today):")
     for day in sorted(by_day):
         group = by_day[day]
-        print(f"  {day} ({len({org(x) for x in group})} orgs): {said(figures(group, cached['blind']))}")
-        print(f"  {'':<10} {'':>10}  {said(figures(group, cached['today']))}")
+        print(f"  {day} ({len({org(x) for x in group})} orgs): {said(figures(group, blind))}")
+        print(f"  {'':<10} {'':>10}  {said(figures(group, today))}")
     if args.lines:
         for x in labels:
             if known is not None and org(x) not in known or not cached["blind_of"].get(org(x)):
                 continue
             real = [a["action_keywords"] for a in x["failed_attempts"]]
-            for who in ("blind", "today"):
-                for line in cached[who].get(x["file"]) or []:
+            for who, lines in (("blind", blind), ("today", today)):
+                for line in lines.get(x["file"]) or []:
                     mark = "REAL " if any(holds_half(line, k) for k in real) else "WRONG"
                     print(f"{who:<5} {mark} {org(x)[:20]:<20} {line[:180]}")
     return 0

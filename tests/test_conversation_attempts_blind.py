@@ -48,4 +48,18 @@ def test_todays_drafter_drafts_a_failed_attempt_from_a_thread_file(tmp_path, mon
     (tmp_path / "x.json").write_text(json.dumps(thread), encoding="utf-8")
     monkeypatch.setattr(blind, "CONVERSATIONS", tmp_path)
     drafted = blind.drafted_at(None, ["x.json"])["x.json"]
-    assert len(drafted) == 1 and "restarted nginx" in drafted[0].lower()  # the rollback that worked is no attempt
+    attempts = drafted["attempts"]
+    assert len(attempts) == 1 and "restarted nginx" in attempts[0].lower()  # the rollback that worked is no attempt
+    assert "rolled back" in drafted["resolution"].lower()
+
+
+def test_cause_fix_and_how_found_are_scored_where_labelled() -> None:
+    labels = [
+        {"file": "a.json", "root_cause_keywords": ["disk full"], "fix_keywords": ["rolled back"], "found_keywords": []},
+        {"file": "b.json", "root_cause_keywords": [], "fix_keywords": ["restarted"], "found_keywords": ["alert"]},
+    ]
+    drafts = {
+        "a.json": {"root_cause": "The disk full on db1", "resolution": "Restarted", "diagnosis": "", "attempts": []},
+        "b.json": {"root_cause": "", "resolution": "Restarted the pods", "diagnosis": "", "attempts": []},
+    }
+    assert blind.fields(labels, drafts) == {"cause": [1, 1], "fix": [1, 2], "found how": [0, 1]}
