@@ -471,28 +471,3 @@ def test_matched_rare_is_the_rarest_of_the_querys_words_a_memory_holds_wherever_
     features = features_of(found, [1.0, 0.9])
     assert [f["matched_rare"] for f in features] == [1.0, round(1.5 / 4.6, 4)]
     assert measure(query, [candidate(neighbour, 0.9)], at)[0].matched_rarity == 0.0  # nothing matched
-
-
-def test_head_first_reads_the_title_and_the_first_sentence_of_the_symptoms_only() -> None:
-    from bot.models import RecallQuery
-    from bot.recall.candidates import Candidate
-    from bot.recall.judgement import features_of
-    from bot.recall.signals import measure
-    from bot.recall.tokens import tokenize
-
-    at = datetime(2026, 1, 1, tzinfo=UTC)
-    query = RecallQuery(team_id="T1", text="Payments gateway timeouts")
-    idf = {tokenize(w)[0]: 2.0 for w in ("Payments", "gateway", "timeouts")}
-    said_first = MemoryRecord(incident_id="INC-1", team_id="T1", created_at=at, updated_at=at, title="Checkout outage",
-                              symptoms="Payments gateway timeouts for 40 minutes. Then the queue drained.")  # fmt: skip
-    said_later = MemoryRecord(incident_id="INC-2", team_id="T1", created_at=at, updated_at=at, title="Checkout outage",
-                              symptoms="Pages were slow for an hour. Payments gateway timeouts followed.")  # fmt: skip
-    found = measure(query, [Candidate(m, 1.0, (), query_idf=idf, rarest_idf=4.6) for m in (said_first, said_later)], at)
-    # both openings hold every word of the report; only the first says them in its first sentence
-    assert [s.head for s in found] == [1.0, 1.0] and [s.head_first for s in found] == [1.0, 0.0]
-    assert [f["head_first"] for f in features_of(found, [1.0, 0.9])] == [1.0, 0.0]
-    # a lone shared word reads 0, as head_standout and head_rare do
-    lone = MemoryRecord(incident_id="INC-3", team_id="T1", created_at=at, updated_at=at, title="Gateway",
-                        symptoms="A gateway.")  # fmt: skip
-    alone = measure(query, [Candidate(lone, 1.0, (), query_idf=idf, rarest_idf=4.6)], at)
-    assert alone[0].lone_word and features_of(alone, [1.0])[0]["head_first"] == 0.0

@@ -58,10 +58,9 @@ separates a true match from a neighbour instead, each feature measured per query
   "name the closest" from "nothing" (issue 27, r27-weak2: right memories shown + 10 over both swaps,
   false lines - 23, threads unchanged).
 
-- head_first: `head` read against the memory's title and the first line of its symptoms
-  (Signals.head_first, signals.first_line; 0 for a lone shared word): a postmortem's opening
-  summary runs long, and a neighbour's shares the report's common incident words; its first line
-  names the failure.
+Read on the first reports and not kept (no model read them; docs/BENCHMARKS.md, issue 27): `head` against the
+title and first line of the symptoms (head_first, r27-strong), and `head` minus the best other of the MAX_STRONG
+best-scoring candidates' (head_margin, r27-strong2): each gained strong on fold A nested, + 1 out of sample.
 
 Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features), made
 on the first reports' tuning fold: lexically the head, its standout (head takes a negative
@@ -192,7 +191,6 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "opening_exclusive": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.exclusive),
     "views_first": lambda c: 0.0 if c.signals.lone_word else c.views,
     "matched_rare": lambda c: c.signals.matched_rarity,
-    "head_first": lambda c: 0.0 if c.signals.lone_word else c.signals.head_first,
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
 SENTENCE_FEATURES = frozenset({"meaning_sentence_lead"})

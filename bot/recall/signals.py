@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from datetime import datetime
@@ -23,9 +22,6 @@ TRUTH_WEIGHT: dict[TruthState, float] = {
     TruthState.REJECTED: 0.0,
 }
 RECENCY_HALF_LIFE_DAYS = 365.0
-FIRST_LINE_CHARS = 200
-"""first_line clips here: a symptoms field with no line or sentence end is one long line."""
-_FIRST_LINE_END = re.compile(r"(?<=[.!?])\s|\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,10 +86,6 @@ class Signals:
     """The idf of the rarest of the query's terms the memory holds anywhere (its matched terms), in
     terms no memory holds (Candidate.rarest_idf): a name few memories say (a service, a host, a
     product, a code-name) said by the query and by this memory, wherever in the memory it is."""
-    head_first: float = 0.0
-    """Like `head`, against the memory's title and the first line of its symptoms only (first_line): a
-    postmortem's opening summary runs long and its neighbours' share the report's common words;
-    what its first line says is the failure itself (judgement.FEATURES' head_first)."""
     opening_similarity: float | None = None
     """The cosine of the query's vector with the memory's opening's (title, symptoms and error
     embedded apart): `head` in meaning. None with semantic recall off or no such vector yet."""
@@ -122,20 +114,6 @@ def opening_terms(memory: MemoryRecord) -> frozenset[str]:
     """The terms of a memory's title, symptoms and error: its opening, what `head` is read against
     (judgement.features_of tells near-duplicates by them)."""
     return _head_terms(memory.title, memory.symptoms, memory.error_message)
-
-
-def first_line(text: str | None) -> str:
-    """A text's first line or sentence, whichever ends first, clipped to FIRST_LINE_CHARS: what a
-    memory's symptoms say first (a status entry's headline, a postmortem summary's first sentence).
-    Any line break ends it, unlike meaning.sentences' card sentences, which run over a wrapped line:
-    chosen so on the first reports' fold A (docs/BENCHMARKS.md, issue 27 r27-strong)."""
-    # read no further than twice the clip: a line ending after it is clipped the same way
-    return _FIRST_LINE_END.split((text or "").lstrip()[: 2 * FIRST_LINE_CHARS], maxsplit=1)[0][:FIRST_LINE_CHARS]
-
-
-@lru_cache(maxsize=4_096)
-def _first_terms(title: str, symptoms: str | None) -> frozenset[str]:
-    return frozenset(tokenize(title)) | frozenset(tokenize(first_line(symptoms)))
 
 
 @lru_cache(maxsize=4_096)
@@ -214,7 +192,6 @@ def measure(
                 matched_rarity=max((c.query_idf.get(t, 0.0) for t in c.matched_terms), default=0.0) / c.rarest_idf
                 if c.rarest_idf
                 else 0.0,
-                head_first=_weighted_share(query_weighted, _first_terms(m.title, m.symptoms), c.query_idf),
                 opening_similarity=c.opening_semantic,
                 sentence_similarity=c.sentence_semantic,
             )
