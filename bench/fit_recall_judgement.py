@@ -420,9 +420,10 @@ def main() -> int:
                         "--short-weak-features")  # fmt: skip
     parser.add_argument("--short-weak-features", help="with --weak-features: the short-query model's weak model's "
                         "features, or 'none' (default): a short query's weak line is the short model's")  # fmt: skip
+    parser.add_argument("--halves", help="with --nested and --weak-features: SEED,… fold halves (bench/weak_line.py)")
     args = parser.parse_args()
-    if args.budget_grid and not args.nested:
-        parser.error("--budget-grid screens budgets inside one fold: give --nested")
+    if (args.budget_grid or args.halves) and not args.nested or args.halves and not args.weak_features:
+        parser.error("--budget-grid and --halves screen inside one fold: give --nested (--halves: the pair's flags)")
     if (args.eval_dir is None) == (args.corpus is None):
         parser.error("give the eval/ folder or --corpus DIR")
     if args.nested and args.write:

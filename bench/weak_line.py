@@ -14,6 +14,8 @@ when the first posts its thread or a rule shows it.
 from __future__ import annotations
 
 import json
+import random
+from collections.abc import Callable
 from dataclasses import replace
 
 from bench.fit_recall_judgement import (
@@ -62,19 +64,27 @@ def fit_pair(
     short_budgets: tuple[float, float] = BUDGETS[1],
 ) -> Judgement:  # fmt: skip
     """Both models fitted on these cases, thresholds read off their held-out probabilities; with `short`
-    features the short-query model beside them (Judgement.short), with `short_weak` its own weak model."""
+    features the short-query model beside them (Judgement.short), with `short_weak` its own weak model. Each
+    model, a weak one too, records what it was fitted on (its cases, features and budgets: a weak model's
+    weak_from is read at its first model's shown budget)."""
     rows = rows if rows is not None else CaseRows()
     fitted_on = {"cases": len(results), "fold": label, "l2": l2,
                  "thresholds": f"leave one organisation out ({len(groups(results))} groups)"}  # fmt: skip
     fits = _fits(results, names, weak_names, short, short_weak, sure_from, l2, rows)
     model = _judged_pair(fits, budgets, short_budgets, short_until)
     if model.short is not None:
-        short_on = {**fitted_on, "budgets": list(short_budgets), "features": list(short)}
-        if short_weak:
-            short_on["weak_features"] = list(short_weak)
-        model = replace(model, short=replace(model.short, fitted_on=short_on))
-    return replace(model, fitted_on={**fitted_on, "budgets": list(budgets), "features": list(names),
-                                     **({"weak_features": list(weak_names)} if weak_names else {})})  # fmt: skip
+        model = replace(model, short=_recorded(model.short, fitted_on, short, short_weak, short_budgets))
+    return _recorded(model, fitted_on, names, weak_names, budgets)
+
+
+def _recorded(
+    model: Judgement, fitted_on: dict, names: tuple[str, ...], weak_names: tuple[str, ...], budgets: tuple
+) -> Judgement:
+    """The model with its fitted_on, and its weak model's (the same cases and budgets, its own features)."""
+    weak = None if model.weak is None else replace(model.weak, fitted_on={**fitted_on, "budgets": list(budgets),
+                                                                          "features": list(weak_names)})  # fmt: skip
+    return replace(model, weak=weak, fitted_on={**fitted_on, "budgets": list(budgets), "features": list(names),
+                                                **({"weak_features": list(weak_names)} if weak_names else {})})  # fmt: skip
 
 
 Fits = tuple[tuple[Judgement, Judged], ...]
@@ -144,12 +154,26 @@ def without_weak(judged: Judged, short_only: bool = False) -> Judged:
     return out
 
 
+def halves(results: list[CaseResult], seed: int, fitter: Callable[[list[CaseResult]], Judgement]) -> Judged:
+    """The fold's organisations shuffled by `seed` and cut in two, each half judged by `fitter` (the whole
+    procedure: fit_pair, its thresholds held out inside the half) run on the other half. The nested screen judges
+    each organisation by a fit on all the fold's others (39 groups of 40) and flattered candidates that the swap
+    then did not carry; a fit on half the organisations foretold the swap better (docs/BENCHMARKS.md, issue 27,
+    r27-strong and r27-strong2)."""
+    orgs = sorted({str(r.case.flags.get("org") or r.case.id) for r in results})
+    random.Random(seed).shuffle(orgs)
+    one = set(orgs[: len(orgs) // 2])
+    first = [r for r in results if str(r.case.flags.get("org") or r.case.id) in one]
+    second = [r for r in results if str(r.case.flags.get("org") or r.case.id) not in one]
+    return [(r, model) for train, test in ((first, second), (second, first)) for model in [fitter(train)] for r in test]
+
+
 def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: ANN001
     """fit_recall_judgement.py --weak-features: the nested screen (at --budgets or each of --budget-grid's) or
     the swap, printed as the one-model runs print theirs; --write stores the pair fitted on both folds.
     With a short-query model, --short-weak-features names its weak model (none: a short query's weak line is
     the short model's); the nested screen prints the pair, the first models alone and, with both weak models,
-    the short one's alone."""
+    the short one's alone. --nested A --halves 1,2,3: fold A's halves (halves) at each seed, then their mean."""
     weak_names = () if args.weak_features == "none" else tuple(args.weak_features.split(","))
     short_weak = () if (args.short_weak_features or "none") == "none" else tuple(args.short_weak_features.split(","))
     if unknown := (set(weak_names) | set(short_weak)) - set(FEATURES):
@@ -158,6 +182,17 @@ def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: 
         parser.error("--short-weak-features needs a short-query model")
     head = {"recall": mode, "features": list(names), "weak_features": list(weak_names), "short": list(short),
             "short_weak_features": list(short_weak), "l2": args.l2}  # fmt: skip
+    if args.nested and args.halves:
+        fold, read = folds[args.nested], []
+        for seed in (int(v) for v in args.halves.split(",")):
+            judged = halves(fold, seed, lambda train: fit_pair(train, "half", names, weak_names, sure, args.l2,
+                            args.budgets, None, short, short_weak, until, args.short_budgets))  # fmt: skip
+            read.append(_brief(evaluate_judged(judged)))
+            print(json.dumps({**head, "halves": args.nested, "seed": seed, **read[-1]}), flush=True)
+        mean = {k: round(sum(f[k] for f in read) / len(read), 3) for k in ("first_shown", "first_strong",
+                                                                            "absent_strong", "absent_shown")}  # fmt: skip
+        print(json.dumps({**head, "halves": args.nested, "seeds": args.halves, "mean": mean}))
+        return 0
     if args.nested:
         grid = _grid(args.budget_grid) if args.budget_grid else [(args.budgets, args.short_budgets)]
         fold = folds[args.nested]

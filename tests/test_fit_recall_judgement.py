@@ -162,6 +162,11 @@ def test_a_second_model_for_the_weak_line_leaves_every_thread_as_the_first_model
     # the swap fits the pair as the nested screen fits it for each organisation
     model = weak_line.fit_pair(results, "A", names, weak_names, None, 1.0)
     assert model.fitted_on["weak_features"] == list(weak_names) and model.weak.weak_from < 1.0
+    # the file a refit writes says what the weak model read too, as the thread's model says it
+    assert model.weak.fitted_on["features"] == list(weak_names)
+    assert {k: v for k, v in model.weak.fitted_on.items() if k != "features"} == {
+        k: v for k, v in model.fitted_on.items() if k not in ("features", "weak_features")
+    }
 
 
 def test_the_short_query_model_gets_its_own_weak_model_and_keeps_its_threads() -> None:
@@ -183,3 +188,31 @@ def test_the_short_query_model_gets_its_own_weak_model_and_keeps_its_threads() -
     figures, baseline = evaluate_judged(paired), evaluate_judged(alone)
     assert figures["first_strong"] == baseline["first_strong"] and figures["first_shown"] > baseline["first_shown"]
     assert figures["ece_weak"] >= 0 and weak_line.without_weak(paired, short_only=True)[0][1].short.weak is not None
+    model = weak_line.fit_pair(results, "A", names, (), None, 1.0, short=names, short_weak=weak_names, short_until=4.0)
+    assert model.weak is None and model.short.weak.fitted_on["features"] == list(weak_names)
+    assert model.short.weak.fitted_on["budgets"] == model.short.fitted_on["budgets"]
+
+
+def test_fold_halves_judge_each_organisation_once_by_the_pair_fitted_on_the_other_half_only() -> None:
+    # --halves (bench/weak_line.py): a fit on half the fold's organisations, read on the other half, foretold
+    # the swap where the nested screen's fit on all others did not; no case may be judged by a fit that saw it
+    from bench import weak_line
+
+    results = [recalled_closest(org, n, 0.2 * n + 0.1 * i, 0.3 * ((n + i) % 4), 0.15 * n)
+               for i, org in enumerate("abcdefgh") for n in range(5)]  # fmt: skip
+    names, weak_names = ("head_standout",), ("head_standout", "meaning_sentence_lead")
+    trained_on: dict[int, set[str]] = {}
+
+    def fitter(train: list) -> Judgement:
+        model = weak_line.fit_pair(train, "half", names, weak_names, None, 1.0)
+        trained_on[id(model)] = {r.case.flags["org"] for r in train}
+        return model
+
+    judged = weak_line.halves(results, 1, fitter)
+    assert sorted(r.case.id for r, _ in judged) == sorted(r.case.id for r in results)  # each case once
+    first, second = trained_on.values()
+    assert first.isdisjoint(second) and len(first) == len(second) == 4
+    assert all(r.case.flags["org"] not in trained_on[id(model)] for r, model in judged)
+    # a seed deals the same halves every run; another seed, others
+    assert [r.case.id for r, _ in weak_line.halves(results, 1, fitter)] == [r.case.id for r, _ in judged]
+    assert [r.case.id for r, _ in weak_line.halves(results, 2, fitter)] != [r.case.id for r, _ in judged]
