@@ -23,10 +23,21 @@ from bot.reader.cues_fix import (
 from bot.reader.fix import names_no_step, tells_no_step_taken, tells_trouble_not_why
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import holds_a_figure, strip_metadata
-from bot.reader.sentences import MAX_CANDIDATES, MAX_SENTENCE_CHARS, QUOTES_WHAT_WAS_SEEN, Candidate, best
+from bot.reader.sentences import (
+    MAX_CANDIDATES,
+    MAX_SENTENCE_CHARS,
+    QUOTES_WHAT_WAS_SEEN,
+    Candidate,
+    best,
+    probability,
+)
 from bot.reader.text import SITE_MARKUP
 
 CAUSE_SENTENCES = 4  # the cue words' sentences a cause or a fix is made of, at most
+# a fix pick's neighbour is stored beside it only when the model calls it more fix than not (its logistic boundary, not
+# fitted): without the bar, 26 of the 29 neighbours it stored one organisation out on fold A were no fix (causes, harm,
+# a status page's thanks); with it, the 3 that held the fix stay (docs/BENCHMARKS.md, r23-cause4)
+BESIDE_AT_LEAST = 0.5
 _LIST_ITEMS = 40  # a candidate's list items read for what is stored, at most
 
 
@@ -250,7 +261,9 @@ def _with_the_step_beside(candidates: list[Candidate], chosen: list[tuple[Candid
     when that one names a step too: a fix is often told over two sentences ("We have implemented a work around and are
     routing mail via another server." beside "The work around has now been rolled back …"; "Once detected we pulled
     routes." after "We are tentatively restoring routes."), and one organisation out the model keeps the one it is
-    surer of (fold A: docs/BENCHMARKS.md, r23-fix3). A pick that names no step itself brings none."""
+    surer of (fold A: docs/BENCHMARKS.md, r23-fix3). A pick that names no step itself brings none, and a neighbour the
+    model does not call more fix than not (`BESIDE_AT_LEAST`) is not stored: "names a step" alone passes a cause, the
+    harm or a status page's thanks told beside the fix (r23-cause4)."""
     place = {id(c): i for i, c in enumerate(candidates)}
     taken = {id(c) for c, _ in chosen}
     out = []
@@ -263,7 +276,7 @@ def _with_the_step_beside(candidates: list[Candidate], chosen: list[tuple[Candid
             beside = candidates[j] if 0 <= j < len(candidates) else None
             if beside is None or id(beside) in taken or (beside.section, beside.origin) != (pick.section, pick.origin):
                 continue
-            if _names_a_step(beside):  # in the document's order
+            if _names_a_step(beside) and probability(beside, "fix") >= BESIDE_AT_LEAST:  # in the document's order
                 taken.add(id(beside))
                 out.insert(len(out) - 1 if j < i else len(out), (beside, p))
     return out

@@ -189,6 +189,12 @@ def only_names_in_quotes(text: str) -> bool:
     return all(len(span) <= 40 and len(span.split()) <= 3 for span in spans)
 
 
+def probability(candidate: Candidate, head: str) -> float:
+    """The head's probability that `candidate` says its field (0.0 when the model has no such head)."""
+    chosen = model().heads.get(head)
+    return chosen.probability(features(candidate)) if chosen is not None else 0.0
+
+
 def best(candidates: Sequence[Candidate], head: str) -> list[tuple[Candidate, float]]:
     """The candidates the head is sure enough of (at most its `keep`, most probable first), never
     one that quotes what was seen (an error, a log line, code); for the cause, one whose quotes
