@@ -17,7 +17,7 @@ from sample_twelfth import main
 
 SEED = 20261206
 BASE = "313e715"  # main before the fifteenth collection
-FREEZE = None  # main at the corpus freeze: the lead's "FREEZE=<commit>" in /work/notes-shared.md (≈ 14:20 UTC)
+FREEZE = "4e303fa"  # main at the corpus freeze: the lead's "FREEZE=4e303fa" in /work/notes-shared.md (13:47 UTC)
 # corpus -> (commit the draw reads, {stratum: quota}): the fourteenth round's quotas, all there are if fewer.
 PLAN = {corpus: (FREEZE, quota) for corpus, (_commit, quota) in FOURTEENTH.items()}
 TSV = "drawn-fifteenth.tsv"
