@@ -50,6 +50,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_fourteenth.py", "drawn-fourteenth.tsv", "fourteenth-collection.jsonl",
         ("postmortems: 16 files", "conversations: 14 files", "stratum hidden (12 incidents)"),
     ),
+    "compare_fifteenth.py": (
+        "sample_fifteenth.py", "drawn-fifteenth.tsv", "fifteenth-collection.jsonl",
+        ("conversations: 14 files", "failed-attempt list: 14/14", "stratum hidden (14 incidents)"),
+    ),
 }  # fmt: skip
 
 
