@@ -40,6 +40,7 @@ All are kept as a Ratio of the clean cases, so that `misses` lists the offending
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -55,6 +56,7 @@ _WORD = re.compile(r"[a-z0-9]+")
 _SUFFIXES = ("ings", "ing", "ies", "ied", "es", "ed", "ly", "s")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a corpus's words come back again and again
 def _stem(word: str) -> str:
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
@@ -62,8 +64,9 @@ def _stem(word: str) -> str:
     return word
 
 
-def _stems(text: str) -> list[str]:
-    return [_stem(w) for w in _WORD.findall(text.lower())]
+@functools.lru_cache(maxsize=1 << 12)  # a document's sentences are read once for each of its labels' phrases
+def _stems(text: str) -> tuple[str, ...]:
+    return tuple(_stem(w) for w in _WORD.findall(text.lower()))
 
 
 def keyword_in(keyword: str, text: str) -> bool:
