@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.recall_signature_rule import Shown, _shown, replay_kept  # noqa: E402
+from bench.recall_signature_rule import Shown, _shown, judged, replay_kept  # noqa: E402
 from bot.recall.judgement import BELOW, MAX_WEAK, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
 from bot.recall.judgement_rules import rule_of  # noqa: E402
 from bot.recall.signals import RECENCY_HALF_LIFE_DAYS  # noqa: E402
@@ -86,7 +86,7 @@ def tiers(judgement: Judgement, case: Case, shown: list[Shown], rule: Rule | Non
         tier = rule_of(s.relevance, s.components, s.evidence)[0]
         extra = rule(judge, shown, probabilities, i) if rule is not None else BELOW
         ruled.append(STRONG if STRONG in (tier, extra) else WEAK if WEAK in (tier, extra) else BELOW)
-    return judge.tiers(probabilities, [s.relevance for s in shown], ruled)
+    return judged(judge, shown, probabilities, ruled)
 
 
 def figures(judgement: Judgement, cases: Sequence[Case], rule: Rule | None) -> dict[str, float]:

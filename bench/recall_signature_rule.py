@@ -116,7 +116,14 @@ def tiers(case: Case, shown: list[Shown], keep: Keep, judgement: Judgement, weak
             if weak_only and tier == BELOW:
                 tier = WEAK
         rules.append(tier)
-    return judge.tiers(probabilities, [s.relevance for s in shown], rules)
+    return judged(judge, shown, probabilities, rules)
+
+
+def judged(judge: Judgement, shown: list[Shown], probabilities: list[float], rules: list[str]) -> list[str]:
+    """The tiers the product gives these memories (Judgement.tiers), the weak line decided by the model's weak
+    model when it has one (Judgement.weak, as bot/recall/pipeline.py reads it)."""
+    weak = None if judge.weak is None else [judge.weak.probability(s.evidence) for s in shown]
+    return judge.tiers(probabilities, [s.relevance for s in shown], rules, weak)
 
 
 def figures(cases: list[Case], keep: Keep, judgement: Judgement, weak_only: bool = False) -> dict[str, float]:

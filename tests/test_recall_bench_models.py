@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bench import recall_by_project as by_project
 from bench import recall_long_queries as long_queries
 from bench import recall_signature_rule as signature_rule
 from bench import recall_tier_policy as tier_policy
-from bot.recall.judgement import BELOW, STRONG, Judgement
+from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement
 
 # three models that disagree on the same memory: the lexical one shows nothing, the short-query
 # one posts a thread, the semantic one names it in a weak line
@@ -43,3 +44,17 @@ def test_each_bench_judges_a_first_report_by_the_short_query_model_as_the_bot_do
         assert figures["first_strong"] == (expected == [STRONG]) and figures["first_shown"] == (expected != [BELOW])
         candidate = long_queries.Candidate({"head": 1.0, "query_phrases": phrases}, 0.1, BELOW, BELOW, True)
         assert long_queries.ByLength(JUDGEMENT).tiers([candidate], 10, meaning) == expected
+
+
+def test_the_benches_name_the_weak_line_by_the_weak_model_as_the_bot_does() -> None:
+    # the first model alone shows nothing; its weak model (Judgement.weak) names the memory in a weak line
+    line = Judgement({"head": 1.0}, 10.0, 1.0, 0.3, sure_from=None)
+    model = replace(Judgement({"head": 1.0}, -10.0, 0.5, 0.3, sure_from=None), weak=line)
+    bot = model.tiers([model.probability({"head": 1.0})], [0.1], [BELOW], [line.probability({"head": 1.0})])
+    assert bot == [WEAK] and model.tiers([model.probability({"head": 1.0})], [0.1], [BELOW]) == [BELOW]
+    case = signature_rule.Case(1, None, False, [shown(9.0)], [shown(9.0, right=False)])
+    keep = signature_rule.VARIANTS[next(iter(signature_rule.VARIANTS))]
+    assert signature_rule.tiers(case, case.present, keep, model) == bot
+    kept = by_project.Case(1, "P", False, case.present, case.absent, ((WEAK,), (WEAK,)))
+    by_project.check_shipped(model, [kept])  # exits when the bench judges otherwise than the product
+    assert by_project.figures(model, [kept], None)["shown_n"] == 1
