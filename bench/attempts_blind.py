@@ -27,6 +27,7 @@ import json
 import subprocess
 import sys
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +85,16 @@ def _day(commit: str) -> str:
 # the organisations read (`--at`): fold A as it was at a commit, so organisations collected since (held out for
 # someone else) are neither read nor printed
 ONLY: set[str] | None = None
+
+
+def read_once(cache: Path | None, read: Callable[[], dict]) -> dict:
+    """What `read` gives (the blind and today's lines: minutes of old readers), kept in `cache` and read from it after."""
+    if cache and cache.exists():
+        return json.loads(cache.read_text(encoding="utf-8"))
+    said = read()
+    if cache:
+        cache.write_text(json.dumps(said, ensure_ascii=False), encoding="utf-8")
+    return said
 
 
 def truths_a() -> list:

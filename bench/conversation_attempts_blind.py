@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.attempts_blind import _day, arrivals  # noqa: E402
+from bench.attempts_blind import _day, arrivals, read_once  # noqa: E402
 from bench.attempts_by_org import organisations_at  # noqa: E402
 from bench.attempts_old_readers import run_old_reader  # noqa: E402
 from bot.importer.scoring import holds_half  # noqa: E402
@@ -166,12 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--at", help="lines and the first rows only for fold A's organisations at this commit")
     parser.add_argument("--lines", action="store_true", help="every drafted line of --at's organisations (fold A)")
     args = parser.parse_args(argv)
-    if args.cache and args.cache.exists():
-        cached = json.loads(args.cache.read_text(encoding="utf-8"))
-    else:
-        cached = read_all()
-        if args.cache:
-            args.cache.write_text(json.dumps(cached, ensure_ascii=False), encoding="utf-8")
+    cached = read_once(args.cache, read_all)
     labels = labels_a()
     known = organisations_at(args.at, TRUTH) if args.at else None
     org = lambda label: label.get("org") or label["file"]  # noqa: E731
