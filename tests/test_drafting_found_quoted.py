@@ -22,7 +22,7 @@ QUOTED_AS_EVIDENCE = [
     ),
     (f"The cause is memory, the box has 512 MB.\n```\n{KERNEL}\n```", "kill process 4121"),
     (
-        f"Looks like old build artifacts filled the disk.\n```\n{DISK}\n```\nI have deleted them.",
+        f"Turns out old build artifacts filled the disk.\n```\n{DISK}\n```\nI have deleted them.",
         "no space left on device",
     ),
     ("Syncing broke due to this error,\n```\nAssertion failed: (plist-get plist :repo)\n```", "assertion failed"),
@@ -59,7 +59,34 @@ def test_the_opening_reports_own_paste_is_not_how_it_was_found() -> None:
 
 
 def test_each_quote_is_the_messages_own_words() -> None:
-    said = f"Looks like old build artifacts filled the disk.\n```\n{DISK}\n```"
+    said = f"Turns out old build artifacts filled the disk.\n```\n{DISK}\n```"
     result = draft(REPORT, ("ben", said))
     assert result.diagnosis is not None and len(result.diagnosis.quotes) == 3
     assert all(" ".join(q.text.split()) in " ".join(said.split()) for q in result.diagnosis.quotes)
+
+
+# the review's probes (/work/notes-review.md F1): a paste under a recovery, a try, a bare hedge, a command or a setting
+NOT_EVIDENCE_REVIEWED = [
+    "Looks like it's fixed now. The last error before the restart was: ```ERROR: connection refused```",
+    "Seems fine after the deploy. Previously it logged: ```fatal: unable to access repo```",
+    "Looks like the fix worked. For reference the old trace: ```Traceback\nValueError: bad```",
+    "Tried restarting, it seems to fail the same way: ```ERROR: failed to start```",
+    "Can you run this and paste the output. It seems useful: ```kubectl logs pod | grep -i error```",
+    "Here's my config, looks like the log level is wrong: ```log_level = error```",
+    "Seems like the same issue as last month: ```ERROR 1040 (HY000): Too many connections```",
+    "Apparently this is a known issue upstream: ```ERROR 1040 (HY000): Too many connections```",
+]
+
+
+@pytest.mark.parametrize("said", NOT_EVIDENCE_REVIEWED)
+def test_a_paste_under_a_recovery_a_try_a_hedge_a_command_or_a_setting_is_not_how_it_was_found(said: str) -> None:
+    assert draft(REPORT, ("ben", said)).diagnosis is None
+
+
+def test_a_log_said_to_have_identified_the_problem_counts_in_a_message_that_also_tells_the_recovery() -> None:
+    said = (
+        "Good news, the service is restored. The worker was killed for memory. Here are the log entries that "
+        f"identified the problem:\n```\n{KERNEL}\n```"
+    )
+    result = draft(REPORT, ("ben", said))
+    assert result.diagnosis is not None and "kill process 4121" in result.diagnosis.text.lower()

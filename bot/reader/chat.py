@@ -25,14 +25,17 @@ from bot.reader.cues import (
     CHAT_SPLIT,
     FIX_MARKER,
     LESSON_MARKER,
+    RESOLVED,
 )
 from bot.reader.cues_conversation import CONVERSATION_CUES
 from bot.reader.cues_found import (
     ERROR_LINE,
     EVIDENCE_INTRO,
+    EVIDENCE_TOLD,
     FOUND_BY_INSTRUMENT,
     LOOKING_CLAUSE,
     LOOKING_STEP,
+    NOT_AN_ERROR_LINE,
     OPENING_SOURCE,
     SYMPTOM_PASTE,
 )
@@ -257,20 +260,41 @@ def _quoted_evidence(messages: Sequence[ChatMessage]) -> ChatFinding | None:
         text = message.text[:MAX_QUOTED_CHARS]
         # a log's error is often two lines, what failed then why ("Failed to write out the queue file …" then
         # "java.io.IOException: No space left on device"): the first block's first two error lines
-        blocks = [block for block in CODE_BLOCK.findall(text) if ERROR_LINE.search(block)]
-        errors = (
-            [line.strip() for line in blocks[0].strip("`").splitlines() if ERROR_LINE.search(line)] if blocks else []
-        )
-        errors = errors[:2]
+        blocks = [
+            [line.strip() for line in block.strip("`").splitlines() if _error_told(line)]
+            for block in CODE_BLOCK.findall(text)
+        ]
+        errors = next((found for found in blocks if found), [])[:2]
         line = " / ".join(clip(error, QUOTED_LINE_CHARS) for error in errors) or None
         prose = split_sentences(text) if line else []
-        if not prose or any(LATER_STATE.search(sentence) or SYMPTOM_PASTE.search(sentence) for sentence in prose):
+        if not prose or any(LATER_STATE.search(s) or SYMPTOM_PASTE.search(s) or _a_try(s) for s in prose):
             continue
-        intro = next(
-            (s for s in prose if EVIDENCE_INTRO.search(s) or CONVERSATION_CUES["cause_marker"].search(s)), None
+        # the sentence that names the paste as the log or its entries first, else the one that gives the cause
+        intro = next((s for s in prose if EVIDENCE_INTRO.search(s)), None) or next(
+            (s for s in prose if CAUSE_MARKER.search(s)), None
         )
+        # a message that tells the recovery pastes the error for the record, unless it says the paste showed the problem
+        if any(_recovered(s) for s in prose) and not any(EVIDENCE_TOLD.search(s) for s in prose):
+            continue
         if intro is not None and line is not None:
             # each quote the message's own words: the sentence, then each error line as pasted
             quotes = (Said(index, intro), *(Said(index, error) for error in errors))
-            return ChatFinding(f'{tidy(intro)}: "{line}"', quotes)
+            said = (
+                intro.strip() if intro.lstrip().lower().startswith(("http://", "https://")) else tidy(intro)
+            )  # a link kept as is
+            return ChatFinding(f'{said}: "{line}"', quotes)
     return None
+
+
+def _error_told(line: str) -> bool:
+    """A pasted line that tells an error, not a command or a setting that names one."""
+    return bool(ERROR_LINE.search(line)) and not NOT_AN_ERROR_LINE.search(line)
+
+
+def _a_try(sentence: str) -> bool:
+    """ "Tried restarting, it seems to fail the same way": a step's outcome, not how it was found."""
+    return bool(CONVERSATION_CUES["tried"].search(sentence))
+
+
+def _recovered(sentence: str) -> bool:
+    return bool(RESOLVED.search(sentence) or CONVERSATION_CUES["resolved_now"].search(sentence))

@@ -63,9 +63,9 @@ _NOTIFIED = (
 _LOOKING = r"(?:looking at|browsing|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8})"
 # a source as the subject of what it showed ("The logs show …", "Logs around that incident indicate …", "The terminal
 # mentioned something about …")
+_SHOWED = r"(?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8}|mention\w{0,8}|complain\w{0,8}|said|says)"  # what a source did
 _SOURCE_SAID = (
-    r"(?:logs?|log files?|syslog|terminal|console|graphs?|dashboards?|metrics) (?:[\w-]{1,40} ){0,3}(?:show\w{0,8}|"
-    r"indicat\w{0,8}|reveal\w{0,8}|mention\w{0,8}|complain\w{0,8}|said|says)"
+    r"(?:logs?|log files?|syslog|terminal|console|graphs?|dashboards?|metrics) (?:[\w-]{1,40} ){0,3}" + _SHOWED
 )
 # "the first alert fires", "we received a support ticket", "users reported", "was detected by", "looking at the logs"
 FOUND_BY = re.compile(
@@ -177,12 +177,25 @@ ERROR_LINE = re.compile(
     re.I,
 )
 # the prose around the block says it is what showed the trouble: the block named as the log, its entries or a trace
-# ("Here are the relevant log entries that identified the problem:"), the program said to complain ("Looks like it's
-# complaining about CRDs"), or the cause said or leant to ("The cause is memory.", "due to this error", "Looks like
-# the … artifacts have been hogging disk space"; never "not sure what it means", nor a question)
+# ("Here are the relevant log entries that identified the problem:"), the program said to complain ("it's complaining
+# about CRDs"), the failure put down to it ("failed with syncing due to this error,"); a bare hedge ("looks like",
+# "seems") does not (the review's F1: "Looks like it's fixed now. The last error was: ```…```")
 EVIDENCE_INTRO = re.compile(
     r"\b(?:logs?|log (?:entries|lines?|files?|output)|(?:these|the|relevant|following) entries|stack ?traces?|traces?|"
-    r"complain\w{0,8}|identified|looks? like|seems?|appears?|apparently)\b",
+    r"complain\w{0,8}|identified|due to (?:this|that|these|the following|the) (?:\w{1,20} )?errors?)\b",
+    re.I,
+)
+# the block said outright to have shown the problem ("log entries that identified the problem"): evidence even in a
+# message that also tells the recovery
+EVIDENCE_TOLD = re.compile(
+    r"\b(?:identified|pinpointed|revealed|showed|shows|pointed (?:to|at)) (?:the |this |our )?(?:problem|issue|cause|culprit)\b",
+    re.I,
+)
+# a pasted line that is no error told: a command ("kubectl logs pod | grep -i error", "$ systemctl status x") or a
+# setting ("log_level = error", "level: error")
+NOT_AN_ERROR_LINE = re.compile(
+    r"^\s{0,8}(?:[$#>%]\s|sudo\s)|\|\s{0,4}(?:grep|egrep|awk|sed|tail|head|less)\b|"
+    r"^\s{0,8}[\w.-]{1,60}\s{0,4}[=:]\s{0,4}[\w./\"'-]{1,60}\s{0,4};?\s{0,4}$",
     re.I,
 )
 # the block pasted as the symptom someone meets ("I get the following error:", "we are seeing this"): not evidence
@@ -198,8 +211,9 @@ SYMPTOM_PASTE = re.compile(
 # browsing the bot's log I noticed an almost infinite loop …"): an issue opened after the fact by the one who found it
 OPENING_SOURCE = re.compile(
     r"^\W{0,3}(?:(?:the |our |its |their )?(?:[\w-]{1,40} )?(?:logs?|log files?|syslog|graphs?|dashboards?|metrics) "
-    r"(?:around|from|during|at|for|over|since|before|after) (?:[\w-]{1,40} ){1,3}(?:show\w{0,8}|indicat\w{0,8}|"
-    r"reveal\w{0,8}|mention\w{0,8}|complain\w{0,8}|said|says)|(?:upon|while|when|after|on) "
+    r"(?:around|from|during|at|for|over|since|before|after) (?:[\w-]{1,40} ){1,3}"
+    + _SHOWED
+    + r"|(?:upon|while|when|after|on) "
     + _LOOKING
     + r" (?:the |our |its |their )?(?:[\w-]{1,40}'s )?(?:[\w-]{1,40} ){0,2}"
     + _INSTRUMENT_SEEN

@@ -1,0 +1,60 @@
+"""The conversation drafter on fold A by collection: the threads rules were written from, and the collections that
+came after them, which no rule was written from (issue 23, r23-convfound; docs/BENCHMARKS.md "How it was found in a
+channel, by shape").
+
+    .venv/bin/python bench/found_by_collection.py            # totals per group, fold A only
+    .venv/bin/python bench/found_by_collection.py --misses   # and DEV's misses (how found, attempts): DEV only
+
+One organisation out says nothing of cue words written by hand, so the groups are by time, each the organisations fold
+A gained between two commits: DEV, fold A as at 99c6db6 (261 conversations, read while writing rules); HELD, the
+fourteenth collection (c14-conv, 39: held out, totals only); C15, the fifteenth (81, frozen at 4e303fa: a blind check,
+read once for totals). The drafter is the offline one with the shipped heads, in-process (bench/fit_reader.py
+`evaluate`, the sandbox bench's scoring). Fold B is never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.fit_reader import conversations, evaluate, orgs_as_at  # noqa: E402
+from bot.reader.conversation import shipped_models  # noqa: E402
+
+# (group, the commit fold A's organisations are read at); each group is what fold A gained since the one before
+GROUPS = (("DEV", "99c6db6"), ("HELD", "ede1818"), ("C15", "4e303fa"))
+SHOWN = ("found", "found_filled_right", "found_where_none", "attempts_real", "attempts_found", "invented_attempts",
+         "root_cause", "fix")  # fmt: skip
+
+
+def groups() -> dict[str, list[tuple[dict, dict]]]:
+    data = conversations("A")
+    seen: frozenset[str] = frozenset()
+    out = {}
+    for name, commit in GROUPS:
+        orgs = orgs_as_at("A", commit)
+        out[name] = [d for d in data if d[0]["org"] in orgs and d[0]["org"] not in seen]
+        seen |= orgs
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="DEV's misses (never the held-out groups')")
+    args = parser.parse_args(argv)
+    models = shipped_models()
+    for name, data in groups().items():
+        scores = evaluate(data, models)
+        cells = ", ".join(f"{key} {scores[key].right}/{scores[key].total}" for key in SHOWN if key in scores)
+        print(f"{name} ({len(data)} conversations): {cells}")
+        if args.misses and name == "DEV":
+            for key in ("found", "attempts_found"):
+                for miss in scores[key].misses:
+                    print(f"  miss DEV {key}: {miss}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
