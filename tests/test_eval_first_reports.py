@@ -133,9 +133,10 @@ def test_the_first_reports_replay_as_a_corpus_and_find_their_incident(
     assert main(["replay", str(tmp_path), "--json", "--no-progress"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["cases"] == len(sample)
-    # most first reports find their incident: 0.83 when written (60 reports); when sampled, 0.69 on the
-    # 121 of 1,209 (their 121 targets the memories), 0.56 on all 1,209
-    assert figures["recall_at_5"] >= 0.5
+    # most first reports find their incident: 0.83 when written (60 reports), 0.56 on all 1,209 against a
+    # floor of 0.5. The sample ranks among its own targets only (an easier task: 0.69 on 121 of 1,209), so
+    # its floor is raised (0.69 on 130 of 1,291): a ranking regression of 0.1 fails here, as it did on all
+    assert figures["recall_at_5"] >= 0.6, figures
 
 
 def test_one_fold_keeps_only_its_cases_and_every_memory(sampled_eval: Path, tmp_path: Path) -> None:
