@@ -30,14 +30,15 @@ import json
 import math
 import pickle
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.recall_signature_rule import Shown, _shown, judged, replay_kept  # noqa: E402
-from bot.recall.judgement import BELOW, MAX_WEAK, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
+from bot.recall.judgement import BELOW, MAX_STRONG, MAX_WEAK, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
 from bot.recall.judgement_rules import rule_of  # noqa: E402
 from bot.recall.signals import RECENCY_HALF_LIFE_DAYS  # noqa: E402
 from bot.replay import load_cases  # noqa: E402
@@ -174,6 +175,70 @@ def separation(judgement: Judgement, cases: Sequence[Case]) -> dict[str, float]:
     return {"right": len(right), "absent": len(wrong), **top}
 
 
+def _answer(tiers: Sequence[str]) -> str:
+    return "thread" if STRONG in tiers else "line" if WEAK in tiers else "nothing"
+
+
+def where(judgement: Judgement, cases: Sequence[Case]) -> dict[str, object]:
+    """Why a right memory among the first MAX_STRONG is not shown, counted by where it sits (its rank, the answer
+    the recall gives, the model that judged the query: `long` or `short`, Judgement.short), with its weak-line
+    probability as a share of the line it missed (under half, or half to all of it); and what the recalls answer
+    with the right memory removed. Counts only: no case is named."""
+    hidden: Counter[str] = Counter()
+    answers: Counter[str] = Counter()
+    for c in cases:
+        judge = judgement.for_recall(c.meaning, [s.evidence for s in c.present])
+        said = "short" if judge is judgement.short else "long"
+        present = tiers(judgement, c, c.present, None)
+        at = next((i for i, s in enumerate(c.present) if s.right), None)
+        if at is not None and at < MAX_STRONG and present[at] == BELOW:
+            answer = _answer(present)  # a weak line names the first MAX_WEAK: a right memory there is shown
+            place = ("ranks 2-5 in a thread, not held" if answer == "thread" else "ranks 1-3 under nothing"
+                     if at < MAX_WEAK else f"ranks 4-5 under {'a weak line (the cap)' if answer == 'line' else 'nothing'}")  # fmt: skip
+            line = judge.weak or judge
+            share = line.probability(c.present[at].evidence) / line.weak_from
+            hidden[f"{place}, {said}, {'under half' if share < 0.5 else 'half to all'} of the line"] += 1
+        gone = judgement.for_recall(c.meaning, [s.evidence for s in c.absent])
+        answers[
+            f"{'short' if gone is judgement.short else 'long'}: {_answer(tiers(judgement, c, c.absent, None))}"
+        ] += 1
+    in_five = sum(c.rank is not None and c.rank <= MAX_STRONG for c in cases)
+    return {"cases": len(cases), "right_in_first_five": in_five, "hidden": sum(hidden.values()),
+            "hidden_by_place": dict(sorted(hidden.items())), "removed_answers": dict(sorted(answers.items()))}  # fmt: skip
+
+
+STRONG_SCALES = (0.3, 0.4, 0.45, *(round(0.5 + 0.05 * i, 2) for i in range(11)), 1.2, 1.5, 2.0, 3.0)
+LINE_SCALES = (0.5, 0.6, 0.7, 0.8, 0.9, *(round(1.0 + 0.1 * i, 1) for i in range(16)), 3.0, 5.0, 11.0)
+TARGETS = {"shown": 0.65, "absent_shown": 0.70, "absent_strong": 0.50}
+"""issue 27's jira-dev targets: right memory shown at least, with it removed anything / a thread at most."""
+
+
+def _scaled(model: Judgement, strong: float, line: float) -> Judgement:
+    weak = None if model.weak is None else replace(model.weak, weak_from=min(1.0, model.weak.weak_from * line))
+    return replace(model, strong_from=min(1.0, model.strong_from * strong), weak=weak)
+
+
+def bound(judgement: Judgement, cases: Sequence[Case]) -> dict[str, object]:
+    """A bound, not a choice: every pair of scalings of the two thresholds (the thread's strong_from x STRONG_SCALES,
+    the weak line's weak_from x LINE_SCALES; the long and the short model alike, the rules kept), and the most right
+    memories shown inside TARGETS' budgets; the points that reach TARGETS' shown, with what they cost. A point found
+    here is a threshold read off the corpus judged: never shipped from it."""
+    points = []
+    for strong in STRONG_SCALES:
+        for line in LINE_SCALES:
+            model = _scaled(judgement, strong, line)
+            if judgement.short is not None:
+                model = replace(model, short=_scaled(judgement.short, strong, line))
+            f = figures(model, cases, None)
+            points.append({"strong_x": strong, "line_x": line, **{k: f[k] for k in ("shown", "absent_strong",
+                                                                                     "absent_shown")}})  # fmt: skip
+    inside = [p for p in points if all(p[k] <= TARGETS[k] for k in ("absent_shown", "absent_strong"))]
+    reach = [p for p in points if p["shown"] >= TARGETS["shown"]]
+    return {"points": len(points), "best_inside": max(inside, key=lambda p: (p["shown"], -p["absent_shown"])),
+            "reaching_shown": len(reach), "reaching_least_strong": min(reach, key=lambda p: p["absent_strong"], default=None),
+            "reaching_least_shown": min(reach, key=lambda p: p["absent_shown"], default=None)}  # fmt: skip
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path, help="a replay folder (docs/REPLAY.md) whose cases carry a service")
@@ -187,6 +252,8 @@ def main() -> int:
         "(bench/fit_recall_judgement.py --write's; ranking does not read it, so the replay is reused)",
     )
     parser.add_argument("--separation", action="store_true", help="the AUC of each number between right and wrong")
+    parser.add_argument("--where", action="store_true", help="where the unshown right memories of the first five sit")
+    parser.add_argument("--bound", action="store_true", help="the most shown any threshold pair reaches in the budgets")
     args = parser.parse_args()
     cases = replayed(args.corpus, args.cache)
     judgement = load_judgement() if args.model is None else load_judgement(args.model)
@@ -196,6 +263,10 @@ def main() -> int:
     read = [c for c in cases if args.read == "all" or half.get(c.project or "") == args.read]
     if args.separation:
         print(json.dumps({"separation": args.read, **separation(judgement, read)}), flush=True)
+    if args.where:
+        print(json.dumps({"where": args.read, **where(judgement, read)}), flush=True)
+    if args.bound:
+        print(json.dumps({"bound": args.read, **bound(judgement, read)}), flush=True)
     for name in args.rule or list(RULES):
         print(json.dumps({"rule": name, "half": args.read, **figures(judgement, read, RULES[name])}), flush=True)
     return 0

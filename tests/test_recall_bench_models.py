@@ -58,3 +58,16 @@ def test_the_benches_name_the_weak_line_by_the_weak_model_as_the_bot_does() -> N
     kept = by_project.Case(1, "P", False, case.present, case.absent, ((WEAK,), (WEAK,)))
     by_project.check_shipped(model, [kept])  # exits when the bench judges otherwise than the product
     assert by_project.figures(model, [kept], None)["shown_n"] == 1
+
+
+def test_the_jira_bench_says_a_right_memory_fourth_under_a_weak_line_is_hidden_by_the_cap() -> None:
+    # the weak line names the first three; a right memory ranked fourth is not shown, and the bench says where
+    line = Judgement({"head": 1.0}, 10.0, 1.0, 0.3, sure_from=None)
+    model = replace(Judgement({"head": 1.0}, -10.0, 0.5, 0.3, sure_from=None), weak=line)
+    present = [shown(9.0, right=False)] * 3 + [shown(9.0)]
+    kept = by_project.Case(4, "P", False, present, present[:3], ((WEAK,) * 3 + (BELOW,), (WEAK,) * 3))
+    by_project.check_shipped(model, [kept])
+    found = by_project.where(model, [kept])
+    assert found["right_in_first_five"] == 1 and found["hidden"] == 1
+    assert list(found["hidden_by_place"]) == ["ranks 4-5 under a weak line (the cap), long, half to all of the line"]
+    assert found["removed_answers"] == {"long: line": 1}
