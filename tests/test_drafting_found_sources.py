@@ -1,11 +1,13 @@
-"""How it was found, in a channel, when a responder names the source that showed it (issue 23, r23-convatt3): a log,
-a terminal or a graph as the subject of what it showed ("The logs around that time indicate …"), named as where it
-was read ("According to the CI logs …", "In our logs the error reads:"), a warning in a named monitoring tool, what
-let someone find it ("the error logging allowed me to find the cause"), notifications met ("woke up to an email from
-the provider"), and a look at the logs that sets the scene for what was seen ("Upon inspecting the log files, …").
-Never the opening report, a step of looking alone, a notice about something else, nor a log read late in a long
-thread. Small texts written by us: a behaviour check, not a measure (bench/reading_eval_conversations.py is the
-measure; docs/BENCHMARKS.md, issue 23, r23-convatt3)."""
+"""How it was found, in a channel, when a responder names the source that showed it (issue 23, r23-convatt3, then
+r23-convfound). 586ce0c taught the channel reader a source named in many ways: a log, a terminal or a graph as the
+subject of what it showed with words between ("The logs around that time indicate …"), named as where it was read
+("According to the CI logs …", "In our logs the error reads:"), a warning in a named monitoring tool, what let someone
+find it, notifications met, a look that sets the scene ("Upon inspecting the log files, …"). Each was written from one
+fold-A organisation's thread; on threads no rule was written from they drafted no right line and two wrong ones
+(docs/BENCHMARKS.md, r23-convfound), so the channel reader no longer takes them; a postmortem's reader still does. What
+stays in a channel: a source and what it showed said together ("The logs show …", "The graphs show …"), an alert or a
+page named. Never the opening report, a step of looking alone, a notice about something else, nor a log read late in a
+long thread. Small texts written by us: a behaviour check, not a measure."""
 
 from __future__ import annotations
 
@@ -31,10 +33,23 @@ SOURCE_NAMED = [
 
 
 @pytest.mark.parametrize("said", SOURCE_NAMED)
-def test_the_source_a_responder_names_is_how_it_was_found(said: str) -> None:
+def test_a_source_named_in_words_no_held_out_thread_bore_out_is_not_drafted_in_a_channel(said: str) -> None:
+    assert draft(REPORT, ("ben", said)).diagnosis is None
+    assert found(said) or said.startswith("Upon")  # a postmortem's reader still reads them (the look: a channel's only)
+
+
+SOURCE_AND_WHAT_IT_SHOWED = [
+    "The logs show the disk filled up at midnight.",
+    "The graphs show the memory climbing until the crash.",
+    "Got an alert from Nagios about replication lag on db-2.",
+]
+
+
+@pytest.mark.parametrize("said", SOURCE_AND_WHAT_IT_SHOWED)
+def test_a_source_and_what_it_showed_said_together_is_how_it_was_found(said: str) -> None:
     result = draft(REPORT, ("ben", said))
     assert result.diagnosis is not None and result.diagnosis.quotes[0].author == "ben"
-    assert said[:20].lower() in result.diagnosis.text.lower()
+    assert said[:15].lower() in result.diagnosis.text.lower()
 
 
 NOT_HOW_FOUND = [
@@ -57,9 +72,9 @@ def test_the_opening_report_naming_a_log_is_not_how_it_was_found() -> None:
 
 def test_a_log_read_late_in_a_long_thread_is_not_how_it_was_found() -> None:
     talk = [REPORT] + [("ben" if i % 2 else "ana", f"Update {i}: still on it.") for i in range(1, 25)]
-    result = draft(*talk, ("ben", "Audit logs also indicate that the key was rotated last week."))
+    result = draft(*talk, ("ben", "The logs show that the key was rotated last week."))
     assert result.diagnosis is None
-    early = draft(REPORT, ("ben", "Audit logs also indicate that the key was rotated last week."))
+    early = draft(REPORT, ("ben", "The logs show that the key was rotated last week."))
     assert early.diagnosis is not None
 
 

@@ -29,15 +29,16 @@ from bot.reader.cues import (
 )
 from bot.reader.cues_conversation import CONVERSATION_CUES
 from bot.reader.cues_found import (
+    ADJACENT_SOURCE,
     ERROR_LINE,
     EVIDENCE_INTRO,
     EVIDENCE_TOLD,
     FOUND_BY_INSTRUMENT,
-    LOOKING_CLAUSE,
     LOOKING_STEP,
     NOT_AN_ERROR_LINE,
     OPENING_SOURCE,
     SYMPTOM_PASTE,
+    UNPROVEN_IN_CHANNEL,
 )
 from bot.reader.found import LATER_STATE, MAX_SENTENCE_CHARS, how_found_cue
 
@@ -241,7 +242,10 @@ def _diagnosis(sentences: list[_Sentence]) -> ChatFinding | None:
         if (sentence.message == 0 and not OPENING_SOURCE.match(text)) or CONVERSATION_CUES["template"].search(text):
             continue
         cue = how_found_cue(text)
-        looking = cue is not None and LOOKING_STEP.match(cue) and not LOOKING_CLAUSE.match(text)
+        if sentence.message > 0 and cue and UNPROVEN_IN_CHANNEL.fullmatch(cue) and not ADJACENT_SOURCE.fullmatch(cue):
+            continue
+        # a look is the looking, not the finding, unless it opens the report that tells what it showed (OPENING_SOURCE)
+        looking = cue is not None and LOOKING_STEP.match(cue) and sentence.message > 0
         if cue and not looking and FOUND_BY_INSTRUMENT.search(text):
             return ChatFinding(tidy(sentence.text), (_said(sentence),))
     return None

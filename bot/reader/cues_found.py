@@ -67,6 +67,20 @@ _SHOWED = r"(?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8}|mention\w{0,8}|complain\
 _SOURCE_SAID = (
     r"(?:logs?|log files?|syslog|terminal|console|graphs?|dashboards?|metrics) (?:[\w-]{1,40} ){0,3}" + _SHOWED
 )
+# a source as the subject of what it showed ("The logs show …", "Logs around that incident indicate …", "The terminal
+# mentioned something about …"), or named as where it was read ("According to the Travis logs …", "In our logs the error
+# looks like this:", "ol-www1 warning in NAGIOS"), what let someone find it ("the error logging … allowed me to find the
+# root cause in seconds"), notifications met (586ce0c, r23-convatt3)
+_NAMED_SOURCE = (
+    _SOURCE_SAID + r"|"
+    r"according to (?:the |our |its |their )?(?:[\w-]{1,40} ){0,2}(?:logs?|graphs?|dashboards?|metrics|monitoring|"
+    + _TOOLS
+    + r")|"
+    r"^\W{0,3}in (?:the |our |its |their )?(?:[\w-]{1,40} )?(?:logs?|log files?|syslog|journal)|"
+    r"(?:warning|alert|alarm|error)s? (?:in|on|from|by) " + _TOOLS + r"|"
+    r"(?:allowed|helped|let|enabled) (?:me|us) (?:to )?(?:quickly |easily )?(?:find|spot|identify|pinpoint|locate|track down)|"
+    + _NOTIFIED
+)
 # "the first alert fires", "we received a support ticket", "users reported", "was detected by", "looking at the logs"
 FOUND_BY = re.compile(
     r"\b(?:alerts? (?:fired|fires|firing|were firing|was firing|was triggered|triggered|went off|began|started)|"
@@ -96,20 +110,7 @@ FOUND_BY = re.compile(
     + r" (?:the )?"
     + _A_FEW
     + r"(?:logs?|syslog|"
-    r"journal\w{0,8}|graphs?|dashboards?|metrics)|"
-    # a source as the subject of what it showed ("The logs show …", "Logs around that incident indicate …", "The
-    # terminal mentioned something about …"), or named as where it was read ("According to the Travis logs …", "In our
-    # logs the error looks like this:", "ol-www1 warning in NAGIOS")
-     + _SOURCE_SAID + r"|"
-    r"according to (?:the |our |its |their )?(?:[\w-]{1,40} ){0,2}(?:logs?|graphs?|dashboards?|metrics|monitoring|"
-    + _TOOLS
-    + r")|"
-    r"^\W{0,3}in (?:the |our |its |their )?(?:[\w-]{1,40} )?(?:logs?|log files?|syslog|journal)|"
-    r"(?:warning|alert|alarm|error)s? (?:in|on|from|by) " + _TOOLS + r"|"
-    # what let someone find it ("the error logging … allowed me to find the root cause in seconds")
-    r"(?:allowed|helped|let|enabled) (?:me|us) (?:to )?(?:quickly |easily )?(?:find|spot|identify|pinpoint|locate|track down)|"
-    + _NOTIFIED
-    + r"|"
+    r"journal\w{0,8}|graphs?|dashboards?|metrics)|" + _NAMED_SOURCE + r"|"
     # what pinned it down, in a channel's words ("found it in the heap dump", "the query plan shows a seq scan")
     r"(?:found|spotted|saw|seen) (?:it |this |that )?(?:in|on|via|through|from) (?:the |a )?" + _INSTRUMENT_SEEN + r"|"
     r"(?:traces?|profiles?|heap ?dumps?|query plan|explain|pg_stat\w{0,20}) (?:show\w{0,8}|reveal\w{0,8}|point\w{0,8}|says|said)|"
@@ -129,18 +130,22 @@ FOUND_BY = re.compile(
 # ("noticed this as well", "Noticed it last night") or the opening report, which is not how it was found.
 FOUND_BY_INSTRUMENT = re.compile(
     r"\b(?:alert\w{0,8}|alarms?|pag(?:ed|es?|ing|er)|monitor\w{0,8}|logs?|logging|syslog|journal\w{0,8}|graphs?|"
-    r"dashboards?|metrics|dumps?|traces?|profil\w{0,8}|explain|query plan|terminal|console|"
-    + _TOOLS
-    + r")\b|"
-    + _NOTIFIED,
+    r"dashboards?|metrics|dumps?|traces?|profil\w{0,8}|explain|query plan|" + _TOOLS + r")\b",
+    re.I,
+)
+# The source words 586ce0c added (_NAMED_SOURCE, beyond the old "logs show" / "graphs show" said next to each other),
+# each written from one fold-A organisation's thread: on the threads no rule was written from they drafted no right
+# "how found" and two wrong ones (the fifteenth collection 1, fold B 1; docs/BENCHMARKS.md, r23-convfound), so the
+# channel reader does not take them; a postmortem's reader still does (FOUND_BY unchanged)
+UNPROVEN_IN_CHANNEL = re.compile(r"(?:" + _NAMED_SOURCE + r")", re.I)
+ADJACENT_SOURCE = re.compile(
+    r"logs? (?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8}|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w{0,8}|"
+    r"indicat\w{0,8}|reveal\w{0,8})",
     re.I,
 )
 # a found-cue that is a step of the investigation ("checking dashboards", "Checked the audit logs, pod was …"):
 # in a postmortem it tells what showed the cause; in a channel it is mostly the looking, not the finding
 LOOKING_STEP = re.compile(r"^(?:looked at|" + _LOOKING + r")\b", re.I)
-# ... unless the looking is the clause that sets the scene for what was seen ("Upon inspecting the log files further, it
-# seems as if the WSGI server was indeed restarted"): then it is how it was found
-LOOKING_CLAUSE = re.compile(r"^\W{0,3}(?:upon|while|when|after|on) (?:looking at|" + _LOOKING + r")\b", re.I)
 # "No process was set up to alert", "did not fire alerts", "Users may see warnings": not how it was found
 # ("On May 12 we received a ticket": the month, not a hedge)
 NOT_FOUND_BY = re.compile(r"\b(?:no|not|never|without|nobody|may(?!\s+\d)|might|could|would|will|if)\b|n't\b", re.I)
