@@ -180,6 +180,10 @@ def main() -> None:
         guard_spaced = timed(
             lambda: guard(spaced, incident, [entry("payments timeouts")], []), max(3, args.repeat // 2)
         )
+        # a reply that pastes an error and then 40k of sentences: the drafter's pasted-error path (how it was found) reads
+        # every message after the opening, so the opening alone (the rows above) never reaches it
+        pasted = "The cause is the parser.\n```\nERROR boom\n```\n" + fill("Word here. ", SIZE - 60)
+        drafter_pasted = timed(lambda: drafter.answer([entry("Uploads fail"), entry(pasted, 1)], []), args.repeat)
         comments = document("<!--" * 25_000, Path(folder), "comments-100k")
         import_100k = timed(lambda: parse_file(comments, team_id="T1"), max(3, args.repeat // 2))
     worst = {}
@@ -198,6 +202,10 @@ def main() -> None:
             round(guard_spaced[2], 1),
         ),
         "importer: 100 KB of <!-- (median ms, CPU ms)": (round(import_100k[0], 1), round(import_100k[2], 1)),
+        "offline drafter: the opening, then a pasted error and 40k of sentences (median ms, CPU ms)": (
+            round(drafter_pasted[0], 1),
+            round(drafter_pasted[2], 1),
+        ),
     }
     if args.json:
         print(json.dumps({"rows": rows, "worst": list(worst.values()), "heavy": heavy}, indent=2))

@@ -90,3 +90,28 @@ def test_a_log_said_to_have_identified_the_problem_counts_in_a_message_that_also
     )
     result = draft(REPORT, ("ben", said))
     assert result.diagnosis is not None and "kill process 4121" in result.diagnosis.text.lower()
+
+
+# the review's second probes (/work/notes-review.md F1b): "logs" named without saying they showed the trouble
+NOT_EVIDENCE_LOGS_NAMED = [
+    "My logs after upgrading to 2.0 show: ```ERROR: schema mismatch```",
+    "Rebooted the box, here are the logs from after the reboot: ```ERROR: schema mismatch```",
+    "I'll check the logs tonight. For now: ```ERROR: schema mismatch```",
+    "Please attach logs when filing issues, example: ```ERROR: something failed```",
+]
+
+
+@pytest.mark.parametrize("said", NOT_EVIDENCE_LOGS_NAMED)
+def test_logs_named_without_saying_they_showed_the_trouble_are_not_how_it_was_found(said: str) -> None:
+    assert draft(REPORT, ("ben", said)).diagnosis is None
+
+
+def test_the_cause_sentence_is_preferred_to_a_bare_logs_label() -> None:
+    result = draft(REPORT, ("ben", "The error is caused by the new release. Logs: ```ERROR: schema mismatch```"))
+    assert result.diagnosis is not None and result.diagnosis.text.startswith("The error is caused by the new release")
+
+
+@pytest.mark.parametrize("pasted", ["ValueError: bad", "Error: ECONNRESET", "KeyError: 'foo'"])
+def test_an_errors_class_with_a_one_word_value_is_an_error_line(pasted: str) -> None:
+    result = draft(REPORT, ("ben", f"The cause is the new parser.\n```\n{pasted}\n```"))
+    assert result.diagnosis is not None and pasted.split(":")[0].lower() in result.diagnosis.text.lower()

@@ -41,6 +41,7 @@ from bot.reader.cues_found import (
     UNPROVEN_IN_CHANNEL,
 )
 from bot.reader.found import LATER_STATE, MAX_SENTENCE_CHARS, how_found_cue
+from bot.text_limits import MESSAGE_SENTENCES
 
 __all__ = ["ChatFinding", "ChatMessage", "ChatReading", "Said", "clip", "read_chat", "split_attempt", "tidy", "whole"]
 
@@ -270,7 +271,8 @@ def _quoted_evidence(messages: Sequence[ChatMessage]) -> ChatFinding | None:
         ]
         errors = next((found for found in blocks if found), [])[:2]
         line = " / ".join(clip(error, QUOTED_LINE_CHARS) for error in errors) or None
-        prose = split_sentences(text) if line else []
+        # its words as the reader's sentences are: the message's first MESSAGE_SENTENCES, each cut at MAX_SENTENCE_CHARS
+        prose = [said[:MAX_SENTENCE_CHARS] for said in split_sentences(text, MESSAGE_SENTENCES)] if line else []
         if not prose or any(LATER_STATE.search(s) or SYMPTOM_PASTE.search(s) or _a_try(s) for s in prose):
             continue
         # the sentence that names the paste as the log or its entries first, else the one that gives the cause

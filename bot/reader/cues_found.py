@@ -183,11 +183,13 @@ ERROR_LINE = re.compile(
 )
 # the prose around the block says it is what showed the trouble: the block named as the log, its entries or a trace
 # ("Here are the relevant log entries that identified the problem:"), the program said to complain ("it's complaining
-# about CRDs"), the failure put down to it ("failed with syncing due to this error,"); a bare hedge ("looks like",
-# "seems") does not (the review's F1: "Looks like it's fixed now. The last error was: ```…```")
+# about CRDs"), the failure put down to it ("failed with syncing due to this error,"), "in the logs I found"; a bare
+# hedge ("looks like", "seems") or a bare "logs" does not (the review's F1, F1b: "Looks like it's fixed now. The last
+# error was: ```…```", "My logs after upgrading show: ```…```", "Please attach logs, example: ```…```")
 EVIDENCE_INTRO = re.compile(
-    r"\b(?:logs?|log (?:entries|lines?|files?|output)|(?:these|the|relevant|following) entries|stack ?traces?|traces?|"
-    r"complain\w{0,8}|identified|due to (?:this|that|these|the following|the) (?:\w{1,20} )?errors?)\b",
+    r"\b(?:log (?:entries|lines?|output)|(?:these|the|relevant|following) entries|stack ?traces?|complain\w{0,8}|"
+    r"identified|due to (?:this|that|these|the following|the) (?:\w{1,20} )?errors?|"
+    r"in (?:the|our) (?:[\w-]{1,30} )?logs? (?:i|we) (?:found|saw|see|noticed))\b",
     re.I,
 )
 # the block said outright to have shown the problem ("log entries that identified the problem"): evidence even in a
@@ -197,10 +199,10 @@ EVIDENCE_TOLD = re.compile(
     re.I,
 )
 # a pasted line that is no error told: a command ("kubectl logs pod | grep -i error", "$ systemctl status x") or a
-# setting ("log_level = error", "level: error")
+# setting ("log_level = error", "level: error"), though an error's class with its value is one ("ValueError: bad")
 NOT_AN_ERROR_LINE = re.compile(
     r"^\s{0,8}(?:[$#>%]\s|sudo\s)|\|\s{0,4}(?:grep|egrep|awk|sed|tail|head|less)\b|"
-    r"^\s{0,8}[\w.-]{1,60}\s{0,4}[=:]\s{0,4}[\w./\"'-]{1,60}\s{0,4};?\s{0,4}$",
+    r"^\s{0,8}(?![\w.-]{0,50}(?:error|exception|fatal|fail))[\w.-]{1,60}\s{0,4}[=:]\s{0,4}[\w./\"'-]{1,60}\s{0,4};?\s{0,4}$",
     re.I,
 )
 # the block pasted as the symptom someone meets ("I get the following error:", "we are seeing this"): not evidence
