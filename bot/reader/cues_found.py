@@ -63,7 +63,8 @@ _NOTIFIED = (
 _LOOKING = r"(?:looking at|browsing|checking|checked|checks|reading|read|grep\w{0,8}|inspect\w{0,8})"
 # a source as the subject of what it showed ("The logs show …", "Logs around that incident indicate …", "The terminal
 # mentioned something about …")
-_SHOWED = r"(?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8}|mention\w{0,8}|complain\w{0,8}|said|says)"  # what a source did
+_SHOWED_PLAINLY = r"show\w{0,8}|indicat\w{0,8}|reveal\w{0,8}"  # what a source did, in so many words
+_SHOWED = r"(?:" + _SHOWED_PLAINLY + r"|mention\w{0,8}|complain\w{0,8}|said|says)"
 _SOURCE_SAID = (
     r"(?:logs?|log files?|syslog|terminal|console|graphs?|dashboards?|metrics) (?:[\w-]{1,40} ){0,3}" + _SHOWED
 )
@@ -139,9 +140,7 @@ FOUND_BY_INSTRUMENT = re.compile(
 # channel reader does not take them; a postmortem's reader still does (FOUND_BY unchanged)
 UNPROVEN_IN_CHANNEL = re.compile(r"(?:" + _NAMED_SOURCE + r")", re.I)
 ADJACENT_SOURCE = re.compile(
-    r"logs? (?:show\w{0,8}|indicat\w{0,8}|reveal\w{0,8}|said|says)|(?:graphs?|dashboards?|metrics) (?:show\w{0,8}|"
-    r"indicat\w{0,8}|reveal\w{0,8})",
-    re.I,
+    r"logs? (?:" + _SHOWED_PLAINLY + r"|said|says)|(?:graphs?|dashboards?|metrics) (?:" + _SHOWED_PLAINLY + r")", re.I
 )
 # a found-cue that is a step of the investigation ("checking dashboards", "Checked the audit logs, pod was …"):
 # in a postmortem it tells what showed the cause; in a channel it is mostly the looking, not the finding
