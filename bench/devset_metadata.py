@@ -42,7 +42,8 @@ The texts are not committed (most sources state no licence): `fetch` copies them
 (raw.githubusercontent.com) or from local snapshots (`--mirror`: `<owner>+<name>/repo` git directories).
 
 `score` reads each document as `incident-memory import` does (bench/import_postmortems.py) and prints
-root cause, fix, and the items whose stored fix or cause holds a labelled metadata line, per source;
+root cause, fix, and the items whose stored fix or cause holds a labelled metadata line, per source, and those
+items' totals by kind (bot.reader.metadata_kind, as bench/reading_eval.py counts a fold's);
 `--lines`: of the labelled metadata phrases, how many sit in a line the reader takes for metadata
 (bot.reader.is_metadata), and of the lines holding a labelled cause or fix phrase, how many it does.
 `--sentences`: what is stored is cut line by line (bot.reader.read `without_metadata`), so, per kind of
@@ -206,6 +207,9 @@ def run_score(
             f"{org:<22} {len(group):>4} {s.root_cause.right:>5}/{s.root_cause.total:<5} "
             f"{s.fix.right:>3}/{s.fix.total:<4} {bad.total - bad.right:>10} of {bad.total}"
         )
+    by_kind = {k: r.total - r.right for k, r in score(truths, drafts).metadata_by_kind.items() if r.total - r.right}
+    # totals by kind (bot.reader.metadata_kind names each stored sentence): a held-out batch's leaks told without its text
+    print("metadata as fix/cause by kind: " + (", ".join(f"{k} {n}" for k, n in by_kind.items()) or "none"))
     if misses:
         s = score(truths, drafts)
         for name in ("metadata_as_fix_or_cause", "root_cause", "fix"):

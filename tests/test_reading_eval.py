@@ -244,3 +244,12 @@ def test_a_written_sentence_model_records_its_settings_and_a_refit_reads_them_fi
     assert fitting._per_head("FIT_THRESHOLD", "chosen", {}) == {"cause": "0.55:1", "fix": "chosen"}
     again = {"FIT_THRESHOLD": "cause=chosen,fix=0.9:2"}
     assert fitting._per_head("FIT_THRESHOLD", "chosen", again) == {"cause": "chosen", "fix": "0.9:2"}
+
+
+def test_a_leak_inside_a_cause_sentence_is_named_by_its_clause_not_called_other() -> None:
+    """A stored cause sentence that tells the cause and then, in a clause of its own, how often it happened: the leak is
+    named by that clause ("figures, blank or note"), not "other", so a fold's leaks are told apart from totals alone."""
+    truths = [_postmortem("recurs.md", [["this is the third outage this month"]])]
+    drafts = {"recurs.md": _stored("r", "The cron job deleted the index; this is the third outage this month.", "")}
+    leaks = {kind: r.total - r.right for kind, r in score(truths, drafts).metadata_by_kind.items() if r.right < r.total}
+    assert leaks == {"figures, blank or note": 1}

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.models import MemoryDraft
+from bot.reader.cues_metadata import METADATA_CLAUSE_BREAK
 from bot.reader.metadata_kind import METADATA_KINDS, metadata_kind
 from bot.reader.read import sentences
 
@@ -255,4 +256,16 @@ def _metadata_kinds(text: str | None, metadata_keywords: list[list[str]]) -> set
     if not held:
         return set()
     said = sentences(text or "")
-    return {metadata_kind(next((s for s in said if holds_half(s, keywords)), " ".join(keywords))) for keywords in held}
+    return {
+        _kind_of(next((s for s in said if holds_half(s, keywords)), " ".join(keywords)), keywords) for keywords in held
+    }
+
+
+def _kind_of(sentence: str, keywords: list[str]) -> str:
+    """The sentence's kind; where that is "other" (a cause told and, in a clause of its own, a figure or a count: "The
+    cron job deleted the index; this is the third outage this month."), the kind of the clause holding the phrases."""
+    kind = metadata_kind(sentence)
+    if kind != "other":
+        return kind
+    clause = next((c for c in METADATA_CLAUSE_BREAK.split(sentence) if c and holds_half(c, keywords)), "")
+    return metadata_kind(clause) if clause and clause != sentence else kind
