@@ -10,6 +10,7 @@ import re
 
 from bot.reader.cues_fix import CAUSE_FOUND_VERB, CAUSE_NOUN
 from bot.reader.cues_metadata import HARM_NOUN, NUMBER, THINGS, UNIT, WHEN
+from bot.reader.cues_metadata_state import DONE_WORD
 
 # a sentence that tells why ("… because the disk filled up", "… due to a bad deploy") is never only metadata: the
 # shapes below stop where one of these words follows in the same sentence
@@ -170,6 +171,10 @@ TELLING_USERS = re.compile(
     r"\b(?:continue to|will) (?:provide|post|share|publish) (?:\w{1,30} ){0,2}?updates\b)",
     re.I,
 )
+# a ticked item, a check mark opening a bullet ("- ✅ Cluster 100% healthy", "✅ No data loss", "- ✅ Agent MUST verify …"):
+# a checklist's outcome, a lesson or a rule, never the fix or the cause; a step told first ("- ✅ Restarted the database")
+# stays, and so does one in the fix's or the cause's words (bot/reader/read.py `_is_metadata_by_shape`)
+TICKED_ITEM = re.compile(r"^[\s*_>-]{0,6}(?:✅|✔|☑|✓)\ufe0f?[\s*_]{0,6}+(?!" + DONE_WORD + r"\b)", re.I)
 # a status label and a bare state, naming no step ("*Update* Resolved.", "*Update* - Looks resolved.", "**Update**
 # Situation seems to be resolving.", "There has been a Packit outage now resolved."): when, never the fix
 _BARE_STATE = (

@@ -41,6 +41,7 @@ from bot.reader.cues_metadata_shape import (
     SYMPTOM_SEEN,
     TALK_ONLY,
     TELLING_USERS,
+    TICKED_ITEM,
     VOLUME_TOLD,
     WHEN_SAID,
 )
@@ -79,6 +80,7 @@ _KIND_SHAPES = (
             or PHASE_ONLY.match(line)
             or CAUSE_FOUND_UNTOLD.match(line)
             or STATE_THEN_ASK.match(line)
+            or TICKED_ITEM.match(line)
         ),
     ),
     ("duration", lambda line: DURATION_SAID.search(line) or DOWNTIME_TALLY.search(line)),

@@ -67,6 +67,7 @@ from bot.reader.cues_metadata_shape import (
     SYMPTOM_SEEN,
     TALK_ONLY,
     TELLING_USERS,
+    TICKED_ITEM,
     VOLUME_TOLD,
 )
 from bot.reader.cues_metadata_state import (
@@ -217,7 +218,7 @@ def _is_metadata_by_shape(line: str) -> bool:
     """What the users could not do while it lasted ("During this period, ticket submission failed"), who or what it
     hit said with "affected" ("Multiple DE accounts are affected."), telling the users about it ("notifying the
     community of the app outage"), a note on the report itself ("Timestamps are
-    approximate."), a status label and a bare state ("*Update* Resolved."), or an impact table's row ending in how
+    approximate."), a ticked item ("- ✅ Cluster 100% healthy"), a status label and a bare state ("*Update* Resolved."), or an impact table's row ending in how
     long ("| seerr | completely unavailable | ~31m |"): metadata whatever the words."""
     shapes = (
         HARM_IN_THE_SPAN,
@@ -233,7 +234,7 @@ def _is_metadata_by_shape(line: str) -> bool:
     # who it hit, unless the line also says what broke or what was done in the vocabulary's cause or fix words ("The
     # primary database ran out of disk and every write was affected" is a root cause section's cause; "The cron job
     # deleted the index and search was affected" too): precision first, a cause kept beats an impact line cut
-    if AFFECTED_ONLY.match(line) and not (CAUSE.search(line) or FIX.search(line)):
+    if (AFFECTED_ONLY.match(line) or TICKED_ITEM.match(line)) and not (CAUSE.search(line) or FIX.search(line)):
         return True
     if len(line) <= STATE_ONLY_CHARS and STATE_WORD_ONLY.match(line):
         return True
