@@ -1,13 +1,18 @@
 """The first reports of real incidents (eval/first-reports) as a replay corpus: each case is the
 first thing a responder typed, its one true match the postmortem or conversation it led to.
 
-    .venv/bin/python bench/first_reports.py eval --out /tmp/first-reports [--fold A|B]
+    .venv/bin/python bench/first_reports.py eval --out /tmp/first-reports [--fold A|B] [--conversations resolved]
     incident-memory replay /tmp/first-reports          # Recall@1, Recall@5, MRR@10 (docs/REPLAY.md)
 
 Memories are the targets read the way `incident-memory import` reads them (bot/importer), so the
 figures include what import keeps of each document: a postmortem file as it is; a conversation
 as a channel transcript (a "# Incident channel: <org>" title, then one "<ts> <author>: <text>"
-paragraph per message), which import keeps as the memory's symptoms. The first report's own
+paragraph per message), which import keeps as the memory's symptoms. With `--conversations resolved`
+a conversation is instead the memory the product keeps when that channel's incident is resolved
+(bot/services/resolution.draft_for): the declaration's title and symptoms (the corpus has none: the
+channel's name stands in for the title, symptoms empty) and the resolution modal's root cause, how
+it was found, fix, lesson and failed attempts as the offline drafter proposes them from the channel
+(bot/drafting/rules.draft_offline), confirmed unedited; the transcript itself is no memory field. The first report's own
 words are taken out of its target first (the conversation's opening message; the sentence of
 the postmortem it was copied from), so a case cannot be found by matching itself. Cases carry no
 `occurred_at`: a memory here is the same incident's write-up, not an earlier one. `--fold`
@@ -20,18 +25,22 @@ import argparse
 import json
 import sys
 import tempfile
+from datetime import datetime
 from pathlib import Path, PurePath
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.drafting.rules import draft_offline  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
-from bot.models import MemoryDraft  # noqa: E402
+from bot.models import FailedAttempt, MemoryDraft, TimelineEntry  # noqa: E402
+from bot.text_limits import ReadLimits  # noqa: E402
 
 REPORT_FIELDS = ("id", "org", "fold", "text", "ts", "target", "source")
 MEMORY_FIELDS = ("title", "service", "severity", "symptoms", "error_message", "root_cause", "diagnosis",
                  "resolution", "lesson")  # fmt: skip
 TITLE_CHARS = 200
+CONVERSATIONS = ("transcript", "resolved")
 
 
 def load_reports(path: Path) -> list[dict[str, Any]]:
@@ -49,6 +58,10 @@ def load_reports(path: Path) -> list[dict[str, Any]]:
     return reports
 
 
+def channel_title(conversation: dict[str, Any]) -> str:
+    return f"Incident channel: {conversation['org']}"
+
+
 def transcript(conversation: dict[str, Any], leave_out: set[str]) -> str:
     """A channel as a document: its org as the title, one paragraph per message."""
     lines = [
@@ -56,7 +69,24 @@ def transcript(conversation: dict[str, Any], leave_out: set[str]) -> str:
         for m in conversation["messages"]
         if m["text"] not in leave_out
     ]
-    return f"# Incident channel: {conversation['org']}\n\n" + "\n\n".join(lines) + "\n"
+    return f"# {channel_title(conversation)}\n\n" + "\n\n".join(lines) + "\n"
+
+
+def resolved(conversation: dict[str, Any], leave_out: set[str]) -> MemoryDraft:
+    """The memory the product keeps of a channel at resolution: the declaration's title (the channel's
+    name; no symptoms declared) and what the offline drafter puts in the resolution modal, unedited.
+    Where the drafter left the modal's required cause or fix empty, the words a person would type are
+    unknown: the memory keeps what was drafted (at least the title)."""
+    timeline = [
+        TimelineEntry(author=m["author"], text=m["text"], at=datetime.fromisoformat(m["ts"]), message_ts=str(n))
+        for n, m in enumerate(conversation["messages"])
+        if m["text"] not in leave_out and m["text"].strip()
+    ]
+    draft = draft_offline(timeline, [], ReadLimits())
+    said = {name: value.text for name, value in draft.text_fields().items()}
+    attempts = [FailedAttempt(action=a.action, why_it_failed=a.why_it_failed) for a in draft.failed_attempts]
+    return MemoryDraft(incident_id=conversation["id"], team_id="replay", title=channel_title(conversation),
+                       failed_attempts=attempts, **said)  # fmt: skip
 
 
 def target_document(eval_dir: Path, target: str, leave_out: set[str]) -> tuple[str, str]:
@@ -99,15 +129,22 @@ def case_line(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def build(eval_dir: Path, out: Path, fold: str | None = None) -> tuple[int, int, list[str]]:
-    """Write memories.jsonl and cases.jsonl; (memories, cases, targets import did not keep)."""
+def build(
+    eval_dir: Path, out: Path, fold: str | None = None, conversations: str = "transcript"
+) -> tuple[int, int, list[str]]:
+    """Write memories.jsonl and cases.jsonl; (memories, cases, targets import did not keep).
+    `conversations`: "transcript" (imported as a document) or "resolved" (as the product keeps it)."""
     reports = load_reports(eval_dir / "first-reports" / "reports.jsonl")
     words: dict[str, set[str]] = {}
     for report in reports:
         words.setdefault(report["target"], set()).add(report["text"])
     memories, lost = [], []
     for target in sorted(words):
-        draft = imported(*target_document(eval_dir, target, words[target]))
+        if conversations == "resolved" and target.startswith("conversations/"):
+            channel = json.loads((eval_dir / target).read_text(encoding="utf-8"))
+            draft = resolved(channel, words[target])
+        else:
+            draft = imported(*target_document(eval_dir, target, words[target]))
         if draft is None:
             lost.append(target)
         else:
@@ -125,8 +162,11 @@ def main() -> int:
     parser.add_argument("eval_dir", type=Path, help="the eval/ folder (first-reports/, postmortems/, conversations/)")
     parser.add_argument("--out", type=Path, required=True, help="folder to write memories.jsonl and cases.jsonl")
     parser.add_argument("--fold", choices=("A", "B"), help="only the cases of this organisation fold")
+    parser.add_argument("--conversations", choices=CONVERSATIONS, default="transcript",
+                        help="a conversation's memory: its transcript imported as a document (default), or what "
+                        "the product keeps when its incident is resolved (the drafted resolution)")  # fmt: skip
     args = parser.parse_args()
-    memories, cases, lost = build(args.eval_dir, args.out, args.fold)
+    memories, cases, lost = build(args.eval_dir, args.out, args.fold, args.conversations)
     print(f"{memories} memories, {cases} cases in {args.out}")
     for target in lost:
         print(f"import kept nothing of {target}: its cases cannot be found", file=sys.stderr)

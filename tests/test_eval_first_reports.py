@@ -150,3 +150,30 @@ def test_a_first_report_without_its_target_is_a_clear_error(tmp_path: Path) -> N
     (tmp_path / "first-reports" / "reports.jsonl").write_text('{"id": "x", "org": "o", "fold": "C"}\n')
     with pytest.raises(ValueError, match="reports.jsonl:1: bad first report"):
         builder().build(tmp_path, tmp_path / "out")
+
+
+def test_a_resolved_conversation_is_the_memory_the_product_keeps_not_its_transcript(tmp_path: Path) -> None:
+    # the product keeps a resolved channel as its declaration and its confirmed resolution modal
+    # (bot/services/resolution.draft_for), never the channel's messages: --conversations resolved builds that
+    messages = [
+        ("2024-05-01T10:00:00+00:00", "u1", "The dashboard returns 502 for every user since the deploy"),
+        ("2024-05-01T10:05:00+00:00", "u2", "Any idea? I see the pods crashlooping in the staging namespace"),
+        ("2024-05-01T10:20:00+00:00", "u2", "The root cause was a missing DATABASE_URL in the new config map."),
+        ("2024-05-01T10:30:00+00:00", "u2", "Fixed by rolling back the deploy, the dashboard is back up now."),
+    ]
+    channel = {"id": "acme-1-dashboard", "org": "acme", "fold": "A",
+               "messages": [{"ts": ts, "author": a, "text": t} for ts, a, t in messages]}  # fmt: skip
+    (tmp_path / "conversations").mkdir()
+    (tmp_path / "conversations" / "acme-1-dashboard.json").write_text(json.dumps(channel), encoding="utf-8")
+    (tmp_path / "first-reports").mkdir()
+    report = {"id": "fr-acme-1", "org": "acme", "fold": "A", "text": messages[0][2], "ts": "2024-05-01",
+              "target": "conversations/acme-1-dashboard.json", "source": "https://example.org/1"}  # fmt: skip
+    (tmp_path / "first-reports" / "reports.jsonl").write_text(json.dumps(report) + "\n", encoding="utf-8")
+    builder().build(tmp_path, tmp_path / "transcript")
+    builder().build(tmp_path, tmp_path / "resolved", conversations="resolved")
+    (as_transcript,) = load_memories(tmp_path / "transcript")
+    (as_kept,) = load_memories(tmp_path / "resolved")
+    assert "crashlooping" in (as_transcript.symptoms or "")  # the transcript is its opening
+    assert as_kept.symptoms is None and "crashlooping" not in as_kept.model_dump_json()
+    assert "DATABASE_URL" in (as_kept.root_cause or "") and "rolling back" in (as_kept.resolution or "").lower()
+    assert as_kept.title == as_transcript.title == "Incident channel: acme"
