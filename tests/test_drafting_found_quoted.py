@@ -115,3 +115,15 @@ def test_the_cause_sentence_is_preferred_to_a_bare_logs_label() -> None:
 def test_an_errors_class_with_a_one_word_value_is_an_error_line(pasted: str) -> None:
     result = draft(REPORT, ("ben", f"The cause is the new parser.\n```\n{pasted}\n```"))
     assert result.diagnosis is not None and pasted.split(":")[0].lower() in result.diagnosis.text.lower()
+
+
+# the review's third probes (/work/notes-review.md F1c): a cause marker that states no cause
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The cause is unknown so far, here's the error: ```ERROR: disk not found```",
+        "Turns out I had the wrong issue open, sorry. Mine is: ```ERROR: disk not found```",
+    ],
+)
+def test_a_cause_marker_that_states_no_cause_does_not_introduce_a_paste(said: str) -> None:
+    assert draft(REPORT, ("ben", said)).diagnosis is None

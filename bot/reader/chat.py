@@ -18,7 +18,9 @@ from bot.reader.conversation import ConversationReading, Picked, never, read_con
 from bot.reader.conversation_features import CODE_BLOCK, Message, split_sentences
 from bot.reader.conversation_told import clip, split_attempt, tidy
 from bot.reader.cues import (
+    CAUSE_HEDGE,
     CAUSE_MARKER,
+    CAUSE_NEGATED,
     CHAT_ACTION,
     CHAT_FAILED,
     CHAT_RECOVERED,
@@ -277,7 +279,7 @@ def _quoted_evidence(messages: Sequence[ChatMessage]) -> ChatFinding | None:
             continue
         # the sentence that names the paste as the log or its entries first, else the one that gives the cause
         intro = next((s for s in prose if EVIDENCE_INTRO.search(s)), None) or next(
-            (s for s in prose if CAUSE_MARKER.search(s)), None
+            (s for s in prose if _cause_told(s)), None
         )
         # a message that tells the recovery pastes the error for the record, unless it says the paste showed the problem
         if any(_recovered(s) for s in prose) and not any(EVIDENCE_TOLD.search(s) for s in prose):
@@ -304,3 +306,14 @@ def _a_try(sentence: str) -> bool:
 
 def _recovered(sentence: str) -> bool:
     return bool(RESOLVED.search(sentence) or CONVERSATION_CUES["resolved_now"].search(sentence))
+
+
+def _cause_told(sentence: str) -> bool:
+    """A cause stated plainly, as the reader reads one: not doubted, denied or vetoed as a cause ("The cause is unknown so
+    far"), nor an aside ("Turns out I had the wrong issue open, sorry") (the review's F1c)."""
+    return bool(CAUSE_MARKER.search(sentence)) and not (
+        never("cause", sentence)
+        or CAUSE_HEDGE.search(sentence)
+        or CAUSE_NEGATED.search(sentence)
+        or CONVERSATION_CUES["thanks"].search(sentence)
+    )
