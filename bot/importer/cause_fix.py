@@ -35,8 +35,9 @@ from bot.reader.text import SITE_MARKUP
 
 CAUSE_SENTENCES = 4  # the cue words' sentences a cause or a fix is made of, at most
 # a fix pick's neighbour is stored beside it only when the model calls it more fix than not (its logistic boundary, not
-# fitted): without the bar, 26 of the 29 neighbours it stored one organisation out on fold A were no fix (causes, harm,
-# a status page's thanks); with it, the 3 that held the fix stay (docs/BENCHMARKS.md, r23-cause4)
+# searched, though set after fold A's 29 neighbours' probabilities had been seen): without the bar, 26 of the 29 it stored
+# one organisation out on fold A were no fix (causes, harm, a status page's thanks); with it, the 3 that held the fix
+# stay (docs/BENCHMARKS.md, "Root cause and fix, tenth pass")
 BESIDE_AT_LEAST = 0.5
 _LIST_ITEMS = 40  # a candidate's list items read for what is stored, at most
 
