@@ -7,6 +7,8 @@ eval/conversations, and score the offline drafter on a fold without the sandbox.
     .venv/bin/python bench/fit_reader.py --fold A --halves       # the same, per half: write from one, measure on the other
     .venv/bin/python bench/fit_reader.py --fold A --new-since b52c6dd  # fit on the organisations then, draft the new ones
     .venv/bin/python bench/fit_reader.py --fold A --new-since e85f757 --out bot/data/reader_chat.json  # what ships now
+    .venv/bin/python bench/fit_reader.py --fold A --by-collection e85f757,58ad766,04bed25,378807e,4e303fa \
+        [--labels statements]   # fit on the collections before each, draft it: beside the shipped heads
 
 Each sentence of each conversation is labelled from truth.jsonl by the one rule of eval/README.md
 (bot/importer/scoring.py `holds_half`): a cause sentence holds half of `root_cause_keywords`, a
@@ -40,7 +42,7 @@ from bench.reading_eval_conversations import CONVERSATIONS, Drafted, score  # no
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.scoring import Ratio, holds_half  # noqa: E402
 from bot.models import TimelineEntry  # noqa: E402
-from bot.reader.conversation import KINDS, MODEL_FILE, use_models  # noqa: E402
+from bot.reader.conversation import KINDS, MODEL_FILE, cue_gated, read_conversation, shipped_models, use_models, vetoed  # noqa: E402
 from bot.reader.conversation_features import Message, Sentence, sentences  # noqa: E402
 from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 
@@ -204,6 +206,53 @@ def new_since(fold: str, commit: str, models: SentenceModel | None = None) -> di
     }
 
 
+def collections_of(data: list[tuple[dict[str, Any], dict]], orgs_at: Sequence[frozenset[str]]) -> list[list]:
+    """The fold's conversations by collection: the k-th holds those of the organisations the fold gained between
+    the (k-1)-th and the k-th set of `orgs_at` (the organisations it held at successive commits, `orgs_as_at`);
+    organisations in none of them are left out."""
+    seen: frozenset[str] = frozenset()
+    out = []
+    for orgs in orgs_at:
+        out.append([d for d in data if d[0]["org"] in orgs - seen])
+        seen |= orgs
+    return out
+
+
+def reachable(label: dict[str, Any], conversation: dict) -> int:
+    """How many of the conversation's labelled failed attempts a head can score at all: one of the sentences holding
+    the attempt's phrases passes the vetoes and the cue gate (`SAYS`, `FAILED`), or is already drafted by a rule
+    (the attempts told in so many words, a suggestion answered by a failure). The rest no refit can find."""
+    reading = read_conversation(messages(conversation))
+    found, picked = reading.sentences, {p.sentence for p in reading.attempts}
+    return sum(
+        any(
+            i in picked or (not vetoed("attempt", s) and cue_gated("attempt", s))
+            for i, s in enumerate(found)
+            if holds_half(s.text, attempt["action_keywords"])
+        )
+        for attempt in label["failed_attempts"]
+    )
+
+
+def by_collection(fold: str, commits: Sequence[str], labels: str = "truth") -> None:
+    """Each collection after the first drafted by the heads fitted on every collection before it ("refit"), beside
+    the shipped heads ("shipped"); with the labelled attempts a head can reach at all (`reachable`). Printed."""
+    data = conversations(fold)
+    groups = collections_of(data, [orgs_as_at(fold, commit) for commit in commits])
+    keys = ("attempts_real", "attempts_found", "invented_attempts", "root_cause", "root_cause_drafted_right", "fix",
+            "fix_drafted_right")  # fmt: skip
+    for k in range(1, len(groups)):
+        before = [d for group in groups[:k] for d in group]
+        refit = fit_models(before, f"fold {fold} before {commits[k]}", labels)
+        reach = sum(reachable(label, conversation) for label, conversation in groups[k])
+        print(
+            f"{commits[k]} ({len(groups[k])} conversations; fitted on {len(before)}; attempts a head can reach {reach})"
+        )
+        for name, models in (("shipped", shipped_models()), ("refit", refit)):
+            figures = evaluate(groups[k], models)
+            print(f"  {name:<8} " + "  ".join(f"{key} {figures[key].right}/{figures[key].total}" for key in keys))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fold", choices=("A", "B"), default="A", help="the fold to fit on (what ships: A)")
@@ -223,7 +272,14 @@ def main(argv: list[str] | None = None) -> int:
         "--new-since", metavar="COMMIT",
         help="fit on the fold's organisations at COMMIT, draft those and the ones added since (out of sample)",
     )  # fmt: skip
+    parser.add_argument(
+        "--by-collection", metavar="COMMIT,COMMIT,…",
+        help="the fold's collections by the commits they arrived at: fit on those before each, draft it",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    if args.by_collection:
+        by_collection(args.fold, args.by_collection.split(","), args.labels)
+        return 0
     if args.new_since:
         models = fit_as_at(args.fold, args.new_since)
         if args.out:  # what ships while the organisations added since stay the held-out half

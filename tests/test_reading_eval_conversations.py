@@ -70,6 +70,21 @@ def test_the_halves_of_a_fold_split_its_organisations_by_name_alone() -> None:
     assert halves(sorted(orgs, reverse=True)) == parts  # the names decide, not the order they come in
 
 
+def test_a_collection_holds_the_organisations_the_fold_gained_since_the_one_before() -> None:
+    """bench/fit_reader.py --by-collection: the heads judged on a collection were fitted only on those before it, so
+    an organisation belongs to the first collection that holds it and to no later one."""
+    from bench.fit_reader import collections_of
+
+    data = [({"org": org, "file": f"{org}-{i}.json"}, {}) for i, org in enumerate(["a", "b", "a", "c", "d"])]
+    groups = collections_of(data, [frozenset({"a"}), frozenset({"a", "b", "c"}), frozenset({"a", "b", "c", "e"})])
+    assert [[label["file"] for label, _ in group] for group in groups] == [
+        ["a-0.json", "a-2.json"],
+        ["b-1.json", "c-3.json"],
+        [],
+    ]
+    # "d" arrived after the last commit named: in no collection, never drafted as if held out
+
+
 def test_a_fit_records_how_many_conversations_of_how_many_organisations_it_saw() -> None:
     """The heads' file says which part of a grown fold they were fitted on (the shipped heads were once
     fitted on 113 of fold A's conversations while their record said only "fold A")."""
