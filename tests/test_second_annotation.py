@@ -54,6 +54,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_fifteenth.py", "drawn-fifteenth.tsv", "fifteenth-collection.jsonl",
         ("conversations: 14 files", "failed-attempt list: 14/14", "stratum hidden (14 incidents)"),
     ),
+    "compare_sixteenth.py": (
+        "sample_sixteenth.py", "drawn-sixteenth.tsv", "sixteenth-collection.jsonl",
+        ("conversations: 15 files", "failed-attempt list: 14/15", "stratum hidden (15 incidents)"),
+    ),
 }  # fmt: skip
 
 
