@@ -350,6 +350,24 @@ NEGATED_BEFORE = re.compile(
 )
 
 
+def told_as_background(said: str, cues: list[re.Match[str]]) -> bool:
+    """The failure is not the outcome of the step the line tells, by where it stands (docs/BENCHMARKS.md, r23-att5):
+    only in an aside ("@ops clears out all staging resources (we noticed that staging was still stuck …)": ASIDE, as
+    narrative._attempt reads one sentence, where a parenthesis opening the line is none: "(it does not) manually reset
+    …"), or after the past perfect the story steps back to ("we had pulled the base backup, but wal-g had failed to
+    restore": `stepped_back`, as narrative._linked reads a failure). Held on every path, not only those two."""
+    if not cues:
+        return False
+    asides = [(m.start() + 1, m.end() + 1) for m in ASIDE.finditer(said[1:])]
+    return all(any(a <= m.start() and m.end() <= b for a, b in asides) for m in cues) or stepped_back(said, cues)
+
+
+def stepped_back(said: str, cues: list[re.Match[str]]) -> bool:
+    """The past perfect before the first failure ("…, but wal-g had failed to restore"): the background the story
+    steps back to, not the outcome of the step just told."""
+    return bool(cues) and bool(PAST_PERFECT.search(said[: min(m.end() for m in cues)]))
+
+
 def told_as_worked(said: str) -> bool:
     """The line's own words say the step worked, wholly or mostly ("This succeeded in reinitiating block production,
     but the AP node failed again", "This worked and provided the team with a false sense of security", "the pods
@@ -382,6 +400,8 @@ def told_as_failed(attempt: dict[str, str]) -> bool:
     ]
     if found and all(FORECAST.search(said[max(m.start() - 40, 0) : m.start()]) for m in found):
         return False  # "some users may still see errors": a failure foretold, not an outcome seen
+    if told_as_background(said, found):
+        return False
     if EXPLICIT_TRY.search(said) or (
         WE_TRIED.search(NOT_THE_ACTOR.sub(" ", action)) and (CONTRAST.search(said) or OPENS_ON_THE_STEP.match(why))
     ):

@@ -36,7 +36,6 @@ from bot.reader.cues_attempts import (
     NOTHING_NAMED,
     OWN_FAILURE,
     PARTLY_WORKED,
-    PAST_PERFECT,
     QUALIFIES,
     REFERS_BACK,
     REMEDY,
@@ -53,6 +52,7 @@ from bot.reader.cues_attempts import (
     WE_TRIED,
     WHY_SPLIT,
     reason_begins,
+    stepped_back,
     told_as_failed,
 )
 from bot.reader.cues_metadata import ALERT_LINE
@@ -144,7 +144,7 @@ def _linked(action: str, said: str) -> bool:
     "the hub does not start"), the action is a responder's step ("we", "@ops", "attempted",
     "manually") or the failure names the action again ("triggers a rebuild" ... "the rebuild failed")."""
     cues = [m for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED) for m in pattern.finditer(said)]
-    if cues and PAST_PERFECT.search(said[: min(m.end() for m in cues)]):
+    if stepped_back(said, cues):
         return False  # "…, but wal-g had failed to restore": the background, not this step's outcome
     if not cues or not all(OWN_FAILURE.search(m.group()) and not STEP_OUTCOME.search(m.group()) for m in cues):
         return True
