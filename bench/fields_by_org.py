@@ -6,6 +6,8 @@ out inside fold A). The fields other than failed attempts (those: bench/attempts
     .venv/bin/python bench/fields_by_org.py --against /tmp/before.json  # on the code after it
     FIT_FEATURES=nonword .venv/bin/python bench/fields_by_org.py --sentence-model-loo [--policy cause=both,fix=rules]
     FIT_THRESHOLD=cause=0.55:2 .venv/bin/python bench/fields_by_org.py --sentence-model-loo   # threshold:keep given
+    .venv/bin/python bench/fields_by_org.py --sentence-model-loo --models-cache /tmp/loo-models.pkl \
+        --against /tmp/before-loo.json --changed --openings   # a change after the model's picks: minutes, not ~15
 
 With --sentence-model-loo each organisation is read with a sentence model (bot/reader/sentences.py)
 fitted by bench/fit_reader_sentences.py on fold A's other organisations, by the settings the shipped
@@ -13,7 +15,12 @@ bot/data/reader_sentences.json records it was fitted with unless FIT_* says othe
 features, FIT_THRESHOLD a threshold given; a head whose threshold is "chosen" has it chosen on the other
 organisations' leave-one-out probabilities), so the cause and fix figures are out of sample for every
 organisation, not the shipped model's in-sample ones; --policy says how the model joins the cue words
-(default: the code's).
+(default: the code's). --models-cache keeps those one-out models in a file and reuses them only while fold A's
+labels, candidate sentences and their features, the FIT_* settings and the fitting code are what they were fitted on
+(a key of all of these): a change made after the model's picks (a veto, what goes before a section, a clause cut) is then
+judged on the very same models, in minutes; any change to the candidates fits them again.
+--openings (with --against): each moved cause's and fix's first sentence before and after, to read what a change
+puts first (a field that opens with the harm or a critique is wrong to its reader even when its score is right).
 
 Per organisation and field: right, and stored but wrong (a cause or fix filled whose text does not
 hold the label's phrases; for metadata, items whose fix or cause holds a labelled metadata line).
@@ -27,7 +34,11 @@ was written for scores 0 this way. Fold A only: fold B is never read here.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
+import pickle
+import re
 import sys
 from collections import defaultdict
 from collections.abc import Callable
@@ -43,7 +54,42 @@ FIELDS = ("date", "root_cause", "fix", "found", "metadata")
 METADATA_COST = 10
 
 
-def held_out_drafts(truths: list, policy: dict[str, str], say: Callable[[str], object] = print) -> dict:
+def models_key(docs: list, orgs: list[str]) -> str:
+    """What the one-out models depend on: every report's labels, every candidate's text and features, the organisations
+    left out, the FIT_* settings and the fitting code's source."""
+    key = hashlib.sha256()
+    for name in sorted(k for k in os.environ if k.startswith("FIT_")):
+        key.update(f"{name}={os.environ[name]}\n".encode())
+    for path in _FITTING_CODE:
+        key.update(path.read_bytes())
+    key.update("\n".join(orgs).encode())
+    for truth, by_head in docs:
+        key.update(repr((truth.file, truth.org, truth.root_cause_keywords, truth.fix_keywords)).encode())
+        for head in sorted(by_head):
+            for feats, candidate in by_head[head]:
+                key.update(repr((head, list(feats), candidate.text, candidate.section)).encode())
+    return key.hexdigest()
+
+
+_ROOT = Path(__file__).resolve().parent.parent
+_FITTING_CODE = (
+    _ROOT / "bench" / "fit_reader_sentences.py",
+    _ROOT / "bot" / "reader" / "sentences.py",
+    _ROOT / "bot" / "reader" / "fit.py",
+)
+
+
+def _cached(cache: Path, docs: list, orgs: list[str]) -> dict | None:
+    """The one-out models kept in `cache` when they were fitted on what `docs` and the settings are now, else None."""
+    if not cache.exists():
+        return None
+    key, models = pickle.loads(cache.read_bytes())  # noqa: S301 (a file this bench wrote itself)
+    return models if key == models_key(docs, orgs) else None
+
+
+def held_out_drafts(
+    truths: list, policy: dict[str, str], say: Callable[[str], object] = print, cache: Path | None = None
+) -> dict:
     """Each organisation's drafts read with a sentence model fitted on the other organisations
     (`say` is told the policy and the thresholds chosen)."""
     import bench.fit_reader_sentences as fitting
@@ -52,7 +98,12 @@ def held_out_drafts(truths: list, policy: dict[str, str], say: Callable[[str], o
 
     everything = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A"]
     docs = fitting.documents(everything)
-    models = fitting.models_without_each(docs, orgs=sorted({t.org or t.file for t in truths}))
+    orgs = sorted({t.org or t.file for t in truths})
+    models = _cached(cache, docs, orgs) if cache else None
+    if models is None:
+        models = fitting.models_without_each(docs, orgs=orgs)
+        if cache:
+            cache.write_bytes(pickle.dumps((models_key(docs, orgs), models)))
     before = dict(cause_fix.MODEL_POLICY)
     cause_fix.MODEL_POLICY.update(policy)
     drafts: dict = {}
@@ -72,12 +123,15 @@ def held_out_drafts(truths: list, policy: dict[str, str], say: Callable[[str], o
     return drafts
 
 
-def outcomes(fold: str = "A", held_out: dict[str, str] | None = None) -> dict[str, dict[str, str]]:
+def outcomes(
+    fold: str = "A", held_out: dict[str, str] | None = None, cache: Path | None = None
+) -> dict[str, dict[str, str]]:
     """File → field → "right", "wrong" (stored but not right), "empty" or "" (not labelled).
-    `held_out`: read each organisation with a sentence model fitted without it, joined by this policy."""
+    `held_out`: read each organisation with a sentence model fitted without it, joined by this policy
+    (`cache`: the one-out models kept there, `held_out_drafts`)."""
     truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold and not t.not_an_incident]
     if held_out is not None:
-        drafts = held_out_drafts(truths, held_out)
+        drafts = held_out_drafts(truths, held_out, cache=cache)
     else:
         drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
     out: dict[str, dict[str, str]] = {}
@@ -130,9 +184,15 @@ def main(argv: list[str] | None = None) -> int:
         "--sentence-model-loo", action="store_true", help="each organisation read with a model fitted without it"
     )
     parser.add_argument("--policy", default="", help="with --sentence-model-loo: e.g. cause=both,fix=rules")
+    parser.add_argument(
+        "--models-cache", type=Path, help="with --sentence-model-loo: keep and reuse the one-out models"
+    )
+    parser.add_argument(
+        "--openings", action="store_true", help="with --against: moved causes' and fixes' first sentence"
+    )
     args = parser.parse_args(argv)
     policy = dict(p.split("=", 1) for p in args.policy.split(",") if p)
-    rows = outcomes(held_out=policy if args.sentence_model_loo else None)
+    rows = outcomes(held_out=policy if args.sentence_model_loo else None, cache=args.models_cache)
     if args.dump:
         args.dump.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
     old = json.loads(args.against.read_text(encoding="utf-8")) if args.against else rows
@@ -163,7 +223,29 @@ def main(argv: list[str] | None = None) -> int:
             moved = [f"{f} {old[file][f]}→{row[f]}" for f in FIELDS if file in old and old[file][f] != row[f]]
             if moved:
                 print(f"  {file}: {', '.join(moved)}")
+    if args.against and args.openings:
+        for line in openings(old, rows):
+            print(line)
     return 0
+
+
+_FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s|\n")
+
+
+def openings(before: dict, after: dict) -> list[str]:
+    """For each file whose stored cause or fix moved, its first sentence before and after (the dumps keep 300
+    characters of each), and how many moved fields open with a sentence they did not open with before."""
+    lines, opened = [], 0
+    for file in sorted(after):
+        for field in ("cause_text", "fix_text"):
+            old, new = before.get(file, {}).get(field, ""), after[file].get(field, "")
+            if old == new:
+                continue
+            first_old, first_new = (_FIRST_SENTENCE.split(x.strip(), maxsplit=1)[0] for x in (old, new))
+            opened += first_old != first_new
+            lines.append(f"  {file} {field.split('_')[0]}: {first_old[:140]!r}\n    -> {first_new[:140]!r}")
+    lines.append(f"moved causes and fixes: {len(lines)}, opening with another sentence: {opened}")
+    return lines
 
 
 if __name__ == "__main__":
