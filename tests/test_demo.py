@@ -6,13 +6,15 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,7 +46,8 @@ def _env(home: Path) -> dict[str, str]:
 
 
 def _postgres_processes(home: Path) -> list[str]:
-    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=True).stdout
+    # -ww: whole command lines (ps cut them at 80 columns under pytest, before the data folder's path)
+    ps = subprocess.run(["ps", "-ww", "-eo", "pid,args"], capture_output=True, text=True, check=True).stdout
     return [line for line in ps.splitlines() if str(home) in line and "postgres" in line]
 
 
@@ -79,7 +82,64 @@ def _demo(home: Path, *args: str) -> tuple[subprocess.Popen[bytes], Path]:
     return proc, out
 
 
-def _wait_for(proc: subprocess.Popen[bytes], out: Path, marker: str, timeout: float = 90) -> None:
+class _Forked:
+    """A child of the demo starter (tests/demo_starter.py): its pid, poll() and wait() as Popen's."""
+
+    def __init__(self, said: int, pid: int) -> None:
+        self._said, self.pid = said, pid  # the starter's stdout: this child's exit code comes next
+        self.returncode: int | None = None
+
+    def poll(self, timeout: float = 0) -> int | None:
+        if self.returncode is None and select.select([self._said], [], [], timeout)[0]:
+            self.returncode = int(_line(self._said))
+        return self.returncode
+
+    def wait(self, timeout: float) -> int:
+        code = self.poll(timeout)
+        if code is None:
+            raise subprocess.TimeoutExpired(f"demo {self.pid}", timeout)
+        return code
+
+
+def _line(fd: int) -> bytes:
+    """One line, read unbuffered: the next one is the starter's answer only when it has it."""
+    line = b""
+    while not line.endswith(b"\n"):
+        byte = os.read(fd, 1)
+        if not byte:
+            raise AssertionError(f"the demo starter ended: {line!r}")
+        line += byte
+    return line
+
+
+@contextmanager
+def _demo_starter(home: Path) -> Iterator[Callable[[str], tuple[_Forked, Path]]]:
+    """Children forked from one process that imported the program (tests/demo_starter.py)."""
+    starter = subprocess.Popen([sys.executable, str(Path(__file__).with_name("demo_starter.py"))], env=_env(home),
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, start_new_session=True,
+                               preexec_fn=_as_in_a_terminal)  # fmt: skip
+    assert starter.stdin is not None and starter.stdout is not None
+    said, children = starter.stdout.fileno(), []
+
+    def start(command: str) -> tuple[_Forked, Path]:
+        out = home / f"{command}-{time.monotonic_ns()}.out"
+        out.touch()  # the child opens it after the starter answers
+        starter.stdin.write(f"{command} {out}\n".encode())
+        children.append(_Forked(said, int(_line(said))))
+        return children[-1], out
+
+    try:
+        yield start
+    finally:
+        for child in children:
+            if child.poll() is None:  # a failed assertion left it running
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait(30)
+        starter.stdin.close()
+        starter.wait(60)
+
+
+def _wait_for(proc: subprocess.Popen[bytes] | _Forked, out: Path, marker: str, timeout: float = 90) -> None:
     deadline = time.monotonic() + timeout
     while marker not in out.read_text(errors="replace"):
         if proc.poll() is not None:
@@ -120,24 +180,35 @@ def test_interrupted_at_every_step_the_demo_leaves_no_postgres_and_no_database(
     fresh_home: Path, plan: list[tuple[str, int]]
 ) -> None:
     """Ctrl-C reaches the whole process group (killpg), as a terminal sends it; SIGTERM too, as
-    a container runtime or systemd does."""
-    for step, signum in plan:
-        expected = {signal.SIGINT: 130, signal.SIGTERM: 143}[signum]
-        proc, out = _demo(fresh_home)
-        if step:
-            _wait_for(proc, out, step)
-        else:  # the first run in a fresh home: initdb is making the cluster
-            deadline = time.monotonic() + 60
-            while not (_pg(fresh_home) / "base").exists() and time.monotonic() < deadline:
-                time.sleep(0.02)
-        os.killpg(proc.pid, signum)
-        code = proc.wait(60)
-        said = out.read_text(errors="replace")
-        where = f"{signal.Signals(signum).name} at {step or 'start'!r}"
-        assert code in (expected, 0 if step == "Done" else expected), f"{where}: exit {code}\n{said[-3000:]}"
-        assert "Traceback" not in said, f"{where}:\n{said[-3000:]}"
-        assert _postgres_processes(fresh_home) == [], f"PostgreSQL still running after {where}"
-        assert _databases(fresh_home) <= FRESH_DATABASES, f"a throwaway database is left after {where}"
+    a container runtime or systemd does. Each demo is a process of its own, forked from one that
+    imported the program once (tests/demo_starter.py: the imports were most of each start's CPU);
+    after the first, which is interrupted while initdb makes the cluster, the cluster's template1
+    is migrated and fsync turned off (the starter's `ready`): what each demo does up to its step
+    and at its end is the program's, and what is asserted after it the same."""
+    readied = False
+    with _demo_starter(fresh_home) as start:
+        for step, signum in plan:
+            if step and not readied:
+                proc, out = start("ready")
+                assert proc.wait(120) == 0, out.read_text()[-3000:]
+                assert _postgres_processes(fresh_home) == []  # each demo starts the server, as a user's does
+                readied = True
+            expected = {signal.SIGINT: 130, signal.SIGTERM: 143}[signum]
+            proc, out = start("demo")
+            if step:
+                _wait_for(proc, out, step)
+            else:  # the first run in a fresh home: initdb is making the cluster
+                deadline = time.monotonic() + 60
+                while not (_pg(fresh_home) / "base").exists() and time.monotonic() < deadline:
+                    time.sleep(0.02)
+            os.killpg(proc.pid, signum)
+            code = proc.wait(60)
+            said = out.read_text(errors="replace")
+            where = f"{signal.Signals(signum).name} at {step or 'start'!r}"
+            assert code in (expected, 0 if step == "Done" else expected), f"{where}: exit {code}\n{said[-3000:]}"
+            assert "Traceback" not in said, f"{where}:\n{said[-3000:]}"
+            assert _postgres_processes(fresh_home) == [], f"PostgreSQL still running after {where}"
+            assert _databases(fresh_home) <= FRESH_DATABASES, f"a throwaway database is left after {where}"
 
 
 def test_a_demo_killed_outright_is_cleaned_up_by_the_next_run(fresh_home: Path) -> None:
