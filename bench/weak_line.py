@@ -20,7 +20,6 @@ from dataclasses import replace
 
 from bench.fit_recall_judgement import (
     BUDGETS,
-    CaseRows,
     _budgets,
     _fitted,
     _quantile,
@@ -29,6 +28,7 @@ from bench.fit_recall_judgement import (
     thresholds,
 )
 from bench.judgement_figures import Judged, evaluate, evaluate_judged, probabilities_of, tiers_of
+from bench.logistic_fit import CaseRows
 from bot.recall.judgement import FEATURES, JUDGEMENT_PATH, MAX_STRONG, MAX_WEAK, SEMANTIC_NAME, Judgement
 from bot.replay_report import CaseResult
 

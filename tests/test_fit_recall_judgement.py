@@ -10,6 +10,7 @@ from types import SimpleNamespace
 
 from bench import fit_recall_judgement as fitting
 from bench.judgement_figures import evaluate_judged, tiers_of
+from bench.logistic_fit import fit_logistic
 from bot.recall.judgement import Judgement
 
 
@@ -43,8 +44,8 @@ def test_a_gap_among_a_small_folds_false_matches_puts_the_threshold_inside_it_no
 def test_the_units_a_feature_is_measured_in_do_not_change_the_fitted_probabilities() -> None:
     # the penalty is on standardised features: the same evidence x 100 is the same model
     rows = [([1.0, 0.2], 1), ([0.9, 0.1], 1), ([0.2, 0.9], 0), ([0.1, 0.3], 0), ([0.3, 0.8], 0), ([0.8, 0.9], 0)]
-    w1, b1 = fitting.fit_logistic(rows, l2=1.0)
-    w2, b2 = fitting.fit_logistic([([a * 100, b], y) for (a, b), y in rows], l2=1.0)
+    w1, b1 = fit_logistic(rows, l2=1.0)
+    w2, b2 = fit_logistic([([a * 100, b], y) for (a, b), y in rows], l2=1.0)
     assert w1[0] > 0  # the feature that separates the matches weighs for them
     for (a, b), _ in rows:
         assert math.isclose(w1[0] * a + w1[1] * b + b1, w2[0] * a * 100 + w2[1] * b + b2, abs_tol=1e-6)
