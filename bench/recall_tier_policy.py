@@ -5,7 +5,8 @@
 
 The judgement (bot/recall/judgement.py, `Judgement.tiers`) decides the answer by its head: a
 thread when one of the first five is strong (its probability reaches strong_from, or a rule makes
-it strong), else a weak line when one of the first three reaches weak_from (or a rule), else
+it strong), else a weak line when one of the first three reaches weak_from (or a rule; by the weak
+model's probability and weak_from when the model has one, Judgement.weak, as the bot judges), else
 nothing. What the answer then *holds* is the policy measured here: which of the first five
 **follow** a strong head into the thread, and which of the first three the weak line **names**.
 Whether anything is posted does not depend on it, so the target-absent rates (false threads,
@@ -36,8 +37,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
 from bench.fit_recall_judgement import fit  # noqa: E402
+from bench.logistic_fit import L2  # noqa: E402
 from bench.recall_signature_rule import Case as SignatureCase  # noqa: E402
 from bench.recall_signature_rule import Shown, _shown, replay_kept  # noqa: E402
+from bench.recall_signature_rule import judged as product_tiers  # noqa: E402
+from bench.weak_line import fit_pair  # noqa: E402
 from bot.models import RecallQuery  # noqa: E402
 from bot.recall.judgement import BELOW, MAX_STRONG, MAX_WEAK, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
 from bot.recall.judgement_rules import rule_of  # noqa: E402
@@ -169,9 +173,13 @@ def policy_tiers(name: str, judge: Judgement, shown: list[Shown]) -> list[str]:
             ):
                 out[i] = STRONG
         return out
-    if any(ps[i] >= judge.weak_from or rules[i] != BELOW for i in range(min(MAX_WEAK, len(shown)))):
+    # the weak line by the model's weak model when it has one (Judgement.weak), as bot/recall/pipeline.py reads it
+    line, said = (
+        (judge, ps) if judge.weak is None else (judge.weak, [judge.weak.probability(s.evidence) for s in shown])
+    )
+    if any(said[i] >= line.weak_from or rules[i] != BELOW for i in range(min(MAX_WEAK, len(shown)))):
         for i in range(min(MAX_WEAK, len(shown))):
-            if ps[i] >= judge.weak_from or rules[i] != BELOW or policy.names(ps[i], rs[i], rules[i], judge):
+            if said[i] >= line.weak_from or rules[i] != BELOW or policy.names(said[i], rs[i], rules[i], line):
                 out[i] = WEAK
     return out
 
@@ -241,8 +249,8 @@ def check_shipped(cases: list[tuple[Case, Judgement]]) -> None:
     for case, model in cases:
         for shown in (case.present, case.absent):
             judge = model.for_recall(case.meaning, [s.evidence for s in shown])
-            product = judge.tiers([judge.probability(s.evidence) for s in shown], [s.relevance for s in shown],
-                                  [rule_of(s.relevance, s.components, s.evidence)[0] for s in shown])  # fmt: skip
+            product = product_tiers(judge, shown, [judge.probability(s.evidence) for s in shown],
+                                    [rule_of(s.relevance, s.components, s.evidence)[0] for s in shown])  # fmt: skip
             if product != policy_tiers(next(iter(POLICIES)), judge, shown):
                 raise SystemExit("the bench's shipped policy is not Judgement.tiers: update POLICIES")
 
@@ -303,13 +311,22 @@ def _results_of(cases: list[Case]) -> list[CaseResult]:
 def fitted_as_shipped(cases: list[Case], label: str, shipped: Judgement) -> Judgement:
     """A fold's fit of the models the product judges these cases with (Judgement.for_query): on a
     replay with meaning the semantic model's features; without, the lexical model's and, beside
-    it, the short-query model's (its features and switch), as bench/fit_recall_judgement.py fits them."""
+    it, the short-query model's (its features and switch), as bench/fit_recall_judgement.py fits them;
+    each with its weak-line model (Judgement.weak) when the shipped one has it, as bench/weak_line.py fits
+    the pair (fit_recall_judgement.py --weak-features)."""
     results = _results_of(cases)
-    if any(c.meaning for c in cases) and shipped.semantic is not None:
-        return fit(results, label, tuple(shipped.semantic.coefficients), shipped.sure_from)
-    short = tuple(shipped.short.coefficients) if shipped.short is not None else ()
-    return fit(results, label, tuple(shipped.coefficients), shipped.sure_from, short=short,
-               short_until=shipped.short_until)  # fmt: skip
+    semantic = any(c.meaning for c in cases) and shipped.semantic is not None
+    first = shipped.semantic if semantic and shipped.semantic is not None else shipped
+    short = None if semantic else shipped.short
+    names = tuple(first.coefficients)
+    weak = tuple(first.weak.coefficients) if first.weak is not None else ()
+    short_names = tuple(short.coefficients) if short is not None else ()
+    short_weak = tuple(short.weak.coefficients) if short is not None and short.weak is not None else ()
+    until = None if short is None else shipped.short_until
+    if weak or short_weak:
+        return fit_pair(results, label, names, weak, shipped.sure_from, L2, short=short_names, short_weak=short_weak,
+                        short_until=until)  # fmt: skip
+    return fit(results, label, names, shipped.sure_from, short=short_names, short_until=until)
 
 
 def tier_curve_of(cases: list[Case], model: Judgement) -> list[dict[str, float]]:
@@ -321,7 +338,8 @@ def tier_curve_of(cases: list[Case], model: Judgement) -> list[dict[str, float]]
         def read(shown: list[Shown], meaning: bool = c.meaning) -> dict:
             judge = model.for_recall(meaning, [s.evidence for s in shown])
             return {"probabilities": tuple(judge.probability(s.evidence) for s in shown),
-                    "rules": tuple(rule_of(s.relevance, s.components, s.evidence)[0] for s in shown)}  # fmt: skip
+                    "rules": tuple(rule_of(s.relevance, s.components, s.evidence)[0] for s in shown),
+                    "weak": None if judge.weak is None else tuple(judge.weak.probability(s.evidence) for s in shown)}  # fmt: skip
 
         present, absent = read(c.present), read(c.absent)
         ranked = tuple("right" if s.right else f"other{i}" for i, s in enumerate(c.present))
@@ -330,6 +348,7 @@ def tier_curve_of(cases: list[Case], model: Judgement) -> list[dict[str, float]]
             relevances=tuple(s.relevance for s in c.present), absent=tuple(s.relevance for s in c.absent),
             probabilities=present["probabilities"], rules=present["rules"], meaning=c.meaning,
             absent_probabilities=absent["probabilities"], absent_rules=absent["rules"],
+            weak_probabilities=present["weak"], absent_weak_probabilities=absent["weak"],
             query_phrases=c.present[0].evidence.get("query_phrases", math.inf) if c.present else math.inf,
         ))  # fmt: skip
     return tier_curve(results, model)

@@ -71,3 +71,40 @@ def test_the_jira_bench_says_a_right_memory_fourth_under_a_weak_line_is_hidden_b
     assert found["right_in_first_five"] == 1 and found["hidden"] == 1
     assert list(found["hidden_by_place"]) == ["ranks 4-5 under a weak line (the cap), long, half to all of the line"]
     assert found["removed_answers"] == {"long: line": 1}
+
+
+def test_the_tier_policy_bench_names_the_weak_line_by_the_weak_model_as_the_bot_does() -> None:
+    # the first model alone shows nothing; its weak model (Judgement.weak) names the memory in a weak line
+    line = Judgement({"head": 1.0}, 10.0, 1.0, 0.3, sure_from=None)
+    model = replace(Judgement({"head": 1.0}, -10.0, 0.5, 0.3, sure_from=None), weak=line)
+    bot = model.tiers([model.probability({"head": 1.0})], [0.1], [BELOW], [line.probability({"head": 1.0})])
+    assert bot == [WEAK]
+    case = tier_policy.Case(1, "A", "org", False, [shown(9.0)], [shown(9.0, right=False)])
+    tier_policy.check_shipped([(case, model)])  # exits when the bench's shipped policy judges otherwise
+    for name in tier_policy.POLICIES:  # every policy's weak line is the weak model's (its names too)
+        assert tier_policy.policy_tiers(name, model, case.present) == bot, name
+    figures = tier_policy.figures(next(iter(tier_policy.POLICIES)), [(case, model)])
+    assert figures["first_shown"] == 1.0 and figures["first_strong"] == 0.0 and figures["absent_shown"] == 1.0
+    # the tier curve (what `replay --target-absent` prints) reads the weak model's probabilities too
+    curve = tier_policy.tier_curve_of([case], model)
+    assert [p["weak_right_shown"] for p in curve] == [1.0] * len(curve)
+    alone = tier_policy.tier_curve_of([case], replace(model, weak=None))
+    assert [p["weak_right_shown"] for p in alone] == [0.0] * len(curve)
+
+
+def test_the_tier_policy_bench_fits_a_fold_with_the_weak_models_the_shipped_judgement_has() -> None:
+    # a fold's fit (fitted_as_shipped) judges as the product does: with a weak model where the shipped one has one
+    def case(org: str, n: int) -> tier_policy.Case:
+        def one(right: bool, head: float) -> signature_rule.Shown:
+            return signature_rule.Shown(right, 0.1, {}, {"head": head, "head_rare": head / 2, "query_phrases": 9.0})
+
+        return tier_policy.Case(1, "A", org, False, [one(True, 2.0 + 0.3 * n), one(False, 0.4 * n)],
+                                [one(False, 0.4 * n)])  # fmt: skip
+
+    cases = [case(org, n) for org in "abcdef" for n in range(4)]
+    shipped = Judgement({"head": 1.0}, 0.0, 0.5, 0.3, sure_from=None)
+    with_weak = replace(shipped, weak=Judgement({"head_rare": 1.0}, 0.0, 1.0, 0.3, sure_from=None))
+    assert tier_policy.fitted_as_shipped(cases, "A", shipped).weak is None
+    fitted = tier_policy.fitted_as_shipped(cases, "A", with_weak)
+    assert fitted.weak is not None and list(fitted.weak.coefficients) == ["head_rare"]
+    assert list(fitted.coefficients) == ["head"]
