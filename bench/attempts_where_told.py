@@ -29,19 +29,21 @@ import json
 import re
 import sys
 from collections import defaultdict
-from pathlib import Path, PurePath
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import bot.importer.markdown as markdown  # noqa: E402
 from bench.attempts_blind import kinds, truths_a  # noqa: E402
-from bot.importer.formats import FoundFile, parse_file  # noqa: E402
+from bot.importer.documents import read_text_of  # noqa: E402
+from bot.importer.drafts import Rejected  # noqa: E402
+from bot.importer.markdown import refusal, timeline_of, titled_document  # noqa: E402
 from bot.importer.scoring import holds_half  # noqa: E402
 from bot.importer.section_text import join_lines, section_text  # noqa: E402
 from bot.reader.cues_attempts import told_as_failed  # noqa: E402
 from bot.reader.narrative import _one_attempt  # noqa: E402
 from bot.reader.text import plain  # noqa: E402
+from bot.text_limits import DOCUMENT_CHARS  # noqa: E402
 
 POSTMORTEMS = ROOT / "eval" / "postmortems"
 PLACES = ("attempts section", "timeline entry", "timeline prose", "resolution", "free prose", "under the title")
@@ -55,25 +57,18 @@ def _norm(text: str) -> str:
 
 def _structure(file: str) -> list[tuple[str, str]] | None:
     """The document's parts as today's importer reads them: (place, normalised text), in the order a line is
-    looked for (the most specific place first)."""
-    seen: dict = {}
-    original = markdown._failed_attempts
-
-    def recording(doc, entries, timeline_prose):  # type: ignore[no-untyped-def]
-        seen.update(doc=doc, entries=entries, prose=timeline_prose)
-        return original(doc, entries, timeline_prose)
-
-    markdown._failed_attempts = recording
+    looked for (the most specific place first); None when import refuses the file."""
     try:
-        parse_file(FoundFile(POSTMORTEMS / file, PurePath(file)), team_id="bench")
-    finally:
-        markdown._failed_attempts = original
-    if not seen:
+        text = read_text_of(POSTMORTEMS / file)
+    except Rejected:  # not UTF-8
         return None
-    doc = seen["doc"]
+    if refusal(text, name=file, max_chars=DOCUMENT_CHARS) is not None:
+        return None
+    doc, _ = titled_document(text, file)  # what parse_markdown reads the failed attempts from
+    entries, prose = timeline_of(doc)
     parts = [("attempts section", section_text(s)) for s in doc.of_kind("failed_attempts")]
-    parts += [("timeline entry", e.text) for e in seen["entries"]]
-    parts += [("timeline prose", seen["prose"])]
+    parts += [("timeline entry", e.text) for e in entries]
+    parts += [("timeline prose", prose)]
     parts += [("resolution", section_text(s)) for s in doc.sections if s.kind in ("resolution", "diagnosis")]
     parts += [("free prose", section_text(s)) for s in doc.sections if s.kind in ("summary", None)]
     parts += [("under the title", join_lines(doc.preamble))]

@@ -243,14 +243,33 @@ def incident_document(text: str, name: str) -> Document:
     return doc
 
 
-def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "postmortem.md") -> MemoryDraft:
-    """One postmortem → one seed draft with its provenance; `incident_id` when the file names none."""
+def titled_document(text: str, name: str) -> tuple[Document, str | None]:
+    """incident_document, its title left from a template ("# ISSUE NAME") replaced by the text's first
+    short line (taken out of the text under the title): the document every field is read from, and
+    its title (None: none found, the file name's is used)."""
     doc = incident_document(text, name)
-    fields = FoundFields()
     title = doc.title
     if title and _TEMPLATE_TITLE.search(normalize_heading(title)):  # "# ISSUE NAME" left from the template
         title = next((plain(line) for line in doc.preamble if plain(line) and len(plain(line)) <= 150), None)
         doc.preamble = doc.preamble[1:] if title else doc.preamble
+    return doc, title
+
+
+def timeline_of(doc: Document) -> tuple[list[Entry], str]:
+    """The timeline's entries (its sections', else one told in the text under the title: "1436 -
+    alert that …") and the prose between them: what the fields of a story are read from (the
+    failed attempts, how it was found, the fix)."""
+    timelines = [read_timeline(logical_lines(s.lines)) for s in doc.of_kind("timeline")]
+    entries = [e for found, _ in timelines for e in found]
+    if not timelines:
+        entries = headless_timeline(doc.title or "", logical_lines(doc.preamble))
+    return entries, "\n\n".join(prose for _, prose in timelines if prose)
+
+
+def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "postmortem.md") -> MemoryDraft:
+    """One postmortem → one seed draft with its provenance; `incident_id` when the file names none."""
+    doc, title = titled_document(text, name)
+    fields = FoundFields()
     title = title or title_from_name(name)
     fields.put("title", title[:300], {"front matter": "front matter 'title'", "heading": "the first heading",
                                       "first line": "the first line"}.get(doc.title_from, "the file name"))  # fmt: skip
@@ -282,11 +301,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
         "\n\n".join(x for x in (summary, symptoms, impact and f"Impact: {impact}") if x),
         " + ".join(x for x in (summary_from, symptoms_from, impact_from) if x),
     )
-    timelines = [read_timeline(logical_lines(s.lines)) for s in doc.of_kind("timeline")]
-    entries = [e for found, _ in timelines for e in found]
-    if not timelines:  # no timeline heading: the text under the title may be one ("1436 - alert that …")
-        entries = headless_timeline(doc.title or "", logical_lines(doc.preamble))
-    timeline_prose = "\n\n".join(prose for _, prose in timelines if prose)
+    entries, timeline_prose = timeline_of(doc)
     other = "\n\n".join(section_text(s) for s in doc.sections if s.kind in (None, "diagnosis", "impact"))
     for kind in ("error_message", "root_cause", "diagnosis", "resolution"):
         said, origin = take(kind)
