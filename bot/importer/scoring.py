@@ -19,7 +19,10 @@ The rule:
 - **service right**: the extracted service and the truth's contain one another, case-insensitively.
 - **failed attempts**: a stored attempt (its action and why, as one text) is *real* when it holds
   at least half of one truth attempt's action keywords. precision = real stored / stored;
-  recall = truth attempts matched by some stored attempt / truth attempts.
+  recall = truth attempts matched by some stored attempt / truth attempts. The why is part of the text on
+  purpose: where the reader glues two entries, the why is as often the failed step as a neighbour's, and the
+  action alone (or one line per labelled attempt) agreed less with a blind reader's per-line decisions
+  (docs/BENCHMARKS.md, "The attempts measure read against a blind annotator").
 - **found how**: the stored diagnosis holds half of `found_keywords` (items that have them); **filled →
   right**, the same out of those items whose diagnosis is filled (precision); **where none** (an error count):
   imported items whose label has no `found_keywords` and whose diagnosis is filled (the whole field, with an
