@@ -377,8 +377,10 @@ class TimelineEntry(Strict):
 
 
 class Resolution(Strict):
-    """What responders confirm at resolution: the outcome that becomes memory."""
+    """What responders confirm at resolution: the outcome that becomes memory. `symptoms`: what was
+    first reported, as they confirmed it (None: the declared symptoms stay)."""
 
+    symptoms: Text | None = None
     root_cause: RequiredText
     diagnosis: Text | None = None
     resolution: RequiredText

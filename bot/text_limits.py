@@ -37,6 +37,10 @@ DOCUMENT_CHARS = 2_000_000
 HEADING_LINES = 400
 # Messages kept per incident: past this, the oldest are dropped (and counted).
 INCIDENT_MESSAGES = 5_000
+# The channel's first report, offered in the resolution modal as the memory's symptoms
+# (bot/drafting/first_report.py): at most this many characters, the mark saying it was cut included
+# (a modal's text input, and a confirmed field, hold 3,000: bot/models.MAX_TEXT).
+FIRST_REPORT_CHARS = 3_000
 
 
 @dataclass(frozen=True, slots=True)

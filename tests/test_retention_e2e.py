@@ -112,7 +112,9 @@ async def test_the_two_attempts_said_in_the_channel_are_drafted_and_saved_as_acc
     assert memory.drafting.fields == {
         "failed_attempts[1]": FieldOrigin.DRAFTED, "failed_attempts[2]": FieldOrigin.DRAFTED,
         "root_cause": FieldOrigin.TYPED, "resolution": FieldOrigin.TYPED,
+        "symptoms": FieldOrigin.DRAFTED,  # none declared: the channel's first message, confirmed as offered
     }  # fmt: skip
+    assert memory.symptoms == ATTEMPTS[0]
     assert len(memory.drafting.sources["failed_attempts[1]"]) == 1
 
 

@@ -56,14 +56,18 @@ class Mark(Strict):
     marked_by: Identifier
 
 
-# the modal's drafted text fields, in its order
-TEXT_FIELDS = ("root_cause", "diagnosis", "resolution", "lesson")
+# the outcome a drafter reads from the channel, in the modal's order
+OUTCOME_FIELDS = ("root_cause", "diagnosis", "resolution", "lesson")
+# the modal's drafted text fields, in its order: the symptoms are the channel's first report
+# (bot/drafting/first_report.py, offered when none were declared), never read by a drafter
+TEXT_FIELDS = ("symptoms", *OUTCOME_FIELDS)
 
 
 class ResolutionDraft(Strict):
     """What a drafter proposes for the resolution modal."""
 
     drafter: Identifier = Field(description='"offline", or "anthropic:<model>"')
+    symptoms: DraftedText | None = None
     root_cause: DraftedText | None = None
     diagnosis: DraftedText | None = None
     resolution: DraftedText | None = None
@@ -77,7 +81,8 @@ class ResolutionDraft(Strict):
 
     @property
     def is_empty(self) -> bool:
-        return not self.text_fields() and not self.failed_attempts
+        """No outcome drafted (the first report offered as symptoms is no outcome)."""
+        return not any(name in OUTCOME_FIELDS for name in self.text_fields()) and not self.failed_attempts
 
     def without_message(self, message_ts: str) -> ResolutionDraft:
         """The draft with every field that quotes the message at `message_ts` left out (it was

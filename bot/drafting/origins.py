@@ -11,7 +11,10 @@ def _same(a: str | None, b: str | None) -> bool:
     return " ".join((a or "").split()).casefold() == " ".join((b or "").split()).casefold()
 
 
-def drafting_trace(draft: ResolutionDraft, resolution: Resolution) -> DraftingTrace:
+def drafting_trace(
+    draft: ResolutionDraft, resolution: Resolution, declared_symptoms: str | None = None
+) -> DraftingTrace:
+    """`declared_symptoms`: the incident's, shown in the modal as declared (kept unchanged: no origin)."""
     fields: dict[str, FieldOrigin] = {}
     sources: dict[str, list[str]] = {}
     drafted = draft.text_fields()
@@ -19,6 +22,8 @@ def drafting_trace(draft: ResolutionDraft, resolution: Resolution) -> DraftingTr
         saved = getattr(resolution, name)
         proposal = drafted.get(name)
         if proposal is None:
+            if name == "symptoms" and (not saved or _same(saved, declared_symptoms)):
+                continue  # as declared, or cleared (the declared ones stay)
             if saved:
                 fields[name] = FieldOrigin.TYPED
             continue

@@ -74,13 +74,15 @@ async def open_resolution_modal(
             await respond(**messages.notice(text), response_type="ephemeral", replace_original=False)
             return
     title = incident.title if incident else "this channel's incident"
+    declared = _declared(incident)
     where = incident.channel if incident else channel_id
     modal_context = {"channel_id": where, **({"current_incident": incident.incident_id} if incident else {})}
     refusal = ticket.refusal if incident is not None and ticket is not None else None
     drafting = incident is not None and refusal is None
     opened = await open_form(
-        client, services, trigger_id, resolution_modal(title, context=modal_context, drafting=drafting, error=refusal),
-        channel_id=channel_id, user_id=user_id, later=resolution_modal(title, context=modal_context),
+        client, services, trigger_id,
+        resolution_modal(title, context=modal_context, values=declared, drafting=drafting, error=refusal),
+        channel_id=channel_id, user_id=user_id, later=resolution_modal(title, context=modal_context, values=declared),
         # the lookup came out of the trigger's time: views.open gets what is left of it
         budget_s=max(0.1, OPEN_BUDGET_S - (asyncio.get_running_loop().time() - began)),
     )  # fmt: skip
@@ -95,6 +97,12 @@ async def open_resolution_modal(
     except MemoryError_ as exc:
         log.warning("the draft could not be queued (%s): the modal stays as opened", exc)
         await _show(client, services, incident, request)
+
+
+def _declared(incident: IncidentRecord | None) -> dict[str, str]:
+    """The modal's inputs the declaration fills: its symptoms, shown for the person to confirm or edit
+    (none declared: the draft offers the channel's first report, bot/drafting/first_report.py)."""
+    return {"symptoms": incident.symptoms} if incident is not None and incident.symptoms else {}
 
 
 class DraftRequest(JobPayload):
@@ -115,27 +123,28 @@ async def show_draft(ctx: JobContext, request: DraftRequest) -> None:
 
 async def _show(client: AsyncWebClient, services: Services, incident: IncidentRecord, request: DraftRequest) -> None:
     """Draft from the channel, then show the draft in the open modal."""
+    declared = _declared(incident)
     try:
         saved = await services.drafting.draft(incident)
         view = resolution_modal(
-            incident.title, context={**request.modal_context, "draft_id": saved.draft_id}, draft=saved.draft
-        )
+            incident.title, context={**request.modal_context, "draft_id": saved.draft_id}, values=declared,
+            draft=saved.draft,
+        )  # fmt: skip
     except ReadingTooLong as exc:  # past READING_DEADLINE_S: said as it is
         view = resolution_modal(
-            incident.title,
-            context=request.modal_context,
+            incident.title, context=request.modal_context, values=declared,
             error=f"No draft this time: {exc}. Fill it in from the channel.",
-        )
+        )  # fmt: skip
     except StoreUnavailable as exc:  # the database went away (a shutdown, an outage): no traceback to read
         log.warning("drafting the resolution of %s stopped: %s", incident.incident_id, exc)
         view = resolution_modal(
-            incident.title, context=request.modal_context,
+            incident.title, context=request.modal_context, values=declared,
             error="No draft this time: the memory database did not answer. Fill it in from the channel.",
         )  # fmt: skip
     except Exception:  # noqa: BLE001 - the modal must not keep saying "drafting…"
         log.exception("drafting the resolution of %s failed", incident.incident_id)
         view = resolution_modal(
-            incident.title, context=request.modal_context,
+            incident.title, context=request.modal_context, values=declared,
             error="No draft this time (the error is in the bot's logs): fill it in from the channel.",
         )  # fmt: skip
     try:

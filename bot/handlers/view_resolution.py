@@ -51,7 +51,7 @@ async def on_resolution(ack: Any, view: dict[str, Any], client: AsyncWebClient, 
         # closing belongs to the incident's channel: Slack says who is in it
         in_channel = await lookups_of(context).is_member(client, incident.channel, user_id)
         # which fields were drafted from the channel, and which the person changed
-        drafting = await services.drafting.trace(team_id, draft_id, resolution)
+        drafting = await services.drafting.trace(team_id, draft_id, resolution, declared_symptoms=incident.symptoms)
         try:
             return await services.resolution.resolve(
                 incident, resolution, by=by, in_channel=in_channel, drafting=drafting

@@ -35,6 +35,7 @@ class IncidentStore(Protocol):
     ) -> bool: ...  # fmt: skip
     async def claim_event(self, team_id: str, event_id: str) -> bool: ...
     async def timeline(self, team_id: str, incident_id: str, *, limit: int = 500) -> list[TimelineEntry]: ...
+    async def first_message(self, team_id: str, incident_id: str) -> TimelineEntry | None: ...
     async def timeline_size(self, team_id: str, incident_id: str) -> tuple[int, int]: ...
     async def forget(self, team_id: str, incident_id: str, *, purged_by: str) -> int | None: ...
     async def prune_events(self, older_than_hours: float) -> int: ...
@@ -214,6 +215,23 @@ class PostgresIncidentStore:
             TimelineEntry(author=r["author"], text=r["text"], at=r["at"], message_ts=r["message_ts"], late=r["late"])
             for r in rows
         ]
+
+    async def first_message(self, team_id: str, incident_id: str) -> TimelineEntry | None:
+        """The oldest message of the incident's timeline that is not a late note (what was first
+        reported: bot/drafting/first_report.py), however long the timeline; None when none is kept."""
+        async with acquire(self._pool) as conn:
+            row = await conn.fetchrow(
+                """SELECT t.author, t.text, t.at, t.message_ts, t.late FROM timeline_entries t
+                   JOIN incidents i ON i.pk = t.incident_pk
+                   WHERE i.team_id = $1 AND i.incident_id = $2 AND NOT t.late
+                   ORDER BY t.at, t.id LIMIT 1""",
+                team_id, incident_id,
+            )  # fmt: skip
+        if row is None:
+            return None
+        return TimelineEntry(
+            author=row["author"], text=row["text"], at=row["at"], message_ts=row["message_ts"], late=row["late"]
+        )
 
     async def timeline_size(self, team_id: str, incident_id: str) -> tuple[int, int]:
         """(messages kept, messages dropped past the cap) of the incident's timeline."""

@@ -7,6 +7,7 @@ import asyncio
 import uuid
 from dataclasses import dataclass
 
+from bot.drafting.first_report import first_report
 from bot.drafting.models import Mark, ResolutionDraft
 from bot.drafting.origins import drafting_trace
 from bot.drafting.port import Drafter
@@ -80,15 +81,20 @@ class DraftingService:
         timeline = await self._incidents.timeline(incident.team, incident.incident_id)
         marks = await self._drafts.marks(incident.team, incident.incident_id)
         draft = await self._drafter.draft(incident, timeline, marks)
+        if not incident.symptoms:  # none declared: the channel's first report is offered as the symptoms
+            first = await self._incidents.first_message(incident.team, incident.incident_id)
+            draft = draft.model_copy(update={"symptoms": first_report([first] if first else [])})
         return SavedDraft(await self._drafts.save_draft(incident.team, incident.incident_id, draft), draft)
 
-    async def trace(self, team_id: str, draft_id: int | None, resolution: Resolution) -> DraftingTrace | None:
+    async def trace(
+        self, team_id: str, draft_id: int | None, resolution: Resolution, *, declared_symptoms: str | None = None
+    ) -> DraftingTrace | None:
         """Which saved fields were drafted-then-accepted, changed, cleared or typed (None: the
-        modal showed no stored draft)."""
+        modal showed no stored draft); symptoms kept as declared are none of these."""
         if draft_id is None:
             return None
         draft = await self._drafts.get_draft(team_id, draft_id)
-        return drafting_trace(draft, resolution) if draft is not None else None
+        return drafting_trace(draft, resolution, declared_symptoms) if draft is not None else None
 
     async def mark(self, team_id: str, channel_id: str, mark: Mark) -> IncidentRecord | None:
         """Mark a channel message for the draft of the channel's incident (its open one, else its

@@ -79,7 +79,8 @@ def draft_for(
         title=incident.title,
         service=incident.service,
         severity=incident.severity,
-        symptoms=incident.symptoms,
+        # what was first reported as the person confirmed it; a cleared field keeps the declared ones
+        symptoms=resolution.symptoms or incident.symptoms,
         error_message=incident.error_message,
         root_cause=resolution.root_cause,
         diagnosis=resolution.diagnosis,

@@ -65,6 +65,7 @@ def source_block(block_id: str) -> str:
 
 
 RESOLUTION_BLOCKS = (
+    "symptoms",
     "root_cause",
     "diagnosis",
     "resolution",

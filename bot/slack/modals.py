@@ -8,7 +8,9 @@ Every function returns a view dict for `views.open(trigger_id=…, view=…)`, `
 - `declare_modal(*, context=None, values=None, error=None)`
 - `resolution_modal(incident_title, *, context=None, values=None, error=None, drafting=False, draft=None)`
   `drafting`: says the draft is on its way (the modal opens at once); `draft` (a ResolutionDraft)
-  pre-fills the inputs and quotes, under each drafted input, the messages it came from. Inputs
+  pre-fills the inputs and quotes, under each drafted input, the messages it came from; its
+  symptoms are the channel's first report (offered when none were declared: the caller passes
+  declared ones in `values`). Inputs
   keep their block_id and action_id, so a views.update with the draft keeps what was typed.
 - `confirm_modal(incident_id, memory_title, *, context=None, values=None, error=None)`
 - `mark_modal(message_text, *, context=None, values=None, error=None)`   "Add to incident memory"

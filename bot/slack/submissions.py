@@ -9,7 +9,7 @@ validation error maps straight back to the input that caused it:
         await ack(response_action="errors", errors=ResolutionSubmission.block_errors(exc))
 
 - `DeclareSubmission`     title*, service, severity (SEV1–SEV4), symptoms, error_message; `.to_incident()`
-- `ResolutionSubmission`  root_cause*, diagnosis, resolution*, attempt rows (action + why, both or
+- `ResolutionSubmission`  symptoms, root_cause*, diagnosis, resolution*, attempt rows (action + why, both or
                           neither), lesson, verified (+ verification_note, then required), notes;
                           `.failed_attempts`, `.to_resolution()`
 - `CorrectionSubmission`  text*
@@ -137,6 +137,7 @@ class AttemptRow(BaseModel):
 
 
 class ResolutionSubmission(Submission):
+    symptoms: OptionalText = None
     root_cause: RequiredText
     diagnosis: OptionalText = None
     resolution: RequiredText

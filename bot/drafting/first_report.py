@@ -1,0 +1,47 @@
+"""The channel's first report, offered as a resolved memory's symptoms. Pure.
+
+A Slack incident declared without symptoms (or found by its channel's name) would be kept with
+nothing but a title to be found by: recall reads a memory's opening (title, symptoms, error), and
+the next responder's first report is written like this channel's. So the resolution modal offers
+the channel's first report as the symptoms, for the person to confirm, edit or clear: the first
+message people wrote in the channel after the incident was declared (or the message that declared
+it), never a bot's (the timeline keeps none: bot/handlers/event_message.py), never a late note.
+A report longer than the modal holds is cut, saying so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bot.drafting.models import DraftedText
+from bot.drafting.rules import quote
+from bot.models import MAX_TEXT, TimelineEntry
+from bot.text_limits import FIRST_REPORT_CHARS
+
+# how far back a cut may move to end on a whole word
+_WORD_SLACK = 40
+
+
+def cut_mark(length: int) -> str:
+    return f" … [cut here: the first message runs to {length:,} characters; the rest is in the channel]"
+
+
+def bounded(text: str, limit: int = min(FIRST_REPORT_CHARS, MAX_TEXT)) -> str:
+    """`text` (stripped) within `limit` characters; cut on a word when longer, with a mark saying how
+    long the message was."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    mark = cut_mark(len(text))
+    head = text[: limit - len(mark)]
+    space = head.rfind(" ", max(0, len(head) - _WORD_SLACK))
+    return (head[:space] if space > 0 else head).rstrip() + mark
+
+
+def first_report(timeline: Iterable[TimelineEntry]) -> DraftedText | None:
+    """The channel's first report as the symptoms field, quoting its message; None when nobody has
+    said anything yet. `timeline` oldest first (as bot/memory/incidents keeps it)."""
+    entry = next((e for e in timeline if not e.late and e.text.strip()), None)
+    if entry is None:
+        return None
+    return DraftedText(text=bounded(entry.text), quotes=[quote(entry)])
