@@ -1,7 +1,8 @@
 """The first reports of real incidents (eval/first-reports) as a replay corpus: each case is the
 first thing a responder typed, its one true match the postmortem or conversation it led to.
 
-    .venv/bin/python bench/first_reports.py eval --out /tmp/first-reports [--fold A|B] [--conversations resolved]
+    .venv/bin/python bench/first_reports.py eval --out /tmp/first-reports [--fold A|B] \
+        [--conversations resolved|resolved-symptoms]
     incident-memory replay /tmp/first-reports          # Recall@1, Recall@5, MRR@10 (docs/REPLAY.md)
 
 Memories are the targets read the way `incident-memory import` reads them (bot/importer), so the
@@ -12,7 +13,12 @@ a conversation is instead the memory the product keeps when that channel's incid
 (bot/services/resolution.draft_for): the declaration's title and symptoms (the corpus has none: the
 channel's name stands in for the title, symptoms empty) and the resolution modal's root cause, how
 it was found, fix, lesson and failed attempts as the offline drafter proposes them from the channel
-(bot/drafting/rules.draft_offline), confirmed unedited; the transcript itself is no memory field. The first report's own
+(bot/drafting/rules.draft_offline), confirmed unedited; the transcript itself is no memory field (the product
+before r27-symptoms, or a person who cleared the modal's symptoms). With `--conversations resolved-symptoms`
+the memory is the same plus the symptoms the product now offers when none were declared: the channel's first
+report (bot/drafting/first_report.py), confirmed unedited. Here the case IS the first report, taken out of its
+own target, so the symptoms are the first message left (a reply, a stand-in): this measures how findable such
+a memory is, not a later incident found by an earlier one's first report. The first report's own
 words are taken out of its target first (the conversation's opening message; the sentence of
 the postmortem it was copied from), so a case cannot be found by matching itself. Cases carry no
 `occurred_at`: a memory here is the same incident's write-up, not an earlier one. `--fold`
@@ -31,6 +37,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.drafting.first_report import first_report  # noqa: E402
 from bot.drafting.rules import draft_offline  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
 from bot.models import FailedAttempt, MemoryDraft, TimelineEntry  # noqa: E402
@@ -40,7 +47,7 @@ REPORT_FIELDS = ("id", "org", "fold", "text", "ts", "target", "source")
 MEMORY_FIELDS = ("title", "service", "severity", "symptoms", "error_message", "root_cause", "diagnosis",
                  "resolution", "lesson")  # fmt: skip
 TITLE_CHARS = 200
-CONVERSATIONS = ("transcript", "resolved")
+CONVERSATIONS = ("transcript", "resolved", "resolved-symptoms")
 
 
 def load_reports(path: Path) -> list[dict[str, Any]]:
@@ -72,11 +79,12 @@ def transcript(conversation: dict[str, Any], leave_out: set[str]) -> str:
     return f"# {channel_title(conversation)}\n\n" + "\n\n".join(lines) + "\n"
 
 
-def resolved(conversation: dict[str, Any], leave_out: set[str]) -> MemoryDraft:
+def resolved(conversation: dict[str, Any], leave_out: set[str], *, symptoms: bool = False) -> MemoryDraft:
     """The memory the product keeps of a channel at resolution: the declaration's title (the channel's
     name; no symptoms declared) and what the offline drafter puts in the resolution modal, unedited.
     Where the drafter left the modal's required cause or fix empty, the words a person would type are
-    unknown: the memory keeps what was drafted (at least the title)."""
+    unknown: the memory keeps what was drafted (at least the title). `symptoms`: with the channel's
+    first report (of the messages left) as the modal offers it, unedited."""
     timeline = [
         TimelineEntry(author=m["author"], text=m["text"], at=datetime.fromisoformat(m["ts"]), message_ts=str(n))
         for n, m in enumerate(conversation["messages"])
@@ -84,6 +92,9 @@ def resolved(conversation: dict[str, Any], leave_out: set[str]) -> MemoryDraft:
     ]
     draft = draft_offline(timeline, [], ReadLimits())
     said = {name: value.text for name, value in draft.text_fields().items()}
+    opening = first_report(timeline) if symptoms else None
+    if opening is not None:
+        said["symptoms"] = opening.text
     attempts = [FailedAttempt(action=a.action, why_it_failed=a.why_it_failed) for a in draft.failed_attempts]
     return MemoryDraft(incident_id=conversation["id"], team_id="replay", title=channel_title(conversation),
                        failed_attempts=attempts, **said)  # fmt: skip
@@ -133,16 +144,17 @@ def build(
     eval_dir: Path, out: Path, fold: str | None = None, conversations: str = "transcript"
 ) -> tuple[int, int, list[str]]:
     """Write memories.jsonl and cases.jsonl; (memories, cases, targets import did not keep).
-    `conversations`: "transcript" (imported as a document) or "resolved" (as the product keeps it)."""
+    `conversations`: "transcript" (imported as a document), "resolved" (as the product kept it before the
+    symptoms field) or "resolved-symptoms" (with the channel's first report left as its symptoms)."""
     reports = load_reports(eval_dir / "first-reports" / "reports.jsonl")
     words: dict[str, set[str]] = {}
     for report in reports:
         words.setdefault(report["target"], set()).add(report["text"])
     memories, lost = [], []
     for target in sorted(words):
-        if conversations == "resolved" and target.startswith("conversations/"):
+        if conversations != "transcript" and target.startswith("conversations/"):
             channel = json.loads((eval_dir / target).read_text(encoding="utf-8"))
-            draft = resolved(channel, words[target])
+            draft = resolved(channel, words[target], symptoms=conversations == "resolved-symptoms")
         else:
             draft = imported(*target_document(eval_dir, target, words[target]))
         if draft is None:
@@ -163,8 +175,9 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True, help="folder to write memories.jsonl and cases.jsonl")
     parser.add_argument("--fold", choices=("A", "B"), help="only the cases of this organisation fold")
     parser.add_argument("--conversations", choices=CONVERSATIONS, default="transcript",
-                        help="a conversation's memory: its transcript imported as a document (default), or what "
-                        "the product keeps when its incident is resolved (the drafted resolution)")  # fmt: skip
+                        help="a conversation's memory: its transcript imported as a document (default), what "
+                        "the product keeps when its incident is resolved (the drafted resolution), or that with "
+                        "the channel's first report (of the messages left) as its symptoms")  # fmt: skip
     args = parser.parse_args()
     memories, cases, lost = build(args.eval_dir, args.out, args.fold, args.conversations)
     print(f"{memories} memories, {cases} cases in {args.out}")

@@ -177,3 +177,9 @@ def test_a_resolved_conversation_is_the_memory_the_product_keeps_not_its_transcr
     assert as_kept.symptoms is None and "crashlooping" not in as_kept.model_dump_json()
     assert "DATABASE_URL" in (as_kept.root_cause or "") and "rolling back" in (as_kept.resolution or "").lower()
     assert as_kept.title == as_transcript.title == "Incident channel: acme"
+    # resolved-symptoms: the product's symptoms field, the channel's first report confirmed as offered; the
+    # case is that report, left out of its own target, so the first message left stands in for it
+    builder().build(tmp_path, tmp_path / "symptoms", conversations="resolved-symptoms")
+    (with_symptoms,) = load_memories(tmp_path / "symptoms")
+    assert with_symptoms.symptoms == messages[1][2] and "502" not in with_symptoms.model_dump_json()
+    assert with_symptoms.root_cause == as_kept.root_cause
