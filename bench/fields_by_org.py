@@ -54,9 +54,15 @@ FIELDS = ("date", "root_cause", "fix", "found", "metadata")
 METADATA_COST = 10
 
 
-def models_key(docs: list, orgs: list[str]) -> str:
-    """What the one-out models depend on: every report's labels, every candidate's text and features, the organisations
-    left out, the FIT_* settings and the fitting code's source."""
+def models_key(docs: list, orgs: list[str]) -> str | None:
+    """What the one-out models depend on: every report's labels (all of them: the fix threshold's pick weighs metadata
+    labels too), every candidate's text and features, the organisations left out, the FIT_* settings and the fitting
+    and scoring code's source. None when a head is scored "joined" (FIT_JOINED): its pick reads the importer's rules'
+    fields (RULES_SAID), which a change to those rules alters; such models are never kept."""
+    import bench.fit_reader_sentences as fitting
+
+    if any(fitting.JOINED.values()):
+        return None
     key = hashlib.sha256()
     for name in sorted(k for k in os.environ if k.startswith("FIT_")):
         key.update(f"{name}={os.environ[name]}\n".encode())
@@ -64,7 +70,7 @@ def models_key(docs: list, orgs: list[str]) -> str:
         key.update(path.read_bytes())
     key.update("\n".join(orgs).encode())
     for truth, by_head in docs:
-        key.update(repr((truth.file, truth.org, truth.root_cause_keywords, truth.fix_keywords)).encode())
+        key.update(repr(truth).encode())
         for head in sorted(by_head):
             for feats, candidate in by_head[head]:
                 key.update(repr((head, list(feats), candidate.text, candidate.section)).encode())
@@ -76,6 +82,7 @@ _FITTING_CODE = (
     _ROOT / "bench" / "fit_reader_sentences.py",
     _ROOT / "bot" / "reader" / "sentences.py",
     _ROOT / "bot" / "reader" / "fit.py",
+    _ROOT / "bot" / "importer" / "scoring.py",
 )
 
 
@@ -84,7 +91,8 @@ def _cached(cache: Path, docs: list, orgs: list[str]) -> dict | None:
     if not cache.exists():
         return None
     key, models = pickle.loads(cache.read_bytes())  # noqa: S301 (a file this bench wrote itself)
-    return models if key == models_key(docs, orgs) else None
+    now = models_key(docs, orgs)
+    return models if now is not None and key == now else None
 
 
 def held_out_drafts(
@@ -102,8 +110,9 @@ def held_out_drafts(
     models = _cached(cache, docs, orgs) if cache else None
     if models is None:
         models = fitting.models_without_each(docs, orgs=orgs)
-        if cache:
-            cache.write_bytes(pickle.dumps((models_key(docs, orgs), models)))
+        key = models_key(docs, orgs) if cache else None
+        if cache and key is not None:
+            cache.write_bytes(pickle.dumps((key, models)))
     before = dict(cause_fix.MODEL_POLICY)
     cause_fix.MODEL_POLICY.update(policy)
     drafts: dict = {}

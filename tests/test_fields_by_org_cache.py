@@ -55,6 +55,23 @@ def test_kept_models_are_fitted_again_when_a_candidate_a_label_or_a_setting_chan
     assert fitted == 1
 
 
+def test_a_metadata_label_change_fits_again_and_joined_heads_are_never_kept(monkeypatch, tmp_path) -> None:
+    # The fix threshold's pick weighs metadata labels; a "joined" head's pick reads the importer's own rules' fields.
+    _, docs = _tiny_fold()
+    cache = tmp_path / "models.pkl"
+    _read_with_cache(monkeypatch, docs, cache)
+    truth, by_head = docs[0]
+    with_metadata = replace(truth, not_attempts=[*truth.not_attempts, (["took 31 minutes"], "metadata")])
+    fitted, _ = _read_with_cache(monkeypatch, [(with_metadata, by_head), *docs[1:]], cache)
+    assert fitted == 1
+    cache.unlink()
+    monkeypatch.setattr(fitting, "JOINED", {"cause": False, "fix": True})
+    for _ in range(2):
+        fitted, _ = _read_with_cache(monkeypatch, docs, cache)
+        assert fitted == 1
+    assert not cache.exists()
+
+
 def test_openings_tell_which_moved_fields_open_with_another_sentence() -> None:
     before = {
         "a.md": {"cause_text": "The disk filled up. Logs grew.", "fix_text": "Rotated logs."},
