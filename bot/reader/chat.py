@@ -18,9 +18,12 @@ from bot.reader.conversation import ConversationReading, Picked, never, read_con
 from bot.reader.conversation_features import CODE_BLOCK, Message, split_sentences
 from bot.reader.conversation_told import clip, split_attempt, tidy
 from bot.reader.cues import (
+    BROKE_PAST,
     CAUSE_HEDGE,
+    CAUSE_HEDGED_OPENING,
     CAUSE_MARKER,
     CAUSE_NEGATED,
+    CAUSE_OPENING_NOT,
     CHAT_ACTION,
     CHAT_FAILED,
     CHAT_RECOVERED,
@@ -106,11 +109,18 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
     """What the channel says of the cause, the fix, how it was found, the lesson and the attempts
     that did not work. The explicit phrasings come first ("root cause was …", "the fix was …",
     "restarted X, still failing", an action then a recovery); the conversation's models
-    (bot/reader/conversation.py) fill what they leave empty."""
+    (bot/reader/conversation.py) fill what they leave empty; a cause still empty is taken from what broke told by the
+    one who fixed it, else from a reply opening with a doubt (a hypothesis)."""
     talk = read_conversation([Message(m.author, m.text, m.at) for m in messages])
     sentences = [_Sentence(s.message, s.text) for s in talk.sentences]
     reading = ChatReading()
-    reading.root_cause = _last(sentences, CAUSE_MARKER, "cause") or _confessed(sentences) or _picked(talk, talk.cause)
+    reading.root_cause = (
+        _last(sentences, CAUSE_MARKER, "cause")
+        or _confessed(sentences)
+        or _picked(talk, talk.cause)
+        or _told_with_the_fix(talk)
+        or _hedged_opening(talk)
+    )
     reading.fix = _last(sentences, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix), _action_then_recovery(sentences))
     reading.found = _diagnosis(sentences) or _quoted_evidence(messages)
     reading.lesson = _last(sentences, LESSON_MARKER, "lesson")
@@ -182,6 +192,35 @@ def _confessed(sentences: list[_Sentence]) -> ChatFinding | None:
     for sentence in reversed(sentences):
         if CONVERSATION_CUES["confession"].search(sentence.text) and not never("cause", sentence.text):
             return ChatFinding(whole(sentence.text), (_said(sentence),))
+    return None
+
+
+# what a cause told in so many words is never: asked, planned, the service back, the outage itself
+_NO_TOLD_CAUSE = frozenset({"question", "plan", "resolved_now", "recovered_again", "down_state", "tried"})
+
+
+def _told_with_the_fix(talk: ConversationReading) -> ChatFinding | None:
+    """ "That's fixed now - a database update filled the server with Wal.": when nothing else names the cause, a
+    part that broke told in the past by the one who fixed it, after the opening message (the last such)."""
+    for s in reversed(talk.sentences):
+        f = s.features
+        if s.message == 0 or "by_fixer" not in f or "hedge" in f or "question" in f or "plan" in f:
+            continue
+        if BROKE_PAST.search(s.text):
+            if not never("cause", s.text):
+                return ChatFinding(whole(s.text), (Said(s.message, s.text),))
+    return None
+
+
+def _hedged_opening(talk: ConversationReading) -> ChatFinding | None:
+    """ "Looks like the compiler-benchmark job artifacts have been hogging disk space": when nothing else names the
+    cause, a reply that opens with a doubt and goes on to say what is wrong, offered as a hypothesis (the last such);
+    never the trouble still there or the same as before, the service back, a plan or a question."""
+    for s in reversed(talk.sentences):
+        if s.message == 0 or s.features & _NO_TOLD_CAUSE or CAUSE_OPENING_NOT.search(s.text):
+            continue
+        if CAUSE_HEDGED_OPENING.match(s.text.strip()) and not never("cause", s.text):
+            return ChatFinding(whole(s.text), (Said(s.message, s.text),), hedged=True)
     return None
 
 

@@ -283,6 +283,26 @@ CAUSE_HEDGE = re.compile(
     r"seem\w*|appear\w*|hypothes[ie]s|not sure|unsure|unclear|unknown|not (?:yet )?(?:known|confirmed|clear)|guess\w*)\b",
     re.I,
 )
+# a channel's cause said with doubt at a reply's opening ("Looks like the compiler-benchmark job artifacts have been
+# hogging disk space", "It seems that CircleCI invalidated API tokens"): offered as a hypothesis (bot/reader/chat.py)
+CAUSE_HEDGED_OPENING = re.compile(
+    r"^(?:(?:@[\w-]{1,40}[,:]?|so|ok(?:ay)?|yeah|yes|hm{1,8}|ah{1,8}|sorry(?: about that)?|actually|well)[,.!:]?\s{1,4}){0,4}"
+    r"(?:it |this |that )?(?:looks|seems|appears)(?: like| to be| that| as if)?\s{1,4}(?:\S{1,200}\s{1,4}){2}\w",
+    re.IGNORECASE,
+)
+# ... and what is never such a cause: the trouble still there, the same as before
+# or the service back, or a step tried ("Seems like it has resolved itself", "Looks like the renewal I attempted didn't work")
+CAUSE_OPENING_NOT = re.compile(
+    r"\b(?:still|same|resolved|fixed|again|back (?:up|online|to normal)|(?:is|it's|'s|are) (?:working|ok|fine|good)|"
+    r"attempted)\b",
+    re.IGNORECASE,
+)
+# a part that broke, told in the past ("db6 crashed.", "a database update filled the server with Wal")
+BROKE_PAST = re.compile(
+    r"\b(?:crashed|died|filled|ran out|(?:was|were|got|been) (?:locked|corrupted|wiped|hacked|missed|down)|wiped|"
+    r"hacked|expired|went down|stopped working|lost|broke)\b",
+    re.IGNORECASE,
+)
 # "it was not the cache", "ruled out the network": a cause said NOT to be one
 CAUSE_NEGATED = re.compile(
     r"\b(?:(?:was|were|is|are)(?: not|n't)|not) (?:the |a |an )?(?:root )?(?:cause|culprit|reason|problem|issue)\b|"
