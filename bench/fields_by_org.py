@@ -8,6 +8,7 @@ out inside fold A). The fields other than failed attempts (those: bench/attempts
     FIT_THRESHOLD=cause=0.55:2 .venv/bin/python bench/fields_by_org.py --sentence-model-loo   # threshold:keep given
     .venv/bin/python bench/fields_by_org.py --sentence-model-loo --models-cache /tmp/loo-models.pkl \
         --against /tmp/before-loo.json --changed --openings   # a change after the model's picks: minutes, not ~15
+    .venv/bin/python bench/fields_by_org.py --sentence-model-loo --where-missed   # why each cause / fix missed, one out
 
 With --sentence-model-loo each organisation is read with a sentence model (bot/reader/sentences.py)
 fitted by bench/fit_reader_sentences.py on fold A's other organisations, by the settings the shipped
@@ -29,6 +30,11 @@ what a right one gains; a metadata line as fix or cause costs ten). Leave one or
 for each organisation, the change counts as kept when it pays on the other organisations, and then
 adds what it does to the one left out; a change that only helps the organisation whose wording it
 was written for scores 0 this way. Fold A only: fold B is never read here.
+
+--where-missed (with --sentence-model-loo) says where each cause and fix missed one organisation out falls
+(`where_missed`): a section names the field (the model is not asked), no candidate sentence holds the label, only
+sentences quoting what was seen hold it (never the model's pick), one holds it below the head's threshold (and how
+far below), or one holds it at or above the threshold and another sentence, the keep or a cut kept it out.
 """
 
 from __future__ import annotations
@@ -96,10 +102,14 @@ def _cached(cache: Path, docs: list, orgs: list[str]) -> dict | None:
 
 
 def held_out_drafts(
-    truths: list, policy: dict[str, str], say: Callable[[str], object] = print, cache: Path | None = None
+    truths: list,
+    policy: dict[str, str],
+    say: Callable[[str], object] = print,
+    cache: Path | None = None,
+    kept: dict | None = None,
 ) -> dict:
     """Each organisation's drafts read with a sentence model fitted on the other organisations
-    (`say` is told the policy and the thresholds chosen)."""
+    (`say` is told the policy and the thresholds chosen; `kept`, when given, gets the candidates and the models)."""
     import bench.fit_reader_sentences as fitting
     import bot.importer.cause_fix as cause_fix
     from bot.reader.sentences import use_model
@@ -113,6 +123,8 @@ def held_out_drafts(
         key = models_key(docs, orgs) if cache else None
         if cache and key is not None:
             cache.write_bytes(pickle.dumps((key, models)))
+    if kept is not None:
+        kept.update(docs=docs, models=models)
     before = dict(cause_fix.MODEL_POLICY)
     cause_fix.MODEL_POLICY.update(policy)
     drafts: dict = {}
@@ -132,15 +144,67 @@ def held_out_drafts(
     return drafts
 
 
+MISSED = (
+    "a section names the field",
+    "no candidate holds the label",
+    "only sentences quoting what was seen hold it",
+    "one holds it, within 0.1 under the threshold",
+    "one holds it, 0.1 to 0.3 under",
+    "one holds it, more than 0.3 under",
+    "one holds it at or over the threshold, kept out",
+)
+
+
+def where_missed(labels: list[str], scored: list[tuple[float, str]], threshold: float, asked: bool) -> str:
+    """Why a field whose label is `labels` missed, from its document's candidate sentences with their probability
+    under the head that read it (`scored`), the head's `threshold`, and whether the importer asked the model
+    (`asked`: no section names the field). A sentence holds the label when it alone would make the field right."""
+    from bot.importer.scoring import holds_half
+    from bot.reader.sentences import QUOTES_WHAT_WAS_SEEN
+
+    holding = [(p, text) for p, text in scored if holds_half(text, labels)]
+    plain = [p for p, text in holding if not QUOTES_WHAT_WAS_SEEN.search(text[:1_000])]
+    if not asked:
+        return MISSED[0]
+    if not holding:
+        return MISSED[1]
+    if not plain:
+        return MISSED[2]
+    under = threshold - max(plain)
+    if under <= 0:
+        return MISSED[6]
+    return MISSED[3] if under <= 0.1 + 1e-9 else MISSED[4] if under <= 0.3 + 1e-9 else MISSED[5]
+
+
+def missed_split(rows: dict[str, dict[str, str]], kept: dict, fold: str = "A") -> dict[str, dict[str, list[int]]]:
+    """Head → where_missed kind → [empty, wrong] over the one-out misses in `rows` (read with `kept`'s models)."""
+    import bench.fit_reader_sentences as fitting
+
+    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
+    fitting.rules_said(truths)  # where no section names the field: the files the importer asks the model for
+    split: dict[str, dict[str, list[int]]] = {h: {k: [0, 0] for k in MISSED} for h in fitting.HEADS}
+    for truth, cands in kept["docs"]:
+        for head, field in (("cause", "root_cause"), ("fix", "fix")):
+            said = rows.get(truth.file, {}).get(field)
+            if said not in ("empty", "wrong"):
+                continue
+            model = kept["models"][truth.org or truth.file].heads[head]
+            scored = [(model.probability(f), c.text) for f, c in cands[head]]
+            asked = truth.file in fitting.RULES_SAID[head]
+            kind = where_missed(getattr(truth, fitting.HEADS[head]), scored, model.threshold, asked)
+            split[head][kind][said == "wrong"] += 1
+    return split
+
+
 def outcomes(
-    fold: str = "A", held_out: dict[str, str] | None = None, cache: Path | None = None
+    fold: str = "A", held_out: dict[str, str] | None = None, cache: Path | None = None, kept: dict | None = None
 ) -> dict[str, dict[str, str]]:
     """File → field → "right", "wrong" (stored but not right), "empty" or "" (not labelled).
     `held_out`: read each organisation with a sentence model fitted without it, joined by this policy
-    (`cache`: the one-out models kept there, `held_out_drafts`)."""
+    (`cache`: the one-out models kept there, `kept`: the candidates and models, `held_out_drafts`)."""
     truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold and not t.not_an_incident]
     if held_out is not None:
-        drafts = held_out_drafts(truths, held_out, cache=cache)
+        drafts = held_out_drafts(truths, held_out, cache=cache, kept=kept)
     else:
         drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
     out: dict[str, dict[str, str]] = {}
@@ -199,9 +263,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--openings", action="store_true", help="with --against: moved causes' and fixes' first sentence"
     )
+    parser.add_argument("--where-missed", action="store_true", help="with --sentence-model-loo: why each miss missed")
     args = parser.parse_args(argv)
+    if args.where_missed and not args.sentence_model_loo:
+        parser.error("--where-missed reads the one-out models: give --sentence-model-loo")
     policy = dict(p.split("=", 1) for p in args.policy.split(",") if p)
-    rows = outcomes(held_out=policy if args.sentence_model_loo else None, cache=args.models_cache)
+    kept: dict = {}
+    rows = outcomes(held_out=policy if args.sentence_model_loo else None, cache=args.models_cache, kept=kept)
     if args.dump:
         args.dump.write_text(json.dumps(rows, indent=1, ensure_ascii=False), encoding="utf-8")
     old = json.loads(args.against.read_text(encoding="utf-8")) if args.against else rows
@@ -227,6 +295,11 @@ def main(argv: list[str] | None = None) -> int:
             + (f" (+ filled where none is labelled {unlabelled[0]}→{unlabelled[1]})" if any(unlabelled) else "")
             + f"; value {sum(gains.values()):+d}, one organisation out {loo:+d} ({helped} helped, {hurt} hurt)"
         )
+    if args.where_missed:
+        for head, kinds in missed_split(rows, kept).items():
+            print(f"{head} missed one organisation out (empty / wrong):")
+            for kind, (empty, wrong) in kinds.items():
+                print(f"  {kind:<46} {empty:>4} / {wrong:<4}")
     if args.against and args.changed:
         for file, row in sorted(rows.items()):
             moved = [f"{f} {old[file][f]}→{row[f]}" for f in FIELDS if file in old and old[file][f] != row[f]]
