@@ -5,13 +5,7 @@ sentences or two timeline entries now pass the same bar (cues_attempts.told_as_b
 
 from __future__ import annotations
 
-from bot.importer.markdown import parse_markdown
-
-
-def stored(body: str) -> list[tuple[str, str]]:
-    text = f"# API outage 2026-03-02\n\n{body}\n\n## Root cause\n\nThe connection pool was too small.\n"
-    draft = parse_markdown(text, team_id="T", incident_id="pm-background")
-    return [(a.action, a.why_it_failed) for a in draft.failed_attempts]
+from tests.test_reader_attempts_told_as_tried import stored
 
 
 def test_a_failure_said_only_in_an_aside_is_not_the_steps_outcome() -> None:
