@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 from bench.attempts_by_org import organisations_at  # noqa: E402
 from bench.attempts_old_readers import run_old_reader  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import holds_half, load_truth  # noqa: E402
+from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text, load_truth  # noqa: E402
 from bot.reader import cues_attempts  # noqa: E402
 from bot.reader.cues_attempts import (  # noqa: E402
     CONTRAST,
@@ -149,7 +149,7 @@ def judged(lines: dict[str, list[list[str]] | None]) -> list[dict]:
     rows = []
     for t in truths_a():
         for action, why in lines.get(t.file) or []:
-            real = any(holds_half(f"{action} {why}", k) for k in t.failed_attempts)
+            real = attempt_is_real(attempt_text(action, why), t.failed_attempts)
             attempt = {"action": action, "why_it_failed": why}
             rows.append(
                 {
@@ -159,7 +159,7 @@ def judged(lines: dict[str, list[list[str]] | None]) -> list[dict]:
                     "kinds": sorted(kinds(action, why)),
                     "today_keeps": told_as_failed(attempt) and _one_attempt(attempt),
                     "line": f"{action} | {why}"[:160],
-                    "said": f"{action} {why}",
+                    "said": attempt_text(action, why),
                 }
             )
     return rows
@@ -171,8 +171,8 @@ def found(lines: dict[str, list[list[str]] | None], orgs: set[str] | None = None
     for t in truths_a():
         if lines.get(t.file) is None or (orgs is not None and (t.org or t.file) not in orgs):
             continue
-        texts = [f"{a} {w}" for a, w in lines[t.file]]
-        hit += sum(any(holds_half(x, k) for x in texts) for k in t.failed_attempts)
+        texts = [attempt_text(a, w) for a, w in lines[t.file]]
+        hit += sum(attempt_found(k, texts) for k in t.failed_attempts)
         total += len(t.failed_attempts)
     return hit, total
 

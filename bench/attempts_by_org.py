@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fit_reader import halves  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import holds_half, load_truth  # noqa: E402
+from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text, load_truth  # noqa: E402
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 WRONG_COST = 1  # a wrong "did not work" line costs what a real one found gains (precision first: never less)
@@ -42,7 +42,9 @@ def stored_attempts(fold: str = "A") -> dict[str, list[str]]:
     truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold and not t.not_an_incident]
     drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
     return {
-        t.file: [f"{a.action} {a.why_it_failed}" for a in d.failed_attempts] if (d := drafts.get(t.file)) else []
+        t.file: [attempt_text(a.action, a.why_it_failed) for a in d.failed_attempts]
+        if (d := drafts.get(t.file))
+        else []
         for t in truths
     }
 
@@ -55,8 +57,8 @@ def by_org(stored: dict[str, list[str]]) -> dict[str, dict[str, int]]:
             continue
         row, texts = figures[truth.org or truth.file], stored[truth.file]
         for text in texts:
-            row["real" if any(holds_half(text, k) for k in truth.failed_attempts) else "wrong"] += 1
-        row["found"] += sum(any(holds_half(t, k) for t in texts) for k in truth.failed_attempts)
+            row["real" if attempt_is_real(text, truth.failed_attempts) else "wrong"] += 1
+        row["found"] += sum(attempt_found(k, texts) for k in truth.failed_attempts)
         row["labelled"] += len(truth.failed_attempts)
     return dict(figures)
 

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.attempts_old_readers import run_old_reader  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import Truth, holds_half, load_truth  # noqa: E402
+from bot.importer.scoring import Truth, attempt_found, attempt_is_real, attempt_text, holds_half, load_truth  # noqa: E402
 
 POSTMORTEMS = ROOT / "eval" / "postmortems"
 
@@ -49,13 +49,13 @@ def totals(truths: list[Truth], lines: dict[str, list[list[str]]]) -> dict[str, 
     """Stored lines, the real ones among them, the ones that hold a labelled non-attempt, labelled attempts found."""
     out = dict.fromkeys(("stored", "real", "non_attempt", "found", "labelled"), 0)
     for t in truths:
-        texts = [f"{action} {why}" for action, why in lines.get(t.file) or []]
+        texts = [attempt_text(action, why) for action, why in lines.get(t.file) or []]
         for text in texts:
-            real = any(holds_half(text, k) for k in t.failed_attempts)
+            real = attempt_is_real(text, t.failed_attempts)
             out["stored"] += 1
             out["real"] += real
             out["non_attempt"] += not real and any(holds_half(text, keys) for keys, _ in t.not_attempts)
-        out["found"] += sum(any(holds_half(x, k) for x in texts) for k in t.failed_attempts)
+        out["found"] += sum(attempt_found(k, texts) for k in t.failed_attempts)
         out["labelled"] += len(t.failed_attempts)
     return out
 

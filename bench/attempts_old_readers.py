@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.fit_reader import halves  # noqa: E402
-from bot.importer.scoring import holds_half, load_truth  # noqa: E402
+from bot.importer.scoring import attempt_is_real, attempt_text, load_truth  # noqa: E402
 from bot.reader.cues_attempts import told_as_failed  # noqa: E402
 
 POSTMORTEMS = ROOT / "eval" / "postmortems"
@@ -92,7 +92,7 @@ def figures(lines: dict[str, list[list[str]]], keep: Callable[[str, str], bool])
         for action, why in lines[truth.file]:
             if not keep(action, why):
                 continue
-            real = any(holds_half(f"{action} {why}", k) for k in truth.failed_attempts)
+            real = attempt_is_real(attempt_text(action, why), truth.failed_attempts)
             for part in parts:
                 out[part][0] += real
                 out[part][1] += 1

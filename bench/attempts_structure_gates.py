@@ -27,7 +27,7 @@ from bench.attempts_by_org import organisations_at  # noqa: E402
 from bench.attempts_old_readers import old_lines  # noqa: E402
 from bench.fit_reader import halves  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import holds_half, load_truth  # noqa: E402
+from bot.importer.scoring import attempt_is_real, attempt_text, load_truth  # noqa: E402
 from bot.reader import cues_attempts as cues  # noqa: E402
 from bot.reader.narrative import _objects  # noqa: E402
 
@@ -136,7 +136,7 @@ def rows(readings: dict[str, dict[str, list[list[str]]]]) -> list[dict]:
             for action, why in stored:
                 if reading != "today" and not cues.told_as_failed({"action": action, "why_it_failed": why}):
                     continue
-                real = any(holds_half(f"{action} {why}", k) for k in truth.failed_attempts)
+                real = attempt_is_real(attempt_text(action, why), truth.failed_attempts)
                 out.append({"reading": reading, "parts": parts, "real": real, "action": action, "why": why})
     return out
 

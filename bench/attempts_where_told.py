@@ -38,7 +38,7 @@ from bench.attempts_blind import kinds, truths_a  # noqa: E402
 from bot.importer.documents import read_text_of  # noqa: E402
 from bot.importer.drafts import Rejected  # noqa: E402
 from bot.importer.markdown import refusal, timeline_of, titled_document  # noqa: E402
-from bot.importer.scoring import holds_half  # noqa: E402
+from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text  # noqa: E402
 from bot.importer.section_text import join_lines, section_text  # noqa: E402
 from bot.reader.cues_attempts import told_as_failed  # noqa: E402
 from bot.reader.narrative import _one_attempt  # noqa: E402
@@ -103,13 +103,13 @@ def rows_of(lines: dict[str, list[list[str]] | None], structures: dict) -> list[
                 {
                     "file": t.file,
                     "org": t.org or t.file,
-                    "real": any(holds_half(f"{action} {why}", k) for k in t.failed_attempts),
+                    "real": attempt_is_real(attempt_text(action, why), t.failed_attempts),
                     "place": place_of(action, structures.get(t.file)),
                     "in_doc": len(stored),
                     "today_keeps": _today_keeps(action, why),
                     "families": sorted({k.split(":")[0] for k in kinds(action, why)} - {"none"}),
                     "line": f"{action} | {why}"[:150],
-                    "said": f"{action} {why}",
+                    "said": attempt_text(action, why),
                 }
             )
     return rows
@@ -162,7 +162,7 @@ def found(rows: list[dict]) -> int:
     said: dict[str, list[str]] = defaultdict(list)
     for r in rows:
         said[r["file"]].append(r["said"])
-    return sum(any(holds_half(x, k) for x in said.get(t.file, [])) for t in truths_a() for k in t.failed_attempts)
+    return sum(attempt_found(k, said.get(t.file, [])) for t in truths_a() for k in t.failed_attempts)
 
 
 def _fig(rows: list[dict]) -> str:

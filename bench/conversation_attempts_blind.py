@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from bench.attempts_blind import _day, arrivals, read_once  # noqa: E402
 from bench.attempts_by_org import organisations_at  # noqa: E402
 from bench.attempts_old_readers import run_old_reader  # noqa: E402
-from bot.importer.scoring import holds_half  # noqa: E402
+from bot.importer.scoring import attempt_found, attempt_is_real, holds_half, labelled_attempts  # noqa: E402
 
 CONVERSATIONS = ROOT / "eval" / "conversations"
 TRUTH = "eval/conversations/truth.jsonl"
@@ -141,11 +141,11 @@ def figures(labels: list[dict], lines: dict[str, list[str] | None]) -> dict[str,
         drafted = lines.get(label["file"])
         if drafted is None:
             continue
-        real = [a["action_keywords"] for a in label["failed_attempts"]]
+        real = labelled_attempts(label)
         out["drafted"] += len(drafted)
-        out["real"] += sum(any(holds_half(a, k) for k in real) for a in drafted)
+        out["real"] += sum(attempt_is_real(a, real) for a in drafted)
         out["labelled"] += len(real)
-        out["found"] += sum(any(holds_half(a, k) for a in drafted) for k in real)
+        out["found"] += sum(attempt_found(k, drafted) for k in real)
         if not real:
             out["none_tried"] += 1
             out["invented"] += bool(drafted)
@@ -198,10 +198,10 @@ def main(argv: list[str] | None = None) -> int:
         for x in labels:
             if known is not None and org(x) not in known or not cached["blind_of"].get(org(x)):
                 continue
-            real = [a["action_keywords"] for a in x["failed_attempts"]]
+            real = labelled_attempts(x)
             for who, lines in (("blind", blind), ("today", today)):
                 for line in lines.get(x["file"]) or []:
-                    mark = "REAL " if any(holds_half(line, k) for k in real) else "WRONG"
+                    mark = "REAL " if attempt_is_real(line, real) else "WRONG"
                     print(f"{who:<5} {mark} {org(x)[:20]:<20} {line[:180]}")
     return 0
 

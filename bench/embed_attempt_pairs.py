@@ -45,7 +45,7 @@ from bench.fit_reader_attempt_gate import (  # noqa: E402
     read_with,
     statements,
 )
-from bot.importer.scoring import load_truth  # noqa: E402
+from bot.importer.scoring import attempt_text, load_truth  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_CHARS = 300  # a text is cut here before it is embedded (the bench's outcome cut)
@@ -83,7 +83,9 @@ def collect() -> list[Row]:
                 y = pair_label(a.text, o.text, labelled, t)
                 rows.append(Row(org, a.text, why, pair_features(a.text, why), y, False))
         for action, why in kept.get(t.file, []):
-            rows.append(Row(org, action, why, pair_features(action, why), label(f"{action} {why}", labelled, t), True))
+            rows.append(
+                Row(org, action, why, pair_features(action, why), label(attempt_text(action, why), labelled, t), True)
+            )
     return rows
 
 

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bot.reader.fit as reader_fit  # noqa: E402
 from bench.reading_eval_conversations import CONVERSATIONS, Drafted, score  # noqa: E402
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
-from bot.importer.scoring import Ratio, holds_half  # noqa: E402
+from bot.importer.scoring import Ratio, attempt_found, attempt_is_real, holds_half, labelled_attempts  # noqa: E402
 from bot.models import TimelineEntry  # noqa: E402
 from bot.reader.conversation import KINDS, MODEL_FILE, cue_gated, read_conversation, shipped_models, use_models, vetoed  # noqa: E402
 from bot.reader.conversation_features import Message, Sentence, sentences  # noqa: E402
@@ -76,7 +76,7 @@ def is_kind(kind: str, text: str, label: dict[str, Any]) -> bool:
         return holds_half(text, label["root_cause_keywords"])
     if kind == "fix":
         return holds_half(text, label["fix_keywords"])
-    return any(holds_half(text, a["action_keywords"]) for a in label["failed_attempts"])
+    return attempt_is_real(text, labelled_attempts(label))
 
 
 def fit(examples: Sequence[tuple[Collection[str], bool]], *, threshold: float, keep: int) -> Head:
@@ -228,9 +228,9 @@ def reachable(label: dict[str, Any], conversation: dict) -> int:
         any(
             i in picked or (not vetoed("attempt", s) and cue_gated("attempt", s))
             for i, s in enumerate(found)
-            if holds_half(s.text, attempt["action_keywords"])
+            if attempt_found(keywords, (s.text,))
         )
-        for attempt in label["failed_attempts"]
+        for keywords in labelled_attempts(label)
     )
 
 

@@ -48,7 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bot.importer.markdown as markdown  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import Truth, holds_half, load_truth  # noqa: E402
+from bot.importer.scoring import Truth, attempt_found, attempt_is_real, attempt_text, load_truth  # noqa: E402
 from bot.reader.cues import (  # noqa: E402
     ANAPHOR,
     CRITIQUE,
@@ -256,7 +256,7 @@ def label(text: str, labelled: list[dict], truth: Truth) -> int:
     said = norm(text)
     if any(norm(s["quote"]) in said for s in dnw(labelled)):
         return 1
-    return int(any(holds_half(text, k) for k in truth.failed_attempts))
+    return int(attempt_is_real(text, truth.failed_attempts))
 
 
 def pair_label(a: str, o: str | None, labelled: list[dict], truth: Truth) -> int:
@@ -268,7 +268,7 @@ def pair_label(a: str, o: str | None, labelled: list[dict], truth: Truth) -> int
             if (outcome and outcome in told) or (not outcome and o is None):
                 return 1
     failed = o is None or DID_NOT_WORK.search(o) or SAYS_IT_FAILED.search(o)
-    return int(bool(failed) and any(holds_half(a, k) for k in truth.failed_attempts))
+    return int(bool(failed) and attempt_is_real(a, truth.failed_attempts))
 
 
 def pair_rows(truth: Truth, labelled: list[dict]) -> list[Row]:
@@ -331,10 +331,10 @@ def read_with(gates: dict[str, Gate | None], truths: list[Truth]) -> dict[str, l
 def figures(truths: list[Truth], kept: dict[str, list[tuple[str, str]]]) -> dict[str, int]:
     out = dict.fromkeys(("real", "wrong", "found", "labelled"), 0)
     for t in truths:
-        texts = [f"{a} {w}" for a, w in kept.get(t.file, [])]
-        out["real"] += sum(any(holds_half(x, k) for k in t.failed_attempts) for x in texts)
-        out["wrong"] += sum(not any(holds_half(x, k) for k in t.failed_attempts) for x in texts)
-        out["found"] += sum(any(holds_half(x, k) for x in texts) for k in t.failed_attempts)
+        texts = [attempt_text(a, w) for a, w in kept.get(t.file, [])]
+        out["real"] += sum(attempt_is_real(x, t.failed_attempts) for x in texts)
+        out["wrong"] += sum(not attempt_is_real(x, t.failed_attempts) for x in texts)
+        out["found"] += sum(attempt_found(k, texts) for k in t.failed_attempts)
         out["labelled"] += len(t.failed_attempts)
     return out
 
@@ -380,7 +380,7 @@ def labelled_rows(fold: str, truths: list[Truth]) -> tuple[dict[str, list[Row]],
     for t in truths:
         if t.file in labels:
             told = [
-                (pair_features(a, w, told_where(t, a)), label(f"{a} {w}", labels[t.file], t))
+                (pair_features(a, w, told_where(t, a)), label(attempt_text(a, w), labels[t.file], t))
                 for a, w in base_kept.get(t.file, [])
             ]
             rows[org[t.file]] += pair_rows(t, labels[t.file]) + told

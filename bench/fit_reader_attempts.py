@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bot.importer.cause_fix as cause_fix  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import Truth, holds_half, load_truth  # noqa: E402
+from bot.importer.scoring import Truth, attempt_found, attempt_is_real, attempt_text, load_truth  # noqa: E402
 from bot.reader.sentences import Candidate, Head, features  # noqa: E402
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
@@ -67,7 +67,7 @@ def documents(truths: list[Truth]) -> list[Doc]:
             if SECTIONS[0] and c.section not in SECTIONS[0]:
                 continue
             said = f"{c.text} {following.text}" if PAIR_LABEL[0] and following else c.text
-            real = int(any(holds_half(said, k) for k in truth.failed_attempts))
+            real = int(attempt_is_real(said, truth.failed_attempts))
             rows.append((pair_features(c, following), real, c, following))
         docs.append((truth, rows))
     return docs
@@ -113,8 +113,8 @@ def value(scored: Scored, drafts: dict, threshold: float, keep: int) -> tuple[fl
     found = wrong = repeats = 0
     for truth, rows in scored:
         draft = drafts.get(truth.file)
-        stored = [f"{a.action} {a.why_it_failed}" for a in draft.failed_attempts] if draft else []
-        before = sum(any(holds_half(s, k) for s in stored) for k in truth.failed_attempts)
+        stored = [attempt_text(a.action, a.why_it_failed) for a in draft.failed_attempts] if draft else []
+        before = sum(attempt_found(k, stored) for k in truth.failed_attempts)
         added: list[str] = []
         for _, c, n in sorted((r for r in rows if r[0] >= threshold), key=lambda r: -r[0]):
             head = c.text[:60].lower()
@@ -125,8 +125,8 @@ def value(scored: Scored, drafts: dict, threshold: float, keep: int) -> tuple[fl
             added.append(f"{c.text} {n.text if n else ''}")
             if len(added) >= keep:
                 break
-        after = sum(any(holds_half(s, k) for s in stored + added) for k in truth.failed_attempts)
-        real_added = sum(any(holds_half(a, k) for k in truth.failed_attempts) for a in added)
+        after = sum(attempt_found(k, stored + added) for k in truth.failed_attempts)
+        real_added = sum(attempt_is_real(a, truth.failed_attempts) for a in added)
         found, wrong, repeats = found + after - before, wrong + len(added) - real_added, repeats + real_added
     repeats -= found
     return found - WRONG_COST * wrong, found, wrong, max(repeats, 0)
@@ -154,11 +154,11 @@ def main() -> int:
     missed = reachable = 0  # the real attempts the importer misses, and those one candidate sentence holds
     for truth, rows in docs["A"]:
         draft = drafts.get(truth.file)
-        stored = [f"{a.action} {a.why_it_failed}" for a in draft.failed_attempts] if draft else []
+        stored = [attempt_text(a.action, a.why_it_failed) for a in draft.failed_attempts] if draft else []
         for k in truth.failed_attempts:
-            if not any(holds_half(s, k) for s in stored):
+            if not attempt_found(k, stored):
                 missed += 1
-                reachable += any(holds_half(c.text, k) for _, _, c, _ in rows)
+                reachable += attempt_found(k, (c.text for _, _, c, _ in rows))
     print(f"fold A: {missed} real attempts missed by the importer, {reachable} held by one candidate sentence")
     print("fold A, leave-one-organisation-out (the head fitted without each organisation):")
     t_a, k_a, v_a = choose(left_out(docs["A"]), drafts, "A")

@@ -9,7 +9,8 @@ ANTHROPIC_API_KEY: the offline drafter, read in the app's own process), on a thr
 on DATABASE_URL.
 
 bench/reading_eval.py shows these beside the importer's (reader "drafter"); this script alone
-prints just the drafter. Scored with the one rule of eval/README.md (bot/importer/scoring.py `holds_half`):
+prints just the drafter. Scored with the one rule of eval/README.md (bot/importer/scoring.py: `holds_half`; for
+attempts `attempt_is_real` and `attempt_found`):
 - root cause / fix / found how: the drafted root cause / fix / diagnosis holds half of the label's
   phrases; the denominator is the conversations whose label has that field.
 - root cause / fix drafted right, found how filled right: the same, out of the conversations (with that field
@@ -42,7 +43,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.config import PROJECT_ROOT, Settings  # noqa: E402
-from bot.importer.scoring import Ratio, holds_half  # noqa: E402
+from bot.importer.scoring import (  # noqa: E402
+    Ratio,
+    attempt_found,
+    attempt_is_real,
+    drafted_attempt_text,
+    holds_half,
+    labelled_attempts,
+)
 from bot.memory.database import throwaway_database  # noqa: E402
 from bot.reader import conversation  # noqa: E402
 from bot.sandbox import form_values  # noqa: E402
@@ -85,7 +93,7 @@ def read_modal(view: dict[str, Any]) -> Drafted:
     while f"failed_{slot}_action" in values:
         action, why = values[f"failed_{slot}_action"].strip(), values.get(f"failed_{slot}_why", "").strip()
         if action:
-            attempts.append(f"{action} — {why}" if why else action)
+            attempts.append(drafted_attempt_text(action, why))
         slot += 1
     return Drafted(values.get("root_cause", ""), values.get("diagnosis", ""), values.get("resolution", ""), attempts)
 
@@ -169,16 +177,16 @@ def score(labels: list[dict[str, Any]], drafts: dict[str, Drafted]) -> dict[str,
                     counts[precision].add(holds_half(text, keywords), f"{name}: {text[:120]}")
             else:
                 counts[f"{'cause' if key == 'root_cause' else key}_where_none"].add(not text, f"{name}: {text[:120]}")
-        real = [a["action_keywords"] for a in label["failed_attempts"]]
+        real = labelled_attempts(label)
         others = [n["keywords"] for n in label["not_attempts"]]
         for attempt in draft.attempts:
-            is_real = any(holds_half(attempt, keywords) for keywords in real)
+            is_real = attempt_is_real(attempt, real)
             counts["attempts_real"].add(is_real, f"{name}: {attempt}")
             counts["non_attempts_stored"].add(
                 is_real or not any(holds_half(attempt, keywords) for keywords in others), f"{name}: {attempt}"
             )
         for keywords in real:
-            counts["attempts_found"].add(any(holds_half(a, keywords) for a in draft.attempts), f"{name}: {keywords}")
+            counts["attempts_found"].add(attempt_found(keywords, draft.attempts), f"{name}: {keywords}")
         if not real:  # error rows keep the clean share, as bench/reading_eval.py does
             counts["invented_attempts"].add(not draft.attempts, name)
         counts["drafted_nothing"].add(

@@ -15,7 +15,17 @@ import pytest
 
 from bot.config import PROJECT_ROOT
 from bot.importer.formats import FoundFile, parse_file
-from bot.importer.scoring import holds_half, keyword_in, load_truth, score
+from bot.importer.scoring import (
+    attempt_found,
+    attempt_is_real,
+    attempt_text,
+    drafted_attempt_text,
+    holds_half,
+    keyword_in,
+    labelled_attempts,
+    load_truth,
+    score,
+)
 
 CORPUS = PROJECT_ROOT / "eval" / "postmortems"
 # The organizations issue 12 tuned the importer on (all in fold A; eval/README.md).
@@ -34,6 +44,19 @@ def test_the_scoring_rule_matches_case_and_word_forms_and_needs_half_of_the_keyw
     assert holds_half("rolled back the hub image", ["hub image", "reverted"])  # 1 of 2
     assert not holds_half("rolled back the hub image", ["hub image", "reverted", "pinned"])  # 1 of 3
     assert not holds_half(None, ["x"]) and not holds_half("x", [])
+
+
+def test_a_stored_attempt_is_real_by_its_action_and_why_together_and_found_by_any_line() -> None:
+    labelled = labelled_attempts({"failed_attempts": [{"action_keywords": ["restarted the hub", "n2sk"], "why": ""}]})
+    assert labelled == [["restarted the hub", "n2sk"]]
+    # the why is read with the action: where the importer glues two entries, the failed step may be in either
+    assert attempt_is_real(attempt_text("Activity bump is noticed", "we restarted the hub, no change"), labelled)
+    assert not attempt_is_real(attempt_text("Activity bump is noticed", "no change"), labelled)
+    drafted = drafted_attempt_text("Restarted the hub", "still failing")
+    assert drafted == "Restarted the hub — still failing" and drafted_attempt_text("Restarted the hub", "") == (
+        "Restarted the hub"
+    )
+    assert attempt_found(labelled[0], ["unrelated", drafted]) and not attempt_found(labelled[0], [])
 
 
 @pytest.mark.skipif(not (CORPUS / "truth.jsonl").is_file(), reason="eval/postmortems is not in this checkout")

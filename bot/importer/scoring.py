@@ -1,5 +1,8 @@
 """How an import is scored against a truth file (eval/postmortems/truth.jsonl): the one place the
-rule lives, used by bench/import_postmortems.py and tests/test_import_corpus.py.
+rule lives, used by bench/import_postmortems.py and tests/test_import_corpus.py. The failed-attempts rule is
+also public (`attempt_text`, `drafted_attempt_text`, `labelled_attempts`, `attempt_is_real`, `attempt_found`):
+every bench that scores stored or drafted attempt lines, postmortems or conversations, calls it rather than
+writing it again.
 
 A truth line: {"file", "source", "org", "fold": "A" | "B", "date": "YYYY-MM-DD" | null,
 "root_cause_keywords": [..], "fix_keywords": [..], "failed_attempts": [{"action_keywords": [..], "why"}],
@@ -46,6 +49,7 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -90,6 +94,36 @@ def holds_half(text: str | None, keywords: list[str]) -> bool:
     return hits * 2 >= len(keywords)
 
 
+# The failed-attempts measure, in one place: every bench that scores stored or drafted attempt lines calls these.
+
+
+def attempt_text(action: str, why: str | None) -> str:
+    """A stored attempt as the measure reads it: its action and its why as one text (why the why: module docstring)."""
+    return f"{action} {why}"
+
+
+def drafted_attempt_text(action: str, why: str | None) -> str:
+    """A drafted attempt (the resolution modal's action and why fields) as the conversation benches read and print
+    it: "action — why", the action alone when no why was drafted."""
+    return f"{action} — {why}" if why else action
+
+
+def labelled_attempts(label: dict[str, Any]) -> list[list[str]]:
+    """A truth line's failed attempts as the measure reads them: each attempt's action phrases (its why not scored)."""
+    return [list(a.get("action_keywords") or []) for a in label.get("failed_attempts") or []]
+
+
+def attempt_is_real(text: str, labelled: list[list[str]]) -> bool:
+    """A stored or drafted attempt (`attempt_text` / `drafted_attempt_text`) is real when it holds half of one labelled
+    attempt's action phrases (`labelled`: `Truth.failed_attempts` or `labelled_attempts`)."""
+    return any(holds_half(text, keywords) for keywords in labelled)
+
+
+def attempt_found(keywords: list[str], texts: Iterable[str]) -> bool:
+    """One labelled attempt (its action phrases) is found when one of the stored or drafted texts holds half of them."""
+    return any(holds_half(text, keywords) for text in texts)
+
+
 @dataclass(frozen=True, slots=True)
 class Truth:
     file: str
@@ -111,7 +145,7 @@ class Truth:
             date=date.fromisoformat(obj["date"]) if obj.get("date") else None,
             root_cause_keywords=list(obj.get("root_cause_keywords") or []),
             fix_keywords=list(obj.get("fix_keywords") or []),
-            failed_attempts=[list(a.get("action_keywords") or []) for a in obj.get("failed_attempts") or []],
+            failed_attempts=labelled_attempts(obj),
             service=obj.get("service"),
             not_an_incident=bool(obj.get("not_an_incident")),
             org=obj.get("org"),
@@ -214,13 +248,13 @@ def score(truths: list[Truth], drafts: dict[str, MemoryDraft | None]) -> Scores:
             found = (draft.service or "").lower() if draft else ""
             want = truth.service.lower()
             scores.service.add(bool(found) and (want in found or found in want), truth.file)
-        stored = [f"{a.action} {a.why_it_failed}" for a in draft.failed_attempts] if draft else []
+        stored = [attempt_text(a.action, a.why_it_failed) for a in draft.failed_attempts] if draft else []
         for i, text in enumerate(stored):
-            real = any(holds_half(text, keywords) for keywords in truth.failed_attempts)
-            scores.attempts_real.add(real, f"{truth.file} #{i + 1}: {text[:80]}")
+            scores.attempts_real.add(
+                attempt_is_real(text, truth.failed_attempts), f"{truth.file} #{i + 1}: {text[:80]}"
+            )
         for keywords in truth.failed_attempts:
-            found_it = any(holds_half(text, keywords) for text in stored)
-            scores.attempts_found.add(found_it, f"{truth.file}: {' / '.join(keywords)}")
+            scores.attempts_found.add(attempt_found(keywords, stored), f"{truth.file}: {' / '.join(keywords)}")
         diagnosis = (draft.diagnosis or "") if draft else ""
         if truth.found_keywords:
             scores.found.add(holds_half(diagnosis, truth.found_keywords), truth.file)
@@ -238,7 +272,7 @@ def _score_non_attempts(scores: Scores, truth: Truth, draft: MemoryDraft | None,
     # Error counts kept as a Ratio of clean items, so that `misses` lists the offending ones: a
     # stored attempt that is a labelled non-attempt, an item whose fix or cause holds a metadata line.
     for i, text in enumerate(stored):
-        real = any(holds_half(text, keywords) for keywords in truth.failed_attempts)
+        real = attempt_is_real(text, truth.failed_attempts)
         kinds = [] if real else [kind for keywords, kind in truth.not_attempts if holds_half(text, keywords)]
         scores.non_attempts_stored.add(not kinds, f"{truth.file} #{i + 1} ({', '.join(kinds)}): {text[:80]}")
     if not truth.metadata_keywords:
