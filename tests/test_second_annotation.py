@@ -112,3 +112,20 @@ def test_the_how_found_reread_compares_each_fold_on_its_recorded_draw() -> None:
     if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
         pytest.skip("the pinned commit is not in this clone")
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_the_blind_read_of_fold_as_attempt_lines_reruns_from_the_kept_lines() -> None:
+    out = _run("compare_attempt_lines.py")
+    at_the_lines, _, now = out.partition("labels now")
+    assert "postmortems: 88 lines, agree 70/88, kappa 0.33" in at_the_lines or "not in this clone" in at_the_lines, out
+    assert "conversations: 46 lines, agree 43/46, kappa 0.69" in now, out
+    assert "postmortems: 88 lines, agree 71/88" in now, out  # the elife-2020-05-26 fix after the freeze: one more
+    kept = [json.loads(line) for line in (HERE / "fold-a-attempt-lines.jsonl").read_text(encoding="utf-8").splitlines()]
+    for corpus in ("postmortems", "conversations"):
+        truth = {
+            json.loads(line)["file"]: json.loads(line)
+            for line in (PROJECT_ROOT / "eval" / corpus / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+        }
+        files = {x["file"] for x in kept if x["corpus"] == corpus}
+        assert files <= truth.keys(), files - truth.keys()
+        assert {truth[f]["fold"] for f in files} == {"A"}  # fold B's lines are never made or read
