@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import asyncpg
 import pytest
@@ -23,12 +24,18 @@ FIRST = "checkout returns 502 for EU customers since 14:05, card payments failin
 OUTCOME = {"root_cause": "an expired TLS certificate on the gateway", "resolution": "renewed the certificate"}
 
 
-@pytest.fixture
-async def bot(database_url: str) -> AsyncIterator[LocalBot]:
-    async with local_bot(Settings(database_url=database_url)) as running:
+@asynccontextmanager
+async def payments_bot(database_url: str, **settings: object) -> AsyncIterator[LocalBot]:
+    async with local_bot(Settings(database_url=database_url, **settings)) as running:
         running.sandbox.add_user("U1", "maya")
         running.sandbox.add_user("U2", "omar")
         running.sandbox.add_channel("C1", "inc-payments-500s", members=("U1", "U2"))
+        yield running
+
+
+@pytest.fixture
+async def bot(database_url: str) -> AsyncIterator[LocalBot]:
+    async with payments_bot(database_url) as running:
         yield running
 
 
@@ -117,6 +124,23 @@ async def test_an_oversized_first_message_is_cut_with_a_mark_that_says_so(bot: L
                             "the rest is in the channel]")  # fmt: skip
     await bot.slack.view_submission(view, user_id="U1", answers=OUTCOME)
     assert (await resolved_memory(bot, incident_id)).symptoms == offered
+
+
+async def test_a_channel_that_dropped_its_oldest_messages_offers_no_symptoms_and_says_why(database_url: str) -> None:
+    async with payments_bot(database_url, timeline_max_messages=10) as bot:
+        incident_id = await declare(bot)
+        await say(bot, "C1", FIRST, user="U2")
+        for i in range(1, 11):  # the eleventh message: the first report is dropped past the cap
+            await say(bot, "C1", f"update {i}: still failing")
+        opened = await open_resolution(bot)
+        view = await drafted(bot, opened["id"])
+        assert inputs(view)["symptoms"] == ""  # not the oldest message kept, under a label saying "first"
+        blocks = json.dumps(view["blocks"], ensure_ascii=False)
+        assert FIRST not in blocks and "update 1: still failing" not in blocks
+        assert "the channel's first report is no longer kept" in blocks and "newest 10 messages" in blocks
+        await bot.slack.view_submission(view, user_id="U1", answers=OUTCOME)
+        memory = await resolved_memory(bot, incident_id)
+        assert not memory.symptoms and "symptoms" not in memory.drafting.fields
 
 
 async def test_a_database_refusing_the_save_loses_no_symptoms(bot: LocalBot, database_url: str) -> None:

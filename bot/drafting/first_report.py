@@ -6,7 +6,9 @@ the next responder's first report is written like this channel's. So the resolut
 the channel's first report as the symptoms, for the person to confirm, edit or clear: the first
 message people wrote in the channel after the incident was declared (or the message that declared
 it), never a bot's (the timeline keeps none: bot/handlers/event_message.py), never a late note.
-A report longer than the modal holds is cut, saying so.
+A report longer than the modal holds is cut, saying so. Once the incident has dropped its oldest
+messages (past TIMELINE_MAX_MESSAGES) the first report is gone: nothing is offered then, and a note
+says why, rather than the oldest message kept under a label that says "first".
 """
 
 from __future__ import annotations
@@ -45,3 +47,11 @@ def first_report(timeline: Iterable[TimelineEntry]) -> DraftedText | None:
     if entry is None:
         return None
     return DraftedText(text=bounded(entry.text), quotes=[quote(entry)])
+
+
+def dropped_note(kept: int) -> str:
+    """Why the symptoms are left empty when the first report was dropped past the cap."""
+    return (
+        f"Symptoms left empty: the channel's first report is no longer kept (the incident keeps only its newest "
+        f"{kept:,} messages, TIMELINE_MAX_MESSAGES); copy it from the channel if it should be kept."
+    )

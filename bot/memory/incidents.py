@@ -218,12 +218,13 @@ class PostgresIncidentStore:
 
     async def first_message(self, team_id: str, incident_id: str) -> TimelineEntry | None:
         """The oldest message of the incident's timeline that is not a late note (what was first
-        reported: bot/drafting/first_report.py), however long the timeline; None when none is kept."""
+        reported: bot/drafting/first_report.py), however long the timeline; None when none is kept,
+        or when messages were dropped past the cap: the oldest kept is then not the first report."""
         async with acquire(self._pool) as conn:
-            row = await conn.fetchrow(
+            row = await conn.fetchrow(  # one statement: a trim between two queries cannot slip in
                 """SELECT t.author, t.text, t.at, t.message_ts, t.late FROM timeline_entries t
                    JOIN incidents i ON i.pk = t.incident_pk
-                   WHERE i.team_id = $1 AND i.incident_id = $2 AND NOT t.late
+                   WHERE i.team_id = $1 AND i.incident_id = $2 AND NOT t.late AND i.timeline_dropped = 0
                    ORDER BY t.at, t.id LIMIT 1""",
                 team_id, incident_id,
             )  # fmt: skip

@@ -7,7 +7,7 @@ import asyncio
 import uuid
 from dataclasses import dataclass
 
-from bot.drafting.first_report import first_report
+from bot.drafting.first_report import dropped_note, first_report
 from bot.drafting.models import Mark, ResolutionDraft
 from bot.drafting.origins import drafting_trace
 from bot.drafting.port import Drafter
@@ -84,6 +84,10 @@ class DraftingService:
         if not incident.symptoms:  # none declared: the channel's first report is offered as the symptoms
             first = await self._incidents.first_message(incident.team, incident.incident_id)
             draft = draft.model_copy(update={"symptoms": first_report([first] if first else [])})
+            if first is None:  # none said yet, or dropped past the cap: then the note says why it is empty
+                kept, dropped = await self._incidents.timeline_size(incident.team, incident.incident_id)
+                if dropped:
+                    draft = draft.model_copy(update={"notes": [*draft.notes, dropped_note(kept)]})
         return SavedDraft(await self._drafts.save_draft(incident.team, incident.incident_id, draft), draft)
 
     async def trace(
