@@ -436,3 +436,27 @@ def test_a_memory_keeps_the_alerts_that_fired_for_it(cli, tmp_path: Path) -> Non
     assert code == 1 and "alerts" in out + err
     code, out, err = cli("retain", write(tmp_path, "b.jsonl", [{**OUTCOME, "alerts": [{"labels": {}}]}]))
     assert code != 0 and "name" in out + err
+
+
+def test_a_sigterm_after_a_commands_work_still_exits_through_the_clean_up() -> None:
+    """Once a command's work is done, the embedded PostgreSQL's stop at exit is left: a SIGTERM then
+    must exit as sys.exit does (atexit runs), not by the signal's default action, which kills the
+    process without it and leaves the server running (the demo's interrupt test caught it at 'Done')."""
+    import asyncio
+    import signal
+
+    from bot.cli.runtime import until_signalled
+
+    def exit_as_run_does(signum: int, frame: object) -> None:
+        raise SystemExit(143)
+
+    before = signal.signal(signal.SIGTERM, exit_as_run_does)
+    try:
+
+        async def work() -> int:
+            return 0
+
+        assert asyncio.run(until_signalled(work())) == 0
+        assert signal.getsignal(signal.SIGTERM) is exit_as_run_does
+    finally:
+        signal.signal(signal.SIGTERM, before)

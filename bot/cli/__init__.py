@@ -217,9 +217,16 @@ def main(argv: list[str] | None = None) -> int:
     return EXIT_FAILED
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(EXIT_SIGTERM)
+
+
 def run() -> None:
     """The `incident-memory` program: main, then exit. Once the work is done only the stop of the
-    embedded PostgreSQL is left (at exit): a late Ctrl-C or SIGTERM must not cut it short."""
+    embedded PostgreSQL is left (at exit): a late Ctrl-C or SIGTERM must not cut it short. Outside a
+    command's work (until_signalled turns SIGTERM into a cancellation there) a SIGTERM exits as sys.exit
+    does, so the stop at exit still runs: its default action would kill the process without it."""
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     code = main()
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, signal.SIG_IGN)

@@ -97,6 +97,7 @@ async def until_signalled(work: Awaitable[int]) -> int:
             task.cancel()
 
     loop = asyncio.get_running_loop()
+    before = signal.getsignal(signal.SIGTERM)
     try:
         loop.add_signal_handler(signal.SIGTERM, on_sigterm)
         handled = True
@@ -110,7 +111,12 @@ async def until_signalled(work: Awaitable[int]) -> int:
         raise
     finally:
         if handled:
+            # The loop's removal leaves SIGTERM at its default, which kills the process outright: between here and
+            # the program's exit (asyncio.run's shutdown, the embedded PostgreSQL's stop at exit) that would skip the
+            # stop and leave the server running. Put back what the caller had (bot.cli.run: exit as by sys.exit).
             loop.remove_signal_handler(signal.SIGTERM)
+            if before is not None:
+                signal.signal(signal.SIGTERM, before)
 
 
 def timestamp(text: str) -> datetime:
