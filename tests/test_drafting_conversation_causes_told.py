@@ -1,7 +1,8 @@
 """The offline drafter on a cause told without a cause word (issue 23, r23-convcause): a reply that opens with a
-doubt and says what is wrong ("Looks like …", "It seems that …") is offered as a hypothesis; what broke, told in the
-past by the one who fixed it, is the cause; a doubt that names no fault (the service back, the trouble still there)
-is no cause. Measured on real conversations by bench/reading_eval_conversations.py."""
+doubt and says what is wrong ("Looks like …", "It seems that …") and what broke, told in the past by the one who
+fixed it, are offered as hypotheses (out of sample these are right less often than the field's other causes:
+docs/BENCHMARKS.md); a doubt that names no fault (the service back, the trouble still there) is no cause. Measured
+on real conversations by bench/reading_eval_conversations.py."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def test_a_doubt_that_names_no_fault_is_no_cause(said: str) -> None:
     assert result.root_cause is None
 
 
-def test_what_broke_told_by_the_one_who_fixed_it_is_the_cause() -> None:
+def test_what_broke_told_by_the_one_who_fixed_it_is_offered_as_a_hypothesis() -> None:
     result = draft(
         ("ana", "The docs site answers 404 on every page"),
         ("ben", "I redeployed the site from the last good build."),
@@ -50,7 +51,7 @@ def test_what_broke_told_by_the_one_who_fixed_it_is_the_cause() -> None:
         ("ana", "Works now, thanks"),
     )
     assert result.root_cause is not None and "filled with build logs" in result.root_cause.text
-    assert not result.root_cause.text.startswith(HYPOTHESIS)
+    assert result.root_cause.text.startswith(HYPOTHESIS)
     assert result.root_cause.quotes[0].author == "ben"
 
 
