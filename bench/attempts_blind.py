@@ -41,11 +41,10 @@ from bot.reader import cues_attempts  # noqa: E402
 from bot.reader.cues_attempts import (  # noqa: E402
     CONTRAST,
     EXPLICIT_TRY,
-    FAILED_OUTCOME,
     OPENS_ON_THE_STEP,
-    SAYS_THE_STEP_FAILED,
     STEP_OUTCOME,
     WE_TRIED,
+    failure_cues,
     told_as_failed,
 )
 from bot.reader.narrative import _one_attempt  # noqa: E402
@@ -138,9 +137,8 @@ def kinds(action: str, why: str) -> set[str]:
     out = {f"try:{_try_word(m.group())}" for m in EXPLICIT_TRY.finditer(said)}
     if WE_TRIED.search(action) and (CONTRAST.search(said) or OPENS_ON_THE_STEP.match(why)):
         out.add("we-but")
-    for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED):
-        for cue in pattern.finditer(said):
-            out |= {f"outcome:{w.group().lower()}" for w in STEP_OUTCOME.finditer(cue.group())}
+    for cue in failure_cues(said):
+        out |= {f"outcome:{w.group().lower()}" for w in STEP_OUTCOME.finditer(cue.group())}
     return out or {"none"}
 
 

@@ -32,12 +32,10 @@ sys.path.insert(0, str(ROOT))
 from bench.attempts_blind import judged, truths_a  # noqa: E402
 from bot.reader import cues_attempts  # noqa: E402
 from bot.reader.cues import TRIED  # noqa: E402
-from bot.reader.cues_attempts import ASIDE, FAILED_OUTCOME, PAST_PERFECT, SAYS_THE_STEP_FAILED  # noqa: E402
+from bot.reader.cues_attempts import ASIDE  # noqa: E402
 from bot.reader.narrative import _one_attempt  # noqa: E402
 
-
-def _cues(said: str) -> list[re.Match[str]]:
-    return [m for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED) for m in pattern.finditer(said)]
+_cues = cues_attempts.failure_cues
 
 
 def aside_only(said: str) -> bool:
@@ -70,8 +68,7 @@ def field_list(said: str) -> bool:
 def past_perfect(said: str) -> bool:
     """R4: the past perfect before the first failure cue ("we had pulled …, but wal-g had failed to restore"): the
     background the story steps back to (narrative._linked's reading, on every line)."""
-    cues = _cues(said)
-    return bool(cues) and bool(PAST_PERFECT.search(said[: min(m.end() for m in cues)]))
+    return cues_attempts.stepped_back(said, _cues(said))
 
 
 _FINDING_THAT = re.compile(

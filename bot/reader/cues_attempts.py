@@ -362,6 +362,12 @@ def told_as_background(said: str, cues: list[re.Match[str]]) -> bool:
     return all(any(a <= m.start() and m.end() <= b for a, b in asides) for m in cues) or stepped_back(said, cues)
 
 
+def failure_cues(said: str) -> list[re.Match[str]]:
+    """Where `said` tells a failure: a step's outcome (FAILED_OUTCOME) or the system's own (SAYS_THE_STEP_FAILED),
+    in that order. Every reading of a failure starts here: told_as_failed, narrative._linked and the benches."""
+    return [m for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED) for m in pattern.finditer(said)]
+
+
 def stepped_back(said: str, cues: list[re.Match[str]]) -> bool:
     """The past perfect before the first failure ("…, but wal-g had failed to restore"): the background the story
     steps back to, not the outcome of the step just told."""
@@ -392,12 +398,7 @@ def told_as_failed(attempt: dict[str, str]) -> bool:
     said = attempt.get("told") or f"{action} {why}"
     if len(LIST_MARKER.findall(action)) >= 2 or len(LIST_DASH.findall(action)) >= 3 or told_as_worked(said):
         return False
-    found = [
-        m
-        for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED)
-        for m in pattern.finditer(said)
-        if not UNSURE.match(said, m.start())
-    ]
+    found = [m for m in failure_cues(said) if not UNSURE.match(said, m.start())]
     if found and all(FORECAST.search(said[max(m.start() - 40, 0) : m.start()]) for m in found):
         return False  # "some users may still see errors": a failure foretold, not an outcome seen
     if told_as_background(said, found):

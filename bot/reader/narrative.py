@@ -51,6 +51,7 @@ from bot.reader.cues_attempts import (
     USED_THE_SERVICE,
     WE_TRIED,
     WHY_SPLIT,
+    failure_cues,
     reason_begins,
     stepped_back,
     told_as_failed,
@@ -143,7 +144,7 @@ def _linked(action: str, said: str) -> bool:
     "no effect", "still 503s"), or, when it only tells the system's own failure ("the upgrade fails",
     "the hub does not start"), the action is a responder's step ("we", "@ops", "attempted",
     "manually") or the failure names the action again ("triggers a rebuild" ... "the rebuild failed")."""
-    cues = [m for pattern in (FAILED_OUTCOME, SAYS_THE_STEP_FAILED) for m in pattern.finditer(said)]
+    cues = failure_cues(said)
     if stepped_back(said, cues):
         return False  # "…, but wal-g had failed to restore": the background, not this step's outcome
     if not cues or not all(OWN_FAILURE.search(m.group()) and not STEP_OUTCOME.search(m.group()) for m in cues):
