@@ -221,7 +221,9 @@ def collections_of(data: list[tuple[dict[str, Any], dict]], orgs_at: Sequence[fr
 def reachable(label: dict[str, Any], conversation: dict) -> int:
     """How many of the conversation's labelled failed attempts a head can score at all: one of the sentences holding
     the attempt's phrases passes the vetoes and the cue gate (`SAYS`, `FAILED`), or is already drafted by a rule
-    (the attempts told in so many words, a suggestion answered by a failure). The rest no refit can find."""
+    (the attempts told in so many words, a suggestion answered by a failure). The rest no refit can find. An upper
+    bound: the drafter also asks that its outcome be told (conversation_vetoes.outcome_told), which this count does not
+    check (on c9-c15 one of the 13 counted fails it: the review's F2)."""
     reading = read_conversation(messages(conversation))
     found, picked = reading.sentences, {p.sentence for p in reading.attempts}
     return sum(
