@@ -4,12 +4,16 @@ channel, by shape").
 
     .venv/bin/python bench/found_by_collection.py            # totals per group, fold A only
     .venv/bin/python bench/found_by_collection.py --misses   # and DEV's misses (how found, attempts): DEV only
+    .venv/bin/python bench/found_by_collection.py --cause    # the root cause, by r23-f13's groups (DEV, HELD, C17)
 
 One organisation out says nothing of cue words written by hand, so the groups are by time, each the organisations fold
 A gained between two commits: DEV, fold A as at 99c6db6 (261 conversations, read while writing rules); HELD, the
 fourteenth collection (c14-conv, 39: held out, totals only); C15, the fifteenth (81, frozen at 4e303fa: a blind check,
-read once for totals). The drafter is the offline one with the shipped heads, in-process (bench/fit_reader.py
-`evaluate`, the sandbox bench's scoring). Fold B is never read here.
+read once for totals). With `--cause` (the conversation's root cause, issue 23, r23-f13, "The three cause lists of
+the chat fallbacks kept"): DEV, fold A as at 04bed25 (G0 + c9 + c12, 261 conversations: the lines cause rules were
+written from); HELD, the fourteenth to sixteenth collections (c14 + c15 + c16 to 080b5c0, 200 conversations, totals
+only, read several times); C17, the seventeenth (81, frozen at e7eedde). The drafter is the offline one with the
+shipped heads, in-process (bench/fit_reader.py `evaluate`, the sandbox bench's scoring). Fold B is never read here.
 """
 
 from __future__ import annotations
@@ -27,13 +31,16 @@ from bot.reader.conversation import shipped_models  # noqa: E402
 GROUPS = (("DEV", "99c6db6"), ("HELD", "ede1818"), ("C15", "4e303fa"))
 SHOWN = ("found", "found_filled_right", "found_where_none", "attempts_real", "attempts_found", "invented_attempts",
          "root_cause", "fix")  # fmt: skip
+CAUSE_GROUPS = (("DEV", "04bed25"), ("HELD", "080b5c0"), ("C17", "e7eedde"))
+CAUSE_SHOWN = ("root_cause", "root_cause_drafted_right", "cause_where_none", "fix", "attempts_real", "attempts_found",
+               "invented_attempts")  # fmt: skip
 
 
-def groups() -> dict[str, list[tuple[dict, dict]]]:
+def groups(by: tuple[tuple[str, str], ...] = GROUPS) -> dict[str, list[tuple[dict, dict]]]:
     data = conversations("A")
     seen: frozenset[str] = frozenset()
     out = {}
-    for name, commit in GROUPS:
+    for name, commit in by:
         orgs = orgs_as_at("A", commit)
         out[name] = [d for d in data if d[0]["org"] in orgs and d[0]["org"] not in seen]
         seen |= orgs
@@ -43,11 +50,13 @@ def groups() -> dict[str, list[tuple[dict, dict]]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="DEV's misses (never the held-out groups')")
+    parser.add_argument("--cause", action="store_true", help="the root cause, by r23-f13's groups (DEV, HELD, C17)")
     args = parser.parse_args(argv)
     models = shipped_models()
-    for name, data in groups().items():
+    shown = CAUSE_SHOWN if args.cause else SHOWN
+    for name, data in groups(CAUSE_GROUPS if args.cause else GROUPS).items():
         scores = evaluate(data, models)
-        cells = ", ".join(f"{key} {scores[key].right}/{scores[key].total}" for key in SHOWN if key in scores)
+        cells = ", ".join(f"{key} {scores[key].right}/{scores[key].total}" for key in shown if key in scores)
         print(f"{name} ({len(data)} conversations): {cells}")
         if args.misses and name == "DEV":
             for key in ("found", "attempts_found"):
