@@ -271,7 +271,11 @@ def pair_label(a: str, o: str | None, labelled: list[dict], truth: Truth) -> int
     return int(bool(failed) and attempt_is_real(a, truth.failed_attempts))
 
 
-def pair_rows(truth: Truth, labelled: list[dict]) -> list[Row]:
+def pair_rows(truth: Truth, labelled: list[dict], featurize: Callable | None = None) -> list[Row]:
+    """A report's rows: each candidate naming a step (TRIED), alone and with each of the AHEAD candidates after it in
+    its section. `featurize(action, why, where)` gives a row's features (pair_features unless another reading is
+    asked for, bench/attempts_swap_gate.py's); a row it gives None is left out."""
+    featurize = featurize or pair_features
     text = (POSTMORTEMS / truth.file).read_text(encoding="utf-8", errors="replace")
     cands = candidates_of(text, truth.file)
     timeline = [c.text for c in cands if c.section == "timeline"]
@@ -283,11 +287,13 @@ def pair_rows(truth: Truth, labelled: list[dict]) -> list[Row]:
         where = story(timeline, i - first) if a.section == "timeline" else []
         split = WHY_SPLIT.match(a.text)
         action, why = (split.group("action"), split.group("why")) if split else (a.text, "")
-        rows.append((pair_features(action, why, where), pair_label(a.text, None, labelled, truth)))
+        if (feats := featurize(action, why, where)) is not None:
+            rows.append((feats, pair_label(a.text, None, labelled, truth)))
         for o in cands[i + 1 : i + 1 + AHEAD]:
             if o.section != a.section:
                 break
-            rows.append((pair_features(a.text, o.text[:300], where), pair_label(a.text, o.text, labelled, truth)))
+            if (feats := featurize(a.text, o.text[:300], where)) is not None:
+                rows.append((feats, pair_label(a.text, o.text, labelled, truth)))
     return rows
 
 
