@@ -6,9 +6,13 @@ the fit."""
 from __future__ import annotations
 
 import math
+import random
 from types import SimpleNamespace
 
+import pytest
+
 from bench import fit_recall_judgement as fitting
+from bench import logistic_fit
 from bench.judgement_figures import evaluate_judged, tiers_of
 from bench.logistic_fit import fit_logistic
 from bot.recall.judgement import Judgement
@@ -49,6 +53,22 @@ def test_the_units_a_feature_is_measured_in_do_not_change_the_fitted_probabiliti
     assert w1[0] > 0  # the feature that separates the matches weighs for them
     for (a, b), _ in rows:
         assert math.isclose(w1[0] * a + w1[1] * b + b1, w2[0] * a * 100 + w2[1] * b + b2, abs_tol=1e-6)
+
+
+def test_the_fit_with_numpy_gives_the_pure_python_fit_coefficients(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bench extra's numpy makes the nested screen fast; a screen's figures must not depend on it
+    pytest.importorskip("numpy")
+    rng = random.Random(7)
+    rows = []
+    for _ in range(600):
+        y = int(rng.random() < 0.2)
+        rows.append(([rng.gauss(0.5 * y, 1.0), rng.gauss(2.0 - y, 0.5) * 40, 3.0, float(rng.random() < 0.1)], y))
+    fast = fit_logistic(rows, l2=1.0)
+    monkeypatch.setattr(logistic_fit, "np", None)
+    slow = fit_logistic(rows, l2=1.0)
+    assert fast[0][0] > 0 and fast[0][2] == 0.0  # evidence for the match weighs for it; a constant weighs nothing
+    for a, b in zip([*fast[0], fast[1]], [*slow[0], slow[1]], strict=True):
+        assert math.isclose(a, b, abs_tol=1e-9)
 
 
 def recalled(org: str, number: int, standout: float, wrong_at: float) -> SimpleNamespace:
