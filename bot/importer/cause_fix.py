@@ -29,6 +29,7 @@ from bot.reader.sentences import (
     QUOTES_WHAT_WAS_SEEN,
     Candidate,
     best,
+    model,
     probability,
 )
 from bot.reader.text import SITE_MARKUP
@@ -242,6 +243,20 @@ def with_model(head: str, rules: tuple[str, str], candidates: list[Candidate]) -
         parts = [rules[0]] + [t for t in texts if t not in rules[0]]
         return " ".join(p for p in parts if p).strip(), " + ".join(x for x in (rules[1], origin) if x)
     return rules
+
+
+def fix_beside_the_section(candidates: list[Candidate]) -> list[str]:
+    """The fix head's sure sentences outside the resolution sections (as `with_model` picks them: its keep, with the
+    step told beside each), when the head is sure of none of the sections' own sentences: such a section often tells a
+    follow-up, a plan or the structural fix made later ("- Spend more time envisioning worst case", "PR #25 … merged on
+    2026-05-20") while the story tells the step that restored service ("Manually reverted and migrated relevant ArgoCD
+    application manifests."). [] when the head is sure of one of the section's sentences, or of nothing outside it.
+    Fold A one organisation out: 201 -> 203 right fixes, 80 -> 78 wrong (docs/BENCHMARKS.md, r23-pmfix)."""
+    head = model().heads.get("fix")
+    if head is None or any(probability(c, "fix") >= head.threshold for c in candidates if c.section == "resolution"):
+        return []
+    others = [c for c in candidates if c.section != "resolution"]
+    return list(dict.fromkeys(c.stored or c.text for c, _ in _with_the_step_beside(others, best(others, "fix"))))
 
 
 def _names_a_step(candidate: Candidate) -> bool:

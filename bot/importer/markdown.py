@@ -26,6 +26,7 @@ from bot.importer.alerts import alerts_from, alerts_in_section
 from bot.importer.cause_fix import (
     MODEL_POLICY,
     cause_before_the_mechanism,
+    fix_beside_the_section,
     fix_without_section,
     root_cause_without_section,
     sentence_candidates,
@@ -323,6 +324,12 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     if "root_cause" not in fields.values:
         rules = root_cause_without_section(doc, title, summary, summary_from, other)
         fields.put("root_cause", *with_model("cause", rules, candidates))
+    if candidates and MODEL_POLICY["fix"] != "rules" and fields.origins.get("resolution", "").startswith("section"):
+        # a resolution section the fix head reads no step in: the step it is sure of elsewhere follows the section's text
+        beside = [t for t in fix_beside_the_section(candidates) if t not in fields.values["resolution"]]
+        if beside:
+            fields.values["resolution"] += "\n\n" + " ".join(beside)
+            fields.origins["resolution"] += " + sentences of other sections (sentence model)"
     if "resolution" not in fields.values:
         rules = fix_without_section(summary, summary_from, entries, timeline_prose, other)
         fields.put("resolution", *with_model("fix", rules, candidates))
