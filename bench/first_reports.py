@@ -2,7 +2,7 @@
 first thing a responder typed, its one true match the postmortem or conversation it led to.
 
     .venv/bin/python bench/first_reports.py eval --out /tmp/first-reports [--fold A|B] \
-        [--conversations resolved|resolved-symptoms]
+        [--conversations resolved|resolved-symptoms|kept]
     incident-memory replay /tmp/first-reports          # Recall@1, Recall@5, MRR@10 (docs/REPLAY.md)
 
 Memories are the targets read the way `incident-memory import` reads them (bot/importer), so the
@@ -18,7 +18,11 @@ before r27-symptoms, or a person who cleared the modal's symptoms). With `--conv
 the memory is the same plus the symptoms the product now offers when none were declared: the channel's first
 report (bot/drafting/first_report.py), confirmed unedited. Here the case IS the first report, taken out of its
 own target, so the symptoms are the first message left (a reply, a stand-in): this measures how findable such
-a memory is, not a later incident found by an earlier one's first report. The first report's own
+a memory is, not a later incident found by an earlier one's first report. With `--conversations kept` every
+memory is as the product keeps it, nothing taken out (a conversation resolved with its own first report as
+its symptoms, a postmortem whole): each case would find its own words there, so this bank is read for the
+target-absent recalls only (bench/fit_recall_judgement.py --absent-corpus): a first report against other
+incidents' kept first reports, the wrong memories the product will hold. The first report's own
 words are taken out of its target first (the conversation's opening message; the sentence of
 the postmortem it was copied from), so a case cannot be found by matching itself. Cases carry no
 `occurred_at`: a memory here is the same incident's write-up, not an earlier one. `--fold`
@@ -47,7 +51,7 @@ REPORT_FIELDS = ("id", "org", "fold", "text", "ts", "target", "source")
 MEMORY_FIELDS = ("title", "service", "severity", "symptoms", "error_message", "root_cause", "diagnosis",
                  "resolution", "lesson")  # fmt: skip
 TITLE_CHARS = 200
-CONVERSATIONS = ("transcript", "resolved", "resolved-symptoms")
+CONVERSATIONS = ("transcript", "resolved", "resolved-symptoms", "kept")
 
 
 def load_reports(path: Path) -> list[dict[str, Any]]:
@@ -145,18 +149,20 @@ def build(
 ) -> tuple[int, int, list[str]]:
     """Write memories.jsonl and cases.jsonl; (memories, cases, targets import did not keep).
     `conversations`: "transcript" (imported as a document), "resolved" (as the product kept it before the
-    symptoms field) or "resolved-symptoms" (with the channel's first report left as its symptoms)."""
+    symptoms field), "resolved-symptoms" (with the channel's first report left as its symptoms) or "kept"
+    (every memory whole, its own first report kept: a bank for target-absent recalls only)."""
     reports = load_reports(eval_dir / "first-reports" / "reports.jsonl")
     words: dict[str, set[str]] = {}
     for report in reports:
         words.setdefault(report["target"], set()).add(report["text"])
     memories, lost = [], []
     for target in sorted(words):
+        leave_out = set() if conversations == "kept" else words[target]
         if conversations != "transcript" and target.startswith("conversations/"):
             channel = json.loads((eval_dir / target).read_text(encoding="utf-8"))
-            draft = resolved(channel, words[target], symptoms=conversations == "resolved-symptoms")
+            draft = resolved(channel, leave_out, symptoms=conversations in ("resolved-symptoms", "kept"))
         else:
-            draft = imported(*target_document(eval_dir, target, words[target]))
+            draft = imported(*target_document(eval_dir, target, leave_out))
         if draft is None:
             lost.append(target)
         else:
@@ -177,7 +183,8 @@ def main() -> int:
     parser.add_argument("--conversations", choices=CONVERSATIONS, default="transcript",
                         help="a conversation's memory: its transcript imported as a document (default), what "
                         "the product keeps when its incident is resolved (the drafted resolution), or that with "
-                        "the channel's first report (of the messages left) as its symptoms")  # fmt: skip
+                        "the channel's first report (of the messages left) as its symptoms, or every memory "
+                        "whole with its own first report (kept: a bank for target-absent recalls only)")  # fmt: skip
     args = parser.parse_args()
     memories, cases, lost = build(args.eval_dir, args.out, args.fold, args.conversations)
     print(f"{memories} memories, {cases} cases in {args.out}")

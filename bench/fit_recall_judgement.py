@@ -8,6 +8,7 @@
     ... --weak-features NAMES [--nested A]       # a second model decides the weak line (bench/weak_line.py)
     ... --weak-features NAMES --short-weak-features NAMES [--budget-grid "0.15,0.44/0.17,0.48;…"]   # and the short's
     ... --cache .bench-data/judgement            # reuse a replay of the same corpus and bot/recall code
+    ... --absent-corpus DIR                      # target-absent recalls from another bank (first_reports.py kept)
 
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
 semantic model (judgement.py, bot/data/recall_judgement_semantic.json); without, the lexical one
@@ -280,6 +281,27 @@ def cached_replay(corpus: Path, cache: Path | None, sentences: bool | None = Non
     return results
 
 
+def with_absent(results: list[CaseResult], absent: list[CaseResult]) -> list[CaseResult]:
+    """Each case's recall as it is, with its target-absent recall taken from another replay of the same cases
+    (`--absent-corpus`: the bank the product keeps, where a case would find its own words; the target is
+    removed there anyway)."""
+    by_id = {r.case.id: r for r in absent}
+    if missing := [r.case.id for r in results if r.case.id not in by_id]:
+        raise ValueError(f"the absent corpus lacks {len(missing)} cases, e.g. {missing[0]}")
+    return [
+        replace(
+            r,
+            absent=a.absent,
+            absent_matches=a.absent_matches,
+            absent_tiers=a.absent_tiers,
+            absent_probabilities=a.absent_probabilities,
+            absent_rules=a.absent_rules,
+            absent_weak_probabilities=a.absent_weak_probabilities,
+        )  # fmt: skip
+        for r, a in ((r, by_id[r.case.id]) for r in results)
+    ]
+
+
 def _sure_from(value: str, parser: argparse.ArgumentParser) -> float | None:
     if value.lower() == "none":
         return None
@@ -327,6 +349,8 @@ def main() -> int:
     parser.add_argument("--short-weak-features", help="with --weak-features: the short-query model's weak model's "
                         "features, or 'none' (default): a short query's weak line is the short model's")  # fmt: skip
     parser.add_argument("--halves", help="with --nested and --weak-features: SEED,… fold halves (bench/weak_line.py)")
+    parser.add_argument("--absent-corpus", type=Path, help="a replay folder of the same cases over another bank: "
+                        "the target-absent recalls are read there (bench/first_reports.py --conversations kept)")  # fmt: skip
     args = parser.parse_args()
     if (args.budget_grid or args.halves) and not args.nested or args.halves and not args.weak_features:
         parser.error("--budget-grid and --halves screen inside one fold: give --nested (--halves: the pair's flags)")
@@ -343,6 +367,14 @@ def main() -> int:
             corpus = one_fold(corpus, args.nested, Path(folder))
         asked = {*(args.features or "").split(","), *(args.weak_features or "").split(",")}
         results = cached_replay(corpus, args.cache, True if asked & SENTENCE_FEATURES else None)
+        if args.absent_corpus is not None:
+            other = args.absent_corpus
+            if args.nested:
+                (Path(folder) / "absent").mkdir()
+                other = one_fold(other, args.nested, Path(folder) / "absent")
+            results = with_absent(
+                results, cached_replay(other, args.cache, True if asked & SENTENCE_FEATURES else None)
+            )
     folds = {f: [r for r in results if r.case.flags.get("fold") == f] for f in ("A", "B")}
     if args.nested and not folds[args.nested]:
         parser.error(f"the corpus has no cases in fold {args.nested}")

@@ -183,3 +183,7 @@ def test_a_resolved_conversation_is_the_memory_the_product_keeps_not_its_transcr
     (with_symptoms,) = load_memories(tmp_path / "symptoms")
     assert with_symptoms.symptoms == messages[1][2] and "502" not in with_symptoms.model_dump_json()
     assert with_symptoms.root_cause == as_kept.root_cause
+    # kept: the bank the product holds, each channel with its own first report (for target-absent recalls only)
+    builder().build(tmp_path, tmp_path / "kept", conversations="kept")
+    (whole,) = load_memories(tmp_path / "kept")
+    assert whole.symptoms == messages[0][2] and whole.root_cause == as_kept.root_cause

@@ -15,7 +15,9 @@ from bench import fit_recall_judgement as fitting
 from bench import logistic_fit
 from bench.judgement_figures import evaluate_judged, tiers_of
 from bench.logistic_fit import fit_logistic
+from bot.models import RecallQuery
 from bot.recall.judgement import Judgement
+from bot.replay_report import CaseResult, ReplayCase
 
 
 def absent(head: float, relevance: float = 0.1) -> SimpleNamespace:
@@ -237,3 +239,18 @@ def test_fold_halves_judge_each_organisation_once_by_the_pair_fitted_on_the_othe
     # a seed deals the same halves every run; another seed, others
     assert [r.case.id for r, _ in weak_line.halves(results, 1, fitter)] == [r.case.id for r, _ in judged]
     assert [r.case.id for r, _ in weak_line.halves(results, 2, fitter)] != [r.case.id for r, _ in judged]
+
+
+def test_the_target_absent_recalls_can_come_from_the_bank_the_product_keeps() -> None:
+    # --absent-corpus: each case's own recall kept, its target-absent recall read off the other bank's replay
+    def result(name: str, absent: tuple[float, ...]) -> CaseResult:
+        case = ReplayCase(name, RecallQuery(team_id="T", title=name), frozenset({"right"}))
+        return CaseResult(case, ("right", "other"), 1.0, relevances=(0.9, 0.2), absent=absent, absent_tiers=("weak",))
+
+    mixed = fitting.with_absent([result("a", (0.2,)), result("b", (0.1,))], [result("b", (0.7,)), result("a", (0.6,))])
+    assert [(r.case.id, r.relevances, r.absent) for r in mixed] == [
+        ("a", (0.9, 0.2), (0.6,)),
+        ("b", (0.9, 0.2), (0.7,)),
+    ]
+    with pytest.raises(ValueError, match="lacks 1 cases"):
+        fitting.with_absent([result("a", ()), result("c", ())], [result("a", ())])
