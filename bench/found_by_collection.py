@@ -5,6 +5,7 @@ channel, by shape").
     .venv/bin/python bench/found_by_collection.py            # totals per group, fold A only
     .venv/bin/python bench/found_by_collection.py --misses   # and DEV's misses (how found, attempts): DEV only
     .venv/bin/python bench/found_by_collection.py --cause    # the root cause, by r23-f13's groups (DEV, HELD, C17)
+    .venv/bin/python bench/found_by_collection.py --fix      # the fix, by r23-convfix's groups (DEV, C16, C17)
 
 One organisation out says nothing of cue words written by hand, so the groups are by time, each the organisations fold
 A gained between two commits: DEV, fold A as at 99c6db6 (261 conversations, read while writing rules); HELD, the
@@ -12,7 +13,10 @@ fourteenth collection (c14-conv, 39: held out, totals only); C15, the fifteenth 
 read once for totals). With `--cause` (the conversation's root cause, issue 23, r23-f13, "The three cause lists of
 the chat fallbacks kept"): DEV, fold A as at 04bed25 (G0 + c9 + c12, 261 conversations: the lines cause rules were
 written from); HELD, the fourteenth to sixteenth collections (c14 + c15 + c16 to 080b5c0, 200 conversations, totals
-only, read several times); C17, the seventeenth (81, frozen at e7eedde). The drafter is the offline one with the
+only, read several times); C17, the seventeenth (81, frozen at e7eedde). With `--fix` (the conversation's fix, issue 23,
+r23-convfix): DEV, fold A as at 4e303fa (through the fifteenth collection: the threads fix rules are written from;
+`--misses` lists its fix misses and wrong fixes); C16, the sixteenth (to 080b5c0, read once by several); C17, the
+seventeenth (frozen at e7eedde). The drafter is the offline one with the
 shipped heads, in-process (bench/fit_reader.py `evaluate`, the sandbox bench's scoring). Fold B is never read here.
 """
 
@@ -32,6 +36,8 @@ GROUPS = (("DEV", "99c6db6"), ("HELD", "ede1818"), ("C15", "4e303fa"))
 SHOWN = ("found", "found_filled_right", "found_where_none", "attempts_real", "attempts_found", "invented_attempts",
          "root_cause", "fix")  # fmt: skip
 CAUSE_GROUPS = (("DEV", "04bed25"), ("HELD", "080b5c0"), ("C17", "e7eedde"))
+FIX_GROUPS = (("DEV", "4e303fa"), ("C16", "080b5c0"), ("C17", "e7eedde"))
+FIX_SHOWN = ("fix", "fix_drafted_right", "fix_where_none", "root_cause", "attempts_real", "attempts_found")
 CAUSE_SHOWN = ("root_cause", "root_cause_drafted_right", "cause_where_none", "fix", "attempts_real", "attempts_found",
                "invented_attempts")  # fmt: skip
 
@@ -51,15 +57,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="DEV's misses (never the held-out groups')")
     parser.add_argument("--cause", action="store_true", help="the root cause, by r23-f13's groups (DEV, HELD, C17)")
+    parser.add_argument("--fix", action="store_true", help="the fix, by r23-convfix's groups (DEV, C16, C17)")
     args = parser.parse_args(argv)
     models = shipped_models()
-    shown = CAUSE_SHOWN if args.cause else SHOWN
-    for name, data in groups(CAUSE_GROUPS if args.cause else GROUPS).items():
+    shown, by = (FIX_SHOWN, FIX_GROUPS) if args.fix else (CAUSE_SHOWN, CAUSE_GROUPS) if args.cause else (SHOWN, GROUPS)
+    for name, data in groups(by).items():
         scores = evaluate(data, models)
         cells = ", ".join(f"{key} {scores[key].right}/{scores[key].total}" for key in shown if key in scores)
         print(f"{name} ({len(data)} conversations): {cells}")
         if args.misses and name == "DEV":
-            for key in ("found", "attempts_found"):
+            for key in ("fix", "fix_drafted_right", "fix_where_none") if args.fix else ("found", "attempts_found"):
                 for miss in scores[key].misses:
                     print(f"  miss DEV {key}: {miss}")
     return 0
