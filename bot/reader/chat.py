@@ -32,7 +32,7 @@ from bot.reader.cues import (
     LESSON_MARKER,
     RESOLVED,
 )
-from bot.reader.cues_conversation import CONVERSATION_CUES, OPENING_PAST, PASSIVE_PAST
+from bot.reader.cues_conversation import CONVERSATION_CUES
 from bot.reader.cues_found import (
     ADJACENT_SOURCE,
     ERROR_LINE,
@@ -121,11 +121,7 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
         or _told_with_the_fix(talk)
         or _hedged_opening(talk)
     )
-    reading.fix = (
-        _last(sentences, FIX_MARKER, "fix")
-        or _fix(_picked(talk, talk.fix), _action_then_recovery(sentences))
-        or _step_then_back(sentences)
-    )
+    reading.fix = _last(sentences, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix), _action_then_recovery(sentences))
     reading.found = _diagnosis(sentences) or _quoted_evidence(messages)
     reading.lesson = _last(sentences, LESSON_MARKER, "lesson")
     # which sentences are failed attempts is the conversation reader's (told in so many words, cut
@@ -276,34 +272,6 @@ def _action_then_recovery(sentences: list[_Sentence]) -> ChatFinding | None:
         ):
             found = ChatFinding(tidy(sentence.text), (_said(sentence), _said(follow)))
     return found
-
-
-# a step said done, however the reader says one: the explicit drafter's verbs, the conversation's "was done" groups
-# (first person, bare, passive) and a past verb opening the sentence; the service back, in the same vocabularies
-_STEP_DONE = (
-    CHAT_ACTION,
-    CONVERSATION_CUES["we_did"],
-    CONVERSATION_CUES["bare_did"],
-    CONVERSATION_CUES["passive_did"],
-    OPENING_PAST,
-    PASSIVE_PAST,
-)
-_BACK = (CHAT_RECOVERED, CONVERSATION_CUES["resolved_now"], CONVERSATION_CUES["recovered_again"])
-
-
-def _step_then_back(sentences: list[_Sentence]) -> ChatFinding | None:
-    """ "Config is updated in apps.twitter.com, login works again", "Created a new deployment to refresh caches,
-    should be fine by now": when nothing else names the fix, a sentence after the opening message that says a step
-    was done and then, after it, that the service is back (the last such, whole: the step and its outcome). Never one
-    that says the trouble is still there, nor the service back before any step ("all clear, restarted to be sure")."""
-    for sentence in reversed(sentences):
-        text = sentence.text
-        if sentence.message == 0 or CHAT_FAILED.search(text) or never("fix", text):
-            continue
-        backs = [m.start() for m in (p.search(text) for p in _BACK) if m is not None]
-        if backs and any(p.search(text[: min(backs)]) for p in _STEP_DONE):
-            return ChatFinding(whole(text), (_said(sentence),))
-    return None
 
 
 def _diagnosis(sentences: list[_Sentence]) -> ChatFinding | None:

@@ -32,8 +32,6 @@ _NOT_A_STEP = (
     r"determined|diagnosed|narrowed|spotted|liked|loved|missed|failed|explained|described|documented|"
     r"attached|pasted|shared|linked|included|listed|subscribed|signed|managed|ended|stopped)\b"
 )
-# the irregular pasts a step is told in ("we put a limit", "I've paid them more"): `we_did`'s and `OPENING_PAST`'s
-_IRREGULAR_PAST = r"shut|cut|built|paid|made|took|gave|put|set|ran|re-?ran|brought|bought|(?:re)?wrote|spun|threw|undid|redid|split|swept"
 _FEW_WORDS = r"(?:[\w`'-]{1,40} ){0,3}"
 CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     # what caused it
@@ -115,7 +113,8 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
         # not a verb of seeing, saying, thinking or trying (what someone looked at or asked is no step); the
         # letter before "ed" is never "e": "I need", "we feed" are no past tense
         r"(?:we|i)(?:'ve| have| had)? (?:just |now |also |finally |then |already |manually )?(?!" + _NOT_A_STEP + r")"
-        r"(?:[a-z]{1,20}[a-df-z]ed|" + _IRREGULAR_PAST + r")(?![\w-])",  # "I've paid them more", "we put a limit"
+        r"(?:[a-z]{1,20}[a-df-z]ed|shut|cut|built|paid|made|took|gave|put|set|ran|re-?ran|brought|bought|"  # irregular
+        r"(?:re)?wrote|spun|threw|undid|redid|split|swept)(?![\w-])",  # pasts too: "I've paid them more", "we put a limit"
     ),
     "bare_did": re.compile(
         r"^(?:deployed|configured|bounced|restarted|reverted|rolled (?:back|out)|rebooted|redeployed|fixed|patched|"
@@ -289,22 +288,6 @@ CAME_AFTER = _words(
     r"(?:and|,) (?:ever )?since (?:then|that|this)",
     r"(?:and|,) now",
     r"since (?:i|we)(?: \w{1,12}ly)? [a-z]{2,20}ed",  # "builds fail since we upgraded"
-)
-# "Created a new deployment to refresh caches, should be fine by now", "Gained access back and everything should be
-# back online": a step told in the past by its verb alone, opening the sentence: `we_did`'s first-person past with
-# the subject left out, as chat writes it (not a verb of seeing, saying, thinking or trying). Read by chat.py's
-# `_action_then_recovery` only, never a feature of the models
-OPENING_PAST = re.compile(
-    r"^\W{0,4}(?:(?:just|then|so|also|finally|ok|okay|and),? {1,3}){0,3}(?!" + _NOT_A_STEP + r")"
-    r"(?:[a-z]{1,20}[a-df-z]ed|" + _IRREGULAR_PAST + r")(?![\w-])",
-    re.IGNORECASE,
-)
-# "Config is updated in apps.twitter.com", "The old artifacts are now cleared": a step told in the passive, any verb
-# (`passive_did` names its verbs). Read by chat.py's `_step_then_back` only
-PASSIVE_PAST = re.compile(
-    r"(?<![\w-])(?:is|are|was|were|has been|have been) (?:now |just |also )?(?!" + _NOT_A_STEP + r")"
-    r"(?:[a-z]{1,20}[a-df-z]ed|" + _IRREGULAR_PAST + r")(?![\w-])",
-    re.IGNORECASE,
 )
 # "Live site, clearing the cache didn't do anything", "Deploying to heroku is not working either": a step named as
 # the subject of its own failure, its gerund opening the sentence after a short lead
