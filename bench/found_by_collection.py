@@ -6,6 +6,7 @@ channel, by shape").
     .venv/bin/python bench/found_by_collection.py --misses   # and DEV's misses (how found, attempts): DEV only
     .venv/bin/python bench/found_by_collection.py --cause    # the root cause, by r23-f13's groups (DEV, HELD, C17)
     .venv/bin/python bench/found_by_collection.py --fix      # the fix, by r23-convfix's groups (DEV, C16, C17)
+    .venv/bin/python bench/found_by_collection.py --attempts # failed attempts, by r23-attgate's groups (G0, HELD, C16, C17)
 
 One organisation out says nothing of cue words written by hand, so the groups are by time, each the organisations fold
 A gained between two commits: DEV, fold A as at 99c6db6 (261 conversations, read while writing rules); HELD, the
@@ -16,7 +17,10 @@ written from); HELD, the fourteenth to sixteenth collections (c14 + c15 + c16 to
 only, read several times); C17, the seventeenth (81, frozen at e7eedde). With `--fix` (the conversation's fix, issue 23,
 r23-convfix): DEV, fold A as at 4e303fa (through the fifteenth collection: the threads fix rules are written from;
 `--misses` lists its fix misses and wrong fixes); C16, the sixteenth (to 080b5c0, read once by several); C17, the
-seventeenth (frozen at e7eedde). The drafter is the offline one with the
+seventeenth (frozen at e7eedde). With `--attempts` (failed attempts, issue 23, r23-attgate, "Conversation attempts: a
+learned 'step someone took'"): G0, fold A as at e85f757 (the 114 threads the conversation heads were fitted on); HELD,
+what fold A gained to 4e303fa (c9 + c12 + c14 + c15, 267: r23-attgate's development threads); C16 (to 080b5c0); C17
+(frozen at e7eedde). The drafter is the offline one with the
 shipped heads, in-process (bench/fit_reader.py `evaluate`, the sandbox bench's scoring). Fold B is never read here.
 """
 
@@ -37,6 +41,8 @@ SHOWN = ("found", "found_filled_right", "found_where_none", "attempts_real", "at
          "root_cause", "fix")  # fmt: skip
 CAUSE_GROUPS = (("DEV", "04bed25"), ("HELD", "080b5c0"), ("C17", "e7eedde"))
 FIX_GROUPS = (("DEV", "4e303fa"), ("C16", "080b5c0"), ("C17", "e7eedde"))
+ATTEMPT_GROUPS = (("G0", "e85f757"), ("HELD", "4e303fa"), ("C16", "080b5c0"), ("C17", "e7eedde"))
+ATTEMPT_SHOWN = ("attempts_real", "attempts_found", "invented_attempts", "root_cause", "fix", "found")
 FIX_SHOWN = ("fix", "fix_drafted_right", "fix_where_none", "root_cause", "attempts_real", "attempts_found")
 CAUSE_SHOWN = ("root_cause", "root_cause_drafted_right", "cause_where_none", "fix", "attempts_real", "attempts_found",
                "invented_attempts")  # fmt: skip
@@ -58,9 +64,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--misses", action="store_true", help="DEV's misses (never the held-out groups')")
     parser.add_argument("--cause", action="store_true", help="the root cause, by r23-f13's groups (DEV, HELD, C17)")
     parser.add_argument("--fix", action="store_true", help="the fix, by r23-convfix's groups (DEV, C16, C17)")
+    parser.add_argument("--attempts", action="store_true", help="failed attempts, by r23-attgate's groups")
     args = parser.parse_args(argv)
     models = shipped_models()
-    shown, by = (FIX_SHOWN, FIX_GROUPS) if args.fix else (CAUSE_SHOWN, CAUSE_GROUPS) if args.cause else (SHOWN, GROUPS)
+    shown, by = (
+        (FIX_SHOWN, FIX_GROUPS) if args.fix
+        else (CAUSE_SHOWN, CAUSE_GROUPS) if args.cause
+        else (ATTEMPT_SHOWN, ATTEMPT_GROUPS) if args.attempts
+        else (SHOWN, GROUPS)
+    )  # fmt: skip
     for name, data in groups(by).items():
         scores = evaluate(data, models)
         cells = ", ".join(f"{key} {scores[key].right}/{scores[key].total}" for key in shown if key in scores)
