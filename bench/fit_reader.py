@@ -171,7 +171,7 @@ def by_org(fold: str, labels: str = "truth", split: bool = False) -> dict[str, d
                 if org in members:
                     total = merged[part].setdefault(name, Ratio())
                     total.right, total.total = total.right + ratio.right, total.total + ratio.total
-            total.misses += ratio.misses  # found_by_collection.py --misses lists them
+                    total.misses += ratio.misses  # found_by_collection.py --misses lists them
     return merged
 
 
