@@ -7,6 +7,7 @@ eval/conversations, and score the offline drafter on a fold without the sandbox.
     .venv/bin/python bench/fit_reader.py --fold A --halves       # the same, per half: write from one, measure on the other
     .venv/bin/python bench/fit_reader.py --fold A --new-since b52c6dd  # fit on the organisations then, draft the new ones
     .venv/bin/python bench/fit_reader.py --fold A --new-since e85f757 --out bot/data/reader_chat.json  # what ships now
+    .venv/bin/python bench/fit_reader.py --fold A --new-since e85f757 --kinds cause --out …  # that head only (r23-past)
     .venv/bin/python bench/fit_reader.py --fold A --by-collection e85f757,58ad766,04bed25,378807e,4e303fa \
         [--labels statements]   # fit on the collections before each, draft it: beside the shipped heads
 
@@ -98,14 +99,18 @@ def is_said(kind: str, sentence: Sentence, label: dict[str, Any]) -> bool:
     return any(WANTED[kind](s) for s in labels_of(sentence, statements(label["fold"]).get(label["file"], [])))
 
 
-def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str, labels: str = "truth") -> SentenceModel:
+def fit_models(
+    data: list[tuple[dict[str, Any], dict]], fitted_on: str, labels: str = "truth", kinds: Collection[str] = KINDS
+) -> SentenceModel:
     """The heads fitted on `data`, each sentence labelled by truth.jsonl's phrases (`is_kind`, what
     ships) or by the sentence labels (`labels="statements"`, `is_said`). The record (`fitted_on`) ends with
     how many conversations of how many organisations: which of a grown fold a fit has seen is then
-    told by the coefficients' file, not only by a commit message."""
+    told by the coefficients' file, not only by a commit message. Only the heads of `kinds` are fitted; the
+    others are the shipped ones as they are (a feature added for one head leaves the others' drafts unchanged)."""
     read = [(label, sentences(messages(conversation))) for label, conversation in data]
-    heads = {}
-    for kind in KINDS:
+    shipped = shipped_models()
+    heads = {kind: shipped.heads[kind] for kind in KINDS if kind not in kinds}
+    for kind in (k for k in KINDS if k in kinds):
         examples = [
             (s.features, is_said(kind, s, label) if labels == "statements" else is_kind(kind, s.text, label))
             for label, found in read
@@ -113,7 +118,10 @@ def fit_models(data: list[tuple[dict[str, Any], dict]], fitted_on: str, labels: 
         ]
         heads[kind] = fit(examples, threshold=THRESHOLDS[kind], keep=KEEP[kind])
     orgs = len({label["org"] for label, _ in data})
-    return SentenceModel(heads, f"{fitted_on}: {len(data)} conversations of {orgs} organisations")
+    said = f"{fitted_on}: {len(data)} conversations of {orgs} organisations"
+    if set(KINDS) - set(kinds):
+        said += f"; only {', '.join(k for k in KINDS if k in kinds)} fitted, the other heads as shipped"
+    return SentenceModel({kind: heads[kind] for kind in KINDS}, said)
 
 
 def draft(conversation: dict[str, Any], models: SentenceModel) -> Drafted:
@@ -187,12 +195,14 @@ def orgs_as_at(fold: str, commit: str) -> frozenset[str]:
     )
 
 
-def fit_as_at(fold: str, commit: str) -> SentenceModel:
+def fit_as_at(fold: str, commit: str, kinds: Collection[str] = KINDS) -> SentenceModel:
     """Heads fitted on the fold's conversations from the organisations it held at `commit`: what ships while
     the ones added since are kept as the fold's held-out half."""
     known = orgs_as_at(fold, commit)
     data = [d for d in conversations(fold) if d[0]["org"] in known]
-    return fit_models(data, f"eval/conversations fold {fold} as at {commit} (bench/fit_reader.py --new-since)")
+    return fit_models(
+        data, f"eval/conversations fold {fold} as at {commit} (bench/fit_reader.py --new-since)", kinds=kinds
+    )
 
 
 def new_since(fold: str, commit: str, models: SentenceModel | None = None) -> dict[str, dict[str, Ratio]]:
@@ -280,12 +290,19 @@ def main(argv: list[str] | None = None) -> int:
         "--by-collection", metavar="COMMIT,COMMIT,…",
         help="the fold's collections by the commits they arrived at: fit on those before each, draft it",
     )  # fmt: skip
+    parser.add_argument(
+        "--kinds", default=",".join(KINDS),
+        help="with --new-since, the heads to fit (the others stay as shipped), e.g. cause",
+    )  # fmt: skip
     args = parser.parse_args(argv)
+    kinds = [k for k in args.kinds.split(",") if k]
+    if set(kinds) - set(KINDS):
+        parser.error(f"--kinds: one of {', '.join(KINDS)}")
     if args.by_collection:
         by_collection(args.fold, args.by_collection.split(","), args.labels)
         return 0
     if args.new_since:
-        models = fit_as_at(args.fold, args.new_since)
+        models = fit_as_at(args.fold, args.new_since, kinds)
         if args.out:  # what ships while the organisations added since stay the held-out half
             args.out.write_text(json.dumps(models.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
             print(f"wrote {args.out} ({models.fitted_on})")

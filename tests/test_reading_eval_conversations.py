@@ -96,6 +96,19 @@ def test_a_fit_records_how_many_conversations_of_how_many_organisations_it_saw()
     assert record == f"eval/conversations fold A: 3 conversations of {orgs} organisations"
 
 
+def test_a_fit_of_one_head_keeps_the_other_heads_as_shipped_and_says_so() -> None:
+    """bench/fit_reader.py --kinds cause (r23-past): a feature added for the cause head is weighed by a refit of that
+    head alone, and the fix and attempt drafts stay what they were."""
+    from bench.fit_reader import conversations, fit_models
+    from bot.reader.conversation import shipped_models
+
+    shipped = shipped_models()
+    refit = fit_models(conversations("A")[:3], "eval/conversations fold A", kinds=("cause",))
+    assert refit.heads["fix"] == shipped.heads["fix"] and refit.heads["attempt"] == shipped.heads["attempt"]
+    assert refit.heads["cause"] != shipped.heads["cause"]
+    assert refit.fitted_on.endswith("only cause fitted, the other heads as shipped")
+
+
 def test_the_shipped_heads_say_which_conversations_they_were_fitted_on() -> None:
     from bot.reader.conversation import shipped_models
 
