@@ -1,7 +1,8 @@
 """Where fold A's labelled failed attempts that the importer does not find sit in their postmortem, counted by shape
 (not by organisation), per half of fold A (bench/fit_reader.py's `halves`).
 
-    nice -n 10 .venv/bin/python bench/attempts_found_shapes.py                       # counts by shape and half (~1 min)
+    nice -n 10 .venv/bin/python bench/attempts_found_shapes.py                       # the write half's counts by shape (~1 min)
+    nice -n 10 .venv/bin/python bench/attempts_found_shapes.py --measure             # and the measure half's: after a rule is stamped
     nice -n 10 .venv/bin/python bench/attempts_found_shapes.py --show timeline-later  # the write half's misses of a shape
 
 Each missed attempt is located by its labelled statement (`eval/postmortems/statements.jsonl`: the did_not_work
@@ -114,6 +115,11 @@ def shape(keywords: list[str], said: list[dict], entries: list[str], doc: str) -
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--show", help="print the write half's misses of this shape")
+    parser.add_argument(
+        "--measure",
+        action="store_true",
+        help="also count the measure half (a look at the judge: only after a rule is stamped)",
+    )
     args = parser.parse_args()
     said = statements()
     rows = read_fold_a()
@@ -135,15 +141,17 @@ def main() -> int:
                 print(f"{t.org} {t.file}\n  step: {statement and statement['quote']}")
                 print(f"  outcome: {statement and statement.get('outcome_quote')}  [{words}]")
     kinds = sorted({k for k, _, _ in counts}, key=lambda k: -sum(v for (x, _, _), v in counts.items() if x == k))
-    print(f"{'shape':18} {'write (word/none)':>18} {'measure (word/none)':>20} {'all':>5}")
+    # the measure half judges a rule written from the write half: its counts only when asked (the review's F19)
+    parts = ("write", "measure") if args.measure else ("write",)
+    print(f"{'shape':18} " + " ".join(f"{part + ' (word/none)':>20}" for part in parts) + f" {'all':>5}")
     for k in kinds:
         cells = []
-        for part in ("write", "measure"):
+        for part in parts:
             word, none = counts[(k, "failure word", part)], counts[(k, "none", part)]
             cells.append(f"{word + none} ({word}/{none})")
-        total = sum(v for (x, _, _), v in counts.items() if x == k)
-        print(f"{k:18} {cells[0]:>18} {cells[1]:>20} {total:>5}")
-    missed = sum(v for (x, _, _), v in counts.items() if not x.startswith("("))
+        total = sum(v for (x, _, part), v in counts.items() if x == k and part in parts)
+        print(f"{k:18} " + " ".join(f"{c:>20}" for c in cells) + f" {total:>5}")
+    missed = sum(v for (x, _, part), v in counts.items() if not x.startswith("(") and part in parts)
     print(f"missed in all: {missed} (the rows in parentheses count some of them again)")
     return 0
 
