@@ -27,22 +27,24 @@ EXTENSION_TSV = "drawn-seventeenth-extension.tsv"
 SEED, EXTRA = 20261217, 7
 
 
-def draw(commit: str) -> list[tuple[str, str, str, str]]:
+def draw(commit: str, base: str = BASE) -> list[tuple[str, str, str, str]]:
     rows = []
     for corpus in ("postmortems", "conversations"):
-        rows += [(corpus, f, "hidden", commit) for f in every_kth(sorted(new_files(corpus, commit, BASE)))]
+        rows += [(corpus, f, "hidden", commit) for f in every_kth(sorted(new_files(corpus, commit, base)))]
     return rows
 
 
-def draw_extension(commit: str) -> list[tuple[str, str, str, str]]:
+def draw_extension(
+    commit: str, base: str = BASE, seed: int = SEED, extra: int = EXTRA
+) -> list[tuple[str, str, str, str]]:
     """Every conversation of the collection outside draw() whose label holds a failed attempt, EXTRA without, shuffled."""
-    first = {f for _c, f, _s, _at in draw(commit)}
+    first = {f for _c, f, _s, _at in draw(commit, base)}
     by_stratum = {
-        k: sorted(f for fs in v.values() for f in fs) for k, v in strata("conversations", commit, BASE).items()
+        k: sorted(f for fs in v.values() for f in fs) for k, v in strata("conversations", commit, base).items()
     }
-    rng = random.Random(SEED)
+    rng = random.Random(seed)
     files = [f for f in by_stratum["with"] if f not in first]
-    files += rng.sample([f for f in by_stratum["without"] if f not in first], EXTRA)
+    files += rng.sample([f for f in by_stratum["without"] if f not in first], extra)
     rng.shuffle(files)
     return [("conversations", f, "hidden", commit) for f in files]
 
