@@ -62,6 +62,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_seventeenth.py", "drawn-seventeenth.tsv", "seventeenth-collection.jsonl",
         ("conversations: 15 files", "failed-attempt list: 15/15", "stratum hidden (15 incidents)"),
     ),
+    "compare_eighteenth.py": (
+        "sample_eighteenth.py", "drawn-eighteenth.tsv", "eighteenth-collection.jsonl",
+        ("conversations: 15 files", "failed-attempt list: 15/15", "stratum hidden (15 incidents)", "date: 13/15"),
+    ),
 }  # fmt: skip
 
 
@@ -92,18 +96,26 @@ def test_a_draw_is_what_its_seed_draws_from_the_pinned_commits(script: str) -> N
     assert done.returncode == 0, done.stderr[-2000:] + done.stdout[-500:]
 
 
-def test_the_seventeenth_rounds_extension_compares_the_attempts_the_draw_lacked() -> None:
-    out = _run("compare_seventeenth.py")
+EXTENSIONS = {  # compare script -> (its draw script, collection's name, extension's files, attempts line, pooled files)
+    "compare_seventeenth.py": ("sample_seventeenth.py", "seventeenth", 14, "both 6, only truth.jsonl 1, only second 0", 29),
+    "compare_eighteenth.py": ("sample_eighteenth.py", "eighteenth", 8, "both 3, only truth.jsonl 0, only second 0", 23),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("script", sorted(EXTENSIONS))
+def test_a_rounds_extension_compares_the_attempts_the_draw_lacked(script: str) -> None:
+    sampler, name, files, attempts, pooled = EXTENSIONS[script]
+    out = _run(script)
     extension = out.partition("== the extension")[2]
-    assert "conversations: 14 files" in extension, out
-    assert "attempts one by one: both 6, only truth.jsonl 1, only second 0" in extension, out
-    assert "conversations (draw and extension pooled): 29 files" in out, out
-    drawn = [line.split("\t")[1] for line in (HERE / "drawn-seventeenth-extension.tsv").read_text("utf-8").splitlines()]
-    labels = (HERE / "seventeenth-extension.jsonl").read_text(encoding="utf-8").splitlines()
-    first = {line.split("\t")[1] for line in (HERE / "drawn-seventeenth.tsv").read_text(encoding="utf-8").splitlines()}
+    assert f"conversations: {files} files" in extension, out
+    assert f"attempts one by one: {attempts}" in extension, out
+    assert f"conversations (draw and extension pooled): {pooled} files" in out, out
+    drawn = [line.split("\t")[1] for line in (HERE / f"drawn-{name}-extension.tsv").read_text("utf-8").splitlines()]
+    labels = (HERE / f"{name}-extension.jsonl").read_text(encoding="utf-8").splitlines()
+    first = {line.split("\t")[1] for line in (HERE / f"drawn-{name}.tsv").read_text(encoding="utf-8").splitlines()}
     assert sorted(json.loads(line)["file"] for line in labels) == sorted(drawn) and not first & set(drawn)
     done = subprocess.run(
-        [sys.executable, str(HERE / "sample_seventeenth.py"), "--extension", "--check"], capture_output=True, text=True
+        [sys.executable, str(HERE / sampler), "--extension", "--check"], capture_output=True, text=True
     )
     if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
         pytest.skip("the pinned commits are not in this clone")

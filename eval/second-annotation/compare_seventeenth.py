@@ -54,14 +54,14 @@ MATCHES: list[tuple[str, str]] = [
 ]
 
 
-def pooled() -> None:
+def pooled(parts: list | None = None, judged: dict = JUDGED, matches: list = MATCHES) -> None:
     """The draw and the extension together: counts summed, report-level pairs joined, scored fractions summed."""
-    parts = [(recorded(TSV), LABELS), (recorded(EXTENSION_TSV), EXTENSION_LABELS)]
+    parts = parts or [(recorded(TSV), LABELS), (recorded(EXTENSION_TSV), EXTENSION_LABELS)]
     total: dict = {}
     sc: dict = {}
     for rows, labels in parts:
         only = {file for _corpus, file, _stratum, _commit in rows}
-        for k, v in compare("conversations", labels, JUDGED, MATCHES, only=only).items():
+        for k, v in compare("conversations", labels, judged, matches, only=only).items():
             total[k] = total.get(k, 0 if isinstance(v, int) else []) + v
         for k, (a, b) in scored("conversations", only, labels).items():
             sc[k] = [sc.get(k, [0, 0])[0] + a, sc.get(k, [0, 0])[1] + b]
