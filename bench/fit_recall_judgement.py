@@ -48,7 +48,7 @@ import pickle
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -288,18 +288,9 @@ def with_absent(results: list[CaseResult], absent: list[CaseResult]) -> list[Cas
     by_id = {r.case.id: r for r in absent}
     if missing := [r.case.id for r in results if r.case.id not in by_id]:
         raise ValueError(f"the absent corpus lacks {len(missing)} cases, e.g. {missing[0]}")
-    return [
-        replace(
-            r,
-            absent=a.absent,
-            absent_matches=a.absent_matches,
-            absent_tiers=a.absent_tiers,
-            absent_probabilities=a.absent_probabilities,
-            absent_rules=a.absent_rules,
-            absent_weak_probabilities=a.absent_weak_probabilities,
-        )  # fmt: skip
-        for r, a in ((r, by_id[r.case.id]) for r in results)
-    ]
+    # every target-absent field of CaseResult, read from its declaration so a field added there is never left behind
+    absent_fields = [f.name for f in fields(CaseResult) if f.name.startswith("absent")]
+    return [replace(r, **{name: getattr(by_id[r.case.id], name) for name in absent_fields}) for r in results]
 
 
 def _sure_from(value: str, parser: argparse.ArgumentParser) -> float | None:
