@@ -5,6 +5,7 @@ folds split by organisation. Offline: files only."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import date, datetime
 
 import pytest
@@ -78,6 +79,23 @@ def test_every_label_phrase_occurs_in_its_conversation() -> None:
         text = "\n".join(m["text"] for m in conversation(truth["file"])["messages"]).lower()
         missing += [(truth["file"], p) for p in phrases(truth) if p != p.lower() or p not in text]
     assert missing == []
+
+
+# The anonymiser rewrites user names to u1, u2... even inside a link (`https://u3.pythonanywhere.com`), so a label
+# phrase holding one scores a reader only if it copies the rewritten link: the phrase stops measuring reading.
+LINKISH = re.compile(r"\S*(?:https?://|www\.|/)\S*|\S+\.(?:com|org|net|io|dev|app|me)\b\S*")
+PSEUDONYM = re.compile(r"(?<![a-z0-9])u\d+(?![a-z0-9])")
+
+
+def pseudonyms_in_links(phrase: str) -> list[str]:
+    return [link for link in LINKISH.findall(phrase) if PSEUDONYM.search(link)]
+
+
+def test_no_label_phrase_holds_a_rewritten_name_inside_a_link() -> None:
+    assert pseudonyms_in_links("that page is actually https://u3.pythonanywhere.com") != []  # the check can fail
+    assert pseudonyms_in_links("restarted u3's worker, see https://status.example.com") == []
+    hits = [(t["file"], p) for t in truths() for p in phrases(t) if pseudonyms_in_links(p)]
+    assert hits == []
 
 
 def test_no_reserved_source_is_used() -> None:
