@@ -33,6 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fit_reader import conversations, evaluate, orgs_as_at  # noqa: E402
+from bench.reading_eval_conversations import cell, row_name  # noqa: E402
+from bot.importer.scoring import Ratio  # noqa: E402
 from bot.reader.conversation import shipped_models  # noqa: E402
 
 # (group, the commit fold A's organisations are read at); each group is what fold A gained since the one before
@@ -59,6 +61,12 @@ def groups(by: tuple[tuple[str, str], ...] = GROUPS) -> dict[str, list[tuple[dic
     return out
 
 
+def cells(scores: dict[str, Ratio], shown: tuple[str, ...]) -> str:
+    """One group's figures as the sandbox bench's table says them: right/total for a field, and for an error row
+    (invented attempts, a cause, fix or how found drafted where the label has none) the errors, "n of total"."""
+    return ", ".join(f"{row_name(key)} {cell(key, scores[key])}" for key in shown if key in scores)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="DEV's misses (never the held-out groups')")
@@ -75,8 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     for name, data in groups(by).items():
         scores = evaluate(data, models)
-        cells = ", ".join(f"{key} {scores[key].right}/{scores[key].total}" for key in shown if key in scores)
-        print(f"{name} ({len(data)} conversations): {cells}")
+        print(f"{name} ({len(data)} conversations): {cells(scores, shown)}")
         if args.misses and name == "DEV":
             for key in ("fix", "fix_drafted_right", "fix_where_none") if args.fix else ("found", "attempts_found"):
                 for miss in scores[key].misses:

@@ -208,12 +208,17 @@ def fitted_on() -> str:
     return "B" if "fold B" in conversation.shipped_models().fitted_on else "A"
 
 
+def row_name(key: str) -> str:
+    """The field as a row names it: an error row says so (its cell counts the errors, not the clean share)."""
+    return ("errors: " if key in ERROR_FIELDS else "") + key
+
+
 def table(scores: dict[str, dict[str, Ratio]]) -> str:
     a, b = (f"fold {fold} ({'in-sample' if fold == fitted_on() else 'out-of-sample'})" for fold in FOLDS)
     rows = [f"{'field':<30} {a:>20} {b:>24}"]
     for key in FIELDS:
         a, b = (cell(key, scores.get(f, {}).get(key, Ratio())) for f in "AB")
-        rows.append(f"{('errors: ' if key in ERROR_FIELDS else '') + key:<30} {a:>20} {b:>24}")
+        rows.append(f"{row_name(key):<30} {a:>20} {b:>24}")
     return "\n".join(rows)
 
 

@@ -129,3 +129,17 @@ def test_a_drafted_how_it_was_found_is_scored_for_precision_and_where_the_label_
     assert (a["found"].right, a["found"].total) == (1, 2)
     assert (a["found_filled_right"].right, a["found_filled_right"].total) == (1, 2)
     assert (a["found_where_none"].right, a["found_where_none"].total) == (0, 1)  # drafted where the label has none
+
+
+def test_a_group_by_collection_counts_its_error_rows_as_errors_not_as_the_clean_share() -> None:
+    """bench/found_by_collection.py once printed "found_where_none 38/40": 38 left empty, read as 38 drafted wrong."""
+    from bench.found_by_collection import cells
+    from bot.importer.scoring import Ratio
+
+    found, where_none = Ratio(), Ratio()
+    for right in (True, False, False):
+        found.add(right, "x")
+    for left_empty in (True, True, True, False):  # one "how it was found" drafted where the label has none
+        where_none.add(left_empty, "x")
+    said = cells({"found": found, "found_where_none": where_none}, ("found", "found_where_none", "fix"))
+    assert said == "found 1/3 = 33%, errors: found_where_none 1 of 4"
