@@ -26,7 +26,7 @@ from bench.fields_by_org import POSTMORTEMS, held_out_drafts  # noqa: E402
 from bench.import_postmortems import read_corpus  # noqa: E402
 from bot.importer.document import Document, parse_document  # noqa: E402
 from bot.importer.metadata import read_prose_details  # noqa: E402
-from bot.importer.scoring import _metadata_kinds, holds_half, load_truth  # noqa: E402
+from bot.importer.scoring import holds_half, load_truth, metadata_kinds_held  # noqa: E402
 from bot.importer.section_text import join_lines, section_text, unit_parts  # noqa: E402
 from bot.reader.cues import CAUSE  # noqa: E402
 from bot.reader.read import sentences  # noqa: E402
@@ -75,7 +75,7 @@ def classify(text: str, labels: list[str], metadata: list[list[str]], cause: str
     held = holding(parts, labels)
     kinds = {kind for kind, _, _ in held}
     cue = any(CAUSE.search(s) for _, _, s in held)
-    if cause and _metadata_kinds(cause, metadata):
+    if cause and metadata_kinds_held(cause, metadata):
         return CLASSES[0], cue
     if not holds_half(text, labels):
         return CLASSES[1], cue

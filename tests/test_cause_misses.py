@@ -4,6 +4,7 @@ would place it (the class decides which reader change is worth trying first)."""
 from __future__ import annotations
 
 from bench.cause_misses import CLASSES, classify
+from bot.importer.scoring import metadata_kinds_held
 
 REPORT = """# Database outage
 
@@ -48,3 +49,13 @@ def test_a_stored_cause_holding_a_labelled_metadata_line() -> None:
         REPORT, ["ran out of connections"], [["errors for an hour"]], "Users saw errors for an hour.", "the summary"
     )
     assert kind == CLASSES[0] == "metadata clause chosen"
+
+
+def test_the_bench_and_the_score_read_a_metadata_line_in_a_cause_alike() -> None:
+    """The class "metadata clause chosen" is the score's own "metadata stored as cause" (one public reading in
+    bot/importer/scoring.py), so a leak the table counts is the leak this bench classes, and no other."""
+    metadata = [["errors for an hour"]]
+    for cause, leak in (("Users saw errors for an hour.", True), ("The pool size was left at its default.", False)):
+        kind, _ = classify(REPORT, ["ran out of connections"], metadata, cause, "the summary")
+        assert (kind == CLASSES[0]) is leak
+        assert bool(metadata_kinds_held(cause, metadata)) is leak

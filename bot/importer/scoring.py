@@ -278,7 +278,9 @@ def _score_non_attempts(scores: Scores, truth: Truth, draft: MemoryDraft | None,
     if not truth.metadata_keywords:
         return
     cause, fix = (draft.root_cause, draft.resolution) if draft is not None else (None, None)
-    kinds_in = {name: _metadata_kinds(text, truth.metadata_keywords) for name, text in (("cause", cause), ("fix", fix))}
+    kinds_in = {
+        name: metadata_kinds_held(text, truth.metadata_keywords) for name, text in (("cause", cause), ("fix", fix))
+    }
     scores.metadata_as_fix_or_cause.add(not (kinds_in["cause"] or kinds_in["fix"]), truth.file)
     scores.metadata_in_cause.add(not kinds_in["cause"], truth.file)
     scores.metadata_in_fix.add(not kinds_in["fix"], truth.file)
@@ -286,9 +288,10 @@ def _score_non_attempts(scores: Scores, truth: Truth, draft: MemoryDraft | None,
         ratio.add(kind not in kinds_in["cause"] | kinds_in["fix"], truth.file)
 
 
-def _metadata_kinds(text: str | None, metadata_keywords: list[list[str]]) -> set[str]:
+def metadata_kinds_held(text: str | None, metadata_keywords: list[list[str]]) -> set[str]:
     """The kinds of the labelled metadata lines `text` holds: each named by the stored sentence holding half of its
-    phrases (by the phrases themselves where they are spread over several sentences)."""
+    phrases (by the phrases themselves where they are spread over several sentences). The score's one reading of
+    "metadata stored as fix or cause"; bench/cause_misses.py classes a missed cause by it too."""
     held = [keywords for keywords in metadata_keywords if holds_half(text, keywords)]
     if not held:
         return set()
