@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 import pytest
 
+import bot.reader.fit as reader_fit
 from bot.reader.fit import fit_head
 
 # "rolled" says the fix, "checked" does not; "the" is in every sentence and tells nothing
@@ -22,3 +26,22 @@ def test_a_fitted_head_tells_the_sentences_that_say_the_field_from_those_that_do
 def test_batch_fitting_with_one_class_only_is_refused() -> None:
     with pytest.raises(ValueError, match="both positive and negative"):
         fit_head([({"w:the"}, False)] * 4, steps="batch", epochs=10, rate=0.5, l2=1.0)
+
+
+def test_the_batch_fit_with_numpy_gives_the_pure_python_head(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the bench extra's numpy makes one-organisation-out fits fast (bench/outcome_head.py); a figure must not depend
+    # on it. Rows with a feature named twice, a row with none, a feature only the negatives have.
+    pytest.importorskip("numpy")
+    rng = random.Random(3)
+    rows: list[tuple[list[str], bool]] = [(["w:rolled", "w:rolled", "w:back"], True), ([], False)]
+    for _ in range(300):
+        y = rng.random() < 0.25
+        words = [f"w:{rng.randrange(40)}" for _ in range(rng.randrange(1, 6))]
+        rows.append(([*words, "w:fix"] if y and rng.random() < 0.7 else [*words, "w:saw"] if not y else words, y))
+    fast = fit_head(rows, steps="batch", epochs=150, rate=1.0, l2=1.0)
+    monkeypatch.setattr(reader_fit, "np", None)
+    slow = fit_head(rows, steps="batch", epochs=150, rate=1.0, l2=1.0)
+    assert fast.weights["w:fix"] > 0 > fast.weights["w:saw"]
+    assert fast.weights.keys() == slow.weights.keys()
+    assert math.isclose(fast.bias, slow.bias, abs_tol=1e-9)
+    assert all(math.isclose(fast.weights[k], slow.weights[k], abs_tol=1e-9) for k in slow.weights)
