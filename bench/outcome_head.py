@@ -13,9 +13,9 @@ bench asks whether a fitted head reads an outcome better than the cue words do, 
 - features: bot/reader/sentences.py's words and word pairs and its sentence cues, the attempts cues of
   bot/reader/cues_attempts.py, and negation scope (the three stems after "not", "n't", "no", "never", "nothing",
   "without", "still"); words, pairs and scope kept when seen in three training organisations or more.
-- fit: bot/reader/fit.py's batch recipe (class-balanced, L2 on the weights) in numpy; its threshold chosen inside
-  each fit on out-of-fold scores of five organisation groups of the training rows: the lowest threshold whose
-  precision there is at least the cue reading's on the same rows.
+- fit: bot/reader/fit.py's batch recipe (`fit_head`: class-balanced, L2 on the weights; numpy with the bench extra);
+  its threshold chosen inside each fit on out-of-fold scores of five organisation groups of the training rows: the
+  lowest threshold whose precision there is at least the cue reading's on the same rows.
 - the cue reading: `told_as_failed` of the action quote with the outcome sentence as its why (and, shown beside it,
   whether `failure_cues` finds anything in the sentence).
 
@@ -39,9 +39,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.attempts_word_gate import auc  # noqa: E402
 from bench.conversation_statements import statements as conversation_statements  # noqa: E402
 from bench.fit_reader_attempt_gate import statements as postmortem_statements  # noqa: E402
 from bot.reader import cues_attempts as ca  # noqa: E402
+from bot.reader.fit import fit_head  # noqa: E402
 from bot.reader.sentences import _CUES, _stem, word_features  # noqa: E402
 
 EVAL = Path(__file__).resolve().parent.parent / "eval"
@@ -143,6 +145,9 @@ def _row(corpus: str, org: str, file: str, text: str, action: str, goes_on: bool
 
 
 class Fitted:
+    """A head over the features seen in MIN_ORGS training organisations (and every cue), fitted by bot/reader/fit.py's
+    batch recipe (its numpy path with the bench extra)."""
+
     def __init__(self, train: Sequence[dict]) -> None:
         seen: dict[str, set[str]] = defaultdict(set)
         for r in train:
@@ -150,25 +155,13 @@ class Fitted:
                 seen[f].add(r["org"])
         keep = [f for f, orgs in seen.items() if f.startswith(("cue:", "ca:")) or len(orgs) >= MIN_ORGS]
         self.index = {f: i for i, f in enumerate(sorted(keep))}
-        x, y = self.matrix(train), np.array([r["label"] for r in train], dtype=float)
-        n, pos = len(y), y.sum()
-        if not 0 < pos < n:
+        if len({r["label"] for r in train}) < 2:
             raise ValueError("a fit needs both outcomes")
-        balance = np.where(y == 1, n / (2 * pos), n / (2 * (n - pos)))
-        self.w, self.b = np.zeros(x.shape[1]), 0.0
-        for _ in range(EPOCHS):  # fit.py's batch recipe: the gradient averaged over rows, L2 on the weights only
-            g = (1 / (1 + np.exp(-np.clip(x @ self.w + self.b, -30, 30))) - y) * balance
-            self.b -= RATE * g.sum() / n
-            self.w -= RATE * (x.T @ g + L2 * self.w) / n
-
-    def matrix(self, some: Sequence[dict]) -> np.ndarray:
-        x = np.zeros((len(some), len(self.index)))
-        for i, r in enumerate(some):
-            x[i, [self.index[f] for f in r["features"] if f in self.index]] = 1.0
-        return x
+        kept = [([f for f in r["features"] if f in self.index], r["label"]) for r in train]
+        self.head = fit_head(kept, steps="batch", epochs=EPOCHS, rate=RATE, l2=L2)
 
     def scores(self, some: Sequence[dict]) -> np.ndarray:
-        return 1 / (1 + np.exp(-np.clip(self.matrix(some) @ self.w + self.b, -30, 30)))
+        return np.array([self.head.probability(r["features"]) for r in some])
 
 
 def precision_recall(said: Sequence[int], truth: Sequence[int]) -> tuple[int, int, int]:
@@ -201,14 +194,6 @@ def threshold(train: Sequence[dict]) -> float:
 def judge(train: Sequence[dict], held: Sequence[dict]) -> list[tuple[dict, float, int]]:
     fitted, t = Fitted(train), threshold(train)
     return [(r, float(s), int(s >= t)) for r, s in zip(held, fitted.scores(held), strict=True)]
-
-
-def auc(scored: Sequence[tuple[float, int]]) -> float:
-    pos = [s for s, y in scored if y]
-    neg = [s for s, y in scored if not y]
-    if not pos or not neg:
-        return float("nan")
-    return sum((p > n) + 0.5 * (p == n) for p in pos for n in neg) / (len(pos) * len(neg))
 
 
 def summary(judged: Sequence[tuple[dict, float, int]], only: str | None = None) -> dict:
