@@ -39,7 +39,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.reader.fit as reader_fit  # noqa: E402
-from bench.reading_eval_conversations import CONVERSATIONS, Drafted, score  # noqa: E402
+from bench.reading_eval_conversations import CONVERSATIONS, Drafted, cell, figure, row_name, score  # noqa: E402
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.scoring import Ratio, attempt_found, attempt_is_real, holds_half, labelled_attempts  # noqa: E402
 from bot.models import TimelineEntry  # noqa: E402
@@ -265,7 +265,7 @@ def by_collection(fold: str, commits: Sequence[str], labels: str = "truth") -> N
         )
         for name, models in (("shipped", shipped_models()), ("refit", refit)):
             figures = evaluate(groups[k], models)
-            print(f"  {name:<8} " + "  ".join(f"{key} {figures[key].right}/{figures[key].total}" for key in keys))
+            print(f"  {name:<8} " + "  ".join(figure(key, figures[key], share=False) for key in keys))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -310,19 +310,18 @@ def main(argv: list[str] | None = None) -> int:
         figures = new_since(args.fold, args.new_since, models)
         for name in figures["then"]:
             then, new = figures["then"][name], figures["new"][name]
-            print(f"{name:<24} {then.right}/{then.total:<8} {new.right}/{new.total}")
+            print(f"{row_name(name):<32} {cell(name, then, share=False):<10} {cell(name, new, share=False)}")
         return 0
     if args.by_org or args.halves:
         figures = by_org(args.fold, args.labels, split=args.halves)
         if not args.halves:
             for name, ratio in figures["all"].items():
-                print(f"{name:<22} {ratio.right}/{ratio.total}")
+                print(f"{row_name(name):<32} {cell(name, ratio, share=False)}")
             return 0
-        print(f"{'':<24}" + "".join(f"{part:>12}" for part in figures))
+        print(f"{'':<32}" + "".join(f"{part:>12}" for part in figures))
         for name in figures["all"]:
             print(
-                f"{name:<24}"
-                + "".join(f"{str(figures[p][name].right) + '/' + str(figures[p][name].total):>12}" for p in figures)
+                f"{row_name(name):<32}" + "".join(f"{cell(name, figures[p][name], share=False):>12}" for p in figures)
             )
         for part, members in halves({label["org"] for label, _ in conversations(args.fold)}).items():
             print(f"{part}: {', '.join(sorted(members, key=str.lower))}")
@@ -337,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     for fold in ("A", "B") if args.report else (args.fold,):
         where = "in-sample" if fold == args.fold else "out-of-sample"
         figures = evaluate(conversations(fold), models)
-        print(f"fold {fold} ({where}): " + "  ".join(f"{n}={r.right}/{r.total}" for n, r in figures.items()))
+        print(f"fold {fold} ({where}): " + "  ".join(figure(n, r, share=False) for n, r in figures.items()))
     return 0
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fit_reader import conversations, evaluate, orgs_as_at  # noqa: E402
-from bench.reading_eval_conversations import cell, row_name  # noqa: E402
+from bench.reading_eval_conversations import figure  # noqa: E402
 from bot.importer.scoring import Ratio  # noqa: E402
 from bot.reader.conversation import shipped_models  # noqa: E402
 
@@ -64,7 +64,7 @@ def groups(by: tuple[tuple[str, str], ...] = GROUPS) -> dict[str, list[tuple[dic
 def cells(scores: dict[str, Ratio], shown: tuple[str, ...]) -> str:
     """One group's figures as the sandbox bench's table says them: right/total for a field, and for an error row
     (invented attempts, a cause, fix or how found drafted where the label has none) the errors, "n of total"."""
-    return ", ".join(f"{row_name(key)} {cell(key, scores[key])}" for key in shown if key in scores)
+    return ", ".join(figure(key, scores[key]) for key in shown if key in scores)
 
 
 def main(argv: list[str] | None = None) -> int:

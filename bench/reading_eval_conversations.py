@@ -195,12 +195,13 @@ def score(labels: list[dict[str, Any]], drafts: dict[str, Drafted]) -> dict[str,
     return scores
 
 
-def cell(key: str, ratio: Ratio) -> str:
+def cell(key: str, ratio: Ratio, share: bool = True) -> str:
+    """A field's right/total (with its share unless `share` is off); an error row's errors, "n of total"."""
     if not ratio.total:
         return "–"
     if key in ERROR_FIELDS:
         return f"{ratio.total - ratio.right} of {ratio.total}"
-    return f"{ratio.right}/{ratio.total} = {ratio.value:.0%}"
+    return f"{ratio.right}/{ratio.total}" + (f" = {ratio.value:.0%}" if share else "")
 
 
 def fitted_on() -> str:
@@ -211,6 +212,12 @@ def fitted_on() -> str:
 def row_name(key: str) -> str:
     """The field as a row names it: an error row says so (its cell counts the errors, not the clean share)."""
     return ("errors: " if key in ERROR_FIELDS else "") + key
+
+
+def figure(key: str, ratio: Ratio, share: bool = True) -> str:
+    """One field's figure named as the table's row names it: what the in-process benches print (fit_reader.py,
+    found_by_collection.py), so that no error row is read as its clean share."""
+    return f"{row_name(key)} {cell(key, ratio, share)}"
 
 
 def table(scores: dict[str, dict[str, Ratio]]) -> str:

@@ -132,7 +132,8 @@ def test_a_drafted_how_it_was_found_is_scored_for_precision_and_where_the_label_
 
 
 def test_a_group_by_collection_counts_its_error_rows_as_errors_not_as_the_clean_share() -> None:
-    """bench/found_by_collection.py once printed "found_where_none 38/40": 38 left empty, read as 38 drafted wrong."""
+    """bench/found_by_collection.py and fit_reader.py once printed "found_where_none 38/40": 38 left empty, read as 38
+    drafted wrong."""
     from bench.found_by_collection import cells
     from bot.importer.scoring import Ratio
 
@@ -143,3 +144,9 @@ def test_a_group_by_collection_counts_its_error_rows_as_errors_not_as_the_clean_
         where_none.add(left_empty, "x")
     said = cells({"found": found, "found_where_none": where_none}, ("found", "found_where_none", "fix"))
     assert said == "found 1/3 = 33%, errors: found_where_none 1 of 4"
+    # bench/fit_reader.py's lines (--by-org, --new-since, --by-collection) the same, without the share
+    figure = harness().figure
+    assert [figure(k, r, share=False) for k, r in (("found", found), ("invented_attempts", where_none))] == [
+        "found 1/3",
+        "errors: invented_attempts 1 of 4",
+    ]
