@@ -66,6 +66,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_eighteenth.py", "drawn-eighteenth.tsv", "eighteenth-collection.jsonl",
         ("conversations: 15 files", "failed-attempt list: 15/15", "stratum hidden (15 incidents)", "date: 13/15"),
     ),
+    "compare_twentieth.py": (
+        "sample_twentieth.py", "drawn-twentieth.tsv", "twentieth-collection.jsonl",
+        ("conversations: 13 files", "failed-attempt list: 13/13", "stratum hidden (13 incidents)", "date: 13/13"),
+    ),
 }  # fmt: skip
 
 
@@ -99,6 +103,7 @@ def test_a_draw_is_what_its_seed_draws_from_the_pinned_commits(script: str) -> N
 EXTENSIONS = {  # compare script -> (its draw script, collection's name, extension's files, attempts line, pooled files)
     "compare_seventeenth.py": ("sample_seventeenth.py", "seventeenth", 14, "both 6, only truth.jsonl 1, only second 0", 29),
     "compare_eighteenth.py": ("sample_eighteenth.py", "eighteenth", 8, "both 3, only truth.jsonl 0, only second 0", 23),
+    "compare_twentieth.py": ("sample_twentieth.py", "twentieth", 12, "both 6, only truth.jsonl 2, only second 0", 25),
 }  # fmt: skip
 
 
