@@ -18,7 +18,6 @@ from bot.reader.conversation import ConversationReading, Picked, never, read_con
 from bot.reader.conversation_features import CODE_BLOCK, Message, split_sentences
 from bot.reader.conversation_told import clip, split_attempt, tidy
 from bot.reader.cues import (
-    BROKE_PAST,
     CAUSE_HEDGE,
     CAUSE_HEDGED_OPENING,
     CAUSE_MARKER,
@@ -208,9 +207,8 @@ def _told_with_the_fix(talk: ConversationReading) -> ChatFinding | None:
         f = s.features
         if s.message == 0 or "by_fixer" not in f or "hedge" in f or "question" in f or "plan" in f:
             continue
-        if BROKE_PAST.search(s.text):
-            if not never("cause", s.text):
-                return ChatFinding(whole(s.text), (Said(s.message, s.text),), hedged=True)
+        if "broke_past" in f and not never("cause", s.text):  # the cue group `broke_past` (cues_conversation.py)
+            return ChatFinding(whole(s.text), (Said(s.message, s.text),), hedged=True)
     return None
 
 

@@ -70,6 +70,13 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     # and never a cause by themselves: 1 of 12 such sentences is labelled one, and it says "causing");
     # a feature, not a cause cue (bot/reader/conversation.py `SAYS`)
     "down_state": _words(r"(?:is|was|are|were|went|has gone|have gone|being) down"),
+    # "db6 crashed.", "a database update filled the server with Wal": a part that broke, told in the past. A feature,
+    # not a cause cue (`SAYS`): from anyone it opens nothing ("I lost some hours", "The page crashed for me as well");
+    # the chat's by-fixer fallback reads it (bot/reader/chat.py `_told_with_the_fix`; issue 23, r23-f13, r23-past)
+    "broke_past": _words(
+        r"crashed", r"died", r"filled", r"ran out", r"(?:was|were|got|been) (?:locked|corrupted|wiped|hacked|missed|down)",
+        r"wiped", r"hacked", r"expired", r"went down", r"stopped working", r"lost", r"broke",
+    ),
     "broken_state": _words(
         r"filled up", r"ran out of", r"exhaust\w*",
         r"out of (?:disk|space|memory)", r"throttl\w*", r"overload\w*", r"stale", r"crash[ -]?loop\w*", r"expired?",
