@@ -43,23 +43,32 @@ def test_a_doubt_that_names_no_fault_is_no_cause(said: str) -> None:
     assert result.root_cause is None
 
 
-def test_what_broke_told_by_the_one_who_fixed_it_is_offered_as_a_hypothesis() -> None:
+@pytest.mark.parametrize(
+    ("said", "cause"),
+    [
+        ("The storage volume filled with build logs overnight.", "filled with build logs"),
+        # a verb of the `broke_past` cue group that `broken_state`, the cause head's gate, does not hold
+        ("The proxy lost its routing rules on the last reboot.", "lost its routing rules"),
+    ],
+)
+def test_what_broke_told_by_the_one_who_fixed_it_is_offered_as_a_hypothesis(said: str, cause: str) -> None:
     result = draft(
         ("ana", "The docs site answers 404 on every page"),
         ("ben", "I redeployed the site from the last good build."),
-        ("ben", "The storage volume filled with build logs overnight."),
+        ("ben", said),
         ("ana", "Works now, thanks"),
     )
-    assert result.root_cause is not None and "filled with build logs" in result.root_cause.text
+    assert result.root_cause is not None and cause in result.root_cause.text
     assert result.root_cause.text.startswith(HYPOTHESIS)
     assert result.root_cause.quotes[0].author == "ben"
 
 
-def test_a_part_that_broke_said_by_someone_who_did_nothing_is_not_taken_as_the_cause() -> None:
+@pytest.mark.parametrize("said", ["The page crashed for me as well.", "I lost a few hours to this one too."])
+def test_a_part_that_broke_said_by_someone_who_did_nothing_is_not_taken_as_the_cause(said: str) -> None:
     # the reporter's "crashed" is the symptom seen, not the fault a fixer pinned down
     result = draft(
         ("ana", "The docs site answers 404 on every page"),
-        ("cleo", "The page crashed for me as well."),
+        ("cleo", said),
         ("ana", "ok"),
     )
     assert result.root_cause is None
