@@ -10,14 +10,15 @@ figures include what import keeps of each document: a postmortem file as it is; 
 as a channel transcript (a "# Incident channel: <org>" title, then one "<ts> <author>: <text>"
 paragraph per message), which import keeps as the memory's symptoms. With `--conversations resolved`
 a conversation is instead the memory the product keeps when that channel's incident is resolved
-(bot/services/resolution.draft_for): the declaration's title and symptoms (the corpus has none: the
-channel's name stands in for the title, symptoms empty) and the resolution modal's root cause, how
-it was found, fix, lesson and failed attempts as the offline drafter proposes them from the channel
-(bot/drafting/rules.draft_offline), confirmed unedited; the transcript itself is no memory field (the product
+(bot/services/resolution.draft_for): the declaration's title and symptoms (the corpus declares none: a
+thread's title is the first line of its opening, stored joined to the opening post, so the title is the
+first line of the channel's first report of the messages left, as a case's own title is read; symptoms
+empty) and the resolution modal's root cause, how it was found, fix, lesson and failed attempts as the
+offline drafter proposes them from the channel (bot/drafting/rules.draft_offline), confirmed unedited; the transcript itself is no memory field (the product
 before r27-symptoms, or a person who cleared the modal's symptoms). With `--conversations resolved-symptoms`
 the memory is the same plus the symptoms the product now offers when none were declared: the channel's first
 report (bot/drafting/first_report.py), confirmed unedited. Here the case IS the first report, taken out of its
-own target, so the symptoms are the first message left (a reply, a stand-in): this measures how findable such
+own target, so the symptoms and the title's line are the first message left (a reply, a stand-in): this measures how findable such
 a memory is, not a later incident found by an earlier one's first report. With `--conversations kept` every
 memory is as the product keeps it, nothing taken out (a conversation resolved with its own first report as
 its symptoms, a postmortem whole): each case would find its own words there, so this bank is read for the
@@ -70,7 +71,15 @@ def load_reports(path: Path) -> list[dict[str, Any]]:
 
 
 def channel_title(conversation: dict[str, Any]) -> str:
+    """The transcript's heading; for a resolved channel, the title only when no message is left."""
     return f"Incident channel: {conversation['org']}"
+
+
+def declared_title(report: str) -> str:
+    """The title a channel's incident was declared with: its first report's first line (a thread
+    stores its title joined to the opening post, so that line is the title the opener gave it).
+    A case's title and a conversation memory's are both read this way."""
+    return report.strip().splitlines()[0][:TITLE_CHARS]
 
 
 def transcript(conversation: dict[str, Any], leave_out: set[str]) -> str:
@@ -84,8 +93,9 @@ def transcript(conversation: dict[str, Any], leave_out: set[str]) -> str:
 
 
 def resolved(conversation: dict[str, Any], leave_out: set[str], *, symptoms: bool = False) -> MemoryDraft:
-    """The memory the product keeps of a channel at resolution: the declaration's title (the channel's
-    name; no symptoms declared) and what the offline drafter puts in the resolution modal, unedited.
+    """The memory the product keeps of a channel at resolution: the declaration's title (the title its
+    first report gives, of the messages left; no symptoms declared) and what the offline drafter puts in
+    the resolution modal, unedited.
     Where the drafter left the modal's required cause or fix empty, the words a person would type are
     unknown: the memory keeps what was drafted (at least the title). `symptoms`: with the channel's
     first report (of the messages left) as the modal offers it, unedited."""
@@ -96,11 +106,12 @@ def resolved(conversation: dict[str, Any], leave_out: set[str], *, symptoms: boo
     ]
     draft = draft_offline(timeline, [], ReadLimits())
     said = {name: value.text for name, value in draft.text_fields().items()}
-    opening = first_report(timeline) if symptoms else None
-    if opening is not None:
+    opening = first_report(timeline)
+    if opening is not None and symptoms:
         said["symptoms"] = opening.text
+    title = declared_title(opening.text) if opening is not None else channel_title(conversation)
     attempts = [FailedAttempt(action=a.action, why_it_failed=a.why_it_failed) for a in draft.failed_attempts]
-    return MemoryDraft(incident_id=conversation["id"], team_id="replay", title=channel_title(conversation),
+    return MemoryDraft(incident_id=conversation["id"], team_id="replay", title=title,
                        failed_attempts=attempts, **said)  # fmt: skip
 
 
@@ -131,11 +142,10 @@ def memory_line(target: str, draft: MemoryDraft) -> dict[str, Any]:
 
 
 def case_line(report: dict[str, Any]) -> dict[str, Any]:
-    first_line = report["text"].strip().splitlines()[0]
     return {
         "id": report["id"],
         "occurred_at": None,
-        "incident": {"title": first_line[:TITLE_CHARS], "symptoms": report["text"], "service": None},
+        "incident": {"title": declared_title(report["text"]), "symptoms": report["text"], "service": None},
         "relevant": [report["target"]],
         "kind": "first_report",
         "org": report["org"],

@@ -174,16 +174,40 @@ def test_a_resolved_conversation_is_the_memory_the_product_keeps_not_its_transcr
     (as_transcript,) = load_memories(tmp_path / "transcript")
     (as_kept,) = load_memories(tmp_path / "resolved")
     assert "crashlooping" in (as_transcript.symptoms or "")  # the transcript is its opening
-    assert as_kept.symptoms is None and "crashlooping" not in as_kept.model_dump_json()
+    assert as_kept.symptoms is None and "crashlooping" not in as_kept.model_dump_json(exclude={"title"})
     assert "DATABASE_URL" in (as_kept.root_cause or "") and "rolling back" in (as_kept.resolution or "").lower()
-    assert as_kept.title == as_transcript.title == "Incident channel: acme"
+    assert as_transcript.title == "Incident channel: acme"  # the transcript's heading: no product memory
+    # the product titles a memory as its incident was declared: the channel's first report's first line;
+    # that report is the case, left out, so the first message left stands in (never the org's name)
+    assert as_kept.title == "Any idea? I see the pods crashlooping in the staging namespace"
     # resolved-symptoms: the product's symptoms field, the channel's first report confirmed as offered; the
     # case is that report, left out of its own target, so the first message left stands in for it
     builder().build(tmp_path, tmp_path / "symptoms", conversations="resolved-symptoms")
     (with_symptoms,) = load_memories(tmp_path / "symptoms")
     assert with_symptoms.symptoms == messages[1][2] and "502" not in with_symptoms.model_dump_json()
+    assert with_symptoms.title == as_kept.title
     assert with_symptoms.root_cause == as_kept.root_cause
     # kept: the bank the product holds, each channel with its own first report (for target-absent recalls only)
     builder().build(tmp_path, tmp_path / "kept", conversations="kept")
     (whole,) = load_memories(tmp_path / "kept")
     assert whole.symptoms == messages[0][2] and whole.root_cause == as_kept.root_cause
+    assert whole.title == "The dashboard returns 502 for every user since the deploy" and "acme" not in whole.title
+
+
+def test_a_conversation_memory_is_titled_by_its_declared_title_as_its_case_is(tmp_path: Path) -> None:
+    # a thread stores its title joined to the opening post: the kept memory and the case read one title,
+    # the line the opener gave it, capped alike; a channel with no message left keeps its name
+    opening = "Registry returns 503 on every publish\n" + "Since 09:00 UTC `npm publish` fails for all of us. " * 3
+    channel = {"id": "acme-2-registry", "org": "acme", "fold": "A",
+               "messages": [{"ts": "2024-06-01", "author": "u1", "text": opening},
+                            {"ts": "2024-06-01", "author": "u2", "text": "Same here, started after the CDN change."}]}  # fmt: skip
+    first_reports = builder()
+    whole = first_reports.resolved(channel, set(), symptoms=True)
+    assert whole.title == "Registry returns 503 on every publish"
+    case = first_reports.case_line({"id": "fr-acme-2", "text": opening, "target": "conversations/acme-2-registry.json",
+                                    "org": "acme", "fold": "A", "ts": "2024-06-01"})  # fmt: skip
+    assert case["incident"]["title"] == whole.title
+    long = first_reports.resolved({**channel, "messages": [{**channel["messages"][0], "text": "x" * 500}]}, set())
+    assert long.title == "x" * first_reports.TITLE_CHARS
+    empty = first_reports.resolved(channel, {opening, channel["messages"][1]["text"]})
+    assert empty.title == "Incident channel: acme"
