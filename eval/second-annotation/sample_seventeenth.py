@@ -35,10 +35,11 @@ def draw(commit: str, base: str = BASE) -> list[tuple[str, str, str, str]]:
 
 
 def draw_extension(
-    commit: str, base: str = BASE, seed: int = SEED, extra: int = EXTRA
+    commit: str, base: str = BASE, seed: int = SEED, extra: int = EXTRA, first: set[str] | None = None
 ) -> list[tuple[str, str, str, str]]:
-    """Every conversation of the collection outside draw() whose label holds a failed attempt, EXTRA without, shuffled."""
-    first = {f for _c, f, _s, _at in draw(commit, base)}
+    """Every conversation of the collection outside the first draw (draw()'s unless given) whose label holds a failed
+    attempt, EXTRA without, shuffled."""
+    first = {f for _c, f, _s, _at in draw(commit, base)} if first is None else first
     by_stratum = {
         k: sorted(f for fs in v.values() for f in fs) for k, v in strata("conversations", commit, base).items()
     }
