@@ -12,6 +12,7 @@ failure a later entry tells is read in bot/reader/narrative_timeline.py (`failed
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from bot.reader.cues import ANAPHOR, CRITIQUE, PENDING, RESOLVED, TRIED
@@ -175,6 +176,34 @@ _QUOTED_WORDS = re.compile(r"\"[^\"]{1,200}\"|“[^”]{1,200}”")
 _SAID_OF_IT = re.compile(r"\b(?:but|however|yet)\b,?\s{1,40}(?:it|they)\s{1,40}(?:\w{1,40}\s{1,40}){0,2}$", re.I)
 
 
+# A second bar for a step's outcome told in no failure word the cues know (docs/BENCHMARKS.md, r23-outneg): a fitted
+# reading of (step, outcome, where: "clause" or "entry") that says whether the trouble goes on after the step. None:
+# off, the cue reading alone. Asked only under `_read_as_outcome`'s binding; a line it passes is stored without
+# told_as_failed (which needs a failure word), `_one_attempt` still holds.
+outcome_goes_on: Callable[[str, str, str], bool] | None = None
+READ_AS_OUTCOME = "read_as_outcome"
+
+
+def _read_as_outcome(step: str, outcome: str, where: str) -> bool:
+    """The later clause or entry `outcome` is read as `step`'s failure by the fitted bar: the step is a responder's
+    (EXPLICIT_TRY, or WE_TRIED with TRIED) and fails in none of its own words; the outcome tells no failure, step,
+    recovery, success or critique of its own (those the cue paths read)."""
+    if outcome_goes_on is None or not outcome.strip():
+        return False
+    if not (EXPLICIT_TRY.search(step) or WE_TRIED.search(step) and TRIED.search(step)):
+        return False
+    if failure_cues(step) or CRITIQUE.search(TESTING_IT.sub(" ", step)) or failure_cues(outcome):
+        return False
+    if any(p.search(outcome) for p in (TRIED, RESOLVED, STEP_WORKED, PARTLY_WORKED, CRITIQUE)):
+        return False
+    return outcome_goes_on(step, outcome, where)
+
+
+def kept(attempt: dict[str, str]) -> bool:
+    """What a postmortem stores: one attempt, told as failed (or read so by the fitted bar, `_read_as_outcome`)."""
+    return _one_attempt(attempt) and (attempt.get(READ_AS_OUTCOME) == "yes" or told_as_failed(attempt))
+
+
 def _one_attempt(attempt: dict[str, str]) -> bool:
     """Not a story of several steps (MAX_ACTION_CHARS), a step told as having worked (STEP_WORKED) or not
     taken (NOT_TAKEN), a search for what is wrong (LOOKED_FOR_IT,
@@ -231,7 +260,7 @@ def _as_stored(attempt: dict[str, str]) -> dict[str, str]:
     return {"action": attempt["action"], "why_it_failed": attempt["why_it_failed"]}
 
 
-def _attempts(text: str, *, said_by_someone: bool = False) -> list[dict[str, str]]:
+def _attempts(text: str, *, said_by_someone: bool = False, read_outcomes: bool = False) -> list[dict[str, str]]:
     found = []
     told: set[int] = set()  # sentences read as the failure of an attempt told before them
     clauses = _clauses(text)
@@ -254,6 +283,22 @@ def _attempts(text: str, *, said_by_someone: bool = False) -> list[dict[str, str
             and (not said_by_someone or WE_TRIED.search(previous))
         ):
             found.append({"action": plain(previous).rstrip(" ,;:."), "why_it_failed": plain(clause).rstrip(" .")})
+            continue
+        if (
+            read_outcomes
+            and previous
+            and (not said_by_someone or WE_TRIED.search(previous))
+            and (i - 1) not in told
+            and not any(a["action"] == plain(previous).rstrip(" ,;:.") for a in found)
+            and _read_as_outcome(previous, clause, "clause")
+        ):
+            found.append(
+                {
+                    "action": plain(previous).rstrip(" ,;:."),
+                    "why_it_failed": plain(clause).rstrip(" ."),
+                    READ_AS_OUTCOME: "yes",
+                }
+            )
             continue
         if said_by_someone and not WE_TRIED.search(clause) and not _NO_EFFECT.search(clause):
             continue
@@ -349,12 +394,12 @@ def _objects(text: str) -> set[str]:
 def failed_in_prose(text: str) -> list[dict[str, str]]:
     """Sentences of narrative prose that say someone tried something and it did not work ("We
     first restarted the pods, but errors continued")."""
-    return [_as_stored(a) for a in _attempts(text, said_by_someone=True) if told_as_failed(a)]
+    return [_as_stored(a) for a in _attempts(text, said_by_someone=True, read_outcomes=True) if kept(a)]
 
 
 def failed_in_text(text: str) -> list[dict[str, str]]:
     """`attempts_in` as a postmortem stores them (`told_as_failed`): sections that tell what was done."""
-    return [_as_stored(a) for a in _attempts(text) if told_as_failed(a)]
+    return [_as_stored(a) for a in _attempts(text, read_outcomes=True) if kept(a)]
 
 
 def is_critique(text: str) -> bool:

@@ -21,9 +21,19 @@ from bot.reader.cues_attempts import (
     SAYS_THE_STEP_FAILED,
     TESTING_IT,
     WE_TRIED,
-    told_as_failed,
 )
-from bot.reader.narrative import E, _actions, _as_stored, _attempts, _clauses, _linked, _objects, _one_attempt
+from bot.reader.narrative import (
+    READ_AS_OUTCOME,
+    E,
+    _actions,
+    _as_stored,
+    _attempts,
+    _clauses,
+    _linked,
+    _objects,
+    _read_as_outcome,
+    kept,
+)
 from bot.reader.text import plain
 
 # how many entries later a failure may still name an action again ("13:29 Engineer attempts hub pod
@@ -113,7 +123,9 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         # "…, since resizing the instances did not solve the issue" told the failure of the entry
         # before: not an attempt of this entry (its action is what was done next)
         told_before = told.pop(i, "")
-        within = [a for a in _attempts(entry.text) if not told_before or a["action"] not in told_before]
+        within = [
+            a for a in _attempts(entry.text, read_outcomes=True) if not told_before or a["action"] not in told_before
+        ]
         found += [(entry, attempt) for attempt in within]
         following = entries[i + 1] if i + 1 < len(entries) else None
         # "deleted the pod to see if a clean data directory would clear the issue": testing, not a critique's "would"
@@ -149,6 +161,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         # entries between only observe: no action, no recovery, no failure of their own)
         if not (EXPLICIT_TRY.search(entry.text) or WE_TRIED.search(entry.text) and TRIED.search(entry.text)):
             continue
+        bound = False
         for j in range(i + 2, min(i + 2 + OBSERVED_BETWEEN, len(entries))):
             between = entries[j - 1].text
             if TRIED.search(between) or RESOLVED.search(between) or FAILED_OUTCOME.search(between):
@@ -158,5 +171,18 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
                 found.append(
                     (entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": plain(opening).rstrip(" .")})
                 )
+                bound = True
                 break
-    return [(e, _as_stored(a)) for e, a in found if _one_attempt(a) and told_as_failed(a)]
+        # the next entry's opening told in no failure word: the fitted bar (off unless set) reads whether it goes on
+        if not bound and _read_as_outcome(entry.text, first, "entry"):
+            found.append(
+                (
+                    entry,
+                    {
+                        "action": plain(entry.text).rstrip(" ."),
+                        "why_it_failed": plain(first).rstrip(" ."),
+                        READ_AS_OUTCOME: "yes",
+                    },
+                )
+            )
+    return [(e, _as_stored(a)) for e, a in found if kept(a)]
