@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.import_postmortems as import_postmortems  # noqa: E402
 import bench.outcome_head as oh  # noqa: E402
 from bench.attempts_by_org import by_org  # noqa: E402
-from bench.fit_reader_attempt_gate import norm  # noqa: E402
+from bench.fit_reader_attempt_gate import _MARKUP, norm  # noqa: E402
 from bench.fit_reader_attempt_gate import statements as postmortem_statements  # noqa: E402
 from bot.importer.scoring import attempt_text, load_truth  # noqa: E402
 from bot.reader import narrative  # noqa: E402
@@ -98,17 +98,17 @@ def neighbour_rows(orgs: dict[str, str], labels: dict[str, list[dict]]) -> list[
     """N: what follows each labelled action in its line, and the next line's opening."""
     out = []
     for file, labelled in labels.items():
-        lines = [norm(x) for x in (POSTMORTEMS / file).read_text(encoding="utf-8", errors="replace").splitlines()]
-        lines = [x for x in lines if x]
+        said = (POSTMORTEMS / file).read_text(encoding="utf-8", errors="replace").splitlines()
+        lines = [x for x in (" ".join(_MARKUP.sub(" ", x).split()) for x in said) if x]  # case kept: sentences
         for s in labelled:
             quote = norm(s["quote"])
             if s["kind"] != "action" or not quote:
                 continue
-            at = next((k for k, x in enumerate(lines) if quote in x), None)
-            if at is None:
+            at = next((k for k, x in enumerate(lines) if quote in x.lower()), None)
+            if at is None or len(lines[at].lower()) != len(lines[at]):
                 continue
             line = lines[at]
-            rest = line[line.index(quote) + len(quote) :]
+            rest = line[line.lower().index(quote) + len(quote) :]
             clauses = narrative._clauses(rest)
             if narrative._clauses("x" + rest)[:1] != ["x"]:
                 clauses = clauses[1:]  # the rest of the action's own clause is not a later one
