@@ -86,7 +86,9 @@ def test_the_sparse_head_reads_the_trouble_going_on_on_an_organisation_it_never_
     goes_on = ["errors kept coming after that", "the pods kept crashing", "users kept seeing timeouts"]
     over = ["the site came back up after that", "the pods came back healthy", "users saw pages load again"]
     train = [_row(f"org{i}", t, 1) for i, t in enumerate(goes_on)] + [_row(f"org{i}", t, 0) for i, t in enumerate(over)]
-    kept, back = ol.Sparse(train).scores([_row("new", "the jobs kept failing", 1), _row("new", "the jobs came back", 0)])
+    kept, back = ol.Sparse(train).scores(
+        [_row("new", "the jobs kept failing", 1), _row("new", "the jobs came back", 0)]
+    )
     assert kept > 0.5 > back
 
 
