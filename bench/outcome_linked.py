@@ -32,7 +32,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -85,7 +85,7 @@ def pair_label(step: str, outcome: str, labelled: list[dict]) -> int:
 
 def _row(kind: str, org: str, file: str, step: str, outcome: str, where: str | None, label: int) -> dict:
     feats = pair_features(step, outcome, where)
-    return {"kind": kind, "org": org, "file": file, "label": label, "features": feats}
+    return {"kind": kind, "org": org, "file": file, "label": label, "features": feats, "pair": (step, outcome, where)}
 
 
 def labelled_rows(orgs: dict[str, str]) -> list[dict]:
@@ -120,6 +120,7 @@ def neighbour_rows(orgs: dict[str, str], labels: dict[str, list[dict]]) -> list[
                 if text.strip():
                     label = int(bool(outcome) and _holds(text, outcome))
                     out.append(_row("N", orgs[file], file, s["quote"], text, where, label))
+                    out[-1]["step"] = narrative._clauses(line[: len(line) - len(rest)])[-1]  # the clause it ends
     return out
 
 
@@ -268,9 +269,35 @@ def run(fold: str) -> dict:
     return {"rows (all, goes on)": counts, "folds_head_off": never, "A_one_out": totals(read, base_a, orgs)}
 
 
+def ceiling() -> dict:
+    """After the decision: what any head could add where the hook is asked (every asked pair stored; only the
+    labelled ones), and where fold A's labelled did_not_work outcomes next to their step stand against the binding."""
+    orgs = {t.file: t.org or t.file for t in load_truth(POSTMORTEMS / "truth.jsonl")}
+    labels = postmortem_statements("A")
+    m_rows, base = met_rows(orgs, labels)
+    right = {r["pair"] for r in m_rows if r["label"]}
+    found = {f: " ".join(norm(t) for t in texts) for f, (texts, _) in base.items()}
+    stands = Counter(
+        (
+            narrative.outcome_unbound(r["step"], r["pair"][1]) or "within the binding",
+            "found today" if norm(r["pair"][0]) in found.get(r["file"], "") else "missed",
+        )
+        for r in neighbour_rows(orgs, labels)
+        if r["label"]
+    )
+    return {
+        "asked": len(m_rows),
+        "asked_labelled": len(right),
+        "every_asked_pair_stored": totals(read_fold("A", lambda *_: True), base, orgs),
+        "only_the_labelled_stored": totals(read_fold("A", lambda *pair: pair in right), base, orgs),
+        "labelled_outcomes_after_their_step": {" / ".join(k): v for k, v in sorted(stands.items())},
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fold", choices=("A", "B"), default="A")
+    parser.add_argument("--ceiling", action="store_true", help="fold A: what any head could add at the binding")
     parser.add_argument("--out", type=Path, help="write the head fitted on all of fold A here (JSON) and stop")
     args = parser.parse_args()
     if args.out:
@@ -281,7 +308,7 @@ def main() -> None:
         weights = {f: float(fitted.w[i]) for f, i in fitted.index.items() if fitted.w[i]}
         args.out.write_text(json.dumps({"bias": fitted.b, "threshold": t, "weights": weights}, indent=1))
         return
-    print(json.dumps(run(args.fold), indent=1))
+    print(json.dumps(ceiling() if args.ceiling else run(args.fold), indent=1))
 
 
 if __name__ == "__main__":

@@ -184,17 +184,25 @@ outcome_goes_on: Callable[[str, str, str], bool] | None = None
 READ_AS_OUTCOME = "read_as_outcome"
 
 
-def _read_as_outcome(step: str, outcome: str, where: str) -> bool:
-    """The later clause or entry `outcome` is read as `step`'s failure by the fitted bar: the step is a responder's
-    (EXPLICIT_TRY, or WE_TRIED with TRIED) and fails in none of its own words; the outcome tells no failure, step,
-    recovery, success or critique of its own (those the cue paths read)."""
-    if outcome_goes_on is None or not outcome.strip():
-        return False
+def outcome_unbound(step: str, outcome: str) -> str | None:
+    """Why the fitted bar is not asked whether `outcome` is `step`'s failure, or None when it is: the step must be a
+    responder's (EXPLICIT_TRY, or WE_TRIED with TRIED) failing in none of its own words; the outcome must tell no
+    failure (the cue paths read those), step, recovery, success or critique of its own."""
+    if failure_cues(outcome):
+        return "the outcome holds a failure word"
     if not (EXPLICIT_TRY.search(step) or WE_TRIED.search(step) and TRIED.search(step)):
-        return False
-    if failure_cues(step) or CRITIQUE.search(TESTING_IT.sub(" ", step)) or failure_cues(outcome):
-        return False
+        return "the step is no responder's"
+    if failure_cues(step) or CRITIQUE.search(TESTING_IT.sub(" ", step)):
+        return "the step holds a failure word or a critique"
     if any(p.search(outcome) for p in (TRIED, RESOLVED, STEP_WORKED, PARTLY_WORKED, CRITIQUE)):
+        return "the outcome tells a step, recovery, success or critique"
+    return None
+
+
+def _read_as_outcome(step: str, outcome: str, where: str) -> bool:
+    """The later clause or entry `outcome` is read as `step`'s failure by the fitted bar (`outcome_goes_on`), when
+    it is set and the pair is bound (`outcome_unbound`)."""
+    if outcome_goes_on is None or not outcome.strip() or outcome_unbound(step, outcome):
         return False
     return outcome_goes_on(step, outcome, where)
 
