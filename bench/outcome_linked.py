@@ -45,7 +45,7 @@ import bench.outcome_head as oh  # noqa: E402
 from bench.attempts_by_org import by_org  # noqa: E402
 from bench.fit_reader_attempt_gate import _MARKUP, norm  # noqa: E402
 from bench.fit_reader_attempt_gate import statements as postmortem_statements  # noqa: E402
-from bot.importer.scoring import attempt_text, load_truth  # noqa: E402
+from bot.importer.scoring import attempt_is_real, attempt_text, load_truth  # noqa: E402
 from bot.reader import narrative  # noqa: E402
 from bot.reader.cues import ANAPHOR  # noqa: E402
 from bot.reader.cues_attempts import REFERS_BACK  # noqa: E402
@@ -294,10 +294,36 @@ def ceiling() -> dict:
     }
 
 
+def ranking() -> dict:
+    """After the decision: how the head, fitted one organisation out, ranks the pairs the reader asks about (M),
+    against the pair's label (the labelled outcome) and against the scorer's (the line as stored would be real:
+    `attempt_is_real`, which reads the step's words as much as the outcome's)."""
+    truths = {t.file: t for t in load_truth(POSTMORTEMS / "truth.jsonl")}
+    orgs = {f: t.org or f for f, t in truths.items()}
+    labels = postmortem_statements("A")
+    m_rows, _ = met_rows(orgs, labels)
+    data = labelled_rows(orgs) + neighbour_rows(orgs, labels) + m_rows
+    scored: list[tuple[float, int, int]] = []
+    for org in sorted({r["org"] for r in m_rows}):
+        held = [r for r in m_rows if r["org"] == org]
+        real = [int(attempt_is_real(attempt_text(*r["pair"][:2]), truths[r["file"]].failed_attempts)) for r in held]
+        scored += zip(
+            Sparse([r for r in data if r["org"] != org]).scores(held), (r["label"] for r in held), real, strict=True
+        )
+    scored.sort(key=lambda x: -x[0])
+    out: dict = {"asked": len(scored), "labelled": sum(x[1] for x in scored), "real": sum(x[2] for x in scored)}
+    out["auc_labelled"] = round(oh.auc([(x[0], x[1]) for x in scored]), 3)
+    out["auc_real"] = round(oh.auc([(x[0], x[2]) for x in scored]), 3)
+    for top in (5, 10, 20, 50):
+        out[f"top_{top}_labelled_real"] = [sum(x[1] for x in scored[:top]), sum(x[2] for x in scored[:top])]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fold", choices=("A", "B"), default="A")
     parser.add_argument("--ceiling", action="store_true", help="fold A: what any head could add at the binding")
+    parser.add_argument("--ranking", action="store_true", help="fold A: the one-out head's ranking of the asked pairs")
     parser.add_argument("--out", type=Path, help="write the head fitted on all of fold A here (JSON) and stop")
     args = parser.parse_args()
     if args.out:
@@ -308,7 +334,7 @@ def main() -> None:
         weights = {f: float(fitted.w[i]) for f, i in fitted.index.items() if fitted.w[i]}
         args.out.write_text(json.dumps({"bias": fitted.b, "threshold": t, "weights": weights}, indent=1))
         return
-    print(json.dumps(ceiling() if args.ceiling else run(args.fold), indent=1))
+    print(json.dumps(ceiling() if args.ceiling else ranking() if args.ranking else run(args.fold), indent=1))
 
 
 if __name__ == "__main__":
