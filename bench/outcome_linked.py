@@ -13,18 +13,19 @@ sentences an annotator had marked as some step's outcome. Here its rows hold wha
   action's quote and the outcome its outcome quote, else 0.
 
 Features: outcome_head.features of the outcome, and of the pair: it opens by referring back (REFERS_BACK, ANAPHOR),
-shares an object word with the step (narrative._objects), where it stands. Fit: outcome_head's recipe (bot/reader/fit.py's
-batch: class-balanced, L2 1.0, 400 epochs, rate 1.0; words kept when seen in 3 training organisations), in numpy over
-sparse rows. Threshold, inside each fit: out-of-fold scores of 5 organisation groups on the training M rows, the lowest
-whose precision there is >= 0.90 with >= 3 right (none: the head never fires).
+shares an object word with the step (narrative._objects), where it stands. Fit: outcome_head.Fitted (bot/reader/fit.py's
+batch recipe: class-balanced, L2 1.0, 400 epochs, rate 1.0; words kept when seen in 3 training organisations).
+Threshold, inside each fit: out-of-fold scores of 5 organisation groups on the training M rows, the lowest whose
+precision there is >= 0.90 with >= 3 right (none: the head never fires).
 
 Judged end to end: each organisation of fold A read by the importer with the head fitted without its rows (every kind);
 stored attempts real / found (bot/importer/scoring), and every other field of every draft against the reader without
 the hook. `--fold B`: the head fitted on all of fold A, fold B's totals only (never a line of it printed).
 
-    nice -n 10 .venv/bin/python bench/outcome_linked.py              # fold A, one organisation out (~3 min)
+    nice -n 10 .venv/bin/python bench/outcome_linked.py              # fold A, one organisation out (~9 min at load 7)
     nice -n 10 .venv/bin/python bench/outcome_linked.py --fold B     # fold B totals, once, after the decision
-    .venv/bin/python bench/outcome_linked.py --out PATH              # the head fitted on all of fold A, as JSON
+    nice -n 10 .venv/bin/python bench/outcome_linked.py --ceiling    # after the decision: any head's ceiling there
+    nice -n 10 .venv/bin/python bench/outcome_linked.py --ranking    # after the decision: the one-out head's ranking
 """
 
 from __future__ import annotations
@@ -32,11 +33,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -169,39 +168,6 @@ def met_rows(orgs: dict[str, str], labels: dict[str, list[dict]]) -> tuple[list[
     return rows, base
 
 
-class Sparse:
-    """outcome_head.Fitted's fit (the same recipe, the same kept features), over sparse rows."""
-
-    def __init__(self, train: Sequence[dict]) -> None:
-        seen: dict[str, set[str]] = defaultdict(set)
-        for r in train:
-            for f in r["features"]:
-                seen[f].add(r["org"])
-        keep = [f for f, o in seen.items() if f.startswith(("cue:", "ca:")) or len(o) >= oh.MIN_ORGS]
-        self.index = {f: i for i, f in enumerate(sorted(keep))}
-        rows, cols = self._coords(train)
-        y = np.array([r["label"] for r in train], dtype=float)
-        n, pos, width = len(y), y.sum(), len(self.index)
-        if not 0 < pos < n:
-            raise ValueError("a fit needs both outcomes")
-        balance = np.where(y == 1, n / (2 * pos), n / (2 * (n - pos)))
-        self.w, self.b = np.zeros(width), 0.0
-        for _ in range(oh.EPOCHS):
-            z = np.bincount(rows, weights=self.w[cols], minlength=n) + self.b
-            g = (1 / (1 + np.exp(-np.clip(z, -30, 30))) - y) * balance
-            self.b -= oh.RATE * g.sum() / n
-            self.w -= oh.RATE * (np.bincount(cols, weights=g[rows], minlength=width) + oh.L2 * self.w) / n
-
-    def _coords(self, some: Sequence[dict]) -> tuple[np.ndarray, np.ndarray]:
-        pairs = [(i, self.index[f]) for i, r in enumerate(some) for f in r["features"] if f in self.index]
-        return np.array([p[0] for p in pairs], dtype=int), np.array([p[1] for p in pairs], dtype=int)
-
-    def scores(self, some: Sequence[dict]) -> np.ndarray:
-        rows, cols = self._coords(some)
-        z = np.bincount(rows, weights=self.w[cols], minlength=len(some)) + self.b
-        return 1 / (1 + np.exp(-np.clip(z, -30, 30)))
-
-
 def threshold(train: Sequence[dict]) -> float:
     """Out-of-fold over 5 organisation groups, on the training M rows: the lowest threshold whose precision is at
     least PRECISION with at least MIN_RIGHT right; infinity (never fires) when none is."""
@@ -212,7 +178,7 @@ def threshold(train: Sequence[dict]) -> float:
         held = [r for r in train if group[r["org"]] == k and r["kind"] == "M"]
         rest = [r for r in train if group[r["org"]] != k]
         if held and 0 < sum(r["label"] for r in rest) < len(rest):
-            scored += zip(Sparse(rest).scores(held), (r["label"] for r in held), strict=True)
+            scored += zip(oh.Fitted(rest).scores(held), (r["label"] for r in held), strict=True)
     for t in sorted({s for s, _ in scored}):
         hits = [y for s, y in scored if s >= t]
         if sum(hits) >= MIN_RIGHT and sum(hits) / len(hits) >= PRECISION:
@@ -221,7 +187,7 @@ def threshold(train: Sequence[dict]) -> float:
 
 
 def head_hook(train: Sequence[dict]) -> tuple[Callable[[str, str, str], bool], float]:
-    fitted, t = Sparse(train), threshold(train)
+    fitted, t = oh.Fitted(train), threshold(train)
 
     def goes_on(step: str, outcome: str, where: str) -> bool:
         return bool(fitted.scores([{"features": pair_features(step, outcome, where)}])[0] >= t)
@@ -308,7 +274,7 @@ def ranking() -> dict:
         held = [r for r in m_rows if r["org"] == org]
         real = [int(attempt_is_real(attempt_text(*r["pair"][:2]), truths[r["file"]].failed_attempts)) for r in held]
         scored += zip(
-            Sparse([r for r in data if r["org"] != org]).scores(held), (r["label"] for r in held), real, strict=True
+            oh.Fitted([r for r in data if r["org"] != org]).scores(held), (r["label"] for r in held), real, strict=True
         )
     scored.sort(key=lambda x: -x[0])
     out: dict = {"asked": len(scored), "labelled": sum(x[1] for x in scored), "real": sum(x[2] for x in scored)}
@@ -324,16 +290,7 @@ def main() -> None:
     parser.add_argument("--fold", choices=("A", "B"), default="A")
     parser.add_argument("--ceiling", action="store_true", help="fold A: what any head could add at the binding")
     parser.add_argument("--ranking", action="store_true", help="fold A: the one-out head's ranking of the asked pairs")
-    parser.add_argument("--out", type=Path, help="write the head fitted on all of fold A here (JSON) and stop")
     args = parser.parse_args()
-    if args.out:
-        orgs = {t.file: t.org or t.file for t in load_truth(POSTMORTEMS / "truth.jsonl")}
-        labels = postmortem_statements("A")
-        data = labelled_rows(orgs) + neighbour_rows(orgs, labels) + met_rows(orgs, labels)[0]
-        fitted, t = Sparse(data), threshold(data)
-        weights = {f: float(fitted.w[i]) for f, i in fitted.index.items() if fitted.w[i]}
-        args.out.write_text(json.dumps({"bias": fitted.b, "threshold": t, "weights": weights}, indent=1))
-        return
     print(json.dumps(ceiling() if args.ceiling else ranking() if args.ranking else run(args.fold), indent=1))
 
 

@@ -1,5 +1,5 @@
 """The outcome head asked where the reader reads a later clause or entry as a step's outcome (issue 23, r23-outneg,
-bench/outcome_linked.py): the hook's binding in the reader, the pair's label and features, and the sparse fit."""
+bench/outcome_linked.py): the hook's binding in the reader, the pair's label and features, and the threshold."""
 
 from __future__ import annotations
 
@@ -82,11 +82,11 @@ def _row(org: str, text: str, label: int, kind: str = "M") -> dict:
     return {"org": org, "kind": kind, "label": label, "features": ol.pair_features("We restarted it", text, "clause")}
 
 
-def test_the_sparse_head_reads_the_trouble_going_on_on_an_organisation_it_never_saw() -> None:
+def test_the_head_over_pair_features_reads_the_trouble_going_on_on_an_organisation_it_never_saw() -> None:
     goes_on = ["errors kept coming after that", "the pods kept crashing", "users kept seeing timeouts"]
     over = ["the site came back up after that", "the pods came back healthy", "users saw pages load again"]
     train = [_row(f"org{i}", t, 1) for i, t in enumerate(goes_on)] + [_row(f"org{i}", t, 0) for i, t in enumerate(over)]
-    kept, back = ol.Sparse(train).scores(
+    kept, back = ol.oh.Fitted(train).scores(
         [_row("new", "the jobs kept failing", 1), _row("new", "the jobs came back", 0)]
     )
     assert kept > 0.5 > back
