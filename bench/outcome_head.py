@@ -113,6 +113,8 @@ def rows(conversation_orgs: frozenset[str] | None = None) -> tuple[list[dict], i
                 lost += said is None
                 if said:
                     out.append(_row("pm", orgs[file], file, said, s["quote"], s["outcome"] == "did_not_work", "action"))
+    if conversation_orgs is not None and not conversation_orgs:
+        return out, lost  # postmortems only: no conversation label is even loaded
     orgs = _orgs("conversations")
     for file, labelled in conversation_statements("A").items():
         if conversation_orgs is not None and orgs[file] not in conversation_orgs:
