@@ -72,7 +72,7 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
     ),
     "compare_twentieth_second.py": (
         "sample_twentieth_second.py", "drawn-twentieth-second.tsv", "twentieth-second-collection.jsonl",
-        ("conversations: 16 files", "failed-attempt list: 15/16", "stratum hidden (16 incidents)", "date: 13/16"),
+        ("conversations: 16 files", "failed-attempt list: 15/16", "stratum hidden (16 incidents)", "date: 15/16"),
     ),
 }  # fmt: skip
 
@@ -109,7 +109,7 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     "compare_eighteenth.py": ("sample_eighteenth.py", "eighteenth", 8, "both 3, only truth.jsonl 0, only second 0", 23),
     "compare_twentieth.py": ("sample_twentieth.py", "twentieth", 12, "both 6, only truth.jsonl 2, only second 0", 25),
     "compare_twentieth_second.py": (
-        "sample_twentieth_second.py", "twentieth-second", 14, "both 5, only truth.jsonl 2, only second 0", 30,
+        "sample_twentieth_second.py", "twentieth-second", 14, "both 5, only truth.jsonl 1, only second 0", 30,
     ),
 }  # fmt: skip
 

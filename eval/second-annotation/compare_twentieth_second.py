@@ -48,13 +48,13 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("fritzing-fritzing-app-3522", "root_cause_keywords"): True,
     ("fritzing-fritzing-app-3522", "found_keywords"): False,  # "looking into the database shows" (a guess's) / []
     ("clingen-clincoded-1576", "date"): False,  # the report's day / null ("during the winter break")
-    ("clingen-clincoded-1576", "fix_keywords"): False,  # the heap size months later / the reindex (its recovery)
+    ("clingen-clincoded-1576", "fix_keywords"): True,  # the reindex in both since the lead took the proposal (21:10)
     ("lambdasoup-watchlater-47", "root_cause_keywords"): True,
     ("lambdasoup-watchlater-47", "fix_keywords"): False,  # the quota increased three months later / []
     ("lambdasoup-watchlater-47", "found_keywords"): False,  # the dev environment's debugging / []
     ("quansight-open-gpu-server-19", "root_cause_keywords"): True,  # second adds the volume deleted (an attempt)
     ("quansight-open-gpu-server-19", "fix_keywords"): True,  # second adds the users, flavors, images restored
-    ("chatsecure-chatsecure-ios-976", "root_cause_keywords"): False,  # the expiry / the updated cert cached (fault)
+    ("chatsecure-chatsecure-ios-976", "root_cause_keywords"): True,  # the cached cert in both since the lead's change
     ("ruby-www-ruby-lang-org-963", "root_cause_keywords"): True,
     ("ruby-www-ruby-lang-org-963", "fix_keywords"): True,
     ("fritzing-fritzing-app-3481", "date"): False,  # the report's day / null ("still unavailable")
@@ -71,7 +71,8 @@ MATCHES: list[tuple[str, str]] = [
         "in an effort to fix this, i accidentally deleted the db docker volume",
         "accidentally deleted the db docker volume",
     ),
-    ("the updated cert didn't load properly", "updating the apns certificate env var"),
+    ("the updated cert didn't load properly", "updating the apns certificate env var"),  # the label before 21:10
+    ("updating the apns certificate env var", "updating the apns certificate env var"),  # and since
 ]
 
 if __name__ == "__main__":
