@@ -53,7 +53,7 @@ def item_text(target: str) -> str:
 
 def test_every_pair_has_the_fields_and_keeps_its_targets_organisation_and_fold() -> None:
     found = pairs()
-    assert len(found) >= 15 and len({p["org"] for p in found}) >= 10 and {p["fold"] for p in found} == {"A", "B"}
+    assert len(found) >= 40 and len({p["org"] for p in found}) >= 20 and {p["fold"] for p in found} == {"A", "B"}
     assert len({p["id"] for p in found}) == len(found)
     for pair in found:
         assert FIELDS <= set(pair) <= FIELDS | OPTIONAL, pair["id"]
