@@ -66,11 +66,11 @@ def no_fix(f: frozenset[str], text: str) -> bool:
         or bool(COUNTERFACTUAL.search(text))
         or bool(NOT_ENOUGH.search(text))
         or bool(VETO.search(text))
-        or names_no_step(f, text)
+        or says_only_the_outcome(f, text)
     )
 
 
-def names_no_step(f: frozenset[str], text: str) -> bool:
+def says_only_the_outcome(f: frozenset[str], text: str) -> bool:
     """ "I've fixed it", "Fixed now, thanks", "we have resolved the issue": the only thing said done is the outcome
     on the trouble itself (`OUTCOME_ONLY`), no step named anywhere in the sentence: as the fix it would read "Fixed it"
     (fold A as at e7eedde: of the 16 fixes this vetoes, 14 were drafted where the label has none, 2 wrong, none
