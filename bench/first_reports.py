@@ -7,10 +7,10 @@ first thing a responder typed, its one true match the postmortem or conversation
 
 Memories are the targets read the way `incident-memory import` reads them (bot/importer), so the
 figures include what import keeps of each document: a postmortem file as it is; a conversation
-as a channel transcript (a "# Incident channel: <org>" title, then one "<ts> <author>: <text>"
-paragraph per message), which import keeps as the memory's symptoms. With `--conversations resolved`
-a conversation is instead the memory the product keeps when that channel's incident is resolved
-(bot/services/resolution.draft_for): the declaration's title and symptoms (the corpus declares none: a
+as a channel transcript (the constant heading "# Incident channel", no organisation's name, then
+one "<ts> <author>: <text>" paragraph per message), which import keeps as the memory's symptoms.
+With `--conversations resolved` a conversation is instead the memory the product keeps when that
+channel's incident is resolved (bot/services/resolution.draft_for): the declaration's title and symptoms (the corpus declares none: a
 thread's title is the first line of its opening, stored joined to the opening post, so the title is the
 first line of the channel's first report of the messages left, as a case's own title is read; symptoms
 empty) and the resolution modal's root cause, how it was found, fix, lesson and failed attempts as the
@@ -52,6 +52,11 @@ REPORT_FIELDS = ("id", "org", "fold", "text", "ts", "target", "source")
 MEMORY_FIELDS = ("title", "service", "severity", "symptoms", "error_message", "root_cause", "diagnosis",
                  "resolution", "lesson")  # fmt: skip
 TITLE_CHARS = 200
+CHANNEL_HEADING = "Incident channel"
+"""A transcript's heading, and a resolved channel's title when no message is left: one constant. In a
+workspace every memory is one organisation's, so its name tells no memory from another; here it named the
+answer of every report that names its org (docs/BENCHMARKS.md, r27-heading). Import keeps every transcript
+under it; under a reply's first line alone it refused 516 of 973 as "no word of an incident" (eval of 52b41c3)."""
 CONVERSATIONS = ("transcript", "resolved", "resolved-symptoms", "kept")
 
 
@@ -70,11 +75,6 @@ def load_reports(path: Path) -> list[dict[str, Any]]:
     return reports
 
 
-def channel_title(conversation: dict[str, Any]) -> str:
-    """The transcript's heading; for a resolved channel, the title only when no message is left."""
-    return f"Incident channel: {conversation['org']}"
-
-
 def declared_title(report: str) -> str:
     """The title a channel's incident was declared with: its first report's first line (a thread
     stores its title joined to the opening post, so that line is the title the opener gave it).
@@ -83,13 +83,13 @@ def declared_title(report: str) -> str:
 
 
 def transcript(conversation: dict[str, Any], leave_out: set[str]) -> str:
-    """A channel as a document: its org as the title, one paragraph per message."""
+    """A channel as a document: the constant heading, one paragraph per message."""
     lines = [
         f"{m['ts']} {m['author']}: " + " ".join(m["text"].split())
         for m in conversation["messages"]
         if m["text"] not in leave_out
     ]
-    return f"# {channel_title(conversation)}\n\n" + "\n\n".join(lines) + "\n"
+    return f"# {CHANNEL_HEADING}\n\n" + "\n\n".join(lines) + "\n"
 
 
 def resolved(conversation: dict[str, Any], leave_out: set[str], *, symptoms: bool = False) -> MemoryDraft:
@@ -109,7 +109,7 @@ def resolved(conversation: dict[str, Any], leave_out: set[str], *, symptoms: boo
     opening = first_report(timeline)
     if opening is not None and symptoms:
         said["symptoms"] = opening.text
-    title = declared_title(opening.text) if opening is not None else channel_title(conversation)
+    title = declared_title(opening.text) if opening is not None else CHANNEL_HEADING
     attempts = [FailedAttempt(action=a.action, why_it_failed=a.why_it_failed) for a in draft.failed_attempts]
     return MemoryDraft(incident_id=conversation["id"], team_id="replay", title=title,
                        failed_attempts=attempts, **said)  # fmt: skip

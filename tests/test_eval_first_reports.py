@@ -125,6 +125,12 @@ def test_the_first_reports_replay_as_a_corpus_and_find_their_incident(
     assert cases == len(sample) and memories + len(lost) == len({r["target"] for r in sample})
     assert len(lost) <= 2, lost  # a target import keeps nothing of cannot be found
     by_id = {m.incident_id: m for m in load_memories(tmp_path)}
+    # a workspace's memories are all one organisation's: a conversation's heading never names it (the
+    # reports that name their org found their channel by it, not by what it said)
+    org_of = {r["target"]: r["org"] for r in sample}
+    for target, memory in by_id.items():
+        if target.startswith("conversations/"):
+            assert org_of[target].lower() not in memory.title.lower(), target
     for case in load_cases(tmp_path):
         (target,) = case.relevant
         if target in by_id:  # the report's own words were taken out of what it must find
@@ -176,7 +182,7 @@ def test_a_resolved_conversation_is_the_memory_the_product_keeps_not_its_transcr
     assert "crashlooping" in (as_transcript.symptoms or "")  # the transcript is its opening
     assert as_kept.symptoms is None and "crashlooping" not in as_kept.model_dump_json(exclude={"title"})
     assert "DATABASE_URL" in (as_kept.root_cause or "") and "rolling back" in (as_kept.resolution or "").lower()
-    assert as_transcript.title == "Incident channel: acme"  # the transcript's heading: no product memory
+    assert as_transcript.title == "Incident channel"  # the transcript's constant heading: no product memory
     # the product titles a memory as its incident was declared: the channel's first report's first line;
     # that report is the case, left out, so the first message left stands in (never the org's name)
     assert as_kept.title == "Any idea? I see the pods crashlooping in the staging namespace"
@@ -196,7 +202,7 @@ def test_a_resolved_conversation_is_the_memory_the_product_keeps_not_its_transcr
 
 def test_a_conversation_memory_is_titled_by_its_declared_title_as_its_case_is(tmp_path: Path) -> None:
     # a thread stores its title joined to the opening post: the kept memory and the case read one title,
-    # the line the opener gave it, capped alike; a channel with no message left keeps its name
+    # the line the opener gave it, capped alike; a channel with no message left, the constant heading
     opening = "Registry returns 503 on every publish\n" + "Since 09:00 UTC `npm publish` fails for all of us. " * 3
     channel = {"id": "acme-2-registry", "org": "acme", "fold": "A",
                "messages": [{"ts": "2024-06-01", "author": "u1", "text": opening},
@@ -210,4 +216,30 @@ def test_a_conversation_memory_is_titled_by_its_declared_title_as_its_case_is(tm
     long = first_reports.resolved({**channel, "messages": [{**channel["messages"][0], "text": "x" * 500}]}, set())
     assert long.title == "x" * first_reports.TITLE_CHARS
     empty = first_reports.resolved(channel, {opening, channel["messages"][1]["text"]})
-    assert empty.title == "Incident channel: acme"
+    assert empty.title == "Incident channel"
+
+
+def test_no_conversation_memory_of_the_bench_names_its_organisation(tmp_path: Path) -> None:
+    # in a workspace every memory is the same organisation's, so its name tells none from another; a report
+    # that names its org ("zenodo is down") must find its channel by what the channel says, in every bench
+    said = ["The upload page returns 500 since this morning", "Same for me, the storage quota looks full.",
+            "Cleared the old exports; the root cause was the disk filling up. Fixed now."]  # fmt: skip
+    channels = {"zenodo-1-upload": said, "zenodo-2-alone": ["Uploads time out after the network change"]}
+    (tmp_path / "conversations").mkdir()
+    (tmp_path / "first-reports").mkdir()
+    lines = []
+    for n, (name, texts) in enumerate(channels.items()):
+        messages = [{"ts": f"2024-05-01T10:0{i}:00+00:00", "author": f"u{i}", "text": t} for i, t in enumerate(texts)]
+        channel = {"id": name, "org": "Zenodo", "fold": "AB"[n], "messages": messages}
+        (tmp_path / "conversations" / f"{name}.json").write_text(json.dumps(channel), encoding="utf-8")
+        lines.append(json.dumps({"id": f"fr-{n}", "org": "Zenodo", "fold": "AB"[n], "text": texts[0],
+                                 "ts": "2024-05-01", "target": f"conversations/{name}.json", "source": "x"}))  # fmt: skip
+    (tmp_path / "first-reports" / "reports.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for conversations in builder().CONVERSATIONS:
+        memories, _, lost = builder().build(tmp_path, tmp_path / conversations, conversations=conversations)
+        # a transcript with no message left is no document import keeps; a resolved one keeps its heading
+        unkept = ["conversations/zenodo-2-alone.json"] if conversations == "transcript" else []
+        assert lost == unkept and memories == 2 - len(unkept), conversations
+        for memory in load_memories(tmp_path / conversations):
+            said = memory.model_dump_json(exclude={"incident_id"}).lower()  # the id is the file name, unread
+            assert "zenodo" not in said, (conversations, memory.title)
