@@ -1,0 +1,194 @@
+"""Recurrences (eval/first-reports/recurrences.jsonl) as replay corpora: each case is a later incident's first
+report, its one true match the memory of the earlier incident of the same failure. A measurement of the shipped
+recall and judgement (issue 27); nothing is tuned on it.
+
+    .venv/bin/python bench/recurrences.py eval --out /tmp/recurrences [--json]
+    .venv/bin/python bench/recurrences.py eval --out /tmp/recurrences --build-only   # then replay each bank-*
+
+Memories: every incident document of eval/ (a `truth.jsonl` line of postmortems/ or conversations/ whose
+`not_an_incident` is not true), each read as bench/first_reports.py's default bank reads a target (a postmortem
+file as import reads it, a conversation as its channel transcript) but whole: no case was copied from the earlier
+item, so nothing is taken out of it. Minus, for each case, the later incident's own item (`later_in_corpus`: else
+recall finds the later incident itself); minus nothing else. One bank per distinct exclusion (the cases without a
+later item share one), each replayed by `incident-memory replay`'s own code (lexical unless EMBEDDINGS_URL is set,
+defaults, `--target-absent`: the earlier item removed as well, for the false-alarm figures). Cases carry no
+`occurred_at`, as first_reports.py's: nothing but the later item is left out.
+
+Figures, for all pairs, by the target's organisation fold and by `links_earlier` (the later thread names the
+earlier incident, or states its cause or fix again): Recall@1/@5, MRR@10; the right memory shown anywhere (the
+shipped judgement's tiers: strong, or weak among the first three); where it ranks first, shown and strong; with it
+removed, strong and anything shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.first_reports import case_line, imported, memory_line, target_document  # noqa: E402
+from bot.replay_report import CaseResult  # noqa: E402
+
+PAIR_FIELDS = ("id", "org", "fold", "text", "ts", "target", "source", "sameness", "links_earlier")
+CORPORA = ("postmortems", "conversations")
+
+
+def load_pairs(path: Path) -> list[dict[str, Any]]:
+    pairs = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        pair = json.loads(line)
+        missing = [f for f in PAIR_FIELDS if f not in pair]
+        if missing or pair["fold"] not in ("A", "B") or not str(pair["target"]).startswith(CORPORA):
+            raise ValueError(f"{path}:{number}: bad recurrence (missing {missing or 'nothing'}, fold, or target)")
+        pairs.append(pair)
+    return pairs
+
+
+def incident_documents(eval_dir: Path) -> list[str]:
+    """Every incident document of eval/, as `postmortems/<file>` or `conversations/<file>`."""
+    documents = []
+    for corpus in CORPORA:
+        for line in (eval_dir / corpus / "truth.jsonl").read_text(encoding="utf-8").splitlines():
+            label = json.loads(line)
+            if not label.get("not_an_incident"):
+                documents.append(f"{corpus}/{label['file']}")
+    return sorted(set(documents))
+
+
+def recurrence_case(pair: dict[str, Any]) -> dict[str, Any]:
+    """first_reports' case line (the later report as the query, no occurred_at) with the pair's own keys."""
+    return case_line(pair) | {"links_earlier": bool(pair["links_earlier"]), "later": pair.get("later_in_corpus")}
+
+
+def build(eval_dir: Path, out: Path, documents: list[str] | None = None) -> tuple[list[Path], list[str]]:
+    """Write one replay folder per distinct exclusion (out/bank-NN: memories.jsonl, cases.jsonl); (folders,
+    documents import kept nothing of). A pair whose target or later item is no incident document of eval/ is a
+    clear error. A target import keeps nothing of stays a case, never found: the product would not hold it."""
+    pairs = load_pairs(eval_dir / "first-reports" / "recurrences.jsonl")
+    documents = incident_documents(eval_dir) if documents is None else documents
+    known = set(documents)
+    for pair in pairs:
+        for key in ("target", "later_in_corpus"):
+            if pair.get(key) is not None and pair[key] not in known:
+                raise ValueError(f"{pair['id']}: its {key} {pair[key]} is not an incident document of {eval_dir}")
+        if pair.get("later_in_corpus") == pair["target"]:
+            raise ValueError(f"{pair['id']}: the later item is the target itself")
+    memories: dict[str, dict[str, Any]] = {}
+    lost = []
+    for document in documents:
+        draft = imported(*target_document(eval_dir, document, set()))
+        if draft is None:
+            lost.append(document)
+        else:
+            memories[document] = memory_line(document, draft)
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for pair in pairs:
+        groups.setdefault(pair.get("later_in_corpus") or "", []).append(pair)
+    folders = []
+    for number, (later, members) in enumerate(sorted(groups.items())):
+        folder = out / f"bank-{number:02d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        rows = {
+            "memories.jsonl": [m for document, m in memories.items() if document != later],
+            "cases.jsonl": [recurrence_case(p) for p in members],
+        }
+        for name, lines in rows.items():
+            with (folder / name).open("w", encoding="utf-8") as f:
+                f.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in lines)
+        folders.append(folder)
+    return folders, lost
+
+
+async def replay_banks(folders: list[Path]) -> list[CaseResult]:
+    """Each bank replayed as `incident-memory replay DIR --target-absent` replays it (throwaway database)."""
+    from bot.config import Settings
+    from bot.replay import run_replay
+
+    results: list[CaseResult] = []
+    for folder in folders:
+        report = await run_replay(folder, Settings(), progress=False, target_absent=True)
+        results += report.results
+    return results
+
+
+def figures(results: list[CaseResult]) -> dict[str, Any]:
+    """The figures of some cases: ranking, and the shipped judgement's tiers as the replay judged them."""
+    n = len(results)
+    first = [r for r in results if r.rank == 1]
+    right = [r.right_tier() for r in results]
+    absent = [r.absent_shown() for r in results]
+
+    def share(count: int, of: int) -> float | None:
+        return round(count / of, 3) if of else None
+
+    return {
+        "cases": n,
+        "recall_at_1": share(len(first), n),
+        "recall_at_5": share(sum(r.rank is not None and r.rank <= 5 for r in results), n),
+        "mrr_at_10": round(sum(1.0 / r.rank for r in results if r.rank is not None) / n, 3) if n else None,
+        "right_shown": share(sum(t != "below" for t in right), n),
+        "right_strong": share(right.count("strong"), n),
+        "first": len(first),
+        "first_shown": share(sum(r.right_tier() != "below" for r in first), len(first)),
+        "first_strong": share(sum(r.right_tier() == "strong" for r in first), len(first)),
+        "absent_strong": share(absent.count("strong"), n),
+        "absent_shown": share(sum(t != "below" for t in absent), n),
+    }
+
+
+def by_subset(results: list[CaseResult]) -> dict[str, dict[str, Any]]:
+    subsets = {
+        "all": results,
+        "fold A": [r for r in results if r.case.flags.get("fold") == "A"],
+        "fold B": [r for r in results if r.case.flags.get("fold") == "B"],
+        "links earlier": [r for r in results if r.case.flags.get("links_earlier")],
+        "same cause, fix or 'again'": [r for r in results if not r.case.flags.get("links_earlier")],
+    }
+    return {name: figures(subset) for name, subset in subsets.items()}
+
+
+def table(subsets: dict[str, dict[str, Any]]) -> list[str]:
+    def cell(value: float | None) -> str:
+        return "-" if value is None else f"{value:.3f}"
+
+    lines = ["| cases | n | R@1 | R@5 | MRR@10 | right shown / strong | first: shown / strong (of n) | removed: strong / "
+             "anything |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    for name, f in subsets.items():
+        lines.append(f"| {name} | {f['cases']} | {cell(f['recall_at_1'])} | {cell(f['recall_at_5'])} | "
+                     f"{cell(f['mrr_at_10'])} | {cell(f['right_shown'])} / {cell(f['right_strong'])} | "
+                     f"{cell(f['first_shown'])} / {cell(f['first_strong'])} ({f['first']}) | "
+                     f"{cell(f['absent_strong'])} / {cell(f['absent_shown'])} |")  # fmt: skip
+    return lines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("eval_dir", type=Path, help="the eval/ folder (first-reports/, postmortems/, conversations/)")
+    parser.add_argument("--out", type=Path, required=True, help="folder for the banks (bank-NN/) and results.json")
+    parser.add_argument("--build-only", action="store_true", help="write the banks, replay nothing")
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    args = parser.parse_args()
+    folders, lost = build(args.eval_dir, args.out)
+    print(f"{len(folders)} banks in {args.out}", file=sys.stderr)
+    for document in lost:
+        print(f"import kept nothing of {document} (not in the banks; a case targeting it is never found)",
+              file=sys.stderr)
+    if args.build_only:
+        return 0
+    results = asyncio.run(replay_banks(folders))
+    subsets = by_subset(results)
+    per_case = [{"id": r.case.id, "rank": r.rank, "right": r.right_tier(), "absent": r.absent_shown(),
+                 "fold": r.case.flags.get("fold"), "links_earlier": r.case.flags.get("links_earlier")}
+                for r in results]  # fmt: skip
+    (args.out / "results.json").write_text(json.dumps({"figures": subsets, "cases": per_case}, indent=1) + "\n")
+    print(json.dumps(subsets) if args.json else "\n".join(table(subsets)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
