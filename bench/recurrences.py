@@ -113,6 +113,7 @@ async def replay_banks(folders: list[Path]) -> list[CaseResult]:
     for folder in folders:
         report = await run_replay(folder, Settings(), progress=False, target_absent=True)
         results += report.results
+        print(f"{folder.name}: {len(report.results)} cases replayed", file=sys.stderr, flush=True)
     return results
 
 
