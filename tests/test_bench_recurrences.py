@@ -1,0 +1,128 @@
+"""bench/recurrences.py: a later incident's first report against the memory of the earlier incident of the same
+failure. On a tiny eval/ written here: each case's bank holds every incident document but the later incident's own
+item, so recall must find the earlier incident, not the later one copied word for word; a pair whose target eval/
+does not hold is a clear error."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.config import PROJECT_ROOT
+
+
+def bench():  # noqa: ANN201 - the bench module
+    spec = importlib.util.spec_from_file_location("recurrences", PROJECT_ROOT / "bench" / "recurrences.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+LATER_OPENING = "Website down again: 500 errors\nThe website answers 500 errors on every page since this morning."
+CONVERSATIONS = {
+    "acme-web-1-disk-full": ("A", [
+        "Website down: 500 errors\nEvery page of the website answers 500 errors.",
+        "The host ran out of disk space: the nginx logs filled it. Cleaned the logs, the website is back.",
+    ]),
+    "acme-web-2-disk-full-again": ("A", [
+        LATER_OPENING,
+        "The host ran out of disk space again: same as #1, the nginx logs. Cleaned them and rotated.",
+    ]),
+    "zeta-app-7-certificate": ("B", [
+        "Certificate expired\nBrowsers warn that the certificate of the app expired yesterday.",
+        "Renewed the certificate with certbot.",
+    ]),
+    "zeta-app-8-question": ("B", ["How do I change my password?\nI cannot find the setting.", "In your profile."]),
+}  # fmt: skip
+POSTMORTEM = """# Queue workers stalled
+
+## Summary
+On 2021-03-02 the job queue stalled for two hours: the workers lost their connection to Redis and never
+reconnected. Jobs piled up until the workers were restarted.
+
+## Root cause
+The Redis client had no reconnect timeout, so a failover left every worker waiting forever.
+
+## Resolution
+We restarted the workers and set a reconnect timeout on the Redis client.
+"""
+
+
+def tiny_eval(root: Path, pairs: list[dict]) -> Path:
+    eval_dir = root / "eval"
+    for corpus in ("conversations", "postmortems", "first-reports"):
+        (eval_dir / corpus).mkdir(parents=True)
+    labels = []
+    for stem, (fold, texts) in CONVERSATIONS.items():
+        org = stem.split("-")[0]
+        messages = [{"ts": f"2024-0{n + 1}-01", "author": f"u{n}", "text": t} for n, t in enumerate(texts)]
+        conversation = {"id": stem, "org": org, "fold": fold, "messages": messages}
+        (eval_dir / "conversations" / f"{stem}.json").write_text(json.dumps(conversation), encoding="utf-8")
+        labels.append({"file": f"{stem}.json", "org": org, "fold": fold, "not_an_incident": "question" in stem})
+    (eval_dir / "conversations" / "truth.jsonl").write_text("".join(json.dumps(x) + "\n" for x in labels))
+    (eval_dir / "postmortems" / "beta-2021-03-02-queue.md").write_text(POSTMORTEM, encoding="utf-8")
+    label = {"file": "beta-2021-03-02-queue.md", "org": "beta", "fold": "B", "not_an_incident": False}
+    (eval_dir / "postmortems" / "truth.jsonl").write_text(json.dumps(label) + "\n")
+    (eval_dir / "first-reports" / "recurrences.jsonl").write_text("".join(json.dumps(p) + "\n" for p in pairs))
+    return eval_dir
+
+
+def pair(target: str, text: str, later: str | None = None, **keys: object) -> dict:
+    line = {"id": f"rec-{Path(target).stem}", "org": target.split("/")[1].split("-")[0], "fold": "A", "text": text,
+            "ts": "2024-06-01", "target": target, "source": "https://example.org/later", "sameness": "again",
+            "links_earlier": later is not None} | keys  # fmt: skip
+    return line | ({"later_in_corpus": later} if later else {})
+
+
+PAIRS = [
+    pair("conversations/acme-web-1-disk-full.json", LATER_OPENING, "conversations/acme-web-2-disk-full-again.json"),
+    pair("postmortems/beta-2021-03-02-queue.md", "Queue stalled again\nJobs are piling up, the workers do nothing.",
+         fold="B"),
+]  # fmt: skip
+
+
+def memory_ids(folder: Path) -> set[str]:
+    return {json.loads(line)["id"] for line in (folder / "memories.jsonl").read_text().splitlines()}
+
+
+def test_each_bank_holds_every_incident_document_but_its_cases_later_item(tmp_path: Path) -> None:
+    eval_dir = tiny_eval(tmp_path, PAIRS)
+    folders, lost = bench().build(eval_dir, tmp_path / "out")
+    assert lost == []
+    banks = {json.loads((f / "cases.jsonl").read_text().splitlines()[0])["id"]: memory_ids(f) for f in folders}
+    everything = {
+        "conversations/acme-web-1-disk-full.json",
+        "conversations/acme-web-2-disk-full-again.json",
+        "conversations/zeta-app-7-certificate.json",
+        "postmortems/beta-2021-03-02-queue.md",
+    }  # the question thread is no incident: no memory
+    assert banks == {
+        "rec-acme-web-1-disk-full": everything - {"conversations/acme-web-2-disk-full-again.json"},
+        "rec-beta-2021-03-02-queue": everything,
+    }
+
+
+def test_a_pair_whose_target_eval_does_not_hold_is_a_clear_error(tmp_path: Path) -> None:
+    eval_dir = tiny_eval(tmp_path, [*PAIRS, pair("conversations/acme-web-9-gone.json", "Website down")])
+    with pytest.raises(ValueError, match="rec-acme-web-9-gone: its target conversations/acme-web-9-gone.json is not"):
+        bench().build(eval_dir, tmp_path / "out")
+
+
+def test_the_later_report_finds_the_earlier_incident_not_its_own_thread(
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = bench()
+    folders, _ = module.build(tiny_eval(tmp_path, PAIRS), tmp_path / "out")
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    results = asyncio.run(module.replay_banks(folders))
+    ranked = {r.case.id: r.ranked for r in results}
+    # the later thread opens with the very words of the query: were it in the bank, it would rank first
+    assert ranked["rec-acme-web-1-disk-full"][0] == "conversations/acme-web-1-disk-full.json", ranked
+    assert "conversations/acme-web-2-disk-full-again.json" not in ranked["rec-acme-web-1-disk-full"]
+    figures = module.by_subset(results)
+    assert figures["all"]["cases"] == 2 and figures["fold A"]["recall_at_1"] == 1.0, figures
