@@ -177,8 +177,9 @@ def main() -> int:
     folders, lost = build(args.eval_dir, args.out)
     print(f"{len(folders)} banks in {args.out}", file=sys.stderr)
     for document in lost:
-        print(f"import kept nothing of {document} (not in the banks; a case targeting it is never found)",
-              file=sys.stderr)
+        print(
+            f"import kept nothing of {document} (not in the banks; a case targeting it is never found)", file=sys.stderr
+        )
     if args.build_only:
         return 0
     results = asyncio.run(replay_banks(folders))
