@@ -4,6 +4,7 @@ recall and judgement (issue 27); nothing is tuned on it.
 
     .venv/bin/python bench/recurrences.py eval --out /tmp/recurrences [--json]
     .venv/bin/python bench/recurrences.py eval --out /tmp/recurrences --build-only   # then replay each bank-*
+    .venv/bin/python bench/recurrences.py eval --out /tmp/fr --reports   # the context: reports.jsonl, same figures
 
 Memories: every incident document of eval/ (a `truth.jsonl` line of postmortems/ or conversations/ whose
 `not_an_incident` is not true), each read as bench/first_reports.py's default bank reads a target (a postmortem
@@ -17,7 +18,8 @@ defaults, `--target-absent`: the earlier item removed as well, for the false-ala
 Figures, for all pairs, by the target's organisation fold and by `links_earlier` (the later thread names the
 earlier incident, or states its cause or fix again): Recall@1/@5, MRR@10; the right memory shown anywhere (the
 shipped judgement's tiers: strong, or weak among the first three); where it ranks first, shown and strong; with it
-removed, strong and anything shown.
+removed, strong and anything shown. `--reports`: the same figures, by fold, on reports.jsonl's first reports
+against bench/first_reports.py's default bank (each report's own words taken out of its target), for context.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import first_reports  # noqa: E402
 from bench.first_reports import case_line, imported, memory_line, target_document  # noqa: E402
 from bot.replay_report import CaseResult  # noqa: E402
 
@@ -142,14 +145,15 @@ def figures(results: list[CaseResult]) -> dict[str, Any]:
     }
 
 
-def by_subset(results: list[CaseResult]) -> dict[str, dict[str, Any]]:
+def by_subset(results: list[CaseResult], links: bool = True) -> dict[str, dict[str, Any]]:
     subsets = {
         "all": results,
         "fold A": [r for r in results if r.case.flags.get("fold") == "A"],
         "fold B": [r for r in results if r.case.flags.get("fold") == "B"],
-        "links earlier": [r for r in results if r.case.flags.get("links_earlier")],
-        "same cause, fix or 'again'": [r for r in results if not r.case.flags.get("links_earlier")],
     }
+    if links:
+        subsets["links earlier"] = [r for r in results if r.case.flags.get("links_earlier")]
+        subsets["same cause, fix or 'again'"] = [r for r in results if not r.case.flags.get("links_earlier")]
     return {name: figures(subset) for name, subset in subsets.items()}
 
 
@@ -173,7 +177,14 @@ def main() -> int:
     parser.add_argument("--out", type=Path, required=True, help="folder for the banks (bank-NN/) and results.json")
     parser.add_argument("--build-only", action="store_true", help="write the banks, replay nothing")
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--reports", action="store_true", help="the context: reports.jsonl's first reports against "
+                        "bench/first_reports.py's default bank, the same figures by fold")  # fmt: skip
     args = parser.parse_args()
+    if args.reports:
+        first_reports.build(args.eval_dir, args.out)
+        subsets = by_subset(asyncio.run(replay_banks([args.out])), links=False)
+        print(json.dumps(subsets) if args.json else "\n".join(table(subsets)))
+        return 0
     folders, lost = build(args.eval_dir, args.out)
     print(f"{len(folders)} banks in {args.out}", file=sys.stderr)
     for document in lost:
