@@ -63,9 +63,14 @@ def incident_documents(eval_dir: Path) -> list[str]:
     return sorted(set(documents))
 
 
-def recurrence_case(pair: dict[str, Any]) -> dict[str, Any]:
-    """first_reports' case line (the later report as the query, no occurred_at) with the pair's own keys."""
-    return case_line(pair) | {"links_earlier": bool(pair["links_earlier"]), "later": pair.get("later_in_corpus")}
+def recurrence_case(pair: dict[str, Any], pairs: list[dict[str, Any]]) -> dict[str, Any]:
+    """first_reports' case line (the later report as the query, no occurred_at) with the pair's own keys, and
+    `same_failure`: the target and the later items of the other pairs of the same target that stay in this
+    case's bank (another incident of the same failure, by the pairs' own words; not a true match of the case)."""
+    later = pair.get("later_in_corpus")
+    siblings = {p.get("later_in_corpus") for p in pairs if p["target"] == pair["target"]} - {None, later}
+    return case_line(pair) | {"links_earlier": bool(pair["links_earlier"]), "later": later,
+                              "same_failure": [pair["target"], *sorted(siblings)]}  # fmt: skip
 
 
 def build(eval_dir: Path, out: Path, documents: list[str] | None = None) -> tuple[list[Path], list[str]]:
@@ -98,7 +103,7 @@ def build(eval_dir: Path, out: Path, documents: list[str] | None = None) -> tupl
         folder.mkdir(parents=True, exist_ok=True)
         rows = {
             "memories.jsonl": [m for document, m in memories.items() if document != later],
-            "cases.jsonl": [recurrence_case(p) for p in members],
+            "cases.jsonl": [recurrence_case(p, pairs) for p in members],
         }
         for name, lines in rows.items():
             with (folder / name).open("w", encoding="utf-8") as f:
@@ -137,12 +142,20 @@ def figures(results: list[CaseResult]) -> dict[str, Any]:
         "mrr_at_10": round(sum(1.0 / r.rank for r in results if r.rank is not None) / n, 3) if n else None,
         "right_shown": share(sum(t != "below" for t in right), n),
         "right_strong": share(right.count("strong"), n),
+        "same_failure_at_1": share(sum(_same_failure_rank(r) == 1 for r in results), n),
+        "same_failure_at_5": share(sum((_same_failure_rank(r) or 99) <= 5 for r in results), n),
         "first": len(first),
         "first_shown": share(sum(r.right_tier() != "below" for r in first), len(first)),
         "first_strong": share(sum(r.right_tier() == "strong" for r in first), len(first)),
         "absent_strong": share(absent.count("strong"), n),
         "absent_shown": share(sum(t != "below" for t in absent), n),
     }
+
+
+def _same_failure_rank(r: CaseResult) -> int | None:
+    """1-based rank of the target or another incident of the same failure (`same_failure`) in the top 10."""
+    same = set(r.case.flags.get("same_failure") or ()) | r.case.relevant
+    return next((i for i, m in enumerate(r.ranked[:10], start=1) if m in same), None)
 
 
 def by_subset(results: list[CaseResult], links: bool = True) -> dict[str, dict[str, Any]]:
@@ -162,12 +175,13 @@ def table(subsets: dict[str, dict[str, Any]]) -> list[str]:
         return "-" if value is None else f"{value:.3f}"
 
     lines = ["| cases | n | R@1 | R@5 | MRR@10 | right shown / strong | first: shown / strong (of n) | removed: strong / "
-             "anything |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+             "anything | same failure @1 / @5 |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, f in subsets.items():
         lines.append(f"| {name} | {f['cases']} | {cell(f['recall_at_1'])} | {cell(f['recall_at_5'])} | "
                      f"{cell(f['mrr_at_10'])} | {cell(f['right_shown'])} / {cell(f['right_strong'])} | "
                      f"{cell(f['first_shown'])} / {cell(f['first_strong'])} ({f['first']}) | "
-                     f"{cell(f['absent_strong'])} / {cell(f['absent_shown'])} |")  # fmt: skip
+                     f"{cell(f['absent_strong'])} / {cell(f['absent_shown'])} | "
+                     f"{cell(f.get('same_failure_at_1'))} / {cell(f.get('same_failure_at_5'))} |")  # fmt: skip
     return lines
 
 
@@ -195,7 +209,8 @@ def main() -> int:
         return 0
     results = asyncio.run(replay_banks(folders))
     subsets = by_subset(results)
-    per_case = [{"id": r.case.id, "rank": r.rank, "right": r.right_tier(), "absent": r.absent_shown(),
+    per_case = [{"id": r.case.id, "rank": r.rank, "same_failure_rank": _same_failure_rank(r), "right": r.right_tier(),
+                 "absent": r.absent_shown(), "ranked": list(r.ranked[:5]),
                  "fold": r.case.flags.get("fold"), "links_earlier": r.case.flags.get("links_earlier")}
                 for r in results]  # fmt: skip
     (args.out / "results.json").write_text(json.dumps({"figures": subsets, "cases": per_case}, indent=1) + "\n")
