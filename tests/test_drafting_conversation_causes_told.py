@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 
 from bot.drafting.rules import HYPOTHESIS
+from bot.reader.conversation import shipped_models
+from bot.reader.conversation_features import Message, sentences
 from tests.test_drafting_conversations import draft
 
 
@@ -61,6 +63,17 @@ def test_what_broke_told_by_the_one_who_fixed_it_is_offered_as_a_hypothesis(said
     assert result.root_cause is not None and cause in result.root_cause.text
     assert result.root_cause.text.startswith(HYPOTHESIS)
     assert result.root_cause.quotes[0].author == "ben"
+
+
+def test_what_broke_is_read_by_the_fallback_alone_never_weighed_by_a_head() -> None:
+    # the heads score a sentence's features and bench/fit_reader.py fits on them: weighed, `broke_past` would draft
+    # wrong causes (docs/BENCHMARKS.md, r23-broke's section); the fallback above reads it from the text
+    said = sentences(
+        [Message("ana", "The site is down"), Message("ben", "db6 crashed."), Message("ben", "Restarted it")]
+    )
+    assert said[1].text == "db6 crashed." and "by_fixer" in said[1].features
+    assert not any("broke_past" in s.features for s in said)
+    assert not any("broke_past" in head.weights for head in shipped_models().heads.values())
 
 
 @pytest.mark.parametrize("said", ["The page crashed for me as well.", "I lost a few hours to this one too."])

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from bot.reader.conversation import ConversationReading, Picked, never, read_conversation
-from bot.reader.conversation_features import CODE_BLOCK, Message, split_sentences
+from bot.reader.conversation_features import CODE_BLOCK, Message, cues_of, split_sentences
 from bot.reader.conversation_told import clip, split_attempt, tidy
 from bot.reader.cues import (
     CAUSE_HEDGE,
@@ -207,7 +207,8 @@ def _told_with_the_fix(talk: ConversationReading) -> ChatFinding | None:
         f = s.features
         if s.message == 0 or "by_fixer" not in f or "hedge" in f or "question" in f or "plan" in f:
             continue
-        if "broke_past" in f and not never("cause", s.text):  # the cue group `broke_past` (cues_conversation.py)
+        # the cue group `broke_past` (cues_conversation.py), read from the text: no feature (`NOT_WEIGHED`)
+        if "broke_past" in cues_of(s.text) and not never("cause", s.text):
             return ChatFinding(whole(s.text), (Said(s.message, s.text),), hedged=True)
     return None
 

@@ -1,7 +1,7 @@
 """A channel's messages as the conversation reader sees them (bot/reader/conversation.py picks
 from these): its sentences, each described by named features: the cue groups of
-bot/reader/cues_conversation.py it matches (`CONVERSATION_CUES`), who says it (the person who opened
-the channel, or someone answering; `by_fixer`: someone who says elsewhere that they did something),
+bot/reader/cues_conversation.py it matches (`CONVERSATION_CUES`, but `NOT_WEIGHED`), who says it (the
+person who opened the channel, or someone answering; `by_fixer`: someone who says elsewhere that they did something),
 where it stands, what the sentence after it says, how the thread answers it
 (bot/reader/conversation_replies.py).
 
@@ -26,7 +26,7 @@ from bot.reader.conversation_replies import answered_by_reply, reported_steps
 from bot.reader.conversation_vetoes import DONE
 from bot.reader.cues import TROUBLE_BACK
 from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
-from bot.reader.cues_conversation import POINTS_AT_ITEM
+from bot.reader.cues_conversation import NOT_WEIGHED, POINTS_AT_ITEM
 from bot.text_limits import MESSAGE_SENTENCES, SENTENCE_CHARS, fair_shares
 
 MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of short lines, 10,000
@@ -110,7 +110,7 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
     answered = answered_by_reply(out, matched, ACTED | DONE)
     reported = reported_steps(out, matched, opener) if not alone else frozenset()
     for i, s in enumerate(out):
-        f = set(matched[i])
+        f = set(matched[i] - NOT_WEIGHED)  # what rules alone read is no feature a head weighs (or a fit sees)
         # one feature for "it was done", however said: a way of saying it the tuning fold lacks
         # (the passive) still counts as what the fold taught about "we deployed" and "Deployed"
         if f & DONE:
