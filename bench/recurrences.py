@@ -5,6 +5,7 @@ recall and judgement (issue 27); nothing is tuned on it.
     .venv/bin/python bench/recurrences.py eval --out /tmp/recurrences [--json]
     .venv/bin/python bench/recurrences.py eval --out /tmp/recurrences --build-only   # then replay each bank-*
     .venv/bin/python bench/recurrences.py eval --out /tmp/fr --reports   # the context: reports.jsonl, same figures
+    .venv/bin/python bench/recurrences.py eval --out /tmp/rs --judgement A=/tmp/fit_B.json --judgement B=/tmp/fit_A.json
 
 Memories: every incident document of eval/ (a `truth.jsonl` line of postmortems/ or conversations/ whose
 `not_an_incident` is not true), each read as bench/first_reports.py's default bank reads a target (a postmortem
@@ -20,6 +21,9 @@ earlier incident, or states its cause or fix again): Recall@1/@5, MRR@10; the ri
 shipped judgement's tiers: strong, or weak among the first three); where it ranks first, shown and strong; with it
 removed, strong and anything shown. `--reports`: the same figures, by fold, on reports.jsonl's first reports
 against bench/first_reports.py's default bank (each report's own words taken out of its target), for context.
+`--judgement FOLD=FILE` (once per fold): the cases whose target is in FOLD judged by the model in FILE (a judgement
+file, or the "model" of a line bench/fit_recall_judgement.py prints: the swap's model fitted on the other fold)
+instead of the shipped one, on the matches the replay kept; a fold given no file is left out.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import argparse
 import asyncio
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import first_reports  # noqa: E402
 from bench.first_reports import case_line, imported, memory_line, target_document  # noqa: E402
+from bench.judgement_figures import tiers_of  # noqa: E402
+from bot.recall.judgement import Judgement  # noqa: E402
 from bot.replay_report import CaseResult  # noqa: E402
 
 PAIR_FIELDS = ("id", "org", "fold", "text", "ts", "target", "source", "sameness", "links_earlier")
@@ -112,17 +119,42 @@ def build(eval_dir: Path, out: Path, documents: list[str] | None = None) -> tupl
     return folders, lost
 
 
-async def replay_banks(folders: list[Path]) -> list[CaseResult]:
-    """Each bank replayed as `incident-memory replay DIR --target-absent` replays it (throwaway database)."""
+async def replay_banks(folders: list[Path], keep_matches: bool = False) -> list[CaseResult]:
+    """Each bank replayed as `incident-memory replay DIR --target-absent` replays it (throwaway database);
+    `keep_matches`: the matches kept, for another judgement to judge (rejudged)."""
     from bot.config import Settings
     from bot.replay import run_replay
 
     results: list[CaseResult] = []
     for folder in folders:
-        report = await run_replay(folder, Settings(), progress=False, target_absent=True)
+        report = await run_replay(folder, Settings(), progress=False, target_absent=True, keep_matches=keep_matches)
         results += report.results
         print(f"{folder.name}: {len(report.results)} cases replayed", file=sys.stderr, flush=True)
     return results
+
+
+def rejudged(results: list[CaseResult], judgements: dict[str, Judgement]) -> list[CaseResult]:
+    """The cases whose target's fold has a judgement here, their tiers (the target present, and removed) as that
+    judgement gives them to the matches the replay kept (bench/judgement_figures.py's tiers_of, as the fits are
+    scored); the cases of another fold left out."""
+    kept = []
+    for r in results:
+        if (model := judgements.get(str(r.case.flags.get("fold")))) is None:
+            continue
+        if r.ranked and not r.matches:
+            raise ValueError(f"{r.case.id}: the replay kept no matches to judge (replay_banks(keep_matches=True))")
+        kept.append(replace(r, tiers=tuple(tiers_of(model, r.matches)),
+                            absent_tiers=tuple(tiers_of(model, r.absent_matches))))  # fmt: skip
+    return kept
+
+
+def judgement_of(value: str) -> tuple[str, Judgement]:
+    """--judgement FOLD=FILE: a judgement file, or a line of bench/fit_recall_judgement.py with its "model"."""
+    fold, _, path = value.partition("=")
+    if fold not in ("A", "B") or not path:
+        raise argparse.ArgumentTypeError(f"--judgement takes A=FILE or B=FILE, not {value!r}")
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    return fold, Judgement.from_json(data.get("model", data))
 
 
 def figures(results: list[CaseResult]) -> dict[str, Any]:
@@ -193,6 +225,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--reports", action="store_true", help="the context: reports.jsonl's first reports against "
                         "bench/first_reports.py's default bank, the same figures by fold")  # fmt: skip
+    parser.add_argument("--judgement", type=judgement_of, action="append", metavar="FOLD=FILE",
+                        help="the cases whose target is in FOLD judged by FILE's model (rejudged), once per fold")  # fmt: skip
     args = parser.parse_args()
     if args.reports:
         first_reports.build(args.eval_dir, args.out)
@@ -207,7 +241,9 @@ def main() -> int:
         )
     if args.build_only:
         return 0
-    results = asyncio.run(replay_banks(folders))
+    results = asyncio.run(replay_banks(folders, keep_matches=bool(args.judgement)))
+    if args.judgement:
+        results = rejudged(results, dict(args.judgement))
     subsets = by_subset(results)
     per_case = [{"id": r.case.id, "rank": r.rank, "same_failure_rank": _same_failure_rank(r), "right": r.right_tier(),
                  "absent": r.absent_shown(), "ranked": list(r.ranked[:5]),

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import PROJECT_ROOT
+from bot.recall.judgement import load_judgement
 
 
 def bench():  # noqa: ANN201 - the bench module
@@ -126,3 +127,24 @@ def test_the_later_report_finds_the_earlier_incident_not_its_own_thread(
     assert "conversations/acme-web-2-disk-full-again.json" not in ranked["rec-acme-web-1-disk-full"]
     figures = module.by_subset(results)
     assert figures["all"]["cases"] == 2 and figures["fold A"]["recall_at_1"] == 1.0, figures
+
+
+def test_each_fold_judged_by_the_model_given_for_it_the_other_fold_left_out(
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = bench()
+    folders, _ = module.build(tiny_eval(tmp_path, PAIRS), tmp_path / "out")
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    results = asyncio.run(module.replay_banks(folders, keep_matches=True))
+    shipped = module.rejudged(results, {"A": load_judgement(), "B": load_judgement()})
+    # the shipped model judging the kept matches gives the tiers the replay's own pipeline gave
+    assert [(r.tiers, r.absent_tiers) for r in shipped] == [(r.tiers, r.absent_tiers) for r in results]
+    model = {"coefficients": {"head": 0.0}, "intercept": 50.0, "strong_from": 0.5, "weak_from": 0.1, "sure_from": None}
+    (tmp_path / "fit.json").write_text(json.dumps({"fit_on": "B", "model": model}))  # a fit_recall_judgement line
+    (tmp_path / "never.json").write_text(json.dumps(model | {"intercept": -50.0, "strong_from": 0.99}))
+    everything = module.rejudged(results, dict([module.judgement_of(f"A={tmp_path / 'fit.json'}")]))
+    never = module.rejudged(results, dict([module.judgement_of(f"A={tmp_path / 'never.json'}")]))
+    assert [r.case.id for r in everything] == [r.case.id for r in never] == ["rec-acme-web-1-disk-full"]
+    assert everything[0].right_tier() == "strong" and never[0].right_tier() != "strong", (everything, never)
+    with pytest.raises(ValueError, match="kept no matches"):
+        module.rejudged(asyncio.run(module.replay_banks(folders)), {"A": load_judgement()})
