@@ -1,7 +1,7 @@
 """bench/recurrences.py: a later incident's first report against the memory of the earlier incident of the same
 failure. On a tiny eval/ written here: each case's bank holds every incident document but the later incident's own
 item, so recall must find the earlier incident, not the later one copied word for word; a pair whose target eval/
-does not hold is a clear error."""
+does not hold is a clear error; with --judgement, each fold judged by the model given for it, another fold left out."""
 
 from __future__ import annotations
 
