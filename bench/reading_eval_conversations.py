@@ -25,7 +25,10 @@ attempts `attempt_is_real` and `attempt_found`):
 - cause / fix / found how where none: conversations whose label has no cause (fix, how found) where one was
   drafted, out of those conversations (lower is better): the "drafted right" rows never see these.
 
-    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval_conversations.py [--json] [--misses [A|B]] [--weights chat-B.json]
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval_conversations.py [--json] [--misses [A|B]] [--weights chat-B.json] [--files LIST]
+
+`--files LIST` drafts only the conversations LIST names (one a line, the file name last on it, as /work's
+c20-files.txt writes "A<tab>name.json"): one collection judged alone, both folds scored as usual.
 """
 
 from __future__ import annotations
@@ -146,8 +149,24 @@ async def draft_one(bot: LocalBot, number: int, conversation: dict[str, Any]) ->
     raise RuntimeError(f"{channel}: no drafted modal after {TRIES} tries of /incident resolve")
 
 
-async def draft_all(dsn: str, folder: Path = CONVERSATIONS) -> dict[str, Drafted]:
+def read_labels(folder: Path, files: frozenset[str] | None = None) -> list[dict[str, Any]]:
+    """The folder's labels, or only those of `files` (a name with no label is a clear error, not a silent zero)."""
     labels = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    if files is None:
+        return labels
+    unknown = sorted(files - {label["file"] for label in labels})
+    if unknown:
+        raise SystemExit(f"{len(unknown)} named file(s) have no label in {folder}: {', '.join(unknown[:5])}")
+    return [label for label in labels if label["file"] in files]
+
+
+def named_files(path: Path) -> frozenset[str]:
+    """The conversation files a list names: one a line, the name last on it (a fold or a comment may come first)."""
+    return frozenset(line.split()[-1] for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
+async def draft_all(dsn: str, folder: Path = CONVERSATIONS, files: frozenset[str] | None = None) -> dict[str, Drafted]:
+    labels = read_labels(folder, files)
     drafts = {}
     # reading_workers=0: the drafter reads in the app's process. Its pool would spawn at the first
     # long channel, and on a loaded machine the spawn alone can pass READING_DEADLINE_S (the
@@ -230,12 +249,15 @@ def table(scores: dict[str, dict[str, Ratio]]) -> str:
 
 
 @cache
-def drafted(folder: Path = CONVERSATIONS) -> tuple[list[dict[str, Any]], dict[str, Drafted]]:
-    """Every conversation drafted once per process (DATABASE_URL: where the throwaway database goes)."""
+def drafted(
+    folder: Path = CONVERSATIONS, files: frozenset[str] | None = None
+) -> tuple[list[dict[str, Any]], dict[str, Drafted]]:
+    """Every conversation (or those of `files`) drafted once per process (DATABASE_URL: where the throwaway database
+    goes)."""
     admin = os.environ.get("DATABASE_URL")
     if not admin:
         raise SystemExit("set DATABASE_URL to a PostgreSQL server (a throwaway database is made on it)")
-    return asyncio.run(run(admin, folder))
+    return asyncio.run(run(admin, folder, files))
 
 
 def use_weights(path: Path) -> None:
@@ -251,11 +273,13 @@ def drafter_scores(fold: str) -> dict[str, Ratio]:
     return score(labels, drafts).get(fold, {})
 
 
-async def run(admin: str, folder: Path) -> tuple[list[dict[str, Any]], dict[str, Drafted]]:
-    labels = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+async def run(
+    admin: str, folder: Path, files: frozenset[str] | None = None
+) -> tuple[list[dict[str, Any]], dict[str, Drafted]]:
+    labels = read_labels(folder, files)
     settings = Settings()
     async with throwaway_database(admin, settings.migrations_dir, prefix="im_reading") as dsn:
-        drafts = await draft_all(dsn, folder)
+        drafts = await draft_all(dsn, folder, files)
     return labels, drafts
 
 
@@ -265,10 +289,11 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="{fold: {field: [right, total]}}")
     parser.add_argument("--misses", nargs="?", const="A", choices=FOLDS, help=MISSES_HELP)
     parser.add_argument("--weights", type=Path, help="the reader's coefficients (bench/fit_reader.py --out): the swap")
+    parser.add_argument("--files", type=Path, help="draft only the conversations this list names (one collection)")
     args = parser.parse_args()
     if args.weights:
         use_weights(args.weights)
-    labels, drafts = drafted(args.folder)
+    labels, drafts = drafted(args.folder, named_files(args.files) if args.files else None)
     scores = score(labels, drafts)
     if args.json:
         print(json.dumps({f: {k: [r.right, r.total] for k, r in c.items()} for f, c in sorted(scores.items())}))

@@ -4,6 +4,7 @@ drafts through the sandbox, and scores it by the one rule of eval/README.md."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from collections.abc import AsyncIterator
 from types import ModuleType
@@ -150,3 +151,18 @@ def test_a_group_by_collection_counts_its_error_rows_as_errors_not_as_the_clean_
         "found 1/3",
         "errors: invented_attempts 1 of 4",
     ]
+
+
+def test_a_list_of_files_drafts_only_the_conversations_it_names_and_refuses_a_name_with_no_label(tmp_path) -> None:
+    """`--files` (issue 23, r23-c20judge): one collection scored alone, as /work's c20-files.txt lists it ("A<tab>name"
+    or the bare name); a name the folder has no label for is an error, never a collection silently smaller."""
+    bench = harness()
+    labels = [{"file": f"{name}.json", "fold": fold} for name, fold in (("x", "A"), ("y", "B"), ("z", "A"))]
+    (tmp_path / "truth.jsonl").write_text("".join(json.dumps(label) + "\n" for label in labels), encoding="utf-8")
+    listed = tmp_path / "list.txt"
+    listed.write_text("B\ty.json\n\nx.json\n", encoding="utf-8")
+    named = bench.named_files(listed)
+    assert [label["file"] for label in bench.read_labels(tmp_path, named)] == ["x.json", "y.json"]
+    assert len(bench.read_labels(tmp_path)) == 3
+    with pytest.raises(SystemExit, match="w.json"):
+        bench.read_labels(tmp_path, named | {"w.json"})
