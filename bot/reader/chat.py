@@ -259,7 +259,10 @@ def _action_then_recovery(sentences: list[_Sentence]) -> ChatFinding | None:
         if recovered is not None:
             if action.start() >= recovered.start():  # "all clear" is not an action that cleared something
                 continue
-            clause = CHAT_SPLIT.split(sentence.text[: recovered.start()])[0] or sentence.text
+            # the clause that names the step, not one before it ("well, the restart fixed it": not "well")
+            told = sentence.text[: recovered.start()]
+            start = max((cut.end() for cut in CHAT_SPLIT.finditer(told) if cut.end() <= action.start()), default=0)
+            clause = CHAT_SPLIT.split(told[start:])[0] or sentence.text
             found = ChatFinding(tidy(clause) or tidy(sentence.text), (_said(sentence),))
             continue
         follow = sentences[position + 1] if position + 1 < len(sentences) else None

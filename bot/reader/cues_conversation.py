@@ -199,9 +199,11 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
     "recovered_again": _words(
         r"(?:working|running|spawning|back|up|green|moving|processing|flowing|passing|building|starting)(?: \w+ly)? again"
     ),
+    # "we'll" only with its apostrophe, typed or typeset: a bare "well" is no plan ("well, the restart fixed it", "as
+    # well"); "ill" is still read as "I'll" ("So i guess ill move the website"), not a word incident threads use
     "plan": _words(
         r"(?:we|i|you)(?: \w{1,12}ly| still| also| just)? (?:could|should|will|'ll|can|might|need to|ought to)", r"let'?s", r"plan(?:ning)? to",
-        r"going to", r"i'?ll", r"we'?ll", r"consider\w*", r"next time", r"follow[ -]?up", r"ideally", r"in the future",
+        r"going to", r"i['’]?ll", r"we['’]ll", r"consider\w*", r"next time", r"follow[ -]?up", r"ideally", r"in the future",
         r"should (?:fix|help|resolve|work)", r"you (?:want|may want|might want) to", r"what you can do",
     ),
     "closing": _words(r"clos(?:e|ing|ed) (?:this|it|the (?:issue|ticket|incident))", r"ok to close"),
