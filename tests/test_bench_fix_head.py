@@ -1,0 +1,58 @@
+"""bench/fix_head.py (issue 23, r23-fixhead): the held-out list is read as written, each organisation is drafted by a
+fix head fitted without it, and the `offset` reading changes the shipped fix head only by the two groups' weights."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import bench.fix_head as bench
+from bot.importer.scoring import Ratio
+from bot.reader.conversation import shipped_models
+
+
+def test_the_held_out_list_is_read_with_or_without_its_fold(tmp_path: Path) -> None:
+    listed = tmp_path / "held.txt"
+    listed.write_text("A\tone-thread.json\nB\ttwo-thread.json\n\nthree-thread.json\n", encoding="utf-8")
+    assert bench.held_files(listed) == {"one-thread.json", "two-thread.json", "three-thread.json"}
+
+
+def test_the_offset_head_keeps_every_shipped_coefficient_and_weighs_only_the_two_groups() -> None:
+    step, plain = frozenset({"opening_past", "late", "responder"}), frozenset({"late", "responder"})
+    rows = {
+        "a.json": [(step, True)] * 6 + [(plain, False)] * 30,
+        "b.json": [(frozenset({"passive_past", "responder"}), True)] * 3 + [(frozenset({"question"}), False)] * 20,
+    }
+    shipped = shipped_models().heads["fix"]
+    head = bench.offset_fitted(rows, list(rows), "test").heads["fix"]
+    assert head.bias == shipped.bias and head.threshold == shipped.threshold
+    assert {k: v for k, v in head.weights.items() if k not in bench.NEW} == shipped.weights
+    assert head.weights["opening_past"] > 0 and head.weights["passive_past"] > 0  # both hold the fix here
+    assert head.probability(plain) == pytest.approx(shipped.probability(plain))  # without them, as shipped
+    assert head.probability(step) > shipped.probability(step)
+
+
+def test_each_organisation_is_drafted_by_a_head_fitted_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = [
+        ({"file": f"{org}-{i}.json", "org": org, "fix_keywords": []}, {"messages": []})
+        for org in ("alpha", "beta", "gamma")
+        for i in range(2)
+    ]
+    fitted_on: dict[str, set[str]] = {}
+
+    def model_for(reading: str, rows: bench.Rows, files: list[str], said: str) -> tuple[str, set[str]]:
+        return said, set(files)
+
+    def drafted(part: bench.Data, models: tuple[str, set[str]], weighed: bool) -> dict[str, Ratio]:
+        for label, _ in part:
+            fitted_on[label["file"]] = models[1]
+        return {"fix": Ratio()}
+
+    monkeypatch.setattr(bench, "model_for", model_for)
+    monkeypatch.setattr(bench, "drafted", drafted)
+    bench.one_out(data, {}, "offset")
+    assert set(fitted_on) == {label["file"] for label, _ in data}  # every thread drafted once
+    for file, files in fitted_on.items():
+        org = file.split("-")[0]
+        assert files == {label["file"] for label, _ in data if label["org"] != org}  # the others, all of them
