@@ -69,6 +69,15 @@ def pooled(parts: list | None = None, judged: dict = JUDGED, matches: list = MAT
     print("  scored by scoring.py's rule:", ", ".join(f"{k} {a}/{b}" for k, (a, b) in sc.items()))
 
 
+def both_draws(draw: tuple[str, str], extension: tuple[str, str], judged: dict, matches: list, seen: tuple) -> None:
+    """A round's every-sixth draw and its extension, each as (recorded tsv, labels file): each alone, then pooled."""
+    print("== the every-sixth draw")
+    run(recorded(draw[0]), draw[1], judged, matches, seen)
+    print("== the extension (every other labelled attempt, as many without; stratum hidden)")
+    run(recorded(extension[0]), extension[1], judged, matches, seen)
+    pooled([(recorded(draw[0]), draw[1]), (recorded(extension[0]), extension[1])], judged, matches)
+
+
 if __name__ == "__main__":
     print("== the every-sixth draw")
     run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)

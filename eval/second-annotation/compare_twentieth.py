@@ -6,9 +6,7 @@ pooled) on drawn-twentieth.tsv and drawn-twentieth-extension.tsv with their labe
     .venv/bin/python eval/second-annotation/compare_twentieth.py
 """
 
-from compare_seventeenth import pooled
-from compare_twelfth import run
-from sample_twelfth import recorded
+from compare_seventeenth import both_draws
 from sample_twentieth import EXTENSION_TSV, TSV
 
 LABELS = "twentieth-collection.jsonl"
@@ -48,8 +46,4 @@ MATCHES: list[tuple[str, str]] = [
 ]
 
 if __name__ == "__main__":
-    print("== the every-sixth draw")
-    run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)
-    print("== the extension (every other labelled attempt, as many without; stratum hidden)")
-    run(recorded(EXTENSION_TSV), EXTENSION_LABELS, JUDGED, MATCHES, STRATUM_SEEN)
-    pooled([(recorded(TSV), LABELS), (recorded(EXTENSION_TSV), EXTENSION_LABELS)], JUDGED, MATCHES)
+    both_draws((TSV, LABELS), (EXTENSION_TSV, EXTENSION_LABELS), JUDGED, MATCHES, STRATUM_SEEN)

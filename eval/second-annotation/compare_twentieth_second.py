@@ -7,9 +7,7 @@ and the extension pooled) on drawn-twentieth-second.tsv and drawn-twentieth-seco
     .venv/bin/python eval/second-annotation/compare_twentieth_second.py
 """
 
-from compare_seventeenth import pooled
-from compare_twelfth import run
-from sample_twelfth import recorded
+from compare_seventeenth import both_draws
 from sample_twentieth_second import EXTENSION_TSV, TSV
 
 LABELS = "twentieth-second-collection.jsonl"
@@ -76,8 +74,4 @@ MATCHES: list[tuple[str, str]] = [
 ]
 
 if __name__ == "__main__":
-    print("== the every-sixth draw")
-    run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)
-    print("== the extension (every other labelled attempt, as many without; stratum hidden)")
-    run(recorded(EXTENSION_TSV), EXTENSION_LABELS, JUDGED, MATCHES, STRATUM_SEEN)
-    pooled([(recorded(TSV), LABELS), (recorded(EXTENSION_TSV), EXTENSION_LABELS)], JUDGED, MATCHES)
+    both_draws((TSV, LABELS), (EXTENSION_TSV, EXTENSION_LABELS), JUDGED, MATCHES, STRATUM_SEEN)

@@ -35,16 +35,23 @@ def draw(commit: str, base: str = BASE) -> list[tuple[str, str, str, str]]:
 
 
 def draw_extension(
-    commit: str, base: str = BASE, seed: int = SEED, extra: int = EXTRA, first: set[str] | None = None
+    commit: str,
+    base: str = BASE,
+    seed: int = SEED,
+    extra: int = EXTRA,
+    first: set[str] | None = None,
+    most: int | None = None,
 ) -> list[tuple[str, str, str, str]]:
     """Every conversation of the collection outside the first draw (draw()'s unless given) whose label holds a failed
-    attempt, EXTRA without, shuffled."""
+    attempt (a random `most` of them when there are more, so a round fits its time), EXTRA without, shuffled."""
     first = {f for _c, f, _s, _at in draw(commit, base)} if first is None else first
     by_stratum = {
         k: sorted(f for fs in v.values() for f in fs) for k, v in strata("conversations", commit, base).items()
     }
     rng = random.Random(seed)
     files = [f for f in by_stratum["with"] if f not in first]
+    if most is not None and len(files) > most:
+        files = rng.sample(files, most)
     files += rng.sample([f for f in by_stratum["without"] if f not in first], extra)
     rng.shuffle(files)
     return [("conversations", f, "hidden", commit) for f in files]
