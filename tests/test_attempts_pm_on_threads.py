@@ -1,0 +1,70 @@
+"""bench/attempts_pm_on_threads.py: fold A's conversations read by the postmortem importer, a proxy for writing its
+attempt rules were not read from (issue 23, r23-pmatt). The renderings must reach the importer's attempt paths, the
+held-out judge must stay out of the halves, and a before/after comparison must count what moved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench.attempts_pm_on_threads import against, by_kind, render, truths
+from bot.importer.markdown import parse_markdown
+
+THREAD = {
+    "id": "example-1",
+    "messages": [
+        {"ts": "2024-03-02T14:00:00Z", "author": "u1", "text": "The API returns 502 for every request."},
+        {"ts": "2024-03-02T14:05:00Z", "author": "u2", "text": "I restarted the proxy pods."},
+        {"ts": "2024-03-02T14:20:00Z", "author": "u1", "text": "Still failing, same 502."},
+        {"ts": "2024-03-02T14:40:00Z", "author": "u2", "text": "We rolled back the release and service is restored."},
+    ],
+}
+QUIET = {
+    "id": "example-2",
+    "messages": [
+        {"ts": "2024-03-02", "author": "u1", "text": "The docs site shows a blank page."},
+        {"ts": "2024-03-02", "author": "u2", "text": "Thanks, the certificate was renewed and it loads now."},
+    ],
+}
+
+
+def stored(thread: dict, how: str) -> list[tuple[str, str]]:
+    draft = parse_markdown(render(thread, how), team_id="T", incident_id=thread["id"], name=thread["id"])
+    return [(a.action, a.why_it_failed) for a in draft.failed_attempts]
+
+
+def test_a_step_and_the_reply_that_it_still_fails_reach_the_importers_attempts_in_both_renderings() -> None:
+    assert render(THREAD, "timeline").splitlines()[2:4] == ["## Timeline", ""]
+    assert "- 14:05 I restarted the proxy pods." in render(THREAD, "timeline")
+    assert stored(THREAD, "timeline") == [("I restarted the proxy pods", "Still failing, same 502")]
+    assert [a for a, _ in stored(THREAD, "prose")] == ["I restarted the proxy pods"]
+    assert stored(QUIET, "timeline") == [] and stored(QUIET, "prose") == []
+
+
+def test_the_held_out_judge_stays_out_of_the_threads_the_halves_are_cut_from(tmp_path: Path) -> None:
+    every = truths(set(), judged=False)
+    held = {every[0].file, every[1].file}
+    listing = tmp_path / "held.txt"
+    listing.write_text("".join(f"A\t{f}\n" for f in held), encoding="utf-8")
+    kept = truths(held, judged=False)
+    assert len(kept) == len(every) - 2 and not held & {t.file for t in kept}
+    assert {t.file for t in truths(held, judged=True)} == held
+    assert all(t.fold == "A" for t in every)
+
+
+def test_against_counts_the_lines_gone_and_added_per_half_and_the_organisations_wrong_lines_left() -> None:
+    def row(half: str, org: str, real: bool, line: str) -> dict:
+        return {"how": "timeline", "file": f"{org}.json", "org": org, "real": real, "half": half, "line": [line, ""]}
+
+    before = [row("write", "a", False, "x"), row("write", "b", False, "y"), row("measure", "c", True, "z")]
+    after = [row("measure", "c", True, "z"), row("measure", "d", False, "w")]
+    moved = against(before, after)
+    assert moved["write"] == {
+        "real_gone": 0,
+        "wrong_gone": 2,
+        "real_added": 0,
+        "wrong_added": 0,
+        "wrong_gone_orgs": 2,
+    }
+    assert moved["measure"]["wrong_added"] == 1 and moved["measure"]["real_gone"] == 0
+    kinds = by_kind([row("measure", "c", True, "We tried restarting it, which did not help")])
+    assert kinds["measure"]["try:tried"] == [1, 0] and kinds["measure"]["outcome:help"] == [1, 0]
