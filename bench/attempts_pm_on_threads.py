@@ -1,10 +1,11 @@
 """The postmortem importer's failed attempts on writing its rules were not read from: fold A's incident conversations,
 each thread rendered as a postmortem and imported as `import` reads a file.
 
-    nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py                       # counts per half (~4 min)
-    nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py --show write          # the write half's lines, read
-    nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py --dump /tmp/before.json   # on the code before
-    nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py --against /tmp/before.json # after: lines gone / added
+    H="--held-out path/to/c20-files.txt"
+    nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py $H                     # counts per half (~4 min)
+    nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py $H --show write        # the write half's lines, read
+    nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py $H --dump /tmp/before.json   # on the code before
+    nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py $H --against /tmp/before.json # after: lines gone / added
     nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py --judge FILE          # the held-out judge (counts only)
 
 Why: the postmortem paths (bot/reader/narrative.py, narrative_timeline.py, cues_attempts.told_as_failed) were
@@ -14,7 +15,10 @@ scheme (`failed_attempts`, `not_attempts`), that those paths were not tuned on: 
 lines meet. Two renderings of a thread: every message a timeline entry (`## Timeline`, "- HH:MM text": a status
 page's updates, a chat log quoted in a report), or every message a paragraph of prose (`## What happened`).
 The organisations are cut by `bench.fit_reader.halves` (a rule is written from the write half's lines, judged on the
-measure half's counts). `--judge` names a file of conversation files (tab-separated fold and file, as
+measure half's counts). The halves are cut by parity in the sorted list of the organisations present, so they are
+the recorded ones only on eval/ of 3ecd9c8 with c20's threads held out: run without `--held-out`, or on a later eval/
+(c21's fold A joins), about half the measure half's organisations move to the write half, whose lines `--show` prints
+(hence `--held-out` is required). `--judge` names a file of conversation files (tab-separated fold and file, as
 /work/c20-files.txt) read once as a held-out judge: counts only, fold A's rows only. Fold B is never read here.
 """
 
@@ -32,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.attempts_blind import kinds  # noqa: E402
 from bench.fit_reader import halves  # noqa: E402
+from bench.reading_eval_conversations import held_out_files  # noqa: E402
 from bot.importer.markdown import parse_markdown  # noqa: E402
 from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text, holds_half, load_truth  # noqa: E402
 
@@ -66,11 +71,9 @@ def lines_of(files: list[str], how: str) -> dict[str, list[list[str]]]:
     return out
 
 
-def held_out(path: Path | None) -> set[str]:
-    if path is None:
-        return set()
-    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    return {row[1].strip() for row in rows}
+def held_out(path: Path) -> set[str]:
+    """The list's files (reading_eval_conversations' one reader of such a list: a name with no label is an error)."""
+    return set(held_out_files(path))
 
 
 def truths(judge: set[str], judged: bool) -> list:
@@ -159,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kinds", action="store_true", help="real / wrong lines per evidence kind and half (counts)")
     parser.add_argument("--held-out", type=Path, help="a held-out list left out of the halves (e.g. c20's files)")
     args = parser.parse_args(argv)
+    if not (args.judge or args.held_out):
+        parser.error("--held-out LIST (or --judge LIST): without it the held-out judge joins the halves and they move")
     judge = held_out(args.judge or args.held_out)
     items = truths(judge, judged=args.judge is not None)
     files = [t.file for t in items]

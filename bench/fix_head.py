@@ -11,7 +11,9 @@ it, `git checkout main -- bot` after; on main's reader the groups never fire and
     .venv/bin/python bench/fix_head.py --held … --out /tmp/chat.json   # the heads with the fix head fitted on DEV (`new`)
 
 DEV is fold A without the threads `--held` names (a list of conversation file names, one a line, each optionally after
-its fold and a tab: /work/c20-files.txt's form); the held-out threads are fold A's of that list. The readings, the
+its fold and a tab: /work/c20-files.txt's form; a name with no label is an error); the held-out threads are fold A's of
+that list. Run it on eval/ of 3ecd9c8 (the session's freeze): on a later eval/, later collections' fold A (c21, the
+next session's judge) joins DEV, is fitted on and, with `--misses`, named. The readings, the
 drafter the offline one in-process (bench/fit_reader.py `evaluate`, the sandbox bench's scoring):
 
 - main: the shipped heads, the fix gate without the two groups (`SAYS["fix"]` as main has it);
@@ -39,7 +41,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fit_reader import EPOCHS, KEEP, L2, RATE, THRESHOLDS, conversations, evaluate, fit, is_kind, messages  # noqa: E402
-from bench.reading_eval_conversations import figure  # noqa: E402
+from bench.reading_eval_conversations import figure, held_out_files  # noqa: E402
 from bot.importer.scoring import Ratio  # noqa: E402
 from bot.reader import conversation  # noqa: E402
 from bot.reader.conversation_features import sentences  # noqa: E402
@@ -51,12 +53,6 @@ SHOWN = ("fix", "fix_drafted_right", "fix_where_none", "root_cause", "attempts_r
 READINGS = ("refit", "new", "offset")
 Data = list[tuple[dict[str, Any], dict]]
 Rows = dict[str, list[tuple[frozenset[str], bool]]]  # each conversation's sentences: (features, holds the fix)
-
-
-def held_files(path: Path) -> frozenset[str]:
-    return frozenset(
-        line.split("\t")[-1].strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
-    )
 
 
 def fix_rows(data: Data) -> Rows:
@@ -185,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
     readings = [r for r in args.readings.split(",") if r]
     if set(readings) - set(READINGS):
         parser.error(f"--readings: of {', '.join(READINGS)}")
-    held = held_files(args.held)
+    held = held_out_files(args.held)
     fold_a = conversations("A")
     dev = [d for d in fold_a if d[0]["file"] not in held]
     rows = fix_rows(dev)

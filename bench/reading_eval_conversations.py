@@ -165,6 +165,15 @@ def named_files(path: Path) -> frozenset[str]:
     return frozenset(line.split()[-1] for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
 
 
+def held_out_files(path: Path, folder: Path = CONVERSATIONS) -> frozenset[str]:
+    """`named_files`, each name checked against the folder's labels: a list that names a file with no label (misspelt,
+    or written for another eval/) is a clear error, never a held-out set silently smaller, which would put the held-out
+    threads (c20, a collection's judge) back among those a rule is written from."""
+    files = named_files(path)
+    read_labels(folder, files)
+    return files
+
+
 async def draft_all(dsn: str, folder: Path = CONVERSATIONS, files: frozenset[str] | None = None) -> dict[str, Drafted]:
     labels = read_labels(folder, files)
     drafts = {}

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.attempts_pm_on_threads import against, by_kind, render, truths
+import pytest
+
+from bench.attempts_pm_on_threads import against, by_kind, held_out, main, render, truths
 from bot.importer.markdown import parse_markdown
 
 THREAD = {
@@ -45,7 +47,8 @@ def test_the_held_out_judge_stays_out_of_the_threads_the_halves_are_cut_from(tmp
     held = {every[0].file, every[1].file}
     listing = tmp_path / "held.txt"
     listing.write_text("".join(f"A\t{f}\n" for f in held), encoding="utf-8")
-    kept = truths(held, judged=False)
+    assert held_out(listing) == held
+    kept = truths(held_out(listing), judged=False)
     assert len(kept) == len(every) - 2 and not held & {t.file for t in kept}
     assert {t.file for t in truths(held, judged=True)} == held
     assert all(t.fold == "A" for t in every)
@@ -68,3 +71,13 @@ def test_against_counts_the_lines_gone_and_added_per_half_and_the_organisations_
     assert moved["measure"]["wrong_added"] == 1 and moved["measure"]["real_gone"] == 0
     kinds = by_kind([row("measure", "c", True, "We tried restarting it, which did not help")])
     assert kinds["measure"]["try:tried"] == [1, 0] and kinds["measure"]["outcome:help"] == [1, 0]
+
+
+def test_a_held_out_list_naming_a_file_with_no_label_or_no_list_at_all_is_refused(tmp_path: Path) -> None:
+    """Either would leave the held-out judge (c20) among the halves and move the halves (the measure half read)."""
+    listing = tmp_path / "held.txt"
+    listing.write_text(f"A\t{truths(set(), judged=False)[0].file}\nA\tno-such-thread.json\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="no-such-thread.json"):
+        held_out(listing)
+    with pytest.raises(SystemExit):
+        main([])

@@ -8,14 +8,20 @@ from pathlib import Path
 import pytest
 
 import bench.fix_head as bench
+from bench.fit_reader import conversations
 from bot.importer.scoring import Ratio
 from bot.reader.conversation import shipped_models
 
 
-def test_the_held_out_list_is_read_with_or_without_its_fold(tmp_path: Path) -> None:
+def test_the_held_out_list_is_read_with_or_without_its_fold_and_a_name_with_no_label_is_refused(tmp_path: Path) -> None:
+    """A list that names a file eval/ has no label for would hold out nothing and put the judge's threads in DEV."""
+    one, two, three = (label["file"] for label, _ in conversations("A")[:3])
     listed = tmp_path / "held.txt"
-    listed.write_text("A\tone-thread.json\nB\ttwo-thread.json\n\nthree-thread.json\n", encoding="utf-8")
-    assert bench.held_files(listed) == {"one-thread.json", "two-thread.json", "three-thread.json"}
+    listed.write_text(f"A\t{one}\nB\t{two}\n\n{three}\n", encoding="utf-8")
+    assert bench.held_out_files(listed) == {one, two, three}
+    listed.write_text(f"A\t{one}\nA\tno-such-thread.json\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match="no-such-thread.json"):
+        bench.main(["--held", str(listed), "--skip-dev", "--readings", ""])
 
 
 def test_the_offset_head_keeps_every_shipped_coefficient_and_weighs_only_the_two_groups() -> None:
