@@ -24,6 +24,11 @@ against bench/first_reports.py's default bank (each report's own words taken out
 `--judgement FOLD=FILE` (once per fold): the cases whose target is in FOLD judged by the model in FILE (a judgement
 file, or the "model" of a line bench/fit_recall_judgement.py prints: the swap's model fitted on the other fold)
 instead of the shipped one, on the matches the replay kept; a fold given no file is left out.
+Removed, per case (results.json): the memories posted strong and weak, in rank order, and whether the first strong
+one is the pair's own organisation's (truth.jsonl `org`); the figure `absent_strong_same_org`: cases whose first
+removed strong memory is the same organisation's (an incident of the same failure the labels do not know is one
+kind of it: reading tells which). `--reports --targets FILE`: only the first reports whose target FILE lists (one
+`conversations/<file>` or `postmortems/<file>` a line), against the whole bank, with the calibration error (ECE).
 """
 
 from __future__ import annotations
@@ -40,8 +45,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import first_reports  # noqa: E402
 from bench.first_reports import case_line, imported, memory_line, target_document  # noqa: E402
-from bench.judgement_figures import tiers_of  # noqa: E402
-from bot.recall.judgement import Judgement  # noqa: E402
+from bench.judgement_figures import ece, tiers_of  # noqa: E402
+from bot.recall.judgement import Judgement, load_judgement  # noqa: E402
 from bot.replay_report import CaseResult  # noqa: E402
 
 PAIR_FIELDS = ("id", "org", "fold", "text", "ts", "target", "source", "sameness", "links_earlier")
@@ -59,15 +64,20 @@ def load_pairs(path: Path) -> list[dict[str, Any]]:
     return pairs
 
 
-def incident_documents(eval_dir: Path) -> list[str]:
-    """Every incident document of eval/, as `postmortems/<file>` or `conversations/<file>`."""
-    documents = []
+def organisations(eval_dir: Path) -> dict[str, str]:
+    """Each incident document of eval/ (`postmortems/<file>` or `conversations/<file>`) and its organisation."""
+    orgs = {}
     for corpus in CORPORA:
         for line in (eval_dir / corpus / "truth.jsonl").read_text(encoding="utf-8").splitlines():
             label = json.loads(line)
             if not label.get("not_an_incident"):
-                documents.append(f"{corpus}/{label['file']}")
-    return sorted(set(documents))
+                orgs[f"{corpus}/{label['file']}"] = str(label.get("org"))
+    return orgs
+
+
+def incident_documents(eval_dir: Path) -> list[str]:
+    """Every incident document of eval/, as `postmortems/<file>` or `conversations/<file>`."""
+    return sorted(organisations(eval_dir))
 
 
 def recurrence_case(pair: dict[str, Any], pairs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -148,6 +158,18 @@ def rejudged(results: list[CaseResult], judgements: dict[str, Judgement]) -> lis
     return kept
 
 
+def only_targets(folder: Path, listing: Path) -> int:
+    """Keep the cases of a replay folder whose target `listing` names (one a line); the memories stay whole.
+    The number kept; none kept is a clear error."""
+    wanted = {line.strip() for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()}
+    cases = (folder / "cases.jsonl").read_text(encoding="utf-8").splitlines()
+    kept = [line for line in cases if set(json.loads(line)["relevant"]) & wanted]
+    if not kept:
+        raise ValueError(f"no first report of {folder} targets a document {listing} lists")
+    (folder / "cases.jsonl").write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+    return len(kept)
+
+
 def judgement_of(value: str) -> tuple[str, Judgement]:
     """--judgement FOLD=FILE: a judgement file, or a line of bench/fit_recall_judgement.py with its "model"."""
     fold, _, path = value.partition("=")
@@ -157,8 +179,26 @@ def judgement_of(value: str) -> tuple[str, Judgement]:
     return fold, Judgement.from_json(data.get("model", data))
 
 
-def figures(results: list[CaseResult]) -> dict[str, Any]:
-    """The figures of some cases: ranking, and the shipped judgement's tiers as the replay judged them."""
+def removed_posted(r: CaseResult) -> dict[str, list[str]]:
+    """With the target removed: the memories posted strong, and weak, in rank order (the matches kept)."""
+    if r.absent_tiers and not r.absent_matches:
+        raise ValueError(f"{r.case.id}: the replay kept no removed matches (replay_banks(keep_matches=True))")
+    posted = list(zip((m.memory.incident_id for m in r.absent_matches), r.absent_tiers, strict=True))
+    return {tier: [memory for memory, t in posted if t == tier] for tier in ("strong", "weak")}
+
+
+def removed_strong_org(r: CaseResult, org_of: dict[str, str]) -> str | None:
+    """ "same" when the first memory posted strong with the target removed is the case's own organisation's,
+    "other" when another's, None when nothing is strong."""
+    strong = removed_posted(r)["strong"]
+    if not strong:
+        return None
+    return "same" if org_of.get(strong[0]) == r.case.flags.get("org") else "other"
+
+
+def figures(results: list[CaseResult], org_of: dict[str, str] | None = None) -> dict[str, Any]:
+    """The figures of some cases: ranking, and the shipped judgement's tiers as the replay judged them; with
+    `org_of` (each memory's organisation), the cases whose first removed strong memory is their own org's."""
     n = len(results)
     first = [r for r in results if r.rank == 1]
     right = [r.right_tier() for r in results]
@@ -181,7 +221,8 @@ def figures(results: list[CaseResult]) -> dict[str, Any]:
         "first_strong": share(sum(r.right_tier() == "strong" for r in first), len(first)),
         "absent_strong": share(absent.count("strong"), n),
         "absent_shown": share(sum(t != "below" for t in absent), n),
-    }
+    } | ({"absent_strong_same_org": share(sum(removed_strong_org(r, org_of) == "same" for r in results), n)}
+         if org_of is not None else {})  # fmt: skip
 
 
 def _same_failure_rank(r: CaseResult) -> int | None:
@@ -190,7 +231,14 @@ def _same_failure_rank(r: CaseResult) -> int | None:
     return next((i for i, m in enumerate(r.ranked[:10], start=1) if m in same), None)
 
 
-def by_subset(results: list[CaseResult], links: bool = True) -> dict[str, dict[str, Any]]:
+def by_subset(
+    results: list[CaseResult], links: bool = True, org_of: dict[str, str] | None = None
+) -> dict[str, dict[str, Any]]:
+    return {name: figures(subset, org_of) for name, subset in subsets_of(results, links).items()}
+
+
+def subsets_of(results: list[CaseResult], links: bool = True) -> dict[str, list[CaseResult]]:
+    """All cases, by the target's fold, and (`links`) by whether the later thread names the earlier incident."""
     subsets = {
         "all": results,
         "fold A": [r for r in results if r.case.flags.get("fold") == "A"],
@@ -199,7 +247,7 @@ def by_subset(results: list[CaseResult], links: bool = True) -> dict[str, dict[s
     if links:
         subsets["links earlier"] = [r for r in results if r.case.flags.get("links_earlier")]
         subsets["same cause, fix or 'again'"] = [r for r in results if not r.case.flags.get("links_earlier")]
-    return {name: figures(subset) for name, subset in subsets.items()}
+    return subsets
 
 
 def table(subsets: dict[str, dict[str, Any]]) -> list[str]:
@@ -207,13 +255,14 @@ def table(subsets: dict[str, dict[str, Any]]) -> list[str]:
         return "-" if value is None else f"{value:.3f}"
 
     lines = ["| cases | n | R@1 | R@5 | MRR@10 | right shown / strong | first: shown / strong (of n) | removed: strong / "
-             "anything | same failure @1 / @5 |", "|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+             "anything | same failure @1 / @5 | removed strong, own org |", "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
     for name, f in subsets.items():
         lines.append(f"| {name} | {f['cases']} | {cell(f['recall_at_1'])} | {cell(f['recall_at_5'])} | "
                      f"{cell(f['mrr_at_10'])} | {cell(f['right_shown'])} / {cell(f['right_strong'])} | "
                      f"{cell(f['first_shown'])} / {cell(f['first_strong'])} ({f['first']}) | "
                      f"{cell(f['absent_strong'])} / {cell(f['absent_shown'])} | "
-                     f"{cell(f.get('same_failure_at_1'))} / {cell(f.get('same_failure_at_5'))} |")  # fmt: skip
+                     f"{cell(f.get('same_failure_at_1'))} / {cell(f.get('same_failure_at_5'))} | "
+                     f"{cell(f.get('absent_strong_same_org'))} |")  # fmt: skip
     return lines
 
 
@@ -227,10 +276,19 @@ def main() -> int:
                         "bench/first_reports.py's default bank, the same figures by fold")  # fmt: skip
     parser.add_argument("--judgement", type=judgement_of, action="append", metavar="FOLD=FILE",
                         help="the cases whose target is in FOLD judged by FILE's model (rejudged), once per fold")  # fmt: skip
+    parser.add_argument("--targets", type=Path, help="with --reports: only the first reports whose target this file "
+                        "lists (one conversations/<file> or postmortems/<file> a line); the bank stays whole")  # fmt: skip
     args = parser.parse_args()
+    if args.targets and not args.reports:
+        parser.error("--targets goes with --reports")
     if args.reports:
         first_reports.build(args.eval_dir, args.out)
-        subsets = by_subset(asyncio.run(replay_banks([args.out])), links=False)
+        if args.targets:
+            print(f"{only_targets(args.out, args.targets)} first reports kept", file=sys.stderr)
+        groups = subsets_of(asyncio.run(replay_banks([args.out], keep_matches=True)), links=False)
+        shipped = load_judgement()
+        subsets = {name: figures(group) | {"ece": round(ece([(r, shipped) for r in group]), 3) if group else None}
+                   for name, group in groups.items()}  # fmt: skip
         print(json.dumps(subsets) if args.json else "\n".join(table(subsets)))
         return 0
     folders, lost = build(args.eval_dir, args.out)
@@ -241,13 +299,15 @@ def main() -> int:
         )
     if args.build_only:
         return 0
-    results = asyncio.run(replay_banks(folders, keep_matches=bool(args.judgement)))
+    results = asyncio.run(replay_banks(folders, keep_matches=True))
     if args.judgement:
         results = rejudged(results, dict(args.judgement))
-    subsets = by_subset(results)
+    org_of = organisations(args.eval_dir)
+    subsets = by_subset(results, org_of=org_of)
     per_case = [{"id": r.case.id, "rank": r.rank, "same_failure_rank": _same_failure_rank(r), "right": r.right_tier(),
                  "absent": r.absent_shown(), "ranked": list(r.ranked[:5]),
-                 "fold": r.case.flags.get("fold"), "links_earlier": r.case.flags.get("links_earlier")}
+                 "fold": r.case.flags.get("fold"), "links_earlier": r.case.flags.get("links_earlier"),
+                 "removed": removed_posted(r), "removed_strong_org": removed_strong_org(r, org_of)}
                 for r in results]  # fmt: skip
     (args.out / "results.json").write_text(json.dumps({"figures": subsets, "cases": per_case}, indent=1) + "\n")
     print(json.dumps(subsets) if args.json else "\n".join(table(subsets)))

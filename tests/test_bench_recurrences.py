@@ -1,7 +1,9 @@
 """bench/recurrences.py: a later incident's first report against the memory of the earlier incident of the same
 failure. On a tiny eval/ written here: each case's bank holds every incident document but the later incident's own
 item, so recall must find the earlier incident, not the later one copied word for word; a pair whose target eval/
-does not hold is a clear error; with --judgement, each fold judged by the model given for it, another fold left out."""
+does not hold is a clear error; with --judgement, each fold judged by the model given for it, another fold left out;
+with the target removed, the memory posted strong is named with whether it is the case's own organisation's; with
+--reports --targets, only the listed targets' first reports are cases, against the whole bank."""
 
 from __future__ import annotations
 
@@ -54,12 +56,12 @@ We restarted the workers and set a reconnect timeout on the Redis client.
 """
 
 
-def tiny_eval(root: Path, pairs: list[dict]) -> Path:
+def tiny_eval(root: Path, pairs: list[dict], conversations: dict | None = None) -> Path:
     eval_dir = root / "eval"
     for corpus in ("conversations", "postmortems", "first-reports"):
         (eval_dir / corpus).mkdir(parents=True)
     labels = []
-    for stem, (fold, texts) in CONVERSATIONS.items():
+    for stem, (fold, texts) in (conversations or CONVERSATIONS).items():
         org = stem.split("-")[0]
         messages = [{"ts": f"2024-0{n + 1}-01", "author": f"u{n}", "text": t} for n, t in enumerate(texts)]
         conversation = {"id": stem, "org": org, "fold": fold, "messages": messages}
@@ -148,3 +150,49 @@ def test_each_fold_judged_by_the_model_given_for_it_the_other_fold_left_out(
     assert everything[0].right_tier() == "strong" and never[0].right_tier() != "strong", (everything, never)
     with pytest.raises(ValueError, match="kept no matches"):
         module.rejudged(asyncio.run(module.replay_banks(folders)), {"A": load_judgement()})
+
+
+def test_the_memory_posted_strong_with_the_target_removed_is_named_with_its_organisation(
+    tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    module = bench()
+    third = {"acme-web-3-disk-full-third": ("A", [
+        "Website down, 500 errors again\nThe website answers 500 errors on every page: the disk is full.",
+        "Cleaned the nginx logs once more, the website is back.",
+    ])}  # fmt: skip
+    eval_dir = tiny_eval(tmp_path, PAIRS, CONVERSATIONS | third)
+    folders, _ = module.build(eval_dir, tmp_path / "out")
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    results = asyncio.run(module.replay_banks(folders, keep_matches=True))
+    model = {"coefficients": {"head": 0.0}, "intercept": 50.0, "strong_from": 0.5, "weak_from": 0.1, "sure_from": None}
+    (tmp_path / "all.json").write_text(json.dumps(model))
+    org_of = module.organisations(eval_dir)
+    everything = {r.case.id: r for r in module.rejudged(results, dict(
+        module.judgement_of(f"{fold}={tmp_path / 'all.json'}") for fold in "AB"))}  # fmt: skip
+    acme = everything["rec-acme-web-1-disk-full"]
+    # the same organisation's third disk-full thread answers the later report once the first is removed
+    assert module.removed_posted(acme)["strong"][0] == "conversations/acme-web-3-disk-full-third.json", acme
+    assert module.removed_strong_org(acme, org_of) == "same"
+    beta = everything["rec-beta-2021-03-02-queue"]
+    assert module.removed_strong_org(beta, org_of) in ("other", None)  # beta has no other incident
+    assert module.by_subset(list(everything.values()), org_of=org_of)["fold A"]["absent_strong_same_org"] == 1.0
+    assert module.by_subset(list(everything.values()), org_of=org_of)["fold B"]["absent_strong_same_org"] == 0.0
+
+
+def test_reports_of_the_listed_targets_only_against_the_whole_bank(tmp_path: Path) -> None:
+    module = bench()
+    eval_dir = tiny_eval(tmp_path, PAIRS)
+    reports = [{"id": f"fr-{stem}", "org": stem.split("-")[0], "fold": fold, "text": texts[0], "ts": "2024-01-01",
+                "target": f"conversations/{stem}.json", "source": "https://example.org"}
+               for stem, (fold, texts) in CONVERSATIONS.items() if "question" not in stem]  # fmt: skip
+    (eval_dir / "first-reports" / "reports.jsonl").write_text("".join(json.dumps(r) + "\n" for r in reports))
+    out = tmp_path / "fr"
+    module.first_reports.build(eval_dir, out)
+    (tmp_path / "list.txt").write_text("conversations/zeta-app-7-certificate.json\n")
+    assert module.only_targets(out, tmp_path / "list.txt") == 1
+    cases = [json.loads(line) for line in (out / "cases.jsonl").read_text().splitlines()]
+    assert [c["id"] for c in cases] == ["fr-zeta-app-7-certificate"]
+    assert len(memory_ids(out)) == 3  # every report's target stays a memory
+    (tmp_path / "none.txt").write_text("conversations/zeta-app-8-question.json\n")
+    with pytest.raises(ValueError, match="no first report"):
+        module.only_targets(out, tmp_path / "none.txt")
