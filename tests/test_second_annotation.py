@@ -74,6 +74,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_twentieth_second.py", "drawn-twentieth-second.tsv", "twentieth-second-collection.jsonl",
         ("conversations: 16 files", "failed-attempt list: 14/16", "stratum hidden (16 incidents)", "date: 15/16"),
     ),
+    "compare_twentyfirst.py": (
+        "sample_twentyfirst.py", "drawn-twentyfirst.tsv", "twentyfirst-collection.jsonl",
+        ("conversations: 16 files", "failed-attempt list: 15/16", "stratum hidden (16 incidents)", "date: 15/16"),
+    ),
 }  # fmt: skip
 
 
@@ -111,6 +115,7 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     "compare_twentieth_second.py": (
         "sample_twentieth_second.py", "twentieth-second", 14, "both 5, only truth.jsonl 1, only second 0", 30,
     ),
+    "compare_twentyfirst.py": ("sample_twentyfirst.py", "twentyfirst", 12, "both 8, only truth.jsonl 0, only second 0", 28),
 }  # fmt: skip
 
 
