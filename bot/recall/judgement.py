@@ -57,10 +57,18 @@ separates a true match from a neighbour instead, each feature measured per query
   docs/BENCHMARKS.md, issue 27, r27-lex and r27-lex2); the weak-line models (Judgement.weak) do: it tells
   "name the closest" from "nothing" (issue 27, r27-weak2: right memories shown + 10 over both swaps,
   false lines - 23, threads unchanged).
+- body_rare: the idf of the three rarest of the query's terms the memory holds anywhere, summed, in terms no
+  memory holds (Signals.body_rarity): head_rare over the whole memory. Both thread models read it (issue 27,
+  r27-feat: chosen on fold A's halves, + 7 strong of 284; judged on the corpus with the twentieth collection,
+  A -> B strong 0.723 -> 0.755 and shown 0.898 -> 0.901, B -> A 0.671 -> 0.661 and 0.896 -> 0.889). Beside it
+  head_rare's weight turns slightly negative: where in the memory the rare words sit matters less than that
+  it says them.
 
 Read on the first reports and not kept (no model read them; docs/BENCHMARKS.md, issue 27): `head` against the
 title and first line of the symptoms (head_first, r27-strong), and `head` minus the best other of the MAX_STRONG
-best-scoring candidates' (head_margin, r27-strong2): each gained strong on fold A nested, + 1 out of sample.
+best-scoring candidates' (head_margin, r27-strong2): each gained strong on fold A nested, + 1 out of sample. The
+share of the query's rare words a memory holds, its lead over the best other of the five, and the title's share's
+lead (r27-feat) did not pass fold A's halves.
 
 Which of them a model reads is the fit's choice (bench/fit_recall_judgement.py --features), made
 on the first reports' tuning fold: lexically the head, its standout (head takes a negative
@@ -191,6 +199,7 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "opening_exclusive": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.exclusive),
     "views_first": lambda c: 0.0 if c.signals.lone_word else c.views,
     "matched_rare": lambda c: c.signals.matched_rarity,
+    "body_rare": lambda c: c.signals.body_rarity,
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
 SENTENCE_FEATURES = frozenset({"meaning_sentence_lead"})
