@@ -44,3 +44,7 @@ async def test_a_doubt_that_names_no_fault_is_no_hypothesis(bot: LocalBot) -> No
         bot, 1, "i simply don't have the time to fix this right now", "well, it seems it doesn't matter"
     )
     assert said.root_cause == ""
+    typeset = await drafted(
+        bot, 2, "i simply don't have the time to fix this right now", "well, it seems it doesn’t matter"
+    )
+    assert typeset.root_cause == ""  # the typeset apostrophe threads use (the review's F3)

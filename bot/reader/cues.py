@@ -298,10 +298,10 @@ CAUSE_HEDGED_OPENING = re.compile(
 )
 # ... and what is never such a cause: the trouble still there, the same as before
 # or the service back, or a step tried ("Seems like it has resolved itself", "Looks like the renewal I attempted didn't work"),
-# or nothing that matters ("well, it seems it doesn't matter": no fault named)
+# or nothing that matters ("well, it seems it doesn't matter": no fault named; typed or typeset apostrophe)
 CAUSE_OPENING_NOT = re.compile(
     r"\b(?:still|same|resolved|fixed|again|back (?:up|online|to normal)|(?:is|it's|'s|are) (?:working|ok|fine|good)|"
-    r"attempted|(?:does|do|did)(?:n'?t| not) matter)\b",
+    r"attempted|(?:does|do|did)(?:n['’]?t| not) matter)\b",
     re.IGNORECASE,
 )
 # "it was not the cache", "ruled out the network": a cause said NOT to be one
