@@ -76,7 +76,7 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
     ),
     "compare_twentyfirst.py": (
         "sample_twentyfirst.py", "drawn-twentyfirst.tsv", "twentyfirst-collection.jsonl",
-        ("conversations: 16 files", "failed-attempt list: 15/16", "stratum hidden (16 incidents)", "date: 15/16"),
+        ("conversations: 16 files", "failed-attempt list: 16/16", "stratum hidden (16 incidents)", "date: 15/16"),
     ),
 }  # fmt: skip
 
