@@ -18,8 +18,10 @@ The organisations are cut by `bench.fit_reader.halves` (a rule is written from t
 measure half's counts). The halves are cut by parity in the sorted list of the organisations present, so they are
 the recorded ones only on eval/ of 3ecd9c8 with c20's threads held out: run without `--held-out`, or on a later eval/
 (c21's fold A joins), about half the measure half's organisations move to the write half, whose lines `--show` prints
-(hence `--held-out` is required). `--judge` names a file of conversation files (tab-separated fold and file, as
-/work/c20-files.txt) read once as a held-out judge: counts only, fold A's rows only. Fold B is never read here.
+(hence `--held-out` is required). bench/held_out.tsv's threads (the newest collection, c21: no reader written from it)
+are left out of the halves always (bench/reading_eval_conversations.py `left_out`), besides `--held-out`'s. `--judge`
+names a file of conversation files (tab-separated fold and file, as /work/c20-files.txt) read once as a held-out judge:
+counts only, fold A's rows only. Fold B is never read here.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.attempts_blind import kinds  # noqa: E402
 from bench.fit_reader import halves  # noqa: E402
-from bench.reading_eval_conversations import held_out_files  # noqa: E402
+from bench.reading_eval_conversations import held_out_files, left_out  # noqa: E402
 from bot.importer.markdown import parse_markdown  # noqa: E402
 from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text, holds_half, load_truth  # noqa: E402
 
@@ -74,6 +76,11 @@ def lines_of(files: list[str], how: str) -> dict[str, list[list[str]]]:
 def held_out(path: Path) -> set[str]:
     """The list's files (reading_eval_conversations' one reader of such a list: a name with no label is an error)."""
     return set(held_out_files(path))
+
+
+def left_out_of_halves(lists: list[Path]) -> set[str]:
+    """bench/held_out.tsv's threads and those of `lists` (`left_out`): none of them joins the halves."""
+    return set(left_out(lists=lists))
 
 
 def truths(judge: set[str], judged: bool) -> list:
@@ -160,11 +167,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", type=Path, help="lines gone and added since --dump, per half (counts)")
     parser.add_argument("--judge", type=Path, help="a held-out list (fold TAB file): read it alone, counts only")
     parser.add_argument("--kinds", action="store_true", help="real / wrong lines per evidence kind and half (counts)")
-    parser.add_argument("--held-out", type=Path, help="a held-out list left out of the halves (e.g. c20's files)")
+    parser.add_argument(
+        "--held-out", type=Path, action="append", default=[], help="a held-out list left out of the halves (c20's)"
+    )
     args = parser.parse_args(argv)
     if not (args.judge or args.held_out):
         parser.error("--held-out LIST (or --judge LIST): without it the held-out judge joins the halves and they move")
-    judge = held_out(args.judge or args.held_out)
+    judge = held_out(args.judge) if args.judge else left_out_of_halves(args.held_out)
     items = truths(judge, judged=args.judge is not None)
     files = [t.file for t in items]
     lines = {how: lines_of(files, how) for how in RENDERINGS}

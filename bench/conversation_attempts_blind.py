@@ -12,7 +12,7 @@ bench/fit_reader.py drafts). Organisations that arrived before the offline draft
 (FIRST_DRAFTER) are drafted by FIRST_DRAFTER and counted apart ("not blind": that drafter was written reading them).
 Scored as bench/reading_eval_conversations.py scores: a drafted attempt is real when it holds half of one labelled
 attempt's phrases. `--lines` prints fold A's lines (only those of `--at`'s organisations: a later collection stays held
-out, its totals alone printed). Fold A only: fold B is never read.
+out, its totals alone printed; never a line of bench/held_out.tsv's threads). Fold A only: fold B is never read.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 from bench.attempts_blind import _day, arrivals, read_once  # noqa: E402
 from bench.attempts_by_org import organisations_at  # noqa: E402
 from bench.attempts_old_readers import run_old_reader  # noqa: E402
+from bench.reading_eval_conversations import left_out  # noqa: E402
 from bot.importer.scoring import attempt_found, attempt_is_real, holds_half, labelled_attempts  # noqa: E402
 
 CONVERSATIONS = ROOT / "eval" / "conversations"
@@ -195,8 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {day} ({len({org(x) for x in group})} orgs): {said(figures(group, blind))}")
         print(f"  {'':<10} {'':>10}  {said(figures(group, today))}")
     if args.lines:
+        held = left_out()  # bench/held_out.tsv's threads (c21): their totals count above, no line of theirs prints
         for x in labels:
-            if known is not None and org(x) not in known or not cached["blind_of"].get(org(x)):
+            if known is not None and org(x) not in known or not cached["blind_of"].get(org(x)) or x["file"] in held:
                 continue
             real = labelled_attempts(x)
             for who, lines in (("blind", blind), ("today", today)):

@@ -24,6 +24,10 @@ an estimate of out-of-sample figures that stays inside the tuning fold.
 
 The end-to-end figures (through the sandbox) are bench/reading_eval_conversations.py's; with
 `--weights /tmp/chat-B.json` it reports fold A out of sample (fit B, report A).
+
+The held-out threads (bench/held_out.tsv: the newest collection, no rule written from it) are left out of every fit and
+every figure here, both folds (`conversations`); `--held-out LIST` leaves another list out too; `--include-held-out`
+reads them, to judge a stamped rule (`--by-collection …,COMMIT` or `--new-since`: totals only).
 """
 
 from __future__ import annotations
@@ -39,7 +43,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.reader.fit as reader_fit  # noqa: E402
-from bench.reading_eval_conversations import CONVERSATIONS, Drafted, cell, figure, row_name, score  # noqa: E402
+from bench.reading_eval_conversations import (  # noqa: E402
+    CONVERSATIONS,
+    Drafted,
+    cell,
+    figure,
+    held_out_arguments,
+    left_out,
+    row_name,
+    score,
+)
 from bot.drafting.rules import OfflineDrafter  # noqa: E402
 from bot.importer.scoring import Ratio, attempt_found, attempt_is_real, holds_half, labelled_attempts  # noqa: E402
 from bot.models import TimelineEntry  # noqa: E402
@@ -59,12 +72,27 @@ KEEP = {"cause": 1, "fix": 1, "attempt": 20}  # the best cause and fix; every at
 L2, EPOCHS, RATE = 5.0, 200, 0.5
 
 
-def conversations(fold: str | None = None, folder: Path = CONVERSATIONS) -> list[tuple[dict[str, Any], dict]]:
+# what `conversations` leaves out unless told: bench/held_out.tsv's threads (`use_left_out` changes it, from the flags)
+LEFT_OUT: list[frozenset[str] | None] = [None]
+
+
+def use_left_out(files: frozenset[str]) -> None:
+    """Leave `files` out of every `conversations` read in this process (a bench's `left_out(args…)`)."""
+    LEFT_OUT[0] = files
+
+
+def conversations(
+    fold: str | None = None, folder: Path = CONVERSATIONS, leave_out: frozenset[str] | None = None
+) -> list[tuple[dict[str, Any], dict]]:
+    """The fold's labelled conversations, without the held-out threads (bench/held_out.tsv's, read by `left_out`,
+    unless `use_left_out` or `leave_out` says otherwise): no rule is fitted on, nor a miss printed of, a judge's thread."""
+    if leave_out is None:
+        leave_out = LEFT_OUT[0] if LEFT_OUT[0] is not None else left_out(folder != CONVERSATIONS, (), folder)
     labels = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
     return [
         (label, json.loads((folder / label["file"]).read_text(encoding="utf-8")))
         for label in labels
-        if fold is None or label["fold"] == fold
+        if (fold is None or label["fold"] == fold) and label["file"] not in leave_out
     ]
 
 
@@ -295,7 +323,9 @@ def main(argv: list[str] | None = None) -> int:
         "--kinds", default=",".join(KINDS),
         help="with --new-since, the heads to fit (the others stay as shipped), e.g. cause",
     )  # fmt: skip
+    held_out_arguments(parser)
     args = parser.parse_args(argv)
+    use_left_out(left_out(args.include_held_out, args.held_out))
     kinds = [k for k in args.kinds.split(",") if k]
     if set(kinds) - set(KINDS):
         parser.error(f"--kinds: one of {', '.join(KINDS)}")

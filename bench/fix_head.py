@@ -4,16 +4,18 @@ written from (issue 23, r23-fixhead; docs/BENCHMARKS.md "The conversation's fix:
 The two groups are the candidate's, not main's: `git checkout 9cb23f9 -- bot` (branch r23-fixhead-cand) before running
 it, `git checkout main -- bot` after; on main's reader the groups never fire and `new`/`offset` read as `refit`/`main`.
 
-    .venv/bin/python bench/fix_head.py --held path/to/c20-files.txt --readings offset    # DEV one out, ~3 min
-    .venv/bin/python bench/fix_head.py --held path/to/c20-files.txt                      # and refit, new: ~10 min
-    .venv/bin/python bench/fix_head.py --held … --readings offset --skip-dev --judge     # the held-out threads, once
-    .venv/bin/python bench/fix_head.py --held … --readings offset --skip-dev --fold-b    # fold B, totals once
-    .venv/bin/python bench/fix_head.py --held … --out /tmp/chat.json   # the heads with the fix head fitted on DEV (`new`)
+    .venv/bin/python bench/fix_head.py --readings offset                   # DEV one out, ~3 min
+    .venv/bin/python bench/fix_head.py                                     # and refit, new: ~10 min
+    .venv/bin/python bench/fix_head.py --readings offset --skip-dev --judge   # the held-out threads, once
+    .venv/bin/python bench/fix_head.py --readings offset --skip-dev --fold-b  # fold B, totals once
+    .venv/bin/python bench/fix_head.py --out /tmp/chat.json   # the heads with the fix head fitted on DEV (`new`)
+    .venv/bin/python bench/fix_head.py --held path/to/c20-files.txt …      # another list held out besides c21's
 
-DEV is fold A without the threads `--held` names (a list of conversation file names, one a line, each optionally after
-its fold and a tab: /work/c20-files.txt's form; a name with no label is an error); the held-out threads are fold A's of
-that list. Run it on eval/ of 3ecd9c8 (the session's freeze): on a later eval/, later collections' fold A (c21, the
-next session's judge) joins DEV, is fitted on and, with `--misses`, named. The readings, the
+DEV is fold A without the held-out threads: bench/held_out.tsv's (the newest collection, c21: left out by default,
+bench/reading_eval_conversations.py `left_out`) and those of `--held` (another list of conversation file names, one a
+line, each optionally after its fold and a tab: /work/c20-files.txt's form; a name with no label is an error). The
+held-out threads are fold A's of those lists, read only by `--judge` (totals); fold B is read without
+bench/held_out.tsv's threads (`--include-held-out`: with them, totals only). The readings, the
 drafter the offline one in-process (bench/fit_reader.py `evaluate`, the sandbox bench's scoring):
 
 - main: the shipped heads, the fix gate without the two groups (`SAYS["fix"]` as main has it);
@@ -41,7 +43,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fit_reader import EPOCHS, KEEP, L2, RATE, THRESHOLDS, conversations, evaluate, fit, is_kind, messages  # noqa: E402
-from bench.reading_eval_conversations import figure, held_out_files  # noqa: E402
+from bench.reading_eval_conversations import HELD_OUT, figure, left_out  # noqa: E402
 from bot.importer.scoring import Ratio  # noqa: E402
 from bot.reader import conversation  # noqa: E402
 from bot.reader.conversation_features import sentences  # noqa: E402
@@ -170,7 +172,8 @@ def read_group(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--held", type=Path, required=True, help="the fold-A threads held out (file names, one a line)")
+    parser.add_argument("--held", type=Path, action="append", default=[], help="another list held out (fold TAB file)")
+    parser.add_argument("--include-held-out", action="store_true", help="fold B with the held-out threads (totals)")
     parser.add_argument("--judge", action="store_true", help="also the held-out threads (totals only), once")
     parser.add_argument("--fold-b", action="store_true", help="also fold B (totals only), once, after the decision")
     parser.add_argument("--misses", action="store_true", help="DEV's threads won and lost against main, by name")
@@ -181,12 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     readings = [r for r in args.readings.split(",") if r]
     if set(readings) - set(READINGS):
         parser.error(f"--readings: of {', '.join(READINGS)}")
-    held = held_out_files(args.held)
-    fold_a = conversations("A")
+    held = left_out(lists=args.held)
+    fold_a = conversations("A", leave_out=frozenset())
     dev = [d for d in fold_a if d[0]["file"] not in held]
     rows = fix_rows(dev)
     if args.out:
-        models = fitted(rows, list(rows), True, f"eval/conversations fold A without {args.held.name}'s threads")
+        lists = ", ".join(path.name for path in [HELD_OUT, *args.held])
+        models = fitted(rows, list(rows), True, f"eval/conversations fold A without {lists}'s threads")
         args.out.write_text(json.dumps(models.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {args.out} ({models.fitted_on})")
         return 0
@@ -197,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
             "HELD", [d for d in fold_a if d[0]["file"] in held], rows, dev, loo=False, misses=False, readings=readings
         )
     if args.fold_b:
-        read_group("fold B", conversations("B"), rows, dev, loo=False, misses=False, readings=readings)
+        fold_b = conversations("B", leave_out=left_out(args.include_held_out, args.held))
+        read_group("fold B", fold_b, rows, dev, loo=False, misses=False, readings=readings)
     return 0
 
 

@@ -22,6 +22,9 @@ learned 'step someone took'"): G0, fold A as at e85f757 (the 114 threads the con
 what fold A gained to 4e303fa (c9 + c12 + c14 + c15, 267: r23-attgate's development threads); C16 (to 080b5c0); C17
 (frozen at e7eedde). The drafter is the offline one with the
 shipped heads, in-process (bench/fit_reader.py `evaluate`, the sandbox bench's scoring). Fold B is never read here.
+bench/held_out.tsv's threads (the newest collection, c21) are left out of every group (bench/fit_reader.py
+`conversations`); `--include-held-out` counts them in their organisations' groups (a judge's totals: never with
+`--misses`).
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.fit_reader import conversations, evaluate, orgs_as_at  # noqa: E402
-from bench.reading_eval_conversations import figure  # noqa: E402
+from bench.fit_reader import conversations, evaluate, orgs_as_at, use_left_out  # noqa: E402
+from bench.reading_eval_conversations import figure, held_out_arguments, left_out  # noqa: E402
 from bot.importer.scoring import Ratio  # noqa: E402
 from bot.reader.conversation import shipped_models  # noqa: E402
 
@@ -73,7 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cause", action="store_true", help="the root cause, by r23-f13's groups (DEV, HELD, C17)")
     parser.add_argument("--fix", action="store_true", help="the fix, by r23-convfix's groups (DEV, C16, C17)")
     parser.add_argument("--attempts", action="store_true", help="failed attempts, by r23-attgate's groups")
+    held_out_arguments(parser)
     args = parser.parse_args(argv)
+    if args.include_held_out and args.misses:
+        parser.error("--misses with --include-held-out would name a held-out thread's miss")
+    use_left_out(left_out(args.include_held_out, args.held_out))
     models = shipped_models()
     shown, by = (
         (FIX_SHOWN, FIX_GROUPS) if args.fix

@@ -9,7 +9,8 @@ bench asks whether a fitted head reads an outcome better than the cue words do, 
   message, widened to its sentence, capped), 1 for a `did_not_work` action (the trouble goes on), 0 for a `worked`
   one; and, as negatives, conversation observations in a message at or after the thread's first labelled `fix`
   message (states after the fix: "back up", "works now"). Conversations only from organisations fold A held at
-  080b5c0 (through the sixteenth collection): the seventeenth and later are never read here.
+  080b5c0 (through the sixteenth collection): the seventeenth and later are never read here, nor bench/held_out.tsv's
+  threads (c21's of older organisations).
 - features: bot/reader/sentences.py's words and word pairs and its sentence cues, the attempts cues of
   bot/reader/cues_attempts.py, and negation scope (the three stems after "not", "n't", "no", "never", "nothing",
   "without", "still"); words, pairs and scope kept when seen in three training organisations or more.
@@ -42,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.attempts_word_gate import auc  # noqa: E402
 from bench.conversation_statements import statements as conversation_statements  # noqa: E402
 from bench.fit_reader_attempt_gate import statements as postmortem_statements  # noqa: E402
+from bench.reading_eval_conversations import left_out  # noqa: E402
 from bot.reader import cues_attempts as ca  # noqa: E402
 from bot.reader.fit import fit_head  # noqa: E402
 from bot.reader.sentences import _CUES, _stem, word_features  # noqa: E402
@@ -116,8 +118,9 @@ def rows(conversation_orgs: frozenset[str] | None = None) -> tuple[list[dict], i
     if conversation_orgs is not None and not conversation_orgs:
         return out, lost  # postmortems only: no conversation label is even loaded
     orgs = _orgs("conversations")
+    held = left_out()  # bench/held_out.tsv's threads (c21): no row of a thread no reader was written from
     for file, labelled in conversation_statements("A").items():
-        if conversation_orgs is not None and orgs[file] not in conversation_orgs:
+        if file in held or (conversation_orgs is not None and orgs[file] not in conversation_orgs):
             continue
         messages = [
             m["text"] for m in json.loads((EVAL / "conversations" / file).read_text(encoding="utf-8"))["messages"]

@@ -16,7 +16,8 @@ a fold and returning its field scores (`Ratio`s, scored by the one rule in bot/i
 `READERS` lists them. Today: the importer on eval/postmortems, read the way `incident-memory import`
 reads (bench/import_postmortems.py: offline, no database, no model); with --drafter, the resolution
 drafter on eval/conversations too, end to end through the sandbox (bench/reading_eval_conversations.py:
-`/incident resolve` on each conversation's channel; needs DATABASE_URL, about a minute).
+`/incident resolve` on each conversation's channel; needs DATABASE_URL, about a minute; its `--misses` never names
+a thread of bench/held_out.tsv, the newest collection's, whose totals count).
 
 A field's denominator is the items whose label has that field. Rows marked "errors" count
 mistakes (lower is better): stored attempts that are labelled plans / follow-ups / critiques /

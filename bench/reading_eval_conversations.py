@@ -29,6 +29,12 @@ attempts `attempt_is_real` and `attempt_found`):
 
 `--files LIST` drafts only the conversations LIST names (one a line, the file name last on it, as /work's
 c20-files.txt writes "A<tab>name.json"): one collection judged alone, both folds scored as usual.
+
+Held-out threads (bench/held_out.tsv: the newest collection no reader has been written from, c21 this session): every
+bench that reads fold A's conversations to write a rule leaves them out by default (`left_out`, the one reader of such
+lists, `held_out_files`; bench/fit_reader.py `conversations`), and `--held-out LIST` leaves another list out too. Here
+the totals are of every conversation drafted (the judge's totals among them), but `--misses` never names a held-out
+thread: its misses are dropped before anything prints. A bench's `--include-held-out` reads them, to judge a stamped rule.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -60,6 +67,8 @@ from bot.sandbox import form_values  # noqa: E402
 from bot.sandbox.local_bot import LocalBot, local_bot  # noqa: E402
 
 CONVERSATIONS = PROJECT_ROOT / "eval" / "conversations"
+# the collections no reader has been written from (FOLD<TAB>file, "#" comments): left out of what writes rules
+HELD_OUT = Path(__file__).resolve().parent / "held_out.tsv"
 FIELDS = ("root_cause", "root_cause_drafted_right", "fix", "fix_drafted_right", "found", "found_filled_right", "attempts_real", "attempts_found", "invented_attempts", "non_attempts_stored",
           "drafted_nothing", "cause_where_none", "fix_where_none", "found_where_none")  # fmt: skip
 # error counts, kept (as in bench/reading_eval.py) as the share of clean cases; shown as "n of total".
@@ -149,29 +158,57 @@ async def draft_one(bot: LocalBot, number: int, conversation: dict[str, Any]) ->
     raise RuntimeError(f"{channel}: no drafted modal after {TRIES} tries of /incident resolve")
 
 
-def read_labels(folder: Path, files: frozenset[str] | None = None) -> list[dict[str, Any]]:
+def read_labels(folder: Path, files: frozenset[str] | None = None, said: str = "") -> list[dict[str, Any]]:
     """The folder's labels, or only those of `files` (a name with no label is a clear error, not a silent zero)."""
     labels = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
     if files is None:
         return labels
     unknown = sorted(files - {label["file"] for label in labels})
     if unknown:
-        raise SystemExit(f"{len(unknown)} named file(s) have no label in {folder}: {', '.join(unknown[:5])}")
+        raise SystemExit(f"{said}{len(unknown)} named file(s) have no label in {folder}: {', '.join(unknown[:5])}")
     return [label for label in labels if label["file"] in files]
 
 
 def named_files(path: Path) -> frozenset[str]:
-    """The conversation files a list names: one a line, the name last on it (a fold or a comment may come first)."""
-    return frozenset(line.split()[-1] for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    """The conversation files a list names: one a line, the name last on it (a fold may come first); a line opening
+    with "#" is a comment."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.split()[-1] for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
-def held_out_files(path: Path, folder: Path = CONVERSATIONS) -> frozenset[str]:
+def held_out_files(path: Path = HELD_OUT, folder: Path = CONVERSATIONS) -> frozenset[str]:
     """`named_files`, each name checked against the folder's labels: a list that names a file with no label (misspelt,
     or written for another eval/) is a clear error, never a held-out set silently smaller, which would put the held-out
     threads (c20, a collection's judge) back among those a rule is written from."""
     files = named_files(path)
-    read_labels(folder, files)
+    read_labels(folder, files, said=f"{path}: ")
     return files
+
+
+def left_out(
+    include_held_out: bool = False, lists: Sequence[Path] = (), folder: Path = CONVERSATIONS
+) -> frozenset[str]:
+    """The threads a bench that writes rules leaves out: bench/held_out.tsv's (unless `include_held_out`: to judge a
+    stamped rule, totals only) and those of any other held-out list (`--held-out`), each read by `held_out_files`."""
+    named = [*([] if include_held_out else [HELD_OUT]), *lists]
+    return frozenset().union(*(held_out_files(path, folder) for path in named))
+
+
+def held_out_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--held-out LIST` (another list left out, repeatable) and `--include-held-out`, as `left_out` reads them."""
+    parser.add_argument("--held-out", type=Path, action="append", default=[], help="also leave this list out")
+    parser.add_argument(
+        "--include-held-out", action="store_true", help=f"read {HELD_OUT.name}'s threads too: to judge, totals only"
+    )
+
+
+def quiet(scores: dict[str, dict[str, Ratio]], files: frozenset[str]) -> dict[str, dict[str, Ratio]]:
+    """The scores with no miss of `files` kept (a miss is its file's name, alone or before ": "): the totals stand, but
+    no held-out thread's miss can be printed."""
+    for counts in scores.values():
+        for ratio in counts.values():
+            ratio.misses = [miss for miss in ratio.misses if miss.split(": ", 1)[0] not in files]
+    return scores
 
 
 async def draft_all(dsn: str, folder: Path = CONVERSATIONS, files: frozenset[str] | None = None) -> dict[str, Drafted]:
@@ -277,9 +314,9 @@ def use_weights(path: Path) -> None:
 
 
 def drafter_scores(fold: str) -> dict[str, Ratio]:
-    """bench/reading_eval.py's reader signature: the drafter's field scores on one fold."""
+    """bench/reading_eval.py's reader signature: the drafter's field scores on one fold (no held-out thread's miss)."""
     labels, drafts = drafted()
-    return score(labels, drafts).get(fold, {})
+    return quiet(score(labels, drafts), left_out()).get(fold, {})
 
 
 async def run(
@@ -292,18 +329,21 @@ async def run(
     return labels, drafts
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folder", type=Path, default=CONVERSATIONS)
     parser.add_argument("--json", action="store_true", help="{fold: {field: [right, total]}}")
     parser.add_argument("--misses", nargs="?", const="A", choices=FOLDS, help=MISSES_HELP)
     parser.add_argument("--weights", type=Path, help="the reader's coefficients (bench/fit_reader.py --out): the swap")
     parser.add_argument("--files", type=Path, help="draft only the conversations this list names (one collection)")
-    args = parser.parse_args()
+    parser.add_argument("--held-out", type=Path, action="append", default=[], help="no miss of this list either")
+    args = parser.parse_args(argv)
     if args.weights:
         use_weights(args.weights)
     labels, drafts = drafted(args.folder, named_files(args.files) if args.files else None)
-    scores = score(labels, drafts)
+    # the held-out threads' misses are never kept (totals only): bench/held_out.tsv's for eval/conversations
+    held = left_out(args.folder != CONVERSATIONS, args.held_out, args.folder)
+    scores = quiet(score(labels, drafts), held)
     if args.json:
         print(json.dumps({f: {k: [r.right, r.total] for k, r in c.items()} for f, c in sorted(scores.items())}))
         return 0

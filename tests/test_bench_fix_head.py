@@ -9,6 +9,7 @@ import pytest
 
 import bench.fix_head as bench
 from bench.fit_reader import conversations
+from bench.reading_eval_conversations import held_out_files
 from bot.importer.scoring import Ratio
 from bot.reader.conversation import shipped_models
 
@@ -18,7 +19,7 @@ def test_the_held_out_list_is_read_with_or_without_its_fold_and_a_name_with_no_l
     one, two, three = (label["file"] for label, _ in conversations("A")[:3])
     listed = tmp_path / "held.txt"
     listed.write_text(f"A\t{one}\nB\t{two}\n\n{three}\n", encoding="utf-8")
-    assert bench.held_out_files(listed) == {one, two, three}
+    assert held_out_files(listed) == {one, two, three}
     listed.write_text(f"A\t{one}\nA\tno-such-thread.json\n", encoding="utf-8")
     with pytest.raises(SystemExit, match="no-such-thread.json"):
         bench.main(["--held", str(listed), "--skip-dev", "--readings", ""])
