@@ -42,6 +42,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import bot.reader.fit as reader_fit  # noqa: E402
 from bench.fit_reader import EPOCHS, KEEP, L2, RATE, THRESHOLDS, conversations, evaluate, fit, is_kind, messages  # noqa: E402
 from bench.reading_eval_conversations import HELD_OUT, figure, left_out  # noqa: E402
 from bot.importer.scoring import Ratio  # noqa: E402
@@ -75,27 +76,25 @@ def fitted(rows: Rows, files: Collection[str], weighed: bool, said: str) -> Sent
 
 def offset_fitted(rows: Rows, files: Collection[str], said: str) -> SentenceModel:
     """The shipped heads, the fix head's coefficients as shipped and only the two groups' weights fitted on `files`'
-    sentences (the shipped head's score the offset: bench/fit_reader.py's recipe, its class balance, L2 and steps):
-    a sentence without either group scores as on main."""
-    import numpy as np
-
+    sentences (bot/reader/fit.py's batch recipe, bench/fit_reader.py's L2, steps and rate, the shipped head's score
+    each sentence's offset): a sentence without either group scores as on main. No sentence holding the fix (or none
+    not holding it) is a clear error: there is nothing to weigh the groups by."""
     shipped = conversation.shipped_models().heads["fix"]
-    names = sorted(NEW)
-    examples = [(f, label) for name in files for f, label in rows[name]]
-    z0 = np.array([shipped.bias + sum(shipped.weights.get(x, 0.0) for x in f) for f, _ in examples])
-    x = np.array([[1.0 if n in f else 0.0 for n in names] for f, _ in examples])
-    y = np.array([1.0 if label else 0.0 for _, label in examples])
-    n, positives = len(y), float(y.sum())
-    weight = np.where(y == 1, n / (2 * positives), n / (2 * (n - positives)))
-    w = np.zeros(len(names))
-    for _ in range(EPOCHS):
-        g = (1.0 / (1.0 + np.exp(-np.clip(z0 + x @ w, -30.0, 30.0))) - y) * weight
-        w -= RATE * (x.T @ g + L2 * w) / n
+    examples = [(f & NEW, label) for name in files for f, label in rows[name]]
+    offsets = [
+        shipped.bias + sum(shipped.weights.get(x, 0.0) for x in f - NEW) for name in files for f, _ in rows[name]
+    ]
+    try:
+        fitted = reader_fit.fit_head(examples, steps="batch", epochs=EPOCHS, rate=RATE, l2=L2, offsets=offsets)
+    except ValueError as error:
+        raise SystemExit(
+            f"{said}: the two groups' weights cannot be fitted on {len(files)} conversations: {error}"
+        ) from None
     heads = dict(conversation.shipped_models().heads)
-    weights = dict(shipped.weights) | {name: round(float(v), 4) for name, v in zip(names, w, strict=True)}
+    weights = dict(shipped.weights) | {name: round(fitted.weights.get(name, 0.0), 4) for name in sorted(NEW)}
     heads["fix"] = Head(shipped.bias, weights, shipped.threshold, shipped.keep)
     return SentenceModel(
-        heads, f"{said}: the fix head as shipped, {' and '.join(names)} weighed ({len(files)} conversations)"
+        heads, f"{said}: the fix head as shipped, {' and '.join(sorted(NEW))} weighed ({len(files)} conversations)"
     )
 
 

@@ -40,6 +40,13 @@ def test_the_offset_head_keeps_every_shipped_coefficient_and_weighs_only_the_two
     assert head.probability(step) > shipped.probability(step)
 
 
+def test_the_offset_reading_with_no_sentence_holding_the_fix_is_a_clear_error() -> None:
+    """Nothing to weigh the groups by (review F4: it died on a ZeroDivisionError): said, never a head."""
+    rows = {"a.json": [(frozenset({"opening_past", "late"}), False)] * 5}
+    with pytest.raises(SystemExit, match="cannot be fitted on 1 conversations: .*0 of 5 rows positive"):
+        bench.offset_fitted(rows, list(rows), "test")
+
+
 def test_each_organisation_is_drafted_by_a_head_fitted_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
     data = [
         ({"file": f"{org}-{i}.json", "org": org, "fix_keywords": []}, {"messages": []})

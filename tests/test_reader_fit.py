@@ -45,3 +45,23 @@ def test_the_batch_fit_with_numpy_gives_the_pure_python_head(monkeypatch: pytest
     assert fast.weights.keys() == slow.weights.keys()
     assert math.isclose(fast.bias, slow.bias, abs_tol=1e-9)
     assert all(math.isclose(fast.weights[k], slow.weights[k], abs_tol=1e-9) for k in slow.weights)
+
+
+def test_a_fit_on_top_of_an_earlier_head_keeps_its_score_and_weighs_only_the_new_features(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`offsets` (bench/fix_head.py's offset reading, review F4): each row's score from a head fitted before; the bias
+    is not fitted, so a row without the new feature scores its offset alone, with or without numpy."""
+    earlier = {"w:rolled": 2.0, "w:checked": -2.0}
+    rows = [({"w:rolled", "w:new"}, True)] * 2 + [({"w:checked"}, False)] * 6 + [({"w:checked", "w:new"}, True)] * 2
+    offsets = [-1.0 + sum(earlier.get(f, 0.0) for f in fs - {"w:new"}) for fs, _ in rows]
+    new_only = [(fs & {"w:new"}, y) for fs, y in rows]
+    head = fit_head(new_only, steps="batch", epochs=200, rate=0.5, l2=1.0, offsets=offsets)
+    assert head.bias == 0.0 and set(head.weights) == {"w:new"} and head.weights["w:new"] > 0
+    monkeypatch.setattr(reader_fit, "np", None)
+    slow = fit_head(new_only, steps="batch", epochs=200, rate=0.5, l2=1.0, offsets=offsets)
+    assert slow.bias == 0.0 and math.isclose(slow.weights["w:new"], head.weights["w:new"], abs_tol=1e-9)
+    with pytest.raises(ValueError, match="one per row"):
+        fit_head(new_only, steps="batch", epochs=10, rate=0.5, l2=1.0, offsets=offsets[1:])
+    with pytest.raises(ValueError, match="0 of 6 rows positive"):
+        fit_head([(set(), False)] * 6, steps="batch", epochs=10, rate=0.5, l2=1.0, offsets=[0.0] * 6)
