@@ -27,8 +27,9 @@ instead of the shipped one, on the matches the replay kept; a fold given no file
 Removed, per case (results.json): the memories posted strong and weak, in rank order, and whether the first strong
 one is the pair's own organisation's (truth.jsonl `org`); the figure `absent_strong_same_org`: cases whose first
 removed strong memory is the same organisation's (an incident of the same failure the labels do not know is one
-kind of it: reading tells which). `--reports --targets FILE`: only the first reports whose target FILE lists (one
-`conversations/<file>` or `postmortems/<file>` a line), against the whole bank, with the calibration error (ECE).
+kind of it: reading tells which). `--reports --targets FILE`: only the first reports whose target FILE lists (the
+benches' one list format: a document's file name a line, optionally after its fold and a tab, as /work/c21-files.txt;
+a name eval/ has no document of is an error), against the whole bank, with the calibration error (ECE).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import first_reports  # noqa: E402
 from bench.first_reports import case_line, imported, memory_line, target_document  # noqa: E402
 from bench.judgement_figures import ece, tiers_of  # noqa: E402
+from bench.reading_eval_conversations import named_files  # noqa: E402
 from bot.recall.judgement import Judgement, load_judgement  # noqa: E402
 from bot.replay_report import CaseResult  # noqa: E402
 
@@ -158,16 +160,42 @@ def rejudged(results: list[CaseResult], judgements: dict[str, Judgement]) -> lis
     return kept
 
 
-def only_targets(folder: Path, listing: Path) -> int:
-    """Keep the cases of a replay folder whose target `listing` names (one a line); the memories stay whole.
-    The number kept; none kept is a clear error."""
-    wanted = {line.strip() for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()}
+def listed_targets(eval_dir: Path, listing: Path) -> frozenset[str]:
+    """The documents a list names, as first reports target them (`conversations/<file>`, `postmortems/<file>`). The
+    list is in the one format of the benches' lists (bench/reading_eval_conversations.py `named_files`: one file a line,
+    its name last, a fold and a tab may come first, "#" a comment: /work/c21-files.txt's form); each name a labelled
+    document of eval_dir. A name of none (misspelt, a path, written for another eval/) is a clear error: never a set of
+    first reports silently smaller."""
+    documents = {
+        corpus: {
+            json.loads(line)["file"] for line in (eval_dir / corpus / "truth.jsonl").read_text("utf-8").splitlines()
+        }
+        for corpus in CORPORA
+    }
+    names = named_files(listing)
+    unknown = sorted(n for n in names if not any(n in files for files in documents.values()))
+    if unknown:
+        raise ValueError(
+            f"{listing}: {len(unknown)} name(s) no document of {eval_dir} has ({', '.join(unknown[:5])}): one file "
+            "name a line, optionally after its fold and a tab"
+        )
+    both = sorted(n for n in names if all(n in files for files in documents.values()))
+    if both:
+        raise ValueError(f"{listing}: {', '.join(both[:5])} name(s) a postmortem and a conversation alike")
+    return frozenset(f"{corpus}/{n}" for n in names for corpus in CORPORA if n in documents[corpus])
+
+
+def only_targets(folder: Path, listing: Path, eval_dir: Path) -> tuple[int, int]:
+    """Keep the cases of a replay folder whose target `listing` names (`listed_targets`); the memories stay whole.
+    (first reports kept, listed documents no first report targets); none kept is a clear error."""
+    wanted = listed_targets(eval_dir, listing)
     cases = (folder / "cases.jsonl").read_text(encoding="utf-8").splitlines()
     kept = [line for line in cases if set(json.loads(line)["relevant"]) & wanted]
     if not kept:
         raise ValueError(f"no first report of {folder} targets a document {listing} lists")
+    targeted = {t for line in kept for t in json.loads(line)["relevant"]}
     (folder / "cases.jsonl").write_text("".join(line + "\n" for line in kept), encoding="utf-8")
-    return len(kept)
+    return len(kept), len(wanted - targeted)
 
 
 def judgement_of(value: str) -> tuple[str, Judgement]:
@@ -277,14 +305,15 @@ def main() -> int:
     parser.add_argument("--judgement", type=judgement_of, action="append", metavar="FOLD=FILE",
                         help="the cases whose target is in FOLD judged by FILE's model (rejudged), once per fold")  # fmt: skip
     parser.add_argument("--targets", type=Path, help="with --reports: only the first reports whose target this file "
-                        "lists (one conversations/<file> or postmortems/<file> a line); the bank stays whole")  # fmt: skip
+                        "lists (FOLD<TAB>file a line, as /work/c21-files.txt); the bank stays whole")  # fmt: skip
     args = parser.parse_args()
     if args.targets and not args.reports:
         parser.error("--targets goes with --reports")
     if args.reports:
         first_reports.build(args.eval_dir, args.out)
         if args.targets:
-            print(f"{only_targets(args.out, args.targets)} first reports kept", file=sys.stderr)
+            kept, unreported = only_targets(args.out, args.targets, args.eval_dir)
+            print(f"{kept} first reports kept ({unreported} listed documents have none)", file=sys.stderr)
         groups = subsets_of(asyncio.run(replay_banks([args.out], keep_matches=True)), links=False)
         shipped = load_judgement()
         subsets = {name: figures(group) | {"ece": round(ece([(r, shipped) for r in group]), 3) if group else None}

@@ -188,11 +188,17 @@ def test_reports_of_the_listed_targets_only_against_the_whole_bank(tmp_path: Pat
     (eval_dir / "first-reports" / "reports.jsonl").write_text("".join(json.dumps(r) + "\n" for r in reports))
     out = tmp_path / "fr"
     module.first_reports.build(eval_dir, out)
-    (tmp_path / "list.txt").write_text("conversations/zeta-app-7-certificate.json\n")
-    assert module.only_targets(out, tmp_path / "list.txt") == 1
+    # the benches' one list format (a fold and a tab before the name, "#" comments), as /work/c21-files.txt writes it
+    (tmp_path / "list.txt").write_text("# a collection\nB\tzeta-app-7-certificate.json\nB\tzeta-app-8-question.json\n")
+    assert module.only_targets(out, tmp_path / "list.txt", eval_dir) == (1, 1)  # the question has no first report
     cases = [json.loads(line) for line in (out / "cases.jsonl").read_text().splitlines()]
     assert [c["id"] for c in cases] == ["fr-zeta-app-7-certificate"]
     assert len(memory_ids(out)) == 3  # every report's target stays a memory
-    (tmp_path / "none.txt").write_text("conversations/zeta-app-8-question.json\n")
+    (tmp_path / "none.txt").write_text("zeta-app-8-question.json\n")
     with pytest.raises(ValueError, match="no first report"):
-        module.only_targets(out, tmp_path / "none.txt")
+        module.only_targets(out, tmp_path / "none.txt", eval_dir)
+    # a name eval/ has no document of (misspelt, or another format) is an error, never a smaller set kept
+    for wrong in ("zeta-app-7-certificat.json", "conversations/zeta-app-7-certificate.json"):
+        (tmp_path / "wrong.txt").write_text(f"B\tzeta-app-7-certificate.json\nB\t{wrong}\n")
+        with pytest.raises(ValueError, match="no document of"):
+            module.only_targets(out, tmp_path / "wrong.txt", eval_dir)
