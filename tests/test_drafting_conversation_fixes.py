@@ -141,3 +141,30 @@ def test_a_step_told_in_the_passive_beside_the_state_is_still_the_fix() -> None:
         ("ben", "The expired certificate has been renewed and the login has been fixed."),
     )
     assert result.resolution is not None and "certificate has been renewed" in result.resolution.text
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I've fixed it, please allow a few minutes to propagate.",
+        "Fixed now, thanks",
+        "Thank you for reporting, we have resolved the issue.",
+    ],
+)
+def test_the_trouble_said_fixed_with_no_step_named_is_no_fix(said: str) -> None:
+    # the fix field would read "Fixed it": an empty field is honest, the responder learns nothing from that one
+    result = draft(("ana", "The docs site returns 404 since the branch rename"), ("ben", said))
+    assert result.resolution is None
+
+
+@pytest.mark.parametrize(
+    ("said", "fix"),
+    [
+        ("I fixed the baseUrl and it should be reachable again", "fixed the baseUrl"),
+        ("We fixed it by restarting the sync worker.", "restarting the sync worker"),
+    ],
+)
+def test_a_step_named_beside_fixed_is_still_the_fix(said: str, fix: str) -> None:
+    # "fixed" with what was fixed, or how, names the step: the veto above leaves it the fix
+    result = draft(("ana", "The API answers 502 Bad Gateway"), ("ben", said))
+    assert result.resolution is not None and fix in result.resolution.text

@@ -46,7 +46,7 @@ from pathlib import Path
 
 from bot.reader.conversation_features import ACTED, MAX_SENTENCES, Message, Sentence, cues_of, sentences
 from bot.reader.conversation_told import told_attempts
-from bot.reader.conversation_vetoes import DONE, came_after, no_attempt, no_fix, outcome_told
+from bot.reader.conversation_vetoes import DONE, OUTCOME_VERB, came_after, no_attempt, no_fix, outcome_told
 from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
 from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
 from bot.reader.sentences import Head, SentenceModel
@@ -73,7 +73,6 @@ FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "reply_faile
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
-_OUTCOME_VERB = re.compile(r"(?:fixed|resolved|solved)$", re.IGNORECASE)
 _BARE_STATE = re.compile(r"^\W{0,20}(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
 
 
@@ -312,7 +311,7 @@ def _done_is_the_state(text: str) -> bool:
     of bot/reader/cues.py's `passive_did` names no step when its verb is the outcome)."""
     if cues_of(text) & DONE != {"passive_did"}:
         return False
-    return all(_OUTCOME_VERB.search(m.group()) for m in CUES["passive_did"].finditer(text[:SENTENCE_CHARS]))
+    return all(OUTCOME_VERB.search(m.group()) for m in CUES["passive_did"].finditer(text[:SENTENCE_CHARS]))
 
 
 def _said_to_work(found: list[Sentence], i: int) -> int | None:

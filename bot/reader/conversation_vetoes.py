@@ -7,6 +7,8 @@ only; each check is one bounded pattern search, so a veto is linear in the sente
 
 from __future__ import annotations
 
+import re
+
 from bot.reader.cues import CHAT_FAILED
 from bot.reader.cues_attempts import AUTOMATIC
 from bot.reader.cues_conversation import (
@@ -16,6 +18,7 @@ from bot.reader.cues_conversation import (
     FOLLOW_UP,
     NO_OUTCOME,
     NOT_ENOUGH,
+    OUTCOME_ONLY,
     PART_FAILED,
     RETRY,
     SAID_TRIED,
@@ -32,6 +35,7 @@ SAID_FAILED = frozenset({"failed_outcome", "said_failed"})  # a failure said in 
 TOLD_AFTER = frozenset({"next_failed", "reply_failed", "reported_step"})  # how the step went, told by the thread
 CAUSE_SAID = frozenset({"cause_marker", "consequence", "might_be"})  # a cause said, however (raw or folded)
 STEP_CUES = DONE | {"did", "action"}  # a step named: restarted, cleared, deployed (a sentence's own or folded)
+OUTCOME_VERB = re.compile(r"(?:fixed|resolved|solved)$", re.IGNORECASE)  # a step's verb that is the outcome itself
 
 
 def no_fix(f: frozenset[str], text: str) -> bool:
@@ -62,7 +66,19 @@ def no_fix(f: frozenset[str], text: str) -> bool:
         or bool(COUNTERFACTUAL.search(text))
         or bool(NOT_ENOUGH.search(text))
         or bool(VETO.search(text))
+        or says_only_the_outcome(f, text)
     )
+
+
+def says_only_the_outcome(f: frozenset[str], text: str) -> bool:
+    """ "I've fixed it", "Fixed now, thanks", "we have resolved the issue": the only thing said done is the outcome
+    on the trouble itself (`OUTCOME_ONLY`), no step named anywhere in the sentence: as the fix it would read "Fixed it"
+    (fold A as at e7eedde: of the 16 fixes this vetoes, 14 were drafted where the label has none, 2 wrong, none
+    right). A passive ("has been fixed") is left to the reading that looks back for what worked."""
+    if f & {"action", "said_action", "fix_noun", "imperative_advice"} or CUES["passive_did"].search(text):
+        return False
+    said = [m for cue in ("we_did", "bare_did") for m in CUES[cue].finditer(text)]
+    return bool(said) and all(OUTCOME_VERB.search(m.group()) and OUTCOME_ONLY.match(text, m.end()) for m in said)
 
 
 def no_attempt(f: frozenset[str], text: str) -> bool:

@@ -414,3 +414,12 @@ TRIED_AGAIN = _words(r"tried (?:it )?again", r"trying (?:it )?again")
 NOT_ENOUGH = _words(
     r"but (?:[\w'-]{1,20} ){0,6}(?:i|we|you)(?: \w{1,12}ly| still| also| just)? (?:need to|have to|must|will have to)"
 )
+# "I've fixed it", "Fixed now, thanks", "we have resolved the issue": what follows an outcome verb ("fixed",
+# "resolved", "solved") ending a step said done (`we_did`, `bare_did`) when it names the trouble only; not "fixed the
+# baseUrl", "fixed it by restarting", "fixed it manually", "fixed this and the configs are …", which say more
+# (its repeats bounded: tests/test_reading_limits.py, a member's run of spaces cannot make it backtrack)
+OUTCOME_ONLY = re.compile(
+    r"(?: (?:it|this|that|everything|the " + _TROUBLE + r"))?"
+    r"(?: (?:now|finally|properly|already|again|for now|today|yesterday|this morning)){0,3}\s{0,3}(?:[,.!;:()+—–-]|$)",
+    re.IGNORECASE,
+)
