@@ -74,7 +74,8 @@ def says_only_the_outcome(f: frozenset[str], text: str) -> bool:
     """ "I've fixed it", "Fixed now, thanks", "we have resolved the issue": the only thing said done is the outcome
     on the trouble itself (`OUTCOME_ONLY`), no step named anywhere in the sentence: as the fix it would read "Fixed it"
     (fold A as at e7eedde: of the 16 fixes this vetoes, 14 were drafted where the label has none, 2 wrong, none
-    right). A passive ("has been fixed") is left to the reading that looks back for what worked."""
+    right; judged on the twenty-first collection, both folds: 24 -> 22 of 89 drafted where none, no right fix
+    lost). A passive ("has been fixed") is left to the reading that looks back for what worked."""
     if f & {"action", "said_action", "fix_noun", "imperative_advice"} or CUES["passive_did"].search(text):
         return False
     said = [m for cue in ("we_did", "bare_did") for m in CUES[cue].finditer(text)]
