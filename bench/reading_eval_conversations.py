@@ -176,7 +176,7 @@ def named_files(path: Path) -> frozenset[str]:
     return frozenset(line.split()[-1] for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
-def held_out_files(path: Path = HELD_OUT, folder: Path = CONVERSATIONS) -> frozenset[str]:
+def held_out_files(path: Path, folder: Path = CONVERSATIONS) -> frozenset[str]:
     """`named_files`, each name checked against the folder's labels: a list that names a file with no label (misspelt,
     or written for another eval/) is a clear error, never a held-out set silently smaller, which would put the held-out
     threads (c20, a collection's judge) back among those a rule is written from."""
@@ -185,13 +185,37 @@ def held_out_files(path: Path = HELD_OUT, folder: Path = CONVERSATIONS) -> froze
     return files
 
 
+def held_out_by_default(folder: Path = CONVERSATIONS, path: Path = HELD_OUT) -> frozenset[str]:
+    """bench/held_out.tsv's threads that this eval/ holds. The list is read a collection at a time (a block of names
+    after its "#" lines): a collection none of whose names the folder has a label for is not in this eval/ (an earlier
+    one, as the session's frozen corpus) and holds nothing out; one the folder holds only part of is a clear error
+    (misspelt, or a stale list), never a held-out set silently smaller."""
+    labelled = {label["file"] for label in read_labels(folder)}
+    blocks: list[set[str]] = [set()]
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.lstrip().startswith("#") and blocks[-1]:
+            blocks.append(set())
+        elif line.strip() and not line.lstrip().startswith("#"):
+            blocks[-1].add(line.split()[-1])
+    held: set[str] = set()
+    for block in blocks:
+        if block & labelled and block - labelled:
+            missing = sorted(block - labelled)
+            raise SystemExit(
+                f"{path}: {len(missing)} named file(s) have no label in {folder}: {', '.join(missing[:5])}"
+            )
+        held |= block & labelled
+    return frozenset(held)
+
+
 def left_out(
     include_held_out: bool = False, lists: Sequence[Path] = (), folder: Path = CONVERSATIONS
 ) -> frozenset[str]:
-    """The threads a bench that writes rules leaves out: bench/held_out.tsv's (unless `include_held_out`: to judge a
-    stamped rule, totals only) and those of any other held-out list (`--held-out`), each read by `held_out_files`."""
-    named = [*([] if include_held_out else [HELD_OUT]), *lists]
-    return frozenset().union(*(held_out_files(path, folder) for path in named))
+    """The threads a bench that writes rules leaves out: bench/held_out.tsv's (`held_out_by_default`; unless
+    `include_held_out`: to judge a stamped rule, totals only) and those of any other held-out list (`--held-out`,
+    each read by `held_out_files`: every name must be labelled)."""
+    default = frozenset() if include_held_out else held_out_by_default(folder)
+    return default.union(*(held_out_files(path, folder) for path in lists))
 
 
 def held_out_arguments(parser: argparse.ArgumentParser) -> None:

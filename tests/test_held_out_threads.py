@@ -18,7 +18,7 @@ from bot.importer.scoring import Ratio
 
 
 def held() -> frozenset[str]:
-    return drafter_bench.held_out_files()
+    return drafter_bench.held_out_by_default()
 
 
 def test_the_held_out_list_names_labelled_threads_of_both_folds_and_its_comments_are_not_names() -> None:
@@ -27,6 +27,20 @@ def test_the_held_out_list_names_labelled_threads_of_both_folds_and_its_comments
     assert files and files <= set(labels)  # every name a labelled thread: a misspelt list is an error, not smaller
     assert {labels[f] for f in files} == {"A", "B"}
     assert not any(name.startswith("#") or not name.endswith(".json") for name in files)
+
+
+def test_a_listed_collection_this_eval_does_not_hold_holds_nothing_out_and_one_held_in_part_is_an_error(
+    tmp_path: Path,
+) -> None:
+    """The session's frozen eval/ predates the newest collection: its block names no thread there and is passed over;
+    a block with one name the folder has no label for is misspelt or stale, and says so."""
+    (tmp_path / "truth.jsonl").write_text("".join(f'{{"file": "{n}.json", "fold": "A"}}\n' for n in "xyz"))
+    listed = tmp_path / "held.tsv"
+    listed.write_text("# about the list\n# c1\nA\tx.json\nB\ty.json\n# c2, not in this eval/\nA\tlater.json\n")
+    assert drafter_bench.held_out_by_default(tmp_path, listed) == {"x.json", "y.json"}
+    listed.write_text("# c1\nA\tx.json\nA\tx-misspelt.json\n# c2\nA\tz.json\n")
+    with pytest.raises(SystemExit, match="x-misspelt.json"):
+        drafter_bench.held_out_by_default(tmp_path, listed)
 
 
 def test_a_rule_writing_bench_reads_fold_a_without_the_held_out_threads_unless_told() -> None:
@@ -41,9 +55,9 @@ def test_the_drafter_bench_prints_no_miss_of_a_held_out_thread(
 ) -> None:
     """Every thread drafted empty: each labelled fix is a miss, but only the threads a rule may be written from are
     named; the totals still count the held-out ones."""
-    labels = drafter_bench.read_labels(drafter_bench.CONVERSATIONS)
-    one_held = next(lb for lb in labels if lb["file"] in held() and lb["fold"] == "A" and lb["fix_keywords"])
-    one_dev = next(lb for lb in labels if lb["file"] not in held() and lb["fold"] == "A" and lb["fix_keywords"])
+    labels, out_by_default = drafter_bench.read_labels(drafter_bench.CONVERSATIONS), held()
+    one_held = next(lb for lb in labels if lb["file"] in out_by_default and lb["fold"] == "A" and lb["fix_keywords"])
+    one_dev = next(lb for lb in labels if lb["file"] not in out_by_default and lb["fold"] == "A" and lb["fix_keywords"])
     picked = [one_held, one_dev]
     drafts = {lb["file"]: drafter_bench.Drafted() for lb in picked}
     monkeypatch.setattr(drafter_bench, "drafted", lambda folder, files: (picked, drafts))
