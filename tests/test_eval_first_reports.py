@@ -109,9 +109,10 @@ def test_import_keeps_every_first_reports_target() -> None:
         why = refusal(text, name=name, max_chars=DOCUMENT_CHARS)
         if why:
             refused[target] = why
-    # a target import keeps nothing of cannot be found; three since the twenty-second collection (2026-12-07): a blind
-    # collection drops no thread or report by how import reads it, so its one refused target stays (its replay case is lost)
-    assert len(refused) <= 3, refused
+    # a target import keeps nothing of cannot be found: at most 1 % of the targets (was 2 in all until the twenty-second
+    # collection, 2026-12-07; a blind collection drops no thread or report by how import reads it, so a refused target
+    # stays and only its replay case is lost)
+    assert len(refused) <= max(2, len(words) // 100), refused
 
 
 def test_the_first_reports_replay_as_a_corpus_and_find_their_incident(
