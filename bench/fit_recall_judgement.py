@@ -13,7 +13,7 @@
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
 semantic model (judgement.py, bot/data/recall_judgement_semantic.json); without, the lexical one
 (bot/data/recall_judgement.json). `--write` replaces that model's file only.
-The features are names of judgement.FEATURES: a new signal is an entry there, then a refit with
+The features are names of features.FEATURES: a new signal is an entry there, then a refit with
 its name added to --features (default: the model's own names, else LEXICAL / SEMANTIC below).
 
 A corpus is a replay folder (docs/REPLAY.md) whose case lines carry a "fold" ("A" or "B": split
@@ -57,13 +57,12 @@ from bench.first_reports import build  # noqa: E402
 from bench.judgement_figures import Judged, evaluate, evaluate_judged, probabilities_of, tiers_of  # noqa: E402
 from bench.logistic_fit import L2, CaseRows, fit_logistic, rows_of  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.recall.features import FEATURES, SENTENCE_FEATURES  # noqa: E402
 from bot.recall.judgement import (  # noqa: E402
-    FEATURES,
     JUDGEMENT_PATH,
     MAX_STRONG,
     MAX_WEAK,
     SEMANTIC_NAME,
-    SENTENCE_FEATURES,
     SURE_FLOOR,
     Judgement,
     load_judgement,
@@ -313,7 +312,7 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, help="a replay folder whose cases carry a fold (A/B) instead")
     parser.add_argument("--write", action="store_true",
                         help="store the model fitted on both folds in its file (the lexical or the semantic one)")  # fmt: skip
-    parser.add_argument("--features", help="comma-separated names of judgement.FEATURES the model reads")
+    parser.add_argument("--features", help="comma-separated names of features.FEATURES the model reads")
     parser.add_argument("--sure-from", help="relevance that posts a thread whatever the probability, or 'none'")
     parser.add_argument(
         "--cache", type=Path,
@@ -379,7 +378,7 @@ def main() -> int:
     names = tuple(args.features.split(",")) if args.features else tuple(current["coefficients"]) if current else ()
     names = names or (SEMANTIC if meaning else LEXICAL)
     if unknown := set(names) - set(FEATURES):
-        parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
+        parser.error(f"unknown features {sorted(unknown)}: features.FEATURES has {sorted(FEATURES)}")
     mode = "semantic" if meaning else "lexical"
     short: tuple[str, ...] = ()
     until: float | None = None
@@ -388,7 +387,7 @@ def main() -> int:
         short = tuple(args.short_features.split(",")) if args.short_features else tuple(kept.get("coefficients", SHORT))
         until = args.short_until if args.short_until is not None else shipped.get("short_until", SHORT_UNTIL)
         if unknown := set(short) - set(FEATURES):
-            parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
+            parser.error(f"unknown features {sorted(unknown)}: features.FEATURES has {sorted(FEATURES)}")
     sure = shipped.get("sure_from", SURE_FLOOR) if args.sure_from is None else _sure_from(args.sure_from, parser)
     budgets = (args.budgets, args.short_budgets)
     if args.weak_features:

@@ -118,7 +118,7 @@ def check_shipped(judgement: Judgement, cases: Sequence[Case]) -> None:
 def exclusive_near_weak(k: float) -> Rule:
     """Rule E(k): for a query the long model judges (a ticket pasted whole), a memory among the first
     MAX_WEAK at k x weak_from whose opening holds some of the query's weight no other of the best
-    candidates' openings holds (judgement.FEATURES' opening_exclusive > 0) is weak."""
+    candidates' openings holds (features.FEATURES' opening_exclusive > 0) is weak."""
 
     def rule(judge: Judgement, shown: list[Shown], probabilities: list[float], i: int) -> str:
         long_query = judge.short is not None  # the long model is the one that carries the short one

@@ -53,7 +53,7 @@ PAIR = ("head", "head_standout")
 WIDE = (*PAIR, "echo_standout", "score_z", "head_echo", "relevance", "standout", "title_echo", "coverage",
         "score_lead", "lead")  # fmt: skip
 SIGNALS = ("head_echo", "title_echo", "coverage")
-"""Signals (score_components) a model here may read beside judgement.FEATURES."""
+"""Signals (score_components) a model here may read beside features.FEATURES."""
 L2 = 1.0
 CEILING = (0.70, 0.50)
 """jira-dev's targets with the right memory removed: anything shown, thread."""

@@ -29,7 +29,8 @@ from bench.fit_recall_judgement import (
 )
 from bench.judgement_figures import Judged, evaluate, evaluate_judged, probabilities_of, tiers_of
 from bench.logistic_fit import CaseRows
-from bot.recall.judgement import FEATURES, JUDGEMENT_PATH, MAX_STRONG, MAX_WEAK, SEMANTIC_NAME, Judgement
+from bot.recall.features import FEATURES
+from bot.recall.judgement import JUDGEMENT_PATH, MAX_STRONG, MAX_WEAK, SEMANTIC_NAME, Judgement
 from bot.replay_report import CaseResult
 
 
@@ -177,7 +178,7 @@ def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: 
     weak_names = () if args.weak_features == "none" else tuple(args.weak_features.split(","))
     short_weak = () if (args.short_weak_features or "none") == "none" else tuple(args.short_weak_features.split(","))
     if unknown := (set(weak_names) | set(short_weak)) - set(FEATURES):
-        parser.error(f"unknown features {sorted(unknown)}: judgement.FEATURES has {sorted(FEATURES)}")
+        parser.error(f"unknown features {sorted(unknown)}: features.FEATURES has {sorted(FEATURES)}")
     if short_weak and not short:
         parser.error("--short-weak-features needs a short-query model")
     head = {"recall": mode, "features": list(names), "weak_features": list(weak_names), "short": list(short),

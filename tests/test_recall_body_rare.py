@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from bot.models import MemoryRecord, RecallQuery
 from bot.recall.candidates import Candidate
-from bot.recall.judgement import features_of
+from bot.recall.features import features_of
 from bot.recall.signals import RARE_COUNTED, measure
 from bot.recall.tokens import tokenize
 

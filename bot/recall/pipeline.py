@@ -15,9 +15,10 @@ from bot.models import RecallMatch, RecallQuery, TruthState, utcnow
 from bot.recall.candidates import Candidate
 from bot.recall.concepts import Vocabulary, load_vocabulary
 from bot.recall.document import QueryTerms, query_terms
+from bot.recall.features import features_of
 from bot.recall.floor import judge
 from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
-from bot.recall.judgement import Judgement, features_of, load_judgement
+from bot.recall.judgement import Judgement, load_judgement
 from bot.recall.judgement_rules import rule_of
 from bot.recall.reasons import explain
 from bot.recall.signals import measure, opening_terms

@@ -68,12 +68,12 @@ class Signals:
     lone_word: bool = False
     """The memory's title, symptoms and error hold exactly one of the query's several terms: a lone
     shared word ("office" in an office-printer query), which stands out of an almost empty candidate
-    list however little it says (judgement.FEATURES' head_standout reads 0 for it)."""
+    list however little it says (features.FEATURES' head_standout reads 0 for it)."""
     head_rarity: float = 0.0
     """The idf of the query's terms found in the memory's title, symptoms and error, summed and
     counted in terms no memory holds (Candidate.rarest_idf): not a share like `head`. A two-line
     report whose rare words are the opening's carries more evidence than one naming a single
-    word, though both cover half of what they say (judgement.FEATURES' head_rare)."""
+    word, though both cover half of what they say (features.FEATURES' head_rare)."""
     phrase_share: float = 0.0
     """Share of the query's phrases (tokens.word_pairs: two words in a row, each weighing the mean
     idf of its words) that the memory says too, anywhere in its text: a status page's entries
@@ -100,7 +100,7 @@ class Signals:
     """head_rarity over the whole memory: the idf of the RARE_COUNTED rarest of the query's terms it holds
     anywhere (its matched terms), summed, in terms no memory holds. A neighbour shares a first report's
     common incident words; the same failure also says the words few memories say, often deep in its body
-    when its opening is a responder's "dashboards slow" (judgement.FEATURES' body_rare)."""
+    when its opening is a responder's "dashboards slow" (features.FEATURES' body_rare)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -120,7 +120,7 @@ def _head_terms(title: str, symptoms: str | None, error: str | None) -> frozense
 
 def opening_terms(memory: MemoryRecord) -> frozenset[str]:
     """The terms of a memory's title, symptoms and error: its opening, what `head` is read against
-    (judgement.features_of tells near-duplicates by them)."""
+    (features.features_of tells near-duplicates by them)."""
     return _head_terms(memory.title, memory.symptoms, memory.error_message)
 
 

@@ -1,5 +1,5 @@
 """How a candidate stands against its neighbours on what its opening shares with the query
-(judgement.features_of reads these; issue 27).
+(features.features_of reads these; issue 27).
 
 A neighbour of the right memory shares the query's common incident words ("outage", "latency",
 "customers") as much as the right one does; the right memory's opening also holds the words that
