@@ -219,10 +219,25 @@ def thresholds(
         ruled = tiers_of(replace(model, strong_from=2.0, weak_from=2.0), r.absent_matches)
         posts.append(1.0 if "strong" in ruled else max(found[:MAX_STRONG], default=0.0))
         shows.append(1.0 if "weak" in ruled else max(found[:MAX_WEAK], default=0.0))
-    strong_from = round(min(0.99, max(0.01, _quantile(posts, 1 - strong_absent))), 3)
+    return read_thresholds(posts, shows, strong_absent, shown_absent)
+
+
+def read_thresholds(
+    posts: list[float], shows: list[float], strong_absent: float, shown_absent: float
+) -> tuple[float, float]:
+    """(strong_from, weak_from) read off the target-absent recalls: `posts`, the probability at which each would
+    post a thread; `shows`, that at which it would show anything (a recall whose thread posts at strong_from
+    shows anyway). The one reading of the budgets, for every model a bench fits (thresholds, bench/weak_line.py,
+    bench/recall_long_queries.py)."""
+    strong_from = budget_quantile(posts, strong_absent)
     shown = [1.0 if p >= strong_from else s for p, s in zip(posts, shows, strict=True)]
-    weak_from = round(min(strong_from, max(0.01, _quantile(shown, 1 - shown_absent))), 3)
-    return strong_from, weak_from
+    return strong_from, budget_quantile(shown, shown_absent, strong_from)
+
+
+def budget_quantile(values: list[float], budget: float, most: float = 0.99) -> float:
+    """The threshold that lets `budget` of these values reach it: their (1 - budget) quantile, interpolated,
+    between 0.01 and `most`, rounded to 3 places."""
+    return round(min(most, max(0.01, _quantile(values, 1 - budget))), 3)
 
 
 def _quantile(values: list[float], q: float) -> float:

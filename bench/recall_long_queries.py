@@ -35,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
+from bench.fit_recall_judgement import read_thresholds  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
 from bot.recall.judgement_rules import by_rule  # noqa: E402
@@ -192,14 +193,6 @@ def groups(cases: list[Case], most: int = 40) -> list[list[Case]]:
     return dealt
 
 
-def _quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    at = q * (len(ordered) - 1)
-    low = int(at)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
-
-
 def fit_long(cases: list[Case], names: tuple[str, ...], rates: tuple[float, float] = LONG_RATES) -> Judgement:
     """The long queries' model and its thresholds: read, as fit_recall_judgement.thresholds does,
     off the probabilities each organisation's target-absent recalls get from the model fitted on
@@ -214,9 +207,7 @@ def fit_long(cases: list[Case], names: tuple[str, ...], rates: tuple[float, floa
             ruled = model.tiers(found, [m.relevance for m in c.absent], [m.plain for m in c.absent])
             posts.append(1.0 if STRONG in ruled else max(found[:5], default=0.0))
             shows.append(1.0 if WEAK in ruled else max(found[:3], default=0.0))
-    strong_from = round(min(0.99, max(0.01, _quantile(posts, 1 - rates[0]))), 3)
-    shown = [1.0 if p >= strong_from else s for p, s in zip(posts, shows, strict=True)]
-    weak_from = round(min(strong_from, max(0.01, _quantile(shown, 1 - rates[1]))), 3)
+    strong_from, weak_from = read_thresholds(posts, shows, *rates)
     model = fit_logistic(long, names)
     return Judgement(model.coefficients, model.intercept, strong_from, weak_from)
 

@@ -22,7 +22,7 @@ from bench.fit_recall_judgement import (
     BUDGETS,
     _budgets,
     _fitted,
-    _quantile,
+    budget_quantile,
     groups,
     held_out,
     thresholds,
@@ -45,7 +45,7 @@ def line_from(strong: Judged, weak: Judged, strong_from: float, shown_absent: fl
         posts = max(probabilities_of(model, r.absent_matches)[:MAX_STRONG], default=0.0) >= strong_from
         best = max(probabilities_of(second, r.absent_matches)[:MAX_WEAK], default=0.0)
         shown.append(1.0 if posts or "strong" in ruled or "weak" in ruled else best)
-    return round(min(0.99, max(0.01, _quantile(shown, 1 - shown_absent))), 3)
+    return budget_quantile(shown, shown_absent)
 
 
 def paired(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bench import recall_by_project as by_project
 from bench import recall_long_queries as long_queries
 from bench import recall_signature_rule as signature_rule
@@ -108,3 +110,24 @@ def test_the_tier_policy_bench_fits_a_fold_with_the_weak_models_the_shipped_judg
     fitted = tier_policy.fitted_as_shipped(cases, "A", with_weak)
     assert fitted.weak is not None and list(fitted.weak.coefficients) == ["head_rare"]
     assert list(fitted.coefficients) == ["head"]
+
+
+def test_the_long_queries_thresholds_let_their_rates_share_of_target_absent_recalls_through() -> None:
+    # read as the first reports' are (fit_recall_judgement.read_thresholds): each organisation's target-absent
+    # recall judged by the model fitted on the others, its best wrong candidate spread from cold to hot; the right
+    # memories carry more evidence on the whole, not always (a model that separates them says 0 for every wrong one)
+    pytest.importorskip("numpy")
+
+    def case(org: int, head: float, right_head: float) -> long_queries.Case:
+        right = long_queries.Candidate({"head": right_head}, 0.1, BELOW, BELOW, True)
+        wrong = long_queries.Candidate({"head": head}, 0.1, BELOW, BELOW, False)
+        return long_queries.Case("A", f"org{org}", long_queries.LONG_FROM, 1, [right, wrong], [wrong])
+
+    cases = [case(i, -1.0 + 2.0 * i / 39, 2.0 * (i * 7 % 40) / 39) for i in range(40)]
+    model = long_queries.fit_long(cases, ("head",))
+    found = [model.probability(c.absent[0].x) for c in cases]
+    posted = sum(p >= model.strong_from for p in found) / len(cases)
+    shown = sum(p >= model.weak_from for p in found) / len(cases)
+    strong_rate, shown_rate = long_queries.LONG_RATES
+    assert strong_rate - 2 / len(cases) <= posted <= strong_rate + 1 / len(cases)
+    assert shown_rate - 2 / len(cases) <= shown <= shown_rate + 1 / len(cases) and model.weak_from < model.strong_from
