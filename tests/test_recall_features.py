@@ -25,9 +25,8 @@ def test_a_team_can_fit_the_same_alert_the_shipped_model_does_not_read() -> None
 
 
 def test_two_copies_of_one_incident_stand_out_of_an_empty_bank_as_far_as_one_alone() -> None:
-    # a copy holds the query's rarest words: three said by two memories (the copies), as a bank of one counts it
     copy = Signals(lexical=1.0, coverage=0.6, title_overlap=0.6, title_echo=0.5, signature=0.0, concepts=0.0,
-                   same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.5, body_rarity=3 * _held_by(2))  # fmt: skip
+                   same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.5)  # fmt: skip
     opening = frozenset({"payments", "api", "5xx", "database", "pool", "exhausted", "checkout", "timeouts"})
     other = frozenset({"search", "index", "stale", "after", "reindex", "job", "failed"})
     [alone] = features_of([copy], [1.0], [opening])
@@ -43,28 +42,15 @@ def test_two_copies_of_one_incident_stand_out_of_an_empty_bank_as_far_as_one_alo
 def test_standing_out_of_an_empty_bank_counts_only_once_the_opening_shares_two_words() -> None:
     plain = Signals(lexical=1.0, coverage=0.3, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
                     same_service=0.0, truth=1.0, recency=1.0, feedback=0.5)  # fmt: skip
-    # alone in a bank, each stands out as far as anything can (score_z at the cap); body_rarity: the query's words
-    # it holds anywhere, each said by one memory (itself), the rarest three counted
-    [lone] = features_of([replace(plain, head=0.17, lone_word=True, body_rarity=_held_by(1))], [1.0])  # "office"
-    [body] = features_of([replace(plain, head=0.0, body_rarity=2 * _held_by(1))], [1.0])  # words only in its fix
-    [shared] = features_of([replace(plain, head=0.5, body_rarity=3 * _held_by(1))], [1.0])  # half in its opening
+    # alone in a bank, each stands out as far as anything can (score_z at the cap)
+    [lone] = features_of([replace(plain, head=0.17, lone_word=True)], [1.0])  # "office" in a VPN incident
+    [body] = features_of([replace(plain, head=0.0)], [1.0])  # the query's words only in its resolution
+    [shared] = features_of([replace(plain, head=0.5)], [1.0])  # half the query in its title and symptoms
     assert lone["score_z"] == body["score_z"] == shared["score_z"] > 0
     assert lone["score_standout"] == body["score_standout"] == 0.0 < shared["score_standout"]
     judgement = load_judgement()
     assert judgement.probability(lone) < judgement.weak_from and judgement.probability(body) < judgement.weak_from
     assert judgement.probability(shared) >= judgement.strong_from
-    # three of the query's words in its body alone post nothing either: no thread, and the weak line's model
-    # (which reads no body_rare) keeps it off the line
-    [deep] = features_of([replace(plain, head=0.0, body_rarity=3 * _held_by(1))], [1.0])
-    p, weak = judgement.probability(deep), judgement.weak.probability(deep)
-    assert judgement.tiers([p], [0.3], weak=[weak]) == ["below"]
-
-
-def _held_by(memories: int) -> float:
-    """A query term's idf, in terms no memory holds, when `memories` of a small bank hold it (Signals.body_rarity)."""
-    from bot.recall.candidates import JUDGED_BANK_SIZE, bm25_idf
-
-    return bm25_idf(JUDGED_BANK_SIZE, memories) / bm25_idf(JUDGED_BANK_SIZE, 0)
 
 
 def test_an_opening_holding_more_of_the_querys_rare_words_is_likelier_the_same_failure() -> None:
@@ -72,9 +58,8 @@ def test_an_opening_holding_more_of_the_querys_rare_words_is_likelier_the_same_f
                     same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.5)  # fmt: skip
     scores = [1.0, 0.4, 0.3]  # the first stands out of two others alike in each list
     # half of a two-line report in the opening either way: two common words, or three rare ones
-    # (what its opening holds it holds anywhere: body_rarity at least as much, in the same unit)
-    [common, *_] = features_of([replace(plain, head_rarity=0.6, body_rarity=0.6), plain, plain], scores)
-    [rare, *_] = features_of([replace(plain, head_rarity=2.4, body_rarity=2.4), plain, plain], scores)
+    [common, *_] = features_of([replace(plain, head_rarity=0.6), plain, plain], scores)
+    [rare, *_] = features_of([replace(plain, head_rarity=2.4), plain, plain], scores)
     [pasted, *_] = features_of([replace(plain, head_rarity=40.0), plain, plain], scores)  # a ticket pasted whole
     [lone, *_] = features_of([replace(plain, head_rarity=1.0, lone_word=True), plain, plain], scores)
     assert common["head"] == rare["head"] and common["score_z"] == rare["score_z"]
@@ -119,7 +104,7 @@ def test_a_short_query_saying_the_memorys_words_together_is_likelier_than_one_sa
     assert judgement.with_floor(0.4).for_query(False, 0.0).floor == 0.4
     plain = Signals(lexical=1.0, coverage=0.5, title_overlap=0.0, title_echo=0.0, signature=0.0, concepts=0.0,
                     same_service=0.0, truth=1.0, recency=1.0, feedback=0.5, head=0.4, head_rarity=1.2,
-                    body_rarity=1.2, query_phrases=2.0)  # fmt: skip
+                    query_phrases=2.0)  # fmt: skip
     scores = [1.0, 0.8, 0.7]
     # "cluster launches disrupted" said in a status entry, or its words scattered over a neighbour's
     [together, *_] = features_of([replace(plain, phrase_share=0.6), plain, plain], scores)

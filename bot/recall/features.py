@@ -56,12 +56,9 @@ separates a true match from a neighbour is read instead:
   docs/BENCHMARKS.md, issue 27, r27-lex and r27-lex2); the weak-line models (Judgement.weak) do: it tells
   "name the closest" from "nothing" (issue 27, r27-weak2: right memories shown + 10 over both swaps,
   false lines - 23, threads unchanged).
-- body_rare: the idf of the three rarest of the query's terms the memory holds anywhere, summed, in terms no
-  memory holds (Signals.body_rarity): head_rare over the whole memory. Both thread models read it (issue 27,
-  r27-feat: chosen on fold A's halves, + 7 strong of 284; judged on the corpus with the twentieth collection,
-  A -> B strong 0.723 -> 0.755 and shown 0.898 -> 0.901, B -> A 0.671 -> 0.661 and 0.896 -> 0.889). Beside it
-  head_rare's weight turns slightly negative: where in the memory the rare words sit matters less than that
-  it says them.
+- body_rare (the idf of the query's three rarest terms the memory holds anywhere) was shipped and reverted
+  (f385823: its gain sat in organisations with one memory in the bench's bank; in a team's own history it added
+  false threads), then removed with its signal (docs/BENCHMARKS.md, issue 27, r27-feat).
 
 Read on the first reports and not kept (no model read them; docs/BENCHMARKS.md, issue 27): `head` against the
 title and first line of the symptoms (head_first, r27-strong), and `head` minus the best other of the MAX_STRONG
@@ -167,7 +164,6 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "opening_exclusive": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.exclusive),
     "views_first": lambda c: 0.0 if c.signals.lone_word else c.views,
     "matched_rare": lambda c: c.signals.matched_rarity,
-    "body_rare": lambda c: c.signals.body_rarity,
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
 SENTENCE_FEATURES = frozenset({"meaning_sentence_lead"})

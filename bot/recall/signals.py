@@ -23,8 +23,9 @@ TRUTH_WEIGHT: dict[TruthState, float] = {
 }
 RECENCY_HALF_LIFE_DAYS = 365.0
 RARE_COUNTED = 3
-"""body_rarity counts at most this many of the query's terms a memory holds: its rarest (HEAD_RARE_CAP's three, in
-judgement.py, is head_rarity's cap in the same unit)."""
+"""How many of the query's rarest terms a memory holds a rarity read over its whole text counts (features.py's
+HEAD_RARE_CAP, three, is head_rarity's cap in the same unit). body_rarity, which read it, was removed (issue 27:
+docs/BENCHMARKS.md, r27-feat, and hy27); kept for the organisation-discounted rarity (r27-orgwords)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,11 +97,6 @@ class Signals:
     """The cosine of the query's vector with the memory's closest sentence's (meaning.sentences, what
     the card quotes): one sentence of a long postmortem may say what a two-line report says. None
     with semantic recall off or no sentence vectors."""
-    body_rarity: float = 0.0
-    """head_rarity over the whole memory: the idf of the RARE_COUNTED rarest of the query's terms it holds
-    anywhere (its matched terms), summed, in terms no memory holds. A neighbour shares a first report's
-    common incident words; the same failure also says the words few memories say, often deep in its body
-    when its opening is a responder's "dashboards slow" (features.FEATURES' body_rare)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -202,12 +198,6 @@ def measure(
                 else 0.0,
                 opening_similarity=c.opening_semantic,
                 sentence_similarity=c.sentence_semantic,
-                body_rarity=sum(
-                    sorted((c.query_idf.get(t, 0.0) for t in set(c.matched_terms)), reverse=True)[:RARE_COUNTED]
-                )
-                / c.rarest_idf
-                if c.rarest_idf
-                else 0.0,
             )
         )
     return out
