@@ -99,6 +99,13 @@ def ece(judged: Judged, bins: int = 10) -> float:
         pairs += [(p, int(m.memory.incident_id in r.case.relevant))
                   for p, m in zip(probabilities_of(judgement, r.matches), r.matches, strict=True)]  # fmt: skip
         pairs += [(p, 0) for p in probabilities_of(judgement, r.absent_matches)]
+    return calibration_error(pairs, bins)
+
+
+def calibration_error(pairs: list[tuple[float, int]], bins: int = 10) -> float:
+    """Expected calibration error of (probability, 1 when right else 0) pairs: over `bins` equal bins of the
+    probability, each bin's share of the pairs times the distance between its mean probability and its share
+    right. The one reading for every bench that judges a fitted judgement (ece, recall_signature_rule.ece)."""
     total = len(pairs) or 1
     error = 0.0
     for b in range(bins):

@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.judgement_figures import calibration_error  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
 from bot.recall.judgement_rules import rule_of  # noqa: E402
@@ -175,12 +176,7 @@ def ece(cases: list[Case], judgement: Judgement, bins: int = 10) -> float:
         for shown, right in ((c.present, True), (c.absent, False)):
             judge = judgement.for_recall(c.meaning, [s.evidence for s in shown])
             pairs += [(judge.probability(s.evidence), int(right and s.right)) for s in shown]
-    error = 0.0
-    for b in range(bins):
-        inside = [(p, y) for p, y in pairs if b / bins <= p < (b + 1) / bins or (b == bins - 1 and p == 1.0)]
-        if inside:
-            error += len(inside) / len(pairs) * abs(sum(p for p, _ in inside) - sum(y for _, y in inside)) / len(inside)
-    return round(error, 4)
+    return round(calibration_error(pairs, bins), 4)
 
 
 def replay_kept(corpus: Path, cache: Path | None, pack: Callable, kept: Callable = list) -> list:  # noqa: ANN001

@@ -13,6 +13,7 @@ from bench import recall_by_project as by_project
 from bench import recall_long_queries as long_queries
 from bench import recall_signature_rule as signature_rule
 from bench import recall_tier_policy as tier_policy
+from bench.judgement_figures import calibration_error
 from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement
 
 # three models that disagree on the same memory: the lexical one shows nothing, the short-query
@@ -131,3 +132,20 @@ def test_the_long_queries_thresholds_let_their_rates_share_of_target_absent_reca
     strong_rate, shown_rate = long_queries.LONG_RATES
     assert strong_rate - 2 / len(cases) <= posted <= strong_rate + 1 / len(cases)
     assert shown_rate - 2 / len(cases) <= shown <= shown_rate + 1 / len(cases) and model.weak_from < model.strong_from
+
+
+def test_calibration_error_is_how_far_the_probability_stands_from_how_often_it_is_right() -> None:
+    honest = [(0.25, 1), *[(0.25, 0)] * 3, *[(0.75, 1)] * 3, (0.75, 0)]  # says 1 in 4, 3 in 4: so it is
+    bold = [(0.95, 1), (0.95, 0)] * 5  # says 0.95 where half are right
+    assert calibration_error(honest) == 0.0 and abs(calibration_error(bold) - 0.45) < 1e-9
+    assert abs(calibration_error(honest + bold) - 0.45 * 10 / 18) < 1e-9  # each bin weighed by its share
+    # the signature bench reads its shown memories the same way (present: the right one and a wrong one; absent:
+    # a wrong one), each probability the model's own
+    model = Judgement({"head": 1.0}, 0.0, 0.9, 0.5, sure_from=None)
+
+    def shown(head: float, right: bool) -> signature_rule.Shown:
+        return signature_rule.Shown(right, 0.1, {}, {"head": head, "query_phrases": 9.0})
+
+    cases = [signature_rule.Case(1, None, False, [shown(2.0, True), shown(-1.0, False)], [shown(0.5, False)])] * 3
+    p = [model.probability({"head": h}) for h in (2.0, -1.0, 0.5)]
+    assert signature_rule.ece(cases, model) == round(calibration_error([(p[0], 1), (p[1], 0), (p[2], 0)]), 4) > 0
