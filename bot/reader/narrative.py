@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
+from bot.reader.attempt_bound import step_bound
 from bot.reader.cues import ANAPHOR, CRITIQUE, PENDING, RESOLVED, TRIED
 from bot.reader.cues_attempts import (
     ADDRESSED,
@@ -209,7 +210,11 @@ def _read_as_outcome(step: str, outcome: str, where: str) -> bool:
 
 def kept(attempt: dict[str, str]) -> bool:
     """What a postmortem stores: one attempt, told as failed (or read so by the fitted bar, `_read_as_outcome`)."""
-    return _one_attempt(attempt) and (attempt.get(READ_AS_OUTCOME) == "yes" or told_as_failed(attempt))
+    return (
+        _one_attempt(attempt)
+        and (attempt.get(READ_AS_OUTCOME) == "yes" or told_as_failed(attempt))
+        and step_bound(attempt)
+    )
 
 
 def _one_attempt(attempt: dict[str, str]) -> bool:

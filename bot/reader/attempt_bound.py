@@ -1,0 +1,74 @@
+"""A postmortem's failed attempt read for what it says, not for one more cue (docs/BENCHMARKS.md, r23-pmatt2): the
+line holds a step someone took (not asked, not planned, not a bare "tried again"), and the failure told after it is
+that step's outcome (told in the step's own sentence, or the later words refer back to it, tell the trouble going on,
+say a step did not help, or name the step again). A line that is neither is not stored: precision first."""
+
+from __future__ import annotations
+
+import re
+
+from bot.reader.cues import TRIED
+from bot.reader.cues_attempts import REFERS_BACK, STEP_OUTCOME, failure_cues
+
+# words before a step, in its clause, that make it no step taken: a condition, a plan, a wish or a request
+PLANNED = re.compile(
+    r"\b(?:if|unless|in case|whether|will|would|shall|going to|gonna|might|may|should|plan(?:s|ned|ning)? to|"
+    r"need(?:s|ed)? to|want(?:s|ed)? to|let'?s|please|about to|hope to)\b|'ll\b",
+    re.I,
+)
+# "I tried again", "tried it": a try that names no step (what was tried is told nowhere in the line)
+BARE_TRY = re.compile(
+    r"(?:tried|try|trying|tries|attempted|attempting)(?:\s{1,4}(?:it|that|this|again|once more|later|now|too|also|"
+    r"as well|then|yesterday|today))*\s{0,4}(?:[.,;:!?]|$|\b(?:but|and|still|however)\b)",
+    re.I,
+)
+# "The problem is that …": a cause told, not the state a step left
+CAUSE_TOLD = re.compile(r"the (?:problem|issue|cause|reason) (?:is|was|seems to be|being) (?:that|because|due)\b", re.I)
+# the later words must tell the step's outcome first: a failure word further on is another part of the story
+OUTCOME_WITHIN = 200
+_CLAUSE_START = re.compile(r"[,;:.!?—–(]|\s-\s")
+_STOP = re.compile(r"[.!?](?=\s|$)")
+
+
+def _asked(text: str, at: int) -> bool:
+    """The sentence holding `at` ends in a question mark."""
+    end = _STOP.search(text, at)
+    return end is not None and text[end.start()] == "?"
+
+
+def _step_taken(action: str) -> bool:
+    """A step verb (cues.TRIED) that is not in a question, not after a condition or a plan in its clause, and not a
+    bare try."""
+    for m in TRIED.finditer(action):
+        before = action[max(m.start() - 200, 0) : m.start()]
+        cuts = list(_CLAUSE_START.finditer(before))
+        clause = before[cuts[-1].end() :] if cuts else before
+        if _asked(action, m.end()) or PLANNED.search(clause) or BARE_TRY.match(action, m.start()):
+            continue
+        return True
+    return False
+
+
+def _bound(action: str, why: str) -> bool:
+    """The failure told in a later clause or entry is this step's outcome: it opens on a back-reference ("it",
+    "this", "still", "the site …"; never one that tells the cause: "the problem is that"), a failure word in its first
+    OUTCOME_WITHIN characters tells the trouble going on or a step
+    not helping (cues_attempts.STEP_OUTCOME: "still", "no change", "did not help", "in vain"), or it names the step
+    again (a step verb of the same stem)."""
+    opening = re.sub(r"^[\W_]+", "", why)
+    if CAUSE_TOLD.match(opening):
+        return False
+    if REFERS_BACK.match(opening):
+        return True
+    if any(STEP_OUTCOME.search(m.group()) for m in failure_cues(why[:OUTCOME_WITHIN])):
+        return True
+    return bool({m.group().lower()[:5] for m in TRIED.finditer(why)} & {m.group().lower()[:5] for m in TRIED.finditer(action)})
+
+
+def step_bound(attempt: dict[str, str]) -> bool:
+    """A stored postmortem attempt holds a step taken (`_step_taken`) and a failure bound to it: in the step's own
+    sentence ("told": the reader cut action and why out of one sentence, or the why is empty) or `_bound`."""
+    action, why = attempt["action"], attempt["why_it_failed"]
+    if not _step_taken(action):
+        return False
+    return "told" in attempt or not why.strip() or _bound(action, why)
