@@ -31,4 +31,9 @@ def test_a_cause_told_later_is_not_the_steps_outcome() -> None:
     assert stored(
         "## Timeline\n\n- 10:00 We tried enabling the CDN on the proxy.\n"
         "- 10:10 It did not resolve the 502s: the proxy is unable to resolve the origin.\n"
-    ) == [("We tried enabling the CDN on the proxy", "It did not resolve the 502s: the proxy is unable to resolve the origin")]
+    ) == [
+        (
+            "We tried enabling the CDN on the proxy",
+            "It did not resolve the 502s: the proxy is unable to resolve the origin",
+        )
+    ]

@@ -10,6 +10,12 @@ import re
 from bot.reader.cues import TRIED
 from bot.reader.cues_attempts import REFERS_BACK, STEP_OUTCOME, failure_cues
 
+# the key a reading path sets on an attempt whose outcome it bound to the step by construction: a later sentence or
+# entry that names the step's object again (narrative._failed_later, narrative_timeline._named_later), or the step's
+# consequence told in its own words (narrative._made_it_worse)
+BOUND = "bound"
+# a later clause opening on a contrast with the step: "instead the node winds up terminated"
+_INSTEAD = re.compile(r"(?:instead|rather)\b", re.I)
 # words before a step, in its clause, that make it no step taken: a condition, a plan, a wish or a request
 PLANNED = re.compile(
     r"\b(?:if|unless|in case|whether|will|would|shall|going to|gonna|might|may|should|plan(?:s|ned|ning)? to|"
@@ -58,17 +64,20 @@ def _bound(action: str, why: str) -> bool:
     opening = re.sub(r"^[\W_]+", "", why)
     if CAUSE_TOLD.match(opening):
         return False
-    if REFERS_BACK.match(opening):
+    if REFERS_BACK.match(opening) or _INSTEAD.match(opening):
         return True
     if any(STEP_OUTCOME.search(m.group()) for m in failure_cues(why[:OUTCOME_WITHIN])):
         return True
-    return bool({m.group().lower()[:5] for m in TRIED.finditer(why)} & {m.group().lower()[:5] for m in TRIED.finditer(action)})
+    return bool(
+        {m.group().lower()[:5] for m in TRIED.finditer(why)} & {m.group().lower()[:5] for m in TRIED.finditer(action)}
+    )
 
 
 def step_bound(attempt: dict[str, str]) -> bool:
     """A stored postmortem attempt holds a step taken (`_step_taken`) and a failure bound to it: in the step's own
-    sentence ("told": the reader cut action and why out of one sentence, or the why is empty) or `_bound`."""
+    sentence ("told": the reader cut action and why out of one sentence, or the why is empty), bound by the path that
+    read it (BOUND), or `_bound`."""
     action, why = attempt["action"], attempt["why_it_failed"]
     if not _step_taken(action):
         return False
-    return "told" in attempt or not why.strip() or _bound(action, why)
+    return "told" in attempt or BOUND in attempt or not why.strip() or _bound(action, why)

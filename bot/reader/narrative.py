@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
-from bot.reader.attempt_bound import step_bound
+from bot.reader.attempt_bound import BOUND, step_bound
 from bot.reader.cues import ANAPHOR, CRITIQUE, PENDING, RESOLVED, TRIED
 from bot.reader.cues_attempts import (
     ADDRESSED,
@@ -318,7 +318,8 @@ def _attempts(text: str, *, said_by_someone: bool = False, read_outcomes: bool =
         later = _failed_later(clauses, i)
         if later is not None:
             told.add(later)
-            found.append({"action": plain(clause).rstrip(" ,;:."), "why_it_failed": plain(clauses[later]).rstrip(" .")})
+            why = plain(clauses[later]).rstrip(" .")
+            found.append({"action": plain(clause).rstrip(" ,;:."), "why_it_failed": why, BOUND: "named again"})
             continue
         attempt = _attempt(clause) or _made_it_worse(clauses, i)
         if attempt is not None:
@@ -342,13 +343,21 @@ def _made_it_worse(clauses: list[str], i: int) -> dict[str, str] | None:
         head = clause[: remedy.end() + made.start()]
         tail = max(len(head) - 40, 0)  # ", which in turn led to …": the why begins with its "which" (a bounded look)
         cut = tail + _JOINED.search(head[tail:]).start()
-        return {"action": plain(head[:cut]).rstrip(" ,;:."), "why_it_failed": plain(clause[cut:]).strip(" ,;.")}
+        return {
+            "action": plain(head[:cut]).rstrip(" ,;:."),
+            "why_it_failed": plain(clause[cut:]).strip(" ,;."),
+            BOUND: "its consequence",
+        }
     told = clauses[i + 1] if i + 1 < len(clauses) else ""
     if not (ANAPHOR.match(told) or REFERS_BACK.match(told)) or not (made := CONSEQUENCE.search(told)):
         return None
     if not TROUBLE_MADE.search(told[made.end() :]):
         return None
-    return {"action": plain(clause).rstrip(" ,;:."), "why_it_failed": plain(told).rstrip(" .")}
+    return {
+        "action": plain(clause).rstrip(" ,;:."),
+        "why_it_failed": plain(told).rstrip(" ."),
+        BOUND: "its consequence",
+    }
 
 
 # how many sentences after an explicit attempt its failure may be told, the ones between explaining

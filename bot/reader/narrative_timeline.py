@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from bot.reader.attempt_bound import BOUND
 from bot.reader.cues import CRITIQUE, RESOLVED, TRIED
 from bot.reader.cues_attempts import (
     EXPLICIT_TRY,
@@ -154,7 +155,16 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
         named_later = _named_later(entries, i, read)
         if named_later is not None:
             j, clause = named_later
-            found.append((entry, {"action": plain(entry.text).rstrip(" ."), "why_it_failed": clause.rstrip(" .")}))
+            found.append(
+                (
+                    entry,
+                    {
+                        "action": plain(entry.text).rstrip(" ."),
+                        "why_it_failed": clause.rstrip(" ."),
+                        BOUND: "named again",
+                    },
+                )
+            )
             told[j] = clause
             continue
         # a few entries later: "restarted the hub" · "checked the dashboards" · "still failing" (the
