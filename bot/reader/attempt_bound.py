@@ -12,7 +12,8 @@ from bot.reader.cues_attempts import REFERS_BACK, STEP_OUTCOME, failure_cues
 
 # the key a reading path sets on an attempt whose outcome it bound to the step by construction: a later sentence or
 # entry that names the step's object again (narrative._failed_later, narrative_timeline._named_later), or the step's
-# consequence told in its own words (narrative._made_it_worse)
+# consequence told in its own words (narrative._made_it_worse), or the fitted bar read it under its own binding
+# (narrative.outcome_unbound; off by default)
 BOUND = "bound"
 # a later clause opening on a contrast with the step: "instead the node winds up terminated"
 _INSTEAD = re.compile(r"(?:instead|rather)\b", re.I)
@@ -25,7 +26,7 @@ PLANNED = re.compile(
 # "I tried again", "tried it": a try that names no step (what was tried is told nowhere in the line)
 BARE_TRY = re.compile(
     r"(?:tried|try|trying|tries|attempted|attempting)(?:\s{1,4}(?:it|that|this|again|once more|later|now|too|also|"
-    r"as well|then|yesterday|today))*\s{0,4}(?:[.,;:!?]|$|\b(?:but|and|still|however)\b)",
+    r"as well|then|yesterday|today)){0,4}\s{0,4}(?:[.,;:!?]|$|\b(?:but|and|still|however)\b)",
     re.I,
 )
 # "The problem is that …": a cause told, not the state a step left

@@ -310,6 +310,7 @@ def _attempts(text: str, *, said_by_someone: bool = False, read_outcomes: bool =
                     "action": plain(previous).rstrip(" ,;:."),
                     "why_it_failed": plain(clause).rstrip(" ."),
                     READ_AS_OUTCOME: "yes",
+                    BOUND: "outcome_unbound",
                 }
             )
             continue

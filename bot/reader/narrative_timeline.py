@@ -192,6 +192,7 @@ def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
                         "action": plain(entry.text).rstrip(" ."),
                         "why_it_failed": plain(first).rstrip(" ."),
                         READ_AS_OUTCOME: "yes",
+                        BOUND: "outcome_unbound",
                     },
                 )
             )
