@@ -209,7 +209,8 @@ def _read_as_outcome(step: str, outcome: str, where: str) -> bool:
 
 
 def kept(attempt: dict[str, str]) -> bool:
-    """What a postmortem stores: one attempt, told as failed (or read so by the fitted bar, `_read_as_outcome`)."""
+    """What a postmortem stores: one attempt, told as failed (or read so by the fitted bar, `_read_as_outcome`), that
+    holds a step taken with its failure bound to it (attempt_bound.step_bound)."""
     return (
         _one_attempt(attempt)
         and (attempt.get(READ_AS_OUTCOME) == "yes" or told_as_failed(attempt))
