@@ -25,7 +25,7 @@ from tests.test_import import POSTMORTEM, cli, statuses  # noqa: F401 - the `cli
 
 FIXTURES = Path(__file__).parent / "fixtures" / "formats"
 CORPUS = PROJECT_ROOT / "eval" / "postmortems"
-SAMPLED_REPORTS = 60  # at least; 20 is the floor the test asserts (4 fields each)
+SAMPLED_REPORTS = 30  # at least; 20 is the floor the test asserts (4 fields each)
 SPACE = FIXTURES / "confluence-space"
 
 
@@ -35,9 +35,9 @@ def read(path: Path, relative: str | None = None):  # noqa: ANN201 - ParsedFile
 
 @pytest.mark.skipif(not (CORPUS / "truth.jsonl").is_file(), reason="eval/postmortems is not in this checkout")
 def test_real_postmortems_read_the_same_as_html_and_as_word_files() -> None:
-    # about 60 reports spread evenly over the corpus (one in six when it held 140; at one in six of
-    # ~1,000 this one test read 170 reports three ways); the whole corpus, per field, is
-    # bench/import_formats.py's figure (docs/BENCHMARKS.md)
+    # about 30 reports spread evenly over the corpus (one in six when it held 140; at one in six of
+    # ~1,000 this one test read 170 reports three ways; 60 until 2026-12-07, the suite's costliest call); the
+    # whole corpus, per field, is bench/import_formats.py's figure (docs/BENCHMARKS.md)
     reports = sum(1 for t in load_truth(CORPUS / "truth.jsonl") if not t.not_an_incident)
     for suffix, tally in compare(CORPUS, every=max(6, reports // SAMPLED_REPORTS)).items():
         same, total = len(tally["same"]), len(tally["same"]) + len(tally["differ"])
