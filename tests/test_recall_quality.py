@@ -20,6 +20,7 @@ from bot.recall.floor import DEFAULT_FLOOR
 from bot.replay import load_cases, load_memories, replay_on
 from bot.replay_report import CaseResult, ReplayReport
 from bot.services.recall import RecallService
+from tests.conftest import Clones
 
 
 async def recall(store, query: RecallQuery):  # noqa: ANN001, ANN201 - list[RecallMatch]
@@ -31,14 +32,17 @@ CORPUS = PROJECT_ROOT / "eval" / "incidents"
 TOP = 5
 
 
-@pytest.fixture
-async def report(database_url: str) -> AsyncIterator[ReplayReport]:
-    pool = await create_pool(database_url)
+@pytest.fixture(scope="module")
+async def report(clones: Clones) -> AsyncIterator[ReplayReport]:
+    """The corpus replayed once, on a database of its own, for the module's tests: they only read what it found."""
+    dsn = await clones.take()
+    pool = await create_pool(dsn)
     try:
         store = PostgresMemoryStore(pool)
         yield await replay_on(store, pool, load_memories(CORPUS), load_cases(CORPUS), progress=False, keep_matches=True)
     finally:
         await pool.close()
+        clones.give_back(dsn)
 
 
 def _of_kind(report: ReplayReport, *kinds: str) -> list[CaseResult]:
