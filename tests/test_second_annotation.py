@@ -94,6 +94,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_twentyfirst.py", "drawn-twentyfirst.tsv", "twentyfirst-collection.jsonl",
         ("conversations: 16 files", "failed-attempt list: 16/16", "stratum hidden (16 incidents)", "date: 15/16"),
     ),
+    "compare_twentysecond.py": (
+        "sample_twentysecond.py", "drawn-twentysecond.tsv", "twentysecond-collection.jsonl",
+        ("conversations: 16 files", "failed-attempt list: 13/16", "stratum hidden (16 incidents)", "date: 15/16"),
+    ),
 }  # fmt: skip
 
 
@@ -132,6 +136,7 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
         "sample_twentieth_second.py", "twentieth-second", 14, "both 5, only truth.jsonl 1, only second 0", 30,
     ),
     "compare_twentyfirst.py": ("sample_twentyfirst.py", "twentyfirst", 12, "both 8, only truth.jsonl 0, only second 0", 28),
+    "compare_twentysecond.py": ("sample_twentysecond.py", "twentysecond", 12, "both 7, only truth.jsonl 1, only second 1", 28),
 }  # fmt: skip
 
 
