@@ -61,7 +61,10 @@ MATCHES: list[tuple[str, str]] = [
     ("already tried regenerating the key", "regenerating the key"),
     ("i signed in and out, multiple times", "signed in and out, multiple times"),
     ("try logging in with google", "logging in with google"),
-    ("created a new riot developer portal account and generated a new key", "created a new riot developer portal account"),
+    (
+        "created a new riot developer portal account and generated a new key",
+        "created a new riot developer portal account",
+    ),
 ]
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ draws are the prefixes read (READ, READ_EXTENSION).
 """
 
 import sys
+from collections.abc import Callable
 
 from sample_seventeenth import draw_extension
 from sample_twelfth import recorded, strata
@@ -24,22 +25,29 @@ SEED, MOST_WITH = 20261221, 6
 READ, READ_EXTENSION = 16, 12  # how much of each draw was labelled by the time cap (00:33 UTC)
 
 
-def draw() -> list[tuple[str, str, str, str]]:
+def draw(commit: str = DRAWN_AT, base: str = BASE) -> list[tuple[str, str, str, str]]:
     """Every sixth new conversation by name from the first, at most 16 (c21 added no postmortem)."""
-    return every_sixth(DRAWN_AT, BASE)
+    return every_sixth(commit, base)
 
 
-def extension() -> list[tuple[str, str, str, str]]:
+def extension(
+    commit: str = DRAWN_AT, base: str = BASE, seed: int = SEED, most: int = MOST_WITH
+) -> list[tuple[str, str, str, str]]:
     """As many "without" threads as "with" threads taken outside the first draw (the count is never printed)."""
-    first = {f for _c, f, _s, _at in draw()}
-    extra = sum(f not in first for fs in strata("conversations", DRAWN_AT, BASE)["with"].values() for f in fs)
-    return draw_extension(DRAWN_AT, BASE, SEED, min(extra, MOST_WITH), first, MOST_WITH)
+    first = {f for _c, f, _s, _at in draw(commit, base)}
+    extra = sum(f not in first for fs in strata("conversations", commit, base)["with"].values() for f in fs)
+    return draw_extension(commit, base, seed, min(extra, most), first, most)
+
+
+def main(argv: list[str], rows: Callable[[bool], list[tuple[str, ...]]], tsvs: tuple[str, str]) -> None:
+    """Print a round's draw (--extension: its extension) as read, or --record it as tsv rows, or --check it."""
+    extended = "--extension" in argv
+    tsv, drawn = tsvs[extended], rows(extended)
+    if "--check" in argv:
+        sys.exit(0 if drawn == recorded(tsv) else f"{tsv} differs from the draw")
+    for row in drawn:
+        print(*row, sep="\t") if "--record" in argv else print(row[0], row[1])
 
 
 if __name__ == "__main__":
-    extended = "--extension" in sys.argv
-    tsv, rows = (EXTENSION_TSV, extension()[:READ_EXTENSION]) if extended else (TSV, draw()[:READ])
-    if "--check" in sys.argv:
-        sys.exit(0 if rows == recorded(tsv) else f"{tsv} differs from the draw")
-    for row in rows:
-        print(*row, sep="\t") if "--record" in sys.argv else print(row[0], row[1])
+    main(sys.argv, lambda extended: extension()[:READ_EXTENSION] if extended else draw()[:READ], (TSV, EXTENSION_TSV))

@@ -12,9 +12,7 @@ draws are the prefixes read (READ, READ_EXTENSION).
 
 import sys
 
-from sample_seventeenth import draw_extension
-from sample_twelfth import recorded, strata
-from sample_twentieth_second import draw as every_sixth
+import sample_twentyfirst as twentyfirst
 
 BASE = "2da9488"  # this session's first commit (its frozen corpus), main before c22's batch 1
 DRAWN_AT = "8c102aa"  # main at 02:23 UTC, after c22's batch 10 (a3885c0), the last c22 batch then
@@ -26,20 +24,15 @@ READ, READ_EXTENSION = 16, 12  # how much of each draw was labelled by the time 
 
 def draw() -> list[tuple[str, str, str, str]]:
     """Every sixth new conversation by name from the first, at most 16 (c22 added no postmortem)."""
-    return every_sixth(DRAWN_AT, BASE)
+    return twentyfirst.draw(DRAWN_AT, BASE)
 
 
 def extension() -> list[tuple[str, str, str, str]]:
     """As many "without" threads as "with" threads taken outside the first draw (the count is never printed)."""
-    first = {f for _c, f, _s, _at in draw()}
-    extra = sum(f not in first for fs in strata("conversations", DRAWN_AT, BASE)["with"].values() for f in fs)
-    return draw_extension(DRAWN_AT, BASE, SEED, min(extra, MOST_WITH), first, MOST_WITH)
+    return twentyfirst.extension(DRAWN_AT, BASE, SEED, MOST_WITH)
 
 
 if __name__ == "__main__":
-    extended = "--extension" in sys.argv
-    tsv, rows = (EXTENSION_TSV, extension()[:READ_EXTENSION]) if extended else (TSV, draw()[:READ])
-    if "--check" in sys.argv:
-        sys.exit(0 if rows == recorded(tsv) else f"{tsv} differs from the draw")
-    for row in rows:
-        print(*row, sep="\t") if "--record" in sys.argv else print(row[0], row[1])
+    twentyfirst.main(
+        sys.argv, lambda extended: extension()[:READ_EXTENSION] if extended else draw()[:READ], (TSV, EXTENSION_TSV)
+    )
