@@ -41,22 +41,20 @@ matches happened to fall; 33 cases make that a coin toss (docs/BENCHMARKS.md).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import hashlib
 import json
-import pickle
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
 from bench.judgement_figures import Judged, evaluate, evaluate_judged, probabilities_of, tiers_of  # noqa: E402
+from bench.judgement_replays import cached_replay, one_fold, with_absent  # noqa: E402
 from bench.logistic_fit import L2, CaseRows, fit_logistic, rows_of  # noqa: E402
-from bot.config import Settings  # noqa: E402
 from bot.recall.features import FEATURES, SENTENCE_FEATURES  # noqa: E402
 from bot.recall.judgement import (  # noqa: E402
     JUDGEMENT_PATH,
@@ -65,11 +63,10 @@ from bot.recall.judgement import (  # noqa: E402
     SEMANTIC_NAME,
     SURE_FLOOR,
     Judgement,
-    load_judgement,
 )
-from bot.replay import run_replay  # noqa: E402
 from bot.replay_report import CaseResult  # noqa: E402
 
+T = TypeVar("T")
 STRONG_ABSENT = 0.15
 SHOWN_ABSENT = 0.44
 """Budgets under the targets (0.20 threads, 0.50 anything shown with the right memory removed), kept
@@ -141,10 +138,16 @@ def _fitted(
 
 def groups(results: list[CaseResult]) -> list[list[CaseResult]]:
     """The cases by organisation (a case without one is its own), dealt into at most MAX_GROUPS groups."""
-    by_org: dict[str, list[CaseResult]] = {}
-    for r in results:
-        by_org.setdefault(str(r.case.flags.get("org") or r.case.id), []).append(r)
-    dealt: list[list[CaseResult]] = [[] for _ in range(min(MAX_GROUPS, len(by_org)))]
+    return deal(results, lambda r: str(r.case.flags.get("org") or r.case.id))
+
+
+def deal(items: list[T], org_of: Callable[[T], str]) -> list[list[T]]:
+    """The items by organisation, the organisations in name order dealt round into at most MAX_GROUPS groups:
+    the groups held out in turn (every bench that reads thresholds off held-out probabilities)."""
+    by_org: dict[str, list[T]] = {}
+    for item in items:
+        by_org.setdefault(org_of(item), []).append(item)
+    dealt: list[list[T]] = [[] for _ in range(min(MAX_GROUPS, len(by_org)))]
     for i, org in enumerate(sorted(by_org)):
         dealt[i % len(dealt)] += by_org[org]
     return dealt
@@ -248,63 +251,6 @@ def _quantile(values: list[float], q: float) -> float:
     low = int(at)
     high = min(low + 1, len(ordered) - 1)
     return ordered[low] + (ordered[high] - ordered[low]) * (at - low)
-
-
-def one_fold(corpus: Path, fold: str, out: Path) -> Path:
-    """A copy of a replay folder holding only one fold's cases (the memories: all of them)."""
-    (out / "memories.jsonl").write_bytes((corpus / "memories.jsonl").read_bytes())
-    lines = (corpus / "cases.jsonl").read_text(encoding="utf-8").splitlines()
-    kept = [line for line in lines if line.strip() and json.loads(line).get("fold") == fold]
-    (out / "cases.jsonl").write_text("".join(f"{line}\n" for line in kept), encoding="utf-8")
-    return out
-
-
-async def replayed(corpus: Path, sentences: bool = False) -> list[CaseResult]:
-    report = await run_replay(corpus, Settings(), progress=sys.stderr.isatty(), keep_matches=True, target_absent=True,
-                              sentences=sentences)  # fmt: skip
-    return list(report.results)
-
-
-def replay_key(corpus: Path, meaning: bool, sentences: bool = False) -> str:
-    """What a replay's candidate lists depend on: the corpus, recall's code, the mode (with meaning:
-    whether the memories' sentences were embedded, which SENTENCE_FEATURES read)."""
-    digest = hashlib.sha256(
-        (b"semantic" if meaning else b"lexical") + (b"+sentences" if meaning and sentences else b"")
-    )
-    recall = Path(__file__).resolve().parent.parent / "bot" / "recall"
-    for path in [corpus / "memories.jsonl", corpus / "cases.jsonl", *sorted(recall.glob("*.py"))]:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
-
-
-def cached_replay(corpus: Path, cache: Path | None, sentences: bool | None = None) -> list[CaseResult]:
-    """The replay's results, reused from the folder `cache` when one was made from the same corpus,
-    bot/recall code and mode (a pickle this bench wrote: keep the folder your own), else replayed
-    and stored there. `sentences`: a semantic replay embeds the memories' sentences (a model to fit
-    reads SENTENCE_FEATURES), else not (they read 0); None: when the shipped judgement reads them."""
-    sentences = load_judgement().reads_sentences() if sentences is None else sentences
-    key = replay_key(corpus, bool(Settings().embeddings_url), sentences)
-    stored = None if cache is None else cache / f"{key}.pickle"
-    if stored is not None and stored.is_file():
-        print(f"replay reused from {stored}", file=sys.stderr)
-        return pickle.loads(stored.read_bytes())  # noqa: S301 (the bench's own file)
-    results = asyncio.run(replayed(corpus, sentences))
-    if stored is not None:
-        stored.parent.mkdir(parents=True, exist_ok=True)
-        stored.write_bytes(pickle.dumps(results))
-    return results
-
-
-def with_absent(results: list[CaseResult], absent: list[CaseResult]) -> list[CaseResult]:
-    """Each case's recall as it is, with its target-absent recall taken from another replay of the same cases
-    (`--absent-corpus`: the bank the product keeps, where a case would find its own words; the target is
-    removed there anyway)."""
-    by_id = {r.case.id: r for r in absent}
-    if missing := [r.case.id for r in results if r.case.id not in by_id]:
-        raise ValueError(f"the absent corpus lacks {len(missing)} cases, e.g. {missing[0]}")
-    # every target-absent field of CaseResult, read from its declaration so a field added there is never left behind
-    absent_fields = [f.name for f in fields(CaseResult) if f.name.startswith("absent")]
-    return [replace(r, **{name: getattr(by_id[r.case.id], name) for name in absent_fields}) for r in results]
 
 
 def _sure_from(value: str, parser: argparse.ArgumentParser) -> float | None:

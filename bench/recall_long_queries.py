@@ -35,7 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
-from bench.fit_recall_judgement import read_thresholds  # noqa: E402
+from bench.fit_recall_judgement import deal, read_thresholds  # noqa: E402
 from bot.config import Settings  # noqa: E402
 from bot.recall.judgement import BELOW, STRONG, WEAK, Judgement, load_judgement  # noqa: E402
 from bot.recall.judgement_rules import by_rule  # noqa: E402
@@ -183,23 +183,13 @@ def fit_logistic(cases: list[Case], names: tuple[str, ...]) -> Judgement:
     )
 
 
-def groups(cases: list[Case], most: int = 40) -> list[list[Case]]:
-    by_org: dict[str, list[Case]] = {}
-    for c in cases:
-        by_org.setdefault(c.org, []).append(c)
-    dealt: list[list[Case]] = [[] for _ in range(min(most, len(by_org)))]
-    for i, org in enumerate(sorted(by_org)):
-        dealt[i % len(dealt)] += by_org[org]
-    return dealt
-
-
 def fit_long(cases: list[Case], names: tuple[str, ...], rates: tuple[float, float] = LONG_RATES) -> Judgement:
     """The long queries' model and its thresholds: read, as fit_recall_judgement.thresholds does,
     off the probabilities each organisation's target-absent recalls get from the model fitted on
     the others, at `rates` (thread, anything shown)."""
     long = [c for c in cases if c.terms >= LONG_FROM]
     posts, shows = [], []
-    dealt = groups(long)
+    dealt = deal(long, lambda c: c.org)
     for group in dealt:
         model = fit_logistic([c for other in dealt if other is not group for c in other], names)
         for c in group:

@@ -28,8 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build, load_reports  # noqa: E402
-from bench.fit_recall_judgement import BUDGETS, LEXICAL, SHORT, SHORT_UNTIL, cached_replay, fit  # noqa: E402
+from bench.fit_recall_judgement import BUDGETS, LEXICAL, SHORT, SHORT_UNTIL, fit  # noqa: E402
 from bench.judgement_figures import Judged, ece, tiers_of  # noqa: E402
+from bench.judgement_replays import cached_replay  # noqa: E402
 from bench.logistic_fit import L2  # noqa: E402
 from bot.replay_report import CaseResult  # noqa: E402
 

@@ -38,8 +38,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build  # noqa: E402
-from bench.fit_recall_judgement import cached_replay, fit, nested  # noqa: E402
+from bench.fit_recall_judgement import fit, nested  # noqa: E402
 from bench.judgement_figures import evaluate, evaluate_judged  # noqa: E402
+from bench.judgement_replays import cached_replay  # noqa: E402
 from bench.logistic_fit import L2  # noqa: E402
 from bot.embeddings.openai_http import endpoint_url  # noqa: E402
 from bot.recall.meaning import MAX_EMBEDDED_CHARS, query_text, sentences  # noqa: E402

@@ -14,6 +14,7 @@ import pytest
 from bench import fit_recall_judgement as fitting
 from bench import logistic_fit
 from bench.judgement_figures import evaluate_judged, tiers_of
+from bench.judgement_replays import with_absent
 from bench.logistic_fit import fit_logistic
 from bot.models import RecallQuery
 from bot.recall.judgement import Judgement
@@ -247,10 +248,20 @@ def test_the_target_absent_recalls_can_come_from_the_bank_the_product_keeps() ->
         case = ReplayCase(name, RecallQuery(team_id="T", title=name), frozenset({"right"}))
         return CaseResult(case, ("right", "other"), 1.0, relevances=(0.9, 0.2), absent=absent, absent_tiers=("weak",))
 
-    mixed = fitting.with_absent([result("a", (0.2,)), result("b", (0.1,))], [result("b", (0.7,)), result("a", (0.6,))])
+    mixed = with_absent([result("a", (0.2,)), result("b", (0.1,))], [result("b", (0.7,)), result("a", (0.6,))])
     assert [(r.case.id, r.relevances, r.absent) for r in mixed] == [
         ("a", (0.9, 0.2), (0.6,)),
         ("b", (0.9, 0.2), (0.7,)),
     ]
     with pytest.raises(ValueError, match="lacks 1 cases"):
-        fitting.with_absent([result("a", ()), result("c", ())], [result("a", ())])
+        with_absent([result("a", ()), result("c", ())], [result("a", ())])
+
+
+def test_an_organisation_is_held_out_whole_and_every_case_once_whatever_the_bench() -> None:
+    # the first reports' CaseResults and the long-query bench's cases are dealt by one routine (fitting.deal)
+    cases = [(f"org{i % 50}", i) for i in range(150)]
+    dealt = fitting.deal(cases, lambda c: c[0])
+    orgs = [{org for org, _ in group} for group in dealt]
+    assert len(dealt) == fitting.MAX_GROUPS and sorted(i for group in dealt for _, i in group) == list(range(150))
+    assert all(not (a & b) for n, a in enumerate(orgs) for b in orgs[n + 1 :])
+    assert len(fitting.deal(cases[:20], lambda c: c[0])) == 20  # fewer organisations: one group each
