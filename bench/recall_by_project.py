@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import pickle
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -60,12 +59,6 @@ def packed(r: CaseResult) -> Case:
     meaning = any(m.score_components.get("similarity") is not None for m in (*r.matches, *r.absent_matches))
     return Case(r.rank, r.case.query.service, meaning, _shown(r.matches, r.case.relevant),
                 _shown(r.absent_matches, r.case.relevant), (tuple(r.tiers), tuple(r.absent_tiers)))  # fmt: skip
-
-
-def replayed(corpus: Path, cache: Path | None) -> list[Case]:
-    if cache and cache.exists():
-        return pickle.loads(cache.read_bytes())
-    return replay_kept(corpus, cache, packed)
 
 
 def halves(corpus: Path) -> dict[str, str]:
@@ -255,7 +248,7 @@ def main() -> int:
     parser.add_argument("--where", action="store_true", help="where the unshown right memories of the first five sit")
     parser.add_argument("--bound", action="store_true", help="the most shown any threshold pair reaches in the budgets")
     args = parser.parse_args()
-    cases = replayed(args.corpus, args.cache)
+    cases = replay_kept(args.corpus, args.cache, packed)
     judgement = load_judgement() if args.model is None else load_judgement(args.model)
     if args.model is None:
         check_shipped(judgement, cases)

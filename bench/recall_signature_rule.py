@@ -181,7 +181,10 @@ def ece(cases: list[Case], judgement: Judgement, bins: int = 10) -> float:
 
 def replay_kept(corpus: Path, cache: Path | None, pack: Callable, kept: Callable = list) -> list:  # noqa: ANN001
     """Replay a corpus target absent with the matches kept (printing the CLI's report), each case
-    packed by `pack`, and write `kept(cases)` to `cache` (bench/recall_tier_policy.py's too)."""
+    packed by `pack`, and write `kept(cases)` to `cache` (bench/recall_tier_policy.py's too); with `cache`
+    already written, its cases as they were kept (recall_tier_policy reads its own, kept plain, before)."""
+    if cache and cache.exists():
+        return pickle.loads(cache.read_bytes())
     report = asyncio.run(run_replay(corpus, Settings(), progress=sys.stderr.isatty(), keep_matches=True,
                                     target_absent=True))  # fmt: skip
     print(report.text(), flush=True)
@@ -192,18 +195,12 @@ def replay_kept(corpus: Path, cache: Path | None, pack: Callable, kept: Callable
     return cases
 
 
-def replayed(corpus: Path, cache: Path | None) -> list[Case]:
-    if cache and cache.exists():
-        return pickle.loads(cache.read_bytes())
-    return replay_kept(corpus, cache, packed)
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("corpus", type=Path, help="a replay folder (docs/REPLAY.md)")
     parser.add_argument("--cache", type=Path, help="keep the replay here (a pickle) and reuse it")
     args = parser.parse_args()
-    cases = replayed(args.corpus, args.cache)
+    cases = replay_kept(args.corpus, args.cache, packed)
     CARRIED.update(Counter(error_signature(m.error_message) for m in load_memories(args.corpus)))
     judgement = load_judgement()
     print(json.dumps(reach(cases) | {"ece": ece(cases, judgement)}))

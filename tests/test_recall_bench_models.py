@@ -149,3 +149,13 @@ def test_calibration_error_is_how_far_the_probability_stands_from_how_often_it_i
     cases = [signature_rule.Case(1, None, False, [shown(2.0, True), shown(-1.0, False)], [shown(0.5, False)])] * 3
     p = [model.probability({"head": h}) for h in (2.0, -1.0, 0.5)]
     assert signature_rule.ece(cases, model) == round(calibration_error([(p[0], 1), (p[1], 0), (p[2], 0)]), 4) > 0
+
+
+def test_a_kept_replay_is_read_back_as_it_was_kept_not_replayed_again(tmp_path) -> None:  # noqa: ANN001
+    import pickle
+
+    cache = tmp_path / "kept.pkl"
+    kept = [signature_rule.Case(1, None, False, [shown(2.0)], [])]
+    cache.write_bytes(pickle.dumps(kept))
+    # no corpus at all: a replay would fail; the signature and by-project benches read the cache through one routine
+    assert signature_rule.replay_kept(tmp_path / "no-corpus", cache, signature_rule.packed) == kept
