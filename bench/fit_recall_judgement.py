@@ -120,7 +120,7 @@ def _fit_one(
     results: list[CaseResult], label: str, names: tuple[str, ...], sure_from: float | None, l2: float,
     budgets: tuple[float, float], rows: CaseRows,
 ) -> Judgement:  # fmt: skip
-    model = _fitted(results, names, sure_from, l2, rows)
+    model = unthresholded(results, names, sure_from, l2, rows)
     strong_from, weak_from = thresholds(held_out(results, names, sure_from, l2, rows), *budgets)
     return replace(model, strong_from=strong_from, weak_from=weak_from,
                    fitted_on={"cases": len(results), "fold": label, "features": list(names), "l2": l2,
@@ -128,9 +128,10 @@ def _fit_one(
                               "budgets": list(budgets)})  # fmt: skip
 
 
-def _fitted(
+def unthresholded(
     results: list[CaseResult], names: tuple[str, ...], sure_from: float | None, l2: float, rows: CaseRows | None = None
 ) -> Judgement:
+    """The logistic model fitted on these cases, its thresholds out of reach (1.0: read next, off held-out ones)."""
     weights, intercept = fit_logistic(rows_of(results, names) if rows is None else rows.of(results, names), l2=l2)
     return Judgement(dict(zip(names, (round(w, 4) for w in weights), strict=True)), round(intercept, 4), 1.0, 1.0,
                      sure_from=sure_from)  # fmt: skip
@@ -159,7 +160,7 @@ def held_out(
     """Each case with the model fitted on the other organisations' cases (of the same fold): the
     probabilities a threshold is read from are what the model gives cases it was not fitted on."""
     rows = rows if rows is not None else CaseRows()
-    return _each_held_out(results, lambda others: _fitted(others, names, sure_from, l2, rows))
+    return _each_held_out(results, lambda others: unthresholded(others, names, sure_from, l2, rows))
 
 
 def nested(
@@ -187,7 +188,7 @@ def nested_budgets(
     out: list[Judged] = [[] for _ in grid]
     for group in dealt:
         others = [r for other in dealt if other is not group for r in other] if len(dealt) > 1 else group
-        model = _fitted(others, names, sure_from, l2, rows)
+        model = unthresholded(others, names, sure_from, l2, rows)
         judged = held_out(others, names, sure_from, l2, rows)
         for kept, budgets in zip(out, grid, strict=True):
             strong_from, weak_from = thresholds(judged, *budgets)
@@ -262,7 +263,8 @@ def _sure_from(value: str, parser: argparse.ArgumentParser) -> float | None:
         parser.error(f"--sure-from takes a relevance or 'none', not {value!r}")
 
 
-def _budgets(value: str) -> tuple[float, float]:
+def budgets_of(value: str) -> tuple[float, float]:
+    """A command line's "STRONG,SHOWN" budgets (--budgets, --short-budgets, each of --budget-grid's)."""
     strong, shown = (float(v) for v in value.split(","))  # a ValueError: argparse says the value is invalid
     return strong, shown
 
@@ -285,7 +287,7 @@ def main() -> int:
                         f"judges (default the shipped model's, else {SHORT_UNTIL})")  # fmt: skip
     parser.add_argument("--l2", type=float, default=L2, help=f"L2 penalty of the logistic fit (default {L2})")
     for flag, (strong, shown) in zip(("--budgets", "--short-budgets"), BUDGETS, strict=True):
-        parser.add_argument(flag, type=_budgets, default=(strong, shown), help="STRONG,SHOWN: shares of target-absent "
+        parser.add_argument(flag, type=budgets_of, default=(strong, shown), help="STRONG,SHOWN: shares of target-absent "
                             f"recalls the thresholds let post a thread / show anything (default {strong},{shown})")  # fmt: skip
     parser.add_argument(
         "--nested", choices=("A", "B"),
@@ -358,7 +360,7 @@ def main() -> int:
     if args.nested and args.budget_grid:
         if short:
             parser.error("--budget-grid judges one model: give --short-features none (semantic has none)")
-        grid = [_budgets(v) for v in args.budget_grid.split(";")]
+        grid = [budgets_of(v) for v in args.budget_grid.split(";")]
         for budgets, judged in zip(grid, nested_budgets(folds[args.nested], names, sure, args.l2, grid), strict=True):
             print(json.dumps({"recall": mode, "nested": args.nested, "features": list(names), "l2": args.l2,
                               "budgets": budgets, **evaluate_judged(judged)}), flush=True)  # fmt: skip

@@ -20,12 +20,12 @@ from dataclasses import replace
 
 from bench.fit_recall_judgement import (
     BUDGETS,
-    _budgets,
-    _fitted,
     budget_quantile,
+    budgets_of,
     groups,
     held_out,
     thresholds,
+    unthresholded,
 )
 from bench.judgement_figures import Judged, evaluate, evaluate_judged, probabilities_of, tiers_of
 from bench.logistic_fit import CaseRows
@@ -100,7 +100,7 @@ def _fits(
     def one(features: tuple[str, ...]) -> tuple[Judgement, Judged] | None:
         if not features:
             return None
-        return _fitted(results, features, sure_from, l2, rows), held_out(results, features, sure_from, l2, rows)
+        return unthresholded(results, features, sure_from, l2, rows), held_out(results, features, sure_from, l2, rows)
 
     return one(names), one(weak_names), one(short), one(short_weak)  # type: ignore[return-value]
 
@@ -237,7 +237,7 @@ def _grid(value: str) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     out = []
     for point in value.split(";"):
         long, _, brief = point.partition("/")
-        out.append((_budgets(long), _budgets(brief) if brief else BUDGETS[1]))
+        out.append((budgets_of(long), budgets_of(brief) if brief else BUDGETS[1]))
     return out
 
 
