@@ -34,6 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import logistic_fit  # noqa: E402
 from bench.first_reports import build  # noqa: E402
 from bench.fit_recall_judgement import deal, read_thresholds  # noqa: E402
 from bot.config import Settings  # noqa: E402
@@ -158,26 +159,10 @@ def evaluate(judge: ByLength, cases: list[Case]) -> dict[str, float]:
 
 
 def fit_logistic(cases: list[Case], names: tuple[str, ...]) -> Judgement:
-    """L2-penalised logistic fit on standardised features (as bench/fit_recall_judgement.py), every
-    candidate of both recalls a row; thresholds left out of reach (set by `thresholds`)."""
-    import numpy as np  # the `bench` extra: only the fit needs it, so the test install can import this module
-
-    rows = [(c.x, float(c.right)) for case in cases for c in (*case.present, *case.absent)]
-    x = np.array([[row[n] for n in names] for row, _ in rows])
-    y = np.array([label for _, label in rows])
-    mean, spread = x.mean(0), x.std(0)
-    spread[spread == 0] = 1.0
-    z = np.hstack([np.ones((len(x), 1)), (x - mean) / spread])
-    beta, penalty = np.zeros(z.shape[1]), np.eye(z.shape[1]) * L2
-    penalty[0, 0] = 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-np.clip(z @ beta, -30, 30)))
-        step = np.linalg.solve((z.T * (p * (1 - p))) @ z + penalty, z.T @ (p - y) + penalty @ beta)
-        beta -= step
-        if np.abs(step).max() < 1e-7:
-            break
-    weights = beta[1:] / spread
-    intercept = beta[0] - float((beta[1:] * mean / spread).sum())
+    """The judgement's logistic fit (bench/logistic_fit.py, at this bench's L2), every candidate of both recalls
+    a row; thresholds left out of reach (set by fit_long or swept)."""
+    rows = [([c.x[n] for n in names], int(c.right)) for case in cases for c in (*case.present, *case.absent)]
+    weights, intercept = logistic_fit.fit_logistic(rows, l2=L2)
     return Judgement(
         {n: round(float(w), 4) for n, w in zip(names, weights, strict=True)}, round(intercept, 4), 2.0, 2.0
     )
