@@ -55,6 +55,7 @@ MATCHES: list[tuple[str, str]] = [
     ("i tried refreshing, logging out then back in", "tried refreshing, logging out then back in"),
     ("i tried three real mailboxes", "tried three real mailboxes"),
     ("tried my mobile phone", "tried my mobile phone"),
+    ("contact support at musescore.com", "contact support at musescore.com"),  # the lead's 02:45 call: a failed attempt
     ("solved with the new update", "solved with the new update"),
     ("flush ui cache", "flush ui cache"),
     ("with a clean history and cache", "with a clean history and cache"),
