@@ -1,4 +1,4 @@
-""""So it won't happen again" is no failure (issue 23, r23-again): the chat failure cue read "happen again" as the
+""" "So it won't happen again" is no failure (issue 23, r23-again): the chat failure cue read "happen again" as the
 trouble back, whatever came before it, so "I restarted it and added a check so it won't happen again" vetoed its own
 fix. A negation or a prevention before the trouble ("won't", "doesn't", "never", "from happening again") tells a
 follow-up or the fix's purpose; "it happened again" is still the trouble back. Through the sandbox: what the
