@@ -74,7 +74,7 @@ def fit_logistic(rows: list[Row] | Arrays, iterations: int = 50, l2: float = L2)
     k = len(rows[0][0])
     means = [sum(x[j] for x, _ in rows) / len(rows) for j in range(k)]
     spreads = [math.sqrt(sum((x[j] - means[j]) ** 2 for x, _ in rows) / len(rows)) for j in range(k)]
-    active = [j for j in range(k) if spreads[j] > 0]
+    active = [j for j in range(k) if spreads[j] > 0 and len({x[j] for x, _ in rows}) > 1]  # as _fit_arrays
     w, b = _newton([([(x[j] - means[j]) / spreads[j] for j in active], y) for x, y in rows], iterations, l2)
     weights = [0.0] * k
     for j, v in zip(active, w, strict=True):
@@ -88,7 +88,9 @@ def _fit_arrays(x: np.ndarray, y: np.ndarray, iterations: int, l2: float) -> tup
     stopping rule) on numpy arrays."""
     means = x.mean(axis=0)
     spreads = np.sqrt(((x - means) ** 2).mean(axis=0))
-    active = spreads > 0
+    # a feature the same on every row carries nothing: its mean of a non-round value (0.3) is off by float noise,
+    # which standardising would blow up into a feature taking part of the intercept's weight
+    active = (spreads > 0) & (x.max(axis=0) > x.min(axis=0))
     data = np.hstack([np.ones((len(y), 1)), (x[:, active] - means[active]) / spreads[active]])
     penalty = np.full(data.shape[1], l2)
     penalty[0] = 0.0  # the intercept is not penalised

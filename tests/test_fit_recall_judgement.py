@@ -66,11 +66,16 @@ def test_the_fit_with_numpy_gives_the_pure_python_fit_coefficients(monkeypatch: 
     for _ in range(600):
         y = int(rng.random() < 0.2)
         rows.append(([rng.gauss(0.5 * y, 1.0), rng.gauss(2.0 - y, 0.5) * 40, 3.0, float(rng.random() < 0.1)], y))
-    fast = fit_logistic(rows, l2=1.0)
+    # and a constant that is no round number (its mean off by float noise) weighs nothing either way
+    noisy = [([*x, 0.3], y) for x, y in rows]
+    fast, fast_noisy = fit_logistic(rows, l2=1.0), fit_logistic(noisy, l2=1.0)
     monkeypatch.setattr(logistic_fit, "np", None)
-    slow = fit_logistic(rows, l2=1.0)
+    slow, slow_noisy = fit_logistic(rows, l2=1.0), fit_logistic(noisy, l2=1.0)
     assert fast[0][0] > 0 and fast[0][2] == 0.0  # evidence for the match weighs for it; a constant weighs nothing
+    assert fast_noisy[0][4] == slow_noisy[0][4] == 0.0
     for a, b in zip([*fast[0], fast[1]], [*slow[0], slow[1]], strict=True):
+        assert math.isclose(a, b, abs_tol=1e-9)
+    for a, b in zip([*fast_noisy[0][:4], fast_noisy[1]], [*fast[0], fast[1]], strict=True):
         assert math.isclose(a, b, abs_tol=1e-9)
 
 
