@@ -164,7 +164,19 @@ def test_an_incident_about_an_index_is_imported_whatever_its_name_says(name: str
     assert draft.title == "Search outage, 2023-05-14"
 
 
-@pytest.mark.parametrize("name", ["index.md", "postmortems-index.md", "ops-README.md", "Incidents_Index.md"])
+@pytest.mark.parametrize(
+    "name", ["2023-05-14-github-readme-stats-outage.md", "readme-badges-broken-badge-server-restarted.md"]
+)
+def test_an_incident_of_a_service_named_readme_is_imported(name: str) -> None:
+    # "readme" anywhere in a name once refused the outage of a README-card service as a folder's index
+    draft = parse_markdown(SEARCH_OUTAGE, team_id="T", incident_id="pm-x", name=name)
+    assert draft.title == "Search outage, 2023-05-14"
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["index.md", "postmortems-index.md", "ops-README.md", "Incidents_Index.md", "kubernetes-test-infra-readme.md"],
+)
 def test_a_folders_index_is_still_skipped_by_its_name(name: str) -> None:
     with pytest.raises(NotAnIncident, match="is an index"):
         parse_markdown(POSTMORTEMS_LIST, team_id="T", incident_id="pm-x", name=name)

@@ -77,9 +77,11 @@ _INDEX_NAMES = {"readme", "index", "contributing", "license", "changelog", "code
 def _named_as_index(stem: str) -> bool:
     """A folder's index by its name: "README.md", "ops-readme.md", "postmortems-index.md". "index" is
     also what an incident is about ("2023-05-index-outage.md", "broken-elasticsearch-index.md"), so it
-    names an index only beside words that say nothing else; "readme" never names an incident."""
+    names an index only beside words that say nothing else. "readme" names an index when it ends the name
+    (the README of what comes before it: "kubernetes-test-infra-readme.md"); inside a name it is a
+    project's word ("github-readme-stats-2281-stats-card-rate-limit.md", a badge service's outage)."""
     words = stem.split()
-    if stem in _INDEX_NAMES or "readme" in words:
+    if stem in _INDEX_NAMES or words[-1:] == ["readme"]:
         return True
     return "index" in words and all(w in GENERIC_NAMES or w.removesuffix("s") in GENERIC_NAMES for w in words)
 
