@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 from bench.attempts_blind import kinds  # noqa: E402
 from bench.fit_reader import halves  # noqa: E402
 from bench.reading_eval_conversations import held_out_files, left_out  # noqa: E402
+from bot.importer.drafts import NotAnIncident  # noqa: E402
 from bot.importer.markdown import parse_markdown  # noqa: E402
 from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text, holds_half, load_truth  # noqa: E402
 
@@ -68,7 +69,11 @@ def lines_of(files: list[str], how: str) -> dict[str, list[list[str]]]:
     out = {}
     for name in files:
         thread = json.loads((CONVERSATIONS / name).read_text(encoding="utf-8"))
-        draft = parse_markdown(render(thread, how), team_id="bench", incident_id=name, name=name[: -len(".json")])
+        try:
+            draft = parse_markdown(render(thread, how), team_id="bench", incident_id=name, name=name[: -len(".json")])
+        except NotAnIncident:  # `import` refuses the file (a thread too short to hold a timeline): nothing stored
+            out[name] = []
+            continue
         out[name] = [[a.action, a.why_it_failed] for a in draft.failed_attempts]
     return out
 
