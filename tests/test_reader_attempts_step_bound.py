@@ -37,3 +37,21 @@ def test_a_cause_told_later_is_not_the_steps_outcome() -> None:
             "It did not resolve the 502s: the proxy is unable to resolve the origin",
         )
     ]
+
+
+def test_a_step_told_inside_what_someone_saw_or_checked_is_no_step_taken() -> None:
+    # "when we re-deploy, … removing images" is what the investigation found, not a step taken against the trouble
+    assert not stored(
+        "## Timeline\n\n- 09:30 We were seeing images disappear in beta. On investigation it looks like the file storage "
+        "is misconfigured when we re-deploy, removing images.\n- 09:40 Still missing on the stories page.\n"
+    )
+    # a remedy in the sentence (cues.CHAT_ACTION) is a step taken, whatever was checked with it
+    assert stored(
+        "## Timeline\n\n- 09:30 We checked the logs and restarted the storage worker.\n"
+        "- 09:40 Still missing on the stories page.\n"
+    ) == [("We checked the logs and restarted the storage worker", "Still missing on the stories page")]
+    # the check in a sentence of its own leaves the step in the next one taken
+    assert stored(
+        "## Timeline\n\n- 09:30 We checked the logs. Then we deleted the stale uploads.\n"
+        "- 09:40 Still missing on the stories page.\n"
+    )
