@@ -75,6 +75,23 @@ def load_reports(path: Path) -> list[dict[str, Any]]:
     return reports
 
 
+def held_out_targets(eval_dir: Path, include_held_out: bool = False, say: bool = True) -> frozenset[str]:
+    """The first reports' targets the issue-27 benches leave out (bench/fit_recall_judgement.py, recurrences.py,
+    judgement_by_org.py): bench/held_out.tsv's threads this eval/ holds (the collections no rule was written from,
+    read by bench/reading_eval_conversations.py `left_out`, the one reader of the list), as `conversations/<file>`;
+    none with `include_held_out` (to judge a stamped rule, totals only, and the frozen corpus's figures, which count
+    every report). `say`: how many of reports.jsonl's first reports that holds out, on stderr."""
+    from bench.reading_eval_conversations import left_out  # the conversation benches' reader, loaded when asked
+
+    held = frozenset(f"conversations/{name}" for name in left_out(include_held_out, folder=eval_dir / "conversations"))
+    if say:
+        reports = load_reports(eval_dir / "first-reports" / "reports.jsonl")
+        count = sum(report["target"] in held for report in reports)
+        print(f"{count} of {len(reports)} first reports held out (bench/held_out.tsv; --include-held-out reads them)",
+              file=sys.stderr)  # fmt: skip
+    return held
+
+
 def declared_title(report: str) -> str:
     """The title a channel's incident was declared with: its first report's first line (a thread
     stores its title joined to the opening post, so that line is the title the opener gave it).
@@ -155,13 +172,21 @@ def case_line(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def build(
-    eval_dir: Path, out: Path, fold: str | None = None, conversations: str = "transcript"
+    eval_dir: Path,
+    out: Path,
+    fold: str | None = None,
+    conversations: str = "transcript",
+    leave_out: frozenset[str] = frozenset(),
 ) -> tuple[int, int, list[str]]:
     """Write memories.jsonl and cases.jsonl; (memories, cases, targets import did not keep).
     `conversations`: "transcript" (imported as a document), "resolved" (as the product kept it before the
     symptoms field), "resolved-symptoms" (with the channel's first report left as its symptoms) or "kept"
-    (every memory whole, its own first report kept: a bank for target-absent recalls only)."""
-    reports = load_reports(eval_dir / "first-reports" / "reports.jsonl")
+    (every memory whole, its own first report kept: a bank for target-absent recalls only).
+    `leave_out`: targets (`held_out_targets`) whose first reports are no case and whose documents no memory, as if
+    eval/ did not hold them."""
+    reports = [
+        r for r in load_reports(eval_dir / "first-reports" / "reports.jsonl") if r["target"] not in leave_out
+    ]
     words: dict[str, set[str]] = {}
     for report in reports:
         words.setdefault(report["target"], set()).add(report["text"])

@@ -9,6 +9,7 @@
     ... --weak-features NAMES --short-weak-features NAMES [--budget-grid "0.15,0.44/0.17,0.48;…"]   # and the short's
     ... --cache .bench-data/judgement            # reuse a replay of the same corpus and bot/recall code
     ... --absent-corpus DIR                      # target-absent recalls from another bank (first_reports.py kept)
+    ... --include-held-out                       # bench/held_out.tsv's threads' first reports too (judge, --write)
 
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
 semantic model (judgement.py, bot/data/recall_judgement_semantic.json); without, the lexical one
@@ -24,6 +25,11 @@ tier thresholds chosen on fold A, and the figures are reported on fold B; then t
 Fold B's cases are never read while fitting on A. `--write` stores the model fitted on both folds
 (thresholds chosen the same way on both) in its file (above); the out-of-sample
 figures printed are what to expect of it on new incidents.
+
+From eval/, the first reports whose target is one of bench/held_out.tsv's threads (the collections no rule was
+written from: a session's judge) are left out, their documents too (bench/first_reports.py `held_out_targets`; the
+count is printed): a screen never reads them. `--include-held-out` reads every report: to judge a stamped choice
+(totals only), for the frozen corpus's figures, and for `--write` (the shipped file is fitted on every report).
 
 `--nested A` screens a choice (features, --l2, a change to a signal) without reading fold B: each
 organisation of fold A is judged by the whole procedure (fit, thresholds) run on fold A's other
@@ -51,7 +57,7 @@ from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.first_reports import build  # noqa: E402
+from bench.first_reports import build, held_out_targets  # noqa: E402
 from bench.judgement_figures import Judged, evaluate, evaluate_judged, probabilities_of, tiers_of  # noqa: E402
 from bench.judgement_replays import cached_replay, one_fold, with_absent  # noqa: E402
 from bench.logistic_fit import L2, CaseRows, fit_logistic, rows_of  # noqa: E402
@@ -304,7 +310,11 @@ def main() -> int:
     parser.add_argument("--halves", help="with --nested and --weak-features: SEED,… fold halves (bench/weak_line.py)")
     parser.add_argument("--absent-corpus", type=Path, help="a replay folder of the same cases over another bank: "
                         "the target-absent recalls are read there (bench/first_reports.py --conversations kept)")  # fmt: skip
+    parser.add_argument("--include-held-out", action="store_true", help="with eval/: bench/held_out.tsv's threads' "
+                        "first reports too (left out by default): to judge, totals only; the frozen corpus; --write")  # fmt: skip
     args = parser.parse_args()
+    if args.include_held_out and args.eval_dir is None:
+        parser.error("--include-held-out reads eval/'s held-out threads: give the eval/ folder")
     if (args.budget_grid or args.halves) and not args.nested or args.halves and not args.weak_features:
         parser.error("--budget-grid and --halves screen inside one fold: give --nested (--halves: the pair's flags)")
     if (args.eval_dir is None) == (args.corpus is None):
@@ -315,7 +325,7 @@ def main() -> int:
         corpus = args.corpus
         if corpus is None:
             corpus = Path(folder)
-            build(args.eval_dir, corpus, args.nested)
+            build(args.eval_dir, corpus, args.nested, leave_out=held_out_targets(args.eval_dir, args.include_held_out))
         elif args.nested:
             corpus = one_fold(corpus, args.nested, Path(folder))
         asked = {*(args.features or "").split(","), *(args.weak_features or "").split(",")}

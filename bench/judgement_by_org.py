@@ -11,7 +11,10 @@ A variant is NAME=FEATURES: both thread models read FEATURES (the short-query on
 models, the budgets and sure-from are the shipped recipe's (WEAK, SHORT_WEAK, fit_recall_judgement's budgets as
 shipped). `--nested A`: each organisation of fold A judged by the pair fitted on the fold's others (fold B never
 replayed). `--swap`: fitted on one fold, judged on the other, both ways; `--targets FILE` also prints the cases
-whose target FILE lists (a judge collection: conversations/<file>, one a line). Each line: the group ("all",
+whose target FILE lists (a judge collection, in the benches' one list format: bench/recurrences.py `listed_targets`,
+"FOLD<TAB>file" a line as /work/c21-files.txt). The first reports of bench/held_out.tsv's threads are left out (their
+count printed; bench/first_reports.py `held_out_targets`) unless `--include-held-out`: a judge's `--targets` run and
+the frozen corpus's figures pass it. Each line: the group ("all",
 "org 1", "org 2-5", "org 6+": documents of the target's organisation among the targets), the Done-when figures
 and their counts. The organisation is read for grouping only, from reports.jsonl; no feature reads it.
 """
@@ -26,10 +29,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.first_reports import build, load_reports  # noqa: E402
-from bench.fit_recall_judgement import cached_replay  # noqa: E402
+from bench.first_reports import build, held_out_targets, load_reports  # noqa: E402
 from bench.judgement_figures import Judged, evaluate_judged  # noqa: E402
+from bench.judgement_replays import cached_replay  # noqa: E402
 from bench.logistic_fit import L2  # noqa: E402
+from bench.recurrences import listed_targets  # noqa: E402
 from bench.weak_line import fit_pair, nested_pair_budgets  # noqa: E402
 from bot.recall.features import FEATURES  # noqa: E402
 
@@ -41,10 +45,12 @@ BUDGETS, SHORT_BUDGETS, SHORT_UNTIL = (0.17, 0.40), (0.19, 0.44), 4.0
 SIZES = (("org 1", 1, 1), ("org 2-5", 2, 5), ("org 6+", 6, 10**9))
 
 
-def documents_by_org(eval_dir: Path) -> dict[str, int]:
-    """How many distinct targets (bank documents) each organisation's first reports lead to."""
+def documents_by_org(eval_dir: Path, leave_out: frozenset[str] = frozenset()) -> dict[str, int]:
+    """How many distinct targets (bank documents) each organisation's first reports lead to (`leave_out`'s none)."""
     targets: dict[str, set[str]] = {}
     for report in load_reports(eval_dir / "first-reports" / "reports.jsonl"):
+        if report["target"] in leave_out:
+            continue
         targets.setdefault(report["org"], set()).add(report["target"])
     return {org: len(found) for org, found in targets.items()}
 
@@ -83,6 +89,8 @@ def main() -> int:
     parser.add_argument("--cache", type=Path)
     parser.add_argument("--corpus", type=Path, help="a replay folder first_reports.py built from eval_dir (reused)")
     parser.add_argument("--targets", type=Path, help="with --swap: also the cases whose target this file lists")
+    parser.add_argument("--include-held-out", action="store_true",
+                        help="bench/held_out.tsv's threads' first reports too: to judge, totals only")  # fmt: skip
     args = parser.parse_args()
     if bool(args.nested) == args.swap:
         parser.error("give --nested FOLD or --swap")
@@ -94,15 +102,21 @@ def main() -> int:
         if not listed or unknown:
             parser.error(f"--variant {value!r}: NAME=FEATURES of judgement.FEATURES (unknown: {sorted(unknown)})")
         variants.append((name, names))
+    held = held_out_targets(args.eval_dir, args.include_held_out)
     listed = None
     if args.targets:
-        listed = {line.strip() for line in args.targets.read_text(encoding="utf-8").splitlines() if line.strip()}
-    sizes = documents_by_org(args.eval_dir)
+        try:
+            listed = listed_targets(args.eval_dir, args.targets)
+        except ValueError as error:
+            parser.error(str(error))
+        if listed & held:
+            parser.error(f"--targets lists {len(listed & held)} held-out thread(s): a judge passes --include-held-out")
+    sizes = documents_by_org(args.eval_dir, held)
     if args.corpus is not None:
-        results = cached_replay(args.corpus, args.cache, False)
+        results = [r for r in cached_replay(args.corpus, args.cache, False) if not set(r.case.relevant) & held]
     else:
         with tempfile.TemporaryDirectory() as folder:
-            build(args.eval_dir, Path(folder), args.nested)
+            build(args.eval_dir, Path(folder), args.nested, leave_out=held)
             results = cached_replay(Path(folder), args.cache, False)
     folds = {f: [r for r in results if r.case.flags.get("fold") == f] for f in ("A", "B")}
     for name, names in variants:

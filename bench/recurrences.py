@@ -30,6 +30,9 @@ removed strong memory is the same organisation's (an incident of the same failur
 kind of it: reading tells which). `--reports --targets FILE`: only the first reports whose target FILE lists (the
 benches' one list format: a document's file name a line, optionally after its fold and a tab, as /work/c21-files.txt;
 a name eval/ has no document of is an error), against the whole bank, with the calibration error (ECE).
+Held out: bench/held_out.tsv's threads (the collections no rule was written from) are no memory, and no pair or first
+report that targets one (or whose later item is one) is a case; their count is printed (bench/first_reports.py
+`held_out_targets`). `--include-held-out` reads them: a judge's `--targets` run and the frozen corpus's figures.
 """
 
 from __future__ import annotations
@@ -92,12 +95,20 @@ def recurrence_case(pair: dict[str, Any], pairs: list[dict[str, Any]]) -> dict[s
                               "same_failure": [pair["target"], *sorted(siblings)]}  # fmt: skip
 
 
-def build(eval_dir: Path, out: Path, documents: list[str] | None = None) -> tuple[list[Path], list[str]]:
+def build(
+    eval_dir: Path, out: Path, documents: list[str] | None = None, leave_out: frozenset[str] = frozenset()
+) -> tuple[list[Path], list[str]]:
     """Write one replay folder per distinct exclusion (out/bank-NN: memories.jsonl, cases.jsonl); (folders,
     documents import kept nothing of). A pair whose target or later item is no incident document of eval/ is a
-    clear error. A target import keeps nothing of stays a case, never found: the product would not hold it."""
-    pairs = load_pairs(eval_dir / "first-reports" / "recurrences.jsonl")
+    clear error. A target import keeps nothing of stays a case, never found: the product would not hold it.
+    `leave_out` (`held_out_targets`): documents that are no memory, and a pair targeting one (or later) no case."""
+    pairs = [
+        pair
+        for pair in load_pairs(eval_dir / "first-reports" / "recurrences.jsonl")
+        if not {pair["target"], pair.get("later_in_corpus")} & leave_out
+    ]
     documents = incident_documents(eval_dir) if documents is None else documents
+    documents = [document for document in documents if document not in leave_out]
     known = set(documents)
     for pair in pairs:
         for key in ("target", "later_in_corpus"):
@@ -306,11 +317,20 @@ def main() -> int:
                         help="the cases whose target is in FOLD judged by FILE's model (rejudged), once per fold")  # fmt: skip
     parser.add_argument("--targets", type=Path, help="with --reports: only the first reports whose target this file "
                         "lists (FOLD<TAB>file a line, as /work/c21-files.txt); the bank stays whole")  # fmt: skip
+    parser.add_argument("--include-held-out", action="store_true",
+                        help="bench/held_out.tsv's threads too (left out by default): to judge, totals only")  # fmt: skip
     args = parser.parse_args()
     if args.targets and not args.reports:
         parser.error("--targets goes with --reports")
+    held = first_reports.held_out_targets(args.eval_dir, args.include_held_out, say=args.reports)
     if args.reports:
-        first_reports.build(args.eval_dir, args.out)
+        try:
+            listed = listed_targets(args.eval_dir, args.targets) if args.targets else frozenset()
+        except ValueError as error:
+            parser.error(str(error))
+        if listed & held:
+            parser.error(f"--targets lists {len(listed & held)} held-out thread(s): a judge passes --include-held-out")
+        first_reports.build(args.eval_dir, args.out, leave_out=held)
         if args.targets:
             kept, unreported = only_targets(args.out, args.targets, args.eval_dir)
             print(f"{kept} first reports kept ({unreported} listed documents have none)", file=sys.stderr)
@@ -320,8 +340,10 @@ def main() -> int:
                    for name, group in groups.items()}  # fmt: skip
         print(json.dumps(subsets) if args.json else "\n".join(table(subsets)))
         return 0
-    folders, lost = build(args.eval_dir, args.out)
-    print(f"{len(folders)} banks in {args.out}", file=sys.stderr)
+    folders, lost = build(args.eval_dir, args.out, leave_out=held)
+    pairs = load_pairs(args.eval_dir / "first-reports" / "recurrences.jsonl")
+    dropped = sum(bool({p["target"], p.get("later_in_corpus")} & held) for p in pairs)
+    print(f"{len(folders)} banks in {args.out} ({dropped} of {len(pairs)} pairs held out)", file=sys.stderr)
     for document in lost:
         print(
             f"import kept nothing of {document} (not in the banks; a case targeting it is never found)", file=sys.stderr
