@@ -184,9 +184,7 @@ def build(
     (every memory whole, its own first report kept: a bank for target-absent recalls only).
     `leave_out`: targets (`held_out_targets`) whose first reports are no case and whose documents no memory, as if
     eval/ did not hold them."""
-    reports = [
-        r for r in load_reports(eval_dir / "first-reports" / "reports.jsonl") if r["target"] not in leave_out
-    ]
+    reports = [r for r in load_reports(eval_dir / "first-reports" / "reports.jsonl") if r["target"] not in leave_out]
     words: dict[str, set[str]] = {}
     for report in reports:
         words.setdefault(report["target"], set()).add(report["text"])
