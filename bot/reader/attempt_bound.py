@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.reader.cues import CHAT_ACTION, SEEING_VERB, TRIED
-from bot.reader.cues_attempts import REFERS_BACK, SENTENCE, STEP_OUTCOME, failure_cues
+from bot.reader.cues_attempts import BARE_TRY, CAUSE_TOLD, PLANNED, REFERS_BACK, SENTENCE, STEP_OUTCOME, failure_cues
 
 # the key a reading path sets on an attempt whose outcome it bound to the step by construction: a later sentence or
 # entry that names the step's object again (narrative._failed_later, narrative_timeline._named_later), or the step's
@@ -17,20 +17,6 @@ from bot.reader.cues_attempts import REFERS_BACK, SENTENCE, STEP_OUTCOME, failur
 BOUND = "bound"
 # a later clause opening on a contrast with the step: "instead the node winds up terminated"
 _INSTEAD = re.compile(r"(?:instead|rather)\b", re.I)
-# words before a step, in its clause, that make it no step taken: a condition, a plan, a wish or a request
-PLANNED = re.compile(
-    r"\b(?:if|unless|in case|whether|will|would|shall|going to|gonna|might|may|should|plan(?:s|ned|ning)? to|"
-    r"need(?:s|ed)? to|want(?:s|ed)? to|let'?s|please|about to|hope to)\b|'ll\b",
-    re.I,
-)
-# "I tried again", "tried it": a try that names no step (what was tried is told nowhere in the line)
-BARE_TRY = re.compile(
-    r"(?:tried|try|trying|tries|attempted|attempting)(?:\s{1,4}(?:it|that|this|again|once more|later|now|too|also|"
-    r"as well|then|yesterday|today)){0,4}\s{0,4}(?:[.,;:!?]|$|\b(?:but|and|still|however)\b)",
-    re.I,
-)
-# "The problem is that …": a cause told, not the state a step left
-CAUSE_TOLD = re.compile(r"the (?:problem|issue|cause|reason) (?:is|was|seems to be|being) (?:that|because|due)\b", re.I)
 # the later words must tell the step's outcome first: a failure word further on is another part of the story
 OUTCOME_WITHIN = 200
 # "We were seeing a bug … Upon further investigation it looks like … when we re-deploy": a sentence that tells what

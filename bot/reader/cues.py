@@ -254,9 +254,11 @@ STARTS_WITH_ACTION = re.compile(
 
 # ---- the guard: words that turn a claim into a question or a hypothesis --------------------------
 
+# "whether", "if", "unless": a condition put on what a clause says (a claim here; a step in cues_attempts.PLANNED)
+CONDITION_WORDS = r"whether|if|unless"
 # Words that turn a claim into a question or a hypothesis.
 CLAIM_HEDGE = re.compile(
-    r"\b(not|no|never|cannot|can't|isn't|don't|doesn't|whether|if|unless|unclear|unknown|may|might|"
+    r"\b(not|no|never|cannot|can't|isn't|don't|doesn't|" + CONDITION_WORDS + r"|unclear|unknown|may|might|"
     r"could|possibly|perhaps|unconfirmed|until|rule out)\b",
     re.IGNORECASE,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import DID_NOT_WORK, SAYS_IT_FAILED, SEEING_VERB
+from bot.reader.cues import CONDITION_WORDS, DID_NOT_WORK, SAYS_IT_FAILED, SEEING_VERB
 
 EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying|to see (?:if|whether)|in the hope)\b", re.I)
 WE_TRIED = re.compile(
@@ -20,6 +20,29 @@ CLAUSE = re.compile(r"(?:,\s{0,4}so\s+|;\s+)")
 REFERS_BACK = re.compile(
     r"^(?:this|that|it|which|these|those|but|however|unfortunately|sadly|still|again|the (?:issue|problem|error|errors|situation|"
     r"outage|symptoms?|site|service|hub|page|pods?)|no\b|nothing|neither|even)",
+    re.I,
+)
+# "The problem is that …": a cause told, not the state a step left (attempt_bound._bound reads it before REFERS_BACK,
+# which takes "the problem", "the issue" as a back-reference). Not cues.CAUSE_MARKER on purpose: that list has no
+# "the problem/issue is that" (the lines this one is for), and its words in here would leave a later clause opening
+# on "turned out …", "because of …" unbound; these words in CAUSE_MARKER would make "the problem is that" a chat cause
+CAUSE_TOLD = re.compile(r"the (?:problem|issue|cause|reason) (?:is|was|seems to be|being) (?:that|because|due)\b", re.I)
+# "I tried again", "tried it": a try that names no step (what was tried is told nowhere in the line; matched at the
+# step verb). Not cues_conversation.TRIED_AGAIN on purpose: that one is read anywhere in a channel sentence and keeps
+# "tried again to restart the pod" (a step named after it), which this one must not reject; it has no "tried it",
+# "attempted", which this one needs
+BARE_TRY = re.compile(
+    r"(?:tried|try|trying|tries|attempted|attempting)(?:\s{1,4}(?:it|that|this|again|once more|later|now|too|also|"
+    r"as well|then|yesterday|today)){0,4}\s{0,4}(?:[.,;:!?]|$|\b(?:but|and|still|however)\b)",
+    re.I,
+)
+# words before a step, in its clause, that make it no step taken: a condition (cues.CONDITION_WORDS, the guard's
+# CLAIM_HEDGE conditions), a plan, a wish or a request. Not CLAIM_HEDGE itself (its "not", "could", "until" are no
+# plan: "we could not restart it" tells a step) nor the conversation "plan" cue (it counts "could", "can" and is a
+# feature weight, not a gate; r23-pmatt2)
+PLANNED = re.compile(
+    r"\b(?:" + CONDITION_WORDS + r"|in case|will|would|shall|going to|gonna|might|may|should|plan(?:s|ned|ning)? to|"
+    r"need(?:s|ed)? to|want(?:s|ed)? to|let'?s|please|about to|hope to)\b|'ll\b",
     re.I,
 )
 # "Engineer reports the issue still persists", "After CI times out again, …": a failure said as
