@@ -321,6 +321,10 @@ def main() -> int:
         parser.error("give the eval/ folder or --corpus DIR")
     if args.nested and args.write:
         parser.error("--nested screens features; --write stores the fit on both folds: run them apart")
+    if args.write and args.eval_dir is not None and not args.include_held_out:
+        # the shipped file is fitted on every report the project has; leaving the held-out collections out is for
+        # screens, and a refit that silently did so would ship a model fitted on less than its figures say (review F18)
+        parser.error("--write fits the shipped file on every first report: give --include-held-out")
     with tempfile.TemporaryDirectory() as folder:
         corpus = args.corpus
         if corpus is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -128,3 +129,12 @@ def test_a_judge_list_of_held_out_threads_needs_the_flag_and_known_names(
     with pytest.raises(SystemExit):
         module.main()
     assert "1 name(s) no document of" in capsys.readouterr().err
+
+
+def test_a_refit_written_from_eval_refuses_to_leave_the_held_out_reports_out() -> None:
+    # the shipped file is fitted on every report: --write without --include-held-out would fit on fewer, silently
+    done = subprocess.run(
+        [sys.executable, str(PROJECT_ROOT / "bench" / "fit_recall_judgement.py"), "eval", "--write"],
+        cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2 and "--include-held-out" in done.stderr, done.stderr
