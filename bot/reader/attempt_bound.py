@@ -22,10 +22,12 @@ OUTCOME_WITHIN = 200
 # "We were seeing a bug … Upon further investigation it looks like … when we re-deploy": a sentence that tells what
 # someone saw, checked or tested (cues.SEEING_VERB and the checks; "to see if" is a test of a step, not one) tells a
 # state, and a step verb in it is the observation's content unless it is a remedy (cues.CHAT_ACTION: restarted,
-# rolled back, tried …; r23-pmcheck)
+# rolled back, tried …; r23-pmcheck). "monitoring" and "testing" name things as often as they tell a check ("the
+# monitoring VM", "--namespace=monitoring", "the testing cluster"), and "see below" points at the text: none is read
+# as one (rule C', r23-pmcheck)
 CHECKED = re.compile(
-    r"\b(?:" + SEEING_VERB + r"|seeing|(?<!to )see|looks? like|look(?:ed|ing) at|check(?:ed|ing)|test(?:ed|ing)|"
-    r"monitor(?:ed|ing)|investigat\w{0,6}|inspect(?:ed|ing)|watch(?:ed|ing))\b",
+    r"\b(?:" + SEEING_VERB + r"|seeing|(?<!to )see(?! (?:below|above))|looks? like|look(?:ed|ing) at|check(?:ed|ing)|"
+    r"tested|monitored|investigat\w{0,6}|inspect(?:ed|ing)|watch(?:ed|ing))\b",
     re.I,
 )
 _CLAUSE_START = re.compile(r"[,;:.!?—–(]|\s-\s")
