@@ -55,3 +55,19 @@ def test_a_step_told_inside_what_someone_saw_or_checked_is_no_step_taken() -> No
         "## Timeline\n\n- 09:30 We checked the logs. Then we deleted the stale uploads.\n"
         "- 09:40 Still missing on the stories page.\n"
     )
+
+
+def test_a_thing_named_monitoring_or_a_pointer_to_the_text_is_no_observation() -> None:
+    # "the monitoring VM" names a machine, "(see below)" points at the report: the step beside them was taken
+    assert stored(
+        "## Timeline\n\n- 09:30 On the monitoring VM I deleted the old indices.\n- 09:40 Still full, writes failing.\n"
+    ) == [("On the monitoring VM I deleted the old indices", "Still full, writes failing")]
+    assert stored(
+        "## Timeline\n\n- 09:30 I then configured the proxy on the container (see below).\n"
+        "- 09:40 Still not working.\n"
+    )
+    # a check told with its verb still is one
+    assert not stored(
+        "## Timeline\n\n- 09:30 We monitored the queue and it looks like the workers are deleting jobs.\n"
+        "- 09:40 Still missing.\n"
+    )
