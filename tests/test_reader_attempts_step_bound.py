@@ -63,8 +63,7 @@ def test_a_thing_named_monitoring_or_a_pointer_to_the_text_is_no_observation() -
         "## Timeline\n\n- 09:30 On the monitoring VM I deleted the old indices.\n- 09:40 Still full, writes failing.\n"
     ) == [("On the monitoring VM I deleted the old indices", "Still full, writes failing")]
     assert stored(
-        "## Timeline\n\n- 09:30 I then configured the proxy on the container (see below).\n"
-        "- 09:40 Still not working.\n"
+        "## Timeline\n\n- 09:30 I then configured the proxy on the container (see below).\n- 09:40 Still not working.\n"
     )
     # a check told with its verb still is one
     assert not stored(
