@@ -37,36 +37,3 @@ def test_a_cause_told_later_is_not_the_steps_outcome() -> None:
             "It did not resolve the 502s: the proxy is unable to resolve the origin",
         )
     ]
-
-
-def test_a_step_told_inside_what_someone_saw_or_checked_is_no_step_taken() -> None:
-    # "when we re-deploy, … removing images" is what the investigation found, not a step taken against the trouble
-    assert not stored(
-        "## Timeline\n\n- 09:30 We were seeing images disappear in beta. On investigation it looks like the file storage "
-        "is misconfigured when we re-deploy, removing images.\n- 09:40 Still missing on the stories page.\n"
-    )
-    # a remedy in the sentence (cues.CHAT_ACTION) is a step taken, whatever was checked with it
-    assert stored(
-        "## Timeline\n\n- 09:30 We checked the logs and restarted the storage worker.\n"
-        "- 09:40 Still missing on the stories page.\n"
-    ) == [("We checked the logs and restarted the storage worker", "Still missing on the stories page")]
-    # the check in a sentence of its own leaves the step in the next one taken
-    assert stored(
-        "## Timeline\n\n- 09:30 We checked the logs. Then we deleted the stale uploads.\n"
-        "- 09:40 Still missing on the stories page.\n"
-    )
-
-
-def test_a_thing_named_monitoring_or_a_pointer_to_the_text_is_no_observation() -> None:
-    # "the monitoring VM" names a machine, "(see below)" points at the report: the step beside them was taken
-    assert stored(
-        "## Timeline\n\n- 09:30 On the monitoring VM I deleted the old indices.\n- 09:40 Still full, writes failing.\n"
-    ) == [("On the monitoring VM I deleted the old indices", "Still full, writes failing")]
-    assert stored(
-        "## Timeline\n\n- 09:30 I then configured the proxy on the container (see below).\n- 09:40 Still not working.\n"
-    )
-    # a check told with its verb still is one
-    assert not stored(
-        "## Timeline\n\n- 09:30 We monitored the queue and it looks like the workers are deleting jobs.\n"
-        "- 09:40 Still missing.\n"
-    )
