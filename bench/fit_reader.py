@@ -325,6 +325,10 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     held_out_arguments(parser)
     args = parser.parse_args(argv)
+    if args.include_held_out and not (args.by_collection or args.new_since):
+        # a judge reads the held-out threads for totals only; a plain fit (--out), --by-org or --halves would fit on them
+        # or print one-out figures over them (review F7)
+        parser.error("--include-held-out judges: give --by-collection or --new-since (totals only)")
     use_left_out(left_out(args.include_held_out, args.held_out))
     kinds = [k for k in args.kinds.split(",") if k]
     if set(kinds) - set(KINDS):

@@ -108,3 +108,11 @@ def test_found_by_collection_names_no_miss_of_a_held_out_thread(
     assert named and not named & held()
     with pytest.raises(SystemExit):
         found_by_collection.main(["--misses", "--include-held-out"])
+
+
+@pytest.mark.parametrize("flags", [["--out", "/tmp/never-written.json"], ["--by-org"], ["--halves"], []])
+def test_the_reader_fit_reads_the_held_out_threads_only_to_judge(flags: list[str]) -> None:
+    # a fit or a one-out figure over the held-out threads would make the judge in-sample (review F7)
+    with pytest.raises(SystemExit) as stopped:
+        fit_reader.main(["--include-held-out", *flags])
+    assert stopped.value.code == 2
