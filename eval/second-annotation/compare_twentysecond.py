@@ -19,6 +19,7 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("111116-webosu-60", "date"): False,  # null / the report's day ("last few days")
     ("111116-webosu-60", "root_cause_keywords"): False,  # [] / "sayobot removed the beatmap mirror" (hedged)
     ("111116-webosu-60", "found_keywords"): True,  # second a piece of the label's sentence
+    ("code-golf-code-golf-651", "root_cause_keywords"): False,  # "a server-side problem" (the lead, 03:36) / []
     ("basemax-coronavirusoutbreakapi-1", "root_cause_keywords"): True,  # one sentence split in two
     ("foojayio-discoapi-87", "root_cause_keywords"): True,  # one sentence split in two
     ("helldivers-2-api-13", "root_cause_keywords"): True,  # second without "of the actual game backend servers"
