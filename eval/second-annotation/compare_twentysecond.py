@@ -57,7 +57,7 @@ MATCHES: list[tuple[str, str]] = [
     ("i tried three real mailboxes", "tried three real mailboxes"),
     ("tried my mobile phone", "tried my mobile phone"),
     ("contact support at musescore.com", "contact support at musescore.com"),  # the lead's 02:45 call: a failed attempt
-    ("solved with the new update", "solved with the new update"),
+    ("the new update", "solved with the new update"),  # the label's phrase without its outcome word (the lead, 03:37)
     ("flush ui cache", "flush ui cache"),
     ("with a clean history and cache", "with a clean history and cache"),
     ("already tried regenerating the key", "regenerating the key"),
