@@ -8,15 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.reader.cues import TRIED
-from bot.reader.cues_attempts import (
-    BARE_TRY,
-    CAUSE_TOLD,
-    NOT_SET_OFF,
-    PLANNED,
-    REFERS_BACK,
-    STEP_OUTCOME,
-    failure_cues,
-)
+from bot.reader.cues_attempts import BARE_TRY, CAUSE_TOLD, PLANNED, REFERS_BACK, STEP_OUTCOME, failure_cues
 
 # the key a reading path sets on an attempt whose outcome it bound to the step by construction: a later sentence or
 # entry that names the step's object again (narrative._failed_later, narrative_timeline._named_later), or the step's
@@ -71,13 +63,8 @@ def _bound(action: str, why: str) -> bool:
 def step_bound(attempt: dict[str, str]) -> bool:
     """A stored postmortem attempt holds a step taken (`_step_taken`) and a failure bound to it: in the step's own
     sentence ("told": the reader cut action and why out of one sentence, or the why is empty), bound by the path that
-    read it (BOUND), or `_bound`; and its outcome does not say the step failed to set something off (a test of the
-    trouble: NOT_SET_OFF)."""
+    read it (BOUND), or `_bound`."""
     action, why = attempt["action"], attempt["why_it_failed"]
     if not _step_taken(action):
-        return False
-    # an outcome that says the step did not set off what it should ("it has still not triggered a new build"): the
-    # step tested the trouble, it was not taken against it (cues_attempts.NOT_SET_OFF)
-    if NOT_SET_OFF.search(why[:OUTCOME_WITHIN]):
         return False
     return "told" in attempt or BOUND in attempt or not why.strip() or _bound(action, why)

@@ -36,15 +36,6 @@ BARE_TRY = re.compile(
     r"as well|then|yesterday|today)){0,4}\s{0,4}(?:[.,;:!?]|$|\b(?:but|and|still|however)\b)",
     re.I,
 )
-# "merged #266 at 15:29 | at 15:43 it has still not triggered a new build": the outcome told is that the step did not
-# set off what it should set off (a build, a job, an alert): the step used the broken path to see whether it still
-# fails (a test of the trouble), not a step against it (r23-pmtest). Read on the outcome's words only; "trigger"
-# here is the step's own effect, not cues_attempts.TRIGGERED_IT's "triggered the incident"
-NOT_SET_OFF = re.compile(
-    r"\b(?:not|n't|n’t|never|no longer|nor|without)\s{1,4}(?:[\w'-]{1,30}\s{1,4}){0,2}?"
-    r"(?:trigger(?:s|ed|ing)?|kick(?:s|ed|ing)?\s{1,4}off|set(?:s|ting)?\s{1,4}off|fir(?:e|es|ed|ing))\b",
-    re.I,
-)
 # words before a step, in its clause, that make it no step taken: a condition (cues.CONDITION_WORDS, the guard's
 # CLAIM_HEDGE conditions), a plan, a wish or a request. Not CLAIM_HEDGE itself (its "not", "could", "until" are no
 # plan: "we could not restart it" tells a step) nor the conversation "plan" cue (it counts "could", "can" and is a
