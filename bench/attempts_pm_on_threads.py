@@ -18,7 +18,7 @@ The organisations are cut by `bench.fit_reader.halves` (a rule is written from t
 measure half's counts). The halves are cut by parity in the sorted list of the organisations present, so they are
 the recorded ones only on eval/ of 3ecd9c8 with c20's threads held out: run without `--held-out`, or on a later eval/
 (c21's fold A joins), about half the measure half's organisations move to the write half, whose lines `--show` prints
-(hence `--held-out` is required). bench/held_out.tsv's threads (the newest collection, c21: no reader written from it)
+(hence `--held-out` is required). bench/held_out.tsv's threads (the newest collection: no reader written from it)
 are left out of the halves always (bench/reading_eval_conversations.py `left_out`), besides `--held-out`'s. `--judge`
 names a file of conversation files (tab-separated fold and file, as /work/c20-files.txt) read once as a held-out judge:
 counts only, fold A's rows only. Fold B is never read here.

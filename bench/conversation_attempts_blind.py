@@ -196,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {day} ({len({org(x) for x in group})} orgs): {said(figures(group, blind))}")
         print(f"  {'':<10} {'':>10}  {said(figures(group, today))}")
     if args.lines:
-        held = left_out()  # bench/held_out.tsv's threads (c21): their totals count above, no line of theirs prints
+        held = left_out()  # held_out.tsv's (newest collection): totals count above, no line prints
         for x in labels:
             if known is not None and org(x) not in known or not cached["blind_of"].get(org(x)) or x["file"] in held:
                 continue

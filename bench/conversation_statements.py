@@ -14,7 +14,7 @@ told in so many words, bot/reader/conversation_told.py, and the scored ones; the
 drafter's explicit rules, bot/reader/chat.py); the drafted fields are bench/fit_reader.py's.
 Fold A only: fold B's statement labels (the same scheme, issue 23) are for reporting and for the
 swap fit, never for tuning; `statements()` returns one fold's lines only (default A), so nothing
-here reads fold B's. Nor bench/held_out.tsv's threads (the newest collection, c21): bench/fit_reader.py `conversations`
+here reads fold B's. Nor bench/held_out.tsv's threads (the newest collection): bench/fit_reader.py `conversations`
 leaves them out, so no head is fitted on them and `--misses` never names one.
 """
 

@@ -9,9 +9,9 @@ it, `git checkout main -- bot` after; on main's reader the groups never fire and
     .venv/bin/python bench/fix_head.py --readings offset --skip-dev --judge   # the held-out threads, once
     .venv/bin/python bench/fix_head.py --readings offset --skip-dev --fold-b  # fold B, totals once
     .venv/bin/python bench/fix_head.py --out /tmp/chat.json   # the heads with the fix head fitted on DEV (`new`)
-    .venv/bin/python bench/fix_head.py --held path/to/c20-files.txt …      # another list held out besides c21's
+    .venv/bin/python bench/fix_head.py --held path/to/c20-files.txt …      # another list held out besides held_out.tsv's
 
-DEV is fold A without the held-out threads: bench/held_out.tsv's (the newest collection, c21: left out by default,
+DEV is fold A without the held-out threads: bench/held_out.tsv's (the newest collection: left out by default,
 bench/reading_eval_conversations.py `left_out`) and those of `--held` (another list of conversation file names, one a
 line, each optionally after its fold and a tab: /work/c20-files.txt's form; a name with no label is an error). The
 held-out threads are fold A's of those lists, read only by `--judge` (totals); fold B is read without

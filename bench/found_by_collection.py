@@ -22,7 +22,7 @@ learned 'step someone took'"): G0, fold A as at e85f757 (the 114 threads the con
 what fold A gained to 4e303fa (c9 + c12 + c14 + c15, 267: r23-attgate's development threads); C16 (to 080b5c0); C17
 (frozen at e7eedde). The drafter is the offline one with the
 shipped heads, in-process (bench/fit_reader.py `evaluate`, the sandbox bench's scoring). Fold B is never read here.
-bench/held_out.tsv's threads (the newest collection, c21) are left out of every group (bench/fit_reader.py
+bench/held_out.tsv's threads (the newest collection) are left out of every group (bench/fit_reader.py
 `conversations`); `--include-held-out` counts them in their organisations' groups (a judge's totals: never with
 `--misses`).
 """

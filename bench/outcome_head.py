@@ -118,7 +118,7 @@ def rows(conversation_orgs: frozenset[str] | None = None) -> tuple[list[dict], i
     if conversation_orgs is not None and not conversation_orgs:
         return out, lost  # postmortems only: no conversation label is even loaded
     orgs = _orgs("conversations")
-    held = left_out()  # bench/held_out.tsv's threads (c21): no row of a thread no reader was written from
+    held = left_out()  # held_out.tsv's (newest collection): no row of a thread no reader read
     for file, labelled in conversation_statements("A").items():
         if file in held or (conversation_orgs is not None and orgs[file] not in conversation_orgs):
             continue

@@ -30,7 +30,7 @@ attempts `attempt_is_real` and `attempt_found`):
 `--files LIST` drafts only the conversations LIST names (one a line, the file name last on it, as /work's
 c20-files.txt writes "A<tab>name.json"): one collection judged alone, both folds scored as usual.
 
-Held-out threads (bench/held_out.tsv: the newest collection no reader has been written from, c21 this session): every
+Held-out threads (bench/held_out.tsv: the newest collection no reader has been written from, c22 this session): every
 bench that reads fold A's conversations to write a rule leaves them out by default (`left_out`, the one reader of such
 lists, `held_out_files`; bench/fit_reader.py `conversations`), and `--held-out LIST` leaves another list out too. Here
 the totals are of every conversation drafted (the judge's totals among them), but `--misses` never names a held-out
