@@ -4,7 +4,7 @@ before the reader ran on them. Used to choose the metadata rules (bot/reader/cue
 tuning set, not a measure (fold B's totals are the measure).
 
     .venv/bin/python bench/devset_metadata.py fetch DIR [--mirror /work/.mirror]   # texts into DIR
-    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs|tuning-orgs-2|tuning-orgs-3|tuning-orgs-4|tuning-orgs-5|held-out-orgs-2|tuning-orgs-6|held-out-orgs-3|held-out-orgs-4] [--misses] [--lines]
+    .venv/bin/python bench/devset_metadata.py score DIR [--batch tuning|held-out|tuning-orgs|held-out-orgs|tuning-orgs-2|tuning-orgs-3|tuning-orgs-4|tuning-orgs-5|held-out-orgs-2|tuning-orgs-6|held-out-orgs-3|held-out-orgs-4|tuning-orgs-7|held-out-orgs-5] [--misses] [--lines]
     .venv/bin/python bench/devset_metadata.py score eval/postmortems --fold A [--lines] [--sentences] [--show KIND]   # fold A
 
 Two batches: "tuning" (49 reports from 9 sources; the rules were chosen on them; drand's two left when r23-collect put drand in fold A) and "held-out" (20 more
@@ -34,7 +34,12 @@ status) and a debugging blog's posts (mitoyosh 5: front matter, figures of a mac
 2026-12-06 (r23-meta4, labelled before any reader ran on them, the split written down first): "held-out-orgs-4", read
 for totals only: an e-mail marketing platform's English system-update notices (Copernica 11, kept in its documentation
 repository's history at ddd5078: who it hit, no data lost, no action needed, time windows, the hosting party) and a lab
-software's two announcements of one outage (LabIMotion 2: front matter, apologies).
+software's two announcements of one outage (LabIMotion 2: front matter, apologies); then, 2026-12-07 (r23-meta, labelled
+before any reader ran on them, the split by organisation written down first): "tuning-orgs-7", a Kubernetes homelab's war
+stories (ronaldlokers 12, every other file of docs/war-stories/: bold Date/Severity/Duration/Impact/Status header fields,
+durations and counts in the prose), and "held-out-orgs-5", read for totals only: a homelab's RCAs (homeiac 9, every other
+file of docs/rca/: header fields, tables of figures, tag lines), a NixOS fleet's incident notes (markus-barta 3) and a
+cloud lab's incident reports (bmetcalf21 2: incident ids, severities, report authored lines).
 `bench/devset_metadata/sources.jsonl` lists each document (repository, commit, path, licence; `section`:
 one `### ` section of a file that holds several incidents); `truth.jsonl` beside it holds the labels, in
 eval/README.md's scheme (root cause, fix, `not_attempts` of kind `metadata`: the lines about the incident).
@@ -251,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
             "tuning-orgs-6",
             "held-out-orgs-3",
             "held-out-orgs-4",
+            "tuning-orgs-7",
+            "held-out-orgs-5",
         ),
         help="one of the devset's batches",
     )
