@@ -46,12 +46,16 @@ from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text, h
 CONVERSATIONS = ROOT / "eval" / "conversations"
 RENDERINGS = ("timeline", "prose")
 _CLOCK = re.compile(r"T(\d\d:\d\d)")
+TITLE_CHARS = 200
 
 
 def render(thread: dict, how: str) -> str:
     """A thread as a postmortem: one timeline entry per message ("- 14:05 text", the day when no time is given),
     or one paragraph per message under a narrative heading. A message's lines are joined: one entry, one paragraph."""
-    out = [f"# {thread['id']}", ""]
+    # the title is the opening message's first line (a GitHub issue's title, a chat's first words): the
+    # organisation's words, as a postmortem's title is, never the file's name (the collector's summary of the thread)
+    opening = thread["messages"][0]["text"].strip().splitlines() if thread["messages"] else []
+    out = [f"# {' '.join(opening[0].split())[:TITLE_CHARS] if opening else thread['id']}", ""]
     out += ["## Timeline", ""] if how == "timeline" else ["## What happened", ""]
     for message in thread["messages"]:
         text = " ".join(message["text"].split())

@@ -21,6 +21,20 @@ _INSTEAD = re.compile(r"(?:instead|rather)\b", re.I)
 OUTCOME_WITHIN = 200
 _CLAUSE_START = re.compile(r"[,;:.!?—–(]|\s-\s")
 _STOP = re.compile(r"[.!?](?=\s|$)")
+# a thing told as the subject of the step verb, right before it: a determiner, up to two words, the thing, then an
+# active verb ("the bridge stopped relaying", "the job has again restarted"); never a passive ("the node was
+# restarted", "the pods are restarted": someone did it, a step), so no form of "be" may stand between
+THE_THING_BEFORE = re.compile(
+    r"\b(?:the|our|its|their|this|that)\s{1,4}(?:[\w.-]{1,30}\s{1,4}){0,2}?(?P<thing>[A-Za-z][\w-]{3,29})\s{1,4}"
+    r"(?:(?:has|had|have|also|then|just|again|already)\s{1,4}){0,3}$",
+    re.I,
+)
+TITLE_WITHIN = 300
+# title words that name no thing (a title's frame: "Postmortem: incident of 2023-03-28")
+_NOT_THINGS = frozenset(
+    "incident incidents outage outages postmortem post-mortem issue issues problem problems report with from after "
+    "during about when while that this they there their down failing failure failed errors error".split()
+)
 
 
 def _asked(text: str, at: int) -> bool:
@@ -29,14 +43,32 @@ def _asked(text: str, at: int) -> bool:
     return end is not None and text[end.start()] == "?"
 
 
-def _step_taken(action: str) -> bool:
-    """A step verb (cues.TRIED) that is not in a question, not after a condition or a plan in its clause, and not a
-    bare try."""
+def _the_trouble_acted(clause: str, trouble: set[str]) -> bool:
+    """The step verb's subject, told right before it in its clause ("the bridge stopped relaying"), is a thing the
+    incident's title names ("outage of the Libera bridge"): the broken thing acting is the trouble told, not a step."""
+    subject = THE_THING_BEFORE.search(clause)
+    return subject is not None and _stem(subject.group("thing")) in trouble
+
+
+def _stem(word: str) -> str:
+    return word.lower().rstrip("s")[:6]
+
+
+def trouble_words(title: str) -> set[str]:
+    """The title's words that can name the thing in trouble (`_stem`med, as `_the_trouble_acted` compares them)."""
+    return {_stem(w) for w in re.findall(r"[A-Za-z][\w-]{3,29}", title[:TITLE_WITHIN]) if w.lower() not in _NOT_THINGS}
+
+
+def _step_taken(action: str, trouble: set[str] = frozenset()) -> bool:
+    """A step verb (cues.TRIED) that is not in a question, not after a condition or a plan in its clause, not a
+    bare try, and whose subject is not the thing in trouble (`_the_trouble_acted`)."""
     for m in TRIED.finditer(action):
         before = action[max(m.start() - 200, 0) : m.start()]
         cuts = list(_CLAUSE_START.finditer(before))
         clause = before[cuts[-1].end() :] if cuts else before
         if _asked(action, m.end()) or PLANNED.search(clause) or BARE_TRY.match(action, m.start()):
+            continue
+        if trouble and _the_trouble_acted(clause, trouble):
             continue
         return True
     return False
@@ -60,11 +92,11 @@ def _bound(action: str, why: str) -> bool:
     )
 
 
-def step_bound(attempt: dict[str, str]) -> bool:
-    """A stored postmortem attempt holds a step taken (`_step_taken`) and a failure bound to it: in the step's own
-    sentence ("told": the reader cut action and why out of one sentence, or the why is empty), bound by the path that
-    read it (BOUND), or `_bound`."""
+def step_bound(attempt: dict[str, str], trouble: str = "") -> bool:
+    """A stored postmortem attempt holds a step taken (`_step_taken`; `trouble` is the incident's title) and a failure
+    bound to it: in the step's own sentence ("told": the reader cut action and why out of one sentence, or the why is
+    empty), bound by the path that read it (BOUND), or `_bound`."""
     action, why = attempt["action"], attempt["why_it_failed"]
-    if not _step_taken(action):
+    if not _step_taken(action, trouble_words(trouble) if trouble else frozenset()):
         return False
     return "told" in attempt or BOUND in attempt or not why.strip() or _bound(action, why)
