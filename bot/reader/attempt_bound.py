@@ -21,17 +21,13 @@ _INSTEAD = re.compile(r"(?:instead|rather)\b", re.I)
 OUTCOME_WITHIN = 200
 _CLAUSE_START = re.compile(r"[,;:.!?—–(]|\s-\s")
 _STOP = re.compile(r"[.!?](?=\s|$)")
-# a thing told as the subject of the step verb, right before it: a determiner, up to two words, the thing, then an
-# active verb ("the bridge stopped relaying", "the job has again restarted"); never a passive ("the node was
-# restarted", "the pods are restarted": someone did it, a step), so no form of "be" may stand between
-THE_THING_BEFORE = re.compile(
-    r"\b(?:the|our|its|their|this|that)\s{1,4}(?:[\w.-]{1,30}\s{1,4}){0,2}?(?P<thing>[A-Za-z][\w-]{3,29})\s{1,4}"
-    r"(?:(?:has|had|have|also|then|just|again|already)\s{1,4}){0,3}$",
-    re.I,
-)
+# the incident's title read for the trouble it names (`_the_trouble_again`); a title shorter than RESTATED such words
+# ("API outage") never counts as restated
 TITLE_WITHIN = 300
-# title words that name no thing (a title's frame: "Postmortem: incident of 2023-03-28")
-_NOT_THINGS = frozenset(
+RESTATED = 3
+_WORD = re.compile(r"[A-Za-z][\w-]{3,29}")
+# title words that tell no trouble of their own (a title's frame: "Postmortem: incident of 2023-03-28")
+_FRAME_WORDS = frozenset(
     "incident incidents outage outages postmortem post-mortem issue issues problem problems report with from after "
     "during about when while that this they there their down failing failure failed errors error".split()
 )
@@ -43,32 +39,30 @@ def _asked(text: str, at: int) -> bool:
     return end is not None and text[end.start()] == "?"
 
 
-def _the_trouble_acted(clause: str, trouble: set[str]) -> bool:
-    """The step verb's subject, told right before it in its clause ("the bridge stopped relaying"), is a thing the
-    incident's title names ("outage of the Libera bridge"): the broken thing acting is the trouble told, not a step."""
-    subject = THE_THING_BEFORE.search(clause)
-    return subject is not None and _stem(subject.group("thing")) in trouble
+def _words(text: str) -> set[str]:
+    """Words of four letters or more, lowercased, a plural's s off, cut to six letters ("triggered" = "trigger")."""
+    return {w.lower().rstrip("s")[:6] for w in _WORD.findall(text) if w.lower() not in _FRAME_WORDS}
 
 
-def _stem(word: str) -> str:
-    return word.lower().rstrip("s")[:6]
+def _the_trouble_again(why: str, title: str) -> bool:
+    """The outcome restates the trouble as the title tells it ("Commits to the Example project do not trigger a new
+    build" · "merged #266 … it has still not triggered a new build of the Example project"): at least RESTATED of
+    the title's words, and two thirds of them, within the outcome's first OUTCOME_WITHIN characters. The step
+    reproduced the trouble (a use of the broken path, to see whether it still fails), it was not a step against it;
+    a step that failed is told with a generic outcome ("still down", "did not help", "nothing changed")."""
+    trouble = _words(title[:TITLE_WITHIN])
+    shared = len(trouble & _words(why[:OUTCOME_WITHIN]))
+    return shared >= RESTATED and 3 * shared >= 2 * len(trouble)
 
 
-def trouble_words(title: str) -> set[str]:
-    """The title's words that can name the thing in trouble (`_stem`med, as `_the_trouble_acted` compares them)."""
-    return {_stem(w) for w in re.findall(r"[A-Za-z][\w-]{3,29}", title[:TITLE_WITHIN]) if w.lower() not in _NOT_THINGS}
-
-
-def _step_taken(action: str, trouble: set[str] = frozenset()) -> bool:
-    """A step verb (cues.TRIED) that is not in a question, not after a condition or a plan in its clause, not a
-    bare try, and whose subject is not the thing in trouble (`_the_trouble_acted`)."""
+def _step_taken(action: str) -> bool:
+    """A step verb (cues.TRIED) that is not in a question, not after a condition or a plan in its clause, and not a
+    bare try."""
     for m in TRIED.finditer(action):
         before = action[max(m.start() - 200, 0) : m.start()]
         cuts = list(_CLAUSE_START.finditer(before))
         clause = before[cuts[-1].end() :] if cuts else before
         if _asked(action, m.end()) or PLANNED.search(clause) or BARE_TRY.match(action, m.start()):
-            continue
-        if trouble and _the_trouble_acted(clause, trouble):
             continue
         return True
     return False
@@ -93,10 +87,11 @@ def _bound(action: str, why: str) -> bool:
 
 
 def step_bound(attempt: dict[str, str], trouble: str = "") -> bool:
-    """A stored postmortem attempt holds a step taken (`_step_taken`; `trouble` is the incident's title) and a failure
-    bound to it: in the step's own sentence ("told": the reader cut action and why out of one sentence, or the why is
-    empty), bound by the path that read it (BOUND), or `_bound`."""
+    """A stored postmortem attempt holds a step taken (`_step_taken`) whose outcome is not the trouble told again
+    (`_the_trouble_again`; `trouble` is the incident's title) and a failure bound to it: in the step's own sentence
+    ("told": the reader cut action and why out of one sentence, or the why is empty), bound by the path that read it
+    (BOUND), or `_bound`."""
     action, why = attempt["action"], attempt["why_it_failed"]
-    if not _step_taken(action, trouble_words(trouble) if trouble else frozenset()):
+    if not _step_taken(action) or _the_trouble_again(why, trouble):
         return False
     return "told" in attempt or BOUND in attempt or not why.strip() or _bound(action, why)
