@@ -111,7 +111,7 @@ def _explicit_attempts(text: str) -> list[dict[str, str]]:
 
 
 def _failed_attempts(
-    doc: Document, entries: list[Entry], timeline_prose: str, title: str
+    doc: Document, entries: list[Entry], timeline_prose: str
 ) -> tuple[list[dict[str, str]], list[str]]:
     attempts: list[dict[str, str]] = []
     origins: list[str] = []
@@ -119,26 +119,24 @@ def _failed_attempts(
         found = _explicit_attempts(section_text(section))
         attempts += found
         origins += [section.label] * len(found)
-    for entry, attempt in failed_in_timeline(entries, title):
+    for entry, attempt in failed_in_timeline(entries):
         attempts.append(attempt)
         origins.append(f"timeline entry {entry.when!r}")
-    for attempt in failed_in_text(timeline_prose, title):
+    for attempt in failed_in_text(timeline_prose):
         attempts.append(attempt)
         origins.append("the timeline's prose")
     # the text under the title tells the story when no section does: read as a summary is
     told = [line for line in doc.preamble if not is_field_line(line) and not line.lstrip().startswith(">")]
-    found = failed_in_prose(join_lines(told), title)
+    found = failed_in_prose(join_lines(told))
     attempts += found
     origins += ["the text under the title"] * len(found)
     for section in doc.sections:
         if section.kind in ("resolution", "diagnosis"):  # they tell what was done: every sentence counts
-            found = failed_in_text(section_text(section), title)
+            found = failed_in_text(section_text(section))
         elif section.kind in ("summary", None):  # they mostly tell what the system did
             # quoted chat logs ("> alice [5:13 PM] ...") are not the story of what was tried
             told = [line for line in section.lines if not line.lstrip().startswith(">")]
-            found = failed_in_prose(
-                section_text(section) if len(told) == len(section.lines) else join_lines(told), title
-            )
+            found = failed_in_prose(section_text(section) if len(told) == len(section.lines) else join_lines(told))
         else:
             continue
         attempts += found
@@ -346,7 +344,7 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
                 fields.values[kind] = without_non_fixes(fields.values[kind])
             if not fields.values[kind]:  # nothing left: no field, and no origin for it
                 del fields.values[kind], fields.origins[kind]
-    attempts, attempt_origins = _failed_attempts(doc, entries, timeline_prose, title)
+    attempts, attempt_origins = _failed_attempts(doc, entries, timeline_prose)
     fields.put("failed_attempts", attempts, "; ".join(dict.fromkeys(attempt_origins)))
     lesson, lesson_from = take("lesson")
     actions, actions_from = take("action_items")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import TRIED
-from bot.reader.cues_attempts import BARE_TRY, CAUSE_TOLD, PLANNED, REFERS_BACK, STEP_OUTCOME, failure_cues
+from bot.reader.cues import CHAT_ACTION, SEEING_VERB, TRIED
+from bot.reader.cues_attempts import BARE_TRY, CAUSE_TOLD, PLANNED, REFERS_BACK, SENTENCE, STEP_OUTCOME, failure_cues
 
 # the key a reading path sets on an attempt whose outcome it bound to the step by construction: a later sentence or
 # entry that names the step's object again (narrative._failed_later, narrative_timeline._named_later), or the step's
@@ -19,18 +19,21 @@ BOUND = "bound"
 _INSTEAD = re.compile(r"(?:instead|rather)\b", re.I)
 # the later words must tell the step's outcome first: a failure word further on is another part of the story
 OUTCOME_WITHIN = 200
+# "We were seeing a bug … Upon further investigation it looks like … when we re-deploy": a sentence that tells what
+# someone saw, checked or tested (cues.SEEING_VERB and the checks; "to see if" is a test of a step, not one) tells a
+# state, and a step verb in it is the observation's content unless it is a remedy (cues.CHAT_ACTION: restarted,
+# rolled back, tried …). "monitoring" and "testing" name things as often as they tell a check, "see below" points at
+# the text: none is read as one (r23-pmcheck's rule C', reverted for the case below, back with it as rule C2)
+CHECKED = re.compile(
+    r"\b(?:" + SEEING_VERB + r"|seeing|(?<!to )see(?! (?:below|above))|looks? like|look(?:ed|ing) at|check(?:ed|ing)|"
+    r"tested|monitored|investigat\w{0,6}|inspect(?:ed|ing)|watch(?:ed|ing))\b",
+    re.I,
+)
+# "@sam deletes the dns pod and finds yet another network error": a check told after the step and joined to it is
+# what the step's outcome showed, not an observation the step is told inside (rule C2, r23-pmatt)
+_SEEN_AFTER = re.compile(r"\b(?:and|but|then|only to)\s{1,4}(?:then\s{1,4}|just\s{1,4})?$", re.I)
 _CLAUSE_START = re.compile(r"[,;:.!?—–(]|\s-\s")
 _STOP = re.compile(r"[.!?](?=\s|$)")
-# the incident's title read for the trouble it names (`_the_trouble_again`); a title shorter than RESTATED such words
-# ("API outage") never counts as restated
-TITLE_WITHIN = 300
-RESTATED = 3
-_WORD = re.compile(r"[A-Za-z][\w-]{3,29}")
-# title words that tell no trouble of their own (a title's frame: "Postmortem: incident of 2023-03-28")
-_FRAME_WORDS = frozenset(
-    "incident incidents outage outages postmortem post-mortem issue issues problem problems report with from after "
-    "during about when while that this they there their down failing failure failed errors error".split()
-)
 
 
 def _asked(text: str, at: int) -> bool:
@@ -39,30 +42,31 @@ def _asked(text: str, at: int) -> bool:
     return end is not None and text[end.start()] == "?"
 
 
-def _words(text: str) -> set[str]:
-    """Words of four letters or more, lowercased, a plural's s off, cut to six letters ("triggered" = "trigger")."""
-    return {w.lower().rstrip("s")[:6] for w in _WORD.findall(text) if w.lower() not in _FRAME_WORDS}
-
-
-def _the_trouble_again(why: str, title: str) -> bool:
-    """The outcome restates the trouble as the title tells it ("Commits to the Example project do not trigger a new
-    build" · "merged #266 … it has still not triggered a new build of the Example project"): at least RESTATED of
-    the title's words, and two thirds of them, within the outcome's first OUTCOME_WITHIN characters. The step
-    reproduced the trouble (a use of the broken path, to see whether it still fails), it was not a step against it;
-    a step that failed is told with a generic outcome ("still down", "did not help", "nothing changed")."""
-    trouble = _words(title[:TITLE_WITHIN])
-    shared = len(trouble & _words(why[:OUTCOME_WITHIN]))
-    return shared >= RESTATED and 3 * shared >= 2 * len(trouble)
+def _observed(action: str, at: int) -> bool:
+    """The sentence holding `at` tells what someone saw or checked (CHECKED, but not a check joined after the step:
+    _SEEN_AFTER) and holds no remedy verb (CHAT_ACTION)."""
+    starts = [0] + [m.end() for m in SENTENCE.finditer(action) if m.end() <= at]
+    end = _STOP.search(action, at)
+    sentence = action[starts[-1] : end.end() if end else len(action)]
+    if CHAT_ACTION.search(sentence):
+        return False
+    step = at - starts[-1]  # the step verb's place in the sentence
+    return any(
+        c.start() < step or not _SEEN_AFTER.search(sentence[max(step, c.start() - 30) : c.start()])
+        for c in CHECKED.finditer(sentence)
+    )
 
 
 def _step_taken(action: str) -> bool:
-    """A step verb (cues.TRIED) that is not in a question, not after a condition or a plan in its clause, and not a
-    bare try."""
+    """A step verb (cues.TRIED) that is not in a question, not after a condition or a plan in its clause, not a
+    bare try, and not in a sentence that tells an observation with no remedy in it (_observed)."""
     for m in TRIED.finditer(action):
         before = action[max(m.start() - 200, 0) : m.start()]
         cuts = list(_CLAUSE_START.finditer(before))
         clause = before[cuts[-1].end() :] if cuts else before
         if _asked(action, m.end()) or PLANNED.search(clause) or BARE_TRY.match(action, m.start()):
+            continue
+        if _observed(action, m.start()):
             continue
         return True
     return False
@@ -86,12 +90,11 @@ def _bound(action: str, why: str) -> bool:
     )
 
 
-def step_bound(attempt: dict[str, str], trouble: str = "") -> bool:
-    """A stored postmortem attempt holds a step taken (`_step_taken`) whose outcome is not the trouble told again
-    (`_the_trouble_again`; `trouble` is the incident's title) and a failure bound to it: in the step's own sentence
-    ("told": the reader cut action and why out of one sentence, or the why is empty), bound by the path that read it
-    (BOUND), or `_bound`."""
+def step_bound(attempt: dict[str, str]) -> bool:
+    """A stored postmortem attempt holds a step taken (`_step_taken`) and a failure bound to it: in the step's own
+    sentence ("told": the reader cut action and why out of one sentence, or the why is empty), bound by the path that
+    read it (BOUND), or `_bound`."""
     action, why = attempt["action"], attempt["why_it_failed"]
-    if not _step_taken(action) or _the_trouble_again(why, trouble):
+    if not _step_taken(action):
         return False
     return "told" in attempt or BOUND in attempt or not why.strip() or _bound(action, why)

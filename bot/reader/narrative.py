@@ -208,13 +208,13 @@ def _read_as_outcome(step: str, outcome: str, where: str) -> bool:
     return outcome_goes_on(step, outcome, where)
 
 
-def kept(attempt: dict[str, str], trouble: str = "") -> bool:
+def kept(attempt: dict[str, str]) -> bool:
     """What a postmortem stores: one attempt, told as failed (or read so by the fitted bar, `_read_as_outcome`), that
-    holds a step taken with its failure bound to it (attempt_bound.step_bound; `trouble`: the incident's title)."""
+    holds a step taken with its failure bound to it (attempt_bound.step_bound)."""
     return (
         _one_attempt(attempt)
         and (attempt.get(READ_AS_OUTCOME) == "yes" or told_as_failed(attempt))
-        and step_bound(attempt, trouble)
+        and step_bound(attempt)
     )
 
 
@@ -415,15 +415,15 @@ def _objects(text: str) -> set[str]:
     return {w.rstrip("s")[:6] for w in words - _NOT_OBJECTS if not TRIED.fullmatch(w)}
 
 
-def failed_in_prose(text: str, trouble: str = "") -> list[dict[str, str]]:
+def failed_in_prose(text: str) -> list[dict[str, str]]:
     """Sentences of narrative prose that say someone tried something and it did not work ("We
-    first restarted the pods, but errors continued"); `trouble`: the incident's title (`kept`)."""
-    return [_as_stored(a) for a in _attempts(text, said_by_someone=True, read_outcomes=True) if kept(a, trouble)]
+    first restarted the pods, but errors continued")."""
+    return [_as_stored(a) for a in _attempts(text, said_by_someone=True, read_outcomes=True) if kept(a)]
 
 
-def failed_in_text(text: str, trouble: str = "") -> list[dict[str, str]]:
+def failed_in_text(text: str) -> list[dict[str, str]]:
     """`attempts_in` as a postmortem stores them (`told_as_failed`): sections that tell what was done."""
-    return [_as_stored(a) for a in _attempts(text, read_outcomes=True) if kept(a, trouble)]
+    return [_as_stored(a) for a in _attempts(text, read_outcomes=True) if kept(a)]
 
 
 def is_critique(text: str) -> bool:

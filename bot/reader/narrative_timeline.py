@@ -113,7 +113,7 @@ def _refers_back(action: str, opening: str) -> bool:
     return acted and bool(REPEATED.search(failing.group()))
 
 
-def failed_in_timeline(entries: list[E], trouble: str = "") -> list[tuple[E, dict[str, str]]]:
+def failed_in_timeline(entries: list[E]) -> list[tuple[E, dict[str, str]]]:
     """Attempts within an entry, and across two: "12:05 Engineer attempts hub pod restarts." then
     "12:20 Still 503s." (an attempt said in one entry, its failure in the next one's first words, or
     in the first words of the one after when the entry between only observes)."""
@@ -196,4 +196,4 @@ def failed_in_timeline(entries: list[E], trouble: str = "") -> list[tuple[E, dic
                     },
                 )
             )
-    return [(e, _as_stored(a)) for e, a in found if kept(a, trouble)]
+    return [(e, _as_stored(a)) for e, a in found if kept(a)]
