@@ -42,6 +42,28 @@ def test_a_step_and_the_reply_that_it_still_fails_reach_the_importers_attempts_i
     assert stored(QUIET, "timeline") == [] and stored(QUIET, "prose") == []
 
 
+def test_the_rendered_postmortem_is_titled_in_the_organisations_words_never_the_collectors_file_name() -> None:
+    """A rule that reads the incident's title must read what the thread's author wrote (an issue's title is its
+    opening message's first line), not the file name, whose slug the collector wrote and which may name the fix."""
+    thread = {
+        "id": "example-3-checkout-502-fixed-by-rollback",
+        "messages": [
+            {
+                "ts": "2024-03-02T14:00:00Z",
+                "author": "u1",
+                "text": "Checkout returns 502\nSince 14:00 every request fails.",
+            },
+            {"ts": "2024-03-02T14:05:00Z", "author": "u2", "text": "I restarted the proxy pods, still 502."},
+        ],
+    }
+    for how in ("timeline", "prose"):
+        text = render(thread, how)
+        assert text.splitlines()[0] == "# Checkout returns 502"
+        assert "rollback" not in text
+        draft = parse_markdown(text, team_id="T", incident_id=thread["id"], name=thread["id"])
+        assert draft.title == "Checkout returns 502"
+
+
 def test_the_held_out_judge_stays_out_of_the_threads_the_halves_are_cut_from(tmp_path: Path) -> None:
     every = truths(set(), judged=False)
     held = {every[0].file, every[1].file}
