@@ -14,6 +14,8 @@ figure: nothing is fitted). The conversations of fold A are other organisations'
 scheme (`failed_attempts`, `not_attempts`), that those paths were not tuned on: a proxy for what fold B's stored
 lines meet. Two renderings of a thread: every message a timeline entry (`## Timeline`, "- HH:MM text": a status
 page's updates, a chat log quoted in a report), or every message a paragraph of prose (`## What happened`).
+The rendered title is the opening message's first line (the organisation's words, as a postmortem's title), never the
+file name: its slug is the collector's summary and may name the fix (r23-pmatt, 2026-12-07; main's lines unchanged).
 The organisations are cut by `bench.fit_reader.halves` (a rule is written from the write half's lines, judged on the
 measure half's counts). The halves are cut by parity in the sorted list of the organisations present, so they are
 the recorded ones only on eval/ of 3ecd9c8 with c20's threads held out: run without `--held-out`, or on a later eval/
