@@ -18,7 +18,6 @@ from bot.reader.cues_conversation import (
     FOLLOW_UP,
     NO_OUTCOME,
     NOT_ENOUGH,
-    OPENS_WITH_STEP,
     OUTCOME_ONLY,
     PART_FAILED,
     RETRY,
@@ -87,7 +86,7 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
     """Not a failed attempt: a recovery, a confession, a plan, a part that did not do its job, the
     trouble met while using the service, a cause, work done before the incident, what would have
     happened, a failure word that tells no outcome of the step, the step that set the trouble off, one said
-    to have fixed it, what the system did on its own or a step the opening report names no doer of."""
+    to have fixed it or what the system did on its own."""
     # nor a part that did not do its job, told as the cause or not by the responders ("nginx didn't
     # reload the certs"), nor what was done before the incident ("upgraded the clusters yesterday")
     part = bool(PART_FAILED.search(text)) and ("cause_marker" in f or not f & {"first_person", "first_person_plural"})
@@ -107,10 +106,6 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
     set_off = came_after(text)
     # "… after a mysterious automatic reboot": what the system did by itself, when no one says they did it
     own_accord = bool(AUTOMATIC.search(text)) and not f & {"first_person", "first_person_plural", "tried"}
-    # "Demo not working anymore, after heroku free was removed", "There was another crash that required a restart of
-    # apache": the opening report telling the situation. A step in it names who took it (I, we) or opens the sentence
-    # ("Tried both reinstalling …"); one told of a thing or a provider is the report's description (r23-att, rule A)
-    unowned = "first_msg" in f and not f & {"first_person", "first_person_plural"} and not OPENS_WITH_STEP.match(text)
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)
@@ -122,7 +117,6 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
         or fixed_here
         or set_off
         or own_accord
-        or unowned
         or bool(BEFORE_THE_TALK.search(text))
         or bool(COUNTERFACTUAL.search(text))
         or bool(VETO.search(text))

@@ -323,14 +323,6 @@ STEP_GERUND = re.compile(
     r"re-?authenticat|re-?invit|re-?load|re-?apply|re-?submit|re-?queu)ing",
     re.IGNORECASE,
 )
-# "Tried both reinstalling …", "* logging out and back in", "Restarted the runner, still stuck": a sentence that opens
-# with its step, the doer left out as chat leaves it; a sentence opening on a thing or a provider ("Demo not working
-# anymore, after heroku free was removed", "Servers Restarted Strangely") does not (conversation_vetoes.py `unowned`)
-OPENS_WITH_STEP = re.compile(
-    r"^[\W_]{0,5}(?:(?:just|so|then|also|already|and|ok|okay),? {1,3}){0,3}"
-    r"(?:[a-z-]{2,30}(?:ed|ing)|tried|reran|re-?run|rebuilt|reset|redid|ran)\b",
-    re.IGNORECASE,
-)
 # "Did 2. already - without success": an outcome that names which of a numbered list's items it answers ("2.", "#2",
 # "option 2"), not the step told last (conversation_replies.py)
 POINTS_AT_ITEM = re.compile(
