@@ -1,9 +1,7 @@
 """A postmortem's failed attempt read for what it says, not for one more cue (docs/BENCHMARKS.md, r23-pmatt2): the
 line holds a step someone took (not asked, not planned, not a bare "tried again"), and the failure told after it is
 that step's outcome (told in the step's own sentence, or the later words refer back to it, tell the trouble going on,
-say a step did not help, or name the step again). A line that is neither is not stored: precision first. A channel's
-attempt is read for the first half only (`no_step_taken`: its steps told as not done, planned or asked for; r23-att).
-"""
+say a step did not help, or name the step again). A line that is neither is not stored: precision first."""
 
 from __future__ import annotations
 
@@ -22,13 +20,6 @@ _INSTEAD = re.compile(r"(?:instead|rather)\b", re.I)
 # the later words must tell the step's outcome first: a failure word further on is another part of the story
 OUTCOME_WITHIN = 200
 _CLAUSE_START = re.compile(r"[,;:.!?—–(]|\s-\s")
-# "so that means the server was not restarted", "not all images have been removed", "it is not blocked": a step verb
-# told as not done (a negation, then up to four auxiliaries or a subject before one), matched at the verb's start
-NOT_TAKEN = re.compile(
-    r"(?:\bnot|\bnever|n[’']t)(?:\s{1,3}(?:all|yet|been|be|being|even|ever|really|actually|have|has|had|"
-    r"[\w-]{1,20}(?=\s{1,3}(?:have|has|had)\b))){0,4}\s{1,3}$",
-    re.I,
-)
 _STOP = re.compile(r"[.!?](?=\s|$)")
 
 
@@ -49,23 +40,6 @@ def _step_taken(action: str) -> bool:
             continue
         return True
     return False
-
-
-def no_step_taken(sentence: str, *, plans: bool) -> bool:
-    """A channel sentence whose every step verb (cues.TRIED) is told as not done (NOT_TAKEN) or, with `plans`, stands
-    after a condition, a plan or a request in its clause ("The certificate … needs to be renewed and deployed", "Please
-    have the dashboard server space cleared off"; PLANNED, as `_step_taken` reads a postmortem's): no step was taken.
-    A sentence with no step verb is not judged here (False)."""
-    steps = list(TRIED.finditer(sentence))
-    for m in steps:
-        before = sentence[max(m.start() - 200, 0) : m.start()]
-        if NOT_TAKEN.search(before[-80:]):
-            continue
-        cuts = list(_CLAUSE_START.finditer(before))
-        if plans and PLANNED.search(before[cuts[-1].end() :] if cuts else before):
-            continue
-        return False
-    return bool(steps)
 
 
 def _bound(action: str, why: str) -> bool:

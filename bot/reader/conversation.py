@@ -44,7 +44,6 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
 
-from bot.reader.attempt_bound import no_step_taken
 from bot.reader.conversation_features import ACTED, MAX_SENTENCES, Message, Sentence, cues_of, sentences
 from bot.reader.conversation_told import told_attempts
 from bot.reader.conversation_vetoes import DONE, OUTCOME_VERB, came_after, no_attempt, no_fix, outcome_told
@@ -72,12 +71,6 @@ SAYS = {
 FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "reply_failed", "reported_step"})
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
-# what the thread says after a step tells how it went only when it says so plainly: "Thanks @u1 for your report, this
-# is probably the issue why the website is not working", "we can not do anything if …", "can you please check … if
-# they are still getting that issue" thank, plan or ask; "I think there was a network outage during that time" guesses
-# a cause (a doubted outcome, "I don't think the reversions worked", still tells how the step went) (r23-att, rule B)
-NOT_AN_OUTCOME = frozenset({"thanks", "plan", "question"})
-GUESSED_CAUSE = frozenset({"cause_marker", "consequence", "might_be", "outage_noun"})
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
 _BARE_STATE = re.compile(r"^\W{0,20}(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
@@ -195,7 +188,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         if len(scored) >= keep:
             break
         # an attempt is something someone did: "the build fails to start", no action said, is a symptom
-        picked = sure("attempt", i) if _how_it_went(found, i) and not _only_asked_for(s) else None
+        picked = sure("attempt", i) if _how_it_went(found, i) else None
         picked = picked or _suggested_then_failed(found, i, replies[i])
         if picked is not None:
             if picked.follow is None:
@@ -211,25 +204,12 @@ def _how_it_went(found: list[Sentence], i: int) -> bool:
     """ "I upgraded the package." "Now it doesn't start at all.": when only a sentence after a step says it failed
     (the next one, `next_failed`, or the thread's answer, `reply_failed`), that sentence must tell how the step went
     (the trouble still there, the step did not help), not a failure word of something else nor the trouble beginning
-    after the step (bot/reader/conversation_vetoes.py `outcome_told`, `came_after`), and say it plainly (`_plainly`)."""
+    after the step (bot/reader/conversation_vetoes.py `outcome_told`, `came_after`)."""
     s = found[i]
     if s.features & {"failed_outcome", "said_failed", "reported_step"}:
         return True
-    after = [found[j] for j in (s.reply, i + 1 if "next_failed" in s.features else None) if j is not None]
-    return not after or any(outcome_told(a.text) and not came_after(a.text) and _plainly(a.features) for a in after)
-
-
-def _plainly(f: frozenset[str]) -> bool:
-    """Said as how it went: not thanking, planning or asking, nor a cause guessed (`NOT_AN_OUTCOME`, `GUESSED_CAUSE`)."""
-    return not (f & NOT_AN_OUTCOME or ("hedge" in f and f & GUESSED_CAUSE))
-
-
-def _only_asked_for(s: Sentence) -> bool:
-    """ "The certificate … needs to be renewed and deployed immediately", "Please have the dashboard server space
-    cleared off": every step the sentence names is asked for or planned, none told as taken (attempt_bound
-    `no_step_taken`); one that says someone tried ("If I try and stop and restart the build …", the `tried` cue) tells
-    what was done. A suggestion a reply says failed is read by `_suggested_then_failed`, not here (r23-att, rule T)."""
-    return "tried" not in s.features and no_step_taken(s.text, plans=True)
+    after = [found[j].text for j in (s.reply, i + 1 if "next_failed" in s.features else None) if j is not None]
+    return not after or any(outcome_told(text) and not came_after(text) for text in after)
 
 
 def _pointed_at(found: list[Sentence], cause: Picked) -> Picked | None:

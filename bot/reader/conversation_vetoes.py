@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.attempt_bound import no_step_taken
 from bot.reader.cues import CHAT_FAILED
 from bot.reader.cues_attempts import AUTOMATIC
 from bot.reader.cues_conversation import (
@@ -87,7 +86,7 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
     """Not a failed attempt: a recovery, a confession, a plan, a part that did not do its job, the
     trouble met while using the service, a cause, work done before the incident, what would have
     happened, a failure word that tells no outcome of the step, the step that set the trouble off, one said
-    to have fixed it, what the system did on its own or a step told as not done."""
+    to have fixed it or what the system did on its own."""
     # nor a part that did not do its job, told as the cause or not by the responders ("nginx didn't
     # reload the certs"), nor what was done before the incident ("upgraded the clusters yesterday")
     part = bool(PART_FAILED.search(text)) and ("cause_marker" in f or not f & {"first_person", "first_person_plural"})
@@ -107,8 +106,6 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
     set_off = came_after(text)
     # "… after a mysterious automatic reboot": what the system did by itself, when no one says they did it
     own_accord = bool(AUTOMATIC.search(text)) and not f & {"first_person", "first_person_plural", "tried"}
-    # "so that means the server was not restarted": a step told as not done was not taken (r23-att, rule T)
-    not_done = no_step_taken(text, plans=False)
     return (
         bool(f & {"recovered_again", "confession"})
         or ("plan" in f and "tried" not in f)
@@ -120,7 +117,6 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
         or fixed_here
         or set_off
         or own_accord
-        or not_done
         or bool(BEFORE_THE_TALK.search(text))
         or bool(COUNTERFACTUAL.search(text))
         or bool(VETO.search(text))
