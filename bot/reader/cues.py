@@ -63,10 +63,6 @@ FAILED_ATTEMPT = (
     r"(?:also |again |then |still |itself )?fail(?:s|ed)\b|failed to (?:help|fix|resolve|solve|work|recover|restore|stop)|"
     r"(?:but|and) (?:it |this |that |then |also ){0,4}(?:immediately )?(?:fail(?:s|ed)(?! over)|errored)"
 )
-# "so it won't happen again", "to prevent this from happening again", "shouldn't ever happen again", "hasn't
-# recurred": a negation or a prevention before the trouble tells a follow-up or the fix's purpose, never the trouble
-# back. One guard for the chat (CHAT_FAILED) and the narrative (DID_NOT_WORK) readings of "again"
-_NOT_TOLD_BACK = r"(?<!n't )(?<!n\u2019t )(?<!\bnot )(?<!\bnever )(?<!\bever )(?<!\bfrom )"
 DID_NOT_WORK = re.compile(
     r"\b(?:" + FAILED_ATTEMPT + r"|"
     r"still (?:fail\w*|broken|down|erroring|error\w*|not\b|no\b|stuck|full|pending|hang\w*|unavailable|inaccessible|"
@@ -78,9 +74,8 @@ DID_NOT_WORK = re.compile(
     r"(?:error|issue|problem|failure|symptom|alert|crash|timeout|outage|pod|it|they)s? (?:persist\w*|continu\w*|remain\w*|re-?occur(?:s|red|ring)?\b|recur(?:s|red|ring)?\b|came back(?! (?:online|up\b|to normal|healthy))|reappear\w*)|"
     r"(?:was|were|is|are) (?:not|n't) (?:the (?:cause|issue|problem)|enough|sufficient|responsible)|"
     r"ruled out|red herring|dead end|wrong (?:direction|track|path)|was rejected|got rejected|as invalid|"
-    + _NOT_TOLD_BACK
-    + r"(?:back again|again (?:failed|down|broke)|broke again|recurred|(?:shut|shuts|shutting) down again|"
-    r"(?:fails|failed|failing|crashed|crashes|crashing) again|(?:times|timed) out again)|"
+    r"back again|again (?:failed|down|broke)|broke again|recurred|(?:shut|shuts|shutting) down again|"
+    r"(?:fails|failed|failing|crashed|crashes|crashing) again|(?:times|timed) out again|"
     # "the portal still does not permit it", "the hub was unreachable even though the VMs were online"
     r"still (?:does|did|do|is|was|are|were) ?n(?:o|')t|"
     r"(?:unreachable|unavailable|down|broken|failing|erroring|inaccessible|crashing) (?:even though|despite)|"
@@ -197,8 +192,7 @@ CHAT_ACTION = re.compile(
 # A resource running out again is the trouble too ("pool filled again after 20 minutes", "disk is full again").
 # Word endings are bounded: an unbounded \w* followed by more pattern backtracks over a crafted message.
 _TROUBLE_AGAIN = (
-    _NOT_TOLD_BACK
-    + r"(?:fail\w{0,6}|stuck|down|broke\w{0,3}|crash\w{0,3}|happen\w{0,4}|errors?|erroring|errored|hang\w{0,3}|hung|"
+    r"(?:fail\w{0,6}|stuck|down|broke\w{0,3}|crash\w{0,3}|happen\w{0,4}|errors?|erroring|errored|hang\w{0,3}|hung|"
     r"dead|died|stopped|kick\w{0,3}|offline|timing out|timed out|not working|"
     r"fill(?:ed|ing|s)? up|filled|full|exhaust\w{0,3}|saturat\w{0,4}|maxed(?: out)?|spik\w{0,3}|leak\w{0,3})"
     r"(?: \w{1,20}){0,2} again"
