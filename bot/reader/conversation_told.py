@@ -2,8 +2,7 @@
 reads them first, beside its scored ones): "restarted payments pods, errors back after 25 minutes" (an
 action then, in the same sentence, its failure: `split_attempt`), a step named as the subject of its failure
 ("clearing the cache didn't do anything": `step_as_subject`), or an action answered by the next
-message ("bumped the pool size" … "still timing out") within `FOLLOW_UP_WITHIN`, or by the next sentence of its own
-message opening on the failure ("Tried flushing my DNS. Still coming up empty."). Each comes with its
+message ("bumped the pool size" … "still timing out") within `FOLLOW_UP_WITHIN`. Each comes with its
 words already cut into what was tried and why it did not work (`Told.words`).
 
 The cue words are bot/reader/cues.py's (`CHAT_ACTION`, `CHAT_FAILED`, …); the same cue groups are
@@ -22,20 +21,10 @@ from typing import Protocol
 
 from bot.models import MAX_TEXT
 from bot.reader.cues import CHAT_ACTION, CHAT_FAILED, CHAT_RECOVERED, CHAT_SPLIT, STARTS_WITH_ACTION
-from bot.reader.cues_conversation import (
-    CLOSING_QUESTION,
-    CONVERSATION_CUES,
-    EVEN_AFTER,
-    NO_OUTCOME,
-    STEP_AS_SUBJECT,
-    STEP_GERUND,
-)
+from bot.reader.cues_conversation import CONVERSATION_CUES, EVEN_AFTER, NO_OUTCOME, STEP_AS_SUBJECT, STEP_GERUND
 
 # a bare "still timing out" answers the message before it, if it came soon after
 FOLLOW_UP_WITHIN = timedelta(minutes=30)
-# a failure that answers the step told just before it, in its own message, opens the sentence: "Still coming up
-# empty", "Sadly still failing", "But it's still down"
-OPENS_ON = 2  # words before the failure cue
 # "restarting can't fix it", "wouldn't help": foretold, not told
 _FORETOLD = re.compile(r"(?:would|will|wo|could|can)(?:n'?t| not)", re.IGNORECASE)
 _ANSWER_ONLY = re.compile(
@@ -128,18 +117,6 @@ def _a_step(gerund: str) -> bool:
     )
 
 
-def _answers_in_place(follow: Said, message: int) -> bool:
-    """ "Tried flushing my DNS on local and server. Still coming up empty.": in the step's own message, the next
-    sentence answers it only when it opens on the failure (within `OPENS_ON` words); further in, the failure word is
-    the message's next thought ("It should be fixed now but please let me know if it's still down"). One the
-    conversation's `failed_outcome` cue reads ("Still failing at the upload step") is the scored reading's already
-    (`next_failed`, in the step's own words), not this one's (r23-att)."""
-    failed = CHAT_FAILED.search(follow.text) if follow.message == message else None
-    if failed is None or CONVERSATION_CUES["failed_outcome"].search(follow.text):
-        return False
-    return len(follow.text[: failed.start()].split()) <= OPENS_ON
-
-
 class Said(Protocol):
     message: int
     text: str
@@ -164,17 +141,9 @@ def told_attempts(
     attempts: list[Told] = []
     used: set[int] = set()
     for position, sentence in enumerate(found):
-        told = sentence.text
-        if never_attempt(told):
-            # "I tried deleting a bunch of files but it's still happening, what's going on?": a step and its failure
-            # told in so many words, read without the closing question that asks about them (CLOSING_QUESTION; r23-att)
-            closing = CLOSING_QUESTION.search(told)
-            if closing is None or never_attempt(told[: closing.start()]):
-                continue
-            told = told[: closing.start()]
-        split = split_attempt(told) or step_as_subject(told) or step_even_after(told)
-        if split is None and told != sentence.text:
+        if never_attempt(sentence.text):
             continue
+        split = split_attempt(sentence.text) or step_as_subject(sentence.text) or step_even_after(sentence.text)
         if split is not None:
             attempts.append(Told(position, None, split))
             used.add(sentence.message)
@@ -186,7 +155,7 @@ def told_attempts(
         follow = found[position + 1] if position + 1 < len(found) else None
         if (
             follow is not None
-            and (follow.message == sentence.message + 1 or _answers_in_place(follow, sentence.message))
+            and follow.message == sentence.message + 1
             and follow.message not in used
             and CHAT_FAILED.search(follow.text)
             and not CHAT_ACTION.search(follow.text)

@@ -323,14 +323,6 @@ STEP_GERUND = re.compile(
     r"re-?authenticat|re-?invit|re-?load|re-?apply|re-?submit|re-?queu)ing",
     re.IGNORECASE,
 )
-# "I tried deleting a bunch of files but it's still happening, what's going on?": a question closing a sentence in its
-# own clause (after a comma, semicolon or dash, opening on a question word) asks about what the clause before it told
-# (conversation_told.py reads the told part without it)
-CLOSING_QUESTION = re.compile(
-    r"(?:[,;]|\s[-–—])\s{0,3}(?:so\s{1,3}|and\s{1,3}|but\s{1,3})?(?:what|why|how|any|anyone|anybody|is|are|can|could|do|"
-    r"does|did|should|shall|would|will)\b[^,;.!?]{0,80}\?[\s?!]{0,5}$",
-    re.IGNORECASE,
-)
 # "Did 2. already - without success": an outcome that names which of a numbered list's items it answers ("2.", "#2",
 # "option 2"), not the step told last (conversation_replies.py)
 POINTS_AT_ITEM = re.compile(
