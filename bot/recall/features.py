@@ -76,7 +76,7 @@ from dataclasses import dataclass
 from statistics import fmean, pstdev
 
 from bot.recall.floor import judge, meaning_share
-from bot.recall.kin import KIN_FROM, discounted, kin_shares
+from bot.recall.kin import KIN_FROM, discounted, kin_of, shares_of
 from bot.recall.signals import RARE_COUNTED, Signals
 from bot.recall.views import exclusive, views_first
 
@@ -132,6 +132,8 @@ class Context:
     """Its closest sentence's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
     kin: tuple[Mapping[str, float], ...] = ()
     """Per kin.KIN_FROM, each query term it says mapped to the share of its kin saying it too (kin.py)."""
+    kin_count: tuple[int, ...] = ()
+    """Per kin.KIN_FROM, how many kin it has (0: none, or not among the TWINS_READ best-scoring candidates)."""
 
 
 def _agreement(s: Signals) -> float:
@@ -173,6 +175,28 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "kin_body_rare_15": lambda c: _kin_body_rare(c, 1),
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
+GATED = (("", ("head", "head_standout", "score_standout", "head_rare", "kin_rare")),
+         ("_15", ("head", "head_standout", "score_standout", "head_rare", "kin_rare_15")))  # fmt: skip
+"""The thread model split by whether a candidate has kin (issue 27, r27-kin): `has_kin` (per kin.KIN_FROM: "" at
+0.10, "_15" at 0.15) and each of these read twice, `NAME_if_kin` where the candidate has kin, else 0, and
+`NAME_if_lone` where it has none: a model naming both halves is two thread models fitted apart, one for the
+candidates the same team's other incidents surround, one for those alone in the candidate list."""
+
+
+def _gated(name: str, reading: int, with_kin: bool) -> Callable[[Context], float]:
+    feature = FEATURES[name]
+    return lambda c: feature(c) if _has_kin(c, reading) == with_kin else 0.0
+
+
+def _has_kin(c: Context, reading: int) -> bool:
+    return bool(c.kin_count) and c.kin_count[reading] > 0
+
+
+for _reading, (_suffix, _names) in enumerate(GATED):
+    FEATURES[f"has_kin{_suffix}"] = lambda c, r=_reading: float(_has_kin(c, r))
+    for _name in _names:
+        FEATURES[f"{_name}_if_kin{_suffix}"] = _gated(_name, _reading, True)
+        FEATURES[f"{_name}_if_lone{_suffix}"] = _gated(_name, _reading, False)
 SENTENCE_FEATURES = frozenset({"meaning_sentence_lead"})
 """The features read off the memories' sentence vectors (Signals.sentence_similarity)."""
 
@@ -267,26 +291,28 @@ def features_of(
     twins = (lambda i, j: near_duplicates(openings[i], openings[j])) if openings is not None else lambda i, j: False
     standing = zip(exclusive(signals, leading, twins), views_first(signals), strict=True)
     said = frozenset(t for s in signals for t, _ in s.matched_found)
+    found = [kin_of(vocabularies, said, leading, twins, k) for k in KIN_FROM] if vocabularies is not None else []
     kin = (
-        list(zip(*(kin_shares(vocabularies, said, leading, twins, k) for k in KIN_FROM), strict=True))
+        list(zip(*(shares_of(vocabularies, said, f) for f in found), strict=True))
         if vocabularies is not None
         else [()] * len(signals)
     )
+    counts = list(zip(*([len(k) for k in f] for f in found), strict=True)) if found else [()] * len(signals)
     cosine_leads = zip(
         _leads_among([s.opening_similarity for s in signals], leading[:MAX_STRONG]),
         _leads_among([s.sentence_similarity for s in signals], leading[:MAX_STRONG]),
         strict=True,
     )
     out = []
-    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views), leads, shares in zip(
+    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views), leads, shares, count in zip(
         signals, relevances, _others_best(relevances), scores, _others_best(scores), _score_zs(scores, openings),
-        heads, similar, standing, cosine_leads, kin, strict=True,
+        heads, similar, standing, cosine_leads, kin, counts, strict=True,
     ):  # fmt: skip
         meaning_z = 0.0 if s.similarity is None else _z(s.similarity, cosine_mean, cosine_spread)
         meaning_z_top = 0.0 if s.similarity is None else _z(s.similarity, top_mean, top_spread)
         context = Context(
             s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best, meaning_z,
-            meaning_z_top, alone, views, *leads, tuple(shares),
+            meaning_z_top, alone, views, *leads, tuple(shares), tuple(count),
         )  # fmt: skip
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out

@@ -42,30 +42,48 @@ def vocabulary(memory: MemoryRecord) -> frozenset[str]:
     return found
 
 
-def kin_shares(
+def kin_of(
     vocabularies: Sequence[frozenset[str]], query: frozenset[str], leading: Sequence[int],
     twins: Callable[[int, int], bool], kin_from: float,
-) -> list[dict[str, float]]:  # fmt: skip
-    """For each of the `leading` candidates, each query term it says mapped to the share of its kin that say it
-    too (no kin: no entry); the others' mappings are empty. A near-duplicate (one incident written twice) is no
-    kin: it says every word the candidate says."""
+) -> list[list[int]]:  # fmt: skip
+    """For each of the `leading` candidates, its kin: the other candidates whose terms (the query's left out) are
+    within `kin_from` of its own (cosine, each term weighted by log(candidates / candidates saying it)²); the
+    others' lists are empty. A near-duplicate (one incident written twice) is no kin: it says every word the
+    candidate says."""
     n = len(vocabularies)
     said = Counter(t for v in vocabularies for t in v)
     weight = {t: math.log(n / c) ** 2 for t, c in said.items() if c < n and t not in query}
     norms = [math.sqrt(sum(weight.get(t, 0.0) for t in v)) for v in vocabularies]
-    out: list[dict[str, float]] = [{} for _ in vocabularies]
+    out: list[list[int]] = [[] for _ in vocabularies]
     for i in leading:
         if norms[i] <= 0:
             continue
-        kin = [
+        out[i] = [
             j
             for j, v in enumerate(vocabularies)
             if j != i and norms[j] > 0 and not twins(i, j)
             and sum(weight.get(t, 0.0) for t in vocabularies[i] & v) >= kin_from * norms[i] * norms[j]
         ]  # fmt: skip
-        if kin:
-            out[i] = {t: sum(t in vocabularies[j] for j in kin) / len(kin) for t in vocabularies[i] & query}
     return out
+
+
+def shares_of(
+    vocabularies: Sequence[frozenset[str]], query: frozenset[str], kin: Sequence[list[int]]
+) -> list[dict[str, float]]:
+    """Each candidate's query terms mapped to the share of its kin (kin_of) saying them too (no kin: no entry)."""
+    return [
+        {t: sum(t in vocabularies[j] for j in found) / len(found) for t in vocabularies[i] & query} if found else {}
+        for i, found in enumerate(kin)
+    ]
+
+
+def kin_shares(
+    vocabularies: Sequence[frozenset[str]], query: frozenset[str], leading: Sequence[int],
+    twins: Callable[[int, int], bool], kin_from: float,
+) -> list[dict[str, float]]:  # fmt: skip
+    """For each of the `leading` candidates, each query term it says mapped to the share of its kin that say it
+    too (no kin: no entry); the others' mappings are empty."""
+    return shares_of(vocabularies, query, kin_of(vocabularies, query, leading, twins, kin_from))
 
 
 def discounted(found: Sequence[tuple[str, float]], shares: Mapping[str, float]) -> list[float]:
