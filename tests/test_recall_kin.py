@@ -87,3 +87,16 @@ def test_kin_are_the_candidates_that_share_the_memorys_own_rarer_words_not_a_cop
     assert twins[0] == team
     alone = kin_shares(said[:1] + said[3:], query, [0], lambda i, j: False, KIN_FROM[1])
     assert alone[0] == {}
+
+
+def test_the_thread_model_reads_a_memory_among_its_teams_incidents_apart_from_one_alone() -> None:
+    # the team's memories have kin (each other), another team's lone memory has none at 0.15: each reads its
+    # features in one half of the split model only, so a model naming both halves weighs the two cases apart
+    memories, features = _recall(_bank())
+    by_id = {m.incident_id: f for m, f in zip(memories, features, strict=True)}
+    sibling, alone = by_id["ZEP-1"], by_id["OTH-2"]
+    assert sibling["has_kin_15"] == 1.0 and alone["has_kin_15"] == 0.0
+    assert sibling["head_rare_if_kin_15"] == sibling["head_rare"] > 0 and sibling["head_rare_if_lone_15"] == 0.0
+    assert alone["head_rare_if_lone_15"] == alone["head_rare"] > 0 and alone["head_rare_if_kin_15"] == 0.0
+    # the discounted reading exists on the kin side only: the team's name is no evidence there
+    assert sibling["kin_rare_15_if_kin_15"] == sibling["kin_rare_15"] == 0.0
