@@ -209,8 +209,11 @@ def summary(reach: Reach, n: int, power: float) -> dict[str, dict[str, Any]]:
 
 
 def drafts(code: Path, corpus: Path, files: Sequence[str], cache: Path) -> dict[str, dict]:
-    """Every listed thread drafted by `code`'s bot/ (cached by code tree, corpus and list)."""
-    key = hashlib.sha256("\n".join([str(corpus), *files]).encode()).hexdigest()[:16]
+    """Every listed thread drafted by `code`'s bot/ (cached by code tree and the listed threads' text)."""
+    digest = hashlib.sha256()
+    for name in files:  # the threads' text, not only their names: a corpus edited in place is drafted anew
+        digest.update(name.encode() + b"\0" + (corpus / name).read_bytes())
+    key = digest.hexdigest()[:16]
     out = cache / "drafts" / f"{code.name}-{key}.json"
     if not out.is_file():
         out.parent.mkdir(parents=True, exist_ok=True)
