@@ -52,32 +52,28 @@ def git(*args: str) -> bytes:
     return subprocess.run(["git", "-C", str(ROOT), *args], check=True, capture_output=True).stdout
 
 
-def code_tree(commit: str, cache: Path) -> Path:
-    """The commit's `bot/` in a folder of its own, named by the tree: one copy per distinct code."""
-    tree = git("rev-parse", f"{commit}:bot").decode().strip()
-    folder = cache / "code" / tree
-    if not (folder / "bot").is_dir():
+def extracted(commit: str, path: str, folder: Path) -> Path:
+    """`path` of `commit` under `folder` (once: an extracted copy is reused)."""
+    if not (folder / path).is_dir():
         folder.mkdir(parents=True, exist_ok=True)
-        archive = folder / "bot.tar"
-        archive.write_bytes(git("archive", "--format=tar", commit, "bot"))
+        archive = folder / "archive.tar"
+        archive.write_bytes(git("archive", "--format=tar", commit, path))
         with tarfile.open(archive) as tar:
             tar.extractall(folder, filter="data")
         archive.unlink()
-    return folder
+    return folder / path
+
+
+def code_tree(commit: str, cache: Path) -> Path:
+    """The commit's `bot/` in a folder of its own, named by the tree: one copy per distinct code."""
+    tree = git("rev-parse", f"{commit}:bot").decode().strip()
+    return extracted(commit, "bot", cache / "code" / tree).parent
 
 
 def corpus_at(commit: str, cache: Path) -> Path:
     """eval/conversations as the commit holds it (the session's frozen corpus)."""
     tree = git("rev-parse", f"{commit}:eval/conversations").decode().strip()
-    folder = cache / "corpus" / tree
-    if not (folder / "eval" / "conversations" / "truth.jsonl").is_file():
-        folder.mkdir(parents=True, exist_ok=True)
-        archive = folder / "eval.tar"
-        archive.write_bytes(git("archive", "--format=tar", commit, "eval/conversations"))
-        with tarfile.open(archive) as tar:
-            tar.extractall(folder, filter="data")
-        archive.unlink()
-    return folder / "eval" / "conversations"
+    return extracted(commit, "eval/conversations", cache / "corpus" / tree)
 
 
 def listed_fold_a(lines: Iterable[str]) -> list[str]:
