@@ -32,6 +32,7 @@ def test_each_change_is_counted_once_per_field_and_read_by_the_labels() -> None:
         "gone.json": label("gone.json", []),  # a fix where none is labelled dropped: wrong → right
         "moved.json": label("moved.json", ["rolled back", "config"]),  # wrong text for another wrong text: other
         "same.json": label("same.json", ["rolled back"]),  # unchanged: not counted
+        "quiet.json": label("quiet.json", ["rolled back", "config"]),  # a wrong fix left empty: wrong → right
         "tried.json": label("tried.json", [], [["restarted", "pods"]]),  # a real attempt found, a wrong one gone
     }
     base = {
@@ -39,24 +40,26 @@ def test_each_change_is_counted_once_per_field_and_read_by_the_labels() -> None:
         "gone.json": drafted("Restarted the box."),
         "moved.json": drafted("Someone looked at it."),
         "same.json": drafted("We rolled back."),
+        "quiet.json": drafted("Restarted the box."),
         "tried.json": drafted(attempts=["cleared the cache"]),
     }
     candidate = {
         **base,
         "lost.json": drafted(),
         "gone.json": drafted(),
+        "quiet.json": drafted(),
         "moved.json": drafted("Nobody knows."),
         "tried.json": drafted(attempts=["restarted the pods — still down"]),
     }
     result = reach.compare(labels, base, candidate)
-    assert result.total == 5
-    assert reach.Counter({"right → wrong": 1, "wrong → right": 1, "other": 1}) == result.kinds("fix")
+    assert result.total == 6
+    assert reach.Counter({"right → wrong": 1, "wrong → right": 2, "other": 1}) == result.kinds("fix")
     assert result.kinds("attempts") == reach.Counter({"wrong → right": 1})
-    assert result.threads() == {"lost.json", "gone.json", "moved.json", "tried.json"}
-    assert result.threads(scored=True) == {"lost.json", "gone.json", "tried.json"}
+    assert result.threads() == {"lost.json", "gone.json", "quiet.json", "moved.json", "tried.json"}
+    assert result.threads(scored=True) == {"lost.json", "gone.json", "quiet.json", "tried.json"}
     rows = reach.summary(result, n=10, power=0.8)
-    assert rows["any"]["changed"] == 4 and rows["any"]["r_changed"] == pytest.approx(0.8)
-    assert rows["fix"]["scored"] == 2 and rows["attempts"]["changed"] == 1
+    assert rows["any"]["changed"] == 5 and rows["any"]["r_changed"] == pytest.approx(5 / 6)
+    assert rows["fix"]["scored"] == 3 and rows["attempts"]["changed"] == 1
 
 
 def test_attempts_moving_both_ways_are_other_and_a_lost_real_one_is_right_to_wrong() -> None:
