@@ -49,7 +49,7 @@ from bot.reader.conversation_told import told_attempts
 from bot.reader.conversation_vetoes import DONE, OUTCOME_VERB, came_after, no_attempt, no_fix, outcome_told
 from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
 from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
-from bot.reader.sentences import Head, SentenceModel
+from bot.reader.sentences import Head, SentenceModel, word_features
 from bot.text_limits import SENTENCE_CHARS
 
 KINDS = ("cause", "fix", "attempt")
@@ -71,6 +71,10 @@ SAYS = {
 FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "reply_failed", "reported_step"})
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
+# the heads that also weigh a sentence's words (bot/reader/sentences.py `word_features`, the postmortem reader's): the
+# fix's, fitted over its cue weights (bench/fix_head_words.py); "I pushed the wrong connection token" and "I pushed
+# the corrected token" open the same cues. A head with no word weights scores as before
+WORDED = frozenset({"fix"})
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
 _BARE_STATE = re.compile(r"^\W{0,20}(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
@@ -285,7 +289,13 @@ def _candidate(models: SentenceModel, kind: str, s: Sentence) -> tuple[float, fl
     if vetoed(kind, s) or not cue_gated(kind, s):
         return None
     head = models.heads.get(kind, NEVER)
-    return head.probability(s.features), head.threshold
+    return head.probability((*s.features, *words_of(s.text)) if kind in WORDED else s.features), head.threshold
+
+
+@lru_cache(maxsize=MAX_SENTENCES)
+def words_of(text: str) -> tuple[str, ...]:
+    """A sentence's words and word pairs as a `WORDED` head weighs them (each once), after its cues."""
+    return tuple(dict.fromkeys(word_features(text)))
 
 
 def cue_gated(kind: str, s: Sentence) -> bool:

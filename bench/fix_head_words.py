@@ -1,0 +1,200 @@
+"""The conversation's fix head with the sentence's words (issue 23, r23-fix2; docs/BENCHMARKS.md "The conversation's
+fix head reads the sentence's words").
+
+The chat fix head (bot/data/reader_chat.json) weighs cue groups only: "I pushed the wrong connection token" and "I
+pushed the corrected connection token" score alike. The postmortem reader's fix head weighs crude-stemmed words and
+word pairs (bot/reader/sentences.py `word_features`), which pay on organisations it never saw. Here those words are
+fitted for the chat fix head as an offset: the shipped head's score is each sentence's fixed part (bot/reader/fit.py's
+batch recipe, bench/fit_reader.py's L2, epochs and rate), only the words' weights are fitted, so the merged head is the
+shipped bias and cue weights plus word weights (bot/reader/conversation.py scores a fix with its words).
+
+    .venv/bin/python bench/fix_head_words.py                     # dev fold A, 10 groups of organisations out (~2 min)
+    .venv/bin/python bench/fix_head_words.py --drafts            # and the chosen threshold through the offline drafter
+    .venv/bin/python bench/fix_head_words.py --write             # fit on all of dev, write bot/data/reader_chat.json
+
+Dev is fold A without bench/held_out.tsv's threads (`--files`: only a list's fold-A names, /work/dev-files.txt's form
+"FOLD<TAB>file"). Each group of organisations (md5 of the name, mod 10) is read with words fitted on the others. The
+quick reading ("sim") picks, per thread, the best-scored sentence the cue gate opens and no veto rules out; the
+threshold is the one with the most right fixes among those that draft no more wrong fixes and no more fixes where none
+is labelled than the shipped head (the higher of equals). `--drafts` reads the chosen threshold through the offline
+drafter (bench/fit_reader.py `evaluate`, the sandbox's scoring). Fold B is never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import bot.reader.fit as reader_fit  # noqa: E402
+from bench.fit_reader import EPOCHS, L2, RATE, conversations, evaluate, is_kind, messages  # noqa: E402
+from bot.reader import conversation  # noqa: E402
+from bot.reader.conversation_features import sentences  # noqa: E402
+from bot.reader.sentences import Head, SentenceModel  # noqa: E402
+
+GROUPS = 10
+GRID = [t / 100 for t in range(50, 96)]
+DRAFT_GRID = [t / 100 for t in range(60, 73)]  # read through the drafter (each ~30 s)
+OTHERS = ("root_cause", "attempts_real", "attempts_found", "invented_attempts", "found")
+Data = list[tuple[dict[str, Any], dict]]
+
+
+def group(org: str) -> int:
+    return int(hashlib.md5(org.encode()).hexdigest(), 16) % GROUPS
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return math.log(p / (1 - p))
+
+
+def read(data: Data) -> list[dict[str, Any]]:
+    """Each thread's sentences once: words, the shipped fix head's score (its logit, the offset), the gate and vetoes."""
+    head = conversation.shipped_models().heads["fix"]
+    out = []
+    for label, thread in data:
+        rows = []
+        for s in sentences(messages(thread)):
+            rows.append({
+                "words": conversation.words_of(s.text),
+                "offset": logit(head.probability(s.features)),
+                "open": conversation.cue_gated("fix", s) and not conversation.vetoed("fix", s),
+                "holds": bool(label.get("fix_keywords")) and is_kind("fix", s.text, label),
+            })  # fmt: skip
+        out.append({"file": label["file"], "org": label["org"], "labelled": bool(label.get("fix_keywords")), "rows": rows})
+    return out
+
+
+def fit_words(threads: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """The words' weights over the shipped head's score, rounded to 4 places as shipped (bench/fit_reader.py `fit`)."""
+    rows = [r for t in threads for r in t["rows"]]
+    head = reader_fit.fit_head(
+        [(r["words"], r["holds"]) for r in rows], steps="batch", epochs=EPOCHS, rate=RATE, l2=L2,
+        offsets=[r["offset"] for r in rows],
+    )  # fmt: skip
+    return {name: round(w, 4) for name, w in sorted(head.weights.items()) if abs(w) >= 1e-4}
+
+
+def outcomes(threads: Sequence[dict[str, Any]], scores: Sequence[list[float]], threshold: float) -> Counter:
+    """right / wrong / missed / where_none / empty, the best-scored open sentence at or over `threshold` (the later of
+    equals, as the reader picks)."""
+    counts: Counter = Counter()
+    for thread, scored in zip(threads, scores, strict=True):
+        best = None
+        for row, score in zip(thread["rows"], scored, strict=True):
+            if row["open"] and score >= threshold and (best is None or score >= best[0]):
+                best = (score, row)
+        if best is None:
+            counts["missed" if thread["labelled"] else "empty"] += 1
+        elif not thread["labelled"]:
+            counts["where_none"] += 1
+        else:
+            counts["right" if best[1]["holds"] else "wrong"] += 1
+    return counts
+
+
+def scored(threads: Sequence[dict[str, Any]], words: dict[int, dict[str, float]] | None) -> list[list[float]]:
+    """Each sentence's probability: the shipped head's (`words` None) or with its group's word weights added."""
+    out = []
+    for t in threads:
+        w = words[group(t["org"])] if words is not None else {}
+        out.append([1 / (1 + math.exp(-(r["offset"] + sum(w.get(f, 0.0) for f in r["words"])))) for r in t["rows"]])
+    return out
+
+
+def choose(base: Counter, grid: dict[float, Counter]) -> float:
+    """The most right fixes with no more wrong and no more where none than `base` (the higher threshold of equals)."""
+    fair = [t for t, c in grid.items() if c["wrong"] <= base["wrong"] and c["where_none"] <= base["where_none"]]
+    if not fair:
+        raise SystemExit("no threshold drafts as few wrong fixes and fixes where none as the shipped head")
+    return max(fair, key=lambda t: (grid[t]["right"], t))
+
+
+def merged(words: dict[str, float], threshold: float, said: str) -> SentenceModel:
+    shipped = conversation.shipped_models()
+    heads = dict(shipped.heads)
+    fix = shipped.heads["fix"]
+    heads["fix"] = Head(fix.bias, {**fix.weights, **words}, threshold, fix.keep)
+    return SentenceModel(heads, said)
+
+
+def drafter(data: Data, words: dict[int, dict[str, float]], threshold: float) -> Counter:
+    """The offline drafter's totals (bench/fit_reader.py `evaluate`), each group of organisations read with its words."""
+    counts: Counter = Counter()
+    for k in range(GROUPS):
+        part = [(label, thread) for label, thread in data if group(label["org"]) == k]
+        figures = evaluate(part, merged(words[k], threshold, f"group {k} out"))
+        fix, drafted, clean = figures["fix"], figures["fix_drafted_right"], figures["fix_where_none"]
+        counts["right"] += fix.right
+        counts["wrong"] += drafted.total - drafted.right
+        counts["missed"] += fix.total - drafted.total
+        counts["where_none"] += clean.total - clean.right
+        counts["empty"] += clean.right
+        for name in OTHERS:
+            counts[name] += figures[name].right
+            counts[name + "/"] += figures[name].total
+    return counts
+
+
+def others(c: Counter) -> str:
+    return ", ".join(f"{name} {c[name]}/{c[name + '/']}" for name in OTHERS)
+
+
+def show(name: str, c: Counter) -> str:
+    labelled = c["right"] + c["wrong"] + c["missed"]
+    return (f"{name}: fix right {c['right']}/{labelled}, drafted {c['right'] + c['wrong']} ({c['wrong']} wrong), "
+            f"where none {c['where_none']} of {c['where_none'] + c['empty']}")  # fmt: skip
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--files", type=Path, help="only this list's fold-A names (FOLD<TAB>file lines)")
+    parser.add_argument("--drafts", action="store_true", help="the chosen threshold through the offline drafter")
+    parser.add_argument("--write", action="store_true", help="fit on all of dev, write bot/data/reader_chat.json")
+    parser.add_argument("--threshold", type=float, help="read (and write) this threshold, not the chosen one")
+    args = parser.parse_args(argv)
+    data = conversations("A")
+    if args.files:
+        listed = {line.split("\t")[1].strip() for line in args.files.read_text().splitlines() if line.startswith("A\t")}
+        data = [(label, thread) for label, thread in data if label["file"] in listed]
+    threads = read(data)
+    base = outcomes(threads, scored(threads, None), conversation.shipped_models().heads["fix"].threshold)
+    words = {k: fit_words([t for t in threads if group(t["org"]) != k]) for k in range(GROUPS)}
+    out_scores = scored(threads, words)
+    grid = {t: outcomes(threads, out_scores, t) for t in GRID}
+    threshold = args.threshold if args.threshold is not None else choose(base, grid)
+    print(f"dev fold A, {len(threads)} threads of {len({t['org'] for t in threads})} organisations; sim (one group out)")
+    print(show("  shipped head", base))
+    for t in GRID:
+        if abs(t - threshold) <= 0.05 + 1e-9:
+            print(show(f"  words, threshold {t:.2f}{' (chosen)' if t == threshold else ''}", grid[t]))
+    if args.drafts:
+        shipped = drafter(data, {k: {} for k in range(GROUPS)}, conversation.shipped_models().heads["fix"].threshold)
+        print(show("  drafter, shipped head", shipped))
+        drafted = {t: drafter(data, words, t) for t in ([args.threshold] if args.threshold else DRAFT_GRID)}
+        for t, c in drafted.items():
+            print(show(f"  drafter, words one group out, threshold {t:.2f}", c) + f"; {others(c)}")
+        threshold = args.threshold if args.threshold is not None else choose(shipped, drafted)
+        print(f"  chosen (drafter): {threshold:.2f}; shipped {others(shipped)}")
+    if args.write:
+        every = fit_words(threads)
+        orgs = len({t["org"] for t in threads})
+        said = (f"{conversation.shipped_models().fitted_on}; the fix head's words fitted over it on fold A minus "
+                f"bench/held_out.tsv ({len(threads)} conversations of {orgs} organisations, bench/fix_head_words.py), "
+                f"threshold {threshold:.2f} chosen one group of organisations out")  # fmt: skip
+        model = merged(every, threshold, said)
+        conversation.MODEL_FILE.write_text(json.dumps(model.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        print(f"wrote {conversation.MODEL_FILE} ({len(every)} word weights, threshold {threshold:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
