@@ -70,7 +70,9 @@ def read(data: Data) -> list[dict[str, Any]]:
                 "open": conversation.cue_gated("fix", s) and not conversation.vetoed("fix", s),
                 "holds": bool(label.get("fix_keywords")) and is_kind("fix", s.text, label),
             })  # fmt: skip
-        out.append({"file": label["file"], "org": label["org"], "labelled": bool(label.get("fix_keywords")), "rows": rows})
+        out.append(
+            {"file": label["file"], "org": label["org"], "labelled": bool(label.get("fix_keywords")), "rows": rows}
+        )
     return out
 
 
@@ -174,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     out_scores = scored(threads, words)
     grid = {t: outcomes(threads, out_scores, t) for t in GRID}
     threshold = args.threshold if args.threshold is not None else choose(base, grid)
-    print(f"dev fold A, {len(threads)} threads of {len({t['org'] for t in threads})} organisations; sim (one group out)")
+    print(
+        f"dev fold A, {len(threads)} threads of {len({t['org'] for t in threads})} organisations; sim (one group out)"
+    )
     print(show("  shipped head", base))
     for t in GRID:
         if abs(t - threshold) <= 0.05 + 1e-9:
@@ -194,7 +198,9 @@ def main(argv: list[str] | None = None) -> int:
                 f"bench/held_out.tsv ({len(threads)} conversations of {orgs} organisations, bench/fix_head_words.py), "
                 f"threshold {threshold:.2f} chosen one group of organisations out")  # fmt: skip
         model = merged(every, threshold, said)
-        conversation.MODEL_FILE.write_text(json.dumps(model.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        conversation.MODEL_FILE.write_text(
+            json.dumps(model.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        )
         print(f"wrote {conversation.MODEL_FILE} ({len(every)} word weights, threshold {threshold:.2f})")
     return 0
 
