@@ -35,12 +35,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.reader.fit as reader_fit  # noqa: E402
-from bench.fit_reader import EPOCHS, L2, RATE, conversations, evaluate, is_kind, messages  # noqa: E402
+from bench.fit_reader import EPOCHS, L2, RATE, THRESHOLDS, conversations, evaluate, is_kind, messages  # noqa: E402
 from bot.reader import conversation  # noqa: E402
 from bot.reader.conversation_features import sentences  # noqa: E402
 from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 
 GROUPS = 10
+WORDS_SAID = "; the fix head's words"  # how the file's record says the words were fitted (kept once)
+WORD_PREFIXES = ("w:", "b:")  # bot/reader/sentences.py `word_features`' names
 MIN_SENTENCES = 3  # a word or pair fitted only when that many sentences hold it (39,445 weights -> a few thousand)
 GRID = [t / 100 for t in range(50, 96)]
 DRAFT_GRID = [t / 100 for t in range(64, 79)]  # read through the drafter (each ~30 s)
@@ -127,7 +129,10 @@ def merged(words: dict[str, float], threshold: float, said: str) -> SentenceMode
     shipped = conversation.shipped_models()
     heads = dict(shipped.heads)
     fix = shipped.heads["fix"]
-    heads["fix"] = Head(fix.bias, {**fix.weights, **words}, threshold, fix.keep)
+    cues = {
+        name: w for name, w in fix.weights.items() if not name.startswith(WORD_PREFIXES)
+    }  # words fitted before: out
+    heads["fix"] = Head(fix.bias, {**cues, **words}, threshold, fix.keep)
     return SentenceModel(heads, said)
 
 
@@ -171,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         listed = {line.split("\t")[1].strip() for line in args.files.read_text().splitlines() if line.startswith("A\t")}
         data = [(label, thread) for label, thread in data if label["file"] in listed]
     threads = read(data)
-    base = outcomes(threads, scored(threads, None), conversation.shipped_models().heads["fix"].threshold)
+    base = outcomes(threads, scored(threads, None), THRESHOLDS["fix"])  # the cue head: shipped before its words
     words = {k: fit_words([t for t in threads if group(t["org"]) != k]) for k in range(GROUPS)}
     out_scores = scored(threads, words)
     grid = {t: outcomes(threads, out_scores, t) for t in GRID}
@@ -179,13 +184,13 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"dev fold A, {len(threads)} threads of {len({t['org'] for t in threads})} organisations; sim (one group out)"
     )
-    print(show("  shipped head", base))
+    print(show("  the cue head (no words)", base))
     for t in GRID:
         if abs(t - threshold) <= 0.05 + 1e-9:
             print(show(f"  words, threshold {t:.2f}{' (chosen)' if t == threshold else ''}", grid[t]))
     if args.drafts:
-        shipped = drafter(data, {k: {} for k in range(GROUPS)}, conversation.shipped_models().heads["fix"].threshold)
-        print(show("  drafter, shipped head", shipped))
+        shipped = drafter(data, {k: {} for k in range(GROUPS)}, THRESHOLDS["fix"])
+        print(show("  drafter, the cue head (no words)", shipped))
         drafted = {t: drafter(data, words, t) for t in ([args.threshold] if args.threshold else DRAFT_GRID)}
         for t, c in drafted.items():
             print(show(f"  drafter, words one group out, threshold {t:.2f}", c) + f"; {others(c)}")
@@ -194,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.write:
         every = fit_words(threads)
         orgs = len({t["org"] for t in threads})
-        said = (f"{conversation.shipped_models().fitted_on}; the fix head's words fitted over it on fold A minus "
+        said = (f"{conversation.shipped_models().fitted_on.split(WORDS_SAID)[0]}{WORDS_SAID} fitted over it on fold A minus "
                 f"bench/held_out.tsv ({len(threads)} conversations of {orgs} organisations, bench/fix_head_words.py), "
                 f"threshold {threshold:.2f} chosen one group of organisations out")  # fmt: skip
         model = merged(every, threshold, said)
