@@ -4,6 +4,7 @@ each thread rendered as a postmortem and imported as `import` reads a file.
     H="--held-out path/to/c20-files.txt"
     nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py $H                     # counts per half (~4 min)
     nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py $H --show write        # the write half's lines, read
+    nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py $H --misses write      # its labelled attempts missed
     nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py $H --dump /tmp/before.json   # on the code before
     nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py $H --against /tmp/before.json # after: lines gone / added
     nice -n 10 .venv/bin/python bench/attempts_pm_on_threads.py --judge FILE          # the held-out judge (counts only)
@@ -43,7 +44,14 @@ from bench.fit_reader import halves  # noqa: E402
 from bench.reading_eval_conversations import held_out_files, left_out  # noqa: E402
 from bot.importer.drafts import NotAnIncident  # noqa: E402
 from bot.importer.markdown import parse_markdown  # noqa: E402
-from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text, holds_half, load_truth  # noqa: E402
+from bot.importer.scoring import (  # noqa: E402
+    attempt_found,
+    attempt_is_real,
+    attempt_text,
+    holds_half,
+    keyword_in,
+    load_truth,
+)
 
 CONVERSATIONS = ROOT / "eval" / "conversations"
 RENDERINGS = ("timeline", "prose")
@@ -161,6 +169,28 @@ def against(before: list[dict], after: list[dict]) -> dict[str, dict[str, int]]:
     return dict(out)
 
 
+def missed(
+    items: list, lines: dict[str, dict[str, list[list[str]]]], orgs: frozenset[str]
+) -> list[tuple[str, list[str], list[str]]]:
+    """The labelled attempts of organisations `orgs` that no rendering stored (file, action phrases, the thread's
+    messages holding one of them): where a recall rule starts. `main` passes only the write half's organisations."""
+    out = []
+    for t in items:
+        if (t.org or t.file) not in orgs:
+            continue
+        thread = None
+        for keywords in t.failed_attempts:
+            if any(
+                attempt_found(keywords, [attempt_text(a, w) for a, w in said.get(t.file, [])])
+                for said in lines.values()
+            ):
+                continue
+            thread = thread or json.loads((CONVERSATIONS / t.file).read_text(encoding="utf-8"))
+            messages = [" ".join(m["text"].split()) for m in thread["messages"]]
+            out.append((t.file, keywords, [m for m in messages if any(keyword_in(k, m) for k in keywords)]))
+    return out
+
+
 def by_kind(rows: list[dict]) -> dict[str, dict[str, list[int]]]:
     """Half -> evidence kind (`attempts_blind.kinds`: an explicit try, a step-outcome word, a responder's step against
     a contrast) -> [real, wrong] stored lines holding it: counts only, the measure half's lines are never printed."""
@@ -174,6 +204,11 @@ def by_kind(rows: list[dict]) -> dict[str, dict[str, list[int]]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--show", choices=["write"], help="print the write half's stored lines (never the measure's)")
+    parser.add_argument(
+        "--misses",
+        choices=["write"],
+        help="print the write half's labelled attempts no rendering stored (never the measure's)",
+    )
     parser.add_argument("--dump", type=Path, help="keep every stored line here (to compare with --against)")
     parser.add_argument("--against", type=Path, help="lines gone and added since --dump, per half (counts)")
     parser.add_argument("--judge", type=Path, help="a held-out list (fold TAB file): read it alone, counts only")
@@ -209,6 +244,11 @@ def main(argv: list[str] | None = None) -> int:
                 f"{'REAL ' if r['real'] else 'wrong'} {r['kind'] or '-':<9} {r['how']:<8} {r['file'][:48]:<48} "
                 f"{' | '.join(r['line'])[:300]}"
             )
+    if args.misses == "write" and not args.judge:
+        for file, keywords, messages in missed(items, lines, cut["write"]):
+            print(f"missed {file[:60]} {keywords}")
+            for message in messages:
+                print(f"    {message[:600]}")
     print(json.dumps(said, indent=1))
     return 0
 

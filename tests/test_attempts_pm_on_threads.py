@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.attempts_pm_on_threads import against, by_kind, held_out, main, render, truths
+from bench.attempts_pm_on_threads import against, by_kind, held_out, main, missed, render, truths
 from bot.importer.markdown import parse_markdown
 
 THREAD = {
@@ -103,3 +103,20 @@ def test_a_held_out_list_naming_a_file_with_no_label_or_no_list_at_all_is_refuse
         held_out(listing)
     with pytest.raises(SystemExit):
         main([])
+
+
+def test_missed_lists_a_labelled_attempt_no_rendering_stored_with_its_message_and_only_the_halfs_organisations() -> (
+    None
+):
+    """Where a recall rule starts: the write half's labelled attempts stored by neither rendering, with the thread's
+    messages that hold their phrases; an attempt one rendering stored, or an organisation outside the half, is not
+    listed (the measure half's texts are never printed)."""
+    every = truths(set(), judged=False)
+    labelled = next(t for t in every if len(t.failed_attempts) >= 2)
+    org = labelled.org or labelled.file
+    first, second = labelled.failed_attempts[0], labelled.failed_attempts[1]
+    lines = {"timeline": {labelled.file: [[" ".join(first), ""]]}, "prose": {}}
+    listed = missed([labelled], lines, frozenset({org}))
+    assert [(f, k) for f, k, _ in listed] == [(labelled.file, k) for k in labelled.failed_attempts[1:]]
+    assert listed[0][1] == second and all(isinstance(m, str) for m in listed[0][2])
+    assert missed([labelled], lines, frozenset({"another-organisation"})) == []
