@@ -76,7 +76,7 @@ from dataclasses import dataclass
 from statistics import fmean, pstdev
 
 from bot.recall.floor import judge, meaning_share
-from bot.recall.kin import KIN_FROM, discounted, kin_of, shares_of
+from bot.recall.kin import KIN_FROM, discounted, exclusive_weights, kin_of, shares_of
 from bot.recall.signals import RARE_COUNTED, Signals
 from bot.recall.views import exclusive, views_first
 
@@ -134,6 +134,8 @@ class Context:
     """Per kin.KIN_FROM, each query term it says mapped to the share of its kin saying it too (kin.py)."""
     kin_count: tuple[int, ...] = ()
     """Per kin.KIN_FROM, how many kin it has (0: none, or not among the TWINS_READ best-scoring candidates)."""
+    kin_exclusive: tuple[float, ...] = ()
+    """Per kin.KIN_FROM, its opening's query weight none of its kin's openings hold (kin.exclusive_weights)."""
 
 
 def _agreement(s: Signals) -> float:
@@ -173,6 +175,8 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "kin_rare_15": lambda c: _kin_rare(c, 1),
     "kin_body_rare": lambda c: _kin_body_rare(c, 0),
     "kin_body_rare_15": lambda c: _kin_body_rare(c, 1),
+    "kin_exclusive": lambda c: _kin_exclusive(c, 0),
+    "kin_exclusive_15": lambda c: _kin_exclusive(c, 1),
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
 GATED = (("", ("head", "head_standout", "score_standout", "head_rare", "kin_rare")),
@@ -206,6 +210,13 @@ def _kin_rare(c: Context, reading: int) -> float:
     if c.signals.lone_word:
         return 0.0
     return min(HEAD_RARE_CAP, sum(discounted(c.signals.head_found, c.kin[reading] if c.kin else {})))
+
+
+def _kin_exclusive(c: Context, reading: int) -> float:
+    """What its opening shares with the query that its kin's openings do not, capped as head_rare; 0 without kin."""
+    if c.signals.lone_word or not c.kin_exclusive:
+        return 0.0
+    return min(HEAD_RARE_CAP, c.kin_exclusive[reading])
 
 
 def _kin_body_rare(c: Context, reading: int) -> float:
@@ -298,21 +309,26 @@ def features_of(
         else [()] * len(signals)
     )
     counts = list(zip(*([len(k) for k in f] for f in found), strict=True)) if found else [()] * len(signals)
+    own = (
+        list(zip(*(exclusive_weights([s.head_found for s in signals], openings, f) for f in found), strict=True))
+        if found and openings is not None
+        else [()] * len(signals)
+    )
     cosine_leads = zip(
         _leads_among([s.opening_similarity for s in signals], leading[:MAX_STRONG]),
         _leads_among([s.sentence_similarity for s in signals], leading[:MAX_STRONG]),
         strict=True,
     )
     out = []
-    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views), leads, shares, count in zip(
+    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views), leads, shares, count, mine in zip(
         signals, relevances, _others_best(relevances), scores, _others_best(scores), _score_zs(scores, openings),
-        heads, similar, standing, cosine_leads, kin, counts, strict=True,
+        heads, similar, standing, cosine_leads, kin, counts, own, strict=True,
     ):  # fmt: skip
         meaning_z = 0.0 if s.similarity is None else _z(s.similarity, cosine_mean, cosine_spread)
         meaning_z_top = 0.0 if s.similarity is None else _z(s.similarity, top_mean, top_spread)
         context = Context(
             s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best, meaning_z,
-            meaning_z_top, alone, views, *leads, tuple(shares), tuple(count),
+            meaning_z_top, alone, views, *leads, tuple(shares), tuple(count), tuple(mine),
         )  # fmt: skip
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out

@@ -89,3 +89,17 @@ def kin_shares(
 def discounted(found: Sequence[tuple[str, float]], shares: Mapping[str, float]) -> list[float]:
     """Each (term, idf) weighed by the share of the candidate's kin that do not say the term."""
     return [w * (1.0 - shares.get(t, 0.0)) for t, w in found]
+
+
+def exclusive_weights(
+    found: Sequence[Sequence[tuple[str, float]]], openings: Sequence[frozenset[str]], kin: Sequence[list[int]]
+) -> list[float]:
+    """For each candidate with kin, the weight of the query terms its opening holds (`found`: Signals.head_found)
+    that none of its kin's openings hold: the words that pick this memory out of its own team's memories (issue 27,
+    r27-open). A candidate without kin reads 0: it has no siblings to be told from (its opening's words stay in
+    head_rare), and a model weighing this feature then moves only memories the same team's incidents surround."""
+    out = []
+    for terms, siblings in zip(found, kin, strict=True):
+        held = frozenset().union(*(openings[j] for j in siblings)) if siblings else frozenset()
+        out.append(sum((w for t, w in terms if t not in held), 0.0) if siblings else 0.0)
+    return out
