@@ -100,3 +100,18 @@ def test_the_thread_model_reads_a_memory_among_its_teams_incidents_apart_from_on
     assert alone["head_rare_if_lone_15"] == alone["head_rare"] > 0 and alone["head_rare_if_kin_15"] == 0.0
     # the discounted reading exists on the kin side only: the team's name is no evidence there
     assert sibling["kin_rare_15_if_kin_15"] == sibling["kin_rare_15"] == 0.0
+
+
+def test_a_memory_is_picked_out_of_its_teams_incidents_by_the_query_words_its_kins_openings_do_not_hold() -> None:
+    # kin_exclusive (r27-open): the query's words in the memory's opening that none of its kin's openings hold
+    right = _memory("ZEP-9", "Zephyr checkout page blank", f"{TEAM} The checkout page went blank after the coupon "
+                    "deploy; the coupon bundle failed to load.")  # fmt: skip
+    memories, features = _recall([right, *_bank()])
+    by_id = {m.incident_id: f for m, f in zip(memories, features, strict=True)}
+    # a sibling's opening says only the team's name, which its kin's openings say too: nothing picks it out
+    assert by_id["ZEP-1"]["head_rare"] > 0 and by_id["ZEP-1"]["kin_exclusive_15"] == 0.0
+    # the right memory's opening (title and symptoms) says blank, coupon, deploy besides the team's words (zephyr,
+    # checkout, "paged"): those pick it out of its team's incidents
+    assert by_id["ZEP-9"]["kin_exclusive_15"] == round((3.0 + 4.0 + 1.5) / RAREST, 4)
+    # a memory without kin reads 0 (head_rare keeps its words): the feature moves only a team's own memories
+    assert by_id["OTH-1"]["head_rare"] > 0 and by_id["OTH-1"]["kin_exclusive_15"] == 0.0
