@@ -59,6 +59,10 @@ separates a true match from a neighbour is read instead:
 - body_rare (the idf of the query's three rarest terms the memory holds anywhere) was shipped and reverted
   (f385823: its gain sat in organisations with one memory in the bench's bank; in a team's own history it added
   false threads), then removed with its signal (docs/BENCHMARKS.md, issue 27, r27-feat).
+- kin_exclusive(_15) (kin.exclusive_weights): the query's weight in the memory's opening that none of its kin's
+  openings hold, 0 without kin (issue 27, r27-open). No shipped model reads it: beside head_rare it moved nothing
+  on fold A's 6+-document organisations; in place of head_rare (lone memories reading head_rare_if_lone) it took
+  8-9 of their 48 false threads and cost 1-2 right strong memories overall (docs/BENCHMARKS.md).
 
 Read on the first reports and not kept (no model read them; docs/BENCHMARKS.md, issue 27): `head` against the
 title and first line of the symptoms (head_first, r27-strong), and `head` minus the best other of the MAX_STRONG
