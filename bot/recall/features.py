@@ -59,10 +59,6 @@ separates a true match from a neighbour is read instead:
 - body_rare (the idf of the query's three rarest terms the memory holds anywhere) was shipped and reverted
   (f385823: its gain sat in organisations with one memory in the bench's bank; in a team's own history it added
   false threads), then removed with its signal (docs/BENCHMARKS.md, issue 27, r27-feat).
-- kin_exclusive(_15) (kin.exclusive_weights): the query's weight in the memory's opening that none of its kin's
-  openings hold, 0 without kin (issue 27, r27-open). No shipped model reads it: beside head_rare it moved nothing
-  on fold A's 6+-document organisations; in place of head_rare (lone memories reading head_rare_if_lone) it took
-  8-9 of their 48 false threads and cost 1-2 right strong memories overall (docs/BENCHMARKS.md).
 
 Read on the first reports and not kept (no model read them; docs/BENCHMARKS.md, issue 27): `head` against the
 title and first line of the symptoms (head_first, r27-strong), and `head` minus the best other of the MAX_STRONG
@@ -75,13 +71,12 @@ A new feature is one more entry in FEATURES, then a refit naming it (bench/fit_r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import fmean, pstdev
 
 from bot.recall.floor import judge, meaning_share
-from bot.recall.kin import KIN_FROM, discounted, exclusive_weights, kin_of, shares_of
-from bot.recall.signals import RARE_COUNTED, Signals
+from bot.recall.signals import Signals
 from bot.recall.views import exclusive, views_first
 
 MAX_STRONG = 5
@@ -134,12 +129,6 @@ class Context:
     """Its opening's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
     sentence_lead: float = 0.0
     """Its closest sentence's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
-    kin: tuple[Mapping[str, float], ...] = ()
-    """Per kin.KIN_FROM, each query term it says mapped to the share of its kin saying it too (kin.py)."""
-    kin_count: tuple[int, ...] = ()
-    """Per kin.KIN_FROM, how many kin it has (0: none, or not among the TWINS_READ best-scoring candidates)."""
-    kin_exclusive: tuple[float, ...] = ()
-    """Per kin.KIN_FROM, its opening's query weight none of its kin's openings hold (kin.exclusive_weights)."""
 
 
 def _agreement(s: Signals) -> float:
@@ -175,58 +164,10 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "opening_exclusive": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.exclusive),
     "views_first": lambda c: 0.0 if c.signals.lone_word else c.views,
     "matched_rare": lambda c: c.signals.matched_rarity,
-    "kin_rare": lambda c: _kin_rare(c, 0),
-    "kin_rare_15": lambda c: _kin_rare(c, 1),
-    "kin_body_rare": lambda c: _kin_body_rare(c, 0),
-    "kin_body_rare_15": lambda c: _kin_body_rare(c, 1),
-    "kin_exclusive": lambda c: _kin_exclusive(c, 0),
-    "kin_exclusive_15": lambda c: _kin_exclusive(c, 1),
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
-GATED = (("", ("head", "head_standout", "score_standout", "head_rare", "kin_rare")),
-         ("_15", ("head", "head_standout", "score_standout", "head_rare", "kin_rare_15")))  # fmt: skip
-"""The thread model split by whether a candidate has kin (issue 27, r27-kin): `has_kin` (per kin.KIN_FROM: "" at
-0.10, "_15" at 0.15) and each of these read twice, `NAME_if_kin` where the candidate has kin, else 0, and
-`NAME_if_lone` where it has none: a model naming both halves is two thread models fitted apart, one for the
-candidates the same team's other incidents surround, one for those alone in the candidate list."""
-
-
-def _gated(name: str, reading: int, with_kin: bool) -> Callable[[Context], float]:
-    feature = FEATURES[name]
-    return lambda c: feature(c) if _has_kin(c, reading) == with_kin else 0.0
-
-
-def _has_kin(c: Context, reading: int) -> bool:
-    return bool(c.kin_count) and c.kin_count[reading] > 0
-
-
-for _reading, (_suffix, _names) in enumerate(GATED):
-    FEATURES[f"has_kin{_suffix}"] = lambda c, r=_reading: float(_has_kin(c, r))
-    for _name in _names:
-        FEATURES[f"{_name}_if_kin{_suffix}"] = _gated(_name, _reading, True)
-        FEATURES[f"{_name}_if_lone{_suffix}"] = _gated(_name, _reading, False)
 SENTENCE_FEATURES = frozenset({"meaning_sentence_lead"})
 """The features read off the memories' sentence vectors (Signals.sentence_similarity)."""
-
-
-def _kin_rare(c: Context, reading: int) -> float:
-    """head_rare with each opening term weighed by the share of the candidate's kin not saying it (kin.py)."""
-    if c.signals.lone_word:
-        return 0.0
-    return min(HEAD_RARE_CAP, sum(discounted(c.signals.head_found, c.kin[reading] if c.kin else {})))
-
-
-def _kin_exclusive(c: Context, reading: int) -> float:
-    """What its opening shares with the query that its kin's openings do not, capped as head_rare; 0 without kin."""
-    if c.signals.lone_word or not c.kin_exclusive:
-        return 0.0
-    return min(HEAD_RARE_CAP, c.kin_exclusive[reading])
-
-
-def _kin_body_rare(c: Context, reading: int) -> float:
-    """The RARE_COUNTED largest of its matched terms' idfs, each weighed as in _kin_rare (kin.py)."""
-    found = discounted(c.signals.matched_found, c.kin[reading] if c.kin else {})
-    return sum(sorted(found, reverse=True)[:RARE_COUNTED])
 
 
 def _meaning_lead(c: Context) -> float:
@@ -285,12 +226,10 @@ def _leads_among(cosines: Sequence[float | None], shown: Sequence[int]) -> list[
 
 
 def features_of(
-    signals: Sequence[Signals], scores: Sequence[float], openings: Sequence[frozenset[str]] | None = None,
-    vocabularies: Sequence[frozenset[str]] | None = None,
-) -> list[dict[str, float]]:  # fmt: skip
+    signals: Sequence[Signals], scores: Sequence[float], openings: Sequence[frozenset[str]] | None = None
+) -> list[dict[str, float]]:
     """Each candidate's features, read against the whole candidate list (one query's); `openings`,
-    each memory's title, symptoms and error terms (signals.opening_terms), tell its near-duplicates;
-    `vocabularies`, each memory's terms (kin.vocabulary), its kin."""
+    each memory's title, symptoms and error terms (signals.opening_terms), tell its near-duplicates."""
     relevances = [judge(s) for s in signals]
     if not relevances:
         return []
@@ -305,34 +244,21 @@ def features_of(
     top_mean, top_spread = (fmean(top), pstdev(top)) if len(top) > 1 else (0.0, 0.0)
     twins = (lambda i, j: near_duplicates(openings[i], openings[j])) if openings is not None else lambda i, j: False
     standing = zip(exclusive(signals, leading, twins), views_first(signals), strict=True)
-    said = frozenset(t for s in signals for t, _ in s.matched_found)
-    found = [kin_of(vocabularies, said, leading, twins, k) for k in KIN_FROM] if vocabularies is not None else []
-    kin = (
-        list(zip(*(shares_of(vocabularies, said, f) for f in found), strict=True))
-        if vocabularies is not None
-        else [()] * len(signals)
-    )
-    counts = list(zip(*([len(k) for k in f] for f in found), strict=True)) if found else [()] * len(signals)
-    own = (
-        list(zip(*(exclusive_weights([s.head_found for s in signals], openings, f) for f in found), strict=True))
-        if found and openings is not None
-        else [()] * len(signals)
-    )
     cosine_leads = zip(
         _leads_among([s.opening_similarity for s in signals], leading[:MAX_STRONG]),
         _leads_among([s.sentence_similarity for s in signals], leading[:MAX_STRONG]),
         strict=True,
     )
     out = []
-    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views), leads, shares, count, mine in zip(
+    for s, r, best, score, score_best, score_z, head_best, similarity_best, (alone, views), leads in zip(
         signals, relevances, _others_best(relevances), scores, _others_best(scores), _score_zs(scores, openings),
-        heads, similar, standing, cosine_leads, kin, counts, own, strict=True,
+        heads, similar, standing, cosine_leads, strict=True,
     ):  # fmt: skip
         meaning_z = 0.0 if s.similarity is None else _z(s.similarity, cosine_mean, cosine_spread)
         meaning_z_top = 0.0 if s.similarity is None else _z(s.similarity, top_mean, top_spread)
         context = Context(
             s, r, best, mean, spread, s.head, score - score_best, score_z, head_best, similarity_best, meaning_z,
-            meaning_z_top, alone, views, *leads, tuple(shares), tuple(count), tuple(mine),
+            meaning_z_top, alone, views, *leads,
         )  # fmt: skip
         out.append({name: round(f(context), 4) for name, f in FEATURES.items()})
     return out

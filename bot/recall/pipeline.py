@@ -20,7 +20,6 @@ from bot.recall.floor import judge
 from bot.recall.fusion import DEFAULT_WEIGHTS, FusionWeights, fuse
 from bot.recall.judgement import Judgement, load_judgement
 from bot.recall.judgement_rules import rule_of
-from bot.recall.kin import vocabulary
 from bot.recall.reasons import explain
 from bot.recall.signals import measure, opening_terms
 from bot.recall.tokens import surface_forms
@@ -53,10 +52,7 @@ class Recaller:
         signals = measure(query, candidates, now, terms.concepts)
         fused = [fuse(signal, self._weights) for signal in signals]
         # the judgement reads each candidate against all the others (its lead, how it stands out)
-        evidence = features_of(
-            signals, [score for score, _ in fused], [opening_terms(c.memory) for c in candidates],
-            [vocabulary(c.memory) for c in candidates],
-        )  # fmt: skip
+        evidence = features_of(signals, [score for score, _ in fused], [opening_terms(c.memory) for c in candidates])
         scored = [
             (score, candidate, signal, components, features)
             for candidate, signal, (score, components), features in zip(

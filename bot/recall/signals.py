@@ -97,10 +97,6 @@ class Signals:
     """The cosine of the query's vector with the memory's closest sentence's (meaning.sentences, what
     the card quotes): one sentence of a long postmortem may say what a two-line report says. None
     with semantic recall off or no sentence vectors."""
-    matched_found: tuple[tuple[str, float], ...] = ()
-    """The query's terms the memory holds anywhere (its matched terms), each with its idf in terms no memory
-    holds (head_found over the whole memory): which of them its kin say too is read against the other
-    candidates (kin.py)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -202,9 +198,6 @@ def measure(
                 else 0.0,
                 opening_similarity=c.opening_semantic,
                 sentence_similarity=c.sentence_semantic,
-                matched_found=tuple(sorted((t, c.query_idf.get(t, 0.0) / c.rarest_idf) for t in set(c.matched_terms)))
-                if c.rarest_idf
-                else (),
             )
         )
     return out
