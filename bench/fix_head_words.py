@@ -11,6 +11,7 @@ shipped bias and cue weights plus word weights (bot/reader/conversation.py score
     .venv/bin/python bench/fix_head_words.py                     # dev fold A, 10 groups of organisations out (~2 min)
     .venv/bin/python bench/fix_head_words.py --drafts            # and the chosen threshold through the offline drafter
     .venv/bin/python bench/fix_head_words.py --write             # fit on all of dev, write bot/data/reader_chat.json
+    .venv/bin/python bench/fix_head_words.py --kind attempt      # the same for the failed-attempt head (r23-attwords)
 
 Dev is fold A without bench/held_out.tsv's threads (`--files`: only a list's fold-A names, /work/dev-files.txt's form
 "FOLD<TAB>file"). Each group of organisations (md5 of the name, mod 10) is read with words fitted on the others. The
@@ -18,6 +19,14 @@ quick reading ("sim") picks, per thread, the best-scored sentence the cue gate o
 threshold is the one with the most right fixes among those that draft fewer wrong fixes and fewer fixes where none is
 labelled than the shipped head (the higher of equals); `--drafts` reads 0.64-0.78 through the offline drafter
 (bench/fit_reader.py `evaluate`, the sandbox's scoring; ~7 min) and chooses on those figures. Fold B is never read here.
+
+`--kind attempt` (r23-attwords) fits the failed-attempt head's words the same way, over its cue weights. An attempt is
+every sentence (up to the head's `keep`) that the cue gate opens, no veto rules out, whose outcome is told
+(conversation.py `_how_it_went`) and that scores over the threshold, beside the attempts the rules draft (told in so
+many words, a suggestion answered by a failure; in messages the told ones quote, none is scored). The sim counts each
+drafted sentence right (it holds a labelled attempt, `is_kind`) or wrong; the threshold is the one with the fewest wrong
+attempts among those with FEWER wrong ones and at most one real one fewer than the cue head (`choose`). Each head
+keeps the other's words: writing one rewrites only its own weights and its own part of the file's record.
 """
 
 from __future__ import annotations
@@ -36,16 +45,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.reader.fit as reader_fit  # noqa: E402
 from bench.fit_reader import EPOCHS, L2, RATE, THRESHOLDS, conversations, evaluate, is_kind, messages  # noqa: E402
+from bot.importer.scoring import labelled_attempts  # noqa: E402
 from bot.reader import conversation  # noqa: E402
 from bot.reader.conversation_features import sentences  # noqa: E402
+from bot.reader.conversation_told import told_attempts  # noqa: E402
 from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 
 GROUPS = 10
-WORDS_SAID = "; the fix head's words"  # how the file's record says the words were fitted (kept once)
+KINDS = ("fix", "attempt")
+WORDS_SAID = "; the fix head's words"  # how the file's record says the fix head's words were fitted (kept once)
 WORD_PREFIXES = ("w:", "b:")  # bot/reader/sentences.py `word_features`' names
 MIN_SENTENCES = 3  # a word or pair fitted only when that many sentences hold it (39,445 weights -> a few thousand)
 GRID = [t / 100 for t in range(50, 96)]
 DRAFT_GRID = [t / 100 for t in range(64, 79)]  # read through the drafter (each ~30 s)
+REAL_SPARED = (
+    1  # real attempts a threshold may lose for fewer wrong ones (precision first; chosen after the first grid)
+)
+DRAFT_GRIDS = {"fix": DRAFT_GRID, "attempt": [t / 100 for t in range(70, 95, 3)]}
 OTHERS = ("root_cause", "attempts_real", "attempts_found", "invented_attempts", "found")
 Data = list[tuple[dict[str, Any], dict]]
 
@@ -59,22 +75,43 @@ def logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def read(data: Data) -> list[dict[str, Any]]:
-    """Each thread's sentences once: words, the shipped fix head's score (its logit, the offset), the gate and vetoes."""
-    head = conversation.shipped_models().heads["fix"]
+def said(record: str, kind: str, part: str) -> str:
+    """The file's record with `kind`'s words told by `part` (in place of what it said of them before, else after)."""
+    mine = f"the {kind} head's words"
+    parts = record.split("; ")
+    kept = [p if not p.startswith(mine) else part for p in parts]
+    return "; ".join(kept if part in kept else [*kept, part])
+
+
+def read(data: Data, kind: str = "fix") -> list[dict[str, Any]]:
+    """Each thread's sentences once: words, the shipped head's cue score (its logit, the offset), the gate and vetoes;
+    for an attempt also whether a rule drafts it and whether a told attempt quotes its message."""
+    head = conversation.shipped_models().heads[kind]
     out = []
     for label, thread in data:
+        said_msgs = messages(thread)
+        found = sentences(said_msgs)
+        labelled = bool(label.get("fix_keywords")) if kind == "fix" else bool(labelled_attempts(label))
+        quoted: set[int] = set()
+        replies: list[int] = []
+        if kind == "attempt":
+            told = told_attempts(
+                found, [said_msgs[s.message].at for s in found], lambda t: conversation.never("attempt", t)
+            )
+            quoted = {found[i].message for t in told for i in (t.sentence, t.follow) if i is not None}
+            replies = conversation._next_message_starts(found)
         rows = []
-        for s in sentences(messages(thread)):
+        for i, s in enumerate(found):
+            gated = conversation.cue_gated(kind, s) and not conversation.vetoed(kind, s)
             rows.append({
                 "words": conversation.words_of(s.text),
                 "offset": logit(head.probability(s.features)),
-                "open": conversation.cue_gated("fix", s) and not conversation.vetoed("fix", s),
-                "holds": bool(label.get("fix_keywords")) and is_kind("fix", s.text, label),
+                "open": gated and (kind == "fix" or conversation._how_it_went(found, i)),
+                "rule": kind == "attempt" and conversation._suggested_then_failed(found, i, replies[i]) is not None,
+                "quoted": s.message in quoted,
+                "holds": labelled and is_kind(kind, s.text, label),
             })  # fmt: skip
-        out.append(
-            {"file": label["file"], "org": label["org"], "labelled": bool(label.get("fix_keywords")), "rows": rows}
-        )
+        out.append({"file": label["file"], "org": label["org"], "labelled": labelled, "rows": rows})
     return out
 
 
@@ -89,9 +126,13 @@ def fit_words(threads: Sequence[dict[str, Any]]) -> dict[str, float]:
     return {name: round(w, 4) for name, w in sorted(head.weights.items()) if abs(w) >= 1e-4}
 
 
-def outcomes(threads: Sequence[dict[str, Any]], scores: Sequence[list[float]], threshold: float) -> Counter:
+def outcomes(
+    threads: Sequence[dict[str, Any]], scores: Sequence[list[float]], threshold: float, kind: str = "fix"
+) -> Counter:
     """right / wrong / missed / where_none / empty, the best-scored open sentence at or over `threshold` (the later of
-    equals, as the reader picks)."""
+    equals, as the reader picks); for an attempt each drafted sentence right or wrong (`attempts`)."""
+    if kind == "attempt":
+        return attempts(threads, scores, threshold)
     counts: Counter = Counter()
     for thread, scored in zip(threads, scores, strict=True):
         best = None
@@ -107,6 +148,26 @@ def outcomes(threads: Sequence[dict[str, Any]], scores: Sequence[list[float]], t
     return counts
 
 
+def attempts(threads: Sequence[dict[str, Any]], scores: Sequence[list[float]], threshold: float) -> Counter:
+    """The scored attempts as the reader drafts them: in order, up to the head's `keep` (counted before the quoted ones
+    are dropped), each open sentence at or over `threshold` and each a rule drafts; right when it holds a labelled
+    attempt, wrong when not; `where_none`: threads with none labelled that get one."""
+    keep = conversation.shipped_models().heads["attempt"].keep
+    counts: Counter = Counter()
+    for thread, scored_ in zip(threads, scores, strict=True):
+        picked = [
+            r for r, p in zip(thread["rows"], scored_, strict=True) if r["rule"] or (r["open"] and p >= threshold)
+        ]
+        shown = [r for r in picked[:keep] if not r["quoted"]]
+        for r in shown:
+            counts["right" if r["holds"] else "wrong"] += 1
+        if shown and not thread["labelled"]:
+            counts["where_none"] += 1
+        counts["missed"] += 0
+        counts["empty"] += int(not shown and not thread["labelled"])
+    return counts
+
+
 def scored(threads: Sequence[dict[str, Any]], words: dict[int, dict[str, float]] | None) -> list[list[float]]:
     """Each sentence's probability: the shipped head's (`words` None) or with its group's word weights added."""
     out = []
@@ -116,38 +177,53 @@ def scored(threads: Sequence[dict[str, Any]], words: dict[int, dict[str, float]]
     return out
 
 
-def choose(base: Counter, grid: dict[float, Counter]) -> float:
+def choose(base: Counter, grid: dict[float, Counter], kind: str = "fix") -> float:
     """The most right fixes among the thresholds that draft FEWER wrong fixes and fewer fixes where none is labelled than
-    `base` (precision first: the change must also take away some of what misleads; the higher threshold of equals)."""
+    `base` (precision first: the change must also take away some of what misleads; the higher threshold of equals). An
+    attempt: the fewest wrong attempts among those that draft fewer wrong ones and lose at most `REAL_SPARED` real ones
+    (on dev no threshold drafts fewer wrong attempts and every real one: the one-out words push one real attempt under
+    every threshold from 0.79 up), then the most real, then the higher threshold."""
+    if kind == "attempt":
+        fair = [t for t, c in grid.items() if c["wrong"] < base["wrong"] and c["right"] >= base["right"] - REAL_SPARED]
+        if not fair:
+            raise SystemExit("no threshold drafts fewer wrong attempts and loses at most one real one")
+        return max(fair, key=lambda t: (-grid[t]["wrong"], grid[t]["right"], t))
     fair = [t for t, c in grid.items() if c["wrong"] < base["wrong"] and c["where_none"] < base["where_none"]]
     if not fair:
         raise SystemExit("no threshold drafts fewer wrong fixes and fewer fixes where none than the shipped head")
     return max(fair, key=lambda t: (grid[t]["right"], t))
 
 
-def merged(words: dict[str, float], threshold: float, said: str) -> SentenceModel:
+def merged(words: dict[str, float], threshold: float, said: str, kind: str = "fix") -> SentenceModel:
+    """The shipped heads with `kind`'s cue weights and `words` (its words fitted before: out); the others as shipped."""
     shipped = conversation.shipped_models()
     heads = dict(shipped.heads)
-    fix = shipped.heads["fix"]
-    cues = {
-        name: w for name, w in fix.weights.items() if not name.startswith(WORD_PREFIXES)
-    }  # words fitted before: out
-    heads["fix"] = Head(fix.bias, {**cues, **words}, threshold, fix.keep)
+    head = shipped.heads[kind]
+    cues = {name: w for name, w in head.weights.items() if not name.startswith(WORD_PREFIXES)}
+    heads[kind] = Head(head.bias, {**cues, **words}, threshold, head.keep)
     return SentenceModel(heads, said)
 
 
-def drafter(data: Data, words: dict[int, dict[str, float]], threshold: float) -> Counter:
-    """The offline drafter's totals (bench/fit_reader.py `evaluate`), each group of organisations read with its words."""
+def drafter(data: Data, words: dict[int, dict[str, float]], threshold: float, kind: str = "fix") -> Counter:
+    """The offline drafter's totals (bench/fit_reader.py `evaluate`), each group of organisations read with its words;
+    for an attempt right / wrong are the drafted attempts real or not, where none the invented ones."""
     counts: Counter = Counter()
     for k in range(GROUPS):
         part = [(label, thread) for label, thread in data if group(label["org"]) == k]
-        figures = evaluate(part, merged(words[k], threshold, f"group {k} out"))
-        fix, drafted, clean = figures["fix"], figures["fix_drafted_right"], figures["fix_where_none"]
-        counts["right"] += fix.right
-        counts["wrong"] += drafted.total - drafted.right
-        counts["missed"] += fix.total - drafted.total
-        counts["where_none"] += clean.total - clean.right
-        counts["empty"] += clean.right
+        figures = evaluate(part, merged(words[k], threshold, f"group {k} out", kind))
+        if kind == "attempt":
+            real, invented = figures["attempts_real"], figures["invented_attempts"]
+            counts["right"] += real.right
+            counts["wrong"] += real.total - real.right
+            counts["where_none"] += invented.total - invented.right  # right: a thread with none labelled given none
+            counts["empty"] += invented.right
+        else:
+            fix, drafted, clean = figures["fix"], figures["fix_drafted_right"], figures["fix_where_none"]
+            counts["right"] += fix.right
+            counts["wrong"] += drafted.total - drafted.right
+            counts["missed"] += fix.total - drafted.total
+            counts["where_none"] += clean.total - clean.right
+            counts["empty"] += clean.right
         for name in OTHERS:
             counts[name] += figures[name].right
             counts[name + "/"] += figures[name].total
@@ -164,45 +240,58 @@ def show(name: str, c: Counter) -> str:
             f"where none {c['where_none']} of {c['where_none'] + c['empty']}")  # fmt: skip
 
 
+def show_attempts(name: str, c: Counter) -> str:
+    drafted = c["right"] + c["wrong"]
+    return (f"{name}: attempts drafted {drafted} ({c['right']} real, {c['wrong']} wrong), threads with none labelled "
+            f"given one {c['where_none']} of {c['where_none'] + c['empty']}")  # fmt: skip
+
+
+SHOW = {"fix": show, "attempt": show_attempts}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=Path, help="only this list's fold-A names (FOLD<TAB>file lines)")
     parser.add_argument("--drafts", action="store_true", help="the chosen threshold through the offline drafter")
     parser.add_argument("--write", action="store_true", help="fit on all of dev, write bot/data/reader_chat.json")
     parser.add_argument("--threshold", type=float, help="read (and write) this threshold, not the chosen one")
+    parser.add_argument("--kind", choices=KINDS, default="fix", help="the head whose words are fitted (fix)")
     args = parser.parse_args(argv)
+    kind = args.kind
     data = conversations("A")
     if args.files:
         listed = {line.split("\t")[1].strip() for line in args.files.read_text().splitlines() if line.startswith("A\t")}
         data = [(label, thread) for label, thread in data if label["file"] in listed]
-    threads = read(data)
-    base = outcomes(threads, scored(threads, None), THRESHOLDS["fix"])  # the cue head: shipped before its words
+    threads = read(data, kind)
+    base = outcomes(threads, scored(threads, None), THRESHOLDS[kind], kind)  # the cue head: shipped before its words
     words = {k: fit_words([t for t in threads if group(t["org"]) != k]) for k in range(GROUPS)}
     out_scores = scored(threads, words)
-    grid = {t: outcomes(threads, out_scores, t) for t in GRID}
-    threshold = args.threshold if args.threshold is not None else choose(base, grid)
+    grid = {t: outcomes(threads, out_scores, t, kind) for t in GRID}
+    threshold = args.threshold if args.threshold is not None else choose(base, grid, kind)
     print(
         f"dev fold A, {len(threads)} threads of {len({t['org'] for t in threads})} organisations; sim (one group out)"
     )
+    show = SHOW[kind]
     print(show("  the cue head (no words)", base))
     for t in GRID:
         if abs(t - threshold) <= 0.05 + 1e-9:
             print(show(f"  words, threshold {t:.2f}{' (chosen)' if t == threshold else ''}", grid[t]))
     if args.drafts:
-        shipped = drafter(data, {k: {} for k in range(GROUPS)}, THRESHOLDS["fix"])
+        shipped = drafter(data, {k: {} for k in range(GROUPS)}, THRESHOLDS[kind], kind)
         print(show("  drafter, the cue head (no words)", shipped))
-        drafted = {t: drafter(data, words, t) for t in ([args.threshold] if args.threshold else DRAFT_GRID)}
+        grid_ = [args.threshold] if args.threshold else DRAFT_GRIDS[kind]
+        drafted = {t: drafter(data, words, t, kind) for t in grid_}
         for t, c in drafted.items():
-            print(show(f"  drafter, words one group out, threshold {t:.2f}", c) + f"; {others(c)}")
-        threshold = args.threshold if args.threshold is not None else choose(shipped, drafted)
+            print(show(f"  drafter, words one group out, threshold {t:.2f}", c) + f"; {others(c)}", flush=True)
+        threshold = args.threshold if args.threshold is not None else choose(shipped, drafted, kind)
         print(f"  chosen (drafter): {threshold:.2f}; shipped {others(shipped)}")
     if args.write:
         every = fit_words(threads)
         orgs = len({t["org"] for t in threads})
-        said = (f"{conversation.shipped_models().fitted_on.split(WORDS_SAID)[0]}{WORDS_SAID} fitted over it on fold A minus "
-                f"bench/held_out.tsv ({len(threads)} conversations of {orgs} organisations, bench/fix_head_words.py), "
-                f"threshold {threshold:.2f} chosen one group of organisations out")  # fmt: skip
-        model = merged(every, threshold, said)
+        part = (f"the {kind} head's words fitted over it on fold A minus bench/held_out.tsv ({len(threads)} conversations "
+                f"of {orgs} organisations, bench/fix_head_words.py), threshold {threshold:.2f} chosen one group of "
+                "organisations out")  # fmt: skip
+        model = merged(every, threshold, said(conversation.shipped_models().fitted_on, kind, part), kind)
         conversation.MODEL_FILE.write_text(
             json.dumps(model.as_json(), indent=1, sort_keys=True) + "\n", encoding="utf-8"
         )

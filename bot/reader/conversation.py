@@ -72,9 +72,10 @@ FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "reply_faile
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
 # the heads that also weigh a sentence's words (bot/reader/sentences.py `word_features`, the postmortem reader's): the
-# fix's, fitted over its cue weights (bench/fix_head_words.py); "I pushed the wrong connection token" and "I pushed
-# the corrected token" open the same cues. A head with no word weights scores as before
-WORDED = frozenset({"fix"})
+# fix's and the failed attempt's, each fitted over its cue weights (bench/fix_head_words.py, `--kind`); "I pushed the
+# wrong connection token" and "I pushed the corrected token" open the same cues. A head with no word weights scores as
+# before
+WORDED = frozenset({"fix", "attempt"})
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
 _BARE_STATE = re.compile(r"^\W{0,20}(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
