@@ -35,6 +35,7 @@ import argparse
 import hashlib
 import json
 import math
+import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -52,7 +53,7 @@ from bot.reader.conversation_told import told_attempts  # noqa: E402
 from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 
 GROUPS = 10
-KINDS = ("fix", "attempt")
+KINDS = ("fix", "attempt", "cause")
 WORDS_SAID = "; the fix head's words"  # how the file's record says the fix head's words were fitted (kept once)
 WORD_PREFIXES = ("w:", "b:")  # bot/reader/sentences.py `word_features`' names
 MIN_SENTENCES = 3  # a word or pair fitted only when that many sentences hold it (39,445 weights -> a few thousand)
@@ -61,8 +62,11 @@ DRAFT_GRID = [t / 100 for t in range(64, 79)]  # read through the drafter (each 
 REAL_SPARED = (
     1  # real attempts a threshold may lose for fewer wrong ones (precision first; chosen after the first grid)
 )
-DRAFT_GRIDS = {"fix": DRAFT_GRID, "attempt": [t / 100 for t in range(70, 95, 3)]}
+DRAFT_GRIDS = {"fix": DRAFT_GRID, "attempt": [t / 100 for t in range(70, 95, 3)], "cause": [t / 100 for t in range(62, 80, 2)]}
 OTHERS = ("root_cause", "attempts_real", "attempts_found", "invented_attempts", "found")
+CAUSE_OTHERS = ("fix", "attempts_real", "attempts_found", "invented_attempts", "found")  # the cause head's: the fix's
+PSEUDONYM = re.compile(r"u\d{1,3}")  # the corpus's u1, u2, ... (review F8): no word of the cause head
+RIGHT_SPARED = 1  # right causes a threshold may lose for fewer wrong ones or fewer where none (precision first)
 Data = list[tuple[dict[str, Any], dict]]
 
 
@@ -91,7 +95,11 @@ def read(data: Data, kind: str = "fix") -> list[dict[str, Any]]:
     for label, thread in data:
         said_msgs = messages(thread)
         found = sentences(said_msgs)
-        labelled = bool(label.get("fix_keywords")) if kind == "fix" else bool(labelled_attempts(label))
+        labelled = (
+            bool(label.get(f"{'root_cause' if kind == 'cause' else 'fix'}_keywords"))
+            if kind != "attempt"
+            else bool(labelled_attempts(label))
+        )
         quoted: set[int] = set()
         replies: list[int] = []
         if kind == "attempt":
@@ -106,7 +114,7 @@ def read(data: Data, kind: str = "fix") -> list[dict[str, Any]]:
             rows.append({
                 "words": conversation.words_of(s.text),
                 "offset": logit(head.probability(s.features)),
-                "open": gated and (kind == "fix" or conversation._how_it_went(found, i)),
+                "open": gated and (kind != "attempt" or conversation._how_it_went(found, i)),
                 "rule": kind == "attempt" and conversation._suggested_then_failed(found, i, replies[i]) is not None,
                 "quoted": s.message in quoted,
                 "holds": labelled and is_kind(kind, s.text, label),
@@ -115,12 +123,19 @@ def read(data: Data, kind: str = "fix") -> list[dict[str, Any]]:
     return out
 
 
-def fit_words(threads: Sequence[dict[str, Any]]) -> dict[str, float]:
-    """The words' weights over the shipped head's score, rounded to 4 places as shipped (bench/fit_reader.py `fit`)."""
+def pseudonym(word: str) -> bool:
+    """ "w:u1", "b:hello_u1": a word or pair with a part that is one of the corpus's pseudonyms."""
+    return any(PSEUDONYM.fullmatch(part) for part in word[2:].split("_"))
+
+
+def fit_words(threads: Sequence[dict[str, Any]], kind: str = "fix") -> dict[str, float]:
+    """The words' weights over the shipped head's score, rounded to 4 places as shipped (bench/fit_reader.py `fit`);
+    the cause head's without the pseudonyms (`pseudonym`)."""
     rows = [r for t in threads for r in t["rows"]]
     seen = Counter(word for r in rows for word in r["words"])
+    kept = {w for w, n in seen.items() if n >= MIN_SENTENCES and not (kind == "cause" and pseudonym(w))}
     head = reader_fit.fit_head(
-        [([w for w in r["words"] if seen[w] >= MIN_SENTENCES], r["holds"]) for r in rows], steps="batch",
+        [([w for w in r["words"] if w in kept], r["holds"]) for r in rows], steps="batch",
         epochs=EPOCHS, rate=RATE, l2=L2, offsets=[r["offset"] for r in rows],
     )  # fmt: skip
     return {name: round(w, 4) for name, w in sorted(head.weights.items()) if abs(w) >= 1e-4}
@@ -183,6 +198,13 @@ def choose(base: Counter, grid: dict[float, Counter], kind: str = "fix") -> floa
     attempt: the fewest wrong attempts among those that draft fewer wrong ones and lose at most `REAL_SPARED` real ones
     (on dev no threshold drafts fewer wrong attempts and every real one: the one-out words push one real attempt under
     every threshold from 0.79 up), then the most real, then the higher threshold."""
+    if kind == "cause":  # fewer drafted wrong or where none, at most one right cause fewer
+        bad = {t: c["wrong"] + c["where_none"] for t, c in grid.items()}
+        base_bad = base["wrong"] + base["where_none"]
+        fair = [t for t, c in grid.items() if bad[t] < base_bad and c["right"] >= base["right"] - RIGHT_SPARED]
+        if not fair:
+            raise SystemExit("no threshold drafts fewer wrong causes or causes where none at most one right fewer")
+        return max(fair, key=lambda t: (-bad[t], grid[t]["right"], t))
     if kind == "attempt":
         fair = [t for t, c in grid.items() if c["wrong"] < base["wrong"] and c["right"] >= base["right"] - REAL_SPARED]
         if not fair:
@@ -218,25 +240,29 @@ def drafter(data: Data, words: dict[int, dict[str, float]], threshold: float, ki
             counts["where_none"] += invented.total - invented.right  # right: a thread with none labelled given none
             counts["empty"] += invented.right
         else:
-            fix, drafted, clean = figures["fix"], figures["fix_drafted_right"], figures["fix_where_none"]
+            fix, drafted, clean = (
+                (figures["root_cause"], figures["root_cause_drafted_right"], figures["cause_where_none"])
+                if kind == "cause"
+                else (figures["fix"], figures["fix_drafted_right"], figures["fix_where_none"])
+            )
             counts["right"] += fix.right
             counts["wrong"] += drafted.total - drafted.right
             counts["missed"] += fix.total - drafted.total
             counts["where_none"] += clean.total - clean.right
             counts["empty"] += clean.right
-        for name in OTHERS:
+        for name in CAUSE_OTHERS if kind == "cause" else OTHERS:
             counts[name] += figures[name].right
             counts[name + "/"] += figures[name].total
     return counts
 
 
-def others(c: Counter) -> str:
-    return ", ".join(f"{name} {c[name]}/{c[name + '/']}" for name in OTHERS)
+def others(c: Counter, kind: str = "fix") -> str:
+    return ", ".join(f"{name} {c[name]}/{c[name + '/']}" for name in (CAUSE_OTHERS if kind == "cause" else OTHERS))
 
 
-def show(name: str, c: Counter) -> str:
+def show(name: str, c: Counter, what: str = "fix") -> str:
     labelled = c["right"] + c["wrong"] + c["missed"]
-    return (f"{name}: fix right {c['right']}/{labelled}, drafted {c['right'] + c['wrong']} ({c['wrong']} wrong), "
+    return (f"{name}: {what} right {c['right']}/{labelled}, drafted {c['right'] + c['wrong']} ({c['wrong']} wrong), "
             f"where none {c['where_none']} of {c['where_none'] + c['empty']}")  # fmt: skip
 
 
@@ -246,7 +272,11 @@ def show_attempts(name: str, c: Counter) -> str:
             f"given one {c['where_none']} of {c['where_none'] + c['empty']}")  # fmt: skip
 
 
-SHOW = {"fix": show, "attempt": show_attempts}
+def show_causes(name: str, c: Counter) -> str:
+    return show(name, c, "cause")
+
+
+SHOW = {"fix": show, "attempt": show_attempts, "cause": show_causes}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -264,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         data = [(label, thread) for label, thread in data if label["file"] in listed]
     threads = read(data, kind)
     base = outcomes(threads, scored(threads, None), THRESHOLDS[kind], kind)  # the cue head: shipped before its words
-    words = {k: fit_words([t for t in threads if group(t["org"]) != k]) for k in range(GROUPS)}
+    words = {k: fit_words([t for t in threads if group(t["org"]) != k], kind) for k in range(GROUPS)}
     out_scores = scored(threads, words)
     grid = {t: outcomes(threads, out_scores, t, kind) for t in GRID}
     threshold = args.threshold if args.threshold is not None else choose(base, grid, kind)
@@ -282,11 +312,11 @@ def main(argv: list[str] | None = None) -> int:
         grid_ = [args.threshold] if args.threshold else DRAFT_GRIDS[kind]
         drafted = {t: drafter(data, words, t, kind) for t in grid_}
         for t, c in drafted.items():
-            print(show(f"  drafter, words one group out, threshold {t:.2f}", c) + f"; {others(c)}", flush=True)
+            print(show(f"  drafter, words one group out, threshold {t:.2f}", c) + f"; {others(c, kind)}", flush=True)
         threshold = args.threshold if args.threshold is not None else choose(shipped, drafted, kind)
-        print(f"  chosen (drafter): {threshold:.2f}; shipped {others(shipped)}")
+        print(f"  chosen (drafter): {threshold:.2f}; shipped {others(shipped, kind)}")
     if args.write:
-        every = fit_words(threads)
+        every = fit_words(threads, kind)
         orgs = len({t["org"] for t in threads})
         part = (f"the {kind} head's words fitted over it on fold A minus bench/held_out.tsv ({len(threads)} conversations "
                 f"of {orgs} organisations, bench/fix_head_words.py), threshold {threshold:.2f} chosen one group of "

@@ -75,7 +75,7 @@ CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_n
 # fix's and the failed attempt's, each fitted over its cue weights (bench/fix_head_words.py, `--kind`); "I pushed the
 # wrong connection token" and "I pushed the corrected token" open the same cues. A head with no word weights scores as
 # before
-WORDED = frozenset({"fix", "attempt"})
+WORDED = frozenset({"fix", "attempt", "cause"})
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
 _BARE_STATE = re.compile(r"^\W{0,20}(?:(?:it'?s|all|now) )?(?:fixed|done|resolved|solved)(?: now)?\W*$", re.IGNORECASE)
