@@ -12,6 +12,7 @@ shipped bias and cue weights plus word weights (bot/reader/conversation.py score
     .venv/bin/python bench/fix_head_words.py --drafts            # and the chosen threshold through the offline drafter
     .venv/bin/python bench/fix_head_words.py --write             # fit on all of dev, write bot/data/reader_chat.json
     .venv/bin/python bench/fix_head_words.py --kind attempt      # the same for the failed-attempt head (r23-attwords)
+    .venv/bin/python bench/fix_head_words.py --kind cause        # the same for the cause head (r23-causewords)
 
 Dev is fold A without bench/held_out.tsv's threads (`--files`: only a list's fold-A names, /work/dev-files.txt's form
 "FOLD<TAB>file"). Each group of organisations (md5 of the name, mod 10) is read with words fitted on the others. The
@@ -26,7 +27,13 @@ every sentence (up to the head's `keep`) that the cue gate opens, no veto rules 
 many words, a suggestion answered by a failure; in messages the told ones quote, none is scored). The sim counts each
 drafted sentence right (it holds a labelled attempt, `is_kind`) or wrong; the threshold is the one with the fewest wrong
 attempts among those with FEWER wrong ones and at most one real one fewer than the cue head (`choose`). Each head
-keeps the other's words: writing one rewrites only its own weights and its own part of the file's record.
+keeps the others' words: writing one rewrites only its own weights and its own part of the file's record.
+
+`--kind cause` (r23-causewords) fits the cause head's words as the fix head's (a cause is the best-scored sentence the
+cue gate opens and no veto rules out; the drafter also moves a "that may be the cause" to the sentence it points at),
+without any word or pair with a part like the corpus's pseudonyms (u1, hello_u1: review F8). The threshold is the one
+with the fewest causes drafted wrong or where none is labelled, among those with fewer of them and at most one right
+cause fewer than the cue head (`choose`; then the most right, then the higher).
 """
 
 from __future__ import annotations
@@ -62,7 +69,11 @@ DRAFT_GRID = [t / 100 for t in range(64, 79)]  # read through the drafter (each 
 REAL_SPARED = (
     1  # real attempts a threshold may lose for fewer wrong ones (precision first; chosen after the first grid)
 )
-DRAFT_GRIDS = {"fix": DRAFT_GRID, "attempt": [t / 100 for t in range(70, 95, 3)], "cause": [t / 100 for t in range(62, 80, 2)]}
+DRAFT_GRIDS = {
+    "fix": DRAFT_GRID,
+    "attempt": [t / 100 for t in range(70, 95, 3)],
+    "cause": [t / 100 for t in range(62, 80, 2)],
+}
 OTHERS = ("root_cause", "attempts_real", "attempts_found", "invented_attempts", "found")
 CAUSE_OTHERS = ("fix", "attempts_real", "attempts_found", "invented_attempts", "found")  # the cause head's: the fix's
 PSEUDONYM = re.compile(r"u\d{1,3}")  # the corpus's u1, u2, ... (review F8): no word of the cause head
