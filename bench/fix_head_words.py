@@ -23,7 +23,7 @@ labelled than the shipped head (the higher of equals); `--drafts` reads 0.64-0.7
 
 `--kind attempt` (r23-attwords) fits the failed-attempt head's words the same way, over its cue weights. An attempt is
 every sentence (up to the head's `keep`) that the cue gate opens, no veto rules out, whose outcome is told
-(conversation.py `_how_it_went`) and that scores over the threshold, beside the attempts the rules draft (told in so
+(conversation.py `how_it_went`) and that scores over the threshold, beside the attempts the rules draft (told in so
 many words, a suggestion answered by a failure; in messages the told ones quote, none is scored). The sim counts each
 drafted sentence right (it holds a labelled attempt, `is_kind`) or wrong; the threshold is the one with the fewest wrong
 attempts among those with FEWER wrong ones and at most one real one fewer than the cue head (`choose`). Each head
@@ -61,7 +61,6 @@ from bot.reader.sentences import Head, SentenceModel  # noqa: E402
 
 GROUPS = 10
 KINDS = ("fix", "attempt", "cause")
-WORDS_SAID = "; the fix head's words"  # how the file's record says the fix head's words were fitted (kept once)
 WORD_PREFIXES = ("w:", "b:")  # bot/reader/sentences.py `word_features`' names
 MIN_SENTENCES = 3  # a word or pair fitted only when that many sentences hold it (39,445 weights -> a few thousand)
 GRID = [t / 100 for t in range(50, 96)]
@@ -118,15 +117,15 @@ def read(data: Data, kind: str = "fix") -> list[dict[str, Any]]:
                 found, [said_msgs[s.message].at for s in found], lambda t: conversation.never("attempt", t)
             )
             quoted = {found[i].message for t in told for i in (t.sentence, t.follow) if i is not None}
-            replies = conversation._next_message_starts(found)
+            replies = conversation.next_message_starts(found)
         rows = []
         for i, s in enumerate(found):
             gated = conversation.cue_gated(kind, s) and not conversation.vetoed(kind, s)
             rows.append({
                 "words": conversation.words_of(s.text),
                 "offset": logit(head.probability(s.features)),
-                "open": gated and (kind != "attempt" or conversation._how_it_went(found, i)),
-                "rule": kind == "attempt" and conversation._suggested_then_failed(found, i, replies[i]) is not None,
+                "open": gated and (kind != "attempt" or conversation.how_it_went(found, i)),
+                "rule": kind == "attempt" and conversation.suggested_then_failed(found, i, replies[i]) is not None,
                 "quoted": s.message in quoted,
                 "holds": labelled and is_kind(kind, s.text, label),
             })  # fmt: skip
@@ -189,7 +188,6 @@ def attempts(threads: Sequence[dict[str, Any]], scores: Sequence[list[float]], t
             counts["right" if r["holds"] else "wrong"] += 1
         if shown and not thread["labelled"]:
             counts["where_none"] += 1
-        counts["missed"] += 0
         counts["empty"] += int(not shown and not thread["labelled"])
     return counts
 

@@ -187,14 +187,14 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
     reading.attempts = [Picked(t.sentence, 1.0, follow=t.follow, words=t.words) for t in told]
     quoted = {found[i].message for t in told for i in (t.sentence, t.follow) if i is not None}
     keep = models.heads.get("attempt", NEVER).keep
-    replies = _next_message_starts(found)
+    replies = next_message_starts(found)
     scored: list[Picked] = []
     for i, s in enumerate(found):
         if len(scored) >= keep:
             break
         # an attempt is something someone did: "the build fails to start", no action said, is a symptom
-        picked = sure("attempt", i) if _how_it_went(found, i) else None
-        picked = picked or _suggested_then_failed(found, i, replies[i])
+        picked = sure("attempt", i) if how_it_went(found, i) else None
+        picked = picked or suggested_then_failed(found, i, replies[i])
         if picked is not None:
             if picked.follow is None:
                 picked.follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
@@ -205,7 +205,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
     return reading
 
 
-def _how_it_went(found: list[Sentence], i: int) -> bool:
+def how_it_went(found: list[Sentence], i: int) -> bool:
     """ "I upgraded the package." "Now it doesn't start at all.": when only a sentence after a step says it failed
     (the next one, `next_failed`, or the thread's answer, `reply_failed`), that sentence must tell how the step went
     (the trouble still there, the step did not help), not a failure word of something else nor the trouble beginning
@@ -245,7 +245,7 @@ def _told_failing(found: list[Sentence], i: int) -> bool:
     )
 
 
-def _next_message_starts(found: list[Sentence]) -> list[int]:
+def next_message_starts(found: list[Sentence]) -> list[int]:
     """For each sentence, where the next message's first sentence is (len(found) when none): found
     in one pass from the end, so reading replies stays linear in the thread (a search from each
     sentence was quadratic: 2,000 crafted suggestions, 0.9 s)."""
@@ -255,12 +255,12 @@ def _next_message_starts(found: list[Sentence]) -> list[int]:
     return starts
 
 
-def _suggested_then_failed(found: list[Sentence], i: int, reply_at: int) -> Picked | None:
+def suggested_then_failed(found: list[Sentence], i: int, reply_at: int) -> Picked | None:
     """ "Could you try restarting them now?" answered, in the next message by someone else, "hm, still
     doesnt work": the step was taken and did not work, told by the thread (who said what after which
     suggestion), not by the suggestion's words. The reply must open with the failure and name no
     step of its own; the suggestion passes every attempt veto but the one for plans and questions.
-    `reply_at`: where the next message begins (`_next_message_starts`)."""
+    `reply_at`: where the next message begins (`next_message_starts`)."""
     s = found[i]
     if not s.features & {"question", "plan", "imperative_advice"} or not s.features & (ACTED | {"imperative_advice"}):
         return None
