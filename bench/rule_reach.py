@@ -1,7 +1,7 @@
 """How far a candidate reader rule reaches: the threads of dev fold A whose drafted fields it changes, and how big a
 judge must be to see it fire.
 
-    .venv/bin/python bench/rule_reach.py CANDIDATE [--base main] [--files /work/dev-files.txt] [--corpus-at 75285b3]
+    .venv/bin/python bench/rule_reach.py CANDIDATE [--base main] [--files path/to/dev-files.txt] [--corpus-at 75285b3]
     .venv/bin/python bench/rule_reach.py 51d1c14 --base 51d1c14^ --corpus-at 75285b3    # one commit against its parent
     .venv/bin/python bench/rule_reach.py r23-fix --judge-size 72 --json                   # a branch against main
 
@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-DEV_FILES = Path("/work/dev-files.txt")
 CACHE = Path("/tmp/rule_reach")
 TEXT_FIELDS = (("fix", "resolution", "fix_keywords"), ("cause", "root_cause", "root_cause_keywords"),
                ("found", "diagnosis", "found_keywords"))  # fmt: skip
@@ -277,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("candidate", help="commit or branch with the rule")
     parser.add_argument("--base", default="main", help="commit or branch without it (default main; C^ for one commit)")
-    parser.add_argument("--files", type=Path, default=DEV_FILES, help="FOLD<TAB>file list (its fold-A lines)")
+    parser.add_argument("--files", type=Path, help="FOLD<TAB>file list (its fold-A lines); default every fold-A thread")
     parser.add_argument("--fold", default="A", help="A only: fold B is the reporting fold, never read here")
     parser.add_argument("--held-out", type=Path, action="append", default=[], help="also leave this list out")
     parser.add_argument("--corpus-at", help="read eval/conversations of this commit (default: this tree's)")
@@ -294,7 +293,12 @@ def main(argv: list[str] | None = None) -> int:
     corpus = corpus_at(args.corpus_at, args.cache) if args.corpus_at else CONVERSATIONS
     labels = {label["file"]: label for label in read_labels(corpus)}
     held_out = held_out_by_default(corpus).union(*(held_out_files(p, corpus) for p in args.held_out))
-    files = select(listed_fold_a(args.files.read_text(encoding="utf-8").splitlines()), labels, held_out)
+    listed = (
+        listed_fold_a(args.files.read_text(encoding="utf-8").splitlines())
+        if args.files
+        else [file for file, label in labels.items() if label["fold"] == "A"]
+    )
+    files = select(listed, labels, held_out)
     base = drafts(code_tree(args.base, args.cache), corpus, files, args.cache)
     candidate = drafts(code_tree(args.candidate, args.cache), corpus, files, args.cache)
     reach = compare(labels, base, candidate)
