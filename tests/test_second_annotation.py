@@ -195,7 +195,10 @@ def test_the_blind_read_of_fold_as_attempt_lines_reruns_from_the_kept_lines() ->
     out = _run("compare_attempt_lines.py")
     at_the_lines, _, now = out.partition("labels now")
     assert "postmortems: 88 lines, agree 70/88, kappa 0.33" in at_the_lines or "not in this clone" in at_the_lines, out
-    assert "conversations: 46 lines, agree 43/46, kappa 0.69" in now, out
+    # the blind-read agreement of the current scoring rule: 43/46 (kappa 0.69) until 2026-12-07, when keyword_in began
+    # to read a label phrase without its leading words too, and dependencyci-41's "Reran — Still failing" (blind real)
+    # became real against "i reran" (score-lead: docs/BENCHMARKS.md, "The scorer and a label's leading words")
+    assert "conversations: 46 lines, agree 44/46, kappa 0.78" in now, out
     assert "postmortems: 88 lines, agree 71/88" in now, out  # the elife-2020-05-26 fix after the freeze: one more
     kept = [json.loads(line) for line in (HERE / "fold-a-attempt-lines.jsonl").read_text(encoding="utf-8").splitlines()]
     for corpus in ("postmortems", "conversations"):

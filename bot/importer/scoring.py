@@ -13,7 +13,11 @@ The rule:
 - a **keyword is in a text** when, case-insensitively, it is a substring of it, or its words,
   each cut to a crude stem (-s / -es / -ed / -ing / -ly dropped), appear next to each other and
   in that order among the text's stemmed words ("restarting servers" is in "we restarted
-  servers", not in "servers were restarted").
+  servers", not in "servers were restarted"); or when the keyword without its leading function words
+  (`LEADING_WORDS`: a subject pronoun, an auxiliary, an article or possessive, "due to") is in the text so:
+  "i reran" is in "Reran — still failing", "the logs filled up the disk" in "logs filled up the disk". Labels keep
+  the item's words, subject included; readers and people drop them, and blind readers judged such pairs the same
+  (docs/BENCHMARKS.md, "The scorer and a label's leading words").
 - a **field is right** when its text holds at least half of the truth's keywords (2 of 3, 1 of 2,
   1 of 1). Files whose truth has no keywords for that field are not scored for it.
 - **imported**: an incident report (not `not_an_incident`) that became a memory; a file that is
@@ -77,7 +81,32 @@ def _stems(text: str) -> tuple[str, ...]:
     return tuple(_stem(w) for w in _WORD.findall(text.lower()))
 
 
-def keyword_in(keyword: str, text: str) -> bool:
+# Words a label phrase may open with that carry none of its meaning: a subject pronoun (and its contraction), an
+# auxiliary, an article or possessive, "due to". Chosen on fold A's judged pairs of the second annotation only (a
+# closed list: not "when", "so", "need to", "related to"); measured by bench/scoring_leading_words.py.
+LEADING_WORDS = frozenset(
+    "i we you they he she it i've we've you've they've i'm we're you're they're it's he's she's i'd we'd they'd i'll "
+    "we'll have has had was were is are been the a an my our your their his her its".split()
+)
+LEADING_PAIRS = frozenset({("due", "to")})
+
+
+def without_leading_words(keyword: str) -> str | None:
+    """The keyword with its leading run of `LEADING_WORDS` cut ("it's been re-enabled" → "re-enabled"); None when it
+    opens with none of them, or is nothing else."""
+    words = keyword.lower().replace("\u2019", "'").split()
+    i = 0
+    while i < len(words):
+        if words[i] in LEADING_WORDS:
+            i += 1
+        elif tuple(words[i : i + 2]) in LEADING_PAIRS:
+            i += 2
+        else:
+            break
+    return " ".join(words[i:]) if 0 < i < len(words) else None
+
+
+def _said_in(keyword: str, text: str) -> bool:
     if keyword.lower() in text.lower():
         return True
     wanted, words = _stems(keyword), _stems(text)
@@ -85,6 +114,15 @@ def keyword_in(keyword: str, text: str) -> bool:
         return False
     n = len(wanted)
     return any(words[i : i + n] == wanted for i in range(len(words) - n + 1))
+
+
+def keyword_in(keyword: str, text: str, *, whole: bool = False) -> bool:
+    """The rule (module docstring). `whole`: the keyword with its leading words, as the rule stood before 2026-12-07
+    (bench/scoring_leading_words.py compares the two)."""
+    if _said_in(keyword, text):
+        return True
+    bare = None if whole else without_leading_words(keyword)
+    return bare is not None and _said_in(bare, text)
 
 
 def holds_half(text: str | None, keywords: list[str]) -> bool:
