@@ -34,7 +34,6 @@ import importlib
 import io
 import json
 import sys
-from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -68,7 +67,9 @@ def _module(name: str):  # noqa: ANN202 - a compare_*.py or sample_*.py script o
 
 def _truth() -> dict[str, dict[str, dict]]:
     return {
-        corpus: {t["file"]: t for t in map(json.loads, (ROOT / "eval" / corpus / "truth.jsonl").read_text().splitlines())}
+        corpus: {
+            t["file"]: t for t in map(json.loads, (ROOT / "eval" / corpus / "truth.jsonl").read_text().splitlines())
+        }
         for corpus in ("postmortems", "conversations")
     }
 
@@ -93,6 +94,10 @@ def _rounds() -> Iterator[tuple[str, str, str, set[str] | None, dict, list]]:
                     yield name, corpus, labels, files, script.JUDGED, script.MATCHES
 
 
+def _pair(name: str, file: str, fold: str, label: list[str], text: str, same: bool) -> dict:
+    return {"round": name, "file": file, "fold": fold, "label": label, "text": text, "same": same}
+
+
 def pairs() -> tuple[list[dict], list[dict]]:
     """Every judged field pair and every attempt pair: {round, file, fold, label (phrases), text, same}."""
     truth, judged = _truth(), _module("compare_eleventh").judged
@@ -107,13 +112,15 @@ def pairs() -> tuple[list[dict], list[dict]]:
             for field in FIELDS:
                 if t[field]:
                     same = t[field] == second[field] or judged(second["file"], field, table)
-                    row = {"round": name, "file": second["file"], "fold": t["fold"], "field": field}
-                    fields.append(row | {"label": t[field], "text": " / ".join(second[field]), "same": same})
-            theirs = [(a["action_keywords"][:1], " ".join(a["action_keywords"]) + " " + a["why"]) for a in second["failed_attempts"]]
+                    fields.append(_pair(name, t["file"], t["fold"], t[field], " / ".join(second[field]), same))
+            theirs = [
+                (a["action_keywords"][:1], " ".join(a["action_keywords"]) + " " + a["why"])
+                for a in second["failed_attempts"]
+            ]
             for a in t["failed_attempts"]:
                 for first, text in theirs:
                     same = any((p, q) in matches for p in a["action_keywords"] for q in first)
-                    attempts.append({"round": name, "file": t["file"], "fold": t["fold"], "label": a["action_keywords"], "text": text, "same": same})
+                    attempts.append(_pair(name, t["file"], t["fold"], a["action_keywords"], text, same))
     for name, labels, key, matches in (
         ("first", "attempts.jsonl", "quote", _module("compare").MATCHES),
         ("reread", "fold-a-attempts-reread.jsonl", "action", _module("compare_reread").MATCHES),
@@ -125,14 +132,14 @@ def pairs() -> tuple[list[dict], list[dict]]:
                 for q in theirs:
                     same = any((p, q[key]) in matches for p in a["action_keywords"])
                     text = f"{q[key]} {q.get('why', '')}"
-                    attempts.append({"round": name, "file": t["file"], "fold": t["fold"], "label": a["action_keywords"], "text": text, "same": same})
+                    attempts.append(_pair(name, t["file"], t["fold"], a["action_keywords"], text, same))
     found = _module("compare_found")
     reread = {s["file"]: s for s in map(json.loads, (SECOND / found.LABELS).read_text(encoding="utf-8").splitlines())}
     for fold, file, _stratum, _commit in _module("sample_twelfth").recorded(_module("sample_found").TSV):
         label, theirs = truth["conversations"][file]["found_keywords"], reread[file]["found_keywords"]
         if label:
             same = label == theirs or judged(file, "found_keywords", found.JUDGED)
-            fields.append({"round": "found", "file": file, "fold": fold, "field": "found_keywords", "label": label, "text": " / ".join(theirs), "same": same})
+            fields.append(_pair("found", file, fold, label, " / ".join(theirs), same))
     return fields, attempts
 
 
@@ -143,7 +150,10 @@ def lines() -> list[dict]:
     for line in map(json.loads, (SECOND / "fold-a-attempt-lines.jsonl").read_text(encoding="utf-8").splitlines()):
         join = scoring.attempt_text if line["corpus"] == "postmortems" else scoring.drafted_attempt_text
         label = scoring.labelled_attempts(truth[line["corpus"]][line["file"]])
-        out.append({"file": line["file"], "fold": "A", "labels": label, "text": join(line["action"], line["why"]), "same": line["decision"] == "real"})
+        text = join(line["action"], line["why"])
+        out.append(
+            {"file": line["file"], "fold": "A", "labels": label, "text": text, "same": line["decision"] == "real"}
+        )
     return out
 
 
@@ -172,7 +182,8 @@ def show_agreement() -> None:
     for fold, kinds in sorted(agreement().items()):
         for kind, rules in kinds.items():
             cells = "; ".join(
-                f"{name}: same {a}/{b}, different {c}/{d}, agree {a + d - c}/{b + d}" for name, (a, b, c, d) in rules.items()
+                f"{name}: same {a}/{b}, different {c}/{d}, agree {a + d - c}/{b + d}"
+                for name, (a, b, c, d) in rules.items()
             )
             print(f"  fold {fold} {kind:<8} {cells}")
 
