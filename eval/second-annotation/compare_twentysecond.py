@@ -23,7 +23,9 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("basemax-coronavirusoutbreakapi-1", "root_cause_keywords"): True,  # one sentence split in two
     ("foojayio-discoapi-87", "root_cause_keywords"): True,  # one sentence split in two
     ("helldivers-2-api-13", "root_cause_keywords"): True,  # second without "of the actual game backend servers"
-    ("helldivers-2-api-13", "found_keywords"): False,  # the job's runs without new data / the frozen in-game progress
+    # the job's runs without new data / the frozen in-game progress: different until 75285b3 (04:07 UTC) gave the label
+    # both phrases; the label now holds the second's phrase and one more reading of the field (agree, as eleventh's)
+    ("helldivers-2-api-13", "found_keywords"): True,
     ("inukshuk-anystyle-51", "root_cause_keywords"): True,  # second without "when we"
     ("jrowen-rhandsontable-64", "root_cause_keywords"): True,  # second without "for my account"
     ("mehr-schulferien-de-www.mehr-schulferien.de-690", "root_cause_keywords"): True,  # second without "an"
