@@ -31,10 +31,11 @@ def draw(commit: str = DRAWN_AT, base: str = BASE) -> list[tuple[str, str, str, 
 
 
 def extension(
-    commit: str = DRAWN_AT, base: str = BASE, seed: int = SEED, most: int = MOST_WITH
+    commit: str = DRAWN_AT, base: str = BASE, seed: int = SEED, most: int = MOST_WITH, first: set[str] | None = None
 ) -> list[tuple[str, str, str, str]]:
-    """As many "without" threads as "with" threads taken outside the first draw (the count is never printed)."""
-    first = {f for _c, f, _s, _at in draw(commit, base)}
+    """As many "without" threads as "with" threads taken outside the first draw (this round's every-sixth draw unless
+    `first` is given: a later round's draw); the count is never printed."""
+    first = {f for _c, f, _s, _at in draw(commit, base)} if first is None else first
     extra = sum(f not in first for fs in strata("conversations", commit, base)["with"].values() for f in fs)
     return draw_extension(commit, base, seed, min(extra, most), first, most)
 

@@ -14,29 +14,25 @@ prefixes read (READ, READ_EXTENSION).
 import sys
 
 import sample_twentyfirst as twentyfirst
-from sample_seventeenth import draw_extension
-from sample_twelfth import new_files, strata
+import sample_twentythird as twentythird
 
 BASE = "4993e4c"  # main before c24's batch 1 (e7fe23e); its eval/ holds the session's freeze 9cdda00's conversations
 DRAWN_AT = "3056848"  # main at 07:43 UTC, after c24's batch 14, the last c24 batch then
 TSV = "drawn-twentyfourth.tsv"
 EXTENSION_TSV = "drawn-twentyfourth-extension.tsv"
-STEP, MOST = 3, 16
 SEED, MOST_WITH = 20262407, 6
 READ, READ_EXTENSION = 16, 12  # how much of each draw was labelled by the time cap (08:30 UTC)
 
 
 def draw(commit: str = DRAWN_AT, base: str = BASE) -> list[tuple[str, str, str, str]]:
-    """Every STEP-th new conversation by name from the first, at most MOST (c24 added no postmortem)."""
-    files = sorted(new_files("conversations", commit, base))[::STEP][:MOST]
-    return [("conversations", f, "hidden", commit) for f in files]
+    """Every third new conversation by name from the first, at most 16: sample_twentythird.draw's rule (c24 added no
+    postmortem)."""
+    return twentythird.draw(commit, base)
 
 
 def extension() -> list[tuple[str, str, str, str]]:
     """As many "without" threads as "with" threads taken outside the first draw (the count is never printed)."""
-    first = {f for _c, f, _s, _at in draw()}
-    extra = sum(f not in first for fs in strata("conversations", DRAWN_AT, BASE)["with"].values() for f in fs)
-    return draw_extension(DRAWN_AT, BASE, SEED, min(extra, MOST_WITH), first, MOST_WITH)
+    return twentyfirst.extension(DRAWN_AT, BASE, SEED, MOST_WITH, {f for _c, f, _s, _at in draw()})
 
 
 if __name__ == "__main__":
