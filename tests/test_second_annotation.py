@@ -102,6 +102,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_twentythird.py", "drawn-twentythird.tsv", "twentythird-collection.jsonl",
         ("conversations: 16 files", "failed-attempt list: 16/16", "stratum hidden (16 incidents)", "date: 16/16"),
     ),
+    "compare_twentyfourth.py": (
+        "sample_twentyfourth.py", "drawn-twentyfourth.tsv", "twentyfourth-collection.jsonl",
+        ("conversations: 16 files", "failed-attempt list: 13/16", "stratum hidden (16 incidents)", "date: 15/16"),
+    ),
 }  # fmt: skip
 
 
@@ -142,6 +146,7 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     "compare_twentyfirst.py": ("sample_twentyfirst.py", "twentyfirst", 12, "both 8, only truth.jsonl 0, only second 0", 28),
     "compare_twentysecond.py": ("sample_twentysecond.py", "twentysecond", 12, "both 7, only truth.jsonl 1, only second 1", 28),
     "compare_twentythird.py": ("sample_twentythird.py", "twentythird", 12, "both 6, only truth.jsonl 0, only second 0", 28),
+    "compare_twentyfourth.py": ("sample_twentyfourth.py", "twentyfourth", 12, "both 6, only truth.jsonl 0, only second 0", 28),
 }  # fmt: skip
 
 
