@@ -30,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.first_reports import build, held_out_targets, load_reports  # noqa: E402
+from bench.fit_recall_judgement import budgets_of  # noqa: E402
 from bench.judgement_figures import Judged, evaluate_judged  # noqa: E402
 from bench.judgement_replays import cached_replay  # noqa: E402
 from bench.logistic_fit import L2  # noqa: E402
@@ -74,10 +75,20 @@ def figures(judged: Judged, sizes: dict[str, int], listed: set[str] | None = Non
     return out
 
 
-def pair(results: list, names: tuple[str, ...], label: str):  # noqa: ANN201
-    """The shipped recipe's pair with these thread features, fitted on `results`."""
-    return fit_pair(results, label, names, WEAK, None, L2, BUDGETS, None, (*names, "phrase_share"), SHORT_WEAK,
-                    SHORT_UNTIL, SHORT_BUDGETS)  # fmt: skip
+def pair(results: list, names: tuple[str, ...], label: str, budgets: tuple = (BUDGETS, SHORT_BUDGETS)):  # noqa: ANN201
+    """The shipped recipe's pair with these thread features, fitted on `results` (at `budgets`: the long model's
+    (strong, shown) and the short-query model's)."""
+    return fit_pair(results, label, names, WEAK, None, L2, budgets[0], None, (*names, "phrase_share"), SHORT_WEAK,
+                    SHORT_UNTIL, budgets[1])  # fmt: skip
+
+
+def fold_budgets(value: str) -> tuple[str, tuple[tuple[float, float], tuple[float, float]]]:
+    """--fold-budgets' "FOLD=S,W/s,w": the budgets a fit on FOLD reads its thresholds at (long, then short model)."""
+    fold, _, budgets = value.partition("=")
+    long, _, brief = budgets.partition("/")
+    if fold not in ("A", "B") or not brief:
+        raise ValueError(value)
+    return fold, (budgets_of(long), budgets_of(brief))
 
 
 def main() -> int:
@@ -89,6 +100,9 @@ def main() -> int:
     parser.add_argument("--cache", type=Path)
     parser.add_argument("--corpus", type=Path, help="a replay folder first_reports.py built from eval_dir (reused)")
     parser.add_argument("--targets", type=Path, help="with --swap: also the cases whose target this file lists")
+    parser.add_argument("--fold-budgets", type=fold_budgets, action="append", default=[],
+                        help="with --swap: FOLD=S,W/s,w, the budgets of the fit on FOLD (long / short model; default "
+                        "the shipped 0.17,0.40/0.19,0.44): each fold's budgets chosen on its own cases")  # fmt: skip
     parser.add_argument("--include-held-out", action="store_true",
                         help="bench/held_out.tsv's threads' first reports too: to judge, totals only")  # fmt: skip
     args = parser.parse_args()
@@ -126,10 +140,13 @@ def main() -> int:
             for line in figures(judged, sizes):
                 print(json.dumps({"variant": name, "nested": args.nested, **line}), flush=True)
             continue
+        chosen = dict(args.fold_budgets)
         for train, test in (("A", "B"), ("B", "A")):
-            model = pair(folds[train], names, train)
+            budgets = chosen.get(train, (BUDGETS, SHORT_BUDGETS))
+            model = pair(folds[train], names, train, budgets)
             for line in figures([(r, model) for r in folds[test]], sizes, listed):
-                print(json.dumps({"variant": name, "fit_on": train, "judged": test, **line}), flush=True)
+                print(json.dumps({"variant": name, "fit_on": train, "judged": test, "budgets": budgets, **line}),
+                      flush=True)  # fmt: skip
     return 0
 
 
