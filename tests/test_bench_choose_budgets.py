@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,23 @@ def test_a_grid_with_no_admissible_point_is_an_error_not_a_silent_choice(tmp_pat
     run = subprocess.run([sys.executable, "bench/choose_budgets.py", str(grid)], capture_output=True, text=True,
                          check=True, cwd=Path(__file__).resolve().parent.parent)  # fmt: skip
     assert json.loads(run.stdout)["budgets"] == [0.17, 0.40]
+
+
+def test_the_swap_fits_a_fold_at_the_budgets_chosen_on_that_fold() -> None:
+    # judgement_by_org.py --fold-budgets B=…: the fit on fold B reads its thresholds at fold B's own choice
+    from bench import judgement_by_org as by_org
+    from tests.test_fit_recall_judgement import recalled
+
+    fold, budgets = by_org.fold_budgets("B=0.3,0.5/0.32,0.54")
+    assert (fold, budgets) == ("B", ((0.3, 0.5), (0.32, 0.54)))
+    with pytest.raises(ValueError):
+        by_org.fold_budgets("C=0.3,0.5/0.32,0.54")
+    results = [recalled(org, n, 3.0 + 0.1 * n, 0.5 * n) for org in "abcdef" for n in range(5)]
+    for r in results:  # the weak models' features read 0 here: only the thread's head_standout tells
+        for m in (*r.matches, *r.absent_matches):
+            m.evidence = defaultdict(float, m.evidence)
+    names = ("head_standout",)
+    shipped, own = by_org.pair(results, names, "B"), by_org.pair(results, names, "B", budgets)
+    assert own.fitted_on["budgets"] == [0.3, 0.5] and own.short.fitted_on["budgets"] == [0.32, 0.54]
+    assert shipped.fitted_on["budgets"] == list(by_org.BUDGETS) and own.coefficients == shipped.coefficients
+    assert own.strong_from < shipped.strong_from  # more false threads allowed: a lower threshold
