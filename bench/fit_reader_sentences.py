@@ -103,6 +103,9 @@ FEATURES = _per_head("FIT_FEATURES", "cause=cross,fix=words")
 L2 = {h: float(v) for h, v in _per_head("FIT_L2", "1e-3").items()}
 # a word counts only when sentences of this many organisations or more hold it
 MIN_ORGS = {h: int(v) for h, v in _per_head("FIT_MIN_ORGS", "4").items()}
+# words fitted as an offset over a head fitted without them (FIT_OFFSET_WORDS "1" per head; its L2 FIT_OFFSET_L2)
+OFFSET_WORDS = {h: v == "1" for h, v in _per_head("FIT_OFFSET_WORDS", "0").items()}
+OFFSET_L2 = {h: float(v) for h, v in _per_head("FIT_OFFSET_L2", "5").items()}
 # which candidates each head is fitted on (FIT_CUT_SAID, "1" or "0" per head): "0", as the importer reads
 # them (harm and duration said in words kept; the fields lose them later), "1" cut with METADATA_SAID too
 # (the importer does not read those: measured only, docs/BENCHMARKS.md r23-fix)
@@ -162,7 +165,26 @@ def fit_head(docs: list[Doc], head: str) -> Head:
     kept = {f for f in kept if FEATURES[head] == "words" or not f.startswith(("w:", "b:"))}
     kept = {f for f in kept if FEATURES[head] == "cross" or not f.startswith("x:")}
     rows = [([f for f in feats if f in kept], label(t, head, c.text)) for t, cands in docs for feats, c in cands[head]]
-    return reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS[head], rate=RATE, l2=L2[head])
+    fitted = reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS[head], rate=RATE, l2=L2[head])
+    return words_over(fitted, docs, head, orgs) if OFFSET_WORDS[head] else fitted
+
+
+def words_over(fitted: Head, docs: list[Doc], head: str, orgs: dict[str, set[str]] | None = None) -> Head:
+    """`fitted` with the sentence's words and word pairs weighed as an offset over it (bench/fix_head_words.py's
+    recipe for the chat heads): `fitted`'s score is each sentence's fixed part, only the words' weights are fitted
+    (batch steps), words that sentences of MIN_ORGS organisations or more hold and `fitted` does not weigh."""
+    if orgs is None:
+        orgs = defaultdict(set)
+        for truth, cands in docs:
+            for feats, _ in cands[head]:
+                for f in feats:
+                    orgs[f].add(truth.org or truth.file)
+    words = {f for f, o in orgs.items() if f.startswith(("w:", "b:")) and len(o) >= MIN_ORGS[head]} - set(fitted.weights)
+    rows = [(feats, label(t, head, c.text)) for t, cands in docs for feats, c in cands[head]]
+    offsets = [fitted.bias + sum(fitted.weights.get(f, 0.0) for f in feats) for feats, _ in rows]
+    said = [([f for f in feats if f in words], y) for feats, y in rows]
+    extra = reader_fit.fit_head(said, steps="batch", epochs=200, rate=0.5, l2=OFFSET_L2[head], offsets=offsets)
+    return replace(fitted, weights={**fitted.weights, **{f: w for f, w in extra.weights.items() if abs(w) >= 1e-4}})
 
 
 def field_outcome(truth: Truth, head: str, chosen: list[str]) -> str:
