@@ -179,7 +179,8 @@ def words_over(fitted: Head, docs: list[Doc], head: str, orgs: dict[str, set[str
             for feats, _ in cands[head]:
                 for f in feats:
                     orgs[f].add(truth.org or truth.file)
-    words = {f for f, o in orgs.items() if f.startswith(("w:", "b:")) and len(o) >= MIN_ORGS[head]} - set(fitted.weights)
+    words = {f for f, o in orgs.items() if f.startswith(("w:", "b:")) and len(o) >= MIN_ORGS[head]}
+    words -= set(fitted.weights)
     rows = [(feats, label(t, head, c.text)) for t, cands in docs for feats, c in cands[head]]
     offsets = [fitted.bias + sum(fitted.weights.get(f, 0.0) for f in feats) for feats, _ in rows]
     said = [([f for f in feats if f in words], y) for feats, y in rows]
