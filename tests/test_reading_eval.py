@@ -269,3 +269,24 @@ def test_a_fix_missed_one_out_is_told_apart_by_where_its_labelled_sentence_stood
     quoted = [(0.99, 'We rolled back the deploy after "502 Bad Gateway" errors.')]
     assert where_missed(labels, quoted, 0.9, asked=True) == MISSED[2]  # quotes what was seen: never the model's pick
     assert where_missed(labels, said, 0.9, asked=False) == MISSED[0]  # a section named the fix: the model not asked
+
+
+def test_a_heads_words_fitted_as_an_offset_leave_its_other_weights_as_they_were(monkeypatch) -> None:
+    # FIT_OFFSET_WORDS (docs/BENCHMARKS.md, pm-words): the cause head's words weighed over the head fitted without
+    # them, as the chat heads' are; off by default, so the shipped procedure reads no words for the cause
+    import bench.fit_reader_sentences as fitting
+
+    _, docs = _tiny_fold()
+    monkeypatch.setattr(fitting, "MIN_ORGS", {"cause": 2, "fix": 2})
+    assert fitting.OFFSET_WORDS == {"cause": False, "fix": False}
+    plain = fitting.fit_head(docs, "cause")
+    assert not any(f.startswith(("w:", "b:")) for f in plain.weights)
+    monkeypatch.setattr(fitting, "OFFSET_WORDS", {"cause": True, "fix": False})
+    worded = fitting.fit_head(docs, "cause")
+    assert worded.bias == plain.bias
+    assert {f: w for f, w in worded.weights.items() if not f.startswith(("w:", "b:"))} == plain.weights
+    assert worded.weights.get("w:the", 0.0) != 0.0  # a word of two organisations or more: weighed
+    assert "w:disk" not in worded.weights  # one organisation's word: never weighed
+    cause, symptom = (fitting.features(c) for _, c in docs[0][1]["cause"][::2])
+    before, after = (head.probability(cause) - head.probability(symptom) for head in (plain, worded))
+    assert after != before
