@@ -72,9 +72,9 @@ FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "reply_faile
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
 # the heads that also weigh a sentence's words (bot/reader/sentences.py `word_features`, the postmortem reader's): the
-# fix's, the cause's and the attempt's ship word weights, each fitted over its cue weights (bench/fix_head_words.py,
-# `--kind`); "I pushed the wrong connection token" and "I pushed the corrected token" open the same cues, and so do "This
-# site needs to be redeployed" and "I tried redeploying it" when a reply names the trouble again (att-learn)
+# fix's and the cause's ship word weights, each fitted over its cue weights (bench/fix_head_words.py, `--kind`); "I pushed
+# the wrong connection token" and "I pushed the corrected token" open the same cues. The attempt's file head holds no
+# word weight (r23-attwords' failed its judge), and a head with no word weights scores as before
 WORDED = frozenset({"fix", "attempt", "cause"})
 STATE_LOOKS_BACK = 6  # sentences, within the two messages before: where "that worked" finds what worked
 
