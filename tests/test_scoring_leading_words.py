@@ -33,6 +33,11 @@ def test_a_line_about_another_step_stays_wrong_and_the_words_in_the_middle_still
     assert not keyword_in("we restarted the servers", "servers restarted")  # the order of the rest still counts
     assert not keyword_in("the database was full", "the database")  # only leading words go, never the rest
     assert not keyword_in("i reran", "i ran it again")
+    # review F1, fold A: a rest of one word, or a "due to" cut, must open a clause — these were wrong grants
+    assert not keyword_in("it was expired", "The demo has been moved as well as all references to the expired domain")
+    assert not keyword_in("due to disk space", "* Doubled disk space")
+    assert not keyword_in("it has been updated", "Please use the updated API from now on")
+    assert keyword_in("it has been updated", "Thanks. Updated, should work now")
 
 
 def test_only_a_leading_run_of_the_closed_list_is_cut() -> None:

@@ -15,7 +15,9 @@ The rule:
   in that order among the text's stemmed words ("restarting servers" is in "we restarted
   servers", not in "servers were restarted"); or when the keyword without its leading function words
   (`LEADING_WORDS`: a subject pronoun, an auxiliary, an article or possessive, "due to") is in the text so:
-  "i reran" is in "Reran — still failing", "the logs filled up the disk" in "logs filled up the disk". Labels keep
+  "i reran" is in "Reran — still failing", "the logs filled up the disk" in "logs filled up the disk"; a rest of one
+  word, or one cut of "due to", only where it opens a clause of the text ("it was expired" is not in "references to the
+  expired domain"). Labels keep
   the item's words, subject included; readers and people drop them, and blind readers judged such pairs the same
   (docs/BENCHMARKS.md, "The scorer and a label's leading words").
 - a **field is right** when its text holds at least half of the truth's keywords (2 of 3, 1 of 2,
@@ -116,13 +118,34 @@ def _said_in(keyword: str, text: str) -> bool:
     return any(words[i : i + n] == wanted for i in range(len(words) - n + 1))
 
 
+# Where a clause starts: sentence and list punctuation, brackets, a dash set off by spaces (never a word's hyphen).
+_CLAUSE = re.compile(r"[.;:!?,\n()\u2022*]+|\s[-\u2013\u2014]+\s|[\u2013\u2014]")
+
+
+def _opens_a_clause(bare: str, text: str) -> bool:
+    """`bare` is what one of `text`'s clauses says first, past that clause's own leading words ("a DDoS" opens with
+    "ddos"; "use the updated API" does not open with "updated")."""
+    wanted = _stems(bare)
+    for clause in _CLAUSE.split(text):
+        said = _stems(without_leading_words(clause) or clause)
+        if wanted and said[: len(wanted)] == wanted:
+            return True
+    return False
+
+
 def keyword_in(keyword: str, text: str, *, whole: bool = False) -> bool:
     """The rule (module docstring). `whole`: the keyword with its leading words, as the rule stood before 2026-12-07
-    (bench/scoring_leading_words.py compares the two)."""
+    (bench/scoring_leading_words.py compares the two). A cut that leaves one word, or that cut "due to", must open a
+    clause of the text (review F1: "it was expired" is not in "…references to the expired domain", nor "due to disk
+    space" in "Doubled disk space"); a longer rest may stand anywhere, as the whole keyword may."""
     if _said_in(keyword, text):
         return True
     bare = None if whole else without_leading_words(keyword)
-    return bare is not None and _said_in(bare, text)
+    if bare is None:
+        return False
+    if len(bare.split()) == 1 or keyword.lower().lstrip().startswith("due to"):
+        return _opens_a_clause(bare, text)
+    return _said_in(bare, text)
 
 
 def holds_half(text: str | None, keywords: list[str]) -> bool:
