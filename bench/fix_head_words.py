@@ -14,6 +14,9 @@ shipped bias and cue weights plus word weights (bot/reader/conversation.py score
     .venv/bin/python bench/fix_head_words.py --kind attempt      # the same for the failed-attempt head (r23-attwords)
     .venv/bin/python bench/fix_head_words.py --kind cause        # the same for the cause head (r23-causewords)
 
+No head fits a word or pair with a part like the corpus's pseudonyms (u1, hello_u1: the authors' names the corpus
+gives, words that mean nothing in a new team's channel; review F8, F5, fixrefit).
+
 Dev is fold A without bench/held_out.tsv's threads (`--files`: only a list's fold-A names, /work/dev-files.txt's form
 "FOLD<TAB>file"). Each group of organisations (md5 of the name, mod 10) is read with words fitted on the others. The
 quick reading ("sim") picks, per thread, the best-scored sentence the cue gate opens and no veto rules out; the
@@ -30,10 +33,9 @@ attempts among those with FEWER wrong ones and at most one real one fewer than t
 keeps the others' words: writing one rewrites only its own weights and its own part of the file's record.
 
 `--kind cause` (r23-causewords) fits the cause head's words as the fix head's (a cause is the best-scored sentence the
-cue gate opens and no veto rules out; the drafter also moves a "that may be the cause" to the sentence it points at),
-without any word or pair with a part like the corpus's pseudonyms (u1, hello_u1: review F8). The threshold is the one
-with the fewest causes drafted wrong or where none is labelled, among those with fewer of them and at most one right
-cause fewer than the cue head (`choose`; then the most right, then the higher).
+cue gate opens and no veto rules out; the drafter also moves a "that may be the cause" to the sentence it points at).
+The threshold is the one with the fewest causes drafted wrong or where none is labelled, among those with fewer of them
+and at most one right cause fewer than the cue head (`choose`; then the most right, then the higher).
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ DRAFT_GRIDS = {
 }
 OTHERS = ("root_cause", "attempts_real", "attempts_found", "invented_attempts", "found")
 CAUSE_OTHERS = ("fix", "attempts_real", "attempts_found", "invented_attempts", "found")  # the cause head's: the fix's
-PSEUDONYM = re.compile(r"u\d{1,3}")  # the corpus's u1, u2, ... (review F8): no word of the cause head
+PSEUDONYM = re.compile(r"u\d{1,3}")  # the corpus's u1, u2, ... (review F8, F5): no word of any head
 RIGHT_SPARED = 1  # right causes a threshold may lose for fewer wrong ones or fewer where none (precision first)
 Data = list[tuple[dict[str, Any], dict]]
 
@@ -138,12 +140,12 @@ def pseudonym(word: str) -> bool:
     return any(PSEUDONYM.fullmatch(part) for part in word[2:].split("_"))
 
 
-def fit_words(threads: Sequence[dict[str, Any]], kind: str = "fix") -> dict[str, float]:
+def fit_words(threads: Sequence[dict[str, Any]]) -> dict[str, float]:
     """The words' weights over the shipped head's score, rounded to 4 places as shipped (bench/fit_reader.py `fit`);
-    the cause head's without the pseudonyms (`pseudonym`)."""
+    every head's without the pseudonyms (`pseudonym`): the corpus's authors, no word of a new team's channel."""
     rows = [r for t in threads for r in t["rows"]]
     seen = Counter(word for r in rows for word in r["words"])
-    kept = {w for w, n in seen.items() if n >= MIN_SENTENCES and not (kind == "cause" and pseudonym(w))}
+    kept = {w for w, n in seen.items() if n >= MIN_SENTENCES and not pseudonym(w)}
     head = reader_fit.fit_head(
         [([w for w in r["words"] if w in kept], r["holds"]) for r in rows], steps="batch",
         epochs=EPOCHS, rate=RATE, l2=L2, offsets=[r["offset"] for r in rows],
@@ -303,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
         data = [(label, thread) for label, thread in data if label["file"] in listed]
     threads = read(data, kind)
     base = outcomes(threads, scored(threads, None), THRESHOLDS[kind], kind)  # the cue head: shipped before its words
-    words = {k: fit_words([t for t in threads if group(t["org"]) != k], kind) for k in range(GROUPS)}
+    words = {k: fit_words([t for t in threads if group(t["org"]) != k]) for k in range(GROUPS)}
     out_scores = scored(threads, words)
     grid = {t: outcomes(threads, out_scores, t, kind) for t in GRID}
     threshold = args.threshold if args.threshold is not None else choose(base, grid, kind)
@@ -325,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         threshold = args.threshold if args.threshold is not None else choose(shipped, drafted, kind)
         print(f"  chosen (drafter): {threshold:.2f}; shipped {others(shipped, kind)}")
     if args.write:
-        every = fit_words(threads, kind)
+        every = fit_words(threads)
         orgs = len({t["org"] for t in threads})
         part = (f"the {kind} head's words fitted over it on fold A minus bench/held_out.tsv ({len(threads)} conversations "
                 f"of {orgs} organisations, bench/fix_head_words.py), threshold {threshold:.2f} chosen one group of "
