@@ -44,3 +44,11 @@ def test_the_shipped_cause_head_keeps_its_cues_and_holds_no_pseudonym() -> None:
     cues = {n: w for n, w in head.weights.items() if not n.startswith(bench.WORD_PREFIXES)}
     assert model.heads["cause"].weights == {**cues, "w:disk": 0.5} and model.heads["cause"].bias == head.bias
     assert model.heads["fix"] == shipped.heads["fix"] and model.heads["attempt"] == shipped.heads["attempt"]
+
+
+def test_no_shipped_head_holds_a_word_of_the_corpus_s_pseudonyms() -> None:
+    for kind, head in conversation.shipped_models().heads.items():
+        words = [name for name in head.weights if name.startswith(bench.WORD_PREFIXES)]
+        assert not [name for name in words if bench.pseudonym(name)], kind
+    fix = conversation.shipped_models().heads["fix"]
+    assert "w:restart" in fix.weights and "b:the_trick" in fix.weights  # its other words are kept

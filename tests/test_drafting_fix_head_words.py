@@ -3,7 +3,9 @@ bot/data/reader_chat.json's fix head, fitted by bench/fix_head_words.py). "Resta
 the trick" opens the fix gate by its step, but its hedge cue alone kept it under the threshold, so the modal's fix
 field was empty though the thread tells what fixed it; the words ("trick", "restart") lift it. A sentence that names
 no step stays no fix. Through the sandbox: what the resolution modal shows (the channel and its report as
-tests/test_drafting_well_is_no_plan.py makes them)."""
+tests/test_drafting_well_is_no_plan.py makes them). The corpus names its authors u1, u2, …: a word no new team's channel
+gives a meaning, so whom a message thanks must not decide whether it tells the fix (review F8, fixrefit: the head's
+words are fitted without those names; main's head weighed "thank u1" against a fix)."""
 
 from __future__ import annotations
 
@@ -28,3 +30,9 @@ async def test_a_sentence_that_names_no_step_is_still_no_fix(bot: LocalBot) -> N
     assert itself.resolution == ""
     pointer = await drafted(bot, 2, "That seems to have worked for me")
     assert pointer.resolution == ""
+
+
+async def test_whom_the_step_thanks_does_not_decide_whether_it_is_the_fix(bot: LocalBot) -> None:
+    for number, who in enumerate(("Dana", "u1"), 1):
+        thanked = await drafted(bot, number, f"Thanks {who}, restarting the agent seems to have done the trick")
+        assert "restarting the agent" in thanked.resolution, who
