@@ -1,0 +1,108 @@
+"""Fold B's drafted failed-attempt lines read blind by a person (review F8): the lines, then the agreement.
+
+    .venv/bin/python bench/conversation_attempts_blind_b.py lines --cache /tmp/f8-b.json          # to read (notes only)
+    .venv/bin/python bench/conversation_attempts_blind_b.py agree --cache /tmp/f8-b.json          # totals only
+
+The scorer's leading-words rule (bot/importer/scoring.py `keyword_in`, 2026-12-07) changed which drafted attempt lines
+of fold B count as real; no person had judged them. `lines` prints every failed attempt today's offline drafter drafts
+for fold B's conversations (the fold read from each conversation file, never from truth.jsonl), as "file<TAB>action —
+why": no label, score or miss. A person decides each from the conversation alone and writes the decisions down in
+DECISIONS, which keeps only SHA-1s (of the file name and of the line) and the decision, so no tuner can read fold B's
+misses from the repository. `agree` hashes today's drafts again and prints totals only: how many lines the person
+called real, and how the scorer's two rules (`whole`: a phrase as labelled; `bare`: also without its leading words)
+agree with the person, and what the person said of the lines the new rule grants.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.attempts_blind import read_once  # noqa: E402
+from bench.conversation_attempts_blind import CONVERSATIONS, attempts_of, drafted_at  # noqa: E402
+from bench.scoring_leading_words import RULES, granted  # noqa: E402
+from bot.importer.scoring import labelled_attempts  # noqa: E402
+
+DECISIONS = ROOT / "bench" / "conversation_attempts_blind_b.tsv"
+REAL, NOT_REAL = "real", "not"
+
+
+def sha1(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()
+
+
+def fold_files(fold: str = "B", folder: Path = CONVERSATIONS) -> list[str]:
+    """The conversations of `fold`, by each file's own `fold` field (no label read)."""
+    return sorted(
+        p.name for p in folder.glob("*.json") if json.loads(p.read_text(encoding="utf-8")).get("fold") == fold
+    )
+
+
+def drafted_lines(drafts: dict[str, list[str] | None]) -> list[tuple[str, str]]:
+    """(file, "action — why") for every drafted attempt, in file order."""
+    return [(name, line) for name in sorted(drafts) for line in drafts[name] or []]
+
+
+def read_decisions(path: Path = DECISIONS) -> dict[tuple[str, str], str]:
+    """(SHA-1 of the file name, SHA-1 of the line) -> "real" or "not" (lines "file_sha1<TAB>line_sha1<TAB>decision")."""
+    out = {}
+    for number, row in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not row.strip() or row.startswith("#"):
+            continue
+        parts = row.split("\t")
+        if len(parts) != 3 or parts[2] not in (REAL, NOT_REAL):
+            raise SystemExit(f"{path}:{number}: want file_sha1<TAB>line_sha1<TAB>real|not, got {row!r}")
+        out[(parts[0], parts[1])] = parts[2]
+    return out
+
+
+def agreement(lines: list[tuple[str, str]], decided: dict[tuple[str, str], str], labels: dict[str, dict]) -> dict:
+    """Totals only: the person's real count; per rule, lines it grants and lines where it agrees with the person;
+    the lines the bare rule grants and the whole rule does not, and how many of them the person called real."""
+    out = {"lines": len(lines), "undecided": 0, "people_real": 0, "new_grants": 0, "new_grants_people_real": 0}
+    out.update({f"{rule}_{key}": 0 for rule in RULES for key in ("real", "agree")})
+    for name, line in lines:
+        person = decided.get((sha1(name), sha1(line)))
+        if person is None:
+            out["undecided"] += 1
+            continue
+        real = labelled_attempts(labels.get(name, {}))
+        said = {rule: granted(check, {"text": line, "labels": real}) for rule, check in RULES.items()}
+        out["people_real"] += person == REAL
+        for rule, grant in said.items():
+            out[f"{rule}_real"] += grant
+            out[f"{rule}_agree"] += grant == (person == REAL)
+        if said["bare"] and not said["whole"]:
+            out["new_grants"] += 1
+            out["new_grants_people_real"] += person == REAL
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=("lines", "agree"))
+    parser.add_argument("--cache", type=Path, help="fold B's drafts, drafted once and kept here (outside the repo)")
+    parser.add_argument("--decisions", type=Path, default=DECISIONS)
+    args = parser.parse_args(argv)
+    files = fold_files()
+    drafts = attempts_of(read_once(args.cache, lambda: drafted_at(None, files)))
+    if any(drafts.get(name, "") is None for name in files):
+        raise SystemExit("the drafter failed on a thread: no figure")
+    lines = drafted_lines({name: drafts.get(name) for name in files})
+    if args.what == "lines":
+        for name, line in lines:
+            print(f"{name}\t{line}")
+        return 0
+    rows = [json.loads(x) for x in (CONVERSATIONS / "truth.jsonl").read_text(encoding="utf-8").splitlines()]
+    print(json.dumps(agreement(lines, read_decisions(args.decisions), {r["file"]: r for r in rows})))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
