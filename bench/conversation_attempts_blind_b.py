@@ -37,7 +37,7 @@ def sha1(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-def fold_files(fold: str = "B", folder: Path = CONVERSATIONS) -> list[str]:
+def fold_files(folder: Path, fold: str = "B") -> list[str]:
     """The conversations of `fold`, by each file's own `fold` field (no label read)."""
     return sorted(
         p.name for p in folder.glob("*.json") if json.loads(p.read_text(encoding="utf-8")).get("fold") == fold
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, help="fold B's drafts, drafted once and kept here (outside the repo)")
     parser.add_argument("--decisions", type=Path, default=DECISIONS)
     args = parser.parse_args(argv)
-    files = fold_files()
+    files = fold_files(CONVERSATIONS)
     drafts = attempts_of(read_once(args.cache, lambda: drafted_at(None, files)))
     if any(drafts.get(name, "") is None for name in files):
         raise SystemExit("the drafter failed on a thread: no figure")
