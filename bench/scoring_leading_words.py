@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import importlib
 import io
 import json
@@ -47,16 +46,8 @@ FIELDS = ("root_cause_keywords", "fix_keywords", "found_keywords")
 # compare script -> its draw's recorded tsv files and labels (None: every labelled item of the labels file)
 SINGLE = ("twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth")
 PAIRED = ("seventeenth", "eighteenth", "twentieth", "twentieth_second", "twentyfirst", "twentysecond", "twentythird")
-Rule = Callable[[str, str], bool]
-RULES: dict[str, Rule] = {
-    "whole": functools.partial(scoring.keyword_in, whole=True),
-    "bare": scoring.keyword_in,
-}
-
-
-def _half(rule: Rule, text: str | None, keywords: list[str]) -> bool:
-    """scoring.holds_half under `rule`."""
-    return bool(keywords) and bool(text) and sum(rule(k, text) for k in keywords) * 2 >= len(keywords)
+# rule name -> scoring's `whole` flag: the phrase as labelled only, or also without its leading words (today's)
+RULES: dict[str, bool] = {"whole": True, "bare": False}
 
 
 def _module(name: str):  # noqa: ANN202 - a compare_*.py or sample_*.py script of eval/second-annotation
@@ -157,10 +148,10 @@ def lines() -> list[dict]:
     return out
 
 
-def granted(rule: Rule, row: dict) -> bool:
+def granted(whole: bool, row: dict) -> bool:
     if "labels" in row:  # a kept line: real when it holds half of one labelled attempt's phrases
-        return any(_half(rule, row["text"], keywords) for keywords in row["labels"])
-    return _half(rule, row["text"], row["label"])
+        return scoring.attempt_is_real(row["text"], row["labels"], whole=whole)
+    return scoring.holds_half(row["text"], row["label"], whole=whole)
 
 
 def agreement() -> dict[str, dict[str, dict[str, list[int]]]]:
@@ -198,10 +189,10 @@ def show_pairs(fold: str) -> None:
 
 
 @contextlib.contextmanager
-def scored_by(rule: Rule) -> Iterator[None]:
-    """Every score in this process under `rule` (scoring.holds_half reads the module's keyword_in)."""
+def scored_by(whole: bool) -> Iterator[None]:
+    """Every score in this process under one rule (scoring.holds_half reads the module's keyword_in)."""
     kept = scoring.keyword_in
-    scoring.keyword_in = rule
+    scoring.keyword_in = lambda keyword, text, **_: kept(keyword, text, whole=whole)
     try:
         yield
     finally:

@@ -17,9 +17,8 @@ The rule:
   (`LEADING_WORDS`: a subject pronoun, an auxiliary, an article or possessive, "due to") is in the text so:
   "i reran" is in "Reran — still failing", "the logs filled up the disk" in "logs filled up the disk"; a rest of one
   word, or one cut of "due to", only where it opens a clause of the text ("it was expired" is not in "references to the
-  expired domain"). Labels keep
-  the item's words, subject included; readers and people drop them, and blind readers judged such pairs the same
-  (docs/BENCHMARKS.md, "The scorer and a label's leading words").
+  expired domain"). Labels keep the item's words, subject included; readers and people drop them, and blind readers
+  judged such pairs the same (docs/BENCHMARKS.md, "The scorer and a label's leading words").
 - a **field is right** when its text holds at least half of the truth's keywords (2 of 3, 1 of 2,
   1 of 1). Files whose truth has no keywords for that field are not scored for it.
 - **imported**: an incident report (not `not_an_incident`) that became a memory; a file that is
@@ -143,15 +142,17 @@ def keyword_in(keyword: str, text: str, *, whole: bool = False) -> bool:
     bare = None if whole else without_leading_words(keyword)
     if bare is None:
         return False
-    if len(bare.split()) == 1 or keyword.lower().lstrip().startswith("due to"):
+    cut = keyword.lower().split()[: len(keyword.split()) - len(bare.split())]
+    if len(bare.split()) == 1 or any(pair in LEADING_PAIRS for pair in zip(cut, cut[1:], strict=False)):
         return _opens_a_clause(bare, text)
     return _said_in(bare, text)
 
 
-def holds_half(text: str | None, keywords: list[str]) -> bool:
+def holds_half(text: str | None, keywords: list[str], *, whole: bool = False) -> bool:
+    """`text` holds at least half of `keywords` (`whole`: `keyword_in`'s rule before 2026-12-07)."""
     if not keywords or not text:
         return False
-    hits = sum(keyword_in(k, text) for k in keywords)
+    hits = sum(keyword_in(k, text, whole=whole) for k in keywords)
     return hits * 2 >= len(keywords)
 
 
@@ -174,10 +175,10 @@ def labelled_attempts(label: dict[str, Any]) -> list[list[str]]:
     return [list(a.get("action_keywords") or []) for a in label.get("failed_attempts") or []]
 
 
-def attempt_is_real(text: str, labelled: list[list[str]]) -> bool:
+def attempt_is_real(text: str, labelled: list[list[str]], *, whole: bool = False) -> bool:
     """A stored or drafted attempt (`attempt_text` / `drafted_attempt_text`) is real when it holds half of one labelled
-    attempt's action phrases (`labelled`: `Truth.failed_attempts` or `labelled_attempts`)."""
-    return any(holds_half(text, keywords) for keywords in labelled)
+    attempt's action phrases (`labelled`: `Truth.failed_attempts` or `labelled_attempts`; `whole` as `holds_half`)."""
+    return any(holds_half(text, keywords, whole=whole) for keywords in labelled)
 
 
 def attempt_found(keywords: list[str], texts: Iterable[str]) -> bool:
