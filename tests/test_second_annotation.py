@@ -104,7 +104,7 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
     ),
     "compare_twentyfourth.py": (
         "sample_twentyfourth.py", "drawn-twentyfourth.tsv", "twentyfourth-collection.jsonl",
-        ("conversations: 16 files", "failed-attempt list: 15/16", "stratum hidden (16 incidents)", "date: 15/16"),
+        ("conversations: 16 files", "failed-attempt list: 16/16", "stratum hidden (16 incidents)", "date: 16/16"),
     ),
 }  # fmt: skip
 
