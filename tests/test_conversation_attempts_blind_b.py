@@ -85,3 +85,57 @@ def test_the_shipped_decisions_hold_hashes_and_a_decision_only() -> None:
     assert len(decided) == 55  # fold B's drafted lines on eval/ of 9cdda00, each decided once
     assert all(len(f) == 40 and len(line) == 40 for f, line in decided)
     assert set(decided.values()) == {"real", "not"}
+
+
+@pytest.fixture
+def two_lines(corpus):
+    """A second fold-B thread beside `corpus`'s: a step told to fail that no label holds."""
+    thread = {
+        "fold": "B",
+        "messages": [
+            {"author": "u1", "text": "The docs site times out for everyone."},
+            {"author": "u1", "text": "I cleared the CDN cache, still timing out."},
+            {"author": "u2", "text": "Renewed the domain and the site is back."},
+        ],
+    }
+    (corpus / "c.json").write_text(json.dumps(thread), encoding="utf-8")
+    return corpus
+
+
+def test_readers_sets_a_second_person_beside_the_first_by_line_number_only(two_lines, tmp_path, capsys) -> None:
+    blind_b.main(["lines"])
+    printed = [row.split("\t") for row in capsys.readouterr().out.strip().splitlines()]
+    assert [name for name, _ in printed] == ["b.json", "c.json"]
+    rows = [f"{sha1(name)}\t{sha1(line)}" for name, line in printed]
+    first, second = tmp_path / "first.tsv", tmp_path / "second.tsv"
+    first.write_text(f"{rows[0]}\treal\n{rows[1]}\treal\n", encoding="utf-8")
+    second.write_text(f"# the second reader\n{rows[0]}\treal\n{rows[1]}\tnot\n", encoding="utf-8")
+    assert blind_b.main(["readers", "--decisions", str(first), "--second", str(second)]) == 0
+    out = capsys.readouterr().out
+    said = json.loads(out)
+    assert (said["lines"], said["undecided"], said["first_real"], said["second_real"]) == (2, 0, 2, 1)
+    assert (said["agree"], said["kappa"], said["split"]) == (1, 0.0, [2])  # the split named by its number only
+    assert (said["both_real"], said["first_only"], said["second_only"], said["both_not"]) == (1, 1, 0, 0)
+    # only b.json's label holds an attempt, and only the bare rule reads "i restarted nginx" in the drafted line
+    assert (said["bare_real"], said["whole_real"]) == (1, 0)
+    assert (said["bare_agree_first"], said["bare_agree_second"], said["bare_kappa_second"]) == (1, 2, 1.0)
+    assert (said["whole_agree_first"], said["whole_agree_second"]) == (0, 1)
+    assert (said["bare_agree_where_readers_agree"], said["whole_agree_where_readers_agree"]) == (1, 0)
+    assert "nginx" not in out and "cache" not in out and "c.json" not in out
+
+
+def test_readers_counts_a_line_either_person_left_undecided_apart(two_lines, tmp_path, capsys) -> None:
+    blind_b.main(["lines"])
+    name, line = capsys.readouterr().out.strip().splitlines()[0].split("\t")
+    first, second = tmp_path / "first.tsv", tmp_path / "second.tsv"
+    first.write_text(f"{sha1(name)}\t{sha1(line)}\treal\n", encoding="utf-8")
+    second.write_text("", encoding="utf-8")
+    blind_b.main(["readers", "--decisions", str(first), "--second", str(second)])
+    assert json.loads(capsys.readouterr().out) == {"lines": 2, "undecided": 2}
+
+
+def test_the_second_readers_shipped_decisions_hold_hashes_and_a_decision_only() -> None:
+    decided = blind_b.read_decisions(blind_b.SECOND)
+    assert len(decided) == 55  # the same 55 lines, each decided once by the second person
+    assert all(len(f) == 40 and len(line) == 40 for f, line in decided)
+    assert set(decided.values()) == {"real", "not"}
