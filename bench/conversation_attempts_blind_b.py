@@ -103,7 +103,8 @@ def readers(
     labels: dict[str, dict],
 ) -> dict:
     """Two people's blind decisions on the same lines: totals and line numbers only (1 = the first line `lines` prints).
-    Agreement and Cohen's kappa between them; each against both rules; where they agree, how often the rules do."""
+    Agreement and Cohen's kappa between them; each against both rules; on the lines where they agree, how often each rule
+    agrees, and how many of the lines both call real (and both call not) it grants."""
     both = []  # (line number, first says real, second says real, {rule: grants})
     for number, (name, line) in enumerate(lines, 1):
         keys = (sha1(name), sha1(line))
@@ -132,6 +133,8 @@ def readers(
             out[f"{rule}_agree_{who}"] = sum(p == r for p, r in calls)
             out[f"{rule}_kappa_{who}"] = round(kappa(calls), 2)
         out[f"{rule}_agree_where_readers_agree"] = sum(a == said[rule] for a, said in agreed)
+        out[f"{rule}_grants_both_real"] = sum(said[rule] for a, said in agreed if a)
+        out[f"{rule}_grants_both_not"] = sum(said[rule] for a, said in agreed if not a)
     return out
 
 

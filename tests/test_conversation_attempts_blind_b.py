@@ -121,6 +121,7 @@ def test_readers_sets_a_second_person_beside_the_first_by_line_number_only(two_l
     assert (said["bare_agree_first"], said["bare_agree_second"], said["bare_kappa_second"]) == (1, 2, 1.0)
     assert (said["whole_agree_first"], said["whole_agree_second"]) == (0, 1)
     assert (said["bare_agree_where_readers_agree"], said["whole_agree_where_readers_agree"]) == (1, 0)
+    assert (said["bare_grants_both_real"], said["bare_grants_both_not"], said["whole_grants_both_real"]) == (1, 0, 0)
     assert "nginx" not in out and "cache" not in out and "c.json" not in out
 
 
