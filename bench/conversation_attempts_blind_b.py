@@ -8,9 +8,10 @@ The scorer's leading-words rule (bot/importer/scoring.py `keyword_in`, 2026-12-0
 of fold B count as real; no person had judged them. `lines` prints every failed attempt today's offline drafter drafts
 for fold B's conversations (the fold read from each conversation file, never from truth.jsonl), as "file<TAB>action —
 why": no label, score or miss. A person decides each from the conversation alone and writes the decisions down in
-DECISIONS, which keeps only SHA-1s (of the file name and of the line) and the decision, so no tuner can read fold B's
-misses from the repository. `agree` hashes today's drafts again and prints totals only: how many lines the person
-called real, and how the scorer's two rules (`whole`: a phrase as labelled; `bare`: also without its leading words)
+DECISIONS, which keeps only SHA-1s (of the file name and of the line) and the decision: fold B's misses cannot be
+read from the repository without drafting fold B (a weak guard, not secrecy: review F22). bench/held_out.tsv's threads
+are never drafted here. `agree` hashes today's drafts again and prints totals only: how many lines the person called
+real, and how the scorer's two rules (`whole`: a phrase as labelled; `bare`: also without its leading words)
 agree with the person, and what the person said of the lines the new rule grants. `readers` sets a second person's
 blind decisions (SECOND, the same format, written before the first's were opened) beside the first's: totals, Cohen's
 kappa, each reader against both rules, and the lines where the two split, named only by their number in `lines`' order.
@@ -29,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.attempts_blind import read_once  # noqa: E402
 from bench.conversation_attempts_blind import CONVERSATIONS, attempts_of, drafted_at  # noqa: E402
+from bench.reading_eval_conversations import HELD_OUT, held_out_by_default  # noqa: E402
 from bench.scoring_leading_words import RULES, granted  # noqa: E402
 from bot.importer.scoring import labelled_attempts  # noqa: E402
 
@@ -44,10 +46,16 @@ def sha1(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-def fold_files(folder: Path, fold: str = "B") -> list[str]:
-    """The conversations of `fold`, by each file's own `fold` field (no label read)."""
+def fold_files(folder: Path, fold: str = "B", held_out: Path | None = None) -> list[str]:
+    """The conversations of `fold`, by each file's own `fold` field, less bench/held_out.tsv's threads (review F22):
+    `lines` prints drafts, and a judge's drafts are never printed. The 55 lines were read on 9cdda00's eval/, where
+    c24 was absent and c23 not yet judged; on a later eval/ the collections held out since are left out again, so the
+    same lines come back."""
+    held = held_out_by_default(folder, held_out or HELD_OUT)
     return sorted(
-        p.name for p in folder.glob("*.json") if json.loads(p.read_text(encoding="utf-8")).get("fold") == fold
+        p.name
+        for p in folder.glob("*.json")
+        if p.name not in held and json.loads(p.read_text(encoding="utf-8")).get("fold") == fold
     )
 
 

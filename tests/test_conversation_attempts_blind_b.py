@@ -140,3 +140,12 @@ def test_the_second_readers_shipped_decisions_hold_hashes_and_a_decision_only() 
     assert len(decided) == 55  # the same 55 lines, each decided once by the second person
     assert all(len(f) == 40 and len(line) == 40 for f, line in decided)
     assert set(decided.values()) == {"real", "not"}
+
+
+def test_a_held_out_thread_is_never_drafted_or_printed(corpus, tmp_path, monkeypatch, capsys) -> None:
+    """A judge's threads (bench/held_out.tsv) stay out of `lines` (review F22): their drafts would be read."""
+    held = tmp_path / "held_out.tsv"
+    held.write_text("# the judge\nB\tb.json\n", encoding="utf-8")
+    monkeypatch.setattr(blind_b, "HELD_OUT", held)
+    assert blind_b.main(["lines"]) == 0
+    assert capsys.readouterr().out == ""
