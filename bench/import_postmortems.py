@@ -1,11 +1,13 @@
 """How faithfully `import` reads real postmortems: per-field scores against a truth file.
 
-    .venv/bin/python bench/import_postmortems.py eval/postmortems [--json] [--misses]
+    .venv/bin/python bench/import_postmortems.py eval/postmortems [--json] [--misses [A|B]]
 
 Reads every file listed in `<folder>/truth.jsonl` the way `incident-memory import` does (the same
 parser, ids and skipping of non-incidents; offline: no database, no model) and scores what came
-out with the rule in bot/importer/scoring.py. Prints the Done-when figures of issue 12 and, with
---misses, which files missed which field.
+out with the rule in bot/importer/scoring.py. Prints the Done-when figures of issue 12, both folds
+pooled, and, with --misses, which files of one fold (A, the tuning fold, unless named) missed which
+field. --json holds those misses only: a tuner reads the totals, and the reporting fold's misses
+must not come with them (review F26; bench/reading_eval.py's rule).
 """
 
 from __future__ import annotations
@@ -51,16 +53,24 @@ def read_corpus(
     return drafts, reasons, seconds
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", type=Path)
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--misses", action="store_true", help="list the files each field missed")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--misses", nargs="?", const="A", choices=("A", "B"), help="list one fold's misses: A unless named"
+    )
+    args = parser.parse_args(argv)
     truths = load_truth(args.folder / "truth.jsonl")
     drafts, reasons, seconds = read_corpus(args.folder)
     scores = score(truths, drafts)
     figures = scores.as_json()
+    # the misses (and skip reasons) of the fold --misses names, none without it; the totals stay both folds'
+    in_fold = [t for t in truths if t.fold == args.misses] if args.misses else []
+    shown = score(in_fold, drafts)
+    reasons = {file: why for file, why in reasons.items() if file in {t.file for t in in_fold}}
+    for name, field in shown.as_json().items():
+        figures[name]["misses"] = field["misses"]
     if args.json:
         print(
             json.dumps(
@@ -71,20 +81,16 @@ def main() -> int:
         return 0
     print(f"{len(truths)} files, {sum(t.not_an_incident for t in truths)} not incident reports; "
           f"median {1000 * statistics.median(seconds):.1f} ms per file")  # fmt: skip
-    for name, ratio in (
-        ("imported", scores.imported), ("non-incidents skipped", scores.not_incidents_skipped),
-        ("date ±1 day", scores.date), ("root cause", scores.root_cause), ("fix", scores.fix),
-        ("service", scores.service), ("stored attempts real", scores.attempts_real),
-        ("real attempts found", scores.attempts_found),
+    for name, field in (
+        ("imported", "imported"), ("non-incidents skipped", "not_incidents_skipped"), ("date ±1 day", "date"),
+        ("root cause", "root_cause"), ("fix", "fix"), ("service", "service"),
+        ("stored attempts real", "attempts_real"), ("real attempts found", "attempts_found"),
     ):  # fmt: skip
-        key = {"date ±1 day": "date", "root cause": "root_cause", "stored attempts real": "attempts_real",
-               "real attempts found": "attempts_found"}.get(name, name)  # fmt: skip
-        target = TARGETS.get(key)
+        ratio, target = getattr(scores, field), TARGETS.get(field)
         verdict = "" if target is None else ("  ok" if ratio.value >= target else f"  BELOW {target:.0%}")
         print(f"{name:<22} {ratio!s:<16}{verdict}")
-        if args.misses and ratio.misses:
-            for miss in ratio.misses:
-                print(f"    - {miss}" + (f"  ({reasons[miss]})" if miss in reasons else ""))
+        for miss in getattr(shown, field).misses:
+            print(f"    - {miss}" + (f"  ({reasons[miss]})" if miss in reasons else ""))
     return 0
 
 
