@@ -13,7 +13,7 @@ the extension) until the stamped time cap: the recorded draws are the prefixes r
 import sys
 
 import sample_twentyfirst as twentyfirst
-import sample_twentythird as twentythird
+from sample_twentythird import rows_read
 
 BASE = "e0ec2ca"  # main before c25's batch 1 (bba0054): the fourteenth session's first commit and corpus freeze
 DRAWN_AT = "51c278f"  # main at 10:21 UTC, after c25's batch 4, the last c25 batch then
@@ -21,20 +21,8 @@ TSV = "drawn-twentyfifth.tsv"
 EXTENSION_TSV = "drawn-twentyfifth-extension.tsv"
 SEED, MOST_WITH = 20262507, 6
 READ, READ_EXTENSION = 13, 2  # how much of each draw was labelled by the time cap (11:35 UTC): all of both
-
-
-def draw(commit: str = DRAWN_AT, base: str = BASE) -> list[tuple[str, str, str, str]]:
-    """Every third new conversation by name from the first, at most 16: sample_twentythird.draw's rule (c25 added no
-    postmortem)."""
-    return twentythird.draw(commit, base)
-
-
-def extension() -> list[tuple[str, str, str, str]]:
-    """As many "without" threads as "with" threads taken outside the first draw (the count is never printed)."""
-    return twentyfirst.extension(DRAWN_AT, BASE, SEED, MOST_WITH, {f for _c, f, _s, _at in draw()})
-
+# c25 added no postmortem: the draw is of conversations only (sample_twentythird.draw)
+ROWS = rows_read(DRAWN_AT, BASE, SEED, MOST_WITH, (READ, READ_EXTENSION))
 
 if __name__ == "__main__":
-    twentyfirst.main(
-        sys.argv, lambda extended: extension()[:READ_EXTENSION] if extended else draw()[:READ], (TSV, EXTENSION_TSV)
-    )
+    twentyfirst.main(sys.argv, ROWS, (TSV, EXTENSION_TSV))

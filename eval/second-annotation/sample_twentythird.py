@@ -12,6 +12,7 @@ draws are the prefixes read (READ, READ_EXTENSION).
 """
 
 import sys
+from collections.abc import Callable
 
 import sample_twentyfirst as twentyfirst
 from sample_seventeenth import draw_extension
@@ -37,6 +38,22 @@ def extension() -> list[tuple[str, str, str, str]]:
     first = {f for _c, f, _s, _at in draw()}
     extra = sum(f not in first for fs in strata("conversations", DRAWN_AT, BASE)["with"].values() for f in fs)
     return draw_extension(DRAWN_AT, BASE, SEED, min(extra, MOST_WITH), first, MOST_WITH)
+
+
+def rows_read(
+    drawn_at: str, base: str, seed: int, most_with: int, read: tuple[int, int]
+) -> Callable[[bool], list[tuple[str, str, str, str]]]:
+    """A later round drawn by this round's rules (every STEP-th new conversation by name, at most MOST; the extension
+    by sample_twentyfirst.extension outside that draw): the rows read by its time cap, the draw's or (True) the
+    extension's, `read` being (READ, READ_EXTENSION)."""
+
+    def rows(extended: bool) -> list[tuple[str, str, str, str]]:
+        first = draw(drawn_at, base)
+        if not extended:
+            return first[: read[0]]
+        return twentyfirst.extension(drawn_at, base, seed, most_with, {f for _c, f, _s, _at in first})[: read[1]]
+
+    return rows
 
 
 if __name__ == "__main__":
