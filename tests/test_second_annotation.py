@@ -106,6 +106,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_twentyfourth.py", "drawn-twentyfourth.tsv", "twentyfourth-collection.jsonl",
         ("conversations: 16 files", "failed-attempt list: 16/16", "stratum hidden (16 incidents)", "date: 16/16"),
     ),
+    "compare_twentyfifth.py": (
+        "sample_twentyfifth.py", "drawn-twentyfifth.tsv", "twentyfifth-collection.jsonl",
+        ("conversations: 13 files", "failed-attempt list: 13/13", "stratum hidden (13 incidents)", "date: 13/13"),
+    ),
 }  # fmt: skip
 
 
@@ -147,6 +151,7 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     "compare_twentysecond.py": ("sample_twentysecond.py", "twentysecond", 12, "both 7, only truth.jsonl 1, only second 1", 28),
     "compare_twentythird.py": ("sample_twentythird.py", "twentythird", 12, "both 6, only truth.jsonl 0, only second 0", 28),
     "compare_twentyfourth.py": ("sample_twentyfourth.py", "twentyfourth", 12, "both 6, only truth.jsonl 0, only second 0", 28),
+    "compare_twentyfifth.py": ("sample_twentyfifth.py", "twentyfifth", 2, "both 1, only truth.jsonl 0, only second 0", 15),
 }  # fmt: skip
 
 
