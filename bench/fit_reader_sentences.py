@@ -2,10 +2,10 @@
 
     .venv/bin/python bench/fit_reader_sentences.py [--write]
 
-For each head ("cause", "fix") a logistic model over a sentence's cues, section, cue × section, place
-and length, and for the fix head its words too (FIT_FEATURES below; what ships was chosen end to end on
-fold A one organisation out): a sentence is labelled 1 when it holds one of its item's truth phrases for that field
-(root_cause_keywords / fix_keywords), 0 otherwise (weak labels: no person marks sentences).
+For each head ("cause", "fix") a logistic model over a sentence's cues, section, cue × section, place and length, and
+for the fix head its words too (FIT_FEATURES below; what ships was chosen end to end on fold A one organisation out): a
+sentence is labelled 1 when it holds one of its item's truth phrases for that field (root_cause_keywords /
+fix_keywords; FIT_LABEL_RULE), 0 otherwise (weak labels: no person marks sentences).
 
 Honest by construction:
 - the threshold and how many sentences to keep are chosen on the fitting fold only, from
@@ -15,22 +15,22 @@ Honest by construction:
   whose threshold was chosen on the others' leave-one-out predictions (never its own);
 - the model fitted on fold A is reported on fold B, and the one fitted on B on fold A (the swap):
   both figures are out-of-sample. Fold B's misses are never printed.
-`--write` stores the model fitted on fold A in bot/data/reader_sentences.json (what ships) and
-prints the policy to set in bot/importer/cause_fix.py.
+`--write` stores the model fitted on fold A in bot/data/reader_sentences.json and prints the policy (cause_fix.py).
 
-Each head in a written file says what it was fitted with (`fitted_with`: every FIT_* setting below,
-FIT_THRESHOLD "chosen" or the threshold:keep given), and those of the shipped file are this bench's
-defaults (the environment still overrides them): a refit with no setting reproduces the shipped file,
-and fold A one organisation out (bench/reading_eval.py's column, bench/fields_by_org.py
---sentence-model-loo) reads the procedure that ships, not another one.
+Each head in a written file says what it was fitted with (`fitted_with`: every FIT_* setting below, FIT_THRESHOLD
+"chosen" or the threshold:keep given); the shipped file's are this bench's defaults (the environment still overrides
+them), so fold A one organisation out (bench/reading_eval.py, bench/fields_by_org.py --sentence-model-loo) reads the
+procedure that ships. The file also records its `provenance` (bench/reader_sentences_provenance.py: corpus commit,
+reports read, code, label rule FIT_LABEL_RULE, each head's rows), and `--check` rebuilds it from that with today's code.
 
+    .venv/bin/python bench/fit_reader_sentences.py --fold A --write --corpus-at COMMIT   # fold A of COMMIT's eval/, shipped
+    .venv/bin/python bench/fit_reader_sentences.py --check [--rows-only]   # rebuild the shipped file; what differs (exit 1)
     .venv/bin/python bench/fit_reader_sentences.py --fold B --out /tmp/reader_sentences_B.json   # the swap (~3 min)
     .venv/bin/python bench/reading_eval.py --weights /tmp/reader_sentences_B.json                # read both folds with it
 
-`--fold F --out PATH` fits both heads on fold F's reports alone (their truth phrases; threshold and keep
-chosen one organisation out inside F; nothing of the other fold is read) and writes the coefficients to
-PATH, which must lie outside the repository: the shipped file never changes this way. Read with
-bench/reading_eval.py --weights PATH, the other fold is out of sample (fold B's fit: fold A).
+`--fold F --out PATH` fits both heads on fold F's reports alone (threshold and keep chosen one organisation out inside F;
+nothing of the other fold read) and writes them to PATH outside the repository (with --write, fold A to the shipped
+file, the policy not searched again). Read with reading_eval.py --weights PATH, the other fold is out of sample.
 """
 
 from __future__ import annotations
@@ -46,6 +46,7 @@ from pathlib import Path, PurePath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import bench.reader_sentences_provenance as provenance  # noqa: E402
 import bot.importer.cause_fix as cause_fix  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
@@ -122,6 +123,8 @@ THRESHOLDS = {
 WRONG_COST = {h: float(v) for h, v in _per_head("FIT_WRONG_COST", "1").items()}
 METADATA_COST = 10.0  # a metadata line stored as fix or cause: never
 KEEPS = (1, 2)
+# the phrase rule (scoring.keyword_in) labels and thresholds read (FIT_LABEL_RULE): "leading" today's, "whole" the old
+WHOLE = {h: v == "whole" for h, v in _per_head("FIT_LABEL_RULE", "leading").items()}
 # a head's threshold and keep given, not chosen (FIT_THRESHOLD, per head: "cause=0.55:2"): so that fold A one
 # organisation out (bench/fields_by_org.py --sentence-model-loo) reads a fixed threshold, e.g. the shipped one;
 # "chosen" (or nothing): chosen as above. The default is what the shipped file was fitted with.
@@ -149,7 +152,12 @@ def documents(truths: list[Truth]) -> list[Doc]:
 
 
 def label(truth: Truth, head: str, text: str) -> int:
-    return int(any(keyword_in(k, text) for k in getattr(truth, HEADS[head])))
+    return int(any(keyword_in(k, text, whole=WHOLE[head]) for k in getattr(truth, HEADS[head])))
+
+
+def head_rows(docs: list[Doc], head: str) -> list[tuple[list[str], int]]:
+    """Every candidate's features and label, in the order the fit reads them (before its word filter)."""
+    return [(feats, label(t, head, c.text)) for t, cands in docs for feats, c in cands[head]]
 
 
 def fit_head(docs: list[Doc], head: str) -> Head:
@@ -164,7 +172,7 @@ def fit_head(docs: list[Doc], head: str) -> Head:
     kept = {f for f in kept if PAIRS[head] or not f.startswith("b:")}
     kept = {f for f in kept if FEATURES[head] == "words" or not f.startswith(("w:", "b:"))}
     kept = {f for f in kept if FEATURES[head] == "cross" or not f.startswith("x:")}
-    rows = [([f for f in feats if f in kept], label(t, head, c.text)) for t, cands in docs for feats, c in cands[head]]
+    rows = [([f for f in feats if f in kept], y) for feats, y in head_rows(docs, head)]
     fitted = reader_fit.fit_head(rows, steps="adagrad", epochs=EPOCHS[head], rate=RATE, l2=L2[head])
     return words_over(fitted, docs, head, orgs) if OFFSET_WORDS[head] else fitted
 
@@ -181,7 +189,7 @@ def words_over(fitted: Head, docs: list[Doc], head: str, orgs: dict[str, set[str
                     orgs[f].add(truth.org or truth.file)
     words = {f for f, o in orgs.items() if f.startswith(("w:", "b:")) and len(o) >= MIN_ORGS[head]}
     words -= set(fitted.weights)
-    rows = [(feats, label(t, head, c.text)) for t, cands in docs for feats, c in cands[head]]
+    rows = head_rows(docs, head)
     offsets = [fitted.bias + sum(fitted.weights.get(f, 0.0) for f in feats) for feats, _ in rows]
     said = [([f for f in feats if f in words], y) for feats, y in rows]
     extra = reader_fit.fit_head(said, steps="batch", epochs=200, rate=0.5, l2=OFFSET_L2[head], offsets=offsets)
@@ -191,7 +199,7 @@ def words_over(fitted: Head, docs: list[Doc], head: str, orgs: dict[str, set[str
 def field_outcome(truth: Truth, head: str, chosen: list[str]) -> str:
     if not chosen:
         return "empty"
-    return "right" if holds_half(" ".join(chosen), getattr(truth, HEADS[head])) else "wrong"
+    return "right" if holds_half(" ".join(chosen), getattr(truth, HEADS[head]), whole=WHOLE[head]) else "wrong"
 
 
 Held = list[tuple[str, Truth, list[tuple[float, str]]]]  # organisation, item, (probability, sentence)
@@ -260,8 +268,8 @@ def joined_value(truth: Truth, head: str, scored: list[tuple[float, str]], t: fl
         return 0.0
     if not getattr(truth, HEADS[head]):
         return -WRONG_COST[head]
-    right = holds_half(said, getattr(truth, HEADS[head]))
-    metadata = any(holds_half(said, k) for k in truth.metadata_keywords)
+    right = holds_half(said, getattr(truth, HEADS[head]), whole=WHOLE[head])
+    metadata = any(holds_half(said, k, whole=WHOLE[head]) for k in truth.metadata_keywords)
     return (1.0 if right else -WRONG_COST[head]) - METADATA_COST * metadata
 
 
@@ -287,7 +295,7 @@ def pick_threshold(held: Held, head: str, without: str | None = None) -> tuple[f
                 outcome = field_outcome(truth, head, chosen)
                 value += 1.0 if outcome == "right" else (-WRONG_COST[head] if outcome == "wrong" else 0.0)
                 said = " ".join(chosen)
-                value -= METADATA_COST * any(holds_half(said, k) for k in truth.metadata_keywords)
+                value -= METADATA_COST * any(holds_half(said, k, whole=WHOLE[head]) for k in truth.metadata_keywords)
             if value > best_value:
                 best, best_value = (t, keep), value
     return best
@@ -418,23 +426,28 @@ def with_settings(model: SentenceModel, carried: tuple[str, ...] = ()) -> dict:
     return data
 
 
-def fit_fold(fold: str, out: Path, carry: tuple[str, ...] = ()) -> SentenceModel:
-    """Both heads fitted on `fold`'s reports alone, written to `out` (outside the repository); a head in
-    `carry` is not fitted but copied from the shipped file as it is (fold A's: another pass refits it)."""
+CORPUS: list[str | None] = [None]  # the commit whose eval/postmortems POSTMORTEMS is (provenance), None: unnamed
+THIS = sys.modules[__name__]  # what bench/reader_sentences_provenance.py reads and sets (POSTMORTEMS)
+
+
+def fitted_file(fold: str, carry: tuple[str, ...] = ()) -> dict:
+    """Both heads fitted on `fold`'s reports alone, as a file with its settings and provenance; a head in `carry` is
+    not fitted but copied from the shipped file as it is (fold A's: another pass refits it)."""
+    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
+    docs = documents(truths)
+    model = fit(docs, fold, heads=tuple(h for h in HEADS if h not in carry))
+    return provenance.as_file(THIS, model, truths, docs, carry)
+
+
+def fit_fold(fold: str, out: Path, carry: tuple[str, ...] = ()) -> None:
+    """`fitted_file` written to `out` (outside the repository, or the shipped file itself: --write)."""
     out = out.resolve()
-    if out.is_relative_to(REPOSITORY):
+    if out.is_relative_to(REPOSITORY) and (out != DATA.resolve() or fold != "A"):
         raise SystemExit(f"--out {out}: inside the repository; a fold's fit is written outside it (--write ships A)")
     if carry and fold != "A":
         raise SystemExit("--carry copies a head fitted on fold A: with --fold B the swap would not be out of sample")
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
-    model = fit(documents(truths), fold, heads=tuple(h for h in HEADS if h not in carry))
-    if carry:
-        shipped = SentenceModel.from_json(json.loads(DATA.read_text(encoding="utf-8")))
-        model.heads.update({h: shipped.heads[h] for h in carry})
-    out.write_text(json.dumps(with_settings(model, carry), indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    chosen = ", ".join(f"{h} threshold {x.threshold} keep {x.keep}" for h, x in model.heads.items())
-    print(f"fitted on fold {fold} ({len(truths)} items): {chosen}; wrote {out}")
-    return model
+    out.write_text(json.dumps(fitted_file(fold, carry), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote {out}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -446,9 +459,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--carry", choices=tuple(HEADS), action="append", default=[], help="with --fold A: copy this head unfitted"
     )
+    parser.add_argument("--corpus-at", metavar="COMMIT", help="read eval/postmortems of this commit")
+    parser.add_argument("--check", action="store_true", help="rebuild the shipped file from its provenance")
+    parser.add_argument("--rows-only", action="store_true", help="with --check: compare the rows read, no fit")
     args = parser.parse_args(argv)
+    if args.check:
+        return provenance.check(THIS, args.rows_only)
+    args.out = DATA if args.fold and args.write and args.out is None else args.out  # fold A alone, shipped
     if (args.fold is None) != (args.out is None):
         parser.error("--fold and --out go together")
+    provenance.use_corpus(THIS, args.corpus_at)
     if args.fold:
         fit_fold(args.fold, args.out, tuple(args.carry))
         return 0
@@ -470,7 +490,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fold {fold}: model fitted on A        {figures(imported(by_fold[fold], models['A'], policy))}")
         print(f"fold {fold}: model fitted on B        {figures(imported(by_fold[fold], models['B'], policy))}")
     if args.write:
-        DATA.write_text(json.dumps(with_settings(models["A"]), indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        shipped = provenance.as_file(THIS, models["A"], by_fold["A"], docs["A"])
+        DATA.write_text(json.dumps(shipped, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         print(f"wrote {DATA} (fitted on fold A); set cause_fix.MODEL_POLICY = {policy}")
     return 0
 

@@ -1,0 +1,224 @@
+"""Where bot/data/reader_sentences.json comes from, written into the file so a team can rebuild it (issue 23).
+
+bench/fit_reader_sentences.py writes a `provenance` object beside the heads with --write and --fold --out, and
+`--check` rebuilds the shipped file from it and names the parameters that differ:
+
+- `corpus`: the commit whose eval/postmortems was read (`--corpus-at`, or the checkout's HEAD when its
+  eval/postmortems is that commit's), `fold` and `files` (the reports read, sorted) and `files_sha256` (each file's
+  bytes and its truth line, so a corpus edited in place after that commit is told from the one fitted on);
+- `code`: the commit whose reader and bench fitted it (HEAD when bot/ and bench/ were clean; "+changes" otherwise);
+- `label_rule`: the scorer's phrase rule the sentence labels and the threshold choice read (bot/importer/scoring.py
+  `keyword_in`: "leading", a label phrase also counts without its leading function words; "whole", the rule before
+  2026-12-07), also each head's FIT_LABEL_RULE;
+- `rows_sha256`: per head, the rows the fit read (each candidate sentence's features and its label, in order): when a
+  rebuild differs, equal rows say the fitting changed, unequal rows that the candidates, features or labels did;
+- `steps` (no seed: the fit is deterministic) and `python`.
+
+The fix head of the conversation reader (bot/data/reader_chat.json) is another file with its own bench
+(bench/fix_head_words.py); nothing here reads it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import io
+import json
+import os
+import platform
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+from bot.reader.sentences import SentenceModel
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+REQUIRED = ("corpus", "code", "fold", "files", "files_sha256", "label_rule", "rows_sha256", "steps", "python")
+LABEL_RULES = ("leading", "whole")
+STEPS = "adagrad (bot/reader/fit.py), rows in truth.jsonl order, no seed: deterministic"
+
+
+def _git(*args: str) -> str | None:
+    try:
+        done = subprocess.run(["git", "-C", str(REPOSITORY), *args], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def corpus_at(commit: str) -> Path:
+    """eval/postmortems of `commit`, extracted into a new temporary directory (never the checkout's eval/)."""
+    archive = subprocess.run(
+        ["git", "-C", str(REPOSITORY), "archive", commit, "eval/postmortems"], capture_output=True, timeout=300
+    )
+    if archive.returncode != 0:
+        raise SystemExit(f"--corpus-at {commit}: {archive.stderr.decode(errors='replace').strip()}")
+    root = Path(tempfile.mkdtemp(prefix="reader-sentences-corpus-"))
+    atexit.register(shutil.rmtree, root, True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(root, filter="data")
+    return root / "eval" / "postmortems"
+
+
+def checkout_corpus(postmortems: Path) -> str | None:
+    """The checkout's HEAD when `postmortems` is its eval/postmortems and that matches HEAD (nothing changed or
+    added); None otherwise (a corpus nobody can name by a commit)."""
+    if postmortems.resolve() != (REPOSITORY / "eval" / "postmortems").resolve():
+        return None
+    if _git("status", "--porcelain", "--", "eval/postmortems") != "":
+        return None
+    return _git("rev-parse", "HEAD")
+
+
+def code_commit() -> str | None:
+    head = _git("rev-parse", "HEAD")
+    if head is None:
+        return None
+    clean = _git("status", "--porcelain", "--untracked-files=no", "--", "bot", "bench", "pyproject.toml") == ""
+    return head if clean else f"{head}+changes"
+
+
+def files_sha256(postmortems: Path, files: list[str]) -> str:
+    """One digest over the reports read: each file's name, its bytes' SHA-256 and its truth line as stored."""
+    lines = {}
+    for raw in (postmortems / "truth.jsonl").read_text(encoding="utf-8").splitlines():
+        if raw.strip():
+            lines[json.loads(raw)["file"]] = raw
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        body = hashlib.sha256((postmortems / name).read_bytes()).hexdigest()
+        digest.update(f"{name}\0{body}\0{lines[name]}\n".encode())
+    return digest.hexdigest()
+
+
+def rows_sha256(rows: list[tuple[list[str], int]]) -> str:
+    """The digest of a head's rows as the fit reads them (features in order, label), before the word filter."""
+    return hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode()).hexdigest()
+
+
+def provenance(
+    corpus: str | None, postmortems: Path, fold: str, files: list[str], label_rule: str, rows: dict[str, str]
+) -> dict:
+    return {
+        "code": code_commit(),
+        "corpus": corpus,
+        "files": sorted(files),
+        "files_sha256": files_sha256(postmortems, files),
+        "fold": fold,
+        "label_rule": label_rule,
+        "python": platform.python_version(),
+        "rows_sha256": dict(sorted(rows.items())),
+        "steps": STEPS,
+    }
+
+
+def missing(data: dict) -> list[str]:
+    """What a sentence model's file lacks to be rebuilt: provenance fields absent or empty, a head without its
+    settings or its label rule (the fast test: tests/test_reader_sentences_provenance.py)."""
+    given = data.get("provenance") or {}
+    lacks = [f"provenance.{k}" for k in REQUIRED if not given.get(k)]
+    if given.get("label_rule") not in LABEL_RULES:
+        lacks.append("provenance.label_rule: one of " + ", ".join(LABEL_RULES))
+    if given.get("files") and len(set(given["files"])) != len(given["files"]):
+        lacks.append("provenance.files: a file named twice")
+    for head, fields in data.get("heads", {}).items():
+        rule = fields.get("fitted_with", {}).get("FIT_LABEL_RULE")
+        if rule != given.get("label_rule"):
+            lacks.append(
+                f"heads.{head}.fitted_with.FIT_LABEL_RULE: {rule!r}, the provenance says {given.get('label_rule')!r}"
+            )
+        if head not in (given.get("rows_sha256") or {}):
+            lacks.append(f"provenance.rows_sha256.{head}")
+    return lacks
+
+
+def differences(shipped: dict, rebuilt: dict) -> list[str]:
+    """Each parameter (bias, threshold, keep, weight) of `shipped`'s heads that `rebuilt` has otherwise, as lines;
+    then what the provenance says about why (the rows or the corpus read)."""
+    lines = []
+    for head in sorted(set(shipped["heads"]) | set(rebuilt["heads"])):
+        a, b = shipped["heads"].get(head, {}), rebuilt["heads"].get(head, {})
+        moved = [k for k in ("bias", "threshold", "keep") if a.get(k) != b.get(k)]
+        wa, wb = a.get("weights", {}), b.get("weights", {})
+        words = sorted(
+            (k for k in set(wa) | set(wb) if wa.get(k) != wb.get(k)), key=lambda k: -abs(wa.get(k, 0) - wb.get(k, 0))
+        )
+        if not moved and not words:
+            continue
+        largest = ", ".join(f"{k} {wa.get(k, 0)} -> {wb.get(k, 0)}" for k in words[:5])
+        lines.append(
+            f"{head}: {len(moved) + len(words)} parameters differ ({', '.join(f'{k} {a.get(k)} -> {b.get(k)}' for k in moved) or 'bias, threshold, keep equal'}; "
+            f"{len(words)} of {len(set(wa) | set(wb))} weights, {len(set(wa) - set(wb))} only shipped, {len(set(wb) - set(wa))} only rebuilt; largest {largest})"
+        )
+    pa, pb = shipped.get("provenance", {}), rebuilt.get("provenance", {})
+    if lines:
+        if pa.get("files_sha256") != pb.get("files_sha256"):
+            lines.append("the reports read differ from those fitted on (files_sha256)")
+        for head, digest in sorted((pa.get("rows_sha256") or {}).items()):
+            same = digest == (pb.get("rows_sha256") or {}).get(head)
+            lines.append(
+                f"{head}: the rows read are {'the same: the fitting itself changed' if same else 'not the same: candidates, features or labels changed'}"
+                f" (fitted by code {pa.get('code')}, rebuilt by {pb.get('code')})"
+            )
+    return lines
+
+
+def resolve(commit: str) -> str:
+    full = _git("rev-parse", "--verify", f"{commit}^{{commit}}")
+    if full is None:
+        raise SystemExit(f"{commit}: no such commit in {REPOSITORY}")
+    return full
+
+
+def use_corpus(fitting: ModuleType, commit: str | None) -> None:
+    """The fitting bench reads eval/postmortems of `commit` (extracted, never the checkout's); with None the checkout's,
+    named by HEAD when it is HEAD's."""
+    if commit:
+        fitting.POSTMORTEMS, fitting.CORPUS[0] = corpus_at(commit), resolve(commit)
+    else:
+        fitting.CORPUS[0] = checkout_corpus(fitting.POSTMORTEMS)
+
+
+def as_file(fitting: ModuleType, model: SentenceModel, truths: list, docs: list, carry: tuple[str, ...] = ()) -> dict:
+    """`model`, fitted by the bench `fitting` on `truths`' fold (`docs`), as its file: each head's settings and the
+    file's provenance (a head in `carry` copied from the shipped file, with the shipped file's rows digest)."""
+    shipped = json.loads(fitting.DATA.read_text(encoding="utf-8")) if carry else {}
+    model.heads.update({h: SentenceModel.from_json(shipped).heads[h] for h in carry})
+    rows = {h: rows_sha256(fitting.head_rows(docs, h)) for h in fitting.HEADS if h not in carry}
+    rows.update({h: shipped.get("provenance", {}).get("rows_sha256", {}).get(h) for h in carry})
+    data = fitting.with_settings(model, carry)
+    rule = ",".join(sorted({fitting.SETTINGS[h]["FIT_LABEL_RULE"] for h in fitting.HEADS}))
+    files = [t.file for t in truths]
+    data["provenance"] = provenance(fitting.CORPUS[0], fitting.POSTMORTEMS, truths[0].fold, files, rule, rows)
+    chosen = ", ".join(f"{h} threshold {x.threshold} keep {x.keep}" for h, x in model.heads.items())
+    print(f"fitted on fold {truths[0].fold} ({len(truths)} items, corpus {fitting.CORPUS[0]}): {chosen}")
+    return data
+
+
+def check(fitting: ModuleType, rows_only: bool) -> int:
+    """Rebuild the shipped file from its provenance (corpus commit, fold, label rule, settings) with today's code and
+    print every parameter that differs: 0 when none does, 1 otherwise, 2 when the file cannot say how to rebuild it."""
+    shipped = json.loads(fitting.DATA.read_text(encoding="utf-8"))
+    if lacks := missing(shipped):
+        print(f"{fitting.DATA.name} cannot be rebuilt, it lacks: " + "; ".join(lacks))
+        return 2
+    if given := sorted(n for n in os.environ if n.startswith("FIT_")):
+        raise SystemExit(f"--check rebuilds with the file's own settings: unset {', '.join(given)}")
+    recorded = shipped["provenance"]
+    use_corpus(fitting, recorded["corpus"])
+    truths = [t for t in fitting.load_truth(fitting.POSTMORTEMS / "truth.jsonl") if t.fold == recorded["fold"]]
+    files = sorted(t.file for t in truths)
+    if files != recorded["files"] or files_sha256(fitting.POSTMORTEMS, files) != recorded["files_sha256"]:
+        print(f"the reports of {recorded['corpus']} fold {recorded['fold']} are not those recorded (files_sha256)")
+    if rows_only:
+        docs = fitting.documents(truths)
+        same = {h: rows_sha256(fitting.head_rows(docs, h)) == recorded["rows_sha256"][h] for h in fitting.HEADS}
+        said = ", ".join(f"{h} rows {'the same' if s else 'differ'}" for h, s in same.items())
+        print(f"{said} (fitted by code {recorded['code']})")
+        return 0 if all(same.values()) else 1
+    lines = differences(shipped, fitting.fitted_file(recorded["fold"]))
+    print("\n".join(lines) if lines else f"{fitting.DATA.name} rebuilds: every parameter the same")
+    return 1 if lines else 0
