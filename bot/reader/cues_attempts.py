@@ -246,18 +246,6 @@ STEP_OUTCOME = re.compile(
     r"\b(?:errors?|alerts?|issues?|problems?|symptoms?|timeouts?|5\d\ds?) c[ao]me back",
     re.I,
 )
-# The step's verdict (docs/BENCHMARKS.md, pmatt): the STEP_OUTCOME words that say what the step did — it did not
-# help, fix, resolve, solve or improve it, had no effect, made no difference or change, was in vain, insufficient,
-# made it worse, was turned down. The other STEP_OUTCOME words ("still", "again", "persists", "remains", "kept",
-# "same", "recurs", "came back") tell the trouble going on, and "did not work" is as often the trouble itself
-# ("Google sign up does not work") as a step's verdict: on organisations no rule was written from (fold A's
-# conversations read as postmortems) and in a blind reader's reading of fold A's lines, lines stored on those alone, or
-# on an explicit try or a responder's "but" alone, were a third or more not real, lines with a verdict one in ten.
-STEP_VERDICT = re.compile(
-    r"\b(?:help|fix|resolv|solv|improv|effect|succe|solution|difference|chang|vain|avail|no-?op|joy|luck|"
-    r"(?:in)?sufficient|enough|invalid|reject|worse|breaking|mediation|no results?)",
-    re.I,
-)
 # "we had pulled the base backup, but wal-g had failed to restore", "We had planned this rollout earlier,
 # but ... we were unable to": told in the past perfect, an earlier state the story steps back to (the
 # background), not the outcome of the step just told
@@ -423,11 +411,10 @@ def told_as_worked(said: str) -> bool:
 
 def told_as_failed(attempt: dict[str, str]) -> bool:
     """What a postmortem may store as "did not work" (precision first: the next responder skips a step
-    it reads there): one step whose failure is told as the step's verdict (STEP_VERDICT: "did not help", "did
-    not resolve it", "no change", "without success", "to no avail"). Told as tried alone ("we tried X, it
-    fails"), a responder's "but" alone, or only the trouble going on ("still failing", "same error") or "did
-    not work", a line was as often a report of the trouble as a step's outcome on organisations no rule was
-    read from: not stored (an empty list is honest). "The upgrade fails" alone: likewise.
+    it reads there): one step, told as tried ("tried", "attempted", "to see if"; a responder's step and a
+    contrast, "we restarted it, but …") or with an outcome that refers back to it (STEP_OUTCOME: "did not
+    help", "still failing", "no change", "same error"). "The upgrade fails" alone is as often the trouble
+    itself as a step's outcome: on organisations no rule was read from, such lines were mostly wrong.
     A line whose own words say the step worked (`told_as_worked`) is not stored: what failed after it is not its outcome.
     `told`: the sentence as the reader judged it, when the action and its why were cut out of one."""
     action, why = attempt["action"], attempt["why_it_failed"]
@@ -439,7 +426,11 @@ def told_as_failed(attempt: dict[str, str]) -> bool:
         return False  # "some users may still see errors": a failure foretold, not an outcome seen
     if told_as_background(said, found):
         return False
-    return any(STEP_VERDICT.search(m.group()) for m in found)
+    if EXPLICIT_TRY.search(said) or (
+        WE_TRIED.search(NOT_THE_ACTOR.sub(" ", action)) and (CONTRAST.search(said) or OPENS_ON_THE_STEP.match(why))
+    ):
+        return True
+    return any(STEP_OUTCOME.search(m.group()) for m in found)
 
 
 def reason_begins(told: str, at: int) -> int | None:
