@@ -28,12 +28,15 @@ import os
 import platform
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 from pathlib import Path
 from types import ModuleType
 
-from bot.reader.sentences import SentenceModel
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.reader.sentences import SentenceModel  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 REQUIRED = ("corpus", "code", "fold", "files", "files_sha256", "label_rule", "rows_sha256", "steps", "python")
@@ -222,3 +225,122 @@ def check(fitting: ModuleType, rows_only: bool) -> int:
     lines = differences(shipped, fitting.fitted_file(recorded["fold"]))
     print("\n".join(lines) if lines else f"{fitting.DATA.name} rebuilds: every parameter the same")
     return 1 if lines else 0
+
+
+# Run inside a tree of another commit (`rows_at`): that commit's bench reads its candidates and labels them.
+_ROWS_THERE = """
+import hashlib, json, sys
+sys.path.insert(0, sys.argv[1])
+import bench.fit_reader_sentences as f
+truths = [t for t in f.load_truth(f.POSTMORTEMS / "truth.jsonl") if t.fold == sys.argv[2]]
+docs = f.documents(truths)
+rows = {h: [(feats, f.label(t, h, c.text)) for t, cands in docs for feats, c in cands[h]] for h in f.HEADS}
+print(json.dumps({h: hashlib.sha256(json.dumps(r, separators=(",", ":")).encode()).hexdigest() for h, r in rows.items()}))
+"""
+
+
+def rows_at(code: str, corpus: str, fold: str) -> dict[str, str]:
+    """Each head's rows digest as the bench and reader of commit `code` read fold `fold` of `corpus`'s eval/postmortems
+    (both extracted into a temporary tree; that commit's own defaults, so its own label rule)."""
+    root = tree_at(code, corpus)
+    script = root / "rows_there.py"
+    script.write_text(_ROWS_THERE, encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script), str(root), fold], capture_output=True, text=True, cwd=root)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def tree_at(code: str, corpus: str) -> Path:
+    """A temporary tree: commit `code` with eval/postmortems of commit `corpus`."""
+    root = Path(tempfile.mkdtemp(prefix="reader-sentences-code-"))
+    atexit.register(shutil.rmtree, root, True)
+    for commit, paths in ((code, []), (corpus, ["eval/postmortems"])):
+        if paths:
+            shutil.rmtree(root / "eval" / "postmortems", ignore_errors=True)
+        tree = subprocess.run(
+            ["git", "-C", str(REPOSITORY), "archive", commit, *paths], capture_output=True, check=True
+        )
+        with tarfile.open(fileobj=io.BytesIO(tree.stdout)) as tar:
+            tar.extractall(root, filter="data")
+    return root
+
+
+def rebuild_at_code(data: Path) -> int:
+    """Rebuild the file `data` with the code that fitted it (its provenance's `code`, not today's): that commit's bench
+    `--fold F --out` on its recorded corpus, then every parameter that differs (~25 min at a load of 14)."""
+    shipped = json.loads(data.read_text(encoding="utf-8"))
+    recorded = shipped["provenance"]
+    root = tree_at(recorded["code"].split("+")[0], recorded["corpus"])
+    out = Path(tempfile.mkdtemp(prefix="reader-sentences-out-")) / "rebuilt.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("FIT_")}
+    for name in {n for fields in shipped["heads"].values() for n in fields.get("fitted_with", {})}:
+        env[name] = ",".join(
+            f"{h}={f['fitted_with'][name]}" for h, f in shipped["heads"].items() if name in f["fitted_with"]
+        )
+    fit = [
+        sys.executable,
+        str(root / "bench" / "fit_reader_sentences.py"),
+        "--fold",
+        recorded["fold"],
+        "--out",
+        str(out),
+    ]
+    subprocess.run(fit, cwd=root, env=env, check=True)
+    rebuilt = json.loads(out.read_text(encoding="utf-8"))
+    rebuilt.setdefault("provenance", recorded)
+    lines = differences(shipped, rebuilt)
+    print("\n".join(lines) if lines else f"{data.name} rebuilds at code {recorded['code']}: every parameter the same")
+    return 1 if lines else 0
+
+
+def stamp(data: Path, settings: dict[str, dict[str, str]], corpus: str, code: str, label_rule: str) -> None:
+    """Write the provenance of a file fitted before provenance was recorded (bot/data/reader_sentences.json of
+    c1e107a): its corpus and code commits as found by rebuilding it there (`rebuild_at_code`), the rows digest that
+    code reads, and each head's settings that bench did not know (`settings`: today's defaults, e.g. FIT_OFFSET_WORDS
+    "0", words as no offset, which that fit was) with FIT_LABEL_RULE `label_rule`. No parameter changes."""
+    shipped = json.loads(data.read_text(encoding="utf-8"))
+    postmortems = corpus_at(corpus)
+    fold = shipped["fitted_on"].rsplit(" ", 1)[-1]
+    files = [
+        json.loads(line)["file"]
+        for line in (postmortems / "truth.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip() and json.loads(line)["fold"] == fold
+    ]
+    for head, fields in shipped["heads"].items():
+        fields["fitted_with"] = dict(
+            sorted({**settings[head], **fields["fitted_with"], "FIT_LABEL_RULE": label_rule}.items())
+        )
+    shipped["provenance"] = provenance(
+        resolve(corpus), postmortems, fold, files, label_rule, rows_at(code, corpus, fold)
+    )
+    shipped["provenance"]["code"] = resolve(code)
+    data.write_text(json.dumps(shipped, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"wrote the provenance of {data}: corpus {corpus}, code {code}, label rule {label_rule}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    import bench.fit_reader_sentences as fitting
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rebuild-at-code", action="store_true", help="rebuild the shipped file with its own code")
+    parser.add_argument("--stamp", action="store_true", help="record the provenance of a file fitted before it was")
+    parser.add_argument("--corpus-at", help="with --stamp: the commit whose eval/postmortems it was fitted on")
+    parser.add_argument("--code", help="with --stamp: the commit whose bench and reader fitted it")
+    parser.add_argument("--label-rule", choices=LABEL_RULES, help="with --stamp: the phrase rule its labels read")
+    args = parser.parse_args(argv)
+    if args.stamp:
+        if not (args.corpus_at and args.code and args.label_rule):
+            parser.error("--stamp needs --corpus-at, --code and --label-rule")
+        stamp(fitting.DATA, fitting.SETTINGS, args.corpus_at, args.code, args.label_rule)
+        return 0
+    if args.rebuild_at_code:
+        return rebuild_at_code(fitting.DATA)
+    parser.error("--stamp or --rebuild-at-code")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
