@@ -129,6 +129,9 @@ class Context:
     """Its opening's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
     sentence_lead: float = 0.0
     """Its closest sentence's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
+    code_lead: float = 0.0
+    """Its code_rare minus the best other of the MAX_STRONG best-scoring candidates': the gap to the next
+    candidate in the error signature's sense."""
 
 
 def _agreement(s: Signals) -> float:
@@ -164,6 +167,11 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "opening_exclusive": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.exclusive),
     "views_first": lambda c: 0.0 if c.signals.lone_word else c.views,
     "matched_rare": lambda c: c.signals.matched_rarity,
+    "code_rare": lambda c: min(HEAD_RARE_CAP, c.signals.code_rarity),
+    "code_lead": lambda c: c.code_lead,
+    "code_body": lambda c: min(HEAD_RARE_CAP, c.signals.code_anywhere),
+    "code_standout": lambda c: c.score_z if c.signals.code_rarity > 0 and not c.signals.lone_word else 0.0,
+    "title_rare": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.signals.title_rarity),
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
 SENTENCE_FEATURES = frozenset({"meaning_sentence_lead"})
@@ -247,6 +255,7 @@ def features_of(
     cosine_leads = zip(
         _leads_among([s.opening_similarity for s in signals], leading[:MAX_STRONG]),
         _leads_among([s.sentence_similarity for s in signals], leading[:MAX_STRONG]),
+        _leads_among([min(HEAD_RARE_CAP, s.code_rarity) for s in signals], leading[:MAX_STRONG]),
         strict=True,
     )
     out = []
