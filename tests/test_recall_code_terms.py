@@ -16,7 +16,7 @@ from bot.recall.tokens import code_terms, tokenize
 def test_codes_hosts_and_exception_names_are_code_terms_and_plain_words_are_not() -> None:
     report = "Checkout returns 502 from api.shop.example, NullPointerException in PaymentService; errno 28. DOWN"
     assert code_terms(report) == {"502", "api.shop.example", "nullpointerexception", "paymentservice", "errno:28"}
-    assert code_terms("The site is DOWN again, checkout slow", None) == frozenset()
+    assert code_terms("The site is DOWN again, checkout slow, e.g. for @u2", None) == frozenset()
 
 
 def test_the_memory_whose_opening_says_the_reports_codes_leads_its_neighbours_on_them() -> None:

@@ -167,6 +167,9 @@ def tokenize(text: str | None) -> list[str]:
 
 
 _CODE_MARKS = frozenset(".:_-")
+_NOT_CODE = re.compile(r"^(?:u\d{1,3}|[a-z]\.[a-z])$")
+"""Not a code: the public corpora's author pseudonyms (u1, u2: a real channel names people with plain words) and
+"e.g" / "i.e"."""
 
 
 def _plain(word: str) -> bool:
@@ -183,6 +186,8 @@ def code_terms(*texts: str | None) -> frozenset[str]:
         if not text:
             continue
         for term, word in _terms(text):
+            if _NOT_CODE.match(term):
+                continue
             if _HAS_DIGIT.search(term) or not _CODE_MARKS.isdisjoint(term):
                 out.add(term)
             elif not _plain(word) and term == word.lower().strip(".-_$") and len(_word_terms(word)) > 1:
