@@ -60,6 +60,13 @@ separates a true match from a neighbour is read instead:
   (f385823: its gain sat in organisations with one memory in the bench's bank; in a team's own history it added
   false threads), then removed with its signal (docs/BENCHMARKS.md, issue 27, r27-feat).
 
+- code_rare, code_lead, code_body, code_standout (issue 27, r27): the error signature a responder types
+  (tokens.code_terms: status and error codes, hosts, exception and service names) found in the memory's opening
+  (Signals.code_rarity, capped as head_rare), its gap to the best other of the MAX_STRONG best-scoring candidates',
+  the same held anywhere (Signals.code_anywhere), and score_z where the opening agrees on one; title_rare:
+  head_rarity against the title alone. Screened on the first reports (docs/BENCHMARKS.md, issue 27, r27,
+  fourteenth session); a shipped model reads them only if that section says so.
+
 Read on the first reports and not kept (no model read them; docs/BENCHMARKS.md, issue 27): `head` against the
 title and first line of the symptoms (head_first, r27-strong), and `head` minus the best other of the MAX_STRONG
 best-scoring candidates' (head_margin, r27-strong2): each gained strong on fold A nested, + 1 out of sample. The
