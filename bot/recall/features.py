@@ -60,13 +60,6 @@ separates a true match from a neighbour is read instead:
   (f385823: its gain sat in organisations with one memory in the bench's bank; in a team's own history it added
   false threads), then removed with its signal (docs/BENCHMARKS.md, issue 27, r27-feat).
 
-- code_rare, code_lead, code_body, code_standout (issue 27, r27): the error signature a responder types
-  (tokens.code_terms: status and error codes, hosts, exception and service names) found in the memory's opening
-  (Signals.code_rarity, capped as head_rare), its gap to the best other of the MAX_STRONG best-scoring candidates',
-  the same held anywhere (Signals.code_anywhere), and score_z where the opening agrees on one; title_rare:
-  head_rarity against the title alone. Screened on the first reports (docs/BENCHMARKS.md, issue 27, r27,
-  fourteenth session); a shipped model reads them only if that section says so.
-
 Read on the first reports and not kept (no model read them; docs/BENCHMARKS.md, issue 27): `head` against the
 title and first line of the symptoms (head_first, r27-strong), and `head` minus the best other of the MAX_STRONG
 best-scoring candidates' (head_margin, r27-strong2): each gained strong on fold A nested, + 1 out of sample. The
@@ -136,9 +129,6 @@ class Context:
     """Its opening's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
     sentence_lead: float = 0.0
     """Its closest sentence's cosine minus the best other of the MAX_STRONG best-scoring candidates'."""
-    code_lead: float = 0.0
-    """Its code_rare minus the best other of the MAX_STRONG best-scoring candidates': the gap to the next
-    candidate in the error signature's sense."""
 
 
 def _agreement(s: Signals) -> float:
@@ -174,11 +164,6 @@ FEATURES: dict[str, Callable[[Context], float]] = {
     "opening_exclusive": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.exclusive),
     "views_first": lambda c: 0.0 if c.signals.lone_word else c.views,
     "matched_rare": lambda c: c.signals.matched_rarity,
-    "code_rare": lambda c: min(HEAD_RARE_CAP, c.signals.code_rarity),
-    "code_lead": lambda c: c.code_lead,
-    "code_body": lambda c: min(HEAD_RARE_CAP, c.signals.code_anywhere),
-    "code_standout": lambda c: c.score_z if c.signals.code_rarity > 0 and not c.signals.lone_word else 0.0,
-    "title_rare": lambda c: 0.0 if c.signals.lone_word else min(HEAD_RARE_CAP, c.signals.title_rarity),
 }
 """Every feature a model may read; a new signal is one more entry here, then a refit naming it."""
 SENTENCE_FEATURES = frozenset({"meaning_sentence_lead"})
@@ -262,7 +247,6 @@ def features_of(
     cosine_leads = zip(
         _leads_among([s.opening_similarity for s in signals], leading[:MAX_STRONG]),
         _leads_among([s.sentence_similarity for s in signals], leading[:MAX_STRONG]),
-        _leads_among([min(HEAD_RARE_CAP, s.code_rarity) for s in signals], leading[:MAX_STRONG]),
         strict=True,
     )
     out = []

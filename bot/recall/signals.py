@@ -11,7 +11,7 @@ from functools import lru_cache
 from bot.models import MemoryRecord, RecallQuery, TruthState
 from bot.recall.alerts import same_alert
 from bot.recall.candidates import TITLE_QUERY_BONUS, Candidate
-from bot.recall.tokens import code_terms, tokenize, word_pairs
+from bot.recall.tokens import tokenize, word_pairs
 
 # A verified fix outranks an unverified guess with the same text.
 TRUTH_WEIGHT: dict[TruthState, float] = {
@@ -97,14 +97,6 @@ class Signals:
     """The cosine of the query's vector with the memory's closest sentence's (meaning.sentences, what
     the card quotes): one sentence of a long postmortem may say what a two-line report says. None
     with semantic recall off or no sentence vectors."""
-    code_rarity: float = 0.0
-    """The idf of the query's code-shaped terms (tokens.code_terms: status and error codes, hosts, exception and
-    service names) found in the memory's title, symptoms and error, summed in terms no memory holds (as
-    head_rarity): the error signature a responder types, agreeing with the memory's opening (issue 27, r27)."""
-    code_anywhere: float = 0.0
-    """The same, for the code-shaped terms the memory holds anywhere (its matched terms)."""
-    title_rarity: float = 0.0
-    """head_rarity against the memory's title alone (issue 27, r27)."""
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -148,11 +140,6 @@ def _share(terms: frozenset[str], among: frozenset[str]) -> float:
     return len(terms & among) / len(terms) if terms else 0.0
 
 
-def _rarity(terms: Set[str], c: Candidate) -> float:
-    """Σ idf of `terms`, counted in terms no memory holds (head_rarity's unit)."""
-    return sum(c.query_idf.get(t, 0.0) for t in terms) / c.rarest_idf if c.rarest_idf else 0.0
-
-
 def measure(
     query: RecallQuery, candidates: list[Candidate], now: datetime, query_concepts: tuple[str, ...] = ()
 ) -> list[Signals]:
@@ -170,7 +157,6 @@ def measure(
     }
     said = sum(phrases.values())
     rarest = candidates[0].rarest_idf if candidates else 0.0
-    codes = code_terms(query.title, query.text, query.error_message) & query_known
     low, high = (min(cosines), max(cosines)) if cosines else (0.0, 0.0)
     out: list[Signals] = []
     for c in candidates:
@@ -212,9 +198,6 @@ def measure(
                 else 0.0,
                 opening_similarity=c.opening_semantic,
                 sentence_similarity=c.sentence_semantic,
-                code_rarity=_rarity(codes & head, c),
-                code_anywhere=_rarity(codes & set(c.matched_terms), c),
-                title_rarity=_rarity(query_known & title, c),
             )
         )
     return out

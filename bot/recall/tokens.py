@@ -166,35 +166,6 @@ def tokenize(text: str | None) -> list[str]:
     return [term for term, _ in _terms(text)]
 
 
-_CODE_MARKS = frozenset(".:_-")
-_NOT_CODE = re.compile(r"^(?:u\d{1,3}|[a-z]\.[a-z])$")
-"""Not a code: the public corpora's author pseudonyms (u1, u2: a real channel names people with plain words) and
-"e.g" / "i.e"."""
-
-
-def _plain(word: str) -> bool:
-    return word.isascii() and word.isalpha() and (word.islower() or word.isupper() or word[1:].islower())
-
-
-def code_terms(*texts: str | None) -> frozenset[str]:
-    """The texts' code-shaped terms, an error signature's parts as a responder types them: status and error
-    codes, `errno:28`, versions (a digit); hosts, dotted and snake_case names (a dot, colon, underscore or
-    hyphen); exception and service names written as one CamelCase word (`NullPointerException`,
-    `PaymentService`: the whole word's term, not its parts). Plain words, even in capitals, are not."""
-    out: set[str] = set()
-    for text in texts:
-        if not text:
-            continue
-        for term, word in _terms(text):
-            if _NOT_CODE.match(term):
-                continue
-            if _HAS_DIGIT.search(term) or not _CODE_MARKS.isdisjoint(term):
-                out.add(term)
-            elif not _plain(word) and term == word.lower().strip(".-_$") and len(_word_terms(word)) > 1:
-                out.add(term)
-    return frozenset(out)
-
-
 def surface_forms(*texts: str | None) -> dict[str, str]:
     """term → the first word of the texts it came from (reasons show words, never stems)."""
     out: dict[str, str] = {}
