@@ -110,6 +110,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_twentyfifth.py", "drawn-twentyfifth.tsv", "twentyfifth-collection.jsonl",
         ("conversations: 13 files", "failed-attempt list: 13/13", "stratum hidden (13 incidents)", "date: 13/13"),
     ),
+    "compare_twentyfifth_second.py": (
+        "sample_twentyfifth_second.py", "drawn-twentyfifth-second.tsv", "twentyfifth-second-collection.jsonl",
+        ("conversations: 16 files", "failed-attempt list: 15/16", "stratum hidden (16 incidents)", "date: 15/16"),
+    ),
 }  # fmt: skip
 
 
@@ -152,6 +156,9 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     "compare_twentythird.py": ("sample_twentythird.py", "twentythird", 12, "both 6, only truth.jsonl 0, only second 0", 28),
     "compare_twentyfourth.py": ("sample_twentyfourth.py", "twentyfourth", 12, "both 6, only truth.jsonl 0, only second 0", 28),
     "compare_twentyfifth.py": ("sample_twentyfifth.py", "twentyfifth", 2, "both 1, only truth.jsonl 0, only second 0", 15),
+    "compare_twentyfifth_second.py": (
+        "sample_twentyfifth_second.py", "twentyfifth-second", 12, "both 4, only truth.jsonl 2, only second 0", 28,
+    ),
 }  # fmt: skip
 
 
