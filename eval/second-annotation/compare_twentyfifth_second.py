@@ -26,6 +26,8 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("sakaki--gentoo-on-rpi-64bit-95", "date"): False,  # null ("frozen for a while") / the report's day
     ("sakaki--gentoo-on-rpi-64bit-95", "root_cause_keywords"): True,  # second without the release's name
     ("sakaki--gentoo-on-rpi-64bit-95", "fix_keywords"): True,  # second without "i have just"
+    # the lead's label change after this round (review F29's rule, c25second2's medium proposal): [] / npm's page
+    ("yarnpkg-yarn-5846", "found_keywords"): False,
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
