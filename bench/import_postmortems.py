@@ -7,7 +7,8 @@ parser, ids and skipping of non-incidents; offline: no database, no model) and s
 out with the rule in bot/importer/scoring.py. Prints the Done-when figures of issue 12, both folds
 pooled, and, with --misses, which files of one fold (A, the tuning fold, unless named) missed which
 field. --json holds those misses only: a tuner reads the totals, and the reporting fold's misses
-must not come with them (review F26; bench/reading_eval.py's rule).
+must not come with them (review F26; bench/reading_eval.py's rule). The files bench/held_out_postmortems.tsv lists
+(a postmortem collection no rule was written from: the next judge) count in the totals and never in the misses.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from bot.importer.formats import FoundFile, parse_file
 from bot.importer.scoring import load_truth, score
 from bot.models import MemoryDraft
 
+HELD_OUT = Path(__file__).resolve().parent / "held_out_postmortems.tsv"
+
 TARGETS = {
     "imported": 0.95,
     "date": 0.85,
@@ -31,6 +34,20 @@ TARGETS = {
     "attempts_real": 0.80,
     "attempts_found": 0.50,
 }
+
+
+def held_out_postmortems(path: Path | None = None) -> frozenset[str]:
+    """The postmortem files a tuner's misses never name ("FOLD<TAB>file" lines; "#" lines are comments)."""
+    path = path or HELD_OUT
+    if not path.exists():
+        return frozenset()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.split("\t")[-1].strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+def withheld(misses: list[str], held: frozenset[str]) -> list[str]:
+    """`misses` less those naming a held-out file (a miss starts with its file's name)."""
+    return [miss for miss in misses if not any(miss.startswith(name) for name in held)]
 
 
 def read_corpus(
@@ -66,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     scores = score(truths, drafts)
     figures = scores.as_json()
     # the misses (and skip reasons) of the fold --misses names, none without it; the totals stay both folds'
-    in_fold = [t for t in truths if t.fold == args.misses] if args.misses else []
+    held = held_out_postmortems()
+    in_fold = [t for t in truths if t.fold == args.misses and t.file not in held] if args.misses else []
     shown = score(in_fold, drafts)
     reasons = {file: why for file, why in reasons.items() if file in {t.file for t in in_fold}}
     for name, field in shown.as_json().items():

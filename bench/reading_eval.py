@@ -42,7 +42,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.import_postmortems import read_corpus  # noqa: E402
+from bench.import_postmortems import held_out_postmortems, read_corpus, withheld  # noqa: E402
 from bench.reading_eval_conversations import drafter_scores  # noqa: E402
 from bot.importer.scoring import Ratio, Scores, load_truth, score  # noqa: E402
 from bot.reader.metadata_kind import METADATA_KINDS  # noqa: E402
@@ -152,7 +152,7 @@ def as_json(results: dict[str, dict[str, FieldScores]], misses_of: str | None = 
         reader: {
             fold: {
                 name: {"right": r.right, "total": r.total, "value": round(r.value, 3)}
-                | ({"misses": r.misses} if fold == misses_of else {})
+                | ({"misses": withheld(r.misses, held_out_postmortems())} if fold == misses_of else {})
                 for name, r in fields.items()
             }
             for fold, fields in by_fold.items()
@@ -209,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 if fold != args.misses:  # the reporting fold's misses are never read while tuning
                     continue
                 for name, ratio in fields.items():
-                    for miss in ratio.misses:
+                    for miss in withheld(ratio.misses, held_out_postmortems()):
                         print(f"{reader} fold {fold} {FIELDS.get(name, name)}: {miss}")
     return 0
 

@@ -50,3 +50,25 @@ def test_the_printed_misses_name_no_fold_b_file(corpus, capsys) -> None:
     printed = capsys.readouterr().out
     assert "imported               0/2" in printed and "- a.md  (a template (fold A))" in printed
     assert "b.md" not in printed
+
+
+def test_a_held_out_postmortem_counts_in_the_totals_and_is_never_named(corpus, capsys, tmp_path, monkeypatch) -> None:
+    """bench/held_out_postmortems.tsv's files (the next postmortem judge) stay out of a tuner's misses, fold A's too."""
+    held = tmp_path / "held.tsv"
+    held.write_text("# the judge\nA\ta.md\n", encoding="utf-8")
+    monkeypatch.setattr(import_postmortems, "HELD_OUT", held)
+    said = _json(corpus, capsys, "--misses")
+    assert said["figures"]["imported"]["total"] == 2 and said["figures"]["imported"]["misses"] == []
+    assert said["reasons"] == {}
+    assert import_postmortems.main([str(corpus), "--misses"]) == 0
+    assert "a.md" not in capsys.readouterr().out
+
+
+def test_the_shipped_held_out_list_names_labelled_postmortems() -> None:
+    """A misspelt name would silently put a judge back among the misses a tuner reads."""
+    from pathlib import Path
+
+    truth = Path(import_postmortems.__file__).resolve().parent.parent / "eval" / "postmortems" / "truth.jsonl"
+    labelled = {json.loads(line)["file"] for line in truth.read_text(encoding="utf-8").splitlines() if line.strip()}
+    held = import_postmortems.held_out_postmortems()
+    assert held and held <= labelled
