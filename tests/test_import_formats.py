@@ -16,6 +16,7 @@ from pathlib import Path, PurePath
 import pytest
 
 from bench.import_formats import compare
+from bench.import_postmortems import held_out_postmortems
 from bot.config import PROJECT_ROOT
 from bot.importer.formats import FoundFile, parse_file
 from bot.importer.scoring import load_truth
@@ -38,8 +39,13 @@ def test_real_postmortems_read_the_same_as_html_and_as_word_files() -> None:
     # about 30 reports spread evenly over the corpus (one in six when it held 140; at one in six of
     # ~1,000 this one test read 170 reports three ways; 60 until 2026-12-07, the suite's costliest call); the
     # whole corpus, per field, is bench/import_formats.py's figure (docs/BENCHMARKS.md)
-    reports = sum(1 for t in load_truth(CORPUS / "truth.jsonl") if not t.not_an_incident)
-    for suffix, tally in compare(CORPUS, every=max(6, reports // SAMPLED_REPORTS)).items():
+    # bench/held_out_postmortems.tsv's files (the next postmortem judge) are left out: a failure here prints the
+    # files and fields that differ, and a judge's documents are not printed; so a held-out collection's arrival does
+    # not move the sample either. The sample is one in ~35 and the target is asserted on it: the whole corpus is
+    # bench/import_formats.py's (2026-12-07, e0ec2ca + pm25: .html 96.6 %, .docx 94.8 %, under the target).
+    held = held_out_postmortems()
+    reports = sum(1 for t in load_truth(CORPUS / "truth.jsonl") if not t.not_an_incident and t.file not in held)
+    for suffix, tally in compare(CORPUS, every=max(6, reports // SAMPLED_REPORTS), leave_out=held).items():
         same, total = len(tally["same"]), len(tally["same"]) + len(tally["differ"])
         assert total >= 4 * 20
         assert same / total >= 0.95, (suffix, tally["differ"])  # the target
