@@ -148,11 +148,12 @@ def table(results: dict[str, dict[str, FieldScores]], fitted_on: str = "A") -> l
 def as_json(results: dict[str, dict[str, FieldScores]], misses_of: str | None = None) -> dict:
     """Every fold's totals; the misses (file names, drafted text) of the fold `misses_of` names only, as
     --misses prints them: a tuner reads fold B's totals with --json, and its misses must not come with them."""
+    held = held_out_postmortems()
     return {
         reader: {
             fold: {
                 name: {"right": r.right, "total": r.total, "value": round(r.value, 3)}
-                | ({"misses": withheld(r.misses, held_out_postmortems())} if fold == misses_of else {})
+                | ({"misses": withheld(r.misses, held)} if fold == misses_of else {})
                 for name, r in fields.items()
             }
             for fold, fields in by_fold.items()
@@ -204,12 +205,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sentence model: {args.weights} ({weights.fitted_on or 'fitted on ?'})")
     print("\n".join(table(results, fitted_fold(weights))))
     if args.misses:
+        held = held_out_postmortems()
         for reader, by_fold in results.items():
             for fold, fields in by_fold.items():
                 if fold != args.misses:  # the reporting fold's misses are never read while tuning
                     continue
                 for name, ratio in fields.items():
-                    for miss in withheld(ratio.misses, held_out_postmortems()):
+                    for miss in withheld(ratio.misses, held):
                         print(f"{reader} fold {fold} {FIELDS.get(name, name)}: {miss}")
     return 0
 

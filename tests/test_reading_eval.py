@@ -290,3 +290,15 @@ def test_a_heads_words_fitted_as_an_offset_leave_its_other_weights_as_they_were(
     cause, symptom = (fitting.features(c) for _, c in docs[0][1]["cause"][::2])
     before, after = (head.probability(cause) - head.probability(symptom) for head in (plain, worded))
     assert after != before
+
+
+def test_json_misses_never_name_a_held_out_postmortem(tmp_path, monkeypatch) -> None:
+    """bench/held_out_postmortems.tsv's files (the next postmortem judge) count in the totals, never among the misses."""
+    from bench import import_postmortems
+
+    held = tmp_path / "held.tsv"
+    held.write_text("# the judge\nA\tjudge.md\n", encoding="utf-8")
+    monkeypatch.setattr(import_postmortems, "HELD_OUT", held)
+    results = {"importer": {"A": {"root_cause": Ratio(0, 2, ["judge.md", "tuned.md"])}}}
+    said = reading_eval.as_json(results, "A")["importer"]["A"]["root_cause"]
+    assert (said["right"], said["total"], said["misses"]) == (0, 2, ["tuned.md"])
