@@ -42,9 +42,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bot.importer.markdown as markdown  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
 from bench.fit_reader_attempt_gate import ACTION_CUES, WHY_CUES, figures, norm, ranking, show, statements  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
 from bot.importer.cause_fix import candidates_of, sentence_candidates  # noqa: E402
-from bot.importer.scoring import Truth, load_truth  # noqa: E402
+from bot.importer.scoring import Truth  # noqa: E402
 from bot.reader import cues_attempts as ca  # noqa: E402
 from bot.reader.cues import FAILURE_WORDS, TRIED  # noqa: E402
 from bot.reader.cues_attempts import QUOTED, REFERS_BACK, WHY_SPLIT  # noqa: E402
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--since", default="a67eda1", help="also the totals of fold A organisations new since this")
     args = parser.parse_args(argv)
     READER_CUES[0] = args.reader_cues
-    fold_a = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident and t.fold == "A"]
+    fold_a = fold_truths("A", incidents_only=True)
     rows = dataset(fold_a)
     counts = Counter(r["class"] for org in rows.values() for r in org)
     print(f"fold A pairs: {sum(counts.values())} from {len(rows)} organisations: {dict(counts)}")

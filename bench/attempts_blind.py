@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench.attempts_by_org import organisations_at  # noqa: E402
 from bench.attempts_old_readers import run_old_reader  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
+from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text  # noqa: E402
 from bot.reader import cues_attempts  # noqa: E402
 from bot.reader.cues_attempts import (  # noqa: E402
     CONTRAST,
@@ -97,11 +97,7 @@ def read_once(cache: Path | None, read: Callable[[], dict]) -> dict:
 
 
 def truths_a() -> list:
-    return [
-        t
-        for t in load_truth(POSTMORTEMS / "truth.jsonl")
-        if t.fold == "A" and not t.not_an_incident and (ONLY is None or (t.org or t.file) in ONLY)
-    ]
+    return [t for t in fold_truths("A", incidents_only=True) if ONLY is None or (t.org or t.file) in ONLY]
 
 
 def blind_lines() -> dict[str, list[list[str]] | None]:

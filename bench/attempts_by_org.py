@@ -30,8 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fit_reader import halves  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
+from bot.importer.scoring import attempt_found, attempt_is_real, attempt_text  # noqa: E402
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 WRONG_COST = 1  # a wrong "did not work" line costs what a real one found gains (precision first: never less)
@@ -39,7 +39,7 @@ WRONG_COST = 1  # a wrong "did not work" line costs what a real one found gains 
 
 def stored_attempts(fold: str = "A") -> dict[str, list[str]]:
     """File → the attempts the importer stores (action and why as one text), fold A's files only."""
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold and not t.not_an_incident]
+    truths = fold_truths(fold, incidents_only=True)
     drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
     return {
         t.file: [attempt_text(a.action, a.why_it_failed) for a in d.failed_attempts]
@@ -52,7 +52,7 @@ def stored_attempts(fold: str = "A") -> dict[str, list[str]]:
 def by_org(stored: dict[str, list[str]]) -> dict[str, dict[str, int]]:
     """Organisation → stored real, stored wrong, labelled attempts found, labelled attempts."""
     figures: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(("real", "wrong", "found", "labelled"), 0))
-    for truth in load_truth(POSTMORTEMS / "truth.jsonl"):
+    for truth in fold_truths(None):
         if truth.file not in stored:
             continue
         row, texts = figures[truth.org or truth.file], stored[truth.file]

@@ -43,7 +43,7 @@ import bot.importer.markdown as markdown  # noqa: E402
 import bot.reader.narrative as narrative  # noqa: E402
 import bot.reader.narrative_timeline as narrative_timeline  # noqa: E402
 from bench.attempts_pm_on_threads import CONVERSATIONS, RENDERINGS, render  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
 from bench.reading_eval_conversations import left_out  # noqa: E402
 from bot.importer.drafts import NotAnIncident  # noqa: E402
 from bot.importer.scoring import attempt_is_real, attempt_text, load_truth  # noqa: E402
@@ -197,7 +197,7 @@ def blind_reads() -> dict[tuple[str, str], bool]:
 
 
 def postmortem_rows() -> list[dict]:
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A" and not t.not_an_incident]
+    truths = fold_truths("A", incidents_only=True)
     blind = blind_reads()
     rows = []
     for t in truths:

@@ -18,7 +18,6 @@ written from them is judged on, so its misses are never printed. Fold A only: fo
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 from collections import Counter
@@ -28,9 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.fit_reader import halves  # noqa: E402
+from bench.import_postmortems import fold_statements, fold_truths  # noqa: E402
 from bot.importer import markdown  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
-from bot.importer.scoring import Truth, attempt_found, attempt_text, holds_half, keyword_in, load_truth  # noqa: E402
+from bot.importer.scoring import Truth, attempt_found, attempt_text, holds_half, keyword_in  # noqa: E402
 from bot.reader import narrative, narrative_timeline  # noqa: E402
 from bot.reader.cues_attempts import FAILED_OUTCOME  # noqa: E402
 
@@ -64,9 +64,7 @@ def read_fold_a() -> list[tuple[Truth, list[str], list[str], list[str]]]:
     narrative.told_as_failed = narrative_timeline.told_as_failed = judged
     rows = []
     try:
-        for t in load_truth(POSTMORTEMS / "truth.jsonl"):
-            if t.fold != "A" or t.not_an_incident:
-                continue
+        for t in fold_truths("A", incidents_only=True):
             captured.clear()
             refused.clear()
             parsed = parse_file(FoundFile(POSTMORTEMS / t.file, PurePath(t.file)), team_id="bench")
@@ -80,11 +78,9 @@ def read_fold_a() -> list[tuple[Truth, list[str], list[str], list[str]]]:
 
 
 def statements() -> dict[str, list[dict]]:
-    out = {}
-    for line in (POSTMORTEMS / "statements.jsonl").read_text().splitlines():
-        row = json.loads(line)
-        out[row["file"]] = [s for s in row["statements"] if s.get("outcome") == "did_not_work"]
-    return out
+    return {
+        file: [s for s in said if s.get("outcome") == "did_not_work"] for file, said in fold_statements("A").items()
+    }
 
 
 def _holds(text: str, quote: str) -> bool:

@@ -23,8 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.attempts_old_readers import run_old_reader  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import Truth, attempt_found, attempt_is_real, attempt_text, holds_half, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
+from bot.importer.scoring import Truth, attempt_found, attempt_is_real, attempt_text, holds_half  # noqa: E402
 
 POSTMORTEMS = ROOT / "eval" / "postmortems"
 
@@ -38,11 +38,8 @@ def held_out(base: str) -> list[Truth]:
         text=True,
         check=True,
     ).stdout.split()
-    return [
-        t
-        for t in load_truth(POSTMORTEMS / "truth.jsonl")
-        if t.fold == "A" and not t.not_an_incident and t.file not in set(listed)
-    ]
+    # a judge: bench/held_out_postmortems.tsv's files are what it reads
+    return [t for t in fold_truths("A", include_held_out=True, incidents_only=True) if t.file not in set(listed)]
 
 
 def totals(truths: list[Truth], lines: dict[str, list[list[str]]]) -> dict[str, int]:

@@ -43,7 +43,7 @@ sys.path.insert(0, str(ROOT))
 from bench import attempts_blind  # noqa: E402
 from bench.attempts_blind import found, judged, truths_a  # noqa: E402
 from bench.fit_reader_attempt_gate import norm, statements  # noqa: E402
-from bot.importer.scoring import load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths  # noqa: E402
 from bot.reader import cues_attempts as c  # noqa: E402
 from bot.reader.cues import TRIED  # noqa: E402
 from bot.reader.fit import fit_head  # noqa: E402
@@ -108,7 +108,7 @@ def evidence(said: str) -> set[str]:
 def labelled_rows(population: str, features: Callable[[str], set[str]] = evidence) -> list[tuple[str, set[str], bool]]:
     """(organisation, features, did not work) for fold A's labelled failure cues (the module's doc: populations);
     the features are the cue names unless another reading of the same text is asked for (attempts_word_gate's words)."""
-    org_of = {t.file: t.org or t.file for t in load_truth(POSTMORTEMS / "truth.jsonl")}
+    org_of = {t.file: t.org or t.file for t in fold_truths(None)}
     rows = []
     for file, said in statements("A").items():
         org = org_of.get(file, file)

@@ -29,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.fit_reader import halves  # noqa: E402
-from bot.importer.scoring import attempt_is_real, attempt_text, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths  # noqa: E402
+from bot.importer.scoring import attempt_is_real, attempt_text  # noqa: E402
 from bot.reader.cues_attempts import told_as_failed  # noqa: E402
 
 POSTMORTEMS = ROOT / "eval" / "postmortems"
@@ -77,14 +78,14 @@ def run_old_reader(
 
 def old_lines(commit: str) -> dict[str, list[list[str]]]:
     """File → [action, why] as the reader of `commit` stores them, fold A of today's corpus."""
-    run = run_old_reader(commit)
+    run = run_old_reader(commit, [t.file for t in fold_truths("A", incidents_only=True)])
     run.check_returncode()
     return json.loads(run.stdout)
 
 
 def figures(lines: dict[str, list[list[str]]], keep: Callable[[str, str], bool]) -> dict[str, list[int]]:
     """Part (all, write, measure) → [real, stored] of the lines `keep` lets through."""
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.file in lines]
+    truths = [t for t in fold_truths(None) if t.file in lines]
     split = halves({t.org or t.file for t in truths})
     out: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for truth in truths:

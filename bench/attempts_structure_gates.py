@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 from bench.attempts_by_org import organisations_at  # noqa: E402
 from bench.attempts_old_readers import old_lines  # noqa: E402
 from bench.fit_reader import halves  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import attempt_is_real, attempt_text, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
+from bot.importer.scoring import attempt_is_real, attempt_text  # noqa: E402
 from bot.reader import cues_attempts as cues  # noqa: E402
 from bot.reader.narrative import _objects  # noqa: E402
 
@@ -111,7 +111,7 @@ GATES: dict[str, Callable[[str, str], bool]] = {
 
 
 def todays_lines() -> dict[str, list[list[str]]]:
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A" and not t.not_an_incident]
+    truths = fold_truths("A", incidents_only=True)
     drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
     return {
         t.file: [[a.action, a.why_it_failed] for a in d.failed_attempts] if (d := drafts.get(t.file)) else []
@@ -121,7 +121,7 @@ def todays_lines() -> dict[str, list[list[str]]]:
 
 def rows(readings: dict[str, dict[str, list[list[str]]]]) -> list[dict]:
     """One row per stored line (old readers' through today's bar): reading, parts, real."""
-    truths = {t.file: t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A" and not t.not_an_incident}
+    truths = {t.file: t for t in fold_truths("A", incidents_only=True)}
     split = halves({t.org or t.file for t in truths.values()})
     earlier = {commit: organisations_at(commit) for commit in COLLECTED_BLIND_SINCE}
     out = []

@@ -41,8 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import attempts_blind  # noqa: E402
 from bench.fit_reader_attempt_gate import PASSIVE, PLANNED, figures, label, pair_rows, ranking, show, statements  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import Truth, attempt_is_real, attempt_text, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
+from bot.importer.scoring import Truth, attempt_is_real, attempt_text  # noqa: E402
 from bot.reader import cues_attempts as c  # noqa: E402
 from bot.reader.cues import TRIED  # noqa: E402
 from bot.reader.fit import fit_head  # noqa: E402
@@ -226,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--auc", action="store_true", help="how the head ranks the gated fold's lines (one total)")
     args = parser.parse_args(argv)
     other = "B" if args.fit == "A" else "A"
-    truth = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident]
+    truth = fold_truths(None, incidents_only=True)
     fit_truths, other_truths = [t for t in truth if t.fold == args.fit], [t for t in truth if t.fold == other]
     fit_lines = stored(fit_truths)
     head, l2, keep, group_heads = procedure(args.fit, fit_truths, fit_lines, quiet=args.fit == "B")

@@ -23,10 +23,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fields_by_org import POSTMORTEMS, held_out_drafts  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
 from bot.importer.document import Document, parse_document  # noqa: E402
 from bot.importer.metadata import read_prose_details  # noqa: E402
-from bot.importer.scoring import holds_half, load_truth, metadata_kinds_held  # noqa: E402
+from bot.importer.scoring import holds_half, metadata_kinds_held  # noqa: E402
 from bot.importer.section_text import join_lines, section_text, unit_parts  # noqa: E402
 from bot.reader.cues import CAUSE  # noqa: E402
 from bot.reader.read import sentences  # noqa: E402
@@ -96,7 +96,7 @@ def classify(text: str, labels: list[str], metadata: list[list[str]], cause: str
 
 
 def misses(in_sample: bool, cache: Path | None) -> list[dict]:
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A" and not t.not_an_incident]
+    truths = fold_truths("A", incidents_only=True)
     if in_sample:
         drafts = read_corpus(POSTMORTEMS, only={t.file for t in truths})[0]
     else:

@@ -69,7 +69,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.import_postmortems import read_corpus  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
 from bot.importer.scoring import holds_half, load_truth, score  # noqa: E402
 from bot.reader import is_metadata  # noqa: E402
 from bot.reader.metadata_kind import METADATA_KINDS, metadata_kind  # noqa: E402
@@ -188,7 +188,7 @@ def run_score(
                 f"{folder} holds a fold's own labels (truth.jsonl): score it with --fold A; nothing written"
             )
         (folder / "truth.jsonl").write_text((HERE / "truth.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
-    truths = [t for t in load_truth(folder / "truth.jsonl") if fold is None or t.fold == fold]
+    truths = fold_truths(fold, folder=folder) if fold else load_truth(folder / "truth.jsonl")
     if batch:  # "tuning"/"tuning-orgs": the rules were chosen on them; "held-out"/"held-out-orgs": totals only
         rows = [json.loads(line) for line in (folder / "truth.jsonl").read_text(encoding="utf-8").splitlines() if line]
         of = {row["file"]: row.get("batch", "tuning") for row in rows}

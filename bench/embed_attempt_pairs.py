@@ -45,7 +45,8 @@ from bench.fit_reader_attempt_gate import (  # noqa: E402
     read_with,
     statements,
 )
-from bot.importer.scoring import attempt_text, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths  # noqa: E402
+from bot.importer.scoring import attempt_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_CHARS = 300  # a text is cut here before it is embedded (the bench's outcome cut)
@@ -61,7 +62,7 @@ class Row:
 def collect() -> list[Row]:
     """The rows of fit_reader_attempt_gate.py --pairs, with their texts kept."""
     labels = statements()
-    fold_a = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident and t.fold == "A"]
+    fold_a = fold_truths("A", incidents_only=True)
     fold_a = [t for t in fold_a if t.file in labels]
     kept = read_with({t.org or t.file: None for t in fold_a}, fold_a)
     rows: list[Row] = []

@@ -30,8 +30,8 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.embed_attempt_pairs import MAX_CHARS, embed, one_org_out  # noqa: E402
-from bench.fit_reader_sentences import POSTMORTEMS, documents, fit_head, label  # noqa: E402
-from bot.importer.scoring import load_truth  # noqa: E402
+from bench.fit_reader_sentences import documents, fit_head, label  # noqa: E402
+from bench.import_postmortems import fold_truths  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -67,7 +67,7 @@ def main() -> int:
     parser.add_argument("--l2", type=float, nargs="*", default=[0.001, 0.01, 0.1], help="penalties to report")
     args = parser.parse_args()
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    fold_a = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A"]
+    fold_a = fold_truths("A")
     docs = documents(fold_a)
     rows = [
         Row(t.org or t.file, t.file, c.text, feats, label(t, "cause", c.text))

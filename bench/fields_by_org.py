@@ -52,8 +52,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import load_truth, score  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
+from bot.importer.scoring import score  # noqa: E402
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 FIELDS = ("date", "root_cause", "fix", "found", "metadata")
@@ -114,7 +114,7 @@ def held_out_drafts(
     import bot.importer.cause_fix as cause_fix
     from bot.reader.sentences import use_model
 
-    everything = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A"]
+    everything = fold_truths("A")
     docs = fitting.documents(everything)
     orgs = sorted({t.org or t.file for t in truths})
     models = _cached(cache, docs, orgs) if cache else None
@@ -180,7 +180,7 @@ def missed_split(rows: dict[str, dict[str, str]], kept: dict, fold: str = "A") -
     """Head → where_missed kind → [empty, wrong] over the one-out misses in `rows` (read with `kept`'s models)."""
     import bench.fit_reader_sentences as fitting
 
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
+    truths = fold_truths(fold)
     fitting.rules_said(truths)  # where no section names the field: the files the importer asks the model for
     split: dict[str, dict[str, list[int]]] = {h: {k: [0, 0] for k in MISSED} for h in fitting.HEADS}
     for truth, cands in kept["docs"]:
@@ -202,7 +202,7 @@ def outcomes(
     """File → field → "right", "wrong" (stored but not right), "empty" or "" (not labelled).
     `held_out`: read each organisation with a sentence model fitted without it, joined by this policy
     (`cache`: the one-out models kept there, `kept`: the candidates and models, `held_out_drafts`)."""
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold and not t.not_an_incident]
+    truths = fold_truths(fold, incidents_only=True)
     if held_out is not None:
         drafts = held_out_drafts(truths, held_out, cache=cache, kept=kept)
     else:

@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.importer.cause_fix as cause_fix  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import Truth, attempt_found, attempt_is_real, attempt_text, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
+from bot.importer.scoring import Truth, attempt_found, attempt_is_real, attempt_text  # noqa: E402
 from bot.reader.sentences import Candidate, Head, features  # noqa: E402
 
 POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
@@ -148,7 +148,7 @@ def main() -> int:
     parser.add_argument("--told", action="store_true", help=f"only sentences of {', '.join(TOLD_SECTIONS)}")
     args = parser.parse_args()
     GATED[0], PAIR_LABEL[0], SECTIONS[0] = not args.ungated, args.pair_label, TOLD_SECTIONS if args.told else ()
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if not t.not_an_incident]
+    truths = fold_truths(None, incidents_only=True)
     drafts, _, _ = read_corpus(POSTMORTEMS)
     docs = {f: documents([t for t in truths if t.fold == f]) for f in ("A", "B") if f == "A" or args.folds}
     missed = reachable = 0  # the real attempts the importer misses, and those one candidate sentence holds

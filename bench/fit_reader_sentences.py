@@ -49,8 +49,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.reader_sentences_provenance as provenance  # noqa: E402
 import bot.importer.cause_fix as cause_fix  # noqa: E402
 import bot.reader.fit as reader_fit  # noqa: E402
+from bench.import_postmortems import fold_truths  # noqa: E402
 from bot.importer.formats import FoundFile, parse_file  # noqa: E402
-from bot.importer.scoring import Truth, holds_half, keyword_in, load_truth, score  # noqa: E402
+from bot.importer.scoring import Truth, holds_half, keyword_in, score  # noqa: E402
 from bot.reader.fix import without_non_causes, without_non_fixes  # noqa: E402
 from bot.reader.read import without_metadata, without_unknown_cause  # noqa: E402
 from bot.reader.sentences import (  # noqa: E402
@@ -433,7 +434,7 @@ THIS = sys.modules[__name__]  # what bench/reader_sentences_provenance.py reads 
 def fitted_file(fold: str, carry: tuple[str, ...] = ()) -> dict:
     """Both heads fitted on `fold`'s reports alone, as a file with its settings and provenance; a head in `carry` is
     not fitted but copied from the shipped file as it is (fold A's: another pass refits it)."""
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold]
+    truths = fold_truths(fold, folder=POSTMORTEMS)
     docs = documents(truths)
     model = fit(docs, fold, heads=tuple(h for h in HEADS if h not in carry))
     return provenance.as_file(THIS, model, truths, docs, carry)
@@ -472,8 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fold:
         fit_fold(args.fold, args.out, tuple(args.carry))
         return 0
-    truths = load_truth(POSTMORTEMS / "truth.jsonl")
-    by_fold = {f: [t for t in truths if t.fold == f] for f in ("A", "B")}
+    by_fold = {f: fold_truths(f, folder=POSTMORTEMS) for f in ("A", "B")}
     docs = {f: documents(ts) for f, ts in by_fold.items() if f == "A" or not args.tune}
     policy, chosen_a = choose_policy(docs["A"], by_fold["A"])
     print(f"policy chosen on fold A: {policy}; thresholds chosen on A: {chosen_a}")

@@ -21,10 +21,11 @@ import time
 from pathlib import Path, PurePath
 
 from bot.importer.formats import FoundFile, parse_file
-from bot.importer.scoring import load_truth, score
+from bot.importer.scoring import Truth, load_truth, score
 from bot.models import MemoryDraft
 
 HELD_OUT = Path(__file__).resolve().parent / "held_out_postmortems.tsv"
+POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 
 TARGETS = {
     "imported": 0.95,
@@ -37,12 +38,40 @@ TARGETS = {
 
 
 def held_out_postmortems(path: Path | None = None) -> frozenset[str]:
-    """The postmortem files a tuner's misses never name ("FOLD<TAB>file" lines; "#" lines are comments)."""
+    """The postmortem files a tuner never reads ("FOLD<TAB>file" lines; "#" lines are comments)."""
     path = path or HELD_OUT
     if not path.exists():
         return frozenset()
     lines = path.read_text(encoding="utf-8").splitlines()
     return frozenset(line.split("\t")[-1].strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+# The one loader of eval/postmortems' labels for every bench that tunes on a fold or prints its misses (review F35):
+# the held-out files are left out by default, so no fit reads them and no miss names them; a judge or a totals-only
+# bench asks for them (`include_held_out=True`). tests/test_postmortem_folds.py holds every bench to it.
+def fold_truths(
+    fold: str | None, *, include_held_out: bool = False, incidents_only: bool = False, folder: Path | None = None
+) -> list[Truth]:
+    """`folder`'s truth.jsonl lines of `fold` (None: both folds), in file order, bench/held_out_postmortems.tsv's
+    files left out unless `include_held_out`; `incidents_only`: without the files labelled not an incident."""
+    held = frozenset() if include_held_out else held_out_postmortems()
+    return [
+        t
+        for t in load_truth((folder or POSTMORTEMS) / "truth.jsonl")
+        if (fold is None or t.fold == fold) and t.file not in held and not (incidents_only and t.not_an_incident)
+    ]
+
+
+def fold_statements(
+    fold: str = "A", *, include_held_out: bool = False, folder: Path | None = None
+) -> dict[str, list[dict]]:
+    """File → its sentence labels (statements.jsonl) for `fold`'s reports, the held-out files left out unless
+    `include_held_out`. A line counts only when its own `fold` and truth.jsonl's agree: fold B's labels (reporting
+    and the swap only) never reach a fold-A fit."""
+    folder = folder or POSTMORTEMS
+    folds = {t.file: t.fold for t in fold_truths(fold, include_held_out=include_held_out, folder=folder)}
+    rows = [json.loads(line) for line in (folder / "statements.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    return {r["file"]: r["statements"] for r in rows if r["fold"] == fold and folds.get(r["file"]) == fold}
 
 
 def withheld(misses: list[str], held: frozenset[str]) -> list[str]:
@@ -83,8 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     scores = score(truths, drafts)
     figures = scores.as_json()
     # the misses (and skip reasons) of the fold --misses names, none without it; the totals stay both folds'
-    held = held_out_postmortems()
-    in_fold = [t for t in truths if t.fold == args.misses and t.file not in held] if args.misses else []
+    in_fold = fold_truths(args.misses, folder=args.folder) if args.misses else []
     shown = score(in_fold, drafts)
     reasons = {file: why for file, why in reasons.items() if file in {t.file for t in in_fold}}
     for name, field in shown.as_json().items():

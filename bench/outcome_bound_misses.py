@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import bench.outcome_linked as ol  # noqa: E402
 from bench.fit_reader import halves  # noqa: E402
 from bench.fit_reader_attempt_gate import norm  # noqa: E402
-from bot.importer.scoring import attempt_is_real, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths  # noqa: E402
+from bot.importer.scoring import attempt_is_real  # noqa: E402
 from bot.reader import narrative  # noqa: E402
 from bot.reader.cues import RESOLVED, TRIED  # noqa: E402
 from bot.reader.cues_attempts import (  # noqa: E402
@@ -74,7 +75,7 @@ def why_is_outcome(text: str, labelled: list[dict]) -> bool:
 
 
 def where() -> dict:
-    truths = load_truth(ol.POSTMORTEMS / "truth.jsonl")
+    truths = fold_truths(None)
     orgs = {t.file: t.org or t.file for t in truths}
     labels = ol.postmortem_statements("A")
     base = ol.read_fold("A", None)
@@ -121,7 +122,7 @@ def main() -> None:
     if args.dump:
         args.dump.write_text(json.dumps(read, ensure_ascii=False), encoding="utf-8")
     if args.against:
-        truths = {t.file: t for t in load_truth(ol.POSTMORTEMS / "truth.jsonl")}
+        truths = {t.file: t for t in fold_truths(None)}
         before = json.loads(args.against.read_text(encoding="utf-8"))
         print(json.dumps(compare(before, read, ol.postmortem_statements("A"), truths), indent=1))
 

@@ -44,7 +44,8 @@ import bench.outcome_head as oh  # noqa: E402
 from bench.attempts_by_org import by_org  # noqa: E402
 from bench.fit_reader_attempt_gate import _MARKUP, norm  # noqa: E402
 from bench.fit_reader_attempt_gate import statements as postmortem_statements  # noqa: E402
-from bot.importer.scoring import attempt_is_real, attempt_text, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths  # noqa: E402
+from bot.importer.scoring import attempt_is_real, attempt_text  # noqa: E402
 from bot.reader import narrative  # noqa: E402
 from bot.reader.cues import ANAPHOR  # noqa: E402
 from bot.reader.cues_attempts import REFERS_BACK  # noqa: E402
@@ -125,7 +126,7 @@ def neighbour_rows(orgs: dict[str, str], labels: dict[str, list[dict]]) -> list[
 
 def read_fold(fold: str, hook: Callable[[str, str, str], bool] | None, only: set[str] | None = None) -> dict:
     """File → (stored attempt texts, the draft's other fields) as the importer reads fold `fold` with `hook`."""
-    files = {t.file for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == fold and not t.not_an_incident}
+    files = {t.file for t in fold_truths(fold, incidents_only=True)}
     files = files if only is None else files & only
     narrative.outcome_goes_on = hook
     try:
@@ -216,7 +217,7 @@ def totals(read: dict, base: dict, orgs: dict[str, str]) -> dict:
 
 
 def run(fold: str) -> dict:
-    orgs = {t.file: t.org or t.file for t in load_truth(POSTMORTEMS / "truth.jsonl")}
+    orgs = {t.file: t.org or t.file for t in fold_truths(None)}
     labels = postmortem_statements("A")
     m_rows, base_a = met_rows(orgs, labels)
     data = labelled_rows(orgs) + neighbour_rows(orgs, labels) + m_rows
@@ -238,7 +239,7 @@ def run(fold: str) -> dict:
 def ceiling() -> dict:
     """After the decision: what any head could add where the hook is asked (every asked pair stored; only the
     labelled ones), and where fold A's labelled did_not_work outcomes next to their step stand against the binding."""
-    orgs = {t.file: t.org or t.file for t in load_truth(POSTMORTEMS / "truth.jsonl")}
+    orgs = {t.file: t.org or t.file for t in fold_truths(None)}
     labels = postmortem_statements("A")
     m_rows, base = met_rows(orgs, labels)
     right = {r["pair"] for r in m_rows if r["label"]}
@@ -264,7 +265,7 @@ def ranking() -> dict:
     """After the decision: how the head, fitted one organisation out, ranks the pairs the reader asks about (M),
     against the pair's label (the labelled outcome) and against the scorer's (the line as stored would be real:
     `attempt_is_real`, which reads the step's words as much as the outcome's)."""
-    truths = {t.file: t for t in load_truth(POSTMORTEMS / "truth.jsonl")}
+    truths = {t.file: t for t in fold_truths(None)}
     orgs = {f: t.org or f for f, t in truths.items()}
     labels = postmortem_statements("A")
     m_rows, _ = met_rows(orgs, labels)

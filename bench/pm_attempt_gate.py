@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.reader.fit as reader_fit  # noqa: E402
 from bench.fit_reader import EPOCHS, L2, RATE  # noqa: E402
-from bench.import_postmortems import read_corpus  # noqa: E402
-from bot.importer.scoring import attempt_is_real, attempt_text, load_truth  # noqa: E402
+from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
+from bot.importer.scoring import attempt_is_real, attempt_text  # noqa: E402
 from bot.reader.cues import TRIED  # noqa: E402
 from bot.reader.cues_attempts import EXPLICIT_TRY, REFERS_BACK, STEP_OUTCOME, WE_TRIED, failure_cues  # noqa: E402
 from bot.reader.sentences import word_features  # noqa: E402
@@ -66,7 +66,7 @@ GRID = [round(0.05 * i, 2) for i in range(1, 20)]
 def pm_rows(cache: Path) -> list[dict]:
     """Fold A postmortems' stored lines, read as `import` reads the files (kept in `cache`: run once per code)."""
     if not cache.exists():
-        truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A" and not t.not_an_incident]
+        truths = fold_truths("A", incidents_only=True)
         drafts, _, _ = read_corpus(POSTMORTEMS, only={t.file for t in truths})
         rows = []
         for t in truths:

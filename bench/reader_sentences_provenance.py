@@ -212,7 +212,7 @@ def check(fitting: ModuleType, rows_only: bool) -> int:
         raise SystemExit(f"--check rebuilds with the file's own settings: unset {', '.join(given)}")
     recorded = shipped["provenance"]
     use_corpus(fitting, recorded["corpus"])
-    truths = [t for t in fitting.load_truth(fitting.POSTMORTEMS / "truth.jsonl") if t.fold == recorded["fold"]]
+    truths = fitting.fold_truths(recorded["fold"], folder=fitting.POSTMORTEMS)
     files = sorted(t.file for t in truths)
     if files != recorded["files"] or files_sha256(fitting.POSTMORTEMS, files) != recorded["files_sha256"]:
         print(f"the reports of {recorded['corpus']} fold {recorded['fold']} are not those recorded (files_sha256)")
@@ -231,6 +231,7 @@ def check(fitting: ModuleType, rows_only: bool) -> int:
 _ROWS_THERE = """
 import hashlib, json, sys
 sys.path.insert(0, sys.argv[1])
+from bench.import_postmortems import fold_truths
 import bench.fit_reader_sentences as f
 truths = [t for t in f.load_truth(f.POSTMORTEMS / "truth.jsonl") if t.fold == sys.argv[2]]
 docs = f.documents(truths)
