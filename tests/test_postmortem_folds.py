@@ -43,7 +43,6 @@ ALLOWED = {
 # the benches that may ask for the held-out files: judges, totals only
 JUDGES = {
     "attempts_heldout.py": "the postmortem judge: reads the files collected after --base, held-out ones too",
-    "fit_reader_attempt_gate.py": "awaiting the lead: tests/test_postmortem_statement_folds.py wants every fold-A line",
 }
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from bench.fit_reader_attempt_gate import POSTMORTEMS, statements
+from bench.import_postmortems import held_out_postmortems
 
 
 def _folds() -> dict[str, str]:
@@ -23,7 +24,8 @@ def test_a_fit_on_fold_a_reads_every_fold_a_line_and_no_fold_b_line() -> None:
     folds, labelled = _folds(), _labelled()
     fitted = statements()
     assert fitted == statements("A")
-    assert set(fitted) == {f for f, fold in labelled.items() if fold == "A"}
+    # the tuning fold only: bench/held_out_postmortems.tsv's files (a judge) are no tuning fold (review F35)
+    assert set(fitted) == {f for f, fold in labelled.items() if fold == "A" and f not in held_out_postmortems()}
     assert all(folds[f] == "A" for f in fitted)
 
 
