@@ -12,7 +12,10 @@ bench/fit_reader_sentences.py writes a `provenance` object beside the heads with
   2026-12-07), also each head's FIT_LABEL_RULE;
 - `rows_sha256`: per head, the rows the fit read (each candidate sentence's features and its label, in order): when a
   rebuild differs, equal rows say the fitting changed, unequal rows that the candidates, features or labels did;
-- `steps` (no seed: the fit is deterministic) and `python`.
+- `steps` (no seed: the fit is deterministic) and `python`;
+- `carried`: per head copied unfitted from the file before (`--carry`), that head's own record (every field above, its
+  own corpus, code and label rule, its rows only), so that `--check` and `--rebuild-at-code` rebuild each head where it
+  was fitted (a carried head's settings are its `fitted_with`, as every head's).
 
 The fix head of the conversation reader (bot/data/reader_chat.json) is another file with its own bench
 (bench/fix_head_words.py); nothing here reads it.
@@ -31,6 +34,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -118,31 +122,72 @@ def provenance(
     }
 
 
-def missing(data: dict) -> list[str]:
-    """What a sentence model's file lacks to be rebuilt: provenance fields absent or empty, a head without its
-    settings or its label rule (the fast test: tests/test_reader_sentences_provenance.py)."""
+def record_of(data: dict, head: str) -> dict:
+    """The provenance `head` was fitted with: its own when it was carried from a file before, else the file's."""
     given = data.get("provenance") or {}
-    lacks = [f"provenance.{k}" for k in REQUIRED if not given.get(k)]
+    return (given.get("carried") or {}).get(head) or given
+
+
+def _where(data: dict, head: str) -> str:
+    return f"provenance.carried.{head}" if head in (data.get("provenance") or {}).get("carried", {}) else "provenance"
+
+
+def _record_lacks(given: dict, where: str) -> list[str]:
+    lacks = [f"{where}.{k}" for k in REQUIRED if not given.get(k)]
     if given.get("label_rule") not in LABEL_RULES:
-        lacks.append("provenance.label_rule: one of " + ", ".join(LABEL_RULES))
+        lacks.append(f"{where}.label_rule: one of " + ", ".join(LABEL_RULES))
     if given.get("files") and len(set(given["files"])) != len(given["files"]):
-        lacks.append("provenance.files: a file named twice")
-    for head, fields in data.get("heads", {}).items():
-        rule = fields.get("fitted_with", {}).get("FIT_LABEL_RULE")
-        if rule != given.get("label_rule"):
-            lacks.append(
-                f"heads.{head}.fitted_with.FIT_LABEL_RULE: {rule!r}, the provenance says {given.get('label_rule')!r}"
-            )
-        if head not in (given.get("rows_sha256") or {}):
-            lacks.append(f"provenance.rows_sha256.{head}")
+        lacks.append(f"{where}.files: a file named twice")
     return lacks
 
 
-def differences(shipped: dict, rebuilt: dict) -> list[str]:
-    """Each parameter (bias, threshold, keep, weight) of `shipped`'s heads that `rebuilt` has otherwise, as lines;
-    then what the provenance says about why (the rows or the corpus read)."""
+def missing(data: dict) -> list[str]:
+    """What a sentence model's file lacks to be rebuilt: provenance fields absent or empty (the file's, and each
+    carried head's own), a head without its settings or its label rule, or one its record disagrees with (the fast
+    test: tests/test_reader_sentences_provenance.py)."""
+    given = data.get("provenance") or {}
+    lacks = _record_lacks(given, "provenance")
+    heads = data.get("heads", {})
+    for head, record in (given.get("carried") or {}).items():
+        lacks += (
+            _record_lacks(record, f"provenance.carried.{head}")
+            if head in heads
+            else [f"provenance.carried.{head}: no such head"]
+        )
+    for head, fields in heads.items():
+        record, where = record_of(data, head), _where(data, head)
+        rule = fields.get("fitted_with", {}).get("FIT_LABEL_RULE")
+        if rule != record.get("label_rule"):
+            lacks.append(
+                f"heads.{head}.fitted_with.FIT_LABEL_RULE: {rule!r}, the {where} says {record.get('label_rule')!r}"
+            )
+        if head not in (record.get("rows_sha256") or {}):
+            lacks.append(f"{where}.rows_sha256.{head}")
+    return lacks
+
+
+def not_in_corpus(record: dict) -> list[str] | None:
+    """The recorded files its corpus commit lacks under eval/postmortems ([] when it holds them all); None without the
+    repository's history (an sdist)."""
+    listed = _git("ls-tree", "--name-only", record["corpus"], "eval/postmortems/")
+    if listed is None:
+        return None
+    names = {Path(line).name for line in listed.split()}
+    return [f for f in record["files"] if f not in names]
+
+
+def groups(data: dict) -> list[tuple[dict, tuple[str, ...]]]:
+    """The file's heads by the record they were fitted with: (record, heads), the file's own record first."""
+    carried = (data.get("provenance") or {}).get("carried") or {}
+    own = tuple(h for h in data["heads"] if h not in carried)
+    return ([(data["provenance"], own)] if own else []) + [(carried[h], (h,)) for h in data["heads"] if h in carried]
+
+
+def differences(shipped: dict, rebuilt: dict, heads: tuple[str, ...] | None = None) -> list[str]:
+    """Each parameter (bias, threshold, keep, weight) of `shipped`'s heads (or of `heads`) that `rebuilt` has
+    otherwise, as lines; then what the provenance says about why (the rows or the corpus read)."""
     lines = []
-    for head in sorted(set(shipped["heads"]) | set(rebuilt["heads"])):
+    for head in heads or sorted(set(shipped["heads"]) | set(rebuilt["heads"])):
         a, b = shipped["heads"].get(head, {}), rebuilt["heads"].get(head, {})
         moved = [k for k in ("bias", "threshold", "keep") if a.get(k) != b.get(k)]
         wa, wb = a.get("weights", {}), b.get("weights", {})
@@ -156,11 +201,15 @@ def differences(shipped: dict, rebuilt: dict) -> list[str]:
             f"{head}: {len(moved) + len(words)} parameters differ ({', '.join(f'{k} {a.get(k)} -> {b.get(k)}' for k in moved) or 'bias, threshold, keep equal'}; "
             f"{len(words)} of {len(set(wa) | set(wb))} weights, {len(set(wa) - set(wb))} only shipped, {len(set(wb) - set(wa))} only rebuilt; largest {largest})"
         )
-    pa, pb = shipped.get("provenance", {}), rebuilt.get("provenance", {})
     if lines:
-        if pa.get("files_sha256") != pb.get("files_sha256"):
+        told = heads or sorted(shipped["heads"])
+        if any(record_of(shipped, h).get("files_sha256") != record_of(rebuilt, h).get("files_sha256") for h in told):
             lines.append("the reports read differ from those fitted on (files_sha256)")
-        for head, digest in sorted((pa.get("rows_sha256") or {}).items()):
+        for head in sorted(told):
+            pa, pb = record_of(shipped, head), record_of(rebuilt, head)
+            digest = (pa.get("rows_sha256") or {}).get(head)
+            if digest is None:
+                continue
             same = digest == (pb.get("rows_sha256") or {}).get(head)
             lines.append(
                 f"{head}: the rows read are {'the same: the fitting itself changed' if same else 'not the same: candidates, features or labels changed'}"
@@ -185,17 +234,26 @@ def use_corpus(fitting: ModuleType, commit: str | None) -> None:
         fitting.CORPUS[0] = checkout_corpus(fitting.POSTMORTEMS)
 
 
+def carried_record(shipped: dict, head: str) -> dict:
+    """`head`'s own record in the file it is carried from: where it was fitted, its rows only."""
+    record = {k: v for k, v in record_of(shipped, head).items() if k != "carried"}
+    return {**record, "rows_sha256": {head: (record.get("rows_sha256") or {}).get(head)}} if record else {}
+
+
 def as_file(fitting: ModuleType, model: SentenceModel, truths: list, docs: list, carry: tuple[str, ...] = ()) -> dict:
     """`model`, fitted by the bench `fitting` on `truths`' fold (`docs`), as its file: each head's settings and the
-    file's provenance (a head in `carry` copied from the shipped file, with the shipped file's rows digest)."""
+    file's provenance, that of the heads fitted here; a head in `carry` is copied from the shipped file with its own
+    record there (`carried`: corpus, code, label rule and rows it was fitted with)."""
     shipped = json.loads(fitting.DATA.read_text(encoding="utf-8")) if carry else {}
     model.heads.update({h: SentenceModel.from_json(shipped).heads[h] for h in carry})
-    rows = {h: rows_sha256(fitting.head_rows(docs, h)) for h in fitting.HEADS if h not in carry}
-    rows.update({h: shipped.get("provenance", {}).get("rows_sha256", {}).get(h) for h in carry})
+    fitted = [h for h in fitting.HEADS if h not in carry]
+    rows = {h: rows_sha256(fitting.head_rows(docs, h)) for h in fitted}
     data = fitting.with_settings(model, carry)
-    rule = ",".join(sorted({fitting.SETTINGS[h]["FIT_LABEL_RULE"] for h in fitting.HEADS}))
+    rule = ",".join(sorted({fitting.SETTINGS[h]["FIT_LABEL_RULE"] for h in fitted}))
     files = [t.file for t in truths]
     data["provenance"] = provenance(fitting.CORPUS[0], fitting.POSTMORTEMS, truths[0].fold, files, rule, rows)
+    if carry:
+        data["provenance"]["carried"] = {h: carried_record(shipped, h) for h in sorted(carry)}
     chosen = ", ".join(f"{h} threshold {x.threshold} keep {x.keep}" for h, x in model.heads.items())
     print(f"fitted on fold {truths[0].fold} ({len(truths)} items, corpus {fitting.CORPUS[0]}): {chosen}")
     return data
@@ -203,26 +261,52 @@ def as_file(fitting: ModuleType, model: SentenceModel, truths: list, docs: list,
 
 def check(fitting: ModuleType, rows_only: bool) -> int:
     """Rebuild the shipped file from its provenance (corpus commit, fold, label rule, settings) with today's code and
-    print every parameter that differs: 0 when none does, 1 otherwise, 2 when the file cannot say how to rebuild it."""
+    print every parameter that differs: 0 when none does, 1 otherwise, 2 when the file cannot say how to rebuild it.
+    A carried head is rebuilt on its own record's corpus, the others copied meanwhile."""
     shipped = json.loads(fitting.DATA.read_text(encoding="utf-8"))
     if lacks := missing(shipped):
         print(f"{fitting.DATA.name} cannot be rebuilt, it lacks: " + "; ".join(lacks))
         return 2
     if given := sorted(n for n in os.environ if n.startswith("FIT_")):
         raise SystemExit(f"--check rebuilds with the file's own settings: unset {', '.join(given)}")
-    recorded = shipped["provenance"]
-    use_corpus(fitting, recorded["corpus"])
-    truths = fitting.fold_truths(recorded["fold"], folder=fitting.POSTMORTEMS)
-    files = sorted(t.file for t in truths)
-    if files != recorded["files"] or files_sha256(fitting.POSTMORTEMS, files) != recorded["files_sha256"]:
-        print(f"the reports of {recorded['corpus']} fold {recorded['fold']} are not those recorded (files_sha256)")
+    every = fitting.fold_truths
+    try:
+        return _check_groups(fitting, shipped, rows_only, every)
+    finally:
+        fitting.fold_truths = every
+
+
+def _recorded_only(every: Callable[..., list], files: list[str]) -> Callable[..., list]:
+    """`every` (the loader) reading the recorded `files` alone, held out today or not: a judged collection that leaves
+    bench/held_out_postmortems.tsv does not change what a rebuild of a file fitted before reads."""
+    named = set(files)
+
+    def recorded(fold: str | None, **given: object) -> list:
+        return [t for t in every(fold, **{**given, "include_held_out": True}) if t.file in named]
+
+    return recorded
+
+
+def _check_groups(fitting: ModuleType, shipped: dict, rows_only: bool, every: Callable[..., list]) -> int:
+    lines, rows_same = [], []
+    for recorded, heads in groups(shipped):
+        use_corpus(fitting, recorded["corpus"])
+        fitting.fold_truths = _recorded_only(every, recorded["files"])
+        truths = fitting.fold_truths(recorded["fold"], folder=fitting.POSTMORTEMS)
+        files = sorted(t.file for t in truths)
+        if files != recorded["files"] or files_sha256(fitting.POSTMORTEMS, files) != recorded["files_sha256"]:
+            print(f"the reports of {recorded['corpus']} fold {recorded['fold']} are not those recorded (files_sha256)")
+        if rows_only:
+            docs = fitting.documents(truths)
+            same = {h: rows_sha256(fitting.head_rows(docs, h)) == recorded["rows_sha256"][h] for h in heads}
+            said = ", ".join(f"{h} rows {'the same' if s else 'differ'}" for h, s in same.items())
+            print(f"{said} (fitted by code {recorded['code']})")
+            rows_same += same.values()
+            continue
+        others = tuple(h for h in shipped["heads"] if h not in heads)
+        lines += differences(shipped, fitting.fitted_file(recorded["fold"], others), heads)
     if rows_only:
-        docs = fitting.documents(truths)
-        same = {h: rows_sha256(fitting.head_rows(docs, h)) == recorded["rows_sha256"][h] for h in fitting.HEADS}
-        said = ", ".join(f"{h} rows {'the same' if s else 'differ'}" for h, s in same.items())
-        print(f"{said} (fitted by code {recorded['code']})")
-        return 0 if all(same.values()) else 1
-    lines = differences(shipped, fitting.fitted_file(recorded["fold"]))
+        return 0 if all(rows_same) else 1
     print("\n".join(lines) if lines else f"{fitting.DATA.name} rebuilds: every parameter the same")
     return 1 if lines else 0
 
@@ -268,30 +352,31 @@ def tree_at(code: str, corpus: str) -> Path:
 
 
 def rebuild_at_code(data: Path) -> int:
-    """Rebuild the file `data` with the code that fitted it (its provenance's `code`, not today's): that commit's bench
-    `--fold F --out` on its recorded corpus, then every parameter that differs (~25 min at a load of 14)."""
+    """Rebuild the file `data` with the code that fitted it (its provenance's `code`, not today's; a carried head with
+    its own record's): that commit's bench `--fold F --out` on the recorded corpus, then every parameter that differs
+    (~25 min at a load of 14 a record)."""
     shipped = json.loads(data.read_text(encoding="utf-8"))
-    recorded = shipped["provenance"]
-    root = tree_at(recorded["code"].split("+")[0], recorded["corpus"])
-    out = Path(tempfile.mkdtemp(prefix="reader-sentences-out-")) / "rebuilt.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("FIT_")}
     for name in {n for fields in shipped["heads"].values() for n in fields.get("fitted_with", {})}:
         env[name] = ",".join(
             f"{h}={f['fitted_with'][name]}" for h, f in shipped["heads"].items() if name in f["fitted_with"]
         )
-    fit = [
-        sys.executable,
-        str(root / "bench" / "fit_reader_sentences.py"),
-        "--fold",
-        recorded["fold"],
-        "--out",
-        str(out),
-    ]
-    subprocess.run(fit, cwd=root, env=env, check=True)
-    rebuilt = json.loads(out.read_text(encoding="utf-8"))
-    rebuilt.setdefault("provenance", recorded)
-    lines = differences(shipped, rebuilt)
-    print("\n".join(lines) if lines else f"{data.name} rebuilds at code {recorded['code']}: every parameter the same")
+    lines = []
+    for recorded, heads in groups(shipped):
+        root = tree_at(recorded["code"].split("+")[0], recorded["corpus"])
+        out = Path(tempfile.mkdtemp(prefix="reader-sentences-out-")) / "rebuilt.json"
+        bench = root / "bench" / "fit_reader_sentences.py"
+        fit = [sys.executable, str(bench), "--fold", recorded["fold"], "--out", str(out)]
+        if "--carry" in bench.read_text(encoding="utf-8"):  # that bench fits only these heads: the others copied
+            fit += [f"--carry={h}" for h in shipped["heads"] if h not in heads]
+        subprocess.run(fit, cwd=root, env=env, check=True)
+        rebuilt = json.loads(out.read_text(encoding="utf-8"))
+        rebuilt.setdefault("provenance", recorded)
+        if recorded is not shipped["provenance"]:  # a carried head: the rebuild's own record is its record
+            rebuilt["provenance"] = {**rebuilt["provenance"], "carried": {h: rebuilt["provenance"] for h in heads}}
+        lines += differences(shipped, rebuilt, heads)
+        print(f"{', '.join(heads)}: rebuilt at code {recorded['code']} on corpus {recorded['corpus']}")
+    print("\n".join(lines) if lines else f"{data.name} rebuilds at code: every parameter the same")
     return 1 if lines else 0
 
 
