@@ -3,6 +3,12 @@
 
     nice -n 10 .venv/bin/python bench/attempts_heldout.py --base 864e579 [--reader <commit>]   # ~1 min: a git worktree
                                                                                                # for the old reader
+    nice -n 10 .venv/bin/python bench/attempts_heldout.py --fields --reader main [--collection pm25] [--json]  # the judge
+
+`--fields`: the root cause, the fix and metadata stored as fix or cause on bench/held_out_postmortems.tsv's fold-A
+files (the postmortem judge, issue 23), read by `--reader`'s importer ("before") and by this checkout's ("after"):
+right / labelled, stored wrong, metadata leaks, totals only, the same scorer (this checkout's) for both;
+`--collection NAME` reads one block of the list (its "# NAME, ..." line), so a later collection stays unread.
 
 A change to the reader is tuned on fold A as it stood at `--base`; the fold-A postmortems collected since (new
 organisations, labelled blind by the collectors) were read by no rule of it. Scoring them once, after the change is
@@ -15,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,8 +30,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.attempts_old_readers import run_old_reader  # noqa: E402
-from bench.import_postmortems import fold_truths, read_corpus  # noqa: E402
-from bot.importer.scoring import Truth, attempt_found, attempt_is_real, attempt_text, holds_half  # noqa: E402
+from bench.import_postmortems import HELD_OUT, fold_truths, held_out_postmortems, read_corpus  # noqa: E402
+from bot.importer.scoring import Truth, attempt_found, attempt_is_real, attempt_text, holds_half, score  # noqa: E402
+from bot.models import MemoryDraft  # noqa: E402
 
 POSTMORTEMS = ROOT / "eval" / "postmortems"
 
@@ -62,6 +70,82 @@ def today(truths: list[Truth]) -> dict[str, list[list[str]]]:
     return {f: [[a.action, a.why_it_failed] for a in d.failed_attempts] if d else [] for f, d in drafts.items()}
 
 
+def collection(name: str, path: Path | None = None) -> frozenset[str]:
+    """The files of bench/held_out_postmortems.tsv's block `name` (the lines after its "# NAME, ..." comment)."""
+    files, current = set(), None
+    for line in (path or HELD_OUT).read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            opened = re.match(r"#\s*([\w-]+),", line)
+            current = opened.group(1) if opened else current
+        elif line.strip() and current == name:
+            files.add(line.split("\t")[-1].strip())
+    return frozenset(files)
+
+
+def judged(name: str | None = None) -> list[Truth]:
+    """Fold A's incident reports that bench/held_out_postmortems.tsv lists (the postmortem judge; `name`: one
+    collection's block alone)."""
+    held = held_out_postmortems() if name is None else collection(name) & held_out_postmortems()
+    return [
+        t for t in fold_truths("A", include_held_out=True, incidents_only=True, folder=POSTMORTEMS) if t.file in held
+    ]
+
+
+# run inside `--reader`'s worktree: its importer's drafts of the files named, as JSON (scored here, by today's scorer)
+_FIELDS_DUMP = """
+import json, sys
+from pathlib import Path
+sys.path.insert(0, ".")
+from bench.import_postmortems import read_corpus
+drafts, _, _ = read_corpus(Path(sys.argv[1]), only=set(json.loads(sys.argv[2])))
+print(json.dumps({f: d.model_dump(mode="json") if d else None for f, d in drafts.items()}))
+"""
+
+
+def field_totals(truths: list[Truth], drafts: dict[str, MemoryDraft | None]) -> dict[str, int]:
+    """Cause and fix: right of labelled, stored wrong where labelled, stored where none is; reports whose fix or cause
+    holds a labelled metadata line (of those with one labelled)."""
+    scores = score(truths, drafts)
+    out = {"cause": scores.root_cause.right, "cause_labelled": scores.root_cause.total}
+    out |= {"fix": scores.fix.right, "fix_labelled": scores.fix.total}
+    for name, attr, keys in (("cause", "root_cause", "root_cause_keywords"), ("fix", "resolution", "fix_keywords")):
+        said = {t.file: (getattr(drafts[t.file], attr) or "") if drafts.get(t.file) else "" for t in truths}
+        stored = [t for t in truths if said[t.file]]
+        out[f"{name}_wrong"] = sum(
+            bool(getattr(t, keys)) and not holds_half(said[t.file], getattr(t, keys)) for t in stored
+        )
+        out[f"{name}_where_none"] = sum(not getattr(t, keys) for t in stored)
+    leaks = scores.metadata_as_fix_or_cause
+    return out | {"metadata": leaks.total - leaks.right, "metadata_labelled": leaks.total}
+
+
+def fields_judge(reader: str, name: str | None = None) -> dict:
+    """`field_totals` on the judge's files (`name`: one collection's), `reader`'s importer before, this checkout's after."""
+    truths = judged(name)
+    if not truths:
+        raise SystemExit(f"no held-out fold-A report listed{f' in collection {name}' if name else ''}")
+    files = [t.file for t in truths]
+    run = run_old_reader(reader, files, script=_FIELDS_DUMP)
+    run.check_returncode()
+    before = {f: MemoryDraft.model_validate(d) if d else None for f, d in json.loads(run.stdout).items()}
+    after, _, _ = read_corpus(POSTMORTEMS, only=set(files))
+    orgs = len({t.org or t.file for t in truths})
+    return {
+        "reports": len(truths),
+        "organisations": orgs,
+        "before": field_totals(truths, before),
+        "after": field_totals(truths, after),
+    }
+
+
+def _fields_line(name: str, t: dict[str, int]) -> str:
+    return (
+        f"{name:<7} cause {t['cause']}/{t['cause_labelled']} (wrong {t['cause_wrong']}, where none {t['cause_where_none']}),"
+        f" fix {t['fix']}/{t['fix_labelled']} (wrong {t['fix_wrong']}, where none {t['fix_where_none']}),"
+        f" metadata as fix or cause {t['metadata']} of {t['metadata_labelled']}"
+    )
+
+
 def _line(name: str, t: dict[str, int]) -> str:
     share = f" = {100 * t['real'] / t['stored']:.0f} %" if t["stored"] else ""
     return (
@@ -72,10 +156,27 @@ def _line(name: str, t: dict[str, int]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--base", required=True, help="the commit the change was tuned at: its files are not held out")
+    parser.add_argument("--base", help="the commit the change was tuned at: its files are not held out")
     parser.add_argument("--reader", help="the commit whose reader is 'before' (default: --base)")
+    parser.add_argument("--fields", action="store_true", help="cause, fix, metadata on the held-out list's files")
+    parser.add_argument("--collection", help="with --fields: one block of the list (e.g. pm25), not every one")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.fields:
+        if not args.reader:
+            parser.error("--fields needs --reader (the importer read 'before')")
+        judge = fields_judge(args.reader, args.collection)
+        if args.json:
+            print(json.dumps(judge))
+            return 0
+        print(
+            f"held out (bench/held_out_postmortems.tsv, {args.collection or 'every collection'}, fold A): {judge['reports']} reports, {judge['organisations']} organisations"
+        )
+        print(_fields_line("before", judge["before"]))
+        print(_fields_line("after", judge["after"]))
+        return 0
+    if not args.base:
+        parser.error("--base is needed (or --fields)")
     truths = held_out(args.base)
     run = run_old_reader(args.reader or args.base, [t.file for t in truths])
     run.check_returncode()
