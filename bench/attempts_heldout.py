@@ -3,6 +3,7 @@
 
     nice -n 10 .venv/bin/python bench/attempts_heldout.py --base 864e579 [--reader <commit>]   # ~1 min: a git worktree
                                                                                                # for the old reader
+    nice -n 10 .venv/bin/python bench/attempts_heldout.py --base a5bbd123 --collection pm25   # one judge's files alone
     nice -n 10 .venv/bin/python bench/attempts_heldout.py --fields --reader main [--collection pm25] [--json]  # the judge
 
 `--fields`: the root cause, the fix and metadata stored as fix or cause on bench/held_out_postmortems.tsv's fold-A
@@ -159,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", help="the commit the change was tuned at: its files are not held out")
     parser.add_argument("--reader", help="the commit whose reader is 'before' (default: --base)")
     parser.add_argument("--fields", action="store_true", help="cause, fix, metadata on the held-out list's files")
-    parser.add_argument("--collection", help="with --fields: one block of the list (e.g. pm25), not every one")
+    parser.add_argument("--collection", help="one block of the list (e.g. pm25) alone, not every one")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.fields:
@@ -178,6 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     if not args.base:
         parser.error("--base is needed (or --fields)")
     truths = held_out(args.base)
+    if args.collection:  # a later collection (every fold-A file since --base) stays unread: review F48
+        truths = [t for t in truths if t.file in collection(args.collection)]
+        if not truths:
+            parser.error(f"no fold-A report new since {args.base} in collection {args.collection}")
     run = run_old_reader(args.reader or args.base, [t.file for t in truths])
     run.check_returncode()
     before, after = totals(truths, json.loads(run.stdout)), totals(truths, today(truths))
@@ -185,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"reports": len(truths), "organisations": orgs, "before": before, "after": after}))
         return 0
-    print(f"fold A held out (files new since {args.base}): {len(truths)} reports, {orgs} organisations")
+    block = f", collection {args.collection}" if args.collection else ""
+    print(f"fold A held out (files new since {args.base}{block}): {len(truths)} reports, {orgs} organisations")
     print(_line("before", before))
     print(_line("after", after))
     return 0

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import bench.attempts_heldout as heldout
+from bot.importer.scoring import load_truth
 
 ROOT = Path(heldout.__file__).resolve().parent.parent
 
@@ -106,3 +107,29 @@ def test_one_collection_of_the_list_is_judged_alone(
     assert judge["reports"] == 1 and judge["after"]["cause_labelled"] == 1 and judge["after"]["fix"] == 1
     with pytest.raises(SystemExit):
         heldout.main(["--fields", "--reader", "HEAD", "--collection", "pm9"])
+
+
+def test_the_attempts_judge_reads_one_collection_alone_when_named(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --base reads every fold-A file new since that commit: a later collection too unless --collection names one
+    # block (review F48: pm25's judge command must not read pm26, the next collection)
+    listed = tmp_path / "held_out_postmortems.tsv"
+    listed.write_text("# pm1, the judge.\nA\tjudge-disk.md\n# pm2, the next one.\nA\tjudge-dns.md\n", encoding="utf-8")
+    monkeypatch.setattr(heldout, "HELD_OUT", listed)
+    new_since_base = [t for t in load_truth(corpus / "truth.jsonl") if t.file.startswith("judge-")]
+    monkeypatch.setattr(heldout, "held_out", lambda base: new_since_base)
+    read: list[list[str]] = []
+
+    def old_reader(commit: str, files: list[str]) -> subprocess.CompletedProcess[str]:
+        read.append(files)
+        return subprocess.CompletedProcess([], 0, json.dumps({f: [] for f in files}), "")
+
+    monkeypatch.setattr(heldout, "run_old_reader", old_reader)
+    assert heldout.main(["--base", "abc", "--collection", "pm1", "--json"]) == 0
+    assert read == [["judge-disk.md"]] and json.loads(capsys.readouterr().out)["reports"] == 1
+    assert heldout.main(["--base", "abc"]) == 0
+    assert read[-1] == ["judge-disk.md", "judge-dns.md"]
+    assert not any(name.split(".")[0] in capsys.readouterr().out for name in REPORTS)
+    with pytest.raises(SystemExit):
+        heldout.main(["--base", "abc", "--collection", "pm9"])
