@@ -78,16 +78,19 @@ def load_reports(path: Path) -> list[dict[str, Any]]:
 def held_out_targets(eval_dir: Path, include_held_out: bool = False, say: bool = True) -> frozenset[str]:
     """The first reports' targets the issue-27 benches leave out (bench/fit_recall_judgement.py, recurrences.py,
     judgement_by_org.py): bench/held_out.tsv's threads this eval/ holds (the collections no rule was written from,
-    read by bench/reading_eval_conversations.py `left_out`, the one reader of the list), as `conversations/<file>`;
-    none with `include_held_out` (to judge a stamped rule, totals only, and the frozen corpus's figures, which count
+    read by bench/reading_eval_conversations.py `left_out`, the one reader of the list), as `conversations/<file>`,
+    and bench/held_out_postmortems.tsv's files (the postmortem judge, review F41), as `postmortems/<file>`; none with `include_held_out` (to judge a stamped rule, totals only, and the frozen corpus's figures, which count
     every report). `say`: how many of reports.jsonl's first reports that holds out, on stderr."""
+    from bench.import_postmortems import held_out_postmortems  # the postmortem judge's list (review F41)
     from bench.reading_eval_conversations import left_out  # the conversation benches' reader, loaded when asked
 
     held = frozenset(f"conversations/{name}" for name in left_out(include_held_out, folder=eval_dir / "conversations"))
+    if not include_held_out:  # a held-out postmortem's first report is no case, its document no memory, either
+        held |= frozenset(f"postmortems/{name}" for name in held_out_postmortems())
     if say:
         reports = load_reports(eval_dir / "first-reports" / "reports.jsonl")
         count = sum(report["target"] in held for report in reports)
-        print(f"{count} of {len(reports)} first reports held out (bench/held_out.tsv; --include-held-out reads them)",
+        print(f"{count} of {len(reports)} first reports held out (bench/held_out.tsv, bench/held_out_postmortems.tsv; --include-held-out reads them)",
               file=sys.stderr)  # fmt: skip
     return held
 

@@ -138,3 +138,16 @@ def test_a_refit_written_from_eval_refuses_to_leave_the_held_out_reports_out() -
         cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 2 and "--include-held-out" in done.stderr, done.stderr
+
+
+def test_a_held_out_postmortems_first_report_is_no_case_unless_judging() -> None:
+    """Review F41: bench/held_out_postmortems.tsv's files (the postmortem judge) are read by no recall tuner either:
+    their first reports are no case and their documents no memory of a screen; a judge reads every one."""
+    first_reports = bench("first_reports")
+    import_postmortems = bench("import_postmortems")
+    held = import_postmortems.held_out_postmortems()
+    assert held, "bench/held_out_postmortems.tsv lists the postmortem judge"
+    screen = first_reports.held_out_targets(PROJECT_ROOT / "eval", say=False)
+    assert {f"postmortems/{name}" for name in held} <= screen
+    judge = first_reports.held_out_targets(PROJECT_ROOT / "eval", include_held_out=True, say=False)
+    assert not any(target.startswith("postmortems/") for target in judge)
