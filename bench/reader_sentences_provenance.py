@@ -315,9 +315,13 @@ def _check_groups(fitting: ModuleType, shipped: dict, rows_only: bool, every: Ca
 _ROWS_THERE = """
 import hashlib, json, sys
 sys.path.insert(0, sys.argv[1])
-from bench.import_postmortems import fold_truths
 import bench.fit_reader_sentences as f
-truths = [t for t in f.load_truth(f.POSTMORTEMS / "truth.jsonl") if t.fold == sys.argv[2]]
+try:  # that commit's loader, as its bench fits (held-out files out); a commit before it read truth.jsonl whole
+    from bench.import_postmortems import fold_truths
+    truths = fold_truths(sys.argv[2], folder=f.POSTMORTEMS)
+except ImportError:
+    from bot.importer.scoring import load_truth
+    truths = [t for t in load_truth(f.POSTMORTEMS / "truth.jsonl") if t.fold == sys.argv[2]]
 docs = f.documents(truths)
 rows = {h: [(feats, f.label(t, h, c.text)) for t, cands in docs for feats, c in cands[h]] for h in f.HEADS}
 print(json.dumps({h: hashlib.sha256(json.dumps(r, separators=(",", ":")).encode()).hexdigest() for h, r in rows.items()}))
