@@ -54,7 +54,12 @@ def sampled_eval(tmp_path_factory: pytest.TempPathFactory) -> Path:
     them, in file order: every organisation's turn comes), postmortems/ and conversations/ the
     corpus's own (linked, read only)."""
     folder = tmp_path_factory.mktemp("sampled-eval")
-    lines = REPORTS.read_text(encoding="utf-8").splitlines()
+    # a judge's reports (bench/held_out.tsv's threads, bench/held_out_postmortems.tsv's files) are no part of the
+    # sample: a collection landing as the next judge neither moves the sample nor is read by it (as the formats test)
+    held = builder().held_out_targets(EVAL, say=False)
+    lines = [
+        line for line in REPORTS.read_text(encoding="utf-8").splitlines() if json.loads(line)["target"] not in held
+    ]
     (folder / "first-reports").mkdir()
     kept = lines[:: max(1, len(lines) // SAMPLED_REPORTS)]
     (folder / "first-reports" / "reports.jsonl").write_text("\n".join(kept) + "\n", encoding="utf-8")
@@ -113,8 +118,13 @@ def test_import_keeps_every_first_reports_target() -> None:
     # collection): the gmail-templates thread's name and its transcript title ("Incident channel") read as a template.
     # c22's seven github-readme-* / *-readme-badges targets were refused as folders' indexes until "readme" named an
     # index only at the end of a name (2026-12-07, review F5)
+    # pm26's two LiveAgent status posts keep every update in their front matter (`incident_states`), which import does
+    # not read: nothing but a title is left (a next issue: a status page's front-matter posts; no rule may be written
+    # from them, they are the held-out postmortem judge)
     assert sorted(t.split("/")[-1] for t in refused) == [
-        "planadecu-gmail-templates-30-templates-lost-parse-com-shut-down-replaced-by-custom-server.json"
+        "liveagent-2023-11-15-Overall-panel-slowness-in-multiple-data-centers.md",
+        "liveagent-2024-07-26-System-degradation-in-US---Texas.md",
+        "planadecu-gmail-templates-30-templates-lost-parse-com-shut-down-replaced-by-custom-server.json",
     ], refused
 
 
