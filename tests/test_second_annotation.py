@@ -114,6 +114,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_twentyfifth_second.py", "drawn-twentyfifth-second.tsv", "twentyfifth-second-collection.jsonl",
         ("conversations: 16 files", "failed-attempt list: 15/16", "stratum hidden (16 incidents)", "date: 15/16"),
     ),
+    "compare_twentysixth.py": (
+        "sample_twentysixth.py", "drawn-twentysixth.tsv", "twentysixth-collection.jsonl",
+        ("conversations: 16 files", "failed-attempt list: 15/16", "stratum hidden (16 incidents)", "date: 16/16"),
+    ),
 }  # fmt: skip
 
 
@@ -159,6 +163,7 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     "compare_twentyfifth_second.py": (
         "sample_twentyfifth_second.py", "twentyfifth-second", 12, "both 4, only truth.jsonl 2, only second 0", 28,
     ),
+    "compare_twentysixth.py": ("sample_twentysixth.py", "twentysixth", 12, "both 5, only truth.jsonl 2, only second 1", 28),
 }  # fmt: skip
 
 
