@@ -25,6 +25,8 @@ DISTINCTIVE_THOUGH_REPEATED = {
     ("cog-uk-20220420_foel_prod_listener_failure.md", "root_cause_keywords"),  # "DNS glitch" in four cause lines
     ("posthog-2025-10-21-feature-flags-recurring-outages.md", "root_cause_keywords"),  # the cause said four times
     ("lucos-2026-03-13-lucos-monitoring-ssl-not-started.md", "fix_keywords"),  # the one-call fix, in each fix line
+    # pm26: the raised limit, in each fix line (summary, timeline, resolution, the done action item)
+    ("harsh-upadhayay-INC-2026-004-argocd-repo-server-oom-recovery.md", "fix_keywords"),
 }
 
 
