@@ -10,6 +10,7 @@
     ... --cache .bench-data/judgement            # reuse a replay of the same corpus and bot/recall code
     ... --absent-corpus DIR                      # target-absent recalls from another bank (first_reports.py kept)
     ... --include-held-out                       # bench/held_out.tsv's threads' first reports too (judge, --write)
+    ... --screen-file /tmp/candidate.json        # the fit on both folds stored there (a screen), not shipped
 
 With EMBEDDINGS_URL set (and pgvector), the replay recalls with meaning and the fit is the
 semantic model (judgement.py, bot/data/recall_judgement_semantic.json); without, the lexical one
@@ -269,6 +270,24 @@ def _sure_from(value: str, parser: argparse.ArgumentParser) -> float | None:
         parser.error(f"--sure-from takes a relevance or 'none', not {value!r}")
 
 
+def model_file(args: argparse.Namespace, meaning: bool) -> Path | None:
+    """Where the fit on both folds is stored: --screen-file's path (a screen's candidate, read by
+    bench/recall_by_project.py --model; the shipped files untouched), with --write the shipped model's file (the
+    semantic one beside the lexical one), else nowhere."""
+    if args.screen_file is not None:
+        return args.screen_file
+    if not args.write:
+        return None
+    return JUDGEMENT_PATH.with_name(SEMANTIC_NAME) if meaning else JUDGEMENT_PATH
+
+
+def store(model: Judgement, path: Path, meaning: bool) -> None:
+    """The model in its file as the product loads it (load_judgement): each model in its own file, the semantic
+    one's fitted part only, the lexical one's without a semantic model (that file is left alone)."""
+    kept = model.model_json() if meaning else {k: v for k, v in model.as_json().items() if k != "semantic"}
+    path.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+
+
 def budgets_of(value: str) -> tuple[float, float]:
     """A command line's "STRONG,SHOWN" budgets (--budgets, --short-budgets, each of --budget-grid's)."""
     strong, shown = (float(v) for v in value.split(","))  # a ValueError: argparse says the value is invalid
@@ -310,6 +329,9 @@ def main() -> int:
     parser.add_argument("--halves", help="with --nested and --weak-features: SEED,… fold halves (bench/weak_line.py)")
     parser.add_argument("--absent-corpus", type=Path, help="a replay folder of the same cases over another bank: "
                         "the target-absent recalls are read there (bench/first_reports.py --conversations kept)")  # fmt: skip
+    parser.add_argument("--screen-file", type=Path, help="store the fit on both folds at this path instead of the "
+                        "shipped file (a screen's candidate: bench/recall_by_project.py --model reads it; the "
+                        "held-out reports stay out unless --include-held-out)")  # fmt: skip
     parser.add_argument("--include-held-out", action="store_true", help="with eval/: bench/held_out.tsv's threads' "
                         "first reports too (left out by default): to judge, totals only; the frozen corpus; --write")  # fmt: skip
     args = parser.parse_args()
@@ -319,8 +341,10 @@ def main() -> int:
         parser.error("--budget-grid and --halves screen inside one fold: give --nested (--halves: the pair's flags)")
     if (args.eval_dir is None) == (args.corpus is None):
         parser.error("give the eval/ folder or --corpus DIR")
-    if args.nested and args.write:
+    if args.nested and (args.write or args.screen_file):
         parser.error("--nested screens features; --write stores the fit on both folds: run them apart")
+    if args.write and args.screen_file:
+        parser.error("--write stores the shipped file, --screen-file a screen's: give one")
     if args.write and args.eval_dir is not None and not args.include_held_out:
         # the shipped file is fitted on every report the project has; leaving the held-out collections out is for
         # screens, and a refit that silently did so would ship a model fitted on less than its figures say (review F18)
@@ -390,12 +414,9 @@ def main() -> int:
         print(json.dumps({"recall": mode, "fit_on": train, "model": model.as_json(),
                           "in_sample": evaluate(model, folds[train]),
                           "out_of_sample": {"fold": test, **evaluate(model, folds[test])}}))  # fmt: skip
-    if args.write:
+    if written := model_file(args, meaning):
         model = fit(results, "A+B", names, sure, args.l2, short, until, budgets)
-        # each model in its own file: the semantic one beside the lexical one, the other left alone
-        written = semantic_path if meaning else JUDGEMENT_PATH
-        kept = model.model_json() if meaning else {k: v for k, v in model.as_json().items() if k != "semantic"}
-        written.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+        store(model, written, meaning)
         print(json.dumps({"written": str(written), "recall": mode, "in_sample": evaluate(model, results),
                           **{f"in_sample_{f}": evaluate(model, folds[f]) for f in folds}}))  # fmt: skip
     return 0

@@ -24,13 +24,15 @@ from bench.fit_recall_judgement import (
     budgets_of,
     groups,
     held_out,
+    model_file,
+    store,
     thresholds,
     unthresholded,
 )
 from bench.judgement_figures import Judged, evaluate, evaluate_judged, probabilities_of, tiers_of
 from bench.logistic_fit import CaseRows
 from bot.recall.features import FEATURES
-from bot.recall.judgement import JUDGEMENT_PATH, MAX_STRONG, MAX_WEAK, SEMANTIC_NAME, Judgement
+from bot.recall.judgement import MAX_STRONG, MAX_WEAK, Judgement
 from bot.replay_report import CaseResult
 
 
@@ -171,7 +173,7 @@ def halves(results: list[CaseResult], seed: int, fitter: Callable[[list[CaseResu
 
 def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: ANN001
     """fit_recall_judgement.py --weak-features: the nested screen (at --budgets or each of --budget-grid's) or
-    the swap, printed as the one-model runs print theirs; --write stores the pair fitted on both folds.
+    the swap, printed as the one-model runs print theirs; --write (or --screen-file) stores the pair fitted on both folds.
     With a short-query model, --short-weak-features names its weak model (none: a short query's weak line is
     the short model's); the nested screen prints the pair, the first models alone and, with both weak models,
     the short one's alone. --nested A --halves 1,2,3: fold A's halves (halves) at each seed, then their mean."""
@@ -217,16 +219,11 @@ def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: 
                               without_weak([(r, model) for r in folds[test]], short_only)))}
                              for name, short_only in (("alone", False), ("short_weak_only", True))
                              if short_weak or not short_only}}), flush=True)  # fmt: skip
-    if args.write:
+    if written := model_file(args, mode == "semantic"):
         results = [*folds["A"], *folds["B"]]
         model = fit_pair(results, "A+B", names, weak_names, sure, args.l2, args.budgets, None, short, short_weak,
                          until, args.short_budgets)  # fmt: skip
-        # each model in its own file, as fit_recall_judgement writes it (the semantic one beside the lexical one)
-        written = JUDGEMENT_PATH.with_name(SEMANTIC_NAME) if mode == "semantic" else JUDGEMENT_PATH
-        kept = (
-            model.model_json() if mode == "semantic" else {k: v for k, v in model.as_json().items() if k != "semantic"}
-        )
-        written.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+        store(model, written, mode == "semantic")
         print(json.dumps({"written": str(written), "recall": mode, "in_sample": _brief(evaluate(model, results)),
                           **{f"in_sample_{f}": _brief(evaluate(model, folds[f])) for f in folds}}))  # fmt: skip
     return 0

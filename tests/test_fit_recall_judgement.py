@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -270,3 +271,39 @@ def test_an_organisation_is_held_out_whole_and_every_case_once_whatever_the_benc
     assert len(dealt) == fitting.MAX_GROUPS and sorted(i for group in dealt for _, i in group) == list(range(150))
     assert all(not (a & b) for n, a in enumerate(orgs) for b in orgs[n + 1 :])
     assert len(fitting.deal(cases[:20], lambda c: c[0])) == 20  # fewer organisations: one group each
+
+
+@pytest.mark.parametrize("weak", [(), ("--weak-features", "head_standout,meaning_sentence_lead")])
+def test_a_screens_refit_is_stored_apart_from_the_shipped_file_and_leaves_the_held_out_reports_out(
+    weak: tuple[str, ...], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # --screen-file: a candidate recipe's fit on both folds, for jira-dev's check (recall_by_project.py --model),
+    # made before any judge: the shipped file is not touched and bench/held_out.tsv's reports stay out
+    import sys
+
+    from bot.recall.judgement import JUDGEMENT_PATH, load_judgement
+
+    shipped = tmp_path / "recall_judgement.json"
+    shipped.write_bytes(JUDGEMENT_PATH.read_bytes())
+    results = [recalled_closest(org, n, 0.2 * n + 0.1 * i, 0.3 * ((n + i) % 4), 0.15 * n)
+               for i, org in enumerate("abcdefgh") for n in range(5)]  # fmt: skip
+    for r in results:
+        r.case.flags["fold"] = "A" if r.case.flags["org"] in "abcd" else "B"
+    asked: list[bool] = []
+    monkeypatch.setattr(fitting, "JUDGEMENT_PATH", shipped)
+    monkeypatch.setattr(fitting, "held_out_targets", lambda eval_dir, include: asked.append(include) or set())
+    monkeypatch.setattr(fitting, "build", lambda *args, **kwargs: None)
+    monkeypatch.setattr(fitting, "cached_replay", lambda *args: results)
+    screen = tmp_path / "candidate.json"
+    argv = ["fit_recall_judgement.py", str(tmp_path), "--features", "head_standout", "--short-features", "none",
+            "--sure-from", "none", "--screen-file", str(screen), *weak]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    assert fitting.main() == 0
+    assert asked == [False]  # a screen: the held-out reports are no case
+    assert shipped.read_bytes() == JUDGEMENT_PATH.read_bytes()  # the shipped file as it was
+    model = load_judgement(screen)  # as the product (and recall_by_project.py --model) loads it
+    assert model.fitted_on["cases"] == len(results) and model.fitted_on["fold"] == "A+B"
+    assert tuple(model.coefficients) == ("head_standout",) and (model.weak is not None) == bool(weak)
+    monkeypatch.setattr(sys, "argv", [*argv, "--write"])
+    with pytest.raises(SystemExit):  # one file or the other, never both from one fit
+        fitting.main()
