@@ -163,7 +163,7 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     "compare_twentyfifth_second.py": (
         "sample_twentyfifth_second.py", "twentyfifth-second", 12, "both 4, only truth.jsonl 2, only second 0", 28,
     ),
-    "compare_twentysixth.py": ("sample_twentysixth.py", "twentysixth", 12, "both 5, only truth.jsonl 2, only second 1", 28),
+    "compare_twentysixth.py": ("sample_twentysixth.py", "twentysixth", 12, "both 6, only truth.jsonl 2, only second 0", 28),
 }  # fmt: skip
 
 

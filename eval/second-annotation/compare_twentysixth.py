@@ -39,6 +39,8 @@ JUDGED: dict[tuple[str, str], bool] = {
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
+    # shiftedit-361: the label gained it after this comparison (the lead, review F38)
+    ("have sent emails", "have sent emails"),
     ("when trying again", "when trying again"),
     ("if i try to submit it again", "if i try to submit it again"),
     ("after resubmitting", "after resubmitting"),
