@@ -118,6 +118,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_twentysixth.py", "drawn-twentysixth.tsv", "twentysixth-collection.jsonl",
         ("conversations: 16 files", "failed-attempt list: 15/16", "stratum hidden (16 incidents)", "date: 16/16"),
     ),
+    "compare_twentysixth_postmortems.py": (
+        "sample_twentysixth_postmortems.py", "drawn-twentysixth-postmortems.tsv", "twentysixth-postmortems.jsonl",
+        ("postmortems: 20 files, not-an-incident 19/20", "failed-attempt list: 19/19", "stratum hidden (16 incidents)"),
+    ),
 }  # fmt: skip
 
 
@@ -184,6 +188,27 @@ def test_a_rounds_extension_compares_the_attempts_the_draw_lacked(script: str) -
     )
     if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
         pytest.skip("the pinned commits are not in this clone")
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_the_held_out_postmortem_judges_extension_is_the_rest_of_the_draws_order() -> None:
+    """pm26second's extension (the six names left of the same seeded every-second order) is compared on its own and
+    pooled with the draw; its labels are exactly its recorded files, none of them drawn before."""
+    out = _run("compare_twentysixth_postmortems.py")
+    extension = out.partition("== the extension")[2]
+    assert "postmortems: 6 files" in extension and "attempts one by one: both 4, only truth.jsonl 0" in extension, out
+    assert "postmortems (draw and extension pooled): 26 files" in out, out
+    rows = (HERE / "drawn-twentysixth-postmortems-extension.tsv").read_text(encoding="utf-8").splitlines()
+    drawn = [line.split("\t")[1] for line in rows]
+    labels = (HERE / "twentysixth-postmortems-extension.jsonl").read_text(encoding="utf-8").splitlines()
+    first = (HERE / "drawn-twentysixth-postmortems.tsv").read_text(encoding="utf-8")
+    assert sorted(json.loads(line)["file"] for line in labels) == sorted(drawn) and not any(f in first for f in drawn)
+    done = subprocess.run(
+        [sys.executable, str(HERE / "sample_twentysixth_postmortems.py"), "--extension", "--check"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
+        pytest.skip("the pinned commit is not in this clone")
     assert done.returncode == 0, done.stderr[-2000:]
 
 
