@@ -54,18 +54,20 @@ MATCHES: list[tuple[str, str]] = [
 ]
 
 
-def pooled(parts: list | None = None, judged: dict = JUDGED, matches: list = MATCHES) -> None:
+def pooled(
+    parts: list | None = None, judged: dict = JUDGED, matches: list = MATCHES, corpus: str = "conversations"
+) -> None:
     """The draw and the extension together: counts summed, report-level pairs joined, scored fractions summed."""
     parts = parts or [(recorded(TSV), LABELS), (recorded(EXTENSION_TSV), EXTENSION_LABELS)]
     total: dict = {}
     sc: dict = {}
     for rows, labels in parts:
         only = {file for _corpus, file, _stratum, _commit in rows}
-        for k, v in compare("conversations", labels, judged, matches, only=only).items():
+        for k, v in compare(corpus, labels, judged, matches, only=only).items():
             total[k] = total.get(k, 0 if isinstance(v, int) else []) + v
-        for k, (a, b) in scored("conversations", only, labels).items():
+        for k, (a, b) in scored(corpus, only, labels).items():
             sc[k] = [sc.get(k, [0, 0])[0] + a, sc.get(k, [0, 0])[1] + b]
-    report("conversations (draw and extension pooled)", total)
+    report(f"{corpus} (draw and extension pooled)", total)
     print("  scored by scoring.py's rule:", ", ".join(f"{k} {a}/{b}" for k, (a, b) in sc.items()))
 
 

@@ -9,8 +9,8 @@ alone, then pooled (compare_seventeenth.py's pooling, here on postmortems).
     .venv/bin/python eval/second-annotation/compare_twentysixth_postmortems.py
 """
 
-from compare_eleventh import compare, report
-from compare_twelfth import run, scored
+from compare_seventeenth import pooled
+from compare_twelfth import run
 from sample_twelfth import recorded
 from sample_twentysixth_postmortems import EXTENSION_TSV, TSV
 
@@ -91,23 +91,9 @@ MATCHES: list[tuple[str, str]] = [
 ]
 
 
-def pooled(judged: dict = JUDGED, matches: list = MATCHES) -> None:
-    """The draw and the extension together: counts summed, report-level pairs joined, scored fractions summed."""
-    total: dict = {}
-    sc: dict = {}
-    for tsv, labels in ((TSV, LABELS), (EXTENSION_TSV, EXTENSION_LABELS)):
-        only = {file for _corpus, file, _stratum, _commit in recorded(tsv)}
-        for k, v in compare("postmortems", labels, judged, matches, only=only).items():
-            total[k] = total.get(k, 0 if isinstance(v, int) else []) + v
-        for k, (a, b) in scored("postmortems", only, labels).items():
-            sc[k] = [sc.get(k, [0, 0])[0] + a, sc.get(k, [0, 0])[1] + b]
-    report("postmortems (draw and extension pooled)", total)
-    print("  scored by scoring.py's rule:", ", ".join(f"{k} {a}/{b}" for k, (a, b) in sc.items()))
-
-
 if __name__ == "__main__":
     print("== the draw (every second name, the first 20 of the seeded order)")
     run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)
     print("== the extension (the 6 left of the same order)")
     run(recorded(EXTENSION_TSV), EXTENSION_LABELS, JUDGED, MATCHES, STRATUM_SEEN)
-    pooled()
+    pooled([(recorded(TSV), LABELS), (recorded(EXTENSION_TSV), EXTENSION_LABELS)], JUDGED, MATCHES, "postmortems")
