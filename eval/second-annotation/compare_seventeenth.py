@@ -71,13 +71,24 @@ def pooled(
     print("  scored by scoring.py's rule:", ", ".join(f"{k} {a}/{b}" for k, (a, b) in sc.items()))
 
 
-def both_draws(draw: tuple[str, str], extension: tuple[str, str], judged: dict, matches: list, seen: tuple) -> None:
-    """A round's every-sixth draw and its extension, each as (recorded tsv, labels file): each alone, then pooled."""
-    print("== the every-sixth draw")
+EVERY_SIXTH = ("every-sixth draw", "extension (every other labelled attempt, as many without; stratum hidden)")
+
+
+def both_draws(
+    draw: tuple[str, str],
+    extension: tuple[str, str],
+    judged: dict,
+    matches: list,
+    seen: tuple,
+    corpus: str = "conversations",
+    titles: tuple[str, str] = EVERY_SIXTH,
+) -> None:
+    """A round's draw and its extension, each as (recorded tsv, labels file): each alone, then pooled."""
+    print(f"== the {titles[0]}")
     run(recorded(draw[0]), draw[1], judged, matches, seen)
-    print("== the extension (every other labelled attempt, as many without; stratum hidden)")
+    print(f"== the {titles[1]}")
     run(recorded(extension[0]), extension[1], judged, matches, seen)
-    pooled([(recorded(draw[0]), draw[1]), (recorded(extension[0]), extension[1])], judged, matches)
+    pooled([(recorded(draw[0]), draw[1]), (recorded(extension[0]), extension[1])], judged, matches, corpus)
 
 
 if __name__ == "__main__":

@@ -9,9 +9,7 @@ alone, then pooled (compare_seventeenth.py's pooling, here on postmortems).
     .venv/bin/python eval/second-annotation/compare_twentysixth_postmortems.py
 """
 
-from compare_seventeenth import pooled
-from compare_twelfth import run
-from sample_twelfth import recorded
+from compare_seventeenth import both_draws
 from sample_twentysixth_postmortems import EXTENSION_TSV, TSV
 
 LABELS = "twentysixth-postmortems.jsonl"
@@ -92,8 +90,5 @@ MATCHES: list[tuple[str, str]] = [
 
 
 if __name__ == "__main__":
-    print("== the draw (every second name, the first 20 of the seeded order)")
-    run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)
-    print("== the extension (the 6 left of the same order)")
-    run(recorded(EXTENSION_TSV), EXTENSION_LABELS, JUDGED, MATCHES, STRATUM_SEEN)
-    pooled([(recorded(TSV), LABELS), (recorded(EXTENSION_TSV), EXTENSION_LABELS)], JUDGED, MATCHES, "postmortems")
+    titles = ("draw (every second name, the first 20 of the seeded order)", "extension (the 6 left of the same order)")
+    both_draws((TSV, LABELS), (EXTENSION_TSV, EXTENSION_LABELS), JUDGED, MATCHES, STRATUM_SEEN, "postmortems", titles)
