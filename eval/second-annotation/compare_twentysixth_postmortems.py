@@ -4,7 +4,7 @@ pm26").
 
 compare_twelfth.py's judged and scored readings (compare_eleventh.py's JUDGED/MATCHES method; bot/importer/scoring.py's
 rule with the second label's phrases as the stored text) on drawn-twentysixth-postmortems.tsv and its extension, each
-alone, then pooled (compare_seventeenth.py's pooling, here on postmortems).
+alone, then pooled (compare_seventeenth.both_draws, given the postmortem corpus).
 
     .venv/bin/python eval/second-annotation/compare_twentysixth_postmortems.py
 """
