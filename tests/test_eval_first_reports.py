@@ -106,8 +106,10 @@ def test_import_keeps_every_first_reports_target() -> None:
     # long, not empty, no template, index or notice; decided before import reads a field (~1 s for all
     # 1,209, against ~45 s of CPU to read them), so a target import would refuse is named here
     words: dict[str, set[str]] = {}
+    held = builder().held_out_targets(EVAL, say=False)  # a judge's documents are not read here either (review F51)
     for report in reports():
-        words.setdefault(report["target"], set()).add(report["text"])
+        if report["target"] not in held:
+            words.setdefault(report["target"], set()).add(report["text"])
     refused = {}
     for target, said in words.items():
         name, text = builder().target_document(EVAL, target, said)
@@ -118,13 +120,8 @@ def test_import_keeps_every_first_reports_target() -> None:
     # collection): the gmail-templates thread's name and its transcript title ("Incident channel") read as a template.
     # c22's seven github-readme-* / *-readme-badges targets were refused as folders' indexes until "readme" named an
     # index only at the end of a name (2026-12-07, review F5)
-    # pm26's two LiveAgent status posts keep every update in their front matter (`incident_states`), which import does
-    # not read: nothing but a title is left (a next issue: a status page's front-matter posts; no rule may be written
-    # from them, they are the held-out postmortem judge)
     assert sorted(t.split("/")[-1] for t in refused) == [
-        "liveagent-2023-11-15-Overall-panel-slowness-in-multiple-data-centers.md",
-        "liveagent-2024-07-26-System-degradation-in-US---Texas.md",
-        "planadecu-gmail-templates-30-templates-lost-parse-com-shut-down-replaced-by-custom-server.json",
+        "planadecu-gmail-templates-30-templates-lost-parse-com-shut-down-replaced-by-custom-server.json"
     ], refused
 
 
