@@ -122,6 +122,10 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_twentysixth_postmortems.py", "drawn-twentysixth-postmortems.tsv", "twentysixth-postmortems.jsonl",
         ("postmortems: 20 files, not-an-incident 19/20", "failed-attempt list: 19/19", "stratum hidden (16 incidents)"),
     ),
+    "compare_twentysixth_second.py": (
+        "sample_twentysixth_second.py", "drawn-twentysixth-second.tsv", "twentysixth-second-collection.jsonl",
+        ("conversations: 13 files", "failed-attempt list: 13/13", "stratum hidden (13 incidents)", "date: 13/13"),
+    ),
 }  # fmt: skip
 
 
@@ -168,6 +172,9 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
         "sample_twentyfifth_second.py", "twentyfifth-second", 12, "both 4, only truth.jsonl 2, only second 0", 28,
     ),
     "compare_twentysixth.py": ("sample_twentysixth.py", "twentysixth", 12, "both 6, only truth.jsonl 2, only second 0", 28),
+    "compare_twentysixth_second.py": (
+        "sample_twentysixth_second.py", "twentysixth-second", 14, "both 9, only truth.jsonl 0, only second 2", 27,
+    ),
 }  # fmt: skip
 
 
@@ -210,6 +217,21 @@ def test_the_held_out_postmortem_judges_extension_is_the_rest_of_the_draws_order
     if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
         pytest.skip("the pinned commit is not in this clone")
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_c26s_second_round_reads_no_thread_the_first_round_read() -> None:
+    """c26second2's draw and extension (drawn after c26second's) hold only held-out c26 threads neither of c26second's
+    draws held: the two rounds together read 55 different c26 threads."""
+
+    def names(tsv: str) -> set[str]:
+        return {line.split("\t")[1] for line in (HERE / tsv).read_text(encoding="utf-8").splitlines()}
+
+    first = names("drawn-twentysixth.tsv") | names("drawn-twentysixth-extension.tsv")
+    second = names("drawn-twentysixth-second.tsv") | names("drawn-twentysixth-second-extension.tsv")
+    held_out = (PROJECT_ROOT / "bench" / "held_out.tsv").read_text(encoding="utf-8").partition("\n# c26,")[2]
+    c26 = {line.split("\t")[1] for line in held_out.partition("\n# ")[0].splitlines()[1:] if "\t" in line}
+    assert not first & second and len(first | second) == 55
+    assert len(c26) == 138 and second <= c26  # the round reads c26's held-out threads only
 
 
 def test_the_fold_a_reread_compares_before_and_after_its_adjudication() -> None:
