@@ -1,9 +1,6 @@
-"""Agreement between truth.jsonl and twentysixth-second-collection.jsonl, field by field (README.md, "The
-twenty-sixth collection's later batches (c26second2)").
-
-compare_twentysixth.py's method (compare_twelfth.py's judged and scored readings, then compare_seventeenth.py's
-pooling of the draw and the extension) on drawn-twentysixth-second.tsv and drawn-twentysixth-second-extension.tsv with
-their labels.
+"""c26second2's labels of c26's later batches against truth.jsonl, field by field (README.md, "The twenty-sixth
+collection's later batches (c26second2)"): the draw and its extension each alone, then pooled, by compare_twentysixth.py's
+method (compare_seventeenth.both_draws: judged by JUDGED and MATCHES, scored by scoring.py's rule).
 
     .venv/bin/python eval/second-annotation/compare_twentysixth_second.py
 """
@@ -11,11 +8,9 @@ their labels.
 from compare_seventeenth import both_draws
 from sample_twentysixth_second import EXTENSION_TSV, TSV
 
-LABELS = "twentysixth-second-collection.jsonl"
-EXTENSION_LABELS = "twentysixth-second-extension.jsonl"
+DRAWS = ((TSV, "twentysixth-second-collection.jsonl"), (EXTENSION_TSV, "twentysixth-second-extension.jsonl"))
 TITLES = ("every-third draw", "extension (c26's unread attempt threads, as many without; stratum hidden)")
-# No stratum was read for either draw (every third file by name; the extension's shuffled list), none seen before it.
-STRATUM_SEEN: tuple[str, ...] = ()
+STRATUM_SEEN: tuple[str, ...] = ()  # neither draw's stratum was printed or seen before the labels landed
 # (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
 JUDGED: dict[tuple[str, str], bool] = {
     ("ewels-sra-explorer-12", "root_cause_keywords"): True,  # second without "maybe just"
@@ -66,4 +61,4 @@ MATCHES: list[tuple[str, str]] = [
 ]
 
 if __name__ == "__main__":
-    both_draws((TSV, LABELS), (EXTENSION_TSV, EXTENSION_LABELS), JUDGED, MATCHES, STRATUM_SEEN, titles=TITLES)
+    both_draws(*DRAWS, JUDGED, MATCHES, STRATUM_SEEN, titles=TITLES)
