@@ -173,7 +173,7 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     ),
     "compare_twentysixth.py": ("sample_twentysixth.py", "twentysixth", 12, "both 6, only truth.jsonl 2, only second 0", 28),
     "compare_twentysixth_second.py": (
-        "sample_twentysixth_second.py", "twentysixth-second", 14, "both 9, only truth.jsonl 0, only second 2", 27,
+        "sample_twentysixth_second.py", "twentysixth-second", 14, "both 10, only truth.jsonl 0, only second 1", 27,
     ),
 }  # fmt: skip
 

@@ -36,6 +36,8 @@ JUDGED: dict[tuple[str, str], bool] = {
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
+    # eatradish-seje2-4: the label gained the blocked renewal after this comparison (the lead, this round's proposal)
+    ("renewing it", "godaddy's 2fa blocked me from renewing it"),
     ("i've been trying this for a week", "i've been trying this for a week"),
     ("i did try different browsers", "i did try different browsers"),
     ("i've tried several times during the day", "i've tried several times during the day"),
