@@ -98,6 +98,18 @@ FIX_BY_ITSELF = re.compile(
     r"\b(?:resolv|recover|fix|clear|heal|restor)\w{0,12}\s{1,4}(?:(?:itself|themselves)|(?:on|by) (?:its|their) own|by itself)\b",
     re.I,
 )
+# what the readers are asked to do, one sentence alone ("Please open an issue on GitHub for any further query about
+# missing or unpublished builds.", "If your Repl is in the remaining 2.5% …, you can email support …", "If you are still
+# experiencing any issues, please contact us."): a request to the reader, no step the responders took (issue 23, pmfix).
+# The metadata shape for where to ask (cues_metadata_shape.py) cuts the help-desk lines from every field; this frame is
+# the fix's only. "Please note / be aware that …" tells something and is not read as asking.
+FIX_ASKED_OF_READER = re.compile(
+    _STATE_PREFIX + r"(?:if (?:you|your)\b(?:[^.;!?]|\.(?=\S)){0,200}?,\s{0,3}(?:please|you|feel free|do not hesitate|"
+    r"don't hesitate|let us know|contact|get in touch|reach out|e-?mail|we (?:will|are|'ll) (?:[\w-]{1,30} ){0,4}?contact\w{0,4})\b|"
+    r"please\b(?!\s{1,4}(?:note|be aware|bear in mind|know)\b)|(?:feel free|do not hesitate|don't hesitate) to\b)"
+    r"(?:[^.!?]|\.(?=\S)){0,400}[.!?]?\s*$",
+    re.I,
+)
 # a tool's reading, a count of what it repaired ("0B repaired, 20.80% done"): what was seen, not a step
 FIX_COUNTED = re.compile(
     r"(?<![\w.,])\d[\d.,]{0,20}\s?[a-z]{0,3}\s{1,4}(?:repaired|fixed|restored|recovered|resolved)\b(?!\s+(?:by|after|with|via))",

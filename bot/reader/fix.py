@@ -20,6 +20,7 @@ from bot.reader.cues_fix import (
     CAUSE_RELATED,
     FIX_BY_ITSELF,
     FIX_COUNTED,
+    FIX_ASKED_OF_READER,
     FIX_ELSEWHERE,
     FIX_FOR_LATER,
     FIX_NOT_DONE,
@@ -78,6 +79,8 @@ def tells_no_step_taken(sentence: str) -> bool:
     follow the step that restored it, where this one (work under way, a failure, telling people) does not."""
     said = _without_markup(sentence)
     if not _A_WORD.search(said):  # the site's markup alone (":::"), a time: no step
+        return True
+    if FIX_ASKED_OF_READER.match(said):  # what the readers are asked to do: no step the responders took
         return True
     # the fix word only inside the frame: nothing done named
     for frame in (FIX_UNDER_WAY, FIX_NOT_DONE, FIX_BY_ITSELF, FIX_COUNTED, FIX_TOLD):
