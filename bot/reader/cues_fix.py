@@ -119,7 +119,7 @@ FIX_COUNTED = re.compile(
 # fix", "acknowledges that a fix is being worked on", "announced the recovery on Discord"): a line about the
 # incident, not a step in it
 FIX_TOLD = re.compile(
-    r"\b(?:posts|posted|notes|noted|notices|confirms|confirmed|advis(?:es|ed)|announc(?:es|ed|ing)|inform(?:s|ed)? (?:of|that|about)|notif(?:ies|ied) (?:of|that|about)|"
+    r"\b(?:posts|posted|advis(?:es|ed)|announc(?:es|ed|ing)|inform(?:s|ed)? (?:of|that|about)|notif(?:ies|ied) (?:of|that|about)|"
     r"tweet(?:s|ed)|acknowledg(?:es|ed)|let (?:\w{1,30} ){1,2}know)\b[^.;,]{0,160}?\b(?:fix|resolv|restor|recover|mitigat)\w{0,12}",
     re.I,
 )
