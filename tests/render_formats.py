@@ -5,7 +5,9 @@ format-equivalence figures (tests/test_import_formats.py, bench/import_formats.p
     as_docx   a Word file written with python-docx: headings by style ("Title", "Heading n"),
               lists as "List Bullet"/"List Number" paragraphs, tables as Word tables, links as
               hyperlinks, inline code as Courier New runs, the front matter's title and date as
-              the document's title and "created" properties; only the styles the document
+              the document's title and "created" properties and its other fields (severity,
+              service, resolved…) as custom properties, as pandoc writes a Markdown file's
+              metadata (docProps/custom.xml, File > Properties > Custom in Word); only the styles the document
               uses (as Google Docs' export writes them), or with template_styles=True all of
               python-docx's Word template (350 KB of styles.xml: mammoth's parse of it was most of
               the time of reading such a file, ~0.35 s a file against ~0.02 s)
@@ -17,7 +19,9 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from datetime import UTC, date, datetime
+from html.parser import HTMLParser
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -45,16 +49,20 @@ def as_html(markdown: str) -> str:
     return f"<!DOCTYPE html>\n<html><head>{''.join(head)}</head>\n<body>\n{_MARKDOWN.render(body)}</body></html>\n"
 
 
+# Markdown's inline HTML is markup, not words: a <br> is the line break a Word user types
+# (Shift+Enter), any other tag (<span class="timestamp">, <sub>) is gone and its text kept
+_BREAK_TAG = re.compile(r"<br\s*/?>", re.I)
+
+
+def _inline_words(child: Token) -> str:
+    if child.type == "html_inline":
+        return "\n" if _BREAK_TAG.fullmatch(child.content.strip()) else ""
+    return {"softbreak": " ", "hardbreak": "\n"}.get(child.type, child.content)
+
+
 def _inline_text(token: Token) -> str:
-    parts = []
-    for child in token.children or []:
-        if child.type in ("text", "code_inline", "html_inline"):
-            parts.append(child.content)
-        elif child.type in ("softbreak",):
-            parts.append(" ")
-        elif child.type == "hardbreak":
-            parts.append("\n")
-    return "".join(parts)
+    kinds = ("text", "code_inline", "html_inline", "softbreak", "hardbreak")
+    return "".join(_inline_words(child) for child in token.children or [] if child.type in kinds)
 
 
 def _runs(paragraph: Any, token: Token) -> None:
@@ -74,7 +82,9 @@ def _runs(paragraph: Any, token: Token) -> None:
             _hyperlink(paragraph, href, link)
             link = None
         elif child.type in ("text", "code_inline", "html_inline", "softbreak", "hardbreak"):
-            text = {"softbreak": " ", "hardbreak": "\n"}.get(child.type, child.content)
+            text = _inline_words(child)
+            if not text:
+                continue
             if link is not None:
                 link.append((text, child.type == "code_inline"))
                 continue
@@ -137,6 +147,82 @@ def _keep_used_styles(doc: Any) -> None:
         styles.remove(latent)
 
 
+_CUSTOM_PROPERTIES_XML = (
+    '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" '
+    'xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">{}</Properties>'
+)
+
+
+def _custom_properties(doc: Any, fields: dict[str, str]) -> None:
+    """The fields as Word's custom document properties (text, as pandoc writes them): a part of
+    their own, related from the package."""
+    from docx.opc.constants import CONTENT_TYPE, RELATIONSHIP_TYPE
+    from docx.opc.packuri import PackURI
+    from docx.opc.part import Part
+
+    rows = "".join(
+        f'<property fmtid="{{D5CDD505-2E9C-101B-9397-08002B2CF9AE}}" pid="{pid}" name="{html.escape(name)}">'
+        f"<vt:lpwstr>{html.escape(value, quote=False)}</vt:lpwstr></property>"
+        for pid, (name, value) in enumerate(fields.items(), 2)
+    )
+    package = doc.part.package
+    part = Part(
+        PackURI("/docProps/custom.xml"), CONTENT_TYPE.OFC_CUSTOM_PROPERTIES,
+        _CUSTOM_PROPERTIES_XML.format(rows).encode(), package,
+    )  # fmt: skip
+    package.relate_to(part, RELATIONSHIP_TYPE.CUSTOM_PROPERTIES)
+
+
+class _VisibleText(HTMLParser):
+    """An HTML block's words as a browser shows them, one (style, line) per block of text: a
+    <details>' summary, a figure's caption, a <div>'s paragraphs; comments, images and scripts
+    show nothing."""
+
+    _BLOCKS = frozenset(("p", "div", "details", "summary", "figure", "figcaption", "blockquote", "pre", "center",
+                         "li", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "br", "hr"))  # fmt: skip
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.lines: list[tuple[str | None, str]] = []
+        self.open: list[str] = []
+        self.hidden = 0
+        self.text: list[str] = []
+
+    def _end_line(self) -> None:
+        text, self.text = "".join(self.text), []
+        style = "macro" if "pre" in self.open else "Quote" if "blockquote" in self.open else None
+        rows = text.split("\n") if style == "macro" else [" ".join(text.split())]
+        self.lines += [(style, row) for row in rows if row.strip()]
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "template"):
+            self.hidden += 1
+        elif tag in self._BLOCKS:
+            self._end_line()
+            if tag not in ("br", "hr"):
+                self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "template"):
+            self.hidden = max(0, self.hidden - 1)
+        elif tag in self._BLOCKS:
+            self._end_line()
+            if tag in self.open:
+                del self.open[len(self.open) - 1 - self.open[::-1].index(tag) :]
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.text.append(data)
+
+
+def _html_block_lines(content: str) -> list[tuple[str | None, str]]:
+    parser = _VisibleText()
+    parser.feed(content)
+    parser.close()
+    parser._end_line()
+    return parser.lines
+
+
 def as_docx(markdown: str, *, template_styles: bool = False) -> bytes:
     from docx import Document  # the test extra: only the renderer writes Word files
 
@@ -154,6 +240,9 @@ def as_docx(markdown: str, *, template_styles: bool = False) -> bytes:
         for element in list(doc.core_properties._element):
             if element.tag.endswith("}created"):
                 doc.core_properties._element.remove(element)
+    custom = {str(k): _scalar(v) for k, v in meta.items() if str(k) not in ("title", "date")}
+    if any(custom.values()):
+        _custom_properties(doc, {k: v for k, v in custom.items() if v})
     tokens = _MARKDOWN.parse(body)
     lists: list[str] = []  # "bullet" / "ordered", innermost last
     in_item = 0
@@ -194,6 +283,9 @@ def as_docx(markdown: str, *, template_styles: bool = False) -> bytes:
                 in_item = 0
             elif text.strip():
                 _runs(doc.add_paragraph(style="Quote" if quoted else None), token)
+        elif kind == "html_block":  # raw HTML in the Markdown: its visible words, as a reader of the page sees them
+            for style, line in _html_block_lines(token.content):
+                doc.add_paragraph(line, style=style)
         elif kind in ("fence", "code_block"):
             for line in token.content.rstrip("\n").split("\n"):
                 doc.add_paragraph(line, style="macro")  # Word's "Macro Text": its style for code

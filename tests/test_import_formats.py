@@ -258,3 +258,91 @@ def test_inline_code_in_a_word_file_stays_code_as_in_its_markdown(tmp_path: Path
     doc.save(tmp_path / "disk.docx")
     [typed] = read(tmp_path / "disk.docx").drafts
     assert typed.root_cause == "The log rotation job `logrotate -f` was disabled during the migration."
+
+
+STATUS_ENTRY = """---
+title: Website issues
+date: 2024-11-14 09:15:00
+resolved: true
+severity: disrupted
+affected:
+  - Website
+---
+09:30 UTC
+
+We are seeing improvement in the reachability of the site and are monitoring the situation.
+
+2024-11-12 09:15 UTC
+
+We are aware of timeouts reaching the website and are investigating.
+"""
+
+
+def test_a_word_files_custom_properties_say_what_its_web_pages_meta_tags_say(tmp_path: Path) -> None:
+    # pandoc writes a Markdown file's other front matter as custom properties (docProps/custom.xml)
+    (tmp_path / "entry.md").write_text(STATUS_ENTRY)
+    (tmp_path / "entry.docx").write_bytes(as_docx(STATUS_ENTRY))
+    (tmp_path / "entry.html").write_text(as_html(STATUS_ENTRY))
+    [markdown] = read(tmp_path / "entry.md").drafts
+    [word] = read(tmp_path / "entry.docx").drafts  # without its severity, no word of an incident: not imported
+    [page] = read(tmp_path / "entry.html").drafts
+    for draft in (word, page):
+        assert draft.severity == markdown.severity == "disrupted"
+        assert draft.occurred_at.date() == markdown.occurred_at.date()  # an entry's date, not a post's
+
+
+def test_a_word_files_custom_properties_are_read_only_for_what_a_postmortem_says(tmp_path: Path) -> None:
+    from docx import Document
+
+    doc = Document()
+    doc.add_heading("Checkout outage", level=1)
+    doc.add_heading("Root cause", level=2)
+    doc.add_paragraph("The orders database pool was capped at 20 connections.")
+    path = tmp_path / "checkout.docx"
+    doc.save(path)
+    with zipfile.ZipFile(path) as packed:
+        parts = {name: packed.read(name) for name in packed.namelist()}
+    parts["docProps/custom.xml"] = (
+        b'<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/custom-properties" '
+        b'xmlns:vt="http://schemas.openxmlformats.org/officeDocument/2006/docPropsVTypes">'
+        b'<property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="2" name="Service"><vt:lpwstr>checkout'
+        b'</vt:lpwstr></property><property fmtid="{D5CDD505-2E9C-101B-9397-08002B2CF9AE}" pid="3" name="Approver">'
+        b"<vt:lpwstr>Jane</vt:lpwstr></property></Properties>"
+    )  # as Word saves File > Properties > Custom
+    with zipfile.ZipFile(path, "w") as packed:
+        for name, data in parts.items():
+            packed.writestr(name, data)
+    parsed = read(path)
+    [draft] = parsed.drafts
+    assert draft.service == "checkout"
+    assert "Approver" not in parsed.text and "Jane" not in parsed.text
+
+
+RAW_HTML = """# Cache eviction closed live clients
+
+## Root cause
+PR #21717 overrode the eviction hook to close clients:
+
+<details>
+<summary>Problematic code added in PR #21717</summary>
+
+```python
+def remove_key(self, key): client.close()
+```
+</details>
+
+## Resolution
+The override was removed and the release rebuilt.<br>
+<span class="timestamp">Sept 13, 09:50 PT</span>
+"""
+
+
+def test_raw_html_in_a_postmortem_reads_the_same_from_its_word_file(tmp_path: Path) -> None:
+    (tmp_path / "cache.md").write_text(RAW_HTML)
+    (tmp_path / "cache.docx").write_bytes(as_docx(RAW_HTML))  # a <br> a line break, a summary its words
+    [markdown] = read(tmp_path / "cache.md").drafts
+    [word] = read(tmp_path / "cache.docx").drafts
+    assert "Problematic code added in PR #21717" in word.root_cause
+    assert "<span" not in word.resolution and "&lt;" not in word.resolution
+    for field in ("root_cause", "resolution"):  # a line break is a space in a memory's field
+        assert " ".join(getattr(word, field).split()) == " ".join(getattr(markdown, field).split())

@@ -15,7 +15,7 @@ from xml.etree import ElementTree
 import mammoth
 
 from bot.importer.drafts import Rejected
-from bot.importer.html import Page, read_page
+from bot.importer.html import Page, kept_meta, read_page
 
 MAX_UNPACKED_BYTES = 200 * 1024 * 1024  # a .docx is a zip: its parts are bounded before reading
 STYLE_MAP = """
@@ -56,7 +56,7 @@ def read_docx(data: bytes) -> Page:
             unpacked = sum(info.file_size for info in archive.infolist())
             if "word/document.xml" not in archive.namelist():
                 raise Rejected("not a Word document (no word/document.xml inside)")
-            properties = _core_properties(archive)
+            properties = _document_properties(archive)
     except zipfile.BadZipFile as exc:
         raise Rejected("not a Word .docx file (not a zip archive; an old .doc must be saved as .docx)") from exc
     if unpacked > MAX_UNPACKED_BYTES:
@@ -76,20 +76,30 @@ def read_docx(data: bytes) -> Page:
 # "created" is when the document was written: read as a blog post's date (metadata.read_dates:
 # used only when the text names no earlier day in the two years before it)
 _CORE = {"{http://purl.org/dc/elements/1.1/}title": "title", "{http://purl.org/dc/terms/}created": "date"}
+_CUSTOM = "{http://schemas.openxmlformats.org/officeDocument/2006/custom-properties}property"
+MAX_PROPERTIES_BYTES = 1024 * 1024
 
 
-def _core_properties(archive: zipfile.ZipFile) -> dict[str, str]:
-    """The document's title and when it was created."""
+def _part(archive: zipfile.ZipFile, name: str) -> ElementTree.Element | None:
     try:
-        info = archive.getinfo("docProps/core.xml")
-        if info.file_size > 1024 * 1024:
-            return {}
-        root = ElementTree.fromstring(archive.read(info))
+        info = archive.getinfo(name)
+        if info.file_size > MAX_PROPERTIES_BYTES:
+            return None
+        return ElementTree.fromstring(archive.read(info))
     except (KeyError, ElementTree.ParseError):
-        return {}
+        return None
+
+
+def _document_properties(archive: zipfile.ZipFile) -> dict[str, str]:
+    """The document's title and when it was created, then the custom properties a page's <meta>
+    tags would say (severity, service…: pandoc writes a Markdown file's other front matter there,
+    Word users set them under File > Properties > Custom)."""
     found = {}
-    for element in root:
+    core, custom = _part(archive, "docProps/core.xml"), _part(archive, "docProps/custom.xml")
+    for element in core if core is not None else ():
         name = _CORE.get(element.tag)
         if name and (element.text or "").strip():
             found[name] = element.text.strip()
-    return found
+    properties = custom.iter(_CUSTOM) if custom is not None else ()
+    pairs = ((p.get("name") or "", "".join(p.itertext())) for p in properties)
+    return {**kept_meta(pairs), **found}

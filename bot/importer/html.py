@@ -15,6 +15,7 @@ markup saved pages have, no compiled dependency); this module only says what eac
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -305,15 +306,23 @@ def _kind_and_root(soup: BeautifulSoup) -> tuple[str, Tag]:
     return "web page", soup
 
 
-def _head_meta(soup: BeautifulSoup) -> dict[str, Any]:
+def kept_meta(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
+    """The (name, value) pairs a document says about itself that the Markdown reader takes as
+    front matter (a page's <meta> tags, a Word file's custom properties): the first of each name."""
     meta: dict[str, Any] = {}
-    for tag in soup.find_all("meta"):
-        key = str(tag.get("name") or tag.get("property") or "").strip().lower()
-        value = str(tag.get("content") or "").strip()
+    for name, content in pairs:
+        key, value = name.strip().lower(), content.strip()
         key = _META_DATES.get(key, key)
         if value and key in _META_KEYS and key not in meta:
             meta[key] = value
     return meta
+
+
+def _head_meta(soup: BeautifulSoup) -> dict[str, Any]:
+    return kept_meta(
+        (str(tag.get("name") or tag.get("property") or ""), str(tag.get("content") or ""))
+        for tag in soup.find_all("meta")
+    )
 
 
 def _confluence_meta(soup: BeautifulSoup, meta: dict[str, Any]) -> str | None:
