@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Collection
 from pathlib import Path, PurePath
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/ holds the renderers
@@ -57,11 +58,26 @@ def rendered(suffix: str, markdown: str, file: str) -> MemoryDraft | None:
         return None
 
 
-def compare(folder: Path, every: int = 1, leave_out: frozenset[str] = frozenset()) -> dict[str, dict[str, list[str]]]:
+SAMPLE = Path(__file__).resolve().parent / "import_formats_sample.txt"
+
+
+def recorded_sample(path: Path = SAMPLE) -> list[str]:
+    """The formats test's fixed sample of reports (one file a line; "#" lines say the rule that chose them)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def compare(
+    folder: Path, every: int = 1, leave_out: frozenset[str] = frozenset(), only: Collection[str] | None = None
+) -> dict[str, dict[str, list[str]]]:
     """{format: {"same": [...], "differ": [...]}} over (file, field) pairs of the incident reports
-    (`every`: one report in that many, for a quicker check; `leave_out`: files not read, e.g. a held-out judge)."""
+    (`every`: one report in that many, for a quicker check; `leave_out`: files not read, e.g. a held-out judge;
+    `only`: just these files, e.g. the recorded sample)."""
     out: dict[str, dict[str, list[str]]] = {".html": {"same": [], "differ": []}, ".docx": {"same": [], "differ": []}}
     reports = [t for t in load_truth(folder / "truth.jsonl") if not t.not_an_incident and t.file not in leave_out]
+    if only is not None:
+        wanted = set(only)
+        reports = [t for t in reports if t.file in wanted]
     for truth in reports[::every]:
         parsed = parse_file(FoundFile(folder / truth.file, PurePath(truth.file)), team_id="bench")
         markdown_draft = parsed.drafts[0] if parsed.drafts else None
