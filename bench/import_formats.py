@@ -6,8 +6,8 @@ cause and fix are the same as the Markdown reading's.
     .venv/bin/python bench/import_formats.py eval/postmortems [--misses]
 
 "The same": equal once the Markdown-only marks a rendering cannot keep are taken away (emphasis
-and code marks, a link's URL beside its text, escapes, whitespace); dates equal to the day.
-Offline: no database, no model. The renderers are tests/render_formats.py.
+and code marks, a link's URL beside its text, an autolink's brackets, escapes, whitespace); dates
+equal to the day. Offline: no database, no model. The renderers are tests/render_formats.py.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from tests.render_formats import as_docx, as_html  # noqa: E402
 
 FIELDS = ("title", "occurred_at", "root_cause", "resolution")
 _LINK = re.compile(r"\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])?")
+_AUTOLINK = re.compile(r"<(?:mailto:)?([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")  # its text
 _MARKS = re.compile(r"\*\*|__|`|\\(?=[^\w\s])|<[^>]+>|^#+\s*|^\s*(?:[-*+]|\d+[.)])\s+", re.M)
 
 
@@ -41,7 +42,7 @@ def normalized(draft: MemoryDraft | None, name: str) -> str | None:
         return None
     if name == "occurred_at":
         return value.date().isoformat()
-    text = _MARKS.sub("", _LINK.sub(r"\1", str(value)))
+    text = _MARKS.sub("", _LINK.sub(r"\1", _AUTOLINK.sub(r"\1", str(value))))
     return " ".join(re.sub(r"[*_\[\]]", "", text).split())  # a link's brackets ("[[1]](#refs)") too
 
 

@@ -345,3 +345,17 @@ def test_raw_html_in_a_postmortem_reads_the_same_from_its_word_file(tmp_path: Pa
     assert "<span" not in word.resolution and "&lt;" not in word.resolution
     for field in ("root_cause", "resolution"):  # a line break is a space in a memory's field
         assert " ".join(getattr(word, field).split()) == " ".join(getattr(markdown, field).split())
+
+
+def test_a_link_whose_text_is_a_relative_address_keeps_its_text(tmp_path: Path) -> None:
+    page = tmp_path / "lost-commits.html"
+    page.write_text(
+        "<html><body><h1>Commits lost after a reset</h1><h2>Resolution</h2><p>The commits were restored from the "
+        'reflog, as <a href="recovery-procedures.md">recovery-procedures.md</a> says, and '
+        '<a href="https://git-scm.com/docs/git-reflog">https://git-scm.com/docs/git-reflog</a> explains.</p>'
+        "</body></html>"
+    )
+    [draft] = read(page).drafts
+    # "<recovery-procedures.md>" is no autolink in Markdown (no scheme): it would read as a tag and vanish
+    assert "[recovery-procedures.md](recovery-procedures.md)" in draft.resolution
+    assert "<https://git-scm.com/docs/git-reflog>" in draft.resolution  # an absolute address is its own text

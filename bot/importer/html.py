@@ -50,6 +50,7 @@ CREATED_CHARS = 1_000
 _META_KEYS = {"date", "title", "author", "authors", "tags", "keywords", "service", "severity", "incident id"}
 _GOOGLE_REDIRECT = ("https://www.google.com/url?", "http://www.google.com/url?")
 _PERSON_LINKS = {"confluence-userlink", "user-mention"}  # Confluence: a mention links to a profile
+_AUTOLINK = re.compile(r"[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*$")  # CommonMark's absolute URI; mailto: included
 _META_DATES = {"article:published_time": "date", "dc.date": "date", "dcterms.created": "date"}
 
 
@@ -90,7 +91,9 @@ def _link(text: str, node: Tag) -> str:
     href = _escape(href.replace(" ", "%20"))  # the Markdown reader unescapes: "&copy=1" stays itself
     if href.count("(") != href.count(")"):  # Markdown allows balanced parentheses in an address only
         href = href.replace("(", "%28").replace(")", "%29")
-    if label in (href, href.removeprefix("mailto:")) and "&lt;" not in href:
+    # `<…>` is an autolink only for an absolute address (CommonMark: a scheme) or an e-mail address; a relative
+    # one ("runbook.md") in angle brackets would read as an HTML tag and vanish: it stays `[text](href)`
+    if label in (href, href.removeprefix("mailto:")) and "&lt;" not in href and _AUTOLINK.match(href):
         return f"{lead}<{label}>{trail}"
     return f"{lead}[{label}]({href}){trail}"
 
