@@ -359,3 +359,27 @@ def test_a_link_whose_text_is_a_relative_address_keeps_its_text(tmp_path: Path) 
     # "<recovery-procedures.md>" is no autolink in Markdown (no scheme): it would read as a tag and vanish
     assert "[recovery-procedures.md](recovery-procedures.md)" in draft.resolution
     assert "<https://git-scm.com/docs/git-reflog>" in draft.resolution  # an absolute address is its own text
+
+
+NUMBERED_FROM_TWO = """# Chat and taskbar issues
+
+## Root cause
+
+1. The chat did not render CJK characters.
+
+- **Minor issues:**
+  - the login page was slow
+
+2. The taskbar failed for guests: a guest had no profile to load.
+
+3. The taskbar fix was released the same day.
+"""
+
+
+def test_a_list_numbered_from_two_keeps_its_numbers_in_its_web_page(tmp_path: Path) -> None:
+    (tmp_path / "chat.md").write_text(NUMBERED_FROM_TWO)
+    (tmp_path / "chat.html").write_text(as_html(NUMBERED_FROM_TWO))  # <ol start="2">
+    [markdown] = read(tmp_path / "chat.md").drafts
+    [page] = read(tmp_path / "chat.html").drafts
+    assert "2. The taskbar failed for guests" in read(tmp_path / "chat.html").text
+    assert page.root_cause.replace("*", "") == markdown.root_cause.replace("*", "")

@@ -237,7 +237,8 @@ class _Writer:
             level = int(found.group(1))
         lines = []
         items = node.find_all(["li", "ac:task"], recursive=False)
-        for number, item in enumerate(items, 1):
+        start = str(node.get("start") or "1").strip()  # <ol start="2">: a list its Markdown numbered from 2
+        for number, item in enumerate(items, int(start) if start.isdigit() and len(start) <= 9 else 1):
             nested = [c for c in item.children if isinstance(c, Tag) and c.name in ("ul", "ol", "ac:task-list")]
             inner = _Writer(self.bold_classes)
             for child in item.children:
