@@ -66,9 +66,9 @@ def _inline_text(token: Token) -> str:
 
 
 def _runs(paragraph: Any, token: Token) -> None:
-    """The inline's text as runs, bold where Markdown was strong (the reader keeps it as `**`), a
+    """The inline's text as runs, bold where Markdown was strong, italic where emphasised (the reader keeps them as `**`, `*`), a
     link as Word's hyperlink (to its address, or to a bookmark for "#anchor")."""
-    bold = False
+    bold = italic = False
     link: list[tuple[str, bool]] | None = None  # the text of the link being written, code or not
     href = ""
     for child in token.children or []:
@@ -76,6 +76,8 @@ def _runs(paragraph: Any, token: Token) -> None:
             bold = True
         elif child.type == "strong_close":
             bold = False
+        elif child.type in ("em_open", "em_close"):
+            italic = child.type == "em_open"
         elif child.type == "link_open":
             link, href = [], str(child.attrs.get("href") or "")
         elif child.type == "link_close" and link is not None:
@@ -90,6 +92,7 @@ def _runs(paragraph: Any, token: Token) -> None:
                 continue
             run = paragraph.add_run(text)
             run.bold = bold or None
+            run.italic = italic or None
             if child.type == "code_inline":
                 run.font.name = "Courier New"  # inline code as Word users and Google Docs keep it
 

@@ -383,3 +383,29 @@ def test_a_list_numbered_from_two_keeps_its_numbers_in_its_web_page(tmp_path: Pa
     [page] = read(tmp_path / "chat.html").drafts
     assert "2. The taskbar failed for guests" in read(tmp_path / "chat.html").text
     assert page.root_cause.replace("*", "") == markdown.root_cause.replace("*", "")
+
+
+STATUS_UPDATES = """---
+title: Service issue impacting the proton server
+severity: disrupted
+resolved: true
+---
+*Investigating* - We are investigating a potential issue that might affect the uptime of one of our services.
+
+*Investigating -* We are continuing to mitigate issues impacting the server. Users may see 5XX errors.
+
+*Recovery -* We are now seeing error rates return to normal now.
+
+*Resolved -* At this time, we are marking this incident as resolved.
+"""
+
+
+def test_italic_status_labels_read_as_in_the_markdown_from_a_web_page_and_a_word_file(tmp_path: Path) -> None:
+    (tmp_path / "proton.md").write_text(STATUS_UPDATES)
+    (tmp_path / "proton.html").write_text(as_html(STATUS_UPDATES))  # <em>Recovery -</em>
+    (tmp_path / "proton.docx").write_bytes(as_docx(STATUS_UPDATES))  # an italic run
+    [markdown] = read(tmp_path / "proton.md").drafts
+    assert markdown.resolution and "error rates return to normal" in markdown.resolution
+    for rendered in ("proton.html", "proton.docx"):
+        [draft] = read(tmp_path / rendered).drafts
+        assert draft.resolution == markdown.resolution, rendered

@@ -107,7 +107,7 @@ class _Writer:
         self.bold_classes = bold_classes
         self.links = 0
         self.outside = 0
-        self.keep_links = True  # a heading's links are its text only: a title is not a link
+        self.keep_links = True  # a heading's links and emphasis are its text only: a title is not a link
 
     def flush(self) -> None:
         text = "".join(self.line).strip()
@@ -145,6 +145,9 @@ class _Writer:
         if name in ("strong", "b") or (name == "span" and set(node.get("class") or []) & self.bold_classes):
             lead, trail = " " * (text[:1].isspace()), " " * (text[-1:].isspace())
             return f"{lead}**{text.strip()}**{trail}" if text.strip() else text
+        if name in ("em", "i") and self.keep_links and text.strip() and "*" not in text:  # a heading's stays plain
+            lead, trail = " " * (text[:1].isspace()), " " * (text[-1:].isspace())
+            return f"{lead}*{text.strip()}*{trail}"
         if name == "code" and text.strip() and "`" not in text:
             return f"`{text.strip()}`"
         return text
