@@ -66,8 +66,9 @@ def _inline_text(token: Token) -> str:
 
 
 def _runs(paragraph: Any, token: Token) -> None:
-    """The inline's text as runs, bold where Markdown was strong, italic where emphasised (the reader keeps them as `**`, `*`), a
-    link as Word's hyperlink (to its address, or to a bookmark for "#anchor")."""
+    """The inline's text as runs, bold where Markdown was strong and italic where emphasised (the
+    reader keeps them as `**` and `*`), a link as Word's hyperlink (to its address, or to a bookmark
+    for "#anchor")."""
     bold = italic = False
     link: list[tuple[str, bool]] | None = None  # the text of the link being written, code or not
     href = ""
