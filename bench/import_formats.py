@@ -33,7 +33,7 @@ from tests.render_formats import as_docx, as_html  # noqa: E402
 FIELDS = ("title", "occurred_at", "root_cause", "resolution")
 _LINK = re.compile(r"\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])?")
 _AUTOLINK = re.compile(r"<(?:mailto:)?([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[^\s<>@]+@[^\s<>@]+)>")  # its text
-_MARKS = re.compile(r"\*\*|__|`|\\(?=[^\w\s])|<[^>]+>|^#+\s*|^\s*(?:[-*+]|\d+[.)])\s+", re.M)
+_MARKS = re.compile(r"\*\*|__|`|\\(?=[^\w\s])|<[^>]+>|^[ \t]*#+\s*|^\s*(?:[-*+]|\d+[.)])\s+", re.M)
 
 
 def normalized(draft: MemoryDraft | None, name: str) -> str | None:

@@ -251,7 +251,7 @@ def as_docx(markdown: str, *, template_styles: bool = False) -> bytes:
     lists: list[str] = []  # "bullet" / "ordered", innermost last
     in_item = 0
     quoted = 0  # inside a blockquote: Word's "Quote" style
-    table: list[list[str]] | None = None
+    table: list[list[Token]] | None = None
     i = 0
     while i < len(tokens):
         token = tokens[i]
@@ -272,12 +272,12 @@ def as_docx(markdown: str, *, template_styles: bool = False) -> bytes:
         elif kind == "tr_open" and table is not None:
             table.append([])
         elif kind == "inline" and table is not None:
-            table[-1].append(_inline_text(token))
+            table[-1].append(token)
         elif kind == "table_close" and table:
             grid = doc.add_table(rows=len(table), cols=max(len(r) for r in table))
             for r, row in enumerate(table):
                 for c, cell in enumerate(row):
-                    grid.cell(r, c).text = cell
+                    _runs(grid.cell(r, c).paragraphs[0], cell)  # a cell's bold, code and links as the text's
             table = None
         elif kind == "inline":
             text = _inline_text(token)

@@ -409,3 +409,27 @@ def test_italic_status_labels_read_as_in_the_markdown_from_a_web_page_and_a_word
     for rendered in ("proton.html", "proton.docx"):
         [draft] = read(tmp_path / rendered).drafts
         assert draft.resolution == markdown.resolution, rendered
+
+
+TABLE_TIMELINE = """# Repos service down: no CA certificates
+
+## Timeline
+
+| Time (UTC) | Event |
+|---|---|
+| 00:18 | Earliest log entry showing the TLS failure. |
+| 01:38 | PR #40 merged: `ca-certificates` added to the runtime image. Service restored. |
+
+## Resolution
+
+PR #40 added `apt-get install -y ca-certificates` to the runtime stage. A redeploy fixed the outage.
+"""
+
+
+def test_code_in_a_word_tables_cell_stays_code_as_in_its_markdown(tmp_path: Path) -> None:
+    (tmp_path / "repos.md").write_text(TABLE_TIMELINE)
+    (tmp_path / "repos.docx").write_bytes(as_docx(TABLE_TIMELINE))  # the cell's `ca-certificates` in Courier New
+    [markdown] = read(tmp_path / "repos.md").drafts
+    [word] = read(tmp_path / "repos.docx").drafts
+    assert "| 01:38 | PR #40 merged: `ca-certificates` added" in read(tmp_path / "repos.docx").text
+    assert word.resolution == markdown.resolution
