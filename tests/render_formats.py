@@ -238,7 +238,9 @@ def as_docx(markdown: str, *, template_styles: bool = False) -> bytes:
     # without one, python-docx's template would say 2013-12-23: the property is left out instead
     moment = meta.get("date")
     moment = parse_date(moment) if isinstance(moment, str) else moment
-    if isinstance(moment, date):
+    if isinstance(moment, datetime):  # Word keeps the moment, in UTC (a time without a zone taken as UTC)
+        doc.core_properties.created = moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    elif isinstance(moment, date):
         doc.core_properties.created = datetime(moment.year, moment.month, moment.day, tzinfo=UTC)
     else:
         for element in list(doc.core_properties._element):

@@ -433,3 +433,23 @@ def test_code_in_a_word_tables_cell_stays_code_as_in_its_markdown(tmp_path: Path
     [word] = read(tmp_path / "repos.docx").drafts
     assert "| 01:38 | PR #40 merged: `ca-certificates` added" in read(tmp_path / "repos.docx").text
     assert word.resolution == markdown.resolution
+
+
+TWO_DAY_ENTRY = """---
+title: Degraded service
+date: 2025-10-22 08:00:00
+resolved: true
+severity: disrupted
+---
+
+*Resolved*
+- On October 21 and 22, we experienced intermittent service disruptions caused by high system load.
+"""
+
+
+def test_a_word_files_created_moment_keeps_its_time_as_its_markdowns_date(tmp_path: Path) -> None:
+    (tmp_path / "degraded.md").write_text(TWO_DAY_ENTRY)
+    (tmp_path / "degraded.docx").write_bytes(as_docx(TWO_DAY_ENTRY))  # "created" 2025-10-22T08:00:00Z
+    [markdown] = read(tmp_path / "degraded.md").drafts
+    [word] = read(tmp_path / "degraded.docx").drafts
+    assert word.occurred_at.date() == markdown.occurred_at.date()
