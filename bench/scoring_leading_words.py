@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/scoring_leading_words.py              # agreement with people, per fold, two rules (~3 s)
     .venv/bin/python bench/scoring_leading_words.py --pairs A    # fold A's pairs the two rules decide apart
+    .venv/bin/python bench/scoring_leading_words.py --drop there "there's"   # today's list against it without them
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres nice -n 10 .venv/bin/python \\
         bench/scoring_leading_words.py --figures                 # the readers' figures under both rules (~15 min)
 
@@ -45,7 +46,10 @@ from bot.importer import scoring  # noqa: E402
 FIELDS = ("root_cause_keywords", "fix_keywords", "found_keywords")
 # compare script -> its draw's recorded tsv files and labels (None: every labelled item of the labels file)
 SINGLE = ("twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth")
-PAIRED = ("seventeenth", "eighteenth", "twentieth", "twentieth_second", "twentyfirst", "twentysecond", "twentythird")
+PAIRED = (
+    "seventeenth", "eighteenth", "twentieth", "twentieth_second", "twentyfirst", "twentysecond", "twentythird",
+    "twentyfourth", "twentyfifth", "twentyfifth_second", "twentysixth", "twentysixth_postmortems", "twentysixth_second",
+)  # fmt: skip
 # rule name -> scoring's `whole` flag: the phrase as labelled only, or also without its leading words (today's)
 RULES: dict[str, bool] = {"whole": True, "bare": False}
 
@@ -74,9 +78,11 @@ def _rounds() -> Iterator[tuple[str, str, str, set[str] | None, dict, list]]:
     for name in SINGLE + PAIRED:
         script = _module(f"compare_{name}")
         sample = _module(f"sample_{name}") if name not in ("twelfth", "thirteenth") else None
-        parts = [(sample.TSV if sample else f"drawn-{name}.tsv", script.LABELS)]
+        parts = [(sample.TSV if sample else f"drawn-{name}.tsv", getattr(script, "LABELS", None))]
         if name in PAIRED:
-            parts.append((sample.EXTENSION_TSV, script.EXTENSION_LABELS))
+            parts.append((sample.EXTENSION_TSV, getattr(script, "EXTENSION_LABELS", None)))
+        if hasattr(script, "DRAWS"):  # compare_twentysixth_second.py names its draws as one pair
+            parts = list(script.DRAWS)
         for tsv, labels in parts:
             rows = recorded(tsv)
             for corpus in ("postmortems", "conversations"):
@@ -154,23 +160,47 @@ def granted(whole: bool, row: dict) -> bool:
     return scoring.holds_half(row["text"], row["label"], whole=whole)
 
 
-def agreement() -> dict[str, dict[str, dict[str, list[int]]]]:
+@contextlib.contextmanager
+def leading_words_without(words: frozenset[str]) -> Iterator[None]:
+    """`scoring.LEADING_WORDS` less `words` in this process: the list as it stood before they joined it."""
+    kept = scoring.LEADING_WORDS
+    scoring.LEADING_WORDS = kept - words
+    try:
+        yield
+    finally:
+        scoring.LEADING_WORDS = kept
+
+
+def rules(drop: frozenset[str] = frozenset()) -> dict[str, Callable[[dict], bool]]:
+    """The two rules compared: whole and bare; with `drop` (--drop), the bare rule without those leading words (the
+    list before they joined it) and today's bare rule."""
+    if not drop:
+        return {name: (lambda row, whole=whole: granted(whole, row)) for name, whole in RULES.items()}
+
+    def before(row: dict) -> bool:
+        with leading_words_without(drop):
+            return granted(False, row)
+
+    return {f"bare without {'/'.join(sorted(drop))}": before, "bare": lambda row: granted(False, row)}
+
+
+def agreement(drop: frozenset[str] = frozenset()) -> dict[str, dict[str, dict[str, list[int]]]]:
     """{fold: {kind: {rule: [same granted, same, different granted, different]}}}."""
     fields, attempts = pairs()
     out: dict = {}
     for kind, rows in (("fields", fields), ("attempts", attempts), ("lines", lines())):
         for row in rows:
-            for name, rule in RULES.items():
+            for name, rule in rules(drop).items():
                 cell = out.setdefault(row["fold"], {}).setdefault(kind, {}).setdefault(name, [0, 0, 0, 0])
-                g = granted(rule, row)
+                g = rule(row)
                 cell[0 if row["same"] else 2] += g
                 cell[1 if row["same"] else 3] += 1
     return out
 
 
-def show_agreement() -> None:
+def show_agreement(drop: frozenset[str] = frozenset()) -> None:
     print("people's same / different, granted by each rule (fold A chose the list, fold B reports)")
-    for fold, kinds in sorted(agreement().items()):
+    for fold, kinds in sorted(agreement(drop).items()):
         for kind, rules in kinds.items():
             cells = "; ".join(
                 f"{name}: same {a}/{b}, different {c}/{d}, agree {a + d - c}/{b + d}"
@@ -179,11 +209,12 @@ def show_agreement() -> None:
             print(f"  fold {fold} {kind:<8} {cells}")
 
 
-def show_pairs(fold: str) -> None:
+def show_pairs(fold: str, drop: frozenset[str] = frozenset()) -> None:
     fields, attempts = pairs()
+    before, now = rules(drop).values()
     for kind, rows in (("fields", fields), ("attempts", attempts), ("lines", lines())):
         for row in rows:
-            if row["fold"] == fold and granted(RULES["whole"], row) != granted(RULES["bare"], row):
+            if row["fold"] == fold and before(row) != now(row):
                 said = "same" if row["same"] else "DIFFERENT"
                 print(f"{kind} {said} {row['file'][:48]} {row.get('label', '')} | {row['text'][:110]}")
 
@@ -225,13 +256,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", choices=("A", "B"), help="the pairs of this fold the two rules decide apart")
     parser.add_argument("--figures", action="store_true", help="the readers' figures under both rules (DATABASE_URL)")
+    parser.add_argument(
+        "--drop", nargs="+", default=[], help="compare today's list with the list without these words (not --figures)"
+    )
     args = parser.parse_args(argv)
+    drop = frozenset(args.drop)
     if args.figures:
         print(json.dumps(figures(), indent=1))
     elif args.pairs:
-        show_pairs(args.pairs)
+        show_pairs(args.pairs, drop)
     else:
-        show_agreement()
+        show_agreement(drop)
     return 0
 
 
