@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,9 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import bot.reader.chat as chat  # noqa: E402
 from bench.fit_reader import conversations, draft, shipped_models  # noqa: E402
+from bench.reading_eval_conversations import Drafted  # noqa: E402
 from bot.importer.scoring import attempt_is_real, labelled_attempts  # noqa: E402
 from bot.reader.conversation import ConversationReading, Picked  # noqa: E402
 from bot.reader.cues import STARTS_WITH_ACTION  # noqa: E402
+from bot.reader.sentences import SentenceModel  # noqa: E402
 
 DOER = frozenset({"first_person", "first_person_plural", "tried"})
 
@@ -68,8 +71,11 @@ def kinds_of(reading: ConversationReading, picked: Picked) -> tuple[str, ...]:
     )
 
 
-def lines(data: list[tuple[dict[str, Any], dict]]) -> list[Line]:
-    """Every drafted attempt line of `data` with its kinds (the drafter's reading caught as it reads)."""
+def drafted_with_readings(
+    data: list[tuple[dict[str, Any], dict]], models: SentenceModel
+) -> Iterator[tuple[dict[str, Any], Drafted, ConversationReading | None]]:
+    """Each thread of `data` drafted by the offline drafter, with the conversation reading the drafter made (caught as
+    it reads; None when it read none)."""
     caught: list[ConversationReading] = []
     read = chat.read_conversation
 
@@ -77,22 +83,28 @@ def lines(data: list[tuple[dict[str, Any], dict]]) -> list[Line]:
         caught.append(read(messages))
         return caught[-1]
 
-    models, out = shipped_models(), []
     chat.read_conversation = keep
     try:
         for label, conversation in data:
             caught.clear()
             drafted = draft(conversation, models)
-            if not drafted.attempts:
-                continue
-            reading = caught[-1]
-            if len(reading.attempts) != len(drafted.attempts):
-                raise SystemExit(f"{label['file']}: {len(drafted.attempts)} lines, {len(reading.attempts)} picked")
-            real = labelled_attempts(label)
-            for picked, text in zip(reading.attempts, drafted.attempts, strict=True):
-                out.append(Line(label["file"], text, attempt_is_real(text, real), kinds_of(reading, picked)))
+            yield label, drafted, caught[-1] if caught else None
     finally:
         chat.read_conversation = read
+
+
+def lines(data: list[tuple[dict[str, Any], dict]]) -> list[Line]:
+    """Every drafted attempt line of `data` with its kinds (the drafter's reading caught as it reads)."""
+    out = []
+    for label, drafted, reading in drafted_with_readings(data, shipped_models()):
+        if not drafted.attempts:
+            continue
+        if reading is None or len(reading.attempts) != len(drafted.attempts):
+            picked = len(reading.attempts) if reading else 0
+            raise SystemExit(f"{label['file']}: {len(drafted.attempts)} lines, {picked} picked")
+        real = labelled_attempts(label)
+        for picked, text in zip(reading.attempts, drafted.attempts, strict=True):
+            out.append(Line(label["file"], text, attempt_is_real(text, real), kinds_of(reading, picked)))
     return out
 
 

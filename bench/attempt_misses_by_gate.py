@@ -28,9 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import bot.reader.chat as chat  # noqa: E402
 import bot.reader.conversation as conversation  # noqa: E402
-from bench.fit_reader import conversations, draft, shipped_models  # noqa: E402
+from bench.attempt_lines_by_path import drafted_with_readings  # noqa: E402
+from bench.fit_reader import conversations, shipped_models  # noqa: E402
 from bot.importer.scoring import attempt_found, holds_half  # noqa: E402
 from bot.reader.conversation import ConversationReading  # noqa: E402
 from bot.reader.sentences import SentenceModel  # noqa: E402
@@ -65,28 +65,15 @@ def where_it_stops(reading: ConversationReading, keywords: list[str], models: Se
 
 def misses(data: list[tuple[dict[str, Any], dict]]) -> list[tuple[str, str, str]]:
     """(file, gate, sentence) for every labelled attempt of `data` the drafter does not find."""
-    caught: list[ConversationReading] = []
-    read = chat.read_conversation
-
-    def keep(messages: Any) -> ConversationReading:
-        caught.append(read(messages))
-        return caught[-1]
-
     models, out = shipped_models(), []
-    chat.read_conversation = keep
-    try:
-        for label, thread in data:
-            caught.clear()
-            drafted = draft(thread, models).attempts
-            for attempt in label.get("failed_attempts") or []:
-                keywords = list(attempt.get("action_keywords") or [])
-                if attempt_found(keywords, drafted):
-                    continue
-                gate, at = where_it_stops(caught[-1], keywords, models) if caught else ("no sentence", None)
-                text = caught[-1].sentences[at].text if at is not None else " / ".join(keywords)
-                out.append((label["file"], gate, text))
-    finally:
-        chat.read_conversation = read
+    for label, drafted, reading in drafted_with_readings(data, models):
+        for attempt in label.get("failed_attempts") or []:
+            keywords = list(attempt.get("action_keywords") or [])
+            if attempt_found(keywords, drafted.attempts):
+                continue
+            gate, at = where_it_stops(reading, keywords, models) if reading else ("no sentence", None)
+            text = reading.sentences[at].text if reading and at is not None else " / ".join(keywords)
+            out.append((label["file"], gate, text))
     return out
 
 
