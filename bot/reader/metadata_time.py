@@ -1,0 +1,60 @@
+"""How long the trouble went on, cut from a stored root cause (issue 23, pmfields' M2c, docs/BENCHMARKS.md).
+
+A cause sentence may carry how long its effect lasted: "Our ISP decided to ring in the new year by unplugging us for
+12 minutes last night." The duration is metadata (never part of the cause); the rest is the cause. The shared cut
+(bot.reader.read `without_metadata`) keeps a bare "for 12 minutes", since "had been failing silently for 30 days
+after …" is a cause told with its time: here only the span goes, the sentence stays.
+
+Read on the stored root cause only: in a fix the same words may be part of the step ("drained the queue for 10
+minutes, then restarted"), and the cut on fixes cost fold B a fix when measured (M2, the same section).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.reader.cues_metadata import NUMBER, UNIT
+from bot.reader.read import _MIN_CLAUSE_WORDS
+from bot.reader.text import LINE_SENTENCE_BREAK
+
+# a qualifier of the figure ("for about 12 minutes", "for over 2 hours", "(~20 minutes)")
+_ABOUT = r"(?:(?:about|around|roughly|approximately|approx\.?|nearly|almost|over|just|some|at least|more than|less than|up to)\s{1,40})?"
+# "for / over / during [about] N unit [last night | today …]": not "within" (Mataroa's "10k requests within ~20
+# seconds" is a rate), not "N unit of …" (an effort: "after 2 hours of debugging"), not "for the last N …" (NUMBER
+# never reads "the"); "(~N unit)" as an aside
+HOW_LONG = re.compile(
+    r"[ \t]{0,40},?[ \t]{0,40}\b(?:for|over|during)[ \t]{1,40}"
+    + _ABOUT
+    + NUMBER
+    + r"[ \t]{0,40}"
+    + UNIT
+    + r"\b(?![ \t]{0,40}of\b)(?:[ \t]{1,40}(?:last night|this morning|this afternoon|this evening|today|yesterday|overnight|tonight)\b)?"
+    + r"|[ \t]{0,40}\([ \t]{0,40}"
+    + _ABOUT
+    + NUMBER
+    + r"[ \t]{0,40}"
+    + UNIT
+    + r"[ \t]{0,40}\)",
+    re.I,
+)
+
+
+def _sentence_without_how_long(sentence: str) -> str:
+    cut = HOW_LONG.sub("", sentence)
+    if cut == sentence:
+        return sentence
+    cut = re.sub(r"[ \t]{1,40}(?=[.,;:!?])", "", cut).strip()
+    return cut if len(cut.split()) >= _MIN_CLAUSE_WORDS else ""
+
+
+def cause_without_how_long(cause: str) -> str:
+    """`cause` with each "for N minutes" of how long it lasted cut out; a sentence left with fewer than three words
+    goes whole ("Down for 2 hours." says no cause)."""
+    lines = []
+    for line in cause.split("\n"):
+        parts = LINE_SENTENCE_BREAK.split(line)
+        cut = [_sentence_without_how_long(p) for p in parts]
+        kept = line if cut == parts else " ".join(p for p in cut if p)
+        if kept or not line.strip():
+            lines.append(kept)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
