@@ -103,10 +103,13 @@ FIX_BY_ITSELF = re.compile(
 # experiencing any issues, please contact us."): a request to the reader, no step the responders took (issue 23, pmfix).
 # The metadata shape for where to ask (cues_metadata_shape.py) cuts the help-desk lines from every field; this frame is
 # the fix's only. "Please note / be aware that …" tells something and is not read as asking.
+# an invitation to ask ("feel free to", "do not hesitate to"): one fragment, read here and by cues_metadata_shape's
+# "where to ask" lines (review F59)
+INVITE_TO_ASK = r"(?:feel free|do not hesitate|don't hesitate)"
 FIX_ASKED_OF_READER = re.compile(
-    _STATE_PREFIX + r"(?:if (?:you|your)\b(?:[^.;!?]|\.(?=\S)){0,200}?,\s{0,3}(?:please|you|feel free|do not hesitate|"
-    r"don't hesitate|let us know|contact|get in touch|reach out|e-?mail|we (?:will|are|'ll) (?:[\w-]{1,30} ){0,4}?contact\w{0,4})\b|"
-    r"please\b(?!\s{1,4}(?:note|be aware|bear in mind|know)\b)|(?:feel free|do not hesitate|don't hesitate) to\b)"
+    _STATE_PREFIX + r"(?:if (?:you|your)\b(?:[^.;!?]|\.(?=\S)){0,200}?,\s{0,3}(?:please|you|" + INVITE_TO_ASK + r"|"
+    r"let us know|contact|get in touch|reach out|e-?mail|we (?:will|are|'ll) (?:[\w-]{1,30} ){0,4}?contact\w{0,4})\b|"
+    r"please\b(?!\s{1,4}(?:note|be aware|bear in mind|know)\b)|" + INVITE_TO_ASK + r" to\b)"
     r"(?:[^.!?]|\.(?=\S)){0,400}[.!?]?\s*$",
     re.I,
 )

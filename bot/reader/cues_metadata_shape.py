@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues_fix import CAUSE_FOUND_VERB, CAUSE_NOUN
+from bot.reader.cues_fix import CAUSE_FOUND_VERB, CAUSE_NOUN, INVITE_TO_ASK
 from bot.reader.cues_metadata import HARM_NOUN, NUMBER, THINGS, UNIT, WHEN
 from bot.reader.cues_metadata_state import DONE_WORD
 
@@ -39,8 +39,10 @@ TALK_ONLY = re.compile(
     # where to ask, what to do meanwhile ("If you have any questions or concerns, please feel free to contact us", "If you have
     # any further issues, please contact the helpdesk.", "Please do not contact the helpdesk.", "Please watch for further
     # updates on the status page.", "Please refer to the CEDA status page for updates on each of these.")
-    r"(?:if you have any (?:further |other )?(?:questions|concerns|issues|problems)|(?:please )?(?:feel free to|do not hesitate to|"
-    r"don't hesitate to) (?:contact|reach out|get in touch)|please (?:do not |don't )?(?:contact|report|email|e-mail|reach out to|"
+    r"(?:if you have any (?:further |other )?(?:questions|concerns|issues|problems)|(?:please )?"
+    + INVITE_TO_ASK
+    + r" to "
+    r"(?:contact|reach out|get in touch)|please (?:do not |don't )?(?:contact|report|email|e-mail|reach out to|"
     r"get in touch with|watch|refer to|keep an eye on|check|see|follow)\b[^.;!?]{0,120}?\b(?:help ?desk|support|service ?desk|"
     r"status page|updates?)|"
     # that it may trouble them, and the progress made, naming no step ("We appreciate this may cause some difficulties: the
