@@ -4,7 +4,7 @@
     nice -n 10 .venv/bin/python bench/attempts_heldout.py --base 864e579 [--reader <commit>]   # ~1 min: a git worktree
                                                                                                # for the old reader
     nice -n 10 .venv/bin/python bench/attempts_heldout.py --base a5bbd123 --collection pm25   # one judge's files alone
-    nice -n 10 .venv/bin/python bench/attempts_heldout.py --fields --reader main [--collection pm25] [--json]  # the judge
+    nice -n 10 .venv/bin/python bench/attempts_heldout.py --fields --reader main --collection pm25 [--json]  # the judge
 
 `--fields`: the root cause, the fix and metadata stored as fix or cause on bench/held_out_postmortems.tsv's fold-A
 files (the postmortem judge, issue 23), read by `--reader`'s importer ("before") and by this checkout's ("after"):
@@ -161,11 +161,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reader", help="the commit whose reader is 'before' (default: --base)")
     parser.add_argument("--fields", action="store_true", help="cause, fix, metadata on the held-out list's files")
     parser.add_argument("--collection", help="one block of the list (e.g. pm25) alone, not every one")
+    parser.add_argument("--every-collection", action="store_true", help="--fields on every block (said on purpose)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.fields:
         if not args.reader:
             parser.error("--fields needs --reader (the importer read 'before')")
+        if not args.collection and not args.every_collection:  # a judge not yet due stays unread (review F48)
+            parser.error("--fields reads one judge: name it (--collection NAME) or say --every-collection")
         judge = fields_judge(args.reader, args.collection)
         if args.json:
             print(json.dumps(judge))
