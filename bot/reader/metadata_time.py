@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from bot.reader.cues_metadata import NUMBER, UNIT
-from bot.reader.read import _MIN_CLAUSE_WORDS
+from bot.reader.read import MIN_CLAUSE_WORDS
 from bot.reader.text import LINE_SENTENCE_BREAK
 
 # a qualifier of the figure ("for about 12 minutes", "for over 2 hours", "(~20 minutes)")
@@ -44,7 +44,7 @@ def _sentence_without_how_long(sentence: str) -> str:
     if cut == sentence:
         return sentence
     cut = re.sub(r"[ \t]{1,40}(?=[.,;:!?])", "", cut).strip()
-    return cut if len(cut.split()) >= _MIN_CLAUSE_WORDS else ""
+    return cut if len(cut.split()) >= MIN_CLAUSE_WORDS else ""
 
 
 def cause_without_how_long(cause: str) -> str:

@@ -289,7 +289,7 @@ def _said_by_shape(text: str) -> bool:
     )
 
 
-_MIN_CLAUSE_WORDS = 3  # what is left of a sentence once its figures are out: fewer words, nothing left
+MIN_CLAUSE_WORDS = 3  # what is left of a sentence once its figures are out: fewer words, nothing left
 # what is left may be only the link to what was cut ("As a result of this incident, approximately 5 Petabytes of data have
 # been deleted"): nothing of its own, nothing left
 _ONLY_A_LINK = re.compile(
@@ -311,7 +311,7 @@ def strip_metadata(sentence: str, in_words: bool = True, shapes: bool = False) -
     if not _holds_a_figure(sentence, in_words, shapes):
         return sentence
     kept = [c for c in METADATA_CLAUSE_BREAK.split(sentence) if c and not _holds_a_figure(c, in_words, shapes)]
-    if sum(len(c.split()) for c in kept) < _MIN_CLAUSE_WORDS or _ONLY_A_LINK.fullmatch(" ".join(kept).strip(" ,;:.")):
+    if sum(len(c.split()) for c in kept) < MIN_CLAUSE_WORDS or _ONLY_A_LINK.fullmatch(" ".join(kept).strip(" ,;:.")):
         return ""
     said = re.sub(r"[\s,;:—–-]+(?:but|and|or|so)?$", "", " ".join(kept).rstrip(" ,;:-—–."))  # no dangling "…, but"
     return said + ("." if sentence.endswith(".") else "")
