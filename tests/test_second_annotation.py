@@ -126,6 +126,11 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         "sample_twentysixth_second.py", "drawn-twentysixth-second.tsv", "twentysixth-second-collection.jsonl",
         ("conversations: 13 files", "failed-attempt list: 13/13", "stratum hidden (13 incidents)", "date: 13/13"),
     ),
+    "compare_twentyseventh_second.py": (
+        "sample_twentyseventh_second.py", "drawn-twentyseventh-second.tsv", "twentyseventh-second.jsonl",
+        ("conversations: 31 files", "failed-attempt list: 27/31", "attempts one by one: both 36, only truth.jsonl 4",
+         "stratum hidden: none", "fold B (15 incidents)"),
+    ),
 }  # fmt: skip
 
 
