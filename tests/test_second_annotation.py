@@ -128,7 +128,7 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
     ),
     "compare_twentyseventh_second.py": (
         "sample_twentyseventh_second.py", "drawn-twentyseventh-second.tsv", "twentyseventh-second.jsonl",
-        ("conversations: 31 files", "failed-attempt list: 27/31", "attempts one by one: both 36, only truth.jsonl 4",
+        ("conversations: 31 files", "failed-attempt list: 28/31", "attempts one by one: both 36, only truth.jsonl 3",
          "stratum hidden: none", "fold B (15 incidents)"),
     ),
 }  # fmt: skip
