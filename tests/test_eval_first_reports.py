@@ -120,11 +120,9 @@ def test_import_keeps_every_first_reports_target() -> None:
     # collection): the gmail-templates thread's name and its transcript title ("Incident channel") read as a template.
     # c22's seven github-readme-* / *-readme-badges targets were refused as folders' indexes until "readme" named an
     # index only at the end of a name (2026-12-07, review F5)
-    # pm26's two LiveAgent status posts (held out until the sixteenth session's first commit) tell their incident
-    # only in the post's front matter (`incident_states`), which import does not read yet: refused as a bare title
+    # pm26's two LiveAgent status posts tell their incident only in the post's front matter (`incident_states`):
+    # refused as a bare title until import read such updates as the post's timeline (2026-12-07, pmfront)
     assert sorted(t.split("/")[-1] for t in refused) == [
-        "liveagent-2023-11-15-Overall-panel-slowness-in-multiple-data-centers.md",
-        "liveagent-2024-07-26-System-degradation-in-US---Texas.md",
         "planadecu-gmail-templates-30-templates-lost-parse-com-shut-down-replaced-by-custom-server.json",
     ], refused
 

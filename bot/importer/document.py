@@ -23,6 +23,7 @@ from typing import Any
 import frontmatter
 from markdown_it import MarkdownIt
 
+from bot.importer.status_updates import front_matter_updates
 from bot.importer.vocabulary import judges_the_response, normalize_heading, section_kind
 from bot.reader.text import plain
 from bot.text_limits import HEADING_LINES
@@ -401,7 +402,24 @@ def parse_document(text: str) -> Document:
         known = open_section if kind is not None else known
     if title is None:
         title, title_from, preamble = _first_line_title(preamble)
+    _add_front_matter_updates(meta, text, offset, preamble, sections)
     return Document(meta, title, title_from, preamble, sections, plain_text)
+
+
+def _add_front_matter_updates(
+    meta: dict[str, Any], text: str, offset: int, preamble: list[str], sections: list[Section]
+) -> None:
+    """A status page's updates kept in the front matter (status_updates.py): the post's timeline, and when the
+    post has no text of its own, its first update is what was seen (the symptoms a recall query is matched on)."""
+    updates = front_matter_updates(meta, len(text))
+    if updates is None:
+        return
+    at = next(
+        (i for i, line in enumerate(text.split("\n", offset)[:offset]) if line.lower().startswith(updates.key)), 0
+    )
+    if not _has_text(preamble) and not sections:
+        sections.append(Section(f"{updates.key} (first update)", "symptoms", 2, at + 1, [updates.first]))
+    sections.append(Section(updates.key, "timeline", 2, at + 1, updates.lines))
 
 
 def _beside_what_worked(headings: list[tuple[int, int, int, str]], index: int) -> bool:
