@@ -106,9 +106,18 @@ FIX_BY_ITSELF = re.compile(
 # an invitation to ask ("feel free to", "do not hesitate to"): one fragment, read here and by cues_metadata_shape's
 # "where to ask" lines (review F59)
 INVITE_TO_ASK = r"(?:feel free|do not hesitate|don't hesitate)"
+# the request verbs, how a reader is asked to reach the team ("contact us", "reach out to support", "get in touch with the
+# helpdesk"), each with the word its object follows: one list, read here and by cues_metadata_shape's "where to ask"
+# lines, bare (REACH_US: "If you …, contact us") or with that word (REACH_US_WHOM: "please reach out to the helpdesk");
+# an e-mail is asked alike (EMAIL_US), but never after an invitation ("feel free to e-mail" was not read as one)
+# (review F59's leftover: both patterns wrote these verbs; tests/test_reader_request_verbs.py)
+REACH_US_VERBS = (("contact", ""), ("get in touch", " with"), ("reach out", " to"))
+REACH_US = "(?:" + "|".join(verb for verb, _ in REACH_US_VERBS) + ")"
+REACH_US_WHOM = "(?:" + "|".join(verb + whom for verb, whom in REACH_US_VERBS) + ")"
+EMAIL_US = r"e-?mail"
 FIX_ASKED_OF_READER = re.compile(
     _STATE_PREFIX + r"(?:if (?:you|your)\b(?:[^.;!?]|\.(?=\S)){0,200}?,\s{0,3}(?:please|you|" + INVITE_TO_ASK + r"|"
-    r"let us know|contact|get in touch|reach out|e-?mail|we (?:will|are|'ll) (?:[\w-]{1,30} ){0,4}?contact\w{0,4})\b|"
+    r"let us know|" + REACH_US + "|" + EMAIL_US + r"|we (?:will|are|'ll) (?:[\w-]{1,30} ){0,4}?contact\w{0,4})\b|"
     r"please\b(?!\s{1,4}(?:note|be aware|bear in mind|know)\b)|" + INVITE_TO_ASK + r" to\b)"
     r"(?:[^.!?]|\.(?=\S)){0,400}[.!?]?\s*$",
     re.I,

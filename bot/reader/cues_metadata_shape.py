@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues_fix import CAUSE_FOUND_VERB, CAUSE_NOUN, INVITE_TO_ASK
+from bot.reader.cues_fix import CAUSE_FOUND_VERB, CAUSE_NOUN, EMAIL_US, INVITE_TO_ASK, REACH_US, REACH_US_WHOM
 from bot.reader.cues_metadata import HARM_NOUN, NUMBER, THINGS, UNIT, WHEN
 from bot.reader.cues_metadata_state import DONE_WORD
 
@@ -41,9 +41,13 @@ TALK_ONLY = re.compile(
     # updates on the status page.", "Please refer to the CEDA status page for updates on each of these.")
     r"(?:if you have any (?:further |other )?(?:questions|concerns|issues|problems)|(?:please )?"
     + INVITE_TO_ASK
-    + r" to "
-    r"(?:contact|reach out|get in touch)|please (?:do not |don't )?(?:contact|report|email|e-mail|reach out to|"
-    r"get in touch with|watch|refer to|keep an eye on|check|see|follow)\b[^.;!?]{0,120}?\b(?:help ?desk|support|service ?desk|"
+    + " to "
+    + REACH_US
+    + r"|please (?:do not |don't )?(?:"
+    + REACH_US_WHOM
+    + "|report|"
+    + EMAIL_US
+    + r"|watch|refer to|keep an eye on|check|see|follow)\b[^.;!?]{0,120}?\b(?:help ?desk|support|service ?desk|"
     r"status page|updates?)|"
     # that it may trouble them, and the progress made, naming no step ("We appreciate this may cause some difficulties: the
     # system team is actively engaged with the storage vendor on this issue to find a solution", "We are making good
