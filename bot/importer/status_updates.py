@@ -1,7 +1,7 @@
 """A status page's updates kept in a post's front matter, read as the post's timeline.
 
 Some status-page sites keep an incident's whole story in the post's front matter and leave the body
-empty: LiveAgent's Jekyll site (dshymanskyi/la-status-v2, 128 of its 137 posts) writes
+empty: LiveAgent's Jekyll site (dshymanskyi/la-status-v2, 112 of its 150 posts) writes
 
     incident_states:
     - status: investigating
@@ -14,11 +14,11 @@ and its page shows each update with its state and time. Atlassian Statuspage's e
 (`incident_updates`: status, body, created_at, newest first) and Stactus (`timeline`: ts,
 description) keep the same list under other names. Each update becomes timeline lines,
 "- <time>: <sentence>", one per sentence (bot/reader/text.py's sentence break), which the timeline
-reader (bot/importer/timeline.py) reads as any postmortem's timeline: an update is a paragraph, and a
-whole paragraph as one entry made a stored fix of every sentence of a "resolved" update (its thanks
-and the counts of who was hit with it). The state ("resolved", "investigating") is the site's label,
-not the writer's words: written before the text it made every "resolved" update's first sentence a
-fix, whatever it said (docs/BENCHMARKS.md, "Status-page updates kept in the front matter").
+reader (bot/importer/timeline.py) reads as any postmortem's timeline: an update is a paragraph, and
+with whole paragraphs as entries no cause was found on the tuning posts. The state ("resolved",
+"investigating") is the site's label, not the writer's words: written before the text it made a
+"resolved" update's first sentence a fix, whatever it said (docs/BENCHMARKS.md, "Status-page posts
+told only in their front matter").
 An update without a time takes the one its page shows: the post's `date` for the first, the post's
 resolved time for a "resolved" one; else its lines have no time and are read as the timeline's prose.
 
