@@ -92,3 +92,14 @@ def test_updates_are_bounded_by_count_and_by_the_document_s_own_length() -> None
     bomb = '---\ntitle: Outage\na: &a ["x", "x"]\nb: &b [*a, *a]\nc: &c [*b, *b]\nupdates:\n- content: [*c, *c]\n---\n'
     with pytest.raises(NotAnIncident, match="nothing but a title"):
         parse_markdown(bomb, team_id="T", incident_id="pm-x", name="x.md")
+
+
+def test_a_status_page_s_resolved_time_in_the_front_matter_is_when_it_was_resolved() -> None:
+    # cState writes `resolved: true` (a flag, no time) and `resolvedWhen`; LiveAgent writes `resolvedDate`
+    for front in ("resolved: true\nresolvedWhen: 2020-06-28 12:53:00", "resolvedDate: 2020-06-28 12:53 UTC"):
+        text = f"---\ntitle: Web outage\ndate: 2020-06-28 12:07:00\n{front}\n---\n\nRedis errors made pages fail.\n"
+        draft = parse_markdown(text, team_id="T", incident_id="pm-x", name="x.md")
+        assert draft.resolved_at == datetime(2020, 6, 28, 12, 53, tzinfo=UTC), front
+    # a resolved time before the start is a slip in the source (a year typed wrong): no resolved time, not a wrong one
+    text = "---\ntitle: Web outage\ndate: 2020-06-28 12:07:00\nresolvedWhen: 2019-06-28 12:53:00\n---\n\nRedis errors made pages fail.\n"
+    assert parse_markdown(text, team_id="T", incident_id="pm-x", name="x.md").resolved_at is None

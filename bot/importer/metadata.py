@@ -85,7 +85,21 @@ METADATA: dict[str, str] = {
         "occurred_at",
     ),  # fmt: skip
     **dict.fromkeys(
-        ["resolved", "resolved at", "ended", "end", "end time", "end date", "recovered", "incident end", "outage end"],
+        [
+            "resolved",
+            "resolved at",
+            "ended",
+            "end",
+            "end time",
+            "end date",
+            "recovered",
+            "incident end",
+            "outage end",
+            # a status page's front matter: cState's `resolvedWhen`, LiveAgent's `resolvedDate`
+            "resolvedwhen",
+            "resolveddate",
+            "resolved date",
+        ],
         "resolved_at",
     ),  # fmt: skip
     **dict.fromkeys(["confirmed by", "verified by"], "verified_by"),
@@ -117,7 +131,8 @@ def read_metadata(doc: Document, fields: FoundFields, inline: dict[str, list[tup
     name ("Root cause: ...") are kept for that kind."""
     for key, value in doc.meta.items():
         name = METADATA.get(normalize_heading(key))
-        if name and value not in (None, "", []) and not is_placeholder(value):
+        # a flag is no field's value: cState's `resolved: true` says that it was, `resolvedWhen` says when
+        if name and value not in (None, "", []) and not isinstance(value, bool) and not is_placeholder(value):
             fields.put(name, value, f"front matter {key!r}")
     # blank lines hold no `Key: value` (a crafted file is mostly blank lines)
     candidates = [("text under the title", line) for line in outside_code(doc.preamble) if line.strip()]
@@ -291,6 +306,10 @@ def read_dates(doc: Document, fields: FoundFields, name: str, entries: list[Entr
     timeline = "\n\n".join(join_lines(outside_code(s.lines)) for s in doc.of_kind("timeline"))
     _earlier_start(fields, prose, year, timeline)
     start: datetime | None = fields.values.get("occurred_at")
+    said_end = fields.values.get("resolved_at")
+    if start is not None and said_end is not None and said_end < start:
+        # a resolved time before the start is a slip in the source (a year typed wrong): none rather than a wrong one
+        del fields.values["resolved_at"], fields.origins["resolved_at"]
     if start is None or not entries or "resolved_at" in fields.values:
         return
     last = entries[-1]
