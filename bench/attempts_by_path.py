@@ -3,6 +3,7 @@ organisations they were not chosen on (issue 23, pmatt): fold A one organisation
 
     nice -n 10 .venv/bin/python bench/attempts_by_path.py --dump /tmp/paths.json          # ~4 min (proxy included)
     .venv/bin/python bench/attempts_by_path.py --load /tmp/paths.json [--lines PATH] [--gate 0.5]
+    .venv/bin/python bench/attempts_by_path.py --load /tmp/paths.json --since 9a8cc383 --gate  # rules' later documents
 
 Every line the importer stores for fold A's postmortems (read as `import` reads them) and for fold A's conversations
 rendered as postmortems (bench/attempts_pm_on_threads.py's proxy, both renderings, bench/held_out.tsv's threads left
@@ -31,6 +32,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import subprocess
 import sys
 from collections import defaultdict
 from collections.abc import Iterator
@@ -298,6 +300,33 @@ def counts(rows: list[dict]) -> dict[str, str]:
     return out
 
 
+def files_at(commit: str) -> set[str]:
+    """eval/postmortems' file names at `commit` (git ls-tree): the documents present then; the others were added since."""
+    listed = subprocess.run(
+        ["git", "ls-tree", "-r", "--name-only", f"{commit}:eval/postmortems"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return set(listed.split())
+
+
+def since(rows: list[dict], present: set[str]) -> dict[str, dict[str, str]]:
+    """Fold A's postmortem lines by path, split by whether their document was in eval/ at a commit (`present`) or
+    added since: a rule written before the commit read none of the later documents, so their figure is that rule's
+    figure out of sample inside fold A (docs/BENCHMARKS.md, pmatt, sixteenth session)."""
+    out: dict[str, dict[str, list[int]]] = defaultdict(lambda: {"before": [0, 0], "since": [0, 0]})
+    for r in rows:
+        if r["source"] != "pm":
+            continue
+        side = "before" if r["file"] in present else "since"
+        for path in ("all", path_of(r), f"how: {r['how']}", f"why stored: {r['why_stored']}"):
+            out[path][side][0] += r["real"]
+            out[path][side][1] += 1
+    return {p: {side: f"{real}/{n}" for side, (real, n) in c.items()} for p, c in out.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dump", type=Path, help="read fold A (postmortems and proxy) and keep the rows here")
@@ -307,6 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--gate", type=float, nargs="*", default=[0.5], help="one-out gate: share below which a path goes"
     )
+    parser.add_argument("--since", help="fold A's postmortem lines by path: documents at this commit / added since")
     args = parser.parse_args(argv)
     if args.load:
         rows = json.loads(args.load.read_text(encoding="utf-8"))
@@ -321,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.lines in (path_of(r), f"how: {r['how']}", f"why stored: {r['why_stored']}", f"where: {r['where']}"):
                 mark = "real" if r["real"] else "WRONG"
                 print(f"[{r['source']} {mark} blind={r['blind']}] {r['file']}: {r['action'][:200]} | {r['why'][:160]}")
+    if args.since:
+        for path, c in sorted(since(rows, files_at(args.since)).items()):
+            print(f"since {args.since}: {path:<40} present then {c['before']:>7}  added since {c['since']:>7}")
     for share in args.gate:
         for judge in ("labels", "blind"):
             res = one_out(rows, share, judge)

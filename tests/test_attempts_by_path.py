@@ -53,3 +53,16 @@ def test_a_path_is_gated_for_an_organisation_only_on_the_other_organisations_lin
     result = by_path.one_out(rows, 0.5, "labels")
     assert result["chosen"] == {"next entry / try": 1}
     assert (result["before"]["pm"], result["after"]["pm"]) == ("4/6", "3/5")
+
+
+def test_lines_are_split_by_whether_their_document_was_there_when_the_rules_were_written() -> None:
+    rows = [
+        {**_row("a", "one sentence", True), "file": "old.md"},
+        {**_row("b", "one sentence", False), "file": "new.md"},
+        {**_row("b", "next entry", True), "file": "new.md"},
+        {**_row("c", "one sentence", True), "file": "chat.json", "source": "proxy-timeline"},  # never counted
+    ]
+    split = by_path.since(rows, {"old.md"})
+    assert split["all"] == {"before": "1/1", "since": "1/2"}
+    assert split["how: one sentence"] == {"before": "1/1", "since": "0/1"}
+    assert split["next entry / try"] == {"before": "0/0", "since": "1/1"}
