@@ -15,19 +15,22 @@ TSV = "drawn-twentyseventh-second.tsv"
 BLOCK = "# c27"
 
 
-def block(commit: str = FROZEN) -> list[tuple[str, str, str, str]]:
-    """The "# c27" block's threads as (corpus, file, fold, commit) rows: the lines after its heading, to the next '#'."""
+def block(
+    commit: str = FROZEN, heading: str = BLOCK, tsv: str = "bench/held_out.tsv", corpus: str = "conversations"
+) -> list[tuple[str, str, str, str]]:
+    """A held-out list's block (c27's by default) as (corpus, file, fold, commit) rows: the lines after its heading
+    ("# c27" alone or followed by "," or a space), to the next '#'."""
     text = subprocess.run(
-        ["git", "-C", str(HERE), "show", f"{commit}:bench/held_out.tsv"], capture_output=True, text=True, check=True
+        ["git", "-C", str(HERE), "show", f"{commit}:{tsv}"], capture_output=True, text=True, check=True
     ).stdout
     rows, inside = [], False
     for line in text.splitlines():
         if line.startswith("#"):
-            inside = line.startswith(BLOCK + ",") or line == BLOCK
+            inside = line == heading or line.startswith((heading + ",", heading + " "))
             continue
         if inside and line.strip():
             fold, file = line.split("\t")
-            rows.append(("conversations", file, fold, commit))
+            rows.append((corpus, file, fold, commit))
     return rows
 
 
