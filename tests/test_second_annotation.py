@@ -131,6 +131,11 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("conversations: 31 files", "failed-attempt list: 28/31", "attempts one by one: both 36, only truth.jsonl 3",
          "stratum hidden: none", "fold B (15 incidents)"),
     ),
+    "compare_twentyeighth_second.py": (
+        "sample_twentyeighth_second.py", "drawn-twentyeighth-second.tsv", "twentyeighth-postmortems-second.jsonl",
+        ("postmortems: 18 files, not-an-incident 18/18", "failed-attempt list: 15/18",
+         "attempts one by one: both 45, only truth.jsonl 2, only second 1", "stratum hidden: none"),
+    ),
 }  # fmt: skip
 
 
