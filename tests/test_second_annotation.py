@@ -133,8 +133,8 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
     ),
     "compare_twentyeighth_second.py": (
         "sample_twentyeighth_second.py", "drawn-twentyeighth-second.tsv", "twentyeighth-postmortems-second.jsonl",
-        ("postmortems: 18 files, not-an-incident 18/18", "failed-attempt list: 15/18",
-         "attempts one by one: both 45, only truth.jsonl 2, only second 1", "stratum hidden: none"),
+        ("postmortems: 18 files, not-an-incident 18/18", "failed-attempt list: 17/18",
+         "attempts one by one: both 45, only truth.jsonl 0, only second 1", "stratum hidden: none"),
     ),
 }  # fmt: skip
 
