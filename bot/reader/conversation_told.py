@@ -32,6 +32,7 @@ _ANSWER_ONLY = re.compile(
     r"\W{1,3}){0,3}",
     re.IGNORECASE,
 )
+_STEP_ADVERB = re.compile(r"(?<![\w'-])(?:(?:\w{2,12}ly|already|even) )+$", re.IGNORECASE)  # right before the verb
 _AUXILIARY_END = re.compile(r"\s{1,8}(?:is|are|was|were|has|have|had|does|do|did)$", re.IGNORECASE)
 
 
@@ -60,9 +61,17 @@ def split_attempt(sentence: str) -> tuple[str, str] | None:
         tried, why = sentence[: cuts[-1].start()], sentence[cuts[-1].end() :]
     else:
         tried, why = before, sentence[failed.start() :]
-    tried = _AUXILIARY_END.sub("", (tried[action.start() :] if action.start() < 12 else tried).rstrip())
+    tried = _AUXILIARY_END.sub("", (tried[_step_begins(tried, action.start())] if action.start() < 12 else tried).rstrip())
     tried, why = tidy(tried), tidy(why)  # "Rebuilding the image is | not working": the verb's auxiliary is the why's
     return (tried, why) if tried and why else None
+
+
+def _step_begins(tried: str, verb: int) -> slice:
+    """Where the told step's words begin: at its verb, the subject and joining words before it cut ("I've restarted"),
+    but an adverb of the step kept ("I manually upgraded to 0.6.3", "I already tried to change the file type": the
+    speaker's own words, which a label quotes)."""
+    adverb = _STEP_ADVERB.search(tried, 0, verb)
+    return slice(adverb.start() if adverb else verb, None)
 
 
 def step_as_subject(sentence: str) -> tuple[str, str] | None:

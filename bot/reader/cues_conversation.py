@@ -282,13 +282,22 @@ PART_FAILED = _words(
 # fine or what is foretold ("still investigating", "we still need to", "should still work fine", "still a
 # mystery"); "didn't" of anything but what a step was for ("didn't take long", "nginx didn't come back", "didn't
 # update the CNAME", "scaling up didn't happen": an event or a part, not how a step went); "won't help" foretells.
+# The trouble denied or foretold not to come back ("We removed it, so it won't happen again", "it shouldn't happen
+# again (I hope...)", "hasn't crashed again since", "to prevent it from happening again") tells what a step was for or
+# that it worked, never that it failed; and "still" of what the speaker knows ("I tried to fix this but I still didn't
+# know is it because …") tells no state of the trouble.
 # Blanked before the failure words are looked for again (conversation_vetoes.py `no_attempt`)
+_NOT_AGAIN = (
+    r"(?:(?:wo|would|should|has|have|had|did|does|do|ca)n'?t|(?:will|would|should|has|have|had|did|does|do) not|never|"
+    r"not|from)(?: [\w']{1,12}){0,2}? (?:happen|occur|recurr?|crash|fail|break|go(?:es)? down|went down)\w{0,4}"
+    r"(?: [\w']{1,20}){0,2}? again"
+)
 NO_OUTCOME = re.compile(
-    r"(?<![\w-])(?:(?:should|would|could|will|'ll|may|might|must|can)(?: [\w']{1,12})? still"
+    r"(?<![\w-])(?:" + _NOT_AGAIN + r"|(?:should|would|could|will|'ll|may|might|must|can)(?: [\w']{1,12})? still"
     r"|still(?= (?:be |being )?(?:investigat\w{0,6}|looking|monitor\w{0,4}|work(?:s|ing)? (?:fine|ok|well|normally)|"
     r"need\w{0,2}|us(?:e|es|ed|ing)|want\w{0,3}|wait\w{0,3}|hav(?:e|ing) to|has to|in progress|an? (?:mystery|open)|"
     r"unclear|unknown|not (?:sure|clear|known)|tr(?:y|ying)|figuring|digging|up|online|available|valid|fine|ok|okay|"
-    r"good|able)(?![\w-]))"
+    r"good|able|(?:do|did)(?:n'?t| not) (?:know|understand)|no (?:idea|clue))(?![\w-]))"
     r"|(?:didn'?t|did not)(?! (?:seem to |really |even |quite )?(?:help|work|fix|resolve|solve|change|do (?:anything|a thing|"
     r"much|it)|make (?:a|any|much) difference|start|succeed|matter|go through|take effect)(?![\w-]))"
     r"|(?:won'?t|will not)(?= (?:help|fix|resolve|solve|change|make (?:a|any) difference|matter)(?![\w-]))"
