@@ -61,17 +61,19 @@ def split_attempt(sentence: str) -> tuple[str, str] | None:
         tried, why = sentence[: cuts[-1].start()], sentence[cuts[-1].end() :]
     else:
         tried, why = before, sentence[failed.start() :]
-    tried = _AUXILIARY_END.sub("", (tried[_step_begins(tried, action.start())] if action.start() < 12 else tried).rstrip())
+    if action.start() < 12:
+        tried = tried[_step_begins(tried, action.start()) :]
+    tried = _AUXILIARY_END.sub("", tried.rstrip())
     tried, why = tidy(tried), tidy(why)  # "Rebuilding the image is | not working": the verb's auxiliary is the why's
     return (tried, why) if tried and why else None
 
 
-def _step_begins(tried: str, verb: int) -> slice:
+def _step_begins(tried: str, verb: int) -> int:
     """Where the told step's words begin: at its verb, the subject and joining words before it cut ("I've restarted"),
     but an adverb of the step kept ("I manually upgraded to 0.6.3", "I already tried to change the file type": the
     speaker's own words, which a label quotes)."""
     adverb = _STEP_ADVERB.search(tried, 0, verb)
-    return slice(adverb.start() if adverb else verb, None)
+    return adverb.start() if adverb else verb
 
 
 def step_as_subject(sentence: str) -> tuple[str, str] | None:
