@@ -68,7 +68,10 @@ SAYS = {
 # in the sentence before ("…it's still failing." "I removed the `node` call") is the trouble the step answers or
 # comes from, not how the step went (`prev_failed` stays a feature the heads weigh; it no longer opens the gate).
 # A step the opening report says was taken before it was written did not fix it (`reported_step`)
-FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "reply_failed", "reported_step"})
+FAILED = frozenset({"failed_outcome", "said_failed", "next_failed", "reply_failed", "reported_step", "next_still"})
+# the next sentence of the step's message says it failed: a failure word (`next_failed`), or, for the attempt only, a
+# bare "still" that opens it (`next_still`, bot/reader/conversation_features.py `_still_after`)
+NEXT_FAILED = frozenset({"next_failed", "next_still"})
 # what a fix must name beyond "it works now": something done or to do
 CONTENT = frozenset({"did", "action", "said_action", "imperative_advice", "fix_noun"})
 # the heads that also weigh a sentence's words (bot/reader/sentences.py `word_features`, the postmortem reader's): the
@@ -197,7 +200,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
         picked = picked or suggested_then_failed(found, i, replies[i])
         if picked is not None:
             if picked.follow is None:
-                picked.follow = i + 1 if "next_failed" in s.features and "failed_outcome" not in s.features else None
+                picked.follow = i + 1 if s.features & NEXT_FAILED and "failed_outcome" not in s.features else None
             if picked.follow is None and not s.features & {"failed_outcome", "said_failed"}:
                 picked.follow = s.reply  # "still seeing it", the next message's
             scored.append(picked)
@@ -213,7 +216,7 @@ def how_it_went(found: list[Sentence], i: int) -> bool:
     s = found[i]
     if s.features & {"failed_outcome", "said_failed", "reported_step"}:
         return True
-    after = [found[j].text for j in (s.reply, i + 1 if "next_failed" in s.features else None) if j is not None]
+    after = [found[j].text for j in (s.reply, i + 1 if s.features & NEXT_FAILED else None) if j is not None]
     return not after or any(outcome_told(text) and not came_after(text) for text in after)
 
 
@@ -287,6 +290,9 @@ def _as_said(s: Sentence) -> Sentence:
 def _candidate(models: SentenceModel, kind: str, s: Sentence) -> tuple[float, float] | None:
     """A sentence the cue gate opens for (`SAYS`, and for an attempt `FAILED`) and no veto rules
     out, scored by its kind's head: (score, threshold)."""
+    if kind == "attempt" and "next_still" in s.features:
+        answered = {"next_failed", "action*next_failed"} if "action" in s.features else {"next_failed"}
+        s = Sentence(s.text, s.message, s.author, s.features | answered)  # read as the step answered next
     if vetoed(kind, s) or not cue_gated(kind, s):
         return None
     head = models.heads.get(kind, NEVER)

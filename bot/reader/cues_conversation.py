@@ -285,7 +285,7 @@ PART_FAILED = _words(
 # The trouble denied or foretold not to come back ("We removed it, so it won't happen again", "it shouldn't happen
 # again (I hope...)", "hasn't crashed again since", "to prevent it from happening again") tells what a step was for or
 # that it worked, never that it failed; and "still" of what the speaker knows ("I tried to fix this but I still didn't
-# know is it because …") tells no state of the trouble.
+# know is it because …") or of work going on ("Still working out what to do") tells no state of the trouble.
 # Blanked before the failure words are looked for again (conversation_vetoes.py `no_attempt`)
 _NOT_AGAIN = (
     r"(?:(?:wo|would|should|has|have|had|did|does|do|ca)n'?t|(?:will|would|should|has|have|had|did|does|do) not|never|"
@@ -294,7 +294,7 @@ _NOT_AGAIN = (
 )
 NO_OUTCOME = re.compile(
     r"(?<![\w-])(?:" + _NOT_AGAIN + r"|(?:should|would|could|will|'ll|may|might|must|can)(?: [\w']{1,12})? still"
-    r"|still(?= (?:be |being )?(?:investigat\w{0,6}|looking|monitor\w{0,4}|work(?:s|ing)? (?:fine|ok|well|normally)|"
+    r"|still(?= (?:be |being )?(?:investigat\w{0,6}|looking|monitor\w{0,4}|work(?:s|ing)? (?:fine|ok|well|normally|on|out|through|with)|"
     r"need\w{0,2}|us(?:e|es|ed|ing)|want\w{0,3}|wait\w{0,3}|hav(?:e|ing) to|has to|in progress|an? (?:mystery|open)|"
     r"unclear|unknown|not (?:sure|clear|known)|tr(?:y|ying)|figuring|digging|up|online|available|valid|fine|ok|okay|"
     r"good|able|(?:do|did)(?:n'?t| not) (?:know|understand)|no (?:idea|clue))(?![\w-]))"
