@@ -253,13 +253,15 @@ CONVERSATION_CUES: dict[str, re.Pattern[str]] = {
 # weigh it 0.437 and draft 3 more wrong causes on the development threads (docs/BENCHMARKS.md, r23-broke's section);
 # only the chat's by-fixer fallback reads it (bot/reader/chat.py `_told_with_the_fix`). To weigh one, refit and judge.
 NOT_WEIGHED = frozenset({"broke_past"})
-# never an attempt, whatever else the sentence says: a user's workaround offered to others
+# never an attempt (nor a fix), whatever else the sentence says: a user's workaround offered to others, a thread bumped
 CONVERSATION_VETOES = _words(
     r"quick fix:",
     r"workaround:",
     r"as a workaround",
     r"works for (?:us|me)",
     r"if (?:you|your)(?: \w{1,30})? (?:were|are|was)",
+    # "Have to bump this, as bot stopped responding again": the thread bumped, no step on the system
+    r"bump(?:ing|ed)? (?:this|the thread|this thread|the issue|this issue)(?![\w-])",
 )
 
 # ---- what makes a sentence no fix or no failed attempt, whatever its score ---------------------
