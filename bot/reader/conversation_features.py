@@ -26,7 +26,7 @@ from bot.reader.conversation_replies import answered_by_reply, reported_steps
 from bot.reader.conversation_vetoes import DONE, came_after, outcome_told
 from bot.reader.cues import TROUBLE_BACK
 from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
-from bot.reader.cues_conversation import NOT_WEIGHED, POINTS_AT_ITEM
+from bot.reader.cues_conversation import GETTING_BETTER, NOT_WEIGHED, POINTS_AT_ITEM, STILL_OPENS
 from bot.text_limits import MESSAGE_SENTENCES, SENTENCE_CHARS, fair_shares
 
 MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of short lines, 10,000
@@ -36,13 +36,6 @@ NOT_TOLD = frozenset(
     {"question", "plan", "hedge", "me_too", "template", "how_fixed", "resolved_now", "recovered_again"}
 )
 STILL_SAYS_MORE = frozenset({"status_update", "cause_marker", "consequence", "might_be"})
-# "Still coming up empty.", "But still `expired ci license`.", "The Cloud is still unavailable.": the sentence opens on
-# the trouble still there (a short subject and its verb at most before "still"; not "if you still …", "It still loads")
-STILL_OPENS = re.compile(
-    r"^\W{0,3}(?:(?:but|and|yet|however|sadly|unfortunately),?\s{1,3})?(?:(?:(?:the|my|our|this|that|it|its|it's)\s{1,3})?"
-    r"[\w.-]{1,30}(?:\s{1,3}[\w.-]{1,30})?\s{1,3}(?:is|are|was|were|remains?|stays?)\s{1,3})?still\b",
-    re.IGNORECASE,
-)
 FIXED = DONE | {"how_fixed"}
 
 CODE_BLOCK = re.compile(r"```[^`]{0,20000}```")
@@ -184,9 +177,10 @@ def sentences(messages: Sequence[Message]) -> list[Sentence]:
 def _still_after(step: Sentence, cues: frozenset[str], then: Sentence, then_cues: frozenset[str]) -> bool:
     """ "We restarted our webserver. The Cloud is still unavailable.", "Tried flushing my DNS on local and server. Still
     coming up empty.": a step told as taken, answered by the next sentence of its own message that opens on the trouble
-    still there and says nothing else (no step, plan, question, status, hedge or cause; not "still investigating",
-    conversation_vetoes.py `outcome_told`), nor that the trouble began after the step (`came_after`). A failure word
-    of `failed_outcome` there is `next_failed`; this is the bare "still" bound to its step, for the attempt only."""
+    still there and says nothing else (no step, plan, question, status, hedge or cause, nor the trouble getting better;
+    not "still investigating", conversation_vetoes.py `outcome_told`), nor that the trouble began after the step
+    (`came_after`). A failure word of `failed_outcome` there is `next_failed`; this is the bare "still" bound to its
+    step, for the attempt only (the fix's reading does not see it)."""
     return (
         then.message == step.message
         and bool(cues & STEP_TOLD)
@@ -194,6 +188,7 @@ def _still_after(step: Sentence, cues: frozenset[str], then: Sentence, then_cues
         and "failed_outcome" not in then_cues
         and not then_cues & (ACTED | NOT_TOLD | STILL_SAYS_MORE)
         and STILL_OPENS.match(then.text) is not None
+        and not GETTING_BETTER.search(then.text)
         and outcome_told(then.text)
         and not came_after(then.text)
     )

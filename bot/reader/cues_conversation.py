@@ -307,6 +307,17 @@ NO_OUTCOME = re.compile(
     r"|(?<=so )(?:[\w'-]{1,20} ){0,4}still)",
     re.IGNORECASE,
 )
+# "Error rates are still elevated but improving": the trouble on its way out, the step's part in the recovery
+GETTING_BETTER = re.compile(
+    r"\b(?:improv|decreas|recover|declin|subsid|drop|fall|settl|stabili[sz]|better|easing|clearing)", re.IGNORECASE
+)
+# "Still coming up empty.", "But still `expired ci license`.", "The Cloud is still unavailable.": the sentence opens on
+# the trouble still there (a short subject and its verb at most before "still"; not "if you still …", "It still loads")
+STILL_OPENS = re.compile(
+    r"^\W{0,3}(?:(?:but|and|yet|however|sadly|unfortunately),?\s{1,3})?(?:(?:(?:the|my|our|this|that|it|its|it's)\s{1,3})?"
+    r"[\w.-]{1,30}(?:\s{1,3}[\w.-]{1,30})?\s{1,3}(?:is|are|was|were|remains?|stays?)\s{1,3})?still\b",
+    re.IGNORECASE,
+)
 # "I have upgraded to 2.3 and since then the builds fail", "I upgraded the package." "Now it doesn't start": the
 # trouble told as beginning after the step (the step set it off), not as the step's failure to end it, unless it
 # says the trouble is still there ("I restarted it, now it's still down")
