@@ -239,10 +239,11 @@ def _told_failing(found: list[Sentence], i: int) -> bool:
     """ "disabled CI integration, enabled back. Closed-Opened PR: new one is stuck": a step the same
     message says did not work in the sentence after it, one that names no step of its own (not "Simply
     restarting the builds would not work", another step's failure), is no fix. An outcome follows its
-    step: in "Didn't help! Also restarting web server." the failure before is the earlier step's."""
+    step: in "Didn't help! Also restarting web server." the failure before is the earlier step's. A bare "still"
+    bound to the step ("We restarted our webserver. The Cloud is still unavailable.", `next_still`) says so too."""
     after = i + 1
     return (
-        "next_failed" in found[i].features
+        bool(found[i].features & NEXT_FAILED)
         and found[after].message == found[i].message
         and not found[after].features & ACTED
     )
