@@ -315,7 +315,8 @@ GETTING_BETTER = re.compile(
 # the trouble still there (a short subject and its verb at most before "still"; not "if you still …", "It still loads")
 STILL_OPENS = re.compile(
     r"^\W{0,3}(?:(?:but|and|yet|however|sadly|unfortunately),?\s{1,3})?(?:(?:(?:the|my|our|this|that|it|its|it's)\s{1,3})?"
-    r"[\w.-]{1,30}(?:\s{1,3}[\w.-]{1,30})?\s{1,3}(?:is|are|was|were|remains?|stays?)\s{1,3})?still\b",
+    r"[\w.-]{1,30}(?:\s{1,3}[\w.-]{1,30})?\s{1,3}(?:is|are|was|were|remains?|stays?)\s{1,3}|(?:it|that|they)(?:'|\u2019)"
+    r"(?:s|re)\s{1,3})?still\b",
     re.IGNORECASE,
 )
 # "I have upgraded to 2.3 and since then the builds fail", "I upgraded the package." "Now it doesn't start": the
