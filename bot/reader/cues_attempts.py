@@ -413,8 +413,7 @@ def told_as_failed(attempt: dict[str, str]) -> bool:
     """What a postmortem may store as "did not work" (precision first: the next responder skips a step
     it reads there): one step, told as tried ("tried", "attempted", "to see if"; a responder's step and a
     contrast, "we restarted it, but …") or with an outcome that refers back to it (STEP_OUTCOME: "did not
-    help", "still failing", "no change", "same error") told in a later sentence or entry; in one sentence with
-    neither a try nor a contrast, no line. "The upgrade fails" alone is as often the trouble
+    help", "still failing", "no change", "same error"). "The upgrade fails" alone is as often the trouble
     itself as a step's outcome: on organisations no rule was read from, such lines were mostly wrong.
     A line whose own words say the step worked (`told_as_worked`) is not stored: what failed after it is not its outcome.
     `told`: the sentence as the reader judged it, when the action and its why were cut out of one."""
@@ -431,13 +430,6 @@ def told_as_failed(attempt: dict[str, str]) -> bool:
         WE_TRIED.search(NOT_THE_ACTOR.sub(" ", action)) and (CONTRAST.search(said) or OPENS_ON_THE_STEP.match(why))
     ):
         return True
-    if "told" in attempt:
-        # one sentence where a step verb and a failure word only meet — no try, no responder's contrast ("the
-        # replacement pod remained Ready with zero restarts", "we failed over from one server to the other and
-        # back again"): on fold A's reports no rule was written from, and its conversations read as reports, such
-        # lines were mostly not attempts (docs/BENCHMARKS.md, pmatt, sixteenth session). Told across sentences
-        # or entries ("We restarted it." then "Still 503s.") the outcome refers back: still read below.
-        return False
     return any(STEP_OUTCOME.search(m.group()) for m in found)
 
 
