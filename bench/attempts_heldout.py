@@ -195,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     block = f", collection {args.collection}" if args.collection else ""
     print(f"fold A held out (files new since {args.base}{block}): {len(truths)} reports, {orgs} organisations")
+    # which importer "before" is: --reader defaults to --base, which may be older than the rule's parent (review F65)
+    print(f"before = the importer of {args.reader or args.base}; after = this checkout's")
     print(_line("before", before))
     print(_line("after", after))
     return 0

@@ -139,3 +139,23 @@ def test_the_attempts_judge_reads_one_collection_alone_when_named(
     assert not any(name.split(".")[0] in capsys.readouterr().out for name in REPORTS)
     with pytest.raises(SystemExit):
         heldout.main(["--base", "abc", "--collection", "pm9"])
+
+
+def test_the_attempts_judge_says_which_importer_read_before(
+    corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --reader defaults to --base, an importer older than the rule's parent when main has moved since the collection
+    # began: the judge's "before" is named, so a verdict cannot credit a rule with another commit's change (review F65)
+    new_since_base = [t for t in load_truth(corpus / "truth.jsonl") if t.file.startswith("judge-")]
+    monkeypatch.setattr(heldout, "held_out", lambda base: new_since_base)
+    commits: list[str] = []
+
+    def old_reader(commit: str, files: list[str]) -> subprocess.CompletedProcess[str]:
+        commits.append(commit)
+        return subprocess.CompletedProcess([], 0, json.dumps({f: [] for f in files}), "")
+
+    monkeypatch.setattr(heldout, "run_old_reader", old_reader)
+    assert heldout.main(["--base", "abc"]) == 0
+    assert commits == ["abc"] and "before = the importer of abc" in capsys.readouterr().out
+    assert heldout.main(["--base", "abc", "--reader", "def"]) == 0
+    assert commits[-1] == "def" and "before = the importer of def" in capsys.readouterr().out
