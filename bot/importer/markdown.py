@@ -50,7 +50,7 @@ from bot.models import MAX_TEXT, MemoryDraft
 from bot.reader.cues import DETECTION_HEADING, INCIDENT_WORDS
 from bot.reader.fix import without_non_causes, without_non_fixes
 from bot.reader.found import how_found
-from bot.reader.metadata_time import cause_without_how_long
+from bot.reader.metadata_time import cause_without_how_long, cause_without_when
 from bot.reader.narrative import failed_in_prose, failed_in_text, is_critique
 from bot.reader.narrative_timeline import failed_in_timeline
 from bot.reader.notice import is_planned_work_notice
@@ -339,9 +339,9 @@ def parse_markdown(text: str, *, team_id: str, incident_id: str, name: str = "po
     for kind in ("root_cause", "resolution"):  # whichever way they were found: no metadata line in them
         if kind in fields.values:
             fields.values[kind] = without_metadata(fields.values[kind])
-            if kind == "root_cause":  # "unable to establish root cause" is no cause; how long it lasted is none either
+            if kind == "root_cause":  # "unable to establish root cause" is no cause; how long or when, none either
                 fields.values[kind] = without_non_causes(
-                    without_unknown_cause(cause_without_how_long(fields.values[kind]))
+                    without_unknown_cause(cause_without_when(cause_without_how_long(fields.values[kind])))
                 )
             else:  # "we are working to restore service", "restarting did not help": no step that fixed it
                 fields.values[kind] = without_non_fixes(fields.values[kind])

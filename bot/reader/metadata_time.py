@@ -1,4 +1,5 @@
-"""How long the trouble went on, cut from a stored root cause (issue 23, pmfields' M2c, docs/BENCHMARKS.md).
+"""How long the trouble went on, and when a sentence of it was said, cut from a stored root cause (issue 23, pmfields'
+M2c and pmcause's T, docs/BENCHMARKS.md).
 
 A cause sentence may carry how long its effect lasted: "Our ISP decided to ring in the new year by unplugging us for
 12 minutes last night." The duration is metadata (never part of the cause); the rest is the cause. The shared cut
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues_metadata import NUMBER, UNIT
+from bot.reader.cues_metadata import NUMBER, UNIT, WHEN
 from bot.reader.read import MIN_CLAUSE_WORDS
 from bot.reader.text import LINE_SENTENCE_BREAK
 
@@ -54,6 +55,57 @@ def cause_without_how_long(cause: str) -> str:
     for line in cause.split("\n"):
         parts = LINE_SENTENCE_BREAK.split(line)
         cut = [_sentence_without_how_long(p) for p in parts]
+        kept = line if cut == parts else " ".join(p for p in cut if p)
+        if kept or not line.strip():
+            lines.append(kept)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+# a date or time that opens a sentence of the cause ("On July 16, 2023, the team identified …", "- 6:55PM - Found Network
+# Issue …", "**2021-07-16 at 3:50PM CDT** We have found …", "2023-02-01 Heavy use of dask-gateway induced …"): list or
+# bold markup, an optional "on" / "at", the reader's one date-or-time pattern, closed by a separator or by a space before
+# a capital ("On February 16 starting at 14:43 …" is kept: what follows is no clause of its own); after "on" / "at" a
+# clause's first word closes it too ("At 23:04 the node …")
+_OPENS = r"^[ \t]{0,40}(?:[-*+>][ \t]{1,6})?[*_\[(]{0,3}[ \t]{0,3}"
+_CLOSES = r"[*_\])]{0,3}"
+_SEPARATOR = r"(?:[ \t]{0,6}(?:[,:—–/]|-{1,2})[ \t*_-]{0,6}|[ \t]{1,6}(?=(?-i:[A-Z])))"
+# the whole date or time, never a part of one ("Nov 25 22:24:55 ovh3 smartd…" is a log line, not "Nov 25 22:24" and a
+# colon; "On April 14, 2025 <security@…> was notified" is kept, not cut to "2025 <security@…>"), and a dotted figure
+# only with its "am" / "UTC" ("1.20: the upgrade …" is a version)
+_WHOLE_WHEN = (
+    r"(?!\d{1,2}\.\d{2}\b(?![ \t]{0,6}(?:[ap]\.?m\b|\(?(?:utc|gmt|z)\b)))" + WHEN + r"(?![:.]?\d|,?[ \t]{0,3}\d)"
+)
+WHEN_OPENS = re.compile(
+    _OPENS
+    + r"(?:(?:(?:on|at)[ \t]{1,6})?"
+    + _WHOLE_WHEN
+    + _CLOSES
+    + _SEPARATOR
+    + r"|(?:on|at)[ \t]{1,6}"
+    + _WHOLE_WHEN
+    + _CLOSES
+    + r"[ \t]{1,6}(?=(?:the|we|our|an?|it|they|i)\b))",
+    re.I,
+)
+
+
+def _sentence_without_when(sentence: str) -> str:
+    opening = WHEN_OPENS.match(sentence)
+    if not opening:
+        return sentence
+    rest = sentence[opening.end() :].strip()
+    if len(rest.split()) < MIN_CLAUSE_WORDS:
+        return ""
+    return rest[0].upper() + rest[1:]
+
+
+def cause_without_when(cause: str) -> str:
+    """`cause` with the date or time that opens any of its sentences cut out (`WHEN_OPENS`): when it was said is
+    metadata, never part of the cause; a sentence left with fewer than three words goes whole ("2024-03-18: Outage.")."""
+    lines = []
+    for line in cause.split("\n"):
+        parts = LINE_SENTENCE_BREAK.split(line)
+        cut = [_sentence_without_when(p) for p in parts]
         kept = line if cut == parts else " ".join(p for p in cut if p)
         if kept or not line.strip():
             lines.append(kept)
