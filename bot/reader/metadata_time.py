@@ -13,6 +13,7 @@ minutes, then restarted"), and the cut on fixes cost fold B a fix when measured 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from bot.reader.cues_metadata import NUMBER, UNIT, WHEN
 from bot.reader.read import MIN_CLAUSE_WORDS
@@ -51,10 +52,16 @@ def _sentence_without_how_long(sentence: str) -> str:
 def cause_without_how_long(cause: str) -> str:
     """`cause` with each "for N minutes" of how long it lasted cut out; a sentence left with fewer than three words
     goes whole ("Down for 2 hours." says no cause)."""
+    return _each_sentence_cut(cause, _sentence_without_how_long)
+
+
+def _each_sentence_cut(cause: str, cut_one: Callable[[str], str]) -> str:
+    """`cause`, line by line and sentence by sentence, as `cut_one` leaves each sentence ("" drops it); a line none of
+    whose sentences is cut stays as written."""
     lines = []
     for line in cause.split("\n"):
         parts = LINE_SENTENCE_BREAK.split(line)
-        cut = [_sentence_without_how_long(p) for p in parts]
+        cut = [cut_one(p) for p in parts]
         kept = line if cut == parts else " ".join(p for p in cut if p)
         if kept or not line.strip():
             lines.append(kept)
@@ -102,11 +109,4 @@ def _sentence_without_when(sentence: str) -> str:
 def cause_without_when(cause: str) -> str:
     """`cause` with the date or time that opens any of its sentences cut out (`WHEN_OPENS`): when it was said is
     metadata, never part of the cause; a sentence left with fewer than three words goes whole ("2024-03-18: Outage.")."""
-    lines = []
-    for line in cause.split("\n"):
-        parts = LINE_SENTENCE_BREAK.split(line)
-        cut = [_sentence_without_when(p) for p in parts]
-        kept = line if cut == parts else " ".join(p for p in cut if p)
-        if kept or not line.strip():
-            lines.append(kept)
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+    return _each_sentence_cut(cause, _sentence_without_when)
