@@ -109,6 +109,9 @@ FIELD_WITH_BARE_VALUE = re.compile(
     + r")?[\W_]{0,40}$",
     re.I,
 )
+# a note in brackets closing the line ("- Total Time: 2 hours and 55 minutes. (I was asleep when it went down)"): a
+# field whose value is only a figure is still one with the note after it (issue 23, pmfix)
+NOTE_AT_THE_END = re.compile(r"\s{0,3}\([^()\n]{1,160}\)[.!]?\s{0,40}$")
 # a monitor's or an alert's own words, quoted ("Monitor is DOWN: hachyderm streaming", "CRITICALs: /rpool
 # is 99.51", "[FIRING:1] HighErrorRate"): what was seen, not what caused or fixed it. Upper case as the
 # tools write it.

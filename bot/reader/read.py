@@ -30,6 +30,7 @@ from bot.reader.cues_metadata import (
     METADATA_SAID,
     METADATA_SHARE,
     METADATA_SPAN,
+    NOTE_AT_THE_END,
     PHASE_ONLY,
     RECURRENCE,
     STATE_ONLY,
@@ -121,6 +122,7 @@ def _is_metadata_line(sentence: str) -> bool:
         METADATA_LINE.match(sentence)
         or BARE_VALUE.match(sentence)
         or FIELD_WITH_BARE_VALUE.match(sentence)
+        or (NOTE_AT_THE_END.search(sentence) and FIELD_WITH_BARE_VALUE.match(NOTE_AT_THE_END.sub("", sentence)))
         or ALERT_LINE.match(sentence)
         or EDITOR_NOTE.match(sentence)
         or PHASE_ONLY.match(sentence)
