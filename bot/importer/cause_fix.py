@@ -220,7 +220,7 @@ def candidates_of(text: str, name: str, said: bool = False) -> list[Candidate]:
     """The sentence candidates of one postmortem's text (for the fitting bench)."""
     doc = parse_document(text)
     read_prose_details(doc)
-    entries = [e for s in doc.of_kind("timeline") for e in read_timeline(s.lines)[0]]
+    entries = [e for s in doc.of_kind("timeline") for e in read_timeline(s.lines, status_updates=s.status_updates)[0]]
     return sentence_candidates(doc, doc.title or title_from_name(name), entries, said)
 
 

@@ -59,6 +59,9 @@ class Section:
     # its lines as one text, joined once when first asked (section_text.section_text): every field, check and
     # date reads it, and joining a 40,000-line section again for each took most of a parse
     joined: str | None = field(default=None, repr=False, compare=False)
+    # a status page's updates read from the front matter (status_updates.py): one sentence a line, a blank line
+    # between updates, so the timeline reader knows which sentences one update told together
+    status_updates: bool = False
 
     @property
     def label(self) -> str:
@@ -419,7 +422,7 @@ def _add_front_matter_updates(
     )
     if not _has_text(preamble) and not sections:
         sections.append(Section(f"{updates.key} (first update)", "symptoms", 2, at + 1, [updates.first]))
-    sections.append(Section(updates.key, "timeline", 2, at + 1, updates.lines))
+    sections.append(Section(updates.key, "timeline", 2, at + 1, updates.lines, status_updates=True))
 
 
 def _beside_what_worked(headings: list[tuple[int, int, int, str]], index: int) -> bool:

@@ -263,7 +263,9 @@ def timeline_of(doc: Document) -> tuple[list[Entry], str]:
     """The timeline's entries (its sections', else one told in the text under the title: "1436 -
     alert that …") and the prose between them: what the fields of a story are read from (the
     failed attempts, how it was found, the fix)."""
-    timelines = [read_timeline(logical_lines(s.lines)) for s in doc.of_kind("timeline")]
+    timelines = [
+        read_timeline(logical_lines(s.lines), status_updates=s.status_updates) for s in doc.of_kind("timeline")
+    ]
     entries = [e for found, _ in timelines for e in found]
     if not timelines:
         entries = headless_timeline(doc.title or "", logical_lines(doc.preamble))

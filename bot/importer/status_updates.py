@@ -13,7 +13,10 @@ empty: LiveAgent's Jekyll site (dshymanskyi/la-status-v2, 112 of its 150 posts) 
 and its page shows each update with its state and time. Atlassian Statuspage's export
 (`incident_updates`: status, body, created_at, newest first) and Stactus (`timeline`: ts,
 description) keep the same list under other names. Each update becomes timeline lines,
-"- <time>: <sentence>", one per sentence (bot/reader/text.py's sentence break), which the timeline
+"- <time>: <sentence>", one per sentence (bot/reader/text.py's sentence break), a blank line between
+two updates (the sentences of one update were told together: bot/importer/timeline.py numbers them
+so, and the fix's "step told just before a restored entry" never takes a sentence of the same update:
+review F64, the cause told in the update that reports a shard restored), which the timeline
 reader (bot/importer/timeline.py) reads as any postmortem's timeline: an update is a paragraph, and
 with whole paragraphs as entries no cause was found on the tuning posts. The state ("resolved",
 "investigating") is the site's label, not the writer's words: written before the text it made a
@@ -77,6 +80,7 @@ def front_matter_updates(meta: dict[str, Any], budget: int) -> Updates | None:
                 break
             first = first or text
             when = _when(meta, update, index)
+            lines += [""] if lines else []  # a blank line: the next update begins
             lines += [f"- {when}: {s}" if when else f"- {s}" for s in LINE_SENTENCE_BREAK.split(text) if s.strip()]
         return Updates(key, lines, first)
     return None

@@ -65,6 +65,8 @@ class Entry:
     time: str
     text: str
     day: str = ""  # a date heading inside the timeline the entry sits under
+    # of a status page's updates (read_timeline's `status_updates`): which update it is a sentence of; None else
+    update: int | None = None
 
     @property
     def when(self) -> str:
@@ -101,11 +103,14 @@ def _colonless_times(lines: list[str]) -> bool:
     return len(times) >= 2 and any(not 1970 <= t <= 2039 for t in times)
 
 
-def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
+def read_timeline(lines: list[str], *, status_updates: bool = False) -> tuple[list[Entry], str]:
     """(time, text) entries from a timeline's bullets, lines, time headings and table rows
     (continuation lines join their entry; code blocks and images are left out), and the prose
-    between them ("Shortly after starting the stream we discovered ...")."""
+    between them ("Shortly after starting the stream we discovered ..."). `status_updates`: the lines
+    are a status page's updates (bot/importer/status_updates.py), a blank line between two updates;
+    each entry is numbered with its update (`Entry.update`)."""
     entries: list[Entry] = []
+    update = 0
     prose: list[str] = []
     day = ""
     fence = ""
@@ -116,6 +121,7 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
     for line in lines:
         stripped = _FOOTNOTE_REF.sub("", line.strip()) if "[^" in line else line.strip()
         blank, previous_blank = previous_blank, not stripped
+        update += int(status_updates and not stripped)  # a blank line between two updates
         before, fence = fence, fence_after(stripped, fence)
         if before or fence:  # a fence or code inside one
             continue
@@ -141,14 +147,17 @@ def read_timeline(lines: list[str]) -> tuple[list[Entry], str]:
             continue
         match = (colonless and _ENTRY_HHMM.match(stripped)) or _ENTRY.match(stripped)
         if match and (colonless or _HAS_TIME.search(match.group("time"))):
-            entries.append(Entry(plain(match.group("time")), _tidy(match.group("text")), day))
+            told_in = update if status_updates else None
+            entries.append(Entry(plain(match.group("time")), _tidy(match.group("text")), day, told_in))
             under_time_line = in_prose = False
         elif entries and (
             under_time_line
             or (not blank and not in_prose and (line.startswith((" ", "\t")) or not _is_new_block(stripped)))
         ):
             last = entries[-1]
-            entries[-1] = Entry(last.time, f"{last.text} {_tidy(stripped.lstrip('-*+ '))}".strip(), last.day)
+            entries[-1] = Entry(
+                last.time, f"{last.text} {_tidy(stripped.lstrip('-*+ '))}".strip(), last.day, last.update
+            )
         else:
             prose.append(("\n" if blank else " ") + _tidy(stripped))
             in_prose = True

@@ -76,7 +76,8 @@ MAX_ACTION_CHARS = 500
 
 def resolving(entries: list[E]) -> list[E]:
     """Entries that restored, mitigated, resolved or rolled back (and did not fail doing it); when
-    such an entry only reports the state ("Service is restored"), the action just before it too."""
+    such an entry only reports the state ("Service is restored"), the action just before it too, unless
+    both are sentences of one status-page update (`_one_update`)."""
     chosen: dict[int, None] = {}
     for i, entry in enumerate(entries):
         if any(
@@ -85,6 +86,7 @@ def resolving(entries: list[E]) -> list[E]:
             before = entries[i - 1] if i else None
             if (
                 before is not None
+                and not _one_update(before, entry)
                 and not TRIED.search(entry.text)
                 and TRIED.search(before.text)
                 and not FAILED_OUTCOME.search(before.text)
@@ -92,6 +94,15 @@ def resolving(entries: list[E]) -> list[E]:
                 chosen[i - 1] = None
             chosen[i] = None
     return [entries[i] for i in chosen]
+
+
+def _one_update(before: HasText, entry: HasText) -> bool:
+    """Whether two entries are sentences of one status-page update (bot/importer/timeline.py's `Entry.update`):
+    the sentence before a state-only one in the same update is not the step that restored it, but what the update
+    told first: the cause, the harm ("The problem occurred when switching X, so 3% of tickets were not visible.
+    Now one of the two shards was restored"; review F64). An entry of no update (a channel's message) has none."""
+    update = getattr(before, "update", None)
+    return update is not None and update == getattr(entry, "update", None)
 
 
 def _attempt(text: str) -> dict[str, str] | None:
