@@ -135,6 +135,15 @@ FIX_TOLD = re.compile(
     r"tweet(?:s|ed)|acknowledg(?:es|ed)|let (?:\w{1,30} ){1,2}know)\b[^.;,]{0,160}?\b(?:fix|resolv|restor|recover|mitigat)\w{0,12}",
     re.I,
 )
+# how the incident began, told with what set it off ("The problem occurred when switching the search cluster from one
+# provider to another", "the outage started after the 14:02 deploy"): the step named started it and fixed nothing
+# (review F64: a status update telling its cause before "Now one of the two shards was restored", read as a step by
+# the sentence model's fix head). The incident's onset only: "errors stopped after the rollback" is no onset.
+FIX_IS_THE_ONSET = re.compile(
+    r"\b(?:the|this|that) (?:[\w-]{1,30} ){0,2}?(?:incident|outage|problem|issue|downtime|degradation|disruption)s? "
+    r"(?:first |initially |originally )?(?:occurr?ed|started|began|happened|arose) (?:when|after|while|during|following)\b",
+    re.I,
+)
 # The step not taken yet, told by how its verb is told (issue 23, r23-fix: many wrong fixes on fold A were such
 # lines with a fix word): a plan or a forecast ("We will restore routes once we get the all clear", "Will be back up
 # when they fix their end", "I'll fix it up there"), what is expected ("Instances … should be coming up correctly"),
@@ -224,13 +233,14 @@ CAUSE_ELSEWHERE = re.compile(
 )
 # The incident itself on the cause side and what it did on the other ("… due to this issue", "The issue that
 # caused the API to become inaccessible has been rectified", "the frustrations this prolonged outage is
-# causing"), or the issue's state ("the issue is now resolved", "the issue is confirmed with our partner"):
+# causing", a status page's "This degradation has resulted in limited access to the following services": review
+# F64), or the issue's state ("the issue is now resolved", "the issue is confirmed with our partner"):
 # no cause named. "The issue was caused by …" and "due to the issue with the balancer" go on to name one.
 INCIDENT_AS_CAUSE = re.compile(
     r"\b(?:due to|because of|caused by|as a result of) (?:this|that|these|those|the) "
     r"(?:issues?|incidents?|outages?|problems?|disruptions?)\b(?!\s+(?:with|in|on|of|at|where|that|which)\b)|"
-    r"\b(?:(?:this|that|these|those) (?:\w{1,30} )?|the )(?:issues?|incidents?|outages?|problems?|disruptions?) "
-    r"(?:that |which )?(?:(?:is|was|were|has|have|had|has been|had been) )?(?:causing|caused)\b(?! by\b)|"
+    r"\b(?:(?:this|that|these|those) (?:\w{1,30} )?|the )(?:issues?|incidents?|outages?|problems?|disruptions?|degradations?) "
+    r"(?:that |which )?(?:(?:is|was|were|has|have|had|has been|had been) )?(?:causing|caused|resulted in|led to)\b(?! by\b)|"
     r"\bthe (?:issue|problem) (?:is|was|has been) (?:(?:now|still|fully|being|currently|also) ){0,2}"
     r"(?:resolved|fixed|confirmed|mitigated|ongoing)\b",
     re.I,

@@ -23,6 +23,7 @@ from bot.reader.cues_fix import (
     FIX_COUNTED,
     FIX_ELSEWHERE,
     FIX_FOR_LATER,
+    FIX_IS_THE_ONSET,
     FIX_NOT_DONE,
     FIX_NOT_YET,
     FIX_TOLD,
@@ -83,7 +84,7 @@ def tells_no_step_taken(sentence: str) -> bool:
     if FIX_ASKED_OF_READER.match(said):  # what the readers are asked to do: no step the responders took
         return True
     # the fix word only inside the frame: nothing done named
-    for frame in (FIX_UNDER_WAY, FIX_NOT_DONE, FIX_BY_ITSELF, FIX_COUNTED, FIX_TOLD):
+    for frame in (FIX_UNDER_WAY, FIX_NOT_DONE, FIX_BY_ITSELF, FIX_COUNTED, FIX_TOLD, FIX_IS_THE_ONSET):
         if frame.search(said) and not FIX.search(frame.sub(" ", said)):
             return True
     # under way, planned, expected or only looking right: no step taken, unless one is named beside it
