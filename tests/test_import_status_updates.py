@@ -16,7 +16,9 @@ import pytest
 from bot.importer.drafts import NotAnIncident
 from bot.importer.markdown import parse_markdown
 from bot.importer.status_updates import MAX_UPDATES, front_matter_updates
+from bot.importer.timeline import read_timeline
 from bot.memory.postgres import PostgresMemoryStore
+from bot.reader.narrative import resolving
 from tests.test_import import cli  # noqa: F401 - the `cli` fixture, shared
 
 EVAL = Path(__file__).parent.parent / "eval" / "postmortems"
@@ -43,6 +45,41 @@ async def test_a_post_told_only_in_its_front_matter_is_imported_with_its_updates
     # the resolved update's step is the fix, read from the timeline entry of its time
     assert "We successfully recovered all primary shards" in memory.resolution
     assert "timeline entry '2024-07-26 22:30 UTC'" in memory.provenance.fields["resolution"]
+
+
+async def test_the_texas_post_s_fix_holds_no_sentence_of_its_cause_and_its_stock_impact_line_is_no_cause(
+    cli,  # noqa: F811
+    store: PostgresMemoryStore,
+) -> None:
+    # review F64: its 17:30 update tells the cause (with an impact count) and then a shard restored; the fix held the
+    # cause sentence (the step "just before" a state-only restored entry, and the sentence model's fix head) and the
+    # cause held the page's stock impact line
+    code, out, err = await cli("import", "--json", str(TEXAS))
+    assert code == 0, out + err
+    (incident_id,) = json.loads(out)["files"][0]["incident_ids"]
+    memory = await store.get("local", incident_id)
+    for said in ("switching Elasticsearch", "afecting 2 shards", "3% of tickets were not visible"):
+        assert said not in memory.resolution
+    assert "one of the two primary shards was restored" in memory.resolution
+    assert "We successfully recovered all primary shards" in memory.resolution
+    assert not memory.root_cause or "resulted in limited access" not in memory.root_cause
+
+
+def test_the_sentence_before_a_restore_in_the_same_update_is_not_the_step_but_one_told_in_the_update_before_is() -> (
+    None
+):
+    one_update = [
+        "- 17:30: We were switching the index to new hosts when tickets vanished.",
+        "- 17:30: Search is restored.",
+    ]
+    two_updates = [one_update[0], "", "- 18:10: Search is restored."]
+    taken = [e.text for e in resolving(read_timeline(one_update, status_updates=True)[0])]
+    assert taken == ["Search is restored."]
+    # a page's updates are separate tellings: the step told in the update before a state-only one is still its step
+    taken = [e.text for e in resolving(read_timeline(two_updates, status_updates=True)[0])]
+    assert taken == [one_update[0].removeprefix("- 17:30: "), "Search is restored."]
+    # a postmortem's own timeline is read as before: each line an entry of its own
+    assert len(resolving(read_timeline(one_update)[0])) == 2
 
 
 def test_each_update_is_a_timestamped_timeline_line_and_a_statuspage_list_is_read_oldest_first() -> None:

@@ -69,6 +69,9 @@ def test_the_step_that_worked_stays_beside_those_that_did_not() -> None:
         "The firewall was not re-enabled after the kernel upgrade.",  # a cause: what was not done
         "The TLS certificate had not been renewed since March.",
         "Connectivity has been restored.",
+        # how it began, with what set it off (review F64): the step named started the incident
+        "The problem occured when switching the search cluster from one provider to another.",
+        "The outage started after the 14:02 deploy of the scheduler.",
     ],
 )
 def test_a_fix_word_in_a_cause_or_a_state_names_no_step(sentence: str) -> None:
@@ -82,6 +85,7 @@ def test_a_fix_word_in_a_cause_or_a_state_names_no_step(sentence: str) -> None:
         "The outage was not resolved until we renewed the certificate.",
         "The database has been restored from last night's snapshot.",
         "Service has been restored after we failed over to the replica.",
+        "The errors stopped after we rolled back the 14:02 deploy.",  # an end after a step: no onset
     ],
 )
 def test_a_step_that_fixed_it_is_kept(sentence: str) -> None:
@@ -177,6 +181,7 @@ def test_a_fix_said_beside_what_should_work_now_is_stored() -> None:
         "Affected users may notice restarts of their workers due to this issue.",
         "The issue that caused the queue to become unresponsive has been rectified.",
         "The issue is now resolved; some workers were restarted whilst resolving this.",
+        "This degradation has resulted in limited access to the following services: Queue.",  # what it did (F64)
     ],
 )
 def test_a_status_page_line_that_names_no_cause_is_never_the_stored_cause(update: str) -> None:

@@ -422,7 +422,7 @@ def _add_front_matter_updates(
     )
     if not _has_text(preamble) and not sections:
         sections.append(Section(f"{updates.key} (first update)", "symptoms", 2, at + 1, [updates.first]))
-    sections.append(Section(updates.key, "timeline", 2, at + 1, updates.lines, status_updates=True))
+    sections.append(Section(updates.key, "timeline", 2, at + 1, updates.timeline_lines(), status_updates=True))
 
 
 def _beside_what_worked(headings: list[tuple[int, int, int, str]], index: int) -> bool:

@@ -13,11 +13,12 @@ empty: LiveAgent's Jekyll site (dshymanskyi/la-status-v2, 112 of its 150 posts) 
 and its page shows each update with its state and time. Atlassian Statuspage's export
 (`incident_updates`: status, body, created_at, newest first) and Stactus (`timeline`: ts,
 description) keep the same list under other names. Each update becomes timeline lines,
-"- <time>: <sentence>", one per sentence (bot/reader/text.py's sentence break), a blank line between
-two updates (the sentences of one update were told together: bot/importer/timeline.py numbers them
-so, and the fix's "step told just before a restored entry" never takes a sentence of the same update:
-review F64, the cause told in the update that reports a shard restored), which the timeline
-reader (bot/importer/timeline.py) reads as any postmortem's timeline: an update is a paragraph, and
+"- <time>: <sentence>", one per sentence (bot/reader/text.py's sentence break), with a blank line
+between two updates in the timeline section: the sentences of one update were told together, the
+timeline reader numbers them with their update, and the fix's "step told just before a restored
+entry" never takes a sentence of the same update (review F64: the cause, told in the update that
+reports a shard restored). The timeline reader (bot/importer/timeline.py) reads them as any
+postmortem's timeline: an update is a paragraph, and
 with whole paragraphs as entries no cause was found on the tuning posts. The state ("resolved",
 "investigating") is the site's label, not the writer's words: written before the text it made a
 "resolved" update's first sentence a fix, whatever it said (docs/BENCHMARKS.md, "Status-page posts
@@ -55,8 +56,17 @@ _RESOLVED_KEYS = ("resolveddate", "resolved_at", "resolvedwhen", "resolved_date"
 @dataclass(frozen=True, slots=True)
 class Updates:
     key: str  # the front-matter key they were read from
-    lines: list[str]  # the timeline's lines, oldest update first
+    lines: list[str]  # the timeline's lines, one per sentence, oldest update first
     first: str  # the first update's text: what was seen when it was first reported
+    update_of: list[int]  # for each line, the update it is a sentence of
+
+    def timeline_lines(self) -> list[str]:
+        """The lines as the post's timeline section holds them: a blank line between two updates."""
+        out: list[str] = []
+        for i, line in enumerate(self.lines):
+            out += [""] if i and self.update_of[i] != self.update_of[i - 1] else []
+            out.append(line)
+        return out
 
 
 def front_matter_updates(meta: dict[str, Any], budget: int) -> Updates | None:
@@ -72,6 +82,7 @@ def front_matter_updates(meta: dict[str, Any], budget: int) -> Updates | None:
         if _newest_first([_first(u, _TIME_KEYS) for u in updates]):
             updates.reverse()  # as Statuspage lists them: the story is read oldest first
         lines: list[str] = []
+        update_of: list[int] = []
         first = ""
         for index, update in enumerate(updates):
             text = " ".join(_first_text(update, _TEXT_KEYS)[:MAX_UPDATE_CHARS].split())[: max(budget, 0)]
@@ -80,9 +91,10 @@ def front_matter_updates(meta: dict[str, Any], budget: int) -> Updates | None:
                 break
             first = first or text
             when = _when(meta, update, index)
-            lines += [""] if lines else []  # a blank line: the next update begins
-            lines += [f"- {when}: {s}" if when else f"- {s}" for s in LINE_SENTENCE_BREAK.split(text) if s.strip()]
-        return Updates(key, lines, first)
+            said = [f"- {when}: {s}" if when else f"- {s}" for s in LINE_SENTENCE_BREAK.split(text) if s.strip()]
+            lines += said
+            update_of += [index] * len(said)
+        return Updates(key, lines, first, update_of)
     return None
 
 
