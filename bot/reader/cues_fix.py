@@ -233,14 +233,13 @@ CAUSE_ELSEWHERE = re.compile(
 )
 # The incident itself on the cause side and what it did on the other ("… due to this issue", "The issue that
 # caused the API to become inaccessible has been rectified", "the frustrations this prolonged outage is
-# causing", a status page's "This degradation has resulted in limited access to the following services": review
-# F64), or the issue's state ("the issue is now resolved", "the issue is confirmed with our partner"):
+# causing"), or the issue's state ("the issue is now resolved", "the issue is confirmed with our partner"):
 # no cause named. "The issue was caused by …" and "due to the issue with the balancer" go on to name one.
 INCIDENT_AS_CAUSE = re.compile(
     r"\b(?:due to|because of|caused by|as a result of) (?:this|that|these|those|the) "
     r"(?:issues?|incidents?|outages?|problems?|disruptions?)\b(?!\s+(?:with|in|on|of|at|where|that|which)\b)|"
-    r"\b(?:(?:this|that|these|those) (?:\w{1,30} )?|the )(?:issues?|incidents?|outages?|problems?|disruptions?|degradations?) "
-    r"(?:that |which )?(?:(?:is|was|were|has|have|had|has been|had been) )?(?:causing|caused|resulted in|led to)\b(?! by\b)|"
+    r"\b(?:(?:this|that|these|those) (?:\w{1,30} )?|the )(?:issues?|incidents?|outages?|problems?|disruptions?) "
+    r"(?:that |which )?(?:(?:is|was|were|has|have|had|has been|had been) )?(?:causing|caused)\b(?! by\b)|"
     r"\bthe (?:issue|problem) (?:is|was|has been) (?:(?:now|still|fully|being|currently|also) ){0,2}"
     r"(?:resolved|fixed|confirmed|mitigated|ongoing)\b",
     re.I,
