@@ -20,10 +20,12 @@ def _shipped() -> dict:
 
 
 def _carrying_fix(rule: str = "leading") -> dict:
-    """The shipped file as a refit of its cause head under `rule` would write it, the fix head carried."""
+    """The shipped file as a refit of its cause head under `rule` would write it, the fix head carried: the fix head as
+    fitted under the old phrase rule ("whole"), whatever rule the shipped file's own fix head was fitted under."""
     data = _shipped()
     data["heads"]["cause"]["fitted_with"]["FIT_LABEL_RULE"] = rule
-    before = data["provenance"]
+    data["heads"]["fix"]["fitted_with"]["FIT_LABEL_RULE"] = "whole"
+    before = {**data["provenance"], "label_rule": "whole"}
     data["provenance"] = {**before, "label_rule": rule, "rows_sha256": {"cause": "0" * 64}}
     data["provenance"]["carried"] = {"fix": provenance.carried_record({"provenance": before}, "fix")}
     return data
