@@ -303,9 +303,10 @@ def test_the_cause_a_later_section_tells_joins_a_summary_that_only_tells_the_eff
         draft, crowded = imported(story), imported(busy)
     finally:
         use_model(None)
-    # the summary's sentence first, then the cause the conclusion names
+    # the summary's sentence first, then the cause the conclusion names (the date that opens the summary's sentence
+    # is cut: a date tells when, never what — rule T, bot/reader/metadata_time.py, 2026-12-07)
     assert draft.root_cause == (
-        "On February 25 the kubernetes API server became unreachable, causing new servers to fail to start. "
+        "The kubernetes API server became unreachable, causing new servers to fail to start. "
         "The subscription was disabled because its budget ran out."
     )
     # a summary that already gives four cause-word sentences keeps the field at four: nothing added
