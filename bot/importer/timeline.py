@@ -24,7 +24,11 @@ _CLOCKS = (
     r"\d{1,2}(?:st|nd|rd|th)?\s{1,40}(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,12}\.?(?:\s{1,40}\d{4})?",
     r"[tT]\s{0,40}[+-]\s{0,40}\d{1,12}\s{0,40}(?:min|m|h|hours?|minutes?)",
 )
-_TIME = "(?:" + "|".join(_CLOCKS) + ")"
+# a time told as approximate ("| **~20:58** | … still broken |", "- approx. 20:58 -", "20:58 (approx)"): the marker stays
+# in the entry's time, a note the reader of the time skips (dates.at_time_of searches for the hh:mm)
+_APPROX_BEFORE = r"(?:[~≈]\s{0,40}|(?:approx\.?|approximately|around|about|circa|ca\.)\s{1,40})?"
+_APPROX_AFTER = r"(?:\s{0,40}\((?:approx\.?|approximately|est\.?|estimated)\))?"
+_TIME = "(?:" + _APPROX_BEFORE + "(?:" + "|".join(_CLOCKS) + "))"
 # a 24-hour time written without its colon ("1438 - attempted ssh", "* 0717: upgrade merged"): read only
 # in a timeline whose lines are written so, and one of them is no year ("2019: we moved" is a year)
 _HHMM = r"(?:[01]\d|2[0-3])[0-5]\d(?!\d|[:/.-]\d)"
@@ -35,7 +39,8 @@ _MARKS_AFTER = r"\)?\]?(?:\*\*|__|`)?"
 
 
 def _entry_pattern(time: str, separator: str) -> re.Pattern[str]:
-    span = time + _ZONE + r"(?:\s{0,40}(?:-|–|to|/)\s{0,40}" + time + _ZONE + r")?"  # "03:16/13:46": two zones
+    # "03:16/13:46": two zones
+    span = time + _ZONE + _APPROX_AFTER + r"(?:\s{0,40}(?:-|–|to|/)\s{0,40}" + time + _ZONE + _APPROX_AFTER + r")?"
     return re.compile(
         _MARKS_BEFORE + r"(?P<time>(?:" + span + r")(?:,?\s{1,40}" + span + r")?)" + _MARKS_AFTER + separator
         + r"(?:\*\*|__)?(?P<text>\S.*)$",
