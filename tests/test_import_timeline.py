@@ -4,8 +4,12 @@ by side, a weekday or a month and day before the time (issue 23)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.importer.markdown import parse_markdown
 from bot.importer.timeline import read_timeline
+from bot.memory.postgres import PostgresMemoryStore
+from tests.test_import import cli  # noqa: F401 - the `cli` fixture, shared
 
 
 def timeline(body: str) -> tuple[list[tuple[str, str]], str]:
@@ -112,3 +116,65 @@ def test_a_table_timeline_told_as_offsets_from_the_start_is_read_entry_by_entry(
     # a count or a duration alone in a cell is no time
     rows, _ = timeline("| 3 | nodes restarted |\n| 1 hour | of downtime |")
     assert rows == []
+
+
+def test_rows_whose_time_is_approximate_are_entries_with_the_mark_kept_in_their_time() -> None:
+    entries, prose = timeline(
+        "| Time | Event |\n|---|---|\n"
+        "| **~20:56** | a survey of the mounts confirms two read-only volumes on k8s02 |\n"
+        "| ~12:46–22:58 AEST | replica pods cycle with a five-minute backoff |\n"
+        "| ≈ 21:05 | the storage controller is restarted on k8s03 |\n"
+        "- ~14:57 UTC — the daemon attempts to start and writes the disabled marker\n"
+        "- approx. 15:02 - restarted the daemon by hand, it did not help\n"
+        "- 15:10 (approx) - rolled the daemon back to the previous release\n"
+        "- around 15:20: the service is restored and writes go through again\n"
+        "* **~23:00** - a user reports that commits to the shared mount fail\n"
+    )
+    assert [when for when, _ in entries] == [
+        "~20:56", "~12:46–22:58 AEST", "≈ 21:05", "~14:57 UTC", "approx. 15:02", "15:10 (approx)", "around 15:20", "~23:00",
+    ]  # fmt: skip
+    assert entries[4] == ("approx. 15:02", "restarted the daemon by hand, it did not help")
+    assert prose == ""
+    # a word of approximation before a figure that is no time stays prose
+    rows, prose = timeline("About 40 pods were pending across the cluster at the time.\n")
+    assert rows == [] and prose.startswith("About 40 pods")
+
+
+APPROXIMATE_TIMELINE = """\
+# Radarr volume read-only after a kubelet restart
+
+- Date: 2026-07-13
+- Service: radarr
+
+## Summary
+
+Radarr could not write to its volume for an hour: the volume was mounted read-only on k8s02.
+
+## Timeline
+
+| Time (UTC) | Event |
+|---|---|
+| **~20:28** | kubelet restart reschedules the storage controller pods from k8s03 to k8s02 |
+| **~20:40** | Radarr reports that its database is read-only |
+| **~20:58** | Deleted the radarr pod with `kubectl delete pod`; the replacement landed on k8s02 again and reused the \
+read-only mount, still broken |
+| **~21:20** | Unmounted the stale global mount on k8s02 and restarted the pod; radarr writes again |
+
+## Root cause
+
+The node kept a stale read-only global mount of the volume after the storage controller moved.
+"""
+
+
+async def test_an_imported_report_whose_timeline_times_are_approximate_keeps_its_attempt_and_fix(
+    cli, store: PostgresMemoryStore, tmp_path: Path
+) -> None:
+    (tmp_path / "radarr-ro.md").write_text(APPROXIMATE_TIMELINE)
+    code, out, err = await cli("import", str(tmp_path))
+    assert code == 0, out + err
+    memory = await store.get("local", "pm-radarr-ro")
+    assert [a.why_it_failed for a in memory.failed_attempts] == ["still broken"]
+    assert "reused the read-only mount" in memory.failed_attempts[0].action
+    assert "Unmounted the stale global mount" in memory.resolution
+    assert memory.provenance.fields["failed_attempts"] == "timeline entry '~20:58'"
+    assert (memory.resolved_at.hour, memory.resolved_at.minute) == (21, 20)
