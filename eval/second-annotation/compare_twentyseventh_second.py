@@ -78,10 +78,10 @@ MATCHES: list[tuple[str, str]] = [
 ]
 
 
-def fold_b() -> None:
-    """Fold B's threads alone (the reporting fold), judged."""
-    only = {file for _corpus, file, fold, _commit in recorded(TSV) if fold == "B"}
-    r = compare("conversations", LABELS, JUDGED, MATCHES, only=only)
+def fold_b(tsv: str = TSV, labels: str = LABELS, judged: dict = JUDGED, matches: list = MATCHES) -> None:
+    """Fold B's threads alone (the reporting fold), judged (c27's by default; c28second's compare passes its own)."""
+    only = {file for _corpus, file, fold, _commit in recorded(tsv) if fold == "B"}
+    r = compare("conversations", labels, judged, matches, only=only)
     pa = positive_agreement(r["both"], r["only_first"], r["only_second"])
     print(
         f"fold B ({r['incidents']} incidents): date {r['date']}, cause {r['root_cause_keywords']}, fix "

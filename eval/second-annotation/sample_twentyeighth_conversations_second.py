@@ -5,9 +5,7 @@ thread of bench/held_out.tsv's "# c28" block at DRAWN_AT (main when the reading 
     python3 eval/second-annotation/sample_twentyeighth_conversations_second.py [--record | --check]
 """
 
-import sys
-
-from sample_twentyseventh_second import block, recorded
+from sample_twentyseventh_second import block, cli
 
 DRAWN_AT = "03a9393d"  # main at 16:27 UTC: c28's fourteen batches (c28 and c28more), the last "38 conversations"
 TSV = "drawn-twentyeighth-conversations-second.tsv"
@@ -20,8 +18,4 @@ def rows(commit: str = DRAWN_AT) -> list[tuple[str, str, str, str]]:
 
 
 if __name__ == "__main__":
-    drawn = rows()
-    if "--check" in sys.argv:
-        sys.exit(0 if drawn == recorded(TSV) else f"{TSV} differs from the c28 block at {DRAWN_AT}")
-    for row in drawn:
-        print(*row, sep="\t") if "--record" in sys.argv else print(row[1])
+    cli(rows(), TSV, f"the c28 block at {DRAWN_AT}")

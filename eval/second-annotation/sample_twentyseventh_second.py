@@ -38,9 +38,14 @@ def recorded(tsv: str = TSV) -> list[tuple[str, ...]]:
     return [tuple(line.split("\t")) for line in (HERE / tsv).read_text(encoding="utf-8").splitlines()]
 
 
-if __name__ == "__main__":
-    rows = block()
+def cli(rows: list, tsv: str, where: str) -> None:
+    """--check: exit non-zero when `tsv` differs from `rows` (the block at `where`); --record: print the rows as its
+    lines; else the file names."""
     if "--check" in sys.argv:
-        sys.exit(0 if rows == recorded() else f"{TSV} differs from the c27 block at {FROZEN}")
+        sys.exit(0 if rows == recorded(tsv) else f"{tsv} differs from {where}")
     for row in rows:
         print(*row, sep="\t") if "--record" in sys.argv else print(row[1])
+
+
+if __name__ == "__main__":
+    cli(block(), TSV, f"the c27 block at {FROZEN}")
