@@ -136,6 +136,12 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("postmortems: 18 files, not-an-incident 18/18", "failed-attempt list: 17/18",
          "attempts one by one: both 45, only truth.jsonl 0, only second 1", "stratum hidden: none"),
     ),
+    "compare_twentyeighth_conversations_second.py": (
+        "sample_twentyeighth_conversations_second.py", "drawn-twentyeighth-conversations-second.tsv",
+        "twentyeighth-conversations-second.jsonl",
+        ("conversations: 38 files", "failed-attempt list: 36/38", "attempts one by one: both 49, only truth.jsonl 0, only second 2",
+         "stratum hidden: none", "fold B (16 incidents)"),
+    ),
 }  # fmt: skip
 
 
