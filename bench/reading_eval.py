@@ -2,11 +2,16 @@
 
     .venv/bin/python bench/reading_eval.py [--json] [--misses [A|B]] [--quick]   # misses: fold A unless named; --json
                                                                                   # holds only those misses
+    .venv/bin/python bench/reading_eval.py --quick --include-held-out   # a judge's verdict: the held-out files' totals
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres .venv/bin/python bench/reading_eval.py --drafter
     .venv/bin/python bench/reading_eval.py --weights /tmp/reader_sentences_B.json   # the swap (fit: see below)
 
 Fold A is in-sample (today's heuristics were tuned on its organisations), fold B is out-of-sample
-(eval/README.md); both are printed side by side for every field. Between them, fold A one
+(eval/README.md); both are printed side by side for every field. Both folds are read without the files of
+bench/held_out_postmortems.tsv (the live postmortem judges; bench/import_postmortems.py `fold_truths`, the one
+loader), so fold A is the tuning documents alone (review F67: a fold A figure taken before a judge held the judge's
+totals). `--include-held-out` adds those files as a column of their own, "held out": totals only, never their misses
+(the importer only; the drafter's held-out threads are bench/reading_eval_conversations.py's flag). Between them, fold A one
 organisation out: each organisation of fold A read with the sentence model (bot/reader/sentences.py,
 the fitted part of the root cause and the fix) fitted on fold A's other organisations, as
 bench/fields_by_org.py --sentence-model-loo does, by the procedure the shipped file records it was
@@ -17,7 +22,7 @@ a fold and returning its field scores (`Ratio`s, scored by the one rule in bot/i
 reads (bench/import_postmortems.py: offline, no database, no model); with --drafter, the resolution
 drafter on eval/conversations too, end to end through the sandbox (bench/reading_eval_conversations.py:
 `/incident resolve` on each conversation's channel; needs DATABASE_URL, about a minute; its `--misses` never names
-a thread of bench/held_out.tsv, the newest collection's, whose totals count).
+a thread of bench/held_out.tsv, the newest collection's, whose totals count there).
 
 A field's denominator is the items whose label has that field. Rows marked "errors" count
 mistakes (lower is better): stored attempts that are labelled plans / follow-ups / critiques /
@@ -42,9 +47,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.import_postmortems import held_out_postmortems, read_corpus, withheld  # noqa: E402
+from bench.import_postmortems import fold_truths, held_out_postmortems, read_corpus, withheld  # noqa: E402
 from bench.reading_eval_conversations import drafter_scores  # noqa: E402
-from bot.importer.scoring import Ratio, Scores, load_truth, score  # noqa: E402
+from bot.importer.scoring import Ratio, Scores, Truth, score  # noqa: E402
 from bot.reader.metadata_kind import METADATA_KINDS  # noqa: E402
 from bot.reader.sentences import SentenceModel, use_model  # noqa: E402
 
@@ -52,7 +57,9 @@ POSTMORTEMS = Path(__file__).resolve().parent.parent / "eval" / "postmortems"
 FOLDS = ("A", "B")
 # fold A with the fitted sentence model one organisation out (the importer only; see the docstring)
 ONE_OUT = "A, one organisation out"
-COLUMNS = {"A": "fold A (in-sample)", ONE_OUT: "A one org. out", "B": "fold B (out-of-sample)"}
+# bench/held_out_postmortems.tsv's files, whatever their fold: a column only with --include-held-out (the importer only)
+HELD_OUT = "held out"
+COLUMNS = {"A": "fold A (in-sample)", ONE_OUT: "A one org. out", "B": "fold B (out-of-sample)", HELD_OUT: "held out"}
 FieldScores = dict[str, Ratio]
 Reader = Callable[[str], FieldScores]
 
@@ -92,15 +99,22 @@ def _importer_drafts() -> tuple[dict, dict]:
 def _one_out_drafts() -> dict:
     from bench.fields_by_org import held_out_drafts
 
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == "A"]
-    return held_out_drafts(truths, {}, say=lambda line: print(line, file=sys.stderr))
+    return held_out_drafts(_truths("A"), {}, say=lambda line: print(line, file=sys.stderr))
+
+
+def _truths(column: str) -> list[Truth]:
+    """The labels a column scores: a fold's without the held-out files; HELD_OUT: those files alone."""
+    if column != HELD_OUT:
+        return fold_truths("A" if column == ONE_OUT else column, folder=POSTMORTEMS)
+    held = held_out_postmortems()
+    return [t for t in fold_truths(None, include_held_out=True, folder=POSTMORTEMS) if t.file in held]
 
 
 def importer_scores(fold: str) -> FieldScores:
-    """The importer on the postmortems of one fold (or fold A one organisation out): field → Ratio."""
-    truths = [t for t in load_truth(POSTMORTEMS / "truth.jsonl") if t.fold == ("A" if fold == ONE_OUT else fold)]
+    """The importer on the postmortems of one fold (or fold A one organisation out, or the held-out files):
+    field → Ratio."""
     drafts = _one_out_drafts() if fold == ONE_OUT else _importer_drafts()[0]
-    return importer_fields(score(truths, drafts))
+    return importer_fields(score(_truths(fold), drafts))
 
 
 def importer_fields(scores: Scores) -> FieldScores:
@@ -163,10 +177,15 @@ def as_json(results: dict[str, dict[str, FieldScores]], misses_of: str | None = 
 
 
 def run(
-    readers: dict[str, Reader] | None = None, weights: SentenceModel | None = None, *, one_out: bool = False
+    readers: dict[str, Reader] | None = None,
+    weights: SentenceModel | None = None,
+    *,
+    one_out: bool = False,
+    include_held_out: bool = False,
 ) -> dict[str, dict[str, FieldScores]]:
-    """Every reader on both folds; `one_out`: the importer on fold A one organisation out too;
-    `weights`: the postmortems read with this sentence model, not the shipped one."""
+    """Every reader on both folds; `one_out`: the importer on fold A one organisation out too; `include_held_out`:
+    the importer on the held-out files too (a column of totals); `weights`: the postmortems read with this sentence
+    model, not the shipped one."""
     if weights is not None:
         _importer_drafts.cache_clear()  # the drafts read with the shipped model are not these
         use_model(weights)
@@ -174,6 +193,7 @@ def run(
     try:
         for name, reader in (readers or READERS).items():
             folds = ("A", ONE_OUT, "B") if one_out and reader is importer_scores else FOLDS
+            folds += (HELD_OUT,) if include_held_out and reader is importer_scores else ()
             results[name] = {fold: reader(fold) for fold in folds}
     finally:
         if weights is not None:
@@ -193,11 +213,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--weights", type=Path, help="read postmortems with this sentence model (fit_reader_sentences.py --out)"
     )
+    parser.add_argument(
+        "--include-held-out",
+        action="store_true",
+        help="also the held-out postmortems' totals, a column of their own: to judge a stamped rule, never their misses",
+    )
     args = parser.parse_args(argv)
     if args.weights and args.drafter:
         parser.error("--weights is the postmortems' sentence model; the drafter reads with its own (no --drafter)")
     weights = SentenceModel.from_json(json.loads(args.weights.read_text(encoding="utf-8"))) if args.weights else None
-    results = run(READERS | (DRAFTER if args.drafter else {}), weights, one_out=not (args.quick or weights))
+    readers = READERS | (DRAFTER if args.drafter else {})
+    results = run(readers, weights, one_out=not (args.quick or weights), include_held_out=args.include_held_out)
     if args.json:
         print(json.dumps(as_json(results, args.misses), indent=2, ensure_ascii=False))
         return 0

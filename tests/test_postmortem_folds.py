@@ -20,7 +20,6 @@ ALLOWED = {
     ("import_postmortems.py", 'folder / "statements.jsonl"'): "the loader itself",
     ("import_postmortems.py", 'folder / "truth.jsonl"'): "read_corpus: every file read as `import` does, no label",
     ("import_postmortems.py", 'args.folder / "truth.jsonl"'): "totals of both folds; its misses come from fold_truths",
-    ("reading_eval.py", 'POSTMORTEMS / "truth.jsonl"'): "totals: the held-out files count, `withheld` drops misses",
     ("alert_replay.py", 'eval_dir / "postmortems" / "truth.jsonl"'): "the memory bank: every report a memory, no label",
     ("recurrences.py", 'eval_dir / corpus / "truth.jsonl"'): "the memory bank of every document (recall), no label",
     ("recall_new_organisations.py", "postmortems/truth.jsonl"): "organisations at an earlier commit: counts only",
@@ -43,6 +42,7 @@ ALLOWED = {
 # the benches that may ask for the held-out files: judges, totals only
 JUDGES = {
     "attempts_heldout.py": "the postmortem judge: reads the files collected after --base, held-out ones too",
+    "reading_eval.py": "--include-held-out: the held-out files' totals as a column of their own, never their misses",
 }
 
 

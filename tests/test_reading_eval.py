@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench import reading_eval
-from bench.reading_eval import FIELDS, FOLDS, ONE_OUT, importer_fields, importer_scores, main, run, table
+from bench.reading_eval import FIELDS, FOLDS, HELD_OUT, ONE_OUT, importer_fields, importer_scores, main, run, table
 from bot.config import PROJECT_ROOT
 from bot.importer.scoring import Ratio, Truth, load_truth, score
 from bot.models import MemoryDraft
@@ -295,7 +295,8 @@ def test_a_heads_words_fitted_as_an_offset_leave_its_other_weights_as_they_were(
 
 
 def test_json_misses_never_name_a_held_out_postmortem(tmp_path, monkeypatch) -> None:
-    """bench/held_out_postmortems.tsv's files (the next postmortem judge) count in the totals, never among the misses."""
+    """bench/held_out_postmortems.tsv's files (the next postmortem judge) are never among the misses, whatever column
+    holds them."""
     from bench import import_postmortems
 
     held = tmp_path / "held.tsv"
@@ -304,3 +305,37 @@ def test_json_misses_never_name_a_held_out_postmortem(tmp_path, monkeypatch) -> 
     results = {"importer": {"A": {"root_cause": Ratio(0, 2, ["judge.md", "tuned.md"])}}}
     said = reading_eval.as_json(results, "A")["importer"]["A"]["root_cause"]
     assert (said["right"], said["total"], said["misses"]) == (0, 2, ["tuned.md"])
+
+
+def test_a_held_out_postmortem_reaches_fold_a_totals_never_and_its_own_column_only_when_asked(
+    small_corpus: Path, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """Review F67: a fold A figure taken before a judge must not hold the judge's documents; after the verdict,
+    `--include-held-out` gives their totals as a column of their own, still without their misses."""
+    from bench import import_postmortems
+
+    truths = load_truth(small_corpus / "truth.jsonl")
+    incidents_a = [t.file for t in truths if t.fold == "A" and not t.not_an_incident]
+    judge = incidents_a[0]
+    held = tmp_path / "held.tsv"
+    held.write_text(f"# the judge\nA\t{judge}\n", encoding="utf-8")
+    monkeypatch.setattr(import_postmortems, "HELD_OUT", held)
+
+    assert main(["--json", "--quick", "--misses"]) == 0
+    figures = json.loads(capsys.readouterr().out)["importer (eval/postmortems)"]
+    assert set(figures) == set(FOLDS)  # the shape a caller reads, no held-out column unasked
+    assert figures["A"]["imported"]["total"] == len(incidents_a) - 1
+    assert not any(miss.startswith(judge) for row in figures["A"].values() for miss in row["misses"])
+    fold_b = figures["B"]
+
+    assert main(["--json", "--quick", "--include-held-out", "--misses"]) == 0
+    figures = json.loads(capsys.readouterr().out)["importer (eval/postmortems)"]
+    assert set(figures) == {*FOLDS, HELD_OUT}
+    assert figures["A"]["imported"]["total"] == len(incidents_a) - 1
+    assert figures[HELD_OUT]["imported"]["total"] == 1  # the judge's totals, alone
+    assert all("misses" not in row for row in figures[HELD_OUT].values())
+    assert figures["B"] == fold_b
+
+    assert main(["--quick", "--include-held-out"]) == 0
+    header = next(row for row in capsys.readouterr().out.splitlines() if row.startswith("field"))
+    assert header.index("fold B") < header.index("held out")
