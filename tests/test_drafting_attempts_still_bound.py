@@ -59,3 +59,19 @@ def test_a_step_whose_trouble_is_getting_better_stays_the_fix() -> None:
 )
 def test_a_told_step_keeps_the_speakers_adverb_and_drops_the_subject(said: str, step: str) -> None:
     assert [a.action for a in draft(REPORT, ("ben", said)).failed_attempts] == [step]
+
+
+@pytest.mark.parametrize(
+    ("said", "why"),
+    [
+        ("I restarted the load balancer. Still dropping connections.", "Still dropping connections"),
+        ("I restarted the load balancer. The proxy is still falling over.", "The proxy is still falling over"),
+    ],
+)
+def test_the_trouble_still_dropping_or_falling_over_is_not_it_getting_better(said: str, why: str) -> None:
+    """ "Error rates are dropping" is the trouble easing (cues.GETTING_BETTER); "still dropping connections" is the
+    trouble still there: the step failed, and it is no fix (review F66)."""
+    result = draft(REPORT, ("ben", said))
+    assert [a.why_it_failed for a in result.failed_attempts] == [why]
+    assert "restarted the load balancer" in result.failed_attempts[0].action.lower()
+    assert result.resolution is None

@@ -24,9 +24,9 @@ from functools import lru_cache
 
 from bot.reader.conversation_replies import answered_by_reply, reported_steps
 from bot.reader.conversation_vetoes import DONE, came_after, outcome_told
-from bot.reader.cues import TROUBLE_BACK
+from bot.reader.cues import GETTING_BETTER, TROUBLE_BACK
 from bot.reader.cues_conversation import CONVERSATION_CUES as CUES
-from bot.reader.cues_conversation import GETTING_BETTER, NOT_WEIGHED, POINTS_AT_ITEM, STILL_OPENS
+from bot.reader.cues_conversation import NOT_WEIGHED, POINTS_AT_ITEM, STILL_OPENS
 from bot.text_limits import MESSAGE_SENTENCES, SENTENCE_CHARS, fair_shares
 
 MAX_SENTENCES = 2_000  # a 500-message channel says ~1,500; a crafted 40k of short lines, 10,000

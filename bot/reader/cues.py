@@ -32,6 +32,35 @@ RESOLVED = re.compile(
     r"all clear|resum\w*|(?:it|that|which|this) worked|did the trick|succeeded|working again|up again)\b",
     re.I,
 )
+# ---- after the step: the step partly worked, the trouble easing (one meaning, one place) ----------
+# "This seems to catch most users, although some requests still failed": it mostly worked; the "still" concedes a
+# remainder, it does not say the action failed ("This succeeded in restarting block production, but the node failed
+# again": it worked, then something else failed). The step's own words: what a postmortem reads (cues_attempts.
+# told_as_worked, narrative), where the trouble's words alone ("Recovery attempt (failed)", "cleared the backlog")
+# are headings and other steps' results, not this step's part.
+_STEP_PARTLY_WORKED = (
+    r"(?:(?<!nothing )(?<!none )(?:seems?|seemed|appears?|appeared) to (?:catch|fix|help|work|resolve|improve|solve|clear)\w*|"
+    r"helped|improved|mostly|partially|partly|largely|succeed(?:s|ed)? in|(?:is|was|were) successful in|"
+    # "We rolled back, which restored most traffic, but the EU region still returned errors": it worked for the most part
+    r"(?:restored|resolved|fixed|recovered|brought back) (?:most|much|the majority|the bulk|part|some)\b|"
+    r"(?:it|this|that|which) (?:also |first |initially )?worked)"
+)
+PARTLY_WORKED = re.compile(r"\b" + _STEP_PARTLY_WORKED + r"\b", re.I)
+# "Error rates are still elevated but improving", "We are still seeing the OOM kills, but we are now recovering": the
+# trouble on its way out after the step, words of their own: "dropping"/"falling" only with nothing after them or
+# a word of how far or how fast ("Still dropping connections", "still falling over", "a fallback" are the trouble)
+_DROPPING_OFF = (
+    r"(?:drop(?:s|ped|ping)?|fall(?:s|en|ing)?|fell)(?=\s{0,3}(?:[.,;:!?)]|$|(?:off|to|below|under|steadily|slowly|"
+    r"gradually|quickly|fast|now|sharply|significantly|a bit|somewhat)\b))"
+)
+_TROUBLE_EASING = (
+    r"improv(?:e|es|ed|ing|ements?)|decreas(?:e|es|ed|ing)|recover(?:s|ed|ing|y|ies)?|declin(?:e|es|ed|ing)|"
+    r"subsid(?:e|es|ed|ing)|" + _DROPPING_OFF + r"|settl(?:e|es|ed|ing)|stabili[sz](?:e|es|ed|ing|ation)|better|"
+    r"eas(?:ed|ing)|clearing"
+)
+# either: what a channel's "Still …" sentence after a step may say instead of the trouble still there
+# (conversation_features._still_after: not the step's failure)
+GETTING_BETTER = re.compile(r"\b(?:" + _STEP_PARTLY_WORKED + "|" + _TROUBLE_EASING + r")\b", re.I)
 # "it did not help": says by itself that something was tried and failed
 FAILED_ATTEMPT = (
     r"(?:did|does|do) ?n[o']t (?:seem to )?(?:help|work|fix|resolve|improve|solve|stop|recover|succeed|do anything|"

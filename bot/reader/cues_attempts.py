@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import CONDITION_WORDS, DID_NOT_WORK, SAYS_IT_FAILED, SEEING_VERB
+from bot.reader.cues import CONDITION_WORDS, DID_NOT_WORK, PARTLY_WORKED, SAYS_IT_FAILED, SEEING_VERB
 
 EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying|to see (?:if|whether)|in the hope)\b", re.I)
 WE_TRIED = re.compile(
@@ -110,17 +110,6 @@ SENTENCE = re.compile(r"(?<=[.!?])\s{1,80}(?=[A-Z(\"'@])")  # "@jsnshrmn deletes
 # fold A's longest is 232: bounded, a member's long line cannot make the split point backtrack)
 WHY_SPLIT = re.compile(
     r"^(?P<action>.{1,500}?)\s{0,4}(?:[—–]|\s-\s|;|,\s{0,4}but\b|\bbut\b|\bhowever\b|\.\s|,\s{0,4}(?=still\b)|(?=\b(?:due to|because|as)\b(?! (?:before|above|earlier)\b)))\s{0,4}(?P<why>.+)$",
-    re.I,
-)
-# "This seems to catch most users, although some requests still failed": it mostly worked; the
-# "still" concedes a remainder, it does not say the action failed ("This succeeded in restarting block
-# production, but the node failed again": it worked, then something else failed)
-PARTLY_WORKED = re.compile(
-    r"\b(?:(?<!nothing )(?<!none )(?:seems?|seemed|appears?|appeared) to (?:catch|fix|help|work|resolve|improve|solve|clear)\w*|"
-    r"helped|improved|mostly|partially|partly|largely|succeed(?:s|ed)? in|(?:is|was|were) successful in|"
-    # "We rolled back, which restored most traffic, but the EU region still returned errors": it worked for the most part
-    r"(?:restored|resolved|fixed|recovered|brought back) (?:most|much|the majority|the bulk|part|some)\b|"
-    r"(?:it|this|that|which) (?:also |first |initially )?worked)\b",
     re.I,
 )
 # "research into the error returned no results", "attempts to isolate the bug start again", "tried to

@@ -307,10 +307,6 @@ NO_OUTCOME = re.compile(
     r"|(?<=so )(?:[\w'-]{1,20} ){0,4}still)",
     re.IGNORECASE,
 )
-# "Error rates are still elevated but improving": the trouble on its way out, the step's part in the recovery
-GETTING_BETTER = re.compile(
-    r"\b(?:improv|decreas|recover|declin|subsid|drop|fall|settl|stabili[sz]|better|easing|clearing)", re.IGNORECASE
-)
 # "Still coming up empty.", "But still `expired ci license`.", "The Cloud is still unavailable.": the sentence opens on
 # the trouble still there (a short subject and its verb at most before "still"; not "if you still …", "It still loads")
 STILL_OPENS = re.compile(

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from bot.reader.attempt_bound import BOUND, step_bound
-from bot.reader.cues import ANAPHOR, CRITIQUE, PENDING, RESOLVED, TRIED
+from bot.reader.cues import ANAPHOR, CRITIQUE, PARTLY_WORKED, PENDING, RESOLVED, TRIED
 from bot.reader.cues_attempts import (
     ADDRESSED,
     AFTER_IT_WAS_OVER,
@@ -37,7 +37,6 @@ from bot.reader.cues_attempts import (
     NOT_TAKEN,
     NOTHING_NAMED,
     OWN_FAILURE,
-    PARTLY_WORKED,
     QUALIFIES,
     REFERS_BACK,
     REMEDY,

@@ -9,12 +9,11 @@ from __future__ import annotations
 import re
 
 from bot.reader.attempt_bound import BOUND
-from bot.reader.cues import CRITIQUE, RESOLVED, TRIED
+from bot.reader.cues import CRITIQUE, PARTLY_WORKED, RESOLVED, TRIED
 from bot.reader.cues_attempts import (
     EXPLICIT_TRY,
     FAILED_OUTCOME,
     NEGATED_RECOVERY,
-    PARTLY_WORKED,
     QUOTED,
     REFERS_BACK,
     REPEATED,
