@@ -136,6 +136,11 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("postmortems: 18 files, not-an-incident 18/18", "failed-attempt list: 17/18",
          "attempts one by one: both 45, only truth.jsonl 0, only second 1", "stratum hidden: none"),
     ),
+    "compare_twentyninth_second.py": (
+        "sample_twentyninth_second.py", "drawn-twentyninth-second.tsv", "twentyninth-postmortems-second.jsonl",
+        ("postmortems: 8 files, not-an-incident 8/8", "failed-attempt list: 6/8",
+         "attempts one by one: both 12, only truth.jsonl 1, only second 1", "stratum hidden: none"),
+    ),
     "compare_twentyeighth_conversations_second.py": (
         "sample_twentyeighth_conversations_second.py", "drawn-twentyeighth-conversations-second.tsv",
         "twentyeighth-conversations-second.jsonl",
