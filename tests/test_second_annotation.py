@@ -141,6 +141,11 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("postmortems: 8 files, not-an-incident 8/8", "failed-attempt list: 6/8",
          "attempts one by one: both 12, only truth.jsonl 1, only second 1", "stratum hidden: none"),
     ),
+    "compare_thirtieth_second.py": (
+        "sample_thirtieth_second.py", "drawn-thirtieth-second.tsv", "thirtieth-postmortems-second.jsonl",
+        ("postmortems: 9 files, not-an-incident 9/9", "failed-attempt list: 6/9",
+         "attempts one by one: both 14, only truth.jsonl 1, only second 3", "stratum hidden: none"),
+    ),
     "compare_twentyeighth_conversations_second.py": (
         "sample_twentyeighth_conversations_second.py", "drawn-twentyeighth-conversations-second.tsv",
         "twentyeighth-conversations-second.jsonl",
