@@ -119,3 +119,39 @@ def test_a_report_that_names_no_day_of_its_own_is_not_dated_by_an_edit_a_deadlin
     assert _day(logged) == "2024-06-03"
     assert parse_markdown(deadline, team_id="T", incident_id="INC-1", name="pm.md").occurred_at is None
     assert _day(published) == "2024-06-20"  # the only day it names: written that day or soon after
+
+
+def test_a_timeline_of_thousands_of_dated_entries_reads_a_bounded_number_of_dates(monkeypatch) -> None:
+    """Review F71: each dated entry's time went to dateparser (~3 ms each), the timeline's uncapped, so a 2 MB
+    document, or a status page's front matter repeating one update by alias, took minutes. The first DATES_READ
+    dates of a text are read, the same text once: the work is counted here, not timed."""
+    import dateparser
+
+    from bot.importer import dates
+
+    calls: list[str] = []
+    real_parse = dateparser.parse
+
+    def counted(text: str, *args, **kwargs):
+        calls.append(text)
+        return real_parse(text, *args, **kwargs)
+
+    monkeypatch.setattr(dateparser, "parse", counted)
+    dates._parse.cache_clear()
+    entries = 10 * dates.DATES_READ
+    # distinct times of day: no two entries alike, so only the cap bounds the work
+    timeline = "".join(
+        f"- 2024-03-{1 + i % 28:02d} {i // 60 % 24:02d}:{i % 60:02d} UTC: the API returned 502\n"
+        for i in range(entries)
+    )
+    text = "# API outage\n\n## Timeline\n\n" + timeline + "\n## Root cause\n\nA bad deploy of the gateway.\n"
+    assert _day(text) == "2024-03-01"  # the first day told is still the one taken
+    read_once = len(calls)
+    assert 0 < read_once <= 2 * dates.DATES_READ  # each text read for dates, its first DATES_READ; the same once
+    # a text read for its dates finds its first dates in order, and no more than DATES_READ of them
+    found = dates.find_dates(timeline)
+    assert len(found) == dates.DATES_READ and found[:2] == sorted(found[:2])
+    # the same day told again is read once
+    calls.clear()
+    dates.find_dates("2024-03-01 10:00 UTC " * 50)
+    assert len(calls) <= 1
