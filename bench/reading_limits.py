@@ -79,6 +79,12 @@ CRAFTED = {
     "timeline: time, spaces, -, spaces": "## Timeline\n10:02" + " " * (SIZE // 2 - 20) + "-" + " " * (SIZE // 2),
     # a template's placeholder, opened and never closed (each was read to the line's end: 0.8 s)
     "[todo ×": fill("[todo "),
+    # a timeline of dated entries, no two alike: each date with a time of day went to dateparser, every one of them
+    # (review F71: 2.1 s CPU at 40k; a status page's front matter repeating one update by alias, minutes)
+    "timeline: dated entries": "## Timeline\n"
+    + "".join(
+        f"- 2024-03-{1 + i % 28:02d} {i // 60 % 24:02d}:{i % 60:02d} UTC: restarted\n" for i in range(SIZE // 30)
+    )[: SIZE - 12],
 }
 # Saved pages (.html, the importer only): a Google Docs style sheet of rules opened and never closed (each was
 # read to the sheet's end: 1.1 s), a Confluence page whose metadata line is "Created by a", spaces, "x" (growing
