@@ -152,6 +152,12 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("conversations: 38 files", "failed-attempt list: 36/38", "attempts one by one: both 49, only truth.jsonl 0, only second 2",
          "stratum hidden: none", "fold B (16 incidents)"),
     ),
+    "compare_twentyninth_conversations_second.py": (
+        "sample_twentyninth_conversations_second.py", "drawn-twentyninth-conversations-second.tsv",
+        "twentyninth-conversations-second.jsonl",
+        ("conversations: 17 files", "failed-attempt list: 17/17", "attempts one by one: both 22, only truth.jsonl 0, only second 0",
+         "stratum hidden: none", "fold B (9 incidents)"),
+    ),
 }  # fmt: skip
 
 
