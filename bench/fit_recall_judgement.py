@@ -7,6 +7,7 @@
     ... --nested A --budget-grid "0.15,0.44;0.15,0.42"   # the same screen at several budgets, for the cost of one
     ... --weak-features NAMES [--nested A]       # a second model decides the weak line (bench/weak_line.py)
     ... --weak-features NAMES --short-weak-features NAMES [--budget-grid "0.15,0.44/0.17,0.48;…"]   # and the short's
+    ... --weak-features NAMES --near 0.8         # a memory near a thread named on the weak line too (Judgement.near)
     ... --cache .bench-data/judgement            # reuse a replay of the same corpus and bot/recall code
     ... --absent-corpus DIR                      # target-absent recalls from another bank (first_reports.py kept)
     ... --include-held-out                       # bench/held_out.tsv's threads' first reports too (judge, --write)
@@ -327,6 +328,8 @@ def main() -> int:
     parser.add_argument("--short-weak-features", help="with --weak-features: the short-query model's weak model's "
                         "features, or 'none' (default): a short query's weak line is the short model's")  # fmt: skip
     parser.add_argument("--halves", help="with --nested and --weak-features: SEED,… fold halves (bench/weak_line.py)")
+    parser.add_argument("--near", type=float, help="with --weak-features: a memory among the first three whose thread "
+                        "probability reaches NEAR x strong_from is named on the weak line too (Judgement.near)")  # fmt: skip
     parser.add_argument("--absent-corpus", type=Path, help="a replay folder of the same cases over another bank: "
                         "the target-absent recalls are read there (bench/first_reports.py --conversations kept)")  # fmt: skip
     parser.add_argument("--screen-file", type=Path, help="store the fit on both folds at this path instead of the "
@@ -339,6 +342,8 @@ def main() -> int:
         parser.error("--include-held-out reads eval/'s held-out threads: give the eval/ folder")
     if (args.budget_grid or args.halves) and not args.nested or args.halves and not args.weak_features:
         parser.error("--budget-grid and --halves screen inside one fold: give --nested (--halves: the pair's flags)")
+    if args.near is not None and not args.weak_features:
+        parser.error("--near names on the weak line beside a weak model: give --weak-features")
     if (args.eval_dir is None) == (args.corpus is None):
         parser.error("give the eval/ folder or --corpus DIR")
     if args.nested and (args.write or args.screen_file):

@@ -36,27 +36,34 @@ from bot.recall.judgement import MAX_STRONG, MAX_WEAK, Judgement
 from bot.replay_report import CaseResult
 
 
-def line_from(strong: Judged, weak: Judged, strong_from: float, shown_absent: float) -> float:
+def line_from(
+    strong: Judged, weak: Judged, strong_from: float, shown_absent: float, near: float | None = None
+) -> float:
     """The weak model's weak_from: the (1 - shown_absent) quantile, over the target-absent recalls,
     of the probability at which each would show anything (1 when the first model's thread posts at
-    strong_from or a rule shows it; else the second model's best of the first MAX_WEAK)."""
+    strong_from or a rule shows it, or, with `near`, one of its first MAX_WEAK reaches near x strong_from
+    (Judgement.near); else the second model's best of the first MAX_WEAK)."""
     shown = []
     for (r, model), (kept, second) in zip(strong, weak, strict=True):
         assert r is kept  # both held out over the same groups, in the same order
         ruled = tiers_of(replace(model, strong_from=2.0, weak_from=2.0), r.absent_matches)
-        posts = max(probabilities_of(model, r.absent_matches)[:MAX_STRONG], default=0.0) >= strong_from
+        found = probabilities_of(model, r.absent_matches)
+        posts = max(found[:MAX_STRONG], default=0.0) >= strong_from
+        close = near is not None and max(found[:MAX_WEAK], default=0.0) >= near * strong_from
         best = max(probabilities_of(second, r.absent_matches)[:MAX_WEAK], default=0.0)
-        shown.append(1.0 if posts or "strong" in ruled or "weak" in ruled else best)
+        shown.append(1.0 if posts or close or "strong" in ruled or "weak" in ruled else best)
     return budget_quantile(shown, shown_absent)
 
 
 def paired(
-    model: Judgement, second: Judgement, strong: Judged, weak: Judged, budgets: tuple[float, float]
-) -> Judgement:
-    """The first model with its thresholds at `budgets`, the second as its weak model (Judgement.weak)."""
+    model: Judgement, second: Judgement, strong: Judged, weak: Judged, budgets: tuple[float, float],
+    near: float | None = None,
+) -> Judgement:  # fmt: skip
+    """The first model with its thresholds at `budgets`, the second as its weak model (Judgement.weak); with
+    `near`, a memory near the first model's thread named on the weak line too (Judgement.near)."""
     strong_from, weak_from = thresholds(strong, *budgets)
-    line = line_from(strong, weak, strong_from, budgets[1])
-    return replace(model, strong_from=strong_from, weak_from=weak_from,
+    line = line_from(strong, weak, strong_from, budgets[1], near)
+    return replace(model, strong_from=strong_from, weak_from=weak_from, near=near,
                    weak=replace(second, strong_from=1.0, weak_from=line))  # fmt: skip
 
 
@@ -64,17 +71,17 @@ def fit_pair(
     results: list[CaseResult], label: str, names: tuple[str, ...], weak_names: tuple[str, ...],
     sure_from: float | None, l2: float, budgets: tuple[float, float] = BUDGETS[0], rows: CaseRows | None = None,
     short: tuple[str, ...] = (), short_weak: tuple[str, ...] = (), short_until: float | None = None,
-    short_budgets: tuple[float, float] = BUDGETS[1],
+    short_budgets: tuple[float, float] = BUDGETS[1], near: float | None = None,
 ) -> Judgement:  # fmt: skip
     """Both models fitted on these cases, thresholds read off their held-out probabilities; with `short`
-    features the short-query model beside them (Judgement.short), with `short_weak` its own weak model. Each
-    model, a weak one too, records what it was fitted on (its cases, features and budgets: a weak model's
-    weak_from is read at its first model's shown budget)."""
+    features the short-query model beside them (Judgement.short), with `short_weak` its own weak model; `near`:
+    each first model's Judgement.near. Each model, a weak one too, records what it was fitted on (its cases,
+    features and budgets: a weak model's weak_from is read at its first model's shown budget)."""
     rows = rows if rows is not None else CaseRows()
     fitted_on = {"cases": len(results), "fold": label, "l2": l2,
                  "thresholds": f"leave one organisation out ({len(groups(results))} groups)"}  # fmt: skip
     fits = _fits(results, names, weak_names, short, short_weak, sure_from, l2, rows)
-    model = _judged_pair(fits, budgets, short_budgets, short_until)
+    model = _judged_pair(fits, budgets, short_budgets, short_until, near)
     if model.short is not None:
         model = replace(model, short=_recorded(model.short, fitted_on, short, short_weak, short_budgets))
     return _recorded(model, fitted_on, names, weak_names, budgets)
@@ -108,16 +115,17 @@ def _fits(
 
 
 def _judged_pair(
-    fits: Fits, budgets: tuple[float, float], short_budgets: tuple[float, float], short_until: float | None
-) -> Judgement:
+    fits: Fits, budgets: tuple[float, float], short_budgets: tuple[float, float], short_until: float | None,
+    near: float | None = None,
+) -> Judgement:  # fmt: skip
     """The first model at `budgets` with its weak model, the short-query one at `short_budgets` with its own
-    (each weak model's line read against its own first model's thread)."""
+    (each weak model's line read against its own first model's thread, and with `near` its near line)."""
 
     def at(first: tuple[Judgement, Judged], second: tuple[Judgement, Judged] | None, b: tuple) -> Judgement:
         if second is None:
             strong_from, weak_from = thresholds(first[1], *b)
             return replace(first[0], strong_from=strong_from, weak_from=weak_from)
-        return paired(first[0], second[0], first[1], second[1], b)
+        return paired(first[0], second[0], first[1], second[1], b, near)
 
     model = at(fits[0], fits[1], budgets)
     if fits[2] is None or short_until is None:
@@ -129,20 +137,22 @@ def nested_pair_budgets(
     results: list[CaseResult], names: tuple[str, ...], weak_names: tuple[str, ...], sure_from: float | None,
     l2: float, grid: list[tuple[float, float]], short: tuple[str, ...] = (), short_weak: tuple[str, ...] = (),
     short_until: float | None = None, short_grid: list[tuple[float, float]] | None = None,
+    nears: list[float | None] | None = None,
 ) -> list[Judged]:  # fmt: skip
     """fit_recall_judgement.nested_budgets for the pair: each organisation judged by both models (and the
     short-query pair, with `short`) fitted on the fold's other organisations, their thresholds read off those
     organisations' held-out probabilities, at each budgets of `grid` (and `short_grid`'s, the same length;
-    the fits shared)."""
+    the fits shared; `nears`, each point's Judgement.near)."""
     rows = CaseRows()
     dealt = groups(results)
     short_grid = short_grid if short_grid is not None else [BUDGETS[1]] * len(grid)
+    nears = nears if nears is not None else [None] * len(grid)
     out: list[Judged] = [[] for _ in grid]
     for group in dealt:
         others = [r for other in dealt if other is not group for r in other] if len(dealt) > 1 else group
         fits = _fits(others, names, weak_names, short, short_weak, sure_from, l2, rows)
-        for kept, budgets, short_budgets in zip(out, grid, short_grid, strict=True):
-            judged = _judged_pair(fits, budgets, short_budgets, short_until)
+        for kept, budgets, short_budgets, near in zip(out, grid, short_grid, nears, strict=True):
+            judged = _judged_pair(fits, budgets, short_budgets, short_until, near)
             kept += [(r, judged) for r in group]
     return out
 
@@ -189,7 +199,7 @@ def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: 
         fold, read = folds[args.nested], []
         for seed in (int(v) for v in args.halves.split(",")):
             judged = halves(fold, seed, lambda train: fit_pair(train, "half", names, weak_names, sure, args.l2,
-                            args.budgets, None, short, short_weak, until, args.short_budgets))  # fmt: skip
+                            args.budgets, None, short, short_weak, until, args.short_budgets, args.near))  # fmt: skip
             read.append(_brief(evaluate_judged(judged)))
             print(json.dumps({**head, "halves": args.nested, "seed": seed, **read[-1]}), flush=True)
         mean = {k: round(sum(f[k] for f in read) / len(read), 3) for k in ("first_shown", "first_strong",
@@ -200,7 +210,7 @@ def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: 
         grid = _grid(args.budget_grid) if args.budget_grid else [(args.budgets, args.short_budgets)]
         fold = folds[args.nested]
         screened = nested_pair_budgets(fold, names, weak_names, sure, args.l2, [g for g, _ in grid], short,
-                                       short_weak, until, [s for _, s in grid])  # fmt: skip
+                                       short_weak, until, [s for _, s in grid], [args.near] * len(grid))  # fmt: skip
         for (budgets, short_budgets), judged in zip(grid, screened, strict=True):
             variants = [("pair", judged), ("alone", without_weak(judged))]
             if short_weak:
@@ -211,7 +221,7 @@ def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: 
         return 0
     for train, test in (("A", "B"), ("B", "A")):
         model = fit_pair(folds[train], train, names, weak_names, sure, args.l2, args.budgets, None, short, short_weak,
-                         until, args.short_budgets)  # fmt: skip
+                         until, args.short_budgets, args.near)  # fmt: skip
         print(json.dumps({**head, "fit_on": train, "model": model.as_json(),
                           "in_sample": evaluate(model, folds[train]),
                           "out_of_sample": {"fold": test, **evaluate(model, folds[test])},
@@ -222,7 +232,7 @@ def main(args, parser, folds, mode, names, sure, short, until) -> int:  # noqa: 
     if written := model_file(args, mode == "semantic"):
         results = [*folds["A"], *folds["B"]]
         model = fit_pair(results, "A+B", names, weak_names, sure, args.l2, args.budgets, None, short, short_weak,
-                         until, args.short_budgets)  # fmt: skip
+                         until, args.short_budgets, args.near)  # fmt: skip
         store(model, written, mode == "semantic")
         print(json.dumps({"written": str(written), "recall": mode, "in_sample": _brief(evaluate(model, results)),
                           **{f"in_sample_{f}": _brief(evaluate(model, folds[f])) for f in folds}}))  # fmt: skip

@@ -307,3 +307,22 @@ def test_a_screens_refit_is_stored_apart_from_the_shipped_file_and_leaves_the_he
     monkeypatch.setattr(sys, "argv", [*argv, "--write"])
     with pytest.raises(SystemExit):  # one file or the other, never both from one fit
         fitting.main()
+
+
+def test_memories_named_near_a_thread_count_as_shown_when_the_weak_models_line_is_read() -> None:
+    # --near (bench/weak_line.py): the weak line names what the thread's model puts near a thread too, so the weak
+    # model's line is read with those recalls counted as shown, and the shown budget holds
+    from bench import weak_line
+
+    results = [recalled_closest(org, n, 0.2 * n + 0.1 * i, 0.3 * ((n + i) % 4), 0.15 * n)
+               for i, org in enumerate("abcdefgh") for n in range(5)]  # fmt: skip
+    names, weak_names = ("head_standout",), ("head_standout", "meaning_sentence_lead")
+    alone = weak_line.fit_pair(results, "A", names, weak_names, None, 1.0)
+    near = weak_line.fit_pair(results, "A", names, weak_names, None, 1.0, near=0.5)
+    assert alone.near is None and near.near == 0.5 and near.strong_from == alone.strong_from
+    assert near.weak.weak_from > alone.weak.weak_from  # the near ones take part of the budget
+    for model in (alone, near):
+        shown = sum("strong" in (t := tiers_of(model, r.absent_matches)) or "weak" in t for r in results)
+        assert shown / len(results) <= 0.44 + 1 / 8  # the budget, within one organisation's share
+    nested = weak_line.nested_pair_budgets(results, names, weak_names, None, 1.0, [(0.15, 0.44)] * 2, nears=[None, 0.5])
+    assert [m.near for _, m in nested[0]] == [None] * len(results) and {m.near for _, m in nested[1]} == {0.5}

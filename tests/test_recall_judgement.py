@@ -224,3 +224,25 @@ def test_what_made_a_tier_is_named_when_the_probability_did_not() -> None:
     )
     echoed = rule_of(0.1, {}, {"echo_standout": ECHO_CLOSE})
     assert echoed[0] == WEAK and "names much of its opening" in str(echoed[1])
+
+
+def test_a_memory_near_a_thread_is_named_on_the_weak_line_whatever_the_weak_model_says() -> None:
+    # Judgement.near: the weak model (matched_rare, read anywhere in a memory's text) may say nothing of a memory
+    # whose thread probability stops just short of a thread; the responder still sees it named
+    judgement = replace(load_judgement(), weak=None)
+    strong = judgement.strong_from
+    paired = replace(judgement, weak=replace(judgement, weak_from=0.9), near=0.8)
+    just_short, far = 0.85 * strong, 0.75 * strong
+    assert paired.tiers([just_short, far], [0.0] * 2, None, [0.1, 0.1]) == [WEAK, WEAK]
+    assert paired.tiers([far, far], [0.0] * 2, None, [0.1, 0.1]) == [BELOW, BELOW]
+    assert replace(paired, near=None).tiers([just_short, far], [0.0] * 2, None, [0.1, 0.1]) == [BELOW, BELOW]
+    # the first three only, as the weak line names them; a thread is posted as before
+    assert paired.tiers([far, far, far, just_short], [0.0] * 4, None, [0.1] * 4) == [BELOW] * 4
+    assert paired.tiers([strong, just_short], [0.0] * 2, None, [0.1, 0.1]) == [STRONG, STRONG]
+    # "Why this?" says it was near a thread; a model file keeps `near` for the long and the short model
+    said = str(paired.rule_behind(WEAK, just_short, 0.0, (BELOW, None), 0.1))
+    assert "near a thread's" in said and f"{strong:.2f}" in said
+    assert "closest 3" in str(paired.rule_behind(WEAK, far, 0.0, (BELOW, None), 0.1))
+    short = replace(judgement.short, near=0.7)
+    kept = Judgement.from_json(replace(paired, short=short).as_json())
+    assert (kept.near, kept.short.near, Judgement.from_json(judgement.as_json()).near) == (0.8, 0.7, None)

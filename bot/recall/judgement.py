@@ -82,6 +82,13 @@ class Judgement:
     the thread and what it holds: evidence that tells "show the closest" from "nothing" may not tell
     a thread (bench/fit_recall_judgement.py --weak-features). Each model may have its own (the short
     one's is its `short.weak`); a model file holds it under "weak"."""
+    near: float | None = None
+    """With a weak model: a memory among the first MAX_WEAK whose probability by this model (the thread's)
+    reaches this share of strong_from is named on the weak line whatever the weak model says (None: never). The
+    weak model reads the rarest query word held anywhere in a memory's text (matched_rare), which an importer's
+    change to one sentence can move; this model reads the memory's opening, and right memories just short of a
+    thread went unnamed (docs/BENCHMARKS.md, issue 27, r27swap). A fit reads the weak model's line with these
+    counted as shown (bench/weak_line.py), so the shown budget holds."""
 
     def for_query(self, with_meaning: bool, query_phrases: float) -> Judgement:
         """The model that judges a query: with meaning the semantic one; without, the short one
@@ -134,9 +141,15 @@ class Judgement:
         line, said = (
             (self.weak_from, probabilities) if self.weak is None or weak is None else (self.weak.weak_from, weak)
         )
-        if any(p >= line or rule != BELOW for p, rule in zip(said[:MAX_WEAK], rules[:MAX_WEAK], strict=True)):
+        if self.near_by(probabilities[:MAX_WEAK]) or any(
+            p >= line or rule != BELOW for p, rule in zip(said[:MAX_WEAK], rules[:MAX_WEAK], strict=True)
+        ):
             return [WEAK if i < MAX_WEAK else BELOW for i in range(len(ranked))]
         return [BELOW] * len(ranked)
+
+    def near_by(self, probabilities: Sequence[float]) -> bool:
+        """Whether one of these (the thread model's probabilities) is near a thread: at `near` of strong_from."""
+        return self.near is not None and any(p >= self.near * self.strong_from for p in probabilities)
 
     def rule_behind(
         self, tier: str, probability: float, relevance: float, rule: tuple[str, str | None],
@@ -145,6 +158,14 @@ class Judgement:
         """What put a memory at its tier (from tiers) when its probability alone did not, in words
         for "Why this?" (`rule`: judgement_rules.rule_of's answer for it); None when the probability did.
         `weak`: its probability by the weak model (self.weak), which decides the weak line."""
+        if (
+            tier == WEAK
+            and self.near_by([probability])
+            and rule[0] != WEAK
+            and (weak is None or self.weak is None or weak < self.weak.weak_from)
+        ):
+            return (f"its probability {probability:.2f} is near a thread's {self.strong_from:.2f}"
+                    f" (named from {self.near:.2f} of it)")  # fmt: skip
         if tier == WEAK and self.weak is not None and weak is not None and rule[0] != WEAK:
             said = f"the weak-line model's probability {weak:.2f}, weak from {self.weak.weak_from:.2f}"
             return said if weak >= self.weak.weak_from else f"named among the closest {MAX_WEAK}: {said}"
@@ -176,6 +197,8 @@ class Judgement:
             out["semantic"] = self.semantic.model_json()
         if self.weak is not None:
             out["weak"] = self.weak.model_json()
+        if self.near is not None:
+            out["near"] = self.near
         return out
 
     def model_json(self) -> dict[str, object]:
@@ -201,6 +224,7 @@ class Judgement:
             cls.from_json(data["short"], data) if data.get("short") and shared is None else None,
             float(data["short_until"]) if data.get("short") and shared is None else None,
             cls.from_json(data["weak"], floors) if data.get("weak") else None,
+            float(data["near"]) if data.get("near") is not None else None,
         )  # fmt: skip
 
 
