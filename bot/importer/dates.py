@@ -41,6 +41,12 @@ DATES_READ = 200
 _MONTHS = {
     m: i for i, m in enumerate(("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1)
 }
+# an ISO-shaped date with its time of day, in UTC (the zone, when written, UTC's): most timeline entries' dates. dateparser
+# reads it the same (checked on 8,414 random such strings and tests/test_import_dates.py) at ~3 ms a date (review F71)
+_ISO_TIMED = re.compile(
+    rf"({_YEAR})([- ])(\d{{1,2}})\2(\d{{1,2}})[ T](\d{{1,2}}):(\d{{2}})(?::(\d{{2}}))?(?:[ \t]{{0,40}}(?:UTC|GMT|Z))?",
+    re.I,
+)
 _MONTH_FIRST = re.compile(r"(?P<month>[a-z]{1,30}\.?)[\s-]{1,40}(?P<day>\d{1,2}),?[\s-]{1,40}(?P<year>\d{4})", re.I)
 _DAY_FIRST = re.compile(r"(?P<day>\d{1,2})[\s-]{1,40}(?P<month>[a-z]{1,30}\.?),?[\s-]{1,40}(?P<year>\d{4})", re.I)
 _SETTINGS: dict[str, Any] = {
@@ -69,6 +75,12 @@ def _parse(text: str) -> datetime | None:
             return datetime(int(iso[1]), int(iso[2]), int(iso[3]), tzinfo=UTC)
         except ValueError:
             return None
+    timed = _ISO_TIMED.fullmatch(cleaned)
+    if timed:  # "2024-03-18 14:05 UTC" (dated_spans hands it as "2024 03 18 14:05 UTC"): read as dateparser reads it
+        try:
+            return datetime(*(int(timed[i]) for i in (1, 3, 4, 5, 6)), int(timed[7] or 0), tzinfo=UTC)
+        except ValueError:
+            pass  # no such day or time: dateparser's to read or refuse, as before
     words = _MONTH_FIRST.fullmatch(cleaned) or _DAY_FIRST.fullmatch(cleaned)
     month = _MONTHS.get(words["month"].lower().rstrip(".")[:3]) if words else None
     if words and month:  # "September 29, 2025", "29 Sep 2025": common enough to read without dateparser
