@@ -163,3 +163,18 @@ def test_a_held_out_postmortems_first_report_is_no_case_unless_judging(
     assert {f"postmortems/{name}" for name in held} <= screen
     judge = first_reports.held_out_targets(PROJECT_ROOT / "eval", include_held_out=True, say=False)
     assert not any(target.startswith("postmortems/") for target in judge)
+
+
+def test_the_first_reports_command_leaves_a_held_out_thread_out_unless_included(
+    eval_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review F77: `bench/first_reports.py eval --out DIR`, then `incident-memory replay DIR`, is the documented way to
+    read the first reports as recall queries; its command line built every first report, the held-out judges' too."""
+    first_reports = bench("first_reports")
+    held = f"conversations/{first_collection()[0]}"
+    kept = "conversations/acme-1-queue.json"
+    assert first_reports.main([str(eval_dir), "--out", str(tmp_path / "tuning")]) == 0
+    assert targets(tmp_path / "tuning") == {kept} and memories(tmp_path / "tuning") == {kept}
+    assert "1 of 2 first reports held out" in capsys.readouterr().err
+    assert first_reports.main([str(eval_dir), "--out", str(tmp_path / "judge"), "--include-held-out"]) == 0
+    assert targets(tmp_path / "judge") == {held, kept} and memories(tmp_path / "judge") == {held, kept}
