@@ -20,7 +20,7 @@ from bot.reader.cues_fix import (
     EXPECTED_STATE,
     WE_TOOK_A_STEP,
 )
-from bot.reader.fix import names_no_step, tells_no_step_taken, tells_trouble_not_why
+from bot.reader.fix import names_no_step, tells_no_step_taken, tells_the_cause_outright, tells_trouble_not_why
 from bot.reader.narrative import is_critique, resolving
 from bot.reader.read import holds_a_figure, strip_metadata
 from bot.reader.sentences import (
@@ -149,13 +149,17 @@ def cause_before_the_mechanism(doc: Document, summary: str, said: str) -> list[s
     """The summary's cause sentences (the incident's own cause first, at most four) to read before a root cause
     section whose heading names no cause (`root_cause_mechanism` in bot/data/postmortem_sections.json): such a section
     tells how it broke at length ("During CALL-variants, `geth` does not copy the input"), the summary what broke
-    ("A memory-corruption bug within the EVM can cause a consensus error"). [] when a heading names the cause. A
+    ("A memory-corruption bug within the EVM can cause a consensus error"). When a heading names the cause, only the
+    summary's sentences that tell the cause outright (bot/reader/fix.py `tells_the_cause_outright`). A
     sentence that says a figure ("… exposed tokens for <0.01% of users, stemming from …") is left out: the section
     names the cause already, and a share of users is never part of a cause."""
     sections = doc.of_kind("root_cause")
-    if not sections or any(names_the_cause(s.heading) for s in sections):
+    if not sections:
         return []
-    return [u for u in _sentences(summary, CAUSE) if u not in said and not holds_a_figure(u)]
+    told = [u for u in _sentences(summary, CAUSE) if u not in said and not holds_a_figure(u)]
+    if any(names_the_cause(s.heading) for s in sections):  # only the summary's sentences that tell its cause outright
+        return [u for u in told if tells_the_cause_outright(u)]
+    return told
 
 
 def fix_without_section(

@@ -262,6 +262,23 @@ CAUSE_OF_THE_INCIDENT = re.compile(
     r"\bcausing (?:our|the|this) (?:problem|issue|outage|incident|failure|downtime)s?\b",
     re.I,
 )
+# The incident's cause told outright in another way: what happened and why in one breath ("This happened because Loki
+# … was running a too new and unsupported version", "the outage was due to …"), the trouble equated with its cause ("The
+# issue was outdated application configuration", never "The issue was detected by …"), or the cause tracked down ("We've
+# tracked the cause down to an incompatibility …"). With CAUSE_OF_THE_INCIDENT, what a summary says before a root cause
+# section whose heading names the cause (bot/importer/cause_fix.py `cause_before_the_mechanism`; docs/BENCHMARKS.md,
+# pmcause, seventeenth session). A cause told elsewhere ("The cause is the same as an earlier incident") or not yet
+# established names none (`CAUSE_NOT_OWN`).
+CAUSE_TOLD_OUTRIGHT = re.compile(
+    r"\b(?:this|it|the (?:issue|outage|problem|incident|error|failure|downtime|crash|disruption)s?)\s{1,4}"
+    r"(?:happened|occurred|was|were)\s{1,4}(?:(?:all|simply|mainly|ultimately|partly)\s{1,4})?"
+    r"(?:because|due to|caused by)\b|"
+    r"\bthe (?:problem|issue|culprit|reason) (?:was|is)\b(?!\s{1,4}(?:that we|not|unknown|unclear|still|resolved|fixed|"
+    r"mitigated|detected|reported|noticed|found|first|identified|discovered|escalated|raised|seen|observed|confirmed)\b)|"
+    r"\btracked (?:the (?:cause|problem|issue) |it )?down to\b",
+    re.I,
+)
+CAUSE_NOT_OWN = re.compile(r"\b(?:the same as|not (?:yet )?established)\b", re.I)
 # The incident said to relate to something ("Issue was related to outgoing routes via Algar", "suggesting the 502s
 # relate to issues routing between the CDN's tiers", "The pruning issue was largely related to the patch"): a cause
 # the summary names without a cause word (CAUSE). Read beside CAUSE where the importer picks a section's cause

@@ -9,15 +9,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bot.reader.cues import CAUSE, DID_NOT_WORK, FAILURE_WORDS, FIX, SAYS_IT_FAILED, TRIED
+from bot.reader.cues import CAUSE, CAUSE_HEDGE, CAUSE_NEGATED, DID_NOT_WORK, FAILURE_WORDS, FIX, SAYS_IT_FAILED, TRIED
 from bot.reader.cues_conversation import CONVERSATION_CUES
 from bot.reader.cues_fix import (
     CAUSE_AS_SUBJECT,
     CAUSE_DENIED,
     CAUSE_ELSEWHERE,
+    CAUSE_NOT_OWN,
     CAUSE_NOT_SAID,
     CAUSE_OF_THE_INCIDENT,
     CAUSE_RELATED,
+    CAUSE_TOLD_OUTRIGHT,
     FIX_ASKED_OF_READER,
     FIX_BY_ITSELF,
     FIX_COUNTED,
@@ -31,6 +33,7 @@ from bot.reader.cues_fix import (
     INCIDENT_AS_CAUSE,
     STATE_OF_THE_INCIDENT,
 )
+from bot.reader.cues_metadata import CAUSE_UNKNOWN
 from bot.reader.cues_metadata_shape import HARM_SAID
 from bot.reader.metadata_kind import metadata_kind
 from bot.reader.narrative import _clauses as clauses
@@ -142,6 +145,20 @@ def names_no_cause(sentence: str) -> bool:
 def without_non_causes(text: str) -> str:
     """A cause's text without the sentences that name no cause (`names_no_cause`); "" when none is left."""
     return _without(text, names_no_cause)
+
+
+def tells_the_cause_outright(sentence: str) -> bool:
+    """A sentence that names the incident's own cause as such ("The root cause was a path mismatch on k8s01 …", "This
+    happened because …", "We've tracked the cause down to …"), asserted: not denied, hedged, unknown, said found but not
+    named, or told elsewhere ("The cause is the same as an earlier incident"). Such a summary sentence goes before a root
+    cause section even when its heading names the cause: that section may open with the method it was found by ("The
+    Infinite How's Chain:", "Swiss Cheese") or the mechanism at length. The cause words alone are not enough there:
+    "because" and "due to" tell the harm's own why as often ("The team did not notice because …"; docs/BENCHMARKS.md,
+    pmcause, seventeenth session)."""
+    told = CAUSE_OF_THE_INCIDENT.search(sentence) or CAUSE_TOLD_OUTRIGHT.search(sentence)
+    if not told or names_no_cause(sentence):
+        return False
+    return not any(p.search(sentence) for p in (CAUSE_NEGATED, CAUSE_UNKNOWN, CAUSE_HEDGE, CAUSE_NOT_OWN))
 
 
 # the reader's words for trouble met and for a cause named (the vocabulary's, the chat reader's among them): no new list
