@@ -88,7 +88,8 @@ class Judgement:
     weak model reads the rarest query word held anywhere in a memory's text (matched_rare), which an importer's
     change to one sentence can move; this model reads the memory's opening, and right memories just short of a
     thread went unnamed (docs/BENCHMARKS.md, issue 27, r27swap). A fit reads the weak model's line with these
-    counted as shown (bench/weak_line.py), so the shown budget holds."""
+    counted as shown (bench/weak_line.py), so the shown budget holds. No shipped file sets it: its one candidate
+    (near 0.8) failed its judge by one case (review F78), so a model file that sets it needs a judge of its own."""
 
     def for_query(self, with_meaning: bool, query_phrases: float) -> Judgement:
         """The model that judges a query: with meaning the semantic one; without, the short one
