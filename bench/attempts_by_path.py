@@ -142,9 +142,10 @@ def instrumented() -> Iterator[list[dict]]:
 
         return wrapped
 
-    def failed_attempts(*args, **kw):
-        kept_lines, origins = saved[(markdown, "_failed_attempts")](*args, **kw)
-        placed.extend(zip((a["action"] for a in kept_lines), origins, strict=True))
+    def failed_attempts(doc, *args, **kw):
+        kept_lines, origins = saved[(markdown, "_failed_attempts")](doc, *args, **kw)
+        kinds = {s.label: s.kind for s in doc.sections}  # a section's kind as the importer read it
+        placed.extend(zip((a["action"] for a in kept_lines), ((o, kinds.get(o, "-")) for o in origins), strict=True))
         return kept_lines, origins
 
     placed: list[tuple[str, str]] = []
@@ -173,11 +174,12 @@ def _tag(stored: list[tuple[str, str]], asked: list[dict]) -> list[dict]:
     out = []
     for action, why in stored:
         hit = next((a for a in asked if a["kept"] and _key(a["action"]) == _key(action)), None)
+        origin, kind = placed.get(action, ("?", "-"))
         if hit:
-            hit = {**hit, "where": _place(placed.get(action, "?"))}
+            hit = {**hit, "where": _place(origin), "kind": str(kind)}
         out.append(
-            {"action": action, "why": why, **({k: hit[k] for k in ("how", "why_stored", "where")} if hit else
-             {"how": "attempts section", "why_stored": "-", "where": "attempts section"})}
+            {"action": action, "why": why, **({k: hit[k] for k in ("how", "why_stored", "where", "kind")} if hit else
+             {"how": "attempts section", "why_stored": "-", "where": "attempts section", "kind": str(kind)})}
         )  # fmt: skip
     return out
 
@@ -321,7 +323,11 @@ def since(rows: list[dict], present: set[str]) -> dict[str, dict[str, str]]:
         if r["source"] != "pm":
             continue
         side = "before" if r["file"] in present else "since"
-        for path in ("all", path_of(r), f"how: {r['how']}", f"why stored: {r['why_stored']}"):
+        # the section's kind ("None": a heading the vocabulary cannot name; "-": no section) and whether the line
+        # has a why of its own or the step and its failure were not told apart (pmatt, seventeenth session)
+        told = "none" if not r["why"].strip() else "told"
+        more = (f"section kind: {r.get('kind', '?')}", f"why given: {told}")
+        for path in ("all", path_of(r), f"how: {r['how']}", f"why stored: {r['why_stored']}", *more):
             out[path][side][0] += r["real"]
             out[path][side][1] += 1
     return {p: {side: f"{real}/{n}" for side, (real, n) in c.items()} for p, c in out.items()}

@@ -32,6 +32,7 @@ def test_the_instrumented_importer_stores_what_the_importer_stores_and_says_by_w
     assert lines["The proxy pod is restarted"]["how"] == "next sentence"
     assert lines["The proxy pod is restarted"]["where"] == "timeline entry"
     assert lines["We restarted the api pods"]["where"] == "the text under the title"
+    assert (lines["The proxy pod is restarted"]["kind"], lines["We restarted the api pods"]["kind"]) == ("-", "-")
     assert (lines["We restarted the api pods"]["how"], lines["We restarted the api pods"]["why_stored"]) == (
         "one sentence",
         "we-but",
@@ -57,12 +58,23 @@ def test_a_path_is_gated_for_an_organisation_only_on_the_other_organisations_lin
 
 def test_lines_are_split_by_whether_their_document_was_there_when_the_rules_were_written() -> None:
     rows = [
-        {**_row("a", "one sentence", True), "file": "old.md"},
-        {**_row("b", "one sentence", False), "file": "new.md"},
-        {**_row("b", "next entry", True), "file": "new.md"},
+        {**_row("a", "one sentence", True), "file": "old.md", "why": ""},
+        {**_row("b", "one sentence", False), "file": "new.md", "why": ""},
+        {**_row("b", "next entry", True), "file": "new.md", "why": "still failing"},
         {**_row("c", "one sentence", True), "file": "chat.json", "source": "proxy-timeline"},  # never counted
     ]
     split = by_path.since(rows, {"old.md"})
     assert split["all"] == {"before": "1/1", "since": "1/2"}
     assert split["how: one sentence"] == {"before": "1/1", "since": "0/1"}
     assert split["next entry / try"] == {"before": "0/0", "since": "1/1"}
+    assert split["why given: none"] == {"before": "1/1", "since": "0/1"}
+    assert split["why given: told"] == {"before": "0/0", "since": "1/1"}
+
+
+def test_a_line_read_in_a_section_is_tagged_with_the_kind_the_importer_gave_that_section() -> None:
+    report = REPORT + "\n## What happened\n\nWe restarted the database, but the errors continued.\n"
+    with by_path.instrumented() as asked:
+        tagged = _stored(report)
+    lines = {line["action"][:24]: line for line in by_path._tag(tagged, asked)}
+    assert lines["We restarted the databas"]["kind"] == "summary"
+    assert lines["We restarted the databas"]["where"] == "section 'what happened'"
