@@ -3,6 +3,8 @@
     nice -n 10 .venv/bin/python bench/attempts_swap_gate.py --fit A      # fitted on fold A, fold B gated: totals only
     nice -n 10 .venv/bin/python bench/attempts_swap_gate.py --fit B      # the swap: fitted on fold B, fold A gated
     nice -n 10 .venv/bin/python bench/attempts_swap_gate.py --fit A --weights --lines   # fold A's head and lines
+    nice -n 10 .venv/bin/python bench/attempts_swap_gate.py --fit A --late 9a8cc383     # fold A alone: fitted on the
+                                                            # reports present then, the threshold on those added since
 
 The question (issue 23: fold A stores 76/88 real lines, fold B 16/45): can a gate decided by a procedure, not by
 reading the reporting fold, keep the stored lines that are real on organisations the rules were not written from?
@@ -217,6 +219,35 @@ def blind_figures(cache: dict, heads: dict[str, Head] | Head) -> None:
             print(f"    keep {k}: {show(figures(present, gate(lines, head_of_org, org_of, k)))}")
 
 
+def late_threshold(since: str, lines: Lines | None = None) -> dict:
+    """Fold A alone (pmatt, seventeenth session): the head fitted by `procedure`'s recipe on fold A's reports present
+    at commit `since`, its threshold chosen on the stored lines of the reports added after it (read by no storing rule
+    written before `since`: the figure that resembles fold B's inside fold A), by the same value. Fold B is never read."""
+    from bench.attempts_by_path import files_at  # noqa: PLC0415 (a bench's helper, only for this view)
+
+    present = files_at(since)
+    truths = fold_truths("A", incidents_only=True)
+    lines = stored(truths) if lines is None else lines
+    early = [t for t in truths if t.file in present]
+    late = [t for t in truths if t.file not in present]
+    rows = fold_rows("A", early, lines)
+    group = groups(sorted({t.org or t.file for t in early}))
+    losses = {l2: balanced_loss(rows, l2, group) for l2 in L2S}
+    l2 = min(L2S, key=lambda x: (losses[x], x))
+    head = head_of(rows, l2)
+    out: dict = {"l2": l2, "reports": {"present": len(early), "added": len(late)}}
+    for name, ts in (("added", late), ("present", early)):
+        org_of = {t.file: t.org or t.file for t in ts}
+        heads = dict.fromkeys(set(org_of.values()), head)
+        mine = {f: v for f, v in lines.items() if f in org_of}
+        base = figures(ts, mine)
+        out[name] = {k: (show(after := figures(ts, gate(mine, heads, org_of, k))), value(base, after)) for k in KEEPS}
+    values = {k: v for k, (_, v) in out["added"].items()}
+    keep = max(KEEPS, key=lambda k: (values[k], -k))
+    out["keep"] = keep if values[keep] > 0 else 0.0
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--fit", choices=("A", "B"), required=True, help="the fold the gate is fitted on")
@@ -224,7 +255,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lines", action="store_true", help="fold A's lines and their P (never fold B's)")
     parser.add_argument("--blind", type=Path, help="attempts_blind.py's cache: the heads on fold A's blind lines")
     parser.add_argument("--auc", action="store_true", help="how the head ranks the gated fold's lines (one total)")
+    parser.add_argument("--late", help="with --fit A: fitted on fold A at this commit, threshold on the reports since")
     args = parser.parse_args(argv)
+    if args.late:
+        if args.fit != "A":
+            parser.error("--late reads fold A alone (--fit A)")
+        res = late_threshold(args.late)
+        print(
+            f"fold A: {res['reports']['present']} reports present at {args.late} (fitted, l2 {res['l2']}), {res['reports']['added']} added since"
+        )
+        for name in ("added", "present"):
+            for k, (shown, v) in res[name].items():
+                print(f"  {name:<7} keep {k}: {shown}  value {v:+d}")
+        print(f"threshold chosen on the reports added since: {res['keep']} (0.0: no gate)")
+        return 0
     other = "B" if args.fit == "A" else "A"
     truth = fold_truths(None, incidents_only=True)
     fit_truths, other_truths = [t for t in truth if t.fold == args.fit], [t for t in truth if t.fold == other]

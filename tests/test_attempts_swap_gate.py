@@ -53,3 +53,22 @@ def test_no_threshold_is_no_gate() -> None:
     lines = {"x.md": [("we restarted it", "it did not help")]}
     assert swap.gate(lines, {"x": Head(-9.0, {})}, {"x.md": "x"}, 0.0) == lines
     assert swap.gate(lines, {"x": Head(-9.0, {})}, {"x.md": "x"}, 0.5) == {"x.md": []}
+
+
+def test_the_late_threshold_reads_fold_a_alone_fitted_on_the_reports_present_then(monkeypatch) -> None:
+    folds: list = []
+    fitted: list[str] = []
+    real = swap.fold_truths
+    monkeypatch.setattr(swap, "fold_truths", lambda fold, **kw: folds.append(fold) or real(fold, **kw))
+    monkeypatch.setattr(swap, "fold_rows", lambda fold, truths, lines: fitted.extend(t.file for t in truths) or {})
+    monkeypatch.setattr(swap, "balanced_loss", lambda rows, l2, group: l2)
+    monkeypatch.setattr(swap, "head_of", lambda rows, l2, left_out=frozenset(): Head(weights={}, bias=0.0))
+    a = [t.file for t in real("A", incidents_only=True)]
+    present = set(a[: len(a) // 2])
+    monkeypatch.setattr("bench.attempts_by_path.files_at", lambda commit: present)
+    out = swap.late_threshold("HEAD", lines={})
+    assert folds == ["A"] and set(fitted) == present
+    assert out["reports"] == {"present": len(present), "added": len(a) - len(present)}
+    assert out["keep"] == 0.0  # no stored line: no value above 0, no gate
+    with pytest.raises(SystemExit):
+        swap.main(["--fit", "B", "--late", "HEAD"])
