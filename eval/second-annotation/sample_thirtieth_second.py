@@ -1,9 +1,12 @@
 """The postmortems of pmsecond's blind reading of pm30 (README.md, "The held-out postmortem judges pm29 and pm30
 (pmsecond)"): no draw, every report of bench/held_out_postmortems.tsv's "# pm30" block at DRAWN_AT (main when the
-reading began: pm30's batches 1-2, 9 reports), in the block's order.
+reading began: pm30's batches 1-2, 9 reports), in the block's order; --extension: the block's reports at EXTENDED_AT (the
+batches landed by 18:55 UTC) that the first part did not hold.
 
-    python3 eval/second-annotation/sample_thirtieth_second.py [--record | --check]
+    python3 eval/second-annotation/sample_thirtieth_second.py [--extension] [--record | --check]
 """
+
+import sys
 
 from sample_twentyninth_second import rows
 from sample_twentyseventh_second import cli, recorded
@@ -11,8 +14,20 @@ from sample_twentyseventh_second import cli, recorded
 DRAWN_AT = "69145dc5"  # main at 18:16 UTC: pm30's batches 1 and 2 (9 reports); the collector still landing
 TSV = "drawn-thirtieth-second.tsv"
 BLOCK = "# pm30"
+EXTENDED_AT = "2e585988"  # main at 18:27 UTC: pm30's batch 3 (SimpleLogin's two posts, Octopus Deploy's report)
+EXTENSION_TSV = "drawn-thirtieth-second-extension.tsv"
 
-__all__ = ["TSV", "recorded"]
+
+def extension() -> list[tuple[str, str, str, str]]:
+    """The pm30 block's reports at EXTENDED_AT that the first part (DRAWN_AT) did not hold, in the block's order."""
+    first = {row[1] for row in rows(DRAWN_AT, BLOCK)}
+    return [row for row in rows(EXTENDED_AT, BLOCK) if row[1] not in first]
+
+
+__all__ = ["EXTENSION_TSV", "TSV", "extension", "recorded"]
 
 if __name__ == "__main__":
-    cli(rows(DRAWN_AT, BLOCK), TSV, f"the pm30 block at {DRAWN_AT}")
+    if "--extension" in sys.argv:
+        cli(extension(), EXTENSION_TSV, f"the pm30 block's new reports at {EXTENDED_AT}")
+    else:
+        cli(rows(DRAWN_AT, BLOCK), TSV, f"the pm30 block at {DRAWN_AT}")
