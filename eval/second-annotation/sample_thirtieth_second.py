@@ -14,7 +14,7 @@ from sample_twentyseventh_second import cli, recorded
 DRAWN_AT = "69145dc5"  # main at 18:16 UTC: pm30's batches 1 and 2 (9 reports); the collector still landing
 TSV = "drawn-thirtieth-second.tsv"
 BLOCK = "# pm30"
-EXTENDED_AT = "2e585988"  # main at 18:27 UTC: pm30's batch 3 (SimpleLogin's two posts, Octopus Deploy's report)
+EXTENDED_AT = "57fb2105"  # main at 18:40 UTC: pm30's batches 3-4 (SimpleLogin, Octopus Deploy; Haiku, Arkency, brettinternet, girtby)
 EXTENSION_TSV = "drawn-thirtieth-second-extension.tsv"
 
 
