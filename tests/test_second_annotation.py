@@ -251,6 +251,27 @@ def test_the_held_out_postmortem_judges_extension_is_the_rest_of_the_draws_order
     assert done.returncode == 0, done.stderr[-2000:]
 
 
+def test_pm30s_extension_is_the_blocks_later_batches_read_after_the_first_part() -> None:
+    """pmsecond's pm30 extension (the block's batches landed by 18:55 UTC, past the first part's nine) is compared on
+    its own and pooled with the first part; its labels are exactly its recorded files, none of them read before."""
+    out = _run("compare_thirtieth_second.py")
+    extension = out.partition("== the extension")[2]
+    assert "postmortems: 7 files" in extension and "attempts one by one: both 15, only truth.jsonl 1" in extension, out
+    assert "postmortems (draw and extension pooled): 16 files" in out, out
+    rows = (HERE / "drawn-thirtieth-second-extension.tsv").read_text(encoding="utf-8").splitlines()
+    drawn = [line.split("\t")[1] for line in rows]
+    labels = (HERE / "thirtieth-postmortems-second-extension.jsonl").read_text(encoding="utf-8").splitlines()
+    first = (HERE / "drawn-thirtieth-second.tsv").read_text(encoding="utf-8")
+    assert sorted(json.loads(line)["file"] for line in labels) == sorted(drawn) and not any(f in first for f in drawn)
+    done = subprocess.run(
+        [sys.executable, str(HERE / "sample_thirtieth_second.py"), "--extension", "--check"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
+        pytest.skip("the pinned commit is not in this clone")
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
 C26_LISTED = "3cd73e1270a89b339536683146fb0535dc5d19a1"  # main when c26 last stood in bench/held_out.tsv
 
 
