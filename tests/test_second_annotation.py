@@ -230,43 +230,38 @@ def test_a_rounds_extension_compares_the_attempts_the_draw_lacked(script: str) -
     assert done.returncode == 0, done.stderr[-2000:]
 
 
-def test_the_held_out_postmortem_judges_extension_is_the_rest_of_the_draws_order() -> None:
-    """pm26second's extension (the six names left of the same seeded every-second order) is compared on its own and
-    pooled with the draw; its labels are exactly its recorded files, none of them drawn before."""
-    out = _run("compare_twentysixth_postmortems.py")
-    extension = out.partition("== the extension")[2]
-    assert "postmortems: 6 files" in extension and "attempts one by one: both 4, only truth.jsonl 0" in extension, out
-    assert "postmortems (draw and extension pooled): 26 files" in out, out
-    rows = (HERE / "drawn-twentysixth-postmortems-extension.tsv").read_text(encoding="utf-8").splitlines()
-    drawn = [line.split("\t")[1] for line in rows]
-    labels = (HERE / "twentysixth-postmortems-extension.jsonl").read_text(encoding="utf-8").splitlines()
-    first = (HERE / "drawn-twentysixth-postmortems.tsv").read_text(encoding="utf-8")
-    assert sorted(json.loads(line)["file"] for line in labels) == sorted(drawn) and not any(f in first for f in drawn)
-    done = subprocess.run(
-        [sys.executable, str(HERE / "sample_twentysixth_postmortems.py"), "--extension", "--check"],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
-        pytest.skip("the pinned commit is not in this clone")
-    assert done.returncode == 0, done.stderr[-2000:]
+POSTMORTEM_EXTENSIONS = {  # compare script -> (sampler, first tsv, extension tsv, its labels, lines its part must hold)
+    # pm26second's extension: the six names left of the same seeded every-second order
+    "compare_twentysixth_postmortems.py": (
+        "sample_twentysixth_postmortems.py", "drawn-twentysixth-postmortems.tsv",
+        "drawn-twentysixth-postmortems-extension.tsv", "twentysixth-postmortems-extension.jsonl",
+        ("postmortems: 6 files", "attempts one by one: both 4, only truth.jsonl 0"), 26,
+    ),
+    # pmsecond's pm30 extension: the block's batches landed by 18:55 UTC, past the first part's nine
+    "compare_thirtieth_second.py": (
+        "sample_thirtieth_second.py", "drawn-thirtieth-second.tsv", "drawn-thirtieth-second-extension.tsv",
+        "thirtieth-postmortems-second-extension.jsonl",
+        ("postmortems: 7 files", "attempts one by one: both 15, only truth.jsonl 1"), 16,
+    ),
+}  # fmt: skip
 
 
-def test_pm30s_extension_is_the_blocks_later_batches_read_after_the_first_part() -> None:
-    """pmsecond's pm30 extension (the block's batches landed by 18:55 UTC, past the first part's nine) is compared on
-    its own and pooled with the first part; its labels are exactly its recorded files, none of them read before."""
-    out = _run("compare_thirtieth_second.py")
+@pytest.mark.parametrize("script", sorted(POSTMORTEM_EXTENSIONS))
+def test_a_held_out_postmortem_judges_extension_reads_reports_the_first_part_did_not(script: str) -> None:
+    """A postmortem round's extension is compared on its own and pooled with its first part; its labels are exactly its
+    recorded files, none of them read before."""
+    sampler, first_tsv, tsv, labels_file, expected, pooled = POSTMORTEM_EXTENSIONS[script]
+    out = _run(script)
     extension = out.partition("== the extension")[2]
-    assert "postmortems: 7 files" in extension and "attempts one by one: both 15, only truth.jsonl 1" in extension, out
-    assert "postmortems (draw and extension pooled): 16 files" in out, out
-    rows = (HERE / "drawn-thirtieth-second-extension.tsv").read_text(encoding="utf-8").splitlines()
-    drawn = [line.split("\t")[1] for line in rows]
-    labels = (HERE / "thirtieth-postmortems-second-extension.jsonl").read_text(encoding="utf-8").splitlines()
-    first = (HERE / "drawn-thirtieth-second.tsv").read_text(encoding="utf-8")
+    assert all(line in extension for line in expected), out
+    assert f"postmortems (draw and extension pooled): {pooled} files" in out, out
+    drawn = [line.split("\t")[1] for line in (HERE / tsv).read_text(encoding="utf-8").splitlines()]
+    labels = (HERE / labels_file).read_text(encoding="utf-8").splitlines()
+    first = (HERE / first_tsv).read_text(encoding="utf-8")
     assert sorted(json.loads(line)["file"] for line in labels) == sorted(drawn) and not any(f in first for f in drawn)
     done = subprocess.run(
-        [sys.executable, str(HERE / "sample_thirtieth_second.py"), "--extension", "--check"],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        [sys.executable, str(HERE / sampler), "--extension", "--check"], capture_output=True, text=True, timeout=60
+    )
     if "unknown revision" in done.stderr or "bad object" in done.stderr or "not a git repository" in done.stderr:
         pytest.skip("the pinned commit is not in this clone")
     assert done.returncode == 0, done.stderr[-2000:]
