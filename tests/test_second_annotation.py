@@ -138,8 +138,8 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
     ),
     "compare_twentyninth_second.py": (
         "sample_twentyninth_second.py", "drawn-twentyninth-second.tsv", "twentyninth-postmortems-second.jsonl",
-        ("postmortems: 8 files, not-an-incident 8/8", "failed-attempt list: 6/8",
-         "attempts one by one: both 12, only truth.jsonl 1, only second 1", "stratum hidden: none"),
+        ("postmortems: 8 files, not-an-incident 8/8", "failed-attempt list: 7/8",
+         "attempts one by one: both 12, only truth.jsonl 0, only second 1", "stratum hidden: none"),
     ),
     "compare_thirtieth_second.py": (
         "sample_thirtieth_second.py", "drawn-thirtieth-second.tsv", "thirtieth-postmortems-second.jsonl",
@@ -241,7 +241,7 @@ POSTMORTEM_EXTENSIONS = {  # compare script -> (sampler, first tsv, extension ts
     "compare_thirtieth_second.py": (
         "sample_thirtieth_second.py", "drawn-thirtieth-second.tsv", "drawn-thirtieth-second-extension.tsv",
         "thirtieth-postmortems-second-extension.jsonl",
-        ("postmortems: 7 files", "attempts one by one: both 15, only truth.jsonl 1"), 16,
+        ("postmortems: 7 files", "attempts one by one: both 15, only truth.jsonl 0"), 16,
     ),
 }  # fmt: skip
 
