@@ -11,7 +11,7 @@ import sys
 from sample_twentyseventh_second import block, cli
 
 DRAWN_AT = "01c602ca"  # main at 18:25 UTC: c29's batches 1 and 2 (13678bc4, 008b0736), "17 threads"
-EXTENDED_AT = None  # main after the batches c29 landed by 19:05 UTC (set when the extension is recorded)
+EXTENDED_AT = "78486cda"  # main at 19:05 UTC: c29's batches 3-6 (the last, batch 6, at 18:35), 23 threads in all
 TSV = "drawn-twentyninth-conversations-second.tsv"
 EXTENSION_TSV = "drawn-twentyninth-conversations-second-extension.tsv"
 BLOCK = "# c29"
