@@ -178,3 +178,84 @@ async def test_an_imported_report_whose_timeline_times_are_approximate_keeps_its
     assert "Unmounted the stale global mount" in memory.resolution
     assert memory.provenance.fields["failed_attempts"] == "timeline entry '~20:58'"
     assert (memory.resolved_at.hour, memory.resolved_at.minute) == (21, 20)
+
+
+def test_short_rows_with_words_are_entries_and_headings_of_times_keep_their_paragraph() -> None:
+    entries, prose = timeline(
+        "- 15:10 - restarted the pods\n- 15:14 - still failing\n- 15:30 - rolled back\n"
+        "- 15:35 - errors gone, all green\n"
+    )
+    assert entries == [
+        ("15:10", "restarted the pods"),
+        ("15:14", "still failing"),
+        ("15:30", "rolled back"),
+        ("15:35", "errors gone, all green"),
+    ]
+    assert prose == ""
+    # a heading of times (the date's and the zone's words, or none) keeps the paragraph under it as its text
+    for heading, time in [
+        ("14:29:", "14:29:"),
+        ("~13:30-13:45", "13:30-13:45"),
+        ("08:52 PM:", "08:52 PM:"),
+        ("July 23 4:10 AM", "July 23 4:10 AM"),
+        ("2021-07-16 at 3:50PM CDT", "2021-07-16 at 3:50PM CDT"),
+        ("1:03", "1:03"),
+    ]:
+        rows, _ = timeline(f"{heading}\n\nThe load balancer drops every second request.\n")
+        assert rows == [(time, "The load balancer drops every second request.")], heading
+    # a short row heading paragraphs: they join it, after a full stop when its words end without one
+    rows, _ = timeline("21:00 - Team alerted:\n\nA user reported the site down.\n\nThe on-call was paged.\n")
+    assert rows == [("21:00", "Team alerted. A user reported the site down. The on-call was paged.")]
+
+
+def test_a_two_letter_zone_right_after_a_time_is_the_times_and_nowhere_else() -> None:
+    entries, _ = timeline(
+        "- 11:15PM CT - Services Restored\n"
+        "- 9:02 AM ET: paged the on-call, the primary database is failing over to the replica\n"
+        "- 10:40 PT - the CT scanner uploads fail again\n"
+        "- 10:52 - IT rolled the proxy back\n"
+    )
+    assert entries == [
+        ("11:15PM CT", "Services Restored"),
+        ("9:02 AM ET", "paged the on-call, the primary database is failing over to the replica"),
+        ("10:40 PT", "the CT scanner uploads fail again"),
+        ("10:52", "IT rolled the proxy back"),
+    ]
+
+
+SHORT_ROWS = """\
+# Checkout errors after the v2.5.0 deploy
+
+- Date: 2026-11-03
+- Service: checkout
+
+## Summary
+
+Checkout returned errors for twenty-five minutes after the v2.5.0 deploy.
+
+## Timeline
+
+- 3:05PM CT - v2.5.0 deployed
+- 3:10PM CT - restarted the pods
+- 3:14PM CT - still failing
+- 3:30PM CT - rolled back to v2.4.0
+- 3:35PM CT - errors gone
+
+## Root cause
+
+The v2.5.0 release read a configuration key the production environment does not set.
+"""
+
+
+async def test_an_imported_report_whose_timeline_rows_are_short_keeps_its_attempt_fix_and_resolved_time(
+    cli, store: PostgresMemoryStore, tmp_path: Path
+) -> None:
+    (tmp_path / "checkout-errors.md").write_text(SHORT_ROWS)
+    code, out, err = await cli("import", str(tmp_path))
+    assert code == 0, out + err
+    memory = await store.get("local", "pm-checkout-errors")
+    assert [(a.action, a.why_it_failed) for a in memory.failed_attempts] == [("restarted the pods", "still failing")]
+    assert memory.provenance.fields["failed_attempts"] == "timeline entry '3:10PM CT'"
+    assert "rolled back to v2.4.0" in memory.resolution
+    assert "CT" not in memory.resolution
+    assert (memory.resolved_at.hour, memory.resolved_at.minute) == (15, 35)
