@@ -32,7 +32,11 @@ _TIME = "(?:" + _APPROX_BEFORE + "(?:" + "|".join(_CLOCKS) + "))"
 # a 24-hour time written without its colon ("1438 - attempted ssh", "* 0717: upgrade merged"): read only
 # in a timeline whose lines are written so, and one of them is no year ("2019: we moved" is a year)
 _HHMM = r"(?:[01]\d|2[0-3])[0-5]\d(?!\d|[:/.-]\d)"
-_ZONE = r"(?:\s{0,40}(?:UTC|GMT|Z|[A-Z]{2,4}T|[+-]\d{2}:?\d{2}))?"
+# a time's zone: the one definition (the entry pattern reads it after a time; a short row's word check asks whether a
+# word is one). The two-letter North American zones ("11:15PM CT - Services Restored") only in capitals and as a word
+# of their own, so "at" or "PTO" is never one; and only right after a time, where _ZONE is read
+_ZONE_NAME = r"(?:UTC|GMT|Z|[A-Z]{2,4}T|(?-i:[ECMP]T)(?![A-Za-z])|[+-]\d{2}:?\d{2})"
+_ZONE = r"(?:\s{0,40}" + _ZONE_NAME + ")?"
 # (one run of spaces, not two side by side: "\s*x?\s*" splits a line of spaces every way there is)
 _MARKS_BEFORE = r"^\s{0,40}(?:(?:[-*+]|\d{1,12}[.)])\s{0,40})?(?:\*\*|__|`)?\[?\(?"
 _MARKS_AFTER = r"\)?\]?(?:\*\*|__|`)?"
@@ -100,6 +104,27 @@ def _bare_time(line: str) -> bool:
     )
 
 
+# the words a heading of times holds besides its clock: its zone, its meridiem, its joining words ("2021-07-16 at
+# 3:50PM CDT", "08:52 PM:"); a short row has a word besides these after its time ("- 15:10 - rolled back")
+_TIME_WORD = re.compile(r"(?:a\.?m\.?|p\.?m\.?|at|on|to|and)", re.I)
+_ZONE_WORD = re.compile(_ZONE_NAME)  # case as written: "CT" is a zone, "ct" a word
+SHORT_ROW_CHARS = 200  # a bare-time line is at most 32 characters; the word check reads no more than this
+
+
+def _short_row(line: str, colonless: bool) -> tuple[str, str] | None:
+    """(time, words) of a line `_bare_time` accepts that tells something after its time ("- 15:10 - rolled back",
+    "11:15PM CT - Services Restored"); None for a time alone or a heading of times ("14:29:", "~13:30-13:45",
+    "July 23 4:10 AM", "2021-07-16 at 3:50PM CDT"), whose text is the paragraphs under it."""
+    line = line[:SHORT_ROW_CHARS]
+    match = (colonless and _ENTRY_HHMM.match(line)) or _ENTRY.match(line)
+    if not match or not (colonless or _HAS_TIME.search(match.group("time"))):
+        return None
+    words = re.findall(r"[A-Za-z]+", _HAS_TIME.sub(" ", plain(match.group("text"))))
+    if all(_TIME_WORD.fullmatch(w) or _ZONE_WORD.fullmatch(w) for w in words):
+        return None
+    return plain(match.group("time")), _tidy(match.group("text"))
+
+
 def _colonless_times(lines: list[str]) -> bool:
     """Whether a timeline writes its times without a colon ("1436 - alert that CDN check has failed",
     "* 0717: upgrade merged"): two lines or more start so, and one of them is no year (1970-2039)."""
@@ -147,7 +172,8 @@ def read_timeline(lines: list[str], *, status_updates: bool = False) -> tuple[li
                 in_prose = False
             continue
         if _bare_time(stripped):
-            entries.append(Entry(plain(stripped).strip("_*~≈ "), "", day))
+            time, text = _short_row(stripped, colonless) or (plain(stripped).strip("_*~≈ "), "")
+            entries.append(Entry(time, text, day, update if status_updates else None))
             under_time_line, in_prose = True, False
             continue
         match = (colonless and _ENTRY_HHMM.match(stripped)) or _ENTRY.match(stripped)
@@ -160,9 +186,9 @@ def read_timeline(lines: list[str], *, status_updates: bool = False) -> tuple[li
             or (not blank and not in_prose and (line.startswith((" ", "\t")) or not _is_new_block(stripped)))
         ):
             last = entries[-1]
-            entries[-1] = Entry(
-                last.time, f"{last.text} {_tidy(stripped.lstrip('-*+ '))}".strip(), last.day, last.update
-            )
+            joint = ". " if under_time_line and last.text and not last.text.endswith((".", "!", "?")) else " "
+            text = f"{last.text.rstrip(':') if joint == '. ' else last.text}{joint}{_tidy(stripped.lstrip('-*+ '))}"
+            entries[-1] = Entry(last.time, text.strip(), last.day, last.update)
         else:
             prose.append(("\n" if blank else " ") + _tidy(stripped))
             in_prose = True
