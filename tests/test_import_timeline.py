@@ -201,6 +201,7 @@ def test_short_rows_with_words_are_entries_and_headings_of_times_keep_their_para
         ("July 23 4:10 AM", "July 23 4:10 AM"),
         ("2021-07-16 at 3:50PM CDT", "2021-07-16 at 3:50PM CDT"),
         ("1:03", "1:03"),
+        ("2017-05-09 10:45a", "2017-05-09 10:45a"),
         ("19. April, 11:00", "19. April, 11:00"),
     ]:
         rows, _ = timeline(f"{heading}\n\nThe load balancer drops every second request.\n")

@@ -105,8 +105,9 @@ def _bare_time(line: str) -> bool:
 
 
 # the words a heading of times holds besides its clock: its zone, its meridiem, its joining words ("2021-07-16 at
-# 3:50PM CDT", "08:52 PM:"); a short row has a word besides these after its time ("- 15:10 - rolled back")
-_TIME_WORD = re.compile(r"(?:a\.?m\.?|p\.?m\.?|at|on|to|and)", re.I)
+# 3:50PM CDT", "08:52 PM:", "2017-05-09 10:45a"); a short row has a word besides these after its time ("- 15:10 -
+# rolled back")
+_TIME_WORD = re.compile(r"(?:[ap]\.?(?:m\.?)?|at|on|to|and)", re.I)
 _ZONE_WORD = re.compile(_ZONE_NAME)  # case as written: "CT" is a zone, "ct" a word
 SHORT_ROW_CHARS = 200  # a bare-time line is at most 32 characters; the word check reads no more than this
 
@@ -146,6 +147,7 @@ def read_timeline(lines: list[str], *, status_updates: bool = False) -> tuple[li
     fence = ""
     previous_blank = False
     under_time_line = False  # the entry began with a line that is only a time: paragraphs follow
+    row_words = False  # that line was a short row with words ("21:00 - Team alerted:"), nothing joined yet
     in_prose = False  # the last line was prose: its paragraph's next lines are prose too
     colonless = _colonless_times(lines)
     for line in lines:
@@ -174,7 +176,7 @@ def read_timeline(lines: list[str], *, status_updates: bool = False) -> tuple[li
         if _bare_time(stripped):
             time, text = _short_row(stripped, colonless) or (plain(stripped).strip("_*~≈ "), "")
             entries.append(Entry(time, text, day, update if status_updates else None))
-            under_time_line, in_prose = True, False
+            under_time_line, in_prose, row_words = True, False, bool(text)
             continue
         match = (colonless and _ENTRY_HHMM.match(stripped)) or _ENTRY.match(stripped)
         if match and (colonless or _HAS_TIME.search(match.group("time"))):
@@ -186,9 +188,11 @@ def read_timeline(lines: list[str], *, status_updates: bool = False) -> tuple[li
             or (not blank and not in_prose and (line.startswith((" ", "\t")) or not _is_new_block(stripped)))
         ):
             last = entries[-1]
-            joint = ". " if under_time_line and last.text and not last.text.endswith((".", "!", "?")) else " "
+            # a short row's words are a sentence of their own: the first paragraph under them starts the next
+            joint = ". " if row_words and under_time_line and not last.text.endswith((".", "!", "?")) else " "
             text = f"{last.text.rstrip(':') if joint == '. ' else last.text}{joint}{_tidy(stripped.lstrip('-*+ '))}"
             entries[-1] = Entry(last.time, text.strip(), last.day, last.update)
+            row_words = False
         else:
             prose.append(("\n" if blank else " ") + _tidy(stripped))
             in_prose = True
