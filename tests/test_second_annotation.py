@@ -207,6 +207,10 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     "compare_twentysixth_second.py": (
         "sample_twentysixth_second.py", "twentysixth-second", 14, "both 10, only truth.jsonl 0, only second 1", 27,
     ),
+    "compare_twentyninth_conversations_second.py": (
+        "sample_twentyninth_conversations_second.py", "twentyninth-conversations-second", 6,
+        "both 10, only truth.jsonl 0, only second 1", 23,
+    ),
 }  # fmt: skip
 
 

@@ -1,19 +1,25 @@
 """c29second's blind labels of the c29 threads against truth.jsonl, field by field (README.md, "The twenty-ninth
 collection (c29second)"): compare_twelfth.py's two readings (judged by JUDGED and MATCHES, compare_eleventh.py's method;
 scored by bot/importer/scoring.py's rule with the second label's phrases as the stored text), on the threads
-drawn-twentyninth-conversations-second.tsv records (bench/held_out.tsv's c29 block at 01c602ca), then fold B's alone.
+drawn-twentyninth-conversations-second.tsv records (bench/held_out.tsv's c29 block at 01c602ca), then the extension
+(the threads c29's later batches added by 78486cda, drawn-twentyninth-conversations-second-extension.tsv), then both
+pooled (compare_seventeenth.both_draws), then fold B's threads of each.
 
     .venv/bin/python eval/second-annotation/compare_twentyninth_conversations_second.py
 """
 
-from compare_twelfth import run
+from compare_seventeenth import both_draws
 from compare_twentyseventh_second import fold_b
+from sample_twentyninth_conversations_second import EXTENSION_TSV, TSV
 from sample_twentyseventh_second import recorded
 
-LABELS = "twentyninth-conversations-second.jsonl"
-TSV = "drawn-twentyninth-conversations-second.tsv"
+DRAWS = (
+    (TSV, "twentyninth-conversations-second.jsonl"),
+    (EXTENSION_TSV, "twentyninth-conversations-second-extension.jsonl"),
+)
+TITLES = ("c29 block at 01c602ca (batches 1-2)", "extension (batches 3-6, at 78486cda)")
 # Every thread's stratum was seen: c29 holds only threads where a step did not help, and its file names tell the step.
-STRATUM_SEEN = tuple(file for _corpus, file, _fold, _commit in recorded(TSV))
+STRATUM_SEEN = tuple(file for tsv, _labels in DRAWS for _corpus, file, _fold, _commit in recorded(tsv))
 # (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
 JUDGED: dict[tuple[str, str], bool] = {
     ("purescript-registry-152", "found_keywords"): True,  # one message: its words / the job log it links
@@ -33,6 +39,12 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("sphinx-themes-sphinx-themes.org-67", "root_cause_keywords"): True,  # the CNAME's generation, one of two each
     ("sphinx-themes-sphinx-themes.org-67", "fix_keywords"): True,  # "my latest push" / its commit "fixed by 2c45a9b"
     ("codeisscience-manifesto-40", "fix_keywords"): True,  # second without "some"
+    # the extension
+    ("go-kit-kit-1058", "fix_keywords"): False,  # "thanks github support" / [] (a provider's repair, no step)
+    ("go-kit-kit-1058", "found_keywords"): False,  # [] / the github.io address that still worked
+    ("boswatch-bw3-core-116", "found_keywords"): False,  # [] / the GH Pages link that was reachable
+    ("rbind-support-260", "root_cause_keywords"): False,  # "an issue with netlify" (a question) / []
+    ("cloudcaptainsh-cloudcaptain-160", "fix_keywords"): False,  # the user's re-created app / []
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
@@ -58,9 +70,21 @@ MATCHES: list[tuple[str, str]] = [
     ("i thought this'd get fixed by #65", "fixed by #65"),
     ("i've updated the dns settings", "i've updated the dns settings"),
     ("re-configured", "re-configured as my last fix"),
+    # the extension
+    ("tried to change the folders", "tried to change the folders"),
+    ("the manual download from the server", "manual download from the server"),
+    ("i've tried everything i could think of", "i've tried everything i could think of"),
+    ("verified the domain again", "verified the domain again"),
+    ("add this custom domain to the repo", "try to add this custom domain to the repo"),
+    ("i tried deleting and adding it gain", "i tried deleting and adding it gain"),
+    ("i triggered deploy", "i triggered deploy"),
+    ("forcing https", "forcing https did not do anything"),
+    ("set that to true and pushed", "set that to true and pushed"),
+    ("kill the ec2 instance", "kill the ec2 instance"),
 ]
 
 
 if __name__ == "__main__":
-    run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)
-    fold_b(TSV, LABELS, JUDGED, MATCHES)
+    both_draws(*DRAWS, JUDGED, MATCHES, STRATUM_SEEN, titles=TITLES)
+    for tsv, labels in DRAWS:
+        fold_b(tsv, labels, JUDGED, MATCHES)
