@@ -73,21 +73,24 @@ FIX_NOT_DONE = re.compile(
 # been restored"); "… restored from the snapshot", "… resolved by restarting" name the step.
 _STATE_PREFIX = (
     r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40})?(?:\{\{[<%][^{}]{0,80}[>%]\}\}\s{0,4})?"
-    r"(?:[\d/:.T -]{4,25}(?:utc|gmt|z|[a-z]{1,3}t)?\s{0,4}(?:—|–|-|:)\s{0,4})?"
+    r"(?:(?:[A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,?(?: \d{4})?\s{0,3}(?:@|at)?\s{0,3})?"
+    r"[\d/:.T -]{4,25}(?:utc|gmt|z|[ap]\.?m\.?|[a-z]{1,3}t)?[*\s]{0,6}(?:—|–|-|:)\s{0,4})?"
     r"(?:we (?:believe|think|are (?:happy|pleased|glad) to (?:report|confirm|say)) (?:that )?)?"
 )
 _INCIDENT_NOUN = (
     r"(?:issues?|problems?|incidents?|errors?|failures?|outages?|disruptions?|services?|workloads?|connectivity|access|"
-    r"functionality|performance|systems?|everything|instances?|resources?|clusters?|nodes?|power)"
+    r"functionality|performance|systems?|everything|instances?|resources?|clusters?|nodes?|power|servers?|(?:web ?)?sites?)"
 )
 STATE_OF_THE_INCIDENT = re.compile(
     _STATE_PREFIX + r"(?:(?:all|most|some|the majority|the rest|the remainder|\d{1,6} ?%)\s{1,4}of\s{1,4})?"
-    r"(?:(?:all|the|this|these|that|our|affected|customer|remaining)\s{1,4}){0,3}(?:[\w-]{1,40}\s{1,4}){0,2}?"
+    r"(?:(?:all|the|this|these|that|our|affected|customer|remaining)\s{1,4}){0,3}(?:[\w'’-]{1,40}\s{1,4}){0,2}?"
     + _INCIDENT_NOUN
     + r"\b(?:[^.;:]{0,120}?)\s{1,4}"
-    r"(?:has|have|had|is|are|was|were)\s{1,4}(?:(?:now|all|fully|been|also|identified and|(?:\w{1,30} )?transitory and)\s{1,4}){0,3}"
+    r"(?:(?:has|have|had|is|are|was|were|(?:appears?|seems?) to have)\s{1,4}(?:(?:now|all|fully|been|also|identified and|(?:\w{1,30} )?transitory and)\s{1,4}){0,3}"
     r"(?:resolved|fixed|mitigated|cleared|addressed|gone|restored|recovered|resumed|back (?:up|online|to normal)|"
-    r"returned to normal)\b"
+    r"returned to normal)\b|"
+    # the state only beginning to come back ("Services Started coming back online"): no step named
+    r"(?:started|began|begun)\s{1,4}(?:to\s{1,4}(?:be\s{1,4})?)?(?:restored|recover\w{0,3}|com(?:e|ing)\s{1,4}back))\b"
     r"(?![^.;]{0,120}\b(?:by|after|via|from|thanks|because|due|following|once|when|with|using|through)\b)"
     r"[^.;!]{0,120}[.!]?\s*$",
     re.I,
@@ -142,6 +145,36 @@ FIX_TOLD = re.compile(
 FIX_IS_THE_ONSET = re.compile(
     r"\b(?:the|this|that) (?:[\w-]{1,30} ){0,2}?(?:incident|outage|problem|issue|downtime|degradation|disruption)s? "
     r"(?:first |initially |originally )?(?:occurr?ed|started|began|happened|arose) (?:when|after|while|during|following)\b",
+    re.I,
+)
+# the fix word only as what could or would happen ("Aggressive per-call pruning could fix this but risks losing
+# context", "the earliest that power would be restored"), or as what someone else was asked for or works on ("A remote
+# tech has been contacted to restore connectivity", "we are talking to ITS to resolve this"): no step taken
+# (bot/reader/fix.py)
+FIX_HYPOTHETICAL = re.compile(
+    r"\b(?:could|would|might|may)(?:n['’]t|\s{1,4}not)?\s{1,4}(?:(?:also|easily|have|been|be|likely|probably|still)\s{1,4}){0,3}"
+    + _FIX_WORD
+    + r"|\b(?:talking|speaking|liaising|in contact|contacted|engaged)\b[^.;:!?]{0,100}?\bto\s{1,4}(?:[\w-]{1,30}\s{1,4})?"
+    + _FIX_WORD
+    # work done by or with others toward it ("Work is being done to help the dependency resolve their issue", "We are
+    # working with them to understand why this is happening and resolve the issue"), a wish ("I'd appreciate if some
+    # expert helped me resolve this")
+    + r"|\b(?:work\s{1,4}is\s{1,4}being\s{1,4}done|working\s{1,4}with\s{1,4}(?:them|[\w-]{1,30}))\b[^.;:!?]{0,100}?"
+    r"\b(?:to|and)\s{1,4}(?:[\w-]{1,30}\s{1,4}){0,3}?"
+    + _FIX_WORD
+    + r"|\b(?:i|we)(?:['’]d|\s{1,4}would)\s{1,4}(?:appreciate|like|love|welcome)\b[^.;:!?]{0,100}?"
+    + _FIX_WORD,
+    re.I,
+)
+# what caused the incident, told with a fix word inside it ("The root disk filled up because of some logs that didn't
+# get rotated", "The error stemmed from rotating all API tokens", "The issue was caused by incomplete replication after
+# the signatures had been renewed"): the step named set it off and fixed nothing. Only when every fix word of the
+# sentence follows the cause's word in the same clause (no comma, "and", "which", "we" between): "Due to a bug, we
+# rolled back" and "caused by a bad config, which was reverted" keep their step (bot/reader/fix.py).
+FIX_INSIDE_THE_CAUSE = re.compile(
+    r"\b(?:caused by|because|due to|stemm(?:ed|ing|s) from|(?:was|is|were|are) (?:a|the) (?:direct )?result of|"
+    r"result(?:ed|ing|s)? from|as a result of)\b"
+    r"(?:(?![,;:()\u2013\u2014]|\s-\s|\b(?:and|but|so|then|which|who|we|they|i|until|before|when|once)\b)[^.!?]){1,200}?$",
     re.I,
 )
 # The step not taken yet, told by how its verb is told (issue 23, r23-fix: many wrong fixes on fold A were such

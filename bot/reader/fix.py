@@ -25,6 +25,8 @@ from bot.reader.cues_fix import (
     FIX_COUNTED,
     FIX_ELSEWHERE,
     FIX_FOR_LATER,
+    FIX_HYPOTHETICAL,
+    FIX_INSIDE_THE_CAUSE,
     FIX_IS_THE_ONSET,
     FIX_NOT_DONE,
     FIX_NOT_YET,
@@ -44,6 +46,7 @@ _A_WORD = re.compile(r"[^\W\d_]{2}")
 # a line's sentence break (bot/reader/text.py), and before the site's markup (a fix's sentences)
 _FIX_SENTENCES = re.compile(r"(?<=[.!?])\s{1,80}(?=" + SENTENCE_OPENS + r"|:{3}|\{\{[<%])")
 _MAX_SENTENCE_CHARS = 1_000  # a sentence is judged on its first 1,000 characters
+_MAX_FIX_WORDS = 8  # a sentence with more fix words than this tells more than what caused the incident
 # "… succeed again. (alice) Rolled back …": an author's mark after a sentence belongs to it, not to the next
 _AUTHOR_MARK = re.compile(r"^\([\w@][\w@ .'-]{0,40}\)(?:\s+|$)")
 _TRAILING_MARK = re.compile(r"\s{1,40}\([\w@][\w@ .'-]{0,40}\)$")
@@ -87,9 +90,19 @@ def tells_no_step_taken(sentence: str) -> bool:
     if FIX_ASKED_OF_READER.match(said):  # what the readers are asked to do: no step the responders took
         return True
     # the fix word only inside the frame: nothing done named
-    for frame in (FIX_UNDER_WAY, FIX_NOT_DONE, FIX_BY_ITSELF, FIX_COUNTED, FIX_TOLD, FIX_IS_THE_ONSET):
+    for frame in (
+        FIX_UNDER_WAY,
+        FIX_NOT_DONE,
+        FIX_BY_ITSELF,
+        FIX_COUNTED,
+        FIX_TOLD,
+        FIX_IS_THE_ONSET,
+        FIX_HYPOTHETICAL,
+    ):
         if frame.search(said) and not FIX.search(frame.sub(" ", said)):
             return True
+    if _fix_words_inside_the_cause(said):  # "… because of some logs that didn't get rotated": what set it off
+        return True
     # under way, planned, expected or only looking right: no step taken, unless one is named beside it
     rest = said
     for frame in (
@@ -104,6 +117,16 @@ def tells_no_step_taken(sentence: str) -> bool:
     if attempts_in(said):  # told as a failed attempt, and every clause of it says it failed
         return all(_failed(c) for c in clauses(said))
     return False
+
+
+def _fix_words_inside_the_cause(said: str) -> bool:
+    """True when every fix word of `said` is told inside the clause that says what caused the incident
+    (cues_fix.FIX_INSIDE_THE_CAUSE): the text before each fix word ends in that clause."""
+    starts = [m.start() for m in FIX.finditer(said)][: _MAX_FIX_WORDS + 1]
+    if not starts or len(starts) > _MAX_FIX_WORDS:  # many fix words: more told than a cause (and the work bounded)
+        return False
+    # the clause is at most 200 characters after its cause word: each look reads the 240 before the fix word
+    return all(FIX_INSIDE_THE_CAUSE.search(said[max(0, start - 240) : start]) for start in starts)
 
 
 def _failed(clause: str) -> bool:
