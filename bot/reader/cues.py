@@ -140,10 +140,14 @@ PENDING = re.compile(
 
 # ---- causes and fixes said in prose; what makes a text an incident report ------------------
 
+# the trouble equated with what it was ("The problem was a full disk"): a cause word of CAUSE's, and the opening that
+# bot/reader/cues_fix.CAUSE_TOLD_OUTRIGHT reads as a cause told outright (review F79: written once)
+THE_TROUBLE_IS = r"the (?:problem|issue|culprit|reason) (?:was|is)"
 CAUSE = re.compile(
     r"\b(?:caus\w*|due to(?! (?:be|provide|begin|start|arrive|complete|finish|end|expire|run|go|launch|ship|close|open|return|resume|give|publish|release)\b)|because|root cause|result(?:ed|ing)? (?:of|from|in)|as a result|trigger\w*|stemm\w*|led to|"
     r"was introduced|introduced a|bug in|misconfigur\w*|regression|determined that|turned out|found that|"
-    r"the (?:problem|issue|culprit|reason) (?:was|is)|suspected (?:it|that)|was down to|starv\w*|exhaust\w*|"
+    + THE_TROUBLE_IS
+    + r"|suspected (?:it|that)|was down to|starv\w*|exhaust\w*|"
     r"ran out|out of (?:memory|disk|space)|no space|leak\w*|expired|compromis\w*|phish\w*|vulnerab\w*|exploit\w*|"
     r"induc\w*|correlat\w*|attribut\w*|originat\w*|incorrect\w*|wrong|mistaken\w*|by mistake|accidental\w*|"
     r"forg[eo]t\w*|typo|did not update|without updating|unintended|inadvertent\w*|oversight|broken by|"

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues import CHAT_ACTION
+from bot.reader.cues import CHAT_ACTION, THE_TROUBLE_IS
 
 _FIX_WORD = r"(?:resolv|restor|fix|mitigat|recover|repair|re-?energi[sz])\w{0,12}"
 _WORDS = r"(?:[\w'’(),-]{1,40}\s{1,4})"
@@ -306,7 +306,7 @@ CAUSE_TOLD_OUTRIGHT = re.compile(
     r"\b(?:this|it|the (?:issue|outage|problem|incident|error|failure|downtime|crash|disruption)s?)\s{1,4}"
     r"(?:happened|occurred|was|were)\s{1,4}(?:(?:all|simply|mainly|ultimately|partly)\s{1,4})?"
     r"(?:because|due to|caused by)\b|"
-    r"\bthe (?:problem|issue|culprit|reason) (?:was|is)\b(?!\s{1,4}(?:that we|not|unknown|unclear|still|resolved|fixed|"
+    r"\b" + THE_TROUBLE_IS + r"\b(?!\s{1,4}(?:that we|not|unknown|unclear|still|resolved|fixed|"
     r"mitigated|detected|reported|noticed|found|first|identified|discovered|escalated|raised|seen|observed|confirmed)\b)|"
     r"\btracked (?:the (?:cause|problem|issue) |it )?down to\b",
     re.I,
