@@ -146,6 +146,11 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("postmortems: 9 files, not-an-incident 9/9", "failed-attempt list: 6/9",
          "attempts one by one: both 14, only truth.jsonl 1, only second 3", "stratum hidden: none"),
     ),
+    "compare_thirtyfirst_second.py": (
+        "sample_thirtyfirst_second.py", "drawn-thirtyfirst-second.tsv", "thirtyfirst-postmortems-second.jsonl",
+        ("postmortems: 8 files, not-an-incident 8/8", "failed-attempt list: 6/8",
+         "attempts one by one: both 25, only truth.jsonl 0, only second 2", "stratum hidden: none"),
+    ),
     "compare_twentyeighth_conversations_second.py": (
         "sample_twentyeighth_conversations_second.py", "drawn-twentyeighth-conversations-second.tsv",
         "twentyeighth-conversations-second.jsonl",

@@ -1,0 +1,68 @@
+"""pm31second's blind labels of pm31's first 8 postmortems (batches 1-2) against truth.jsonl, field by field (README.md,
+"The held-out postmortem judge pm31 (pm31second)"): compare_twelfth.py's two readings (judged by JUDGED and MATCHES,
+compare_eleventh.py's method; scored by bot/importer/scoring.py's rule with the second label's phrases as the stored
+text), on the reports drawn-thirtyfirst-second.tsv records (bench/held_out_postmortems.tsv's pm31 block at c57eaabd).
+
+    .venv/bin/python eval/second-annotation/compare_thirtyfirst_second.py
+"""
+
+from compare_twelfth import run
+from sample_thirtyfirst_second import TSV, recorded
+
+LABELS = "thirtyfirst-postmortems-second.jsonl"
+# Every report's stratum was seen: pm31 took only posts where responders tell a step that did not help, and its commit
+# subjects (read before the labels) give each batch's attempt count.
+STRATUM_SEEN = tuple(file for _corpus, file, _fold, _commit in recorded(TSV))
+# (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
+JUDGED: dict[tuple[str, str], bool] = {
+    ("wincent-server-issues", "root_cause_keywords"): True,  # the rogue process filling the file system, both sides
+    ("wincent-server-issues", "found_keywords"): True,  # the du command both sides; second adds the full file system
+    ("pseudoyu-rescue_my_data_from_a_crashed_server", "root_cause_keywords"): False,  # STRRL's "might be an issue with the rootfs" / []
+    ("pseudoyu-rescue_my_data_from_a_crashed_server", "fix_keywords"): True,  # the img mounted on OrbStack both sides; rclone / rsync
+    ("pseudoyu-rescue_my_data_from_a_crashed_server", "found_keywords"): True,  # Uptime Kuma's alert both sides; second adds the console
+    ("sahinakkaya-2022-04-08", "root_cause_keywords"): True,  # the same two phrases, second's "i"
+    ("tiagodll-certbot", "date"): False,  # null / 2021-09-08 (the post's day)
+    ("tiagodll-certbot", "root_cause_keywords"): True,  # the same two phrases, the other order
+    ("d-griffin-2014-01-08", "fix_keywords"): True,  # sudo service mysql start both sides; second adds its words
+    ("rizfahma-a-longer-blog-downtime", "fix_keywords"): True,  # the reinstall without SSL both sides, other cuts
+    ("phwl-2022-10-05", "root_cause_keywords"): True,  # the lapsed hosting both sides; Bluehost's disabling, other cuts
+    ("phwl-2022-10-05", "fix_keywords"): True,  # Cloudflare's nameserver and the A record; second adds the account
+    ("phwl-2022-10-05", "found_keywords"): False,  # [] / "about an hour to determine this from an online chat"
+}
+# (truth phrase, second phrase): the same step.
+MATCHES: list[tuple[str, str]] = [
+    ("delete some files to give me some breathing room", "the first thing i tried to do was delete some files to give me some breathing room"),
+    ("`docker image prune --all`", "ran a series of `docker image prune --all`"),
+    ("my first instinct was to restart", "my first instinct was to restart"),
+    ("even a forced restart proved ineffective", "even a forced restart proved ineffective"),
+    ("restore the machine directly from the snapshot", "restore the machine directly from the snapshot"),
+    ("restoring the june 15th backup", "i tried restoring the june 15th backup as well"),
+    (
+        "mounted this `.vmdk` as a disk on a virtual box centos virtual machine",
+        "mounted this `.vmdk` as a disk on a virtual box centos virtual machine",
+    ),
+    ("command-line version [p7zip]", "use the command-line version [p7zip]"),
+    ("tried fiddling with fuse", "tried fiddling with fuse"),
+    ("submitted a support ticket", "i immediately submitted a support ticket"),
+    ("just run `certbot` again", "just run `certbot` again"),
+    ("reboot the server", "told me to reboot the server"),
+    ("adding missing mx records for my domain", "adding missing mx records for my domain"),
+    ("remove it and install it again", "remove it and install it again"),
+    ("from `'localhost'` to my own ip address", "from `'localhost'` to my own ip address"),
+    ("recover it using the earlier backup", "i tried to recover it using the earlier backup (s) on my linode server"),
+    ("deleted tons and tons of unused individual website backups", "i have deleted tons and tons of unused individual website backups"),
+    ("update some sort of sql package", "update some sort of sql package"),
+    ("upgrade my server package", "i had to upgrade my server package to see if it works or not"),
+    ("i rebooted the server to see if that would fix", "naturally i rebooted the server to see if that would fix"),
+    ("went ahead and added them", "so i went ahead and added them"),
+    ("try www in front of the urls", "try www in front of the urls"),
+    ("they wouldn't restore the settings", "they wouldn't restore the settings"),
+    ("i thus restored the dns settings", "i thus restored the dns settings and waited 24 hours"),
+    ("paid for hosting with hostgator and transferred the domain", "i decided to just transfer to a different registrar"),
+    # only second: rizfahma's "i tried many tutorials" (told twice: "i tried any articles"); ktomanelli's plugins
+    # cleared on the restored instance, then the time zone changed again
+]  # fmt: skip
+
+
+if __name__ == "__main__":
+    run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)
