@@ -17,9 +17,9 @@ STRATUM_SEEN = tuple(file for _corpus, file, _fold, _commit in recorded(TSV))
 JUDGED: dict[tuple[str, str], bool] = {
     ("wincent-server-issues", "root_cause_keywords"): True,  # the rogue process filling the file system, both sides
     ("wincent-server-issues", "found_keywords"): True,  # the du command both sides; second adds the full file system
-    ("pseudoyu-rescue_my_data_from_a_crashed_server", "root_cause_keywords"): False,  # STRRL's "might be an issue with the rootfs" / []
-    ("pseudoyu-rescue_my_data_from_a_crashed_server", "fix_keywords"): True,  # the img mounted on OrbStack both sides; rclone / rsync
-    ("pseudoyu-rescue_my_data_from_a_crashed_server", "found_keywords"): True,  # Uptime Kuma's alert both sides; second adds the console
+    ("pseudoyu", "root_cause_keywords"): False,  # STRRL's "might be an issue with the rootfs" / []
+    ("pseudoyu", "fix_keywords"): True,  # the img mounted on OrbStack both sides; rclone / rsync
+    ("pseudoyu", "found_keywords"): True,  # Uptime Kuma's alert both sides; second adds the console
     ("sahinakkaya-2022-04-08", "root_cause_keywords"): True,  # the same two phrases, second's "i"
     ("tiagodll-certbot", "date"): False,  # null / 2021-09-08 (the post's day)
     ("tiagodll-certbot", "root_cause_keywords"): True,  # the same two phrases, the other order

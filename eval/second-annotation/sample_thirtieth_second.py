@@ -18,10 +18,13 @@ EXTENDED_AT = "57fb2105"  # main at 18:40 UTC: pm30's batches 3-4 (SimpleLogin, 
 EXTENSION_TSV = "drawn-thirtieth-second-extension.tsv"
 
 
-def extension() -> list[tuple[str, str, str, str]]:
-    """The pm30 block's reports at EXTENDED_AT that the first part (DRAWN_AT) did not hold, in the block's order."""
-    first = {row[1] for row in rows(DRAWN_AT, BLOCK)}
-    return [row for row in rows(EXTENDED_AT, BLOCK) if row[1] not in first]
+def extension(
+    drawn_at: str = DRAWN_AT, extended_at: str = EXTENDED_AT, heading: str = BLOCK
+) -> list[tuple[str, str, str, str]]:
+    """The block's reports at `extended_at` that the first part (`drawn_at`) did not hold, in the block's order (pm30's
+    by default; sample_thirtyfirst_second.py reads pm31's the same way)."""
+    first = {row[1] for row in rows(drawn_at, heading)}
+    return [row for row in rows(extended_at, heading) if row[1] not in first]
 
 
 __all__ = ["EXTENSION_TSV", "TSV", "extension", "recorded"]

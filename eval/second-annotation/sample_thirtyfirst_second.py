@@ -8,6 +8,7 @@ landed later) that the first part did not hold.
 
 import sys
 
+from sample_thirtieth_second import extension as later_reports
 from sample_twentyninth_second import rows
 from sample_twentyseventh_second import cli, recorded
 
@@ -20,8 +21,7 @@ EXTENSION_TSV = "drawn-thirtyfirst-second-extension.tsv"
 
 def extension() -> list[tuple[str, str, str, str]]:
     """The pm31 block's reports at EXTENDED_AT that the first part (DRAWN_AT) did not hold, in the block's order."""
-    first = {row[1] for row in rows(DRAWN_AT, BLOCK)}
-    return [row for row in rows(EXTENDED_AT, BLOCK) if row[1] not in first]
+    return later_reports(DRAWN_AT, EXTENDED_AT, BLOCK)
 
 
 __all__ = ["EXTENSION_TSV", "TSV", "extension", "recorded"]
