@@ -252,6 +252,12 @@ POSTMORTEM_EXTENSIONS = {  # compare script -> (sampler, first tsv, extension ts
         "thirtieth-postmortems-second-extension.jsonl",
         ("postmortems: 7 files", "attempts one by one: both 15, only truth.jsonl 0"), 16,
     ),
+    # pm31second's extension: the pm31 block's later batches, past the first part's eight
+    "compare_thirtyfirst_second.py": (
+        "sample_thirtyfirst_second.py", "drawn-thirtyfirst-second.tsv", "drawn-thirtyfirst-second-extension.tsv",
+        "thirtyfirst-postmortems-second-extension.jsonl",
+        ("postmortems: 5 files", "attempts one by one: both 7, only truth.jsonl 5, only second 0"), 13,
+    ),
 }  # fmt: skip
 
 

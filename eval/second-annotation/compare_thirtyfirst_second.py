@@ -1,18 +1,20 @@
-"""pm31second's blind labels of pm31's first 8 postmortems (batches 1-2) against truth.jsonl, field by field (README.md,
-"The held-out postmortem judge pm31 (pm31second)"): compare_twelfth.py's two readings (judged by JUDGED and MATCHES,
-compare_eleventh.py's method; scored by bot/importer/scoring.py's rule with the second label's phrases as the stored
-text), on the reports drawn-thirtyfirst-second.tsv records (bench/held_out_postmortems.tsv's pm31 block at c57eaabd).
+"""pm31second's blind labels of pm31's postmortems against truth.jsonl, field by field (README.md, "The held-out
+postmortem judge pm31 (pm31second)"): compare_twelfth.py's two readings (judged by JUDGED and MATCHES, compare_eleventh.py's
+method; scored by bot/importer/scoring.py's rule with the second label's phrases as the stored text), on the reports
+drawn-thirtyfirst-second.tsv records (bench/held_out_postmortems.tsv's pm31 block at c57eaabd: batches 1-2), then on the
+extension's (drawn-thirtyfirst-second-extension.tsv: the later batches), then the two pooled.
 
     .venv/bin/python eval/second-annotation/compare_thirtyfirst_second.py
 """
 
-from compare_twelfth import run
-from sample_thirtyfirst_second import TSV, recorded
+from compare_seventeenth import both_draws
+from sample_thirtyfirst_second import EXTENDED_AT, EXTENSION_TSV, TSV, recorded
 
 LABELS = "thirtyfirst-postmortems-second.jsonl"
+EXTENSION_LABELS = "thirtyfirst-postmortems-second-extension.jsonl"
 # Every report's stratum was seen: pm31 took only posts where responders tell a step that did not help, and its commit
 # subjects (read before the labels) give each batch's attempt count.
-STRATUM_SEEN = tuple(file for _corpus, file, _fold, _commit in recorded(TSV))
+STRATUM_SEEN = tuple(file for tsv in (TSV, EXTENSION_TSV) for _corpus, file, _fold, _commit in recorded(tsv))
 # (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
 JUDGED: dict[tuple[str, str], bool] = {
     ("wincent-server-issues", "root_cause_keywords"): True,  # the rogue process filling the file system, both sides
@@ -28,6 +30,16 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("phwl-2022-10-05", "root_cause_keywords"): True,  # the lapsed hosting both sides; Bluehost's disabling, other cuts
     ("phwl-2022-10-05", "fix_keywords"): True,  # Cloudflare's nameserver and the A record; second adds the account
     ("phwl-2022-10-05", "found_keywords"): False,  # [] / "about an hour to determine this from an online chat"
+    # the extension
+    ("dicelette-17-02-26", "fix_keywords"): True,  # the stable image reinstalled and the second restoration, other cuts
+    ("hackerearth-2014-01-27", "root_cause_keywords"): True,  # the old, unsafe haystack; truth adds the signals
+    ("hackerearth-2014-01-27", "fix_keywords"): True,  # the same two phrases; truth adds the request logging disabled
+    ("hackerearth-2014-01-27", "found_keywords"): True,  # the notification both sides; the status server, other cuts
+    ("ibizaman-2024-06-13", "root_cause_keywords"): True,  # the misplaced exit both sides; the generations, other cuts
+    ("ibizaman-2024-06-13", "fix_keywords"): True,  # the incriminated line changed both sides; truth adds three steps
+    ("ketansingh-how-not-to-do-mysql-failover", "fix_keywords"): True,  # the same two, second's "$ "
+    ("davidventura-messing-up-backups", "root_cause_keywords"): True,  # rsync -x both sides; hang / /etc/pve
+    ("davidventura-messing-up-backups", "fix_keywords"): True,  # the reinstall and the proxmox module both sides
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
@@ -61,8 +73,20 @@ MATCHES: list[tuple[str, str]] = [
     ("paid for hosting with hostgator and transferred the domain", "i decided to just transfer to a different registrar"),
     # only second: rizfahma's "i tried many tutorials" (told twice: "i tried any articles"); ktomanelli's plugins
     # cleared on the restored instance, then the time zone changed again
+    # the extension
+    ("i tried to repair the system using an sd card via an sd reader", "i tried to repair the system using an sd card via an sd reader"),
+    ("i decided to reinstall a new image on the hard drive, but it failed **several times**", "i decided to reinstall a new image on the hard drive"),
+    ("throwing extra servers also didn't help", "throwing extra servers also didn't help"),
+    ("i tried anyways but `show slave status` returned replication error", "make these nodes followers/leader of each other"),
+    ("previous kernels didn't help", "previous kernels didn't help"),
+    ("after 2 days fighting in a chroot", "after 2 days fighting in a chroot"),
+    ("brand-new (empty) metadata files over the original metadata files", "brand-new (empty) metadata files over the original metadata files"),
+    # only truth.jsonl: dicelette's first restoration (the second was the fix) and the bot hosted on the PC (unstable);
+    # ibizaman's first `colmena apply-local … boot` (the boot partition unmounted; rerun, the fix) and the reboot before the
+    # pools were exported; davidventura's reinstall (truth's fix too)
 ]  # fmt: skip
 
 
 if __name__ == "__main__":
-    run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)
+    titles = ("first part (batches 1-2, 8 reports at c57eaabd)", f"extension (the later batches, at {EXTENDED_AT})")
+    both_draws((TSV, LABELS), (EXTENSION_TSV, EXTENSION_LABELS), JUDGED, MATCHES, STRATUM_SEEN, "postmortems", titles)
