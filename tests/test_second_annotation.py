@@ -256,7 +256,7 @@ POSTMORTEM_EXTENSIONS = {  # compare script -> (sampler, first tsv, extension ts
     "compare_thirtyfirst_second.py": (
         "sample_thirtyfirst_second.py", "drawn-thirtyfirst-second.tsv", "drawn-thirtyfirst-second-extension.tsv",
         "thirtyfirst-postmortems-second-extension.jsonl",
-        ("postmortems: 5 files", "attempts one by one: both 7, only truth.jsonl 5, only second 0"), 13,
+        ("postmortems: 6 files", "attempts one by one: both 9, only truth.jsonl 5, only second 0"), 14,
     ),
 }  # fmt: skip
 

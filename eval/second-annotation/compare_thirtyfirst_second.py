@@ -40,6 +40,8 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("ketansingh-how-not-to-do-mysql-failover", "fix_keywords"): True,  # the same two, second's "$ "
     ("davidventura-messing-up-backups", "root_cause_keywords"): True,  # rsync -x both sides; hang / /etc/pve
     ("davidventura-messing-up-backups", "fix_keywords"): True,  # the reinstall and the proxmox module both sides
+    ("dondebonair-crashing-servers", "fix_keywords"): True,  # the blog put online on the new VPS, both sides
+    ("dondebonair-crashing-servers", "found_keywords"): True,  # the provider's probing complaint; second adds the scan
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
@@ -81,6 +83,8 @@ MATCHES: list[tuple[str, str]] = [
     ("previous kernels didn't help", "previous kernels didn't help"),
     ("after 2 days fighting in a chroot", "after 2 days fighting in a chroot"),
     ("brand-new (empty) metadata files over the original metadata files", "brand-new (empty) metadata files over the original metadata files"),
+    ("i wiped the whole thing yet again, with no luck", "so i wiped the whole thing yet again"),
+    ("after mailing back and forth a few times", "mailing back and forth a few times with the totally unhelpful \"servicedesk\" people"),
     # only truth.jsonl: dicelette's first restoration (the second was the fix) and the bot hosted on the PC (unstable);
     # ibizaman's first `colmena apply-local … boot` (the boot partition unmounted; rerun, the fix) and the reboot before the
     # pools were exported; davidventura's reinstall (truth's fix too)

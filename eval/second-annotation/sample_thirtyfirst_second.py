@@ -15,7 +15,7 @@ from sample_twentyseventh_second import cli, recorded
 DRAWN_AT = "c57eaabd"  # main at 20:25 UTC: pm31's batches 1 and 2 (8 reports); the collector still landing
 TSV = "drawn-thirtyfirst-second.tsv"
 BLOCK = "# pm31"
-EXTENDED_AT = "41d81052"  # main at 20:35 UTC: pm31's batches 3-4 (dicelette, HackerEarth, ibizaman, ketansingh, …)
+EXTENDED_AT = "b1033cae"  # main at 20:43 UTC: pm31's batches 3-5 (dicelette, HackerEarth, ibizaman, ketansingh, …)
 EXTENSION_TSV = "drawn-thirtyfirst-second-extension.tsv"
 
 
