@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from bot.importer.document import fence_after, plain
+from bot.reader.cues_metadata import APPROX_TIME_MARK
 
 _WEEKDAY = r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,12}\.?,?\s{1,40})?"  # "Thurs 07:06 PDT"
 _CLOCKS = (
@@ -25,8 +26,9 @@ _CLOCKS = (
     r"[tT]\s{0,40}[+-]\s{0,40}\d{1,12}\s{0,40}(?:min|m|h|hours?|minutes?)",
 )
 # a time told as approximate ("| **~20:58** | … still broken |", "- approx. 20:58 -", "20:58 (approx)"): the marker stays
-# in the entry's time, a note the reader of the time skips (dates.at_time_of searches for the hh:mm)
-_APPROX_BEFORE = r"(?:[~≈]\s{0,40}|(?:approx\.?|approximately|around|about|circa|ca\.)\s{1,40})?"
+# in the entry's time, a note the reader of the time skips (dates.at_time_of searches for the hh:mm); the marks before
+# the clock are the reader's one list of them (review F72)
+_APPROX_BEFORE = APPROX_TIME_MARK + "?"
 _APPROX_AFTER = r"(?:\s{0,40}\((?:approx\.?|approximately|est\.?|estimated)\))?"
 _TIME = "(?:" + _APPROX_BEFORE + "(?:" + "|".join(_CLOCKS) + "))"
 # a 24-hour time written without its colon ("1438 - attempted ssh", "* 0717: upgrade merged"): read only

@@ -82,6 +82,10 @@ _DAY = (
     r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,40},? )?(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}\.\d{1,2}\.\d{4}|"
     r"\d{1,2}(?:st|nd|rd|th)? " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?)"
 )
+# a time told as approximate, the mark before its clock ("~20:58", "approx. 20:58", "identified at approximately 12:07",
+# "from about 8:43 UTC"): the one list of these words, read by the timeline's rows (bot/importer/timeline.py) and by the
+# reader's times told in prose (review F72)
+APPROX_TIME_MARK = r"(?:[~≈]\s{0,40}|(?:approx\.?|approximately|around|about|roughly|circa|ca\.)\s{1,40})"
 WHEN = r"(?:" + _DAY + r"(?:(?:,|\s{1,40}at|\s|T)\s{0,40}" + _CLOCK + r")?|" + _CLOCK + r")"
 # a timeline entry's time opening a stored line ("2013-02-06 12:20 UTC — Incident closed.", the importer's own "when —
 # text"): when, not what; the line is judged by what follows it (read.without_metadata)
@@ -199,7 +203,7 @@ METADATA_SPAN = re.compile(
     + r"\s{0,40}"
     + UNIT
     + r"\b|"
-    r"\bfrom (?:about |around )?\d{1,2}:\d{2}\s{0,40}(?:utc|gmt)? (?:until|till|to) \d{1,2}:\d{2}|"
+    r"\bfrom " + APPROX_TIME_MARK + r"?\d{1,2}:\d{2}\s{0,40}(?:utc|gmt)? (?:until|till|to) \d{1,2}:\d{2}|"
     r"\bafter (?:about |over |nearly |~)?" + NUMBER + r"\s{0,40}" + UNIT + r" of\b|"
     r"\b\d{1,12}(?:\.\d{1,12})?\s{0,40}%\s{1,40}of\s{1,40}(?:[\w-]{1,40}\s{1,40}){0,3}(?:were|was|are|is)\s{1,40}(?:\w{1,30}\s{1,40})?(?:failing|failed|affected|impacted|"
     r"cached|lost|dropped|rejected|delayed|erroring|served)\b",
@@ -209,7 +213,9 @@ METADATA_SPAN = re.compile(
 # window is a clause of its own ("A change caused kernels to die on start from about Mar 22 19:30 to Mar 23 09:45"),
 # and so is the reason told after it ("… between 08:00 UTC and 14:30 UTC due to an upstream outage")
 METADATA_CLAUSE_BREAK = re.compile(
-    r"(?<=[,;:])\s{1,40}|\s{1,40}(?:--|-|—|–)\s{1,40}|\s{1,40}(?=(?:from|between) (?:about |around |approximately )?(?:\d{1,4}[:/-]\d|"
+    r"(?<=[,;:])\s{1,40}|\s{1,40}(?:--|-|—|–)\s{1,40}|\s{1,40}(?=(?:from|between) "
+    + APPROX_TIME_MARK
+    + r"?(?:\d{1,4}[:/-]\d|"
     r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,40}\.? \d))|\s{1,40}(?=(?:due to|because|caused by)\b)"
 )
 # an author's note left in the text for someone to finish ("[Yuvi to fill in the right technical

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from bot.reader.cues_fix import CAUSE_FOUND_VERB, CAUSE_NOUN, EMAIL_US, INVITE_TO_ASK, REACH_US, REACH_US_WHOM
-from bot.reader.cues_metadata import HARM_NOUN, NUMBER, THINGS, UNIT, WHEN
+from bot.reader.cues_metadata import APPROX_TIME_MARK, HARM_NOUN, NUMBER, THINGS, UNIT, WHEN
 from bot.reader.cues_metadata_state import DONE_WORD
 
 # a sentence that tells why ("… because the disk filled up", "… due to a bad deploy") is never only metadata: the
@@ -309,9 +309,7 @@ PHASE_AT_TIME = re.compile(
     r"(?:^|[,;:]\s{1,3})(?:and |then )?[\W_]{0,3}(?:the |this |our )?(?:incident|issue|problem|outage|root cause|cause|fault|"
     r"failure|degradation)s? (?:was|were|had been|has been|got) (?:\w{1,30}ly )?(?:identified|detected|noticed|spotted|diagnosed|"
     r"declared|escalated|acknowledged|reported|understood|confirmed|resolved|mitigated|contained|closed) (?:at|by|around|on|"
-    r"from)\s{1,3}(?:approximately |approx\.? |about |around |roughly |~)?"
-    + WHEN
-    + r"(?:\s{0,3}(?:utc|gmt|[a-z]{2,4}t))?"
+    r"from)\s{1,3}" + APPROX_TIME_MARK + "?" + WHEN + r"(?:\s{0,3}(?:utc|gmt|[a-z]{2,4}t))?"
     r"\s{0,3}(?=[,;.!]|$)",
     re.I,
 )
