@@ -30,6 +30,7 @@ from bot.importer.dates import (
 from bot.importer.document import Document, outside_code, plain
 from bot.importer.drafts import is_placeholder
 from bot.importer.section_text import join_lines, section_text
+from bot.importer.status_updates import RESOLVED_KEYS as STATUS_POST_RESOLVED_KEYS
 from bot.importer.timeline import Entry
 from bot.importer.vocabulary import normalize_heading, section_kind
 from bot.reader.cues import FAILURE_WORDS
@@ -95,10 +96,9 @@ METADATA: dict[str, str] = {
             "recovered",
             "incident end",
             "outage end",
-            # a status page's front matter: cState's `resolvedWhen`, LiveAgent's `resolvedDate`
-            "resolvedwhen",
-            "resolveddate",
-            "resolved date",
+            # a status page's front matter: cState's `resolvedWhen`, LiveAgent's `resolvedDate` (the post's resolved
+            # time its updates read too)
+            *(normalize_heading(key) for key in STATUS_POST_RESOLVED_KEYS),
         ],
         "resolved_at",
     ),  # fmt: skip

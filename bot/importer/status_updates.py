@@ -48,9 +48,11 @@ UPDATE_LISTS = ("incident_states", "incident_updates", "updates", "timeline")
 _TEXT_KEYS = ("content", "body", "message", "description", "text")
 _TIME_KEYS = ("date", "created_at", "ts", "time", "timestamp", "display_at", "updated_at")
 _STATUS_KEYS = ("status", "state")
-# the post's own times (lower-cased keys): when it began, when it was resolved
+# the post's own times (lower-cased keys): when it began, when it was resolved (LiveAgent's `resolvedDate`, cState's
+# `resolvedWhen`); the resolved ones are also the memory's resolved time (bot/importer/metadata.py METADATA: written
+# once, review F75)
 _STARTED_KEYS = ("date", "started_at", "created_at")
-_RESOLVED_KEYS = ("resolveddate", "resolved_at", "resolvedwhen", "resolved_date")
+RESOLVED_KEYS = ("resolveddate", "resolved_at", "resolvedwhen", "resolved_date")
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +117,7 @@ def _when(meta: dict[str, Any], update: dict[Any, Any], index: int) -> str:
     if not when and index == 0:
         when = _time(_first(meta, _STARTED_KEYS))
     if not when and _first_text(update, _STATUS_KEYS).strip().lower() == "resolved":
-        when = _time(_first(meta, _RESOLVED_KEYS))
+        when = _time(_first(meta, RESOLVED_KEYS))
     return when
 
 
