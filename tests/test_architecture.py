@@ -10,6 +10,7 @@ import ast
 import importlib
 import importlib.util
 import re
+import warnings
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -306,3 +307,66 @@ def test_no_module_outside_the_reader_defines_cue_words() -> None:
         if module not in CUE_EXEMPT and _cue_pattern(pattern)
     )
     assert found == []
+
+
+# what the check above does not see (review F81): a cue written as a fragment, a string compiled where it is used
+# (the reader's own way: THE_TROUBLE_IS), and a pattern kept in a dict, a set or a class. A string counts when it is
+# written as a pattern (it holds "\b", "(?:" or "|"): a field's name or a message is no fragment.
+_FRAGMENT_MARKS = ("\\b", "(?:", "|")
+
+
+def _held(value: object, module: str, depth: int = 0) -> Iterator[object]:
+    """The strings and patterns a module-level value holds: itself, or inside a list, tuple, set, dict or a class the
+    module defines."""
+    if isinstance(value, (str, re.Pattern)):
+        yield value
+    elif depth < 3 and isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from _held(item, module, depth + 1)
+    elif depth < 3 and isinstance(value, dict):
+        for item in value.values():
+            yield from _held(item, module, depth + 1)
+    elif depth < 3 and isinstance(value, type) and value.__module__ == module:
+        for item in vars(value).values():
+            yield from _held(item, module, depth + 1)
+
+
+@cache
+def _reader_values() -> frozenset[int]:
+    """The strings and patterns the reader's modules hold: imported elsewhere, they are still the reader's."""
+    found = set()
+    for name in _sources():
+        if _within(name, "bot.reader"):
+            for value in vars(importlib.import_module(name)).values():
+                found |= {id(item) for item in _held(value, name)}
+    return frozenset(found)
+
+
+def _as_pattern(item: object) -> re.Pattern[str] | None:
+    if id(item) in _reader_values():
+        return None
+    if isinstance(item, re.Pattern):
+        return item
+    if not isinstance(item, str) or not any(mark in item for mark in _FRAGMENT_MARKS) or len(item) > 20_000:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a set written as "[[…]" warns; it is read as it is
+        try:
+            return re.compile(item, re.IGNORECASE)
+        except re.error:  # a string that only looks like a pattern
+            return None
+
+
+def _cue_fragments_outside_the_reader() -> Iterator[str]:
+    for name in _sources():
+        if _within(name, "bot.reader") or name in CUE_EXEMPT:
+            continue
+        for attr, value in vars(importlib.import_module(name)).items():
+            for item in _held(value, name):
+                pattern = _as_pattern(item)
+                if pattern is not None and _cue_pattern(pattern):
+                    yield f"{name}.{attr}"
+
+
+def test_no_module_outside_the_reader_keeps_cue_words_as_a_fragment_or_in_a_dict() -> None:
+    assert sorted(set(_cue_fragments_outside_the_reader())) == []
