@@ -11,7 +11,7 @@ import sys
 from sample_twentyseventh_second import block, cli
 
 DRAWN_AT = "a94b4eb0"  # main at 20:48 UTC: c30's batches 1-5 (85caed1c … 98ea78d1), "23 threads"
-EXTENDED_AT = "a94b4eb0"  # set when c30's later batches land
+EXTENDED_AT = "1d2ac355"  # main at 20:53 UTC: c30's batch 6 (20:48), "31 threads"
 TSV = "drawn-thirtieth-conversations-second.tsv"
 EXTENSION_TSV = "drawn-thirtieth-conversations-second-extension.tsv"
 BLOCK = "# c30"
