@@ -149,7 +149,7 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
     "compare_thirtyfirst_second.py": (
         "sample_thirtyfirst_second.py", "drawn-thirtyfirst-second.tsv", "thirtyfirst-postmortems-second.jsonl",
         ("postmortems: 8 files, not-an-incident 8/8", "failed-attempt list: 6/8",
-         "attempts one by one: both 25, only truth.jsonl 0, only second 2", "stratum hidden: none"),
+         "attempts one by one: both 25, only truth.jsonl 1, only second 2", "stratum hidden: none"),
     ),
     "compare_twentyeighth_conversations_second.py": (
         "sample_twentyeighth_conversations_second.py", "drawn-twentyeighth-conversations-second.tsv",
@@ -256,7 +256,7 @@ POSTMORTEM_EXTENSIONS = {  # compare script -> (sampler, first tsv, extension ts
     "compare_thirtyfirst_second.py": (
         "sample_thirtyfirst_second.py", "drawn-thirtyfirst-second.tsv", "drawn-thirtyfirst-second-extension.tsv",
         "thirtyfirst-postmortems-second-extension.jsonl",
-        ("postmortems: 6 files", "attempts one by one: both 9, only truth.jsonl 5, only second 0"), 14,
+        ("postmortems: 6 files", "attempts one by one: both 9, only truth.jsonl 0, only second 0"), 14,
     ),
 }  # fmt: skip
 
