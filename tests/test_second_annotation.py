@@ -163,6 +163,12 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("conversations: 17 files", "failed-attempt list: 17/17", "attempts one by one: both 22, only truth.jsonl 0, only second 0",
          "stratum hidden: none", "fold B (9 incidents)"),
     ),
+    "compare_thirtieth_conversations_second.py": (
+        "sample_thirtieth_conversations_second.py", "drawn-thirtieth-conversations-second.tsv",
+        "thirtieth-conversations-second.jsonl",
+        ("conversations: 23 files", "failed-attempt list: 22/23", "attempts one by one: both 27, only truth.jsonl 1, only second 0",
+         "stratum hidden: none", "fold B (13 incidents)"),
+    ),
 }  # fmt: skip
 
 
@@ -215,6 +221,10 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     "compare_twentyninth_conversations_second.py": (
         "sample_twentyninth_conversations_second.py", "twentyninth-conversations-second", 6,
         "both 10, only truth.jsonl 0, only second 1", 23,
+    ),
+    "compare_thirtieth_conversations_second.py": (
+        "sample_thirtieth_conversations_second.py", "thirtieth-conversations-second", 8,
+        "both 13, only truth.jsonl 0, only second 0", 31,
     ),
 }  # fmt: skip
 
