@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from bot.reader.cues import CHAT_ACTION, THE_TROUBLE_IS
+from bot.reader.cues_metadata import MONTH
 
 _FIX_WORD = r"(?:resolv|restor|fix|mitigat|recover|repair|re-?energi[sz])\w{0,12}"
 _WORDS = r"(?:[\w'’(),-]{1,40}\s{1,4})"
@@ -73,7 +74,9 @@ FIX_NOT_DONE = re.compile(
 # been restored"); "… restored from the snapshot", "… resolved by restarting" name the step.
 _STATE_PREFIX = (
     r"^[\W_]{0,6}(?:(?:update|resolved|monitoring|identified)\b[^A-Za-z]{0,40})?(?:\{\{[<%][^{}]{0,80}[>%]\}\}\s{0,4})?"
-    r"(?:(?:[A-Z][a-z]{2,8}\.? \d{1,2}(?:st|nd|rd|th)?,?(?: \d{4})?\s{0,3}(?:@|at)?\s{0,3})?"
+    # a month's day before the time ("Aug 28 @ 6:17AM"): a month's name, never any word ("Reverted 14:05 - …" names a
+    # step; review F82)
+    r"(?:(?:" + MONTH + r" \d{1,2}(?:st|nd|rd|th)?,?(?: \d{4})?\s{0,3}(?:@|at)?\s{0,3})?"
     r"[\d/:.T -]{4,25}(?:utc|gmt|z|[ap]\.?m\.?|[a-z]{1,3}t)?[*\s]{0,6}(?:—|–|-|:)\s{0,4})?"
     r"(?:we (?:believe|think|are (?:happy|pleased|glad) to (?:report|confirm|say)) (?:that )?)?"
 )

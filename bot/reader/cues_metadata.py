@@ -71,7 +71,7 @@ METADATA_FIGURE = re.compile(
 # fixed-length alternation or a single bounded repeat (linear work).
 _ABOUT = r"(?:~|≈|<|>|about |approx\.? |approximately |around |roughly |nearly |almost |over |under |(?:less|more) than |just |some )?"
 _DURATION = r"\d{1,12}(?:[.,]\d{1,12})?\s{0,40}(?:min(?:ute)?s?|m|h(?:ou)?rs?|h|hours?|days?|d|weeks?|w|months?|seconds?|secs?|s)\b\.?"
-_MONTH = (
+MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
@@ -80,7 +80,7 @@ _CLOCK = (
 )
 _DAY = (
     r"(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,40},? )?(?:\d{4}-\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}/\d{2,4}|\d{1,2}\.\d{1,2}\.\d{4}|"
-    r"\d{1,2}(?:st|nd|rd|th)? " + _MONTH + r",? \d{4}|" + _MONTH + r" \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?)"
+    r"\d{1,2}(?:st|nd|rd|th)? " + MONTH + r",? \d{4}|" + MONTH + r" \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?)"
 )
 # a time told as approximate, the mark before its clock ("~20:58", "approx. 20:58", "identified at approximately 12:07",
 # "from about 8:43 UTC"): the one list of these words, read by the timeline's rows (bot/importer/timeline.py) and by the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from bot.reader.cues_metadata import _DAY, _MONTH
+from bot.reader.cues_metadata import _DAY, MONTH
 
 # a `Key: value` line about the incident ("Time to resolve: 31 minutes", "Impact: 1,200 users")
 METADATA_LINE = re.compile(
@@ -28,7 +28,7 @@ METADATA_LINE = re.compile(
 # date, a block height or a hash ("| 02-13 11:56 | 1674 | 485 |", "2h 32m / 3h 42m", "$1.2M, 340 ETH")
 FIGURE_WORD = re.compile(
     r"^[\W_]{0,3}(?:[~≈<>±+-]?[$€£]?\d[\d,.:/%-]{0,200}(?:[a-z]{1,4}|[a-z]{1,3}/s)?|0x[0-9a-f]{6,256}|[0-9a-f]{12,256}|n/a|utc|gmt|[ap]m|"
-    + _MONTH
+    + MONTH
     + r")[\W_]{0,3}$",
     re.I,
 )
