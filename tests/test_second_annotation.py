@@ -148,8 +148,8 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
     ),
     "compare_thirtyfirst_second.py": (
         "sample_thirtyfirst_second.py", "drawn-thirtyfirst-second.tsv", "thirtyfirst-postmortems-second.jsonl",
-        ("postmortems: 8 files, not-an-incident 8/8", "failed-attempt list: 6/8",
-         "attempts one by one: both 25, only truth.jsonl 1, only second 2", "stratum hidden: none"),
+        ("postmortems: 8 files, not-an-incident 8/8", "failed-attempt list: 7/8",
+         "attempts one by one: both 26, only truth.jsonl 0, only second 1", "stratum hidden: none"),
     ),
     "compare_twentyeighth_conversations_second.py": (
         "sample_twentyeighth_conversations_second.py", "drawn-twentyeighth-conversations-second.tsv",

@@ -73,8 +73,8 @@ MATCHES: list[tuple[str, str]] = [
     ("they wouldn't restore the settings", "they wouldn't restore the settings"),
     ("i thus restored the dns settings", "i thus restored the dns settings and waited 24 hours"),
     ("paid for hosting with hostgator and transferred the domain", "i decided to just transfer to a different registrar"),
-    # only second: rizfahma's "i tried many tutorials" (told twice: "i tried any articles"); ktomanelli's plugins
-    # cleared on the restored instance, then the time zone changed again
+    ("clear out all my plugins", "clear out all my plugins"),  # the lead's decision (a79c4211) added it to truth.jsonl
+    # only second: rizfahma's "i tried many tutorials" (told twice: "i tried any articles")
     # the extension
     ("i tried to repair the system using an sd card via an sd reader", "i tried to repair the system using an sd card via an sd reader"),
     ("i decided to reinstall a new image on the hard drive, but it failed **several times**", "i decided to reinstall a new image on the hard drive"),
