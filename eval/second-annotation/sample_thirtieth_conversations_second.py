@@ -11,7 +11,7 @@ import sys
 from sample_twentyseventh_second import block, cli
 
 DRAWN_AT = "a94b4eb0"  # main at 20:48 UTC: c30's batches 1-5 (85caed1c … 98ea78d1), "23 threads"
-EXTENDED_AT = "1d2ac355"  # main at 20:53 UTC: c30's batch 6 (20:48), "31 threads"
+EXTENDED_AT = "57600fca"  # main at 21:04 UTC: c30's batches 6-8 (20:48, 20:56, 21:03), "37 threads"
 TSV = "drawn-thirtieth-conversations-second.tsv"
 EXTENSION_TSV = "drawn-thirtieth-conversations-second-extension.tsv"
 BLOCK = "# c30"
