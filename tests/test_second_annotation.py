@@ -223,8 +223,8 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
         "both 10, only truth.jsonl 0, only second 1", 23,
     ),
     "compare_thirtieth_conversations_second.py": (
-        "sample_thirtieth_conversations_second.py", "thirtieth-conversations-second", 8,
-        "both 13, only truth.jsonl 0, only second 0", 31,
+        "sample_thirtieth_conversations_second.py", "thirtieth-conversations-second", 14,
+        "both 18, only truth.jsonl 2, only second 1", 37,
     ),
 }  # fmt: skip
 

@@ -2,7 +2,7 @@
 (c30second)"): compare_twelfth.py's two readings (judged by JUDGED and MATCHES, compare_eleventh.py's method; scored by
 bot/importer/scoring.py's rule with the second label's phrases as the stored text), on the threads
 drawn-thirtieth-conversations-second.tsv records (bench/held_out.tsv's c30 block at a94b4eb0), then the extension (the
-threads c30's later batches added by 1d2ac355, drawn-thirtieth-conversations-second-extension.tsv), then both pooled
+threads c30's later batches added by 57600fca, drawn-thirtieth-conversations-second-extension.tsv), then both pooled
 (compare_seventeenth.both_draws), then fold B's threads of each.
 
     .venv/bin/python eval/second-annotation/compare_thirtieth_conversations_second.py
@@ -17,7 +17,7 @@ DRAWS = (
     (TSV, "thirtieth-conversations-second.jsonl"),
     (EXTENSION_TSV, "thirtieth-conversations-second-extension.jsonl"),
 )
-TITLES = ("c30 block at a94b4eb0 (batches 1-5)", "extension (batch 6, at 1d2ac355)")
+TITLES = ("c30 block at a94b4eb0 (batches 1-5)", "extension (batches 6-8, at 57600fca)")
 # Every thread's stratum was seen: c30 holds only threads where a step did not help, and its file names tell the step.
 STRATUM_SEEN = tuple(file for tsv, _labels in DRAWS for _corpus, file, _fold, _commit in recorded(tsv))
 # (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
@@ -45,6 +45,12 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("zachpmanson-minecraftle-9", "root_cause_keywords"): False,  # [] / the second episode's hedged traffic
     ("zachpmanson-minecraftle-9", "fix_keywords"): True,  # second adds the second episode's restart
     ("gryffon-ringteki-1542", "root_cause_keywords"): True,  # second with "temporary error due to"
+    ("throneteki-1464", "root_cause_keywords"): False,  # the expiry / why it lapsed ("the server hadnt been restarted")
+    ("drawpile-342", "root_cause_keywords"): False,  # the opening's quoted "certificate has expired" / [] (why untold)
+    ("drawpile-501", "date"): False,  # the report's day / the last good session three days before
+    ("lurkars-gloomhavensecretariat-608", "date"): False,  # three days before the report / null ("a few days")
+    ("lurkars-gloomhavensecretariat-608", "root_cause_keywords"): False,  # "a certificate issue" / [] (why untold)
+    ("jbelford-eolian-40", "root_cause_keywords"): False,  # [] / "issues affecting the server"
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
@@ -92,6 +98,14 @@ MATCHES: list[tuple[str, str]] = [
     ("create a new account", "i tried to create a new account using my gmail account"),
     ("nuking the cache and reloading", "i tried nuking the cache and reloading"),
     ("have tried everything ayanami has", "have tried everything"),
+    ("several restarts", "system has since been updated"),  # one sentence: the update, restarts, reset and compile
+    ("tested on versions 2.0.2, 2.0.3, and 2.0.5", "tested on versions 2.0.2, 2.0.3, and 2.0.5"),
+    (
+        "i have tried on multiple devices and on different connections to the internet",
+        "i have tried on multiple devices and on different connections to the internet",
+    ),
+    ("we tried kicking it from the server and reauthorising", "we tried kicking it from the server and reauthorising"),
+    ("we have tried kicking the bot", "we have tried kicking the bot"),
 ]  # fmt: skip
 
 
