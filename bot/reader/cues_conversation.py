@@ -304,7 +304,16 @@ NO_OUTCOME = re.compile(
     r"much|it)|make (?:a|any|much) difference|start|succeed|matter|go through|take effect)(?![\w-]))"
     r"|(?:won'?t|will not)(?= (?:help|fix|resolve|solve|change|make (?:a|any) difference|matter)(?![\w-]))"
     # "Someone deleted the DNS record, so mail still bounces": what came of it (a cause), not how a step went
-    r"|(?<=so )(?:[\w'-]{1,20} ){0,4}still)",
+    r"|(?<=so )(?:[\w'-]{1,20} ){0,4}still"
+    # a failure under a condition someone else meets ("please reopen the issue if it's not working for you", "in case
+    # it still fails"): what would be, not what came of a step ("even if", "as if" and "if I/we …" left alone: a step
+    # the speaker took can be what the clause tells)
+    r"|(?<!even )(?<!as )(?:if|unless|in case) (?!(?:i|we)(?![\w'’]))[\w'’ ]{1,60}?(?=[,.;:!?)]|$)"
+    # "I still cleared some old files": "still" right before the speaker's own step is "all the same", not the
+    # trouble still there
+    r"|(?<![\w-])(?:i|we) still(?= " + CONVERSATION_CUES["action"].pattern + r")"
+    # "others who may experience this same problem": a failure told as a possibility, not as what came of a step
+    r"|(?:may|might)(?! not| never)(?: [\w'’]{1,15}){1,4})",
     re.IGNORECASE,
 )
 # "Still coming up empty.", "But still `expired ci license`.", "The Cloud is still unavailable.": the sentence opens on
