@@ -270,8 +270,6 @@ def suggested_then_failed(found: list[Sentence], i: int, reply_at: int) -> Picke
         return None
     if s.features & {"me_too", "template", "negated_cause"} or vetoed("attempt", _as_said(s)):
         return None
-    if _says_fixed(s):  # "Issues has been fixed now, but please keep in mind you should update …": advice for after
-        return None
     if reply_at >= len(found):
         return None
     reply = found[reply_at]
@@ -287,12 +285,6 @@ def suggested_then_failed(found: list[Sentence], i: int, reply_at: int) -> Picke
     if not outcome_told(reply.text) or came_after(reply.text):
         return None
     return Picked(i, 1.0, follow=reply_at, suggested=True)
-
-
-def _says_fixed(s: Sentence) -> bool:
-    """The sentence tells the trouble fixed ("should be fixed now", "has been fixed"): a step it then proposes is advice
-    for after, not a step against the trouble that a reply could say failed."""
-    return "resolved_now" in s.features or _done_is_the_state(s.text)
 
 
 def _as_said(s: Sentence) -> Sentence:

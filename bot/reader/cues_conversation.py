@@ -313,7 +313,13 @@ NO_OUTCOME = re.compile(
     # trouble still there
     r"|(?<![\w-])(?:i|we) still(?= " + CONVERSATION_CUES["action"].pattern + r")"
     # "others who may experience this same problem": a failure told as a possibility, not as what came of a step
-    r"|(?:may|might)(?! not| never)(?: [\w'’]{1,15}){1,4})",
+    r"|(?:may|might)(?! not| never)(?: [\w'’]{1,15}){1,4}"
+    # "this seems like either a disabled feature or one not working as intended": a guess at what the trouble is, its
+    # failure words describing the thing, up to the clause's end (a guess that tells a step's verdict, "looks like an
+    # upgrade didn't help", is left alone: only a step helps, fixes or makes a difference)
+    r"|(?:seems?|looks?|sounds?) like (?:a|an|either|one|some)(?![\w-])"
+    r"(?![^,.;:!?]{0,100}?(?:n'?t|not|never) (?:seem to |really )?(?:help|fix|resolve|solve|change|make (?:a|any) difference))"
+    r"[^,.;:!?]{1,100})",
     re.IGNORECASE,
 )
 # "Still coming up empty.", "But still `expired ci license`.", "The Cloud is still unavailable.": the sentence opens on
