@@ -2,9 +2,10 @@
 outcome of a step (issue 23, convatt, sixteenth session): "I cleared the CDN cache. Still getting the 502." is a failed
 attempt and no fix; the trouble on its way out ("still elevated but improving"), work going on ("Still investigating"),
 the trouble denied or foretold not to come back ("so it won't happen again"), what the speaker still does not know and
-a thread bumped are none; a told step keeps the speaker's adverb ("Already tried …"). Measured on real conversations by
-bench/reading_eval_conversations.py and bench/rule_reach.py (docs/BENCHMARKS.md, issue 23, convatt, sixteenth
-session)."""
+a thread bumped are none; a told step keeps the speaker's adverb ("Already tried …"). Nor (convatt3, eighteenth
+session) a failure under a condition, a possibility, a guess at what the trouble is, or a concessive "still"; a
+suggestion's answer must tell how the step went too. Measured on real conversations by
+bench/reading_eval_conversations.py and bench/rule_reach.py (docs/BENCHMARKS.md, issue 23, convatt and convatt3)."""
 
 from __future__ import annotations
 
@@ -75,3 +76,45 @@ def test_the_trouble_still_dropping_or_falling_over_is_not_it_getting_better(sai
     assert [a.why_it_failed for a in result.failed_attempts] == [why]
     assert "restarted the load balancer" in result.failed_attempts[0].action.lower()
     assert result.resolution is None
+
+
+# failure words that tell no outcome, issue 23, convatt3 (eighteenth session): under a condition someone else meets, a
+# concessive "still" before the speaker's own step, a possibility, a guess at what the trouble is
+NO_OUTCOME_TOLD_OTHERWISE = [
+    "I've just restarted the app server and regenerated the cache again. Let me know if you're having any more "
+    "trouble, and please reopen the issue if it's not working for you!",
+    "I looked at the server and the disk wasn't full or anything, but I still cleared some old files, but that "
+    "shouldn't affect the performance.",
+    "I also tried to re-add the webhook and got an error that it already exists. Please help, and possibly others "
+    "who may experience this same problem.",
+    "Logging in works, however this seems like either a disabled feature or one not working as intended.",
+]
+
+
+@pytest.mark.parametrize("said", NO_OUTCOME_TOLD_OTHERWISE)
+def test_a_failure_under_a_condition_a_possibility_or_a_guess_drafts_no_failed_attempt(said: str) -> None:
+    assert draft(REPORT, ("ben", said)).failed_attempts == []
+
+
+@pytest.mark.parametrize(
+    ("said", "why"),
+    [
+        ("I restarted the app server. Looks like a restart didn't help.", "Didn't help"),
+        ("If I try and stop and restart the build it doesn't seem to do anything.", "Doesn't seem to do anything"),
+        ("I restarted the workers but I still get the same error.", "Still get the same error"),
+    ],
+)
+def test_a_step_told_failing_beside_a_guess_a_condition_or_a_still_stays_a_failed_attempt(said: str, why: str) -> None:
+    assert [a.why_it_failed for a in draft(REPORT, ("ana", said)).failed_attempts] == [why]
+
+
+def test_a_suggestion_answered_by_failure_words_that_tell_no_outcome_is_no_failed_attempt() -> None:
+    """ "Aw, I didn't see that one coming" answers the suggestion, but says nothing of how a step went; "hm, still
+    doesnt work" does."""
+    surprised = draft(REPORT, ("ben", "Perhaps add some kind of job that drops the cache regularly?"),
+                      ("ana", "Aw, I didn't see that one coming"))  # fmt: skip
+    assert surprised.failed_attempts == []
+    failed = draft(REPORT, ("ben", "Could you try restarting them now?"), ("ana", "Hm, still doesnt work"))
+    assert [(a.action, a.why_it_failed) for a in failed.failed_attempts] == [
+        ("Restarting them now", "Hm, still doesnt work")
+    ]
