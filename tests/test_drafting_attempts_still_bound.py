@@ -27,6 +27,15 @@ NO_OUTCOME_OF_A_STEP = [
     "I upgraded the server and it shouldn't happen again (I hope...)",
     "I tried to fix the import script but I still don't know why it runs forever.",
     "Have to bump this, as the bot stopped responding again.",
+    # convatt3 (eighteenth session): under a condition someone else meets, a concessive "still" before the speaker's
+    # own step, a possibility, a guess at what the trouble is
+    "I've just restarted the app server and regenerated the cache again. Let me know if you're having any more "
+    "trouble, and please reopen the issue if it's not working for you!",
+    "I looked at the server and the disk wasn't full or anything, but I still cleared some old files, but that "
+    "shouldn't affect the performance.",
+    "I also tried to re-add the webhook and got an error that it already exists. Please help, and possibly others "
+    "who may experience this same problem.",
+    "Logging in works, however this seems like either a disabled feature or one not working as intended.",
 ]
 
 
@@ -76,24 +85,6 @@ def test_the_trouble_still_dropping_or_falling_over_is_not_it_getting_better(sai
     assert [a.why_it_failed for a in result.failed_attempts] == [why]
     assert "restarted the load balancer" in result.failed_attempts[0].action.lower()
     assert result.resolution is None
-
-
-# failure words that tell no outcome, issue 23, convatt3 (eighteenth session): under a condition someone else meets, a
-# concessive "still" before the speaker's own step, a possibility, a guess at what the trouble is
-NO_OUTCOME_TOLD_OTHERWISE = [
-    "I've just restarted the app server and regenerated the cache again. Let me know if you're having any more "
-    "trouble, and please reopen the issue if it's not working for you!",
-    "I looked at the server and the disk wasn't full or anything, but I still cleared some old files, but that "
-    "shouldn't affect the performance.",
-    "I also tried to re-add the webhook and got an error that it already exists. Please help, and possibly others "
-    "who may experience this same problem.",
-    "Logging in works, however this seems like either a disabled feature or one not working as intended.",
-]
-
-
-@pytest.mark.parametrize("said", NO_OUTCOME_TOLD_OTHERWISE)
-def test_a_failure_under_a_condition_a_possibility_or_a_guess_drafts_no_failed_attempt(said: str) -> None:
-    assert draft(REPORT, ("ben", said)).failed_attempts == []
 
 
 @pytest.mark.parametrize(
