@@ -224,7 +224,7 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
     ),
     "compare_thirtieth_conversations_second.py": (
         "sample_thirtieth_conversations_second.py", "thirtieth-conversations-second", 14,
-        "both 18, only truth.jsonl 2, only second 1", 37,
+        "both 18, only truth.jsonl 1, only second 1", 37,
     ),
 }  # fmt: skip
 

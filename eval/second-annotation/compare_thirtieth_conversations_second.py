@@ -97,7 +97,7 @@ MATCHES: list[tuple[str, str]] = [
     ("requested a reset", "requested a reset anyway"),
     ("create a new account", "i tried to create a new account using my gmail account"),
     ("nuking the cache and reloading", "i tried nuking the cache and reloading"),
-    ("have tried everything ayanami has", "have tried everything"),
+    ("have tried everything u2 has", "have tried everything"),
     ("several restarts", "system has since been updated"),  # one sentence: the update, restarts, reset and compile
     ("tested on versions 2.0.2, 2.0.3, and 2.0.5", "tested on versions 2.0.2, 2.0.3, and 2.0.5"),
     (
