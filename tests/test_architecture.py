@@ -239,6 +239,21 @@ CUE_PROBES = (
     "mitigated by failing over",
     "no luck",
     "made no difference",
+    # more of the steps and outcomes responders tell (review F81: a list of such words none of the
+    # probes above held, r"\b(?:reverted|bounced|failed over)\b", passed the check)
+    "we reverted the change",
+    "failed over to the replica",
+    "rebooted the node",
+    "redeployed the service",
+    "flushed the cache",
+    "scaled up the cluster",
+    "that worked",
+    "it didn't work",
+    "the culprit was the cache",
+    "the problem was a full disk",
+    "once we restored the backup",
+    "still broken",
+    "service has recovered",
 )
 NEUTRAL = ("the quick brown fox jumps over the lazy dog", "alice posted a link at noon")
 # Modules that keep patterns which find some of those phrases, and why they are not the reader's.
