@@ -16,18 +16,20 @@ import dateparser
 from bot.reader.cues import FAILURE_WORDS
 from bot.reader.cues_found import FOUND_BY
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,12}\.?"
+# a month's name as the importer reads one, short or long ("Sep", "Sept.", "September"): the one list of the
+# importer's date and time patterns (bot/importer/timeline.py, document.py; review F83)
+MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]{0,12}\.?"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _YEAR = r"(?:19|20)\d{2}"
 _FOUND = re.compile(
     rf"(?<!\d)(?:{_YEAR}[-/.]\d{{1,2}}[-/.]\d{{1,2}}(?:[ T]\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\s{{0,40}}(?:UTC|GMT|Z))?)?"
-    rf"|{_MONTH}[\s-]{{1,40}}{_DAY},?[\s-]{{1,40}}(?:of\s{{1,40}})?{_YEAR}"
-    rf"|{_DAY}(?:\s{{1,40}}of)?[\s-]{{1,40}}{_MONTH},?[\s-]{{1,40}}{_YEAR}"
+    rf"|{MONTH}[\s-]{{1,40}}{_DAY},?[\s-]{{1,40}}(?:of\s{{1,40}})?{_YEAR}"
+    rf"|{_DAY}(?:\s{{1,40}}of)?[\s-]{{1,40}}{MONTH},?[\s-]{{1,40}}{_YEAR}"
     rf"|\d{{1,2}}[-/]\d{{1,2}}[-/](?:{_YEAR}|\d{{2}}))(?![\d])",
     re.I,
 )
 _MONTH_DAY = re.compile(
-    rf"(?<![\w-])(?:{_MONTH}\s{{1,40}}\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?(?:\s{{1,40}}of)?\s{{1,40}}{_MONTH})(?![\w-])",
+    rf"(?<![\w-])(?:{MONTH}\s{{1,40}}\d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}(?:st|nd|rd|th)?(?:\s{{1,40}}of)?\s{{1,40}}{MONTH})(?![\w-])",
     re.I,
 )
 # bounded, and a file name is read from where its word starts: `\S+\.md` tried at every

@@ -23,6 +23,7 @@ from typing import Any
 import frontmatter
 from markdown_it import MarkdownIt
 
+from bot.importer.dates import MONTH
 from bot.importer.status_updates import front_matter_updates
 from bot.importer.vocabulary import judges_the_response, normalize_heading, section_kind
 from bot.reader.text import plain
@@ -435,8 +436,11 @@ def _beside_what_worked(headings: list[tuple[int, int, int, str]], index: int) -
 
 
 _TIME_HEADING = re.compile(
-    r"^(?:[~≈]?\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|(?:\w{1,40}day,?\s{1,40})?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|"
-    r"nov|dec)[a-z]{0,12}\.?\s{1,40}\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\.?\s{1,40}(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,12})",
+    r"^(?:[~≈]?\d{1,2}:\d{2}|\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|(?:\w{1,40}day,?\s{1,40})?"
+    + MONTH
+    + r"\s{1,40}\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\.?\s{1,40}"
+    + MONTH
+    + ")",
     re.I,
 )
 

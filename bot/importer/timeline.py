@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.importer.dates import MONTH
 from bot.importer.document import fence_after, plain
 from bot.reader.cues_metadata import APPROX_TIME_MARK
 
@@ -21,8 +22,8 @@ _CLOCKS = (
     _WEEKDAY + r"\d{1,2}:\d{2}(?::\d{2})?(?:\s{0,40}[ap]\.?m\.?)?",  # 10:02, 3:15 pm
     _WEEKDAY + r"\d{1,2}\s{0,40}[ap]\.?m\.?",  # 3pm
     r"(?:mon|tue|wed|thu|fri|sat|sun)[a-z]{0,12},?\s{1,40}\S{1,40}\s{1,40}\d{1,2}",  # Tue, May 10
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,12}\.?\s{1,40}\d{1,2}(?:st|nd|rd|th)?(?:,?\s{1,40}\d{4})?",
-    r"\d{1,2}(?:st|nd|rd|th)?\s{1,40}(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,12}\.?(?:\s{1,40}\d{4})?",
+    MONTH + r"\s{1,40}\d{1,2}(?:st|nd|rd|th)?(?:,?\s{1,40}\d{4})?",
+    r"\d{1,2}(?:st|nd|rd|th)?\s{1,40}" + MONTH + r"(?:\s{1,40}\d{4})?",
     r"[tT]\s{0,40}[+-]\s{0,40}\d{1,12}\s{0,40}(?:min|m|h|hours?|minutes?)",
 )
 # a time told as approximate ("| **~20:58** | … still broken |", "- approx. 20:58 -", "20:58 (approx)"): the marker stays
@@ -61,8 +62,9 @@ _HHMM_LINE = re.compile(
     _MARKS_BEFORE + r"(?:\d{4}-\d{2}-\d{2}\s{1,40})?(" + _HHMM + r")" + _ZONE + _MARKS_AFTER + r"\s{0,40}[-–—:|]"
 )
 _DAY_LINE = re.compile(
-    r"^(?:\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|(?:[a-z]{1,30},?\s{1,40})?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,12}"
-    r"\.?\s{1,40}\d{1,2}(?:st|nd|rd|th)?(?:,?\s{1,40}\d{4})?)\s{0,40}:?$",
+    r"^(?:\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2}|(?:[a-z]{1,30},?\s{1,40})?"
+    + MONTH
+    + r"\s{1,40}\d{1,2}(?:st|nd|rd|th)?(?:,?\s{1,40}\d{4})?)\s{0,40}:?$",
     re.I,
 )
 _TABLE_RULE = re.compile(r"^\s{0,40}(?:\|\s{0,40})?:?-{2,}")
