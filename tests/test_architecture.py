@@ -325,7 +325,8 @@ def test_no_module_outside_the_reader_defines_cue_words() -> None:
 
 
 # what the check above does not see (review F81): a cue written as a fragment, a string compiled where it is used
-# (the reader's own way: THE_TROUBLE_IS), and a pattern kept in a dict, a set or a class. A string counts when it is
+# (the reader's own way: THE_TROUBLE_IS), a pattern joined from constants in an re.*(…) call, and a pattern kept in a
+# dict, a set or a class. A string counts when it is
 # written as a pattern (it holds "\b", "(?:" or "|"): a field's name or a message is no fragment.
 _FRAGMENT_MARKS = ("\\b", "(?:", "|")
 
@@ -372,10 +373,27 @@ def _as_pattern(item: object) -> re.Pattern[str] | None:
             return None
 
 
+def _folded(node: ast.expr) -> str | None:
+    """A string written as constants joined by `+` ("r'\\brolled ' + r'back\\b'"), folded; None for anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _folded(node.left), _folded(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
 def _cue_fragments_outside_the_reader() -> Iterator[str]:
-    for name in _sources():
+    for name, (_path, tree) in _sources().items():
         if _within(name, "bot.reader") or name in CUE_EXEMPT:
             continue
+        for node in ast.walk(tree):  # a pattern joined from constants where it is used, inside a function too
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args:
+                joined = _folded(node.args[0]) if isinstance(node.args[0], ast.BinOp) else None
+                if joined and isinstance(node.func.value, ast.Name) and node.func.value.id == "re":
+                    pattern = _as_pattern(joined)
+                    if pattern is not None and _cue_pattern(pattern):
+                        yield f"{name}.line {node.lineno}"
         for attr, value in vars(importlib.import_module(name)).items():
             for item in _held(value, name):
                 pattern = _as_pattern(item)
