@@ -27,7 +27,8 @@ import bot.reader.cues_metadata_shape as cms
 import bot.reader.cues_metadata_state as cmst
 from bench.import_postmortems import read_corpus
 from bot.importer.scoring import Ratio, holds_half, load_truth, score
-from bot.reader.read import without_metadata
+from bot.reader.metadata_kind import metadata_kind
+from bot.reader.read import sentences, without_metadata
 
 MODULES = (cm, cmf, cms, cmst)
 LONG_BRANCH = 80  # characters of regex
@@ -118,6 +119,17 @@ def patched(replace: dict[str, re.Pattern]):
     return undo
 
 
+def _leak_said(truth, draft) -> str:
+    """A one-out leak, fold A: the file and each stored field's sentence holding a labelled metadata line."""
+    said = [truth.file]
+    for name, text in (("cause", draft.root_cause), ("fix", draft.resolution)):
+        for keywords in truth.metadata_keywords:
+            held = [s for s in sentences(text or "") if holds_half(s, keywords)]
+            if held:
+                said.append(f"  {name} [{metadata_kind(held[0])}]: {held[0][:200]}")
+    return "\n".join(said)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--eval", default="eval")
@@ -197,6 +209,7 @@ def main() -> None:
                 drafts, _, _ = read_corpus(root, only=set(files_of[org]))
                 found = score([truths[f] for f in files_of[org]], drafts).metadata_as_fix_or_cause
                 leaks.right, leaks.total = leaks.right + found.right, leaks.total + found.total
+                leaks.misses += [_leak_said(truths[f], drafts[f]) for f in found.misses]
         finally:
             for mod, name, value in undo:
                 setattr(mod, name, value)
@@ -215,6 +228,8 @@ def main() -> None:
             }
         )
     )
+    if args.misses and args.leaks:
+        print("\n".join(leaks.misses))
     if args.misses:
         for i, it in enumerate(items):
             if not one_out[i]:
