@@ -25,8 +25,8 @@ import bot.reader.cues_metadata as cm  # noqa: E402
 import bot.reader.cues_metadata_field as cmf
 import bot.reader.cues_metadata_shape as cms
 import bot.reader.cues_metadata_state as cmst
-from bench.import_postmortems import read_corpus
-from bot.importer.scoring import Ratio, holds_half, load_truth, score
+from bench.import_postmortems import fold_statements, fold_truths, read_corpus
+from bot.importer.scoring import Ratio, holds_half, score
 from bot.reader.metadata_kind import metadata_kind
 from bot.reader.read import sentences, without_metadata
 
@@ -137,33 +137,26 @@ def main() -> None:
     ap.add_argument("--leaks", action="store_true", help="read each organisation's reports one out: metadata stored")
     args = ap.parse_args()
     root = Path(args.eval) / "postmortems"
-    org_of = {}
-    for raw in (root / "truth.jsonl").read_text().splitlines():
-        if raw.strip():
-            d = json.loads(raw)
-            org_of[d["file"]] = d["org"]
+    # fold A through the one loader: bench/held_out_postmortems.tsv's files (a live judge) are never read (review F85)
+    fold_a = fold_truths("A", folder=root)
+    org_of = {t.file: t.org for t in fold_a}
     items = []  # (org, file, line, quote)
     unfound = 0
-    for raw in (root / "statements.jsonl").read_text().splitlines():
-        if not raw.strip():
-            continue
-        d = json.loads(raw)
-        if d["fold"] != "A":
-            continue
-        text = (root / d["file"]).read_text(encoding="utf-8", errors="replace")
-        for s in d["statements"]:
+    for file, statements in fold_statements("A", folder=root).items():
+        text = (root / file).read_text(encoding="utf-8", errors="replace")
+        for s in statements:
             if s["kind"] != "metadata":
                 continue
             line = line_of(text, s["quote"])
             if line is None:
                 unfound += 1
                 continue
-            items.append((org_of[d["file"]], d["file"], line, s["quote"]))
+            items.append((org_of[file], file, line, s["quote"]))
     # the lines truth.jsonl's metadata phrases stand on (the score's labels: `metadata_keywords`), for --leaks
     keyword_lines = []  # (org, line)
     files_of: dict[str, list[str]] = defaultdict(list)
-    for truth in load_truth(root / "truth.jsonl"):
-        if truth.fold != "A" or not truth.metadata_keywords:
+    for truth in fold_a:
+        if not truth.metadata_keywords:
             continue
         files_of[truth.org].append(truth.file)
         text = (root / truth.file).read_text(encoding="utf-8", errors="replace")
@@ -192,7 +185,7 @@ def main() -> None:
     orgs = sorted({it[0] for it in items} | (set(files_of) if args.leaks else set()))
     one_out = {}
     leaks = Ratio()
-    truths = {t.file: t for t in load_truth(root / "truth.jsonl")}
+    truths = {t.file: t for t in fold_a}
     for org in orgs:
         replace = {}
         for name, parts in alts.items():
