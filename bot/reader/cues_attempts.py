@@ -244,8 +244,9 @@ PAST_PERFECT = re.compile(
 )
 # "We removed those that could not be processed", "restarted the pods which failed to start": a failure
 # in a clause that picks out what was acted on (no comma before "that"/"which") says which things, not
-# how the step went (", which did not help" refers back to the step: not this)
-QUALIFIES = re.compile(r"(?<![,;(])\s(?:that|which|who)\b\s*$", re.I)
+# how the step went (", which did not help" refers back to the step: not this; nor "that" right after "but", "and" or
+# "yet": "We restarted nginx, but that didn't fix it" tells the step back as the subject of its outcome)
+QUALIFIES = re.compile(r"(?<![,;(])(?<!\bbut)(?<!\band)(?<!\byet)\s(?:that|which|who)\b\s*$", re.I)
 # someone is said to act: a responder, an explicit try, or a step done by hand
 RESPONDER_STEP = re.compile(WE_TRIED.pattern + r"|\b(?:manual(?:ly)?|by hand|forc(?:e|ed|ibly))\b", re.I)
 # "Jun 04 14:51:36 db1 systemd[1]: postgresql.service: Can't open PID file": a log the system wrote,
