@@ -118,3 +118,15 @@ def test_a_step_told_as_having_worked_is_not_stored_as_failed_for_what_failed_af
 
 def test_the_worked_check_cannot_backtrack_over_a_members_text() -> None:
     assert unbounded_then_more(cues_attempts.NEGATED_BEFORE) == []
+
+
+def test_that_after_but_is_the_step_told_back_and_a_that_picking_out_things_stays_a_qualifier() -> None:
+    # "but that didn't fix it": the step is the subject of its outcome, not "the pods that failed"
+    assert stored("## What happened\n\nWe rolled back the config, but that didn't fix it.\n") == [
+        ("We rolled back the config", "that didn't fix it.")
+    ]
+    assert stored("## What happened\n\nWe restarted nginx and that did not help.\n") == [
+        ("We restarted nginx and that did not help", "")
+    ]
+    assert not stored("## What happened\n\nWe restarted the pods that failed to start.\n")
+    assert not stored("## What happened\n\nWe removed the jobs that could not be processed.\n")
