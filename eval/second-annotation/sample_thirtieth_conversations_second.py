@@ -8,7 +8,8 @@ landed by the brief's cut) that the first reading did not hold, in the block's o
 
 import sys
 
-from sample_twentyseventh_second import block, cli
+from sample_twentyninth_conversations_second import rows as block_rows
+from sample_twentyseventh_second import cli
 
 DRAWN_AT = "a94b4eb0"  # main at 20:48 UTC: c30's batches 1-5 (85caed1c … 98ea78d1), "23 threads"
 EXTENDED_AT = "57600fca"  # main at 21:04 UTC: c30's batches 6-8 (20:48, 20:56, 21:03), "37 threads"
@@ -19,12 +20,8 @@ BLOCK = "# c30"
 
 def rows(extended: bool = False) -> list[tuple[str, str, str, str]]:
     """The "# c30" block's threads as (corpus, file, fold, commit) rows: at DRAWN_AT, or (True) those added by
-    EXTENDED_AT."""
-    first = block(DRAWN_AT, BLOCK)
-    if not extended:
-        return first
-    read = {file for _corpus, file, _fold, _commit in first}
-    return [row for row in block(EXTENDED_AT, BLOCK) if row[1] not in read]
+    EXTENDED_AT (c29's reading of its block, given c30's)."""
+    return block_rows(extended, DRAWN_AT, EXTENDED_AT, BLOCK)
 
 
 if __name__ == "__main__":

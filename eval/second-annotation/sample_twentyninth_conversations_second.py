@@ -17,14 +17,16 @@ EXTENSION_TSV = "drawn-twentyninth-conversations-second-extension.tsv"
 BLOCK = "# c29"
 
 
-def rows(extended: bool = False) -> list[tuple[str, str, str, str]]:
-    """The "# c29" block's threads as (corpus, file, fold, commit) rows: at DRAWN_AT, or (True) those added by
-    EXTENDED_AT."""
-    first = block(DRAWN_AT, BLOCK)
+def rows(
+    extended: bool = False, drawn_at: str = DRAWN_AT, extended_at: str = EXTENDED_AT, heading: str = BLOCK
+) -> list[tuple[str, str, str, str]]:
+    """A block's threads as (corpus, file, fold, commit) rows (c29's by default; sample_thirtieth_conversations_second.py
+    reads c30's the same way): at `drawn_at`, or (True) those added by `extended_at`."""
+    first = block(drawn_at, heading)
     if not extended:
         return first
     read = {file for _corpus, file, _fold, _commit in first}
-    return [row for row in block(EXTENDED_AT, BLOCK) if row[1] not in read]
+    return [row for row in block(extended_at, heading) if row[1] not in read]
 
 
 if __name__ == "__main__":
