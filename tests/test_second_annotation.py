@@ -151,6 +151,11 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("postmortems: 8 files, not-an-incident 8/8", "failed-attempt list: 7/8",
          "attempts one by one: both 26, only truth.jsonl 0, only second 1", "stratum hidden: none"),
     ),
+    "compare_thirtysecond_second.py": (
+        "sample_thirtysecond_second.py", "drawn-thirtysecond-second.tsv", "thirtysecond-postmortems-second.jsonl",
+        ("postmortems: 3 files, not-an-incident 3/3", "failed-attempt list: 3/3",
+         "attempts one by one: both 7, only truth.jsonl 0, only second 0", "stratum hidden: none"),
+    ),
     "compare_twentyeighth_conversations_second.py": (
         "sample_twentyeighth_conversations_second.py", "drawn-twentyeighth-conversations-second.tsv",
         "twentyeighth-conversations-second.jsonl",

@@ -1,0 +1,47 @@
+"""pm32second's blind labels of pm32's postmortems against truth.jsonl, field by field (README.md, "The held-out
+postmortem judge pm32 (pm32second)"): compare_twelfth.py's two readings (judged by JUDGED and MATCHES, compare_eleventh.py's
+method; scored by bot/importer/scoring.py's rule with the second label's phrases as the stored text), on the reports
+drawn-thirtysecond-second.tsv records (bench/held_out_postmortems.tsv's pm32 block at 099dde93: batch 1), then on the
+extension's (drawn-thirtysecond-second-extension.tsv: the later batches), then the two pooled.
+
+    .venv/bin/python eval/second-annotation/compare_thirtysecond_second.py
+"""
+
+from compare_seventeenth import both_draws
+from compare_twelfth import run
+from sample_thirtysecond_second import DRAWN_AT, EXTENDED_AT, EXTENSION_TSV, TSV, recorded
+
+LABELS = "thirtysecond-postmortems-second.jsonl"
+EXTENSION_LABELS = "thirtysecond-postmortems-second-extension.jsonl"
+# Every report's stratum was seen: pm32 took only posts where responders tell a step that did not help, and its commit
+# subjects (read before the labels) give each batch's attempt count.
+STRATUM_SEEN = tuple(
+    file for tsv in (TSV, EXTENSION_TSV) if EXTENDED_AT or tsv == TSV for _corpus, file, _fold, _commit in recorded(tsv)
+)
+# (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
+JUDGED: dict[tuple[str, str], bool] = {
+    ("battleroid-2018-11-19", "root_cause_keywords"): True,  # the same two sentences, second's longer cuts
+    ("battleroid-2018-11-19", "found_keywords"): True,  # the page both sides; the odd node's name / the old node, other cuts
+    ("vsolovyov-postgresql", "fix_keywords"): True,  # kill -9 both sides; truth adds the new archiver deleting the WALs
+    ("vsolovyov-postgresql", "found_keywords"): True,  # the disk alert both sides; the logs / `ps aux | grep archiver`
+    ("torrentsmp-2025-02-02", "root_cause_keywords"): True,  # the same two phrases, second's longer cut
+}
+# (truth phrase, second phrase): the same step.
+MATCHES: list[tuple[str, str]] = [
+    ("i sent off a request, the recovery started", "so without further ado i sent off a request, the recovery started"),
+    ("adjusting the bandwidth rates, chunk sizes", "adjusting the bandwidth rates, chunk sizes, netted me no extra benefit"),
+    ("reload the config, but it did nothing", "so we tried to change `archive_command`"),
+    ("archiver process didn't react to `kill`", "archiver process didn't react to `kill`"),
+    ("tested with different mtu values", "i tested with different mtu values, and setting it back to default"),
+    ("tried reworking the docker containers", "i tried reworking the docker containers and changing the pterodactyl network"),
+    ("i did not receive a response in my ticket", "i did not receive a response in my ticket"),
+]  # fmt: skip
+
+
+if __name__ == "__main__":
+    if EXTENDED_AT:
+        titles = (f"first part (batch 1, 3 reports at {DRAWN_AT})", f"extension (the later batches, at {EXTENDED_AT})")
+        both_draws((TSV, LABELS), (EXTENSION_TSV, EXTENSION_LABELS), JUDGED, MATCHES, STRATUM_SEEN, "postmortems", titles)
+    else:
+        print(f"== the first part (batch 1, 3 reports at {DRAWN_AT})")
+        run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)
