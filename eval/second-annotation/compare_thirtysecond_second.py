@@ -21,7 +21,7 @@ STRATUM_SEEN = tuple(
 # (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
 JUDGED: dict[tuple[str, str], bool] = {
     ("battleroid-2018-11-19", "root_cause_keywords"): True,  # the same two sentences, second's longer cuts
-    ("battleroid-2018-11-19", "found_keywords"): True,  # the page both sides; the odd node's name / the old node, other cuts
+    ("battleroid-2018-11-19", "found_keywords"): True,  # the page both sides; the odd node / the old node, other cuts
     ("vsolovyov-postgresql", "fix_keywords"): True,  # kill -9 both sides; truth adds the new archiver deleting the WALs
     ("vsolovyov-postgresql", "found_keywords"): True,  # the disk alert both sides; the logs / `ps aux | grep archiver`
     ("torrentsmp-2025-02-02", "root_cause_keywords"): True,  # the same two phrases, second's longer cut
@@ -41,7 +41,9 @@ MATCHES: list[tuple[str, str]] = [
 if __name__ == "__main__":
     if EXTENDED_AT:
         titles = (f"first part (batch 1, 3 reports at {DRAWN_AT})", f"extension (the later batches, at {EXTENDED_AT})")
-        both_draws((TSV, LABELS), (EXTENSION_TSV, EXTENSION_LABELS), JUDGED, MATCHES, STRATUM_SEEN, "postmortems", titles)
+        both_draws(
+            (TSV, LABELS), (EXTENSION_TSV, EXTENSION_LABELS), JUDGED, MATCHES, STRATUM_SEEN, "postmortems", titles
+        )
     else:
         print(f"== the first part (batch 1, 3 reports at {DRAWN_AT})")
         run(recorded(TSV), LABELS, JUDGED, MATCHES, STRATUM_SEEN)
