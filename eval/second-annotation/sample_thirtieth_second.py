@@ -27,10 +27,19 @@ def extension(
     return [row for row in rows(extended_at, heading) if row[1] not in first]
 
 
-__all__ = ["EXTENSION_TSV", "TSV", "extension", "recorded"]
+def main(drawn_at: str, extended_at: str, heading: str, tsv: str, extension_tsv: str) -> None:
+    """A postmortem block's sampler command (pm30's, pm32's): --extension the reports added by `extended_at`, else the
+    block at `drawn_at`; --record / --check as cli has them."""
+    name = heading.removeprefix("# ")
+    if "--extension" in sys.argv:
+        cli(
+            extension(drawn_at, extended_at, heading), extension_tsv, f"the {name} block's new reports at {extended_at}"
+        )
+    else:
+        cli(rows(drawn_at, heading), tsv, f"the {name} block at {drawn_at}")
+
+
+__all__ = ["EXTENSION_TSV", "TSV", "extension", "main", "recorded"]
 
 if __name__ == "__main__":
-    if "--extension" in sys.argv:
-        cli(extension(), EXTENSION_TSV, f"the pm30 block's new reports at {EXTENDED_AT}")
-    else:
-        cli(rows(DRAWN_AT, BLOCK), TSV, f"the pm30 block at {DRAWN_AT}")
+    main(DRAWN_AT, EXTENDED_AT, BLOCK, TSV, EXTENSION_TSV)
