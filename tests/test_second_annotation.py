@@ -273,6 +273,12 @@ POSTMORTEM_EXTENSIONS = {  # compare script -> (sampler, first tsv, extension ts
         "thirtyfirst-postmortems-second-extension.jsonl",
         ("postmortems: 6 files", "attempts one by one: both 9, only truth.jsonl 0, only second 0"), 14,
     ),
+    # pm32second's extension: the pm32 block's later batches, past the first part's three
+    "compare_thirtysecond_second.py": (
+        "sample_thirtysecond_second.py", "drawn-thirtysecond-second.tsv", "drawn-thirtysecond-second-extension.tsv",
+        "thirtysecond-postmortems-second-extension.jsonl",
+        ("postmortems: 3 files", "attempts one by one: both 5, only truth.jsonl 0, only second 0"), 6,
+    ),
 }  # fmt: skip
 
 

@@ -25,6 +25,13 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("vsolovyov-postgresql", "fix_keywords"): True,  # kill -9 both sides; truth adds the new archiver deleting the WALs
     ("vsolovyov-postgresql", "found_keywords"): True,  # the disk alert both sides; the logs / `ps aux | grep archiver`
     ("torrentsmp-2025-02-02", "root_cause_keywords"): True,  # the same two phrases, second's longer cut
+    # the extension
+    ("samskivert-happy-new-year", "root_cause_keywords"): True,  # the break-in and the databases forgotten, both sides
+    ("samskivert-happy-new-year", "fix_keywords"): True,  # the blog rebuilt, both; the wipe / Jekyll
+    ("samskivert-happy-new-year", "found_keywords"): True,  # the login both sides; truth adds the uid changed
+    ("torrentsmp-2024-09-14", "root_cause_keywords"): True,  # the chmod and the user locked out, both; truth adds root
+    ("torrentsmp-2024-09-14", "found_keywords"): False,  # "once i logged out for the night, it was over" / []
+    ("maicol07-2020-07-15_not", "fix_keywords"): False,  # the recreation and the two "successfully restored" / []
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
@@ -35,6 +42,15 @@ MATCHES: list[tuple[str, str]] = [
     ("tested with different mtu values", "i tested with different mtu values, and setting it back to default"),
     ("tried reworking the docker containers", "i tried reworking the docker containers and changing the pterodactyl network"),
     ("i did not receive a response in my ticket", "i did not receive a response in my ticket"),
+    # the extension
+    ("i have scripts that back everything up to s3", "no problem, i have scripts that back everything up to s3"),
+    ("you can use vncviewer, which doesn't work on ubuntu", "you can use vncviewer, which doesn't work on ubuntu"),
+    (
+        "you can try connecting with powershell, but won't be able to `esc` into the boot manager",
+        "you can try connecting with powershell, but won't be able to `esc` into the boot manager",
+    ),
+    ("you can use their cloud shell console", "you can use their cloud shell console"),
+    ("weren't able to restore the database", "weren't able to restore the database"),
 ]  # fmt: skip
 
 
