@@ -12,7 +12,7 @@ from sample_twentyseventh_second import recorded
 DRAWN_AT = "099dde93"  # main at 23:24 UTC: pm32's batch 1 (3 reports); the collector still landing
 TSV = "drawn-thirtysecond-second.tsv"
 BLOCK = "# pm32"
-EXTENDED_AT = "f09817ed"  # main at 23:33 UTC: pm32's batch 2 (samskivert, torrentsmp 2024, maicol07)
+EXTENDED_AT = "ac00ed21"  # main at 23:49 UTC: pm32's batches 2-3 (samskivert, …; bgk0018, elitepc, mmk21hub)
 EXTENSION_TSV = "drawn-thirtysecond-second-extension.tsv"
 
 __all__ = ["DRAWN_AT", "EXTENDED_AT", "EXTENSION_TSV", "TSV", "recorded"]
