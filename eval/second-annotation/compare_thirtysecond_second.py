@@ -32,6 +32,13 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("torrentsmp-2024-09-14", "root_cause_keywords"): True,  # the chmod and the user locked out, both; truth adds root
     ("torrentsmp-2024-09-14", "found_keywords"): False,  # "once i logged out for the night, it was over" / []
     ("maicol07-2020-07-15_not", "fix_keywords"): False,  # the recreation and the two "successfully restored" / []
+    ("bgk0018-home-server", "root_cause_keywords"): True,  # the failing memory both sides, other sentences
+    ("bgk0018-home-server", "fix_keywords"): True,  # the old memory and the 3-week-old backup, both, other cuts
+    ("bgk0018-home-server", "found_keywords"): False,  # the service unreachable, the gibberish / MemTest, the forum
+    ("elitepc-email-deliverability", "root_cause_keywords"): True,  # SmartScreen both sides; truth adds the tenant
+    ("elitepc-email-deliverability", "found_keywords"): False,  # the client's complaint / the Office 365 inboxes
+    ("mmk21hub-2025-07-24", "root_cause_keywords"): True,  # the SD card's write errors, one sentence, other cuts
+    ("mmk21hub-2025-07-24", "found_keywords"): True,  # the use of Immich both; UptimeRobot / the console's I/O errors
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
@@ -51,6 +58,25 @@ MATCHES: list[tuple[str, str]] = [
     ),
     ("you can use their cloud shell console", "you can use their cloud shell console"),
     ("weren't able to restore the database", "weren't able to restore the database"),
+    ("except the backup didn't restore", "just go ahead and delete and restore from backup"),
+    (  # one restore attempt in truth.jsonl, the latest backups and the month-old ones; two here
+        "trying some backups from over a month earlier and those also failed similarly",
+        "i ended up trying some backups from over a month earlier and those also failed similarly",
+    ),
+    ("i also tried to go and look at the snapshots i had of the smb share", "i also tried to go and look at the snapshots i had of the smb share"),
+    # Microsoft's desk cut by episode in truth.jsonl (day one's forms and mails, the 20th's repeats, the escalation), by
+    # channel here (the portal, the delist address, the escalation's mitigation, the reply about the previous tenant)
+    ("-> fill out this form: https://sender.office.com", "fill out this form: https://sender.office.com"),
+    ("-> forward the message to delist@messaging.microsoft.com", "i've forwarded multiple emails to their delist email"),
+    ("so i've repeated the process", "fill out this form: https://sender.office.com"),
+    ("so i've replied with the error messages i was getting", "the they implemented mitigation for my ip"),
+    (
+        "i've replied again on the same day explaining that this ip belongs to a cloud provider",
+        "i've replied again on the same day explaining that this ip belongs to a cloud provider",
+    ),
+    # only second: elitepc's JMRP/SNDS sign-ups "which i can't because they don't send me the activation email" (withdrawn)
+    ("i restarted the pi (forcing power off by holding power for 10 seconds)", "i restarted the pi (forcing power off by holding power for 10 seconds)"),
+    ("i tried to clone the sd card using it, but it failed to copy the root partition", "i tried to clone the sd card using it, but it failed to copy the root partition"),
 ]  # fmt: skip
 
 
