@@ -12,7 +12,7 @@ from sample_twentyseventh_second import recorded
 DRAWN_AT = "099dde93"  # main at 23:24 UTC: pm32's batch 1 (3 reports); the collector still landing
 TSV = "drawn-thirtysecond-second.tsv"
 BLOCK = "# pm32"
-EXTENDED_AT = "ac00ed21"  # main at 23:49 UTC: pm32's batches 2-3 (samskivert, …; bgk0018, elitepc, mmk21hub)
+EXTENDED_AT = "74981de9"  # main at 00:01 UTC: pm32's batches 2-4 (samskivert, …; bgk0018, …; boardcentral)
 EXTENSION_TSV = "drawn-thirtysecond-second-extension.tsv"
 
 __all__ = ["DRAWN_AT", "EXTENDED_AT", "EXTENSION_TSV", "TSV", "recorded"]
