@@ -39,6 +39,7 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("elitepc-email-deliverability", "found_keywords"): False,  # the client's complaint / the Office 365 inboxes
     ("mmk21hub-2025-07-24", "root_cause_keywords"): True,  # the SD card's write errors, one sentence, other cuts
     ("mmk21hub-2025-07-24", "found_keywords"): True,  # the use of Immich both; UptimeRobot / the console's I/O errors
+    ("boardcentral-2020-05-17", "fix_keywords"): True,  # the rollback, one line, other cuts
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
@@ -77,6 +78,7 @@ MATCHES: list[tuple[str, str]] = [
     # only second: elitepc's JMRP/SNDS sign-ups "which i can't because they don't send me the activation email" (withdrawn)
     ("i restarted the pi (forcing power off by holding power for 10 seconds)", "i restarted the pi (forcing power off by holding power for 10 seconds)"),
     ("i tried to clone the sd card using it, but it failed to copy the root partition", "i tried to clone the sd card using it, but it failed to copy the root partition"),
+    ("deploying a fix", "deploying a fix should"),
 ]  # fmt: skip
 
 
