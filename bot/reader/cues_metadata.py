@@ -21,10 +21,18 @@ NUMBER = (
     r"twelve|twenty|thirty|forty|fifty|sixty|several|few|24)(?: and a half)?)"  # "for about 7 and a half hours"
 )
 UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?|h|m)"
+# the words that qualify a figure ("about 40 minutes", "~2 h", "just over 1.6 PB", "for at least 30 days", "< 5 %"), with
+# the space after them: the one list (review F84: four lists and eight inline parts of it before), read wherever a
+# figure is; a time of day told as approximate is APPROX_TIME_MARK's ("from about 8:43 UTC")
+FIGURE_QUALIFIER = (
+    r"(?:[~≈<>]\s{0,40}|(?:approximately|approx\.?|about|around|roughly|nearly|almost|over|under|just|some|at least|"
+    r"(?:less|more) than|up to)\s{1,40})"
+)
 METADATA_FIGURE = re.compile(
     r"\b(?:lasted|(?:(?:down|unusable|unavailable|offline|degraded|disrupted|inaccessible|unreachable|outages?|ongoing|"
-    r"on going|lasting|interrupted|impacted|affected|unable to \w{1,30}|could(?: not|n't) \w{1,30})\b[^.]{0,30}?\b(?:for|of)|took) (?:(?:about|roughly|approximately|"
-    r"around|nearly|over|almost|just|some|under|up to|at least|less than|more than) ){0,2}"
+    r"on going|lasting|interrupted|impacted|affected|unable to \w{1,30}|could(?: not|n't) \w{1,30})\b[^.]{0,30}?\b(?:for|of)|took) (?:"
+    + FIGURE_QUALIFIER
+    + r"){0,2}"
     + NUMBER
     + r"\s{0,40}"
     + UNIT
@@ -33,19 +41,19 @@ METADATA_FIGURE = re.compile(
     + r"\s{0,40}"
     + UNIT
     + r" (?:of )?(?:downtime|outage|disruption|degradation|offline|delay|lag|latency)|"
-    r"\b(?:delayed|lagg(?:ed|ing)|behind) (?:by )?(?:about |roughly |approximately |around |over |up to |several )?"
-    + NUMBER
-    + r"\s{0,40}"
-    + UNIT
-    + r"\b|"
-    r"(?:resolved|restored|mitigated|fixed|recovered) (?:with)?in (?:about |roughly |approximately |around )?"
+    r"\b(?:delayed|lagg(?:ed|ing)|behind) (?:by )?(?:" + FIGURE_QUALIFIER + r")?" + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
+    r"(?:resolved|restored|mitigated|fixed|recovered) (?:with)?in (?:"
+    + FIGURE_QUALIFIER
+    + r")?"
     + NUMBER
     + r"\s{0,40}"
     + UNIT
     + r"\b|"
     # "Service was restored after 45 minutes."; "… after 45 minutes by failing over" names the step
     r"\b(?:can |could |may |might |would |will )?(?:take|takes|took|taking) (?:up to |several |many |a few )?(?:hours|days|weeks)\b|"
-    r"(?:resolved|restored|recovered|back up|back online) after (?:about |roughly |approximately |around )?"
+    r"(?:resolved|restored|recovered|back up|back online) after (?:"
+    + FIGURE_QUALIFIER
+    + r")?"
     + NUMBER
     + r"\s{0,40}"
     + UNIT
@@ -62,14 +70,15 @@ METADATA_FIGURE = re.compile(
     r"(?<![\d.,])\d{1,12}(?:[.,]\d{1,12})?\s{0,40}(?:[kmgt]bits?/s|[kmgt]b/s|[kmgt]bps|rps|req(?:uest)?s?/s(?:ec)?|qps|pps)\b|"
     r"\bload (?:average )?(?:gets?|got|went|goes|is|was|of|at|back to|reached)(?: back)?(?: to)? [~≈]?\d|"
     r"(?:\$|usd ?|€|£)\s?\d[\d,.]{0,40}\s{0,40}(?:k|m|mm|million|b|bn|billion)?\b[^.]{0,60}\b(?:lost|stolen|drained|at risk|losses?|"
-    r"exploited|affected)|\b(?:lost|stole|stolen|drained|losses? of|loss of) (?:about |roughly |approximately |around |over )?"
-    r"(?:\$|usd ?|€|£)\s?\d|(?<![\d.,])\d[\d,.]{0,40}\s{0,40}(?:k|m|million)?\s{0,40}(?:usd|eth|dai|usdc|usdt|btc|tokens?)\b[^.]{0,40}\b(?:lost|stolen|drained))",
+    r"exploited|affected)|\b(?:lost|stole|stolen|drained|losses? of|loss of) (?:"
+    + FIGURE_QUALIFIER
+    + r")?(?:\$|usd ?|€|£)\s?\d|(?<![\d.,])\d[\d,.]{0,40}\s{0,40}(?:k|m|million)?\s{0,40}(?:usd|eth|dai|usdc|usdt|btc|tokens?)\b[^.]{0,40}\b(?:lost|stolen|drained))",
     re.I,
 )
 # A field's value that is only a figure, a date or a blank ("31 minutes", "N/A", "?", "2024-03-18 14:05 UTC",
 # "99.5 %", "$1.2M", "OK"): never a fix or a cause, whatever the field is called. Each part is a
 # fixed-length alternation or a single bounded repeat (linear work).
-_ABOUT = r"(?:~|≈|<|>|about |approx\.? |approximately |around |roughly |nearly |almost |over |under |(?:less|more) than |just |some )?"
+_ABOUT = r"(?:" + FIGURE_QUALIFIER + r")?"
 _DURATION = r"\d{1,12}(?:[.,]\d{1,12})?\s{0,40}(?:min(?:ute)?s?|m|h(?:ou)?rs?|h|hours?|days?|d|weeks?|w|months?|seconds?|secs?|s)\b\.?"
 MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -185,26 +194,25 @@ METADATA_SHARE = re.compile(
 # how long, said around the figure: "for approximately 1hr, 9mins", "over the course of 19 minutes", "actual downtime was probably from 16
 # minutes", "some downtime: 53 minutes", "from about 8:43 UTC until 14:07 UTC", "after 2 weeks of running
 # without finality", "about 4% of download requests were failing"
-_APPROX = r"(?:approximately|approx\.?|about|around|roughly|nearly|almost|over|~|≈)"
 METADATA_SPAN = re.compile(
     # the incident as the subject of what it did to the service ("Some of these outages caused TorBox to become
     # entirely unavailable to users for extended periods of time"): who it hit and how long, not why
     r"\b(?:outages?|incidents?|disruptions?|downtime|interruptions?) (?:\w{1,30} ){0,2}?caused (?:\w{1,30} ){1,4}?to (?:become|be|go) "
     r"(?:\w{1,30} )?(?:unavailable|inaccessible|unreachable|down|offline|unusable|degraded)\b|"
-    r"\bfor (?:a (?:period|total) of |the next )?" + _APPROX + r"\s{0,40}" + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
+    r"\bfor (?:a (?:period|total) of |the next )?" + FIGURE_QUALIFIER + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
     # "for the next ~1.5 years", "would usually last anywhere from 45 to 90+ minutes", "estimating 18 days until
     # finalization"; a bare "for 30 days" stays out ("had been failing silently for 30 days after …" is a cause)
     r"\bfor the (?:next|last|past) [~≈]?" + NUMBER + r"\s{0,40}(?:" + UNIT + r"|months?|years?)\b|"
     r"\blast(?:s|ed|ing)? (?:anywhere )?(?:from|between) \d{1,12} (?:to|and) \d{1,12}\+?\s{0,40}" + UNIT + r"\b|"
     r"\bestimat\w{0,30} [~≈]?\d[\d.,]{0,40}\s{0,40}(?:" + UNIT + r"|months?|years?) (?:until|to|before|for)\b|"
-    r"\b(?:over|during|in) the course of (?:" + _APPROX + r"\s{0,40})?" + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
+    r"\b(?:over|during|in) the course of (?:" + FIGURE_QUALIFIER + r")?" + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
     r"\b(?:downtime|outage|disruption|interruption)\s{0,40}(?:was|of|lasted|totall?ed|:)\s{0,40}(?:\w{1,30}\s{1,40}){0,2}?"
     + NUMBER
     + r"\s{0,40}"
     + UNIT
     + r"\b|"
     r"\bfrom " + APPROX_TIME_MARK + r"?\d{1,2}:\d{2}\s{0,40}(?:utc|gmt)? (?:until|till|to) \d{1,2}:\d{2}|"
-    r"\bafter (?:about |over |nearly |~)?" + NUMBER + r"\s{0,40}" + UNIT + r" of\b|"
+    r"\bafter (?:" + FIGURE_QUALIFIER + r")?" + NUMBER + r"\s{0,40}" + UNIT + r" of\b|"
     r"\b\d{1,12}(?:\.\d{1,12})?\s{0,40}%\s{1,40}of\s{1,40}(?:[\w-]{1,40}\s{1,40}){0,3}(?:were|was|are|is)\s{1,40}(?:\w{1,30}\s{1,40})?(?:failing|failed|affected|impacted|"
     r"cached|lost|dropped|rejected|delayed|erroring|served)\b",
     re.I,
@@ -347,7 +355,7 @@ METADATA_ESTIMATE = re.compile(
     + r"\s{0,40}-?\s{0,40})"
     + UNIT
     + r"\b|"
-    r"\b(?:affect|impact|hit)(?:ing|ed|s)? (?:about |around |roughly |approximately |~|only )?\d{1,12}(?:[.,]\d{1,12})?\s{0,40}% of\b",
+    r"\b(?:affect|impact|hit)(?:ing|ed|s)? (?:" + FIGURE_QUALIFIER + r"|only )?\d{1,12}(?:[.,]\d{1,12})?\s{0,40}% of\b",
     re.I,
 )
 # a timeline entry that names only a phase of the response ("Root cause identified", "Issue diagnosed.",
@@ -431,31 +439,36 @@ METADATA_SAID = re.compile(
     r"(?<![\d.,])\d{1,12}(?:\.\d{1,12})?-(?:minute|hour|day|second|week)s? (?:long )?(?:period|window|outage|downtime|disruption|"
     r"interruption|gap|halt|delay|degradation)\b|"
     r"\b(?:resumed|continued|restored|recovered|returned|came back)\b[^.;]{0,40}?\b(?:"
-    + _APPROX
-    + r"\s{0,40}|just )?(?:over "
-    r"|under )?" + NUMBER + r"\s{0,40}" + UNIT + r" later\b|"
+    + FIGURE_QUALIFIER
+    + r"){0,2}"
+    + NUMBER
+    + r"\s{0,40}"
+    + UNIT
+    + r" later\b|"
     r"\b(?:halted|stalled|fell behind|paused) (?:for|by) (?:"
-    + _APPROX
-    + r"\s{0,40})?"
+    + FIGURE_QUALIFIER
+    + r")?"
     + NUMBER
     + r"\s{0,40}"
     + UNIT
     + r"\b|"
     r"(?<![\d.,])\d{1,12} (?:consecutive |skip(?:ped)? )?(?:epochs?|blocks?|slots?)(?: gap)? (?:without|in|of|since) "
-    r"(?:finality|missed|downtime)|\bgap (?:was|of) (?:about |~)?\d{1,12} (?:epochs|blocks|slots)\b|"
+    r"(?:finality|missed|downtime)|\bgap (?:was|of) (?:" + FIGURE_QUALIFIER + r")?\d{1,12} (?:epochs|blocks|slots)\b|"
     r"(?<![\d.,])\d{1,12} skip(?:ped)? slots\b|\b\d{1,12} (?:\w{1,30} )?(?:hours?|epochs?|blocks?) (?:out )?from finality\b|"
     r"[~≈]?(?<![\d.,])\d[\d,.]{0,40}k?\s{1,40}(?:\w{1,30}\s{1,40})?(?:hotspots?|validators?|nodes?|miners?|peers?|devices?)\s{1,40}(?:were |have |"
     r"had |got )?(?:\w{1,30}\s{1,40})?(?:stuck|slashed|ejected|exited|offline|out of sync|ceased|jailed|forked)\b|"
     r"\b(?:halted|stopped|stalled|froze|frozen|hung|stuck) (?:at|on) (?:block height|block|height|slot|epoch) (?:number |#)?`?\d|"
     r"\bbetween (?:block heights?|blocks?|heights?|slots?|epochs?) #?`?\d[\d,]{0,40}`? and #?`?\d|"
-    r"\b(?:discrepancy|shortfall|deficit|over-?emission|underfunding) of (?:" + _APPROX + r"\s{0,40})?[`$]?\d|"
+    r"\b(?:discrepancy|shortfall|deficit|over-?emission|underfunding) of (?:" + FIGURE_QUALIFIER + r")?[`$]?\d|"
     # a reading of the usual level ("The average PoC rate before the halt was ~270 receipts per block")
     r"\b(?:average|mean|median|typical|baseline)\b(?: [\w-]{1,40}){0,5} (?:was|were|is|of|at) [~≈]?\d[\d,.]{0,40}k?\s{0,40}(?:%|\w{1,30} per \w{1,30})|"
-    r"\b(?:from|between) (?:"
-    + _APPROX
-    + r" )?"
+    r"\b(?:from|between) "
+    + APPROX_TIME_MARK
+    + r"?"
     + _CLOCK_AT
-    + r"(?: on [a-z]{1,40} \d{1,2}(?:st|nd|rd|th)?)? (?:until|till|to|and|"
-    r"through) (?:" + _APPROX + r" )?" + _CLOCK_AT,
+    + r"(?: on [a-z]{1,40} \d{1,2}(?:st|nd|rd|th)?)? (?:until|till|to|and|through) "
+    + APPROX_TIME_MARK
+    + r"?"
+    + _CLOCK_AT,
     re.I,
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from bot.reader.cues_fix import CAUSE_FOUND_VERB, CAUSE_NOUN, EMAIL_US, INVITE_TO_ASK, REACH_US, REACH_US_WHOM
-from bot.reader.cues_metadata import APPROX_TIME_MARK, HARM_NOUN, NUMBER, THINGS, UNIT, WHEN
+from bot.reader.cues_metadata import APPROX_TIME_MARK, FIGURE_QUALIFIER, HARM_NOUN, NUMBER, THINGS, UNIT, WHEN
 from bot.reader.cues_metadata_state import DONE_WORD
 
 # a sentence that tells why ("… because the disk filled up", "… due to a bad deploy") is never only metadata: the
@@ -103,7 +103,7 @@ _MORE_THINGS = r"(?:" + THINGS + r"|failures|errors|tasks|vms|instances|tickets|
 COUNT_OF_HARM = re.compile(
     # never in a sentence that tells why ("there are 600 pending pods stuck because of not finding the right secret")
     r"^(?!" + _IN_SENTENCE + _TELLS_WHY + r")" + _IN_SENTENCE + r"(?:"
-    r"\b(?:affected|impacted|rejected|delayed) (?:about |around |roughly |approximately |over |~)?"
+    r"\b(?:affected|impacted|rejected|delayed) (?:" + FIGURE_QUALIFIER + r")?"
     r"(?<![\d.,])\d[\d,.]{0,15}k?\+? (?:[\w-]{1,30} )?" + _MORE_THINGS + r"\b|"
     r"(?<![\d.,])\d[\d,.]{0,15}k?\+?\s{1,3}(?:[\w-]{1,30}\s{1,3}){0,2}?"
     + _MORE_THINGS
@@ -289,8 +289,9 @@ STATE_THEN_ASK = re.compile(
 # and is no such line, nor is a sentence that tells why after it. A clause of its own too ("As a result of this incident,
 # approximately 5 Petabytes of data have been deleted from the archive.")
 _VOLUME = (
-    r"(?:(?:over|about|around|approximately|approx\.?|roughly|nearly|almost|more than|less than|up to|some|a further|another|"
-    r"~|≈)\s{1,3})?(?<![\d.,])\d[\d,.]{0,12}\s{0,3}\+?\s{0,3}(?:[kmgtpe]i?b|bytes|(?:kilo|mega|giga|tera|peta|exa)-?bytes?)\b"
+    r"(?:"
+    + FIGURE_QUALIFIER
+    + r"|(?:a further|another)\s{1,3})?(?<![\d.,])\d[\d,.]{0,12}\s{0,3}\+?\s{0,3}(?:[kmgtpe]i?b|bytes|(?:kilo|mega|giga|tera|peta|exa)-?bytes?)\b"
 )
 VOLUME_TOLD = re.compile(
     r"(?:^[\W_]{0,6}|[,;:]\s{1,3}|\s[-–—]\s{1,3})"

@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from bot.reader.cues_metadata import NUMBER, UNIT, WHEN
+from bot.reader.cues_metadata import FIGURE_QUALIFIER, NUMBER, UNIT, WHEN
 from bot.reader.read import MIN_CLAUSE_WORDS
 from bot.reader.text import LINE_SENTENCE_BREAK
 
-# a qualifier of the figure ("for about 12 minutes", "for over 2 hours", "(~20 minutes)")
-_ABOUT = r"(?:(?:about|around|roughly|approximately|approx\.?|nearly|almost|over|just|some|at least|more than|less than|up to)\s{1,40})?"
+# a qualifier of the figure ("for about 12 minutes", "for over 2 hours", "(~20 minutes)"): the reader's one list
+_ABOUT = r"(?:" + FIGURE_QUALIFIER + r")?"
 # "for / over / during [about] N unit [last night | today …]": not "within" (Mataroa's "10k requests within ~20
 # seconds" is a rate), not "N unit of …" (an effort: "after 2 hours of debugging"), not "for the last N …" (NUMBER
 # never reads "the"); "(~N unit)" as an aside
