@@ -221,39 +221,41 @@ def test_the_benchmarks_and_tests_import_each_name_from_where_it_now_lives() -> 
 
 
 # Cue words for attempts, outcomes, causes and fixes live in one place, the reader (bot/reader/cues.py).
-# A pattern is a cue pattern when it finds one of these phrases and none of the neutral ones.
+# A pattern is a cue pattern when it finds one of these phrases and none of the neutral ones, or when it finds a cue word
+# of a probe (in brackets) whole: what it finds over those words differs once their inner letters are masked (review F81:
+# r"\b(?:rolled back|did not help)\b|\bfox\b" also finds a neutral sentence, and passed both checks).
 CUE_PROBES = (
-    "we tried restarting the pods",
-    "restarted the service",
-    "rolled back the deploy",
-    "it did not help",
-    "still failing after that",
-    "the errors are back",
-    "that fixed it",
-    "back to normal",
-    "the root cause was a bad config",
-    "caused by a memory leak",
-    "it turned out to be the cache",
-    "the fix was to revert",
-    "resolved by reverting",
-    "mitigated by failing over",
-    "no luck",
-    "made no difference",
+    "we [tried restarting] the pods",
+    "[restarted] the service",
+    "[rolled back] the deploy",
+    "it [did] not [help]",
+    "[still failing] after that",
+    "the errors are [back]",
+    "that [fixed] it",
+    "[back] to [normal]",
+    "the [root cause] was a bad config",
+    "[caused] by a memory leak",
+    "it [turned out] to be the cache",
+    "the [fix] was to [revert]",
+    "[resolved] by [reverting]",
+    "[mitigated] by [failing over]",
+    "no [luck]",
+    "[made] no [difference]",
     # more of the steps and outcomes responders tell (review F81: a list of such words none of the
     # probes above held, r"\b(?:reverted|bounced|failed over)\b", passed the check)
-    "we reverted the change",
-    "failed over to the replica",
-    "rebooted the node",
-    "redeployed the service",
-    "flushed the cache",
-    "scaled up the cluster",
-    "that worked",
-    "it didn't work",
-    "the culprit was the cache",
-    "the problem was a full disk",
-    "once we restored the backup",
-    "still broken",
-    "service has recovered",
+    "we [reverted] the change",
+    "[failed over] to the replica",
+    "[rebooted] the node",
+    "[redeployed] the service",
+    "[flushed] the cache",
+    "[scaled up] the cluster",
+    "that [worked]",
+    "it [didn't work]",
+    "the [culprit] was the cache",
+    "the [problem] was a full disk",
+    "once we [restored] the backup",
+    "[still broken]",
+    "service has [recovered]",
 )
 NEUTRAL = ("the quick brown fox jumps over the lazy dog", "alice posted a link at noon")
 # Modules that keep patterns which find some of those phrases, and why they are not the reader's.
@@ -303,8 +305,47 @@ def _defined_in_reader(pattern: re.Pattern[str]) -> bool:
     return id(pattern) in _reader_patterns()
 
 
+def _probe(marked: str) -> tuple[str, str, list[tuple[int, int]]]:
+    """A probe as written, the same with its cue words' inner letters masked (every place stays where it was), and
+    where each cue word is."""
+    text, masked, words = "", "", []
+    for part in re.split(r"(\[[^\]]*\])", marked):
+        cue = part.startswith("[")
+        part = part.strip("[]")
+        words += [(len(text) + w.start(), len(text) + w.end()) for w in re.finditer(r"\w+", part)] if cue else []
+        # a word's inner letters masked, its first and last kept: a pattern of a word's shape ("[a-z]{2,4}t", a time
+        # zone's) finds "root" and "rxxt" alike, a cue pattern only the first
+        inner = re.sub(r"\b(\w)(\w+)(\w)\b", lambda w: w[1] + "x" * len(w[2]) + w[3], part)
+        text, masked = text + part, masked + (inner if cue else part)
+    return text, masked, words
+
+
+def _finds_a_cue_word(pattern: re.Pattern[str], marked: str) -> bool:
+    text, masked, words = _probe(marked)
+
+    def whole(found: str) -> list[tuple[int, int]]:  # the matches that hold a cue word whole
+        return [m.span() for m in pattern.finditer(found) if any(m.start() <= s and e <= m.end() for s, e in words)]
+
+    return whole(text) != whole(masked)
+
+
 def _cue_pattern(pattern: re.Pattern[str]) -> bool:
-    return any(pattern.search(p) for p in CUE_PROBES) and not any(pattern.search(n) for n in NEUTRAL)
+    if any(pattern.search(_probe(p)[0]) for p in CUE_PROBES) and not any(pattern.search(n) for n in NEUTRAL):
+        return True
+    return any(_finds_a_cue_word(pattern, p) for p in CUE_PROBES)
+
+
+def test_the_cue_check_is_not_fooled_by_a_neutral_branch_and_passes_a_plain_one() -> None:
+    # a cue pattern with a branch that finds anything (a word of the neutral sentences, any word, any character) is
+    # still one; a pattern of any word, any character, any line or a word of the neutral sentences is none
+    for planted in (
+        r"\b(?:rolled back|did not help)\b|\bfox\b",
+        r"\b(?:reverted|no luck)\b|\w+",
+        r"(?:that fixed it|.)",
+    ):
+        assert _cue_pattern(re.compile(planted, re.I)), planted
+    for plain in (r"\w+", r".", r"^", r"\bthe\b", r"\s+", r"(?:[ap]\.?(?:m\.?)?|at|on|to|and)"):
+        assert not _cue_pattern(re.compile(plain, re.I)), plain
 
 
 def test_the_cue_check_sees_the_readers_patterns() -> None:
