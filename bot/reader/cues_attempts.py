@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from bot.reader.cues import CONDITION_WORDS, DID_NOT_WORK, PARTLY_WORKED, SAYS_IT_FAILED, SEEING_VERB
+from bot.reader.cues_metadata import MONTH
 
 EXPLICIT_TRY = re.compile(r"\b(?:attempt\w*|tried|tries|trying|to see (?:if|whether)|in the hope)\b", re.I)
 WE_TRIED = re.compile(
@@ -250,9 +251,10 @@ QUALIFIES = re.compile(r"(?<![,;(])(?<!\bbut)(?<!\band)(?<!\byet)\s(?:that|which
 # someone is said to act: a responder, an explicit try, or a step done by hand
 RESPONDER_STEP = re.compile(WE_TRIED.pattern + r"|\b(?:manual(?:ly)?|by hand|forc(?:e|ed|ibly))\b", re.I)
 # "Jun 04 14:51:36 db1 systemd[1]: postgresql.service: Can't open PID file": a log the system wrote,
-# pasted into the report, not a step someone took (the name before "[pid]:" bounded: linear in the text)
+# pasted into the report, not a step someone took (the name before "[pid]:" bounded: linear in the text; the month's name
+# is the reader's one list, review F83)
 LOG_LINE = re.compile(
-    r"\b[\w.@-]{1,60}\[\d{1,7}\]:\s|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) {1,3}\d{1,2} \d\d:\d\d:\d\d\b",
+    r"\b[\w.@-]{1,60}\[\d{1,7}\]:\s|\b" + MONTH + r" {1,3}\d{1,2} \d\d:\d\d:\d\d\b",
     re.I,
 )
 # "To fix this we increased the parallel processing, which in turn led to builds not finishing", "We scaled

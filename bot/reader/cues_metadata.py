@@ -224,7 +224,7 @@ METADATA_CLAUSE_BREAK = re.compile(
     r"(?<=[,;:])\s{1,40}|\s{1,40}(?:--|-|—|–)\s{1,40}|\s{1,40}(?=(?:from|between) "
     + APPROX_TIME_MARK
     + r"?(?:\d{1,4}[:/-]\d|"
-    r"(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]{0,40}\.? \d))|\s{1,40}(?=(?:due to|because|caused by)\b)"
+    r"(?i:" + MONTH + r") \d))|\s{1,40}(?=(?:due to|because|caused by)\b)"
 )
 # an author's note left in the text for someone to finish ("[Yuvi to fill in the right technical
 # information]", "[TODO: add the graph]", "(TBD)"): a blank, never a finding
