@@ -21,12 +21,13 @@ NUMBER = (
     r"twelve|twenty|thirty|forty|fifty|sixty|several|few|24)(?: and a half)?)"  # "for about 7 and a half hours"
 )
 UNIT = r"(?:min(?:ute)?s?|h(?:ou)?rs?|hours?|days?|weeks?|seconds?|secs?|h|m)"
-# the words that qualify a figure ("about 40 minutes", "~2 h", "just over 1.6 PB", "for at least 30 days", "< 5 %"), with
-# the space after them: the one list (review F84: four lists and eight inline parts of it before), read wherever a
-# figure is; a time of day told as approximate is APPROX_TIME_MARK's ("from about 8:43 UTC")
+# the words that qualify a figure, with the space after them: the one list (review F84: four lists and eight inline
+# parts of them before), read wherever a figure is — a figure told as approximate ("about 40 minutes", "~2 h") and one
+# told as a bound ("just over 1.6 PB", "for at least 30 days"); a time of day told as approximate is APPROX_TIME_MARK's
+# ("from about 8:43 UTC")
+ABOUT_THIS_MUCH = r"(?:[~≈]|(?:approximately|approx\.?|about|around|roughly)\s{1,40})"
 FIGURE_QUALIFIER = (
-    r"(?:[~≈<>]\s{0,40}|(?:approximately|approx\.?|about|around|roughly|nearly|almost|over|under|just|some|at least|"
-    r"(?:less|more) than|up to)\s{1,40})"
+    r"(?:" + ABOUT_THIS_MUCH + r"|(?:nearly|almost|over|under|just|some|at least|(?:less|more) than|up to)\s{1,40})"
 )
 METADATA_FIGURE = re.compile(
     r"\b(?:lasted|(?:(?:down|unusable|unavailable|offline|degraded|disrupted|inaccessible|unreachable|outages?|ongoing|"
@@ -42,8 +43,9 @@ METADATA_FIGURE = re.compile(
     + UNIT
     + r" (?:of )?(?:downtime|outage|disruption|degradation|offline|delay|lag|latency)|"
     r"\b(?:delayed|lagg(?:ed|ing)|behind) (?:by )?(?:" + FIGURE_QUALIFIER + r")?" + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
+    # an approximate figure only: the bounds here moved a fold-B draft (review F84), a reading change of its own
     r"(?:resolved|restored|mitigated|fixed|recovered) (?:with)?in (?:"
-    + FIGURE_QUALIFIER
+    + ABOUT_THIS_MUCH
     + r")?"
     + NUMBER
     + r"\s{0,40}"
@@ -78,7 +80,8 @@ METADATA_FIGURE = re.compile(
 # A field's value that is only a figure, a date or a blank ("31 minutes", "N/A", "?", "2024-03-18 14:05 UTC",
 # "99.5 %", "$1.2M", "OK"): never a fix or a cause, whatever the field is called. Each part is a
 # fixed-length alternation or a single bounded repeat (linear work).
-_ABOUT = r"(?:" + FIGURE_QUALIFIER + r")?"
+# a bare value may be bounded by a sign too ("< 5 min"): in prose the sign moved a fold-A draft (review F84), so here only
+_ABOUT = r"(?:[<>]|" + FIGURE_QUALIFIER + r")?"
 _DURATION = r"\d{1,12}(?:[.,]\d{1,12})?\s{0,40}(?:min(?:ute)?s?|m|h(?:ou)?rs?|h|hours?|days?|d|weeks?|w|months?|seconds?|secs?|s)\b\.?"
 MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
@@ -199,7 +202,15 @@ METADATA_SPAN = re.compile(
     # entirely unavailable to users for extended periods of time"): who it hit and how long, not why
     r"\b(?:outages?|incidents?|disruptions?|downtime|interruptions?) (?:\w{1,30} ){0,2}?caused (?:\w{1,30} ){1,4}?to (?:become|be|go) "
     r"(?:\w{1,30} )?(?:unavailable|inaccessible|unreachable|down|offline|unusable|degraded)\b|"
-    r"\bfor (?:a (?:period|total) of |the next )?" + FIGURE_QUALIFIER + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
+    # of the bounds only "nearly", "almost", "over": the others here ("for up to …", "for more than …") moved two fold-B
+    # drafts (review F84), a reading change of its own
+    r"\bfor (?:a (?:period|total) of |the next )?(?:"
+    + ABOUT_THIS_MUCH
+    + r"|(?:nearly|almost|over)\s{1,40})"
+    + NUMBER
+    + r"\s{0,40}"
+    + UNIT
+    + r"\b|"
     # "for the next ~1.5 years", "would usually last anywhere from 45 to 90+ minutes", "estimating 18 days until
     # finalization"; a bare "for 30 days" stays out ("had been failing silently for 30 days after …" is a cause)
     r"\bfor the (?:next|last|past) [~≈]?" + NUMBER + r"\s{0,40}(?:" + UNIT + r"|months?|years?)\b|"
