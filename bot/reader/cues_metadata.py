@@ -43,7 +43,7 @@ METADATA_FIGURE = re.compile(
     + UNIT
     + r" (?:of )?(?:downtime|outage|disruption|degradation|offline|delay|lag|latency)|"
     r"\b(?:delayed|lagg(?:ed|ing)|behind) (?:by )?(?:" + FIGURE_QUALIFIER + r")?" + NUMBER + r"\s{0,40}" + UNIT + r"\b|"
-    # an approximate figure only: the bounds here moved a fold-B draft (review F84), a reading change of its own
+    # an approximate figure only: the whole list here moved a fold-B draft (review F84), a reading change of its own
     r"(?:resolved|restored|mitigated|fixed|recovered) (?:with)?in (?:"
     + ABOUT_THIS_MUCH
     + r")?"
