@@ -277,7 +277,7 @@ POSTMORTEM_EXTENSIONS = {  # compare script -> (sampler, first tsv, extension ts
     "compare_thirtysecond_second.py": (
         "sample_thirtysecond_second.py", "drawn-thirtysecond-second.tsv", "drawn-thirtysecond-second-extension.tsv",
         "thirtysecond-postmortems-second-extension.jsonl",
-        ("postmortems: 7 files", "attempts one by one: both 13, only truth.jsonl 0, only second 1"), 10,
+        ("postmortems: 7 files", "attempts one by one: both 15, only truth.jsonl 0, only second 1"), 10,
     ),
 }  # fmt: skip
 
