@@ -9,7 +9,8 @@
 `--fields`: the root cause, the fix and metadata stored as fix or cause on bench/held_out_postmortems.tsv's fold-A
 files (the postmortem judge, issue 23), read by `--reader`'s importer ("before") and by this checkout's ("after"):
 right / labelled, stored wrong, metadata leaks, totals only, the same scorer (this checkout's) for both;
-`--collection NAME` reads one block of the list (its "# NAME, ..." line), so a later collection stays unread.
+`--collection NAME` reads one block of the list (its "# NAME, ..." line), so a later collection stays unread; a comma
+list (`--collection pm31,pm32`) pools blocks.
 
 A change to the reader is tuned on fold A as it stood at `--base`; the fold-A postmortems collected since (new
 organisations, labelled blind by the collectors) were read by no rule of it. Scoring them once, after the change is
@@ -72,15 +73,21 @@ def today(truths: list[Truth]) -> dict[str, list[list[str]]]:
 
 
 def collection(name: str, path: Path | None = None) -> frozenset[str]:
-    """The files of bench/held_out_postmortems.tsv's block `name` (the lines after its "# NAME, ..." comment)."""
-    files, current = set(), None
+    """The files of bench/held_out_postmortems.tsv's block `name` (the lines after its "# NAME, ..." comment); a comma
+    list ("pm31,pm32") pools those blocks, each of which must hold a file, so a judge pooled while the next collection
+    is being listed never reads that one (`--every-collection` would)."""
+    names = {part.strip() for part in name.split(",") if part.strip()}
+    by_block: dict[str, set[str]] = {block: set() for block in names}
+    current = None
     for line in (path or HELD_OUT).read_text(encoding="utf-8").splitlines():
         if line.startswith("#"):
             opened = re.match(r"#\s*([\w-]+),", line)
             current = opened.group(1) if opened else current
-        elif line.strip() and current == name:
-            files.add(line.split("\t")[-1].strip())
-    return frozenset(files)
+        elif line.strip() and current in by_block:
+            by_block[current].add(line.split("\t")[-1].strip())
+    if len(names) > 1 and not all(by_block.values()):
+        return frozenset()  # a named block with no file: the caller's "no held-out report" error, never a smaller pool
+    return frozenset(file for files in by_block.values() for file in files)
 
 
 def judged(name: str | None = None) -> list[Truth]:
@@ -160,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--base", help="the commit the change was tuned at: its files are not held out")
     parser.add_argument("--reader", help="the commit whose reader is 'before' (default: --base)")
     parser.add_argument("--fields", action="store_true", help="cause, fix, metadata on the held-out list's files")
-    parser.add_argument("--collection", help="one block of the list (e.g. pm25) alone, not every one")
+    parser.add_argument("--collection", help="one block of the list (e.g. pm25) alone, or a comma list (pm31,pm32)")
     parser.add_argument("--every-collection", action="store_true", help="--fields on every block (said on purpose)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -108,6 +108,8 @@ def test_one_collection_of_the_list_is_judged_alone(
     )
     monkeypatch.setattr(heldout, "HELD_OUT", listed)
     assert heldout.collection("pm1") == {"judge-disk.md"} and heldout.collection("pm2") == {"judge-dns.md"}
+    # a pooled judge names its blocks; one that names a block the list lacks reads nothing, never a smaller pool
+    assert heldout.collection("pm1,pm2") == {"judge-disk.md", "judge-dns.md"} and not heldout.collection("pm1,pm9")
     assert heldout.main(["--fields", "--reader", "HEAD", "--collection", "pm1", "--json"]) == 0
     judge = json.loads(capsys.readouterr().out)
     assert judge["reports"] == 1 and judge["after"]["cause_labelled"] == 1 and judge["after"]["fix"] == 1
