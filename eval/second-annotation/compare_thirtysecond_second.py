@@ -30,13 +30,12 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("samskivert-happy-new-year", "fix_keywords"): True,  # the blog rebuilt, both; the wipe / Jekyll
     ("samskivert-happy-new-year", "found_keywords"): True,  # the login both sides; truth adds the uid changed
     ("torrentsmp-2024-09-14", "root_cause_keywords"): True,  # the chmod and the user locked out, both; truth adds root
-    ("torrentsmp-2024-09-14", "found_keywords"): False,  # "once i logged out for the night, it was over" / []
-    ("maicol07-2020-07-15_not", "fix_keywords"): False,  # the recreation and the two "successfully restored" / []
+    # torrentsmp-2024-09-14's how found and maicol07's fix: [] both sides since the lead's decision (04044a4d)
     ("bgk0018-home-server", "root_cause_keywords"): True,  # the failing memory both sides, other sentences
     ("bgk0018-home-server", "fix_keywords"): True,  # the old memory and the 3-week-old backup, both, other cuts
-    ("bgk0018-home-server", "found_keywords"): False,  # the service unreachable, the gibberish / MemTest, the forum
+    ("bgk0018-home-server", "found_keywords"): True,  # MemTest both sides since the lead's decision (04044a4d)
     ("elitepc-email-deliverability", "root_cause_keywords"): True,  # SmartScreen both sides; truth adds the tenant
-    ("elitepc-email-deliverability", "found_keywords"): False,  # the client's complaint / the Office 365 inboxes
+    ("elitepc-email-deliverability", "found_keywords"): True,  # the Office 365 inboxes both since 04044a4d
     ("mmk21hub-2025-07-24", "root_cause_keywords"): True,  # the SD card's write errors, one sentence, other cuts
     ("mmk21hub-2025-07-24", "found_keywords"): True,  # the use of Immich both; UptimeRobot / the console's I/O errors
     ("boardcentral-2020-05-17", "fix_keywords"): True,  # the rollback, one line, other cuts
@@ -65,8 +64,8 @@ MATCHES: list[tuple[str, str]] = [
         "i ended up trying some backups from over a month earlier and those also failed similarly",
     ),
     ("i also tried to go and look at the snapshots i had of the smb share", "i also tried to go and look at the snapshots i had of the smb share"),
-    # Microsoft's desk cut by episode in truth.jsonl (day one's forms and mails, the 20th's repeats, the escalation), by
-    # channel here (the portal, the delist address, the escalation's mitigation, the reply about the previous tenant)
+    # Microsoft's desk cut by episode in truth.jsonl before 04044a4d (day one's forms and mails, the 20th's repeats, the
+    # escalation), by channel here and in truth.jsonl since (the portal, the delist address, the escalation's mitigation, the reply about the previous tenant)
     ("-> fill out this form: https://sender.office.com", "fill out this form: https://sender.office.com"),
     ("-> forward the message to delist@messaging.microsoft.com", "i've forwarded multiple emails to their delist email"),
     ("so i've repeated the process", "fill out this form: https://sender.office.com"),
