@@ -267,13 +267,15 @@ STATUS_BOILERPLATE = re.compile(
     r"\b(?:(?:we )?(?:sincerely |deeply )?apologi[sz]e (?:for|to)|apologies for|sorry for (?:any|the|this) (?:\w{1,30} )?(?:inconveniences?|"
     r"interruptions?|disruptions?|troubles?|downtime|outages?|delays?|issues?)|"
     r"we are (?:currently |still |actively )?(?:investigating|looking into|aware of|continuing to (?:investigate|monitor|work))|"
-    r"we (?:will|'ll) (?:provide|post|share) (?:an? |further |more )?updates?|(?:subscribe|sign up) (?:to|for) updates|"
+    r"(?:subscribe|sign up) (?:to|for) updates|"
     # when the next word comes, thanks, no ETA, where the provider's own page is ("We will next update here in
-    # 15 minutes", "We will provide a further update within the next 15 minutes", "Thank you for your patience",
-    # "There is still no ETA for full resolution", "Their status page can be followed here")
-    r"we (?:will|'ll) (?:next )?(?:provide |post |share |give |send )?(?:an? |the )?(?:further |next |more |another |regular )?update|"
-    r"next update (?:will be|is|at|in|within)|thank you for your (?:patience|understanding)|"
-    r"we (?:appreciate|thank you for) your (?:patience|understanding)|no (?:eta|estimated time|estimate) (?:for|of|yet|at)|"
+    # 15 minutes", "We will provide a further update within the next 15 minutes", "Thank you for your patience", "We
+    # appreciate your understanding", "There is still no ETA for full resolution", "Their status page can be followed
+    # here", "We will provide further updates"); each once (review F86: "we will provide updates" and "we thank you for
+    # your patience" were second branches beside the next update and the thanks)
+    r"we (?:will|'ll) (?:next )?(?:provide |post |share |give |send )?(?:an? |the )?(?:further |next |more |another |regular )?updates?|"
+    r"next update (?:will be|is|at|in|within)|(?:thank you for|we appreciate) your (?:patience|understanding)|"
+    r"no (?:eta|estimated time|estimate) (?:for|of|yet|at)|"
     r"status page (?:for this incident )?(?:can be (?:followed|found|seen)|is (?:available|here))|"
     r"(?:published|posted|shared) (?:a|an|the|their|its) (?:post-?mortem|incident report|rca)|"
     r"a fix has been implemented and we are monitoring|we are (?:still |currently )?experiencing|"
