@@ -136,7 +136,9 @@ def test_a_step_told_with_no_success_in_other_words_is_stored() -> None:
     # "without much success", "none seems to work", "did not clear", "still unchanged", "— all failed": the step's
     # own outcome (docs/BENCHMARKS.md, pmatt2); each line fails on main
     assert stored("## What happened\n\nWe tried different database optimization options but none seems to work.\n")
-    assert stored("## What happened\n\nWe spent the afternoon trying to resync the replicas, but without much success.\n")
+    assert stored(
+        "## What happened\n\nWe spent the afternoon trying to resync the replicas, but without much success.\n"
+    )
     assert stored("## Timeline\n\n- 16:00 Pod restart attempted — did not clear the stale state.\n")
     assert stored(
         "## Timeline\n\n- 16:15 We ran `kubectl rollout restart` on the sync deployment -- error count still unchanged.\n"
