@@ -290,13 +290,6 @@ _OTHERWISE = (
     r"still (?:persist|recur|re-?occur)\w*|"
     r"(?:was|is|were|are|it's|proved|turned out to be) (?:a |effectively a |just a )?no-?op|"
     r"nothing (?:seemed to |appeared to |we tried )?(?:help|work|fix|chang)\w*|without any (?:success|effect|luck)|"
-    # "trying to sync the nodes but without much success", "tried different options but none seems to work", "Pod
-    # restart attempted — did not clear", "error count still unchanged", "recovery attempts: NAT, proxy ARP — all
-    # failed": the step's outcome told as no success in words the lists above lack (docs/BENCHMARKS.md, pmatt2)
-    r"without (?:much|real|lasting|significant) (?:success|effect|luck)|"
-    r"none (?:of (?:them|these|those|it) )?(?:seems? to |seemed to |appears? to |appeared to )?(?:help|work|fix|chang)\w*|"
-    r"(?:did|does|do) ?n[o']t (?:clear|stick|take effect)\b|still unchanged|"
-    r"(?:(?<=[—–:;,-])|(?<=[—–:;,-] ))all (?:of them |\w{1,30} )?failed|"
     r"(?:was|were|is|are) not successful|"
     r"(?:did|does) ?n[o']t change (?:anything|much|the (?:situation|outcome|result|behaviou?r|symptoms?))|"
     r"the (?:situation|outcome|result|behaviou?r|symptoms?) (?:did|does|has) ?n[o']t (?:change|improve)d?|"
