@@ -174,6 +174,12 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("conversations: 23 files", "failed-attempt list: 22/23", "attempts one by one: both 27, only truth.jsonl 1, only second 0",
          "stratum hidden: none", "fold B (13 incidents)"),
     ),
+    "compare_thirtyfirst_conversations_second.py": (
+        "sample_thirtyfirst_conversations_second.py", "drawn-thirtyfirst-conversations-second.tsv",
+        "thirtyfirst-conversations-second.jsonl",
+        ("conversations: 8 files", "failed-attempt list: 7/8", "attempts one by one: both 7, only truth.jsonl 1, only second 0",
+         "stratum hidden: none", "fold B (3 incidents)"),
+    ),
 }  # fmt: skip
 
 
