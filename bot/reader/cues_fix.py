@@ -78,7 +78,7 @@ _STATE_PREFIX = (
     # step; review F82)
     r"(?:(?:" + MONTH + r" \d{1,2}(?:st|nd|rd|th)?,?(?: \d{4})?\s{0,3}(?:@|at)?\s{0,3})?"
     r"[\d/:.T -]{4,25}(?:utc|gmt|z|[ap]\.?m\.?|[a-z]{1,3}t)?[*\s]{0,6}(?:—|–|-|:)\s{0,4})?"
-    r"(?:we (?:believe|think|are (?:happy|pleased|glad) to (?:report|confirm|say)) (?:that )?)?"
+    r"(?:we (?:believe|think|are (?:happy|pleased|glad)(?: to (?:report|confirm|say))?) (?:that )?)?"
 )
 _INCIDENT_NOUN = (
     r"(?:issues?|problems?|incidents?|errors?|failures?|outages?|disruptions?|services?|workloads?|connectivity|access|"
@@ -86,7 +86,12 @@ _INCIDENT_NOUN = (
 )
 STATE_OF_THE_INCIDENT = re.compile(
     _STATE_PREFIX + r"(?:(?:all|most|some|the majority|the rest|the remainder|\d{1,6} ?%)\s{1,4}of\s{1,4})?"
-    r"(?:(?:all|the|this|these|that|our|affected|customer|remaining)\s{1,4}){0,3}(?:[\w'’-]{1,40}\s{1,4}){0,2}?"
+    r"(?:(?:all|the|this|these|that|our|affected|customer|remaining)\s{1,4}){0,3}"
+    # two words of what it names, or up to five words (a letter in each) when none is a person, an auxiliary or a past
+    # participle ("SSH and mail access to campus", "compute and Kubernetes cluster instance services"): "… has been
+    # corrected and service is …" and "Failover 2024-03-05 - services were restored" name a step
+    r"(?:(?:[\w'’-]{1,40}\s{1,4}){0,2}?|"
+    r"(?:(?!(?:we|i|they|he|she|you|has|have|had|was|were|is|are|be|been)\b|[\w'’-]{1,38}ed\b)(?=[\w'’()-]{0,39}[^\W\d_])[\w'’()-]{1,40}\s{1,4}){3,5}?)"
     + _INCIDENT_NOUN
     + r"\b(?:[^.;:]{0,120}?)\s{1,4}"
     r"(?:(?:has|have|had|is|are|was|were|(?:appears?|seems?) to have)\s{1,4}(?:(?:now|all|fully|been|also|identified and|(?:\w{1,30} )?transitory and)\s{1,4}){0,3}"
@@ -96,6 +101,43 @@ STATE_OF_THE_INCIDENT = re.compile(
     r"(?:started|began|begun)\s{1,4}(?:to\s{1,4}(?:be\s{1,4})?)?(?:restored|recover\w{0,3}|com(?:e|ing)\s{1,4}back))\b"
     r"(?![^.;]{0,120}\b(?:by|after|via|from|thanks|because|due|following|once|when|with|using|through)\b)"
     r"[^.;!]{0,120}[.!]?\s*$",
+    re.I,
+)
+# The state said of anything, the subject free ("Storage and network performance in the London (LON1) region has returned to
+# normal levels", "The issue has been remediated", "everything is back online"): a copula or a passive and a word of the
+# state alone, no agent after it ("… resolved after the cache was invalidated" names the step); "restored", "recovered",
+# "fixed" are left to STATE_OF_THE_INCIDENT's nouns, since a thing restored is a step ("the metrics container was
+# restored"). Read as a frame (bot/reader/fix.py `_only_the_state_said`): the sentence names no step when no fix word and
+# no one who acts (ACTOR_SAID) is left outside it, so "We rolled back and service is stable again" keeps its step.
+_NO_AGENT_AFTER = r"(?![^.;]{0,120}?\b(?:by|after|via|thanks|following|once|when|using|through)\b)"
+STATE_SAID = re.compile(
+    r"\b(?:is|are|was|were|(?:has|have|had)\s{1,4}been|(?:appears?|seems?)\s{1,4}to\s{1,4}(?:be|have\s{1,4}been))\s{1,4}"
+    r"(?:(?:now|all|fully|also|again|completely|largely|mostly|successfully|considered|believed to be)\s{1,4}){0,3}"
+    r"(?:back\s{1,4}(?:up|online|to\s{1,4}normal)|resolved|remediated|(?:fully\s{1,4})?operational|stable|"
+    r"(?:working|running|operating|performing)\s{1,4}(?:again|normally|as\s{1,4}(?:expected|normal))|"
+    r"returned\s{1,4}to\s{1,4}normal(?:\s{1,4}levels?)?)\b" + _NO_AGENT_AFTER + r"|"
+    r"\b(?:has|have|had)\s{1,4}(?:now\s{1,4}|fully\s{1,4})?returned\s{1,4}to\s{1,4}normal(?:\s{1,4}levels?)?\b"
+    + _NO_AGENT_AFTER
+    + r"|"
+    r"\b(?:came|come|comes|coming)\s{1,4}back\s{1,4}(?:up|online)\b" + _NO_AGENT_AFTER + r"|"
+    # the incident declared over ("We consider the original incident resolved.", "we now consider this issue closed")
+    r"\b(?:we\s{1,4}(?:now\s{1,4})?)?consider(?:s|ed)?\s{1,4}(?:(?:the|this|that|our)\s{1,4})?(?:original\s{1,4})?(?:incident|issue|outage|problem)\s{1,4}"
+    r"(?:to\s{1,4}be\s{1,4})?(?:resolved|closed|over|fixed)\b|"
+    # a status line's bare participle, the whole sentence ("11:15PM CT — Services Restored.")
+    r"^(?:[^\w]{0,6}[\d:]{3,5}\s?(?:[ap]\.?m\.?)?(?:\s?[a-z]{1,3}t)?\s{0,3}[—–:-]\s{0,3})?(?:all\s{1,4})?(?:services?|systems?|connectivity|access)"
+    r"\s{1,4}(?:now\s{1,4}|fully\s{1,4})?(?:restored|resolved|back\s{1,4}(?:up|online))[.!]?\s{0,3}$|"
+    # resolved with no object: "the burn-rate alerts have all resolved in Alertmanager" ("have resolved the fault": a step)
+    r"\b(?:has|have|had)\s{1,4}(?:all\s{1,4}|now\s{1,4})?resolved\b"
+    r"(?!\s{1,4}(?:the|a|an|this|that|these|those|it|them|our|their|its|his|her|all|both|each|every|some|any)\b)"
+    + _NO_AGENT_AFTER,
+    re.I,
+)
+# someone who acts, named in a sentence ("we", "I", "the team", "engineers", "@alice"), or a step told in the passive
+# ("The configuration has been corrected and …"): a step may be named there
+ACTOR_SAID = re.compile(
+    r"\b(?:we|i|us|our\s{1,4}(?:team|engineers?|admins?|staff)|the\s{1,4}team|engineers?|admins?|administrators?|"
+    r"operators?|on-?call|responders?)\b|(?:^|\s)@\w"
+    r"|\b(?:was|were|been|being)\s{1,4}(?:[a-z]{1,20}ly\s{1,4})?[a-z]{2,30}(?:ed|en|wn|lt|ut)\b",
     re.I,
 )
 # it went away with no one's step ("it has previously always resolved itself", "recovered on its own"):

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from bot.reader.cues import CAUSE, CAUSE_HEDGE, CAUSE_NEGATED, DID_NOT_WORK, FAILURE_WORDS, FIX, SAYS_IT_FAILED, TRIED
 from bot.reader.cues_conversation import CONVERSATION_CUES
 from bot.reader.cues_fix import (
+    ACTOR_SAID,
     CAUSE_AS_SUBJECT,
     CAUSE_DENIED,
     CAUSE_ELSEWHERE,
@@ -34,6 +35,7 @@ from bot.reader.cues_fix import (
     FIX_UNDER_WAY,
     INCIDENT_AS_CAUSE,
     STATE_OF_THE_INCIDENT,
+    STATE_SAID,
 )
 from bot.reader.cues_metadata import CAUSE_UNKNOWN
 from bot.reader.cues_metadata_shape import HARM_SAID
@@ -78,7 +80,17 @@ def names_no_step(sentence: str) -> bool:
     """True when `sentence` reads like a fix but tells no step that fixed it: "restarting the pods did
     not help", "we are working with our provider to restore service", "the certificate had not been
     renewed", "The issue affecting launches has been resolved."."""
-    return bool(STATE_OF_THE_INCIDENT.match(_without_markup(sentence))) or tells_no_step_taken(sentence)
+    said = _without_markup(sentence)
+    return bool(STATE_OF_THE_INCIDENT.match(said)) or _only_the_state_said(said) or tells_no_step_taken(sentence)
+
+
+def _only_the_state_said(said: str) -> bool:
+    """True when `said` tells a state with a free subject (cues_fix.STATE_SAID) and nothing else a step could be: no fix
+    word and no one who acts left outside it ("Storage and network performance has returned to normal levels.")."""
+    if not STATE_SAID.search(said):
+        return False
+    rest = STATE_SAID.sub(" ", said)
+    return not FIX.search(rest) and not ACTOR_SAID.search(rest)
 
 
 def tells_no_step_taken(sentence: str) -> bool:
