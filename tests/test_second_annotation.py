@@ -156,6 +156,11 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
         ("postmortems: 3 files, not-an-incident 3/3", "failed-attempt list: 3/3",
          "attempts one by one: both 7, only truth.jsonl 0, only second 0", "stratum hidden: none"),
     ),
+    "compare_thirtythird_second.py": (
+        "sample_thirtythird_second.py", "drawn-thirtythird-second.tsv", "thirtythird-postmortems-second.jsonl",
+        ("postmortems: 3 files, not-an-incident 3/3", "failed-attempt list: 2/3",
+         "attempts one by one: both 5, only truth.jsonl 0, only second 1", "stratum hidden: none"),
+    ),
     "compare_twentyeighth_conversations_second.py": (
         "sample_twentyeighth_conversations_second.py", "drawn-twentyeighth-conversations-second.tsv",
         "twentyeighth-conversations-second.jsonl",
