@@ -15,12 +15,12 @@ LABELS = "thirtythird-postmortems-second.jsonl"
 STRATUM_SEEN = tuple(file for _corpus, file, _fold, _commit in recorded(TSV))
 # (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
 JUDGED: dict[tuple[str, str], bool] = {
-    ("deimosfr-2015-01-29", "root_cause_keywords"): False,  # the options change's loop / the 0k restore and MariaDB's option
-    ("deimosfr-2015-01-29", "fix_keywords"): True,  # the data folder restored and the forced repair, both; second adds the dump
-    ("markcheret-have-my-domain-back", "root_cause_keywords"): True,  # the validation failed, one sentence; second adds the emails
-    ("markcheret-have-my-domain-back", "fix_keywords"): True,  # the suspension lifted by the staff, both; second adds the validation
-    ("markcheret-have-my-domain-back", "found_keywords"): True,  # the notification both; second adds the research that pinned it
-    ("samueldebruyn-about-that-time", "root_cause_keywords"): True,  # the plugins unchecked both; truth "they had to be the cause"
+    ("deimosfr-2015-01-29", "root_cause_keywords"): False,  # the options' loop / the 0k dump, MariaDB
+    ("deimosfr-2015-01-29", "fix_keywords"): True,  # data folder, repair both; second adds dump
+    ("markcheret-have-my-domain-back", "root_cause_keywords"): True,  # one sentence; second adds the emails
+    ("markcheret-have-my-domain-back", "fix_keywords"): True,  # the lift both; second adds validation
+    ("markcheret-have-my-domain-back", "found_keywords"): True,  # the notification; second adds research
+    ("samueldebruyn-about-that-time", "root_cause_keywords"): True,  # the plugins both; other cuts
     ("samueldebruyn-about-that-time", "found_keywords"): True,  # Versio's suspension both; second adds its notices
 }
 # (truth phrase, second phrase): the same step.
