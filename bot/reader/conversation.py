@@ -21,8 +21,7 @@ action said just before it; a step the same message then says did not work, what
 what someone "tried" without saying it worked is no fix); every attempt over its threshold is an attempt, never a part that did not do its job nor
 work done before the incident (bot/reader/cues_conversation.py). The thread's structure tells
 attempts too: a suggestion ("could you try restarting them now?") answered in the next message, by
-someone else, with a failure ("hm, still doesnt work") is a failed attempt, and so is a step its doer says fixed it
-("Restarted dynos, back up.") that someone else's next message denies ("It's still down"); a step told, then said not
+someone else, with a failure ("hm, still doesnt work") is a failed attempt; a step told, then said not
 to work later in its message or at the next one's opening ("I restarted it." … "Still seeing the same
 error"), carries `reply_failed` (bot/reader/conversation_replies.py): it opens the attempt gate and the step is no fix.
 Whichever sentence says the failure, its words must tell how the step went (the trouble still there, the step

@@ -2,10 +2,9 @@
 don't think the reversions worked.", or "I restarted the runner." answered, at the opening of the
 next message, "Hm. Still seeing the same error" (`reply_failed`: an attempt that did not work, no
 fix). Told by the thread's order, not by the step's words: only a message's last told step, and
-nothing between it and the outcome names a step, a recovery, a question or a plan. A step its doer says fixed it
-("Restarted dynos, back up.") is answered only by someone else's next message ("It's still down":
-`_claimed_then_denied`). Each message is looked at a bounded number of times: linear. And the steps the opening report
-says were taken before it was written (`reported_steps`): they did not fix it, or it would not have been reported.
+nothing between it and the outcome names a step, a recovery, a question or a plan. Each message is
+looked at a bounded number of times: linear. And the steps the opening report says were taken
+before it was written (`reported_steps`): they did not fix it, or it would not have been reported.
 """
 
 from __future__ import annotations
