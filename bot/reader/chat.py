@@ -120,10 +120,7 @@ def read_chat(messages: Sequence[ChatMessage]) -> ChatReading:
         or _told_with_the_fix(talk)
         or _hedged_opening(talk)
     )
-    tried = frozenset(picked.sentence for picked in talk.attempts)  # what the thread says did not work is no fix
-    reading.fix = _last(sentences, FIX_MARKER, "fix") or _fix(
-        _picked(talk, talk.fix), _action_then_recovery(sentences, tried)
-    )
+    reading.fix = _last(sentences, FIX_MARKER, "fix") or _fix(_picked(talk, talk.fix), _action_then_recovery(sentences))
     reading.found = _diagnosis(sentences) or _quoted_evidence(messages)
     reading.lesson = _last(sentences, LESSON_MARKER, "lesson")
     # which sentences are failed attempts is the conversation reader's (told in so many words, cut
@@ -250,14 +247,13 @@ def _last(sentences: list[_Sentence], marker: re.Pattern[str], kind: str) -> Cha
     return None
 
 
-def _action_then_recovery(sentences: list[_Sentence], tried: frozenset[int] = frozenset()) -> ChatFinding | None:
+def _action_then_recovery(sentences: list[_Sentence]) -> ChatFinding | None:
     """ "rolled back payments-client to 2.2, errors gone", or the action with the next message
-    saying it recovered: the last such. Not a sentence the conversation reader read as a failed attempt (`tried`: "Restarted
-    dynos, back up." answered "It's still down", bot/reader/conversation.py `claimed_then_denied`)."""
+    saying it recovered: the last such."""
     found: ChatFinding | None = None
     for position, sentence in enumerate(sentences):
         action = CHAT_ACTION.search(sentence.text)
-        if action is None or position in tried or CHAT_FAILED.search(sentence.text) or never("fix", sentence.text):
+        if action is None or CHAT_FAILED.search(sentence.text) or never("fix", sentence.text):
             continue
         recovered = CHAT_RECOVERED.search(sentence.text)
         if recovered is not None:
