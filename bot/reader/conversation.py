@@ -45,7 +45,6 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from bot.reader.conversation_features import ACTED, MAX_SENTENCES, Message, Sentence, cues_of, sentences
-from bot.reader.conversation_replies import CLAIMED
 from bot.reader.conversation_told import told_attempts
 from bot.reader.conversation_vetoes import DONE, OUTCOME_VERB, came_after, no_attempt, no_fix, outcome_told
 from bot.reader.cues_conversation import CHAT_STATE, POINTS_BACK
@@ -198,7 +197,7 @@ def read_conversation(messages: Sequence[Message]) -> ConversationReading:
             break
         # an attempt is something someone did: "the build fails to start", no action said, is a symptom
         picked = sure("attempt", i) if how_it_went(found, i) else None
-        picked = picked or suggested_then_failed(found, i, replies[i]) or claimed_then_denied(found, i)
+        picked = picked or suggested_then_failed(found, i, replies[i])
         if picked is not None:
             if picked.follow is None:
                 picked.follow = i + 1 if s.features & NEXT_FAILED and "failed_outcome" not in s.features else None
@@ -286,20 +285,6 @@ def suggested_then_failed(found: list[Sentence], i: int, reply_at: int) -> Picke
     if not outcome_told(reply.text) or came_after(reply.text):
         return None
     return Picked(i, 1.0, follow=reply_at, suggested=True)
-
-
-def claimed_then_denied(found: list[Sentence], i: int) -> Picked | None:
-    """ "Restarted dynos, back up." answered by someone else's next message "It's still down": a step said to have fixed
-    it that the thread says did not (conversation_replies.py `_claimed_then_denied`, `reply_failed`) is a failed attempt
-    told by the thread, as a suggestion answered by a failure is (`suggested_then_failed`): the head, fitted on steps
-    told as failing, does not weigh it. The answer must tell how the step went (`how_it_went`), and every attempt veto
-    still applies."""
-    s = found[i]
-    if s.reply is None or not s.features & CLAIMED or "reply_failed" not in s.features:
-        return None
-    if vetoed("attempt", s) or not how_it_went(found, i):
-        return None
-    return Picked(i, 1.0, follow=s.reply)
 
 
 def _as_said(s: Sentence) -> Sentence:

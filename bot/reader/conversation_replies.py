@@ -22,8 +22,6 @@ NOT_A_STEP = frozenset(
 )
 # what a reply says of the step before it ("still seeing it")
 REPLY_FAILED = frozenset({"failed_outcome", "said_failed"})
-# a step told with its outcome claimed ("Restarted dynos, back up.", "I have fixed it"): answered only by someone else
-CLAIMED = frozenset({"how_fixed", "resolved_now"})
 REPLY_OPENS = 2  # sentences: where a reply says "still failing" of the step before it
 _LIST_ITEM = re.compile(r"^\s{0,8}(?:[-*\u2022]|\d{1,3}[.)])\s")
 _AGAIN_ONLY = re.compile(r"\W{0,20}again\b", re.IGNORECASE)  # "Again, slightly concerned about …": no outcome
@@ -47,9 +45,6 @@ def answered_by_reply(out: Sequence[Said], cues: Sequence[frozenset[str]], steps
         end = starts[k + 1] if k + 1 < len(starts) else len(out)
         steps = [i for i in range(start, end) if cues[i] & steps_are and not cues[i] & NOT_A_STEP]
         if not steps:
-            claimed = _claimed_then_denied(out, cues, start, end, steps_are, stops)
-            if claimed is not None:
-                failed[claimed[0]] = claimed[1]
             continue
         failure = _says_failed(out, cues, steps[-1] + 1, end, frozenset({"failed_outcome"}), stops)
         if failure is None and end < len(out) and out[end].message == out[start].message + 1:
@@ -57,31 +52,6 @@ def answered_by_reply(out: Sequence[Said], cues: Sequence[frozenset[str]], steps
         if failure is not None:
             failed[steps[-1]] = failure
     return failed
-
-
-def _claimed_then_denied(
-    out: Sequence[Said], cues: Sequence[frozenset[str]], start: int, end: int, steps_are: frozenset[str],
-    stops: frozenset[str],
-) -> tuple[int, int] | None:  # fmt: skip
-    """ "Restarted dynos, back up." answered, at the opening of the next message, by someone else: "It's still down":
-    a step its doer said had fixed it, that the thread then says did not (the trouble still there, `REPLY_FAILED`), is
-    a failed attempt, told by who answers what, not by the step's words. Only the message's last such step (a step
-    named, its outcome claimed, not asked, planned, doubted or someone else's), and the answer is another author's:
-    the doer's own "still" after "fixed" is the fix's own caveat. (step, the answer) or None."""
-    claimed = [
-        i
-        for i in range(start, end)
-        if cues[i] & steps_are and cues[i] & CLAIMED and not cues[i] & (NOT_A_STEP - CLAIMED)
-    ]
-    if (
-        not claimed
-        or end >= len(out)
-        or out[end].message != out[start].message + 1
-        or out[end].author == out[start].author
-    ):
-        return None
-    failure = _says_failed(out, cues, end, min(len(out), end + REPLY_OPENS), REPLY_FAILED, stops - CLAIMED)
-    return None if failure is None else (claimed[-1], failure)
 
 
 def _says_failed(

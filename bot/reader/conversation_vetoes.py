@@ -101,10 +101,8 @@ def no_attempt(f: frozenset[str], text: str) -> bool:
     # tells no outcome of the step, and nothing after it that does
     unbound = bool(f & SAID_FAILED) and not f & TOLD_AFTER and not outcome_told(text)
     # "I have resolved this issue … had to remove and re-add the project", then "Simply restarting would not work":
-    # a step said to have fixed it is the fix, whatever the thread says after it failed, unless the next message,
-    # someone else's, opens on the trouble still there ("Restarted dynos, back up." "It's still down": `reply_failed`,
-    # conversation_replies.py `_claimed_then_denied`)
-    fixed_here = bool(f & {"how_fixed", "resolved_now"}) and not f & (SAID_FAILED | {"reply_failed"})
+    # a step said to have fixed it is the fix, whatever the thread says after it failed
+    fixed_here = bool(f & {"how_fixed", "resolved_now"}) and not f & SAID_FAILED
     set_off = came_after(text)
     # "… after a mysterious automatic reboot": what the system did by itself, when no one says they did it
     own_accord = bool(AUTOMATIC.search(text)) and not f & {"first_person", "first_person_plural", "tried"}
