@@ -243,8 +243,8 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
         "both 18, only truth.jsonl 1, only second 1", 37,
     ),
     "compare_thirtyfirst_conversations_second.py": (
-        "sample_thirtyfirst_conversations_second.py", "thirtyfirst-conversations-second", 10,
-        "both 13, only truth.jsonl 0, only second 0", 18,
+        "sample_thirtyfirst_conversations_second.py", "thirtyfirst-conversations-second", 14,
+        "both 17, only truth.jsonl 0, only second 0", 22,
     ),
 }  # fmt: skip
 
