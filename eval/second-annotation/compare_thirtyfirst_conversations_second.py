@@ -30,7 +30,7 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("pierreaubert-spinorama-297", "fix_keywords"): True,  # the same two phrases, in the other order
     ("orinks-freight-fate-176", "root_cause_keywords"): True,  # the same two phrases, in the other order, with "i"
     # the extension
-    ("dagagren-toot-471", "root_cause_keywords"): False,  # the relay "may have been" down / [] (the reporter still failing)
+    ("dagagren-toot-471", "root_cause_keywords"): False,  # the relay "may have been" down / [] (still failing)
     ("jac241-anki-killstreaks-37", "root_cause_keywords"): True,  # second with "this morning which caused …"
     ("egdata-app-egdata-41", "root_cause_keywords"): True,  # second with "an issue with"
     ("mrknow-filmkodi-76", "root_cause_keywords"): True,  # second with "we have"
