@@ -243,8 +243,8 @@ EXTENSIONS = {  # compare script -> (its draw script, collection's name, extensi
         "both 18, only truth.jsonl 1, only second 1", 37,
     ),
     "compare_thirtyfirst_conversations_second.py": (
-        "sample_thirtyfirst_conversations_second.py", "thirtyfirst-conversations-second", 14,
-        "both 17, only truth.jsonl 0, only second 0", 22,
+        "sample_thirtyfirst_conversations_second.py", "thirtyfirst-conversations-second", 18,
+        "both 21, only truth.jsonl 0, only second 0", 26,
     ),
 }  # fmt: skip
 

@@ -2,7 +2,7 @@
 collection (c31second)"): compare_thirtieth_conversations_second.py's reading (compare_twelfth.run, judged by JUDGED and
 MATCHES, compare_eleventh's rule; scored by bot/importer/scoring.py's rule with the second label's phrases as the stored
 text) on the threads drawn-thirtyfirst-conversations-second.tsv records (bench/held_out.tsv's c31 block at b898c2a2),
-then the extension (the threads c31's batches 3-5 added by 6eb617ce, drawn-thirtyfirst-conversations-second-extension.tsv),
+then the extension (the threads c31's batches 3-6 added by 4f76af4e, drawn-thirtyfirst-conversations-second-extension.tsv),
 then both pooled (compare_seventeenth.both_draws), then fold B's threads of each.
 
     .venv/bin/python eval/second-annotation/compare_thirtyfirst_conversations_second.py
@@ -17,7 +17,7 @@ DRAWS = (
     (TSV, "thirtyfirst-conversations-second.jsonl"),
     (EXTENSION_TSV, "thirtyfirst-conversations-second-extension.jsonl"),
 )
-TITLES = ("c31 block at b898c2a2 (batches 1-2)", "extension (batches 3-5, at 6eb617ce)")
+TITLES = ("c31 block at b898c2a2 (batches 1-2)", "extension (batches 3-6, at 4f76af4e)")
 # Every thread's stratum was seen: c31 holds only threads where a step did not help, and its file names tell the step.
 STRATUM_SEEN = tuple(file for tsv, _labels in DRAWS for _corpus, file, _fold, _commit in recorded(tsv))
 # (file prefix, field) -> agree?  Only pairs whose phrases differ; the reason is in README.md.
@@ -37,6 +37,7 @@ JUDGED: dict[tuple[str, str], bool] = {
     ("osome-iu-botometer-python-26", "root_cause_keywords"): True,  # the same two phrases, in the other order
     ("csubiogroup-dpfunc-8", "fix_keywords"): True,  # second with "we have"
     ("i-celeste-aurora-m-ailabs-dataset-3", "root_cause_keywords"): True,  # second adds the move to a new server
+    ("failedshack-usbhelperinstaller-37", "fix_keywords"): False,  # the restore from backup / [] ("started", untold)
 }
 # (truth phrase, second phrase): the same step.
 MATCHES: list[tuple[str, str]] = [
@@ -64,6 +65,10 @@ MATCHES: list[tuple[str, str]] = [
     ("i used different laptops, different os, and different keys/tokens", "i used different laptops, different os, and different keys/tokens"),
     ("with multiple tries", "with multiple tries"),
     ("with wget", "with wget i am getting this error"),
+    ("i tried the https version as well", "i tried the https version as well"),
+    ("have tried clearing cache and cookies, using different browser", "have tried clearing cache and cookies, using different browser"),
+    ("tried installing an older version (v1.1)", "tried installing an older version (v1.1)"),
+    ("i tried uninstalling and installing it again", "i tried uninstalling and installing it again"),
 ]  # fmt: skip
 
 
