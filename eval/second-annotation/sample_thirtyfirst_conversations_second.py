@@ -12,7 +12,7 @@ from sample_twentyninth_conversations_second import rows as block_rows
 from sample_twentyseventh_second import cli
 
 DRAWN_AT = "b898c2a2"  # main at 00:30 UTC: c31's batches 1-2 (05c8ee62, b898c2a2), "4 conversations" each
-EXTENDED_AT = "4f76af4e"  # main at 00:52 UTC: c31's batches 3-6 (bf1c53c2, ca89b746, 6eb617ce, 4f76af4e), 6, 4, 4 and 4 threads
+EXTENDED_AT = "4f76af4e"  # main at 00:52 UTC: c31's batches 3-6 (bf1c53c2 … 4f76af4e), 18 threads
 TSV = "drawn-thirtyfirst-conversations-second.tsv"
 EXTENSION_TSV = "drawn-thirtyfirst-conversations-second-extension.tsv"
 BLOCK = "# c31"
