@@ -182,7 +182,7 @@ ROUNDS = {  # compare script -> (its draw script, recorded draw, labels file, li
     "compare_thirtyfirst_conversations_second.py": (
         "sample_thirtyfirst_conversations_second.py", "drawn-thirtyfirst-conversations-second.tsv",
         "thirtyfirst-conversations-second.jsonl",
-        ("conversations: 8 files", "failed-attempt list: 7/8", "attempts one by one: both 7, only truth.jsonl 1, only second 0",
+        ("conversations: 8 files", "failed-attempt list: 8/8", "attempts one by one: both 7, only truth.jsonl 0, only second 0",
          "stratum hidden: none", "fold B (3 incidents)"),
     ),
 }  # fmt: skip
